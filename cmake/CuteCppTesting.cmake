@@ -1,0 +1,115 @@
+# SPDX-License-Identifier: Apache-2.0
+# Test helpers for the cute-cpp tree (not installed). Labels: cpu, compile, compile_fail, sass, gpu.
+include_guard(GLOBAL)
+include(${CMAKE_CURRENT_LIST_DIR}/CuteCppTargets.cmake)
+include(GoogleTest)
+
+# nvcc invoked directly by compile and compile-fail cases, so they run in parallel under ctest.
+set(CUTE_CPP_NVCC_TEST_COMMAND ${CMAKE_CUDA_COMPILER} -std=c++20 -x cu
+    -I${PROJECT_SOURCE_DIR}/include -I${PROJECT_SOURCE_DIR})
+
+# cute_cpp_add_cpu_test(<name> <sources>...): a GoogleTest program, label cpu. .cu sources are
+# built through cute_cpp_add_kernels, so they follow the same target rules as kernels.
+function(cute_cpp_add_cpu_test name)
+  add_executable(${name})
+  foreach(src IN LISTS ARGN)
+    if(src MATCHES "\\.cu$")
+      cute_cpp_add_kernels(${name} ${src})
+    else()
+      target_sources(${name} PRIVATE ${src})
+    endif()
+  endforeach()
+  target_include_directories(${name} PRIVATE ${PROJECT_SOURCE_DIR}/tests ${PROJECT_SOURCE_DIR})
+  target_link_libraries(${name} PRIVATE cute_cpp::cute_cpp GTest::gtest_main)
+  gtest_discover_tests(${name} PROPERTIES LABELS cpu DISCOVERY_TIMEOUT 60)
+endfunction()
+
+# cute_cpp_add_gpu_test(<name> <sources>...): a GoogleTest program that needs a GPU, label gpu.
+# It is built for CUTE_CPP_ARCHS and run only by scripts/gpu-check (ctest -L gpu).
+function(cute_cpp_add_gpu_test name)
+  add_executable(${name})
+  cute_cpp_add_kernels(${name} ${ARGN})
+  target_include_directories(${name} PRIVATE ${PROJECT_SOURCE_DIR}/tests ${PROJECT_SOURCE_DIR})
+  target_link_libraries(${name} PRIVATE cute_cpp::cute_cpp GTest::gtest_main)
+  add_test(NAME gpu.${name} COMMAND ${name})
+  set_tests_properties(gpu.${name} PROPERTIES LABELS gpu)
+endfunction()
+
+# Reads "// <key>: a b c" from a test source; empty when absent.
+function(_cute_cpp_annotation text key out)
+  string(REGEX MATCH "// ${key}: ([^\n]*)" _ "${text}")
+  string(STRIP "${CMAKE_MATCH_1}" value)
+  separate_arguments(value UNIX_COMMAND "${value}")
+  set(${out} "${value}" PARENT_SCOPE)
+endfunction()
+
+function(_cute_cpp_test_name src prefix out)
+  file(RELATIVE_PATH rel "${PROJECT_SOURCE_DIR}/tests" "${src}")
+  string(REGEX REPLACE "\\.[^.]*$" "" rel "${rel}")
+  string(REGEX REPLACE "[/.]" "." rel "${rel}")
+  string(REGEX REPLACE "^${prefix}\\." "" rel "${rel}")
+  set(${out} "${prefix}.${rel}" PARENT_SCOPE)
+endfunction()
+
+# cute_cpp_add_compile_fail_test(<src>): the case must fail to compile with a message matching
+# its `// expected-error {{"regex"}}` annotation; a case that compiles, or fails for another
+# reason, fails the test. `// cute-cpp-arch: 100a` picks the target (default 90a);
+# `// cute-cpp-flags: -arch=sm_80` replaces the target flags outright.
+function(cute_cpp_add_compile_fail_test src)
+  get_filename_component(src "${src}" ABSOLUTE)
+  file(READ "${src}" text)
+  string(REGEX MATCH "expected-error {{\"([^\"]+)\"}}" _ "${text}")
+  if(NOT CMAKE_MATCH_1)
+    message(FATAL_ERROR "${src}: missing // expected-error {{\"regex\"}} annotation")
+  endif()
+  set(expected "${CMAKE_MATCH_1}")
+  _cute_cpp_annotation("${text}" "cute-cpp-arch" arch)
+  _cute_cpp_annotation("${text}" "cute-cpp-flags" flags)
+  if(NOT flags)
+    if(NOT arch)
+      set(arch 90a)
+    endif()
+    cute_cpp_arch_flags(${arch} flags)
+  endif()
+  _cute_cpp_test_name("${src}" compile_fail name)
+  add_test(NAME ${name}
+           COMMAND ${CUTE_CPP_NVCC_TEST_COMMAND} ${flags} -c ${src}
+                   -o ${CMAKE_CURRENT_BINARY_DIR}/${name}.o)
+  set_tests_properties(${name} PROPERTIES PASS_REGULAR_EXPRESSION "${expected}"
+                       LABELS compile_fail)
+  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${src}")
+endfunction()
+
+# cute_cpp_add_compile_test(<src>): the case must compile, once per target named in its
+# `// cute-cpp-archs: 90a 100a 120a` annotation (default: all three).
+function(cute_cpp_add_compile_test src)
+  get_filename_component(src "${src}" ABSOLUTE)
+  file(READ "${src}" text)
+  _cute_cpp_annotation("${text}" "cute-cpp-archs" archs)
+  if(NOT archs)
+    set(archs ${CUTE_CPP_SUPPORTED_ARCHS})
+  endif()
+  _cute_cpp_test_name("${src}" compile base)
+  foreach(arch IN LISTS archs)
+    cute_cpp_arch_flags(${arch} flags)
+    add_test(NAME ${base}.sm${arch}
+             COMMAND ${CUTE_CPP_NVCC_TEST_COMMAND} ${flags} -c ${src}
+                     -o ${CMAKE_CURRENT_BINARY_DIR}/${base}.sm${arch}.o)
+    set_tests_properties(${base}.sm${arch} PROPERTIES LABELS compile)
+  endforeach()
+  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${src}")
+endfunction()
+
+# Every compile and compile-fail case under a folder, by file name pattern.
+function(cute_cpp_add_compile_fail_tests_in dir)
+  file(GLOB_RECURSE cases CONFIGURE_DEPENDS "${dir}/*.cu" "${dir}/*.cpp")
+  foreach(c IN LISTS cases)
+    cute_cpp_add_compile_fail_test(${c})
+  endforeach()
+endfunction()
+function(cute_cpp_add_compile_tests_in dir)
+  file(GLOB_RECURSE cases CONFIGURE_DEPENDS "${dir}/*.cu")
+  foreach(c IN LISTS cases)
+    cute_cpp_add_compile_test(${c})
+  endforeach()
+endfunction()
