@@ -1,0 +1,7 @@
+# SPDX-License-Identifier: Apache-2.0
+# Configures and builds the consumer project against an installed cute-cpp (cmake -P).
+file(REMOVE_RECURSE ${BINARY})
+execute_process(COMMAND ${CMAKE_COMMAND} -S ${SOURCE} -B ${BINARY} -DCMAKE_PREFIX_PATH=${PREFIX}
+                        "-DCUTE_CPP_ARCHS=90a;100a;120a" COMMAND_ERROR_IS_FATAL ANY)
+execute_process(COMMAND ${CMAKE_COMMAND} --build ${BINARY} COMMAND_ERROR_IS_FATAL ANY)
+message(STATUS "consumer built against ${PREFIX}")
