@@ -4,6 +4,10 @@ include_guard(GLOBAL)
 include(${CMAKE_CURRENT_LIST_DIR}/CuteCppTargets.cmake)
 include(GoogleTest)
 
+# cuobjdump (with nvdisasm beside it) reads SASS; scripts/setup installs both from PyPI.
+find_program(CUTE_CPP_CUOBJDUMP cuobjdump
+             HINTS ${PROJECT_SOURCE_DIR}/.tools/py/nvidia/cu13/bin ${CUDAToolkit_BIN_DIR})
+
 # nvcc invoked directly by compile and compile-fail cases, so they run in parallel under ctest.
 set(CUTE_CPP_NVCC_TEST_COMMAND ${CMAKE_CUDA_COMPILER} -std=c++20 -x cu
     -I${PROJECT_SOURCE_DIR}/include -I${PROJECT_SOURCE_DIR})
@@ -111,5 +115,31 @@ function(cute_cpp_add_compile_tests_in dir)
   file(GLOB_RECURSE cases CONFIGURE_DEPENDS "${dir}/*.cu")
   foreach(c IN LISTS cases)
     cute_cpp_add_compile_test(${c})
+  endforeach()
+endfunction()
+
+# cute_cpp_add_sass_test(<src>): compiles the case for the target of its `// cute-cpp-arch: 100a`
+# line (default 90a) and checks its SASS against each `// expect-sass: {{"regex"}}` (must match)
+# and `// reject-sass: {{"regex"}}` (must not) line. Label sass.
+function(cute_cpp_add_sass_test src)
+  get_filename_component(src "${src}" ABSOLUTE)
+  file(READ "${src}" text)
+  _cute_cpp_annotation("${text}" "cute-cpp-arch" arch)
+  if(NOT arch)
+    set(arch 90a)
+  endif()
+  _cute_cpp_test_name("${src}" sass name)
+  add_test(NAME ${name}
+           COMMAND ${CMAKE_COMMAND} -DCUOBJDUMP=${CUTE_CPP_CUOBJDUMP} -DARCH=${arch}
+                   -DANNOTATIONS=${src} -DSOURCE=${src} -DNVCC=${CMAKE_CUDA_COMPILER}
+                   -DINCLUDE=${PROJECT_SOURCE_DIR}/include -DOBJECT=${CMAKE_CURRENT_BINARY_DIR}/${name}.o
+                   -P ${PROJECT_SOURCE_DIR}/cmake/sass_check.cmake)
+  set_tests_properties(${name} PROPERTIES LABELS sass)
+  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${src}")
+endfunction()
+function(cute_cpp_add_sass_tests_in dir)
+  file(GLOB_RECURSE cases CONFIGURE_DEPENDS "${dir}/*.cu")
+  foreach(c IN LISTS cases)
+    cute_cpp_add_sass_test(${c})
   endforeach()
 endfunction()

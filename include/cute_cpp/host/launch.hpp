@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // SPDX-FileCopyrightText: 2026 cute-cpp authors
 #pragma once
-// launch<Kernel>(config, args...): checks the device against the binary's targets before the
+// launch(kernel, name, config, args...): checks the device against the binary's targets before the
 // kernel's first launch, sets the dynamic shared-memory limit, applies cluster dimensions and
 // programmatic dependent launch, launches, and turns any failure into an exception.
 #include <cute_cpp/host/error.hpp>
@@ -9,9 +9,12 @@
 
 #include <cuda_runtime.h>
 
-#include <atomic>
 #include <cstddef>
+#include <mutex>
+#include <string>
 #include <string_view>
+#include <unordered_set>
+#include <utility>
 
 namespace cute_cpp::host {
 
@@ -25,20 +28,28 @@ struct LaunchConfig {
   bool programmatic_dependent_launch = false;
 };
 
-/// Launches `Kernel` with `args`; `name` appears in errors.
-template <auto Kernel, class... Args>
-void launch(std::string_view name, LaunchConfig const& config, Args&&... args) {
-  // NOTE: checked once per kernel and process; a program that switches devices between
-  // launches of one kernel must call check_kernel_target itself.
-  static std::atomic<bool> checked{false};
-  if (!checked.load(std::memory_order_acquire)) {
-    check_kernel_target(reinterpret_cast<void const*>(Kernel), name);
-    if (config.smem_bytes > 48 * 1024) {
-      cuda_check(cudaFuncSetAttribute(Kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                      static_cast<int>(config.smem_bytes)),
-                 "cudaFuncSetAttribute(MaxDynamicSharedMemorySize)");
-    }
-    checked.store(true, std::memory_order_release);
+namespace detail {
+/// True the first time it is asked about `kernel` in this process.
+inline bool first_launch(void const* kernel) {
+  static std::mutex mutex;
+  static std::unordered_set<void const*> seen;
+  std::lock_guard lock(mutex);
+  return seen.insert(kernel).second;
+}
+}  // namespace detail
+
+/// Launches `kernel` with `args`; `name` appears in errors.
+template <class... Params, class... Args>
+void launch(void (*kernel)(Params...), std::string_view name, LaunchConfig const& config, Args&&... args) {
+  // NOTE: the target is checked once per kernel and process; a program that switches devices
+  // between launches of one kernel must call check_kernel_target itself.
+  if (detail::first_launch(reinterpret_cast<void const*>(kernel))) {
+    check_kernel_target(reinterpret_cast<void const*>(kernel), name);
+  }
+  if (config.smem_bytes > 48 * 1024) {
+    cuda_check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                    static_cast<int>(config.smem_bytes)),
+               "cudaFuncSetAttribute(MaxDynamicSharedMemorySize)");
   }
   cudaLaunchAttribute attributes[2]{};
   unsigned count = 0;
@@ -59,7 +70,7 @@ void launch(std::string_view name, LaunchConfig const& config, Args&&... args) {
   launch_config.stream = config.stream;
   launch_config.attrs = attributes;
   launch_config.numAttrs = count;
-  cuda_check(cudaLaunchKernelEx(&launch_config, Kernel, std::forward<Args>(args)...),
+  cuda_check(cudaLaunchKernelEx(&launch_config, kernel, std::forward<Args>(args)...),
              std::string("cudaLaunchKernelEx(") + std::string(name) + ")");
 }
 

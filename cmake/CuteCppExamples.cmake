@@ -1,0 +1,49 @@
+# SPDX-License-Identifier: Apache-2.0
+# cute_cpp_add_example: one self-checking example program, its build-report manifest, and (with
+# tests on) a SASS check per target: the intended instructions present, no local memory.
+include_guard(GLOBAL)
+include(${CMAKE_CURRENT_LIST_DIR}/CuteCppTargets.cmake)
+
+# cute_cpp_add_example(<name> SOURCES <.cu>... SASS <regex>... [SASS_KERNELS <regex>])
+# Each SASS regex must appear in the SASS of every kernel whose demangled name matches
+# SASS_KERNELS (default: every kernel) in the build report, and in the binary for the test.
+function(cute_cpp_add_example name)
+  cmake_parse_arguments(arg "" "SASS_KERNELS" "SOURCES;SASS" ${ARGN})
+  if(NOT arg_SASS_KERNELS)
+    set(arg_SASS_KERNELS ".")
+  endif()
+  string(REPLACE "\\" "\\\\" kernels_json "${arg_SASS_KERNELS}")
+  add_executable(${name})
+  cute_cpp_add_kernels(${name} ${arg_SOURCES})
+  target_include_directories(${name} PRIVATE ${PROJECT_SOURCE_DIR})
+
+  set(annotations "")
+  set(expect_json "")
+  foreach(regex IN LISTS arg_SASS)
+    string(APPEND annotations "// expect-sass: {{\"${regex}\"}}\n")
+    string(REPLACE "\\" "\\\\" escaped "${regex}")
+    list(APPEND expect_json "\"${escaped}\"")
+  endforeach()
+  string(APPEND annotations "// reject-sass: {{\"[ \\t](LDL|STL)[. ]\"}}\n")
+  set(annotation_file ${CMAKE_CURRENT_BINARY_DIR}/${name}.sass-expect)
+  file(WRITE ${annotation_file} "${annotations}")
+
+  list(JOIN expect_json ", " expect_json)
+  list(TRANSFORM CUTE_CPP_ARCHS PREPEND "\"" OUTPUT_VARIABLE archs_json)
+  list(TRANSFORM archs_json APPEND "\"")
+  list(JOIN archs_json ", " archs_json)
+  file(GENERATE OUTPUT ${PROJECT_BINARY_DIR}/examples/manifest/${name}.json CONTENT
+"{\"name\": \"${name}\", \"binary\": \"$<TARGET_FILE:${name}>\", \"archs\": [${archs_json}], \"sass\": [${expect_json}], \"sass_kernels\": \"${kernels_json}\"}\n")
+
+  if(CUTE_CPP_BUILD_TESTS)
+    foreach(arch IN LISTS CUTE_CPP_ARCHS)
+      add_test(NAME example.${name}.sass.sm${arch}
+               COMMAND ${CMAKE_COMMAND} -DCUOBJDUMP=${CUTE_CPP_CUOBJDUMP} -DARCH=${arch}
+                       -DANNOTATIONS=${annotation_file} -DBINARY=$<TARGET_FILE:${name}>
+                       -P ${PROJECT_SOURCE_DIR}/cmake/sass_check.cmake)
+      set_tests_properties(example.${name}.sass.sm${arch} PROPERTIES LABELS sass)
+    endforeach()
+    add_test(NAME example.${name}.check COMMAND ${name} --no-bench)
+    set_tests_properties(example.${name}.check PROPERTIES LABELS gpu)
+  endif()
+endfunction()

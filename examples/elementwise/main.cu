@@ -1,0 +1,203 @@
+// SPDX-License-Identifier: Apache-2.0
+// SPDX-FileCopyrightText: 2026 cute-cpp authors
+// elementwise: checks elementwise_add and elementwise_apply against a CPU reference on fresh
+// random data (outputs poisoned, every element checked, ragged lengths, offset pointers), then
+// times them against a device-to-device copy of the same bytes and prints GB/s and the ratio.
+//   elementwise [--no-bench] [--json FILE] [--seed N]
+#include "elementwise.cuh"
+#include "examples/common/bench.hpp"
+#include "examples/common/check.hpp"
+
+#include <cute_cpp/host/buffer.hpp>
+#include <cute_cpp/host/error.hpp>
+
+#include <cuda_bf16.h>
+
+#include <array>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <random>
+#include <string>
+#include <tuple>
+#include <vector>
+
+namespace ex = cute_cpp::examples;
+namespace host = cute_cpp::host;
+using bf16 = __nv_bfloat16;
+
+namespace {
+
+/// out = a * b + c with mixed input types: the generic apply over three inputs.
+struct MulAdd {
+  CUTE_CPP_HD float operator()(bf16 a, float b, bf16 c) const {
+    return static_cast<float>(a) * b + static_cast<float>(c);
+  }
+};
+
+/// out = silu(x) = x / (1 + e^-x): the generic apply over one input.
+struct Silu {
+  CUTE_CPP_HD float operator()(bf16 x) const {
+    float const v = static_cast<float>(x);
+    return v / (1.0f + ::expf(-v));
+  }
+};
+
+template <class T> constexpr char const* dtype_name() {
+  if constexpr (std::is_same_v<T, float>) return "f32";
+  else return "bf16";
+}
+template <class T> constexpr double rtol_of() { return std::is_same_v<T, float> ? 1e-6 : 1.0 / 128; }
+
+/// One input of a check: a device buffer, the pointer `offset` elements into it, and the host
+/// values the pointer sees.
+template <class T>
+struct Input {
+  host::DeviceBuffer<T> buffer;
+  T const* ptr;
+  std::vector<T> values;
+
+  Input(std::size_t n, std::size_t offset, std::mt19937_64& rng) : buffer(n + offset) {
+    auto const all = ex::random_values<T>(n + offset, rng);
+    buffer.upload(std::span<T const>(all));
+    ptr = buffer.data() + offset;
+    values.assign(all.begin() + static_cast<std::ptrdiff_t>(offset), all.end());
+  }
+};
+
+/// Runs one apply on fresh data of length n, each pointer `offsets[k]` elements into its buffer
+/// (offsets[0] for the output), and compares every element with `reference` in double.
+template <class Out, class... In, class F, class Ref>
+bool check_case(char const* what, F f, Ref reference, std::size_t n,
+                std::array<std::size_t, 1 + sizeof...(In)> offsets, std::mt19937_64& rng) {
+  std::size_t k = 0;
+  std::tuple<Input<In>...> inputs{Input<In>(n, offsets[++k], rng)...};
+  host::DeviceBuffer<Out> out(n + offsets[0]);
+  out.fill_bytes(0xFF);  // NaN in every float and bf16 element
+  std::apply([&](auto const&... in) { ex::elementwise_apply(f, n, nullptr, out.data() + offsets[0], in.ptr...); },
+             inputs);
+  host::cuda_check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
+  auto const got = out.download();
+  std::vector<double> want(n);
+  std::apply([&](auto const&... in) {
+    for (std::size_t i = 0; i < n; ++i) want[i] = reference(static_cast<double>(static_cast<float>(in.values[i]))...);
+  }, inputs);
+  auto const result = ex::check_close(std::span<Out const>(got).subspan(offsets[0], n),
+                                      std::span<double const>(want), rtol_of<Out>(), 1e-6);
+  std::printf("check %-44s n=%-9zu %s\n", what, n, result.summary().c_str());
+  return result.ok();
+}
+
+bool rejects_misaligned_pointer() {
+  host::DeviceBuffer<float> buffer(64);
+  auto const* odd = reinterpret_cast<float const*>(reinterpret_cast<char const*>(buffer.data()) + 2);
+  try {
+    ex::elementwise_add(odd, odd, buffer.data(), 8);
+  } catch (std::invalid_argument const& e) {
+    bool const named = std::strstr(e.what(), "[elementwise.pointer-alignment]") != nullptr;
+    std::printf("check %-40s %s\n", "misaligned float* rejected", named ? "ok" : e.what());
+    return named;
+  }
+  std::printf("check %-40s FAILED: no error\n", "misaligned float* rejected");
+  return false;
+}
+
+bool run_checks(std::mt19937_64& rng) {
+  auto const add_ref = [](double a, double b) { return a + b; };
+  bool ok = true;
+  for (std::size_t n : {std::size_t{1}, std::size_t{7}, std::size_t{4099}, std::size_t{1000003}, std::size_t{(1u << 22) + 5}}) {
+    ok &= check_case<float, float, float>("add f32", ex::Add{}, add_ref, n, {0, 0, 0}, rng);
+    ok &= check_case<bf16, bf16, bf16>("add bf16", ex::Add{}, add_ref, n, {0, 0, 0}, rng);
+  }
+  ok &= check_case<float, float, float>("add f32, all pointers +1 (peeled head)", ex::Add{}, add_ref, 100003, {1, 1, 1}, rng);
+  ok &= check_case<bf16, bf16, bf16>("add bf16, all pointers +3 (peeled head)", ex::Add{}, add_ref, 100003, {3, 3, 3}, rng);
+  ok &= check_case<float, float, float>("add f32, mixed offsets (scalar path)", ex::Add{}, add_ref, 100003, {0, 1, 2}, rng);
+  ok &= check_case<float, bf16, float, bf16>("apply a*b+c (bf16,f32,bf16 -> f32)", MulAdd{},
+                                             [](double a, double b, double c) { return a * b + c; }, 1000003, {0, 0, 0, 0}, rng);
+  ok &= check_case<bf16, bf16>("apply silu (bf16 -> bf16)", Silu{},
+                               [](double x) { return x / (1 + std::exp(-x)); }, 1000003, {0, 0}, rng);
+  ok &= rejects_misaligned_pointer();
+  return ok;
+}
+
+template <class T>
+void bench_add(std::size_t n, std::vector<ex::Record>& records, std::mt19937_64& rng) {
+  host::DeviceBuffer<T> a(n), b(n), c(n);
+  auto const values = ex::random_values<T>(n, rng);
+  a.upload(std::span<T const>(values));
+  b.upload(std::span<T const>(values));
+  std::size_t const bytes = 3 * n * sizeof(T);  // two reads and one write
+  host::DeviceBuffer<unsigned char> copy_src(bytes / 2), copy_dst(bytes / 2);
+  host::cuda_check(cudaMemset(copy_src.data(), 0x5A, copy_src.bytes()), "cudaMemset");
+  double const ours_ms = ex::median_ms([&] { ex::elementwise_add(a.data(), b.data(), c.data(), n); }, nullptr);
+  double const copy_ms = ex::median_ms([&] {
+    host::cuda_check(cudaMemcpyAsync(copy_dst.data(), copy_src.data(), copy_src.bytes(), cudaMemcpyDeviceToDevice),
+                     "cudaMemcpyAsync");
+  }, nullptr);
+  auto const gbps = [&](double ms) { return static_cast<double>(bytes) / (ms * 1e6); };
+  records.push_back({"elementwise_add", std::to_string(n), dtype_name<T>(), gbps(ours_ms), "device copy", gbps(copy_ms),
+                     "GB/s", ours_ms * 1e3});
+}
+
+void bench_silu(std::size_t n, std::vector<ex::Record>& records, std::mt19937_64& rng) {
+  host::DeviceBuffer<bf16> x(n), y(n);
+  auto const values = ex::random_values<bf16>(n, rng);
+  x.upload(std::span<bf16 const>(values));
+  std::size_t const bytes = 2 * n * sizeof(bf16);
+  host::DeviceBuffer<unsigned char> copy_src(bytes / 2), copy_dst(bytes / 2);
+  host::cuda_check(cudaMemset(copy_src.data(), 0x5A, copy_src.bytes()), "cudaMemset");
+  double const ours_ms = ex::median_ms([&] { ex::elementwise_apply(Silu{}, n, nullptr, y.data(), static_cast<bf16 const*>(x.data())); }, nullptr);
+  double const copy_ms = ex::median_ms([&] {
+    host::cuda_check(cudaMemcpyAsync(copy_dst.data(), copy_src.data(), copy_src.bytes(), cudaMemcpyDeviceToDevice),
+                     "cudaMemcpyAsync");
+  }, nullptr);
+  auto const gbps = [&](double ms) { return static_cast<double>(bytes) / (ms * 1e6); };
+  records.push_back({"elementwise_apply_silu", std::to_string(n), "bf16", gbps(ours_ms), "device copy", gbps(copy_ms),
+                     "GB/s", ours_ms * 1e3});
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  bool bench = true;
+  std::string json;
+  std::uint64_t seed = ex::fresh_seed();
+  for (int i = 1; i < argc; ++i) {
+    std::string const arg = argv[i];
+    if (arg == "--no-bench") bench = false;
+    else if (arg == "--json" && i + 1 < argc) json = argv[++i];
+    else if (arg == "--seed" && i + 1 < argc) seed = std::stoull(argv[++i]);
+    else {
+      std::fprintf(stderr, "usage: %s [--no-bench] [--json FILE] [--seed N]\n", argv[0]);
+      return 2;
+    }
+  }
+  try {
+    int devices = 0;
+    if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
+      std::fprintf(stderr, "elementwise: no CUDA device; nothing to run\n");
+      return 2;
+    }
+    std::printf("elementwise: seed %llu\n", static_cast<unsigned long long>(seed));
+    std::mt19937_64 rng(seed);
+    if (!run_checks(rng)) {
+      std::printf("elementwise: CHECK FAILED\n");
+      return 1;
+    }
+    if (bench) {
+      std::vector<ex::Record> records;
+      // NOTE: the smallest size's arrays (64 MiB each) are already larger than the H200's 50 MiB L2.
+      for (std::size_t n : {std::size_t{1} << 24, std::size_t{1} << 26, std::size_t{1} << 28}) {
+        bench_add<float>(n, records, rng);
+        bench_add<bf16>(n, records, rng);
+      }
+      bench_silu(std::size_t{1} << 28, records, rng);
+      ex::print_table(records);
+      if (!json.empty()) ex::write_json(json, records);
+    }
+  } catch (std::exception const& e) {
+    std::fprintf(stderr, "elementwise: %s\n", e.what());
+    return 1;
+  }
+  return 0;
+}

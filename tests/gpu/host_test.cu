@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: Apache-2.0
+// The host runtime on a real device: the run-time target check, launch, errors from launches.
+#include <cute_cpp/host.hpp>
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+namespace host = cute_cpp::host;
+
+namespace {
+__global__ void iota_kernel(int* out, int n) {
+  int const i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = 3 * i + 1;
+}
+
+bool has_device() {
+  int count = 0;
+  return cudaGetDeviceCount(&count) == cudaSuccess && count > 0;
+}
+}  // namespace
+
+TEST(GpuTargetCheck, TheBuiltTargetRunsHere) {
+  if (!has_device()) GTEST_SKIP() << "no GPU";
+  EXPECT_NO_THROW(host::check_kernel_target(reinterpret_cast<void const*>(&iota_kernel), "iota"));
+}
+
+TEST(GpuTargetCheck, ABinaryWithoutThisTargetIsRejectedNamingTheDevice) {
+  if (!has_device()) GTEST_SKIP() << "no GPU";
+  auto const device = host::current_device();
+  std::string const other = host::target_for(device.major, device.minor) == "90a" ? "100a,120a" : "90a";
+  try {
+    host::check_kernel_target(reinterpret_cast<void const*>(&iota_kernel), "iota", other);
+    FAIL() << "no error";
+  } catch (std::runtime_error const& e) {
+    std::string const text = e.what();
+    EXPECT_NE(text.find(host::describe_device(device)), std::string::npos) << text;
+    EXPECT_NE(text.find("carries code for " + other), std::string::npos) << text;
+  }
+}
+
+TEST(GpuLaunch, LaunchesAndWritesEveryElement) {
+  if (!has_device()) GTEST_SKIP() << "no GPU";
+  int const n = 100003;
+  host::DeviceBuffer<int> out(n);
+  out.fill_bytes(0xFF);
+  host::LaunchConfig config;
+  config.grid = dim3((n + 255) / 256);
+  config.block = dim3(256);
+  host::launch(&iota_kernel, "iota", config, out.data(), n);
+  auto const got = out.download();
+  for (int i = 0; i < n; ++i) ASSERT_EQ(got[i], 3 * i + 1) << "at " << i;
+}
+
+TEST(GpuLaunch, ABadLaunchIsACudaErrorNamingTheKernel) {
+  if (!has_device()) GTEST_SKIP() << "no GPU";
+  host::DeviceBuffer<int> out(1);
+  host::LaunchConfig config;
+  config.block = dim3(4096);  // over the 1024-thread limit
+  try {
+    host::launch(&iota_kernel, "iota", config, out.data(), 1);
+    FAIL() << "no error";
+  } catch (host::CudaError const& e) {
+    EXPECT_NE(std::string(e.what()).find("cudaLaunchKernelEx(iota) failed: cudaError"), std::string::npos)
+        << e.what();
+  }
+}
