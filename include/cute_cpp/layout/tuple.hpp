@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: Apache-2.0
+// SPDX-FileCopyrightText: 2026 cute-cpp authors
+#pragma once
+// cute_cpp/layout/tuple.hpp: hierarchical tuples whose leaves mix static (C<N>) and dynamic
+// integers: Tuple, with the aliases Shape, Stride, Coord, Tile and the slice marker `_`.
+// CuTeDSL: the int tuples of cute.make_shape / make_stride / make_coord / make_tile, cute.get.
+#include <cstddef>      // std::size_t
+#include <utility>      // std::index_sequence
+#include <cute_cpp/layout/int.hpp>  // C, Integer, is_static_v
+
+namespace cute_cpp {
+
+// ---- Underscore ----
+
+/// `_`: "the whole mode" in a slice coordinate, "leave this mode alone" in a tiler.
+struct Underscore {};
+inline constexpr Underscore _{};
+template <> inline constexpr bool is_static_v<Underscore> = true;
+
+// ---- Tuple ----
+
+namespace detail {
+template <std::size_t I, class T>
+struct TupleLeaf {
+  [[no_unique_address]] T value;
+};
+template <class Seq, class... Ts> struct TupleBase;
+template <std::size_t... Is, class... Ts>
+struct TupleBase<std::index_sequence<Is...>, Ts...> : TupleLeaf<Is, Ts>... {};
+template <std::size_t I, class T>
+CUTE_CPP_HD constexpr T const& leaf_get(TupleLeaf<I, T> const& l) noexcept { return l.value; }
+template <std::size_t I, class T>
+CUTE_CPP_HD constexpr T& leaf_get(TupleLeaf<I, T>& l) noexcept { return l.value; }
+}  // namespace detail
+
+/// A hierarchical tuple: `Tuple<C<4>, Tuple<int, C<3>>>` prints as `(_4,(2,_3))` for the
+/// value {C<4>{}, {2, C<3>{}}}. Empty when every leaf is static.
+template <class... Ts>
+struct Tuple : detail::TupleBase<std::index_sequence_for<Ts...>, Ts...> {
+  static constexpr int rank = int(sizeof...(Ts));
+  Tuple() = default;
+  template <class... Us>
+    requires(sizeof...(Us) == sizeof...(Ts) && sizeof...(Ts) > 0)
+  CUTE_CPP_HD constexpr Tuple(Us const&... xs) : Tuple(std::index_sequence_for<Ts...>{}, xs...) {}
+
+ private:
+  template <std::size_t... Is, class... Us>
+  CUTE_CPP_HD constexpr Tuple(std::index_sequence<Is...>, Us const&... xs) {
+    ((detail::leaf_get<Is>(*this) = Ts(xs)), ...);
+  }
+};
+
+template <class... Ts> using Shape = Tuple<Ts...>;
+template <class... Ts> using Stride = Tuple<Ts...>;
+template <class... Ts> using Coord = Tuple<Ts...>;
+template <class... Ts> using Tile = Tuple<Ts...>;
+template <class... Ts> using Step = Tuple<Ts...>;
+
+template <class T> inline constexpr bool is_tuple_v = false;
+template <class... Ts> inline constexpr bool is_tuple_v<Tuple<Ts...>> = true;
+template <class... Ts> inline constexpr bool is_static_v<Tuple<Ts...>> = (is_static_v<Ts> && ...);
+
+/// get<I>(t): the I-th element; get<I, J>(t) = get<J>(get<I>(t)). For a non-tuple, get<0> is itself.
+template <std::size_t I, std::size_t... Js, class T>
+[[nodiscard]] CUTE_CPP_HD constexpr decltype(auto) get(T const& t) noexcept {
+  if constexpr (sizeof...(Js) > 0) {
+    return get<Js...>(get<I>(t));
+  } else if constexpr (is_tuple_v<T>) {
+    return detail::leaf_get<I>(t);
+  } else {
+    static_assert(I == 0, "cute-cpp [layout.get.index]: get<I> of a non-tuple needs I == 0");
+    return (t);
+  }
+}
+
+template <class... Ts>
+[[nodiscard]] CUTE_CPP_HD constexpr Tuple<Ts...> make_tuple(Ts const&... xs) { return Tuple<Ts...>(xs...); }
+template <class... Ts>
+[[nodiscard]] CUTE_CPP_HD constexpr Tuple<Ts...> make_shape(Ts const&... xs) { return Tuple<Ts...>(xs...); }
+template <class... Ts>
+[[nodiscard]] CUTE_CPP_HD constexpr Tuple<Ts...> make_stride(Ts const&... xs) { return Tuple<Ts...>(xs...); }
+template <class... Ts>
+[[nodiscard]] CUTE_CPP_HD constexpr Tuple<Ts...> make_coord(Ts const&... xs) { return Tuple<Ts...>(xs...); }
+template <class... Ts>
+[[nodiscard]] CUTE_CPP_HD constexpr Tuple<Ts...> make_tile(Ts const&... xs) { return Tuple<Ts...>(xs...); }
+
+/// tuple_rank_v<T>: 1 for an integer, the number of elements for a tuple.
+template <class T> inline constexpr int tuple_rank_v = 1;
+template <class... Ts> inline constexpr int tuple_rank_v<Tuple<Ts...>> = int(sizeof...(Ts));
+
+namespace detail {
+/// Product of the leaves of a typed int tuple, without going through the engine (device-fast).
+template <class T>
+CUTE_CPP_HD constexpr std::int64_t product_typed(T const& t) noexcept {
+  if constexpr (is_tuple_v<T>) {
+    return [&]<std::size_t... I>(std::index_sequence<I...>) {
+      return (std::int64_t(1) * ... * product_typed(get<I>(t)));
+    }(std::make_index_sequence<tuple_rank_v<T>>{});
+  } else {
+    return std::int64_t(dyn(t));
+  }
+}
+
+/// crd2idx over typed tuples (the CuTe definition): an integer coordinate into a tuple shape is
+/// split column-major, the last mode taking the remainder; `_` counts as 0.
+template <class Crd, class Sh, class St>
+CUTE_CPP_HD constexpr std::int64_t crd2idx_typed(Crd const& c, Sh const& s, St const& d) noexcept {
+  if constexpr (std::is_same_v<Crd, Underscore>) {
+    return 0;
+  } else if constexpr (is_tuple_v<Crd>) {
+    static_assert(is_tuple_v<Sh> && tuple_rank_v<Crd> == tuple_rank_v<Sh>,
+                  "cute-cpp [layout.coord.congruent]: a tuple coordinate needs a shape of the same rank");
+    return [&]<std::size_t... I>(std::index_sequence<I...>) {
+      return (std::int64_t(0) + ... + crd2idx_typed(get<I>(c), get<I>(s), get<I>(d)));
+    }(std::make_index_sequence<tuple_rank_v<Crd>>{});
+  } else if constexpr (is_tuple_v<Sh>) {
+    std::int64_t ci = std::int64_t(dyn(c));
+    std::int64_t r = 0;
+    [&]<std::size_t... I>(std::index_sequence<I...>) {
+      ((I + 1 < sizeof...(I)
+            ? (r += crd2idx_typed(ci % product_typed(get<I>(s)), get<I>(s), get<I>(d)),
+               ci /= product_typed(get<I>(s)))
+            : (r += crd2idx_typed(ci, get<I>(s), get<I>(d)))),
+       ...);
+    }(std::make_index_sequence<tuple_rank_v<Sh>>{});
+    return r;
+  } else {
+    return std::int64_t(dyn(c)) * std::int64_t(dyn(d));
+  }
+}
+}  // namespace detail
+
+}  // namespace cute_cpp
