@@ -130,24 +130,24 @@ struct swizzle_params {
 };
 
 /// Raises the compile-time error for E (no-op when E is no error). Used by the static path.
-template <LayoutError E>
+template <LayoutRule Rule, long long A, long long B>
 constexpr bool check_static() {
   using R = LayoutRule;
-  if constexpr (E.rule == R::none) return true;
-  else if constexpr (E.rule == R::capacity) return layout_capacity<E.a, E.b>::ok;
-  else if constexpr (E.rule == R::congruent) return layout_congruent<E.a, E.b>::ok;
-  else if constexpr (E.rule == R::composition_stride) return composition_stride_divisibility<E.a, E.b>::ok;
-  else if constexpr (E.rule == R::composition_shape) return composition_shape_divisibility<E.a, E.b>::ok;
-  else if constexpr (E.rule == R::composition_rank) return composition_tiler_rank<E.a, E.b>::ok;
-  else if constexpr (E.rule == R::complement_injective) return complement_injective<E.a, E.b>::ok;
-  else if constexpr (E.rule == R::divide_rank) return divide_tiler_rank<E.a, E.b>::ok;
-  else if constexpr (E.rule == R::divide_fit) return divide_tiler_fits<E.a, E.b>::ok;
-  else if constexpr (E.rule == R::product_rank) return product_tiler_rank<E.a, E.b>::ok;
-  else if constexpr (E.rule == R::coord_range) return coord_in_range<E.a, E.b>::ok;
-  else if constexpr (E.rule == R::coord_congruent) return coord_congruent<E.a, E.b>::ok;
-  else if constexpr (E.rule == R::profile_rank) return profile_rank<E.a, E.b>::ok;
-  else if constexpr (E.rule == R::mode_index) return mode_index<E.a, E.b>::ok;
-  else return swizzle_params<E.a, E.b>::ok;
+  if constexpr (Rule == R::none) return true;
+  else if constexpr (Rule == R::capacity) return layout_capacity<A, B>::ok;
+  else if constexpr (Rule == R::congruent) return layout_congruent<A, B>::ok;
+  else if constexpr (Rule == R::composition_stride) return composition_stride_divisibility<A, B>::ok;
+  else if constexpr (Rule == R::composition_shape) return composition_shape_divisibility<A, B>::ok;
+  else if constexpr (Rule == R::composition_rank) return composition_tiler_rank<A, B>::ok;
+  else if constexpr (Rule == R::complement_injective) return complement_injective<A, B>::ok;
+  else if constexpr (Rule == R::divide_rank) return divide_tiler_rank<A, B>::ok;
+  else if constexpr (Rule == R::divide_fit) return divide_tiler_fits<A, B>::ok;
+  else if constexpr (Rule == R::product_rank) return product_tiler_rank<A, B>::ok;
+  else if constexpr (Rule == R::coord_range) return coord_in_range<A, B>::ok;
+  else if constexpr (Rule == R::coord_congruent) return coord_congruent<A, B>::ok;
+  else if constexpr (Rule == R::profile_rank) return profile_rank<A, B>::ok;
+  else if constexpr (Rule == R::mode_index) return mode_index<A, B>::ok;
+  else return swizzle_params<A, B>::ok;
 }
 
 /// The rule id and text of E, for the run-time exception (the static_assert text, then the values).

@@ -153,12 +153,10 @@ class Parser {
     }
   }
   LV parse_layout() {
-    std::size_t start = pos_;
     DynTuple sh = parse_tuple(false);
     expect(':', "expected ':' between shape and stride");
     std::size_t stride_pos = pos_;
     DynTuple st = parse_tuple(false);
-    (void)start;
     if (!dt::congruent(sh, st)) syntax_error(s_, stride_pos, "the stride is not congruent to the shape");
     return {sh, st};
   }

@@ -1,0 +1,822 @@
+// SPDX-License-Identifier: Apache-2.0
+// SPDX-FileCopyrightText: 2026 cute-cpp authors
+#pragma once
+// cute_cpp/layout/layout.hpp: Layout<Shape, Stride>, RowMajor / ColMajor, and the CuTe algebra
+// on typed values (CuTeDSL: cute.make_layout, size, cosize, rank, depth, coalesce, filter,
+// flatten, composition, complement, right/left_inverse, *_divide, *_product, local_tile,
+// local_partition, max_common_vector/layout, ...). Static in, static out: when every argument is
+// static the engine runs in constant evaluation and the result is a type (C<>, Tuple<>, Layout<>);
+// otherwise it runs at run time and returns DynLayout / DynTuple / int64_t values.
+#include <climits>      // INT_MIN, INT_MAX
+#include <cstdint>      // int64_t
+#include <type_traits>  // std::is_same_v
+#include <utility>      // std::index_sequence
+#include <cute_cpp/config.hpp>            // CUTE_CPP_HD
+#include <cute_cpp/diag/layout.hpp>       // rule templates
+#include <cute_cpp/layout/engine.hpp>     // eng::, LV
+#include <cute_cpp/layout/tuple.hpp>      // Tuple, get, Underscore
+
+#if !defined(__CUDA_ARCH__)
+#include <stdexcept>  // std::invalid_argument
+#include <string>     // std::string
+#endif
+
+namespace cute_cpp {
+
+// ---- Layout ----
+
+/// A layout: a shape and a congruent stride, a function from coordinates to offsets.
+///   Layout<Shape<C<4>, C<8>>, Stride<C<8>, C<1>>>   prints  (_4,_8):(_8,_1)
+/// Shape/Stride may mix C<> and int, or be DynTuple (a run-time layout, DynLayout).
+template <class ShapeT, class StrideT>
+struct Layout {
+  using shape_type = ShapeT;
+  using stride_type = StrideT;
+  [[no_unique_address]] ShapeT shape_{};
+  [[no_unique_address]] StrideT stride_{};
+
+  Layout() = default;
+  CUTE_CPP_HD constexpr Layout(ShapeT const& s, StrideT const& d) : shape_(s), stride_(d) {}
+
+  CUTE_CPP_HD constexpr ShapeT const& shape() const noexcept { return shape_; }
+  CUTE_CPP_HD constexpr StrideT const& stride() const noexcept { return stride_; }
+
+  /// L(crd): the offset of a coordinate (an integer, congruent, or weakly congruent tuple).
+  /// Static layout and static coordinate: a C<> (out of range is a compile error).
+  template <class Crd>
+  CUTE_CPP_HD constexpr auto operator()(Crd const& crd) const;
+  template <class C0, class C1, class... Cs>
+  CUTE_CPP_HD constexpr auto operator()(C0 const& c0, C1 const& c1, Cs const&... cs) const {
+    return (*this)(Tuple<C0, C1, Cs...>(c0, c1, cs...));
+  }
+};
+
+using DynLayout = Layout<DynTuple, DynTuple>;
+
+template <class T> inline constexpr bool is_layout_v = false;
+template <class S, class D> inline constexpr bool is_layout_v<Layout<S, D>> = true;
+template <class S, class D> inline constexpr bool is_static_v<Layout<S, D>> = is_static_v<S> && is_static_v<D>;
+
+/// Row-major and column-major M x N layouts: RowMajor<4, 8> = (_4,_8):(_8,_1).
+template <int M, int N> using RowMajor = Layout<Shape<C<M>, C<N>>, Stride<C<N>, C<1>>>;
+template <int M, int N> using ColMajor = Layout<Shape<C<M>, C<N>>, Stride<C<1>, C<M>>>;
+
+/// Tags for make_layout(shape, tag).
+struct LayoutLeft {};
+struct LayoutRight {};
+
+namespace detail {
+
+// ---- typed values -> engine values ----
+
+template <class T>
+CUTE_CPP_HD constexpr DynTuple to_tuple(T const& x) noexcept {
+  if constexpr (std::is_same_v<T, DynTuple>) {
+    return x;
+  } else if constexpr (std::is_same_v<T, Underscore>) {
+    return dt::underscore();
+  } else if constexpr (is_tuple_v<T>) {
+    DynTuple r;
+    [&]<std::size_t... I>(std::index_sequence<I...>) { (dt::push(r, to_tuple(get<I>(x))), ...); }(
+        std::make_index_sequence<tuple_rank_v<T>>{});
+    return r;
+  } else if constexpr (is_constant_int_v<T>) {
+    return dt::leaf((long long)T::value, true);
+  } else {
+    static_assert(Integer<T>, "cute-cpp [layout.type]: expected an integer, C<N>, Tuple or DynTuple");
+    return dt::leaf((long long)x, false);
+  }
+}
+template <class T>
+CUTE_CPP_HD constexpr IV to_iv(T const& x) noexcept {
+  if constexpr (is_constant_int_v<T>) return {(long long)T::value, true};
+  else return {(long long)x, false};
+}
+/// A layout argument: a Layout, or a shape (its compact column-major layout).
+template <class T>
+CUTE_CPP_HD constexpr LV to_layout(T const& x) noexcept {
+  if constexpr (std::is_same_v<T, LV>) return x;
+  else if constexpr (is_layout_v<T>) return LV{to_tuple(x.shape_), to_tuple(x.stride_)};
+  else return eng::make_layout_left(to_tuple(x));
+}
+/// A tiler argument: a Layout; an integer n (n:1); `_`; or a tuple of tilers (by mode).
+template <class T>
+CUTE_CPP_HD constexpr LV to_tiler(T const& x) noexcept {
+  if constexpr (std::is_same_v<T, LV> || is_layout_v<T>) {
+    return to_layout(x);
+  } else if constexpr (std::is_same_v<T, Underscore>) {
+    return {dt::underscore(), dt::underscore()};
+  } else if constexpr (is_tuple_v<T>) {
+    LV r = eng::lv_tuple();
+    [&]<std::size_t... I>(std::index_sequence<I...>) { (eng::push(r, to_tiler(get<I>(x))), ...); }(
+        std::make_index_sequence<tuple_rank_v<T>>{});
+    r.shape.node[0].flags = flag_tiler;
+    r.stride.node[0].flags = flag_tiler;
+    return r;
+  } else {
+    return {to_tuple(x), dt::leaf(1, true)};
+  }
+}
+
+enum class Arg { layout, tiler, tuple, integer };
+
+template <Arg K, class T>
+CUTE_CPP_HD constexpr auto convert(T const& x) noexcept {
+  if constexpr (K == Arg::layout) return to_layout(x);
+  else if constexpr (K == Arg::tiler) return to_tiler(x);
+  else if constexpr (K == Arg::tuple) return to_tuple(x);
+  else return to_iv(x);
+}
+
+// ---- engine values -> types ----
+
+// NOTE: results are lifted through a holder type (H::r, a static constexpr member) rather than
+// a class-type template argument: nvcc 13's host pass mis-renders class NTTPs of this size.
+template <class H, int Which>
+CUTE_CPP_HD constexpr DynTuple pick() noexcept {
+  if constexpr (Which == 1) return H::r.value.shape;
+  else if constexpr (Which == 2) return H::r.value.stride;
+  else return H::r.value;
+}
+template <long long V>
+CUTE_CPP_HD constexpr auto lift_int() noexcept {
+  if constexpr (V >= INT_MIN && V <= INT_MAX) return C<int(V)>{};
+  else return C<V>{};
+}
+template <class H, int Which, int I>
+CUTE_CPP_HD constexpr auto lift_node() noexcept {
+  constexpr DynNode nd = pick<H, Which>().node[I];
+  if constexpr (nd.kind < 0) {
+    if constexpr ((nd.flags & flag_underscore) != 0) return Underscore{};
+    else return lift_int<nd.v>();
+  } else {
+    return []<std::size_t... K>(std::index_sequence<K...>) {
+      return Tuple<decltype(lift_node<H, Which, dt::child_pos(pick<H, Which>(), I, int(K))>())...>{};
+    }(std::make_index_sequence<std::size_t(nd.kind)>{});
+  }
+}
+template <class H>
+CUTE_CPP_HD constexpr auto lift() noexcept {
+  using T = std::remove_cv_t<decltype(H::r.value)>;
+  if constexpr (std::is_same_v<T, LV>) {
+    return Layout<decltype(lift_node<H, 1, 0>()), decltype(lift_node<H, 2, 0>())>{};
+  } else if constexpr (std::is_same_v<T, DynTuple>) {
+    return lift_node<H, 0, 0>();
+  } else if constexpr (std::is_same_v<T, IV>) {
+    return lift_int<H::r.value.v>();
+  } else {
+    return H::r.value;
+  }
+}
+/// Engine values as run-time results: LV -> DynLayout, IV -> int64_t.
+template <class T>
+CUTE_CPP_HD constexpr auto as_dynamic(T const& v) noexcept {
+  if constexpr (std::is_same_v<T, LV>) return DynLayout{v.shape, v.stride};
+  else if constexpr (std::is_same_v<T, IV>) return std::int64_t(v.v);
+  else return v;
+}
+
+// ---- errors ----
+
+#if !defined(__CUDA_ARCH__)
+[[noreturn]] inline void throw_layout_error(diag::LayoutError const& e) {
+  throw std::invalid_argument(std::string(diag::layout_rule_text(e.rule)) + ": got " + std::to_string(e.a) + ", " +
+                              std::to_string(e.b));
+}
+#endif
+/// Dynamic inputs: std::invalid_argument on the host, a trap on the device.
+CUTE_CPP_HD constexpr void raise_dynamic(diag::LayoutError const& e) {
+  if (!e) return;
+#if defined(__CUDA_ARCH__)
+  __trap();
+#else
+  throw_layout_error(e);
+#endif
+}
+
+template <class V>
+struct OpResult {
+  V value;
+  diag::LayoutError err;
+};
+
+/// Runs Op on the arguments: in constant evaluation (result lifted to a type, errors are rule
+/// templates' static_asserts) when every argument is static, else at run time.
+template <class Op, class... Args>
+CUTE_CPP_HD constexpr auto run_static() {
+  diag::LayoutError e;
+  auto v = [&]<std::size_t... I>(std::index_sequence<I...>) {
+    return Op{}(convert<Op::kinds[I]>(Args{})..., e);
+  }(std::index_sequence_for<Args...>{});
+  return OpResult<decltype(v)>{v, e};
+}
+template <class Op, class... Args>
+struct StaticRun {
+  static constexpr auto r = run_static<Op, Args...>();
+};
+template <class Op, class... Args>
+CUTE_CPP_HD constexpr auto apply(Args const&... args) {
+  if constexpr ((is_static_v<Args> && ...)) {
+    using H = StaticRun<Op, Args...>;
+    if constexpr (H::r.err.rule != diag::LayoutRule::none) {
+      static_assert(diag::check_static<H::r.err.rule, H::r.err.a, H::r.err.b>());
+      return H::r.err;
+    } else {
+      return lift<H>();
+    }
+  } else {
+    diag::LayoutError e;
+    auto v = [&]<std::size_t... I>(std::index_sequence<I...>) {
+      return Op{}(convert<Op::kinds[I]>(args)..., e);
+    }(std::index_sequence_for<Args...>{});
+    raise_dynamic(e);
+    return as_dynamic(v);
+  }
+}
+
+// ---- ops (engine calls with their argument kinds) ----
+
+struct SizeOp {
+  static constexpr Arg kinds[] = {Arg::layout};
+  CUTE_CPP_HD constexpr IV operator()(LV const& a, diag::LayoutError&) const { return eng::size(a); }
+};
+struct CosizeOp {
+  static constexpr Arg kinds[] = {Arg::layout};
+  CUTE_CPP_HD constexpr IV operator()(LV const& a, diag::LayoutError& e) const { return eng::cosize(a, e); }
+};
+struct ProductOp {
+  static constexpr Arg kinds[] = {Arg::tuple};
+  CUTE_CPP_HD constexpr IV operator()(DynTuple const& a, diag::LayoutError&) const { return dt::product(a); }
+};
+struct EvalOp {
+  static constexpr Arg kinds[] = {Arg::layout, Arg::tuple};
+  CUTE_CPP_HD constexpr IV operator()(LV const& a, DynTuple const& c, diag::LayoutError& e) const {
+    eng::check_coord(c, a.shape, e);
+    return eng::eval(a, c, e);
+  }
+};
+struct Crd2IdxOp {
+  static constexpr Arg kinds[] = {Arg::tuple, Arg::tuple, Arg::tuple};
+  CUTE_CPP_HD constexpr IV operator()(DynTuple const& c, DynTuple const& s, DynTuple const& d,
+                                      diag::LayoutError& e) const {
+    if (!dt::congruent(s, d)) e.set(diag::LayoutRule::congruent, s.n, d.n);
+    eng::check_coord(c, s, e);
+    return eng::crd2idx(c, s, d, e);
+  }
+};
+struct Crd2IdxCompactOp {
+  static constexpr Arg kinds[] = {Arg::tuple, Arg::tuple};
+  CUTE_CPP_HD constexpr IV operator()(DynTuple const& c, DynTuple const& s, diag::LayoutError& e) const {
+    eng::check_coord(c, s, e);
+    return eng::crd2idx(c, s, dt::prefix_product(s), e);
+  }
+};
+struct Idx2CrdOp {
+  static constexpr Arg kinds[] = {Arg::integer, Arg::tuple};
+  CUTE_CPP_HD constexpr DynTuple operator()(IV i, DynTuple const& s, diag::LayoutError&) const {
+    return eng::idx2crd(i, s);
+  }
+};
+struct Idx2CrdStridedOp {
+  static constexpr Arg kinds[] = {Arg::integer, Arg::tuple, Arg::tuple};
+  CUTE_CPP_HD constexpr DynTuple operator()(IV i, DynTuple const& s, DynTuple const& d, diag::LayoutError&) const {
+    return eng::idx2crd_strided(i, s, d);
+  }
+};
+struct MakeLayoutLeftOp {
+  static constexpr Arg kinds[] = {Arg::tuple};
+  CUTE_CPP_HD constexpr LV operator()(DynTuple const& s, diag::LayoutError&) const { return eng::make_layout_left(s); }
+};
+struct MakeLayoutRightOp {
+  static constexpr Arg kinds[] = {Arg::tuple};
+  CUTE_CPP_HD constexpr LV operator()(DynTuple const& s, diag::LayoutError&) const { return eng::make_layout_right(s); }
+};
+struct MakeLayoutOp {
+  static constexpr Arg kinds[] = {Arg::tuple, Arg::tuple};
+  CUTE_CPP_HD constexpr LV operator()(DynTuple const& s, DynTuple const& d, diag::LayoutError& e) const {
+    return eng::make_layout(s, d, e);
+  }
+};
+struct CoalesceOp {
+  static constexpr Arg kinds[] = {Arg::layout};
+  CUTE_CPP_HD constexpr LV operator()(LV const& a, diag::LayoutError&) const { return eng::coalesce(a); }
+};
+struct CoalesceProfileOp {
+  static constexpr Arg kinds[] = {Arg::layout, Arg::tuple};
+  CUTE_CPP_HD constexpr LV operator()(LV const& a, DynTuple const& p, diag::LayoutError& e) const {
+    return eng::coalesce(a, p, e);
+  }
+};
+struct FilterOp {
+  static constexpr Arg kinds[] = {Arg::layout};
+  CUTE_CPP_HD constexpr LV operator()(LV const& a, diag::LayoutError&) const { return eng::filter(a); }
+};
+struct FilterProfileOp {
+  static constexpr Arg kinds[] = {Arg::layout, Arg::tuple};
+  CUTE_CPP_HD constexpr LV operator()(LV const& a, DynTuple const& p, diag::LayoutError& e) const {
+    return eng::filter(a, p, e);
+  }
+};
+struct FlattenOp {
+  static constexpr Arg kinds[] = {Arg::layout};
+  CUTE_CPP_HD constexpr LV operator()(LV const& a, diag::LayoutError&) const { return eng::flatten(a); }
+};
+struct FlattenTupleOp {
+  static constexpr Arg kinds[] = {Arg::tuple};
+  CUTE_CPP_HD constexpr DynTuple operator()(DynTuple const& a, diag::LayoutError&) const { return dt::flatten(a); }
+};
+/// The binary ops on (layout, tiler) and (layout, layout), dispatched by name.
+enum class Bin {
+  composition, logical_divide, zipped_divide, tiled_divide, flat_divide, logical_product, zipped_product,
+  tiled_product, flat_product, blocked_product, raked_product, max_common_layout
+};
+CUTE_CPP_HD constexpr LV run_bin(Bin op, LV const& a, LV const& b, diag::LayoutError& e) noexcept {
+  switch (op) {
+    case Bin::composition: return eng::composition(a, b, e);
+    case Bin::logical_divide: return eng::logical_divide(a, b, e);
+    case Bin::zipped_divide: return eng::zipped_divide(a, b, e);
+    case Bin::tiled_divide: return eng::tiled_divide(a, b, e);
+    case Bin::flat_divide: return eng::flat_divide(a, b, e);
+    case Bin::logical_product: return eng::logical_product(a, b, e);
+    case Bin::zipped_product: return eng::zipped_product(a, b, e);
+    case Bin::tiled_product: return eng::tiled_product(a, b, e);
+    case Bin::flat_product: return eng::flat_product(a, b, e);
+    case Bin::blocked_product: return eng::blocked_product(a, b, e);
+    case Bin::raked_product: return eng::raked_product(a, b, e);
+    case Bin::max_common_layout: return eng::max_common_layout(a, b, e);
+  }
+  return a;
+}
+template <Bin Op>
+struct TilerOp {
+  static constexpr Arg kinds[] = {Arg::layout, Arg::tiler};
+  CUTE_CPP_HD constexpr LV operator()(LV const& a, LV const& b, diag::LayoutError& e) const { return run_bin(Op, a, b, e); }
+};
+template <Bin Op>
+struct LayoutPairOp {
+  static constexpr Arg kinds[] = {Arg::layout, Arg::layout};
+  CUTE_CPP_HD constexpr LV operator()(LV const& a, LV const& b, diag::LayoutError& e) const { return run_bin(Op, a, b, e); }
+};
+struct ComplementOp {
+  static constexpr Arg kinds[] = {Arg::layout};
+  CUTE_CPP_HD constexpr LV operator()(LV const& a, diag::LayoutError& e) const { return eng::complement(a, e); }
+};
+struct ComplementToOp {
+  static constexpr Arg kinds[] = {Arg::layout, Arg::integer};
+  CUTE_CPP_HD constexpr LV operator()(LV const& a, IV m, diag::LayoutError& e) const { return eng::complement(a, m, e); }
+};
+struct RightInverseOp {
+  static constexpr Arg kinds[] = {Arg::layout};
+  CUTE_CPP_HD constexpr LV operator()(LV const& a, diag::LayoutError&) const { return eng::right_inverse(a); }
+};
+struct LeftInverseOp {
+  static constexpr Arg kinds[] = {Arg::layout};
+  CUTE_CPP_HD constexpr LV operator()(LV const& a, diag::LayoutError& e) const { return eng::left_inverse(a, e); }
+};
+struct MaxCommonVectorOp {
+  static constexpr Arg kinds[] = {Arg::layout, Arg::layout};
+  CUTE_CPP_HD constexpr IV operator()(LV const& a, LV const& b, diag::LayoutError& e) const {
+    return eng::max_common_vector(a, b, e);
+  }
+};
+template <int... Is>
+struct SelectOp {
+  static constexpr Arg kinds[] = {Arg::layout};
+  CUTE_CPP_HD constexpr LV operator()(LV const& a, diag::LayoutError& e) const {
+    constexpr int idx[] = {Is..., 0};
+    return eng::select(a, idx, int(sizeof...(Is)), e);
+  }
+};
+template <int B, int E>
+struct TakeOp {
+  static constexpr Arg kinds[] = {Arg::layout};
+  CUTE_CPP_HD constexpr LV operator()(LV const& a, diag::LayoutError& e) const { return eng::take(a, B, E, e); }
+};
+template <int B, int E>
+struct GroupOp {
+  static constexpr Arg kinds[] = {Arg::layout};
+  CUTE_CPP_HD constexpr LV operator()(LV const& a, diag::LayoutError& e) const { return eng::group(a, B, E, e); }
+};
+template <int I>
+struct ModeOp {
+  static constexpr Arg kinds[] = {Arg::layout};
+  CUTE_CPP_HD constexpr LV operator()(LV const& a, diag::LayoutError& e) const {
+    if (I < 0 || I >= eng::rank(a)) e.set(diag::LayoutRule::mode_index, I, eng::rank(a));
+    return eng::mode(a, I);
+  }
+};
+struct AppendOp {
+  static constexpr Arg kinds[] = {Arg::layout, Arg::layout};
+  CUTE_CPP_HD constexpr LV operator()(LV const& a, LV const& b, diag::LayoutError& e) const { return eng::append(a, b, e); }
+};
+struct PrependOp {
+  static constexpr Arg kinds[] = {Arg::layout, Arg::layout};
+  CUTE_CPP_HD constexpr LV operator()(LV const& a, LV const& b, diag::LayoutError& e) const { return eng::prepend(a, b, e); }
+};
+struct PairOp {
+  static constexpr Arg kinds[] = {Arg::layout, Arg::layout};
+  CUTE_CPP_HD constexpr LV operator()(LV const& a, LV const& b, diag::LayoutError&) const { return eng::pair(a, b); }
+};
+struct TupleOfOneOp {
+  static constexpr Arg kinds[] = {Arg::layout};
+  CUTE_CPP_HD constexpr LV operator()(LV const& a, diag::LayoutError&) const { return eng::wrap(a); }
+};
+struct SliceOp {
+  static constexpr Arg kinds[] = {Arg::tuple, Arg::layout};
+  CUTE_CPP_HD constexpr LV operator()(DynTuple const& c, LV const& a, diag::LayoutError& e) const {
+    return eng::slice_and_offset(c, a, e).layout;
+  }
+};
+struct SliceOffsetOp {
+  static constexpr Arg kinds[] = {Arg::tuple, Arg::layout};
+  CUTE_CPP_HD constexpr IV operator()(DynTuple const& c, LV const& a, diag::LayoutError& e) const {
+    return eng::slice_and_offset(c, a, e).offset;
+  }
+};
+struct LocalTileOp {
+  static constexpr Arg kinds[] = {Arg::layout, Arg::tiler, Arg::tuple};
+  CUTE_CPP_HD constexpr LV operator()(LV const& a, LV const& t, DynTuple const& c, diag::LayoutError& e) const {
+    return eng::local_tile(a, t, c, e).layout;
+  }
+};
+struct LocalTileOffsetOp {
+  static constexpr Arg kinds[] = {Arg::layout, Arg::tiler, Arg::tuple};
+  CUTE_CPP_HD constexpr IV operator()(LV const& a, LV const& t, DynTuple const& c, diag::LayoutError& e) const {
+    return eng::local_tile(a, t, c, e).offset;
+  }
+};
+struct LocalPartitionOp {
+  static constexpr Arg kinds[] = {Arg::layout, Arg::layout, Arg::integer};
+  CUTE_CPP_HD constexpr LV operator()(LV const& a, LV const& t, IV i, diag::LayoutError& e) const {
+    return eng::local_partition(a, t, i, e).layout;
+  }
+};
+struct LocalPartitionOffsetOp {
+  static constexpr Arg kinds[] = {Arg::layout, Arg::layout, Arg::integer};
+  CUTE_CPP_HD constexpr IV operator()(LV const& a, LV const& t, IV i, diag::LayoutError& e) const {
+    return eng::local_partition(a, t, i, e).offset;
+  }
+};
+
+template <class T> inline constexpr bool has_underscore_v = std::is_same_v<T, Underscore>;
+template <class... Ts> inline constexpr bool has_underscore_v<Tuple<Ts...>> = (has_underscore_v<Ts> || ...);
+template <class T> inline constexpr bool is_typed_v = !std::is_same_v<T, DynTuple>;
+
+}  // namespace detail
+
+// ---- construction ----
+
+/// make_layout(shape): compact column-major. make_layout(Shape<C<4>,C<8>>{}) -> (_4,_8):(_1,_4)
+template <class S>
+  requires(!is_layout_v<S>)
+[[nodiscard]] CUTE_CPP_HD constexpr auto make_layout(S const& shape) {
+  return detail::apply<detail::MakeLayoutLeftOp>(shape);
+}
+/// make_layout(shape, LayoutRight{}): compact row-major. (4,8) -> (4,8):(8,1)
+template <class S>
+[[nodiscard]] CUTE_CPP_HD constexpr auto make_layout(S const& shape, LayoutRight) {
+  return detail::apply<detail::MakeLayoutRightOp>(shape);
+}
+template <class S>
+[[nodiscard]] CUTE_CPP_HD constexpr auto make_layout(S const& shape, LayoutLeft) {
+  return detail::apply<detail::MakeLayoutLeftOp>(shape);
+}
+/// make_layout(shape, stride): the typed layout itself (no engine round trip).
+template <class S, class D>
+  requires(!is_layout_v<S> && !std::is_same_v<D, LayoutRight> && !std::is_same_v<D, LayoutLeft>)
+[[nodiscard]] CUTE_CPP_HD constexpr auto make_layout(S const& shape, D const& stride) {
+  if constexpr (detail::is_typed_v<S> && detail::is_typed_v<D>) {
+    return Layout<S, D>(shape, stride);
+  } else {
+    return detail::apply<detail::MakeLayoutOp>(shape, stride);
+  }
+}
+/// make_layout(L0, L1): the layouts as the modes of one layout. (4:1, 8:4) -> (4,8):(1,4)
+template <class A, class B>
+  requires(is_layout_v<A> && is_layout_v<B>)
+[[nodiscard]] CUTE_CPP_HD constexpr auto make_layout(A const& a, B const& b) {
+  return detail::apply<detail::PairOp>(a, b);
+}
+template <class A>
+  requires(is_layout_v<A>)
+[[nodiscard]] CUTE_CPP_HD constexpr auto make_layout(A const& a) {
+  return a;
+}
+/// A run-time layout from values (e.g. from parse_layout_value).
+CUTE_CPP_HD constexpr DynLayout make_dyn_layout(LV const& l) noexcept { return DynLayout{l.shape, l.stride}; }
+/// The engine value of any layout (typed or dynamic).
+template <class L>
+CUTE_CPP_HD constexpr LV layout_value(L const& l) noexcept {
+  return detail::to_layout(l);
+}
+
+// ---- size, cosize, rank, depth, shape, stride ----
+
+/// size(L) or size(shape): the number of coordinates. size(RowMajor<4,8>{}) -> C<32>
+template <class L>
+[[nodiscard]] CUTE_CPP_HD constexpr auto size(L const& l) {
+  if constexpr (is_layout_v<L>) {
+    if constexpr (detail::is_typed_v<typename L::shape_type> && !is_static_v<typename L::shape_type>)
+      return detail::product_typed(l.shape());
+    else
+      return detail::apply<detail::SizeOp>(l);
+  } else if constexpr (detail::is_typed_v<L> && !is_static_v<L>) {
+    return detail::product_typed(l);
+  } else {
+    return detail::apply<detail::ProductOp>(l);
+  }
+}
+template <class T>
+[[nodiscard]] CUTE_CPP_HD constexpr auto product(T const& t) {
+  return size(t);
+}
+/// cosize(L) = L(size(L) - 1) + 1.
+template <class L>
+[[nodiscard]] CUTE_CPP_HD constexpr auto cosize(L const& l) {
+  return detail::apply<detail::CosizeOp>(l);
+}
+/// rank(L): the number of top-level modes (1 for an integer shape).
+template <class L>
+[[nodiscard]] CUTE_CPP_HD constexpr auto rank(L const& l) {
+  if constexpr (is_layout_v<L>) {
+    if constexpr (detail::is_typed_v<typename L::shape_type>) return C<tuple_rank_v<typename L::shape_type>>{};
+    else return l.shape().rank();
+  } else if constexpr (detail::is_typed_v<L>) {
+    return C<tuple_rank_v<L>>{};
+  } else {
+    return l.rank();
+  }
+}
+/// depth(L): 0 for an integer shape, 1 + the deepest mode for a tuple.
+template <class L>
+[[nodiscard]] CUTE_CPP_HD constexpr auto depth(L const& l) {
+  if constexpr (is_layout_v<L>) {
+    if constexpr (detail::is_typed_v<typename L::shape_type>) return C<dt::depth(detail::to_tuple(typename L::shape_type{}))>{};
+    else return dt::depth(l.shape());
+  } else if constexpr (detail::is_typed_v<L>) {
+    return C<dt::depth(detail::to_tuple(L{}))>{};
+  } else {
+    return dt::depth(l);
+  }
+}
+/// layout<I>(L): mode I as a layout (static I; a mode index out of range is an error).
+template <int I, class L>
+[[nodiscard]] CUTE_CPP_HD constexpr auto layout(L const& l) {
+  if constexpr (is_layout_v<L> && detail::is_typed_v<typename L::shape_type> && detail::is_typed_v<typename L::stride_type>) {
+    static_assert(diag::mode_index<I, tuple_rank_v<typename L::shape_type>>::ok);
+    return Layout<std::remove_cvref_t<decltype(get<I>(l.shape()))>, std::remove_cvref_t<decltype(get<I>(l.stride()))>>(
+        get<I>(l.shape()), get<I>(l.stride()));
+  } else {
+    return detail::apply<detail::ModeOp<I>>(l);
+  }
+}
+/// shape(L), shape<I...>(L): the shape or one of its modes. shape<1>((4,(2,3)):(..)) -> (2,3)
+template <int... Is, class L>
+[[nodiscard]] CUTE_CPP_HD constexpr decltype(auto) shape(L const& l) {
+  if constexpr (sizeof...(Is) == 0) return l.shape();
+  else if constexpr (detail::is_typed_v<typename L::shape_type>) return get<Is...>(l.shape());
+  else {
+    DynTuple t = l.shape();
+    ((t = dt::get(t, Is)), ...);
+    return t;
+  }
+}
+template <int... Is, class L>
+[[nodiscard]] CUTE_CPP_HD constexpr decltype(auto) stride(L const& l) {
+  if constexpr (sizeof...(Is) == 0) return l.stride();
+  else if constexpr (detail::is_typed_v<typename L::stride_type>) return get<Is...>(l.stride());
+  else {
+    DynTuple t = l.stride();
+    ((t = dt::get(t, Is)), ...);
+    return t;
+  }
+}
+
+// ---- coordinates ----
+
+/// crd2idx(crd, shape, stride): the offset of a coordinate. crd2idx((1,2), (4,8), (1,4)) -> 9
+template <class Crd, class S, class D>
+[[nodiscard]] CUTE_CPP_HD constexpr auto crd2idx(Crd const& c, S const& s, D const& d) {
+  if constexpr (!(is_static_v<Crd> && is_static_v<S> && is_static_v<D>) && detail::is_typed_v<Crd> &&
+                detail::is_typed_v<S> && detail::is_typed_v<D>) {
+    return detail::crd2idx_typed(c, s, d);
+  } else {
+    return detail::apply<detail::Crd2IdxOp>(c, s, d);
+  }
+}
+/// crd2idx(crd, shape): with compact column-major strides.
+template <class Crd, class S>
+[[nodiscard]] CUTE_CPP_HD constexpr auto crd2idx(Crd const& c, S const& s) {
+  return detail::apply<detail::Crd2IdxCompactOp>(c, s);
+}
+/// idx2crd(idx, shape): the natural coordinate. idx2crd(5, (2,(2,2))) -> (1,(0,1))
+template <class I, class S>
+[[nodiscard]] CUTE_CPP_HD constexpr auto idx2crd(I const& i, S const& s) {
+  return detail::apply<detail::Idx2CrdOp>(i, s);
+}
+/// idx2crd(idx, shape, stride): each leaf (idx / stride) % shape.
+template <class I, class S, class D>
+[[nodiscard]] CUTE_CPP_HD constexpr auto idx2crd(I const& i, S const& s, D const& d) {
+  return detail::apply<detail::Idx2CrdStridedOp>(i, s, d);
+}
+
+template <class ShapeT, class StrideT>
+template <class Crd>
+CUTE_CPP_HD constexpr auto Layout<ShapeT, StrideT>::operator()(Crd const& crd) const {
+  if constexpr (detail::has_underscore_v<Crd>) {
+    return detail::apply<detail::SliceOp>(crd, *this);
+  } else if constexpr (is_static_v<Crd> && is_static_v<Layout>) {
+    return detail::apply<detail::EvalOp>(*this, crd);
+  } else if constexpr (detail::is_typed_v<Crd> && detail::is_typed_v<ShapeT> && detail::is_typed_v<StrideT>) {
+    return detail::crd2idx_typed(crd, shape_, stride_);
+  } else {
+    return detail::apply<detail::EvalOp>(*this, crd);
+  }
+}
+
+// ---- coalesce, filter, flatten, modes ----
+
+/// coalesce(L): the same function with the fewest modes. (2,(1,6)):(1,(6,2)) -> 12:1
+template <class L>
+[[nodiscard]] CUTE_CPP_HD constexpr auto coalesce(L const& l) {
+  return detail::apply<detail::CoalesceOp>(l);
+}
+/// coalesce(L, profile): by mode where the profile is a tuple. ((2,4),(3,2)):(...), (1,1)
+template <class L, class P>
+[[nodiscard]] CUTE_CPP_HD constexpr auto coalesce(L const& l, P const& profile) {
+  return detail::apply<detail::CoalesceProfileOp>(l, profile);
+}
+/// filter(L): coalesce without stride-0 and size-1 modes. (4,2):(0,1) -> 2:1
+template <class L>
+[[nodiscard]] CUTE_CPP_HD constexpr auto filter(L const& l) {
+  return detail::apply<detail::FilterOp>(l);
+}
+template <class L, class P>
+[[nodiscard]] CUTE_CPP_HD constexpr auto filter(L const& l, P const& profile) {
+  return detail::apply<detail::FilterProfileOp>(l, profile);
+}
+/// flatten(L) or flatten(tuple): the leaves as top-level modes; an integer stays as it is.
+template <class L>
+[[nodiscard]] CUTE_CPP_HD constexpr auto flatten(L const& l) {
+  if constexpr (is_layout_v<L>) return detail::apply<detail::FlattenOp>(l);
+  else return detail::apply<detail::FlattenTupleOp>(l);
+}
+/// select<I...>(L): the listed modes. select<2,0>((a,b,c):(x,y,z)) -> (c,a):(z,x)
+template <int... Is, class L>
+[[nodiscard]] CUTE_CPP_HD constexpr auto select(L const& l) {
+  return detail::apply<detail::SelectOp<Is...>>(l);
+}
+/// take<B, E>(L): modes [B, E).
+template <int B, int E, class L>
+[[nodiscard]] CUTE_CPP_HD constexpr auto take(L const& l) {
+  return detail::apply<detail::TakeOp<B, E>>(l);
+}
+/// group<B, E>(L): modes [B, E) gathered into one mode. group<1,3>((a,b,c)) -> (a,(b,c))
+template <int B, int E, class L>
+[[nodiscard]] CUTE_CPP_HD constexpr auto group(L const& l) {
+  return detail::apply<detail::GroupOp<B, E>>(l);
+}
+/// append(L, M) / prepend(L, M): M as a new last / first mode.
+template <class L, class M>
+[[nodiscard]] CUTE_CPP_HD constexpr auto append(L const& l, M const& m) {
+  return detail::apply<detail::AppendOp>(l, m);
+}
+template <class L, class M>
+[[nodiscard]] CUTE_CPP_HD constexpr auto prepend(L const& l, M const& m) {
+  return detail::apply<detail::PrependOp>(l, m);
+}
+
+// ---- composition, complement, inverses ----
+
+/// composition(A, B): i -> A(B(i)), with B's shape. (6,2):(8,2) o (4,3):(3,1) -> ((2,2),3):((24,2),8)
+/// B may be a tiler (a tuple of layouts / integers / `_`) applied by mode.
+/// @pre [layout.composition.stride-divisibility], [layout.composition.shape-divisibility],
+///      [layout.composition.tiler-rank]
+/// @post composition(A, B)(i) == A(B(i)) for every i < size(B)
+template <class A, class B>
+[[nodiscard]] CUTE_CPP_HD constexpr auto composition(A const& a, B const& b) {
+  return detail::apply<detail::TilerOp<detail::Bin::composition>>(a, b);
+}
+/// complement(A, cotarget): the layout of what A misses in [0, cotarget). complement(4:2, 16) -> (2,2):(1,8)
+/// @pre A injective [layout.complement.injective]
+/// @post A and complement(A, M) have disjoint images (except 0); together they cover [0, M) when A is compact
+template <class A, class M>
+[[nodiscard]] CUTE_CPP_HD constexpr auto complement(A const& a, M const& cotarget) {
+  return detail::apply<detail::ComplementToOp>(a, cotarget);
+}
+template <class A>
+[[nodiscard]] CUTE_CPP_HD constexpr auto complement(A const& a) {
+  return detail::apply<detail::ComplementOp>(a);
+}
+/// right_inverse(L): R with L(R(i)) == i for i < size(R). (4,2):(2,1) -> (2,4):(4,1)
+template <class L>
+[[nodiscard]] CUTE_CPP_HD constexpr auto right_inverse(L const& l) {
+  return detail::apply<detail::RightInverseOp>(l);
+}
+/// left_inverse(L): R with R(L(i)) == i for i < size(L) (L injective).
+template <class L>
+[[nodiscard]] CUTE_CPP_HD constexpr auto left_inverse(L const& l) {
+  return detail::apply<detail::LeftInverseOp>(l);
+}
+
+// ---- divides and products ----
+
+/// logical_divide(A, T) = composition(A, (T, complement(T, size(A)))), by mode for tilers.
+///   logical_divide((8,8):(1,8), (2,4):(1,2)) -> ((2,4),(...)) ...
+/// @pre [layout.divide.tiler-rank], [layout.divide.tiler-fits]
+template <class A, class T>
+[[nodiscard]] CUTE_CPP_HD constexpr auto logical_divide(A const& a, T const& t) {
+  return detail::apply<detail::TilerOp<detail::Bin::logical_divide>>(a, t);
+}
+/// zipped_divide(A, T): ((tile modes), (rest modes)).
+template <class A, class T>
+[[nodiscard]] CUTE_CPP_HD constexpr auto zipped_divide(A const& a, T const& t) {
+  return detail::apply<detail::TilerOp<detail::Bin::zipped_divide>>(a, t);
+}
+/// tiled_divide(A, T): ((tile modes), rest0, rest1, ...).
+template <class A, class T>
+[[nodiscard]] CUTE_CPP_HD constexpr auto tiled_divide(A const& a, T const& t) {
+  return detail::apply<detail::TilerOp<detail::Bin::tiled_divide>>(a, t);
+}
+/// flat_divide(A, T): (tile0, tile1, ..., rest0, rest1, ...).
+template <class A, class T>
+[[nodiscard]] CUTE_CPP_HD constexpr auto flat_divide(A const& a, T const& t) {
+  return detail::apply<detail::TilerOp<detail::Bin::flat_divide>>(a, t);
+}
+/// logical_product(A, B) = (A, composition(complement(A, size(A)*cosize(B)), B)), by mode for tilers.
+/// @pre [layout.product.tiler-rank]
+template <class A, class B>
+[[nodiscard]] CUTE_CPP_HD constexpr auto logical_product(A const& a, B const& b) {
+  return detail::apply<detail::TilerOp<detail::Bin::logical_product>>(a, b);
+}
+template <class A, class B>
+[[nodiscard]] CUTE_CPP_HD constexpr auto zipped_product(A const& a, B const& b) {
+  return detail::apply<detail::TilerOp<detail::Bin::zipped_product>>(a, b);
+}
+template <class A, class B>
+[[nodiscard]] CUTE_CPP_HD constexpr auto tiled_product(A const& a, B const& b) {
+  return detail::apply<detail::TilerOp<detail::Bin::tiled_product>>(a, b);
+}
+template <class A, class B>
+[[nodiscard]] CUTE_CPP_HD constexpr auto flat_product(A const& a, B const& b) {
+  return detail::apply<detail::TilerOp<detail::Bin::flat_product>>(a, b);
+}
+/// blocked_product(A, B): ((A0,B0),(A1,B1),...), A's tile contiguous. (2,5):(1,2) x (3,4):(1,3)
+///   -> ((2,3),(5,4)):((1,10),(2,30))
+template <class A, class B>
+[[nodiscard]] CUTE_CPP_HD constexpr auto blocked_product(A const& a, B const& b) {
+  return detail::apply<detail::LayoutPairOp<detail::Bin::blocked_product>>(a, b);
+}
+/// raked_product(A, B): ((B0,A0),(B1,A1),...), A's elements interleaved over B.
+template <class A, class B>
+[[nodiscard]] CUTE_CPP_HD constexpr auto raked_product(A const& a, B const& b) {
+  return detail::apply<detail::LayoutPairOp<detail::Bin::raked_product>>(a, b);
+}
+
+// ---- slicing and partitioning ----
+
+/// slice(crd, L): the layout of the modes crd leaves open with `_`. slice((_,2), (4,8):(1,4)) -> (4):(1)
+template <class Crd, class L>
+[[nodiscard]] CUTE_CPP_HD constexpr auto slice(Crd const& c, L const& l) {
+  return detail::apply<detail::SliceOp>(c, l);
+}
+/// The offset of crd's fixed part (`_` counts as 0).
+template <class Crd, class L>
+[[nodiscard]] CUTE_CPP_HD constexpr auto slice_offset(Crd const& c, L const& l) {
+  return detail::apply<detail::SliceOffsetOp>(c, l);
+}
+/// local_tile(L, tiler, coord): the tile of L at coord, as (layout, offset):
+///   local_tile((8,8):(1,8), (4,4), (1,0)) -> layout (4,4):(1,8), offset 4
+template <class L, class T, class Crd>
+[[nodiscard]] CUTE_CPP_HD constexpr auto local_tile(L const& l, T const& tiler, Crd const& coord) {
+  return detail::apply<detail::LocalTileOp>(l, tiler, coord);
+}
+template <class L, class T, class Crd>
+[[nodiscard]] CUTE_CPP_HD constexpr auto local_tile_offset(L const& l, T const& tiler, Crd const& coord) {
+  return detail::apply<detail::LocalTileOffsetOp>(l, tiler, coord);
+}
+/// local_partition(L, threads, idx): the elements of L that thread idx owns when the thread
+/// layout is repeated over L: ((8,8):(1,8), (2,4):(4,1), 1) -> layout (4,2):(2,32), offset 8
+template <class L, class T, class I>
+[[nodiscard]] CUTE_CPP_HD constexpr auto local_partition(L const& l, T const& threads, I const& idx) {
+  return detail::apply<detail::LocalPartitionOp>(l, threads, idx);
+}
+template <class L, class T, class I>
+[[nodiscard]] CUTE_CPP_HD constexpr auto local_partition_offset(L const& l, T const& threads, I const& idx) {
+  return detail::apply<detail::LocalPartitionOffsetOp>(l, threads, idx);
+}
+
+// ---- common vectors ----
+
+/// max_common_layout(A, B): the largest C with A o C and B o C both stride-1 from 0.
+template <class A, class B>
+[[nodiscard]] CUTE_CPP_HD constexpr auto max_common_layout(A const& a, B const& b) {
+  return detail::apply<detail::LayoutPairOp<detail::Bin::max_common_layout>>(a, b);
+}
+/// max_common_vector(A, B): size of max_common_layout(A, B). (RowMajor<8,8>, RowMajor<8,8>) -> C<64>
+template <class A, class B>
+[[nodiscard]] CUTE_CPP_HD constexpr auto max_common_vector(A const& a, B const& b) {
+  return detail::apply<detail::MaxCommonVectorOp>(a, b);
+}
+
+}  // namespace cute_cpp

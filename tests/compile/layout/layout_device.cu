@@ -1,0 +1,23 @@
+// cute-cpp-archs: 90a
+// The layout headers in device code: static results as types, dynamic layouts evaluated on the device.
+#include <cute_cpp/layout/layout.hpp>
+#include <cute_cpp/layout/swizzle.hpp>
+
+namespace cc = cute_cpp;
+
+using SmemA = cc::ComposedLayout<cc::Swizzle<3, 3, 3>, 0, cc::RowMajor<128, 64>>;
+using Tiled = decltype(cc::zipped_divide(cc::RowMajor<128, 64>{}, cc::Tile<cc::C<16>, cc::C<8>>{}));
+static_assert(cc::is_static_v<Tiled>);
+static_assert(decltype(cc::size(Tiled{}))::value == 128 * 64);
+static_assert(std::is_same_v<decltype(cc::composition(cc::RowMajor<4, 8>{}, cc::Layout<cc::Shape<cc::C<2>, cc::C<4>>, cc::Stride<cc::C<1>, cc::C<4>>>{})),
+                             cc::Layout<cc::Shape<cc::C<2>, cc::C<4>>, cc::Stride<cc::C<8>, cc::C<1>>>>);
+
+__global__ void kernel(int* out, int m, int k) {
+  auto gA = cc::make_layout(cc::make_shape(m, k), cc::make_stride(k, cc::C<1>{}));  // (M,K)
+  int t = threadIdx.x;
+  out[t] = int(gA(t % m, t / m)) + int(SmemA{}(t % 128, t / 128));
+  out[t] += int(cc::size(gA)) + int(decltype(cc::cosize(Tiled{}))::value);
+  // A dynamic algebra op on the device runs the value engine (heavier code; prefer static layouts).
+  auto c = cc::coalesce(cc::make_layout(cc::make_shape(m, 4), cc::make_stride(1, m)));  // (M*4):(1)
+  out[t] += int(c(t));
+}
