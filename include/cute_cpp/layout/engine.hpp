@@ -507,8 +507,12 @@ CUTE_CPP_HD constexpr LV append_to_rank(LV const& l, int n) noexcept {
   return r;
 }
 /// C++ CuTe's zip(x, y): ((x0,y0),(x1,y1),...) when x is a tuple, else ((x,y)).
+/// NOTE: when the ranks differ (a rank-1 product whose composition came out with several
+/// modes), x and y are kept whole as the two halves of one mode; C++ CuTe's zip would drop or
+/// repeat modes there.
 CUTE_CPP_HD constexpr LV zip2(LV const& x, LV const& y) noexcept {
   if (is_leaf(x)) return wrap(pair(x, y));
+  if (rank(x) != rank(y)) return wrap(pair(rank(x) == 1 ? mode(x, 0) : x, rank(y) == 1 ? mode(y, 0) : y));
   LV r = lv_tuple();
   for (int k = 0; k < rank(x); ++k) push(r, pair(mode(x, k), mode(y, k)));
   return r;
