@@ -1,0 +1,7 @@
+// tcgen05.commit used in a sm_90a device pass is rejected, naming the instruction.
+// cute-cpp-arch: 90a
+// expected-error {{"ctm \[target\.sm100a-only\]: tcgen05\.commit"}}
+#include <ctm/sm100/tcgen05.hpp>
+__global__ void k(std::uint32_t mbar) {
+  ctm::tcgen05_commit_multicast_cluster(mbar, 3);
+}

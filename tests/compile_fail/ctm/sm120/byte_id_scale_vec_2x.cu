@@ -1,0 +1,12 @@
+// byte-id 1 with kind::mxf4 (scale_vec::2X takes 0 or 2).
+// cute-cpp-arch: 120a
+// expected-error {{"mma\.block-scale\.byte-id\]: byte-id must be 0\.\.3 with scale_vec::1X, 0 or 2"}}
+#include <ctm/sm120/mma_block_scale.hpp>
+__global__ void k(float* out, std::uint32_t const* in) {
+  float d[4] = {};
+  std::uint32_t const a[4] = {in[0], in[1], in[2], in[3]};
+  std::uint32_t const b[2] = {in[4], in[5]};
+  ctm::mma_m16n8k64_row_col_kind_mxf4_block_scale(d, a, b, d, in[6], ctm::MmaScaleSelectorA<1, 0>{}, in[7],
+                                                  ctm::MmaScaleSelectorB<0, 0>{});
+  out[0] = d[0];
+}
