@@ -486,6 +486,7 @@ template <class S, class D>
   requires(!is_layout_v<S> && !std::is_same_v<D, LayoutRight> && !std::is_same_v<D, LayoutLeft>)
 [[nodiscard]] CUTE_CPP_HD constexpr auto make_layout(S const& shape, D const& stride) {
   if constexpr (detail::is_typed_v<S> && detail::is_typed_v<D>) {
+    if constexpr (is_static_v<S> && is_static_v<D>) (void)detail::apply<detail::MakeLayoutOp>(shape, stride);
     return Layout<S, D>(shape, stride);
   } else {
     return detail::apply<detail::MakeLayoutOp>(shape, stride);

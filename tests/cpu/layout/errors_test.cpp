@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: Apache-2.0
+// SPDX-FileCopyrightText: 2026 cute-cpp authors
+// Dynamic inputs that break a rule throw std::invalid_argument with the rule's text and values;
+// malformed notation names the position.
+#include <gtest/gtest.h>
+
+#include <cute_cpp/layout.hpp>
+
+namespace cc = cute_cpp;
+
+namespace {
+template <class F>
+std::string error_of(F f) {
+  try {
+    f();
+  } catch (std::invalid_argument const& e) {
+    return e.what();
+  }
+  return "no error";
+}
+}  // namespace
+
+TEST(LayoutErrors, DynamicRulesThrowWithTheRuleAndValues) {
+  auto a = cc::parse_layout("(6,4):(1,8)");
+  EXPECT_EQ(error_of([&] { (void)cc::composition(a, cc::parse_layout("8:1")); }),
+            "cute-cpp [layout.composition.shape-divisibility]: composition(A, B): B's shape does not divide into "
+            "A's shape (B's remaining shape, A's mode shape); make B's shape a multiple or divisor of A's modes: got 8, 6");
+  EXPECT_NE(error_of([&] { (void)cc::composition(cc::parse_layout("(4,4):(1,8)"), cc::parse_layout("2:3")); })
+                .find("cute-cpp [layout.composition.stride-divisibility]"),
+            std::string::npos);
+  EXPECT_NE(error_of([&] { (void)cc::complement(cc::parse_layout("(2,2):(1,1)")); })
+                .find("cute-cpp [layout.complement.injective]: complement needs an injective layout"),
+            std::string::npos);
+  EXPECT_NE(error_of([&] { (void)cc::logical_divide(cc::parse_layout("8:1"), cc::make_tile(2, 2)); })
+                .find("cute-cpp [layout.divide.tiler-rank]"),
+            std::string::npos);
+  EXPECT_NE(error_of([&] { (void)cc::logical_divide(a, cc::parse_layout("8:1")); })
+                .find("cute-cpp [layout.divide.tiler-fits]"),
+            std::string::npos);
+  EXPECT_NE(error_of([&] { (void)cc::logical_product(cc::parse_layout("8:1"), cc::make_tile(2, 2)); })
+                .find("cute-cpp [layout.product.tiler-rank]"),
+            std::string::npos);
+  EXPECT_EQ(error_of([&] { (void)cc::parse_layout("(4,8):(1,4)")(32); }),
+            "cute-cpp [layout.coord.out-of-range]: a coordinate lies outside its mode (coordinate, extent): got 32, 32");
+  EXPECT_NE(error_of([&] { (void)cc::parse_layout("(4,8):(1,4)")(cc::make_coord(1, 8)); })
+                .find("[layout.coord.out-of-range]"),
+            std::string::npos);
+  EXPECT_NE(error_of([&] { (void)cc::parse_layout("(4,8):(1,4)")(cc::make_coord(1, 2, 3)); })
+                .find("[layout.coord.congruent]"),
+            std::string::npos);
+  EXPECT_NE(error_of([&] { (void)cc::coalesce(cc::parse_layout("4:1"), cc::make_tuple(1, 1)); })
+                .find("[layout.profile.rank]"),
+            std::string::npos);
+  EXPECT_NE(error_of([&] { (void)cc::make_layout(cc::DynTuple(cc::parse_int_tuple("(2,2)")), cc::parse_int_tuple("4")); })
+                .find("[layout.congruent]"),
+            std::string::npos);
+}
+
+TEST(LayoutErrors, NotationErrorsNameThePosition) {
+  EXPECT_EQ(error_of([] { (void)cc::parse_layout("(4,8:(1,4)"); }),
+            "cute-cpp [layout.notation.syntax]: at position 4 of \"(4,8:(1,4)\": expected ',' or ')'");
+  EXPECT_EQ(error_of([] { (void)cc::parse_layout("(4,8)"); }),
+            "cute-cpp [layout.notation.syntax]: at position 5 of \"(4,8)\": expected ':' between shape and stride");
+  EXPECT_EQ(error_of([] { (void)cc::parse_layout("(4,8):(1,(4,2))"); }),
+            "cute-cpp [layout.notation.syntax]: at position 6 of \"(4,8):(1,(4,2))\": the stride is not congruent to "
+            "the shape");
+  EXPECT_EQ(error_of([] { (void)cc::parse_layout("(4,x):(1,4)"); }),
+            "cute-cpp [layout.notation.syntax]: at position 3 of \"(4,x):(1,4)\": expected an integer or '('");
+  EXPECT_EQ(error_of([] { (void)cc::parse_layout("4:1 junk"); }),
+            "cute-cpp [layout.notation.syntax]: at position 4 of \"4:1 junk\": unexpected text after the end");
+  EXPECT_NE(error_of([] { (void)cc::parse_composed("Sw<3,4> o 0 o 8:1"); }).find("at position 6"), std::string::npos);
+  EXPECT_NE(error_of([] { (void)cc::parse_composed("Sw<3,4,2> o 0 o 8:1"); }).find("[layout.swizzle.params]"),
+            std::string::npos);
+  EXPECT_NE(error_of([] { (void)cc::evaluate_layout_expression("nosuch(4:1)"); }).find("unknown op"), std::string::npos);
+}
+
+TEST(LayoutExpression, EvaluatesCuTeNotation) {
+  EXPECT_EQ(cc::evaluate_layout_expression("logical_divide((8,8):(1,8), (2,4):(1,2))"), "((2,4),8):((1,2),8)");
+  EXPECT_EQ(cc::evaluate_layout_expression("composition((6,2):(8,2), (4,3):(3,1))"), "((2,2),3):((24,2),8)");
+  EXPECT_EQ(cc::evaluate_layout_expression("size((4,(2,3)):(1,(8,4)))"), "24");
+  EXPECT_EQ(cc::evaluate_layout_expression("local_tile((8,8):(1,8), (4,4), (1,0))"), "4 + (4,4):(1,8)");
+  EXPECT_EQ(cc::evaluate_layout_expression("local_partition((8,8):(1,8), (2,4):(4,1), 1)"), "8 + (4,2):(2,32)");
+  EXPECT_EQ(cc::evaluate_layout_expression("composed_call(Sw<3,4,3> o 0 o (8,64):(64,1), (2,2))"), "146");
+  EXPECT_EQ(cc::evaluate_layout_expression("max_common_vector((4,8):(8,1), (4,8):(8,1))"), "32");
+}

@@ -1,0 +1,134 @@
+// SPDX-License-Identifier: Apache-2.0
+// SPDX-FileCopyrightText: 2026 cute-cpp authors
+// Static in, static out: all-static arguments give types (checked with static_assert); mixed
+// arguments give run-time values that agree with the static results.
+#include <gtest/gtest.h>
+
+#include <array>
+#include <type_traits>
+#include <cute_cpp/layout.hpp>
+
+namespace cc = cute_cpp;
+using cc::C;
+using cc::Layout;
+using cc::Shape;
+using cc::Stride;
+
+namespace {
+template <class T>
+std::string s(T const& x) {
+  return cc::to_string(x);
+}
+std::string plain(std::string x) {
+  std::erase(x, '_');
+  return x;
+}
+}  // namespace
+
+TEST(LayoutStatic, CompositionGivesAType) {
+  using A = Layout<Shape<C<4>, C<8>>, Stride<C<8>, C<1>>>;
+  using B = Layout<Shape<C<2>, C<4>>, Stride<C<1>, C<4>>>;
+  using R = decltype(cc::composition(A{}, B{}));
+  static_assert(cc::is_static_v<R>);
+  static_assert(std::is_same_v<R, Layout<Shape<C<2>, C<4>>, Stride<C<8>, C<1>>>>);
+  static_assert(std::is_empty_v<R>);
+  EXPECT_EQ(s(R{}), "(_2,_4):(_8,_1)");
+}
+
+TEST(LayoutStatic, QueriesAreStatic) {
+  using L = Layout<Shape<C<4>, Shape<C<2>, C<3>>>, Stride<C<1>, Stride<C<8>, C<4>>>>;
+  static_assert(std::is_same_v<decltype(cc::size(L{})), C<24>>);
+  static_assert(std::is_same_v<decltype(cc::cosize(L{})), C<20>>);
+  static_assert(std::is_same_v<decltype(cc::rank(L{})), C<2>>);
+  static_assert(std::is_same_v<decltype(cc::depth(L{})), C<2>>);
+  static_assert(std::is_same_v<decltype(L{}(C<5>{})), C<9>>);
+  static_assert(std::is_same_v<decltype(L{}(C<1>{}, C<5>{})), C<17>>);
+  static_assert(std::is_same_v<decltype(L{}(cc::make_coord(C<1>{}, cc::make_coord(C<1>{}, C<2>{})))), C<17>>);
+  std::array<int, decltype(cc::size(L{}))::value> storage{};  // usable as a template argument
+  EXPECT_EQ(storage.size(), 24u);
+  EXPECT_EQ(s(L{}), "(_4,(_2,_3)):(_1,(_8,_4))");
+  EXPECT_EQ(s(cc::shape<1>(L{})), "(_2,_3)");
+  EXPECT_EQ(s(cc::stride<1, 0>(L{})), "_8");
+  EXPECT_EQ(s(cc::layout<1>(L{})), "(_2,_3):(_8,_4)");
+}
+
+TEST(LayoutStatic, MakeLayoutAndAliases) {
+  using S = Shape<C<4>, C<8>>;
+  static_assert(std::is_same_v<decltype(cc::make_layout(S{}, cc::LayoutRight{})), cc::RowMajor<4, 8>>);
+  static_assert(std::is_same_v<decltype(cc::make_layout(S{})), cc::ColMajor<4, 8>>);
+  EXPECT_EQ(s(cc::make_layout(Shape<C<4>, Shape<C<2>, C<3>>>{}, cc::LayoutRight{})), "(_4,(_2,_3)):(_6,(_3,_1))");
+  EXPECT_EQ(s(cc::make_layout(cc::make_shape(4, C<8>{}))), "(4,_8):(_1,4)");
+  EXPECT_EQ(s(cc::make_layout(cc::RowMajor<2, 2>{}, cc::ColMajor<3, 1>{})), "((_2,_2),(_3,_1)):((_2,_1),(_1,_3))");
+}
+
+TEST(LayoutStatic, EveryOpStaysStatic) {
+  using A = cc::RowMajor<8, 8>;
+  using T = cc::Tile<C<2>, C<4>>;
+  static_assert(cc::is_static_v<decltype(cc::logical_divide(A{}, T{}))>);
+  EXPECT_EQ(s(cc::logical_divide(A{}, T{})), "((_2,_4),(_4,_2)):((_8,_16),(_1,_4))");
+  EXPECT_EQ(s(cc::zipped_divide(A{}, T{})), "((_2,_4),(_4,_2)):((_8,_1),(_16,_4))");
+  EXPECT_EQ(s(cc::tiled_divide(A{}, T{})), "((_2,_4),_4,_2):((_8,_1),_16,_4)");
+  EXPECT_EQ(s(cc::flat_divide(A{}, T{})), "(_2,_4,_4,_2):(_8,_1,_16,_4)");
+  EXPECT_EQ(s(cc::coalesce(cc::ColMajor<4, 8>{})), "_32:_1");
+  EXPECT_EQ(s(cc::coalesce(Layout<Shape<C<2>, C<1>, C<6>>, Stride<C<1>, C<6>, C<2>>>{})), "_12:_1");
+  EXPECT_EQ(s(cc::filter(Layout<Shape<C<4>, C<2>>, Stride<C<0>, C<1>>>{})), "_2:_1");
+  EXPECT_EQ(s(cc::complement(Layout<C<4>, C<2>>{}, C<16>{})), "(_2,_2):(_1,_8)");
+  EXPECT_EQ(s(cc::right_inverse(Layout<Shape<C<4>, C<2>>, Stride<C<2>, C<1>>>{})), "(_2,_4):(_4,_1)");
+  EXPECT_EQ(s(cc::left_inverse(Layout<Shape<C<4>, C<2>>, Stride<C<2>, C<1>>>{})), "(_2,_4):(_4,_1)");
+  EXPECT_EQ(s(cc::blocked_product(Layout<Shape<C<2>, C<5>>, Stride<C<1>, C<2>>>{},
+                                  Layout<Shape<C<3>, C<4>>, Stride<C<1>, C<3>>>{})),
+            "((_2,_3),(_5,_4)):((_1,_10),(_2,_30))");
+  EXPECT_EQ(s(cc::raked_product(cc::ColMajor<2, 2>{}, cc::ColMajor<3, 3>{})), "((_3,_2),(_3,_2)):((_4,_1),(_12,_2))");
+  EXPECT_EQ(s(cc::logical_product(Layout<C<2>, C<1>>{}, Layout<C<3>, C<1>>{})), "(_2,_3):(_1,_2)");
+  EXPECT_EQ(s(cc::max_common_vector(cc::RowMajor<8, 8>{}, cc::RowMajor<8, 8>{})), "_64");
+  EXPECT_EQ(s(cc::max_common_vector(cc::RowMajor<8, 8>{}, cc::ColMajor<8, 8>{})), "_1");
+  EXPECT_EQ(s(cc::max_common_layout(cc::RowMajor<4, 8>{}, cc::RowMajor<4, 8>{})), "(_8,_4):(_4,_1)");
+  EXPECT_EQ(s(cc::flatten(Layout<Shape<C<4>, Shape<C<2>, C<3>>>, Stride<C<1>, Stride<C<8>, C<4>>>>{})),
+            "(_4,_2,_3):(_1,_8,_4)");
+  EXPECT_EQ(s(cc::select<1, 0>(cc::RowMajor<4, 8>{})), "(_8,_4):(_1,_8)");
+  EXPECT_EQ(s(cc::group<0, 2>(Layout<Shape<C<2>, C<3>, C<4>>, Stride<C<1>, C<2>, C<6>>>{})), "((_2,_3),_4):((_1,_2),_6)");
+  EXPECT_EQ(s(cc::take<1, 3>(Layout<Shape<C<2>, C<3>, C<4>>, Stride<C<1>, C<2>, C<6>>>{})), "(_3,_4):(_2,_6)");
+  EXPECT_EQ(s(cc::append(cc::ColMajor<2, 2>{}, Layout<C<3>, C<4>>{})), "(_2,_2,_3):(_1,_2,_4)");
+  EXPECT_EQ(s(cc::prepend(cc::ColMajor<2, 2>{}, Layout<C<3>, C<4>>{})), "(_3,_2,_2):(_4,_1,_2)");
+  EXPECT_EQ(s(cc::idx2crd(C<5>{}, Shape<C<2>, Shape<C<2>, C<2>>>{})), "(_1,(_0,_1))");
+  EXPECT_EQ(s(cc::crd2idx(cc::make_coord(C<1>{}, C<2>{}), Shape<C<4>, C<8>>{}, Stride<C<1>, C<4>>{})), "_9");
+  EXPECT_EQ(s(cc::local_tile(cc::ColMajor<8, 8>{}, cc::Tile<C<4>, C<4>>{}, cc::make_coord(C<1>{}, C<0>{}))),
+            "(_4,_4):(_1,_8)");
+  EXPECT_EQ(s(cc::local_tile_offset(cc::ColMajor<8, 8>{}, cc::Tile<C<4>, C<4>>{}, cc::make_coord(C<1>{}, C<0>{}))), "_4");
+  EXPECT_EQ(s(cc::local_partition(cc::ColMajor<8, 8>{}, cc::RowMajor<2, 4>{}, C<1>{})), "(_4,_2):(_2,_32)");
+  EXPECT_EQ(s(cc::local_partition_offset(cc::ColMajor<8, 8>{}, cc::RowMajor<2, 4>{}, C<1>{})), "_8");
+  EXPECT_EQ(s(cc::slice(cc::make_coord(cc::_, C<2>{}), cc::ColMajor<4, 8>{})), "(_4):(_1)");
+  EXPECT_EQ(s(cc::RowMajor<4, 8>{}(cc::_, C<3>{})), "(_4):(_8)");
+}
+
+TEST(LayoutStatic, SwizzleAndComposedLayout) {
+  using Sw = cc::Swizzle<3, 4, 3>;
+  static_assert(std::is_same_v<decltype(Sw{}(C<0x80>{})), C<0x90LL>>);
+  EXPECT_EQ(Sw{}(0x80), 0x90);
+  using Smem = cc::ComposedLayout<cc::Swizzle<3, 3, 3>, 0, cc::RowMajor<8, 64>>;
+  static_assert(cc::is_static_v<Smem>);
+  EXPECT_EQ(s(Smem{}), "Sw<3,3,3> o _0 o (_8,_64):(_64,_1)");
+  for (int r = 0; r < 8; ++r)
+    for (int c = 0; c < 64; ++c) EXPECT_EQ(Smem{}(r, c), (cc::SwizzleV{3, 3, 3}(r * 64 + c)));
+  static_assert(decltype(Smem{}(C<1>{}, C<0>{}))::value == (64 ^ 8));
+  EXPECT_EQ(s(cc::make_composed_layout(cc::Swizzle<2, 4, 3>{}, C<0>{}, cc::RowMajor<4, 32>{})),
+            "Sw<2,4,3> o _0 o (_4,_32):(_32,_1)");
+}
+
+// Mixed static/dynamic arguments: run-time values that agree with the static result.
+TEST(LayoutStatic, DynamicInputsGiveTheSameValues) {
+  using A = cc::RowMajor<8, 8>;
+  using T = cc::Tile<C<2>, C<4>>;
+  auto dyn_a = cc::make_layout(cc::make_shape(8, 8), cc::make_stride(8, 1));
+  auto r = cc::logical_divide(dyn_a, T{});
+  static_assert(std::is_same_v<decltype(r), cc::DynLayout>);
+  EXPECT_EQ(plain(s(r)), plain(s(cc::logical_divide(A{}, T{}))));
+  EXPECT_EQ(dyn_a(3, 5), 29);
+  EXPECT_EQ(cc::size(dyn_a), 64);
+  EXPECT_EQ(cc::cosize(dyn_a), 64);
+  auto typed = cc::make_layout(cc::make_shape(4, C<2>{}), cc::make_stride(C<2>{}, 1));
+  EXPECT_EQ(typed(1, 1), 3);
+  EXPECT_EQ(cc::size(typed), 8);
+  EXPECT_EQ(cc::rank(typed), 2);
+  for (int i = 0; i < 8; ++i) EXPECT_EQ(typed(i), cc::parse_layout("(4,2):(2,1)")(i));
+}
