@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: Apache-2.0
+// SPDX-FileCopyrightText: 2026 cute-cpp authors
+#pragma once
+// PipelineTmaAsync<Stages, ConsumerArrivals, TxBytes>: a ring of Stages shared buffers filled by
+// TMA and drained by consumer warps. Each stage has a "full" barrier (one producer arrival plus
+// TxBytes of TMA transactions) and an "empty" barrier (ConsumerArrivals arrivals, one per
+// consumer warp of every CTA the stage's data reaches). The producer step is split, as in the
+// seed: producer_acquire waits for the stage to be empty, producer_expect_tx (one elected lane)
+// arms the full barrier with the bytes the TMA loads will deliver.
+// CuTeDSL: pipeline.PipelineTmaAsync (producer_acquire/commit, consumer_wait/release).
+#include <cute_cpp/config.hpp>
+#include <cute_cpp/pipeline/pipeline_state.hpp>
+
+#include <cstdint>
+
+#if defined(__CUDACC__)
+#  include <ctm/common/cluster.hpp>
+#  include <ctm/common/fence.hpp>
+#  include <ctm/common/mbarrier.hpp>
+#endif
+
+namespace cute_cpp {
+
+namespace diag {
+template <int ConsumerArrivals, std::uint32_t TxBytes>
+struct pipeline_tma_plan {
+  static_assert(ConsumerArrivals >= 1, "cute-cpp [pipeline.consumers]: a pipeline needs at least one consumer arrival");
+  static_assert(TxBytes > 0 && TxBytes % 16 == 0 && TxBytes < (1u << 20),
+                "cute-cpp [pipeline.tx-bytes]: a stage's transaction bytes are a positive multiple of 16 below 2^20");
+  static constexpr bool ok = true;
+};
+}  // namespace diag
+
+/// A TMA-fed pipeline of Stages buffers (see the file comment).
+template <int Stages, int ConsumerArrivals, std::uint32_t TxBytes>
+struct PipelineTmaAsync {
+  static_assert(diag::pipeline_stages<Stages>::ok && diag::pipeline_tma_plan<ConsumerArrivals, TxBytes>::ok);
+  static constexpr int stages = Stages;
+  static constexpr std::uint32_t tx_bytes = TxBytes;
+  using State = PipelineState<Stages>;
+
+  /// The barriers, placed in shared memory by the kernel.
+  struct SharedStorage {
+    std::uint64_t full[Stages];
+    std::uint64_t empty[Stages];
+  };
+
+  SharedStorage* storage;
+
+#if defined(__CUDACC__)
+  /// Initialises every barrier; one thread calls it, then the CTA (or cluster) synchronises.
+  static __device__ __forceinline__ void init(SharedStorage& s) {
+    for (int i = 0; i < Stages; ++i) {
+      ctm::mbarrier_init(&s.full[i], 1);
+      ctm::mbarrier_init(&s.empty[i], ConsumerArrivals);
+    }
+    ctm::fence_mbarrier_init_release_cluster();
+  }
+
+  /// Waits until the producer may refill state's stage.
+  __device__ __forceinline__ void producer_acquire(State const& state) const {
+    ctm::mbarrier_wait_parity(&storage->empty[state.index()], state.phase());
+  }
+  /// The producer's arrival, arming the full barrier with TxBytes (one elected lane).
+  __device__ __forceinline__ void producer_expect_tx(State const& state) const {
+    ctm::mbarrier_arrive_expect_tx(&storage->full[state.index()], TxBytes);
+  }
+  /// The barrier the stage's TMA loads complete on.
+  __device__ __forceinline__ std::uint64_t* producer_get_barrier(State const& state) const {
+    return &storage->full[state.index()];
+  }
+  /// Waits until state's stage holds its data.
+  __device__ __forceinline__ void consumer_wait(State const& state) const {
+    ctm::mbarrier_wait_parity(&storage->full[state.index()], state.phase());
+  }
+  /// One consumer warp is done with state's stage: lane 0 arrives on the empty barrier of this
+  /// CTA and, for multicast stages, of each CTA in `cta_mask` (bit r = cluster rank r).
+  __device__ __forceinline__ void consumer_release(State const& state, std::uint32_t lane,
+                                                   std::uint32_t cta_mask = 0) const {
+    if (lane != 0) return;
+    if (cta_mask == 0) {
+      ctm::mbarrier_arrive(&storage->empty[state.index()]);
+      return;
+    }
+    for (std::uint32_t rank = 0; cta_mask != 0; ++rank, cta_mask >>= 1) {
+      if (cta_mask & 1u) {
+        ctm::mbarrier_arrive_release_cluster_shared_cluster(
+            ctm::mapa_shared_cluster_u32(&storage->empty[state.index()], rank));
+      }
+    }
+  }
+#endif
+};
+
+}  // namespace cute_cpp

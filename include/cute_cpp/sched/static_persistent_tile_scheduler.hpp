@@ -1,0 +1,90 @@
+// SPDX-License-Identifier: Apache-2.0
+// SPDX-FileCopyrightText: 2026 cute-cpp authors
+#pragma once
+// StaticPersistentTileScheduler: a persistent grid walks the output tiles of an (M, N, L)
+// problem, CTA b taking tiles b, b + grid, b + 2 grid, ... Tiles are numbered in groups of
+// `swizzle` tile rows (a group is walked column by column), so CTAs running at the same time
+// share A and B panels in L2. Clusters of ClusterM CTAs along M take ClusterM adjacent tile
+// rows of one tile column together. CuTeDSL: utils.StaticPersistentTileScheduler,
+// PersistentTileSchedulerParams, WorkTileInfo.
+#include <cute_cpp/config.hpp>
+
+#include <cstdint>
+
+namespace cute_cpp {
+
+/// One tile of work: its coordinates in tiles and whether it exists.
+struct WorkTileInfo {
+  std::int32_t m = 0, n = 0, l = 0;
+  std::int64_t linear = 0;
+  bool valid = false;
+  CUTE_CPP_HD constexpr bool is_valid_tile() const { return valid; }
+};
+
+/// The problem in tiles, fixed for a launch; built on the host and passed by value.
+struct PersistentTileSchedulerParams {
+  std::int32_t tiles_m = 1, tiles_n = 1, tiles_l = 1;
+  std::int32_t cluster_m = 1;  ///< CTAs per cluster along M
+  std::int32_t swizzle = 1;    ///< tile rows (in clusters) per rasterization group
+  /// Cluster tiles: the units the grid walks.
+  CUTE_CPP_HD constexpr std::int32_t cluster_rows() const { return (tiles_m + cluster_m - 1) / cluster_m; }
+  CUTE_CPP_HD constexpr std::int64_t units() const {
+    return std::int64_t(cluster_rows()) * tiles_n * tiles_l;
+  }
+};
+
+/// Walks the tiles of one CTA (see the file comment).
+class StaticPersistentTileScheduler {
+ public:
+  /// The grid for `sm_count` SMs: one CTA per SM (times ctas_per_sm), never more CTAs than tiles,
+  /// a multiple of cluster_m.
+  static constexpr std::int64_t get_grid_shape(PersistentTileSchedulerParams const& p, int sm_count,
+                                               int ctas_per_sm = 1) {
+    std::int64_t const clusters = (std::int64_t(sm_count) * ctas_per_sm) / p.cluster_m;
+    std::int64_t const used = clusters < p.units() ? clusters : p.units();
+    return (used < 1 ? 1 : used) * p.cluster_m;
+  }
+
+  /// The scheduler of the CTA `block` (blockIdx.x) of a grid of `grid` CTAs.
+  CUTE_CPP_HD constexpr StaticPersistentTileScheduler(PersistentTileSchedulerParams const& p, std::int64_t block,
+                                                      std::int64_t grid)
+      : p_(p), unit_(block / p.cluster_m), stride_(grid / p.cluster_m), rank_(std::int32_t(block % p.cluster_m)) {}
+
+  CUTE_CPP_HD constexpr bool has_work() const { return unit_ < p_.units(); }
+  CUTE_CPP_HD constexpr std::int64_t linear_idx() const { return unit_; }
+
+  /// The current tile; .valid is false past the end, or for a cluster rank whose tile row lies
+  /// beyond M (it still takes part in the cluster's pipeline).
+  CUTE_CPP_HD constexpr WorkTileInfo get_current_work() const {
+    WorkTileInfo w;
+    if (!has_work()) return w;
+    std::int64_t const per_batch = std::int64_t(p_.cluster_rows()) * p_.tiles_n;
+    std::int64_t const l = unit_ / per_batch;
+    std::int64_t const t = unit_ % per_batch;
+    std::int64_t const group_span = std::int64_t(p_.swizzle) * p_.tiles_n;
+    std::int64_t const group = t / group_span;
+    std::int64_t const first_row = group * p_.swizzle;
+    std::int64_t const rows_left = p_.cluster_rows() - first_row;
+    std::int64_t const rows = rows_left < p_.swizzle ? rows_left : p_.swizzle;
+    std::int64_t const within = t % group_span;
+    std::int64_t const cluster_row = first_row + within % rows;
+    w.m = std::int32_t(cluster_row * p_.cluster_m + rank_);
+    w.n = std::int32_t(within / rows);
+    w.l = std::int32_t(l);
+    w.linear = unit_;
+    w.valid = w.m < p_.tiles_m;
+    return w;
+  }
+  /// (m, n, l) of the current tile.
+  CUTE_CPP_HD constexpr WorkTileInfo tile_idx() const { return get_current_work(); }
+
+  CUTE_CPP_HD constexpr void advance_to_next_work() { unit_ += stride_; }
+
+ private:
+  PersistentTileSchedulerParams p_;
+  std::int64_t unit_;
+  std::int64_t stride_;
+  std::int32_t rank_;
+};
+
+}  // namespace cute_cpp

@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: Apache-2.0
+#include <cute_cpp/sched/static_persistent_tile_scheduler.hpp>
+
+#include <gtest/gtest.h>
+
+#include <map>
+#include <set>
+#include <tuple>
+
+namespace cc = cute_cpp;
+
+namespace {
+// Runs every CTA's scheduler to the end: each valid tile must be visited exactly once, and the
+// CTAs of one cluster must see the same tile column and adjacent rows at each step.
+void expect_exact_cover(cc::PersistentTileSchedulerParams p, int sm_count) {
+  SCOPED_TRACE(::testing::Message() << "tiles " << p.tiles_m << "x" << p.tiles_n << "x" << p.tiles_l << " cluster_m "
+                                    << p.cluster_m << " swizzle " << p.swizzle << " sms " << sm_count);
+  auto const grid = cc::StaticPersistentTileScheduler::get_grid_shape(p, sm_count);
+  ASSERT_EQ(grid % p.cluster_m, 0);
+  ASSERT_LE(grid, std::max<std::int64_t>(sm_count - sm_count % p.cluster_m, p.cluster_m));
+  std::map<std::tuple<int, int, int>, int> seen;
+  for (std::int64_t cluster = 0; cluster < grid / p.cluster_m; ++cluster) {
+    std::vector<cc::StaticPersistentTileScheduler> ranks;
+    for (int r = 0; r < p.cluster_m; ++r) ranks.emplace_back(p, cluster * p.cluster_m + r, grid);
+    while (ranks[0].has_work()) {
+      auto const first = ranks[0].get_current_work();
+      for (int r = 0; r < p.cluster_m; ++r) {
+        ASSERT_TRUE(ranks[r].has_work());
+        auto const w = ranks[r].get_current_work();
+        EXPECT_EQ(w.n, first.n);
+        EXPECT_EQ(w.l, first.l);
+        EXPECT_EQ(w.m, first.m + r);
+        if (w.valid) {
+          EXPECT_LT(w.m, p.tiles_m);
+          EXPECT_LT(w.n, p.tiles_n);
+          ++seen[{w.m, w.n, w.l}];
+        } else {
+          EXPECT_GE(w.m, p.tiles_m);
+        }
+        ranks[r].advance_to_next_work();
+      }
+    }
+  }
+  EXPECT_EQ(seen.size(), std::size_t(p.tiles_m) * p.tiles_n * p.tiles_l);
+  for (auto const& [tile, count] : seen) EXPECT_EQ(count, 1);
+}
+}  // namespace
+
+TEST(StaticPersistentTileScheduler, VisitsEveryTileOnce) {
+  for (int tm : {1, 3, 8, 64}) {
+    for (int tn : {1, 5, 32}) {
+      for (int cm : {1, 2}) {
+        for (int sw : {1, 2, 8}) {
+          for (int l : {1, 3}) expect_exact_cover({tm, tn, l, cm, sw}, 132);
+        }
+      }
+    }
+  }
+  expect_exact_cover({7, 9, 1, 2, 4}, 5);
+}
+
+TEST(StaticPersistentTileScheduler, SwizzleWalksGroupsColumnByColumn) {
+  cc::PersistentTileSchedulerParams p{8, 4, 1, 1, 2};
+  cc::StaticPersistentTileScheduler s(p, 0, 1);
+  std::vector<std::pair<int, int>> order;
+  for (; s.has_work(); s.advance_to_next_work()) order.emplace_back(s.get_current_work().m, s.get_current_work().n);
+  ASSERT_EQ(order.size(), 32u);
+  // The first group is tile rows 0-1, walked (0,0) (1,0) (0,1) (1,1) ...
+  EXPECT_EQ(order[0], std::make_pair(0, 0));
+  EXPECT_EQ(order[1], std::make_pair(1, 0));
+  EXPECT_EQ(order[2], std::make_pair(0, 1));
+  EXPECT_EQ(order[7], std::make_pair(1, 3));
+  EXPECT_EQ(order[8], std::make_pair(2, 0));
+}
+
+TEST(StaticPersistentTileScheduler, GridNeverExceedsTilesOrSms) {
+  EXPECT_EQ(cc::StaticPersistentTileScheduler::get_grid_shape({2, 2, 1, 1, 1}, 132), 4);
+  EXPECT_EQ(cc::StaticPersistentTileScheduler::get_grid_shape({64, 64, 1, 1, 8}, 132), 132);
+  EXPECT_EQ(cc::StaticPersistentTileScheduler::get_grid_shape({64, 64, 1, 2, 8}, 131), 130);
+  EXPECT_EQ(cc::StaticPersistentTileScheduler::get_grid_shape({3, 1, 1, 2, 1}, 132), 4);
+}
