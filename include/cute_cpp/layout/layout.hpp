@@ -120,12 +120,21 @@ CUTE_CPP_HD constexpr LV to_tiler(T const& x) noexcept {
 
 enum class Arg { layout, tiler, tuple, integer };
 
+CUTE_CPP_HD constexpr bool overflowed(LV const& x) noexcept { return eng::overflowed(x); }
+CUTE_CPP_HD constexpr bool overflowed(DynTuple const& x) noexcept { return x.overflow; }
+CUTE_CPP_HD constexpr bool overflowed(IV const&) noexcept { return false; }
+
+/// Converts an argument to its engine value; a tree too large for DynTuple is a capacity error.
 template <Arg K, class T>
-CUTE_CPP_HD constexpr auto convert(T const& x) noexcept {
-  if constexpr (K == Arg::layout) return to_layout(x);
-  else if constexpr (K == Arg::tiler) return to_tiler(x);
-  else if constexpr (K == Arg::tuple) return to_tuple(x);
-  else return to_iv(x);
+CUTE_CPP_HD constexpr auto convert(T const& x, diag::LayoutError& e) noexcept {
+  auto v = [&] {
+    if constexpr (K == Arg::layout) return to_layout(x);
+    else if constexpr (K == Arg::tiler) return to_tiler(x);
+    else if constexpr (K == Arg::tuple) return to_tuple(x);
+    else return to_iv(x);
+  }();
+  if (overflowed(v)) e.set(diag::LayoutRule::capacity, DynTuple::capacity, DynTuple::capacity + 1);
+  return v;
 }
 
 // ---- engine values -> types ----
@@ -206,8 +215,9 @@ template <class Op, class... Args>
 CUTE_CPP_HD constexpr auto run_static() {
   diag::LayoutError e;
   auto v = [&]<std::size_t... I>(std::index_sequence<I...>) {
-    return Op{}(convert<Op::kinds[I]>(Args{})..., e);
+    return Op{}(convert<Op::kinds[I]>(Args{}, e)..., e);
   }(std::index_sequence_for<Args...>{});
+  if (overflowed(v)) e.set(diag::LayoutRule::capacity, DynTuple::capacity, DynTuple::capacity + 1);
   return OpResult<decltype(v)>{v, e};
 }
 template <class Op, class... Args>
@@ -227,8 +237,9 @@ CUTE_CPP_HD constexpr auto apply(Args const&... args) {
   } else {
     diag::LayoutError e;
     auto v = [&]<std::size_t... I>(std::index_sequence<I...>) {
-      return Op{}(convert<Op::kinds[I]>(args)..., e);
+      return Op{}(convert<Op::kinds[I]>(args, e)..., e);
     }(std::index_sequence_for<Args...>{});
+    if (overflowed(v)) e.set(diag::LayoutRule::capacity, DynTuple::capacity, DynTuple::capacity + 1);
     raise_dynamic(e);
     return as_dynamic(v);
   }
