@@ -161,7 +161,9 @@ REDUCE_OPS = ["add", "min", "max", "inc", "dec", "and", "or", "xor"]
 def gen_tensor():
     out = [HEADER]
     out.append("// cp.async.bulk.tensor (TMA) in 1D-5D, tile mode: loads into shared::cluster with mbarrier\n")
-    out.append("// completion (plain, .multicast::cluster, .L2::cache_hint, both), stores and reductions from\n")
+    out.append("// completion (plain, .multicast::cluster, .L2::cache_hint, both) and into shared::cta (plain,\n")
+    out.append("// .L2::cache_hint; on sm_120a ptxas 13.0 lowers the shared::cluster loads through a call, and\n")
+    out.append("// drops setmaxnreg in such kernels, so use these there), stores and reductions from\n")
     out.append("// shared::cta in bulk groups, and L2 prefetches. Parameters follow PTX operand order:\n")
     out.append("// destination, tensor map and coordinates (innermost first), mbarrier, cta mask, cache policy.\n")
     out.append("// `tmap` is the generic address of a CUtensorMap (a __grid_constant__ parameter or global\n")
@@ -187,6 +189,17 @@ def gen_tensor():
                 out.append(f"/// {instr}\n")
                 out.append(f"CTM_DEVICE void cp_async_bulk_tensor_{dim}d_shared_cluster_global{suffix}({params}) {{\n")
                 out.append(f'  asm volatile("{instr} {ops};\\n"\n               :: {binds}\n               : "memory");\n}}\n\n')
+        for hint in (False, True):
+            suffix = "_L2_cache_hint" if hint else ""
+            instr = f"cp.async.bulk.tensor.{dim}d.shared::cta.global.tile.mbarrier::complete_tx::bytes" + (".L2::cache_hint" if hint else "")
+            params = f"void* dst, void const* tmap, {coords(dim)}, std::uint64_t* bar"
+            ops = f"[%0], [%1, {coord_ops(2, dim)}], [%{2 + dim}]"
+            binds = f'"r"(cvta_to_shared_u32(dst)), "l"(tmap), {coord_binds(dim)}, "r"(cvta_to_shared_u32(bar))'
+            if hint:
+                params += ", std::uint64_t policy"; ops += f", %{3 + dim}"; binds += ', "l"(policy)'
+            out.append(f"/// {instr}\n")
+            out.append(f"CTM_DEVICE void cp_async_bulk_tensor_{dim}d_shared_cta_global{suffix}({params}) {{\n")
+            out.append(f'  asm volatile("{instr} {ops};\\n"\n               :: {binds}\n               : "memory");\n}}\n\n')
         for hint in (False, True):
             suffix = "_L2_cache_hint" if hint else ""
             instr = f"cp.async.bulk.tensor.{dim}d.global.shared::cta.tile.bulk_group" + (".L2::cache_hint" if hint else "")

@@ -36,6 +36,18 @@ CTM_DEVICE void cp_async_bulk_shared_cluster_global(void* dst, void const* src, 
       : "memory");
 }
 
+/// cp.async.bulk.shared::cta.global.mbarrier::complete_tx::bytes [dst], [src], size, [bar]: the
+/// same into this CTA's shared memory only. On sm_120a prefer it: ptxas 13.0 lowers the
+/// shared::cluster form there through a call (and then ignores setmaxnreg in the kernel).
+CTM_DEVICE void cp_async_bulk_shared_cta_global(void* dst, void const* src, std::uint32_t size,
+                                                std::uint64_t* bar) {
+  asm volatile(
+      "cp.async.bulk.shared::cta.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];\n" ::"r"(
+          cvta_to_shared_u32(dst)),
+      "l"(src), "r"(size), "r"(cvta_to_shared_u32(bar))
+      : "memory");
+}
+
 /// ... .L2::cache_hint: with an L2 policy from createpolicy_fractional_L2_*.
 CTM_DEVICE void cp_async_bulk_shared_cluster_global_L2_cache_hint(void* dst, void const* src,
                                                                   std::uint32_t size,

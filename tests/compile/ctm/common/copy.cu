@@ -30,6 +30,7 @@ __global__ void bulk_kernel(float* dst, float const* src, std::uint32_t peer_buf
                          ctm::createpolicy_fractional_L2_evict_last() ^
                          ctm::createpolicy_fractional_L2_evict_normal();
   ctm::cp_async_bulk_shared_cluster_global(buf, src, 1024, &bar);
+  ctm::cp_async_bulk_shared_cta_global(buf, src, 1024, &bar);
   ctm::cp_async_bulk_shared_cluster_global_L2_cache_hint(buf, src, 1024, &bar, policy);
   ctm::cp_async_bulk_shared_cluster_global_multicast_cluster(buf, src, 1024, &bar, 0x3);
   ctm::cp_async_bulk_shared_cluster_shared_cta(peer_buf, buf, 512, peer_bar);
@@ -57,6 +58,9 @@ __global__ void tma_kernel(void const* tmap, int x, int y) {
   ctm::prefetch_tensormap(tmap);
   ctm::cp_async_bulk_tensor_1d_shared_cluster_global(buf, tmap, x, &bar);
   ctm::cp_async_bulk_tensor_2d_shared_cluster_global(buf, tmap, x, y, &bar);
+  ctm::cp_async_bulk_tensor_1d_shared_cta_global(buf, tmap, x, &bar);
+  ctm::cp_async_bulk_tensor_3d_shared_cta_global(buf, tmap, x, y, 0, &bar);
+  ctm::cp_async_bulk_tensor_5d_shared_cta_global_L2_cache_hint(buf, tmap, x, y, 0, 0, 0, &bar, policy);
   ctm::cp_async_bulk_tensor_3d_shared_cluster_global_L2_cache_hint(buf, tmap, x, y, 1, &bar, policy);
   ctm::cp_async_bulk_tensor_4d_shared_cluster_global_multicast_cluster(buf, tmap, x, y, 1, 2, &bar, 0xf);
   ctm::cp_async_bulk_tensor_5d_shared_cluster_global_multicast_cluster_L2_cache_hint(buf, tmap, x, y, 1, 2, 3, &bar, 0x3, policy);

@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: Apache-2.0
+// SPDX-FileCopyrightText: 2026 cute-cpp authors
+#pragma once
+// cute.arch arithmetic: fma/add/mul_packed_f32x2 (the f32x2 instructions on sm_100a and
+// sm_120a; two scalar operations on sm_90a, which lacks them), cvt_f16x2_f32,
+// warp_reduction_max_f32 / warp_reduction_sum_f32, setmaxregister_increase/decrease,
+// griddepcontrol_wait / griddepcontrol_launch_dependents.
+#include <cstdint>
+#include <ctm/common/cvt.hpp>             // cvt_rn_f16x2_f32
+#include <ctm/common/f32x2.hpp>           // fma_rn_f32x2, add_rn_f32x2, mul_rn_f32x2
+#include <ctm/common/griddepcontrol.hpp>  // griddepcontrol_*
+#include <ctm/common/setmaxnreg.hpp>      // setmaxnreg_inc/dec
+#include <ctm/common/shfl.hpp>            // shfl_sync_bfly_b32, redux_sync_max_f32
+
+#if defined(__CUDACC__)
+namespace cute_cpp::arch {
+
+/// {a.x*b.x + c.x, a.y*b.y + c.y}, each rounded once (fma.rn). sm_100a/sm_120a: one
+/// fma.rn.f32x2; sm_90a: two fmaf (same results).
+__device__ __forceinline__ float2 fma_packed_f32x2(float2 a, float2 b, float2 c) {
+#if defined(__CUDA_ARCH_FEAT_SM100_ALL) || defined(__CUDA_ARCH_FEAT_SM120_ALL)
+  return ctm::fma_rn_f32x2(a, b, c);
+#else
+  return make_float2(__fmaf_rn(a.x, b.x, c.x), __fmaf_rn(a.y, b.y, c.y));
+#endif
+}
+/// {a.x + b.x, a.y + b.y} (add.rn.f32x2 where it exists).
+__device__ __forceinline__ float2 add_packed_f32x2(float2 a, float2 b) {
+#if defined(__CUDA_ARCH_FEAT_SM100_ALL) || defined(__CUDA_ARCH_FEAT_SM120_ALL)
+  return ctm::add_rn_f32x2(a, b);
+#else
+  return make_float2(__fadd_rn(a.x, b.x), __fadd_rn(a.y, b.y));
+#endif
+}
+/// {a.x * b.x, a.y * b.y} (mul.rn.f32x2 where it exists).
+__device__ __forceinline__ float2 mul_packed_f32x2(float2 a, float2 b) {
+#if defined(__CUDA_ARCH_FEAT_SM100_ALL) || defined(__CUDA_ARCH_FEAT_SM120_ALL)
+  return ctm::mul_rn_f32x2(a, b);
+#else
+  return make_float2(__fmul_rn(a.x, b.x), __fmul_rn(a.y, b.y));
+#endif
+}
+
+/// Two floats to a packed f16 pair, x in the low half (the order of __floats2half2_rn and of
+/// a half2's .x/.y); round to nearest even.
+__device__ __forceinline__ std::uint32_t cvt_f16x2_f32(float x, float y) { return ctm::cvt_rn_f16x2_f32(y, x); }
+
+/// The maximum of v over the 32 lanes, in every lane (redux.sync.max.f32 on sm_100a, a
+/// butterfly of shuffles elsewhere).
+__device__ __forceinline__ float warp_reduction_max_f32(float v) {
+#if defined(__CUDA_ARCH_FEAT_SM100_ALL)
+  return ctm::redux_sync_max_f32(v);
+#else
+  for (std::uint32_t m = 16; m > 0; m >>= 1) v = fmaxf(v, ctm::shfl_sync_bfly_b32(v, m));
+  return v;
+#endif
+}
+/// The sum of v over the 32 lanes, in every lane (butterfly; every lane gets the same bits).
+__device__ __forceinline__ float warp_reduction_sum_f32(float v) {
+  for (std::uint32_t m = 16; m > 0; m >>= 1) v += ctm::shfl_sync_bfly_b32(v, m);
+  return v;
+}
+
+/// setmaxnreg.inc to RegCount registers per thread (a multiple of 8 in 24..256).
+template <int RegCount>
+__device__ __forceinline__ void setmaxregister_increase() { ctm::setmaxnreg_inc<RegCount>(); }
+/// setmaxnreg.dec to RegCount registers per thread.
+template <int RegCount>
+__device__ __forceinline__ void setmaxregister_decrease() { ctm::setmaxnreg_dec<RegCount>(); }
+
+/// griddepcontrol.wait (PDL: wait for the prerequisite grid's memory).
+__device__ __forceinline__ void griddepcontrol_wait() { ctm::griddepcontrol_wait(); }
+/// griddepcontrol.launch_dependents (PDL: let the dependent grid start).
+__device__ __forceinline__ void griddepcontrol_launch_dependents() { ctm::griddepcontrol_launch_dependents(); }
+
+}  // namespace cute_cpp::arch
+#endif
