@@ -202,8 +202,78 @@ namespace ctm::detail {
                 out.append(f'        :: "r"(d_tmem), "{a_con}"(a), "l"(b_desc), "r"(idesc), "r"(enable_input_d), '
                            '"n"(CtaGroup),\n           "r"(sfa_tmem), "r"(sfb_tmem));\n  }\n')
         out.append("}\n\n")
+    gen_mma_sparse_ws(out)
     out.append("#endif  // __CUDACC__\n\n}  // namespace ctm::detail\n")
     return "".join(out)
+
+
+def emit_asm(out, cond, instr, ins):
+    out.append(f"  if constexpr ({cond}) {{\n")
+    out.append(f"    asm volatile({mma_body(instr, 4)}\n")
+    out.append(f"        :: {', '.join(ins[:6])}")
+    rest = ins[6:]
+    for i in range(0, len(rest), 8):
+        out.append(",\n           " + ", ".join(rest[i:i + 8]))
+    out.append(");\n  }\n")
+
+
+def gen_mma_sparse_ws(out):
+    """tcgen05.mma.sp (all kinds, cta_group 1/2), tcgen05.mma.ws and .ws.sp (cta_group::1,
+    kinds f16/tf32/f8f6f4/i8, optional zero-column mask). Operands: %0 d, %1 a, %2 b,
+    %3 idesc, %4 enable, %5 cta_group (n, unused by .ws), %6 sparsity metadata, then the
+    scale-factor addresses or the zero-column mask."""
+    for a_tmem in (False, True):
+        a_type = "std::uint32_t" if a_tmem else "std::uint64_t"
+        a_con = "r" if a_tmem else "l"
+        a_ptx = "[%1]" if a_tmem else "%1"
+        suffix = "_a_tmem" if a_tmem else ""
+        base = ['"r"(d_tmem)', f'"{a_con}"(a)', '"l"(b_desc)', '"r"(idesc)', '"r"(enable_input_d)']
+        # .sp, kinds f16/tf32/f8f6f4/i8
+        out.append("// Kind: 0 f16, 1 tf32, 2 f8f6f4, 3 i8.\n")
+        out.append(f"template <int Kind, int CtaGroup>\n__device__ inline void tcgen05_mma_sp{suffix}_impl("
+                   f"std::uint32_t d_tmem, {a_type} a, std::uint64_t b_desc, std::uint32_t sp_meta_tmem, "
+                   "std::uint32_t idesc, std::uint32_t enable_input_d) {\n")
+        for ki, (kind, _) in enumerate(PLAIN_KINDS):
+            emit_asm(out, f"Kind == {ki}", f"tcgen05.mma.sp.cta_group::%5.kind::{kind} [%0], {a_ptx}, %2, [%6], %3, p;",
+                     base + ['"n"(CtaGroup)', '"r"(sp_meta_tmem)'])
+        out.append("}\n\n")
+        # .sp block-scaled
+        out.append("// Kind: 4 mxf8f6f4, 5 mxf4, 6 mxf4nvf4; ScaleVec: 1, 2, 4 (.scale_vec::NX).\n")
+        out.append(f"template <int Kind, int ScaleVec, int CtaGroup>\n__device__ inline void "
+                   f"tcgen05_mma_sp_block_scale{suffix}_impl(std::uint32_t d_tmem, {a_type} a, std::uint64_t b_desc, "
+                   "std::uint32_t sp_meta_tmem, std::uint32_t idesc, std::uint32_t sfa_tmem, std::uint32_t sfb_tmem, "
+                   "std::uint32_t enable_input_d) {\n")
+        for ki, (kind, vecs) in enumerate(BLOCK_SCALED, start=4):
+            for vec in vecs:
+                emit_asm(out, f"Kind == {ki} && ScaleVec == {vec[0]}",
+                         f"tcgen05.mma.sp.cta_group::%5.kind::{kind}.block_scale.scale_vec::{vec} "
+                         f"[%0], {a_ptx}, %2, [%6], %3, [%7], [%8], p;",
+                         base + ['"n"(CtaGroup)', '"r"(sp_meta_tmem)', '"r"(sfa_tmem)', '"r"(sfb_tmem)'])
+        out.append("}\n\n")
+        # .ws and .ws.sp, with and without the zero-column mask
+        for sparse in (False, True):
+            for mask in (False, True):
+                name = "tcgen05_mma_ws" + ("_sp" if sparse else "") + suffix + "_impl" + ("_mask" if mask else "")
+                params = [f"std::uint32_t d_tmem", f"{a_type} a", "std::uint64_t b_desc"]
+                if sparse:
+                    params.append("std::uint32_t sp_meta_tmem")
+                params += ["std::uint32_t idesc", "std::uint32_t enable_input_d"]
+                if mask:
+                    params.append("std::uint64_t zero_column_mask")
+                out.append("// Kind: 0 f16, 1 tf32, 2 f8f6f4, 3 i8.\n")
+                out.append(f"template <int Kind>\n__device__ inline void {name}({', '.join(params)}) {{\n")
+                for ki, (kind, _) in enumerate(PLAIN_KINDS):
+                    meta = ", [%6]" if sparse else ""
+                    maskop = (", %7" if sparse else ", %6") if mask else ""
+                    ins = base + ['"n"(1)']
+                    if sparse:
+                        ins.append('"r"(sp_meta_tmem)')
+                    if mask:
+                        ins.append('"l"(zero_column_mask)')
+                    op = "tcgen05.mma.ws.sp" if sparse else "tcgen05.mma.ws"
+                    emit_asm(out, f"Kind == {ki}",
+                             f"{op}.cta_group::%5.kind::{kind} [%0], {a_ptx}, %2{meta}, %3, p{maskop};", ins)
+                out.append("}\n\n")
 
 
 # ---- tcgen05.cp -------------------------------------------------------------------------------

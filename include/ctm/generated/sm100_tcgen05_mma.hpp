@@ -453,6 +453,490 @@ __device__ inline void tcgen05_mma_block_scale_a_tmem_impl(std::uint32_t d_tmem,
   }
 }
 
+// Kind: 0 f16, 1 tf32, 2 f8f6f4, 3 i8.
+template <int Kind, int CtaGroup>
+__device__ inline void tcgen05_mma_sp_impl(std::uint32_t d_tmem, std::uint64_t a, std::uint64_t b_desc, std::uint32_t sp_meta_tmem, std::uint32_t idesc, std::uint32_t enable_input_d) {
+  if constexpr (Kind == 0) {
+    asm volatile("{\n"
+        ".reg .pred p;\n"
+        "setp.ne.b32 p, %4, 0;\n"
+        "tcgen05.mma.sp.cta_group::%5.kind::f16 [%0], %1, %2, [%6], %3, p;\n"
+        "}\n"
+        :: "r"(d_tmem), "l"(a), "l"(b_desc), "r"(idesc), "r"(enable_input_d), "n"(CtaGroup),
+           "r"(sp_meta_tmem));
+  }
+  if constexpr (Kind == 1) {
+    asm volatile("{\n"
+        ".reg .pred p;\n"
+        "setp.ne.b32 p, %4, 0;\n"
+        "tcgen05.mma.sp.cta_group::%5.kind::tf32 [%0], %1, %2, [%6], %3, p;\n"
+        "}\n"
+        :: "r"(d_tmem), "l"(a), "l"(b_desc), "r"(idesc), "r"(enable_input_d), "n"(CtaGroup),
+           "r"(sp_meta_tmem));
+  }
+  if constexpr (Kind == 2) {
+    asm volatile("{\n"
+        ".reg .pred p;\n"
+        "setp.ne.b32 p, %4, 0;\n"
+        "tcgen05.mma.sp.cta_group::%5.kind::f8f6f4 [%0], %1, %2, [%6], %3, p;\n"
+        "}\n"
+        :: "r"(d_tmem), "l"(a), "l"(b_desc), "r"(idesc), "r"(enable_input_d), "n"(CtaGroup),
+           "r"(sp_meta_tmem));
+  }
+  if constexpr (Kind == 3) {
+    asm volatile("{\n"
+        ".reg .pred p;\n"
+        "setp.ne.b32 p, %4, 0;\n"
+        "tcgen05.mma.sp.cta_group::%5.kind::i8 [%0], %1, %2, [%6], %3, p;\n"
+        "}\n"
+        :: "r"(d_tmem), "l"(a), "l"(b_desc), "r"(idesc), "r"(enable_input_d), "n"(CtaGroup),
+           "r"(sp_meta_tmem));
+  }
+}
+
+// Kind: 4 mxf8f6f4, 5 mxf4, 6 mxf4nvf4; ScaleVec: 1, 2, 4 (.scale_vec::NX).
+template <int Kind, int ScaleVec, int CtaGroup>
+__device__ inline void tcgen05_mma_sp_block_scale_impl(std::uint32_t d_tmem, std::uint64_t a, std::uint64_t b_desc, std::uint32_t sp_meta_tmem, std::uint32_t idesc, std::uint32_t sfa_tmem, std::uint32_t sfb_tmem, std::uint32_t enable_input_d) {
+  if constexpr (Kind == 4 && ScaleVec == 1) {
+    asm volatile("{\n"
+        ".reg .pred p;\n"
+        "setp.ne.b32 p, %4, 0;\n"
+        "tcgen05.mma.sp.cta_group::%5.kind::mxf8f6f4.block_scale.scale_vec::1X [%0], %1, %2, [%6], %3, [%7], [%8], p;\n"
+        "}\n"
+        :: "r"(d_tmem), "l"(a), "l"(b_desc), "r"(idesc), "r"(enable_input_d), "n"(CtaGroup),
+           "r"(sp_meta_tmem), "r"(sfa_tmem), "r"(sfb_tmem));
+  }
+  if constexpr (Kind == 5 && ScaleVec == 2) {
+    asm volatile("{\n"
+        ".reg .pred p;\n"
+        "setp.ne.b32 p, %4, 0;\n"
+        "tcgen05.mma.sp.cta_group::%5.kind::mxf4.block_scale.scale_vec::2X [%0], %1, %2, [%6], %3, [%7], [%8], p;\n"
+        "}\n"
+        :: "r"(d_tmem), "l"(a), "l"(b_desc), "r"(idesc), "r"(enable_input_d), "n"(CtaGroup),
+           "r"(sp_meta_tmem), "r"(sfa_tmem), "r"(sfb_tmem));
+  }
+  if constexpr (Kind == 6 && ScaleVec == 2) {
+    asm volatile("{\n"
+        ".reg .pred p;\n"
+        "setp.ne.b32 p, %4, 0;\n"
+        "tcgen05.mma.sp.cta_group::%5.kind::mxf4nvf4.block_scale.scale_vec::2X [%0], %1, %2, [%6], %3, [%7], [%8], p;\n"
+        "}\n"
+        :: "r"(d_tmem), "l"(a), "l"(b_desc), "r"(idesc), "r"(enable_input_d), "n"(CtaGroup),
+           "r"(sp_meta_tmem), "r"(sfa_tmem), "r"(sfb_tmem));
+  }
+  if constexpr (Kind == 6 && ScaleVec == 4) {
+    asm volatile("{\n"
+        ".reg .pred p;\n"
+        "setp.ne.b32 p, %4, 0;\n"
+        "tcgen05.mma.sp.cta_group::%5.kind::mxf4nvf4.block_scale.scale_vec::4X [%0], %1, %2, [%6], %3, [%7], [%8], p;\n"
+        "}\n"
+        :: "r"(d_tmem), "l"(a), "l"(b_desc), "r"(idesc), "r"(enable_input_d), "n"(CtaGroup),
+           "r"(sp_meta_tmem), "r"(sfa_tmem), "r"(sfb_tmem));
+  }
+}
+
+// Kind: 0 f16, 1 tf32, 2 f8f6f4, 3 i8.
+template <int Kind>
+__device__ inline void tcgen05_mma_ws_impl(std::uint32_t d_tmem, std::uint64_t a, std::uint64_t b_desc, std::uint32_t idesc, std::uint32_t enable_input_d) {
+  if constexpr (Kind == 0) {
+    asm volatile("{\n"
+        ".reg .pred p;\n"
+        "setp.ne.b32 p, %4, 0;\n"
+        "tcgen05.mma.ws.cta_group::%5.kind::f16 [%0], %1, %2, %3, p;\n"
+        "}\n"
+        :: "r"(d_tmem), "l"(a), "l"(b_desc), "r"(idesc), "r"(enable_input_d), "n"(1));
+  }
+  if constexpr (Kind == 1) {
+    asm volatile("{\n"
+        ".reg .pred p;\n"
+        "setp.ne.b32 p, %4, 0;\n"
+        "tcgen05.mma.ws.cta_group::%5.kind::tf32 [%0], %1, %2, %3, p;\n"
+        "}\n"
+        :: "r"(d_tmem), "l"(a), "l"(b_desc), "r"(idesc), "r"(enable_input_d), "n"(1));
+  }
+  if constexpr (Kind == 2) {
+    asm volatile("{\n"
+        ".reg .pred p;\n"
+        "setp.ne.b32 p, %4, 0;\n"
+        "tcgen05.mma.ws.cta_group::%5.kind::f8f6f4 [%0], %1, %2, %3, p;\n"
+        "}\n"
+        :: "r"(d_tmem), "l"(a), "l"(b_desc), "r"(idesc), "r"(enable_input_d), "n"(1));
+  }
+  if constexpr (Kind == 3) {
+    asm volatile("{\n"
+        ".reg .pred p;\n"
+        "setp.ne.b32 p, %4, 0;\n"
+        "tcgen05.mma.ws.cta_group::%5.kind::i8 [%0], %1, %2, %3, p;\n"
+        "}\n"
+        :: "r"(d_tmem), "l"(a), "l"(b_desc), "r"(idesc), "r"(enable_input_d), "n"(1));
+  }
+}
+
+// Kind: 0 f16, 1 tf32, 2 f8f6f4, 3 i8.
+template <int Kind>
+__device__ inline void tcgen05_mma_ws_impl_mask(std::uint32_t d_tmem, std::uint64_t a, std::uint64_t b_desc, std::uint32_t idesc, std::uint32_t enable_input_d, std::uint64_t zero_column_mask) {
+  if constexpr (Kind == 0) {
+    asm volatile("{\n"
+        ".reg .pred p;\n"
+        "setp.ne.b32 p, %4, 0;\n"
+        "tcgen05.mma.ws.cta_group::%5.kind::f16 [%0], %1, %2, %3, p, %6;\n"
+        "}\n"
+        :: "r"(d_tmem), "l"(a), "l"(b_desc), "r"(idesc), "r"(enable_input_d), "n"(1),
+           "l"(zero_column_mask));
+  }
+  if constexpr (Kind == 1) {
+    asm volatile("{\n"
+        ".reg .pred p;\n"
+        "setp.ne.b32 p, %4, 0;\n"
+        "tcgen05.mma.ws.cta_group::%5.kind::tf32 [%0], %1, %2, %3, p, %6;\n"
+        "}\n"
+        :: "r"(d_tmem), "l"(a), "l"(b_desc), "r"(idesc), "r"(enable_input_d), "n"(1),
+           "l"(zero_column_mask));
+  }
+  if constexpr (Kind == 2) {
+    asm volatile("{\n"
+        ".reg .pred p;\n"
+        "setp.ne.b32 p, %4, 0;\n"
+        "tcgen05.mma.ws.cta_group::%5.kind::f8f6f4 [%0], %1, %2, %3, p, %6;\n"
+        "}\n"
+        :: "r"(d_tmem), "l"(a), "l"(b_desc), "r"(idesc), "r"(enable_input_d), "n"(1),
+           "l"(zero_column_mask));
+  }
+  if constexpr (Kind == 3) {
+    asm volatile("{\n"
+        ".reg .pred p;\n"
+        "setp.ne.b32 p, %4, 0;\n"
+        "tcgen05.mma.ws.cta_group::%5.kind::i8 [%0], %1, %2, %3, p, %6;\n"
+        "}\n"
+        :: "r"(d_tmem), "l"(a), "l"(b_desc), "r"(idesc), "r"(enable_input_d), "n"(1),
+           "l"(zero_column_mask));
+  }
+}
+
+// Kind: 0 f16, 1 tf32, 2 f8f6f4, 3 i8.
+template <int Kind>
+__device__ inline void tcgen05_mma_ws_sp_impl(std::uint32_t d_tmem, std::uint64_t a, std::uint64_t b_desc, std::uint32_t sp_meta_tmem, std::uint32_t idesc, std::uint32_t enable_input_d) {
+  if constexpr (Kind == 0) {
+    asm volatile("{\n"
+        ".reg .pred p;\n"
+        "setp.ne.b32 p, %4, 0;\n"
+        "tcgen05.mma.ws.sp.cta_group::%5.kind::f16 [%0], %1, %2, [%6], %3, p;\n"
+        "}\n"
+        :: "r"(d_tmem), "l"(a), "l"(b_desc), "r"(idesc), "r"(enable_input_d), "n"(1),
+           "r"(sp_meta_tmem));
+  }
+  if constexpr (Kind == 1) {
+    asm volatile("{\n"
+        ".reg .pred p;\n"
+        "setp.ne.b32 p, %4, 0;\n"
+        "tcgen05.mma.ws.sp.cta_group::%5.kind::tf32 [%0], %1, %2, [%6], %3, p;\n"
+        "}\n"
+        :: "r"(d_tmem), "l"(a), "l"(b_desc), "r"(idesc), "r"(enable_input_d), "n"(1),
+           "r"(sp_meta_tmem));
+  }
+  if constexpr (Kind == 2) {
+    asm volatile("{\n"
+        ".reg .pred p;\n"
+        "setp.ne.b32 p, %4, 0;\n"
+        "tcgen05.mma.ws.sp.cta_group::%5.kind::f8f6f4 [%0], %1, %2, [%6], %3, p;\n"
+        "}\n"
+        :: "r"(d_tmem), "l"(a), "l"(b_desc), "r"(idesc), "r"(enable_input_d), "n"(1),
+           "r"(sp_meta_tmem));
+  }
+  if constexpr (Kind == 3) {
+    asm volatile("{\n"
+        ".reg .pred p;\n"
+        "setp.ne.b32 p, %4, 0;\n"
+        "tcgen05.mma.ws.sp.cta_group::%5.kind::i8 [%0], %1, %2, [%6], %3, p;\n"
+        "}\n"
+        :: "r"(d_tmem), "l"(a), "l"(b_desc), "r"(idesc), "r"(enable_input_d), "n"(1),
+           "r"(sp_meta_tmem));
+  }
+}
+
+// Kind: 0 f16, 1 tf32, 2 f8f6f4, 3 i8.
+template <int Kind>
+__device__ inline void tcgen05_mma_ws_sp_impl_mask(std::uint32_t d_tmem, std::uint64_t a, std::uint64_t b_desc, std::uint32_t sp_meta_tmem, std::uint32_t idesc, std::uint32_t enable_input_d, std::uint64_t zero_column_mask) {
+  if constexpr (Kind == 0) {
+    asm volatile("{\n"
+        ".reg .pred p;\n"
+        "setp.ne.b32 p, %4, 0;\n"
+        "tcgen05.mma.ws.sp.cta_group::%5.kind::f16 [%0], %1, %2, [%6], %3, p, %7;\n"
+        "}\n"
+        :: "r"(d_tmem), "l"(a), "l"(b_desc), "r"(idesc), "r"(enable_input_d), "n"(1),
+           "r"(sp_meta_tmem), "l"(zero_column_mask));
+  }
+  if constexpr (Kind == 1) {
+    asm volatile("{\n"
+        ".reg .pred p;\n"
+        "setp.ne.b32 p, %4, 0;\n"
+        "tcgen05.mma.ws.sp.cta_group::%5.kind::tf32 [%0], %1, %2, [%6], %3, p, %7;\n"
+        "}\n"
+        :: "r"(d_tmem), "l"(a), "l"(b_desc), "r"(idesc), "r"(enable_input_d), "n"(1),
+           "r"(sp_meta_tmem), "l"(zero_column_mask));
+  }
+  if constexpr (Kind == 2) {
+    asm volatile("{\n"
+        ".reg .pred p;\n"
+        "setp.ne.b32 p, %4, 0;\n"
+        "tcgen05.mma.ws.sp.cta_group::%5.kind::f8f6f4 [%0], %1, %2, [%6], %3, p, %7;\n"
+        "}\n"
+        :: "r"(d_tmem), "l"(a), "l"(b_desc), "r"(idesc), "r"(enable_input_d), "n"(1),
+           "r"(sp_meta_tmem), "l"(zero_column_mask));
+  }
+  if constexpr (Kind == 3) {
+    asm volatile("{\n"
+        ".reg .pred p;\n"
+        "setp.ne.b32 p, %4, 0;\n"
+        "tcgen05.mma.ws.sp.cta_group::%5.kind::i8 [%0], %1, %2, [%6], %3, p, %7;\n"
+        "}\n"
+        :: "r"(d_tmem), "l"(a), "l"(b_desc), "r"(idesc), "r"(enable_input_d), "n"(1),
+           "r"(sp_meta_tmem), "l"(zero_column_mask));
+  }
+}
+
+// Kind: 0 f16, 1 tf32, 2 f8f6f4, 3 i8.
+template <int Kind, int CtaGroup>
+__device__ inline void tcgen05_mma_sp_a_tmem_impl(std::uint32_t d_tmem, std::uint32_t a, std::uint64_t b_desc, std::uint32_t sp_meta_tmem, std::uint32_t idesc, std::uint32_t enable_input_d) {
+  if constexpr (Kind == 0) {
+    asm volatile("{\n"
+        ".reg .pred p;\n"
+        "setp.ne.b32 p, %4, 0;\n"
+        "tcgen05.mma.sp.cta_group::%5.kind::f16 [%0], [%1], %2, [%6], %3, p;\n"
+        "}\n"
+        :: "r"(d_tmem), "r"(a), "l"(b_desc), "r"(idesc), "r"(enable_input_d), "n"(CtaGroup),
+           "r"(sp_meta_tmem));
+  }
+  if constexpr (Kind == 1) {
+    asm volatile("{\n"
+        ".reg .pred p;\n"
+        "setp.ne.b32 p, %4, 0;\n"
+        "tcgen05.mma.sp.cta_group::%5.kind::tf32 [%0], [%1], %2, [%6], %3, p;\n"
+        "}\n"
+        :: "r"(d_tmem), "r"(a), "l"(b_desc), "r"(idesc), "r"(enable_input_d), "n"(CtaGroup),
+           "r"(sp_meta_tmem));
+  }
+  if constexpr (Kind == 2) {
+    asm volatile("{\n"
+        ".reg .pred p;\n"
+        "setp.ne.b32 p, %4, 0;\n"
+        "tcgen05.mma.sp.cta_group::%5.kind::f8f6f4 [%0], [%1], %2, [%6], %3, p;\n"
+        "}\n"
+        :: "r"(d_tmem), "r"(a), "l"(b_desc), "r"(idesc), "r"(enable_input_d), "n"(CtaGroup),
+           "r"(sp_meta_tmem));
+  }
+  if constexpr (Kind == 3) {
+    asm volatile("{\n"
+        ".reg .pred p;\n"
+        "setp.ne.b32 p, %4, 0;\n"
+        "tcgen05.mma.sp.cta_group::%5.kind::i8 [%0], [%1], %2, [%6], %3, p;\n"
+        "}\n"
+        :: "r"(d_tmem), "r"(a), "l"(b_desc), "r"(idesc), "r"(enable_input_d), "n"(CtaGroup),
+           "r"(sp_meta_tmem));
+  }
+}
+
+// Kind: 4 mxf8f6f4, 5 mxf4, 6 mxf4nvf4; ScaleVec: 1, 2, 4 (.scale_vec::NX).
+template <int Kind, int ScaleVec, int CtaGroup>
+__device__ inline void tcgen05_mma_sp_block_scale_a_tmem_impl(std::uint32_t d_tmem, std::uint32_t a, std::uint64_t b_desc, std::uint32_t sp_meta_tmem, std::uint32_t idesc, std::uint32_t sfa_tmem, std::uint32_t sfb_tmem, std::uint32_t enable_input_d) {
+  if constexpr (Kind == 4 && ScaleVec == 1) {
+    asm volatile("{\n"
+        ".reg .pred p;\n"
+        "setp.ne.b32 p, %4, 0;\n"
+        "tcgen05.mma.sp.cta_group::%5.kind::mxf8f6f4.block_scale.scale_vec::1X [%0], [%1], %2, [%6], %3, [%7], [%8], p;\n"
+        "}\n"
+        :: "r"(d_tmem), "r"(a), "l"(b_desc), "r"(idesc), "r"(enable_input_d), "n"(CtaGroup),
+           "r"(sp_meta_tmem), "r"(sfa_tmem), "r"(sfb_tmem));
+  }
+  if constexpr (Kind == 5 && ScaleVec == 2) {
+    asm volatile("{\n"
+        ".reg .pred p;\n"
+        "setp.ne.b32 p, %4, 0;\n"
+        "tcgen05.mma.sp.cta_group::%5.kind::mxf4.block_scale.scale_vec::2X [%0], [%1], %2, [%6], %3, [%7], [%8], p;\n"
+        "}\n"
+        :: "r"(d_tmem), "r"(a), "l"(b_desc), "r"(idesc), "r"(enable_input_d), "n"(CtaGroup),
+           "r"(sp_meta_tmem), "r"(sfa_tmem), "r"(sfb_tmem));
+  }
+  if constexpr (Kind == 6 && ScaleVec == 2) {
+    asm volatile("{\n"
+        ".reg .pred p;\n"
+        "setp.ne.b32 p, %4, 0;\n"
+        "tcgen05.mma.sp.cta_group::%5.kind::mxf4nvf4.block_scale.scale_vec::2X [%0], [%1], %2, [%6], %3, [%7], [%8], p;\n"
+        "}\n"
+        :: "r"(d_tmem), "r"(a), "l"(b_desc), "r"(idesc), "r"(enable_input_d), "n"(CtaGroup),
+           "r"(sp_meta_tmem), "r"(sfa_tmem), "r"(sfb_tmem));
+  }
+  if constexpr (Kind == 6 && ScaleVec == 4) {
+    asm volatile("{\n"
+        ".reg .pred p;\n"
+        "setp.ne.b32 p, %4, 0;\n"
+        "tcgen05.mma.sp.cta_group::%5.kind::mxf4nvf4.block_scale.scale_vec::4X [%0], [%1], %2, [%6], %3, [%7], [%8], p;\n"
+        "}\n"
+        :: "r"(d_tmem), "r"(a), "l"(b_desc), "r"(idesc), "r"(enable_input_d), "n"(CtaGroup),
+           "r"(sp_meta_tmem), "r"(sfa_tmem), "r"(sfb_tmem));
+  }
+}
+
+// Kind: 0 f16, 1 tf32, 2 f8f6f4, 3 i8.
+template <int Kind>
+__device__ inline void tcgen05_mma_ws_a_tmem_impl(std::uint32_t d_tmem, std::uint32_t a, std::uint64_t b_desc, std::uint32_t idesc, std::uint32_t enable_input_d) {
+  if constexpr (Kind == 0) {
+    asm volatile("{\n"
+        ".reg .pred p;\n"
+        "setp.ne.b32 p, %4, 0;\n"
+        "tcgen05.mma.ws.cta_group::%5.kind::f16 [%0], [%1], %2, %3, p;\n"
+        "}\n"
+        :: "r"(d_tmem), "r"(a), "l"(b_desc), "r"(idesc), "r"(enable_input_d), "n"(1));
+  }
+  if constexpr (Kind == 1) {
+    asm volatile("{\n"
+        ".reg .pred p;\n"
+        "setp.ne.b32 p, %4, 0;\n"
+        "tcgen05.mma.ws.cta_group::%5.kind::tf32 [%0], [%1], %2, %3, p;\n"
+        "}\n"
+        :: "r"(d_tmem), "r"(a), "l"(b_desc), "r"(idesc), "r"(enable_input_d), "n"(1));
+  }
+  if constexpr (Kind == 2) {
+    asm volatile("{\n"
+        ".reg .pred p;\n"
+        "setp.ne.b32 p, %4, 0;\n"
+        "tcgen05.mma.ws.cta_group::%5.kind::f8f6f4 [%0], [%1], %2, %3, p;\n"
+        "}\n"
+        :: "r"(d_tmem), "r"(a), "l"(b_desc), "r"(idesc), "r"(enable_input_d), "n"(1));
+  }
+  if constexpr (Kind == 3) {
+    asm volatile("{\n"
+        ".reg .pred p;\n"
+        "setp.ne.b32 p, %4, 0;\n"
+        "tcgen05.mma.ws.cta_group::%5.kind::i8 [%0], [%1], %2, %3, p;\n"
+        "}\n"
+        :: "r"(d_tmem), "r"(a), "l"(b_desc), "r"(idesc), "r"(enable_input_d), "n"(1));
+  }
+}
+
+// Kind: 0 f16, 1 tf32, 2 f8f6f4, 3 i8.
+template <int Kind>
+__device__ inline void tcgen05_mma_ws_a_tmem_impl_mask(std::uint32_t d_tmem, std::uint32_t a, std::uint64_t b_desc, std::uint32_t idesc, std::uint32_t enable_input_d, std::uint64_t zero_column_mask) {
+  if constexpr (Kind == 0) {
+    asm volatile("{\n"
+        ".reg .pred p;\n"
+        "setp.ne.b32 p, %4, 0;\n"
+        "tcgen05.mma.ws.cta_group::%5.kind::f16 [%0], [%1], %2, %3, p, %6;\n"
+        "}\n"
+        :: "r"(d_tmem), "r"(a), "l"(b_desc), "r"(idesc), "r"(enable_input_d), "n"(1),
+           "l"(zero_column_mask));
+  }
+  if constexpr (Kind == 1) {
+    asm volatile("{\n"
+        ".reg .pred p;\n"
+        "setp.ne.b32 p, %4, 0;\n"
+        "tcgen05.mma.ws.cta_group::%5.kind::tf32 [%0], [%1], %2, %3, p, %6;\n"
+        "}\n"
+        :: "r"(d_tmem), "r"(a), "l"(b_desc), "r"(idesc), "r"(enable_input_d), "n"(1),
+           "l"(zero_column_mask));
+  }
+  if constexpr (Kind == 2) {
+    asm volatile("{\n"
+        ".reg .pred p;\n"
+        "setp.ne.b32 p, %4, 0;\n"
+        "tcgen05.mma.ws.cta_group::%5.kind::f8f6f4 [%0], [%1], %2, %3, p, %6;\n"
+        "}\n"
+        :: "r"(d_tmem), "r"(a), "l"(b_desc), "r"(idesc), "r"(enable_input_d), "n"(1),
+           "l"(zero_column_mask));
+  }
+  if constexpr (Kind == 3) {
+    asm volatile("{\n"
+        ".reg .pred p;\n"
+        "setp.ne.b32 p, %4, 0;\n"
+        "tcgen05.mma.ws.cta_group::%5.kind::i8 [%0], [%1], %2, %3, p, %6;\n"
+        "}\n"
+        :: "r"(d_tmem), "r"(a), "l"(b_desc), "r"(idesc), "r"(enable_input_d), "n"(1),
+           "l"(zero_column_mask));
+  }
+}
+
+// Kind: 0 f16, 1 tf32, 2 f8f6f4, 3 i8.
+template <int Kind>
+__device__ inline void tcgen05_mma_ws_sp_a_tmem_impl(std::uint32_t d_tmem, std::uint32_t a, std::uint64_t b_desc, std::uint32_t sp_meta_tmem, std::uint32_t idesc, std::uint32_t enable_input_d) {
+  if constexpr (Kind == 0) {
+    asm volatile("{\n"
+        ".reg .pred p;\n"
+        "setp.ne.b32 p, %4, 0;\n"
+        "tcgen05.mma.ws.sp.cta_group::%5.kind::f16 [%0], [%1], %2, [%6], %3, p;\n"
+        "}\n"
+        :: "r"(d_tmem), "r"(a), "l"(b_desc), "r"(idesc), "r"(enable_input_d), "n"(1),
+           "r"(sp_meta_tmem));
+  }
+  if constexpr (Kind == 1) {
+    asm volatile("{\n"
+        ".reg .pred p;\n"
+        "setp.ne.b32 p, %4, 0;\n"
+        "tcgen05.mma.ws.sp.cta_group::%5.kind::tf32 [%0], [%1], %2, [%6], %3, p;\n"
+        "}\n"
+        :: "r"(d_tmem), "r"(a), "l"(b_desc), "r"(idesc), "r"(enable_input_d), "n"(1),
+           "r"(sp_meta_tmem));
+  }
+  if constexpr (Kind == 2) {
+    asm volatile("{\n"
+        ".reg .pred p;\n"
+        "setp.ne.b32 p, %4, 0;\n"
+        "tcgen05.mma.ws.sp.cta_group::%5.kind::f8f6f4 [%0], [%1], %2, [%6], %3, p;\n"
+        "}\n"
+        :: "r"(d_tmem), "r"(a), "l"(b_desc), "r"(idesc), "r"(enable_input_d), "n"(1),
+           "r"(sp_meta_tmem));
+  }
+  if constexpr (Kind == 3) {
+    asm volatile("{\n"
+        ".reg .pred p;\n"
+        "setp.ne.b32 p, %4, 0;\n"
+        "tcgen05.mma.ws.sp.cta_group::%5.kind::i8 [%0], [%1], %2, [%6], %3, p;\n"
+        "}\n"
+        :: "r"(d_tmem), "r"(a), "l"(b_desc), "r"(idesc), "r"(enable_input_d), "n"(1),
+           "r"(sp_meta_tmem));
+  }
+}
+
+// Kind: 0 f16, 1 tf32, 2 f8f6f4, 3 i8.
+template <int Kind>
+__device__ inline void tcgen05_mma_ws_sp_a_tmem_impl_mask(std::uint32_t d_tmem, std::uint32_t a, std::uint64_t b_desc, std::uint32_t sp_meta_tmem, std::uint32_t idesc, std::uint32_t enable_input_d, std::uint64_t zero_column_mask) {
+  if constexpr (Kind == 0) {
+    asm volatile("{\n"
+        ".reg .pred p;\n"
+        "setp.ne.b32 p, %4, 0;\n"
+        "tcgen05.mma.ws.sp.cta_group::%5.kind::f16 [%0], [%1], %2, [%6], %3, p, %7;\n"
+        "}\n"
+        :: "r"(d_tmem), "r"(a), "l"(b_desc), "r"(idesc), "r"(enable_input_d), "n"(1),
+           "r"(sp_meta_tmem), "l"(zero_column_mask));
+  }
+  if constexpr (Kind == 1) {
+    asm volatile("{\n"
+        ".reg .pred p;\n"
+        "setp.ne.b32 p, %4, 0;\n"
+        "tcgen05.mma.ws.sp.cta_group::%5.kind::tf32 [%0], [%1], %2, [%6], %3, p, %7;\n"
+        "}\n"
+        :: "r"(d_tmem), "r"(a), "l"(b_desc), "r"(idesc), "r"(enable_input_d), "n"(1),
+           "r"(sp_meta_tmem), "l"(zero_column_mask));
+  }
+  if constexpr (Kind == 2) {
+    asm volatile("{\n"
+        ".reg .pred p;\n"
+        "setp.ne.b32 p, %4, 0;\n"
+        "tcgen05.mma.ws.sp.cta_group::%5.kind::f8f6f4 [%0], [%1], %2, [%6], %3, p, %7;\n"
+        "}\n"
+        :: "r"(d_tmem), "r"(a), "l"(b_desc), "r"(idesc), "r"(enable_input_d), "n"(1),
+           "r"(sp_meta_tmem), "l"(zero_column_mask));
+  }
+  if constexpr (Kind == 3) {
+    asm volatile("{\n"
+        ".reg .pred p;\n"
+        "setp.ne.b32 p, %4, 0;\n"
+        "tcgen05.mma.ws.sp.cta_group::%5.kind::i8 [%0], [%1], %2, [%6], %3, p, %7;\n"
+        "}\n"
+        :: "r"(d_tmem), "r"(a), "l"(b_desc), "r"(idesc), "r"(enable_input_d), "n"(1),
+           "r"(sp_meta_tmem), "l"(zero_column_mask));
+  }
+}
+
 #endif  // __CUDACC__
 
 }  // namespace ctm::detail

@@ -4,6 +4,8 @@
 // ctm/sm100/tcgen05_config.hpp: what every sm_100a tcgen05 wrapper shares: the attribute
 // macro, the cta_group rule, the tensor-memory column count type and the per-instruction
 // target gates (one per PTX instruction, so the error names it).
+// NOTE: ptxas 13.0 rejects a kernel whose tcgen05 instructions mix cta_group::1 and ::2
+// ("uses single CTA(.cta_group::1) and CTA pair granularity(.cta_group::2)"): pick one per kernel.
 #include <cstdint>
 #include <ctm/target.hpp>  // detail::always_false, the device-pass gate
 

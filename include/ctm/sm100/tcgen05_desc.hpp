@@ -115,6 +115,15 @@ inline constexpr std::uint64_t tcgen05_smem_desc_version_bits = std::uint64_t{1}
   return (desc & ~std::uint64_t{0x3FFF}) | detail::tcgen05_matrix_descriptor_encode(start_address);
 }
 
+/// The descriptor moved by `bytes` (a multiple of 16) along its start address, with no check:
+/// the hot-loop form of tcgen05_smem_desc_with_start (the K step inside a swizzle atom).
+///   tcgen05_smem_desc_advance_unchecked(0x4000'4040'0001'0040, 32) -> 0x4000'4040'0001'0042
+/// @pre bytes % 16 == 0 and the new start stays below 2^18 [tcgen05.smem-desc.range]: not checked
+[[nodiscard]] CTM_HD constexpr std::uint64_t tcgen05_smem_desc_advance_unchecked(std::uint64_t desc,
+                                                                                std::uint32_t bytes) {
+  return desc + (bytes >> 4);
+}
+
 // ---- instruction descriptor -----------------------------------------------------------------
 
 /// The .kind of a tcgen05.mma.
@@ -297,7 +306,8 @@ CTM_HD constexpr std::uint32_t tcgen05_idesc_bits(Tcgen05InstrDesc const& x) {
 ///     30-31 max shift (.ws).
 ///   block-scaled kinds: 2 sparse, 4-5 SFB id, 7-9 A type, 10-12 B type, 13-16 as above,
 ///     17-22 N>>3, 23 scale type (UE4M3 0, UE8M0 1), 24-28 M>>4 (the ISA writes M>>7 at 27-28,
-///     the same bits for M = 128, 256), 29-30 SFA id.
+///     the same bits for M = 128, 256), 29-30 SFA id. Bit 31 (mxf4/mxf4nvf4 K = 96) is left 0:
+///     that K is not exposed.
 ///   tcgen05_idesc({.kind = f16, .a = bf16, .b = bf16, .d = f32, .m = 128, .n = 256})
 ///     -> 0x0840'0490
 /// @pre A/B types belong to the kind; f16 needs A == B         [tcgen05.idesc.type-for-kind]
@@ -355,6 +365,16 @@ CTM_HD constexpr std::uint32_t tcgen05_idesc_bits(Tcgen05InstrDesc const& x) {
   x.sfa_id = static_cast<int>(sfa_tmem >> 30);
   x.sfb_id = static_cast<int>(sfb_tmem >> 30);
   return tcgen05_idesc(x);
+}
+
+/// The descriptor `idesc` with its scale-factor ids replaced by bits 30-31 of the two scale
+/// tensor-memory addresses, with no check: the hot-loop form of tcgen05_idesc_with_sf_ids
+/// for a descriptor built (and checked) once.
+/// @pre idesc is block-scaled and the ids are valid for its kind [tcgen05.idesc.sf-id]: not checked
+[[nodiscard]] CTM_HD constexpr std::uint32_t tcgen05_idesc_set_sf_ids_unchecked(std::uint32_t idesc,
+                                                                               std::uint32_t sfa_tmem,
+                                                                               std::uint32_t sfb_tmem) {
+  return (idesc & ~((3u << 29) | (3u << 4))) | (sfa_tmem >> 30) << 29 | (sfb_tmem >> 30) << 4;
 }
 
 namespace diag {

@@ -4,7 +4,9 @@
 // ctm/sm100/tcgen05_mma.hpp: tcgen05.mma, issued by one thread. Kinds f16, tf32, f8f6f4, i8
 // (A from shared memory or tensor memory; optional disable-output-lane mask; optional
 // scale-input-d for f16/tf32) and the block-scaled kinds mxf8f6f4, mxf4, mxf4nvf4 (with the
-// scale-factor tensor-memory addresses). cta_group::1 and ::2. CuTeDSL: the tcgen05 MMA atoms
+// scale-factor tensor-memory addresses). cta_group::1 and ::2. Also the sparse-A (.sp) and
+// weight-stationary (.ws, .ws.sp) forms. Not exposed: the .collector qualifiers.
+// CuTeDSL: the tcgen05 MMA atoms
 // (cute.nvgpu.tcgen05.MmaF16BF16Op, MmaTF32Op, MmaF8F6F4Op, MmaI8Op, MmaMXF8Op, MmaMXF4Op,
 // MmaMXF4NVF4Op). Target: sm_100a only.
 #include <cstdint>
@@ -62,6 +64,13 @@ struct tcgen05_mma_block_scale_kind {
                     !tcgen05_kind_is_block_scaled(Kind),
                 "ctm [tcgen05.mma.scale-vec]: mxf8f6f4 takes scale_vec::1X, mxf4 2X, mxf4nvf4 2X "
                 "(ue8m0 scales) or 4X (ue4m3 scales)");
+  static constexpr bool ok = true;
+};
+template <Tcgen05Kind Kind>
+struct tcgen05_mma_ws_kind {
+  static_assert(!tcgen05_kind_is_block_scaled(Kind),
+                "ctm [tcgen05.mma.ws.kind]: tcgen05.mma.ws takes kinds f16, tf32, f8f6f4 and i8 "
+                "(cta_group::1 only)");
   static constexpr bool ok = true;
 };
 }  // namespace diag
@@ -212,6 +221,143 @@ CTM_DEVICE void tcgen05_mma_block_scale_a_tmem(std::uint32_t d_tmem, std::uint32
   detail::gate_tcgen05_mma<Target>();
   detail::tcgen05_mma_block_scale_a_tmem_impl<static_cast<int>(Kind), static_cast<int>(Vec), CtaGroup>(
       d_tmem, a_tmem, b_desc, idesc, sfa_tmem, sfb_tmem, enable_input_d);
+}
+
+// ---- sparse A: tcgen05.mma.sp ----
+
+/// tcgen05.mma.sp.cta_group::N.kind::K [d_tmem], a_desc, b_desc, [sp_meta_tmem], idesc,
+/// enable_input_d: A is 2:4 (4:8 for tf32) structured-sparse, its metadata in tensor memory at
+/// `sp_meta_tmem`; the descriptor has the sparse bit and selector (tcgen05_idesc with
+/// .sparse = true). K doubles over the dense form.
+template <Tcgen05Kind Kind, int CtaGroup = 1, class Target = void>
+CTM_DEVICE void tcgen05_mma_sp(std::uint32_t d_tmem, std::uint64_t a_desc, std::uint64_t b_desc,
+                               std::uint32_t sp_meta_tmem, std::uint32_t idesc, bool enable_input_d) {
+  static_assert(diag::tcgen05_mma_plain_kind<Kind>::ok && diag::tcgen05_cta_group<CtaGroup>::ok);
+  detail::gate_tcgen05_mma<Target>();
+  detail::tcgen05_mma_sp_impl<static_cast<int>(Kind), CtaGroup>(d_tmem, a_desc, b_desc, sp_meta_tmem, idesc,
+                                                               enable_input_d);
+}
+
+/// The same with A from tensor memory.
+template <Tcgen05Kind Kind, int CtaGroup = 1, class Target = void>
+CTM_DEVICE void tcgen05_mma_sp_a_tmem(std::uint32_t d_tmem, std::uint32_t a_tmem, std::uint64_t b_desc,
+                                      std::uint32_t sp_meta_tmem, std::uint32_t idesc, bool enable_input_d) {
+  static_assert(diag::tcgen05_mma_plain_kind<Kind>::ok && diag::tcgen05_cta_group<CtaGroup>::ok);
+  detail::gate_tcgen05_mma<Target>();
+  detail::tcgen05_mma_sp_a_tmem_impl<static_cast<int>(Kind), CtaGroup>(d_tmem, a_tmem, b_desc, sp_meta_tmem,
+                                                                      idesc, enable_input_d);
+}
+
+/// tcgen05.mma.sp.cta_group::N.kind::K.block_scale.scale_vec::VX [d_tmem], a_desc, b_desc,
+/// [sp_meta_tmem], idesc, [sfa_tmem], [sfb_tmem], enable_input_d.
+template <Tcgen05Kind Kind, Tcgen05ScaleVec Vec = tcgen05_default_scale_vec<Kind>, int CtaGroup = 1,
+          class Target = void>
+CTM_DEVICE void tcgen05_mma_sp_block_scale(std::uint32_t d_tmem, std::uint64_t a_desc, std::uint64_t b_desc,
+                                           std::uint32_t sp_meta_tmem, std::uint32_t idesc,
+                                           std::uint32_t sfa_tmem, std::uint32_t sfb_tmem, bool enable_input_d) {
+  static_assert(diag::tcgen05_mma_block_scale_kind<Kind, Vec>::ok && diag::tcgen05_cta_group<CtaGroup>::ok);
+  detail::gate_tcgen05_mma<Target>();
+  detail::tcgen05_mma_sp_block_scale_impl<static_cast<int>(Kind), static_cast<int>(Vec), CtaGroup>(
+      d_tmem, a_desc, b_desc, sp_meta_tmem, idesc, sfa_tmem, sfb_tmem, enable_input_d);
+}
+
+/// The same with A from tensor memory.
+template <Tcgen05Kind Kind, Tcgen05ScaleVec Vec = tcgen05_default_scale_vec<Kind>, int CtaGroup = 1,
+          class Target = void>
+CTM_DEVICE void tcgen05_mma_sp_block_scale_a_tmem(std::uint32_t d_tmem, std::uint32_t a_tmem,
+                                                  std::uint64_t b_desc, std::uint32_t sp_meta_tmem,
+                                                  std::uint32_t idesc, std::uint32_t sfa_tmem,
+                                                  std::uint32_t sfb_tmem, bool enable_input_d) {
+  static_assert(diag::tcgen05_mma_block_scale_kind<Kind, Vec>::ok && diag::tcgen05_cta_group<CtaGroup>::ok);
+  detail::gate_tcgen05_mma<Target>();
+  detail::tcgen05_mma_sp_block_scale_a_tmem_impl<static_cast<int>(Kind), static_cast<int>(Vec), CtaGroup>(
+      d_tmem, a_tmem, b_desc, sp_meta_tmem, idesc, sfa_tmem, sfb_tmem, enable_input_d);
+}
+
+// ---- weight-stationary: tcgen05.mma.ws (cta_group::1) ----
+
+/// tcgen05.mma.ws.cta_group::1.kind::K [d_tmem], a_desc, b_desc, idesc, enable_input_d: the
+/// weight-stationary form (M = 32, 64, 128; N = 64, 128, 256; the descriptor built with
+/// .ws = true, optionally with a maximum B-reuse shift).
+/// @pre Kind is f16, tf32, f8f6f4 or i8 [tcgen05.mma.ws.kind]
+template <Tcgen05Kind Kind, class Target = void>
+CTM_DEVICE void tcgen05_mma_ws(std::uint32_t d_tmem, std::uint64_t a_desc, std::uint64_t b_desc,
+                               std::uint32_t idesc, bool enable_input_d) {
+  static_assert(diag::tcgen05_mma_ws_kind<Kind>::ok);
+  detail::gate_tcgen05_mma<Target>();
+  detail::tcgen05_mma_ws_impl<static_cast<int>(Kind)>(d_tmem, a_desc, b_desc, idesc, enable_input_d);
+}
+
+/// ... with a 64-bit zero-column mask for B (bit i set: column i of B reads as zero).
+template <Tcgen05Kind Kind, class Target = void>
+CTM_DEVICE void tcgen05_mma_ws(std::uint32_t d_tmem, std::uint64_t a_desc, std::uint64_t b_desc,
+                               std::uint32_t idesc, bool enable_input_d, std::uint64_t zero_column_mask) {
+  static_assert(diag::tcgen05_mma_ws_kind<Kind>::ok);
+  detail::gate_tcgen05_mma<Target>();
+  detail::tcgen05_mma_ws_impl_mask<static_cast<int>(Kind)>(d_tmem, a_desc, b_desc, idesc, enable_input_d,
+                                                          zero_column_mask);
+}
+
+/// tcgen05.mma.ws with A from tensor memory.
+template <Tcgen05Kind Kind, class Target = void>
+CTM_DEVICE void tcgen05_mma_ws_a_tmem(std::uint32_t d_tmem, std::uint32_t a_tmem, std::uint64_t b_desc,
+                                      std::uint32_t idesc, bool enable_input_d) {
+  static_assert(diag::tcgen05_mma_ws_kind<Kind>::ok);
+  detail::gate_tcgen05_mma<Target>();
+  detail::tcgen05_mma_ws_a_tmem_impl<static_cast<int>(Kind)>(d_tmem, a_tmem, b_desc, idesc, enable_input_d);
+}
+
+/// ... with the zero-column mask.
+template <Tcgen05Kind Kind, class Target = void>
+CTM_DEVICE void tcgen05_mma_ws_a_tmem(std::uint32_t d_tmem, std::uint32_t a_tmem, std::uint64_t b_desc,
+                                      std::uint32_t idesc, bool enable_input_d, std::uint64_t zero_column_mask) {
+  static_assert(diag::tcgen05_mma_ws_kind<Kind>::ok);
+  detail::gate_tcgen05_mma<Target>();
+  detail::tcgen05_mma_ws_a_tmem_impl_mask<static_cast<int>(Kind)>(d_tmem, a_tmem, b_desc, idesc,
+                                                                 enable_input_d, zero_column_mask);
+}
+
+/// tcgen05.mma.ws.sp.cta_group::1.kind::K [d_tmem], a_desc, b_desc, [sp_meta_tmem], idesc,
+/// enable_input_d: weight-stationary with sparse A.
+template <Tcgen05Kind Kind, class Target = void>
+CTM_DEVICE void tcgen05_mma_ws_sp(std::uint32_t d_tmem, std::uint64_t a_desc, std::uint64_t b_desc,
+                                  std::uint32_t sp_meta_tmem, std::uint32_t idesc, bool enable_input_d) {
+  static_assert(diag::tcgen05_mma_ws_kind<Kind>::ok);
+  detail::gate_tcgen05_mma<Target>();
+  detail::tcgen05_mma_ws_sp_impl<static_cast<int>(Kind)>(d_tmem, a_desc, b_desc, sp_meta_tmem, idesc,
+                                                        enable_input_d);
+}
+
+/// ... with the zero-column mask.
+template <Tcgen05Kind Kind, class Target = void>
+CTM_DEVICE void tcgen05_mma_ws_sp(std::uint32_t d_tmem, std::uint64_t a_desc, std::uint64_t b_desc,
+                                  std::uint32_t sp_meta_tmem, std::uint32_t idesc, bool enable_input_d,
+                                  std::uint64_t zero_column_mask) {
+  static_assert(diag::tcgen05_mma_ws_kind<Kind>::ok);
+  detail::gate_tcgen05_mma<Target>();
+  detail::tcgen05_mma_ws_sp_impl_mask<static_cast<int>(Kind)>(d_tmem, a_desc, b_desc, sp_meta_tmem, idesc,
+                                                             enable_input_d, zero_column_mask);
+}
+
+/// tcgen05.mma.ws.sp with A from tensor memory.
+template <Tcgen05Kind Kind, class Target = void>
+CTM_DEVICE void tcgen05_mma_ws_sp_a_tmem(std::uint32_t d_tmem, std::uint32_t a_tmem, std::uint64_t b_desc,
+                                         std::uint32_t sp_meta_tmem, std::uint32_t idesc, bool enable_input_d) {
+  static_assert(diag::tcgen05_mma_ws_kind<Kind>::ok);
+  detail::gate_tcgen05_mma<Target>();
+  detail::tcgen05_mma_ws_sp_a_tmem_impl<static_cast<int>(Kind)>(d_tmem, a_tmem, b_desc, sp_meta_tmem, idesc,
+                                                               enable_input_d);
+}
+
+/// ... with the zero-column mask.
+template <Tcgen05Kind Kind, class Target = void>
+CTM_DEVICE void tcgen05_mma_ws_sp_a_tmem(std::uint32_t d_tmem, std::uint32_t a_tmem, std::uint64_t b_desc,
+                                         std::uint32_t sp_meta_tmem, std::uint32_t idesc, bool enable_input_d,
+                                         std::uint64_t zero_column_mask) {
+  static_assert(diag::tcgen05_mma_ws_kind<Kind>::ok);
+  detail::gate_tcgen05_mma<Target>();
+  detail::tcgen05_mma_ws_sp_a_tmem_impl_mask<static_cast<int>(Kind)>(d_tmem, a_tmem, b_desc, sp_meta_tmem,
+                                                                    idesc, enable_input_d, zero_column_mask);
 }
 
 #endif  // __CUDACC__

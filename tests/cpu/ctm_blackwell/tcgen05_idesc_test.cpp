@@ -192,6 +192,15 @@ TEST(Tcgen05Idesc, ScaleIdsFromTmemAddresses) {
   EXPECT_THROW((void)ctm::tcgen05_idesc_with_sf_ids(f4, 0x4000'0000u, 0), std::invalid_argument);
 }
 
+// The unchecked form only rewrites bits 4-5 and 29-30: ids 1 and 3 into 0x68C0'1410 (SFA 3,
+// SFB 1) give SFA 1 (0x2000'0000) and SFB 3 (0x30): 0x28C0'1430.
+TEST(Tcgen05Idesc, SetScaleIdsUnchecked) {
+  static_assert(ctm::tcgen05_idesc_set_sf_ids_unchecked(0x68C0'1410u, 0x4000'0000u, 0xC000'0000u) ==
+                0x28C0'1430u);
+  EXPECT_EQ(ctm::tcgen05_idesc_set_sf_ids_unchecked(0x68C0'1410u, 0, 0), 0x08C0'1400u);
+  EXPECT_EQ(ctm::tcgen05_idesc_set_sf_ids_unchecked(0x0802'0480u, 0x8000'0040u, 0x8000'0080u), 0x4802'04A0u);
+}
+
 TEST(Tcgen05Idesc, TypeCodesPerKind) {
   EXPECT_EQ(ctm::tcgen05_idesc_type_code(Tcgen05Kind::f16, Tcgen05Type::f16), 0);
   EXPECT_EQ(ctm::tcgen05_idesc_type_code(Tcgen05Kind::f16, Tcgen05Type::bf16), 1);

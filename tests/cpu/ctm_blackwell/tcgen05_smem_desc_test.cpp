@@ -138,6 +138,13 @@ TEST(Tcgen05SmemDesc, WithStart) {
   EXPECT_THROW((void)ctm::tcgen05_smem_desc_with_start(d, 1u << 18), std::invalid_argument);
 }
 
+// The unchecked advance adds bytes/16 to the start field: 32 B -> +2.
+TEST(Tcgen05SmemDesc, AdvanceUnchecked) {
+  static_assert(ctm::tcgen05_smem_desc_advance_unchecked(0x4000'4040'0001'0040ull, 32) ==
+                0x4000'4040'0001'0042ull);
+  EXPECT_EQ(ctm::tcgen05_smem_desc_advance_unchecked(0xC000'4010'0001'0110ull, 0x100), 0xC000'4010'0001'0120ull);
+}
+
 TEST(Tcgen05SmemDesc, RejectsUnalignedFields) {
   EXPECT_THROW((void)ctm::tcgen05_smem_desc({.start_address = 0x408}), std::invalid_argument);
   EXPECT_THROW((void)ctm::tcgen05_smem_desc({.lbo_bytes = 8}), std::invalid_argument);

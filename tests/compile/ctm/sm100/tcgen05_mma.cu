@@ -1,7 +1,8 @@
 // Every tcgen05.mma form compiles for sm_100a: kinds f16, tf32, f8f6f4, i8 with A from shared
 // memory and tensor memory, with disable-output-lane and scale-input-d where the ISA has them,
-// cta_group::1 and ::2; the block-scaled kinds with each scale-vector size; descriptors built
-// at compile time. NOTE: ptxas rejects a kernel that mixes cta_group::1 and ::2, so each
+// cta_group::1 and ::2; the block-scaled kinds with each scale-vector size; the sparse (.sp)
+// and weight-stationary (.ws, .ws.sp, with and without the zero-column mask) forms;
+// descriptors built at compile time. NOTE: ptxas rejects a kernel that mixes cta_group::1 and ::2, so each
 // cta_group has its own kernel.
 // cute-cpp-archs: 100a
 #include <ctm/sm100/tcgen05.hpp>
@@ -35,6 +36,28 @@ __device__ void block_scaled_forms(std::uint32_t d, std::uint32_t a_tmem, std::u
                                    std::uint32_t id, std::uint32_t sfa, std::uint32_t sfb, bool acc) {
   ctm::tcgen05_mma_block_scale<Kind, Vec, CtaGroup>(d, desc_a, b, id, sfa, sfb, acc);
   ctm::tcgen05_mma_block_scale_a_tmem<Kind, Vec, CtaGroup>(d, a_tmem, b, id, sfa, sfb, acc);
+  ctm::tcgen05_mma_sp_block_scale<Kind, Vec, CtaGroup>(d, desc_a, b, a_tmem + 64, id, sfa, sfb, acc);
+  ctm::tcgen05_mma_sp_block_scale_a_tmem<Kind, Vec, CtaGroup>(d, a_tmem, b, a_tmem + 64, id, sfa, sfb, acc);
+}
+
+template <Tcgen05Kind Kind, int CtaGroup>
+__device__ void sparse_forms(std::uint32_t d, std::uint32_t a_tmem, std::uint64_t b, std::uint32_t meta,
+                             std::uint32_t id, bool acc) {
+  ctm::tcgen05_mma_sp<Kind, CtaGroup>(d, desc_a, b, meta, id, acc);
+  ctm::tcgen05_mma_sp_a_tmem<Kind, CtaGroup>(d, a_tmem, b, meta, id, acc);
+}
+
+template <Tcgen05Kind Kind>
+__device__ void ws_forms(std::uint32_t d, std::uint32_t a_tmem, std::uint64_t b, std::uint32_t meta,
+                         std::uint32_t id, std::uint64_t mask, bool acc) {
+  ctm::tcgen05_mma_ws<Kind>(d, desc_a, b, id, acc);
+  ctm::tcgen05_mma_ws<Kind>(d, desc_a, b, id, acc, mask);
+  ctm::tcgen05_mma_ws_a_tmem<Kind>(d, a_tmem, b, id, acc);
+  ctm::tcgen05_mma_ws_a_tmem<Kind>(d, a_tmem, b, id, acc, mask);
+  ctm::tcgen05_mma_ws_sp<Kind>(d, desc_a, b, meta, id, acc);
+  ctm::tcgen05_mma_ws_sp<Kind>(d, desc_a, b, meta, id, acc, mask);
+  ctm::tcgen05_mma_ws_sp_a_tmem<Kind>(d, a_tmem, b, meta, id, acc);
+  ctm::tcgen05_mma_ws_sp_a_tmem<Kind>(d, a_tmem, b, meta, id, acc, mask);
 }
 }  // namespace
 
@@ -50,6 +73,18 @@ __global__ void tcgen05_mma_cta_group_1(std::uint32_t d, std::uint32_t a_tmem, s
   block_scaled_forms<Tcgen05Kind::mxf4nvf4, Tcgen05ScaleVec::x2, 1>(d, a_tmem, b, id, sfa, sfb, acc != 0);
   block_scaled_forms<Tcgen05Kind::mxf4nvf4, Tcgen05ScaleVec::x4, 1>(d, a_tmem, b, id, sfa, sfb, acc != 0);
   ctm::tcgen05_mma_block_scale<Tcgen05Kind::mxf4nvf4>(d, desc_a, b, id, sfa, sfb, true);  // default 2X
+  sparse_forms<Tcgen05Kind::f16, 1>(d, a_tmem, b, sfa, id, acc != 0);
+  sparse_forms<Tcgen05Kind::tf32, 1>(d, a_tmem, b, sfa, id, acc != 0);
+  sparse_forms<Tcgen05Kind::f8f6f4, 1>(d, a_tmem, b, sfa, id, acc != 0);
+  sparse_forms<Tcgen05Kind::i8, 1>(d, a_tmem, b, sfa, id, acc != 0);
+}
+
+__global__ void tcgen05_mma_ws(std::uint32_t d, std::uint32_t a_tmem, std::uint64_t b, std::uint32_t id,
+                               std::uint32_t meta, std::uint64_t mask, int acc) {
+  ws_forms<Tcgen05Kind::f16>(d, a_tmem, b, meta, id, mask, acc != 0);
+  ws_forms<Tcgen05Kind::tf32>(d, a_tmem, b, meta, id, mask, acc != 0);
+  ws_forms<Tcgen05Kind::f8f6f4>(d, a_tmem, b, meta, id, mask, acc != 0);
+  ws_forms<Tcgen05Kind::i8>(d, a_tmem, b, meta, id, mask, acc != 0);
 }
 
 __global__ void tcgen05_mma_cta_group_2(std::uint32_t d, std::uint32_t a_tmem, std::uint64_t b,
@@ -63,4 +98,8 @@ __global__ void tcgen05_mma_cta_group_2(std::uint32_t d, std::uint32_t a_tmem, s
   block_scaled_forms<Tcgen05Kind::mxf4, Tcgen05ScaleVec::x2, 2>(d, a_tmem, b, id, sfa, sfb, acc != 0);
   block_scaled_forms<Tcgen05Kind::mxf4nvf4, Tcgen05ScaleVec::x2, 2>(d, a_tmem, b, id, sfa, sfb, acc != 0);
   block_scaled_forms<Tcgen05Kind::mxf4nvf4, Tcgen05ScaleVec::x4, 2>(d, a_tmem, b, id, sfa, sfb, acc != 0);
+  sparse_forms<Tcgen05Kind::f16, 2>(d, a_tmem, b, sfa, id, acc != 0);
+  sparse_forms<Tcgen05Kind::tf32, 2>(d, a_tmem, b, sfa, id, acc != 0);
+  sparse_forms<Tcgen05Kind::f8f6f4, 2>(d, a_tmem, b, sfa, id, acc != 0);
+  sparse_forms<Tcgen05Kind::i8, 2>(d, a_tmem, b, sfa, id, acc != 0);
 }
