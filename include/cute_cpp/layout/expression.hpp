@@ -125,14 +125,12 @@ inline std::string evaluate_layout_op(std::string_view op, std::vector<std::stri
     DynTuple c = parse_int_tuple(args[1]);
     eng::check_coord(c, l.shape, e);
     throw_if_error(e);
-    if (!dt::all_static(c) || true) {
-      bool has_us = false;
-      for (int i = 0; i < c.n; ++i) has_us = has_us || (c.node[i].kind < 0 && (c.node[i].flags & flag_underscore));
-      if (has_us) {
-        eng::SliceResult r = eng::slice_and_offset(c, l, e);
-        throw_if_error(e);
-        return slice_string(r, marks);
-      }
+    bool has_us = false;
+    for (int i = 0; i < c.n; ++i) has_us = has_us || (c.node[i].kind < 0 && (c.node[i].flags & flag_underscore));
+    if (has_us) {
+      eng::SliceResult r = eng::slice_and_offset(c, l, e);
+      throw_if_error(e);
+      return slice_string(r, marks);
     }
     IV r = eng::eval(l, c, e);
     throw_if_error(e);

@@ -469,6 +469,33 @@ struct LocalPartitionOffsetOp {
   }
 };
 
+struct TupleAppendOp {
+  static constexpr Arg kinds[] = {Arg::tuple, Arg::tuple};
+  CUTE_CPP_HD constexpr DynTuple operator()(DynTuple const& a, DynTuple const& b, diag::LayoutError&) const {
+    DynTuple r = a.is_leaf() ? dt::wrap(a) : a;
+    dt::push(r, b);
+    return r;
+  }
+};
+struct TuplePrependOp {
+  static constexpr Arg kinds[] = {Arg::tuple, Arg::tuple};
+  CUTE_CPP_HD constexpr DynTuple operator()(DynTuple const& a, DynTuple const& b, diag::LayoutError&) const {
+    return dt::prepend(a.is_leaf() ? dt::wrap(a) : a, b);
+  }
+};
+struct ProductEachOp {
+  static constexpr Arg kinds[] = {Arg::tuple};
+  CUTE_CPP_HD constexpr DynTuple operator()(DynTuple const& a, diag::LayoutError&) const { return dt::product_each(a); }
+};
+struct PrefixProductOp {
+  static constexpr Arg kinds[] = {Arg::tuple};
+  CUTE_CPP_HD constexpr DynTuple operator()(DynTuple const& a, diag::LayoutError&) const { return dt::prefix_product(a); }
+};
+struct SuffixProductOp {
+  static constexpr Arg kinds[] = {Arg::tuple};
+  CUTE_CPP_HD constexpr DynTuple operator()(DynTuple const& a, diag::LayoutError&) const { return dt::suffix_product(a); }
+};
+
 template <class T> inline constexpr bool has_underscore_v = std::is_same_v<T, Underscore>;
 template <class... Ts> inline constexpr bool has_underscore_v<Tuple<Ts...>> = (has_underscore_v<Ts> || ...);
 template <class T> inline constexpr bool is_typed_v = !std::is_same_v<T, DynTuple>;
@@ -689,13 +716,40 @@ template <int B, int E, class L>
   return detail::apply<detail::GroupOp<B, E>>(l);
 }
 /// append(L, M) / prepend(L, M): M as a new last / first mode.
+/// On int tuples: append((4,8), 2) -> (4,8,2).
 template <class L, class M>
 [[nodiscard]] CUTE_CPP_HD constexpr auto append(L const& l, M const& m) {
-  return detail::apply<detail::AppendOp>(l, m);
+  if constexpr (is_layout_v<L>) return detail::apply<detail::AppendOp>(l, m);
+  else return detail::apply<detail::TupleAppendOp>(l, m);
 }
 template <class L, class M>
 [[nodiscard]] CUTE_CPP_HD constexpr auto prepend(L const& l, M const& m) {
-  return detail::apply<detail::PrependOp>(l, m);
+  if constexpr (is_layout_v<L>) return detail::apply<detail::PrependOp>(l, m);
+  else return detail::apply<detail::TuplePrependOp>(l, m);
+}
+/// product_each((2,(3,4))) -> (2,12).
+template <class T>
+[[nodiscard]] CUTE_CPP_HD constexpr auto product_each(T const& t) {
+  return detail::apply<detail::ProductEachOp>(t);
+}
+/// compact_col_major((2,(3,4))) -> (1,(2,6)): the strides of make_layout(shape).
+template <class T>
+[[nodiscard]] CUTE_CPP_HD constexpr auto compact_col_major(T const& t) {
+  return detail::apply<detail::PrefixProductOp>(t);
+}
+/// compact_row_major((2,(3,4))) -> (12,(4,1)): the strides of make_layout(shape, LayoutRight{}).
+template <class T>
+[[nodiscard]] CUTE_CPP_HD constexpr auto compact_row_major(T const& t) {
+  return detail::apply<detail::SuffixProductOp>(t);
+}
+/// Layouts are equal when their shapes and strides hold the same values (static marks aside).
+template <class S0, class D0, class S1, class D1>
+[[nodiscard]] CUTE_CPP_HD constexpr bool operator==(Layout<S0, D0> const& a, Layout<S1, D1> const& b) {
+  LV x = detail::to_layout(a), y = detail::to_layout(b);
+  if (!dt::congruent(x.shape, y.shape)) return false;
+  for (int i = 0; i < x.shape.n; ++i)
+    if (x.shape.node[i].v != y.shape.node[i].v || x.stride.node[i].v != y.stride.node[i].v) return false;
+  return true;
 }
 
 // ---- composition, complement, inverses ----

@@ -132,3 +132,21 @@ TEST(LayoutStatic, DynamicInputsGiveTheSameValues) {
   EXPECT_EQ(cc::rank(typed), 2);
   for (int i = 0; i < 8; ++i) EXPECT_EQ(typed(i), cc::parse_layout("(4,2):(2,1)")(i));
 }
+
+TEST(LayoutStatic, TupleUtilities) {
+  using S = Shape<C<2>, Shape<C<3>, C<4>>>;
+  EXPECT_EQ(s(cc::product_each(S{})), "(_2,_12)");
+  EXPECT_EQ(s(cc::compact_col_major(S{})), "(_1,(_2,_6))");
+  EXPECT_EQ(s(cc::compact_row_major(S{})), "(_12,(_4,_1))");
+  EXPECT_EQ(s(cc::append(S{}, C<5>{})), "(_2,(_3,_4),_5)");
+  EXPECT_EQ(s(cc::prepend(S{}, C<5>{})), "(_5,_2,(_3,_4))");
+  EXPECT_EQ(s(cc::flatten(S{})), "(_2,_3,_4)");
+  static_assert(std::is_same_v<decltype(cc::size(S{})), C<24>>);
+  static_assert(std::is_same_v<decltype(cc::rank(S{})), C<2>>);
+  static_assert(std::is_same_v<decltype(cc::depth(S{})), C<2>>);
+  static_assert(cc::get<1, 0>(S{}) == 3);
+  EXPECT_EQ(s(cc::append(cc::make_shape(4, 8), 2)), "(4,8,2)");
+  EXPECT_EQ(cc::size(cc::make_shape(4, C<8>{})), 32);
+  EXPECT_TRUE((cc::RowMajor<4, 8>{} == cc::parse_layout("(4,8):(8,1)")));
+  EXPECT_FALSE((cc::RowMajor<4, 8>{} == cc::ColMajor<4, 8>{}));
+}
