@@ -26,6 +26,7 @@ std::string plain(std::string x) {
 }  // namespace
 
 TEST(LayoutStatic, CompositionGivesAType) {
+  // example-begin static-composition
   using A = Layout<Shape<C<4>, C<8>>, Stride<C<8>, C<1>>>;
   using B = Layout<Shape<C<2>, C<4>>, Stride<C<1>, C<4>>>;
   using R = decltype(cc::composition(A{}, B{}));
@@ -33,6 +34,7 @@ TEST(LayoutStatic, CompositionGivesAType) {
   static_assert(std::is_same_v<R, Layout<Shape<C<2>, C<4>>, Stride<C<8>, C<1>>>>);
   static_assert(std::is_empty_v<R>);
   EXPECT_EQ(s(R{}), "(_2,_4):(_8,_1)");
+  // example-end static-composition
 }
 
 TEST(LayoutStatic, QueriesAreStatic) {
@@ -117,6 +119,7 @@ TEST(LayoutStatic, SwizzleAndComposedLayout) {
 
 // Mixed static/dynamic arguments: run-time values that agree with the static result.
 TEST(LayoutStatic, DynamicInputsGiveTheSameValues) {
+  // example-begin dynamic-divide
   using A = cc::RowMajor<8, 8>;
   using T = cc::Tile<C<2>, C<4>>;
   auto dyn_a = cc::make_layout(cc::make_shape(8, 8), cc::make_stride(8, 1));
@@ -124,6 +127,7 @@ TEST(LayoutStatic, DynamicInputsGiveTheSameValues) {
   static_assert(std::is_same_v<decltype(r), cc::DynLayout>);
   EXPECT_EQ(plain(s(r)), plain(s(cc::logical_divide(A{}, T{}))));
   EXPECT_EQ(dyn_a(3, 5), 29);
+  // example-end dynamic-divide
   EXPECT_EQ(cc::size(dyn_a), 64);
   EXPECT_EQ(cc::cosize(dyn_a), 64);
   auto typed = cc::make_layout(cc::make_shape(4, C<2>{}), cc::make_stride(C<2>{}, 1));
