@@ -43,12 +43,12 @@ struct TileForm {
 };
 template <int Outer, int Inner>
 struct TileForm<Layout<Shape<C<Outer>, C<Inner>>, Stride<C<Inner>, C<1>>>> {
-  static constexpr bool known = true;
+  static constexpr bool known = true, blocked = false;
   static constexpr int inner = Inner, outer = Outer, blocks = 1;
 };
 template <int W, int Blocks, int Outer, int BlockStride>
 struct TileForm<Layout<Shape<Shape<C<W>, C<Blocks>>, C<Outer>>, Stride<Stride<C<1>, C<BlockStride>>, C<W>>>> {
-  static constexpr bool known = BlockStride == W * Outer;
+  static constexpr bool known = BlockStride == W * Outer, blocked = true;
   static constexpr int inner = W, outer = Outer, blocks = Blocks;
 };
 
@@ -78,6 +78,8 @@ struct SmemTile {
   static_assert(diag::tma_element_type<sizeof(T)>::ok);
 
   static constexpr int elem_bytes = int(sizeof(T));
+  /// True for the blocked form ((W,Blocks),Outer): an M/N-major operand tile.
+  static constexpr bool blocked = form::blocked;
   static constexpr int box_inner = form::inner;   ///< elements, the contiguous extent of one box
   static constexpr int box_outer = form::outer;   ///< rows of one box
   static constexpr int boxes = form::blocks;      ///< boxes side by side along the inner dimension

@@ -1,0 +1,89 @@
+// SPDX-License-Identifier: Apache-2.0
+// SPDX-FileCopyrightText: 2026 cute-cpp authors
+#pragma once
+// The host-facing half of the Hopper GEMM: the plan type, the arguments, and run_gemm, declared
+// here and instantiated in the *_sm90.cu files, so host code includes no kernel.
+//   C[m, n] = epilogue(sum_k A[m, k] B[k, n], m, n)
+// A is M x K: K-major = row-major (lda >= K), MN-major = column-major (lda >= M).
+// B is K x N: K-major = column-major (ldb >= K), MN-major = row-major (ldb >= N).
+// C is row-major M x N (ldc >= N).
+#include <cute_cpp/epilogue/fusion.hpp>
+#include <cute_cpp/mma/sm90_wgmma.hpp>
+#include <cute_cpp/pipeline/pipeline_tma_async.hpp>
+#include <cute_cpp/sched/static_persistent_tile_scheduler.hpp>
+#include <cute_cpp/epilogue/sm90_tma_store.hpp>
+#include <cute_cpp/tma/tensor_map.hpp>
+
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+
+namespace cute_cpp::examples {
+
+using sm90::OperandMajorMode;
+
+/// Everything static about one GEMM kernel; run_gemm<Plan> launches it.
+template <class TA_, class TB_, class TC_, OperandMajorMode MajorA, OperandMajorMode MajorB, int BM, int BN,
+          int BK, int Stages, class Epilogue_ = epilogue::Identity>
+struct GemmPlan {
+  using TA = TA_;
+  using TB = TB_;
+  using TC = TC_;
+  using Epilogue = Epilogue_;
+  static constexpr OperandMajorMode major_a = MajorA, major_b = MajorB;
+  static constexpr int block_m = BM, block_n = BN, block_k = BK, stages = Stages;
+  static constexpr int consumer_warpgroups = 2;
+  static constexpr int threads = 128 * (1 + consumer_warpgroups);
+  static constexpr int rows_per_warpgroup = BM / consumer_warpgroups;
+  static_assert(rows_per_warpgroup % 64 == 0,
+                "cute-cpp [gemm.tile-m]: each consumer warpgroup takes a multiple of 64 rows: BM % 128 == 0");
+
+  using ASmem = std::conditional_t<MajorA == OperandMajorMode::K, SmemKMajor<TA, BM, BK>, SmemMNMajor<TA, BM, BK>>;
+  using BSmem = std::conditional_t<MajorB == OperandMajorMode::K, SmemKMajor<TB, BN, BK>, SmemMNMajor<TB, BN, BK>>;
+  using Mma = sm90::WgmmaTiledMma<TA, TB, float, ASmem, BSmem, rows_per_warpgroup / 64, BN>;
+  using Epi = sm90::EpilogueTmaStore<TC, BN, /*BarrierId=*/1>;
+  static constexpr std::uint32_t a_bytes = size_in_bytes<TA, ASmem>();
+  static constexpr std::uint32_t b_bytes = size_in_bytes<TB, BSmem>();
+  using Pipeline = PipelineTmaAsync<Stages, consumer_warpgroups * 4, a_bytes + b_bytes>;
+  using MapA = TensorMap<TA, ASmem>;
+  using MapB = TensorMap<TB, BSmem>;
+  using MapC = typename Epi::Map;
+
+  struct SharedStorage {
+    struct alignas(1024) Stage {
+      TA a[a_bytes / sizeof(TA)];
+      TB b[b_bytes / sizeof(TB)];
+    };
+    Stage stage[Stages];
+    typename Epi::SharedStorage epilogue[consumer_warpgroups];
+    typename Pipeline::SharedStorage barriers;
+  };
+  /// Dynamic shared memory to ask for: the storage plus slack to align it to 1024 bytes.
+  static constexpr std::size_t smem_bytes = sizeof(SharedStorage) + 1024;
+  static_assert(smem_bytes <= 232448,
+                "cute-cpp [smem.budget]: stages x (A + B tiles) + epilogue buffers exceed sm_90a's 227 KB per block");
+  static_assert(MapA::tile_bytes + MapB::tile_bytes == Pipeline::tx_bytes,
+                "cute-cpp [pipeline.tx-bytes]: a stage's expected bytes must equal its TMA boxes");
+};
+
+/// The run-time half of a GEMM: pointers, leading dimensions, sizes, the epilogue's parameters.
+template <class Plan>
+struct GemmArguments {
+  typename Plan::TA const* a = nullptr;
+  std::int64_t lda = 0;
+  typename Plan::TB const* b = nullptr;
+  std::int64_t ldb = 0;
+  typename Plan::TC* c = nullptr;
+  std::int64_t ldc = 0;
+  std::int64_t m = 0, n = 0, k = 0;
+  typename Plan::Epilogue epilogue{};
+};
+
+/// Checks the arguments (std::invalid_argument naming the rule), encodes the TMA descriptors
+/// and launches the persistent kernel on `stream`. Defined in gemm_sm90.cuh.
+template <class Plan>
+void run_gemm(GemmArguments<Plan> const& args, cudaStream_t stream);
+
+}  // namespace cute_cpp::examples

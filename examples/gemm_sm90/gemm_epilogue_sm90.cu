@@ -1,0 +1,10 @@
+// SPDX-License-Identifier: Apache-2.0
+// The fused epilogues for sm_90a: alpha/beta with a source matrix, bias, and an activation.
+#include "gemm_sm90.cuh"
+#include "plans.hpp"
+
+namespace cute_cpp::examples {
+template void run_gemm<plans::Bf16TNRelu>(GemmArguments<plans::Bf16TNRelu> const&, cudaStream_t);
+template void run_gemm<plans::Bf16TNGelu>(GemmArguments<plans::Bf16TNGelu> const&, cudaStream_t);
+template void run_gemm<plans::Bf16TNSilu>(GemmArguments<plans::Bf16TNSilu> const&, cudaStream_t);
+}  // namespace cute_cpp::examples

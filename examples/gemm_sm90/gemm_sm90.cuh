@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: Apache-2.0
+// SPDX-FileCopyrightText: 2026 cute-cpp authors
+#pragma once
+// Hopper GEMM, persistent and warp-specialised (sm_90a):
+//   warpgroup 0       producer: one thread walks the tiles and, per K block, waits for an empty
+//                     stage, arms its barrier and issues the TMA loads of A and B;
+//   warpgroups 1, 2   consumers: each multiplies its 64-row half of the tile with wgmma,
+//                     keeping one wgmma group in flight, then runs the epilogue
+//                     (functor -> output type -> stmatrix -> TMA store) for its half.
+// The producer lowers its register budget (setmaxnreg) so the consumers can hold 64 x BN
+// accumulators. Tiles come from StaticPersistentTileScheduler; ragged edges are TMA's (loads
+// fill zeros, stores drop what lies outside C).
+#include "gemm.hpp"
+
+#include <cute_cpp/host/launch.hpp>
+#include <cute_cpp/host/tensor_map_encode.hpp>
+#include <cute_cpp/pipeline/pipeline_state.hpp>
+
+#include <ctm/common/setmaxnreg.hpp>
+
+#include <stdexcept>
+#include <string>
+
+namespace cute_cpp::examples {
+
+template <class Plan>
+__global__ void __launch_bounds__(Plan::threads, 1)
+gemm_kernel(const __grid_constant__ typename Plan::MapA tma_a, const __grid_constant__ typename Plan::MapB tma_b,
+            const __grid_constant__ typename Plan::MapC tma_c, typename Plan::Epilogue const epilogue,
+            std::int64_t const m, std::int64_t const n, std::int64_t const k,
+            PersistentTileSchedulerParams const tiles) {
+  using Mma = typename Plan::Mma;
+  using Pipeline = typename Plan::Pipeline;
+  constexpr int BM = Plan::block_m, BN = Plan::block_n, BK = Plan::block_k;
+
+  // ---- setup: shared storage, barriers, scheduler ----
+  extern __shared__ char smem_raw[];
+  auto& smem = *reinterpret_cast<typename Plan::SharedStorage*>(
+      (reinterpret_cast<std::uintptr_t>(smem_raw) + 1023) & ~std::uintptr_t{1023});
+  int const warpgroup = int(threadIdx.x) / 128;
+  int const thread = int(threadIdx.x) % 128;
+  Pipeline const pipeline{&smem.barriers};
+  if (threadIdx.x == 0) {
+    Pipeline::init(smem.barriers);
+    TmaCopy::prefetch_descriptor(tma_a);
+    TmaCopy::prefetch_descriptor(tma_b);
+    TmaCopy::prefetch_descriptor(tma_c);
+  }
+  __syncthreads();
+  int const k_blocks = int((k + BK - 1) / BK);
+  StaticPersistentTileScheduler scheduler(tiles, blockIdx.x, gridDim.x);
+
+  if (warpgroup == 0) {
+    // ---- producer ----
+    ctm::setmaxnreg_dec<40>();
+    if (threadIdx.x != 0) return;
+    auto state = make_pipeline_state<Plan::stages>(PipelineUserType::Producer);
+    for (; scheduler.has_work(); scheduler.advance_to_next_work()) {
+      WorkTileInfo const tile = scheduler.get_current_work();
+      std::int32_t const m0 = tile.m * BM, n0 = tile.n * BN;
+      for (int kb = 0; kb < k_blocks; ++kb) {
+        pipeline.producer_acquire(state);
+        pipeline.producer_expect_tx(state);
+        auto& stage = smem.stage[state.index()];
+        std::uint64_t* const full = pipeline.producer_get_barrier(state);
+        if constexpr (Plan::major_a == OperandMajorMode::K) TmaCopy::load(tma_a, stage.a, full, kb * BK, m0);
+        else TmaCopy::load(tma_a, stage.a, full, m0, kb * BK);
+        if constexpr (Plan::major_b == OperandMajorMode::K) TmaCopy::load(tma_b, stage.b, full, kb * BK, n0);
+        else TmaCopy::load(tma_b, stage.b, full, n0, kb * BK);
+        state.advance();
+      }
+    }
+    return;
+  }
+
+  // ---- consumers ----
+  ctm::setmaxnreg_inc<232>();
+  int const consumer = warpgroup - 1;
+  std::uint32_t const lane = threadIdx.x % 32;
+  auto state = make_pipeline_state<Plan::stages>(PipelineUserType::Consumer);
+  typename Mma::FragmentC acc;
+  std::uint32_t chunk_counter = 0;
+  for (; scheduler.has_work(); scheduler.advance_to_next_work()) {
+    WorkTileInfo const tile = scheduler.get_current_work();
+    acc.fill(0.0f);
+    auto previous = state;
+    for (int kb = 0; kb < k_blocks; ++kb) {
+      pipeline.consumer_wait(state);
+      auto& stage = smem.stage[state.index()];
+      Mma::warpgroup_arrive(acc);
+      Mma::gemm(acc, stage.a, stage.b, consumer * Plan::rows_per_warpgroup);
+      Mma::commit_group();
+      if (kb > 0) {
+        // NOTE: one wgmma group stays in flight; the stage before it is now free.
+        Mma::template wait_group<1>(acc);
+        pipeline.consumer_release(previous, lane);
+      }
+      previous = state;
+      state.advance();
+    }
+    Mma::template wait_group<0>(acc);
+    if (k_blocks > 0) pipeline.consumer_release(previous, lane);
+
+    // ---- epilogue ----
+    std::int64_t const row0 = std::int64_t(tile.m) * BM + consumer * Plan::rows_per_warpgroup;
+    std::int64_t const col0 = std::int64_t(tile.n) * BN;
+#pragma unroll
+    for (int atom = 0; atom < Mma::atoms_m; ++atom) {
+      Plan::Epi::template store<Mma>(acc, atom, epilogue, tma_c, smem.epilogue[consumer], consumer, thread,
+                                     row0 + atom * 64, col0, m, n, chunk_counter);
+    }
+  }
+  Plan::Epi::drain(thread);
+}
+
+namespace detail {
+[[noreturn]] inline void gemm_argument_error(char const* rule, std::string const& what) {
+  throw std::invalid_argument(std::string("cute-cpp [") + rule + "]: " + what);
+}
+}  // namespace detail
+
+template <class Plan>
+void run_gemm(GemmArguments<Plan> const& args, cudaStream_t stream) {
+  using TA = typename Plan::TA;
+  using TB = typename Plan::TB;
+  using TC = typename Plan::TC;
+  if (args.m < 1 || args.n < 1 || args.k < 1)
+    detail::gemm_argument_error("gemm.shape", "M, N and K must be at least 1 (got " + std::to_string(args.m) + ", " +
+                                                  std::to_string(args.n) + ", " + std::to_string(args.k) + ")");
+  if (args.k % 8 != 0)
+    detail::gemm_argument_error("gemm.k-multiple-of-8", "K must be a multiple of 8 elements (got " +
+                                                            std::to_string(args.k) +
+                                                            "): TMA needs 16-byte row strides; pad K with zeros");
+  auto const a_map = Plan::major_a == OperandMajorMode::K
+                         ? host::create_tensor_map_tiled<TA, typename Plan::ASmem>(args.a, args.m, args.k, args.lda)
+                         : host::create_tensor_map_tiled<TA, typename Plan::ASmem>(args.a, args.k, args.m, args.lda);
+  auto const b_map = Plan::major_b == OperandMajorMode::K
+                         ? host::create_tensor_map_tiled<TB, typename Plan::BSmem>(args.b, args.n, args.k, args.ldb)
+                         : host::create_tensor_map_tiled<TB, typename Plan::BSmem>(args.b, args.k, args.n, args.ldb);
+  auto const c_map = host::create_tensor_map_tiled<TC, typename Plan::Epi::Chunk>(args.c, args.m, args.n, args.ldc);
+
+  PersistentTileSchedulerParams tiles;
+  tiles.tiles_m = std::int32_t((args.m + Plan::block_m - 1) / Plan::block_m);
+  tiles.tiles_n = std::int32_t((args.n + Plan::block_n - 1) / Plan::block_n);
+  // NOTE: groups of 8 tile rows keep the A panels of concurrently running CTAs in L2.
+  tiles.swizzle = 8;
+  static int const sm_count = [] {
+    int device = 0, count = 0;
+    host::cuda_check(cudaGetDevice(&device), "cudaGetDevice");
+    host::cuda_check(cudaDeviceGetAttribute(&count, cudaDevAttrMultiProcessorCount, device), "cudaDeviceGetAttribute");
+    return count;
+  }();
+  host::LaunchConfig config;
+  config.grid = dim3(unsigned(StaticPersistentTileScheduler::get_grid_shape(tiles, sm_count)));
+  config.block = dim3(Plan::threads);
+  config.smem_bytes = Plan::smem_bytes;
+  config.stream = stream;
+  host::launch(&gemm_kernel<Plan>, "gemm_sm90", config, a_map, b_map, c_map, args.epilogue, args.m, args.n, args.k,
+               tiles);
+}
+
+}  // namespace cute_cpp::examples

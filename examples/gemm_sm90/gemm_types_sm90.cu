@@ -1,0 +1,9 @@
+// SPDX-License-Identifier: Apache-2.0
+// The other element types for sm_90a: fp16 in and out, bf16 in with fp32 out.
+#include "gemm_sm90.cuh"
+#include "plans.hpp"
+
+namespace cute_cpp::examples {
+template void run_gemm<plans::F16TN>(GemmArguments<plans::F16TN> const&, cudaStream_t);
+template void run_gemm<plans::Bf16TNf32>(GemmArguments<plans::Bf16TNf32> const&, cudaStream_t);
+}  // namespace cute_cpp::examples

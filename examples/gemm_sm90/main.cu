@@ -1,0 +1,313 @@
+// SPDX-License-Identifier: Apache-2.0
+// SPDX-FileCopyrightText: 2026 cute-cpp authors
+// gemm_sm90: checks the Hopper GEMM against an fp64 CPU product (small, ragged shapes) and an
+// fp32 cuBLAS product (large shapes) on fresh random data with NaN-poisoned outputs, for every
+// operand major-ness, output type and fused epilogue built; then times it against cuBLAS
+// (bf16 in, bf16 out, fp32 accumulate) in the same run.
+//   gemm_sm90 [--no-bench] [--json FILE] [--seed N]
+#include "examples/common/bench.hpp"
+#include "examples/common/check.hpp"
+#include "gemm.hpp"
+#include "plans.hpp"
+
+#include <cute_cpp/host/buffer.hpp>
+#include <cute_cpp/host/error.hpp>
+
+#include <cublas_v2.h>
+
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace ex = cute_cpp::examples;
+namespace host = cute_cpp::host;
+namespace plans = ex::plans;
+using ex::OperandMajorMode;
+
+namespace {
+
+void cublas_check(cublasStatus_t status, char const* call) {
+  if (status != CUBLAS_STATUS_SUCCESS)
+    throw std::runtime_error(std::string(call) + " failed: cublasStatus " + std::to_string(int(status)));
+}
+
+template <class T> constexpr cudaDataType_t cuda_type() {
+  if constexpr (std::is_same_v<T, plans::bf16>) return CUDA_R_16BF;
+  else if constexpr (std::is_same_v<T, plans::f16>) return CUDA_R_16F;
+  else return CUDA_R_32F;
+}
+template <class T> constexpr char const* type_name() {
+  if constexpr (std::is_same_v<T, plans::bf16>) return "bf16";
+  else if constexpr (std::is_same_v<T, plans::f16>) return "f16";
+  else return "f32";
+}
+char const* major_name(OperandMajorMode m) { return m == OperandMajorMode::K ? "K" : "MN"; }
+
+/// A problem's operands on the device and the host, in the plan's layouts.
+template <class Plan>
+struct Problem {
+  using TA = typename Plan::TA;
+  using TB = typename Plan::TB;
+  using TC = typename Plan::TC;
+  std::int64_t m, n, k, lda, ldb, ldc;
+  std::vector<TA> a;
+  std::vector<TB> b;
+  host::DeviceBuffer<TA> da;
+  host::DeviceBuffer<TB> db;
+  host::DeviceBuffer<TC> dc;
+
+  Problem(std::int64_t m_, std::int64_t n_, std::int64_t k_, std::mt19937_64& rng) : m(m_), n(n_), k(k_) {
+    // NOTE: leading dimensions are padded to a multiple of 8 beyond the extent, so strided access is exercised.
+    lda = (Plan::major_a == OperandMajorMode::K ? k : m) + 8 - (Plan::major_a == OperandMajorMode::K ? k : m) % 8;
+    ldb = (Plan::major_b == OperandMajorMode::K ? k : n) + 8 - (Plan::major_b == OperandMajorMode::K ? k : n) % 8;
+    ldc = n + 8 - n % 8;
+    a = ex::random_values<TA>(std::size_t(lda) * (Plan::major_a == OperandMajorMode::K ? m : k), rng, -1.0, 1.0);
+    b = ex::random_values<TB>(std::size_t(ldb) * (Plan::major_b == OperandMajorMode::K ? n : k), rng, -1.0, 1.0);
+    da = host::DeviceBuffer<TA>(a.size());
+    db = host::DeviceBuffer<TB>(b.size());
+    dc = host::DeviceBuffer<TC>(std::size_t(ldc) * m);
+    da.upload(std::span<TA const>(a));
+    db.upload(std::span<TB const>(b));
+  }
+  double a_at(std::int64_t i, std::int64_t kk) const {
+    return double(float(Plan::major_a == OperandMajorMode::K ? a[i * lda + kk] : a[kk * lda + i]));
+  }
+  double b_at(std::int64_t kk, std::int64_t j) const {
+    return double(float(Plan::major_b == OperandMajorMode::K ? b[j * ldb + kk] : b[kk * ldb + j]));
+  }
+  ex::GemmArguments<Plan> arguments() const {
+    ex::GemmArguments<Plan> args;
+    args.a = da.data();
+    args.lda = lda;
+    args.b = db.data();
+    args.ldb = ldb;
+    args.c = dc.data();
+    args.ldc = ldc;
+    args.m = m;
+    args.n = n;
+    args.k = k;
+    return args;
+  }
+  /// The product in fp64 on the CPU (small problems).
+  std::vector<double> cpu_product() const {
+    std::vector<double> p(std::size_t(m * n));
+    for (std::int64_t i = 0; i < m; ++i) {
+      for (std::int64_t kk = 0; kk < k; ++kk) {
+        double const x = a_at(i, kk);
+        for (std::int64_t j = 0; j < n; ++j) p[std::size_t(i * n + j)] += x * b_at(kk, j);
+      }
+    }
+    return p;
+  }
+  /// The product in fp32 through cuBLAS (large problems), row-major m x n.
+  std::vector<double> cublas_product(cublasHandle_t handle) const {
+    host::DeviceBuffer<float> out(std::size_t(m * n));
+    float const one = 1.0f, zero = 0.0f;
+    // Row-major C = A B is column-major C^T = B^T A^T.
+    cublasOperation_t const tb = Plan::major_b == OperandMajorMode::K ? CUBLAS_OP_T : CUBLAS_OP_N;
+    cublasOperation_t const ta = Plan::major_a == OperandMajorMode::K ? CUBLAS_OP_N : CUBLAS_OP_T;
+    cublas_check(cublasGemmEx(handle, tb, ta, int(n), int(m), int(k), &one, db.data(), cuda_type<TB>(), int(ldb),
+                              da.data(), cuda_type<TA>(), int(lda), &zero, out.data(), CUDA_R_32F, int(n),
+                              CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT),
+                 "cublasGemmEx(fp32 reference)");
+    auto const host_out = out.download();
+    return std::vector<double>(host_out.begin(), host_out.end());
+  }
+  /// Our C, row-major m x n (the padding columns dropped).
+  std::vector<TC> result() const {
+    auto const all = dc.download();
+    std::vector<TC> packed(std::size_t(m * n));
+    for (std::int64_t i = 0; i < m; ++i)
+      std::memcpy(&packed[std::size_t(i * n)], &all[std::size_t(i * ldc)], std::size_t(n) * sizeof(TC));
+    return packed;
+  }
+};
+
+template <class TC> double rtol_of() { return std::is_same_v<TC, float> ? 1e-5 : std::is_same_v<TC, plans::f16> ? 2e-3 : 1.0 / 128; }
+
+/// Runs one plan on one shape and compares every element with the reference.
+template <class Plan, class Reference>
+bool check(std::int64_t m, std::int64_t n, std::int64_t k, std::mt19937_64& rng, cublasHandle_t handle,
+           Reference&& reference, typename Plan::Epilogue epilogue = {}, char const* what = "") {
+  Problem<Plan> p(m, n, k, rng);
+  p.dc.fill_bytes(0xFF);
+  auto args = p.arguments();
+  args.epilogue = epilogue;
+  ex::run_gemm<Plan>(args, nullptr);
+  host::cuda_check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
+  bool const small = m * n * k <= std::int64_t(1) << 27;
+  std::vector<double> want = small ? p.cpu_product() : p.cublas_product(handle);
+  reference(want, m, n);
+  auto const got = p.result();
+  // Output rounding, plus fp32 accumulation over K terms of magnitude <= 1.
+  double const atol = 1e-5 * double(k) + (std::is_same_v<typename Plan::TC, float> ? 0.0 : 1e-2);
+  auto const result = ex::check_close(std::span<typename Plan::TC const>(got), std::span<double const>(want),
+                                      rtol_of<typename Plan::TC>(), atol);
+  std::printf("check %-4s A %-2s B %-2s -> %-4s %-22s m=%-5lld n=%-5lld k=%-5lld vs %-7s %s\n",
+              type_name<typename Plan::TA>(), major_name(Plan::major_a), major_name(Plan::major_b),
+              type_name<typename Plan::TC>(), what, (long long)m, (long long)n, (long long)k,
+              small ? "fp64" : "cuBLAS", result.summary().c_str());
+  return result.ok();
+}
+
+constexpr auto no_epilogue = [](std::vector<double>&, std::int64_t, std::int64_t) {};
+
+template <class Plan>
+bool check_shapes(std::mt19937_64& rng, cublasHandle_t handle, bool large) {
+  bool ok = true;
+  ok &= check<Plan>(128, 256, 64, rng, handle, no_epilogue);
+  ok &= check<Plan>(1, 8, 8, rng, handle, no_epilogue);
+  ok &= check<Plan>(333, 517, 264, rng, handle, no_epilogue);
+  ok &= check<Plan>(700, 300, 1000, rng, handle, no_epilogue);
+  if (large) ok &= check<Plan>(2048 + 77, 4096 - 40, 4096 + 8, rng, handle, no_epilogue);
+  return ok;
+}
+
+/// The fused epilogue: act(alpha * P + beta * S + bias[col]) with a random source S and bias.
+template <class Plan, class Act>
+bool check_epilogue(Act act, char const* what, std::mt19937_64& rng, cublasHandle_t handle) {
+  std::int64_t const m = 333, n = 517, k = 264;
+  auto const source = ex::random_values<plans::bf16>(std::size_t(m * n), rng, -1.0, 1.0);
+  auto const bias = ex::random_values<float>(std::size_t(n), rng, -1.0, 1.0);
+  host::DeviceBuffer<plans::bf16> dsource(source.size());
+  host::DeviceBuffer<float> dbias(bias.size());
+  dsource.upload(std::span<plans::bf16 const>(source));
+  dbias.upload(std::span<float const>(bias));
+  typename Plan::Epilogue epi;
+  epi.alpha = 0.75f;
+  epi.beta = -0.5f;
+  epi.source = dsource.data();
+  epi.ld_source = n;
+  epi.bias = dbias.data();
+  auto const reference = [&](std::vector<double>& p, std::int64_t rows, std::int64_t cols) {
+    for (std::int64_t i = 0; i < rows; ++i)
+      for (std::int64_t j = 0; j < cols; ++j) {
+        double& v = p[std::size_t(i * cols + j)];
+        v = act(0.75 * v - 0.5 * double(float(source[std::size_t(i * cols + j)])) + double(bias[std::size_t(j)]));
+      }
+  };
+  return check<Plan>(m, n, k, rng, handle, reference, epi, what);
+}
+
+bool check_rejections() {
+  bool ok = true;
+  auto expect = [&](auto&& call, char const* rule) {
+    try {
+      call();
+    } catch (std::invalid_argument const& e) {
+      bool const named = std::strstr(e.what(), rule) != nullptr;
+      std::printf("check rejects %-28s %s\n", rule, named ? "ok" : e.what());
+      ok &= named;
+      return;
+    }
+    std::printf("check rejects %-28s FAILED: no error\n", rule);
+    ok = false;
+  };
+  host::DeviceBuffer<plans::bf16> buffer(1 << 16);
+  ex::GemmArguments<plans::Bf16TN> args;
+  args.a = buffer.data();
+  args.b = buffer.data();
+  args.c = buffer.data();
+  args.m = 64, args.n = 64, args.k = 12, args.lda = 16, args.ldb = 16, args.ldc = 64;
+  expect([&] { ex::run_gemm(args, nullptr); }, "[gemm.k-multiple-of-8]");
+  args.k = 16, args.lda = 20;
+  expect([&] { ex::run_gemm(args, nullptr); }, "[tma.global.stride]");
+  args.lda = 16, args.a = buffer.data() + 1;
+  expect([&] { ex::run_gemm(args, nullptr); }, "[tma.global.address]");
+  return ok;
+}
+
+double gelu(double x) { return 0.5 * x * (1 + std::tanh(0.7978845608028654 * (x + 0.044715 * x * x * x))); }
+
+bool run_checks(std::mt19937_64& rng, cublasHandle_t handle) {
+  bool ok = true;
+  ok &= check_shapes<plans::Bf16TN>(rng, handle, true);
+  ok &= check_shapes<plans::Bf16NN>(rng, handle, true);
+  ok &= check_shapes<plans::Bf16TT>(rng, handle, true);
+  ok &= check_shapes<plans::Bf16NT>(rng, handle, true);
+  ok &= check_shapes<plans::F16TN>(rng, handle, false);
+  ok &= check_shapes<plans::Bf16TNf32>(rng, handle, false);
+  ok &= check_epilogue<plans::Bf16TNRelu>([](double x) { return x > 0 ? x : 0.0; }, "a*P+b*S+bias, relu", rng, handle);
+  ok &= check_epilogue<plans::Bf16TNGelu>(gelu, "a*P+b*S+bias, gelu", rng, handle);
+  ok &= check_epilogue<plans::Bf16TNSilu>([](double x) { return x / (1 + std::exp(-x)); }, "a*P+b*S+bias, silu", rng,
+                                          handle);
+  ok &= check_rejections();
+  return ok;
+}
+
+/// Times our bf16 GEMM and cuBLAS's on the same operands (both bf16 out, fp32 accumulate).
+template <class Plan>
+void bench(std::int64_t m, std::int64_t n, std::int64_t k, std::mt19937_64& rng, cublasHandle_t handle,
+           std::vector<ex::Record>& records) {
+  Problem<Plan> p(m, n, k, rng);
+  auto const args = p.arguments();
+  float const one = 1.0f, zero = 0.0f;
+  cublasOperation_t const tb = Plan::major_b == OperandMajorMode::K ? CUBLAS_OP_T : CUBLAS_OP_N;
+  cublasOperation_t const ta = Plan::major_a == OperandMajorMode::K ? CUBLAS_OP_N : CUBLAS_OP_T;
+  host::DeviceBuffer<typename Plan::TC> cref(std::size_t(p.ldc) * m);
+  double const ours_ms = ex::median_ms([&] { ex::run_gemm<Plan>(args, nullptr); }, nullptr);
+  double const cublas_ms = ex::median_ms([&] {
+    cublas_check(cublasGemmEx(handle, tb, ta, int(n), int(m), int(k), &one, p.db.data(), cuda_type<typename Plan::TB>(),
+                              int(p.ldb), p.da.data(), cuda_type<typename Plan::TA>(), int(p.lda), &zero, cref.data(),
+                              cuda_type<typename Plan::TC>(), int(p.ldc), CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT),
+                 "cublasGemmEx");
+  }, nullptr);
+  double const flops = 2.0 * double(m) * double(n) * double(k);
+  std::string const shape = std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k) + " " +
+                            major_name(Plan::major_a) + major_name(Plan::major_b);
+  records.push_back({"gemm_sm90", shape, type_name<typename Plan::TA>(), flops / (ours_ms * 1e9), "cuBLAS",
+                     flops / (cublas_ms * 1e9), "TFLOP/s", ours_ms * 1e3});
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  bool do_bench = true;
+  std::string json;
+  std::uint64_t seed = ex::fresh_seed();
+  for (int i = 1; i < argc; ++i) {
+    std::string const arg = argv[i];
+    if (arg == "--no-bench") do_bench = false;
+    else if (arg == "--json" && i + 1 < argc) json = argv[++i];
+    else if (arg == "--seed" && i + 1 < argc) seed = std::stoull(argv[++i]);
+    else {
+      std::fprintf(stderr, "usage: %s [--no-bench] [--json FILE] [--seed N]\n", argv[0]);
+      return 2;
+    }
+  }
+  try {
+    int devices = 0;
+    if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
+      std::fprintf(stderr, "gemm_sm90: no CUDA device; nothing to run\n");
+      return 2;
+    }
+    std::printf("gemm_sm90: seed %llu\n", static_cast<unsigned long long>(seed));
+    std::mt19937_64 rng(seed);
+    cublasHandle_t handle{};
+    cublas_check(cublasCreate(&handle), "cublasCreate");
+    bool const ok = run_checks(rng, handle);
+    if (!ok) {
+      std::printf("gemm_sm90: CHECK FAILED\n");
+      return 1;
+    }
+    if (do_bench) {
+      std::vector<ex::Record> records;
+      bench<plans::Bf16TN>(4096, 4096, 4096, rng, handle, records);
+      bench<plans::Bf16TN>(8192, 8192, 8192, rng, handle, records);
+      bench<plans::Bf16TN>(6144, 6144, 6144, rng, handle, records);
+      bench<plans::Bf16NN>(8192, 8192, 8192, rng, handle, records);
+      bench<plans::Bf16TT>(8192, 8192, 8192, rng, handle, records);
+      bench<plans::Bf16NT>(8192, 8192, 8192, rng, handle, records);
+      ex::print_table(records);
+      if (!json.empty()) ex::write_json(json, records);
+    }
+    cublasDestroy(handle);
+  } catch (std::exception const& e) {
+    std::fprintf(stderr, "gemm_sm90: %s\n", e.what());
+    return 1;
+  }
+  return 0;
+}

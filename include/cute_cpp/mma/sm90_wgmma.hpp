@@ -1,0 +1,204 @@
+// SPDX-License-Identifier: Apache-2.0
+// SPDX-FileCopyrightText: 2026 cute-cpp authors
+#pragma once
+// sm90::WgmmaTiledMma: one warpgroup's share of a tile product on Hopper tensor cores. A
+// (AtomsM x 64 rows of the A tile, from a row offset) and B (N columns) are read from shared
+// tiles laid out by ASmem / BSmem (SmemKMajor: K-major, SmemMNMajor: M/N-major); the
+// accumulator stays in registers. get_slice(thread) gives each thread's (row, col) of every
+// accumulator element. CuTeDSL: sm90_utils.make_trivial_tiled_mma, warpgroup.MmaF16BF16Op /
+// MmaF8Op, tiled_mma.get_slice, cute.gemm, warpgroup.fence / commit_group / wait_group.
+#include <cute_cpp/config.hpp>
+#include <cute_cpp/tma/smem_tile.hpp>
+
+#include <ctm/sm90/wgmma_desc.hpp>
+
+#include <cstdint>
+#include <type_traits>
+
+#if defined(__CUDACC__)
+#  include <cuda_bf16.h>
+#  include <cuda_fp16.h>
+#  include <cuda_fp8.h>
+#  include <ctm/sm90/wgmma.hpp>
+#endif
+
+namespace cute_cpp::sm90 {
+
+/// Which dimension of an operand is contiguous (CuTeDSL: OperandMajorMode.K / MN).
+enum class OperandMajorMode { K, MN };
+
+namespace diag {
+template <int Atoms, int N>
+struct wgmma_tile_shape {
+  static_assert(Atoms >= 1, "cute-cpp [mma.wgmma.atoms-m]: a warpgroup computes at least one 64-row atom");
+  static_assert(N >= 8 && N <= 256 && N % 8 == 0, "cute-cpp [mma.wgmma.n]: wgmma N is a multiple of 8 in 8..256");
+  static constexpr bool ok = true;
+};
+template <int SwizzleBytes>
+struct wgmma_smem_swizzled {
+  static_assert(SwizzleBytes != 0,
+                "cute-cpp [mma.wgmma.smem-swizzle]: wgmma operands here are swizzled tiles (SmemKMajor / "
+                "SmemMNMajor with 32, 64 or 128-byte swizzle)");
+  static constexpr bool ok = true;
+};
+template <int TileRows, int Needed>
+struct wgmma_operand_rows {
+  static_assert(TileRows >= Needed && TileRows % Needed == 0,
+                "cute-cpp [mma.wgmma.operand-extent]: the shared tile's M/N extent must be a multiple of what "
+                "the warpgroup's MMA reads");
+  static constexpr bool ok = true;
+};
+template <int TileK, int AtomK>
+struct wgmma_tile_k {
+  static_assert(TileK % AtomK == 0, "cute-cpp [mma.wgmma.tile-k]: the tile's K must be a multiple of the instruction's K");
+  static constexpr bool ok = true;
+};
+template <bool AKMajor, bool BKMajor, int ElemBytes>
+struct wgmma_k_major_for_8bit {
+  static_assert(ElemBytes != 1 || (AKMajor && BKMajor),
+                "cute-cpp [mma.wgmma.fp8-k-major]: 8-bit wgmma operands must be K-major in shared memory");
+  static constexpr bool ok = true;
+};
+}  // namespace diag
+
+namespace detail {
+
+template <class T>
+CUTE_CPP_HD constexpr ctm::DataType data_type_of() {
+#if defined(__CUDACC__)
+  if constexpr (std::is_same_v<T, __nv_bfloat16>) return ctm::DataType::bf16;
+  else if constexpr (std::is_same_v<T, __half>) return ctm::DataType::f16;
+  else if constexpr (std::is_same_v<T, __nv_fp8_e4m3>) return ctm::DataType::e4m3;
+  else if constexpr (std::is_same_v<T, __nv_fp8_e5m2>) return ctm::DataType::e5m2;
+  else if constexpr (std::is_same_v<T, float>) return ctm::DataType::tf32;
+  else if constexpr (std::is_same_v<T, std::int8_t>) return ctm::DataType::s8;
+  else if constexpr (std::is_same_v<T, std::uint8_t>) return ctm::DataType::u8;
+  else static_assert(sizeof(T) == 0, "cute-cpp [mma.wgmma.types]: no wgmma input type for this element type");
+#else
+  static_assert(sizeof(T) == 0, "cute-cpp: wgmma element types need the CUDA headers");
+  return ctm::DataType::f32;
+#endif
+}
+
+CUTE_CPP_HD constexpr ctm::WgmmaSwizzle wgmma_swizzle(int bytes) {
+  return bytes == 128 ? ctm::WgmmaSwizzle::b128
+         : bytes == 64 ? ctm::WgmmaSwizzle::b64
+         : bytes == 32 ? ctm::WgmmaSwizzle::b32
+                       : ctm::WgmmaSwizzle::none;
+}
+
+/// How a warpgroup's wgmma reads one operand tile of T laid out by SmemLayout.
+template <class T, class SmemLayout>
+struct WgmmaOperand {
+  using tile = SmemTile<T, SmemLayout>;
+  static_assert(diag::wgmma_smem_swizzled<tile::swizzle_bytes>::ok);
+  static constexpr bool k_major = !tile::blocked;
+  static constexpr ctm::WgmmaMajor major = k_major ? ctm::WgmmaMajor::k : ctm::WgmmaMajor::mn;
+  static constexpr int mn_extent = k_major ? tile::outer : tile::inner;  ///< rows (M or N) of the tile
+  static constexpr int k_extent = k_major ? tile::inner : tile::outer;
+  static constexpr int elem_bytes = tile::elem_bytes;
+  static constexpr int atom_k = elem_bytes == 1 ? 32 : elem_bytes == 4 ? 8 : 16;
+
+  /// LBO/SBO in bytes (PTX matrix-descriptor canonical layouts): K-major swizzled tiles step 8
+  /// rows of one swizzle width; M/N-major tiles step W-wide blocks (LBO) and 8 K rows (SBO).
+  static constexpr std::uint32_t lbo = k_major ? 16u : std::uint32_t(tile::box_elems * elem_bytes);
+  static constexpr std::uint32_t sbo = std::uint32_t(8 * tile::swizzle_bytes);
+
+  /// Bytes from the tile start to row `mn` (a multiple of 64 for A, 0 for B) and k-slice `kk`.
+  static CUTE_CPP_HD constexpr std::uint32_t offset_bytes(int mn, int kk) {
+    return k_major ? std::uint32_t(mn * tile::swizzle_bytes + kk * atom_k * elem_bytes)
+                   : std::uint32_t((mn / tile::box_inner) * tile::box_elems * elem_bytes +
+                                   kk * atom_k * tile::swizzle_bytes);
+  }
+  /// The descriptor of the tile at shared address `tile_addr`, for row `mn` and k-slice `kk`.
+  static CUTE_CPP_HD constexpr std::uint64_t descriptor(std::uint32_t tile_addr, int mn, int kk) {
+    std::uint32_t const start = tile_addr + offset_bytes(mn, kk);
+    ctm::WgmmaDescFields f;
+    f.start_address = start;
+    f.leading_byte_offset = lbo;
+    f.stride_byte_offset = sbo;
+    f.swizzle = wgmma_swizzle(tile::swizzle_bytes);
+    f.base_offset = ctm::wgmma_desc_base_offset(start, f.swizzle);
+    return ctm::wgmma_desc_encode(f);
+  }
+};
+
+}  // namespace detail
+
+/// One thread's view of the accumulator: the (row, col) of each of its elements.
+template <int AtomsM, int N>
+struct WgmmaThrMma {
+  int thread;  ///< 0..127 within the warpgroup
+  /// Row of element j of atom a (rows of the warpgroup's AtomsM x 64 block).
+  CUTE_CPP_HD constexpr int row(int a, int j) const {
+    return a * 64 + (thread / 32) * 16 + (thread % 32) / 4 + ((j % 4) >= 2 ? 8 : 0);
+  }
+  /// Column of element j.
+  CUTE_CPP_HD constexpr int col(int j) const { return (j / 4) * 8 + (thread % 4) * 2 + (j % 2); }
+};
+
+/// A warpgroup's tiled MMA: AtomsM atoms of m64nNk(16|8|32), A rows from ASmem, B from BSmem.
+template <class TA, class TB, class TAcc, class ASmem, class BSmem, int AtomsM, int N>
+struct WgmmaTiledMma {
+  static_assert(diag::wgmma_tile_shape<AtomsM, N>::ok);
+  using OpA = detail::WgmmaOperand<TA, ASmem>;
+  using OpB = detail::WgmmaOperand<TB, BSmem>;
+  static_assert(diag::wgmma_operand_rows<OpA::mn_extent, AtomsM * 64>::ok);
+  static_assert(diag::wgmma_operand_rows<OpB::mn_extent, N>::ok);
+  static_assert(diag::wgmma_tile_k<OpA::k_extent, OpA::atom_k>::ok && OpA::k_extent == OpB::k_extent,
+                "cute-cpp [mma.wgmma.tile-k]: A and B tiles must have the same K extent");
+  static_assert(diag::wgmma_k_major_for_8bit<OpA::k_major, OpB::k_major, OpA::elem_bytes>::ok);
+  static_assert(std::is_same_v<TAcc, float>, "cute-cpp [mma.wgmma.accumulator]: this tiled MMA accumulates in float");
+
+  static constexpr int atoms_m = AtomsM;
+  static constexpr int n = N;
+  static constexpr int k_slices = OpA::k_extent / OpA::atom_k;
+  static constexpr int acc_per_atom = N / 2;
+  static constexpr ctm::DataType type_a = detail::data_type_of<TA>();
+  static constexpr ctm::DataType type_b = detail::data_type_of<TB>();
+
+  /// The accumulator fragment: AtomsM atoms of N/2 floats per thread.
+  struct FragmentC {
+    float v[AtomsM][N / 2];
+    CUTE_CPP_HD constexpr void fill(float x) {
+      for (int a = 0; a < AtomsM; ++a)
+        for (int j = 0; j < N / 2; ++j) v[a][j] = x;
+    }
+  };
+
+  static CUTE_CPP_HD constexpr WgmmaThrMma<AtomsM, N> get_slice(int thread_in_warpgroup) {
+    return {thread_in_warpgroup};
+  }
+
+#if defined(__CUDACC__)
+  /// acc += A[row0 .. row0 + 64 AtomsM, :] * B[:, 0 .. N) over the whole K of the tiles.
+  /// Issues the wgmmas; the caller fences, commits and waits (warpgroup_arrive, commit, wait).
+  static __device__ __forceinline__ void gemm(FragmentC& acc, TA const* a_tile, TB const* b_tile, int row0) {
+    std::uint32_t const a_addr = ctm::cvta_to_shared_u32(a_tile);
+    std::uint32_t const b_addr = ctm::cvta_to_shared_u32(b_tile);
+#pragma unroll
+    for (int kk = 0; kk < k_slices; ++kk) {
+      std::uint64_t const db = OpB::descriptor(b_addr, 0, kk);
+#pragma unroll
+      for (int a = 0; a < AtomsM; ++a) {
+        std::uint64_t const da = OpA::descriptor(a_addr, row0 + a * 64, kk);
+        ctm::wgmma_mma_async<N, ctm::DataType::f32, type_a, type_b, OpA::major, OpB::major>(acc.v[a], da, db, 1u);
+      }
+    }
+  }
+  /// wgmma.fence: orders the accumulator's register accesses before the next wgmmas.
+  static __device__ __forceinline__ void warpgroup_arrive(FragmentC& acc) {
+    for (int a = 0; a < AtomsM; ++a) ctm::wgmma_fence_operand(acc.v[a]);
+    ctm::wgmma_fence();
+  }
+  static __device__ __forceinline__ void commit_group() { ctm::wgmma_commit_group(); }
+  /// Waits until at most Pending wgmma groups are in flight.
+  template <int Pending>
+  static __device__ __forceinline__ void wait_group(FragmentC& acc) {
+    ctm::wgmma_wait_group<Pending>();
+    for (int a = 0; a < AtomsM; ++a) ctm::wgmma_fence_operand(acc.v[a]);
+  }
+#endif
+};
+
+}  // namespace cute_cpp::sm90
