@@ -320,7 +320,8 @@ F8F6F4 = ["e4m3", "e5m2", "e3m2", "e2m3", "e2m1"]
 
 def gen_sm120_mma():
     out = [HEADER, """// sm_120a mma.sync bodies with FP8/FP6/FP4 inputs: kind::f8f6f4 (f32 and f16 accumulators)
-// and kind::mxf8f6f4.block_scale.scale_vec::1X for every A/B type pair (m16n8k32). The
+// and kind::mxf8f6f4.block_scale.scale_vec::1X for every A/B type pair, dense (m16n8k32) and
+// with sparse A (mma.sp::ordered_metadata, m16n8k64). The
 // public, target-gated and checked wrappers are in ctm/sm120/mma_block_scale.hpp.
 #include <cstdint>
 
@@ -368,6 +369,47 @@ namespace detail {
             out.append('        : "=f"(d[0]), "=f"(d[1]), "=f"(d[2]), "=f"(d[3])\n'
                        '        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]),\n'
                        '          "f"(c[0]), "f"(c[1]), "f"(c[2]), "f"(c[3]),\n'
+                       '          "r"(sfa), "n"(ByteA), "n"(ThreadA), "r"(sfb), "n"(ByteB), "n"(ThreadB));\n')
+    out.append("}\n\n")
+    # Sparse A (mma.sp::ordered_metadata, m16n8k64): B has 4 registers, then metadata %14 and
+    # the sparsity selector (0, the only value ptxas accepts for these shapes).
+    out.append("template <MmaF8F6F4Type A, MmaF8F6F4Type B>\n"
+               "__device__ inline void mma_sp_m16n8k64_kind_f8f6f4_f32_impl(float (&d)[4], std::uint32_t const (&a)[4],\n"
+               "    std::uint32_t const (&b)[4], float const (&c)[4], std::uint32_t e) {\n")
+    for ta in F8F6F4:
+        for tb in F8F6F4:
+            out.append(f"  if constexpr (A == MmaF8F6F4Type::{ta} && B == MmaF8F6F4Type::{tb})\n")
+            out.append(f'    asm("mma.sp::ordered_metadata.sync.aligned.m16n8k64.row.col.kind::f8f6f4.f32.{ta}.{tb}.f32 '
+                       f'{d4}, {{%4, %5, %6, %7}}, {{%8, %9, %10, %11}}, {{%12, %13, %14, %15}}, %16, 0;"\n')
+            out.append('        : "=f"(d[0]), "=f"(d[1]), "=f"(d[2]), "=f"(d[3])\n'
+                       '        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "r"(b[2]), "r"(b[3]),\n'
+                       '          "f"(c[0]), "f"(c[1]), "f"(c[2]), "f"(c[3]), "r"(e));\n')
+    out.append("}\n\n")
+    out.append("template <MmaF8F6F4Type A, MmaF8F6F4Type B>\n"
+               "__device__ inline void mma_sp_m16n8k64_kind_f8f6f4_f16_impl(std::uint32_t (&d)[2], std::uint32_t const (&a)[4],\n"
+               "    std::uint32_t const (&b)[4], std::uint32_t const (&c)[2], std::uint32_t e) {\n")
+    for ta in F8F6F4:
+        for tb in F8F6F4:
+            out.append(f"  if constexpr (A == MmaF8F6F4Type::{ta} && B == MmaF8F6F4Type::{tb})\n")
+            out.append(f'    asm("mma.sp::ordered_metadata.sync.aligned.m16n8k64.row.col.kind::f8f6f4.f16.{ta}.{tb}.f16 '
+                       '{%0, %1}, {%2, %3, %4, %5}, {%6, %7, %8, %9}, {%10, %11}, %12, 0;"\n')
+            out.append('        : "=r"(d[0]), "=r"(d[1])\n'
+                       '        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "r"(b[2]), "r"(b[3]),\n'
+                       '          "r"(c[0]), "r"(c[1]), "r"(e));\n')
+    out.append("}\n\n")
+    out.append("template <MmaF8F6F4Type A, MmaF8F6F4Type B, int ByteA, int ThreadA, int ByteB, int ThreadB>\n"
+               "__device__ inline void mma_sp_m16n8k64_kind_mxf8f6f4_impl(float (&d)[4], std::uint32_t const (&a)[4],\n"
+               "    std::uint32_t const (&b)[4], float const (&c)[4], std::uint32_t e, std::uint32_t sfa,\n"
+               "    std::uint32_t sfb) {\n")
+    for ta in F8F6F4:
+        for tb in F8F6F4:
+            out.append(f"  if constexpr (A == MmaF8F6F4Type::{ta} && B == MmaF8F6F4Type::{tb})\n")
+            out.append(f'    asm("mma.sp::ordered_metadata.sync.aligned.m16n8k64.row.col.kind::mxf8f6f4.block_scale.scale_vec::1X'
+                       f'.f32.{ta}.{tb}.f32.ue8m0 {d4}, {{%4, %5, %6, %7}}, {{%8, %9, %10, %11}}, {{%12, %13, %14, %15}}, '
+                       '%16, 0, %17, {%18, %19}, %20, {%21, %22};"\n')
+            out.append('        : "=f"(d[0]), "=f"(d[1]), "=f"(d[2]), "=f"(d[3])\n'
+                       '        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "r"(b[2]), "r"(b[3]),\n'
+                       '          "f"(c[0]), "f"(c[1]), "f"(c[2]), "f"(c[3]), "r"(e),\n'
                        '          "r"(sfa), "n"(ByteA), "n"(ThreadA), "r"(sfb), "n"(ByteB), "n"(ThreadB));\n')
     out.append("}\n#endif  // __CUDACC__\n\n}  // namespace detail\n}  // namespace ctm\n")
     return "".join(out)
