@@ -69,6 +69,24 @@ CTM_HD constexpr bool tcgen05_swizzle_valid(Tcgen05Swizzle s) {
 /// The version field (bits 46-48) every tcgen05 shared-memory descriptor carries: 0b001.
 inline constexpr std::uint64_t tcgen05_smem_desc_version_bits = std::uint64_t{1} << 46;
 
+/// The base-offset field for a swizzled matrix whose repeating pattern starts at
+/// `pattern_start`: 0 when that address is aligned to the pattern's repeat (1024 B for the
+/// 128-byte swizzles, 512 B for 64-byte, 256 B for 32-byte) or without swizzling, otherwise
+/// (pattern_start >> 7) & 7 (PTX ISA, "tcgen05 Shared Memory Descriptor").
+///   tcgen05_smem_desc_base_offset(0x480, Tcgen05Swizzle::b128) -> 1
+[[nodiscard]] CTM_HD constexpr std::uint8_t tcgen05_smem_desc_base_offset(std::uint32_t pattern_start,
+                                                                        Tcgen05Swizzle swizzle) {
+  std::uint32_t repeat = 0;
+  switch (swizzle) {
+    case Tcgen05Swizzle::b128:
+    case Tcgen05Swizzle::b128_base32b: repeat = 1024; break;
+    case Tcgen05Swizzle::b64: repeat = 512; break;
+    case Tcgen05Swizzle::b32: repeat = 256; break;
+    default: return 0;
+  }
+  return pattern_start % repeat == 0 ? std::uint8_t{0} : static_cast<std::uint8_t>((pattern_start >> 7) & 7u);
+}
+
 /// tcgen05 shared-memory matrix descriptor:
 ///   bits 0-13 start>>4, 16-29 LBO>>4, 32-45 SBO>>4, 46-48 0b001, 49-51 base offset,
 ///   52 LBO mode, 53-60 zero, 61-63 swizzle.

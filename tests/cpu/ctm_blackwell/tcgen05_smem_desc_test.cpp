@@ -113,6 +113,20 @@ TEST(Tcgen05SmemDesc, BaseOffset) {
             0x4002'4040'0001'0048ull);
 }
 
+// Base offsets by the ISA formula: 0 on the pattern's repeat boundary, else (addr >> 7) & 7.
+TEST(Tcgen05SmemDesc, BaseOffsetFormula) {
+  using ctm::tcgen05_smem_desc_base_offset;
+  static_assert(tcgen05_smem_desc_base_offset(0x480, Tcgen05Swizzle::b128) == 1);
+  EXPECT_EQ(tcgen05_smem_desc_base_offset(0x400, Tcgen05Swizzle::b128), 0);
+  EXPECT_EQ(tcgen05_smem_desc_base_offset(0x780, Tcgen05Swizzle::b128), 7);
+  EXPECT_EQ(tcgen05_smem_desc_base_offset(0x500, Tcgen05Swizzle::b128_base32b), 2);
+  EXPECT_EQ(tcgen05_smem_desc_base_offset(0x200, Tcgen05Swizzle::b64), 0);   // 512-aligned
+  EXPECT_EQ(tcgen05_smem_desc_base_offset(0x280, Tcgen05Swizzle::b64), 5);
+  EXPECT_EQ(tcgen05_smem_desc_base_offset(0x100, Tcgen05Swizzle::b32), 0);   // 256-aligned
+  EXPECT_EQ(tcgen05_smem_desc_base_offset(0x180, Tcgen05Swizzle::b32), 3);
+  EXPECT_EQ(tcgen05_smem_desc_base_offset(0x480, Tcgen05Swizzle::none), 0);
+}
+
 // Absolute leading-dimension mode: bit 52 (0x0010'0000'0000'0000), LBO field = address 0x3000>>4.
 TEST(Tcgen05SmemDesc, LboModeAbsolute) {
   EXPECT_EQ(ctm::tcgen05_smem_desc({.start_address = 0x1000, .lbo_bytes = 0x3000, .sbo_bytes = 128,
