@@ -20,6 +20,17 @@
 
 namespace ctm {
 
+// ---- tensor-memory address --------------------------------------------------------------------
+
+/// A tensor-memory address: lane (row, 0..127) in bits 16-31, column (32-bit cell, 0..511) in
+/// bits 0-15, as tcgen05.alloc returns it and tcgen05.ld/st/mma/cp take it.
+///   tcgen05_tmem_addr(32, 64) -> 0x0020'0040
+/// @pre lane < 128, column < 512 [tcgen05.tmem-addr.range]
+[[nodiscard]] CTM_HD constexpr std::uint32_t tcgen05_tmem_addr(std::uint32_t lane, std::uint32_t column);
+/// The lane (bits 16-31) and column (bits 0-15) of a tensor-memory address.
+[[nodiscard]] CTM_HD constexpr std::uint32_t tcgen05_tmem_lane(std::uint32_t taddr) { return taddr >> 16; }
+[[nodiscard]] CTM_HD constexpr std::uint32_t tcgen05_tmem_column(std::uint32_t taddr) { return taddr & 0xFFFFu; }
+
 // ---- shared-memory matrix descriptor ------------------------------------------------------
 
 /// Swizzle mode, bits 61-63 of the descriptor. The enumerator values are the field values.
@@ -140,6 +151,13 @@ inline constexpr std::uint64_t tcgen05_smem_desc_version_bits = std::uint64_t{1}
 [[nodiscard]] CTM_HD constexpr std::uint64_t tcgen05_smem_desc_advance_unchecked(std::uint64_t desc,
                                                                                 std::uint32_t bytes) {
   return desc + (bytes >> 4);
+}
+
+[[nodiscard]] CTM_HD constexpr std::uint32_t tcgen05_tmem_addr(std::uint32_t lane, std::uint32_t column) {
+  if (lane >= 128 || column >= 512)
+    detail::tcgen05_desc_fail("ctm [tcgen05.tmem-addr.range]: tensor memory has 128 lanes and 512 "
+                              "columns");
+  return lane << 16 | column;
 }
 
 // ---- instruction descriptor -----------------------------------------------------------------

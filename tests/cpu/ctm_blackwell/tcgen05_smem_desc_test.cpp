@@ -193,4 +193,15 @@ TEST(Tcgen05SmemDesc, RejectsBadBaseOffset) {
                std::invalid_argument);
 }
 
+// Tensor-memory addresses: lane in bits 16-31, column in bits 0-15.
+TEST(Tcgen05TmemAddr, LaneAndColumn) {
+  static_assert(ctm::tcgen05_tmem_addr(32, 64) == 0x0020'0040u);
+  EXPECT_EQ(ctm::tcgen05_tmem_addr(0, 0), 0u);
+  EXPECT_EQ(ctm::tcgen05_tmem_addr(127, 511), 0x007F'01FFu);
+  EXPECT_EQ(ctm::tcgen05_tmem_lane(0x0060'0100u), 0x60u);
+  EXPECT_EQ(ctm::tcgen05_tmem_column(0x0060'0100u), 0x100u);
+  EXPECT_THROW((void)ctm::tcgen05_tmem_addr(128, 0), std::invalid_argument);
+  EXPECT_THROW((void)ctm::tcgen05_tmem_addr(0, 512), std::invalid_argument);
+}
+
 }  // namespace
