@@ -8,6 +8,7 @@ Inline asm needs a string literal per operand list, so the tcgen05.ld/st registe
 
   include/ctm/generated/sm100_tcgen05_ld_st.hpp   tcgen05.ld / tcgen05.st, every shape and .num
   include/ctm/generated/sm100_tcgen05_mma.hpp     tcgen05.mma, every kind and operand form
+  include/ctm/generated/sm100_tcgen05_mma_collector.hpp   tcgen05.mma with .collector::a::*
   include/ctm/generated/sm100_tcgen05_cp.hpp      tcgen05.cp, every shape and source format
   include/ctm/generated/sm120_mma_f8f6f4.hpp      sm_120a mma.sync kind::f8f6f4 / mxf8f6f4, every type pair
 
@@ -276,6 +277,51 @@ def gen_mma_sparse_ws(out):
                 out.append("}\n\n")
 
 
+COLLECTOR_OPS = ["fill", "use", "lastuse", "discard"]
+
+
+def gen_mma_collector():
+    out = [HEADER, """// tcgen05.mma with the A-collector qualifier (.collector::a::fill / use / lastuse / discard),
+// for each kind, A from shared memory or tensor memory, the plain and block-scaled forms. The
+// public, target-gated wrappers are in ctm/sm100/tcgen05_mma_collector.hpp.
+#include <cstdint>
+
+namespace ctm::detail {
+
+#if defined(__CUDACC__)
+"""]
+    for a_tmem in (False, True):
+        a_type = "std::uint32_t" if a_tmem else "std::uint64_t"
+        a_con = "r" if a_tmem else "l"
+        a_ptx = "[%1]" if a_tmem else "%1"
+        suffix = "_a_tmem" if a_tmem else ""
+        base = ['"r"(d_tmem)', f'"{a_con}"(a)', '"l"(b_desc)', '"r"(idesc)', '"r"(enable_input_d)',
+                '"n"(CtaGroup)']
+        out.append("// Kind: 0 f16, 1 tf32, 2 f8f6f4, 3 i8; Op: 0 fill, 1 use, 2 lastuse, 3 discard.\n")
+        out.append(f"template <int Kind, int CtaGroup, int Op>\n__device__ inline void tcgen05_mma_collector{suffix}_impl("
+                   f"std::uint32_t d_tmem, {a_type} a, std::uint64_t b_desc, std::uint32_t idesc, "
+                   "std::uint32_t enable_input_d) {\n")
+        for ki, (kind, _) in enumerate(PLAIN_KINDS):
+            for oi, op in enumerate(COLLECTOR_OPS):
+                emit_asm(out, f"Kind == {ki} && Op == {oi}",
+                         f"tcgen05.mma.cta_group::%5.kind::{kind}.collector::a::{op} [%0], {a_ptx}, %2, %3, p;", base)
+        out.append("}\n\n")
+        out.append("// Kind: 4 mxf8f6f4, 5 mxf4, 6 mxf4nvf4; ScaleVec: 1, 2, 4; Op as above.\n")
+        out.append(f"template <int Kind, int ScaleVec, int CtaGroup, int Op>\n__device__ inline void "
+                   f"tcgen05_mma_block_scale_collector{suffix}_impl(std::uint32_t d_tmem, {a_type} a, "
+                   "std::uint64_t b_desc, std::uint32_t idesc, std::uint32_t sfa_tmem, std::uint32_t sfb_tmem, "
+                   "std::uint32_t enable_input_d) {\n")
+        for ki, (kind, vecs) in enumerate(BLOCK_SCALED, start=4):
+            for vec in vecs:
+                for oi, op in enumerate(COLLECTOR_OPS):
+                    emit_asm(out, f"Kind == {ki} && ScaleVec == {vec[0]} && Op == {oi}",
+                             f"tcgen05.mma.cta_group::%5.kind::{kind}.block_scale.scale_vec::{vec}.collector::a::{op} "
+                             f"[%0], {a_ptx}, %2, %3, [%6], [%7], p;", base + ['"r"(sfa_tmem)', '"r"(sfb_tmem)'])
+        out.append("}\n\n")
+    out.append("#endif  // __CUDACC__\n\n}  // namespace ctm::detail\n")
+    return "".join(out)
+
+
 # ---- tcgen05.cp -------------------------------------------------------------------------------
 
 CP_SHAPES = [("s128x256b", "128x256b"), ("s4x256b", "4x256b"), ("s128x128b", "128x128b"),
@@ -417,6 +463,7 @@ namespace detail {
 
 def outputs():
     return (("sm100_tcgen05_ld_st.hpp", gen_ld_st()), ("sm100_tcgen05_mma.hpp", gen_mma()),
+            ("sm100_tcgen05_mma_collector.hpp", gen_mma_collector()),
             ("sm100_tcgen05_cp.hpp", gen_cp()), ("sm120_mma_f8f6f4.hpp", gen_sm120_mma()))
 
 

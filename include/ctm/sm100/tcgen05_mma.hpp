@@ -5,7 +5,8 @@
 // (A from shared memory or tensor memory; optional disable-output-lane mask; optional
 // scale-input-d for f16/tf32) and the block-scaled kinds mxf8f6f4, mxf4, mxf4nvf4 (with the
 // scale-factor tensor-memory addresses). cta_group::1 and ::2. Also the sparse-A (.sp) and
-// weight-stationary (.ws, .ws.sp) forms. Not exposed: the .collector qualifiers.
+// weight-stationary (.ws, .ws.sp) forms. The .collector::a forms: tcgen05_mma_collector.hpp
+// (the .ws .collector::bN forms are not exposed).
 // CuTeDSL: the tcgen05 MMA atoms
 // (cute.nvgpu.tcgen05.MmaF16BF16Op, MmaTF32Op, MmaF8F6F4Op, MmaI8Op, MmaMXF8Op, MmaMXF4Op,
 // MmaMXF4NVF4Op). Target: sm_100a only.
