@@ -260,7 +260,7 @@ def gen_mma_sparse_ws(out):
                     params.append("std::uint32_t sp_meta_tmem")
                 params += ["std::uint32_t idesc", "std::uint32_t enable_input_d"]
                 if mask:
-                    params.append("std::uint64_t zero_column_mask")
+                    params.append("std::uint64_t zero_column_mask_desc")
                 out.append("// Kind: 0 f16, 1 tf32, 2 f8f6f4, 3 i8.\n")
                 out.append(f"template <int Kind>\n__device__ inline void {name}({', '.join(params)}) {{\n")
                 for ki, (kind, _) in enumerate(PLAIN_KINDS):
@@ -270,7 +270,7 @@ def gen_mma_sparse_ws(out):
                     if sparse:
                         ins.append('"r"(sp_meta_tmem)')
                     if mask:
-                        ins.append('"l"(zero_column_mask)')
+                        ins.append('"l"(zero_column_mask_desc)')
                     op = "tcgen05.mma.ws.sp" if sparse else "tcgen05.mma.ws"
                     emit_asm(out, f"Kind == {ki}",
                              f"{op}.cta_group::%5.kind::{kind} [%0], {a_ptx}, %2{meta}, %3, p{maskop};", ins)

@@ -574,7 +574,7 @@ __device__ inline void tcgen05_mma_ws_impl(std::uint32_t d_tmem, std::uint64_t a
 
 // Kind: 0 f16, 1 tf32, 2 f8f6f4, 3 i8.
 template <int Kind>
-__device__ inline void tcgen05_mma_ws_impl_mask(std::uint32_t d_tmem, std::uint64_t a, std::uint64_t b_desc, std::uint32_t idesc, std::uint32_t enable_input_d, std::uint64_t zero_column_mask) {
+__device__ inline void tcgen05_mma_ws_impl_mask(std::uint32_t d_tmem, std::uint64_t a, std::uint64_t b_desc, std::uint32_t idesc, std::uint32_t enable_input_d, std::uint64_t zero_column_mask_desc) {
   if constexpr (Kind == 0) {
     asm volatile("{\n"
         ".reg .pred p;\n"
@@ -582,7 +582,7 @@ __device__ inline void tcgen05_mma_ws_impl_mask(std::uint32_t d_tmem, std::uint6
         "tcgen05.mma.ws.cta_group::%5.kind::f16 [%0], %1, %2, %3, p, %6;\n"
         "}\n"
         :: "r"(d_tmem), "l"(a), "l"(b_desc), "r"(idesc), "r"(enable_input_d), "n"(1),
-           "l"(zero_column_mask));
+           "l"(zero_column_mask_desc));
   }
   if constexpr (Kind == 1) {
     asm volatile("{\n"
@@ -591,7 +591,7 @@ __device__ inline void tcgen05_mma_ws_impl_mask(std::uint32_t d_tmem, std::uint6
         "tcgen05.mma.ws.cta_group::%5.kind::tf32 [%0], %1, %2, %3, p, %6;\n"
         "}\n"
         :: "r"(d_tmem), "l"(a), "l"(b_desc), "r"(idesc), "r"(enable_input_d), "n"(1),
-           "l"(zero_column_mask));
+           "l"(zero_column_mask_desc));
   }
   if constexpr (Kind == 2) {
     asm volatile("{\n"
@@ -600,7 +600,7 @@ __device__ inline void tcgen05_mma_ws_impl_mask(std::uint32_t d_tmem, std::uint6
         "tcgen05.mma.ws.cta_group::%5.kind::f8f6f4 [%0], %1, %2, %3, p, %6;\n"
         "}\n"
         :: "r"(d_tmem), "l"(a), "l"(b_desc), "r"(idesc), "r"(enable_input_d), "n"(1),
-           "l"(zero_column_mask));
+           "l"(zero_column_mask_desc));
   }
   if constexpr (Kind == 3) {
     asm volatile("{\n"
@@ -609,7 +609,7 @@ __device__ inline void tcgen05_mma_ws_impl_mask(std::uint32_t d_tmem, std::uint6
         "tcgen05.mma.ws.cta_group::%5.kind::i8 [%0], %1, %2, %3, p, %6;\n"
         "}\n"
         :: "r"(d_tmem), "l"(a), "l"(b_desc), "r"(idesc), "r"(enable_input_d), "n"(1),
-           "l"(zero_column_mask));
+           "l"(zero_column_mask_desc));
   }
 }
 
@@ -656,7 +656,7 @@ __device__ inline void tcgen05_mma_ws_sp_impl(std::uint32_t d_tmem, std::uint64_
 
 // Kind: 0 f16, 1 tf32, 2 f8f6f4, 3 i8.
 template <int Kind>
-__device__ inline void tcgen05_mma_ws_sp_impl_mask(std::uint32_t d_tmem, std::uint64_t a, std::uint64_t b_desc, std::uint32_t sp_meta_tmem, std::uint32_t idesc, std::uint32_t enable_input_d, std::uint64_t zero_column_mask) {
+__device__ inline void tcgen05_mma_ws_sp_impl_mask(std::uint32_t d_tmem, std::uint64_t a, std::uint64_t b_desc, std::uint32_t sp_meta_tmem, std::uint32_t idesc, std::uint32_t enable_input_d, std::uint64_t zero_column_mask_desc) {
   if constexpr (Kind == 0) {
     asm volatile("{\n"
         ".reg .pred p;\n"
@@ -664,7 +664,7 @@ __device__ inline void tcgen05_mma_ws_sp_impl_mask(std::uint32_t d_tmem, std::ui
         "tcgen05.mma.ws.sp.cta_group::%5.kind::f16 [%0], %1, %2, [%6], %3, p, %7;\n"
         "}\n"
         :: "r"(d_tmem), "l"(a), "l"(b_desc), "r"(idesc), "r"(enable_input_d), "n"(1),
-           "r"(sp_meta_tmem), "l"(zero_column_mask));
+           "r"(sp_meta_tmem), "l"(zero_column_mask_desc));
   }
   if constexpr (Kind == 1) {
     asm volatile("{\n"
@@ -673,7 +673,7 @@ __device__ inline void tcgen05_mma_ws_sp_impl_mask(std::uint32_t d_tmem, std::ui
         "tcgen05.mma.ws.sp.cta_group::%5.kind::tf32 [%0], %1, %2, [%6], %3, p, %7;\n"
         "}\n"
         :: "r"(d_tmem), "l"(a), "l"(b_desc), "r"(idesc), "r"(enable_input_d), "n"(1),
-           "r"(sp_meta_tmem), "l"(zero_column_mask));
+           "r"(sp_meta_tmem), "l"(zero_column_mask_desc));
   }
   if constexpr (Kind == 2) {
     asm volatile("{\n"
@@ -682,7 +682,7 @@ __device__ inline void tcgen05_mma_ws_sp_impl_mask(std::uint32_t d_tmem, std::ui
         "tcgen05.mma.ws.sp.cta_group::%5.kind::f8f6f4 [%0], %1, %2, [%6], %3, p, %7;\n"
         "}\n"
         :: "r"(d_tmem), "l"(a), "l"(b_desc), "r"(idesc), "r"(enable_input_d), "n"(1),
-           "r"(sp_meta_tmem), "l"(zero_column_mask));
+           "r"(sp_meta_tmem), "l"(zero_column_mask_desc));
   }
   if constexpr (Kind == 3) {
     asm volatile("{\n"
@@ -691,7 +691,7 @@ __device__ inline void tcgen05_mma_ws_sp_impl_mask(std::uint32_t d_tmem, std::ui
         "tcgen05.mma.ws.sp.cta_group::%5.kind::i8 [%0], %1, %2, [%6], %3, p, %7;\n"
         "}\n"
         :: "r"(d_tmem), "l"(a), "l"(b_desc), "r"(idesc), "r"(enable_input_d), "n"(1),
-           "r"(sp_meta_tmem), "l"(zero_column_mask));
+           "r"(sp_meta_tmem), "l"(zero_column_mask_desc));
   }
 }
 
@@ -816,7 +816,7 @@ __device__ inline void tcgen05_mma_ws_a_tmem_impl(std::uint32_t d_tmem, std::uin
 
 // Kind: 0 f16, 1 tf32, 2 f8f6f4, 3 i8.
 template <int Kind>
-__device__ inline void tcgen05_mma_ws_a_tmem_impl_mask(std::uint32_t d_tmem, std::uint32_t a, std::uint64_t b_desc, std::uint32_t idesc, std::uint32_t enable_input_d, std::uint64_t zero_column_mask) {
+__device__ inline void tcgen05_mma_ws_a_tmem_impl_mask(std::uint32_t d_tmem, std::uint32_t a, std::uint64_t b_desc, std::uint32_t idesc, std::uint32_t enable_input_d, std::uint64_t zero_column_mask_desc) {
   if constexpr (Kind == 0) {
     asm volatile("{\n"
         ".reg .pred p;\n"
@@ -824,7 +824,7 @@ __device__ inline void tcgen05_mma_ws_a_tmem_impl_mask(std::uint32_t d_tmem, std
         "tcgen05.mma.ws.cta_group::%5.kind::f16 [%0], [%1], %2, %3, p, %6;\n"
         "}\n"
         :: "r"(d_tmem), "r"(a), "l"(b_desc), "r"(idesc), "r"(enable_input_d), "n"(1),
-           "l"(zero_column_mask));
+           "l"(zero_column_mask_desc));
   }
   if constexpr (Kind == 1) {
     asm volatile("{\n"
@@ -833,7 +833,7 @@ __device__ inline void tcgen05_mma_ws_a_tmem_impl_mask(std::uint32_t d_tmem, std
         "tcgen05.mma.ws.cta_group::%5.kind::tf32 [%0], [%1], %2, %3, p, %6;\n"
         "}\n"
         :: "r"(d_tmem), "r"(a), "l"(b_desc), "r"(idesc), "r"(enable_input_d), "n"(1),
-           "l"(zero_column_mask));
+           "l"(zero_column_mask_desc));
   }
   if constexpr (Kind == 2) {
     asm volatile("{\n"
@@ -842,7 +842,7 @@ __device__ inline void tcgen05_mma_ws_a_tmem_impl_mask(std::uint32_t d_tmem, std
         "tcgen05.mma.ws.cta_group::%5.kind::f8f6f4 [%0], [%1], %2, %3, p, %6;\n"
         "}\n"
         :: "r"(d_tmem), "r"(a), "l"(b_desc), "r"(idesc), "r"(enable_input_d), "n"(1),
-           "l"(zero_column_mask));
+           "l"(zero_column_mask_desc));
   }
   if constexpr (Kind == 3) {
     asm volatile("{\n"
@@ -851,7 +851,7 @@ __device__ inline void tcgen05_mma_ws_a_tmem_impl_mask(std::uint32_t d_tmem, std
         "tcgen05.mma.ws.cta_group::%5.kind::i8 [%0], [%1], %2, %3, p, %6;\n"
         "}\n"
         :: "r"(d_tmem), "r"(a), "l"(b_desc), "r"(idesc), "r"(enable_input_d), "n"(1),
-           "l"(zero_column_mask));
+           "l"(zero_column_mask_desc));
   }
 }
 
@@ -898,7 +898,7 @@ __device__ inline void tcgen05_mma_ws_sp_a_tmem_impl(std::uint32_t d_tmem, std::
 
 // Kind: 0 f16, 1 tf32, 2 f8f6f4, 3 i8.
 template <int Kind>
-__device__ inline void tcgen05_mma_ws_sp_a_tmem_impl_mask(std::uint32_t d_tmem, std::uint32_t a, std::uint64_t b_desc, std::uint32_t sp_meta_tmem, std::uint32_t idesc, std::uint32_t enable_input_d, std::uint64_t zero_column_mask) {
+__device__ inline void tcgen05_mma_ws_sp_a_tmem_impl_mask(std::uint32_t d_tmem, std::uint32_t a, std::uint64_t b_desc, std::uint32_t sp_meta_tmem, std::uint32_t idesc, std::uint32_t enable_input_d, std::uint64_t zero_column_mask_desc) {
   if constexpr (Kind == 0) {
     asm volatile("{\n"
         ".reg .pred p;\n"
@@ -906,7 +906,7 @@ __device__ inline void tcgen05_mma_ws_sp_a_tmem_impl_mask(std::uint32_t d_tmem, 
         "tcgen05.mma.ws.sp.cta_group::%5.kind::f16 [%0], [%1], %2, [%6], %3, p, %7;\n"
         "}\n"
         :: "r"(d_tmem), "r"(a), "l"(b_desc), "r"(idesc), "r"(enable_input_d), "n"(1),
-           "r"(sp_meta_tmem), "l"(zero_column_mask));
+           "r"(sp_meta_tmem), "l"(zero_column_mask_desc));
   }
   if constexpr (Kind == 1) {
     asm volatile("{\n"
@@ -915,7 +915,7 @@ __device__ inline void tcgen05_mma_ws_sp_a_tmem_impl_mask(std::uint32_t d_tmem, 
         "tcgen05.mma.ws.sp.cta_group::%5.kind::tf32 [%0], [%1], %2, [%6], %3, p, %7;\n"
         "}\n"
         :: "r"(d_tmem), "r"(a), "l"(b_desc), "r"(idesc), "r"(enable_input_d), "n"(1),
-           "r"(sp_meta_tmem), "l"(zero_column_mask));
+           "r"(sp_meta_tmem), "l"(zero_column_mask_desc));
   }
   if constexpr (Kind == 2) {
     asm volatile("{\n"
@@ -924,7 +924,7 @@ __device__ inline void tcgen05_mma_ws_sp_a_tmem_impl_mask(std::uint32_t d_tmem, 
         "tcgen05.mma.ws.sp.cta_group::%5.kind::f8f6f4 [%0], [%1], %2, [%6], %3, p, %7;\n"
         "}\n"
         :: "r"(d_tmem), "r"(a), "l"(b_desc), "r"(idesc), "r"(enable_input_d), "n"(1),
-           "r"(sp_meta_tmem), "l"(zero_column_mask));
+           "r"(sp_meta_tmem), "l"(zero_column_mask_desc));
   }
   if constexpr (Kind == 3) {
     asm volatile("{\n"
@@ -933,7 +933,7 @@ __device__ inline void tcgen05_mma_ws_sp_a_tmem_impl_mask(std::uint32_t d_tmem, 
         "tcgen05.mma.ws.sp.cta_group::%5.kind::i8 [%0], [%1], %2, [%6], %3, p, %7;\n"
         "}\n"
         :: "r"(d_tmem), "r"(a), "l"(b_desc), "r"(idesc), "r"(enable_input_d), "n"(1),
-           "r"(sp_meta_tmem), "l"(zero_column_mask));
+           "r"(sp_meta_tmem), "l"(zero_column_mask_desc));
   }
 }
 

@@ -289,14 +289,15 @@ CTM_DEVICE void tcgen05_mma_ws(std::uint32_t d_tmem, std::uint64_t a_desc, std::
   detail::tcgen05_mma_ws_impl<static_cast<int>(Kind)>(d_tmem, a_desc, b_desc, idesc, enable_input_d);
 }
 
-/// ... with a 64-bit zero-column mask for B (bit i set: column i of B reads as zero).
+/// ... with the 64-bit zero-column-mask descriptor (PTX zero-column-mask-desc: which columns of
+/// B read as zero, as start counts and use/skip spans, plus the B shift; no encoder here yet).
 template <Tcgen05Kind Kind, class Target = void>
 CTM_DEVICE void tcgen05_mma_ws(std::uint32_t d_tmem, std::uint64_t a_desc, std::uint64_t b_desc,
-                               std::uint32_t idesc, bool enable_input_d, std::uint64_t zero_column_mask) {
+                               std::uint32_t idesc, bool enable_input_d, std::uint64_t zero_column_mask_desc) {
   static_assert(diag::tcgen05_mma_ws_kind<Kind>::ok);
   detail::gate_tcgen05_mma<Target>();
   detail::tcgen05_mma_ws_impl_mask<static_cast<int>(Kind)>(d_tmem, a_desc, b_desc, idesc, enable_input_d,
-                                                          zero_column_mask);
+                                                          zero_column_mask_desc);
 }
 
 /// tcgen05.mma.ws with A from tensor memory.
@@ -311,11 +312,11 @@ CTM_DEVICE void tcgen05_mma_ws_a_tmem(std::uint32_t d_tmem, std::uint32_t a_tmem
 /// ... with the zero-column mask.
 template <Tcgen05Kind Kind, class Target = void>
 CTM_DEVICE void tcgen05_mma_ws_a_tmem(std::uint32_t d_tmem, std::uint32_t a_tmem, std::uint64_t b_desc,
-                                      std::uint32_t idesc, bool enable_input_d, std::uint64_t zero_column_mask) {
+                                      std::uint32_t idesc, bool enable_input_d, std::uint64_t zero_column_mask_desc) {
   static_assert(diag::tcgen05_mma_ws_kind<Kind>::ok);
   detail::gate_tcgen05_mma<Target>();
   detail::tcgen05_mma_ws_a_tmem_impl_mask<static_cast<int>(Kind)>(d_tmem, a_tmem, b_desc, idesc,
-                                                                 enable_input_d, zero_column_mask);
+                                                                 enable_input_d, zero_column_mask_desc);
 }
 
 /// tcgen05.mma.ws.sp.cta_group::1.kind::K [d_tmem], a_desc, b_desc, [sp_meta_tmem], idesc,
@@ -333,11 +334,11 @@ CTM_DEVICE void tcgen05_mma_ws_sp(std::uint32_t d_tmem, std::uint64_t a_desc, st
 template <Tcgen05Kind Kind, class Target = void>
 CTM_DEVICE void tcgen05_mma_ws_sp(std::uint32_t d_tmem, std::uint64_t a_desc, std::uint64_t b_desc,
                                   std::uint32_t sp_meta_tmem, std::uint32_t idesc, bool enable_input_d,
-                                  std::uint64_t zero_column_mask) {
+                                  std::uint64_t zero_column_mask_desc) {
   static_assert(diag::tcgen05_mma_ws_kind<Kind>::ok);
   detail::gate_tcgen05_mma<Target>();
   detail::tcgen05_mma_ws_sp_impl_mask<static_cast<int>(Kind)>(d_tmem, a_desc, b_desc, sp_meta_tmem, idesc,
-                                                             enable_input_d, zero_column_mask);
+                                                             enable_input_d, zero_column_mask_desc);
 }
 
 /// tcgen05.mma.ws.sp with A from tensor memory.
@@ -354,11 +355,11 @@ CTM_DEVICE void tcgen05_mma_ws_sp_a_tmem(std::uint32_t d_tmem, std::uint32_t a_t
 template <Tcgen05Kind Kind, class Target = void>
 CTM_DEVICE void tcgen05_mma_ws_sp_a_tmem(std::uint32_t d_tmem, std::uint32_t a_tmem, std::uint64_t b_desc,
                                          std::uint32_t sp_meta_tmem, std::uint32_t idesc, bool enable_input_d,
-                                         std::uint64_t zero_column_mask) {
+                                         std::uint64_t zero_column_mask_desc) {
   static_assert(diag::tcgen05_mma_ws_kind<Kind>::ok);
   detail::gate_tcgen05_mma<Target>();
   detail::tcgen05_mma_ws_sp_a_tmem_impl_mask<static_cast<int>(Kind)>(d_tmem, a_tmem, b_desc, sp_meta_tmem,
-                                                                    idesc, enable_input_d, zero_column_mask);
+                                                                    idesc, enable_input_d, zero_column_mask_desc);
 }
 
 #endif  // __CUDACC__
