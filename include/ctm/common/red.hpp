@@ -93,8 +93,7 @@ CTM_DEVICE std::int32_t atom_global_min_s32(std::int32_t* addr, std::int32_t v) 
 CTM_DEVICE std::int32_t atom_global_max_s32(std::int32_t* addr, std::int32_t v) {
   std::int32_t d; asm volatile("atom.global.max.s32 %0, [%1], %2;\n" : "=r"(d) : "l"(addr), "r"(v) : "memory"); return d;
 }
-/// atom.global.min.noftz.v2.bf16x2 / the other min/max half forms exist only with a vector
-/// result; use the red_ forms above. atom.global.cas.b32 d, [addr], compare, v.
+/// atom.global.cas.b32 d, [addr], compare, v: stores v if *addr == compare; returns the old value.
 CTM_DEVICE std::uint32_t atom_global_cas_b32(std::uint32_t* addr, std::uint32_t compare, std::uint32_t v) {
   std::uint32_t d; asm volatile("atom.global.cas.b32 %0, [%1], %2, %3;\n" : "=r"(d) : "l"(addr), "r"(compare), "r"(v) : "memory"); return d;
 }
