@@ -107,6 +107,7 @@ inline constexpr std::uint64_t tcgen05_smem_desc_version_bits = std::uint64_t{1}
 /// @pre start, LBO, SBO below 2^18 (256 KiB) [tcgen05.smem-desc.range]
 /// @pre base_offset in 0..7, and 0 without swizzle [tcgen05.smem-desc.base-offset]
 /// @pre swizzle one of 0, 1, 2, 4, 6        [tcgen05.smem-desc.swizzle]
+/// @pre LBO mode 0 or 1                      [tcgen05.smem-desc.lbo-mode]
 /// Violations throw std::invalid_argument on the host, trap on the device, and fail to
 /// compile in a constant expression.
 [[nodiscard]] CTM_HD constexpr std::uint64_t tcgen05_smem_desc(Tcgen05SmemDescFields f) {
