@@ -1,0 +1,6 @@
+// A B-reuse shift outside tcgen05.mma.ws.
+// cute-cpp-arch: 100a
+// expected-error {{"tcgen05\.idesc\.max-shift"}}
+#include <ctm/sm100/tcgen05_desc.hpp>
+constexpr std::uint32_t bad = ctm::tcgen05_idesc_v<ctm::Tcgen05InstrDesc{.kind = ctm::Tcgen05Kind::f16, .max_shift = ctm::Tcgen05MaxShift::shift8}>;
+__global__ void k(unsigned* out) { out[0] = bad; }
