@@ -131,7 +131,7 @@ struct swizzle_params {
 
 /// Raises the compile-time error for E (no-op when E is no error). Used by the static path.
 template <LayoutRule Rule, long long A, long long B>
-constexpr bool check_static() {
+CUTE_CPP_HD constexpr bool check_static() {
   using R = LayoutRule;
   if constexpr (Rule == R::none) return true;
   else if constexpr (Rule == R::capacity) return layout_capacity<A, B>::ok;
@@ -151,7 +151,7 @@ constexpr bool check_static() {
 }
 
 /// The rule id and text of E, for the run-time exception (the static_assert text, then the values).
-inline constexpr char const* layout_rule_text(LayoutRule r) noexcept {
+CUTE_CPP_HD constexpr char const* layout_rule_text(LayoutRule r) noexcept {
   using R = LayoutRule;
   switch (r) {
     case R::none: return "";

@@ -5,8 +5,11 @@
 #include <gtest/gtest.h>
 
 #include <array>
+#include <random>
+#include <vector>
 #include <type_traits>
 #include <cute_cpp/layout.hpp>
+#include "support/layout_vectors.hpp"
 
 namespace cc = cute_cpp;
 using cc::C;
@@ -123,8 +126,8 @@ TEST(LayoutStatic, DynamicInputsGiveTheSameValues) {
   using A = cc::RowMajor<8, 8>;
   using T = cc::Tile<C<2>, C<4>>;
   auto dyn_a = cc::make_layout(cc::make_shape(8, 8), cc::make_stride(8, 1));
-  auto r = cc::logical_divide(dyn_a, T{});
-  static_assert(std::is_same_v<decltype(r), cc::DynLayout>);
+  auto r = cc::logical_divide(dyn_a, T{});  // ((_2,4),(_4,2)):((8,16),(1,_4)), typed, values at run time
+  static_assert(!cc::is_static_v<decltype(r)>);
   EXPECT_EQ(plain(s(r)), plain(s(cc::logical_divide(A{}, T{}))));
   EXPECT_EQ(dyn_a(3, 5), 29);
   // example-end dynamic-divide
@@ -153,4 +156,38 @@ TEST(LayoutStatic, TupleUtilities) {
   EXPECT_EQ(cc::size(cc::make_shape(4, C<8>{})), 32);
   EXPECT_TRUE((cc::RowMajor<4, 8>{} == cc::parse_layout("(4,8):(8,1)")));
   EXPECT_FALSE((cc::RowMajor<4, 8>{} == cc::ColMajor<4, 8>{}));
+}
+
+// The typed fast path (typed layout / integer tiles, no engine) agrees with the engine.
+TEST(LayoutStatic, TypedDividesMatchTheEngine) {
+  std::mt19937 rng(20261130);
+  auto pick = [&](std::vector<int> v) { return v[std::uniform_int_distribution<int>(0, int(v.size()) - 1)(rng)]; };
+  auto same = [](std::string a, std::string b) {
+    return cc::test::size1_strides_zeroed(a) == cc::test::size1_strides_zeroed(b);
+  };
+  for (int trial = 0; trial < 300; ++trial) {
+    int m = pick({4, 8, 12, 16, 32}), n = pick({2, 4, 8, 6}), dm = pick({1, 2}), dn = m * dm * pick({1, 2});
+    auto a = cc::make_layout(cc::make_shape(m, n), cc::make_stride(dm, dn));
+    auto t = cc::make_tile(C<4>{}, pick({1, 2, 3}));
+    cc::DynLayout ad = cc::parse_layout(cc::to_string(a));
+    cc::DynLayout td = cc::make_dyn_layout(cc::parse_tiler(plain(cc::to_string(t))));
+    SCOPED_TRACE(s(a) + " / " + s(t));
+    ASSERT_TRUE(same(s(cc::logical_divide(a, t)), s(cc::logical_divide(ad, td))));
+    ASSERT_TRUE(same(s(cc::zipped_divide(a, t)), s(cc::zipped_divide(ad, td))));
+    ASSERT_TRUE(same(s(cc::tiled_divide(a, t)), s(cc::tiled_divide(ad, td))));
+    ASSERT_TRUE(same(s(cc::flat_divide(a, t)), s(cc::flat_divide(ad, td))));
+    auto crd = cc::make_coord(pick({0, 1}) % ((m + 3) / 4), 0);
+    ASSERT_TRUE(same(s(cc::local_tile(a, t, crd)), s(cc::local_tile(ad, td, crd))));
+    ASSERT_EQ(cc::local_tile_offset(a, t, crd), cc::local_tile_offset(ad, td, crd));
+    using Thr = cc::RowMajor<2, 2>;
+    int idx = pick({0, 1, 2, 3});
+    ASSERT_TRUE(same(s(cc::local_partition(a, Thr{}, idx)), s(cc::local_partition(ad, cc::parse_layout("(2,2):(2,1)"), idx))));
+    ASSERT_EQ(cc::local_partition_offset(a, Thr{}, idx), cc::local_partition_offset(ad, cc::parse_layout("(2,2):(2,1)"), idx));
+  }
+  // Static tile on a run-time extent keeps the static parts in the type.
+  auto g = cc::make_layout(cc::make_shape(100, 64), cc::make_stride(C<1>{}, 100));
+  auto tile = cc::local_tile(g, cc::Tile<C<32>, C<16>>{}, cc::make_coord(3, 1));
+  static_assert(std::is_same_v<decltype(tile), Layout<Shape<C<32>, C<16>>, Stride<C<1>, int>>>);
+  EXPECT_EQ(s(tile), "(_32,_16):(_1,100)");
+  EXPECT_EQ(cc::local_tile_offset(g, cc::Tile<C<32>, C<16>>{}, cc::make_coord(3, 1)), 3 * 32 + 16 * 100);
 }
