@@ -17,6 +17,12 @@ __global__ void kernel(int* out, int m, int k) {
   int t = threadIdx.x;
   out[t] = int(gA(t % m, t / m)) + int(SmemA{}(t % 128, t / 128));
   out[t] += int(cc::size(gA)) + int(decltype(cc::cosize(Tiled{}))::value);
+  // Run-time extents divided by static tiles stay typed (no engine, no stack).
+  auto gT = cc::local_tile(gA, cc::Tile<cc::C<16>, cc::C<8>>{}, cc::make_coord(int(blockIdx.x), 0));  // (16,8)
+  static_assert(std::is_same_v<decltype(gT), cc::Layout<cc::Shape<cc::C<16>, cc::C<8>>, cc::Stride<int, cc::C<1>>>>);
+  auto tT = cc::local_partition(gA, cc::RowMajor<4, 8>{}, t);  // (M/4,K/8)
+  out[t] += int(gT(t % 128)) + int(cc::local_tile_offset(gA, cc::Tile<cc::C<16>, cc::C<8>>{}, cc::make_coord(int(blockIdx.x), 0))) +
+            int(tT(0)) + int(cc::local_partition_offset(gA, cc::RowMajor<4, 8>{}, t));
   // A dynamic algebra op on the device runs the value engine (heavier code; prefer static layouts).
   auto c = cc::coalesce(cc::make_layout(cc::make_shape(m, 4), cc::make_stride(1, m)));  // (M*4):(1)
   out[t] += int(c(t));
