@@ -248,6 +248,29 @@ def gen_mma_fp8():
     return "".join(out)
 
 
+def gen_mma_int8():
+    out = [HEADER]
+    out.append("// mma.sync.aligned m16n8k32 and m16n8k16 with s8/u8 inputs and s32 accumulators, row.col,\n")
+    out.append("// with and without .satfinite (every target: sm_90a, sm_100a, sm_120a).\n")
+    out.append("#include <cstdint>\n#include <ctm/common/config.hpp>  // CTM_DEVICE\n\n")
+    out.append("#if defined(__CUDACC__)\nnamespace ctm {\n\n")
+    for k, na, nb in ((32, 4, 2), (16, 2, 1)):
+        for a in ("s8", "u8"):
+            for b in ("s8", "u8"):
+                for sat in (False, True):
+                    q = ".satfinite" if sat else ""
+                    name = f"mma_m16n8k{k}_row_col{q.replace('.', '_')}_s32_{a}_{b}_s32"
+                    instr = f"mma.sync.aligned.m16n8k{k}.row.col{q}.s32.{a}.{b}.s32"
+                    ops = ", ".join([regs(0, 4), regs(4, na), regs(4 + na, nb), regs(4 + na + nb, 4)])
+                    out.append(f"/// {instr}\n")
+                    out.append(f"CTM_DEVICE void {name}(std::int32_t (&d)[4], std::uint32_t const (&a)[{na}], std::uint32_t const (&b)[{nb}],\n"
+                               f"    std::int32_t const (&c)[4]) {{\n")
+                    out.append(f'  asm("{instr} {ops};\\n"\n      : {bind("=r", "d", 4)}\n'
+                               f'      : {bind("r", "a", na)}, {bind("r", "b", nb)}, {bind("r", "c", 4)});\n}}\n\n')
+    out.append("}  // namespace ctm\n#endif\n")
+    return "".join(out)
+
+
 def main():
     here = os.path.dirname(os.path.abspath(__file__))
     out_dir = sys.argv[1] if len(sys.argv) > 1 else os.path.join(here, "..", "include", "ctm", "generated")
@@ -255,6 +278,7 @@ def main():
     files = {f"wgmma_{k[0]}.hpp": gen_wgmma(k) for k in KINDS}
     files["cp_async_bulk_tensor.hpp"] = gen_tensor()
     files["mma_sync_fp8.hpp"] = gen_mma_fp8()
+    files["mma_sync_int8.hpp"] = gen_mma_int8()
     for name, text in files.items():
         with open(os.path.join(out_dir, name), "w", newline="\n") as f:
             f.write(text)

@@ -18,6 +18,7 @@
 #include <ctm/common/f32x2.hpp>
 #include <ctm/common/fence.hpp>
 #include <ctm/common/griddepcontrol.hpp>
+#include <ctm/common/ld_st.hpp>
 #include <ctm/common/ldmatrix.hpp>
 #include <ctm/common/mbarrier.hpp>
 #include <ctm/common/mma_sync.hpp>
@@ -26,6 +27,7 @@
 #include <ctm/common/sreg.hpp>
 #include <ctm/common/shfl.hpp>
 #include <ctm/common/stmatrix.hpp>
+#include <ctm/common/tensormap.hpp>
 
 // ---- sm_90a ----
 #include <ctm/sm90/wgmma.hpp>

@@ -3,7 +3,8 @@
 #pragma once
 // Clusters: barrier.cluster arrive/wait (with release/relaxed/acquire and .aligned forms),
 // mapa (a CTA-local shared address to the same offset in another CTA of the cluster), and
-// distributed shared memory loads and stores through shared::cluster addresses.
+// distributed shared memory loads and stores through shared::cluster addresses, st.async /
+// red.async with mbarrier completion, getctarank.
 // CuTeDSL: cute.arch.cluster_arrive, cluster_arrive_relaxed, cluster_wait, mapa-based DSMEM.
 // Targets: sm_90a, sm_100a, sm_120a.
 #include <cstdint>
@@ -92,6 +93,54 @@ CTM_DEVICE void st_shared_cluster_u64(std::uint32_t cluster_addr, std::uint64_t 
 /// st.shared::cluster.f32 [addr], v.
 CTM_DEVICE void st_shared_cluster_f32(std::uint32_t cluster_addr, float v) {
   asm volatile("st.shared::cluster.f32 [%0], %1;\n" ::"r"(cluster_addr), "f"(v) : "memory");
+}
+
+// ---- asynchronous remote stores ----
+
+/// st.async.shared::cluster.mbarrier::complete_tx::bytes.b32 [addr], v, [bar]: stores v in
+/// another CTA's shared memory and signals 4 transaction bytes on that CTA's barrier `bar`
+/// (both shared::cluster addresses of the same CTA, from mapa).
+CTM_DEVICE void st_async_shared_cluster_mbarrier_complete_tx_bytes_b32(std::uint32_t cluster_addr, std::uint32_t v,
+                                                                       std::uint32_t bar_cluster_addr) {
+  asm volatile("st.async.shared::cluster.mbarrier::complete_tx::bytes.b32 [%0], %1, [%2];\n" ::"r"(cluster_addr),
+               "r"(v), "r"(bar_cluster_addr)
+               : "memory");
+}
+/// st.async.shared::cluster.mbarrier::complete_tx::bytes.b64 (8 transaction bytes).
+CTM_DEVICE void st_async_shared_cluster_mbarrier_complete_tx_bytes_b64(std::uint32_t cluster_addr, std::uint64_t v,
+                                                                       std::uint32_t bar_cluster_addr) {
+  asm volatile("st.async.shared::cluster.mbarrier::complete_tx::bytes.b64 [%0], %1, [%2];\n" ::"r"(cluster_addr),
+               "l"(v), "r"(bar_cluster_addr)
+               : "memory");
+}
+/// st.async.shared::cluster.mbarrier::complete_tx::bytes.v4.b32 (16 transaction bytes;
+/// cluster_addr 16-byte aligned).
+CTM_DEVICE void st_async_shared_cluster_mbarrier_complete_tx_bytes_v4_b32(std::uint32_t cluster_addr, std::uint32_t v0,
+                                                                          std::uint32_t v1, std::uint32_t v2,
+                                                                          std::uint32_t v3,
+                                                                          std::uint32_t bar_cluster_addr) {
+  asm volatile("st.async.shared::cluster.mbarrier::complete_tx::bytes.v4.b32 [%0], {%1, %2, %3, %4}, [%5];\n" ::"r"(
+                   cluster_addr),
+               "r"(v0), "r"(v1), "r"(v2), "r"(v3), "r"(bar_cluster_addr)
+               : "memory");
+}
+/// red.async.relaxed.cluster.shared::cluster.mbarrier::complete_tx::bytes.add.u32 [addr], v,
+/// [bar]: an asynchronous remote add, signalled on the remote barrier.
+CTM_DEVICE void red_async_relaxed_cluster_shared_cluster_mbarrier_complete_tx_bytes_add_u32(
+    std::uint32_t cluster_addr, std::uint32_t v, std::uint32_t bar_cluster_addr) {
+  asm volatile(
+      "red.async.relaxed.cluster.shared::cluster.mbarrier::complete_tx::bytes.add.u32 [%0], %1, [%2];\n" ::"r"(
+          cluster_addr),
+      "r"(v), "r"(bar_cluster_addr)
+      : "memory");
+}
+
+/// getctarank.shared::cluster.u32 d, addr: the rank of the CTA whose shared memory holds the
+/// shared::cluster address `cluster_addr`.
+CTM_DEVICE std::uint32_t getctarank_shared_cluster_u32(std::uint32_t cluster_addr) {
+  std::uint32_t r;
+  asm volatile("getctarank.shared::cluster.u32 %0, %1;\n" : "=r"(r) : "r"(cluster_addr));
+  return r;
 }
 
 }  // namespace ctm

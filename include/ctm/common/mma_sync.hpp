@@ -4,11 +4,13 @@
 // mma.sync.aligned (warp-level MMA, row.col) for the shapes that exist on all three targets:
 // f16 and bf16 m16n8k16 / m16n8k8, tf32 m16n8k8 / m16n8k4, and the fp8 (e4m3/e5m2) m16n8k32 /
 // m16n8k16 forms from ctm/generated/mma_sync_fp8.hpp (PTX: sm_89+; ptxas 13.0 accepts them on
-// sm_90a, sm_100a and sm_120a). Fragments are 32-bit registers in PTX operand order d, a, b, c.
+// sm_90a, sm_100a and sm_120a), and the s8/u8 m16n8k32 / m16n8k16 forms (s32 accumulators,
+// optional .satfinite) from ctm/generated/mma_sync_int8.hpp. Fragments are 32-bit registers in PTX operand order d, a, b, c.
 // CuTeDSL: cute.nvgpu.warp.MmaF16BF16Op underneath. Targets: sm_90a, sm_100a, sm_120a.
 #include <cstdint>
 #include <ctm/common/config.hpp>         // CTM_DEVICE
-#include <ctm/generated/mma_sync_fp8.hpp>  // mma_m16n8k32_row_col_f32_e4m3_e4m3_f32, ...
+#include <ctm/generated/mma_sync_fp8.hpp>   // mma_m16n8k32_row_col_f32_e4m3_e4m3_f32, ...
+#include <ctm/generated/mma_sync_int8.hpp>  // mma_m16n8k32_row_col_s32_s8_s8_s32, ...
 
 #if defined(__CUDACC__)
 namespace ctm {

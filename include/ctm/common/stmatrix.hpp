@@ -4,7 +4,8 @@
 // stmatrix.sync.aligned.m8n8.{x1,x2,x4}{.trans}.shared.b16: warp-wide stores of 8x8 b16
 // matrices from the mma fragment layout to shared memory (the inverse of ldmatrix; row
 // addresses come from lanes 0-7 / 0-15 / 0-31). CuTeDSL: cute.nvgpu.warp.StMatrix8x8x16bOp
-// underneath. Targets: sm_90a, sm_100a, sm_120a.
+// underneath. Also the 8-bit m16n8 transposed forms of sm_100a and sm_120a (a compile error on
+// sm_90a). Targets: sm_90a, sm_100a, sm_120a.
 #include <cstdint>
 #include <ctm/common/config.hpp>  // CTM_DEVICE, cvta_to_shared_u32
 
@@ -55,6 +56,60 @@ CTM_DEVICE void stmatrix_x4_trans(void* row_addr, std::uint32_t r0, std::uint32_
                    cvta_to_shared_u32(row_addr)),
                "r"(r0), "r"(r1), "r"(r2), "r"(r3)
                : "memory");
+}
+
+// ---- 8-bit forms (sm_100a, sm_120a) ----
+
+/// stmatrix.sync.aligned.m16n8.x1.trans.shared.b8: 1 16x8 byte matrices, transposed.
+/// Target: sm_100a, sm_120a.
+template <class Target = void>
+CTM_DEVICE void stmatrix_m16n8_x1_trans_b8(void* row_addr, std::uint32_t r0) {
+#if defined(__CUDA_ARCH__)
+#  if defined(__CUDA_ARCH_FEAT_SM100_ALL) || defined(__CUDA_ARCH_FEAT_SM120_ALL)
+  asm volatile("stmatrix.sync.aligned.m16n8.x1.trans.shared.b8 [%0], {%1};\n" ::"r"(
+                   cvta_to_shared_u32(row_addr)),
+               "r"(r0)
+               : "memory");
+#  else
+  static_assert(detail::always_false<Target>,
+                "ctm [target.sm100a-sm120a-only]: stmatrix.sync.aligned.m16n8.x1.trans.shared.b8 does not exist on sm_90a; "
+                "build this translation unit for 100a or 120a");
+#  endif
+#endif
+}
+/// stmatrix.sync.aligned.m16n8.x2.trans.shared.b8: 2 16x8 byte matrices, transposed.
+/// Target: sm_100a, sm_120a.
+template <class Target = void>
+CTM_DEVICE void stmatrix_m16n8_x2_trans_b8(void* row_addr, std::uint32_t r0, std::uint32_t r1) {
+#if defined(__CUDA_ARCH__)
+#  if defined(__CUDA_ARCH_FEAT_SM100_ALL) || defined(__CUDA_ARCH_FEAT_SM120_ALL)
+  asm volatile("stmatrix.sync.aligned.m16n8.x2.trans.shared.b8 [%0], {%1, %2};\n" ::"r"(
+                   cvta_to_shared_u32(row_addr)),
+               "r"(r0), "r"(r1)
+               : "memory");
+#  else
+  static_assert(detail::always_false<Target>,
+                "ctm [target.sm100a-sm120a-only]: stmatrix.sync.aligned.m16n8.x2.trans.shared.b8 does not exist on sm_90a; "
+                "build this translation unit for 100a or 120a");
+#  endif
+#endif
+}
+/// stmatrix.sync.aligned.m16n8.x4.trans.shared.b8: 4 16x8 byte matrices, transposed.
+/// Target: sm_100a, sm_120a.
+template <class Target = void>
+CTM_DEVICE void stmatrix_m16n8_x4_trans_b8(void* row_addr, std::uint32_t r0, std::uint32_t r1, std::uint32_t r2, std::uint32_t r3) {
+#if defined(__CUDA_ARCH__)
+#  if defined(__CUDA_ARCH_FEAT_SM100_ALL) || defined(__CUDA_ARCH_FEAT_SM120_ALL)
+  asm volatile("stmatrix.sync.aligned.m16n8.x4.trans.shared.b8 [%0], {%1, %2, %3, %4};\n" ::"r"(
+                   cvta_to_shared_u32(row_addr)),
+               "r"(r0), "r"(r1), "r"(r2), "r"(r3)
+               : "memory");
+#  else
+  static_assert(detail::always_false<Target>,
+                "ctm [target.sm100a-sm120a-only]: stmatrix.sync.aligned.m16n8.x4.trans.shared.b8 does not exist on sm_90a; "
+                "build this translation unit for 100a or 120a");
+#  endif
+#endif
 }
 
 }  // namespace ctm

@@ -1,7 +1,11 @@
 // The common-family instructions that exist on sm_100a (and sm_120a) but not sm_90a:
-// redux.sync.{min,max}.f32 (sm_100a only) and the packed f32x2 arithmetic (sm_100a, sm_120a).
+// redux.sync.{min,max}.f32 (sm_100a only), the packed f32x2 arithmetic, the 8-bit ldmatrix /
+// stmatrix forms, and the FP4 / UE8M0 conversions (sm_100a, sm_120a).
 // cute-cpp-archs: 100a 120a
+#include <ctm/common/cvt.hpp>
 #include <ctm/common/f32x2.hpp>
+#include <ctm/common/ldmatrix.hpp>
+#include <ctm/common/stmatrix.hpp>
 #include <ctm/common/shfl.hpp>
 
 __global__ void f32x2_kernel(float2 const* in, float2* out) {
@@ -12,4 +16,25 @@ __global__ void f32x2_kernel(float2 const* in, float2* out) {
 #if defined(__CUDA_ARCH_FEAT_SM100_ALL)
   out[3].x = ctm::redux_sync_min_f32(a.x) + ctm::redux_sync_max_f32(a.y);
 #endif
+}
+
+__global__ void matrix_b8_kernel(std::uint32_t* out) {
+  __shared__ alignas(128) std::uint8_t tile[32 * 64];
+  void* row = &tile[(threadIdx.x % 32) * 64];
+  std::uint32_t r[4];
+  ctm::ldmatrix_m16n16_x1_trans_b8(r[0], r[1], row);
+  ctm::ldmatrix_m16n16_x2_trans_b8(r[0], r[1], r[2], r[3], row);
+  std::uint32_t s[4];
+  ctm::ldmatrix_m8n16_x4_b8x16_b6x16_p32(s[0], s[1], s[2], s[3], row);
+  ctm::ldmatrix_m8n16_x4_b8x16_b4x16_p64(s[0], s[1], s[2], s[3], row);
+  ctm::stmatrix_m16n8_x1_trans_b8(row, r[0]);
+  ctm::stmatrix_m16n8_x2_trans_b8(row, r[0], r[1]);
+  ctm::stmatrix_m16n8_x4_trans_b8(row, r[0], r[1], r[2], s[3]);
+  out[threadIdx.x] = r[3] ^ s[0];
+}
+
+__global__ void fp4_kernel(float const* in, std::uint32_t* out) {
+  std::uint8_t e2 = ctm::cvt_rn_satfinite_e2m1x2_f32(in[0], in[1]);
+  std::uint16_t sc = ctm::cvt_rz_satfinite_ue8m0x2_f32(in[2], in[3]);
+  out[0] = ctm::cvt_rn_f16x2_e2m1x2(e2) ^ ctm::cvt_rn_bf16x2_ue8m0x2(sc);
 }

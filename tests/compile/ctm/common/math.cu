@@ -2,6 +2,7 @@
 // atomics and reductions, conversions, mma.sync (f16, bf16, tf32, fp8).
 // cute-cpp-archs: 90a 100a 120a
 #include <ctm/common/cvt.hpp>
+#include <ctm/common/ld_st.hpp>
 #include <ctm/common/mma_sync.hpp>
 #include <ctm/common/red.hpp>
 #include <ctm/common/shfl.hpp>
@@ -72,6 +73,22 @@ __global__ void mma_kernel(std::uint32_t const* in, float* out, std::uint32_t* h
   ctm::mma_m16n8k32_row_col_f16_e4m3_e4m3_f16(hc, a, b, hd);
   ctm::mma_m16n8k16_row_col_f32_e4m3_e5m2_f32(d, a2, b1, c);
   ctm::mma_m16n8k16_row_col_f16_e5m2_e5m2_f16(hd, a2, b1, hc);
+  std::int32_t ic[4] = {0, 0, 0, 0}, id[4];
+  ctm::mma_m16n8k32_row_col_s32_s8_s8_s32(id, a, b, ic);
+  ctm::mma_m16n8k32_row_col_satfinite_s32_u8_s8_s32(ic, a, b, id);
+  ctm::mma_m16n8k16_row_col_s32_s8_u8_s32(id, a2, b1, ic);
   for (int i = 0; i < 4; ++i) out[i] = d[i];
-  hout[0] = hd[0] ^ hd[1];
+  hout[0] = hd[0] ^ hd[1] ^ static_cast<std::uint32_t>(id[0]);
+}
+
+__global__ void ordered_kernel(std::uint32_t* flags, std::uint32_t* out) {
+  std::uint32_t v = ctm::ld_acquire_gpu_global_b32(flags) + ctm::ld_relaxed_gpu_global_b32(flags + 1) +
+                    ctm::ld_acquire_sys_global_b32(flags + 2);
+  ctm::st_release_gpu_global_b32(flags + 3, v);
+  ctm::st_relaxed_gpu_global_b32(flags + 4, v);
+  ctm::st_release_sys_global_b32(flags + 5, v);
+  v += ctm::atom_release_gpu_global_add_u32(flags + 6, 1u) + ctm::atom_acq_rel_gpu_global_add_u32(flags + 7, 1u) +
+       ctm::atom_acquire_gpu_global_cas_b32(flags + 8, 0u, 1u) + ctm::atom_release_gpu_global_exch_b32(flags + 8, 0u);
+  ctm::nanosleep_u32(100);
+  out[0] = v;
 }

@@ -10,6 +10,8 @@
 #include <ctm/common/mbarrier.hpp>
 #include <ctm/common/setmaxnreg.hpp>
 #include <ctm/common/sreg.hpp>
+#include <ctm/common/ld_st.hpp>
+#include <ctm/common/tensormap.hpp>
 
 __global__ void mbarrier_kernel(std::uint32_t* out) {
   __shared__ alignas(8) std::uint64_t bar[2];
@@ -84,6 +86,31 @@ __global__ void cluster_kernel(std::uint64_t* out) {
            ctm::cluster_ctaid_z() + ctm::cluster_nctaid_x() + ctm::cluster_nctaid_y() +
            ctm::cluster_nctaid_z() + ctm::cluster_nctarank() + ctm::is_explicit_cluster();
   out[2] = ctm::laneid() + ctm::warpid() + ctm::smid() + ctm::clock() + ctm::clock64() + ctm::globaltimer();
+}
+
+__global__ void async_remote_kernel(std::uint32_t* out) {
+  __shared__ alignas(16) std::uint32_t cell[4];
+  __shared__ alignas(8) std::uint64_t bar;
+  std::uint32_t peer = ctm::mapa_shared_cluster_u32(&cell[0], 1);
+  std::uint32_t peer_bar = ctm::mapa_shared_cluster_u32(&bar, 1);
+  ctm::st_async_shared_cluster_mbarrier_complete_tx_bytes_b32(peer, 1u, peer_bar);
+  ctm::st_async_shared_cluster_mbarrier_complete_tx_bytes_b64(peer + 8, 2u, peer_bar);
+  ctm::st_async_shared_cluster_mbarrier_complete_tx_bytes_v4_b32(peer, 1u, 2u, 3u, 4u, peer_bar);
+  ctm::red_async_relaxed_cluster_shared_cluster_mbarrier_complete_tx_bytes_add_u32(peer, 5u, peer_bar);
+  out[0] = ctm::getctarank_shared_cluster_u32(peer) + ctm::ld_acquire_cluster_shared_cluster_b32(peer);
+}
+
+__global__ void tensormap_kernel(void* gmem_tmap, void const* new_base) {
+  __shared__ alignas(128) std::uint8_t tmap[128];
+  ctm::tensormap_replace_tile_global_address_shared_cta(tmap, new_base);
+  ctm::tensormap_replace_tile_global_dim_shared_cta<1>(tmap, 4096u);
+  ctm::tensormap_replace_tile_global_stride_shared_cta<0>(tmap, 8192u);
+  ctm::tensormap_replace_tile_box_dim_shared_cta<0>(tmap, 64u);
+  ctm::tensormap_cp_fenceproxy_global_shared_cta_tensormap_generic_release_gpu(gmem_tmap, tmap);
+  ctm::tensormap_replace_tile_global_address_global(gmem_tmap, new_base);
+  ctm::tensormap_replace_tile_global_dim_global<4>(gmem_tmap, 2u);
+  ctm::tensormap_replace_tile_global_stride_global<3>(gmem_tmap, 1u << 20);
+  ctm::fence_proxy_tensormap_generic_acquire_gpu(gmem_tmap);
 }
 
 __global__ void pdl_kernel() {
