@@ -765,17 +765,26 @@ CUTE_CPP_HD constexpr LV layout_value(L const& l) noexcept {
 // ---- size, cosize, rank, depth, shape, stride ----
 
 /// size(L) or size(shape): the number of coordinates. size(RowMajor<4,8>{}) -> C<32>
+/// A static shape gives a C<> even when the stride is dynamic; a typed dynamic one is a fold.
 template <class L>
 [[nodiscard]] CUTE_CPP_HD constexpr auto size(L const& l) {
   if constexpr (is_layout_v<L>) {
-    if constexpr (detail::is_typed_v<typename L::shape_type> && !is_static_v<typename L::shape_type>)
-      return detail::product_typed(l.shape());
-    else
-      return detail::apply<detail::SizeOp>(l);
+    return size(l.shape());
   } else if constexpr (detail::is_typed_v<L> && !is_static_v<L>) {
     return detail::product_typed(l);
   } else {
     return detail::apply<detail::ProductOp>(l);
+  }
+}
+/// size<I...>(L): the size of mode I (of mode J of mode I, ...). size<1>((4,(2,3)):(...)) -> 6
+template <int I, int... Is, class L>
+[[nodiscard]] CUTE_CPP_HD constexpr auto size(L const& l) {
+  if constexpr (is_layout_v<L>) return size(shape<I, Is...>(l));
+  else if constexpr (detail::is_typed_v<L>) return size(get<I, Is...>(l));
+  else {
+    DynTuple t = dt::get(l, I);
+    ((t = dt::get(t, Is)), ...);
+    return size(t);
   }
 }
 template <class T>
@@ -785,7 +794,12 @@ template <class T>
 /// cosize(L) = L(size(L) - 1) + 1.
 template <class L>
 [[nodiscard]] CUTE_CPP_HD constexpr auto cosize(L const& l) {
-  return detail::apply<detail::CosizeOp>(l);
+  if constexpr (!is_static_v<L> && detail::is_typed_v<typename L::shape_type> &&
+                detail::is_typed_v<typename L::stride_type>) {
+    return detail::crd2idx_typed(std::int64_t(size(l)) - 1, l.shape(), l.stride()) + 1;
+  } else {
+    return detail::apply<detail::CosizeOp>(l);
+  }
 }
 /// rank(L): the number of top-level modes (1 for an integer shape).
 template <class L>
@@ -842,6 +856,12 @@ template <int... Is, class L>
     ((t = dt::get(t, Is)), ...);
     return t;
   }
+}
+
+/// get<I>(L): mode I as a layout, as layout<I>(L).
+template <std::size_t I, class S, class D>
+[[nodiscard]] CUTE_CPP_HD constexpr auto get(Layout<S, D> const& l) {
+  return layout<int(I)>(l);
 }
 
 // ---- coordinates ----

@@ -191,3 +191,16 @@ TEST(LayoutStatic, TypedDividesMatchTheEngine) {
   EXPECT_EQ(s(tile), "(_32,_16):(_1,100)");
   EXPECT_EQ(cc::local_tile_offset(g, cc::Tile<C<32>, C<16>>{}, cc::make_coord(3, 1)), 3 * 32 + 16 * 100);
 }
+
+TEST(LayoutStatic, ModeQueries) {
+  using L = Layout<Shape<C<4>, Shape<C<2>, C<3>>>, Stride<C<1>, Stride<C<8>, C<4>>>>;
+  static_assert(std::is_same_v<decltype(cc::size<1>(L{})), C<6>>);
+  static_assert(std::is_same_v<decltype(cc::size<1, 1>(L{})), C<3>>);
+  EXPECT_EQ(s(cc::get<1>(L{})), "(_2,_3):(_8,_4)");
+  // A static shape with a run-time stride: size stays static, cosize is computed on the typed layout.
+  auto l = cc::make_layout(Shape<C<4>, C<8>>{}, cc::make_stride(C<1>{}, 5));
+  static_assert(std::is_same_v<decltype(cc::size(l)), C<32>>);
+  EXPECT_EQ(cc::cosize(l), 3 + 7 * 5 + 1);
+  EXPECT_EQ(cc::size<1>(cc::make_layout(cc::make_shape(4, 6))), 6);
+  EXPECT_EQ(cc::size<1>(cc::parse_layout("(4,(2,3)):(1,(8,4))")), 6);
+}
