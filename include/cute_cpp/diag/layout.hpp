@@ -25,6 +25,8 @@ enum class LayoutRule : int {
   profile_rank,              // layout.profile.rank
   mode_index,                // layout.mode.index
   swizzle_params,            // layout.swizzle.params
+  tile_rank,                 // layout.tile-to-shape.rank
+  tile_divides,              // layout.tile-to-shape.divides
 };
 
 /// An error found by the engine: the rule and up to two values that explain it.
@@ -129,6 +131,19 @@ struct swizzle_params {
   static constexpr bool ok = true;
 };
 
+template <long long BlockRank, long long TargetRank>
+struct tile_to_shape_rank {
+  static_assert(BlockRank <= TargetRank,
+                "cute-cpp [layout.tile-to-shape.rank]: tile_to_shape(block, shape): the block has more modes than the target shape (block rank, target rank)");
+  static constexpr bool ok = true;
+};
+template <long long TargetMode, long long BlockMode>
+struct tile_to_shape_divides {
+  static_assert(TargetMode % BlockMode == 0,
+                "cute-cpp [layout.tile-to-shape.divides]: tile_to_shape(block, shape): a mode of the block does not divide the target mode (target size, block size)");
+  static constexpr bool ok = true;
+};
+
 /// Raises the compile-time error for E (no-op when E is no error). Used by the static path.
 template <LayoutRule Rule, long long A, long long B>
 CUTE_CPP_HD constexpr bool check_static() {
@@ -147,6 +162,8 @@ CUTE_CPP_HD constexpr bool check_static() {
   else if constexpr (Rule == R::coord_congruent) return coord_congruent<A, B>::ok;
   else if constexpr (Rule == R::profile_rank) return profile_rank<A, B>::ok;
   else if constexpr (Rule == R::mode_index) return mode_index<A, B>::ok;
+  else if constexpr (Rule == R::tile_rank) return tile_to_shape_rank<A, B>::ok;
+  else if constexpr (Rule == R::tile_divides) return tile_to_shape_divides<A, B>::ok;
   else return swizzle_params<A, B>::ok;
 }
 
@@ -169,6 +186,8 @@ CUTE_CPP_HD constexpr char const* layout_rule_text(LayoutRule r) noexcept {
     case R::profile_rank: return "cute-cpp [layout.profile.rank]: the profile has more modes than the layout (profile rank, layout rank)";
     case R::mode_index: return "cute-cpp [layout.mode.index]: mode index out of range (index, rank)";
     case R::swizzle_params: return "cute-cpp [layout.swizzle.params]: Swizzle<B, M, S> needs B >= 0, M >= 0 and |S| >= B (B, S)";
+    case R::tile_rank: return "cute-cpp [layout.tile-to-shape.rank]: tile_to_shape(block, shape): the block has more modes than the target shape (block rank, target rank)";
+    case R::tile_divides: return "cute-cpp [layout.tile-to-shape.divides]: tile_to_shape(block, shape): a mode of the block does not divide the target mode (target size, block size)";
   }
   return "";
 }

@@ -531,6 +531,33 @@ CUTE_CPP_HD constexpr LV raked_product(LV const& a, LV const& b, LayoutError& e)
   return blocked_or_raked(a, b, true, e);
 }
 
+/// tile_to_shape(block, shape): block repeated column-major until it covers shape, each mode
+/// coalesced. tile_to_shape((8,64):(64,1), (128,64,3)) -> (128,64,3):(64,1,8192)
+CUTE_CPP_HD constexpr LV tile_to_shape(LV const& block, DynTuple const& target, LayoutError& e) noexcept {
+  int r = target.rank();
+  if (rank(block) > r) {
+    e.set(R::tile_rank, rank(block), r);
+    return block;
+  }
+  LV padded = append_to_rank(block, r);
+  if (r == 1 && is_leaf(padded) && !target.is_leaf()) padded = wrap(padded);
+  DynTuple target_shape = dt::product_each(target);
+  DynTuple product_shape = target_shape;
+  for (int k = 0; k < r; ++k) {
+    IV t = dt::product(dt::get(target_shape, k));
+    IV b = dt::product(dt::get(padded.shape, k));
+    if (b.v == 0 || t.v % b.v != 0) {
+      e.set(R::tile_divides, t.v, b.v);
+      return block;
+    }
+    int pos = target_shape.is_leaf() ? 0 : dt::child_pos(target_shape, 0, k);
+    product_shape.node[pos].v = t.v / b.v;
+    product_shape.node[pos].flags = (t.s && b.s) ? flag_static : (unsigned char)0;
+  }
+  LV p = blocked_product(padded, make_layout_left(product_shape), e);
+  return checked(coalesce(p, product_shape, e), e);
+}
+
 // ---- slicing, local_tile, local_partition ----
 
 CUTE_CPP_HD constexpr void slice_into(DynTuple const& crd, int ci, LV const& l, int li, LV& out) noexcept {

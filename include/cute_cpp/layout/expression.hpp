@@ -4,7 +4,7 @@
 // cute_cpp/layout/expression.hpp: evaluates `op(arg, ...)` with arguments in notation and prints
 // the result in notation (host only). This is the engine of `cute-cpp layout` and of the
 // reference-vector tests: every op of shared/layout-vectors plus local_tile, local_partition,
-// max_common_vector, max_common_layout and make_layout_right.
+// max_common_vector, max_common_layout, tile_to_shape and make_layout_right.
 #include <stdexcept>    // std::invalid_argument
 #include <string>       // std::string
 #include <string_view>  // std::string_view
@@ -195,6 +195,12 @@ inline std::string evaluate_layout_op(std::string_view op, std::vector<std::stri
     IV r = eng::max_common_vector(layout_arg(args[0]), layout_arg(args[1]), e);
     throw_if_error(e);
     return iv_string(r, marks);
+  }
+  if (op == "tile_to_shape") {
+    need_args(op, args, 2, 2);
+    LV r = eng::tile_to_shape(layout_arg(args[0]), parse_int_tuple(args[1]), e);
+    throw_if_error(e);
+    return to_string(r, marks);
   }
   if (op == "local_tile") {
     need_args(op, args, 3, 3);

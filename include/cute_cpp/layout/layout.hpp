@@ -450,6 +450,12 @@ struct SliceOffsetOp {
     return eng::slice_and_offset(c, a, e).offset;
   }
 };
+struct TileToShapeOp {
+  static constexpr Arg kinds[] = {Arg::layout, Arg::tuple};
+  CUTE_CPP_HD constexpr LV operator()(LV const& a, DynTuple const& t, diag::LayoutError& e) const {
+    return eng::tile_to_shape(a, t, e);
+  }
+};
 struct LocalTileOp {
   static constexpr Arg kinds[] = {Arg::layout, Arg::tiler, Arg::tuple};
   CUTE_CPP_HD constexpr LV operator()(LV const& a, LV const& t, DynTuple const& c, diag::LayoutError& e) const {
@@ -1074,6 +1080,16 @@ template <class A, class B>
 template <class A, class B>
 [[nodiscard]] CUTE_CPP_HD constexpr auto raked_product(A const& a, B const& b) {
   return detail::apply<detail::LayoutPairOp<detail::Bin::raked_product>>(a, b);
+}
+
+/// tile_to_shape(block, shape): the block repeated (column-major) to cover the target shape,
+/// each mode coalesced: the smem layout built from a swizzle atom.
+///   tile_to_shape((_8,_64):(_64,_1), (_128,_64,_3)) -> (_128,_64,_3):(_64,_1,_8192)
+/// @pre rank(block) <= rank(shape) [layout.tile-to-shape.rank]; each block mode divides the
+///      target mode [layout.tile-to-shape.divides]
+template <class B, class S>
+[[nodiscard]] CUTE_CPP_HD constexpr auto tile_to_shape(B const& block, S const& shape) {
+  return detail::apply<detail::TileToShapeOp>(block, shape);
 }
 
 // ---- slicing and partitioning ----

@@ -84,6 +84,49 @@ template <int B, int M, int S, auto Off, class L>
   return ComposedLayout<Swizzle<B, M, S>, Off, L>(l);
 }
 
+// ---- the algebra on composed layouts: applied to the inner layout; swizzle and offset stay ----
+
+namespace detail {
+template <class Sw, auto Offset, class L>
+CUTE_CPP_HD constexpr auto rewrap(L const& inner) {
+  return ComposedLayout<Sw, Offset, L>(inner);
+}
+}  // namespace detail
+
+/// composition(Sw o off o L, B) = Sw o off o composition(L, B): how a swizzled smem layout is
+/// tiled. The same holds for the divides, coalesce and tile_to_shape below.
+template <class Sw, auto Offset, class L, class B>
+[[nodiscard]] CUTE_CPP_HD constexpr auto composition(ComposedLayout<Sw, Offset, L> const& a, B const& b) {
+  return detail::rewrap<Sw, Offset>(composition(a.layout(), b));
+}
+template <class Sw, auto Offset, class L, class T>
+[[nodiscard]] CUTE_CPP_HD constexpr auto logical_divide(ComposedLayout<Sw, Offset, L> const& a, T const& t) {
+  return detail::rewrap<Sw, Offset>(logical_divide(a.layout(), t));
+}
+template <class Sw, auto Offset, class L, class T>
+[[nodiscard]] CUTE_CPP_HD constexpr auto zipped_divide(ComposedLayout<Sw, Offset, L> const& a, T const& t) {
+  return detail::rewrap<Sw, Offset>(zipped_divide(a.layout(), t));
+}
+template <class Sw, auto Offset, class L, class T>
+[[nodiscard]] CUTE_CPP_HD constexpr auto tiled_divide(ComposedLayout<Sw, Offset, L> const& a, T const& t) {
+  return detail::rewrap<Sw, Offset>(tiled_divide(a.layout(), t));
+}
+template <class Sw, auto Offset, class L, class T>
+[[nodiscard]] CUTE_CPP_HD constexpr auto flat_divide(ComposedLayout<Sw, Offset, L> const& a, T const& t) {
+  return detail::rewrap<Sw, Offset>(flat_divide(a.layout(), t));
+}
+template <class Sw, auto Offset, class L>
+[[nodiscard]] CUTE_CPP_HD constexpr auto coalesce(ComposedLayout<Sw, Offset, L> const& a) {
+  return detail::rewrap<Sw, Offset>(coalesce(a.layout()));
+}
+/// tile_to_shape(Sw o off o atom, shape): the swizzled smem layout of a whole tile / pipeline.
+///   tile_to_shape(Sw<3,4,3> o _0 o (_8,_64):(_64,_1), (_128,_64,_3))
+///     -> Sw<3,4,3> o _0 o (_128,_64,_3):(_64,_1,_8192)
+template <class Sw, auto Offset, class L, class S>
+[[nodiscard]] CUTE_CPP_HD constexpr auto tile_to_shape(ComposedLayout<Sw, Offset, L> const& a, S const& shape) {
+  return detail::rewrap<Sw, Offset>(tile_to_shape(a.layout(), shape));
+}
+
 /// A composed layout with run-time pieces (e.g. parsed): crd -> sw(offset + layout(crd)).
 CUTE_CPP_HD constexpr long long evaluate(ComposedV const& c, DynTuple const& crd) {
   diag::LayoutError e;
