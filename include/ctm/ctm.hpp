@@ -20,6 +20,7 @@
 #include <ctm/common/griddepcontrol.hpp>
 #include <ctm/common/ld_st.hpp>
 #include <ctm/common/ldmatrix.hpp>
+#include <ctm/common/math.hpp>
 #include <ctm/common/mbarrier.hpp>
 #include <ctm/common/mma_sync.hpp>
 #include <ctm/common/red.hpp>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // SPDX-FileCopyrightText: 2026 cute-cpp authors
 #pragma once
-// Warp shuffles (shfl.sync idx/up/down/bfly on b32) and warp reductions (redux.sync on
+// Warp shuffles (shfl.sync idx/up/down/bfly on b32), votes (vote.sync ballot/any/all) and warp reductions (redux.sync on
 // integers everywhere; redux.sync.min/max.f32 on sm_100a only). CuTeDSL: cute.arch.shuffle_sync*,
 // warp_reduction_* underneath. Targets: sm_90a, sm_100a, sm_120a (f32 redux: sm_100a).
 #include <cstdint>
@@ -70,6 +70,33 @@ CTM_DEVICE float shfl_sync_down_b32(float a, std::uint32_t delta, std::uint32_t 
 CTM_DEVICE float shfl_sync_bfly_b32(float a, std::uint32_t lane_mask, std::uint32_t c = 0x1f,
                                     std::uint32_t membermask = 0xffffffffu) {
   return __uint_as_float(shfl_sync_bfly_b32(__float_as_uint(a), lane_mask, c, membermask));
+}
+
+// ---- vote.sync ----
+
+/// vote.sync.ballot.b32 d, p, membermask: bit i of the result is lane i's predicate.
+CTM_DEVICE std::uint32_t vote_sync_ballot_b32(bool pred, std::uint32_t membermask = 0xffffffffu) {
+  std::uint32_t d;
+  asm volatile("{\n.reg .pred p;\nsetp.ne.u32 p, %1, 0;\nvote.sync.ballot.b32 %0, p, %2;\n}\n"
+               : "=r"(d)
+               : "r"(static_cast<std::uint32_t>(pred)), "r"(membermask));
+  return d;
+}
+/// vote.sync.any.pred: true if any lane of membermask has pred.
+CTM_DEVICE bool vote_sync_any_pred(bool pred, std::uint32_t membermask = 0xffffffffu) {
+  std::uint32_t d;
+  asm volatile("{\n.reg .pred p, q;\nsetp.ne.u32 p, %1, 0;\nvote.sync.any.pred q, p, %2;\nselp.u32 %0, 1, 0, q;\n}\n"
+               : "=r"(d)
+               : "r"(static_cast<std::uint32_t>(pred)), "r"(membermask));
+  return d != 0;
+}
+/// vote.sync.all.pred: true if every lane of membermask has pred.
+CTM_DEVICE bool vote_sync_all_pred(bool pred, std::uint32_t membermask = 0xffffffffu) {
+  std::uint32_t d;
+  asm volatile("{\n.reg .pred p, q;\nsetp.ne.u32 p, %1, 0;\nvote.sync.all.pred q, p, %2;\nselp.u32 %0, 1, 0, q;\n}\n"
+               : "=r"(d)
+               : "r"(static_cast<std::uint32_t>(pred)), "r"(membermask));
+  return d != 0;
 }
 
 // ---- redux.sync ----

@@ -41,6 +41,8 @@ __device__ __forceinline__ dim3 block_in_cluster_dim() {
 }
 /// %cluster_ctarank: this block's linear rank in its cluster.
 __device__ __forceinline__ std::uint32_t block_rank_in_cluster() { return ctm::cluster_ctarank(); }
+/// The same rank under CuTeDSL's other name.
+__device__ __forceinline__ std::uint32_t block_idx_in_cluster() { return ctm::cluster_ctarank(); }
 /// %cluster_nctarank: the number of blocks in the cluster.
 __device__ __forceinline__ std::uint32_t cluster_size() { return ctm::cluster_nctarank(); }
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // SPDX-FileCopyrightText: 2026 cute-cpp authors
 #pragma once
-// cute.arch fences: fence_view_async_shared, fence_proxy<ProxyKind>, fence_acq_rel_cluster,
+// cute.arch fences: fence_view_async_shared, fence_proxy<ProxyKind>, fence_acq_rel_{cta,cluster,gpu,sys},
 // fence_sync_restrict<Acquire|Release>. CuTeDSL's fence_proxy takes strings (kind, space); here
 // the proxy is a template argument (docs/deviations.md).
 #include <type_traits>
@@ -37,8 +37,11 @@ __device__ __forceinline__ void fence_proxy() {
   else ctm::fence_proxy_tensormap_generic_release_gpu();
 }
 
-/// fence.acq_rel.cluster.
+/// fence.acq_rel at CTA, cluster, GPU and system scope.
+__device__ __forceinline__ void fence_acq_rel_cta() { ctm::fence_acq_rel_cta(); }
 __device__ __forceinline__ void fence_acq_rel_cluster() { ctm::fence_acq_rel_cluster(); }
+__device__ __forceinline__ void fence_acq_rel_gpu() { ctm::fence_acq_rel_gpu(); }
+__device__ __forceinline__ void fence_acq_rel_sys() { ctm::fence_acq_rel_sys(); }
 
 /// fence.acquire.sync_restrict::shared::cluster.cluster (Acquire) or
 /// fence.release.sync_restrict::shared::cta.cluster (Release).

@@ -42,5 +42,22 @@ __global__ void __launch_bounds__(256, 1) forwarders(float* out, std::uint32_t* 
   arch::griddepcontrol_launch_dependents();
   if (arch::warp_idx() < 4) arch::setmaxregister_decrease<40>();
   else arch::setmaxregister_increase<232>();
+  std::uint32_t u = arch::make_warp_uniform(arch::lane_idx());
+  u += arch::shuffle_sync(u, 1) + arch::shuffle_sync_up(u, 1) + arch::shuffle_sync_down(u, 1) + arch::shuffle_sync_bfly(u, 1);
+  float f = arch::shuffle_sync(out[3], 2) + arch::shuffle_sync_bfly(out[4], 4, 0xffffffffu) +
+            arch::shuffle_sync_up(1.0f, 1) + arch::shuffle_sync_down(2.0f, 1);
+  u += arch::vote_ballot_sync(f > 0.f) + arch::vote_any_sync(u > 3) + arch::vote_all_sync(u < 100) + arch::popc(u);
+  out[5] = arch::exp2(f) + arch::rcp_approx(f) + arch::fmax(f, 1.0f);
+  uout[3] = u + arch::block_idx_in_cluster();
+  arch::fence_acq_rel_cta();
+  arch::fence_acq_rel_gpu();
+  arch::fence_acq_rel_sys();
+  arch::cp_async_commit_group();
+  arch::cp_async_wait_group<0>();
+  arch::cp_async_bulk_commit_group();
+  arch::cp_async_bulk_wait_group<0>();
+  arch::cp_async_bulk_wait_group<1, true>();
+  if (arch::warp_idx() < 4) arch::warpgroup_reg_dealloc<40>();
+  else arch::warpgroup_reg_alloc<232>();
   arch::cluster_sync();
 }

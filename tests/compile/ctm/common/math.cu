@@ -3,6 +3,7 @@
 // cute-cpp-archs: 90a 100a 120a
 #include <ctm/common/cvt.hpp>
 #include <ctm/common/ld_st.hpp>
+#include <ctm/common/math.hpp>
 #include <ctm/common/mma_sync.hpp>
 #include <ctm/common/red.hpp>
 #include <ctm/common/shfl.hpp>
@@ -16,6 +17,11 @@ __global__ void warp_kernel(std::uint32_t* out, float* fout) {
   out[1] = ctm::redux_sync_add_u32(v) + ctm::redux_sync_min_u32(v) + ctm::redux_sync_max_u32(v) +
            ctm::redux_sync_and_b32(v) + ctm::redux_sync_or_b32(v) + ctm::redux_sync_xor_b32(v) +
            ctm::redux_sync_add_s32(-1) + ctm::redux_sync_min_s32(-2) + ctm::redux_sync_max_s32(-3);
+  out[2] = ctm::vote_sync_ballot_b32(v > 3) + ctm::vote_sync_any_pred(v > 30) + ctm::vote_sync_all_pred(v < 32) +
+           ctm::popc_b32(v) + ctm::ex2_approx_f16x2(v);
+  fout[1] = ctm::ex2_approx_ftz_f32(fout[2]) + ctm::ex2_approx_f32(fout[3]) + ctm::lg2_approx_ftz_f32(fout[4]) +
+            ctm::rcp_approx_ftz_f32(fout[5]) + ctm::tanh_approx_f32(fout[6]) + ctm::max_NaN_f32(fout[7], 1.f) +
+            ctm::min_NaN_f32(fout[8], 1.f);
 }
 
 __global__ void atomic_kernel(float* f, std::uint32_t* u, std::int32_t* s, std::uint32_t* out) {
