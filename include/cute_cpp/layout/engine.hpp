@@ -558,6 +558,84 @@ CUTE_CPP_HD constexpr LV tile_to_shape(LV const& block, DynTuple const& target, 
   return checked(coalesce(p, product_shape, e), e);
 }
 
+/// make_ordered_layout(shape, order): compact strides assigned to the leaves in increasing
+/// order (ties by position). ((2,3),4), ((1,0),2) -> ((2,3),4):((3,1),6)
+CUTE_CPP_HD constexpr LV make_ordered_layout(DynTuple const& shape, DynTuple const& order, LayoutError& e) noexcept {
+  if (dt::leaf_count(order) != dt::leaf_count(shape)) {
+    e.set(R::congruent, dt::leaf_count(shape), dt::leaf_count(order));
+    return make_layout_left(shape);
+  }
+  DynTuple stride = shape;
+  int n = dt::leaf_count(shape);
+  bool done[DynTuple::capacity] = {};
+  IV run{1, true};
+  for (int step = 0; step < n; ++step) {
+    int best = -1;
+    long long best_key = 0;
+    for (int k = 0; k < n; ++k) {
+      if (done[k]) continue;
+      long long key = dt::leaf_at(order, k).v;
+      if (best < 0 || key < best_key) {
+        best = k;
+        best_key = key;
+      }
+    }
+    done[best] = true;
+    int seen = 0;
+    for (int i = 0; i < stride.n; ++i) {
+      if (stride.node[i].kind >= 0) continue;
+      if (seen++ == best) {
+        IV s = node_iv(shape, i);
+        stride.node[i] = DynNode{run.v, -1, run.s ? flag_static : (unsigned char)0};
+        run = dt::mul(run, s);
+        break;
+      }
+    }
+  }
+  return {shape, stride};
+}
+/// upcast(L, n): L over elements n times wider. (8,4):(1,8), 2 -> (4,4):(1,4)
+CUTE_CPP_HD constexpr LV upcast(LV const& l, IV n, LayoutError& e) noexcept {
+  LV r = l;
+  for (int i = 0; i < l.shape.n; ++i) {
+    if (l.shape.node[i].kind >= 0) continue;
+    IV s = node_iv(l.shape, i);
+    IV d = node_iv(l.stride, i);
+    if (d.v == 0) continue;
+    IV ad{dt::abs(d.v), d.s};
+    IV q = shape_div(n, ad, R::recast_divisibility, e);
+    IV ns = shape_div(s, q, R::recast_divisibility, e);
+    IV nd = shape_div(ad, n, R::recast_divisibility, e);
+    if (d.v < 0) nd.v = -nd.v;
+    r.shape.node[i] = DynNode{ns.v, -1, ns.s ? flag_static : (unsigned char)0};
+    r.stride.node[i] = DynNode{nd.v, -1, nd.s ? flag_static : (unsigned char)0};
+  }
+  return r;
+}
+/// downcast(L, n): L over elements n times narrower. (4,4):(1,4), 2 -> (8,4):(1,8)
+CUTE_CPP_HD constexpr LV downcast(LV const& l, IV n) noexcept {
+  LV r = l;
+  for (int i = 0; i < l.shape.n; ++i) {
+    if (l.shape.node[i].kind >= 0) continue;
+    IV s = node_iv(l.shape, i);
+    IV d = node_iv(l.stride, i);
+    IV ns = d.v == 1 ? dt::mul(s, n) : s;
+    IV nd = d.v == 1 ? d : dt::mul(d, n);
+    r.shape.node[i] = DynNode{ns.v, -1, ns.s ? flag_static : (unsigned char)0};
+    r.stride.node[i] = DynNode{nd.v, -1, nd.s ? flag_static : (unsigned char)0};
+  }
+  return r;
+}
+/// compatible(A, B): B's shape refines A's (same rank where A is a tuple, same size where A is
+/// an integer): a coordinate of A is a coordinate of B.
+CUTE_CPP_HD constexpr bool compatible(DynTuple const& a, int ai, DynTuple const& b, int bi) noexcept {
+  if (a.node[ai].kind < 0) return dt::product(a, ai).v == dt::product(b, bi).v;
+  if (b.node[bi].kind != a.node[ai].kind) return false;
+  for (int k = 0; k < a.node[ai].kind; ++k)
+    if (!compatible(a, dt::child_pos(a, ai, k), b, dt::child_pos(b, bi, k))) return false;
+  return true;
+}
+
 // ---- slicing, local_tile, local_partition ----
 
 CUTE_CPP_HD constexpr void slice_into(DynTuple const& crd, int ci, LV const& l, int li, LV& out) noexcept {

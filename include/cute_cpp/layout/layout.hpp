@@ -456,6 +456,22 @@ struct TileToShapeOp {
     return eng::tile_to_shape(a, t, e);
   }
 };
+struct OrderedLayoutOp {
+  static constexpr Arg kinds[] = {Arg::tuple, Arg::tuple};
+  CUTE_CPP_HD constexpr LV operator()(DynTuple const& s, DynTuple const& o, diag::LayoutError& e) const {
+    return eng::make_ordered_layout(s, o, e);
+  }
+};
+template <long long N>
+struct UpcastOp {
+  static constexpr Arg kinds[] = {Arg::layout};
+  CUTE_CPP_HD constexpr LV operator()(LV const& a, diag::LayoutError& e) const { return eng::upcast(a, {N, true}, e); }
+};
+template <long long N>
+struct DowncastOp {
+  static constexpr Arg kinds[] = {Arg::layout};
+  CUTE_CPP_HD constexpr LV operator()(LV const& a, diag::LayoutError&) const { return eng::downcast(a, {N, true}); }
+};
 struct LocalTileOp {
   static constexpr Arg kinds[] = {Arg::layout, Arg::tiler, Arg::tuple};
   CUTE_CPP_HD constexpr LV operator()(LV const& a, LV const& t, DynTuple const& c, diag::LayoutError& e) const {
@@ -1090,6 +1106,47 @@ template <class A, class B>
 template <class B, class S>
 [[nodiscard]] CUTE_CPP_HD constexpr auto tile_to_shape(B const& block, S const& shape) {
   return detail::apply<detail::TileToShapeOp>(block, shape);
+}
+
+/// make_ordered_layout(shape, order): compact strides in the order given per leaf.
+///   make_ordered_layout((_2,_3,_4), (_1,_0,_2)) -> (_2,_3,_4):(_3,_1,_6)
+template <class S, class O>
+[[nodiscard]] CUTE_CPP_HD constexpr auto make_ordered_layout(S const& shape, O const& order) {
+  return detail::apply<detail::OrderedLayoutOp>(shape, order);
+}
+/// upcast<N>(L): the layout over elements N times wider (strides / N, contiguous extents / N).
+///   upcast<2>((_8,_4):(_1,_8)) -> (_4,_4):(_1,_4)
+template <long long N, class L>
+[[nodiscard]] CUTE_CPP_HD constexpr auto upcast(L const& l) {
+  return detail::apply<detail::UpcastOp<N>>(l);
+}
+/// downcast<N>(L): the layout over elements N times narrower. downcast<2>((_4,_4):(_1,_4)) -> (_8,_4):(_1,_8)
+template <long long N, class L>
+[[nodiscard]] CUTE_CPP_HD constexpr auto downcast(L const& l) {
+  return detail::apply<detail::DowncastOp<N>>(l);
+}
+/// recast_layout<From, To>(L): the same bytes seen as To elements. recast_layout<half, float>: upcast<2>.
+template <class From, class To, class L>
+[[nodiscard]] CUTE_CPP_HD constexpr auto recast_layout(L const& l) {
+  if constexpr (sizeof(To) == sizeof(From)) return l;
+  else if constexpr (sizeof(To) > sizeof(From)) return upcast<sizeof(To) / sizeof(From)>(l);
+  else return downcast<sizeof(From) / sizeof(To)>(l);
+}
+/// compatible(A, B): every coordinate of A is a coordinate of B (layouts or shapes).
+template <class A, class B>
+[[nodiscard]] CUTE_CPP_HD constexpr bool compatible(A const& a, B const& b) {
+  DynTuple x, y;
+  if constexpr (is_layout_v<A>) x = detail::to_layout(a).shape; else x = detail::to_tuple(a);
+  if constexpr (is_layout_v<B>) y = detail::to_layout(b).shape; else y = detail::to_tuple(b);
+  return eng::compatible(x, 0, y, 0);
+}
+/// congruent(A, B): the same tree (layouts or tuples).
+template <class A, class B>
+[[nodiscard]] CUTE_CPP_HD constexpr bool congruent(A const& a, B const& b) {
+  DynTuple x, y;
+  if constexpr (is_layout_v<A>) x = detail::to_layout(a).shape; else x = detail::to_tuple(a);
+  if constexpr (is_layout_v<B>) y = detail::to_layout(b).shape; else y = detail::to_tuple(b);
+  return dt::congruent(x, y);
 }
 
 // ---- slicing and partitioning ----

@@ -4,6 +4,7 @@
 // cute_cpp/layout/print.hpp: to_string / operator<< for typed values in CuTe C++ notation (host
 // only): `_4` for C<4>, `(4,(2,3)):(1,(8,4))` for layouts, `Sw<3,4,3> o _0 o ...` for composed
 // layouts; and parse_layout(), which returns a DynLayout. CuTeDSL: print / str of layouts.
+#include <algorithm>  // std::max
 #include <ostream>  // std::ostream
 #include <string>   // std::string
 #include <cute_cpp/layout/layout.hpp>    // Layout, detail::to_tuple
@@ -43,6 +44,41 @@ inline std::ostream& operator<<(std::ostream& os, C<V>) {
   return os << '_' << V;
 }
 inline std::ostream& operator<<(std::ostream& os, DynTuple const& t) { return os << to_string(t); }
+
+/// to_grid_string(L): a rank-2 layout as a grid of its offsets (row = mode 0, column = mode 1),
+/// as CuTe's print_layout; a rank-1 layout prints as one column. See layout_static_test.
+template <class L>
+inline std::string to_grid_string(L const& l) {
+  LV v = detail::to_layout(l);
+  diag::LayoutError e;
+  long long rows = dt::product(dt::get(v.shape, 0)).v;
+  long long cols = v.shape.rank() >= 2 ? dt::product(dt::get(v.shape, 1)).v : 1;
+  if (v.shape.rank() > 2)
+    throw std::invalid_argument("cute-cpp [layout.print.rank]: to_grid_string needs a layout of rank 1 or 2, got rank " +
+                                std::to_string(v.shape.rank()));
+  long long widest = 1;
+  for (long long i = 0; i < rows; ++i)
+    for (long long j = 0; j < cols; ++j) {
+      DynTuple c = v.shape.rank() >= 2 ? dt::pair(dt::leaf(i, false), dt::leaf(j, false)) : dt::leaf(i, false);
+      widest = std::max<long long>(widest, (long long)std::to_string(eng::eval(v, c, e).v).size());
+    }
+  int w = int(widest) + 1;
+  auto pad = [](std::string x, int width) { return std::string(std::size_t(std::max<int>(0, width - int(x.size()))), ' ') + x; };
+  std::string out = to_string(v) + "\n      ";
+  for (long long j = 0; j < cols; ++j) out += pad(std::to_string(j), w + 1) + " ";
+  std::string rule = "      +";
+  for (long long j = 0; j < cols; ++j) rule += std::string(std::size_t(w + 1), '-') + "+";
+  out += "\n" + rule + "\n";
+  for (long long i = 0; i < rows; ++i) {
+    out += pad(std::to_string(i), 4) + "  |";
+    for (long long j = 0; j < cols; ++j) {
+      DynTuple c = v.shape.rank() >= 2 ? dt::pair(dt::leaf(i, false), dt::leaf(j, false)) : dt::leaf(i, false);
+      out += pad(std::to_string(eng::eval(v, c, e).v), w) + " |";
+    }
+    out += "\n" + rule + "\n";
+  }
+  return out;
+}
 
 /// parse_layout("(4,(2,3)):(1,(8,4))") -> DynLayout. Throws std::invalid_argument
 /// [layout.notation.syntax] naming the position on malformed text.

@@ -36,6 +36,7 @@ TEST(LayoutLaws, CompositionIsFunctionComposition) {
     ++checked;
     SCOPED_TRACE(str(a) + " o " + str(b) + " = " + str(r));
     ASSERT_EQ(sz(r), sz(b));
+    ASSERT_TRUE(cc::compatible(b, r));
     for (long long i = 0; i < sz(b); ++i) ASSERT_EQ(r(i), a(b(i))) << "at i = " << i;
   }
   EXPECT_GE(checked, kTrials / 2);

@@ -221,3 +221,26 @@ TEST(LayoutStatic, TileToShapeAndComposedAlgebra) {
   EXPECT_EQ(s(cc::composition(Atom{}, cc::RowMajor<4, 8>{})), "Sw<3,4,3> o _0 o (_4,_8):(_1,_64)");
   EXPECT_EQ(cc::evaluate_layout_expression("tile_to_shape((8,64):(64,1), (128,64,3))"), "(128,64,3):(64,1,8192)");
 }
+
+TEST(LayoutStatic, OrderedRecastAndPredicates) {
+  EXPECT_EQ(s(cc::make_ordered_layout(Shape<C<2>, C<3>, C<4>>{}, cc::Tuple<C<1>, C<0>, C<2>>{})), "(_2,_3,_4):(_3,_1,_6)");
+  EXPECT_EQ(s(cc::upcast<2>(cc::ColMajor<8, 4>{})), "(_4,_4):(_1,_4)");
+  EXPECT_EQ(s(cc::downcast<2>(Layout<Shape<C<4>, C<4>>, Stride<C<1>, C<4>>>{})), "(_8,_4):(_1,_8)");
+  EXPECT_EQ(s(cc::recast_layout<std::uint16_t, std::uint32_t>(cc::RowMajor<8, 64>{})), "(_8,_32):(_32,_1)");
+  EXPECT_EQ(s(cc::upcast<4>(Layout<Shape<C<8>, C<4>>, Stride<C<0>, C<1>>>{})), "(_8,_1):(_0,_1)");
+  static_assert(cc::compatible(Shape<C<4>, C<6>>{}, Shape<C<4>, Shape<C<2>, C<3>>>{}));
+  static_assert(!cc::compatible(Shape<C<4>, C<6>>{}, Shape<C<24>>{}));
+  static_assert(cc::compatible(C<24>{}, Shape<C<4>, C<6>>{}));
+  static_assert(cc::congruent(cc::RowMajor<4, 8>{}, Shape<int, int>{}));
+}
+
+TEST(LayoutNotation, GridPicture) {
+  EXPECT_EQ(cc::to_grid_string(cc::RowMajor<2, 3>{}),
+            "(_2,_3):(_3,_1)\n"
+            "        0   1   2 \n"
+            "      +---+---+---+\n"
+            "   0  | 0 | 1 | 2 |\n"
+            "      +---+---+---+\n"
+            "   1  | 3 | 4 | 5 |\n"
+            "      +---+---+---+\n");
+}
