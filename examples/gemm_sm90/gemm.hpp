@@ -25,30 +25,41 @@ namespace cute_cpp::examples {
 using sm90::OperandMajorMode;
 
 /// Everything static about one GEMM kernel; run_gemm<Plan> launches it.
+/// ClusterM CTAs along M share each B tile: each loads 1/ClusterM of it and multicasts it.
 template <class TA_, class TB_, class TC_, OperandMajorMode MajorA, OperandMajorMode MajorB, int BM, int BN,
-          int BK, int Stages, class Epilogue_ = epilogue::Identity>
+          int BK, int Stages, int ClusterM = 1, class Epilogue_ = epilogue::Identity>
 struct GemmPlan {
   using TA = TA_;
   using TB = TB_;
   using TC = TC_;
   using Epilogue = Epilogue_;
   static constexpr OperandMajorMode major_a = MajorA, major_b = MajorB;
-  static constexpr int block_m = BM, block_n = BN, block_k = BK, stages = Stages;
+  static constexpr int block_m = BM, block_n = BN, block_k = BK, stages = Stages, cluster_m = ClusterM;
+  static_assert(ClusterM == 1 || ClusterM == 2, "cute-cpp [gemm.cluster]: clusters of 1 or 2 CTAs along M");
   static constexpr int consumer_warpgroups = 2;
   static constexpr int threads = 128 * (1 + consumer_warpgroups);
   static constexpr int rows_per_warpgroup = BM / consumer_warpgroups;
   static_assert(rows_per_warpgroup % 64 == 0,
                 "cute-cpp [gemm.tile-m]: each consumer warpgroup takes a multiple of 64 rows: BM % 128 == 0");
 
-  using ASmem = std::conditional_t<MajorA == OperandMajorMode::K, SmemKMajor<TA, BM, BK>, SmemMNMajor<TA, BM, BK>>;
-  using BSmem = std::conditional_t<MajorB == OperandMajorMode::K, SmemKMajor<TB, BN, BK>, SmemMNMajor<TB, BN, BK>>;
+  /// K-major rows are BK elements: the widest swizzle they fill (128 bytes, or 64 / 32 for short K).
+  static constexpr int k_swizzle_a = BK * int(sizeof(TA)) >= 128 ? 128 : BK * int(sizeof(TA));
+  static constexpr int k_swizzle_b = BK * int(sizeof(TB)) >= 128 ? 128 : BK * int(sizeof(TB));
+  using ASmem = std::conditional_t<MajorA == OperandMajorMode::K, SmemKMajor<TA, BM, BK, k_swizzle_a>,
+                                   SmemMNMajor<TA, BM, BK>>;
+  using BSmem = std::conditional_t<MajorB == OperandMajorMode::K, SmemKMajor<TB, BN, BK, k_swizzle_b>,
+                                   SmemMNMajor<TB, BN, BK>>;
+  /// The part of the B tile one CTA of the cluster loads (and multicasts to all of them).
+  using BSmemLoad = std::conditional_t<MajorB == OperandMajorMode::K, SmemKMajor<TB, BN / ClusterM, BK, k_swizzle_b>,
+                                       SmemMNMajor<TB, BN / ClusterM, BK>>;
   using Mma = sm90::WgmmaTiledMma<TA, TB, float, ASmem, BSmem, rows_per_warpgroup / 64, BN>;
   using Epi = sm90::EpilogueTmaStore<TC, BN, /*BarrierId=*/1>;
   static constexpr std::uint32_t a_bytes = size_in_bytes<TA, ASmem>();
   static constexpr std::uint32_t b_bytes = size_in_bytes<TB, BSmem>();
-  using Pipeline = PipelineTmaAsync<Stages, consumer_warpgroups * 4, a_bytes + b_bytes>;
+  // NOTE: a stage is released by the consumer warps of every CTA its B part was multicast to.
+  using Pipeline = PipelineTmaAsync<Stages, consumer_warpgroups * 4 * ClusterM, a_bytes + b_bytes>;
   using MapA = TensorMap<TA, ASmem>;
-  using MapB = TensorMap<TB, BSmem>;
+  using MapB = TensorMap<TB, BSmemLoad>;
   using MapC = typename Epi::Map;
 
   struct SharedStorage {
@@ -64,7 +75,7 @@ struct GemmPlan {
   static constexpr std::size_t smem_bytes = sizeof(SharedStorage) + 1024;
   static_assert(smem_bytes <= 232448,
                 "cute-cpp [smem.budget]: stages x (A + B tiles) + epilogue buffers exceed sm_90a's 227 KB per block");
-  static_assert(MapA::tile_bytes + MapB::tile_bytes == Pipeline::tx_bytes,
+  static_assert(MapA::tile_bytes + ClusterM * MapB::tile_bytes == Pipeline::tx_bytes,
                 "cute-cpp [pipeline.tx-bytes]: a stage's expected bytes must equal its TMA boxes");
 };
 

@@ -9,13 +9,17 @@
 //                     (functor -> output type -> stmatrix -> TMA store) for its half.
 // The producer lowers its register budget (setmaxnreg) so the consumers can hold 64 x BN
 // accumulators. Tiles come from StaticPersistentTileScheduler; ragged edges are TMA's (loads
-// fill zeros, stores drop what lies outside C).
+// fill zeros, stores drop what lies outside C). With ClusterM = 2, the two CTAs of a cluster take
+// vertically adjacent tiles of one tile column: each loads half of the shared B tile and
+// multicasts it to both, halving B's L2 traffic; a stage is then free only when the consumers of
+// both CTAs have released it.
 #include "gemm.hpp"
 
 #include <cute_cpp/host/launch.hpp>
 #include <cute_cpp/host/tensor_map_encode.hpp>
 #include <cute_cpp/pipeline/pipeline_state.hpp>
 
+#include <ctm/common/cluster.hpp>
 #include <ctm/common/setmaxnreg.hpp>
 
 #include <stdexcept>
@@ -46,7 +50,16 @@ gemm_kernel(const __grid_constant__ typename Plan::MapA tma_a, const __grid_cons
     TmaCopy::prefetch_descriptor(tma_b);
     TmaCopy::prefetch_descriptor(tma_c);
   }
-  __syncthreads();
+  constexpr int cluster_m = Plan::cluster_m;
+  std::uint32_t const cluster_rank = blockIdx.x % cluster_m;
+  std::uint32_t const cluster_mask = cluster_m > 1 ? (1u << cluster_m) - 1 : 0u;
+  if constexpr (cluster_m > 1) {
+    // Every barrier of the cluster is initialised before any CTA multicasts or arrives remotely.
+    ctm::barrier_cluster_arrive_aligned();
+    ctm::barrier_cluster_wait_aligned();
+  } else {
+    __syncthreads();
+  }
   int const k_blocks = int((k + BK - 1) / BK);
   StaticPersistentTileScheduler scheduler(tiles, blockIdx.x, gridDim.x);
 
@@ -65,8 +78,26 @@ gemm_kernel(const __grid_constant__ typename Plan::MapA tma_a, const __grid_cons
         std::uint64_t* const full = pipeline.producer_get_barrier(state);
         if constexpr (Plan::major_a == OperandMajorMode::K) TmaCopy::load(tma_a, stage.a, full, kb * BK, m0);
         else TmaCopy::load(tma_a, stage.a, full, m0, kb * BK);
-        if constexpr (Plan::major_b == OperandMajorMode::K) TmaCopy::load(tma_b, stage.b, full, kb * BK, n0);
-        else TmaCopy::load(tma_b, stage.b, full, n0, kb * BK);
+        constexpr int b_part = BN / cluster_m;
+        auto* const b_dst = stage.b + cluster_rank * (Plan::b_bytes / sizeof(typename Plan::TB) / cluster_m);
+        std::int32_t const n_part = n0 + std::int32_t(cluster_rank) * b_part;
+        if constexpr (cluster_m == 1) {
+          if constexpr (Plan::major_b == OperandMajorMode::K) TmaCopy::load(tma_b, b_dst, full, kb * BK, n_part);
+          else TmaCopy::load(tma_b, b_dst, full, n_part, kb * BK);
+        } else {
+          std::uint16_t const mask = std::uint16_t(cluster_mask);
+          if constexpr (Plan::major_b == OperandMajorMode::K)
+            TmaCopy::load_multicast(tma_b, b_dst, full, mask, kb * BK, n_part);
+          else TmaCopy::load_multicast(tma_b, b_dst, full, mask, n_part, kb * BK);
+        }
+        state.advance();
+      }
+    }
+    if constexpr (cluster_m > 1) {
+      // NOTE: the producer's tail: wait until every stage is released by the consumers of both
+      // CTAs, so no remote arrival reaches this CTA after it exits.
+      for (int s = 0; s < Plan::stages; ++s) {
+        pipeline.producer_acquire(state);
         state.advance();
       }
     }
@@ -93,13 +124,13 @@ gemm_kernel(const __grid_constant__ typename Plan::MapA tma_a, const __grid_cons
       if (kb > 0) {
         // NOTE: one wgmma group stays in flight; the stage before it is now free.
         Mma::template wait_group<1>(acc);
-        pipeline.consumer_release(previous, lane);
+        pipeline.consumer_release(previous, lane, cluster_mask, cluster_rank);
       }
       previous = state;
       state.advance();
     }
     Mma::template wait_group<0>(acc);
-    if (k_blocks > 0) pipeline.consumer_release(previous, lane);
+    if (k_blocks > 0) pipeline.consumer_release(previous, lane, cluster_mask, cluster_rank);
 
     // ---- epilogue ----
     std::int64_t const row0 = std::int64_t(tile.m) * BM + consumer * Plan::rows_per_warpgroup;
@@ -134,27 +165,31 @@ void run_gemm(GemmArguments<Plan> const& args, cudaStream_t stream) {
   auto const a_map = Plan::major_a == OperandMajorMode::K
                          ? host::create_tensor_map_tiled<TA, typename Plan::ASmem>(args.a, args.m, args.k, args.lda)
                          : host::create_tensor_map_tiled<TA, typename Plan::ASmem>(args.a, args.k, args.m, args.lda);
+  using BLoad = typename Plan::BSmemLoad;
   auto const b_map = Plan::major_b == OperandMajorMode::K
-                         ? host::create_tensor_map_tiled<TB, typename Plan::BSmem>(args.b, args.n, args.k, args.ldb)
-                         : host::create_tensor_map_tiled<TB, typename Plan::BSmem>(args.b, args.k, args.n, args.ldb);
+                         ? host::create_tensor_map_tiled<TB, BLoad>(args.b, args.n, args.k, args.ldb)
+                         : host::create_tensor_map_tiled<TB, BLoad>(args.b, args.k, args.n, args.ldb);
   auto const c_map = host::create_tensor_map_tiled<TC, typename Plan::Epi::Chunk>(args.c, args.m, args.n, args.ldc);
 
   PersistentTileSchedulerParams tiles;
   tiles.tiles_m = std::int32_t((args.m + Plan::block_m - 1) / Plan::block_m);
   tiles.tiles_n = std::int32_t((args.n + Plan::block_n - 1) / Plan::block_n);
   // NOTE: groups of 8 tile rows keep the A panels of concurrently running CTAs in L2.
-  tiles.swizzle = 8;
-  static int const sm_count = [] {
-    int device = 0, count = 0;
-    host::cuda_check(cudaGetDevice(&device), "cudaGetDevice");
-    host::cuda_check(cudaDeviceGetAttribute(&count, cudaDevAttrMultiProcessorCount, device), "cudaDeviceGetAttribute");
-    return count;
-  }();
+  tiles.swizzle = 8 / Plan::cluster_m;
+  tiles.cluster_m = Plan::cluster_m;
   host::LaunchConfig config;
-  config.grid = dim3(unsigned(StaticPersistentTileScheduler::get_grid_shape(tiles, sm_count)));
   config.block = dim3(Plan::threads);
   config.smem_bytes = Plan::smem_bytes;
   config.stream = stream;
+  config.cluster = dim3(Plan::cluster_m, 1, 1);
+  // NOTE: a persistent grid must be resident all at once. Clusters are placed within GPCs, so
+  // fewer than sm_count / cluster_m of them may fit: ask the occupancy calculator.
+  static int const resident_ctas = [&] {
+    config.grid = dim3(Plan::cluster_m);
+    return host::max_active_clusters(&gemm_kernel<Plan>, config) * Plan::cluster_m;
+  }();
+  if (resident_ctas < 1) throw std::runtime_error("cute-cpp [gemm.occupancy]: the GEMM kernel cannot be resident");
+  config.grid = dim3(unsigned(StaticPersistentTileScheduler::get_grid_shape(tiles, resident_ctas)));
   host::launch(&gemm_kernel<Plan>, "gemm_sm90", config, a_map, b_map, c_map, args.epilogue, args.m, args.n, args.k,
                tiles);
 }

@@ -78,6 +78,14 @@ CTM_DEVICE void mbarrier_arrive_release_cluster_shared_cluster(std::uint32_t clu
                : "memory");
 }
 
+/// mbarrier.arrive.shared::cluster.b64 _, [addr]: one arrival on a barrier of any CTA in the
+/// cluster with the default semantics (release at CTA scope). Unlike the .release.cluster form,
+/// which ptxas precedes with MEMBAR.ALL.GPU, this is a single SYNCS.ARRIVE: the form for
+/// releasing a pipeline stage whose reads a wgmma wait has already completed.
+CTM_DEVICE void mbarrier_arrive_shared_cluster(std::uint32_t cluster_addr) {
+  asm volatile("mbarrier.arrive.shared::cluster.b64 _, [%0];\n" ::"r"(cluster_addr) : "memory");
+}
+
 /// mbarrier.arrive.release.cluster.shared::cluster.b64 _, [addr], count.
 CTM_DEVICE void mbarrier_arrive_release_cluster_shared_cluster(std::uint32_t cluster_addr,
                                                                std::uint32_t count) {

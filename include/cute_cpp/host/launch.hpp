@@ -38,6 +38,29 @@ inline bool first_launch(void const* kernel) {
 }
 }  // namespace detail
 
+/// How many clusters of config.cluster can be resident at once for `kernel` with
+/// config.smem_bytes of shared memory: the size of a persistent grid, in clusters.
+template <class... Params>
+int max_active_clusters(void (*kernel)(Params...), LaunchConfig const& config) {
+  if (config.smem_bytes > 48 * 1024) {
+    cuda_check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                    static_cast<int>(config.smem_bytes)),
+               "cudaFuncSetAttribute(MaxDynamicSharedMemorySize)");
+  }
+  cudaLaunchAttribute attribute{};
+  attribute.id = cudaLaunchAttributeClusterDimension;
+  attribute.val.clusterDim = {config.cluster.x, config.cluster.y, config.cluster.z};
+  cudaLaunchConfig_t launch_config{};
+  launch_config.gridDim = config.grid;
+  launch_config.blockDim = config.block;
+  launch_config.dynamicSmemBytes = config.smem_bytes;
+  launch_config.attrs = &attribute;
+  launch_config.numAttrs = 1;
+  int clusters = 0;
+  cuda_check(cudaOccupancyMaxActiveClusters(&clusters, kernel, &launch_config), "cudaOccupancyMaxActiveClusters");
+  return clusters;
+}
+
 /// Launches `kernel` with `args`; `name` appears in errors.
 template <class... Params, class... Args>
 void launch(void (*kernel)(Params...), std::string_view name, LaunchConfig const& config, Args&&... args) {
