@@ -245,3 +245,42 @@ TEST(LayoutLaws, MaxCommonVector) {
     }
   }
 }
+
+// tile_to_shape(block, shape): covers shape exactly, and its first block is the block itself.
+TEST(LayoutLaws, TileToShapeRepeatsTheBlock) {
+  cc::test::LayoutGenerator gen{kSeed + 9};
+  for (int trial = 0; trial < 500; ++trial) {
+    int bm = gen.pick({1, 2, 4, 8}), bn = gen.pick({1, 2, 4, 8});
+    cc::DynLayout block = gen.coin(50) ? cc::parse_layout("(" + std::to_string(bm) + "," + std::to_string(bn) + "):(1," + std::to_string(bm) + ")")
+                                       : cc::parse_layout("(" + std::to_string(bm) + "," + std::to_string(bn) + "):(" + std::to_string(bn) + ",1)");
+    int m = bm * gen.pick({1, 2, 3}), n = bn * gen.pick({1, 2, 4});
+    cc::DynLayout t = cc::tile_to_shape(block, cc::make_shape(m, n));
+    SCOPED_TRACE(str(block) + " to (" + std::to_string(m) + "," + std::to_string(n) + ") = " + str(t));
+    ASSERT_EQ(sz(t), (long long)m * n);
+    ASSERT_TRUE(cc::compatible(cc::make_shape(m, n), t));
+    for (int i = 0; i < bm; ++i)
+      for (int j = 0; j < bn; ++j) ASSERT_EQ(t(cc::make_coord(i, j)), block(cc::make_coord(i, j)));
+    std::vector<long long> img = image(t);
+    std::sort(img.begin(), img.end());
+    for (std::size_t k = 0; k < img.size(); ++k) ASSERT_EQ(img[k], (long long)k);
+  }
+}
+
+// downcast<N>(upcast<N>(L)) == L for layouts whose contiguous extents and strides divide by N;
+// make_ordered_layout is a compact bijection.
+TEST(LayoutLaws, RecastAndOrderedLayouts) {
+  cc::test::LayoutGenerator gen{kSeed + 10};
+  for (int trial = 0; trial < 500; ++trial) {
+    cc::DynLayout l = gen.compact(64);
+    cc::DynLayout wide = cc::downcast<2>(l);
+    SCOPED_TRACE(str(l) + " downcast " + str(wide));
+    ASSERT_EQ(cc::to_string(cc::coalesce(cc::upcast<2>(wide))), cc::to_string(cc::coalesce(l)));
+    cc::DynTuple order = cc::test::LayoutGenerator{kSeed + unsigned(trial)}.shape(1 << 20);
+    cc::DynTuple shape = l.shape_;
+    if (cc::dt::leaf_count(order) != cc::dt::leaf_count(shape)) continue;
+    cc::DynLayout o = cc::make_ordered_layout(shape, order);
+    std::vector<long long> img = image(o);
+    std::sort(img.begin(), img.end());
+    for (std::size_t k = 0; k < img.size(); ++k) ASSERT_EQ(img[k], (long long)k);
+  }
+}
