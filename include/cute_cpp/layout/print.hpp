@@ -13,10 +13,17 @@
 
 namespace cute_cpp {
 
+namespace detail {
+template <class T> inline constexpr bool has_layout_v = is_layout_v<T>;
+template <class... Ts> inline constexpr bool has_layout_v<Tuple<Ts...>> = (has_layout_v<Ts> || ...);
+}  // namespace detail
+
+/// An int tuple `(_4,(2,_3))`, or a tiler with layouts in it `(_3:_4,_8:_1,_)`.
 template <class T>
   requires(Integer<T> || is_tuple_v<T> || std::is_same_v<T, Underscore>)
 inline std::string to_string(T const& x) {
-  return to_string(detail::to_tuple(x));
+  if constexpr (detail::has_layout_v<T>) return to_string(detail::to_tiler(x));
+  else return to_string(detail::to_tuple(x));
 }
 template <class S, class D>
 inline std::string to_string(Layout<S, D> const& l) {

@@ -88,6 +88,51 @@ template <class... Ts>
 template <class T> inline constexpr int tuple_rank_v = 1;
 template <class... Ts> inline constexpr int tuple_rank_v<Tuple<Ts...>> = int(sizeof...(Ts));
 
+// ---- element-wise tuple arithmetic (static where both sides are) ----
+
+/// ceil_div(a, b) element-wise on congruent tuples; `a` may have more modes than `b` (they stay).
+///   ceil_div(make_shape(100, C<64>{}), make_shape(C<32>{}, C<16>{})) -> (4, _4)
+template <class A, class B>
+  requires(is_tuple_v<A> && is_tuple_v<B>)
+[[nodiscard]] CUTE_CPP_HD constexpr auto ceil_div(A const& a, B const& b) {
+  static_assert(tuple_rank_v<B> <= tuple_rank_v<A>,
+                "cute-cpp [layout.tuple.rank]: ceil_div(a, b) needs rank(b) <= rank(a)");
+  return [&]<std::size_t... I, std::size_t... J>(std::index_sequence<I...>, std::index_sequence<J...>) {
+    return make_tuple(ceil_div(get<I>(a), get<I>(b))..., get<tuple_rank_v<B> + J>(a)...);
+  }(std::make_index_sequence<tuple_rank_v<B>>{}, std::make_index_sequence<tuple_rank_v<A> - tuple_rank_v<B>>{});
+}
+/// elem_scale(a, b): element-wise product of congruent tuples (an integer scales by the whole).
+template <class A, class B>
+[[nodiscard]] CUTE_CPP_HD constexpr auto elem_scale(A const& a, B const& b) {
+  if constexpr (is_tuple_v<A>) {
+    static_assert(is_tuple_v<B> && tuple_rank_v<A> == tuple_rank_v<B>,
+                  "cute-cpp [layout.tuple.rank]: elem_scale(a, b) needs congruent tuples");
+    return [&]<std::size_t... I>(std::index_sequence<I...>) { return make_tuple(elem_scale(get<I>(a), get<I>(b))...); }(
+        std::make_index_sequence<tuple_rank_v<A>>{});
+  } else if constexpr (is_tuple_v<B>) {
+    return [&]<std::size_t... I>(std::index_sequence<I...>) { return (a * ... * get<I>(b)); }(
+        std::make_index_sequence<tuple_rank_v<B>>{});
+  } else if constexpr (is_constant_int_v<A> && is_constant_int_v<B>) {
+    return C<A::value * B::value>{};
+  } else {
+    return std::int64_t(dyn(a)) * std::int64_t(dyn(b));
+  }
+}
+/// inner_product(a, b): sum of element-wise products of congruent tuples.
+template <class A, class B>
+[[nodiscard]] CUTE_CPP_HD constexpr auto inner_product(A const& a, B const& b) {
+  if constexpr (is_tuple_v<A>) {
+    static_assert(is_tuple_v<B> && tuple_rank_v<A> == tuple_rank_v<B>,
+                  "cute-cpp [layout.tuple.rank]: inner_product(a, b) needs congruent tuples");
+    return [&]<std::size_t... I>(std::index_sequence<I...>) { return (C<0>{} + ... + inner_product(get<I>(a), get<I>(b))); }(
+        std::make_index_sequence<tuple_rank_v<A>>{});
+  } else if constexpr (is_constant_int_v<A> && is_constant_int_v<B>) {
+    return C<A::value * B::value>{};
+  } else {
+    return std::int64_t(dyn(a)) * std::int64_t(dyn(b));
+  }
+}
+
 namespace detail {
 /// Product of the leaves of a typed int tuple, without going through the engine (device-fast).
 template <class T>

@@ -244,3 +244,13 @@ TEST(LayoutNotation, GridPicture) {
             "   1  | 3 | 4 | 5 |\n"
             "      +---+---+---+\n");
 }
+
+TEST(LayoutStatic, TupleArithmeticAndTilerPrinting) {
+  auto tiles = cc::ceil_div(cc::make_shape(100, C<64>{}, 7), cc::make_shape(C<32>{}, C<16>{}));
+  EXPECT_EQ(s(tiles), "(4,_4,7)");
+  static_assert(std::is_same_v<decltype(cc::ceil_div(Shape<C<128>, C<64>>{}, Shape<C<32>, C<16>>{})), cc::Tuple<C<4>, C<4>>>);
+  EXPECT_EQ(s(cc::elem_scale(Shape<C<2>, C<3>>{}, Shape<C<4>, C<5>>{})), "(_8,_15)");
+  static_assert(std::is_same_v<decltype(cc::inner_product(Shape<C<2>, C<3>>{}, Shape<C<4>, C<5>>{})), C<23>>);
+  EXPECT_EQ(cc::inner_product(cc::make_shape(2, 3), cc::make_shape(4, 5)), 23);
+  EXPECT_EQ(s(cc::make_tile(Layout<C<3>, C<4>>{}, C<8>{}, cc::_)), "(_3:_4,_8:_1,_)");
+}
