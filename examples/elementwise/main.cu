@@ -129,8 +129,7 @@ void bench_add(std::size_t n, std::vector<ex::Record>& records, std::mt19937_64&
   std::size_t const bytes = 3 * n * sizeof(T);  // two reads and one write
   host::DeviceBuffer<unsigned char> copy_src(bytes / 2), copy_dst(bytes / 2);
   host::cuda_check(cudaMemset(copy_src.data(), 0x5A, copy_src.bytes()), "cudaMemset");
-  double const ours_ms = ex::median_ms([&] { ex::elementwise_add(a.data(), b.data(), c.data(), n); }, nullptr);
-  double const copy_ms = ex::median_ms([&] {
+  auto const [ours_ms, copy_ms] = ex::median_ms_interleaved([&] { ex::elementwise_add(a.data(), b.data(), c.data(), n); }, [&] {
     host::cuda_check(cudaMemcpyAsync(copy_dst.data(), copy_src.data(), copy_src.bytes(), cudaMemcpyDeviceToDevice),
                      "cudaMemcpyAsync");
   }, nullptr);
@@ -146,8 +145,7 @@ void bench_silu(std::size_t n, std::vector<ex::Record>& records, std::mt19937_64
   std::size_t const bytes = 2 * n * sizeof(bf16);
   host::DeviceBuffer<unsigned char> copy_src(bytes / 2), copy_dst(bytes / 2);
   host::cuda_check(cudaMemset(copy_src.data(), 0x5A, copy_src.bytes()), "cudaMemset");
-  double const ours_ms = ex::median_ms([&] { ex::elementwise_apply(Silu{}, n, nullptr, y.data(), static_cast<bf16 const*>(x.data())); }, nullptr);
-  double const copy_ms = ex::median_ms([&] {
+  auto const [ours_ms, copy_ms] = ex::median_ms_interleaved([&] { ex::elementwise_apply(Silu{}, n, nullptr, y.data(), static_cast<bf16 const*>(x.data())); }, [&] {
     host::cuda_check(cudaMemcpyAsync(copy_dst.data(), copy_src.data(), copy_src.bytes(), cudaMemcpyDeviceToDevice),
                      "cudaMemcpyAsync");
   }, nullptr);

@@ -249,8 +249,7 @@ void bench(std::int64_t m, std::int64_t n, std::int64_t k, std::mt19937_64& rng,
   cublasOperation_t const tb = Plan::major_b == OperandMajorMode::K ? CUBLAS_OP_T : CUBLAS_OP_N;
   cublasOperation_t const ta = Plan::major_a == OperandMajorMode::K ? CUBLAS_OP_N : CUBLAS_OP_T;
   host::DeviceBuffer<typename Plan::TC> cref(std::size_t(p.ldc) * m);
-  double const ours_ms = ex::median_ms([&] { ex::run_gemm<Plan>(args, nullptr); }, nullptr);
-  double const cublas_ms = ex::median_ms([&] {
+  auto const [ours_ms, cublas_ms] = ex::median_ms_interleaved([&] { ex::run_gemm<Plan>(args, nullptr); }, [&] {
     cublas_check(cublasGemmEx(handle, tb, ta, int(n), int(m), int(k), &one, p.db.data(), cuda_type<typename Plan::TB>(),
                               int(p.ldb), p.da.data(), cuda_type<typename Plan::TA>(), int(p.lda), &zero, cref.data(),
                               cuda_type<typename Plan::TC>(), int(p.ldc), CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT),
