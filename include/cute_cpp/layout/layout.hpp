@@ -55,6 +55,10 @@ struct Layout {
 
 using DynLayout = Layout<DynTuple, DynTuple>;
 
+/// rank_v<L>: the number of top-level modes of a typed layout or tuple (1 for an integer).
+template <class T> inline constexpr int rank_v = tuple_rank_v<T>;
+template <class S, class D> inline constexpr int rank_v<Layout<S, D>> = tuple_rank_v<S>;
+
 template <class T> inline constexpr bool is_layout_v = false;
 template <class S, class D> inline constexpr bool is_layout_v<Layout<S, D>> = true;
 template <class S, class D> inline constexpr bool is_static_v<Layout<S, D>> = is_static_v<S> && is_static_v<D>;

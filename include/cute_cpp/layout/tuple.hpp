@@ -5,6 +5,7 @@
 // integers: Tuple, with the aliases Shape, Stride, Coord, Tile and the slice marker `_`.
 // CuTeDSL: the int tuples of cute.make_shape / make_stride / make_coord / make_tile, cute.get.
 #include <cstddef>      // std::size_t
+#include <tuple>        // std::tuple_size, std::tuple_element (structured bindings)
 #include <utility>      // std::index_sequence
 #include <cute_cpp/layout/int.hpp>  // C, Integer, is_static_v
 
@@ -71,6 +72,17 @@ template <std::size_t I, std::size_t... Js, class T>
     static_assert(I == 0, "cute-cpp [layout.get.index]: get<I> of a non-tuple needs I == 0");
     return (t);
   }
+}
+
+/// get<I>(t) on a mutable tuple: a reference to the element (structured bindings, assignment).
+template <std::size_t I, class... Ts>
+[[nodiscard]] CUTE_CPP_HD constexpr auto& get(Tuple<Ts...>& t) noexcept {
+  return detail::leaf_get<I>(t);
+}
+
+template <std::size_t I, class... Ts>
+[[nodiscard]] CUTE_CPP_HD constexpr auto&& get(Tuple<Ts...>&& t) noexcept {
+  return static_cast<std::remove_reference_t<decltype(detail::leaf_get<I>(t))>&&>(detail::leaf_get<I>(t));
 }
 
 template <class... Ts>
@@ -176,3 +188,11 @@ CUTE_CPP_HD constexpr std::int64_t crd2idx_typed(Crd const& c, Sh const& s, St c
 }  // namespace detail
 
 }  // namespace cute_cpp
+
+/// Structured bindings: auto [m, n] = shape;
+template <class... Ts>
+struct std::tuple_size<cute_cpp::Tuple<Ts...>> : std::integral_constant<std::size_t, sizeof...(Ts)> {};
+template <std::size_t I, class... Ts>
+struct std::tuple_element<I, cute_cpp::Tuple<Ts...>> {
+  using type = std::remove_cvref_t<decltype(cute_cpp::get<I>(std::declval<cute_cpp::Tuple<Ts...> const&>()))>;
+};

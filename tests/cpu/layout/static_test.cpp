@@ -254,3 +254,11 @@ TEST(LayoutStatic, TupleArithmeticAndTilerPrinting) {
   EXPECT_EQ(cc::inner_product(cc::make_shape(2, 3), cc::make_shape(4, 5)), 23);
   EXPECT_EQ(s(cc::make_tile(Layout<C<3>, C<4>>{}, C<8>{}, cc::_)), "(_3:_4,_8:_1,_)");
 }
+
+TEST(LayoutStatic, StructuredBindingsAndRankV) {
+  auto [m, n] = cc::make_shape(100, C<64>{});
+  EXPECT_EQ(m, 100);
+  static_assert(std::is_same_v<decltype(n), C<64>>);
+  static_assert(cc::rank_v<cc::RowMajor<4, 8>> == 2);
+  static_assert(cc::rank_v<Shape<C<1>, C<2>, C<3>>> == 3);
+}
