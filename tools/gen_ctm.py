@@ -90,11 +90,12 @@ def gen_wgmma(kind):
     out = [HEADER]
     out.append(f"// wgmma.mma_async.sync.aligned.m64nNk{k} with {', '.join(a + '/' + b for a, b in pairs)} inputs,\n")
     out.append("// one specialisation per N. Use ctm::wgmma_mma_async (ctm/sm90/wgmma.hpp), which checks the\n")
-    out.append("// rules; these are its operand lists. sm_90a only: empty in the other device passes.\n")
+    out.append("// rules; these are its operand lists. Only the sm_90a device pass sees them (the host pass and\n")
+    out.append("// the other targets skip the parse; wgmma.hpp declares the templates).\n")
     out.append("#include <cstdint>\n#include <ctm/common/config.hpp>  // CTM_DEVICE, DataType\n\n")
-    out.append("#if defined(__CUDACC__) && (!defined(__CUDA_ARCH__) || defined(__CUDA_ARCH_FEAT_SM90_ALL))\n")
+    out.append("#if defined(__CUDACC__) && defined(__CUDA_ARCH_FEAT_SM90_ALL)\n")
     out.append("namespace ctm::generated {\n\n")
-    out.append(f"template <int N>\nstruct wgmma_{stem};  // defined for the N the instruction allows\n\n")
+    out.append(f"template <int N>\nstruct wgmma_{stem};  // declared in wgmma.hpp; defined for the N the instruction allows\n\n")
     multi = len(pairs) > 1
     for n in ns:
         out.append(f"template <>\nstruct wgmma_{stem}<{n}> {{\n")

@@ -4,15 +4,16 @@
 #pragma once
 // wgmma.mma_async.sync.aligned.m64nNk32 with s8/s8, s8/u8, u8/s8, u8/u8 inputs,
 // one specialisation per N. Use ctm::wgmma_mma_async (ctm/sm90/wgmma.hpp), which checks the
-// rules; these are its operand lists. sm_90a only: empty in the other device passes.
+// rules; these are its operand lists. Only the sm_90a device pass sees them (the host pass and
+// the other targets skip the parse; wgmma.hpp declares the templates).
 #include <cstdint>
 #include <ctm/common/config.hpp>  // CTM_DEVICE, DataType
 
-#if defined(__CUDACC__) && (!defined(__CUDA_ARCH__) || defined(__CUDA_ARCH_FEAT_SM90_ALL))
+#if defined(__CUDACC__) && defined(__CUDA_ARCH_FEAT_SM90_ALL)
 namespace ctm::generated {
 
 template <int N>
-struct wgmma_int8;  // defined for the N the instruction allows
+struct wgmma_int8;  // declared in wgmma.hpp; defined for the N the instruction allows
 
 template <>
 struct wgmma_int8<8> {

@@ -19,6 +19,15 @@
 
 namespace ctm {
 
+namespace generated {
+// The per-N operand lists (ctm/generated/wgmma_*.hpp), defined only in the sm_90a device pass.
+template <int N> struct wgmma_f16;
+template <int N> struct wgmma_bf16;
+template <int N> struct wgmma_tf32;
+template <int N> struct wgmma_fp8;
+template <int N> struct wgmma_int8;
+}  // namespace generated
+
 namespace detail {
 CTM_HD constexpr bool wgmma_is_fp8(DataType t) { return t == DataType::e4m3 || t == DataType::e5m2; }
 CTM_HD constexpr bool wgmma_is_int8(DataType t) { return t == DataType::s8 || t == DataType::u8; }
