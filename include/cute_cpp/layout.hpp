@@ -11,4 +11,5 @@
 #include <cute_cpp/layout/swizzle.hpp>     // Swizzle, ComposedLayout
 #include <cute_cpp/layout/notation.hpp>    // to_string / parse of values (host)
 #include <cute_cpp/layout/print.hpp>       // to_string of typed values, parse_layout (host)
-#include <cute_cpp/layout/expression.hpp>  // evaluate_layout_expression (host)
+#include <cute_cpp/layout/expression.hpp>  // evaluate_layout_expression, run_layout_batch (host)
+#include <cute_cpp/layout/svg.hpp>         // to_svg, to_svg_tv (host)

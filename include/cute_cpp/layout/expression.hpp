@@ -6,6 +6,8 @@
 // reference-vector tests: every op of shared/layout-vectors plus local_tile, local_partition,
 // max_common_vector, max_common_layout, tile_to_shape and make_layout_right.
 #include <stdexcept>    // std::invalid_argument
+#include <istream>      // std::istream
+#include <ostream>      // std::ostream
 #include <string>       // std::string
 #include <string_view>  // std::string_view
 #include <vector>       // std::vector
@@ -243,6 +245,27 @@ inline std::string evaluate_layout_expression(std::string_view expr, bool marks 
   std::string_view op = expr.substr(b, open - b);
   while (!op.empty() && (op.back() == ' ' || op.back() == '\t')) op.remove_suffix(1);
   return evaluate_layout_op(op, detail::split_args(expr.substr(open + 1, close - open - 1)), marks);
+}
+
+/// `cute-cpp layout --batch`: one expression a line from in, exactly one line a line to out (the
+/// result, or `error: <message>`; an empty line gives an empty line). Returns the error count.
+inline int run_layout_batch(std::istream& in, std::ostream& out, bool marks = true) {
+  int errors = 0;
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.find_first_not_of(" \t\r") == std::string::npos) {
+      out << "\n";
+      continue;
+    }
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    try {
+      out << evaluate_layout_expression(line, marks) << "\n";
+    } catch (std::exception const& e) {
+      ++errors;
+      out << "error: " << e.what() << "\n";
+    }
+  }
+  return errors;
 }
 
 }  // namespace cute_cpp

@@ -4,6 +4,8 @@
 // malformed notation names the position.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <sstream>
 #include <cute_cpp/layout.hpp>
 
 namespace cc = cute_cpp;
@@ -82,4 +84,27 @@ TEST(LayoutExpression, EvaluatesCuTeNotation) {
   EXPECT_EQ(cc::evaluate_layout_expression("local_partition((8,8):(1,8), (2,4):(4,1), 1)"), "8 + (4,2):(2,32)");
   EXPECT_EQ(cc::evaluate_layout_expression("composed_call(Sw<3,4,3> o 0 o (8,64):(64,1), (2,2))"), "146");
   EXPECT_EQ(cc::evaluate_layout_expression("max_common_vector((4,8):(8,1), (4,8):(8,1))"), "32");
+}
+
+TEST(LayoutExpression, BatchPrintsOneLinePerExpression) {
+  std::istringstream in("size((4,8):(1,4))\ncomposition((6,4):(1,8), 8:1)\n\ncoalesce((2,(1,6)):(1,(6,2)))\n");
+  std::ostringstream out;
+  EXPECT_EQ(cc::run_layout_batch(in, out), 1);
+  std::string text = out.str();
+  EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), 4);
+  EXPECT_EQ(text.substr(0, 3), "32\n");
+  EXPECT_NE(text.find("error: cute-cpp [layout.composition.shape-divisibility]"), std::string::npos);
+  EXPECT_NE(text.find("\n\n12:1\n"), std::string::npos);
+}
+
+TEST(LayoutPictures, SvgGridSwizzleAndThreadValue) {
+  std::string g = cc::to_svg(cc::parse_layout_value("(2,3):(3,1)"));
+  EXPECT_EQ(g.rfind("<svg", 0), 0u);
+  EXPECT_NE(g.find(">5</text>"), std::string::npos);
+  std::string sw = cc::to_svg(cc::parse_composed("Sw<3,4,3> o 0 o (8,64):(64,1)"));
+  EXPECT_NE(sw.find("Sw&lt;3,4,3&gt;"), std::string::npos);
+  EXPECT_EQ(std::count(sw.begin(), sw.end(), '\n') > 8 * 64, true);
+  std::string tv = cc::to_svg_tv(cc::parse_layout_value("(4,2):(1,4)"), 4, 2);
+  EXPECT_NE(tv.find("T3V1"), std::string::npos);
+  EXPECT_NE(cc::to_svg(cc::parse_swizzle("Sw<2,0,3>")).find("</svg>"), std::string::npos);
 }
