@@ -162,14 +162,15 @@ REDUCE_OPS = ["add", "min", "max", "inc", "dec", "and", "or", "xor"]
 def gen_tensor():
     out = [HEADER]
     out.append("// cp.async.bulk.tensor (TMA) in 1D-5D, tile mode: loads into shared::cluster with mbarrier\n")
-    out.append("// completion (plain, .multicast::cluster, .L2::cache_hint, both) and into shared::cta (plain,\n")
+    out.append("// completion (plain, .multicast::cluster, .L2::cache_hint, both; and the sm_100a-only\n")
+    out.append("// .cta_group::2 forms, a compile error elsewhere) and into shared::cta (plain,\n")
     out.append("// .L2::cache_hint; on sm_120a ptxas 13.0 lowers the shared::cluster loads through a call, and\n")
     out.append("// drops setmaxnreg in such kernels, so use these there), stores and reductions from\n")
     out.append("// shared::cta in bulk groups, and L2 prefetches. Parameters follow PTX operand order:\n")
     out.append("// destination, tensor map and coordinates (innermost first), mbarrier, cta mask, cache policy.\n")
     out.append("// `tmap` is the generic address of a CUtensorMap (a __grid_constant__ parameter or global\n")
     out.append("// memory). Targets: sm_90a, sm_100a, sm_120a.\n")
-    out.append("#include <cstdint>\n#include <ctm/common/config.hpp>  // CTM_DEVICE, cvta_to_shared_u32\n\n")
+    out.append("#include <cstdint>\n#include <ctm/common/config.hpp>  // CTM_DEVICE, cvta_to_shared_u32, detail::always_false\n\n")
     out.append("#if defined(__CUDACC__)\nnamespace ctm {\n\n")
     load = "cp.async.bulk.tensor.{d}d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
     for dim in range(1, 6):
@@ -190,6 +191,28 @@ def gen_tensor():
                 out.append(f"/// {instr}\n")
                 out.append(f"CTM_DEVICE void cp_async_bulk_tensor_{dim}d_shared_cluster_global{suffix}({params}) {{\n")
                 out.append(f'  asm volatile("{instr} {ops};\\n"\n               :: {binds}\n               : "memory");\n}}\n\n')
+        for mc in (False, True):
+            for hint in (False, True):
+                suffix = ("_multicast_cluster" if mc else "") + "_cta_group_2" + ("_L2_cache_hint" if hint else "")
+                q = (".multicast::cluster" if mc else "") + ".cta_group::2" + (".L2::cache_hint" if hint else "")
+                params = f"void* dst, void const* tmap, {coords(dim)}, std::uint32_t bar_cluster_addr"
+                ops = f"[%0], [%1, {coord_ops(2, dim)}], [%{2 + dim}]"
+                binds = f'"r"(cvta_to_shared_u32(dst)), "l"(tmap), {coord_binds(dim)}, "r"(bar_cluster_addr)'
+                i = 3 + dim
+                if mc:
+                    params += ", std::uint16_t cta_mask"; ops += f", %{i}"; binds += ', "h"(cta_mask)'; i += 1
+                if hint:
+                    params += ", std::uint64_t policy"; ops += f", %{i}"; binds += ', "l"(policy)'; i += 1
+                instr = load.format(d=dim) + q
+                out.append(f"/// {instr}: the 2-CTA (cta_group::2)\n")
+                out.append("/// form; the completion is signalled on the barrier at `bar_cluster_addr`, a shared::cluster\n")
+                out.append("/// address that may name either CTA of the pair (mapa_shared_cluster_u32). Target: sm_100a only.\n")
+                out.append(f"template <class Target = void>\nCTM_DEVICE void cp_async_bulk_tensor_{dim}d_shared_cluster_global{suffix}({params}) {{\n")
+                out.append("#if defined(__CUDA_ARCH__)\n#  if defined(__CUDA_ARCH_FEAT_SM100_ALL)\n")
+                out.append(f'  asm volatile("{instr} {ops};\\n"\n               :: {binds}\n               : "memory");\n')
+                out.append("#  else\n  static_assert(detail::always_false<Target>,\n")
+                out.append(f'                "ctm [target.sm100a-only]: {instr} exists only on sm_100a (cta_group::2 pairs the CTAs of a 2-SM MMA)");\n')
+                out.append("#  endif\n#endif\n}\n\n")
         for hint in (False, True):
             suffix = "_L2_cache_hint" if hint else ""
             instr = f"cp.async.bulk.tensor.{dim}d.shared::cta.global.tile.mbarrier::complete_tx::bytes" + (".L2::cache_hint" if hint else "")

@@ -1,8 +1,12 @@
 // The common-family instructions that exist on sm_100a (and sm_120a) but not sm_90a:
 // redux.sync.{min,max}.f32 (sm_100a only), the packed f32x2 arithmetic, the 8-bit ldmatrix /
-// stmatrix forms, and the FP4 / UE8M0 conversions (sm_100a, sm_120a).
+// stmatrix forms, and the FP4 / UE8M0 conversions (sm_100a, sm_120a); the cta_group::2 TMA loads
+// (sm_100a).
 // cute-cpp-archs: 100a 120a
+#include <ctm/common/cluster.hpp>
+#include <ctm/common/cp_async_bulk_tensor.hpp>
 #include <ctm/common/cvt.hpp>
+#include <ctm/common/sreg.hpp>
 #include <ctm/common/f32x2.hpp>
 #include <ctm/common/ldmatrix.hpp>
 #include <ctm/common/stmatrix.hpp>
@@ -38,3 +42,16 @@ __global__ void fp4_kernel(float const* in, std::uint32_t* out) {
   std::uint16_t sc = ctm::cvt_rz_satfinite_ue8m0x2_f32(in[2], in[3]);
   out[0] = ctm::cvt_rn_f16x2_e2m1x2(e2) ^ ctm::cvt_rn_bf16x2_ue8m0x2(sc);
 }
+
+#if defined(__CUDA_ARCH_FEAT_SM100_ALL) || !defined(__CUDA_ARCH__)
+// The 2-CTA TMA loads (sm_100a only).
+__global__ void tma_cta_group_2_kernel(void const* tmap, int x, int y) {
+  __shared__ alignas(1024) std::uint8_t tile[8192];
+  __shared__ alignas(8) std::uint64_t bar;
+  std::uint32_t leader_bar = ctm::mapa_shared_cluster_u32(&bar, ctm::cluster_ctarank() & ~1u);
+  ctm::cp_async_bulk_tensor_1d_shared_cluster_global_cta_group_2(tile, tmap, x, leader_bar);
+  ctm::cp_async_bulk_tensor_2d_shared_cluster_global_multicast_cluster_cta_group_2(tile, tmap, x, y, leader_bar, 0x3);
+  ctm::cp_async_bulk_tensor_3d_shared_cluster_global_cta_group_2_L2_cache_hint(tile, tmap, x, y, 0, leader_bar, 0ull);
+  ctm::cp_async_bulk_tensor_5d_shared_cluster_global_multicast_cluster_cta_group_2_L2_cache_hint(tile, tmap, x, y, 0, 0, 0, leader_bar, 0xf, 0ull);
+}
+#endif
