@@ -528,7 +528,7 @@ template <class L>
     return detail::apply<detail::ProductOp>(l);
   }
 }
-/// size<I...>(L): the size of mode I (of mode J of mode I, ...). size<1>((4,(2,3)):(...)) -> 6
+/// size<I...>(L): the size of mode I (of mode J of mode I, ...). size<1>((4,(2,3)):(1,(8,4))) -> 6
 template <int I, int... Is, class L>
 [[nodiscard]] CUTE_CPP_HD constexpr auto size(L const& l) {
   if constexpr (is_layout_v<L>) return size(shape<I, Is...>(l));
@@ -665,7 +665,8 @@ template <class L>
 [[nodiscard]] CUTE_CPP_HD constexpr auto coalesce(L const& l) {
   return detail::apply<detail::CoalesceOp>(l);
 }
-/// coalesce(L, profile): by mode where the profile is a tuple. ((2,4),(3,2)):(...), (1,1)
+/// coalesce(L, profile): by mode where the profile is a tuple.
+///   coalesce(((2,4),(3,2)):((1,2),(8,24)), (1,1)) -> (8,6):(1,8)
 template <class L, class P>
 [[nodiscard]] CUTE_CPP_HD constexpr auto coalesce(L const& l, P const& profile) {
   return detail::apply<detail::CoalesceProfileOp>(l, profile);
@@ -773,37 +774,40 @@ template <class L>
 // ---- divides and products ----
 
 /// logical_divide(A, T) = composition(A, (T, complement(T, size(A)))), by mode for tilers.
-///   logical_divide((8,8):(1,8), (2,4):(1,2)) -> ((2,4),(...)) ...
+///   logical_divide((8,8):(1,8), (4,2)) -> ((4,2),(2,4)):((1,4),(8,16))
 /// @pre [layout.divide.tiler-rank], [layout.divide.tiler-fits]
 template <class A, class T>
 [[nodiscard]] CUTE_CPP_HD constexpr auto logical_divide(A const& a, T const& t) {
   if constexpr (detail::use_typed_divide<A, T>()) return detail::typed_logical_divide(a, t);
   else return detail::apply<detail::TilerOp<detail::Bin::logical_divide>>(a, t);
 }
-/// zipped_divide(A, T): ((tile modes), (rest modes)).
+/// zipped_divide(A, T): ((tile modes), (rest modes)). ((8,8):(1,8), (4,2)) -> ((4,2),(2,4)):((1,8),(4,16))
 template <class A, class T>
 [[nodiscard]] CUTE_CPP_HD constexpr auto zipped_divide(A const& a, T const& t) {
   if constexpr (detail::use_typed_divide<A, T>()) return detail::typed_divide<0>(a, t);
   else return detail::apply<detail::TilerOp<detail::Bin::zipped_divide>>(a, t);
 }
-/// tiled_divide(A, T): ((tile modes), rest0, rest1, ...).
+/// tiled_divide(A, T): ((tile modes), rest0, rest1, ...). ((8,8):(1,8), (4,2)) -> ((4,2),2,4):((1,8),4,16)
 template <class A, class T>
 [[nodiscard]] CUTE_CPP_HD constexpr auto tiled_divide(A const& a, T const& t) {
   if constexpr (detail::use_typed_divide<A, T>()) return detail::typed_divide<1>(a, t);
   else return detail::apply<detail::TilerOp<detail::Bin::tiled_divide>>(a, t);
 }
-/// flat_divide(A, T): (tile0, tile1, ..., rest0, rest1, ...).
+/// flat_divide(A, T): (tile0, tile1, ..., rest0, rest1, ...). ((8,8):(1,8), (4,2)) -> (4,2,2,4):(1,8,4,16)
 template <class A, class T>
 [[nodiscard]] CUTE_CPP_HD constexpr auto flat_divide(A const& a, T const& t) {
   if constexpr (detail::use_typed_divide<A, T>()) return detail::typed_divide<2>(a, t);
   else return detail::apply<detail::TilerOp<detail::Bin::flat_divide>>(a, t);
 }
 /// logical_product(A, B) = (A, composition(complement(A, size(A)*cosize(B)), B)), by mode for tilers.
+///   logical_product((2,2):(1,2), (3,4)) -> ((2,3),(2,(2,2))):((1,2),(2,(1,4)))
 /// @pre [layout.product.tiler-rank]
 template <class A, class B>
 [[nodiscard]] CUTE_CPP_HD constexpr auto logical_product(A const& a, B const& b) {
   return detail::apply<detail::TilerOp<detail::Bin::logical_product>>(a, b);
 }
+/// zipped_product / tiled_product / flat_product: the product's modes gathered as the divides'.
+///   tiled_product((2,2):(1,2), (3,4)) -> ((2,2),3,(2,2)):((1,2),2,(1,4))
 template <class A, class B>
 [[nodiscard]] CUTE_CPP_HD constexpr auto zipped_product(A const& a, B const& b) {
   return detail::apply<detail::TilerOp<detail::Bin::zipped_product>>(a, b);
@@ -823,6 +827,7 @@ template <class A, class B>
   return detail::apply<detail::LayoutPairOp<detail::Bin::blocked_product>>(a, b);
 }
 /// raked_product(A, B): ((B0,A0),(B1,A1),...), A's elements interleaved over B.
+///   ((2,2):(1,2), (3,3):(1,3)) -> ((3,2),(3,2)):((4,1),(12,2))
 template <class A, class B>
 [[nodiscard]] CUTE_CPP_HD constexpr auto raked_product(A const& a, B const& b) {
   return detail::apply<detail::LayoutPairOp<detail::Bin::raked_product>>(a, b);
