@@ -3,6 +3,7 @@
 // stmatrix forms, and the FP4 / UE8M0 conversions (sm_100a, sm_120a); the cta_group::2 TMA loads
 // (sm_100a).
 // cute-cpp-archs: 100a 120a
+#include <cute_cpp/arch/tmem.hpp>
 #include <ctm/common/cluster.hpp>
 #include <ctm/common/cp_async_bulk_tensor.hpp>
 #include <ctm/common/cvt.hpp>
@@ -53,5 +54,13 @@ __global__ void tma_cta_group_2_kernel(void const* tmap, int x, int y) {
   ctm::cp_async_bulk_tensor_2d_shared_cluster_global_multicast_cluster_cta_group_2(tile, tmap, x, y, leader_bar, 0x3);
   ctm::cp_async_bulk_tensor_3d_shared_cluster_global_cta_group_2_L2_cache_hint(tile, tmap, x, y, 0, leader_bar, 0ull);
   ctm::cp_async_bulk_tensor_5d_shared_cluster_global_multicast_cluster_cta_group_2_L2_cache_hint(tile, tmap, x, y, 0, 0, 0, leader_bar, 0xf, 0ull);
+}
+#endif
+
+#if defined(__CUDA_ARCH_FEAT_SM100_ALL) || !defined(__CUDA_ARCH__)
+// cute_cpp::arch's tensor-memory fences (sm_100a only).
+__global__ void tmem_fence_kernel() {
+  cute_cpp::arch::fence_view_async_tmem_load();
+  cute_cpp::arch::fence_view_async_tmem_store();
 }
 #endif
