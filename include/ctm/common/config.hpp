@@ -13,10 +13,12 @@
 #    define CTM_HD
 #  endif
 #endif
-#if defined(__CUDACC__)
-#  define CTM_DEVICE __device__ __forceinline__
-#else
-#  define CTM_DEVICE inline
+#if !defined(CTM_DEVICE)
+#  if defined(__CUDACC__)
+#    define CTM_DEVICE __device__ __forceinline__
+#  else
+#    define CTM_DEVICE inline
+#  endif
 #endif
 
 namespace ctm {
