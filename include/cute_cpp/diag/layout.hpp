@@ -28,6 +28,7 @@ enum class LayoutRule : int {
   tile_rank,                 // layout.tile-to-shape.rank
   tile_divides,              // layout.tile-to-shape.divides
   recast_divisibility,       // layout.recast.divisibility
+  left_inverse_divisibility, // layout.left-inverse.divisibility
 };
 
 /// An error found by the engine: the rule and up to two values that explain it.
@@ -152,6 +153,13 @@ struct recast_divisibility {
   static constexpr bool ok = true;
 };
 
+template <long long Stride, long long Covered>
+struct left_inverse_divisibility {
+  static_assert(Covered != 0 && Stride % Covered == 0,
+                "cute-cpp [layout.left-inverse.divisibility]: left_inverse: a stride is not a multiple of the extent the smaller strides cover (stride, covered extent)");
+  static constexpr bool ok = true;
+};
+
 /// Raises the compile-time error for E (no-op when E is no error). Used by the static path.
 template <LayoutRule Rule, long long A, long long B>
 CUTE_CPP_HD constexpr bool check_static() {
@@ -173,6 +181,7 @@ CUTE_CPP_HD constexpr bool check_static() {
   else if constexpr (Rule == R::tile_rank) return tile_to_shape_rank<A, B>::ok;
   else if constexpr (Rule == R::tile_divides) return tile_to_shape_divides<A, B>::ok;
   else if constexpr (Rule == R::recast_divisibility) return recast_divisibility<A, B>::ok;
+  else if constexpr (Rule == R::left_inverse_divisibility) return left_inverse_divisibility<A, B>::ok;
   else return swizzle_params<A, B>::ok;
 }
 
@@ -197,6 +206,7 @@ CUTE_CPP_HD constexpr char const* layout_rule_text(LayoutRule r) noexcept {
     case R::swizzle_params: return "cute-cpp [layout.swizzle.params]: Swizzle<B, M, S> needs B >= 0, M >= 0 and |S| >= B (B, S)";
     case R::tile_rank: return "cute-cpp [layout.tile-to-shape.rank]: tile_to_shape(block, shape): the block has more modes than the target shape (block rank, target rank)";
     case R::recast_divisibility: return "cute-cpp [layout.recast.divisibility]: upcast / recast_layout: a stride or contiguous extent does not divide by the element ratio (the two values)";
+    case R::left_inverse_divisibility: return "cute-cpp [layout.left-inverse.divisibility]: left_inverse: a stride is not a multiple of the extent the smaller strides cover (stride, covered extent)";
     case R::tile_divides: return "cute-cpp [layout.tile-to-shape.divides]: tile_to_shape(block, shape): a mode of the block does not divide the target mode (target size, block size)";
   }
   return "";

@@ -347,44 +347,74 @@ CUTE_CPP_HD constexpr LV complement(LV const& a, IV cotarget, LayoutError& e) no
 /// complement(A) with the cotarget 1: the modes that complete A's image, with no extra mode.
 CUTE_CPP_HD constexpr LV complement(LV const& a, LayoutError& e) noexcept { return complement(a, {1, true}, e); }
 
-/// right_inverse(L): R with L(R(i)) == i for i < size(R), R as large as possible.
-CUTE_CPP_HD constexpr LV right_inverse(LV const& l) noexcept {
-  IV ss[DynTuple::capacity] = {};
-  IV ds[DynTuple::capacity] = {};
-  IV ps[DynTuple::capacity] = {};
-  int m = 0;
+/// The modes of coalesce(l) as arrays (shape, stride, exclusive prefix product of the shape),
+/// sorted by stride (stable).
+struct SortedModes {
+  IV shape[DynTuple::capacity] = {};
+  IV stride[DynTuple::capacity] = {};
+  IV prefix[DynTuple::capacity] = {};
+  int order[DynTuple::capacity] = {};
+  int n = 0;
+};
+CUTE_CPP_HD constexpr SortedModes sorted_modes(LV const& l) noexcept {
+  LV c = coalesce(l);
+  SortedModes m;
   IV run{1, true};
-  for (int i = 0; i < l.shape.n; ++i) {
-    if (l.shape.node[i].kind >= 0) continue;
-    IV s = node_iv(l.shape, i);
-    IV d = node_iv(l.stride, i);
-    IV pp = run;
-    run = dt::mul(run, s);
-    int p = m++;
-    while (p > 0 && (ds[p - 1].v > d.v || (ds[p - 1].v == d.v &&
-                     (ss[p - 1].v > s.v || (ss[p - 1].v == s.v && ps[p - 1].v > pp.v))))) {
-      ss[p] = ss[p - 1];
-      ds[p] = ds[p - 1];
-      ps[p] = ps[p - 1];
+  for (int i = 0; i < c.shape.n; ++i) {
+    if (c.shape.node[i].kind >= 0) continue;
+    m.shape[m.n] = node_iv(c.shape, i);
+    m.stride[m.n] = node_iv(c.stride, i);
+    m.prefix[m.n] = run;
+    run = dt::mul(run, m.shape[m.n]);
+    int p = m.n++;
+    while (p > 0 && m.stride[m.order[p - 1]].v > m.stride[m.n - 1].v) {
+      m.order[p] = m.order[p - 1];
       --p;
     }
-    ss[p] = s;
-    ds[p] = d;
-    ps[p] = pp;
+    m.order[p] = m.n - 1;
   }
+  return m;
+}
+
+/// right_inverse(L): R with L(R(i)) == i for i < size(R), R as large as possible (C++ CuTe: the
+/// modes of coalesce(L) whose strides continue the contiguous run, in stride order).
+CUTE_CPP_HD constexpr LV right_inverse(LV const& l) noexcept {
+  SortedModes m = sorted_modes(l);
   LV r = lv_tuple();
+  push(r, lv_leaf({1, true}, {0, true}));
   IV cur{1, true};
-  for (int k = 0; k < m; ++k) {
-    if (ss[k].v == 1) continue;
-    if (cur.v != ds[k].v) break;
-    push(r, lv_leaf(ss[k], ps[k]));
-    cur = dt::mul(ss[k], ds[k]);
+  for (int k = 0; k < m.n; ++k) {
+    int i = m.order[k];
+    if (m.stride[i].v != cur.v) continue;
+    push(r, lv_leaf(m.shape[i], m.prefix[i]));
+    cur = dt::mul(m.shape[i], m.stride[i]);
   }
   return coalesce(r);
 }
-/// left_inverse(L) = right_inverse(make_layout(L, complement(L))): R(L(i)) == i for i < size(L).
+/// left_inverse(L): R with R(L(i)) == i for i < size(L) when L is injective (C++ CuTe's
+/// quasi-inverse: L(R(L(i))) == L(i) for every L).
 CUTE_CPP_HD constexpr LV left_inverse(LV const& l, LayoutError& e) noexcept {
-  return right_inverse(pair(l, complement(l, e)));
+  SortedModes m = sorted_modes(l);
+  DynTuple rs;
+  DynTuple rd;
+  dt::push(rd, dt::leaf(0, true));
+  IV covered{1, true};
+  int last = -1;
+  for (int k = 0; k < m.n; ++k) {
+    int i = m.order[k];
+    last = i;
+    if (m.stride[i].v == 0) continue;
+    if (covered.v == 0 || m.stride[i].v % covered.v != 0) {
+      e.set(R::left_inverse_divisibility, m.stride[i].v, covered.v);
+      return l;
+    }
+    IV sh = dt::div(m.stride[i], covered);
+    dt::push(rs, dt::leaf(sh));
+    dt::push(rd, dt::leaf(m.prefix[i]));
+    covered = dt::mul(covered, sh);
+  }
+  dt::push(rs, last >= 0 ? dt::leaf(m.shape[last]) : dt::leaf(1, true));
+  return checked(coalesce(LV{rs, rd}), e);
 }
 
 // ---- divides and products ----
@@ -531,33 +561,6 @@ CUTE_CPP_HD constexpr LV raked_product(LV const& a, LV const& b, LayoutError& e)
   return blocked_or_raked(a, b, true, e);
 }
 
-/// tile_to_shape(block, shape): block repeated column-major until it covers shape, each mode
-/// coalesced. tile_to_shape((8,64):(64,1), (128,64,3)) -> (128,64,3):(64,1,8192)
-CUTE_CPP_HD constexpr LV tile_to_shape(LV const& block, DynTuple const& target, LayoutError& e) noexcept {
-  int r = target.rank();
-  if (rank(block) > r) {
-    e.set(R::tile_rank, rank(block), r);
-    return block;
-  }
-  LV padded = append_to_rank(block, r);
-  if (r == 1 && is_leaf(padded) && !target.is_leaf()) padded = wrap(padded);
-  DynTuple target_shape = dt::product_each(target);
-  DynTuple product_shape = target_shape;
-  for (int k = 0; k < r; ++k) {
-    IV t = dt::product(dt::get(target_shape, k));
-    IV b = dt::product(dt::get(padded.shape, k));
-    if (b.v == 0 || t.v % b.v != 0) {
-      e.set(R::tile_divides, t.v, b.v);
-      return block;
-    }
-    int pos = target_shape.is_leaf() ? 0 : dt::child_pos(target_shape, 0, k);
-    product_shape.node[pos].v = t.v / b.v;
-    product_shape.node[pos].flags = (t.s && b.s) ? flag_static : (unsigned char)0;
-  }
-  LV p = blocked_product(padded, make_layout_left(product_shape), e);
-  return checked(coalesce(p, product_shape, e), e);
-}
-
 /// make_ordered_layout(shape, order): compact strides assigned to the leaves in increasing
 /// order (ties by position). ((2,3),4), ((1,0),2) -> ((2,3),4):((3,1),6)
 CUTE_CPP_HD constexpr LV make_ordered_layout(DynTuple const& shape, DynTuple const& order, LayoutError& e) noexcept {
@@ -603,9 +606,9 @@ CUTE_CPP_HD constexpr LV upcast(LV const& l, IV n, LayoutError& e) noexcept {
     IV d = node_iv(l.stride, i);
     if (d.v == 0) continue;
     IV ad{dt::abs(d.v), d.s};
-    IV q = shape_div(n, ad, R::recast_divisibility, e);
-    IV ns = shape_div(s, q, R::recast_divisibility, e);
-    IV nd = shape_div(ad, n, R::recast_divisibility, e);
+    if (ad.v % n.v != 0 && n.v % ad.v != 0) e.set(R::recast_divisibility, ad.v, n.v);
+    IV ns = dt::ceil_div(s, dt::ceil_div(n, ad));
+    IV nd = dt::ceil_div(ad, n);
     if (d.v < 0) nd.v = -nd.v;
     r.shape.node[i] = DynNode{ns.v, -1, ns.s ? flag_static : (unsigned char)0};
     r.stride.node[i] = DynNode{nd.v, -1, nd.s ? flag_static : (unsigned char)0};
@@ -619,8 +622,9 @@ CUTE_CPP_HD constexpr LV downcast(LV const& l, IV n) noexcept {
     if (l.shape.node[i].kind >= 0) continue;
     IV s = node_iv(l.shape, i);
     IV d = node_iv(l.stride, i);
-    IV ns = d.v == 1 ? dt::mul(s, n) : s;
-    IV nd = d.v == 1 ? d : dt::mul(d, n);
+    bool unit = d.v == 1 || d.v == -1;
+    IV ns = unit ? dt::mul(s, n) : s;
+    IV nd = unit ? d : dt::mul(d, n);
     r.shape.node[i] = DynNode{ns.v, -1, ns.s ? flag_static : (unsigned char)0};
     r.stride.node[i] = DynNode{nd.v, -1, nd.s ? flag_static : (unsigned char)0};
   }
@@ -634,6 +638,35 @@ CUTE_CPP_HD constexpr bool compatible(DynTuple const& a, int ai, DynTuple const&
   for (int k = 0; k < a.node[ai].kind; ++k)
     if (!compatible(a, dt::child_pos(a, ai, k), b, dt::child_pos(b, bi, k))) return false;
   return true;
+}
+
+/// tile_to_shape(block, shape[, order]): the block repeated until it covers shape, the repeats
+/// laid out in the order given (column-major by default): blocked_product(block padded to the
+/// rank of shape, make_ordered_layout(shape / block shape, order)), without coalescing (C++ v4.7).
+///   tile_to_shape((8,64):(64,1), (128,64,3)) -> ((8,16),(64,1),(1,3)):((64,512),(1,0),(0,8192))
+CUTE_CPP_HD constexpr LV tile_to_shape(LV const& block, DynTuple const& target, DynTuple const* order,
+                                      LayoutError& e) noexcept {
+  int r = target.rank();
+  if (rank(block) > r) {
+    e.set(R::tile_rank, rank(block), r);
+    return block;
+  }
+  LV padded = append_to_rank(block, r);
+  if (r == 1 && is_leaf(padded) && !target.is_leaf()) padded = wrap(padded);
+  DynTuple product_shape = dt::product_each(target);
+  for (int k = 0; k < r; ++k) {
+    int pos = product_shape.is_leaf() ? 0 : dt::child_pos(product_shape, 0, k);
+    IV t = node_iv(product_shape, pos);
+    IV b = dt::product(dt::get(padded.shape, k));
+    if (b.v == 0 || t.v % b.v != 0) {
+      e.set(R::tile_divides, t.v, b.v);
+      return block;
+    }
+    product_shape.node[pos].v = t.v / b.v;
+    product_shape.node[pos].flags = (t.s && b.s) ? flag_static : (unsigned char)0;
+  }
+  LV tiler = order ? make_ordered_layout(product_shape, *order, e) : make_layout_left(product_shape);
+  return checked(blocked_product(padded, tiler, e), e);
 }
 
 // ---- slicing, local_tile, local_partition ----

@@ -199,8 +199,9 @@ inline std::string evaluate_layout_op(std::string_view op, std::vector<std::stri
     return iv_string(r, marks);
   }
   if (op == "tile_to_shape") {
-    need_args(op, args, 2, 2);
-    LV r = eng::tile_to_shape(layout_arg(args[0]), parse_int_tuple(args[1]), e);
+    need_args(op, args, 2, 3);
+    DynTuple order = args.size() == 3 ? parse_int_tuple(args[2]) : DynTuple{};
+    LV r = eng::tile_to_shape(layout_arg(args[0]), parse_int_tuple(args[1]), args.size() == 3 ? &order : nullptr, e);
     throw_if_error(e);
     return to_string(r, marks);
   }

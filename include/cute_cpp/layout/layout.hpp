@@ -833,14 +833,20 @@ template <class A, class B>
   return detail::apply<detail::LayoutPairOp<detail::Bin::raked_product>>(a, b);
 }
 
-/// tile_to_shape(block, shape): the block repeated (column-major) to cover the target shape,
-/// each mode coalesced: the smem layout built from a swizzle atom.
-///   tile_to_shape((_8,_64):(_64,_1), (_128,_64,_3)) -> (_128,_64,_3):(_64,_1,_8192)
+/// tile_to_shape(block, shape[, order]): the block repeated to cover the target shape, the
+/// repeats in mode order (column-major by default, or by `order` as make_ordered_layout): the
+/// smem layout built from a swizzle atom. As C++ CuTe v4.7, the result is not coalesced.
+///   tile_to_shape((_8,_64):(_64,_1), (_128,_64,_3))
+///     -> ((_8,_16),(_64,_1),(_1,_3)):((_64,_512),(_1,_0),(_0,_8192))
 /// @pre rank(block) <= rank(shape) [layout.tile-to-shape.rank]; each block mode divides the
 ///      target mode [layout.tile-to-shape.divides]
 template <class B, class S>
 [[nodiscard]] CUTE_CPP_HD constexpr auto tile_to_shape(B const& block, S const& shape) {
   return detail::apply<detail::TileToShapeOp>(block, shape);
+}
+template <class B, class S, class O>
+[[nodiscard]] CUTE_CPP_HD constexpr auto tile_to_shape(B const& block, S const& shape, O const& order) {
+  return detail::apply<detail::TileToShapeOrderedOp>(block, shape, order);
 }
 
 /// make_ordered_layout(shape, order): compact strides in the order given per leaf.

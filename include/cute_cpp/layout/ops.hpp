@@ -213,7 +213,13 @@ struct SliceOffsetOp {
 struct TileToShapeOp {
   static constexpr Arg kinds[] = {Arg::layout, Arg::tuple};
   CUTE_CPP_HD constexpr LV operator()(LV const& a, DynTuple const& t, diag::LayoutError& e) const {
-    return eng::tile_to_shape(a, t, e);
+    return eng::tile_to_shape(a, t, nullptr, e);
+  }
+};
+struct TileToShapeOrderedOp {
+  static constexpr Arg kinds[] = {Arg::layout, Arg::tuple, Arg::tuple};
+  CUTE_CPP_HD constexpr LV operator()(LV const& a, DynTuple const& t, DynTuple const& o, diag::LayoutError& e) const {
+    return eng::tile_to_shape(a, t, &o, e);
   }
 };
 struct OrderedLayoutOp {

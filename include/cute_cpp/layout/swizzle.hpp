@@ -121,10 +121,15 @@ template <class Sw, auto Offset, class L>
 }
 /// tile_to_shape(Sw o off o atom, shape): the swizzled smem layout of a whole tile / pipeline.
 ///   tile_to_shape(Sw<3,4,3> o _0 o (_8,_64):(_64,_1), (_128,_64,_3))
-///     -> Sw<3,4,3> o _0 o (_128,_64,_3):(_64,_1,_8192)
+///     -> Sw<3,4,3> o _0 o ((_8,_16),(_64,_1),(_1,_3)):((_64,_512),(_1,_0),(_0,_8192))
 template <class Sw, auto Offset, class L, class S>
 [[nodiscard]] CUTE_CPP_HD constexpr auto tile_to_shape(ComposedLayout<Sw, Offset, L> const& a, S const& shape) {
   return detail::rewrap<Sw, Offset>(tile_to_shape(a.layout(), shape));
+}
+template <class Sw, auto Offset, class L, class S, class O>
+[[nodiscard]] CUTE_CPP_HD constexpr auto tile_to_shape(ComposedLayout<Sw, Offset, L> const& a, S const& shape,
+                                                       O const& order) {
+  return detail::rewrap<Sw, Offset>(tile_to_shape(a.layout(), shape, order));
 }
 
 /// A composed layout with run-time pieces (e.g. parsed): crd -> sw(offset + layout(crd)).
