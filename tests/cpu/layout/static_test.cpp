@@ -267,3 +267,19 @@ TEST(LayoutStatic, StructuredBindingsAndRankV) {
   static_assert(cc::rank_v<cc::RowMajor<4, 8>> == 2);
   static_assert(cc::rank_v<Shape<C<1>, C<2>, C<3>>> == 3);
 }
+
+// CuTe's tutorial partitions (docs 03_tensor.md): inner (local_tile) and outer (local_partition).
+TEST(LayoutStatic, PartitionsAsInCuTe) {
+  using A = Layout<Shape<C<4>, C<6>>, Stride<C<1>, C<4>>>;
+  // local_partition(A, make_layout(Shape<_2,_3>{}), 3): thread 3 -> (1,1), offset 5, (2,2):(2,12)
+  EXPECT_EQ(s(cc::local_partition(A{}, cc::ColMajor<2, 3>{}, C<3>{})), "(_2,_2):(_2,_12)");
+  EXPECT_EQ(s(cc::local_partition_offset(A{}, cc::ColMajor<2, 3>{}, C<3>{})), "_5");
+  auto dyn_thr = cc::local_partition(A{}, cc::ColMajor<2, 3>{}, 3);
+  EXPECT_EQ(s(dyn_thr), "(_2,_2):(_2,_12)");
+  EXPECT_EQ(cc::local_partition_offset(A{}, cc::ColMajor<2, 3>{}, 3), 5);
+  // (8,24) tiled by (_4,_8): tiles ((_4,_8),(2,3)); local_tile at (1,2) keeps the (4,8) tile.
+  auto a = cc::make_layout(cc::make_shape(8, 24));
+  EXPECT_EQ(s(cc::zipped_divide(a, Shape<C<4>, C<8>>{})), "((_4,_8),(2,3)):((_1,8),(_4,64))");
+  EXPECT_EQ(s(cc::local_tile(a, Shape<C<4>, C<8>>{}, cc::make_coord(1, 2))), "(_4,_8):(_1,8)");
+  EXPECT_EQ(cc::local_tile_offset(a, Shape<C<4>, C<8>>{}, cc::make_coord(1, 2)), 4 + 2 * 64);
+}
