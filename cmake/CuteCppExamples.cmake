@@ -4,11 +4,26 @@
 include_guard(GLOBAL)
 include(${CMAKE_CURRENT_LIST_DIR}/CuteCppTargets.cmake)
 
-# cute_cpp_add_example(<name> SOURCES <.cu>... SASS <regex>... [SASS_KERNELS <regex>])
+# cute_cpp_add_example(<name> SOURCES <.cu>... SASS <regex>... [SASS_KERNELS <regex>] [TARGETS <arch>...])
 # Each SASS regex must appear in the SASS of every kernel whose demangled name matches
 # SASS_KERNELS (default: every kernel) in the build report, and in the binary for the test.
+# TARGETS (default: every target in CUTE_CPP_ARCHS) are the targets the example's kernels exist
+# for; the example is left out when CUTE_CPP_ARCHS has none of them.
 function(cute_cpp_add_example name)
-  cmake_parse_arguments(arg "" "SASS_KERNELS" "SOURCES;SASS" ${ARGN})
+  cmake_parse_arguments(arg "" "SASS_KERNELS" "SOURCES;SASS;TARGETS" ${ARGN})
+  set(archs ${CUTE_CPP_ARCHS})
+  if(arg_TARGETS)
+    set(archs "")
+    foreach(arch IN LISTS arg_TARGETS)
+      if(arch IN_LIST CUTE_CPP_ARCHS)
+        list(APPEND archs ${arch})
+      endif()
+    endforeach()
+    if(NOT archs)
+      message(STATUS "cute-cpp: example ${name} needs ${arg_TARGETS}; not built for ${CUTE_CPP_ARCHS}")
+      return()
+    endif()
+  endif()
   if(NOT arg_SASS_KERNELS)
     set(arg_SASS_KERNELS ".")
   endif()
@@ -29,14 +44,14 @@ function(cute_cpp_add_example name)
   file(WRITE ${annotation_file} "${annotations}")
 
   list(JOIN expect_json ", " expect_json)
-  list(TRANSFORM CUTE_CPP_ARCHS PREPEND "\"" OUTPUT_VARIABLE archs_json)
+  list(TRANSFORM archs PREPEND "\"" OUTPUT_VARIABLE archs_json)
   list(TRANSFORM archs_json APPEND "\"")
   list(JOIN archs_json ", " archs_json)
   file(GENERATE OUTPUT ${PROJECT_BINARY_DIR}/examples/manifest/${name}.json CONTENT
 "{\"name\": \"${name}\", \"binary\": \"$<TARGET_FILE:${name}>\", \"archs\": [${archs_json}], \"sass\": [${expect_json}], \"sass_kernels\": \"${kernels_json}\"}\n")
 
   if(CUTE_CPP_BUILD_TESTS)
-    foreach(arch IN LISTS CUTE_CPP_ARCHS)
+    foreach(arch IN LISTS archs)
       add_test(NAME example.${name}.sass.sm${arch}
                COMMAND ${CMAKE_COMMAND} -DCUOBJDUMP=${CUTE_CPP_CUOBJDUMP} -DARCH=${arch}
                        -DANNOTATIONS=${annotation_file} -DBINARY=$<TARGET_FILE:${name}>

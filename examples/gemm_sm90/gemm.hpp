@@ -97,4 +97,32 @@ struct GemmArguments {
 template <class Plan>
 void run_gemm(GemmArguments<Plan> const& args, cudaStream_t stream);
 
+/// The tile widths the heuristic chooses among (all 128 rows, 2-CTA clusters).
+enum class GemmTile { n256, n128, n64 };
+
+/// The tile for an m x n problem on `ctas` resident CTAs: the one whose waves are fullest,
+/// weighted by how efficiently a tile of that width uses L2 and shared-memory bandwidth.
+/// NOTE: the weights are rough (per-tile efficiency of 128 x N tiles, H200, 2026-11-30:
+/// wide tiles are L2-bound at 473 TFLOP/s without multicast, so narrower ones lose more).
+constexpr GemmTile choose_gemm_tile(std::int64_t m, std::int64_t n, int ctas) {
+  struct Candidate {
+    GemmTile tile;
+    std::int64_t width;
+    double efficiency;
+  };
+  constexpr Candidate candidates[] = {{GemmTile::n256, 256, 1.0}, {GemmTile::n128, 128, 0.85}, {GemmTile::n64, 64, 0.6}};
+  GemmTile best = GemmTile::n256;
+  double best_score = -1.0;
+  for (auto const& c : candidates) {
+    std::int64_t const tiles = ((m + 127) / 128) * ((n + c.width - 1) / c.width);
+    std::int64_t const waves = (tiles + ctas - 1) / ctas;
+    double const score = double(tiles) / double(waves * ctas) * c.efficiency;
+    if (score > best_score + 1e-9) {
+      best = c.tile;
+      best_score = score;
+    }
+  }
+  return best;
+}
+
 }  // namespace cute_cpp::examples

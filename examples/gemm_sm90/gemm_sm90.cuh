@@ -194,4 +194,13 @@ void run_gemm(GemmArguments<Plan> const& args, cudaStream_t stream) {
                tiles);
 }
 
+/// The same arguments for another plan of the same element types and epilogue.
+template <class To, class From>
+GemmArguments<To> rebind_arguments(GemmArguments<From> const& a) {
+  static_assert(std::is_same_v<typename To::TA, typename From::TA> && std::is_same_v<typename To::TB, typename From::TB> &&
+                std::is_same_v<typename To::TC, typename From::TC> &&
+                std::is_same_v<typename To::Epilogue, typename From::Epilogue>);
+  return {a.a, a.lda, a.b, a.ldb, a.c, a.ldc, a.m, a.n, a.k, a.epilogue};
+}
+
 }  // namespace cute_cpp::examples

@@ -15,6 +15,7 @@
 
 #include <cublas_v2.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -226,6 +227,8 @@ bool run_checks(std::mt19937_64& rng, cublasHandle_t handle) {
   bool ok = true;
   ok &= check_shapes<plans::Bf16TN>(rng, handle, true);
   ok &= check_shapes<plans::Bf16TNNoCluster>(rng, handle, false);
+  ok &= check_shapes<plans::Bf16TN128>(rng, handle, false);
+  ok &= check_shapes<plans::Bf16TN64>(rng, handle, false);
   ok &= check_shapes<plans::Bf16NN>(rng, handle, true);
   ok &= check_shapes<plans::Bf16TT>(rng, handle, true);
   ok &= check_shapes<plans::Bf16NT>(rng, handle, true);
@@ -239,30 +242,69 @@ bool run_checks(std::mt19937_64& rng, cublasHandle_t handle) {
   return ok;
 }
 
-/// Times our bf16 GEMM and cuBLAS's on the same operands (both bf16 out, fp32 accumulate).
-template <class Plan>
+/// Times our GEMM (launched by `ours`) and cuBLAS's on the same operands (same types and
+/// layouts, fp32 accumulate), alternately, rotating through enough copies of the operands to
+/// exceed three times the 50 MB L2.
+template <class Plan, class Ours>
 void bench(std::int64_t m, std::int64_t n, std::int64_t k, std::mt19937_64& rng, cublasHandle_t handle,
-           std::vector<ex::Record>& records) {
-  Problem<Plan> p(m, n, k, rng);
-  auto const args = p.arguments();
+           std::vector<ex::Record>& records, Ours ours, std::string const& kernel) {
+  double const bytes = double(m * k * sizeof(typename Plan::TA) + k * n * sizeof(typename Plan::TB) +
+                              m * n * sizeof(typename Plan::TC));
+  int const copies = int(std::min(8.0, std::ceil(150e6 / bytes)));
+  std::vector<Problem<Plan>> problems;
+  for (int i = 0; i < copies; ++i) problems.emplace_back(m, n, k, rng);
+  std::vector<host::DeviceBuffer<typename Plan::TC>> cref;
+  for (int i = 0; i < copies; ++i) cref.emplace_back(std::size_t(problems[0].ldc) * m);
   float const one = 1.0f, zero = 0.0f;
   cublasOperation_t const tb = Plan::major_b == OperandMajorMode::K ? CUBLAS_OP_T : CUBLAS_OP_N;
   cublasOperation_t const ta = Plan::major_a == OperandMajorMode::K ? CUBLAS_OP_N : CUBLAS_OP_T;
-  host::DeviceBuffer<typename Plan::TC> cref(std::size_t(p.ldc) * m);
-  auto const [ours_ms, cublas_ms] = ex::median_ms_interleaved([&] { ex::run_gemm<Plan>(args, nullptr); }, [&] {
-    cublas_check(cublasGemmEx(handle, tb, ta, int(n), int(m), int(k), &one, p.db.data(), cuda_type<typename Plan::TB>(),
-                              int(p.ldb), p.da.data(), cuda_type<typename Plan::TA>(), int(p.lda), &zero, cref.data(),
-                              cuda_type<typename Plan::TC>(), int(p.ldc), CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT),
-                 "cublasGemmEx");
-  }, nullptr);
+  int ours_next = 0, cublas_next = 0;
+  auto const [ours_ms, cublas_ms] = ex::median_ms_interleaved(
+      [&] { ours(problems[std::size_t(ours_next++ % copies)].arguments()); },
+      [&] {
+        int const i = cublas_next++ % copies;
+        auto const& p = problems[std::size_t(i)];
+        cublas_check(cublasGemmEx(handle, tb, ta, int(n), int(m), int(k), &one, p.db.data(),
+                                  cuda_type<typename Plan::TB>(), int(p.ldb), p.da.data(), cuda_type<typename Plan::TA>(),
+                                  int(p.lda), &zero, cref[std::size_t(i)].data(), cuda_type<typename Plan::TC>(),
+                                  int(p.ldc), CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT),
+                     "cublasGemmEx");
+      },
+      nullptr);
   double const flops = 2.0 * double(m) * double(n) * double(k);
   std::string const shape = std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k) + " " +
                             major_name(Plan::major_a) + major_name(Plan::major_b);
-  std::string const kernel = "gemm_sm90 " + std::to_string(Plan::block_m) + "x" + std::to_string(Plan::block_n) + "x" +
-                             std::to_string(Plan::block_k) + "s" + std::to_string(Plan::stages) + "c" +
-                             std::to_string(Plan::cluster_m);
   records.push_back({kernel, shape, type_name<typename Plan::TA>(), flops / (ours_ms * 1e9), "cuBLAS",
                      flops / (cublas_ms * 1e9), "TFLOP/s", ours_ms * 1e3});
+}
+
+template <class Plan>
+std::string plan_name() {
+  return "gemm_sm90 " + std::to_string(Plan::block_m) + "x" + std::to_string(Plan::block_n) + "x" +
+         std::to_string(Plan::block_k) + "s" + std::to_string(Plan::stages) + "c" + std::to_string(Plan::cluster_m);
+}
+
+/// One plan, launched directly.
+template <class Plan>
+void bench_plan(std::int64_t m, std::int64_t n, std::int64_t k, std::mt19937_64& rng, cublasHandle_t handle,
+                std::vector<ex::Record>& records) {
+  bench<Plan>(m, n, k, rng, handle, records, [](ex::GemmArguments<Plan> const& a) { ex::run_gemm<Plan>(a, nullptr); },
+              plan_name<Plan>());
+}
+
+/// The bf16 TN GEMM with the heuristic's tile, named after the tile it chose.
+void bench_auto(std::int64_t m, std::int64_t n, std::int64_t k, std::mt19937_64& rng, cublasHandle_t handle,
+                std::vector<ex::Record>& records) {
+  int device = 0, sms = 0;
+  host::cuda_check(cudaGetDevice(&device), "cudaGetDevice");
+  host::cuda_check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), "cudaDeviceGetAttribute");
+  ex::GemmTile const tile = ex::choose_gemm_tile(m, n, sms);
+  std::string const name = tile == ex::GemmTile::n256   ? plan_name<plans::Bf16TN>()
+                           : tile == ex::GemmTile::n128 ? plan_name<plans::Bf16TN128>()
+                                                        : plan_name<plans::Bf16TN64>();
+  bench<plans::Bf16TN>(m, n, k, rng, handle, records,
+                       [](ex::GemmArguments<plans::Bf16TN> const& a) { ex::run_gemm_bf16_tn(a, nullptr); },
+                       "gemm_sm90 auto: " + name.substr(10));
 }
 
 }  // namespace
@@ -311,13 +353,15 @@ int main(int argc, char** argv) {
     }
     if (do_bench) {
       std::vector<ex::Record> records;
-      bench<plans::Bf16TNNoCluster>(8192, 8192, 8192, rng, handle, records);
-      bench<plans::Bf16TN>(4096, 4096, 4096, rng, handle, records);
-      bench<plans::Bf16TN>(8192, 8192, 8192, rng, handle, records);
-      bench<plans::Bf16TN>(6144, 6144, 6144, rng, handle, records);
-      bench<plans::Bf16NN>(8192, 8192, 8192, rng, handle, records);
-      bench<plans::Bf16TT>(8192, 8192, 8192, rng, handle, records);
-      bench<plans::Bf16NT>(8192, 8192, 8192, rng, handle, records);
+      // The issue's shapes (M x N x K), bf16 in and out, A and B K-major, through the heuristic.
+      std::int64_t const shapes[][3] = {{8192, 8192, 8192}, {4096, 4096, 4096},  {2048, 2048, 2048},
+                                        {4096, 14336, 4096}, {8192, 1536, 8192}, {128, 14336, 4096},
+                                        {16, 4096, 4096}};
+      for (auto const& s : shapes) bench_auto(s[0], s[1], s[2], rng, handle, records);
+      bench_plan<plans::Bf16TNNoCluster>(8192, 8192, 8192, rng, handle, records);
+      bench_plan<plans::Bf16NN>(8192, 8192, 8192, rng, handle, records);
+      bench_plan<plans::Bf16TT>(8192, 8192, 8192, rng, handle, records);
+      bench_plan<plans::Bf16NT>(8192, 8192, 8192, rng, handle, records);
       ex::print_table(records);
       if (!json.empty()) ex::write_json(json, records);
     }

@@ -20,6 +20,11 @@ constexpr auto MN = OperandMajorMode::MN;
 template <class TA, class TC, OperandMajorMode MA, OperandMajorMode MB, class Epi = epilogue::Identity>
 using Wide = GemmPlan<TA, TA, TC, MA, MB, 128, 256, 64, 4, 2, Epi>;
 
+/// Narrower tiles for problems with few 128 x 256 tiles (chosen by choose_gemm_tile): more
+/// stages fill the same shared memory.
+using Bf16TN128 = GemmPlan<bf16, bf16, bf16, K, K, 128, 128, 64, 6, 2>;
+using Bf16TN64 = GemmPlan<bf16, bf16, bf16, K, K, 128, 64, 64, 8, 2>;
+
 /// The same tile without clusters: the benchmark's measure of what multicast buys.
 using Bf16TNNoCluster = GemmPlan<bf16, bf16, bf16, K, K, 128, 256, 64, 4, 1>;
 
@@ -34,3 +39,10 @@ using Bf16TNGelu = Wide<bf16, bf16, K, K, epilogue::LinearCombination<bf16, epil
 using Bf16TNSilu = Wide<bf16, bf16, K, K, epilogue::LinearCombination<bf16, epilogue::SiLU>>;
 
 }  // namespace cute_cpp::examples::plans
+
+namespace cute_cpp::examples {
+
+/// bf16 C = A B (A K-major, B K-major) with the tile choose_gemm_tile picks for the shape.
+void run_gemm_bf16_tn(GemmArguments<plans::Bf16TN> const& args, cudaStream_t stream);
+
+}  // namespace cute_cpp::examples
