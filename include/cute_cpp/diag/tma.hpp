@@ -51,13 +51,13 @@ struct tma_swizzle_mode {
   static constexpr bool ok = true;
 };
 
-template <class SmemLayout>
+template <bool Known, class SmemLayout>
 struct tma_smem_layout_form {
-  static_assert(sizeof(SmemLayout) == 0,
+  static_assert(Known,
                 "cute-cpp [tma.smem-layout.form]: a TMA shared layout must be (Outer,Inner):(Inner,_1) or "
                 "((W,Blocks),Outer):((_1,W*Outer),W), optionally composed with a swizzle; use "
                 "SmemKMajor / SmemMNMajor");
-  static constexpr bool ok = false;
+  static constexpr bool ok = Known;
 };
 
 }  // namespace cute_cpp::diag

@@ -39,7 +39,8 @@ namespace detail {
 
 template <class L>
 struct TileForm {
-  static constexpr bool known = false;
+  static constexpr bool known = false, blocked = false;
+  static constexpr int inner = 16, outer = 1, blocks = 1;  // placeholders: only the rule's message matters
 };
 template <int Outer, int Inner>
 struct TileForm<Layout<Shape<C<Outer>, C<Inner>>, Stride<C<Inner>, C<1>>>> {
@@ -74,7 +75,7 @@ template <class T, class SmemLayout>
 struct SmemTile {
   using swizzle_info = detail::SwizzleOf<SmemLayout>;
   using form = detail::TileForm<typename swizzle_info::layout>;
-  static constexpr bool form_ok = form::known || diag::tma_smem_layout_form<SmemLayout>::ok;
+  static_assert(diag::tma_smem_layout_form<form::known, SmemLayout>::ok);
   static_assert(diag::tma_element_type<sizeof(T)>::ok);
 
   static constexpr int elem_bytes = int(sizeof(T));
