@@ -9,13 +9,13 @@
 #include <cute_cpp/config.hpp>
 #include <cute_cpp/mma/sm90_wgmma.hpp>
 #include <cute_cpp/pipeline/named_barrier.hpp>
+#include <cute_cpp/pipeline/pipeline_tma_store.hpp>
 #include <cute_cpp/tma/tensor_map.hpp>
 
 #include <cstdint>
 
 #if defined(__CUDACC__)
 #  include <ctm/common/bar.hpp>
-#  include <ctm/common/cp_async_bulk.hpp>
 #  include <ctm/common/cvt.hpp>
 #  include <ctm/common/fence.hpp>
 #  include <ctm/common/stmatrix.hpp>
@@ -39,6 +39,7 @@ struct EpilogueTmaStore {
   static_assert(N % chunk_cols == 0,
                 "cute-cpp [epilogue.tile-n]: the tile's N must be a multiple of one 128-byte chunk");
   using Chunk = EpilogueChunk<TC>;
+  using Stores = PipelineTmaStore<2>;
   using Map = TensorMap<TC, Chunk>;
 
   /// Shared memory for one warpgroup: two chunk buffers.
@@ -64,7 +65,7 @@ struct EpilogueTmaStore {
 #pragma unroll
     for (int c = 0; c < chunks; ++c, ++chunk_counter) {
       TC* const buffer = smem.buffer[chunk_counter & 1u];
-      if (thread == 0) ctm::cp_async_bulk_wait_group_read<1>();
+      if (thread == 0) Stores::producer_acquire();
       ctm::bar_sync(barrier, 128);
       float v[chunk_cols / 2];  // this thread's chunk_cols / 8 n8-blocks, 4 values each
 #pragma unroll
@@ -104,14 +105,14 @@ struct EpilogueTmaStore {
       ctm::bar_sync(barrier, 128);
       if (thread == 0) {
         TmaCopy::store(map, buffer, std::int32_t(col0 + c * chunk_cols), std::int32_t(row0));
-        ctm::cp_async_bulk_commit_group();
+        Stores::producer_commit();
       }
     }
   }
 
   /// Before the CTA exits: the stores' shared reads must be done.
   static __device__ __forceinline__ void drain(int thread) {
-    if (thread == 0) ctm::cp_async_bulk_wait_group<0>();
+    if (thread == 0) Stores::producer_tail();
   }
 
  private:

@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: Apache-2.0
+// SPDX-FileCopyrightText: 2026 cute-cpp authors
+#pragma once
+// PipelineAsync<Stages, ProducerArrivals, ConsumerArrivals>: a ring of Stages buffers between
+// producer and consumer threads of one CTA, where the producers write with ordinary (or
+// cp.async) stores and announce a full stage by arriving: ProducerArrivals arrivals complete a
+// "full" barrier, ConsumerArrivals complete an "empty" one. CuTeDSL: pipeline.PipelineAsync.
+#include <cute_cpp/pipeline/pipeline_state.hpp>
+
+#include <cstdint>
+
+#if defined(__CUDACC__)
+#  include <ctm/common/fence.hpp>
+#  include <ctm/common/mbarrier.hpp>
+#endif
+
+namespace cute_cpp {
+
+namespace diag {
+template <int ProducerArrivals, int ConsumerArrivals>
+struct pipeline_async_arrivals {
+  static_assert(ProducerArrivals >= 1 && ConsumerArrivals >= 1,
+                "cute-cpp [pipeline.arrivals]: a pipeline needs at least one producer and one consumer arrival");
+  static constexpr bool ok = true;
+};
+}  // namespace diag
+
+/// A thread-fed pipeline of Stages buffers (see the file comment).
+template <int Stages, int ProducerArrivals, int ConsumerArrivals>
+struct PipelineAsync {
+  static_assert(diag::pipeline_stages<Stages>::ok && diag::pipeline_async_arrivals<ProducerArrivals, ConsumerArrivals>::ok);
+  static constexpr int stages = Stages;
+  using State = PipelineState<Stages>;
+
+  /// The barriers, placed in shared memory by the kernel.
+  struct SharedStorage {
+    std::uint64_t full[Stages];
+    std::uint64_t empty[Stages];
+  };
+
+  SharedStorage* storage;
+
+#if defined(__CUDACC__)
+  /// Initialises every barrier; one thread calls it, then the CTA synchronises.
+  static __device__ __forceinline__ void init(SharedStorage& s) {
+    for (int i = 0; i < Stages; ++i) {
+      ctm::mbarrier_init(&s.full[i], ProducerArrivals);
+      ctm::mbarrier_init(&s.empty[i], ConsumerArrivals);
+    }
+    ctm::fence_mbarrier_init_release_cluster();
+  }
+  /// Waits until state's stage may be refilled.
+  __device__ __forceinline__ void producer_acquire(State const& state) const {
+    ctm::mbarrier_wait_parity(&storage->empty[state.index()], state.phase());
+  }
+  /// One producer arrival: this thread's writes to the stage are done.
+  __device__ __forceinline__ void producer_commit(State const& state) const {
+    ctm::mbarrier_arrive(&storage->full[state.index()]);
+  }
+  /// Waits until state's stage is full.
+  __device__ __forceinline__ void consumer_wait(State const& state) const {
+    ctm::mbarrier_wait_parity(&storage->full[state.index()], state.phase());
+  }
+  /// One consumer arrival: this thread is done reading the stage.
+  __device__ __forceinline__ void consumer_release(State const& state) const {
+    ctm::mbarrier_arrive(&storage->empty[state.index()]);
+  }
+#endif
+};
+
+}  // namespace cute_cpp
