@@ -134,10 +134,12 @@ class Parser {
   DynTuple parse_tuple(bool allow_underscore) {
     if (!peek('(')) return parse_leaf(allow_underscore);
     std::size_t open = pos_;
+    if (++depth_ > DynTuple::capacity) syntax_error(s_, open, "nested too deeply for a DynTuple (capacity 32)");
     ++pos_;
     DynTuple t;
     if (peek(')')) {
       ++pos_;
+      --depth_;
       return t;
     }
     while (true) {
@@ -149,6 +151,7 @@ class Parser {
         continue;
       }
       expect(')', "expected ',' or ')'");
+      --depth_;
       return t;
     }
   }
@@ -164,6 +167,7 @@ class Parser {
   LV parse_tiler() {
     skip_ws();
     std::size_t start = pos_;
+    int saved_depth = depth_;
     // A layout element: an int tuple followed by ':'.
     try {
       DynTuple sh = parse_tuple(false);
@@ -179,6 +183,7 @@ class Parser {
       if (pos_ > start && s_.substr(start, pos_ - start).find(':') != std::string_view::npos) throw;
     }
     pos_ = start;
+    depth_ = saved_depth;
     if (peek('_')) {
       DynTuple u = parse_leaf(true);
       if (u.is_underscore()) return {u, u};
@@ -192,6 +197,7 @@ class Parser {
       }
       return {x, dt::leaf(1, true)};
     }
+    if (++depth_ > DynTuple::capacity) syntax_error(s_, pos_, "nested too deeply for a DynTuple (capacity 32)");
     ++pos_;
     LV t = eng::lv_tuple();
     while (true) {
@@ -205,6 +211,7 @@ class Parser {
       expect(')', "expected ',' or ')'");
       break;
     }
+    --depth_;
     t.shape.node[0].flags = flag_tiler;
     t.stride.node[0].flags = flag_tiler;
     return t;
@@ -250,6 +257,7 @@ class Parser {
  private:
   std::string_view s_;
   std::size_t pos_ = 0;
+  int depth_ = 0;
 };
 
 }  // namespace notation

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <random>
 #include <sstream>
 #include <cute_cpp/layout.hpp>
 
@@ -107,4 +108,35 @@ TEST(LayoutPictures, SvgGridSwizzleAndThreadValue) {
   std::string tv = cc::to_svg_tv(cc::parse_layout_value("(4,2):(1,4)"), 4, 2);
   EXPECT_NE(tv.find("T3V1"), std::string::npos);
   EXPECT_NE(cc::to_svg(cc::parse_swizzle("Sw<2,0,3>")).find("</svg>"), std::string::npos);
+}
+
+// Random text never crashes the parser or the evaluator: it parses, or throws invalid_argument.
+TEST(LayoutNotation, RandomTextParsesOrThrows) {
+  std::mt19937 rng(20261130);
+  std::string const alphabet = "()(),,::_0123456789-  Sw<>o";
+  int parsed = 0;
+  for (int trial = 0; trial < 20000; ++trial) {
+    std::string text;
+    int n = std::uniform_int_distribution<int>(0, 24)(rng);
+    for (int i = 0; i < n; ++i) text += alphabet[std::uniform_int_distribution<std::size_t>(0, alphabet.size() - 1)(rng)];
+    SCOPED_TRACE(text);
+    try {
+      cc::DynLayout l = cc::parse_layout(text);
+      ++parsed;
+      EXPECT_EQ(cc::to_string(cc::parse_layout(cc::to_string(l))), cc::to_string(l));
+    } catch (std::invalid_argument const&) {
+    }
+    try {
+      (void)cc::parse_tiler(text);
+    } catch (std::invalid_argument const&) {
+    }
+    try {
+      (void)cc::evaluate_layout_expression("coalesce(" + text + ")");
+    } catch (std::invalid_argument const&) {
+    }
+  }
+  EXPECT_GT(parsed, 0);
+  std::string deep(100000, '(');
+  EXPECT_NE(error_of([&] { (void)cc::parse_layout(deep); }).find("nested too deeply"), std::string::npos);
+  EXPECT_NE(error_of([&] { (void)cc::parse_tiler(deep); }).find("nested too deeply"), std::string::npos);
 }
