@@ -7,6 +7,7 @@
 // to scalar access. elementwise_add is apply with Add.
 #include <cute_cpp/config.hpp>
 #include <cute_cpp/host/launch.hpp>
+#include <cute_cpp/plan/verify_plan.hpp>
 
 #include <cuda_runtime.h>
 
@@ -20,6 +21,12 @@ namespace cute_cpp::examples {
 
 inline constexpr int elementwise_threads = 256;
 inline constexpr int elementwise_unroll = 4;  // vectors per thread, loaded before any is stored
+
+/// The elementwise kernel's plan, for verify_plan: a block of 256 threads, no shared memory.
+struct ElementwisePlan {
+  static constexpr int threads = elementwise_threads;
+  static constexpr int smem_bytes = 0;
+};
 
 /// Elements per vector: 16 bytes of the narrowest element type among the output and inputs.
 template <class Out, class... In>
@@ -61,6 +68,7 @@ __device__ __forceinline__ void apply_vector(F const& f, std::size_t v, Out* __r
 template <int Epv, class F, class Out, class... In>
 __global__ void __launch_bounds__(elementwise_threads)
 elementwise_kernel(F f, std::size_t n, std::size_t head, Out* __restrict__ out, In const*... in) {
+  static_assert(verify_plan<ElementwisePlan>());
   std::size_t const vectors = (n - head) / Epv;
   std::size_t const first = static_cast<std::size_t>(blockIdx.x) * elementwise_unroll * elementwise_threads;
   Out* const body_out = out + head;

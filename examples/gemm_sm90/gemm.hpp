@@ -12,6 +12,7 @@
 #include <cute_cpp/pipeline/pipeline_tma_async.hpp>
 #include <cute_cpp/sched/static_persistent_tile_scheduler.hpp>
 #include <cute_cpp/epilogue/sm90_tma_store.hpp>
+#include <cute_cpp/plan/verify_plan.hpp>
 #include <cute_cpp/tma/tensor_map.hpp>
 
 #include <cuda_runtime_api.h>
@@ -73,10 +74,13 @@ struct GemmPlan {
   };
   /// Dynamic shared memory to ask for: the storage plus slack to align it to 1024 bytes.
   static constexpr std::size_t smem_bytes = sizeof(SharedStorage) + 1024;
-  static_assert(smem_bytes <= 232448,
-                "cute-cpp [smem.budget]: stages x (A + B tiles) + epilogue buffers exceed sm_90a's 227 KB per block");
   static_assert(MapA::tile_bytes + ClusterM * MapB::tile_bytes == Pipeline::tx_bytes,
                 "cute-cpp [pipeline.tx-bytes]: a stage's expected bytes must equal its TMA boxes");
+
+  // What verify_plan checks across the plan.
+  static constexpr int consumer_warps = consumer_warpgroups * 4;
+  static constexpr int cluster_size = ClusterM;
+  static constexpr int cluster_reach = ClusterM;  ///< CTAs each stage's B part is multicast to
 };
 
 /// The run-time half of a GEMM: pointers, leading dimensions, sizes, the epilogue's parameters.

@@ -33,6 +33,7 @@ gemm_kernel(const __grid_constant__ typename Plan::MapA tma_a, const __grid_cons
             const __grid_constant__ typename Plan::MapC tma_c, typename Plan::Epilogue const epilogue,
             std::int64_t const m, std::int64_t const n, std::int64_t const k,
             PersistentTileSchedulerParams const tiles) {
+  static_assert(verify_plan<Plan>());
   using Mma = typename Plan::Mma;
   using Pipeline = typename Plan::Pipeline;
   constexpr int BM = Plan::block_m, BN = Plan::block_n, BK = Plan::block_k;
@@ -152,6 +153,7 @@ namespace detail {
 
 template <class Plan>
 void run_gemm(GemmArguments<Plan> const& args, cudaStream_t stream) {
+  static_assert(verify_plan<Plan>());
   using TA = typename Plan::TA;
   using TB = typename Plan::TB;
   using TC = typename Plan::TC;

@@ -5,6 +5,7 @@
 // (warp-uniform), lane_idx, elect_one_sync, make_warp_uniform, shuffle_sync(_up/_down/_bfly),
 // vote_ballot_sync / vote_any_sync / vote_all_sync, sync_threads, sync_warp.
 #include <cstdint>
+#include <cstdio>
 #include <cute_cpp/config.hpp>    // CUTE_CPP_DEVICE
 #include <ctm/common/bar.hpp>     // bar_sync, bar_warp_sync
 #include <ctm/common/elect.hpp>   // elect_sync
@@ -34,7 +35,18 @@ __device__ __forceinline__ std::uint32_t warp_idx() {
 __device__ __forceinline__ std::uint32_t lane_idx() { return ctm::laneid(); }
 
 /// elect.sync over the full warp: true in exactly one lane (CuTeDSL's elect_one).
-__device__ __forceinline__ bool elect_one_sync() { return ctm::elect_sync(0xffffffffu); }
+/// Debug builds (no NDEBUG) check that the whole warp takes part, as elect.sync requires, and
+/// trap with [arch.elect.full-warp] otherwise.
+__device__ __forceinline__ bool elect_one_sync() {
+#if !defined(NDEBUG)
+  if (__activemask() != 0xffffffffu) {
+    printf("cute-cpp [arch.elect.full-warp]: elect_one_sync needs all 32 lanes; active mask %08x (block %d, thread %d)\n",
+           __activemask(), int(blockIdx.x), int(threadIdx.x));
+    __trap();
+  }
+#endif
+  return ctm::elect_sync(0xffffffffu);
+}
 
 /// A value every lane of the warp agrees on: lane 0's (shfl.sync.idx), so the compiler may keep
 /// it in a uniform register.

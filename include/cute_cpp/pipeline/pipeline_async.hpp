@@ -6,6 +6,7 @@
 // cp.async) stores and announce a full stage by arriving: ProducerArrivals arrivals complete a
 // "full" barrier, ConsumerArrivals complete an "empty" one. CuTeDSL: pipeline.PipelineAsync.
 #include <cute_cpp/pipeline/pipeline_state.hpp>
+#include <cute_cpp/pipeline/wait.hpp>
 
 #include <cstdint>
 
@@ -30,6 +31,8 @@ template <int Stages, int ProducerArrivals, int ConsumerArrivals>
 struct PipelineAsync {
   static_assert(diag::pipeline_stages<Stages>::ok && diag::pipeline_async_arrivals<ProducerArrivals, ConsumerArrivals>::ok);
   static constexpr int stages = Stages;
+  static constexpr int producer_arrivals = ProducerArrivals;
+  static constexpr int consumer_arrivals = ConsumerArrivals;
   using State = PipelineState<Stages>;
 
   /// The barriers, placed in shared memory by the kernel.
@@ -51,7 +54,7 @@ struct PipelineAsync {
   }
   /// Waits until state's stage may be refilled.
   __device__ __forceinline__ void producer_acquire(State const& state) const {
-    ctm::mbarrier_wait_parity(&storage->empty[state.index()], state.phase());
+    detail::pipeline_wait(&storage->empty[state.index()], state.phase(), "PipelineAsync", "empty", state.index());
   }
   /// One producer arrival: this thread's writes to the stage are done.
   __device__ __forceinline__ void producer_commit(State const& state) const {
@@ -59,7 +62,7 @@ struct PipelineAsync {
   }
   /// Waits until state's stage is full.
   __device__ __forceinline__ void consumer_wait(State const& state) const {
-    ctm::mbarrier_wait_parity(&storage->full[state.index()], state.phase());
+    detail::pipeline_wait(&storage->full[state.index()], state.phase(), "PipelineAsync", "full", state.index());
   }
   /// One consumer arrival: this thread is done reading the stage.
   __device__ __forceinline__ void consumer_release(State const& state) const {

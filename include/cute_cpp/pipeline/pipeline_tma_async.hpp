@@ -10,6 +10,7 @@
 // CuTeDSL: pipeline.PipelineTmaAsync (producer_acquire/commit, consumer_wait/release).
 #include <cute_cpp/config.hpp>
 #include <cute_cpp/pipeline/pipeline_state.hpp>
+#include <cute_cpp/pipeline/wait.hpp>
 
 #include <cstdint>
 
@@ -37,6 +38,7 @@ struct PipelineTmaAsync {
   static_assert(diag::pipeline_stages<Stages>::ok && diag::pipeline_tma_plan<ConsumerArrivals, TxBytes>::ok);
   static constexpr int stages = Stages;
   static constexpr std::uint32_t tx_bytes = TxBytes;
+  static constexpr int consumer_arrivals = ConsumerArrivals;
   using State = PipelineState<Stages>;
 
   /// The barriers, placed in shared memory by the kernel.
@@ -59,7 +61,7 @@ struct PipelineTmaAsync {
 
   /// Waits until the producer may refill state's stage.
   __device__ __forceinline__ void producer_acquire(State const& state) const {
-    ctm::mbarrier_wait_parity(&storage->empty[state.index()], state.phase());
+    detail::pipeline_wait(&storage->empty[state.index()], state.phase(), "PipelineTmaAsync", "empty", state.index());
   }
   /// The producer's arrival, arming the full barrier with TxBytes (one elected lane).
   __device__ __forceinline__ void producer_expect_tx(State const& state) const {
@@ -71,7 +73,7 @@ struct PipelineTmaAsync {
   }
   /// Waits until state's stage holds its data.
   __device__ __forceinline__ void consumer_wait(State const& state) const {
-    ctm::mbarrier_wait_parity(&storage->full[state.index()], state.phase());
+    detail::pipeline_wait(&storage->full[state.index()], state.phase(), "PipelineTmaAsync", "full", state.index());
   }
   /// One consumer warp is done with state's stage: lane 0 arrives on the empty barrier of this
   /// CTA and, for multicast stages, of each other CTA in `cta_mask` (bit r = cluster rank r;

@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: Apache-2.0
+// SPDX-FileCopyrightText: 2026 cute-cpp authors
+#pragma once
+// The pipelines' barrier wait. Release builds (NDEBUG) spin on mbarrier.try_wait.parity. Debug
+// builds bound the wait: a phase that has not completed after TimeoutCycles clock cycles
+// (default 2^35, about 17 s at 2 GHz) is a hang, so the thread prints which pipeline, barrier,
+// stage and phase it waited on and traps, instead of hanging the GPU.
+#include <cstdint>
+
+#if defined(__CUDACC__)
+#  include <ctm/common/mbarrier.hpp>
+
+#  include <cstdio>
+#endif
+
+namespace cute_cpp::detail {
+
+inline constexpr long long default_wait_timeout_cycles = 1ll << 35;
+
+#if defined(__CUDACC__)
+/// Waits for the phase with parity `phase` of `bar`; debug builds trap after TimeoutCycles.
+template <long long TimeoutCycles = default_wait_timeout_cycles>
+__device__ __forceinline__ void pipeline_wait(std::uint64_t* bar, std::uint32_t phase, char const* pipeline,
+                                              char const* barrier, std::uint32_t stage) {
+#  if defined(NDEBUG)
+  (void)pipeline;
+  (void)barrier;
+  (void)stage;
+  ctm::mbarrier_wait_parity(bar, phase);
+#  else
+  long long const start = clock64();
+  while (!ctm::mbarrier_try_wait_parity(bar, phase)) {
+    if (clock64() - start > TimeoutCycles) {
+      printf("cute-cpp [pipeline.wait-timeout]: %s: the %s barrier of stage %u did not complete phase %u within "
+             "%lld cycles (block %d, thread %d): a producer or consumer never arrived\n",
+             pipeline, barrier, stage, phase, TimeoutCycles, int(blockIdx.x), int(threadIdx.x));
+      __trap();
+    }
+  }
+#  endif
+}
+#endif
+
+}  // namespace cute_cpp::detail
