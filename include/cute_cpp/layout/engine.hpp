@@ -263,32 +263,58 @@ CUTE_CPP_HD constexpr IV shape_div(IV a, IV b, R rule, LayoutError& e) noexcept 
 }
 
 /// A composed with a rank-1 layout bs:bd.
-CUTE_CPP_HD constexpr LV composition_leaf(LV const& a, IV bs, IV bd, LayoutError& e) noexcept {
+CUTE_CPP_HD constexpr LV composition_leaf(LV const& a, IV bs, IV bd, bool whole_b, LayoutError& e) noexcept {
   if (bd.v == 0) return lv_leaf(bs, bd);
   LV fa = coalesce(a);
+  if (is_leaf(fa)) return lv_leaf(bs, dt::mul(bd, fa.stride.value()));
+  // C++ CuTe's walk over the modes of coalesce(A): B's stride first skips whole modes (or
+  // enters one), then B's shape takes what each mode has left.
   LV r = lv_tuple();
   IV rest_shape = bs;
   IV rest_stride = bd;
   int leaves = dt::leaf_count(fa.shape);
   int seen = 0;
+  IV last_stride{};
   for (int i = 0; i < fa.shape.n; ++i) {
     if (fa.shape.node[i].kind >= 0) continue;
     IV s = node_iv(fa.shape, i);
     IV d = node_iv(fa.stride, i);
     if (++seen == leaves) {
-      push(r, lv_leaf(rest_shape, dt::mul(rest_stride, d)));
+      last_stride = d;
       break;
     }
-    IV s1 = shape_div(s, rest_stride, R::composition_stride, e);
-    push(r, lv_leaf(dt::min(s1, rest_shape), dt::mul(rest_stride, d)));
-    // NOTE: B may end inside this mode (rest_shape <= s1) without dividing it; only a B that
-    // continues past the mode must be a multiple of it.
-    IV as1{dt::abs(s1.v), s1.s};
-    rest_shape = as1.v >= rest_shape.v ? IV{1, as1.s && rest_shape.s}
-                                       : shape_div(rest_shape, as1, R::composition_shape, e);
-    rest_stride = shape_div(rest_stride, s, R::composition_stride, e);
+    IV ad{dt::abs(rest_stride.v), rest_stride.s};
+    IV next_shape = dt::ceil_div(s, ad);
+    // NOTE: C++ CuTe accepts any stride below the mode's shape ("weak divisibility"); that is
+    // exact only when B is a single mode that then ends inside this mode (by-mode distribution
+    // over B's modes needs divisibility), so cute-cpp requires that, or divisibility.
+    bool divides = s.v != 0 && ad.v != 0 && (ad.v % s.v == 0 || s.v % ad.v == 0);
+    bool ends_inside = whole_b && ad.v < s.v && next_shape.v >= rest_shape.v;
+    if (!divides && !ends_inside && rest_shape.v != 1) e.set(R::composition_stride, s.v, ad.v);
+    IV next_stride = dt::ceil_div(ad, s);
+    if (rest_stride.v < 0) next_stride.v = -next_stride.v;
+    if (next_shape.v == 1 || rest_shape.v == 1) {
+      rest_stride = next_stride;
+      continue;
+    }
+    IV new_shape = dt::min(next_shape, rest_shape);
+    if (new_shape.v == 0 || rest_shape.v % new_shape.v != 0) e.set(R::composition_shape, rest_shape.v, new_shape.v);
+    push(r, lv_leaf(new_shape, dt::mul(rest_stride, d)));
+    rest_shape = dt::div(rest_shape, new_shape);
+    rest_stride = next_stride;
   }
-  return coalesce(r);
+  if (rank(r) == 0) return lv_leaf(rest_shape, dt::mul(rest_stride, last_stride));
+  if (rest_shape.v != 1) push(r, lv_leaf(rest_shape, dt::mul(rest_stride, last_stride)));
+  if (rank(r) == 1) return mode(r, 0);
+  return r;
+}
+/// B's modes distributed over A (right-distributivity); `whole` is false once B has been split
+/// into several modes, which then need divisibility (see composition_leaf).
+CUTE_CPP_HD constexpr LV composition_modes(LV const& a, LV const& b, bool whole, LayoutError& e) noexcept {
+  if (is_leaf(b)) return composition_leaf(a, b.shape.value(), b.stride.value(), whole, e);
+  LV r = lv_tuple();
+  for (int k = 0; k < rank(b); ++k) push(r, composition_modes(a, mode(b, k), whole && rank(b) == 1, e));
+  return checked(r, e);
 }
 /// composition(A, B): the layout i -> A(B(i)). B may be a layout (by mode where its shape is a
 /// tuple) or a tiler (by mode of A; `_` leaves a mode alone; A's modes past the tiler are dropped).
@@ -304,12 +330,7 @@ CUTE_CPP_HD constexpr LV composition(LV const& a, LV const& b, LayoutError& e) n
     for (int k = 0; k < rb; ++k) push(r, composition(mode(a, k), mode(b, k), e));
     return checked(r, e);
   }
-  if (!is_leaf(b)) {
-    LV r = lv_tuple();
-    for (int k = 0; k < rank(b); ++k) push(r, composition(a, mode(b, k), e));
-    return checked(r, e);
-  }
-  return composition_leaf(a, b.shape.value(), b.stride.value(), e);
+  return composition_modes(a, b, true, e);
 }
 
 // ---- complement, inverses ----
