@@ -94,6 +94,8 @@ struct GemmArguments {
   std::int64_t ldc = 0;
   std::int64_t m = 0, n = 0, k = 0;
   typename Plan::Epilogue epilogue{};
+  /// Tile rows per rasterization group (0: the default); CuTeDSL's max_swizzle_size.
+  int raster_group_rows = 0;
 };
 
 /// Checks the arguments (std::invalid_argument naming the rule), encodes the TMA descriptors

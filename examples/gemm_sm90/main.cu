@@ -312,16 +312,18 @@ void bench_auto(std::int64_t m, std::int64_t n, std::int64_t k, std::mt19937_64&
 int main(int argc, char** argv) {
   bool do_bench = true;
   bool profile = false;
+  bool raster_sweep = false;
   std::string json;
   std::uint64_t seed = ex::fresh_seed();
   for (int i = 1; i < argc; ++i) {
     std::string const arg = argv[i];
     if (arg == "--no-bench") do_bench = false;
     else if (arg == "--profile") profile = true;
+    else if (arg == "--raster-sweep") raster_sweep = true;
     else if (arg == "--json" && i + 1 < argc) json = argv[++i];
     else if (arg == "--seed" && i + 1 < argc) seed = std::stoull(argv[++i]);
     else {
-      std::fprintf(stderr, "usage: %s [--no-bench] [--profile] [--json FILE] [--seed N]\n", argv[0]);
+      std::fprintf(stderr, "usage: %s [--no-bench] [--profile] [--raster-sweep] [--json FILE] [--seed N]\n", argv[0]);
       return 2;
     }
   }
@@ -333,6 +335,24 @@ int main(int argc, char** argv) {
     }
     std::printf("gemm_sm90: seed %llu\n", static_cast<unsigned long long>(seed));
     std::mt19937_64 rng(seed);
+    if (raster_sweep) {
+      // Tile rows per rasterization group against time, for the default's NOTE.
+      cublasHandle_t h{};
+      cublas_check(cublasCreate(&h), "cublasCreate");
+      std::vector<ex::Record> records;
+      for (int rows : {4, 8, 16, 32}) {
+        for (std::int64_t size : {std::int64_t{4096}, std::int64_t{8192}}) {
+          bench<plans::Bf16TN>(size, size, size, rng, h, records,
+                               [rows](ex::GemmArguments<plans::Bf16TN> a) {
+                                 a.raster_group_rows = rows;
+                                 ex::run_gemm<plans::Bf16TN>(a, nullptr);
+                               },
+                               "raster group " + std::to_string(rows));
+        }
+      }
+      ex::print_table(records);
+      return 0;
+    }
     if (profile) {
       // Two launches of each 8192^3 bf16 kernel and nothing else: for ncu / nsys.
       Problem<plans::Bf16TN> p(8192, 8192, 8192, rng);
