@@ -99,12 +99,50 @@ void check_tensor_map_arguments(void const* ptr, std::array<std::uint64_t, Rank>
   (void)tile::bytes;
 }
 
+/// Debug builds (no NDEBUG): the tensor's last element must lie in the same device allocation as
+/// its first, so a descriptor never reaches past the buffer it was built for
+/// ([tma.global.allocation]). Memory the driver does not know (host memory, no GPU) is skipped.
+template <class T, std::size_t Rank>
+void check_tensor_in_allocation(T const* ptr, std::array<std::uint64_t, Rank> const& dims,
+                                std::array<std::uint64_t, Rank - 1> const& byte_strides) {
+#if defined(NDEBUG)
+  (void)ptr;
+  (void)dims;
+  (void)byte_strides;
+#else
+  static auto const address_range = [] {
+    void* fn = nullptr;
+    cudaDriverEntryPointQueryResult status{};
+    if (cudaGetDriverEntryPointByVersion("cuMemGetAddressRange", &fn, 12000, cudaEnableDefault, &status) !=
+            cudaSuccess ||
+        status != cudaDriverEntryPointSuccess) {
+      (void)cudaGetLastError();
+      fn = nullptr;
+    }
+    return reinterpret_cast<PFN_cuMemGetAddressRange_v3020>(fn);
+  }();
+  if (address_range == nullptr) return;
+  CUdeviceptr base = 0;
+  std::size_t size = 0;
+  if (address_range(&base, &size, reinterpret_cast<CUdeviceptr>(ptr)) != CUDA_SUCCESS) return;
+  std::uint64_t last = (dims[0] - 1) * sizeof(T);
+  for (std::size_t i = 1; i < Rank; ++i) last += (dims[i] - 1) * byte_strides[i - 1];
+  std::uint64_t const end = reinterpret_cast<std::uint64_t>(ptr) + last + sizeof(T);
+  if (end > base + size)
+    detail::tma_argument_error("tma.global.allocation",
+                               "the tensor ends " + std::to_string(end - (base + size)) +
+                                   " bytes past the device allocation its pointer lies in (" + std::to_string(size) +
+                                   " bytes)");
+#endif
+}
+
 /// Encodes a TensorMap for a rank-R global tensor of T at `ptr`, dims[0] contiguous.
 template <class T, class SmemLayout, std::size_t Rank>
 TensorMap<T, SmemLayout> create_tensor_map_tiled(T const* ptr, std::array<std::uint64_t, Rank> const& dims,
                                                  std::array<std::uint64_t, Rank - 1> const& byte_strides) {
   using tile = SmemTile<T, SmemLayout>;
   check_tensor_map_arguments<T, SmemLayout, Rank>(ptr, dims, byte_strides);
+  check_tensor_in_allocation<T, Rank>(ptr, dims, byte_strides);
   std::array<cuuint32_t, Rank> box{};
   std::array<cuuint32_t, Rank> element_strides{};
   box.fill(1);
