@@ -1,0 +1,182 @@
+// SPDX-License-Identifier: Apache-2.0
+// SPDX-FileCopyrightText: 2026 cute-cpp authors
+// ffn: checks the warp-MMA feed-forward block y = (silu(x Wg^T) * (x Wu^T)) Wd^T against a CPU
+// reference in double on fresh random data with NaN-poisoned outputs (ragged M, N tails), then
+// times it against cuBLAS doing the same three products (bf16 in, f32 accumulate) plus the
+// fused SwiGLU kernel of examples/swiglu, and prints TFLOP/s and the ratio.
+//   ffn [--no-bench] [--json FILE] [--seed N]
+#include "ffn.cuh"
+#include "examples/common/bench.hpp"
+#include "examples/common/check.hpp"
+#include "examples/swiglu/swiglu.cuh"
+
+#include <cute_cpp/host/buffer.hpp>
+#include <cute_cpp/host/error.hpp>
+
+#include <cublas_v2.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace ex = cute_cpp::examples;
+namespace host = cute_cpp::host;
+using cute_cpp::bf16;
+
+namespace {
+
+void cublas_check(cublasStatus_t s, char const* what) {
+  if (s != CUBLAS_STATUS_SUCCESS) throw std::runtime_error(std::string("cuBLAS ") + what + " failed: status " + std::to_string(int(s)));
+}
+
+/// The problem's buffers on the device and their host values.
+struct Problem {
+  std::size_t m, d, f;
+  std::vector<bf16> x, wg, wu, wd;
+  host::DeviceBuffer<bf16> dx, dwg, dwu, dwd, dh, dy;
+  Problem(std::size_t m_, std::size_t d_, std::size_t f_, std::mt19937_64& rng)
+      : m(m_), d(d_), f(f_),
+        x(ex::random_values<bf16>(m * d, rng)),
+        wg(ex::random_values<bf16>(f * d, rng, -1.0 / std::sqrt(double(d)), 1.0 / std::sqrt(double(d)))),
+        wu(ex::random_values<bf16>(f * d, rng, -1.0 / std::sqrt(double(d)), 1.0 / std::sqrt(double(d)))),
+        wd(ex::random_values<bf16>(d * f, rng, -1.0 / std::sqrt(double(f)), 1.0 / std::sqrt(double(f)))),
+        dx(m * d), dwg(f * d), dwu(f * d), dwd(d * f), dh(m * f), dy(m * d) {
+    dx.upload(std::span<bf16 const>(x));
+    dwg.upload(std::span<bf16 const>(wg));
+    dwu.upload(std::span<bf16 const>(wu));
+    dwd.upload(std::span<bf16 const>(wd));
+  }
+  void run_ours(cudaStream_t stream = nullptr) { ex::ffn(dx.data(), dwg.data(), dwu.data(), dwd.data(), dh.data(), dy.data(), m, d, f, stream); }
+
+  /// Row r of y in double, with h rounded to bf16 as the kernels store it.
+  std::vector<double> reference_row(std::size_t r) const {
+    std::vector<double> h(f), y(d);
+    auto val = [](bf16 v) { return double(static_cast<float>(v)); };
+    for (std::size_t j = 0; j < f; ++j) {
+      double g = 0, u = 0;
+      for (std::size_t k = 0; k < d; ++k) {
+        g += val(x[r * d + k]) * val(wg[j * d + k]);
+        u += val(x[r * d + k]) * val(wu[j * d + k]);
+      }
+      h[j] = val(static_cast<bf16>(static_cast<float>(g / (1 + std::exp(-g)) * u)));
+    }
+    for (std::size_t c = 0; c < d; ++c) {
+      double acc = 0;
+      for (std::size_t j = 0; j < f; ++j) acc += h[j] * val(wd[c * f + j]);
+      y[c] = acc;
+    }
+    return y;
+  }
+};
+
+/// Checks the listed rows of y against the reference (every element of those rows).
+bool check_rows(Problem& p, std::vector<std::size_t> const& rows, char const* what) {
+  p.dy.fill_bytes(0xFF);
+  p.dh.fill_bytes(0xFF);
+  p.run_ours();
+  host::cuda_check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
+  auto const got = p.dy.download();
+  std::vector<bf16> got_rows;
+  std::vector<double> want;
+  for (std::size_t r : rows) {
+    auto const w = p.reference_row(r);
+    want.insert(want.end(), w.begin(), w.end());
+    got_rows.insert(got_rows.end(), got.begin() + std::ptrdiff_t(r * p.d), got.begin() + std::ptrdiff_t((r + 1) * p.d));
+  }
+  double scale = 0;
+  for (double v : want) scale = std::max(scale, std::fabs(v));
+  // NOTE: y is rounded to bf16 (2^-9 relative), and h's bf16 rounding may differ from the
+  // reference's where f32 and double accumulation straddle a rounding boundary.
+  auto const res = ex::check_close(std::span<bf16 const>(got_rows), std::span<double const>(want), 1.0 / 128, scale * 0.01);
+  std::printf("check ffn %-28s M=%-6zu D=%-5zu F=%-6zu rows checked=%-5zu %s\n", what, p.m, p.d, p.f, rows.size(),
+              res.summary().c_str());
+  return res.ok();
+}
+
+bool run_checks(std::mt19937_64& rng) {
+  bool ok = true;
+  for (auto [m, d, f] : {std::tuple{std::size_t(1), std::size_t(64), std::size_t(96)},
+                         std::tuple{std::size_t(77), std::size_t(256), std::size_t(352)},
+                         std::tuple{std::size_t(300), std::size_t(160), std::size_t(608)}}) {
+    Problem p(m, d, f, rng);
+    std::vector<std::size_t> all(m);
+    for (std::size_t r = 0; r < m; ++r) all[r] = r;
+    ok &= check_rows(p, all, "ragged M and N tiles");
+  }
+  return ok;
+}
+
+/// cuBLAS: C (M, N) row-major = A (M, K) row-major times W (N, K) row-major, transposed.
+void cublas_linear(cublasHandle_t handle, bf16 const* a, bf16 const* w, bf16* c, int m, int n, int k, int ldc) {
+  float const alpha = 1.f, beta = 0.f;
+  cublas_check(cublasGemmEx(handle, CUBLAS_OP_T, CUBLAS_OP_N, n, m, k, &alpha, w, CUDA_R_16BF, k, a, CUDA_R_16BF, k, &beta,
+                            c, CUDA_R_16BF, ldc, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT),
+               "cublasGemmEx");
+}
+
+void bench(std::size_t m, std::size_t d, std::size_t f, std::vector<ex::Record>& records, std::mt19937_64& rng) {
+  Problem p(m, d, f, rng);
+  // A few rows of the timed shape are checked too (first, last, and two at random).
+  std::vector<std::size_t> rows{0, m - 1, std::size_t(rng() % m), std::size_t(rng() % m)};
+  if (!check_rows(p, rows, "benchmark shape (sampled)")) throw std::runtime_error("ffn: benchmark-shape check failed");
+  cublasHandle_t handle = nullptr;
+  cublas_check(cublasCreate(&handle), "cublasCreate");
+  host::DeviceBuffer<bf16> gu(m * 2 * f), h(m * f), y(m * d);
+  auto const reference = [&] {
+    cublas_linear(handle, p.dx.data(), p.dwg.data(), gu.data(), int(m), int(f), int(d), int(2 * f));
+    cublas_linear(handle, p.dx.data(), p.dwu.data(), gu.data() + f, int(m), int(f), int(d), int(2 * f));
+    ex::swiglu<bf16>(gu.data(), h.data(), m, f);
+    cublas_linear(handle, h.data(), p.dwd.data(), y.data(), int(m), int(d), int(f), int(d));
+  };
+  auto const [ours_ms, ref_ms] = ex::median_ms_interleaved([&] { p.run_ours(); }, reference, nullptr, 5, 20);
+  cublasDestroy(handle);
+  double const flops = 2.0 * double(m) * double(d) * double(f) * 3.0;
+  auto const tflops = [&](double ms) { return flops / (ms * 1e9); };
+  records.push_back({"ffn", std::to_string(m) + "x" + std::to_string(d) + "x" + std::to_string(f), "bf16", tflops(ours_ms),
+                     "cuBLAS x3 + swiglu", tflops(ref_ms), "TFLOP/s", ours_ms * 1e3});
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  bool run_bench = true;
+  std::string json;
+  std::uint64_t seed = ex::fresh_seed();
+  for (int i = 1; i < argc; ++i) {
+    std::string const arg = argv[i];
+    if (arg == "--no-bench") run_bench = false;
+    else if (arg == "--json" && i + 1 < argc) json = argv[++i];
+    else if (arg == "--seed" && i + 1 < argc) seed = std::stoull(argv[++i]);
+    else {
+      std::fprintf(stderr, "usage: %s [--no-bench] [--json FILE] [--seed N]\n", argv[0]);
+      return 2;
+    }
+  }
+  try {
+    int devices = 0;
+    if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
+      std::fprintf(stderr, "ffn: no CUDA device; nothing to run\n");
+      return 2;
+    }
+    std::printf("ffn: seed %llu\n", static_cast<unsigned long long>(seed));
+    std::mt19937_64 rng(seed);
+    if (!run_checks(rng)) {
+      std::printf("ffn: CHECK FAILED\n");
+      return 1;
+    }
+    if (run_bench) {
+      std::vector<ex::Record> records;
+      bench(8192, 4096, 11008, records, rng);
+      bench(2048, 4096, 11008, records, rng);
+      ex::print_table(records);
+      if (!json.empty()) ex::write_json(json, records);
+    }
+  } catch (std::exception const& e) {
+    std::fprintf(stderr, "ffn: %s\n", e.what());
+    return 1;
+  }
+  return 0;
+}

@@ -1,0 +1,169 @@
+// SPDX-License-Identifier: Apache-2.0
+// SPDX-FileCopyrightText: 2026 cute-cpp authors
+// rmsnorm: checks rmsnorm (bf16, f16, f32; with and without the fused residual add; ragged
+// widths, misaligned pointers, 1 to millions of rows) against a CPU reference in double on fresh
+// random data with NaN-poisoned outputs, then times it against a device copy of the same bytes.
+//   rmsnorm [--no-bench] [--json FILE] [--seed N]
+#include "rmsnorm.cuh"
+#include "examples/common/bench.hpp"
+#include "examples/common/check.hpp"
+
+#include <cute_cpp/host/buffer.hpp>
+#include <cute_cpp/host/error.hpp>
+
+#include <cmath>
+#include <cstdio>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace ex = cute_cpp::examples;
+namespace host = cute_cpp::host;
+using cute_cpp::bf16;
+using cute_cpp::f16;
+
+namespace {
+
+template <class T> constexpr char const* dtype_name() {
+  if constexpr (std::is_same_v<T, float>) return "f32";
+  else if constexpr (std::is_same_v<T, bf16>) return "bf16";
+  else return "f16";
+}
+template <class T> constexpr double rtol_of() {
+  if constexpr (std::is_same_v<T, float>) return 1e-5;
+  else if constexpr (std::is_same_v<T, bf16>) return 1.0 / 64;
+  else return 1.0 / 512;
+}
+template <class T> double as_double(T v) { return static_cast<double>(static_cast<float>(v)); }
+
+/// One case on fresh data; `offset` elements into every buffer (offset 1 forces the scalar path).
+template <class T>
+bool check_case(std::size_t rows, std::size_t width, bool with_residual, std::size_t offset, std::mt19937_64& rng) {
+  std::size_t const n = rows * width;
+  auto const xs = ex::random_values<T>(n + offset, rng);
+  auto const rs = ex::random_values<T>(n + offset, rng);
+  auto const ws = ex::random_values<T>(width + offset, rng, 0.5, 1.5);
+  host::DeviceBuffer<T> x(n + offset), r(n + offset), w(width + offset), y(n + offset), ro(n + offset);
+  x.upload(std::span<T const>(xs));
+  r.upload(std::span<T const>(rs));
+  w.upload(std::span<T const>(ws));
+  y.fill_bytes(0xFF);
+  ro.fill_bytes(0xFF);
+  float const eps = 1e-6f;
+  ex::rmsnorm<T>(x.data() + offset, with_residual ? r.data() + offset : nullptr, w.data() + offset, y.data() + offset,
+                 with_residual ? ro.data() + offset : nullptr, rows, width, eps);
+  host::cuda_check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
+  auto const got_y = y.download();
+  auto const got_r = ro.download();
+  std::vector<double> want_y(n), want_r(n);
+  for (std::size_t i = 0; i < rows; ++i) {
+    double ss = 0;
+    for (std::size_t j = 0; j < width; ++j) {
+      std::size_t const k = offset + i * width + j;
+      double v = as_double(xs[k]);
+      if (with_residual) v = as_double(static_cast<T>(static_cast<float>(v + as_double(rs[k]))));
+      want_r[i * width + j] = v;
+      ss += v * v;
+    }
+    double const rstd = 1.0 / std::sqrt(ss / double(width) + eps);
+    for (std::size_t j = 0; j < width; ++j) want_y[i * width + j] = want_r[i * width + j] * rstd * as_double(ws[offset + j]);
+  }
+  auto const res = ex::check_close(std::span<T const>(got_y).subspan(offset, n), std::span<double const>(want_y),
+                                   rtol_of<T>(), 1e-5);
+  bool ok = res.ok();
+  std::string line = res.summary();
+  if (with_residual) {
+    auto const rr = ex::check_close(std::span<T const>(got_r).subspan(offset, n), std::span<double const>(want_r), 0.0, 0.0);
+    ok &= rr.ok();
+    if (!rr.ok()) line += "; residual_out: " + rr.summary();
+  }
+  std::printf("check rmsnorm %-4s rows=%-8zu width=%-6zu residual=%d offset=%zu  %s\n", dtype_name<T>(), rows, width,
+              int(with_residual), offset, line.c_str());
+  return ok;
+}
+
+template <class T>
+bool check_type(std::mt19937_64& rng) {
+  bool ok = true;
+  for (std::size_t width : {1, 7, 64, 100, 1000, 1024, 1030, 4096, 8192, 8200, 20000}) {
+    ok &= check_case<T>(37, width, false, 0, rng);
+    ok &= check_case<T>(5, width, true, 0, rng);
+  }
+  ok &= check_case<T>(9, 4096, true, 1, rng);   // misaligned: scalar accesses
+  ok &= check_case<T>(1, 65536, false, 0, rng);  // one wide row, read twice
+  ok &= check_case<T>(std::size_t(1) << 20, 8, true, 0, rng);  // a million narrow rows
+  return ok;
+}
+
+template <class T>
+void bench(std::size_t rows, std::size_t width, bool with_residual, std::vector<ex::Record>& records, std::mt19937_64& rng) {
+  std::size_t const n = rows * width;
+  host::DeviceBuffer<T> x(n), r(n), w(width), y(n), ro(n);
+  auto const values = ex::random_values<T>(n, rng);
+  x.upload(std::span<T const>(values));
+  r.upload(std::span<T const>(values));
+  w.upload(std::span<T const>(values).subspan(0, width));
+  std::size_t const bytes = (with_residual ? 4 : 2) * n * sizeof(T);  // x, y (+ residual, residual_out)
+  host::DeviceBuffer<unsigned char> copy_src(bytes / 2), copy_dst(bytes / 2);
+  host::cuda_check(cudaMemset(copy_src.data(), 0x5A, copy_src.bytes()), "cudaMemset");
+  auto const [ours_ms, copy_ms] = ex::median_ms_interleaved(
+      [&] {
+        ex::rmsnorm<T>(x.data(), with_residual ? r.data() : nullptr, w.data(), y.data(), with_residual ? ro.data() : nullptr,
+                       rows, width);
+      },
+      [&] {
+        host::cuda_check(cudaMemcpyAsync(copy_dst.data(), copy_src.data(), copy_src.bytes(), cudaMemcpyDeviceToDevice),
+                         "cudaMemcpyAsync");
+      },
+      nullptr);
+  auto const gbps = [&](double ms) { return static_cast<double>(bytes) / (ms * 1e6); };
+  records.push_back({with_residual ? "rmsnorm+residual" : "rmsnorm", std::to_string(rows) + "x" + std::to_string(width),
+                     dtype_name<T>(), gbps(ours_ms), "device copy", gbps(copy_ms), "GB/s", ours_ms * 1e3});
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  bool run_bench = true;
+  std::string json;
+  std::uint64_t seed = ex::fresh_seed();
+  for (int i = 1; i < argc; ++i) {
+    std::string const arg = argv[i];
+    if (arg == "--no-bench") run_bench = false;
+    else if (arg == "--json" && i + 1 < argc) json = argv[++i];
+    else if (arg == "--seed" && i + 1 < argc) seed = std::stoull(argv[++i]);
+    else {
+      std::fprintf(stderr, "usage: %s [--no-bench] [--json FILE] [--seed N]\n", argv[0]);
+      return 2;
+    }
+  }
+  try {
+    int devices = 0;
+    if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
+      std::fprintf(stderr, "rmsnorm: no CUDA device; nothing to run\n");
+      return 2;
+    }
+    std::printf("rmsnorm: seed %llu\n", static_cast<unsigned long long>(seed));
+    std::mt19937_64 rng(seed);
+    bool const ok = check_type<bf16>(rng) && check_type<f16>(rng) && check_type<float>(rng);
+    if (!ok) {
+      std::printf("rmsnorm: CHECK FAILED\n");
+      return 1;
+    }
+    if (run_bench) {
+      std::vector<ex::Record> records;
+      bench<bf16>(16384, 8192, false, records, rng);
+      bench<bf16>(16384, 8192, true, records, rng);
+      bench<f16>(16384, 8192, false, records, rng);
+      bench<float>(16384, 8192, false, records, rng);
+      bench<bf16>(65536, 1024, false, records, rng);
+      bench<bf16>(4096, 65536, false, records, rng);
+      ex::print_table(records);
+      if (!json.empty()) ex::write_json(json, records);
+    }
+  } catch (std::exception const& e) {
+    std::fprintf(stderr, "rmsnorm: %s\n", e.what());
+    return 1;
+  }
+  return 0;
+}
