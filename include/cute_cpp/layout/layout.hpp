@@ -29,8 +29,9 @@ namespace cute_cpp {
 
 /// A layout: a shape and a congruent stride, a function from coordinates to offsets.
 ///   Layout<Shape<C<4>, C<8>>, Stride<C<8>, C<1>>>   prints  (_4,_8):(_8,_1)
-/// Shape/Stride may mix C<> and int, or be DynTuple (a run-time layout, DynLayout).
-template <class ShapeT, class StrideT>
+/// Shape/Stride may mix C<> and int, or be DynTuple (a run-time layout, DynLayout). The stride
+/// defaults to the compact column-major one: Layout<Shape<C<4>, C<8>>> is (_4,_8):(_1,_4).
+template <class ShapeT, class StrideT = detail::compact_left_t<ShapeT>>
 struct Layout {
   using shape_type = ShapeT;
   using stride_type = StrideT;
@@ -470,19 +471,31 @@ CUTE_CPP_HD constexpr auto typed_local_partition(A const& a, I const& idx) {
 // ---- construction ----
 
 /// make_layout(shape): compact column-major. make_layout(Shape<C<4>,C<8>>{}) -> (_4,_8):(_1,_4)
+/// A typed shape gives a typed layout (static strides where the shape allows, as CuTe):
+///   make_layout(make_shape(m, C<8>{})) -> (m,_8):(_1,m)
 template <class S>
   requires(!is_layout_v<S>)
 [[nodiscard]] CUTE_CPP_HD constexpr auto make_layout(S const& shape) {
-  return detail::apply<detail::MakeLayoutLeftOp>(shape);
+  if constexpr (detail::is_typed_v<S>) {
+    auto d = get<0>(detail::compact_typed<false>(shape, C<1>{}));
+    return Layout<S, decltype(d)>(shape, d);
+  } else {
+    return detail::apply<detail::MakeLayoutLeftOp>(shape);
+  }
 }
 /// make_layout(shape, LayoutRight{}): compact row-major. (4,8) -> (4,8):(8,1)
 template <class S>
 [[nodiscard]] CUTE_CPP_HD constexpr auto make_layout(S const& shape, LayoutRight) {
-  return detail::apply<detail::MakeLayoutRightOp>(shape);
+  if constexpr (detail::is_typed_v<S>) {
+    auto d = get<0>(detail::compact_typed<true>(shape, C<1>{}));
+    return Layout<S, decltype(d)>(shape, d);
+  } else {
+    return detail::apply<detail::MakeLayoutRightOp>(shape);
+  }
 }
 template <class S>
 [[nodiscard]] CUTE_CPP_HD constexpr auto make_layout(S const& shape, LayoutLeft) {
-  return detail::apply<detail::MakeLayoutLeftOp>(shape);
+  return make_layout(shape);
 }
 /// make_layout(shape, stride): the typed layout itself (no engine round trip).
 template <class S, class D>

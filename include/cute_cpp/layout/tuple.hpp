@@ -146,6 +146,48 @@ template <class A, class B>
 }
 
 namespace detail {
+template <class A, class B>
+CUTE_CPP_HD constexpr auto typed_mul(A const& a, B const& b) noexcept {
+  if constexpr (is_constant_int_v<A> && is_constant_int_v<B>) return C<A::value * B::value>{};
+  else return std::int64_t(dyn(a)) * std::int64_t(dyn(b));
+}
+template <class... A, class X>
+CUTE_CPP_HD constexpr auto append_elem(Tuple<A...> const& t, X const& x) {
+  return [&]<std::size_t... I>(std::index_sequence<I...>) { return Tuple<A..., X>(get<I>(t)..., x); }(
+      std::index_sequence_for<A...>{});
+}
+template <class... A, class X>
+CUTE_CPP_HD constexpr auto prepend_elem(Tuple<A...> const& t, X const& x) {
+  return [&]<std::size_t... I>(std::index_sequence<I...>) { return Tuple<X, A...>(x, get<I>(t)...); }(
+      std::index_sequence_for<A...>{});
+}
+/// Compact strides of a typed shape, as (strides, running product): column-major (Right =
+/// false, LayoutLeft) or row-major (Right = true, LayoutRight). Static wherever the leaves
+/// before (after) a mode are static, as CuTe's compact_major.
+template <bool Right, class S, class I>
+CUTE_CPP_HD constexpr auto compact_typed(S const& s, I const& init);
+template <bool Right, std::size_t K, class S, class I, class Acc>
+CUTE_CPP_HD constexpr auto compact_typed_elems(S const& s, I const& init, Acc const& acc) {
+  constexpr std::size_t R = std::size_t(tuple_rank_v<S>);
+  if constexpr (K == R) {
+    return make_tuple(acc, init);
+  } else {
+    constexpr std::size_t E = Right ? R - 1 - K : K;
+    auto p = compact_typed<Right>(get<E>(s), init);
+    if constexpr (Right) return compact_typed_elems<Right, K + 1>(s, get<1>(p), prepend_elem(acc, get<0>(p)));
+    else return compact_typed_elems<Right, K + 1>(s, get<1>(p), append_elem(acc, get<0>(p)));
+  }
+}
+template <bool Right, class S, class I>
+CUTE_CPP_HD constexpr auto compact_typed(S const& s, I const& init) {
+  if constexpr (is_tuple_v<S>) return compact_typed_elems<Right, 0>(s, init, Tuple<>{});
+  else return make_tuple(init, typed_mul(init, s));
+}
+template <class S>
+using compact_left_t = std::remove_cvref_t<decltype(get<0>(compact_typed<false>(S{}, C<1>{})))>;
+}  // namespace detail
+
+namespace detail {
 /// Product of the leaves of a typed int tuple, without going through the engine (device-fast).
 template <class T>
 CUTE_CPP_HD constexpr std::int64_t product_typed(T const& t) noexcept {

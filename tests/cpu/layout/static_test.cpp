@@ -284,3 +284,14 @@ TEST(LayoutStatic, PartitionsAsInCuTe) {
   EXPECT_EQ(s(cc::local_tile(a, Shape<C<4>, C<8>>{}, cc::make_coord(1, 2))), "(_4,_8):(_1,8)");
   EXPECT_EQ(cc::local_tile_offset(a, Shape<C<4>, C<8>>{}, cc::make_coord(1, 2)), 4 + 2 * 64);
 }
+
+TEST(LayoutStatic, TypedCompactLayouts) {
+  static_assert(std::is_same_v<Layout<Shape<C<4>, C<8>>>, cc::ColMajor<4, 8>>);
+  auto l = cc::make_layout(cc::make_shape(6, C<8>{}));
+  static_assert(std::is_same_v<decltype(l), Layout<Shape<int, C<8>>, Stride<C<1>, std::int64_t>>>);
+  EXPECT_EQ(s(l), "(6,_8):(_1,6)");
+  auto r = cc::make_layout(cc::make_shape(6, cc::make_shape(C<2>{}, C<4>{})), cc::LayoutRight{});
+  static_assert(std::is_same_v<decltype(cc::stride<1>(r)), Stride<C<4>, C<1>> const&>);
+  EXPECT_EQ(s(r), "(6,(_2,_4)):(_8,(_4,_1))");
+  EXPECT_EQ(s(cc::make_layout(Shape<C<4>, Shape<C<2>, C<3>>>{}, cc::LayoutRight{})), "(_4,(_2,_3)):(_6,(_3,_1))");
+}
