@@ -16,6 +16,7 @@ struct DynNode {
   long long v = 0;
   signed char kind = -1;
   unsigned char flags = 0;  // flag_static | flag_underscore | flag_tiler
+  signed char tag = -1;     // stride leaf: v times the run-time stride `tag` of the input (-1: none)
 };
 
 inline constexpr unsigned char flag_static = 1;      // leaf: known at compile time (`_N`)
@@ -26,6 +27,7 @@ inline constexpr unsigned char flag_tiler = 4;       // tuple: a by-mode tiler, 
 struct IV {
   long long v = 0;
   bool s = false;
+  int tag = -1;  // v is a multiple of the input's run-time stride `tag` (symbolic strides)
 };
 
 /// A hierarchical int tuple as a value. Structural (usable as a template argument), constexpr,
@@ -45,11 +47,14 @@ struct DynTuple {
   CUTE_CPP_HD constexpr bool is_tiler() const noexcept { return !is_leaf() && (node[0].flags & flag_tiler); }
   /// rank: 1 for a leaf, the number of children for a tuple.
   CUTE_CPP_HD constexpr int rank() const noexcept { return is_leaf() ? 1 : node[0].kind; }
-  CUTE_CPP_HD constexpr IV value() const noexcept { return {node[0].v, (node[0].flags & flag_static) != 0}; }
+  CUTE_CPP_HD constexpr IV value() const noexcept {
+    return {node[0].v, (node[0].flags & flag_static) != 0, node[0].tag};
+  }
   CUTE_CPP_HD constexpr bool operator==(DynTuple const& o) const noexcept {
     if (n != o.n) return false;
     for (int i = 0; i < n; ++i)
-      if (node[i].v != o.node[i].v || node[i].kind != o.node[i].kind || node[i].flags != o.node[i].flags)
+      if (node[i].v != o.node[i].v || node[i].kind != o.node[i].kind || node[i].flags != o.node[i].flags ||
+          node[i].tag != o.node[i].tag)
         return false;
     return true;
   }
@@ -59,7 +64,7 @@ namespace dt {
 
 CUTE_CPP_HD constexpr DynTuple leaf(IV x) noexcept {
   DynTuple t;
-  t.node[0] = DynNode{x.v, -1, x.s ? flag_static : (unsigned char)0};
+  t.node[0] = DynNode{x.v, -1, x.s ? flag_static : (unsigned char)0, (signed char)x.tag};
   return t;
 }
 CUTE_CPP_HD constexpr DynTuple leaf(long long v, bool s) noexcept { return leaf(IV{v, s}); }
@@ -180,7 +185,9 @@ CUTE_CPP_HD constexpr DynTuple fill(DynTuple const& t, IV x) noexcept {
 
 // ---- leaf arithmetic, keeping the static mark ----
 
-CUTE_CPP_HD constexpr IV mul(IV a, IV b) noexcept { return {a.v * b.v, a.s && b.s}; }
+CUTE_CPP_HD constexpr IV mul(IV a, IV b) noexcept {
+  return {a.v * b.v, a.s && b.s, a.tag >= 0 && b.tag >= 0 ? -2 : (a.tag >= 0 ? a.tag : b.tag)};
+}
 CUTE_CPP_HD constexpr IV add(IV a, IV b) noexcept { return {a.v + b.v, a.s && b.s}; }
 CUTE_CPP_HD constexpr IV div(IV a, IV b) noexcept { return {b.v == 0 ? 0 : a.v / b.v, a.s && b.s}; }
 CUTE_CPP_HD constexpr IV ceil_div(IV a, IV b) noexcept {

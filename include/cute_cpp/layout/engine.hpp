@@ -23,7 +23,7 @@ using diag::LayoutError;
 using R = diag::LayoutRule;
 
 CUTE_CPP_HD constexpr IV node_iv(DynTuple const& t, int i) noexcept {
-  return {t.node[i].v, (t.node[i].flags & flag_static) != 0};
+  return {t.node[i].v, (t.node[i].flags & flag_static) != 0, t.node[i].tag};
 }
 CUTE_CPP_HD constexpr LV lv_leaf(IV s, IV d) noexcept { return {dt::leaf(s), dt::leaf(d)}; }
 CUTE_CPP_HD constexpr LV lv_tuple() noexcept { return {dt::tuple(), dt::tuple()}; }
@@ -199,7 +199,7 @@ CUTE_CPP_HD constexpr LV coalesce(LV const& l) noexcept {
     if (rs[m - 1].v == 1) {
       rs[m - 1] = s;
       rd[m - 1] = d;
-    } else if (rs[m - 1].v * rd[m - 1].v == d.v) {
+    } else if (rs[m - 1].v * rd[m - 1].v == d.v && rd[m - 1].tag == d.tag) {
       rs[m - 1] = dt::mul(rs[m - 1], s);
     } else {
       rs[m] = s;

@@ -466,6 +466,106 @@ CUTE_CPP_HD constexpr auto typed_local_partition(A const& a, I const& idx) {
   else
     return make_tuple(layout_of(get<2>(z), get<3>(z)), off);
 }
+// ---- symbolic strides: static shape, run-time strides, static second argument ----
+// NOTE: a tile of a global tensor ((BM,BK):(ld,1)) composed or divided by static layouts has a
+// structure that depends only on static values; the engine runs once at compile time with each
+// run-time stride as a symbol (DynNode::tag), and the result is a typed layout whose strides are
+// rebuilt from the input's at run time: no engine on the device.
+
+/// A result stride leaf K times the input's flat stride leaf J.
+template <long long K, int J>
+struct SymStride {};
+
+template <class T>
+CUTE_CPP_HD constexpr DynTuple sym_tuple(int& idx) noexcept {
+  if constexpr (is_tuple_v<T>) {
+    DynTuple r;
+    [&]<std::size_t... I>(std::index_sequence<I...>) { (dt::push(r, sym_tuple<elem_t<I, T>>(idx)), ...); }(
+        std::make_index_sequence<tuple_rank_v<T>>{});
+    return r;
+  } else if constexpr (is_constant_int_v<T>) {
+    ++idx;
+    return dt::leaf((long long)T::value, true);
+  } else {
+    DynTuple t = dt::leaf(IV{1, true, idx});
+    ++idx;
+    return t;
+  }
+}
+template <class D>
+CUTE_CPP_HD constexpr void flat_values(D const& d, std::int64_t* out, int& idx) noexcept {
+  if constexpr (is_tuple_v<D>) {
+    [&]<std::size_t... I>(std::index_sequence<I...>) { (flat_values(get<I>(d), out, idx), ...); }(
+        std::make_index_sequence<tuple_rank_v<D>>{});
+  } else {
+    out[idx++] = std::int64_t(dyn(d));
+  }
+}
+template <class D>
+CUTE_CPP_HD constexpr int flat_count() noexcept {
+  if constexpr (is_tuple_v<D>) {
+    return []<std::size_t... I>(std::index_sequence<I...>) { return (0 + ... + flat_count<elem_t<I, D>>()); }(
+        std::make_index_sequence<tuple_rank_v<D>>{});
+  } else {
+    return 1;
+  }
+}
+template <Bin Op, class A, class B>
+struct SymbolicRun {
+  static constexpr auto r = [] {
+    diag::LayoutError e;
+    int idx = 0;
+    LV a{to_tuple(typename A::shape_type{}), sym_tuple<typename A::stride_type>(idx)};
+    LV v = run_bin(Op, a, to_tiler(B{}), e);
+    if (eng::overflowed(v)) e.set(diag::LayoutRule::capacity, DynTuple::capacity, DynTuple::capacity + 1);
+    return OpResult<LV>{v, e};
+  }();
+};
+template <class H, int I>
+CUTE_CPP_HD constexpr auto lift_sym_stride() noexcept {
+  constexpr DynNode nd = H::r.value.stride.node[I];
+  if constexpr (nd.kind < 0) {
+    if constexpr (nd.tag >= 0) return SymStride<nd.v, nd.tag>{};
+    else return lift_int<nd.v>();
+  } else {
+    return []<std::size_t... K>(std::index_sequence<K...>) {
+      return Tuple<decltype(lift_sym_stride<H, dt::child_pos(H::r.value.stride, I, int(K))>())...>{};
+    }(std::make_index_sequence<std::size_t(nd.kind)>{});
+  }
+}
+template <class T>
+CUTE_CPP_HD constexpr auto materialize(std::int64_t const* vals) noexcept {
+  if constexpr (is_tuple_v<T>) {
+    return [&]<std::size_t... I>(std::index_sequence<I...>) { return make_tuple(materialize<elem_t<I, T>>(vals)...); }(
+        std::make_index_sequence<tuple_rank_v<T>>{});
+  } else if constexpr (is_constant_int_v<T>) {
+    return T{};
+  } else {
+    return [&]<long long K, int J>(SymStride<K, J>) { return std::int64_t(K) * vals[J]; }(T{});
+  }
+}
+template <Bin Op, class A, class B>
+CUTE_CPP_HD constexpr bool use_symbolic() {
+  if constexpr (!is_layout_v<A> || !is_static_v<B>) return false;
+  else if constexpr (!is_typed_v<typename A::shape_type> || !is_typed_v<typename A::stride_type>) return false;
+  else return is_static_v<typename A::shape_type> && !is_static_v<typename A::stride_type>;
+}
+template <Bin Op, class A, class B>
+CUTE_CPP_HD constexpr auto symbolic(A const& a) {
+  using H = SymbolicRun<Op, A, B>;
+  if constexpr (H::r.err.rule != diag::LayoutRule::none) {
+    static_assert(diag::check_static<H::r.err.rule, H::r.err.a, H::r.err.b>());
+    return H::r.err;
+  } else {
+    std::int64_t vals[flat_count<typename A::stride_type>()] = {};
+    int idx = 0;
+    flat_values(a.stride(), vals, idx);
+    auto shape = lift_node<H, 1, 0>();
+    auto stride = materialize<decltype(lift_sym_stride<H, 0>())>(vals);
+    return Layout<decltype(shape), decltype(stride)>(shape, stride);
+  }
+}
+
 }  // namespace detail
 
 // ---- construction ----
@@ -760,7 +860,10 @@ template <class S0, class D0, class S1, class D1>
 /// @post composition(A, B)(i) == A(B(i)) for every i < size(B)
 template <class A, class B>
 [[nodiscard]] CUTE_CPP_HD constexpr auto composition(A const& a, B const& b) {
-  return detail::apply<detail::TilerOp<detail::Bin::composition>>(a, b);
+  if constexpr (detail::use_symbolic<detail::Bin::composition, A, B>())
+    return detail::symbolic<detail::Bin::composition, A, B>(a);
+  else
+    return detail::apply<detail::TilerOp<detail::Bin::composition>>(a, b);
 }
 /// complement(A, cotarget): the layout of what A misses in [0, cotarget). complement(4:2, 16) -> (2,2):(1,8)
 /// @pre A injective [layout.complement.injective]
@@ -792,24 +895,32 @@ template <class L>
 template <class A, class T>
 [[nodiscard]] CUTE_CPP_HD constexpr auto logical_divide(A const& a, T const& t) {
   if constexpr (detail::use_typed_divide<A, T>()) return detail::typed_logical_divide(a, t);
+  else if constexpr (detail::use_symbolic<detail::Bin::logical_divide, A, T>())
+    return detail::symbolic<detail::Bin::logical_divide, A, T>(a);
   else return detail::apply<detail::TilerOp<detail::Bin::logical_divide>>(a, t);
 }
 /// zipped_divide(A, T): ((tile modes), (rest modes)). ((8,8):(1,8), (4,2)) -> ((4,2),(2,4)):((1,8),(4,16))
 template <class A, class T>
 [[nodiscard]] CUTE_CPP_HD constexpr auto zipped_divide(A const& a, T const& t) {
   if constexpr (detail::use_typed_divide<A, T>()) return detail::typed_divide<0>(a, t);
+  else if constexpr (detail::use_symbolic<detail::Bin::zipped_divide, A, T>())
+    return detail::symbolic<detail::Bin::zipped_divide, A, T>(a);
   else return detail::apply<detail::TilerOp<detail::Bin::zipped_divide>>(a, t);
 }
 /// tiled_divide(A, T): ((tile modes), rest0, rest1, ...). ((8,8):(1,8), (4,2)) -> ((4,2),2,4):((1,8),4,16)
 template <class A, class T>
 [[nodiscard]] CUTE_CPP_HD constexpr auto tiled_divide(A const& a, T const& t) {
   if constexpr (detail::use_typed_divide<A, T>()) return detail::typed_divide<1>(a, t);
+  else if constexpr (detail::use_symbolic<detail::Bin::tiled_divide, A, T>())
+    return detail::symbolic<detail::Bin::tiled_divide, A, T>(a);
   else return detail::apply<detail::TilerOp<detail::Bin::tiled_divide>>(a, t);
 }
 /// flat_divide(A, T): (tile0, tile1, ..., rest0, rest1, ...). ((8,8):(1,8), (4,2)) -> (4,2,2,4):(1,8,4,16)
 template <class A, class T>
 [[nodiscard]] CUTE_CPP_HD constexpr auto flat_divide(A const& a, T const& t) {
   if constexpr (detail::use_typed_divide<A, T>()) return detail::typed_divide<2>(a, t);
+  else if constexpr (detail::use_symbolic<detail::Bin::flat_divide, A, T>())
+    return detail::symbolic<detail::Bin::flat_divide, A, T>(a);
   else return detail::apply<detail::TilerOp<detail::Bin::flat_divide>>(a, t);
 }
 /// logical_product(A, B) = (A, composition(complement(A, size(A)*cosize(B)), B)), by mode for tilers.

@@ -23,6 +23,12 @@ __global__ void kernel(int* out, int m, int k) {
   auto tT = cc::local_partition(gA, cc::RowMajor<4, 8>{}, t);  // (M/4,K/8)
   out[t] += int(gT(t % 128)) + int(cc::local_tile_offset(gA, cc::Tile<cc::C<16>, cc::C<8>>{}, cc::make_coord(int(blockIdx.x), 0))) +
             int(tT(0)) + int(cc::local_partition_offset(gA, cc::RowMajor<4, 8>{}, t));
+  // A tile with a run-time leading dimension composed with a static thread/value layout: typed.
+  using TV = cc::Layout<cc::Shape<cc::Shape<cc::C<4>, cc::C<8>>, cc::Shape<cc::C<2>, cc::C<2>>>,
+                        cc::Stride<cc::Stride<cc::C<256>, cc::C<1>>, cc::Stride<cc::C<128>, cc::C<8>>>>;
+  auto sA = cc::make_layout(cc::Shape<cc::C<128>, cc::C<64>>{}, cc::make_stride(k, cc::C<1>{}));  // (BM,BK)
+  auto tA = cc::composition(sA, TV{});  // ((T),(V))
+  out[t] += int(tA(t % 32, 0));
   // A dynamic algebra op on the device runs the value engine (heavier code; prefer static layouts).
   auto c = cc::coalesce(cc::make_layout(cc::make_shape(m, 4), cc::make_stride(1, m)));  // (M*4):(1)
   out[t] += int(c(t));

@@ -295,3 +295,27 @@ TEST(LayoutStatic, TypedCompactLayouts) {
   EXPECT_EQ(s(r), "(6,(_2,_4)):(_8,(_4,_1))");
   EXPECT_EQ(s(cc::make_layout(Shape<C<4>, Shape<C<2>, C<3>>>{}, cc::LayoutRight{})), "(_4,(_2,_3)):(_6,(_3,_1))");
 }
+
+// Static shape, run-time strides, static second argument: typed results from a symbolic
+// compile-time run, equal to the run-time engine's.
+TEST(LayoutStatic, SymbolicStridesMatchTheEngine) {
+  using TV = Layout<Shape<Shape<C<4>, C<8>>, Shape<C<2>, C<2>>>, Stride<Stride<C<256>, C<1>>, Stride<C<128>, C<8>>>>;
+  using Tiler = cc::Tile<Layout<Shape<C<16>, C<2>>, Stride<C<1>, C<64>>>, C<32>>;
+  for (int ld : {64, 100, 1000, 4096}) {
+    auto g = cc::make_layout(Shape<C<128>, C<64>>{}, cc::make_stride(ld, C<1>{}));  // (BM,BK):(ld,1)
+    cc::DynLayout gd = cc::parse_layout(s(g));
+    auto c = cc::composition(g, TV{});
+    static_assert(std::is_same_v<decltype(cc::shape(c)), Shape<Shape<C<4>, C<8>>, Shape<C<2>, C<2>>> const&>);
+    EXPECT_EQ(plain(s(c)), plain(s(cc::composition(gd, cc::make_dyn_layout(cc::layout_value(TV{}))))));
+    for (int i = 0; i < 128; ++i) EXPECT_EQ(c(i), g(TV{}(i)));
+    cc::DynLayout td = cc::make_dyn_layout(cc::parse_tiler("((16,2):(1,64),32)"));
+    EXPECT_EQ(plain(s(cc::zipped_divide(g, Tiler{}))), plain(s(cc::zipped_divide(gd, td))));
+    EXPECT_EQ(plain(s(cc::logical_divide(g, Tiler{}))), plain(s(cc::logical_divide(gd, td))));
+    EXPECT_EQ(plain(s(cc::tiled_divide(g, Tiler{}))), plain(s(cc::tiled_divide(gd, td))));
+    EXPECT_EQ(plain(s(cc::flat_divide(g, Tiler{}))), plain(s(cc::flat_divide(gd, td))));
+    static_assert(!std::is_same_v<decltype(cc::zipped_divide(g, Tiler{})), cc::DynLayout>);
+  }
+  // Two run-time strides never merge (C++ CuTe cannot prove that they may either).
+  auto h = cc::make_layout(Shape<C<4>, C<8>>{}, cc::make_stride(7, 28));
+  EXPECT_EQ(s(cc::composition(h, Layout<C<32>, C<1>>{})), "(_4,_8):(7,28)");
+}
