@@ -7,6 +7,7 @@
 #include "reduce.cuh"
 #include "examples/common/bench.hpp"
 #include "examples/common/check.hpp"
+#include "examples/common/fill.hpp"
 
 #include <cute_cpp/host/buffer.hpp>
 #include <cute_cpp/host/error.hpp>
@@ -84,8 +85,7 @@ void bench(std::size_t rows, std::size_t width, std::vector<ex::Record>& records
   std::size_t const n = rows * width;
   host::DeviceBuffer<T> x(n);
   host::DeviceBuffer<float> out(rows);
-  auto const values = ex::random_values<T>(n, rng);
-  x.upload(std::span<T const>(values));
+  ex::fill_random_tiled(x.data(), n, rng);
   std::size_t const bytes = n * sizeof(T) + rows * sizeof(float);
   // NOTE: the copy reads and writes half the bytes each, so it moves as many bytes as we read.
   host::DeviceBuffer<unsigned char> copy_src(bytes / 2), copy_dst(bytes / 2);

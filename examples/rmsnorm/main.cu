@@ -7,6 +7,7 @@
 #include "rmsnorm.cuh"
 #include "examples/common/bench.hpp"
 #include "examples/common/check.hpp"
+#include "examples/common/fill.hpp"
 
 #include <cute_cpp/host/buffer.hpp>
 #include <cute_cpp/host/error.hpp>
@@ -99,10 +100,9 @@ template <class T>
 void bench(std::size_t rows, std::size_t width, bool with_residual, std::vector<ex::Record>& records, std::mt19937_64& rng) {
   std::size_t const n = rows * width;
   host::DeviceBuffer<T> x(n), r(n), w(width), y(n), ro(n);
-  auto const values = ex::random_values<T>(n, rng);
-  x.upload(std::span<T const>(values));
-  r.upload(std::span<T const>(values));
-  w.upload(std::span<T const>(values).subspan(0, width));
+  ex::fill_random_tiled(x.data(), n, rng);
+  ex::fill_random_tiled(r.data(), n, rng);
+  ex::fill_random_tiled(w.data(), width, rng, 0.5, 1.5);
   std::size_t const bytes = (with_residual ? 4 : 2) * n * sizeof(T);  // x, y (+ residual, residual_out)
   host::DeviceBuffer<unsigned char> copy_src(bytes / 2), copy_dst(bytes / 2);
   host::cuda_check(cudaMemset(copy_src.data(), 0x5A, copy_src.bytes()), "cudaMemset");

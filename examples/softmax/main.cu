@@ -7,6 +7,7 @@
 #include "softmax.cuh"
 #include "examples/common/bench.hpp"
 #include "examples/common/check.hpp"
+#include "examples/common/fill.hpp"
 
 #include <cute_cpp/host/buffer.hpp>
 #include <cute_cpp/host/error.hpp>
@@ -74,8 +75,7 @@ template <class T>
 void bench(std::size_t rows, std::size_t width, std::vector<ex::Record>& records, std::mt19937_64& rng) {
   std::size_t const n = rows * width;
   host::DeviceBuffer<T> x(n), y(n);
-  auto const values = ex::random_values<T>(n, rng);
-  x.upload(std::span<T const>(values));
+  ex::fill_random_tiled(x.data(), n, rng);
   std::size_t const bytes = 2 * n * sizeof(T);
   host::DeviceBuffer<unsigned char> copy_src(bytes / 2), copy_dst(bytes / 2);
   host::cuda_check(cudaMemset(copy_src.data(), 0x5A, copy_src.bytes()), "cudaMemset");

@@ -7,6 +7,7 @@
 #include "swiglu.cuh"
 #include "examples/common/bench.hpp"
 #include "examples/common/check.hpp"
+#include "examples/common/fill.hpp"
 
 #include <cute_cpp/host/buffer.hpp>
 #include <cute_cpp/host/error.hpp>
@@ -72,8 +73,7 @@ template <class T>
 void bench(std::size_t rows, std::size_t hidden, std::vector<ex::Record>& records, std::mt19937_64& rng) {
   std::size_t const n = rows * hidden;
   host::DeviceBuffer<T> x(2 * n), y(n);
-  auto const values = ex::random_values<T>(2 * n, rng);
-  x.upload(std::span<T const>(values));
+  ex::fill_random_tiled(x.data(), 2 * n, rng);
   std::size_t const bytes = 3 * n * sizeof(T);  // gate and up read, out written
   host::DeviceBuffer<unsigned char> copy_src(bytes / 2), copy_dst(bytes / 2);
   host::cuda_check(cudaMemset(copy_src.data(), 0x5A, copy_src.bytes()), "cudaMemset");

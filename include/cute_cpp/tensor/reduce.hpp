@@ -53,9 +53,10 @@ __device__ __forceinline__ float block_reduce(float x, Op op, float identity, fl
     int const warp = int(threadIdx.x / 32);
     if (lane == 0) scratch[warp] = x;
     __syncthreads();
+    // NOTE: the second stage spans the whole warp (lanes past the warp count hold the identity),
+    // so every lane, not only the first `warps`, ends with the block's result.
     float y = lane < warps ? scratch[lane] : identity;
-    constexpr int width = warps <= 2 ? 2 : warps <= 4 ? 4 : warps <= 8 ? 8 : warps <= 16 ? 16 : 32;
-    y = warp_reduce<width>(y, op);
+    y = warp_reduce<32>(y, op);
     __syncthreads();  // NOTE: scratch may be written again by the caller's next reduction.
     return y;
   }
