@@ -29,6 +29,7 @@ enum class LayoutRule : int {
   tile_divides,              // layout.tile-to-shape.divides
   recast_divisibility,       // layout.recast.divisibility
   left_inverse_divisibility, // layout.left-inverse.divisibility
+  basis_unsupported,         // layout.basis.unsupported
 };
 
 /// An error found by the engine: the rule and up to two values that explain it.
@@ -160,6 +161,13 @@ struct left_inverse_divisibility {
   static constexpr bool ok = true;
 };
 
+template <long long Axis, long long Unused>
+struct basis_unsupported {
+  static_assert(Axis < 0 && Unused != 0,
+                "cute-cpp [layout.basis.unsupported]: this operation needs integer strides; a layout with ScaledBasis strides (an identity layout) supports composition, the divides, local_tile, local_partition and evaluation (axis)");
+  static constexpr bool ok = true;
+};
+
 /// Raises the compile-time error for E (no-op when E is no error). Used by the static path.
 template <LayoutRule Rule, long long A, long long B>
 CUTE_CPP_HD constexpr bool check_static() {
@@ -182,6 +190,7 @@ CUTE_CPP_HD constexpr bool check_static() {
   else if constexpr (Rule == R::tile_divides) return tile_to_shape_divides<A, B>::ok;
   else if constexpr (Rule == R::recast_divisibility) return recast_divisibility<A, B>::ok;
   else if constexpr (Rule == R::left_inverse_divisibility) return left_inverse_divisibility<A, B>::ok;
+  else if constexpr (Rule == R::basis_unsupported) return basis_unsupported<A, B>::ok;
   else return swizzle_params<A, B>::ok;
 }
 
@@ -207,6 +216,7 @@ CUTE_CPP_HD constexpr char const* layout_rule_text(LayoutRule r) noexcept {
     case R::tile_rank: return "cute-cpp [layout.tile-to-shape.rank]: tile_to_shape(block, shape): the block has more modes than the target shape (block rank, target rank)";
     case R::recast_divisibility: return "cute-cpp [layout.recast.divisibility]: upcast / recast_layout: a stride or contiguous extent does not divide by the element ratio (the two values)";
     case R::left_inverse_divisibility: return "cute-cpp [layout.left-inverse.divisibility]: left_inverse: a stride is not a multiple of the extent the smaller strides cover (stride, covered extent)";
+    case R::basis_unsupported: return "cute-cpp [layout.basis.unsupported]: this operation needs integer strides; a layout with ScaledBasis strides (an identity layout) supports composition, the divides, local_tile, local_partition and evaluation (axis)";
     case R::tile_divides: return "cute-cpp [layout.tile-to-shape.divides]: tile_to_shape(block, shape): a mode of the block does not divide the target mode (target size, block size)";
   }
   return "";

@@ -52,6 +52,16 @@ CUTE_CPP_HD constexpr LV checked(LV const& l, LayoutError& e) noexcept {
   return l;
 }
 
+/// Operations that need integer strides reject ScaledBasis (tagged) strides.
+CUTE_CPP_HD constexpr bool reject_basis(LV const& l, LayoutError& e) noexcept {
+  for (int i = 0; i < l.stride.n; ++i)
+    if (l.stride.node[i].kind < 0 && l.stride.node[i].tag >= 0) {
+      e.set(R::basis_unsupported, l.stride.node[i].tag, 0);
+      return true;
+    }
+  return false;
+}
+
 // ---- construction ----
 
 /// make_layout(shape): compact column-major (LayoutLeft) strides. (4,(2,3)) -> (4,(2,3)):(1,(4,8))
@@ -74,6 +84,7 @@ CUTE_CPP_HD constexpr IV crd2idx_int(IV c, DynTuple const& sh, int si, DynTuple 
       e.set(R::congruent, sh.node[si].kind, st.node[di].kind);
       return {};
     }
+    if (st.node[di].tag >= 0) e.set(R::basis_unsupported, st.node[di].tag, 0);
     return dt::mul(c, node_iv(st, di));
   }
   int r = sh.node[si].kind;
@@ -338,6 +349,7 @@ CUTE_CPP_HD constexpr LV composition(LV const& a, LV const& b, LayoutError& e) n
 /// complement(A, cotarget): the layout of the offsets in [0, cotarget) that A does not reach,
 /// ordered so that (A, complement) is a bijection onto a multiple of the cotarget.
 CUTE_CPP_HD constexpr LV complement(LV const& a, IV cotarget, LayoutError& e) noexcept {
+  if (reject_basis(a, e)) return a;
   IV ss[DynTuple::capacity] = {};
   IV ds[DynTuple::capacity] = {};
   int m = 0;

@@ -89,6 +89,8 @@ CUTE_CPP_HD constexpr DynTuple to_tuple(T const& x) noexcept {
     return r;
   } else if constexpr (is_constant_int_v<T>) {
     return dt::leaf((long long)T::value, true);
+  } else if constexpr (is_basis_v<T>) {
+    return dt::leaf(IV{(long long)dyn(x.value), is_static_v<T>, T::axis});
   } else {
     static_assert(Integer<T>, "cute-cpp [layout.type]: expected an integer, C<N>, Tuple or DynTuple");
     return dt::leaf((long long)x, false);
@@ -162,6 +164,7 @@ CUTE_CPP_HD constexpr auto lift_node() noexcept {
   constexpr DynNode nd = pick<H, Which>().node[I];
   if constexpr (nd.kind < 0) {
     if constexpr ((nd.flags & flag_underscore) != 0) return Underscore{};
+    else if constexpr (nd.tag >= 0) return ScaledBasis<decltype(lift_int<nd.v>()), nd.tag>{};
     else return lift_int<nd.v>();
   } else {
     return []<std::size_t... K>(std::index_sequence<K...>) {
@@ -269,8 +272,7 @@ using elem_t = std::remove_cvref_t<decltype(get<I>(std::declval<T const&>()))>;
 
 template <class A, class B>
 CUTE_CPP_HD constexpr auto tmul(A const& a, B const& b) noexcept {
-  if constexpr (is_constant_int_v<A> && is_constant_int_v<B>) return C<A::value * B::value>{};
-  else return std::int64_t(dyn(a)) * std::int64_t(dyn(b));
+  return typed_mul(a, b);
 }
 
 /// The typed fast path applies to a layout whose shape and stride are typed tuples, divided by a
@@ -284,7 +286,7 @@ CUTE_CPP_HD constexpr bool typed_divide_ok() {
   } else {
     return []<std::size_t... I>(std::index_sequence<I...>) {
       return ((std::is_same_v<elem_t<I, T>, Underscore> ||
-               (Integer<elem_t<I, T>> && Integer<elem_t<I, S>> && Integer<elem_t<I, D>>)) &&
+               (Integer<elem_t<I, T>> && Integer<elem_t<I, S>> && (Integer<elem_t<I, D>> || is_basis_v<elem_t<I, D>>))) &&
               ...);
     }(std::make_index_sequence<tuple_rank_v<T>>{});
   }
@@ -417,6 +419,15 @@ CUTE_CPP_HD constexpr auto typed_logical_divide(A const& a, T const& t) {
     return Layout<decltype(sh), decltype(st)>(sh, st);
   }(std::make_index_sequence<RT>{}, std::make_index_sequence<RL - RT>{});
 }
+template <int J, class T>
+CUTE_CPP_HD constexpr auto materialize_basis(T const& t) {
+  if constexpr (is_tuple_v<T>) {
+    return [&]<std::size_t... I>(std::index_sequence<I...>) { return make_tuple(materialize_basis<J>(get<I>(t))...); }(
+        std::make_index_sequence<tuple_rank_v<T>>{});
+  } else {
+    return ScaledBasis<T, J>{t};
+  }
+}
 template <class Sh, class St>
 CUTE_CPP_HD constexpr auto layout_of(Sh const& sh, St const& st) {
   return Layout<Sh, St>(sh, st);
@@ -445,7 +456,7 @@ CUTE_CPP_HD constexpr bool use_typed_local_tile() {
 template <class A, class T, class Crd>
 CUTE_CPP_HD constexpr auto typed_local_tile(A const& a, T const& t, Crd const& c) {
   auto z = typed_zipped_parts(a.shape(), a.stride(), t);
-  auto off = crd2idx_typed(c, get<2>(z), get<3>(z));
+  auto off = eval_typed(c, get<2>(z), get<3>(z));
   if constexpr (tuple_rank_v<T> == 1) return make_tuple(layout_of(make_tuple(get<0>(z)), make_tuple(get<1>(z))), off);
   else return make_tuple(layout_of(get<0>(z), get<1>(z)), off);
 }
@@ -460,7 +471,7 @@ template <class A, class Thr, class I>
 CUTE_CPP_HD constexpr auto typed_local_partition(A const& a, I const& idx) {
   auto z = typed_zipped_parts(a.shape(), a.stride(), to_tiler_shape<Thr>());
   auto crd = flat_thread_coord<Thr>(idx);
-  auto off = crd2idx_typed(crd, get<0>(z), get<1>(z));
+  auto off = eval_typed(crd, get<0>(z), get<1>(z));
   if constexpr (tuple_rank_v<std::remove_cvref_t<decltype(get<2>(z))>> == 1)
     return make_tuple(layout_of(make_tuple(get<2>(z)), make_tuple(get<3>(z))), off);
   else
@@ -548,6 +559,7 @@ template <Bin Op, class A, class B>
 CUTE_CPP_HD constexpr bool use_symbolic() {
   if constexpr (!is_layout_v<A> || !is_static_v<B>) return false;
   else if constexpr (!is_typed_v<typename A::shape_type> || !is_typed_v<typename A::stride_type>) return false;
+  else if constexpr (has_basis_v<typename A::stride_type>) return false;
   else return is_static_v<typename A::shape_type> && !is_static_v<typename A::stride_type>;
 }
 template <Bin Op, class A, class B>
@@ -619,6 +631,31 @@ template <class A>
 [[nodiscard]] CUTE_CPP_HD constexpr auto make_layout(A const& a) {
   return a;
 }
+/// make_identity_layout(shape): the layout whose offset is the coordinate itself, with strides
+/// E<0>, E<1>, ... per top-level mode (a nested mode gets its 1-D coordinate). Its offsets are
+/// coordinate tuples: make_identity_layout(make_shape(4, 8))(5) -> (1,1). Divides, local_tile,
+/// local_partition and composition with static layouts keep the ScaledBasis strides, which is how
+/// predicates for partial tiles are made. CuTeDSL: cute.make_identity_layout.
+template <class S>
+[[nodiscard]] CUTE_CPP_HD constexpr auto make_identity_layout(S const& shape) {
+  if constexpr (!is_tuple_v<S>) {
+    return Layout<S, E<0>>(shape, E<0>{});
+  } else {
+    auto d = [&]<std::size_t... I>(std::index_sequence<I...>) {
+      return make_tuple([&] {
+        using M = detail::elem_t<I, S>;
+        if constexpr (is_tuple_v<M>) {
+          auto pre = get<0>(detail::compact_typed<false>(get<I>(shape), C<1>{}));
+          return detail::materialize_basis<int(I)>(pre);
+        } else {
+          return E<int(I)>{};
+        }
+      }()...);
+    }(std::make_index_sequence<tuple_rank_v<S>>{});
+    return Layout<S, decltype(d)>(shape, d);
+  }
+}
+
 /// A run-time layout from values (e.g. from parse_layout_value).
 CUTE_CPP_HD constexpr DynLayout make_dyn_layout(LV const& l) noexcept { return DynLayout{l.shape, l.stride}; }
 /// The engine value of any layout (typed or dynamic).
@@ -762,6 +799,8 @@ template <class Crd>
 CUTE_CPP_HD constexpr auto Layout<ShapeT, StrideT>::operator()(Crd const& crd) const {
   if constexpr (detail::has_underscore_v<Crd>) {
     return detail::apply<detail::SliceOp>(crd, *this);
+  } else if constexpr (detail::has_basis_v<StrideT>) {
+    return detail::eval_typed(crd, shape_, stride_);
   } else if constexpr (is_static_v<Crd> && is_static_v<Layout>) {
     return detail::apply<detail::EvalOp>(*this, crd);
   } else if constexpr (detail::is_typed_v<Crd> && detail::is_typed_v<ShapeT> && detail::is_typed_v<StrideT>) {

@@ -44,6 +44,7 @@ inline void print_tuple(std::string& out, DynTuple const& t, int i, bool marks) 
     }
     if (marks && (nd.flags & flag_static)) out += '_';
     out += std::to_string(nd.v);
+    if (nd.tag >= 0) out += "@" + std::to_string(int(nd.tag));
     return;
   }
   out += '(';

@@ -18,6 +18,20 @@ struct Underscore {};
 inline constexpr Underscore _{};
 template <> inline constexpr bool is_static_v<Underscore> = true;
 
+// ---- ScaledBasis ----
+
+/// ScaledBasis<V, J>: V times the unit vector e_J, a stride whose offsets are coordinates (the
+/// strides of identity layouts). E<J> is e_J. Printed `_1@0`. CuTeDSL: cute.E / ScaledBasis.
+template <class V, int J>
+struct ScaledBasis {
+  [[no_unique_address]] V value{};
+  static constexpr int axis = J;
+};
+template <int J> using E = ScaledBasis<C<1>, J>;
+template <class T> inline constexpr bool is_basis_v = false;
+template <class V, int J> inline constexpr bool is_basis_v<ScaledBasis<V, J>> = true;
+template <class V, int J> inline constexpr bool is_static_v<ScaledBasis<V, J>> = is_static_v<V>;
+
 // ---- Tuple ----
 
 namespace detail {
@@ -148,9 +162,29 @@ template <class A, class B>
 namespace detail {
 template <class A, class B>
 CUTE_CPP_HD constexpr auto typed_mul(A const& a, B const& b) noexcept {
-  if constexpr (is_constant_int_v<A> && is_constant_int_v<B>) return C<A::value * B::value>{};
-  else return std::int64_t(dyn(a)) * std::int64_t(dyn(b));
+  if constexpr (is_basis_v<B>) {
+    auto v = typed_mul(a, b.value);
+    return ScaledBasis<decltype(v), B::axis>{v};
+  } else if constexpr (is_basis_v<A>) {
+    return typed_mul(b, a);
+  } else if constexpr (is_constant_int_v<A> && is_constant_int_v<B>) {
+    return C<A::value * B::value>{};
+  } else {
+    return std::int64_t(dyn(a)) * std::int64_t(dyn(b));
+  }
 }
+/// has_basis_v<T>: a ScaledBasis somewhere in T (its offsets are coordinates).
+template <class T> inline constexpr bool has_basis_v = is_basis_v<T>;
+template <class... Ts> inline constexpr bool has_basis_v<Tuple<Ts...>> = (has_basis_v<Ts> || ...);
+/// The number of coordinate axes the basis strides of T reach (max axis + 1).
+template <class T> inline constexpr int basis_rank_v = 0;
+template <class V, int J> inline constexpr int basis_rank_v<ScaledBasis<V, J>> = J + 1;
+template <class... Ts>
+inline constexpr int basis_rank_v<Tuple<Ts...>> = [] {
+  int r = 0;
+  ((r = basis_rank_v<Ts> > r ? basis_rank_v<Ts> : r), ...);
+  return r;
+}();
 template <class... A, class X>
 CUTE_CPP_HD constexpr auto append_elem(Tuple<A...> const& t, X const& x) {
   return [&]<std::size_t... I>(std::index_sequence<I...>) { return Tuple<A..., X>(get<I>(t)..., x); }(
@@ -225,6 +259,42 @@ CUTE_CPP_HD constexpr std::int64_t crd2idx_typed(Crd const& c, Sh const& s, St c
     return r;
   } else {
     return std::int64_t(dyn(c)) * std::int64_t(dyn(d));
+  }
+}
+
+/// Evaluation of a layout with ScaledBasis strides: the coordinate (one int64_t per axis).
+template <class Crd, class Sh, class St>
+CUTE_CPP_HD constexpr void crd2crd_acc(Crd const& c, Sh const& s, St const& d, std::int64_t* acc) noexcept {
+  if constexpr (std::is_same_v<Crd, Underscore>) {
+  } else if constexpr (is_tuple_v<Crd>) {
+    [&]<std::size_t... I>(std::index_sequence<I...>) { (crd2crd_acc(get<I>(c), get<I>(s), get<I>(d), acc), ...); }(
+        std::make_index_sequence<tuple_rank_v<Crd>>{});
+  } else if constexpr (is_tuple_v<Sh>) {
+    std::int64_t ci = std::int64_t(dyn(c));
+    [&]<std::size_t... I>(std::index_sequence<I...>) {
+      ((I + 1 < sizeof...(I) ? (crd2crd_acc(ci % product_typed(get<I>(s)), get<I>(s), get<I>(d), acc),
+                                ci /= product_typed(get<I>(s)))
+                             : (crd2crd_acc(ci, get<I>(s), get<I>(d), acc), ci)),
+       ...);
+    }(std::make_index_sequence<tuple_rank_v<Sh>>{});
+  } else if constexpr (is_basis_v<St>) {
+    acc[St::axis] += std::int64_t(dyn(c)) * std::int64_t(dyn(d.value));
+  } else {
+    static_assert(is_constant_int_v<St> && St::value == 0,
+                  "cute-cpp [layout.basis.mixed]: a layout's strides are all ScaledBasis (or 0), or none");
+  }
+}
+/// L(crd): an offset, or a coordinate tuple when the strides are ScaledBasis.
+template <class Crd, class Sh, class St>
+CUTE_CPP_HD constexpr auto eval_typed(Crd const& c, Sh const& s, St const& d) noexcept {
+  if constexpr (has_basis_v<St>) {
+    constexpr int R = basis_rank_v<St>;
+    std::int64_t acc[R] = {};
+    crd2crd_acc(c, s, d, acc);
+    return [&]<std::size_t... I>(std::index_sequence<I...>) { return make_tuple(acc[I]...); }(
+        std::make_index_sequence<std::size_t(R)>{});
+  } else {
+    return crd2idx_typed(c, s, d);
   }
 }
 }  // namespace detail

@@ -29,6 +29,12 @@ __global__ void kernel(int* out, int m, int k) {
   auto sA = cc::make_layout(cc::Shape<cc::C<128>, cc::C<64>>{}, cc::make_stride(k, cc::C<1>{}));  // (BM,BK)
   auto tA = cc::composition(sA, TV{});  // ((T),(V))
   out[t] += int(tA(t % 32, 0));
+  // Predicates for a partial tile: the identity layout partitioned like the data.
+  auto cA = cc::make_identity_layout(cc::make_shape(m, k));                            // (M,K) -> (m,k)
+  auto cT = cc::local_tile(cA, cc::Tile<cc::C<16>, cc::C<8>>{}, cc::make_coord(int(blockIdx.x), 0));  // (16,8)
+  auto c0 = cc::local_tile_offset(cA, cc::Tile<cc::C<16>, cc::C<8>>{}, cc::make_coord(int(blockIdx.x), 0));
+  auto mk = cT(t % 16, t / 16 % 8);
+  out[t] += (cc::get<0>(mk) + cc::get<0>(c0) < m) ? 1 : 0;
   // A dynamic algebra op on the device runs the value engine (heavier code; prefer static layouts).
   auto c = cc::coalesce(cc::make_layout(cc::make_shape(m, 4), cc::make_stride(1, m)));  // (M*4):(1)
   out[t] += int(c(t));

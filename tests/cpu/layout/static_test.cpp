@@ -22,6 +22,15 @@ template <class T>
 std::string s(T const& x) {
   return cc::to_string(x);
 }
+template <class F>
+std::string error_text(F f) {
+  try {
+    f();
+  } catch (std::invalid_argument const& e) {
+    return e.what();
+  }
+  return "no error";
+}
 std::string plain(std::string x) {
   std::erase(x, '_');
   return x;
@@ -318,4 +327,38 @@ TEST(LayoutStatic, SymbolicStridesMatchTheEngine) {
   // Two run-time strides never merge (C++ CuTe cannot prove that they may either).
   auto h = cc::make_layout(Shape<C<4>, C<8>>{}, cc::make_stride(7, 28));
   EXPECT_EQ(s(cc::composition(h, Layout<C<32>, C<1>>{})), "(_4,_8):(7,28)");
+}
+
+// Identity layouts (ScaledBasis strides): offsets are coordinates; partitioning keeps them.
+TEST(LayoutStatic, IdentityLayouts) {
+  auto id = cc::make_identity_layout(cc::make_shape(100, 64));
+  EXPECT_EQ(s(id), "(100,64):(_1@0,_1@1)");
+  auto c = id(5, 7);
+  EXPECT_EQ(cc::get<0>(c), 5);
+  EXPECT_EQ(cc::get<1>(c), 7);
+  auto tile = cc::local_tile(id, cc::Tile<C<32>, C<16>>{}, cc::make_coord(3, 1));  // (32,16)
+  auto off = cc::local_tile_offset(id, cc::Tile<C<32>, C<16>>{}, cc::make_coord(3, 1));
+  EXPECT_EQ(s(tile), "(_32,_16):(_1@0,_1@1)");
+  EXPECT_EQ(cc::get<0>(off), 96);
+  EXPECT_EQ(cc::get<1>(off), 16);
+  // A thread/value layout over a static 4x8 identity tile gives each (thread, value) its (m, n).
+  using TV = Layout<Shape<Shape<C<2>, C<4>>, Shape<C<2>, C<2>>>, Stride<Stride<C<8>, C<1>>, Stride<C<4>, C<16>>>>;
+  auto tv = cc::composition(cc::make_identity_layout(Shape<C<4>, C<8>>{}), TV{});
+  static_assert(cc::is_static_v<decltype(tv)>);
+  EXPECT_EQ(s(tv), "((_2,_4),(_2,_2)):((_2@1,_1@0),(_1@1,_4@1))");
+  for (int t = 0; t < 8; ++t)
+    for (int v = 0; v < 4; ++v) {
+      auto mn = tv(t, v);
+      long long idx = TV{}(t, v);
+      EXPECT_EQ(cc::get<0>(mn), idx % 4);
+      EXPECT_EQ(cc::get<1>(mn), idx / 4);
+    }
+  auto part = cc::local_partition(id, cc::RowMajor<4, 8>{}, 9);
+  EXPECT_EQ(s(part), "(25,8):(_4@0,_8@1)");
+  auto poff = cc::local_partition_offset(id, cc::RowMajor<4, 8>{}, 9);
+  EXPECT_EQ(cc::get<0>(poff), 1);
+  EXPECT_EQ(cc::get<1>(poff), 1);
+  EXPECT_NE(error_text([] { (void)cc::complement(cc::make_dyn_layout(cc::layout_value(cc::make_identity_layout(cc::make_shape(4, 8))))); })
+                .find("[layout.basis.unsupported]"),
+            std::string::npos);
 }
