@@ -51,6 +51,20 @@ TEST(TensorView, DynamicRowPitch) {
   EXPECT_EQ(std::int64_t(cc::size(col)), 5);
 }
 
+TEST(TensorView, FullyDynamicStrides) {
+  auto buf = iota_values(48);
+  int const rows = 4, cols = 6, pitch = 8;
+  // Every extent and stride a run-time int: a column-major view of a pitched 6 x 4 block, transposed.
+  auto t = cc::make_tensor(buf.data(), cc::make_layout(cc::make_shape(rows, cols), cc::make_stride(1, pitch)));
+  EXPECT_EQ(t(3, 5), 3 + 40);
+  auto col = t(cc::_, 4);  // (rows):(1) at +32
+  EXPECT_EQ(col.data(), buf.data() + 32);
+  EXPECT_EQ(col(2), 34);
+  auto tile = cc::local_tile(t, cc::make_shape(C<2>{}, C<3>{}), cc::make_coord(1, 1));  // rows 2..3, cols 3..5
+  EXPECT_EQ(tile(0, 0), 2 + 24);
+  EXPECT_EQ(tile(1, 2), 3 + 40);
+}
+
 TEST(TensorView, LocalTileAndZippedDivide) {
   auto buf = iota_values(64);
   auto t = cc::make_tensor(buf.data(), cc::make_layout(cc::make_shape(8, 8), cc::make_stride(C<1>{}, 8)));  // (8,8):(1,8)
