@@ -769,6 +769,7 @@ CUTE_CPP_HD constexpr SliceResult local_partition(LV const& l, LV const& thr, IV
 
 /// The largest layout C such that A o C and B o C are both contiguous (stride-1) vectors.
 CUTE_CPP_HD constexpr LV max_common_layout(LV const& a, LV const& b, LayoutError& e) noexcept {
+  if (reject_basis(a, e) || reject_basis(b, e)) return lv_leaf({1, true}, {0, true});
   LV inv_b = right_inverse(b);
   LV common = coalesce(composition(a, inv_b, e));
   LV m0 = mode(common, 0);

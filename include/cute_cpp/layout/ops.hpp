@@ -144,15 +144,20 @@ struct ComplementToOp {
 };
 struct RightInverseOp {
   static constexpr Arg kinds[] = {Arg::layout};
-  CUTE_CPP_HD constexpr LV operator()(LV const& a, diag::LayoutError&) const { return eng::right_inverse(a); }
+  CUTE_CPP_HD constexpr LV operator()(LV const& a, diag::LayoutError& e) const {
+    return eng::reject_basis(a, e) ? a : eng::right_inverse(a);
+  }
 };
 struct LeftInverseOp {
   static constexpr Arg kinds[] = {Arg::layout};
-  CUTE_CPP_HD constexpr LV operator()(LV const& a, diag::LayoutError& e) const { return eng::left_inverse(a, e); }
+  CUTE_CPP_HD constexpr LV operator()(LV const& a, diag::LayoutError& e) const {
+    return eng::reject_basis(a, e) ? a : eng::left_inverse(a, e);
+  }
 };
 struct MaxCommonVectorOp {
   static constexpr Arg kinds[] = {Arg::layout, Arg::layout};
   CUTE_CPP_HD constexpr IV operator()(LV const& a, LV const& b, diag::LayoutError& e) const {
+    if (eng::reject_basis(a, e) || eng::reject_basis(b, e)) return {1, true};
     return eng::max_common_vector(a, b, e);
   }
 };
@@ -231,12 +236,16 @@ struct OrderedLayoutOp {
 template <long long N>
 struct UpcastOp {
   static constexpr Arg kinds[] = {Arg::layout};
-  CUTE_CPP_HD constexpr LV operator()(LV const& a, diag::LayoutError& e) const { return eng::upcast(a, {N, true}, e); }
+  CUTE_CPP_HD constexpr LV operator()(LV const& a, diag::LayoutError& e) const {
+    return eng::reject_basis(a, e) ? a : eng::upcast(a, {N, true}, e);
+  }
 };
 template <long long N>
 struct DowncastOp {
   static constexpr Arg kinds[] = {Arg::layout};
-  CUTE_CPP_HD constexpr LV operator()(LV const& a, diag::LayoutError&) const { return eng::downcast(a, {N, true}); }
+  CUTE_CPP_HD constexpr LV operator()(LV const& a, diag::LayoutError& e) const {
+    return eng::reject_basis(a, e) ? a : eng::downcast(a, {N, true});
+  }
 };
 struct LocalTileOp {
   static constexpr Arg kinds[] = {Arg::layout, Arg::tiler, Arg::tuple};
