@@ -5,8 +5,7 @@
 // times them against a device-to-device copy of the same bytes and prints GB/s and the ratio.
 //   elementwise [--no-bench] [--json FILE] [--seed N]
 #include "elementwise.cuh"
-#include "examples/common/bench.hpp"
-#include "examples/common/check.hpp"
+#include "examples/common/cli.hpp"
 
 #include <cute_cpp/host/buffer.hpp>
 #include <cute_cpp/host/error.hpp>
@@ -157,45 +156,14 @@ void bench_silu(std::size_t n, std::vector<ex::Record>& records, std::mt19937_64
 }  // namespace
 
 int main(int argc, char** argv) {
-  bool bench = true;
-  std::string json;
-  std::uint64_t seed = ex::fresh_seed();
-  for (int i = 1; i < argc; ++i) {
-    std::string const arg = argv[i];
-    if (arg == "--no-bench") bench = false;
-    else if (arg == "--json" && i + 1 < argc) json = argv[++i];
-    else if (arg == "--seed" && i + 1 < argc) seed = std::stoull(argv[++i]);
-    else {
-      std::fprintf(stderr, "usage: %s [--no-bench] [--json FILE] [--seed N]\n", argv[0]);
-      return 2;
-    }
-  }
-  try {
-    int devices = 0;
-    if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
-      std::fprintf(stderr, "elementwise: no CUDA device; nothing to run\n");
-      return 2;
-    }
-    std::printf("elementwise: seed %llu\n", static_cast<unsigned long long>(seed));
-    std::mt19937_64 rng(seed);
-    if (!run_checks(rng)) {
-      std::printf("elementwise: CHECK FAILED\n");
-      return 1;
-    }
-    if (bench) {
-      std::vector<ex::Record> records;
-      // NOTE: the smallest size's arrays (64 MiB each) are already larger than the H200's 50 MiB L2.
-      for (std::size_t n : {std::size_t{1} << 24, std::size_t{1} << 26, std::size_t{1} << 28}) {
-        bench_add<float>(n, records, rng);
-        bench_add<bf16>(n, records, rng);
-      }
-      bench_silu(std::size_t{1} << 28, records, rng);
-      ex::print_table(records);
-      if (!json.empty()) ex::write_json(json, records);
-    }
-  } catch (std::exception const& e) {
-    std::fprintf(stderr, "elementwise: %s\n", e.what());
-    return 1;
-  }
-  return 0;
+  return ex::run_example(
+      "elementwise", argc, argv, [](std::mt19937_64& rng, ex::ExampleOptions const&) { return run_checks(rng); },
+      [](std::mt19937_64& rng, ex::ExampleOptions const&, std::vector<ex::Record>& records) {
+        // NOTE: the smallest size's arrays (64 MiB each) are already larger than the H200's 50 MiB L2.
+        for (std::size_t n : {std::size_t{1} << 24, std::size_t{1} << 26, std::size_t{1} << 28}) {
+          bench_add<float>(n, records, rng);
+          bench_add<bf16>(n, records, rng);
+        }
+        bench_silu(std::size_t{1} << 28, records, rng);
+      });
 }

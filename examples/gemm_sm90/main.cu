@@ -4,9 +4,8 @@
 // fp32 cuBLAS product (large shapes) on fresh random data with NaN-poisoned outputs, for every
 // operand major-ness, output type and fused epilogue built; then times it against cuBLAS
 // (bf16 in, bf16 out, fp32 accumulate) in the same run.
-//   gemm_sm90 [--no-bench] [--json FILE] [--seed N]
-#include "examples/common/bench.hpp"
-#include "examples/common/check.hpp"
+//   gemm_sm90 [--no-bench] [--json FILE] [--seed N] [--profile] [--raster-sweep]
+#include "examples/common/cli.hpp"
 #include "gemm.hpp"
 #include "plans.hpp"
 
@@ -307,88 +306,61 @@ void bench_auto(std::int64_t m, std::int64_t n, std::int64_t k, std::mt19937_64&
                        "gemm_sm90 auto: " + name.substr(10));
 }
 
+/// --raster-sweep: tile rows per rasterization group against time (the default's NOTE).
+void raster_sweep(std::mt19937_64& rng, cublasHandle_t handle, std::vector<ex::Record>& records) {
+  for (int rows : {4, 8, 16, 32}) {
+    for (std::int64_t size : {std::int64_t{4096}, std::int64_t{8192}}) {
+      bench<plans::Bf16TN>(size, size, size, rng, handle, records,
+                           [rows](ex::GemmArguments<plans::Bf16TN> a) {
+                             a.raster_group_rows = rows;
+                             ex::run_gemm<plans::Bf16TN>(a, nullptr);
+                           },
+                           "raster group " + std::to_string(rows));
+    }
+  }
+}
+
+/// --profile: two launches of each 8192^3 bf16 kernel and nothing else, for ncu / nsys.
+void profile_launches(std::mt19937_64& rng) {
+  Problem<plans::Bf16TN> p(8192, 8192, 8192, rng);
+  Problem<plans::Bf16TNNoCluster> q(8192, 8192, 8192, rng);
+  for (int i = 0; i < 2; ++i) {
+    ex::run_gemm<plans::Bf16TN>(p.arguments(), nullptr);
+    ex::run_gemm<plans::Bf16TNNoCluster>(q.arguments(), nullptr);
+  }
+  host::cuda_check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
+}
+
+void benchmarks(std::mt19937_64& rng, cublasHandle_t handle, std::vector<ex::Record>& records) {
+  // The issue's shapes (M x N x K), bf16 in and out, A and B K-major, through the heuristic.
+  std::int64_t const shapes[][3] = {{8192, 8192, 8192},  {4096, 4096, 4096}, {2048, 2048, 2048}, {4096, 14336, 4096},
+                                    {8192, 1536, 8192},  {128, 14336, 4096}, {16, 4096, 4096}};
+  for (auto const& s : shapes) bench_auto(s[0], s[1], s[2], rng, handle, records);
+  bench_plan<plans::Bf16TNNoCluster>(8192, 8192, 8192, rng, handle, records);
+  bench_plan<plans::Bf16NN>(8192, 8192, 8192, rng, handle, records);
+  bench_plan<plans::Bf16TT>(8192, 8192, 8192, rng, handle, records);
+  bench_plan<plans::Bf16NT>(8192, 8192, 8192, rng, handle, records);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
-  bool do_bench = true;
-  bool profile = false;
-  bool raster_sweep = false;
-  std::string json;
-  std::uint64_t seed = ex::fresh_seed();
-  for (int i = 1; i < argc; ++i) {
-    std::string const arg = argv[i];
-    if (arg == "--no-bench") do_bench = false;
-    else if (arg == "--profile") profile = true;
-    else if (arg == "--raster-sweep") raster_sweep = true;
-    else if (arg == "--json" && i + 1 < argc) json = argv[++i];
-    else if (arg == "--seed" && i + 1 < argc) seed = std::stoull(argv[++i]);
-    else {
-      std::fprintf(stderr, "usage: %s [--no-bench] [--profile] [--raster-sweep] [--json FILE] [--seed N]\n", argv[0]);
-      return 2;
-    }
-  }
-  try {
-    int devices = 0;
-    if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
-      std::fprintf(stderr, "gemm_sm90: no CUDA device; nothing to run\n");
-      return 2;
-    }
-    std::printf("gemm_sm90: seed %llu\n", static_cast<unsigned long long>(seed));
-    std::mt19937_64 rng(seed);
-    if (raster_sweep) {
-      // Tile rows per rasterization group against time, for the default's NOTE.
-      cublasHandle_t h{};
-      cublas_check(cublasCreate(&h), "cublasCreate");
-      std::vector<ex::Record> records;
-      for (int rows : {4, 8, 16, 32}) {
-        for (std::int64_t size : {std::int64_t{4096}, std::int64_t{8192}}) {
-          bench<plans::Bf16TN>(size, size, size, rng, h, records,
-                               [rows](ex::GemmArguments<plans::Bf16TN> a) {
-                                 a.raster_group_rows = rows;
-                                 ex::run_gemm<plans::Bf16TN>(a, nullptr);
-                               },
-                               "raster group " + std::to_string(rows));
-        }
-      }
-      ex::print_table(records);
-      return 0;
-    }
-    if (profile) {
-      // Two launches of each 8192^3 bf16 kernel and nothing else: for ncu / nsys.
-      Problem<plans::Bf16TN> p(8192, 8192, 8192, rng);
-      Problem<plans::Bf16TNNoCluster> q(8192, 8192, 8192, rng);
-      for (int i = 0; i < 2; ++i) {
-        ex::run_gemm<plans::Bf16TN>(p.arguments(), nullptr);
-        ex::run_gemm<plans::Bf16TNNoCluster>(q.arguments(), nullptr);
-      }
-      host::cuda_check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
-      return 0;
-    }
-    cublasHandle_t handle{};
-    cublas_check(cublasCreate(&handle), "cublasCreate");
-    bool const ok = run_checks(rng, handle);
-    if (!ok) {
-      std::printf("gemm_sm90: CHECK FAILED\n");
-      return 1;
-    }
-    if (do_bench) {
-      std::vector<ex::Record> records;
-      // The issue's shapes (M x N x K), bf16 in and out, A and B K-major, through the heuristic.
-      std::int64_t const shapes[][3] = {{8192, 8192, 8192}, {4096, 4096, 4096},  {2048, 2048, 2048},
-                                        {4096, 14336, 4096}, {8192, 1536, 8192}, {128, 14336, 4096},
-                                        {16, 4096, 4096}};
-      for (auto const& s : shapes) bench_auto(s[0], s[1], s[2], rng, handle, records);
-      bench_plan<plans::Bf16TNNoCluster>(8192, 8192, 8192, rng, handle, records);
-      bench_plan<plans::Bf16NN>(8192, 8192, 8192, rng, handle, records);
-      bench_plan<plans::Bf16TT>(8192, 8192, 8192, rng, handle, records);
-      bench_plan<plans::Bf16NT>(8192, 8192, 8192, rng, handle, records);
-      ex::print_table(records);
-      if (!json.empty()) ex::write_json(json, records);
-    }
-    cublasDestroy(handle);
-  } catch (std::exception const& e) {
-    std::fprintf(stderr, "gemm_sm90: %s\n", e.what());
-    return 1;
-  }
-  return 0;
+  cublasHandle_t handle{};
+  auto cublas = [&] {
+    if (handle == nullptr) cublas_check(cublasCreate(&handle), "cublasCreate");
+    return handle;
+  };
+  int const status = ex::run_example(
+      "gemm_sm90", argc, argv,
+      [&](std::mt19937_64& rng, ex::ExampleOptions const& options) {
+        return options.has("--profile") || options.has("--raster-sweep") || run_checks(rng, cublas());
+      },
+      [&](std::mt19937_64& rng, ex::ExampleOptions const& options, std::vector<ex::Record>& records) {
+        if (options.has("--profile")) profile_launches(rng);
+        else if (options.has("--raster-sweep")) raster_sweep(rng, cublas(), records);
+        else benchmarks(rng, cublas(), records);
+      },
+      {"--profile", "--raster-sweep"});
+  if (handle != nullptr) cublasDestroy(handle);
+  return status;
 }
