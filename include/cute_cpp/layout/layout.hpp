@@ -886,7 +886,9 @@ template <class S0, class D0, class S1, class D1>
   LV x = detail::to_layout(a), y = detail::to_layout(b);
   if (!dt::congruent(x.shape, y.shape)) return false;
   for (int i = 0; i < x.shape.n; ++i)
-    if (x.shape.node[i].v != y.shape.node[i].v || x.stride.node[i].v != y.stride.node[i].v) return false;
+    if (x.shape.node[i].v != y.shape.node[i].v || x.stride.node[i].v != y.stride.node[i].v ||
+        x.stride.node[i].tag != y.stride.node[i].tag)
+      return false;
   return true;
 }
 

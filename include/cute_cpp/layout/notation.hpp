@@ -129,7 +129,17 @@ class Parser {
       if (v > (1LL << 58)) syntax_error(s_, start, "integer too large");
       v = v * 10 + (s_[pos_++] - '0');
     }
-    return dt::leaf(neg ? -v : v, stat);
+    int tag = -1;
+    if (pos_ < s_.size() && s_[pos_] == '@') {  // a ScaledBasis stride: v times e_tag
+      ++pos_;
+      if (pos_ == s_.size() || s_[pos_] < '0' || s_[pos_] > '9') syntax_error(s_, pos_, "expected an axis after '@'");
+      tag = 0;
+      while (pos_ < s_.size() && s_[pos_] >= '0' && s_[pos_] <= '9') {
+        tag = tag * 10 + (s_[pos_++] - '0');
+        if (tag > 100) syntax_error(s_, start, "axis too large");
+      }
+    }
+    return dt::leaf(IV{neg ? -v : v, stat, tag});
   }
   /// itup := int | '(' [itup (',' itup)*] ')'
   DynTuple parse_tuple(bool allow_underscore) {

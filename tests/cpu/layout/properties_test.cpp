@@ -211,7 +211,7 @@ TEST(LayoutNotation, RoundTrips) {
     ASSERT_EQ(cc::to_string(cc::parse_int_tuple(cc::to_string(l.shape_))), cc::to_string(l.shape_));
   }
   for (std::string s : {"(4,(2,3)):(1,(8,4))", "(_4,_8):(_8,_1)", "(4):(1)", "((2,2),(_1)):((1,2),(_0))", "_1:_0",
-                        "(-2,3):(-1,4)", "():()"})
+                        "(-2,3):(-1,4)", "():()", "(100,64):(_1@0,_1@1)"})
     EXPECT_EQ(cc::to_string(cc::parse_layout(s)), s);
   for (std::string s : {"Sw<3,4,3> o 0 o (8,64):(64,1)", "Sw<2,0,-2> o _16 o (_8,_8):(_8,_1)"})
     EXPECT_EQ(cc::to_string(cc::parse_composed(s)), s);
