@@ -51,6 +51,21 @@ template __global__ void tile_gemm<cc::f16, cc::warp::MmaF16BF16Op<cc::f16>>(cc:
 template __global__ void tile_gemm<float, cc::warp::MmaTF32Op>(float const*, float const*, float*, int);
 template __global__ void tile_gemm<cc::e4m3, cc::warp::MmaFP8Op<cc::e4m3>>(cc::e4m3 const*, cc::e4m3 const*, float*, int);
 
+/// Accumulators back through shared memory with stmatrix, then out with 16-byte stores.
+__global__ void epilogue_through_smem(cc::bf16* out) {
+  using Store = cc::TiledCopy<cc::CopyAtom<cc::CopyUniversalOp<16>, cc::bf16>,
+                              cc::Layout<cc::Shape<C<16>, C<8>>, cc::Stride<C<8>, C<1>>>,
+                              cc::Layout<cc::Shape<C<1>, C<8>>, cc::Stride<C<0>, C<1>>>>;
+  __shared__ __align__(16) cc::bf16 tile[16 * 64];
+  auto const sC = cc::make_tensor(tile, cc::RowMajor<16, 64>{});  // (16,64)
+  std::uint32_t regs[4] = {threadIdx.x, threadIdx.x + 1, threadIdx.x + 2, threadIdx.x + 3};
+  int const lane = int(threadIdx.x % 32);
+  cc::StMatrix8x8x16bOp<4>::copy(regs, &sC(lane % 16, (lane / 16) * 8 + int(threadIdx.x / 32) * 16));
+  __syncthreads();
+  auto const thr = Store::get_slice(int(threadIdx.x));
+  cc::copy_s2g(Store{}, thr.partition_S(sC), thr.partition_D(cc::make_tensor(out, cc::RowMajor<16, 64>{})));
+}
+
 __global__ void tiles_and_reductions(cc::bf16 const* x, float* out) {
   __shared__ cc::SmemArray<float, 32> scratch;
   auto v = cc::RegisterTile<cc::bf16, 8>::load_vector(x + threadIdx.x * 8).to<float>();
