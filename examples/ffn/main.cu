@@ -8,6 +8,7 @@
 #include "ffn.cuh"
 #include "examples/common/bench.hpp"
 #include "examples/common/check.hpp"
+#include "examples/common/cli.hpp"
 #include "examples/swiglu/swiglu.cuh"
 
 #include <cute_cpp/host/buffer.hpp>
@@ -142,41 +143,10 @@ void bench(std::size_t m, std::size_t d, std::size_t f, std::vector<ex::Record>&
 }  // namespace
 
 int main(int argc, char** argv) {
-  bool run_bench = true;
-  std::string json;
-  std::uint64_t seed = ex::fresh_seed();
-  for (int i = 1; i < argc; ++i) {
-    std::string const arg = argv[i];
-    if (arg == "--no-bench") run_bench = false;
-    else if (arg == "--json" && i + 1 < argc) json = argv[++i];
-    else if (arg == "--seed" && i + 1 < argc) seed = std::stoull(argv[++i]);
-    else {
-      std::fprintf(stderr, "usage: %s [--no-bench] [--json FILE] [--seed N]\n", argv[0]);
-      return 2;
-    }
-  }
-  try {
-    int devices = 0;
-    if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
-      std::fprintf(stderr, "ffn: no CUDA device; nothing to run\n");
-      return 2;
-    }
-    std::printf("ffn: seed %llu\n", static_cast<unsigned long long>(seed));
-    std::mt19937_64 rng(seed);
-    if (!run_checks(rng)) {
-      std::printf("ffn: CHECK FAILED\n");
-      return 1;
-    }
-    if (run_bench) {
-      std::vector<ex::Record> records;
-      bench(8192, 4096, 11008, records, rng);
-      bench(2048, 4096, 11008, records, rng);
-      ex::print_table(records);
-      if (!json.empty()) ex::write_json(json, records);
-    }
-  } catch (std::exception const& e) {
-    std::fprintf(stderr, "ffn: %s\n", e.what());
-    return 1;
-  }
-  return 0;
+  return ex::run_example(
+      "ffn", argc, argv, [](std::mt19937_64& rng, ex::ExampleOptions const&) { return run_checks(rng); },
+      [](std::mt19937_64& rng, ex::ExampleOptions const&, std::vector<ex::Record>& records) {
+        bench(8192, 4096, 11008, records, rng);
+        bench(2048, 4096, 11008, records, rng);
+      });
 }

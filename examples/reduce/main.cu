@@ -7,6 +7,7 @@
 #include "reduce.cuh"
 #include "examples/common/bench.hpp"
 #include "examples/common/check.hpp"
+#include "examples/common/cli.hpp"
 #include "examples/common/fill.hpp"
 
 #include <cute_cpp/host/buffer.hpp>
@@ -105,43 +106,15 @@ void bench(std::size_t rows, std::size_t width, std::vector<ex::Record>& records
 }  // namespace
 
 int main(int argc, char** argv) {
-  bool run_bench = true;
-  std::string json;
-  std::uint64_t seed = ex::fresh_seed();
-  for (int i = 1; i < argc; ++i) {
-    std::string const arg = argv[i];
-    if (arg == "--no-bench") run_bench = false;
-    else if (arg == "--json" && i + 1 < argc) json = argv[++i];
-    else if (arg == "--seed" && i + 1 < argc) seed = std::stoull(argv[++i]);
-    else {
-      std::fprintf(stderr, "usage: %s [--no-bench] [--json FILE] [--seed N]\n", argv[0]);
-      return 2;
-    }
-  }
-  try {
-    int devices = 0;
-    if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
-      std::fprintf(stderr, "reduce: no CUDA device; nothing to run\n");
-      return 2;
-    }
-    std::printf("reduce: seed %llu\n", static_cast<unsigned long long>(seed));
-    std::mt19937_64 rng(seed);
-    if (!(check_type<bf16>(rng) && check_type<f16>(rng) && check_type<float>(rng))) {
-      std::printf("reduce: CHECK FAILED\n");
-      return 1;
-    }
-    if (run_bench) {
-      std::vector<ex::Record> records;
-      bench<ex::RowReduction::sum, bf16>(16384, 8192, records, rng);
-      bench<ex::RowReduction::max, bf16>(16384, 8192, records, rng);
-      bench<ex::RowReduction::sum, float>(16384, 8192, records, rng);
-      bench<ex::RowReduction::sum, bf16>(262144, 512, records, rng);
-      ex::print_table(records);
-      if (!json.empty()) ex::write_json(json, records);
-    }
-  } catch (std::exception const& e) {
-    std::fprintf(stderr, "reduce: %s\n", e.what());
-    return 1;
-  }
-  return 0;
+  return ex::run_example(
+      "reduce", argc, argv,
+      [](std::mt19937_64& rng, ex::ExampleOptions const&) {
+        return check_type<bf16>(rng) && check_type<f16>(rng) && check_type<float>(rng);
+      },
+      [](std::mt19937_64& rng, ex::ExampleOptions const&, std::vector<ex::Record>& records) {
+        bench<ex::RowReduction::sum, bf16>(16384, 8192, records, rng);
+        bench<ex::RowReduction::max, bf16>(16384, 8192, records, rng);
+        bench<ex::RowReduction::sum, float>(16384, 8192, records, rng);
+        bench<ex::RowReduction::sum, bf16>(262144, 512, records, rng);
+      });
 }
