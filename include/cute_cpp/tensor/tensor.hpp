@@ -5,7 +5,7 @@
 // dynamic). Tensor<T, L> reads, TensorMut<T, L> also writes; both are TensorView<E, L> with E
 // const or not. CuTeDSL: cute.Tensor, cute.make_tensor, tensor[crd] / slicing with None (`_`),
 // cute.local_tile, cute.zipped_divide (and logical/tiled/flat_divide), cute.local_partition,
-// cute.flatten, cute.coalesce, cute.make_rmem_tensor, Tensor.load / Tensor.store.
+// cute.flatten, cute.coalesce, cute.make_rmem_tensor, cute.make_fragment_like, Tensor.load / Tensor.store.
 #include <cute_cpp/config.hpp>          // CUTE_CPP_HD
 #include <cute_cpp/diag/tensor.hpp>     // tensor_static_size
 #include <cute_cpp/layout/layout.hpp>   // Layout, slice, local_tile, divides, local_partition
@@ -196,7 +196,8 @@ template <class T, class L>
 struct RmemTensor {
   static_assert(diag::tensor_static_size<is_static_v<L>>::ok);
   static constexpr int cosize_v = int(decltype(cosize(L{}))::value);
-  T storage[cosize_v];
+  // NOTE: 16-byte aligned so that vector copies (TiledCopy, load_vector) may target it.
+  alignas(16) T storage[cosize_v];
 
   [[nodiscard]] CUTE_CPP_HD constexpr TensorMut<T, L> view() { return {storage, L{}}; }
   [[nodiscard]] CUTE_CPP_HD constexpr Tensor<T, L> view() const { return {storage, L{}}; }
@@ -213,6 +214,16 @@ struct RmemTensor {
 /// make_rmem_tensor<T>(layout): register storage for a static layout.
 template <class T, class L>
 [[nodiscard]] CUTE_CPP_HD constexpr RmemTensor<T, L> make_rmem_tensor(L const&) { return {}; }
+
+/// make_fragment_like(t): register storage with t's (static) shape, compact column-major: the
+/// destination of copy_s2r / source of copy_r2s for a thread's partition.
+///   make_fragment_like(thr.partition_S(sA))  // ((1,8),2,1) -> RmemTensor<T, ((_1,_8),_2,_1):((_1,_1),_8,_16)>
+template <class E, class L>
+[[nodiscard]] CUTE_CPP_HD constexpr auto make_fragment_like(TensorView<E, L> const& t) {
+  using S = std::remove_cvref_t<decltype(t.layout().shape())>;
+  static_assert(diag::tensor_static_size<is_static_v<S>>::ok);
+  return RmemTensor<std::remove_cv_t<E>, std::remove_cvref_t<decltype(make_layout(S{}))>>{};
+}
 
 // ---- detail ----
 

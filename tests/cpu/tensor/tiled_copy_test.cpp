@@ -64,3 +64,21 @@ TEST(TiledCopyPartition, CopiesEveryElementOnceAndPredicatesTails) {
   }
   for (int i = 0; i < m * n; ++i) ASSERT_EQ(dst[i], i / n < valid_m ? src[i] : 0) << "at " << i;
 }
+
+TEST(TiledCopyPartition, ThroughRegisterFragments) {
+  int const m = 16, n = 64;
+  std::vector<short> src(m * n), dst(m * n, -1);
+  std::iota(src.begin(), src.end(), short(3));
+  auto gS = cc::make_tensor(src.data(), cc::RowMajor<16, 64>{});
+  auto gD = cc::make_tensor(dst.data(), cc::RowMajor<16, 64>{});
+  for (int t = 0; t < Copy16B::threads; ++t) {
+    auto thr = Copy16B::get_slice(t);
+    auto tS = thr.partition_S(gS);  // ((_1,_8),_1,_1)
+    auto frag = cc::make_fragment_like(tS);
+    static_assert(decltype(frag)::cosize_v == 8);
+    cc::copy_s2r(Copy16B{}, tS, frag.view());
+    EXPECT_EQ(frag.storage[5], src[thr.m0() * n + thr.n0() + 5]);
+    cc::copy_r2s(Copy16B{}, frag.view(), thr.partition_D(gD));
+  }
+  EXPECT_EQ(src, dst);
+}
