@@ -96,14 +96,22 @@ template <class TiledCopyT>
 class ThrCopy {
  public:
   CUTE_CPP_HD constexpr explicit ThrCopy(int thread) {
-    // NOTE: the thread coordinate is Thr's inverse at `thread`; Thr is a static bijection
-    // (coverage rule), so a scan over its TM*TN entries folds to constants per thread index.
-    for (int m = 0; m < TiledCopyT::tm; ++m)
-      for (int n = 0; n < TiledCopyT::tn; ++n)
-        if (std::int64_t(typename TiledCopyT::thr_layout{}(m, n)) == thread) {
-          m0_ = m * TiledCopyT::vm;
-          n0_ = n * TiledCopyT::vn;
-        }
+    using Thr = typename TiledCopyT::thr_layout;
+    using S = typename Thr::shape_type;
+    using D = typename Thr::stride_type;
+    if constexpr (Integer<detail::elem_t<0, S>> && Integer<detail::elem_t<1, S>>) {
+      // NOTE: a bijection of two integer modes onto [0, threads) (the coverage rule) is a compact
+      // layout, so each coordinate is (thread / stride) % extent.
+      m0_ = thread / int(detail::elem_t<0, D>::value) % TiledCopyT::tm * TiledCopyT::vm;
+      n0_ = thread / int(detail::elem_t<1, D>::value) % TiledCopyT::tn * TiledCopyT::vn;
+    } else {
+      for (int m = 0; m < TiledCopyT::tm; ++m)
+        for (int n = 0; n < TiledCopyT::tn; ++n)
+          if (std::int64_t(Thr{}(m, n)) == thread) {
+            m0_ = m * TiledCopyT::vm;
+            n0_ = n * TiledCopyT::vn;
+          }
+    }
   }
 
   /// partition_S(t) / partition_D(t): this thread's values of a rank-2 (M,N) tensor (M, N

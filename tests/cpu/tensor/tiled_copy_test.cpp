@@ -82,3 +82,20 @@ TEST(TiledCopyPartition, ThroughRegisterFragments) {
   }
   EXPECT_EQ(src, dst);
 }
+
+// The thread coordinate of ThrCopy (a division for integer modes, a scan for nested ones) is the
+// inverse of the thread layout for every thread.
+template <class Thr>
+void expect_inverse() {
+  using Tc = cc::TiledCopy<cc::CopyAtom<cc::CopyUniversalOp<2>, short>, Thr,
+                           cc::Layout<cc::Shape<C<2>, C<1>>, cc::Stride<C<1>, C<0>>>>;
+  for (int t = 0; t < Tc::threads; ++t) {
+    auto const thr = Tc::get_slice(t);
+    ASSERT_EQ(std::int64_t(Thr{}(thr.m0() / Tc::vm, thr.n0() / Tc::vn)), t) << "thread " << t;
+  }
+}
+TEST(TiledCopyPartition, ThreadCoordinateInvertsTheThreadLayout) {
+  expect_inverse<cc::Layout<cc::Shape<C<64>, C<4>>, cc::Stride<C<4>, C<1>>>>();
+  expect_inverse<cc::Layout<cc::Shape<C<4>, C<8>>, cc::Stride<C<1>, C<4>>>>();
+  expect_inverse<cc::Layout<cc::Shape<cc::Shape<C<2>, C<2>>, C<8>>, cc::Stride<cc::Stride<C<8>, C<16>>, C<1>>>>();
+}
