@@ -5,6 +5,7 @@
 // read by a group of ThreadsPerRow threads (a warp, or the whole block) as V-element vectors;
 // with Cached, the row is held in registers (Slots vectors per thread) between passes, otherwise
 // each pass reads it again. RowPlan picks the configuration on the host.
+#include <cute_cpp/plan/verify_plan.hpp>
 #include <cute_cpp/tensor.hpp>  // RegisterTile, warp_reduce, block_reduce
 
 #include <cstddef>
@@ -14,6 +15,13 @@
 namespace cute_cpp::examples {
 
 inline constexpr int row_block_threads = 256;
+
+/// The static plan of the row kernels (rmsnorm, softmax, reduce), for verify_plan: 256 threads
+/// and the 32 floats of a block reduction's scratch.
+struct RowKernelPlan {
+  static constexpr int threads = row_block_threads;
+  static constexpr std::size_t smem_bytes = 32 * sizeof(float);
+};
 inline constexpr int row_slots = 4;  // vectors per thread held in registers when cached
 
 /// The compile-time shape of a row kernel: V elements per access, ThreadsPerRow threads per row,

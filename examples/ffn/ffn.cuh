@@ -15,6 +15,7 @@
 #include <cute_cpp/copy.hpp>
 #include <cute_cpp/host/launch.hpp>
 #include <cute_cpp/mma/mma_sync.hpp>
+#include <cute_cpp/plan/verify_plan.hpp>
 #include <cute_cpp/tensor.hpp>
 
 #include <cuda_runtime.h>
@@ -65,6 +66,7 @@ __global__ void __launch_bounds__(256, 1)
 ffn_gemm_kernel(bf16 const* __restrict__ a, bf16 const* __restrict__ b0, bf16 const* __restrict__ b1,
                 bf16* __restrict__ out, int m, int n, int k) {
   using P = FfnGemmPlan<Dual>;
+  static_assert(verify_plan<P>());
   using Mma = typename P::Mma;
   extern __shared__ __align__(128) unsigned char smem_raw[];
   SmemAllocator alloc(smem_raw);

@@ -22,6 +22,7 @@ enum class RowReduction { sum, max };
 template <class T, class Config, RowReduction R>
 __global__ void __launch_bounds__(row_block_threads)
 reduce_rows_kernel(T const* __restrict__ x, float* __restrict__ out, std::int64_t rows, int width) {
+  static_assert(verify_plan<RowKernelPlan>());
   __shared__ SmemArray<float, 32> scratch;
   std::int64_t const row = std::int64_t(blockIdx.x) * Config::rows_per_block + threadIdx.x / Config::threads_per_row;
   int const lane = int(threadIdx.x % Config::threads_per_row);

@@ -25,6 +25,7 @@ template <class T, class Config>
 __global__ void __launch_bounds__(row_block_threads)
 rmsnorm_kernel(T const* __restrict__ x, T const* __restrict__ residual, T const* __restrict__ w, T* __restrict__ y,
                T* __restrict__ residual_out, std::int64_t rows, int width, float eps) {
+  static_assert(verify_plan<RowKernelPlan>());
   using Tile = RegisterTile<T, Config::vec>;
   __shared__ SmemArray<float, 32> scratch;
   std::int64_t const row = std::int64_t(blockIdx.x) * Config::rows_per_block + threadIdx.x / Config::threads_per_row;

@@ -22,6 +22,7 @@ namespace cute_cpp::examples {
 template <class T, class Config>
 __global__ void __launch_bounds__(row_block_threads)
 softmax_kernel(T const* __restrict__ x, T* __restrict__ y, std::int64_t rows, int width) {
+  static_assert(verify_plan<RowKernelPlan>());
   constexpr float log2e = 1.4426950408889634f;  // exp(x) = exp2(x * log2e)
   __shared__ SmemArray<float, 32> scratch;
   std::int64_t const row = std::int64_t(blockIdx.x) * Config::rows_per_block + threadIdx.x / Config::threads_per_row;

@@ -7,6 +7,7 @@
 // 16-byte vectors of the output, all loaded before any is stored; any hidden size (scalars when
 // the size or pointers do not allow vectors).
 #include <cute_cpp/host/launch.hpp>
+#include <cute_cpp/plan/verify_plan.hpp>
 #include <cute_cpp/tensor.hpp>
 
 #include <cuda_runtime.h>
@@ -18,11 +19,18 @@
 namespace cute_cpp::examples {
 
 inline constexpr int swiglu_threads = 256;
+
+/// The swiglu kernel's plan, for verify_plan: 256 threads, no shared memory.
+struct SwigluPlan {
+  static constexpr int threads = swiglu_threads;
+  static constexpr int smem_bytes = 0;
+};
 inline constexpr int swiglu_unroll = 4;
 
 template <class T, int V>
 __global__ void __launch_bounds__(swiglu_threads)
 swiglu_kernel(T const* __restrict__ x, T* __restrict__ out, std::int64_t rows, std::int64_t hidden) {
+  static_assert(verify_plan<SwigluPlan>());
   using Tile = RegisterTile<T, V>;
   auto const gX = make_tensor(x, make_layout(make_shape(rows, C<2>{}, hidden), make_stride(2 * hidden, hidden, C<1>{})));  // (rows,gate|up,hidden)
   auto const gO = make_tensor(out, make_layout(make_shape(rows, hidden), make_stride(hidden, C<1>{})));  // (rows,hidden)

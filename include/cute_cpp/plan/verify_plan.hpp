@@ -5,8 +5,8 @@
 // verify_plan checks every rule whose inputs the plan declares (found with requires-expressions,
 // so a plan declares only what its kernel has):
 //   threads                                 plan.threads
-//   smem_bytes                              smem.budget, for the target of the device pass (or
-//                                           every cute-cpp target on the host)
+//   smem_bytes (a constant)                 smem.budget, for the target of the device pass (the
+//                                           host pass checks sm_90a's budget)
 //   cluster_size [, non_portable_cluster]   barrier.cluster-shape
 //   Pipeline::consumer_arrivals, consumer_warps [, cluster_reach]
 //                                           pipeline.consumers, plan.consumer-warps
@@ -17,6 +17,7 @@
 #include <cute_cpp/diag/plan.hpp>
 
 #include <cstddef>
+#include <type_traits>
 
 namespace cute_cpp {
 
@@ -40,7 +41,7 @@ CUTE_CPP_HD constexpr bool verify_plan() {
   if constexpr (requires { Plan::threads; }) {
     static_assert(diag::plan_threads<int(Plan::threads)>::ok);
   }
-  if constexpr (requires { Plan::smem_bytes; }) {
+  if constexpr (requires { requires std::is_integral_v<std::remove_cvref_t<decltype(Plan::smem_bytes)>>; }) {
     if constexpr (ctm::current_target == ctm::Target::host) {
       // NOTE: the host pass does not know which target will run the kernel: a plan whose TU
       // is built for sm_120a must fit 99 KB, which the device pass of that TU checks.
