@@ -17,7 +17,7 @@
 
 #include <cuda_runtime_api.h>
 
-#include <cstddef>
+#include <cstddef>  // offsetof
 #include <cstdint>
 #include <type_traits>
 
@@ -74,6 +74,10 @@ struct GemmPlan {
   };
   /// Dynamic shared memory to ask for: the storage plus slack to align it to 1024 bytes.
   static constexpr std::size_t smem_bytes = sizeof(SharedStorage) + 1024;
+  static_assert(diag::smem_tma_buffer_alignment<offsetof(SharedStorage, stage), MapA::tile::swizzle_bytes>::ok &&
+                diag::smem_tma_buffer_alignment<a_bytes, MapB::tile::swizzle_bytes>::ok &&
+                diag::smem_tma_buffer_alignment<sizeof(typename SharedStorage::Stage), MapA::tile::swizzle_bytes>::ok &&
+                diag::smem_tma_buffer_alignment<offsetof(SharedStorage, epilogue), MapC::tile::swizzle_bytes>::ok);
   static_assert(MapA::tile_bytes + ClusterM * MapB::tile_bytes == Pipeline::tx_bytes,
                 "cute-cpp [pipeline.tx-bytes]: a stage's expected bytes must equal its TMA boxes");
 

@@ -60,4 +60,15 @@ struct tma_smem_layout_form {
   static constexpr bool ok = Known;
 };
 
+/// Rule smem.tma-buffer-alignment: a TMA buffer starts on a 128-byte boundary, and on a
+/// 1024-byte one when 128-byte swizzled (the swizzle pattern repeats every 8 rows of 128 bytes).
+template <std::size_t OffsetBytes, int SwizzleBytes>
+struct smem_tma_buffer_alignment {
+  static constexpr std::size_t required = SwizzleBytes == 0 ? 128 : std::size_t(8 * SwizzleBytes);
+  static_assert(OffsetBytes % required == 0,
+                "cute-cpp [smem.tma-buffer-alignment]: a TMA shared buffer must start on a 128-byte boundary, "
+                "and on 8 x its swizzle width (1024 bytes for 128-byte swizzle) when swizzled");
+  static constexpr bool ok = true;
+};
+
 }  // namespace cute_cpp::diag
