@@ -53,7 +53,7 @@ struct GemmPlan {
   /// The part of the B tile one CTA of the cluster loads (and multicasts to all of them).
   using BSmemLoad = std::conditional_t<MajorB == OperandMajorMode::K, SmemKMajor<TB, BN / ClusterM, BK, k_swizzle_b>,
                                        SmemMNMajor<TB, BN / ClusterM, BK>>;
-  using Mma = sm90::WgmmaTiledMma<TA, TB, float, ASmem, BSmem, rows_per_warpgroup / 64, BN>;
+  using Mma = sm90::WgmmaTiledMma<TA, TB, float, sm90::AOperand<ASmem>, sm90::BOperand<BSmem>, rows_per_warpgroup / 64, BN>;
   using Epi = sm90::EpilogueTmaStore<TC, BN, /*BarrierId=*/1>;
   static constexpr std::uint32_t a_bytes = size_in_bytes<TA, ASmem>();
   static constexpr std::uint32_t b_bytes = size_in_bytes<TB, BSmem>();

@@ -61,7 +61,46 @@ struct wgmma_k_major_for_8bit {
 };
 }  // namespace diag
 
+/// Role tags for the operand tiles of a tiled MMA: `AOperand<ASmem>` / `BOperand<BSmem>`. A tiled
+/// MMA accepts untagged layouts too; a tagged one in the wrong place is [mma.operand-role].
+template <class SmemLayout>
+struct AOperand {
+  using layout = SmemLayout;
+};
+template <class SmemLayout>
+struct BOperand {
+  using layout = SmemLayout;
+};
+
+namespace diag {
+/// Rule mma.operand-role: Position 0 is A, 1 is B; Tagged is the role the tag says (-1: none).
+template <int Position, int Tagged>
+struct wgmma_operand_role {
+  static_assert(Tagged < 0 || Position == Tagged,
+                "cute-cpp [mma.operand-role]: an operand tile tagged for one role (AOperand / BOperand) is passed "
+                "in the other's place; swap the A and B shared layouts");
+  static constexpr bool ok = true;
+};
+}  // namespace diag
+
 namespace detail {
+
+/// The layout inside a role tag, and the role it names (-1: untagged).
+template <class L>
+struct OperandRole {
+  using layout = L;
+  static constexpr int role = -1;
+};
+template <class L>
+struct OperandRole<AOperand<L>> {
+  using layout = L;
+  static constexpr int role = 0;
+};
+template <class L>
+struct OperandRole<BOperand<L>> {
+  using layout = L;
+  static constexpr int role = 1;
+};
 
 template <class T>
 CUTE_CPP_HD constexpr ctm::DataType data_type_of() {
@@ -137,12 +176,15 @@ struct WgmmaThrMma {
   CUTE_CPP_HD constexpr int col(int j) const { return (j / 4) * 8 + (thread % 4) * 2 + (j % 2); }
 };
 
-/// A warpgroup's tiled MMA: AtomsM atoms of m64nNk(16|8|32), A rows from ASmem, B from BSmem.
+/// A warpgroup's tiled MMA: AtomsM atoms of m64nNk(16|8|32), A rows from ASmem, B from BSmem
+/// (either may be role-tagged: AOperand<L>, BOperand<L>).
 template <class TA, class TB, class TAcc, class ASmem, class BSmem, int AtomsM, int N>
 struct WgmmaTiledMma {
   static_assert(diag::wgmma_tile_shape<AtomsM, N>::ok);
-  using OpA = detail::WgmmaOperand<TA, ASmem>;
-  using OpB = detail::WgmmaOperand<TB, BSmem>;
+  static_assert(diag::wgmma_operand_role<0, detail::OperandRole<ASmem>::role>::ok &&
+                diag::wgmma_operand_role<1, detail::OperandRole<BSmem>::role>::ok);
+  using OpA = detail::WgmmaOperand<TA, typename detail::OperandRole<ASmem>::layout>;
+  using OpB = detail::WgmmaOperand<TB, typename detail::OperandRole<BSmem>::layout>;
   static_assert(diag::wgmma_operand_rows<OpA::mn_extent, AtomsM * 64>::ok);
   static_assert(diag::wgmma_operand_rows<OpB::mn_extent, N>::ok);
   static_assert(diag::wgmma_tile_k<OpA::k_extent, OpA::atom_k>::ok && OpA::k_extent == OpB::k_extent,
