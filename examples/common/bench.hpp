@@ -5,7 +5,11 @@
 // of ours and the reference, interleaved;
 // work declared in bytes or FLOPs; each figure recorded beside its reference, as a table row
 // and as a JSON record for scripts/gpu-check.
+#include <cute_cpp/host/buffer.hpp>
 #include <cute_cpp/host/error.hpp>
+
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
 
 #include <cuda_runtime_api.h>
 
@@ -13,6 +17,7 @@
 #include <cstdio>
 #include <fstream>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -76,6 +81,31 @@ inline void print_table(std::vector<Record> const& records) {
                 r.dtype.c_str(), r.microseconds, r.ours, r.reference.c_str(), r.reference_value, r.ratio(),
                 r.unit.c_str());
   }
+}
+
+/// The name of an element type in the tables: f32, bf16, f16.
+template <class T>
+constexpr char const* dtype_name() {
+  if constexpr (std::is_same_v<T, float>) return "f32";
+  else if constexpr (std::is_same_v<T, __nv_bfloat16>) return "bf16";
+  else if constexpr (std::is_same_v<T, __half>) return "f16";
+  else static_assert(sizeof(T) == 0, "cute-cpp: add a name for this element type");
+}
+
+/// A memory-bound kernel that moves `bytes` (reads plus writes) against a device-to-device copy of
+/// the same bytes, timed alternately; both figures in GB/s.
+template <class Launch>
+Record bench_against_copy(std::string kernel, std::string shape, std::string dtype, std::size_t bytes,
+                          Launch&& launch) {
+  host::DeviceBuffer<unsigned char> copy_src(bytes / 2), copy_dst(bytes / 2);
+  host::cuda_check(cudaMemset(copy_src.data(), 0x5A, copy_src.bytes()), "cudaMemset");
+  auto const [ours_ms, copy_ms] = median_ms_interleaved(launch, [&] {
+    host::cuda_check(cudaMemcpyAsync(copy_dst.data(), copy_src.data(), copy_src.bytes(), cudaMemcpyDeviceToDevice),
+                     "cudaMemcpyAsync");
+  }, nullptr);
+  auto const gbps = [&](double ms) { return static_cast<double>(bytes) / (ms * 1e6); };
+  return {std::move(kernel), std::move(shape), std::move(dtype), gbps(ours_ms), "device copy", gbps(copy_ms), "GB/s",
+          ours_ms * 1e3};
 }
 
 /// Writes the records as a JSON array (the fields scripts/gpu-check reads).

@@ -42,10 +42,6 @@ struct Silu {
   }
 };
 
-template <class T> constexpr char const* dtype_name() {
-  if constexpr (std::is_same_v<T, float>) return "f32";
-  else return "bf16";
-}
 template <class T> constexpr double rtol_of() { return std::is_same_v<T, float> ? 1e-6 : 1.0 / 128; }
 
 /// One input of a check: a device buffer, the pointer `offset` elements into it, and the host
@@ -126,15 +122,8 @@ void bench_add(std::size_t n, std::vector<ex::Record>& records, std::mt19937_64&
   a.upload(std::span<T const>(values));
   b.upload(std::span<T const>(values));
   std::size_t const bytes = 3 * n * sizeof(T);  // two reads and one write
-  host::DeviceBuffer<unsigned char> copy_src(bytes / 2), copy_dst(bytes / 2);
-  host::cuda_check(cudaMemset(copy_src.data(), 0x5A, copy_src.bytes()), "cudaMemset");
-  auto const [ours_ms, copy_ms] = ex::median_ms_interleaved([&] { ex::elementwise_add(a.data(), b.data(), c.data(), n); }, [&] {
-    host::cuda_check(cudaMemcpyAsync(copy_dst.data(), copy_src.data(), copy_src.bytes(), cudaMemcpyDeviceToDevice),
-                     "cudaMemcpyAsync");
-  }, nullptr);
-  auto const gbps = [&](double ms) { return static_cast<double>(bytes) / (ms * 1e6); };
-  records.push_back({"elementwise_add", std::to_string(n), dtype_name<T>(), gbps(ours_ms), "device copy", gbps(copy_ms),
-                     "GB/s", ours_ms * 1e3});
+  records.push_back(ex::bench_against_copy("elementwise_add", std::to_string(n), ex::dtype_name<T>(), bytes,
+                                           [&] { ex::elementwise_add(a.data(), b.data(), c.data(), n); }));
 }
 
 void bench_silu(std::size_t n, std::vector<ex::Record>& records, std::mt19937_64& rng) {
@@ -142,15 +131,8 @@ void bench_silu(std::size_t n, std::vector<ex::Record>& records, std::mt19937_64
   auto const values = ex::random_values<bf16>(n, rng);
   x.upload(std::span<bf16 const>(values));
   std::size_t const bytes = 2 * n * sizeof(bf16);
-  host::DeviceBuffer<unsigned char> copy_src(bytes / 2), copy_dst(bytes / 2);
-  host::cuda_check(cudaMemset(copy_src.data(), 0x5A, copy_src.bytes()), "cudaMemset");
-  auto const [ours_ms, copy_ms] = ex::median_ms_interleaved([&] { ex::elementwise_apply(Silu{}, n, nullptr, y.data(), static_cast<bf16 const*>(x.data())); }, [&] {
-    host::cuda_check(cudaMemcpyAsync(copy_dst.data(), copy_src.data(), copy_src.bytes(), cudaMemcpyDeviceToDevice),
-                     "cudaMemcpyAsync");
-  }, nullptr);
-  auto const gbps = [&](double ms) { return static_cast<double>(bytes) / (ms * 1e6); };
-  records.push_back({"elementwise_apply_silu", std::to_string(n), "bf16", gbps(ours_ms), "device copy", gbps(copy_ms),
-                     "GB/s", ours_ms * 1e3});
+  records.push_back(ex::bench_against_copy("elementwise_apply_silu", std::to_string(n), "bf16", bytes,
+                                           [&] { ex::elementwise_apply(Silu{}, n, nullptr, y.data(), static_cast<bf16 const*>(x.data())); }));
 }
 
 }  // namespace

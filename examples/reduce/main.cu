@@ -27,11 +27,6 @@ using cute_cpp::f16;
 
 namespace {
 
-template <class T> constexpr char const* dtype_name() {
-  if constexpr (std::is_same_v<T, float>) return "f32";
-  else if constexpr (std::is_same_v<T, bf16>) return "bf16";
-  else return "f16";
-}
 template <class T> constexpr double rtol_of() {
   if constexpr (std::is_same_v<T, float>) return 1e-5;
   else if constexpr (std::is_same_v<T, bf16>) return 1.0 / 64;
@@ -64,7 +59,7 @@ bool check_case(std::size_t rows, std::size_t width, std::size_t offset, std::mt
   double const atol = R == ex::RowReduction::sum ? scale * 1e-6 : 0.0;
   auto const res = ex::check_close(std::span<float const>(got), std::span<double const>(want), 1e-6, atol);
   std::printf("check reduce %-3s %-4s rows=%-8zu width=%-6zu offset=%zu  %s\n", R == ex::RowReduction::sum ? "sum" : "max",
-              dtype_name<T>(), rows, width, offset, res.summary().c_str());
+              ex::dtype_name<T>(), rows, width, offset, res.summary().c_str());
   return res.ok();
 }
 
@@ -89,18 +84,10 @@ void bench(std::size_t rows, std::size_t width, std::vector<ex::Record>& records
   ex::fill_random_tiled(x.data(), n, rng);
   std::size_t const bytes = n * sizeof(T) + rows * sizeof(float);
   // NOTE: the copy reads and writes half the bytes each, so it moves as many bytes as we read.
-  host::DeviceBuffer<unsigned char> copy_src(bytes / 2), copy_dst(bytes / 2);
-  host::cuda_check(cudaMemset(copy_src.data(), 0x5A, copy_src.bytes()), "cudaMemset");
-  auto const [ours_ms, copy_ms] = ex::median_ms_interleaved(
-      [&] { ex::reduce_rows<R>(x.data(), out.data(), rows, width); },
-      [&] {
-        host::cuda_check(cudaMemcpyAsync(copy_dst.data(), copy_src.data(), copy_src.bytes(), cudaMemcpyDeviceToDevice),
-                         "cudaMemcpyAsync");
-      },
-      nullptr);
-  auto const gbps = [&](double ms) { return static_cast<double>(bytes) / (ms * 1e6); };
-  records.push_back({R == ex::RowReduction::sum ? "reduce_sum" : "reduce_max", std::to_string(rows) + "x" + std::to_string(width),
-                     dtype_name<T>(), gbps(ours_ms), "device copy", gbps(copy_ms), "GB/s", ours_ms * 1e3});
+  auto const shape = std::to_string(rows) + "x" + std::to_string(width);
+  char const* const kernel = R == ex::RowReduction::sum ? "reduce_sum" : "reduce_max";
+  records.push_back(ex::bench_against_copy(kernel, shape, ex::dtype_name<T>(), bytes,
+                                           [&] { ex::reduce_rows<R>(x.data(), out.data(), rows, width); }));
 }
 
 }  // namespace

@@ -26,11 +26,6 @@ using cute_cpp::f16;
 
 namespace {
 
-template <class T> constexpr char const* dtype_name() {
-  if constexpr (std::is_same_v<T, float>) return "f32";
-  else if constexpr (std::is_same_v<T, bf16>) return "bf16";
-  else return "f16";
-}
 template <class T> constexpr double rtol_of() {
   if constexpr (std::is_same_v<T, float>) return 1e-5;
   else if constexpr (std::is_same_v<T, bf16>) return 1.0 / 64;
@@ -79,7 +74,7 @@ bool check_case(std::size_t rows, std::size_t width, bool with_residual, std::si
     ok &= rr.ok();
     if (!rr.ok()) line += "; residual_out: " + rr.summary();
   }
-  std::printf("check rmsnorm %-4s rows=%-8zu width=%-6zu residual=%d offset=%zu  %s\n", dtype_name<T>(), rows, width,
+  std::printf("check rmsnorm %-4s rows=%-8zu width=%-6zu residual=%d offset=%zu  %s\n", ex::dtype_name<T>(), rows, width,
               int(with_residual), offset, line.c_str());
   return ok;
 }
@@ -105,21 +100,12 @@ void bench(std::size_t rows, std::size_t width, bool with_residual, std::vector<
   ex::fill_random_tiled(r.data(), n, rng);
   ex::fill_random_tiled(w.data(), width, rng, 0.5, 1.5);
   std::size_t const bytes = (with_residual ? 4 : 2) * n * sizeof(T);  // x, y (+ residual, residual_out)
-  host::DeviceBuffer<unsigned char> copy_src(bytes / 2), copy_dst(bytes / 2);
-  host::cuda_check(cudaMemset(copy_src.data(), 0x5A, copy_src.bytes()), "cudaMemset");
-  auto const [ours_ms, copy_ms] = ex::median_ms_interleaved(
-      [&] {
-        ex::rmsnorm<T>(x.data(), with_residual ? r.data() : nullptr, w.data(), y.data(), with_residual ? ro.data() : nullptr,
-                       rows, width);
-      },
-      [&] {
-        host::cuda_check(cudaMemcpyAsync(copy_dst.data(), copy_src.data(), copy_src.bytes(), cudaMemcpyDeviceToDevice),
-                         "cudaMemcpyAsync");
-      },
-      nullptr);
-  auto const gbps = [&](double ms) { return static_cast<double>(bytes) / (ms * 1e6); };
-  records.push_back({with_residual ? "rmsnorm+residual" : "rmsnorm", std::to_string(rows) + "x" + std::to_string(width),
-                     dtype_name<T>(), gbps(ours_ms), "device copy", gbps(copy_ms), "GB/s", ours_ms * 1e3});
+  auto const shape = std::to_string(rows) + "x" + std::to_string(width);
+  records.push_back(ex::bench_against_copy(with_residual ? "rmsnorm+residual" : "rmsnorm", shape, ex::dtype_name<T>(),
+                                           bytes, [&] {
+                                             ex::rmsnorm<T>(x.data(), with_residual ? r.data() : nullptr, w.data(),
+                                                            y.data(), with_residual ? ro.data() : nullptr, rows, width);
+                                           }));
 }
 
 }  // namespace

@@ -27,11 +27,6 @@ using cute_cpp::f16;
 
 namespace {
 
-template <class T> constexpr char const* dtype_name() {
-  if constexpr (std::is_same_v<T, float>) return "f32";
-  else if constexpr (std::is_same_v<T, bf16>) return "bf16";
-  else return "f16";
-}
 template <class T> constexpr double rtol_of() {
   if constexpr (std::is_same_v<T, float>) return 1e-5;
   else if constexpr (std::is_same_v<T, bf16>) return 1.0 / 64;
@@ -57,7 +52,7 @@ bool check_case(std::size_t rows, std::size_t width, std::size_t offset, std::mt
       want[i * width + j] = std::exp(double(static_cast<float>(xs[offset + i * width + j])) - m) / s;
   }
   auto const res = ex::check_close(std::span<T const>(got).subspan(offset, n), std::span<double const>(want), rtol_of<T>(), 1e-7);
-  std::printf("check softmax %-4s rows=%-8zu width=%-6zu offset=%zu  %s\n", dtype_name<T>(), rows, width, offset,
+  std::printf("check softmax %-4s rows=%-8zu width=%-6zu offset=%zu  %s\n", ex::dtype_name<T>(), rows, width, offset,
               res.summary().c_str());
   return res.ok();
 }
@@ -78,18 +73,8 @@ void bench(std::size_t rows, std::size_t width, std::vector<ex::Record>& records
   host::DeviceBuffer<T> x(n), y(n);
   ex::fill_random_tiled(x.data(), n, rng);
   std::size_t const bytes = 2 * n * sizeof(T);
-  host::DeviceBuffer<unsigned char> copy_src(bytes / 2), copy_dst(bytes / 2);
-  host::cuda_check(cudaMemset(copy_src.data(), 0x5A, copy_src.bytes()), "cudaMemset");
-  auto const [ours_ms, copy_ms] = ex::median_ms_interleaved(
-      [&] { ex::softmax<T>(x.data(), y.data(), rows, width); },
-      [&] {
-        host::cuda_check(cudaMemcpyAsync(copy_dst.data(), copy_src.data(), copy_src.bytes(), cudaMemcpyDeviceToDevice),
-                         "cudaMemcpyAsync");
-      },
-      nullptr);
-  auto const gbps = [&](double ms) { return static_cast<double>(bytes) / (ms * 1e6); };
-  records.push_back({"softmax", std::to_string(rows) + "x" + std::to_string(width), dtype_name<T>(), gbps(ours_ms),
-                     "device copy", gbps(copy_ms), "GB/s", ours_ms * 1e3});
+  records.push_back(ex::bench_against_copy("softmax", std::to_string(rows) + "x" + std::to_string(width), ex::dtype_name<T>(), bytes,
+                                           [&] { ex::softmax<T>(x.data(), y.data(), rows, width); }));
 }
 
 }  // namespace

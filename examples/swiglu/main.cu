@@ -27,11 +27,6 @@ using cute_cpp::f16;
 
 namespace {
 
-template <class T> constexpr char const* dtype_name() {
-  if constexpr (std::is_same_v<T, float>) return "f32";
-  else if constexpr (std::is_same_v<T, bf16>) return "bf16";
-  else return "f16";
-}
 template <class T> constexpr double rtol_of() {
   if constexpr (std::is_same_v<T, float>) return 1e-5;
   else if constexpr (std::is_same_v<T, bf16>) return 1.0 / 64;
@@ -56,7 +51,7 @@ bool check_case(std::size_t rows, std::size_t hidden, std::size_t offset, std::m
       want[i * hidden + j] = g / (1 + std::exp(-g)) * u;
     }
   auto const res = ex::check_close(std::span<T const>(got).subspan(offset, n), std::span<double const>(want), rtol_of<T>(), 1e-5);
-  std::printf("check swiglu %-4s rows=%-8zu hidden=%-6zu offset=%zu  %s\n", dtype_name<T>(), rows, hidden, offset,
+  std::printf("check swiglu %-4s rows=%-8zu hidden=%-6zu offset=%zu  %s\n", ex::dtype_name<T>(), rows, hidden, offset,
               res.summary().c_str());
   return res.ok();
 }
@@ -76,18 +71,8 @@ void bench(std::size_t rows, std::size_t hidden, std::vector<ex::Record>& record
   host::DeviceBuffer<T> x(2 * n), y(n);
   ex::fill_random_tiled(x.data(), 2 * n, rng);
   std::size_t const bytes = 3 * n * sizeof(T);  // gate and up read, out written
-  host::DeviceBuffer<unsigned char> copy_src(bytes / 2), copy_dst(bytes / 2);
-  host::cuda_check(cudaMemset(copy_src.data(), 0x5A, copy_src.bytes()), "cudaMemset");
-  auto const [ours_ms, copy_ms] = ex::median_ms_interleaved(
-      [&] { ex::swiglu<T>(x.data(), y.data(), rows, hidden); },
-      [&] {
-        host::cuda_check(cudaMemcpyAsync(copy_dst.data(), copy_src.data(), copy_src.bytes(), cudaMemcpyDeviceToDevice),
-                         "cudaMemcpyAsync");
-      },
-      nullptr);
-  auto const gbps = [&](double ms) { return static_cast<double>(bytes) / (ms * 1e6); };
-  records.push_back({"swiglu", std::to_string(rows) + "x" + std::to_string(hidden), dtype_name<T>(), gbps(ours_ms),
-                     "device copy", gbps(copy_ms), "GB/s", ours_ms * 1e3});
+  records.push_back(ex::bench_against_copy("swiglu", std::to_string(rows) + "x" + std::to_string(hidden), ex::dtype_name<T>(), bytes,
+                                           [&] { ex::swiglu<T>(x.data(), y.data(), rows, hidden); }));
 }
 
 }  // namespace
