@@ -37,7 +37,7 @@ def cases():
         if not m:
             continue
         regex = m.group(1).replace("\\.", ".").replace("\\[", "[").replace("\\]", "]")
-        for rule in re.findall(r"[a-z0-9]+(?:\.[a-z0-9\-]+)+", regex):
+        for rule in re.findall(r"[a-z0-9][a-z0-9\-]*(?:\.[a-z0-9\-]+)+", regex):
             by_rule.setdefault(rule, []).append(str(path.relative_to(ROOT)))
     return by_rule
 
@@ -47,8 +47,10 @@ def runtime_tests():
     by_rule = {}
     paths = [p for p in (ROOT / "tests").rglob("*") if p.suffix in (".cpp", ".cu") and "compile_fail" not in p.parts]
     paths += [p for p in (ROOT / "examples").rglob("main.cu")]
+    paths += [p for p in (ROOT / "tools").rglob("CMakeLists.txt")] + [p for p in (ROOT / "tests").rglob("CMakeLists.txt")]
     for path in sorted(paths):
-        for rule in set(re.findall(r"\[([a-z0-9]+(?:\.[a-z0-9\-]+)+)\]", path.read_text())):
+        text = path.read_text().replace("\\\\", "\\").replace("\\[", "[").replace("\\]", "]").replace("\\.", ".")
+        for rule in set(re.findall(r"\[([a-z0-9][a-z0-9\-]*(?:\.[a-z0-9\-]+)+)\]", text)):
             by_rule.setdefault(rule, []).append(str(path.relative_to(ROOT)))
     return by_rule
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// The debug-build pipeline wait: a completed phase returns; a phase nobody completes traps
+// The debug-build pipeline wait [pipeline.wait-timeout]: a completed phase returns; a phase nobody completes traps
 // (after a short bound here) instead of hanging. Its own program: a trap ends the CUDA context.
 #undef NDEBUG  // the bounded wait exists in debug builds only
 #include <cute_cpp/host/buffer.hpp>
