@@ -32,7 +32,7 @@ reduce_rows_kernel(T const* __restrict__ x, float* __restrict__ out, std::int64_
   float acc = identity;
   // NOTE: nothing is reused, so the row is streamed (Cached only picks the thread count).
   using Stream = RowConfig<Config::vec, Config::threads_per_row, false>;
-  RowReader<T, Stream>(gX(row, Underscore{}).data(), width, lane).load_each([&](auto&& t, int) {
+  RowReader<T, Stream>(gX(row, _).data(), width, lane).load_each([&](auto&& t, int) {
     auto const f = t.template to<float>();
     if constexpr (R == RowReduction::sum) acc += f.reduce_sum();
     else acc = fmaxf(acc, f.reduce_max());

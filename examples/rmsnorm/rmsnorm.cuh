@@ -38,7 +38,7 @@ rmsnorm_kernel(T const* __restrict__ x, T const* __restrict__ residual, T const*
   auto const gRo = make_tensor(residual_out, layout);  // (rows,width), written only with a residual
   T const* const r_row = residual == nullptr ? nullptr : residual + row * width;
 
-  RowReader<T, Config> reader(gX(row, Underscore{}).data(), width, lane);
+  RowReader<T, Config> reader(gX(row, _).data(), width, lane);
   float sum_sq = 0.f;
   reader.load_each([&](auto&& t, int e) {
     if (r_row != nullptr) {
@@ -59,7 +59,7 @@ rmsnorm_kernel(T const* __restrict__ x, T const* __restrict__ residual, T const*
     reader.reuse_each(store);
   } else {
     // NOTE: the second pass reads the summed row back from residual_out, written by this thread.
-    RowReader<T, Config> again(r_row != nullptr ? &gRo(row, 0) : gX(row, Underscore{}).data(), width, lane);
+    RowReader<T, Config> again(r_row != nullptr ? &gRo(row, 0) : gX(row, _).data(), width, lane);
     again.load_each(store);
   }
 }

@@ -32,7 +32,7 @@ softmax_kernel(T const* __restrict__ x, T* __restrict__ y, std::int64_t rows, in
   auto const gX = make_tensor(x, layout);  // (rows,width)
   auto const gY = make_tensor(y, layout);  // (rows,width)
 
-  RowReader<T, Config> reader(gX(row, Underscore{}).data(), width, lane);
+  RowReader<T, Config> reader(gX(row, _).data(), width, lane);
   float m = -__int_as_float(0x7f800000), s = 0.f;  // running max and sum of exp(x - max), in log2 units
   reader.load_each([&](auto&& t, int) {
     auto const f = t.template to<float>() * log2e;
@@ -48,7 +48,7 @@ softmax_kernel(T const* __restrict__ x, T* __restrict__ y, std::int64_t rows, in
         .template store_vector<Config::vec>(&gY(row, e));
   };
   if constexpr (Config::cached) reader.reuse_each(store);
-  else RowReader<T, Config>(gX(row, Underscore{}).data(), width, lane).load_each(store);
+  else RowReader<T, Config>(gX(row, _).data(), width, lane).load_each(store);
 }
 
 /// y = softmax(x) over each row of a (rows, width) row-major tensor.

@@ -15,7 +15,12 @@ namespace cute_cpp {
 
 /// `_`: "the whole mode" in a slice coordinate, "leave this mode alone" in a tiler.
 struct Underscore {};
+#if defined(__CUDA_ARCH__)
+// NOTE: in device code `_` must be a device variable: passing it by reference (t(_, 3)) odr-uses it.
+static __device__ constexpr Underscore _{};
+#else
 inline constexpr Underscore _{};
+#endif
 template <> inline constexpr bool is_static_v<Underscore> = true;
 
 // ---- ScaledBasis ----
