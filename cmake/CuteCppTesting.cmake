@@ -119,22 +119,37 @@ function(cute_cpp_add_compile_tests_in dir)
 endfunction()
 
 # cute_cpp_add_sass_test(<src>): compiles the case for the target of its `// cute-cpp-arch: 100a`
-# line (default 90a) and checks its SASS against each `// expect-sass: {{"regex"}}` (must match)
-# and `// reject-sass: {{"regex"}}` (must not) line. Label sass.
+# line (default 90a), or for each target of a `// cute-cpp-archs: 90a 100a` line, and checks its
+# SASS against each `// expect-sass: {{"regex"}}` (must match) and `// reject-sass: {{"regex"}}`
+# (must not) line. Label sass.
 function(cute_cpp_add_sass_test src)
   get_filename_component(src "${src}" ABSOLUTE)
   file(READ "${src}" text)
+  _cute_cpp_annotation("${text}" "cute-cpp-archs" archs)
   _cute_cpp_annotation("${text}" "cute-cpp-arch" arch)
-  if(NOT arch)
-    set(arch 90a)
+  _cute_cpp_test_name("${src}" sass base)
+  if(archs)
+    set(names "")
+    foreach(a IN LISTS archs)
+      list(APPEND names "${base}.sm${a}|${a}")
+    endforeach()
+  else()
+    if(NOT arch)
+      set(arch 90a)
+    endif()
+    set(names "${base}|${arch}")
   endif()
-  _cute_cpp_test_name("${src}" sass name)
-  add_test(NAME ${name}
-           COMMAND ${CMAKE_COMMAND} -DCUOBJDUMP=${CUTE_CPP_CUOBJDUMP} -DARCH=${arch}
-                   -DANNOTATIONS=${src} -DSOURCE=${src} -DNVCC=${CMAKE_CUDA_COMPILER}
-                   -DINCLUDE=${PROJECT_SOURCE_DIR}/include -DOBJECT=${CMAKE_CURRENT_BINARY_DIR}/${name}.o
-                   -P ${PROJECT_SOURCE_DIR}/cmake/sass_check.cmake)
-  set_tests_properties(${name} PROPERTIES LABELS sass)
+  foreach(entry IN LISTS names)
+    string(REPLACE "|" ";" entry "${entry}")
+    list(GET entry 0 name)
+    list(GET entry 1 target_arch)
+    add_test(NAME ${name}
+             COMMAND ${CMAKE_COMMAND} -DCUOBJDUMP=${CUTE_CPP_CUOBJDUMP} -DARCH=${target_arch}
+                     -DANNOTATIONS=${src} -DSOURCE=${src} -DNVCC=${CMAKE_CUDA_COMPILER}
+                     -DINCLUDE=${PROJECT_SOURCE_DIR}/include -DOBJECT=${CMAKE_CURRENT_BINARY_DIR}/${name}.o
+                     -P ${PROJECT_SOURCE_DIR}/cmake/sass_check.cmake)
+    set_tests_properties(${name} PROPERTIES LABELS sass)
+  endforeach()
   set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${src}")
 endfunction()
 function(cute_cpp_add_sass_tests_in dir)

@@ -1,10 +1,10 @@
-// The common primitives become their hardware instructions on sm_100a: TMA load/store/reduce
+// The common primitives become their hardware instructions on sm_90a and sm_100a: TMA load/store/reduce
 // (UTMALDG/UTMASTG/UTMAREDG), bulk copy (UBLKCP), mbarrier (SYNCS), elect (ELECT), cluster
 // barrier (UCGABAR), ldmatrix/stmatrix (LDSM/STSM), setmaxnreg (USETMAXREG), mma.sync (HMMA),
 // the async-proxy fence (FENCE.VIEW.ASYNC.S). fp8 mma.sync is native (QMMA) only on sm_120a;
 // on sm_90a and sm_100a ptxas lowers it to conversions and HMMA. TMA multicast is
 // a hardware form here.
-// cute-cpp-arch: 100a
+// cute-cpp-archs: 90a 100a
 // expect-sass: {{"UTMALDG\.2D"}}
 // expect-sass: {{"UTMALDG\.2D\.MULTICAST"}}
 // expect-sass: {{"UTMASTG\.2D"}}
