@@ -13,12 +13,7 @@ template void run_gemm<plans::Bf16TN128>(GemmArguments<plans::Bf16TN128> const&,
 template void run_gemm<plans::Bf16TN64>(GemmArguments<plans::Bf16TN64> const&, cudaStream_t);
 
 void run_gemm_bf16_tn(GemmArguments<plans::Bf16TN> const& args, cudaStream_t stream) {
-  static int const sms = [] {
-    int device = 0, count = 0;
-    host::cuda_check(cudaGetDevice(&device), "cudaGetDevice");
-    host::cuda_check(cudaDeviceGetAttribute(&count, cudaDevAttrMultiProcessorCount, device), "cudaDeviceGetAttribute");
-    return count;
-  }();
+  static int const sms = host::multiprocessor_count();
   switch (choose_gemm_tile(args.m, args.n, sms)) {
     case GemmTile::n256: return run_gemm<plans::Bf16TN>(args, stream);
     case GemmTile::n128: return run_gemm<plans::Bf16TN128>(rebind_arguments<plans::Bf16TN128>(args), stream);

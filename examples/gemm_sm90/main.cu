@@ -11,6 +11,7 @@
 
 #include <cute_cpp/host/buffer.hpp>
 #include <cute_cpp/host/error.hpp>
+#include <cute_cpp/host/target_check.hpp>
 
 #include <cublas_v2.h>
 
@@ -102,17 +103,21 @@ struct Problem {
     }
     return p;
   }
-  /// The product in fp32 through cuBLAS (large problems), row-major m x n.
-  std::vector<double> cublas_product(cublasHandle_t handle) const {
-    host::DeviceBuffer<float> out(std::size_t(m * n));
+  /// cuBLAS's C = A B (fp32 accumulate) into `out`, row-major with `ldc_out`, of type `out_type`,
+  /// in this problem's layouts: row-major C = A B is column-major C^T = B^T A^T.
+  void cublas_gemm(cublasHandle_t handle, void* out, cudaDataType_t out_type, std::int64_t ldc_out) const {
     float const one = 1.0f, zero = 0.0f;
-    // Row-major C = A B is column-major C^T = B^T A^T.
     cublasOperation_t const tb = Plan::major_b == OperandMajorMode::K ? CUBLAS_OP_T : CUBLAS_OP_N;
     cublasOperation_t const ta = Plan::major_a == OperandMajorMode::K ? CUBLAS_OP_N : CUBLAS_OP_T;
     cublas_check(cublasGemmEx(handle, tb, ta, int(n), int(m), int(k), &one, db.data(), cuda_type<TB>(), int(ldb),
-                              da.data(), cuda_type<TA>(), int(lda), &zero, out.data(), CUDA_R_32F, int(n),
+                              da.data(), cuda_type<TA>(), int(lda), &zero, out, out_type, int(ldc_out),
                               CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT),
-                 "cublasGemmEx(fp32 reference)");
+                 "cublasGemmEx");
+  }
+  /// The product in fp32 through cuBLAS (large problems), row-major m x n.
+  std::vector<double> cublas_product(cublasHandle_t handle) const {
+    host::DeviceBuffer<float> out(std::size_t(m * n));
+    cublas_gemm(handle, out.data(), CUDA_R_32F, n);
     auto const host_out = out.download();
     return std::vector<double>(host_out.begin(), host_out.end());
   }
@@ -254,20 +259,13 @@ void bench(std::int64_t m, std::int64_t n, std::int64_t k, std::mt19937_64& rng,
   for (int i = 0; i < copies; ++i) problems.emplace_back(m, n, k, rng);
   std::vector<host::DeviceBuffer<typename Plan::TC>> cref;
   for (int i = 0; i < copies; ++i) cref.emplace_back(std::size_t(problems[0].ldc) * m);
-  float const one = 1.0f, zero = 0.0f;
-  cublasOperation_t const tb = Plan::major_b == OperandMajorMode::K ? CUBLAS_OP_T : CUBLAS_OP_N;
-  cublasOperation_t const ta = Plan::major_a == OperandMajorMode::K ? CUBLAS_OP_N : CUBLAS_OP_T;
   int ours_next = 0, cublas_next = 0;
   auto const [ours_ms, cublas_ms] = ex::median_ms_interleaved(
       [&] { ours(problems[std::size_t(ours_next++ % copies)].arguments()); },
       [&] {
         int const i = cublas_next++ % copies;
-        auto const& p = problems[std::size_t(i)];
-        cublas_check(cublasGemmEx(handle, tb, ta, int(n), int(m), int(k), &one, p.db.data(),
-                                  cuda_type<typename Plan::TB>(), int(p.ldb), p.da.data(), cuda_type<typename Plan::TA>(),
-                                  int(p.lda), &zero, cref[std::size_t(i)].data(), cuda_type<typename Plan::TC>(),
-                                  int(p.ldc), CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT),
-                     "cublasGemmEx");
+        problems[std::size_t(i)].cublas_gemm(handle, cref[std::size_t(i)].data(), cuda_type<typename Plan::TC>(),
+                                             problems[std::size_t(i)].ldc);
       },
       nullptr);
   double const flops = 2.0 * double(m) * double(n) * double(k);
@@ -294,10 +292,7 @@ void bench_plan(std::int64_t m, std::int64_t n, std::int64_t k, std::mt19937_64&
 /// The bf16 TN GEMM with the heuristic's tile, named after the tile it chose.
 void bench_auto(std::int64_t m, std::int64_t n, std::int64_t k, std::mt19937_64& rng, cublasHandle_t handle,
                 std::vector<ex::Record>& records) {
-  int device = 0, sms = 0;
-  host::cuda_check(cudaGetDevice(&device), "cudaGetDevice");
-  host::cuda_check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), "cudaDeviceGetAttribute");
-  ex::GemmTile const tile = ex::choose_gemm_tile(m, n, sms);
+  ex::GemmTile const tile = ex::choose_gemm_tile(m, n, host::multiprocessor_count());
   std::string const name = tile == ex::GemmTile::n256   ? plan_name<plans::Bf16TN>()
                            : tile == ex::GemmTile::n128 ? plan_name<plans::Bf16TN128>()
                                                         : plan_name<plans::Bf16TN64>();

@@ -82,6 +82,14 @@ inline void check_device_supported(DeviceInfo const& device, std::string_view ta
   return {prop.name, prop.major, prop.minor};
 }
 
+/// The current device's multiprocessor count (what persistent grids and tile heuristics size by).
+[[nodiscard]] inline int multiprocessor_count() {
+  int ordinal = 0, count = 0;
+  cuda_check(cudaGetDevice(&ordinal), "cudaGetDevice");
+  cuda_check(cudaDeviceGetAttribute(&count, cudaDevAttrMultiProcessorCount, ordinal), "cudaDeviceGetAttribute");
+  return count;
+}
+
 /// Checks that `kernel` has code for the current device: the device must be a cute-cpp target
 /// the binary carries, and the runtime must find the kernel's image for it.
 inline void check_kernel_target(void const* kernel, std::string_view name,
