@@ -10,6 +10,7 @@
 #include <cute_cpp/epilogue/fusion.hpp>
 #include <cute_cpp/mma/sm90_wgmma.hpp>
 #include <cute_cpp/pipeline/pipeline_tma_async.hpp>
+#include <cute_cpp/sched/split_k.hpp>
 #include <cute_cpp/sched/static_persistent_tile_scheduler.hpp>
 #include <cute_cpp/epilogue/sm90_tma_store.hpp>
 #include <cute_cpp/plan/verify_plan.hpp>
@@ -55,6 +56,9 @@ struct GemmPlan {
                                        SmemMNMajor<TB, BN / ClusterM, BK>>;
   using Mma = sm90::WgmmaTiledMma<TA, TB, float, sm90::AOperand<ASmem>, sm90::BOperand<BSmem>, rows_per_warpgroup / 64, BN>;
   using Epi = sm90::EpilogueTmaStore<TC, BN, /*BarrierId=*/1>;
+  /// Named barriers of split-K's reduction, one per consumer warpgroup (after the epilogue's).
+  static constexpr int split_k_barrier = 1 + consumer_warpgroups;
+  static_assert(diag::named_barrier_plan<split_k_barrier + consumer_warpgroups - 1, 128>::ok);
   static constexpr std::uint32_t a_bytes = size_in_bytes<TA, ASmem>();
   static constexpr std::uint32_t b_bytes = size_in_bytes<TB, BSmem>();
   // NOTE: a stage is released by the consumer warps of every CTA its B part was multicast to.
@@ -71,6 +75,7 @@ struct GemmPlan {
     Stage stage[Stages];
     typename Epi::SharedStorage epilogue[consumer_warpgroups];
     typename Pipeline::SharedStorage barriers;
+    std::uint32_t split_k_flag[consumer_warpgroups];
   };
   /// Dynamic shared memory to ask for: the storage plus slack to align it to 1024 bytes.
   static constexpr std::size_t smem_bytes = sizeof(SharedStorage) + 1024;
@@ -100,18 +105,62 @@ struct GemmArguments {
   typename Plan::Epilogue epilogue{};
   /// Tile rows per rasterization group (0: the default); CuTeDSL's max_swizzle_size.
   int raster_group_rows = 0;
+  /// Split-K of the tiles of the last, partial wave: 0 chooses (1 without a workspace),
+  /// 1 is off, n > 1 cuts each of them into n K ranges.
+  int k_splits = 0;
+  /// Split-K's workspace, at least gemm_workspace_bytes(args) bytes, zeroed once before its
+  /// first use (the kernel leaves it zeroed); one GEMM at a time may use it.
+  void* workspace = nullptr;
+  std::size_t workspace_bytes = 0;
 };
+
+/// The split of the work: `splits` K ranges for each of the last `split_tiles` cluster tiles.
+struct SplitKChoice {
+  int splits = 1;
+  std::int64_t split_tiles = 0;
+};
+
+/// Split-K for `units` cluster tiles of `k_blocks` K blocks (of `block_k` elements) on
+/// `clusters` resident clusters; `requested` as GemmArguments::k_splits. Only the tiles of the
+/// last, partial wave are split: into the number of ranges that minimises the modelled time of
+/// that wave (waves of the shorter units, plus writing one partial and reading `splits`).
+/// NOTE: the cost of one partial pass, in tile times, is about 256 / K: a tile's fp32 partials
+/// move at the L2 rate per SM while its products need 2K flops per output at the wgmma rate.
+constexpr SplitKChoice choose_split_k(std::int64_t units, std::int64_t clusters, int k_blocks, int block_k,
+                                      int requested) {
+  std::int64_t const tail = units <= clusters ? units : units % clusters;
+  if (requested == 1 || tail == 0) return {};
+  if (requested > 1) return {requested, tail};
+  double const pass = 256.0 / double(std::int64_t(k_blocks) * block_k);
+  SplitKChoice best;
+  double best_time = 1.0;
+  for (int s = 2; s <= 8 && k_blocks / s >= 2; ++s) {
+    double const waves = double((tail * s + clusters - 1) / clusters);
+    double const time = waves / s + double(1 + s) * pass;
+    if (time < best_time - 0.02) {
+      best = {s, tail};
+      best_time = time;
+    }
+  }
+  return best;
+}
 
 /// Checks the arguments (std::invalid_argument naming the rule), encodes the TMA descriptors
 /// and launches the persistent kernel on `stream`. Defined in gemm_sm90.cuh.
 template <class Plan>
 void run_gemm(GemmArguments<Plan> const& args, cudaStream_t stream);
 
-/// The tile widths the heuristic chooses among (all 128 rows, 2-CTA clusters).
-enum class GemmTile { n256, n128, n64 };
+/// The workspace bytes split-K needs for these arguments (0 when it splits nothing).
+template <class Plan>
+std::size_t gemm_workspace_bytes(GemmArguments<Plan> const& args);
+
+/// The tiles the heuristic chooses among: 128 rows, N columns, in 2-CTA clusters (c2) or alone (c1).
+enum class GemmTile { n256, n128, n64, n256c1, n128c1, n64c1 };
 
 /// The tile for an m x n problem on `ctas` resident CTAs: the one whose waves are fullest,
 /// weighted by how efficiently a tile of that width uses L2 and shared-memory bandwidth.
+/// A problem of one tile row takes tiles without a cluster: the second CTA of a 2-CTA cluster
+/// would have no rows.
 /// NOTE: the weights are rough (per-tile efficiency of 128 x N tiles, H200, 2026-11-30:
 /// wide tiles are L2-bound at 473 TFLOP/s without multicast, so narrower ones lose more).
 constexpr GemmTile choose_gemm_tile(std::int64_t m, std::int64_t n, int ctas) {
@@ -120,8 +169,11 @@ constexpr GemmTile choose_gemm_tile(std::int64_t m, std::int64_t n, int ctas) {
     std::int64_t width;
     double efficiency;
   };
-  constexpr Candidate candidates[] = {{GemmTile::n256, 256, 1.0}, {GemmTile::n128, 128, 0.85}, {GemmTile::n64, 64, 0.6}};
-  GemmTile best = GemmTile::n256;
+  bool const one_row = m <= 128;
+  Candidate const candidates[] = {{one_row ? GemmTile::n256c1 : GemmTile::n256, 256, 1.0},
+                                  {one_row ? GemmTile::n128c1 : GemmTile::n128, 128, 0.85},
+                                  {one_row ? GemmTile::n64c1 : GemmTile::n64, 64, 0.6}};
+  GemmTile best = candidates[0].tile;
   double best_score = -1.0;
   for (auto const& c : candidates) {
     std::int64_t const tiles = ((m + 127) / 128) * ((n + c.width - 1) / c.width);

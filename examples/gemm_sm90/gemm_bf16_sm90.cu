@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
-// The bf16 GEMMs for sm_90a: every operand major-ness.
+// The bf16 GEMMs for sm_90a: every operand major-ness, and the tile heuristic's dispatch.
 #include "gemm_sm90.cuh"
 #include "plans.hpp"
 
 namespace cute_cpp::examples {
+
 template void run_gemm<plans::Bf16TN>(GemmArguments<plans::Bf16TN> const&, cudaStream_t);
 template void run_gemm<plans::Bf16NN>(GemmArguments<plans::Bf16NN> const&, cudaStream_t);
 template void run_gemm<plans::Bf16TT>(GemmArguments<plans::Bf16TT> const&, cudaStream_t);
@@ -11,13 +12,41 @@ template void run_gemm<plans::Bf16NT>(GemmArguments<plans::Bf16NT> const&, cudaS
 template void run_gemm<plans::Bf16TNNoCluster>(GemmArguments<plans::Bf16TNNoCluster> const&, cudaStream_t);
 template void run_gemm<plans::Bf16TN128>(GemmArguments<plans::Bf16TN128> const&, cudaStream_t);
 template void run_gemm<plans::Bf16TN64>(GemmArguments<plans::Bf16TN64> const&, cudaStream_t);
+template void run_gemm<plans::Bf16TN128NoCluster>(GemmArguments<plans::Bf16TN128NoCluster> const&, cudaStream_t);
+template void run_gemm<plans::Bf16TN64NoCluster>(GemmArguments<plans::Bf16TN64NoCluster> const&, cudaStream_t);
+template std::size_t gemm_workspace_bytes<plans::Bf16TN>(GemmArguments<plans::Bf16TN> const&);
+template std::size_t gemm_workspace_bytes<plans::Bf16NN>(GemmArguments<plans::Bf16NN> const&);
+template std::size_t gemm_workspace_bytes<plans::Bf16TT>(GemmArguments<plans::Bf16TT> const&);
+template std::size_t gemm_workspace_bytes<plans::Bf16NT>(GemmArguments<plans::Bf16NT> const&);
+template std::size_t gemm_workspace_bytes<plans::Bf16TNNoCluster>(GemmArguments<plans::Bf16TNNoCluster> const&);
+template std::size_t gemm_workspace_bytes<plans::Bf16TN128>(GemmArguments<plans::Bf16TN128> const&);
+template std::size_t gemm_workspace_bytes<plans::Bf16TN64>(GemmArguments<plans::Bf16TN64> const&);
+template std::size_t gemm_workspace_bytes<plans::Bf16TN128NoCluster>(GemmArguments<plans::Bf16TN128NoCluster> const&);
+template std::size_t gemm_workspace_bytes<plans::Bf16TN64NoCluster>(GemmArguments<plans::Bf16TN64NoCluster> const&);
 
-void run_gemm_bf16_tn(GemmArguments<plans::Bf16TN> const& args, cudaStream_t stream) {
+namespace {
+/// f(arguments rebound to the plan choose_gemm_tile picks for the shape).
+template <class F>
+decltype(auto) with_chosen_plan(GemmArguments<plans::Bf16TN> const& args, F&& f) {
   static int const sms = host::multiprocessor_count();
   switch (choose_gemm_tile(args.m, args.n, sms)) {
-    case GemmTile::n256: return run_gemm<plans::Bf16TN>(args, stream);
-    case GemmTile::n128: return run_gemm<plans::Bf16TN128>(rebind_arguments<plans::Bf16TN128>(args), stream);
-    case GemmTile::n64: return run_gemm<plans::Bf16TN64>(rebind_arguments<plans::Bf16TN64>(args), stream);
+    case GemmTile::n256: break;
+    case GemmTile::n128: return f(rebind_arguments<plans::Bf16TN128>(args));
+    case GemmTile::n64: return f(rebind_arguments<plans::Bf16TN64>(args));
+    case GemmTile::n256c1: return f(rebind_arguments<plans::Bf16TNNoCluster>(args));
+    case GemmTile::n128c1: return f(rebind_arguments<plans::Bf16TN128NoCluster>(args));
+    case GemmTile::n64c1: return f(rebind_arguments<plans::Bf16TN64NoCluster>(args));
   }
+  return f(args);
 }
+}  // namespace
+
+void run_gemm_bf16_tn(GemmArguments<plans::Bf16TN> const& args, cudaStream_t stream) {
+  with_chosen_plan(args, [&](auto const& a) { run_gemm(a, stream); });
+}
+
+std::size_t gemm_bf16_tn_workspace_bytes(GemmArguments<plans::Bf16TN> const& args) {
+  return with_chosen_plan(args, [](auto const& a) { return gemm_workspace_bytes(a); });
+}
+
 }  // namespace cute_cpp::examples

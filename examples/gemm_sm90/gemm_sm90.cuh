@@ -13,6 +13,8 @@
 // vertically adjacent tiles of one tile column: each loads half of the shared B tile and
 // multicasts it to both, halving B's L2 traffic; a stage is then free only when the consumers of
 // both CTAs have released it.
+// Split-K: when the scheduler cuts a tile's K into splits (sched/split_k.hpp), each consumer
+// warpgroup leaves its partial sums in the workspace and only the last to arrive stores C.
 #include "gemm.hpp"
 
 #include <cute_cpp/host/launch.hpp>
@@ -32,8 +34,8 @@ template <class Plan>
 __global__ void __launch_bounds__(Plan::threads, 1)
 gemm_kernel(const __grid_constant__ typename Plan::MapA tma_a, const __grid_constant__ typename Plan::MapB tma_b,
             const __grid_constant__ typename Plan::MapC tma_c, typename Plan::Epilogue const epilogue,
-            std::int64_t const m, std::int64_t const n, std::int64_t const k,
-            PersistentTileSchedulerParams const tiles) {
+            std::int64_t const m, std::int64_t const n, PersistentTileSchedulerParams const tiles,
+            SplitKWorkspace const workspace) {
   static_assert(verify_plan<Plan>());
   using Mma = typename Plan::Mma;
   using Pipeline = typename Plan::Pipeline;
@@ -62,7 +64,6 @@ gemm_kernel(const __grid_constant__ typename Plan::MapA tma_a, const __grid_cons
   } else {
     __syncthreads();
   }
-  int const k_blocks = int((k + BK - 1) / BK);
   StaticPersistentTileScheduler scheduler(tiles, blockIdx.x, gridDim.x);
 
   if (warpgroup == 0) {
@@ -73,7 +74,7 @@ gemm_kernel(const __grid_constant__ typename Plan::MapA tma_a, const __grid_cons
     for (; scheduler.has_work(); scheduler.advance_to_next_work()) {
       WorkTileInfo const tile = scheduler.get_current_work();
       std::int32_t const m0 = tile.m * BM, n0 = tile.n * BN;
-      for (int kb = 0; kb < k_blocks; ++kb) {
+      for (int kb = tile.k_block_begin; kb < tile.k_block_end; ++kb) {
         pipeline.producer_acquire(state);
         pipeline.producer_expect_tx(state);
         auto& stage = smem.stage[state.index()];
@@ -117,13 +118,13 @@ gemm_kernel(const __grid_constant__ typename Plan::MapA tma_a, const __grid_cons
     WorkTileInfo const tile = scheduler.get_current_work();
     acc.fill(0.0f);
     auto previous = state;
-    for (int kb = 0; kb < k_blocks; ++kb) {
+    for (int kb = tile.k_block_begin; kb < tile.k_block_end; ++kb) {
       pipeline.consumer_wait(state);
       auto& stage = smem.stage[state.index()];
       Mma::warpgroup_arrive(acc);
       Mma::gemm(acc, stage.a, stage.b, consumer * Plan::rows_per_warpgroup);
       Mma::commit_group();
-      if (kb > 0) {
+      if (kb > tile.k_block_begin) {
         // NOTE: one wgmma group stays in flight; the stage before it is now free.
         Mma::template wait_group<1>(acc);
         pipeline.consumer_release(previous, lane, cluster_mask, cluster_rank);
@@ -132,7 +133,15 @@ gemm_kernel(const __grid_constant__ typename Plan::MapA tma_a, const __grid_cons
       state.advance();
     }
     Mma::template wait_group<0>(acc);
-    if (k_blocks > 0) pipeline.consumer_release(previous, lane, cluster_mask, cluster_rank);
+    if (tile.k_block_end > tile.k_block_begin) pipeline.consumer_release(previous, lane, cluster_mask, cluster_rank);
+    if (tile.splits > 1) {
+      // A split past M has nothing to add; otherwise only the last split's warpgroup goes on.
+      if (!tile.valid) continue;
+      if (!split_k_reduce<128>(acc, workspace, tile.split_tile * Plan::consumer_warpgroups + consumer, tile.split,
+                               tile.splits, thread, std::uint32_t(Plan::split_k_barrier + consumer),
+                               &smem.split_k_flag[consumer]))
+        continue;
+    }
 
     // ---- epilogue ----
     std::int64_t const row0 = std::int64_t(tile.m) * BM + consumer * Plan::rows_per_warpgroup;
@@ -157,6 +166,58 @@ namespace detail {
 /// 649/660/672/672 TFLOP/s; 4096^3: 669/678/677/671. Rasterization moves little here.
 inline constexpr int default_raster_group_rows = 16;
 
+/// How a launch walks the problem: tiles, split-K and the resident grid.
+struct GemmSchedule {
+  PersistentTileSchedulerParams tiles;
+  int resident_ctas = 0;
+  std::size_t workspace_bytes = 0;
+};
+
+template <class Plan>
+int gemm_resident_ctas() {
+  // NOTE: a persistent grid must be resident all at once. Clusters are placed within GPCs, so
+  // fewer than sm_count / cluster_m of them may fit: ask the occupancy calculator.
+  static int const ctas = [] {
+    host::LaunchConfig config;
+    config.block = dim3(Plan::threads);
+    config.smem_bytes = Plan::smem_bytes;
+    config.cluster = dim3(Plan::cluster_m, 1, 1);
+    config.grid = dim3(Plan::cluster_m);
+    return host::max_active_clusters(&gemm_kernel<Plan>, config) * Plan::cluster_m;
+  }();
+  if (ctas < 1) throw std::runtime_error("cute-cpp [gemm.occupancy]: the GEMM kernel cannot be resident");
+  return ctas;
+}
+
+template <class Plan>
+GemmSchedule gemm_schedule(GemmArguments<Plan> const& args, int k_splits) {
+  GemmSchedule s;
+  auto& tiles = s.tiles;
+  tiles.tiles_m = std::int32_t((args.m + Plan::block_m - 1) / Plan::block_m);
+  tiles.tiles_n = std::int32_t((args.n + Plan::block_n - 1) / Plan::block_n);
+  int const group_rows = args.raster_group_rows > 0 ? args.raster_group_rows : default_raster_group_rows;
+  tiles.swizzle = std::max(1, group_rows / Plan::cluster_m);
+  tiles.cluster_m = Plan::cluster_m;
+  tiles.k_blocks = std::int32_t((args.k + Plan::block_k - 1) / Plan::block_k);
+  if (k_splits > tiles.k_blocks)
+    detail::gemm_argument_error("gemm.k-splits", std::to_string(k_splits) + " K splits of " +
+                                                     std::to_string(tiles.k_blocks) + " K blocks of " +
+                                                     std::to_string(Plan::block_k) + ": each split needs one");
+  s.resident_ctas = gemm_resident_ctas<Plan>();
+  SplitKChoice const split =
+      choose_split_k(tiles.units(), s.resident_ctas / Plan::cluster_m, tiles.k_blocks, Plan::block_k, k_splits);
+  tiles.splits = split.splits;
+  tiles.split_tiles = split.split_tiles;
+  s.workspace_bytes = split_k_workspace_bytes(split.split_tiles * Plan::cluster_m, split.splits,
+                                              Plan::consumer_warpgroups, std::int64_t(Plan::block_m) * Plan::block_n);
+  return s;
+}
+
+template <class Plan>
+std::size_t gemm_workspace_bytes(GemmArguments<Plan> const& args) {
+  return gemm_schedule(args, args.k_splits).workspace_bytes;
+}
+
 template <class Plan>
 void run_gemm(GemmArguments<Plan> const& args, cudaStream_t stream) {
   static_assert(verify_plan<Plan>());
@@ -170,6 +231,18 @@ void run_gemm(GemmArguments<Plan> const& args, cudaStream_t stream) {
     detail::gemm_argument_error("gemm.k-multiple-of-8", "K must be a multiple of 8 elements (got " +
                                                             std::to_string(args.k) +
                                                             "): TMA needs 16-byte row strides; pad K with zeros");
+  if (args.k_splits < 0)
+    detail::gemm_argument_error("gemm.k-splits", "k_splits is 0 (choose), 1 (off) or a count (got " +
+                                                     std::to_string(args.k_splits) + ")");
+  // Without room for the chosen split, the automatic choice falls back to whole tiles.
+  GemmSchedule schedule = gemm_schedule(args, args.k_splits);
+  if (schedule.workspace_bytes > 0 && (args.workspace == nullptr || args.workspace_bytes < schedule.workspace_bytes)) {
+    if (args.k_splits != 0)
+      detail::gemm_argument_error("gemm.workspace", "split-K needs a workspace of " +
+                                                        std::to_string(schedule.workspace_bytes) + " bytes (got " +
+                                                        std::to_string(args.workspace_bytes) + ")");
+    schedule = gemm_schedule(args, 1);
+  }
   auto const a_map = Plan::major_a == OperandMajorMode::K
                          ? host::create_tensor_map_tiled<TA, typename Plan::ASmem>(args.a, args.m, args.k, args.lda)
                          : host::create_tensor_map_tiled<TA, typename Plan::ASmem>(args.a, args.k, args.m, args.lda);
@@ -178,28 +251,19 @@ void run_gemm(GemmArguments<Plan> const& args, cudaStream_t stream) {
                          ? host::create_tensor_map_tiled<TB, BLoad>(args.b, args.n, args.k, args.ldb)
                          : host::create_tensor_map_tiled<TB, BLoad>(args.b, args.k, args.n, args.ldb);
   auto const c_map = host::create_tensor_map_tiled<TC, typename Plan::Epi::Chunk>(args.c, args.m, args.n, args.ldc);
+  SplitKWorkspace const workspace =
+      schedule.workspace_bytes > 0
+          ? split_k_workspace(args.workspace, schedule.tiles.split_tiles * Plan::cluster_m, Plan::consumer_warpgroups)
+          : SplitKWorkspace{};
 
-  PersistentTileSchedulerParams tiles;
-  tiles.tiles_m = std::int32_t((args.m + Plan::block_m - 1) / Plan::block_m);
-  tiles.tiles_n = std::int32_t((args.n + Plan::block_n - 1) / Plan::block_n);
-  int const group_rows = args.raster_group_rows > 0 ? args.raster_group_rows : default_raster_group_rows;
-  tiles.swizzle = std::max(1, group_rows / Plan::cluster_m);
-  tiles.cluster_m = Plan::cluster_m;
   host::LaunchConfig config;
   config.block = dim3(Plan::threads);
   config.smem_bytes = Plan::smem_bytes;
   config.stream = stream;
   config.cluster = dim3(Plan::cluster_m, 1, 1);
-  // NOTE: a persistent grid must be resident all at once. Clusters are placed within GPCs, so
-  // fewer than sm_count / cluster_m of them may fit: ask the occupancy calculator.
-  static int const resident_ctas = [&] {
-    config.grid = dim3(Plan::cluster_m);
-    return host::max_active_clusters(&gemm_kernel<Plan>, config) * Plan::cluster_m;
-  }();
-  if (resident_ctas < 1) throw std::runtime_error("cute-cpp [gemm.occupancy]: the GEMM kernel cannot be resident");
-  config.grid = dim3(unsigned(StaticPersistentTileScheduler::get_grid_shape(tiles, resident_ctas)));
-  host::launch(&gemm_kernel<Plan>, "gemm_sm90", config, a_map, b_map, c_map, args.epilogue, args.m, args.n, args.k,
-               tiles);
+  config.grid = dim3(unsigned(StaticPersistentTileScheduler::get_grid_shape(schedule.tiles, schedule.resident_ctas)));
+  host::launch(&gemm_kernel<Plan>, "gemm_sm90", config, a_map, b_map, c_map, args.epilogue, args.m, args.n,
+               schedule.tiles, workspace);
 }
 
 /// The same arguments for another plan of the same element types and epilogue.
@@ -208,7 +272,8 @@ GemmArguments<To> rebind_arguments(GemmArguments<From> const& a) {
   static_assert(std::is_same_v<typename To::TA, typename From::TA> && std::is_same_v<typename To::TB, typename From::TB> &&
                 std::is_same_v<typename To::TC, typename From::TC> &&
                 std::is_same_v<typename To::Epilogue, typename From::Epilogue>);
-  return {a.a, a.lda, a.b, a.ldb, a.c, a.ldc, a.m, a.n, a.k, a.epilogue, a.raster_group_rows};
+  return {a.a,        a.lda,      a.b,          a.ldb,          a.c,         a.ldc,          a.m, a.n, a.k,
+          a.epilogue, a.raster_group_rows, a.k_splits, a.workspace, a.workspace_bytes};
 }
 
 }  // namespace cute_cpp::examples

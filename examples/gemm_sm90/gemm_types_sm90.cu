@@ -6,4 +6,6 @@
 namespace cute_cpp::examples {
 template void run_gemm<plans::F16TN>(GemmArguments<plans::F16TN> const&, cudaStream_t);
 template void run_gemm<plans::Bf16TNf32>(GemmArguments<plans::Bf16TNf32> const&, cudaStream_t);
+template std::size_t gemm_workspace_bytes<plans::F16TN>(GemmArguments<plans::F16TN> const&);
+template std::size_t gemm_workspace_bytes<plans::Bf16TNf32>(GemmArguments<plans::Bf16TNf32> const&);
 }  // namespace cute_cpp::examples

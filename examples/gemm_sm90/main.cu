@@ -4,7 +4,7 @@
 // fp32 cuBLAS product (large shapes) on fresh random data with NaN-poisoned outputs, for every
 // operand major-ness, output type and fused epilogue built; then times it against cuBLAS
 // (bf16 in, bf16 out, fp32 accumulate) in the same run.
-//   gemm_sm90 [--no-bench] [--json FILE] [--seed N] [--profile] [--raster-sweep]
+//   gemm_sm90 [--no-bench] [--json FILE] [--seed N] [--profile] [--raster-sweep] [--split-sweep]
 #include "examples/common/cli.hpp"
 #include "gemm.hpp"
 #include "plans.hpp"
@@ -59,6 +59,7 @@ struct Problem {
   host::DeviceBuffer<TA> da;
   host::DeviceBuffer<TB> db;
   host::DeviceBuffer<TC> dc;
+  host::DeviceBuffer<unsigned char> workspace;  // split-K's, zeroed when (re)allocated
 
   Problem(std::int64_t m_, std::int64_t n_, std::int64_t k_, std::mt19937_64& rng) : m(m_), n(n_), k(k_) {
     // NOTE: leading dimensions are padded to a multiple of 8 beyond the extent, so strided access is exercised.
@@ -90,7 +91,15 @@ struct Problem {
     args.m = m;
     args.n = n;
     args.k = k;
+    args.workspace = workspace.data();
+    args.workspace_bytes = workspace.bytes();
     return args;
+  }
+  /// Makes the workspace at least `bytes` long.
+  void reserve_workspace(std::size_t bytes) {
+    if (bytes <= workspace.bytes()) return;
+    workspace = host::DeviceBuffer<unsigned char>(bytes);
+    workspace.fill_bytes(0);
   }
   /// The product in fp64 on the CPU (small problems).
   std::vector<double> cpu_product() const {
@@ -133,16 +142,36 @@ struct Problem {
 
 template <class TC> double rtol_of() { return std::is_same_v<TC, float> ? 1e-5 : std::is_same_v<TC, plans::f16> ? 2e-3 : 1.0 / 128; }
 
-/// Runs one plan on one shape and compares every element with the reference.
+/// Runs one plan on one shape (with k_splits, GemmArguments') and compares every element with
+/// the reference; a split run is repeated and must be bit-identical.
 template <class Plan, class Reference>
 bool check(std::int64_t m, std::int64_t n, std::int64_t k, std::mt19937_64& rng, cublasHandle_t handle,
-           Reference&& reference, typename Plan::Epilogue epilogue = {}, char const* what = "") {
+           Reference&& reference, typename Plan::Epilogue epilogue = {}, char const* what = "", int k_splits = 1) {
+  // The bf16 TN plan goes through the tile heuristic's dispatch (with its own choice of split).
+  constexpr bool dispatched = std::is_same_v<Plan, plans::Bf16TN>;
+  auto run = [](ex::GemmArguments<Plan> const& a) {
+    if constexpr (dispatched) ex::run_gemm_bf16_tn(a, nullptr);
+    else ex::run_gemm<Plan>(a, nullptr);
+  };
   Problem<Plan> p(m, n, k, rng);
   p.dc.fill_bytes(0xFF);
   auto args = p.arguments();
+  args.k_splits = k_splits;
+  if constexpr (dispatched) p.reserve_workspace(ex::gemm_bf16_tn_workspace_bytes(args));
+  else p.reserve_workspace(ex::gemm_workspace_bytes(args));
+  args = p.arguments();
+  args.k_splits = k_splits;
   args.epilogue = epilogue;
-  ex::run_gemm<Plan>(args, nullptr);
+  run(args);
   host::cuda_check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
+  bool repeatable = true;
+  if (k_splits != 1) {
+    auto const first = p.dc.download();
+    p.dc.fill_bytes(0xFF);
+    run(args);
+    auto const second = p.dc.download();
+    repeatable = std::memcmp(first.data(), second.data(), first.size() * sizeof(first[0])) == 0;
+  }
   bool const small = m * n * k <= std::int64_t(1) << 27;
   std::vector<double> want = small ? p.cpu_product() : p.cublas_product(handle);
   reference(want, m, n);
@@ -151,11 +180,12 @@ bool check(std::int64_t m, std::int64_t n, std::int64_t k, std::mt19937_64& rng,
   double const atol = 1e-5 * double(k) + (std::is_same_v<typename Plan::TC, float> ? 0.0 : 1e-2);
   auto const result = ex::check_close(std::span<typename Plan::TC const>(got), std::span<double const>(want),
                                       rtol_of<typename Plan::TC>(), atol);
-  std::printf("check %-4s A %-2s B %-2s -> %-4s cluster %d %-22s m=%-5lld n=%-5lld k=%-5lld vs %-7s %s\n",
+  std::printf("check %-4s A %-2s B %-2s -> %-4s %dx%d c%d %-22s m=%-5lld n=%-5lld k=%-5lld splits %d vs %-7s %s%s\n",
               type_name<typename Plan::TA>(), major_name(Plan::major_a), major_name(Plan::major_b),
-              type_name<typename Plan::TC>(), Plan::cluster_m, what, (long long)m, (long long)n, (long long)k,
-              small ? "fp64" : "cuBLAS", result.summary().c_str());
-  return result.ok();
+              type_name<typename Plan::TC>(), Plan::block_m, Plan::block_n, Plan::cluster_m, what, (long long)m,
+              (long long)n, (long long)k, k_splits, small ? "fp64" : "cuBLAS", result.summary().c_str(),
+              repeatable ? "" : "; FAILED: a second split-K run differs");
+  return result.ok() && repeatable;
 }
 
 constexpr auto no_epilogue = [](std::vector<double>&, std::int64_t, std::int64_t) {};
@@ -171,9 +201,25 @@ bool check_shapes(std::mt19937_64& rng, cublasHandle_t handle, bool large) {
   return ok;
 }
 
+/// Split-K: every tile split (uneven ranges, a cluster rank past M), the tail of a multi-wave
+/// problem split, narrow tiles split many ways, and the heuristic's own choices on skinny shapes.
+bool check_split_k(std::mt19937_64& rng, cublasHandle_t handle) {
+  bool ok = true;
+  ok &= check<plans::Bf16TN>(333, 517, 264, rng, handle, no_epilogue, {}, "", 3);
+  ok &= check<plans::Bf16TN>(333, 517, 264, rng, handle, no_epilogue, {}, "", 5);
+  ok &= check<plans::Bf16TN>(2048 + 77, 4096 - 40, 4096 + 8, rng, handle, no_epilogue, {}, "tail split", 4);
+  ok &= check<plans::Bf16TN64NoCluster>(16, 1000, 4096, rng, handle, no_epilogue, {}, "", 7);
+  ok &= check<plans::Bf16TN128NoCluster>(100, 3000, 2056, rng, handle, no_epilogue, {}, "", 2);
+  ok &= check<plans::Bf16TNf32>(333, 517, 264, rng, handle, no_epilogue, {}, "", 2);
+  ok &= check<plans::Bf16TN>(16, 4096, 4096, rng, handle, no_epilogue, {}, "heuristic", 0);
+  ok &= check<plans::Bf16TN>(128, 14336, 4096, rng, handle, no_epilogue, {}, "heuristic", 0);
+  ok &= check<plans::Bf16TN>(4096, 14336, 4096, rng, handle, no_epilogue, {}, "heuristic", 0);
+  return ok;
+}
+
 /// The fused epilogue: act(alpha * P + beta * S + bias[col]) with a random source S and bias.
 template <class Plan, class Act>
-bool check_epilogue(Act act, char const* what, std::mt19937_64& rng, cublasHandle_t handle) {
+bool check_epilogue(Act act, char const* what, std::mt19937_64& rng, cublasHandle_t handle, int k_splits = 1) {
   std::int64_t const m = 333, n = 517, k = 264;
   auto const source = ex::random_values<plans::bf16>(std::size_t(m * n), rng, -1.0, 1.0);
   auto const bias = ex::random_values<float>(std::size_t(n), rng, -1.0, 1.0);
@@ -194,7 +240,7 @@ bool check_epilogue(Act act, char const* what, std::mt19937_64& rng, cublasHandl
         v = act(0.75 * v - 0.5 * double(float(source[std::size_t(i * cols + j)])) + double(bias[std::size_t(j)]));
       }
   };
-  return check<Plan>(m, n, k, rng, handle, reference, epi, what);
+  return check<Plan>(m, n, k, rng, handle, reference, epi, what, k_splits);
 }
 
 bool check_rejections() {
@@ -222,6 +268,13 @@ bool check_rejections() {
   expect([&] { ex::run_gemm(args, nullptr); }, "[tma.global.stride]");
   args.lda = 16, args.a = buffer.data() + 1;
   expect([&] { ex::run_gemm(args, nullptr); }, "[tma.global.address]");
+  args.a = buffer.data();
+  args.k_splits = 2;  // one K block
+  expect([&] { ex::run_gemm(args, nullptr); }, "[gemm.k-splits]");
+  args.k_splits = -1;
+  expect([&] { ex::run_gemm(args, nullptr); }, "[gemm.k-splits]");
+  args.k = 128, args.lda = 128, args.ldb = 128, args.k_splits = 2;
+  expect([&] { ex::run_gemm(args, nullptr); }, "[gemm.workspace]");
   return ok;
 }
 
@@ -242,6 +295,9 @@ bool run_checks(std::mt19937_64& rng, cublasHandle_t handle) {
   ok &= check_epilogue<plans::Bf16TNGelu>(gelu, "a*P+b*S+bias, gelu", rng, handle);
   ok &= check_epilogue<plans::Bf16TNSilu>([](double x) { return x / (1 + std::exp(-x)); }, "a*P+b*S+bias, silu", rng,
                                           handle);
+  ok &= check_epilogue<plans::Bf16TNRelu>([](double x) { return x > 0 ? x : 0.0; }, "a*P+b*S+bias, relu", rng, handle,
+                                          3);
+  ok &= check_split_k(rng, handle);
   ok &= check_rejections();
   return ok;
 }
@@ -249,14 +305,16 @@ bool run_checks(std::mt19937_64& rng, cublasHandle_t handle) {
 /// Times our GEMM (launched by `ours`) and cuBLAS's on the same operands (same types and
 /// layouts, fp32 accumulate), alternately, rotating through enough copies of the operands to
 /// exceed three times the 50 MB L2.
-template <class Plan, class Ours>
+/// `workspace(args)` is the split-K workspace `ours` needs.
+template <class Plan, class Ours, class Workspace>
 void bench(std::int64_t m, std::int64_t n, std::int64_t k, std::mt19937_64& rng, cublasHandle_t handle,
-           std::vector<ex::Record>& records, Ours ours, std::string const& kernel) {
+           std::vector<ex::Record>& records, Ours ours, Workspace workspace, std::string const& kernel) {
   double const bytes = double(m * k * sizeof(typename Plan::TA) + k * n * sizeof(typename Plan::TB) +
                               m * n * sizeof(typename Plan::TC));
   int const copies = int(std::min(8.0, std::ceil(150e6 / bytes)));
   std::vector<Problem<Plan>> problems;
   for (int i = 0; i < copies; ++i) problems.emplace_back(m, n, k, rng);
+  for (auto& p : problems) p.reserve_workspace(workspace(p.arguments()));
   std::vector<host::DeviceBuffer<typename Plan::TC>> cref;
   for (int i = 0; i < copies; ++i) cref.emplace_back(std::size_t(problems[0].ldc) * m);
   int ours_next = 0, cublas_next = 0;
@@ -284,20 +342,32 @@ std::string plan_name() {
 /// One plan, launched directly.
 template <class Plan>
 void bench_plan(std::int64_t m, std::int64_t n, std::int64_t k, std::mt19937_64& rng, cublasHandle_t handle,
-                std::vector<ex::Record>& records) {
-  bench<Plan>(m, n, k, rng, handle, records, [](ex::GemmArguments<Plan> const& a) { ex::run_gemm<Plan>(a, nullptr); },
-              plan_name<Plan>());
+                std::vector<ex::Record>& records, int k_splits = 1) {
+  auto with_splits = [k_splits](ex::GemmArguments<Plan> a) {
+    a.k_splits = k_splits;
+    return a;
+  };
+  bench<Plan>(
+      m, n, k, rng, handle, records, [&](ex::GemmArguments<Plan> const& a) { ex::run_gemm<Plan>(with_splits(a), nullptr); },
+      [&](ex::GemmArguments<Plan> const& a) { return ex::gemm_workspace_bytes(with_splits(a)); },
+      plan_name<Plan>() + (k_splits == 1 ? "" : " split " + std::to_string(k_splits)));
 }
 
 /// The bf16 TN GEMM with the heuristic's tile, named after the tile it chose.
 void bench_auto(std::int64_t m, std::int64_t n, std::int64_t k, std::mt19937_64& rng, cublasHandle_t handle,
                 std::vector<ex::Record>& records) {
-  ex::GemmTile const tile = ex::choose_gemm_tile(m, n, host::multiprocessor_count());
-  std::string const name = tile == ex::GemmTile::n256   ? plan_name<plans::Bf16TN>()
-                           : tile == ex::GemmTile::n128 ? plan_name<plans::Bf16TN128>()
-                                                        : plan_name<plans::Bf16TN64>();
+  std::string name;
+  switch (ex::choose_gemm_tile(m, n, host::multiprocessor_count())) {
+    case ex::GemmTile::n256: name = plan_name<plans::Bf16TN>(); break;
+    case ex::GemmTile::n128: name = plan_name<plans::Bf16TN128>(); break;
+    case ex::GemmTile::n64: name = plan_name<plans::Bf16TN64>(); break;
+    case ex::GemmTile::n256c1: name = plan_name<plans::Bf16TNNoCluster>(); break;
+    case ex::GemmTile::n128c1: name = plan_name<plans::Bf16TN128NoCluster>(); break;
+    case ex::GemmTile::n64c1: name = plan_name<plans::Bf16TN64NoCluster>(); break;
+  }
   bench<plans::Bf16TN>(m, n, k, rng, handle, records,
                        [](ex::GemmArguments<plans::Bf16TN> const& a) { ex::run_gemm_bf16_tn(a, nullptr); },
+                       [](ex::GemmArguments<plans::Bf16TN> const& a) { return ex::gemm_bf16_tn_workspace_bytes(a); },
                        "gemm_sm90 auto: " + name.substr(10));
 }
 
@@ -310,9 +380,24 @@ void raster_sweep(std::mt19937_64& rng, cublasHandle_t handle, std::vector<ex::R
                              a.raster_group_rows = rows;
                              ex::run_gemm<plans::Bf16TN>(a, nullptr);
                            },
+                           [](ex::GemmArguments<plans::Bf16TN> const& a) { return ex::gemm_workspace_bytes(a); },
                            "raster group " + std::to_string(rows));
     }
   }
+}
+
+/// --split-sweep: plans and K splits on the shapes whose last wave is partial (choose_split_k's NOTE).
+void split_sweep(std::mt19937_64& rng, cublasHandle_t handle, std::vector<ex::Record>& records) {
+  for (int s : {1, 2, 3, 4, 6, 8}) bench_plan<plans::Bf16TN64NoCluster>(16, 4096, 4096, rng, handle, records, s);
+  for (int s : {1, 2, 4}) bench_plan<plans::Bf16TN128NoCluster>(16, 4096, 4096, rng, handle, records, s);
+  for (int s : {1, 2, 3, 4}) bench_plan<plans::Bf16TN128NoCluster>(128, 14336, 4096, rng, handle, records, s);
+  for (int s : {1, 2, 3, 4}) bench_plan<plans::Bf16TN64NoCluster>(128, 14336, 4096, rng, handle, records, s);
+  for (int s : {1, 2, 4}) bench_plan<plans::Bf16TNNoCluster>(128, 14336, 4096, rng, handle, records, s);
+  for (int s : {1, 2, 3, 4}) bench_plan<plans::Bf16TN>(4096, 14336, 4096, rng, handle, records, s);
+  for (int s : {1, 2, 3, 4}) bench_plan<plans::Bf16TN>(2048, 2048, 2048, rng, handle, records, s);
+  for (int s : {1, 2, 3}) bench_plan<plans::Bf16TN128>(2048, 2048, 2048, rng, handle, records, s);
+  for (int s : {1, 2, 3}) bench_plan<plans::Bf16TN>(8192, 1536, 8192, rng, handle, records, s);
+  for (int s : {1, 2}) bench_plan<plans::Bf16TN128>(8192, 1536, 8192, rng, handle, records, s);
 }
 
 /// --profile: two launches of each 8192^3 bf16 kernel and nothing else, for ncu / nsys.
@@ -348,14 +433,16 @@ int main(int argc, char** argv) {
   int const status = ex::run_example(
       "gemm_sm90", argc, argv,
       [&](std::mt19937_64& rng, ex::ExampleOptions const& options) {
-        return options.has("--profile") || options.has("--raster-sweep") || run_checks(rng, cublas());
+        return options.has("--profile") || options.has("--raster-sweep") || options.has("--split-sweep") ||
+               run_checks(rng, cublas());
       },
       [&](std::mt19937_64& rng, ex::ExampleOptions const& options, std::vector<ex::Record>& records) {
         if (options.has("--profile")) profile_launches(rng);
         else if (options.has("--raster-sweep")) raster_sweep(rng, cublas(), records);
+        else if (options.has("--split-sweep")) split_sweep(rng, cublas(), records);
         else benchmarks(rng, cublas(), records);
       },
-      {"--profile", "--raster-sweep"});
+      {"--profile", "--raster-sweep", "--split-sweep"});
   if (handle != nullptr) cublasDestroy(handle);
   return status;
 }

@@ -24,6 +24,9 @@ using Wide = GemmPlan<TA, TA, TC, MA, MB, 128, 256, 64, 4, 2, Epi>;
 /// stages fill the same shared memory.
 using Bf16TN128 = GemmPlan<bf16, bf16, bf16, K, K, 128, 128, 64, 6, 2>;
 using Bf16TN64 = GemmPlan<bf16, bf16, bf16, K, K, 128, 64, 64, 8, 2>;
+/// The same without clusters, for problems of a single tile row.
+using Bf16TN128NoCluster = GemmPlan<bf16, bf16, bf16, K, K, 128, 128, 64, 6, 1>;
+using Bf16TN64NoCluster = GemmPlan<bf16, bf16, bf16, K, K, 128, 64, 64, 8, 1>;
 
 /// The same tile without clusters: the benchmark's measure of what multicast buys.
 using Bf16TNNoCluster = GemmPlan<bf16, bf16, bf16, K, K, 128, 256, 64, 4, 1>;
@@ -44,5 +47,7 @@ namespace cute_cpp::examples {
 
 /// bf16 C = A B (A K-major, B K-major) with the tile choose_gemm_tile picks for the shape.
 void run_gemm_bf16_tn(GemmArguments<plans::Bf16TN> const& args, cudaStream_t stream);
+/// The split-K workspace run_gemm_bf16_tn needs for `args`.
+std::size_t gemm_bf16_tn_workspace_bytes(GemmArguments<plans::Bf16TN> const& args);
 
 }  // namespace cute_cpp::examples

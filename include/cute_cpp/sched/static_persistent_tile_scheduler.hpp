@@ -7,6 +7,10 @@
 // share A and B panels in L2. Clusters of ClusterM CTAs along M take ClusterM adjacent tile
 // rows of one tile column together. CuTeDSL: utils.StaticPersistentTileScheduler,
 // PersistentTileSchedulerParams, WorkTileInfo.
+// Split-K (beyond CuTeDSL's scheduler): the last `split_tiles` cluster tiles in walking order
+// are each cut into `splits` K ranges, taken as separate units by neighbouring CTAs, so a
+// partial last wave of whole tiles becomes fuller waves of shorter units. The partial sums
+// meet in a workspace (sched/split_k.hpp).
 #include <cute_cpp/config.hpp>
 
 #include <cstdint>
@@ -18,6 +22,12 @@ struct WorkTileInfo {
   std::int32_t m = 0, n = 0, l = 0;
   std::int64_t linear = 0;
   bool valid = false;
+  /// The K blocks [k_block_begin, k_block_end) this unit accumulates.
+  std::int32_t k_block_begin = 0, k_block_end = 0;
+  /// Split-K: this unit's split of `splits` (1: the whole tile), and, for a split tile, the
+  /// index of this CTA's tile among the split tiles (its workspace slot).
+  std::int32_t split = 0, splits = 1;
+  std::int64_t split_tile = 0;
   CUTE_CPP_HD constexpr bool is_valid_tile() const { return valid; }
 };
 
@@ -26,11 +36,16 @@ struct PersistentTileSchedulerParams {
   std::int32_t tiles_m = 1, tiles_n = 1, tiles_l = 1;
   std::int32_t cluster_m = 1;  ///< CTAs per cluster along M
   std::int32_t swizzle = 1;    ///< tile rows (in clusters) per rasterization group
-  /// Cluster tiles: the units the grid walks.
+  std::int32_t k_blocks = 1;   ///< K blocks of a whole tile
+  std::int32_t splits = 1;     ///< K splits of each split tile
+  std::int64_t split_tiles = 0;  ///< cluster tiles, the last in walking order, that are split
+  /// Cluster tiles.
   CUTE_CPP_HD constexpr std::int32_t cluster_rows() const { return (tiles_m + cluster_m - 1) / cluster_m; }
   CUTE_CPP_HD constexpr std::int64_t units() const {
     return std::int64_t(cluster_rows()) * tiles_n * tiles_l;
   }
+  /// The units the grid walks: whole cluster tiles, then `splits` units per split tile.
+  CUTE_CPP_HD constexpr std::int64_t work_units() const { return units() + split_tiles * (splits - 1); }
 };
 
 /// Walks the tiles of one CTA (see the file comment).
@@ -41,7 +56,7 @@ class StaticPersistentTileScheduler {
   static constexpr std::int64_t get_grid_shape(PersistentTileSchedulerParams const& p, int sm_count,
                                                int ctas_per_sm = 1) {
     std::int64_t const clusters = (std::int64_t(sm_count) * ctas_per_sm) / p.cluster_m;
-    std::int64_t const used = clusters < p.units() ? clusters : p.units();
+    std::int64_t const used = clusters < p.work_units() ? clusters : p.work_units();
     return (used < 1 ? 1 : used) * p.cluster_m;
   }
 
@@ -50,7 +65,7 @@ class StaticPersistentTileScheduler {
                                                       std::int64_t grid)
       : p_(p), unit_(block / p.cluster_m), stride_(grid / p.cluster_m), rank_(std::int32_t(block % p.cluster_m)) {}
 
-  CUTE_CPP_HD constexpr bool has_work() const { return unit_ < p_.units(); }
+  CUTE_CPP_HD constexpr bool has_work() const { return unit_ < p_.work_units(); }
   CUTE_CPP_HD constexpr std::int64_t linear_idx() const { return unit_; }
 
   /// The current tile; .valid is false past the end, or for a cluster rank whose tile row lies
@@ -58,9 +73,22 @@ class StaticPersistentTileScheduler {
   CUTE_CPP_HD constexpr WorkTileInfo get_current_work() const {
     WorkTileInfo w;
     if (!has_work()) return w;
+    std::int64_t const whole = p_.units() - p_.split_tiles;
+    std::int64_t tile = unit_;
+    w.k_block_end = p_.k_blocks;
+    if (unit_ >= whole) {
+      std::int64_t const v = unit_ - whole;
+      tile = whole + v / p_.splits;
+      w.split = std::int32_t(v % p_.splits);
+      w.splits = p_.splits;
+      w.split_tile = (v / p_.splits) * p_.cluster_m + rank_;
+      // Balanced ranges: the splits' lengths differ by at most one block.
+      w.k_block_begin = std::int32_t(std::int64_t(w.split) * p_.k_blocks / p_.splits);
+      w.k_block_end = std::int32_t(std::int64_t(w.split + 1) * p_.k_blocks / p_.splits);
+    }
     std::int64_t const per_batch = std::int64_t(p_.cluster_rows()) * p_.tiles_n;
-    std::int64_t const l = unit_ / per_batch;
-    std::int64_t const t = unit_ % per_batch;
+    std::int64_t const l = tile / per_batch;
+    std::int64_t const t = tile % per_batch;
     std::int64_t const group_span = std::int64_t(p_.swizzle) * p_.tiles_n;
     std::int64_t const group = t / group_span;
     std::int64_t const first_row = group * p_.swizzle;

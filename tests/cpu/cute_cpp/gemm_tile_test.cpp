@@ -15,9 +15,37 @@ TEST(ChooseGemmTile, LargeProblemsTakeTheWideTile) {
 
 TEST(ChooseGemmTile, FewRowsTakeNarrowerTilesToFillTheGpu) {
   // 128 x 14336: 56 wide tiles fill 42% of 132 SMs; 112 of 128 columns fill 85%.
-  static_assert(ex::choose_gemm_tile(128, 14336, 132) == ex::GemmTile::n128);
+  // One tile row: no clusters (a 2-CTA cluster's second CTA would have no rows).
+  static_assert(ex::choose_gemm_tile(128, 14336, 132) == ex::GemmTile::n128c1);
   // 16 x 4096: 16 wide tiles, 32 of 128, 64 of 64 columns.
-  static_assert(ex::choose_gemm_tile(16, 4096, 132) == ex::GemmTile::n64);
+  static_assert(ex::choose_gemm_tile(16, 4096, 132) == ex::GemmTile::n64c1);
+  static_assert(ex::choose_gemm_tile(129, 4096, 132) == ex::GemmTile::n64);
+}
+
+TEST(ChooseSplitK, SplitsOnlyThePartialLastWave) {
+  // Full waves: nothing to split, whatever was asked.
+  EXPECT_EQ(ex::choose_split_k(132, 132, 64, 64, 0).splits, 1);
+  EXPECT_EQ(ex::choose_split_k(264, 132, 64, 64, 4).splits, 1);
+  // Off.
+  EXPECT_EQ(ex::choose_split_k(64, 132, 64, 64, 1).splits, 1);
+  // Asked: the tail (all tiles in a partial first wave; the remainder after full waves) is split.
+  auto const asked = ex::choose_split_k(64, 132, 64, 64, 3);
+  EXPECT_EQ(asked.splits, 3);
+  EXPECT_EQ(asked.split_tiles, 64);
+  auto const tail = ex::choose_split_k(140, 132, 64, 64, 2);
+  EXPECT_EQ(tail.splits, 2);
+  EXPECT_EQ(tail.split_tiles, 8);
+}
+
+TEST(ChooseSplitK, ChoosesByTheWaveModel) {
+  // 16 x 4096 x 4096 in 128 x 64 tiles: 64 tiles on 132 SMs, 64 K blocks: two splits fill the GPU.
+  auto const skinny = ex::choose_split_k(64, 132, 64, 64, 0);
+  EXPECT_EQ(skinny.splits, 2);
+  EXPECT_EQ(skinny.split_tiles, 64);
+  // Short K: the partials cost more than the fuller wave gains.
+  EXPECT_EQ(ex::choose_split_k(64, 132, 4, 64, 0).splits, 1);
+  // Each split keeps at least two K blocks.
+  EXPECT_EQ(ex::choose_split_k(8, 132, 3, 64, 0).splits, 1);
 }
 
 TEST(ChooseGemmTile, PlansFitTheSharedMemoryBudget) {

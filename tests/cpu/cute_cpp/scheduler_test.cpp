@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
 #include <set>
 #include <tuple>
@@ -71,6 +72,44 @@ TEST(StaticPersistentTileScheduler, SwizzleWalksGroupsColumnByColumn) {
   EXPECT_EQ(order[2], std::make_pair(0, 1));
   EXPECT_EQ(order[7], std::make_pair(1, 3));
   EXPECT_EQ(order[8], std::make_pair(2, 0));
+}
+
+// Split-K: the K ranges of every tile cover its K blocks exactly once; whole tiles come first,
+// each split tile's units are adjacent, and each split CTA tile has its own workspace index.
+TEST(StaticPersistentTileScheduler, SplitTilesCoverTheirKBlocksOnce) {
+  for (int cm : {1, 2}) {
+    for (int splits : {2, 3, 5}) {
+      cc::PersistentTileSchedulerParams p{5, 7, 1, cm, 2};
+      p.k_blocks = 11;
+      p.splits = splits;
+      p.split_tiles = 9;
+      SCOPED_TRACE(::testing::Message() << "cluster_m " << cm << " splits " << splits);
+      std::map<std::tuple<int, int, int>, std::vector<int>> blocks;  // tile -> K blocks seen
+      std::set<std::int64_t> split_slots;
+      std::int64_t const grid = cc::StaticPersistentTileScheduler::get_grid_shape(p, 10);
+      EXPECT_EQ(grid, 10);
+      for (std::int64_t b = 0; b < grid; ++b) {
+        for (cc::StaticPersistentTileScheduler s(p, b, grid); s.has_work(); s.advance_to_next_work()) {
+          auto const w = s.get_current_work();
+          bool const split = s.linear_idx() >= p.units() - p.split_tiles;
+          EXPECT_EQ(w.splits, split ? splits : 1);
+          EXPECT_LT(w.k_block_begin, w.k_block_end);
+          if (split) EXPECT_LE(w.k_block_end - w.k_block_begin, 11 / splits + 1);
+          if (!w.valid) continue;
+          if (split) EXPECT_TRUE(split_slots.insert(w.split_tile * 8 + w.split).second);
+          for (int kb = w.k_block_begin; kb < w.k_block_end; ++kb) blocks[{w.m, w.n, w.l}].push_back(kb);
+        }
+      }
+      EXPECT_EQ(blocks.size(), 35u);
+      for (auto& [tile, seen] : blocks) {
+        std::sort(seen.begin(), seen.end());
+        std::vector<int> all(11);
+        for (int i = 0; i < 11; ++i) all[std::size_t(i)] = i;
+        EXPECT_EQ(seen, all);
+      }
+      for (auto slot : split_slots) EXPECT_LT(slot / 8, 9 * cm);
+    }
+  }
 }
 
 TEST(StaticPersistentTileScheduler, GridNeverExceedsTilesOrSms) {

@@ -1,0 +1,100 @@
+// SPDX-License-Identifier: Apache-2.0
+// SPDX-FileCopyrightText: 2026 cute-cpp authors
+#pragma once
+// Split-K's meeting point: the CTAs that accumulate the K ranges of one output tile each leave
+// their fp32 partial sums in a workspace slot and count themselves in; the one that arrives
+// last sums every slot, in split order, and runs the epilogue. No CTA waits for another, and
+// the sum does not depend on which split finished last (it is bit-identical run to run).
+// Counters go back to zero as they complete, so a workspace zeroed once serves every launch.
+// The scheduler's side is StaticPersistentTileScheduler's split_tiles / splits.
+#include <cute_cpp/config.hpp>
+
+#if defined(__CUDACC__)
+#  include <ctm/common/bar.hpp>
+#  include <ctm/common/ld_st.hpp>
+#endif
+
+#include <cstddef>
+#include <cstdint>
+
+namespace cute_cpp {
+
+/// Split-K's workspace: a counter per (split tile, thread group) and an fp32 slot per
+/// (split tile, split, thread group). Zeroed once before first use; one kernel at a time.
+struct SplitKWorkspace {
+  std::uint32_t* counters = nullptr;
+  float* partials = nullptr;
+};
+
+/// Workspace bytes for `split_tiles` CTA tiles of `tile_floats` accumulators each, cut in
+/// `splits`, reduced by `groups` thread groups each (counters first, 256-byte aligned).
+constexpr std::size_t split_k_counter_bytes(std::int64_t split_tiles, int groups) {
+  return (std::size_t(split_tiles) * std::size_t(groups) * sizeof(std::uint32_t) + 255) / 256 * 256;
+}
+constexpr std::size_t split_k_workspace_bytes(std::int64_t split_tiles, int splits, int groups,
+                                              std::int64_t tile_floats) {
+  if (split_tiles == 0 || splits <= 1) return 0;
+  return split_k_counter_bytes(split_tiles, groups) +
+         std::size_t(split_tiles) * std::size_t(splits) * std::size_t(tile_floats) * sizeof(float);
+}
+/// The workspace's parts within `bytes` at `base`.
+inline SplitKWorkspace split_k_workspace(void* base, std::int64_t split_tiles, int groups) {
+  auto* const bytes = static_cast<unsigned char*>(base);
+  return {reinterpret_cast<std::uint32_t*>(bytes),
+          reinterpret_cast<float*>(bytes + split_k_counter_bytes(split_tiles, groups))};
+}
+
+#if defined(__CUDACC__)
+/// Called by all `Threads` threads of one group (e.g. a consumer warpgroup) once their split of
+/// the tile is accumulated in `acc` (any fragment of floats, a multiple of 4 per thread).
+/// `slot` numbers (split tile, group) pairs; `barrier` is a named barrier for the group and
+/// `flag` a shared word of the group. Returns true in the group that arrived last, whose `acc`
+/// then holds the whole tile's sum; false elsewhere (that group is done with the tile).
+template <int Threads, class Fragment>
+__device__ __forceinline__ bool split_k_reduce(Fragment& acc, SplitKWorkspace const& ws, std::int64_t slot,
+                                               int split, int splits, int thread, std::uint32_t barrier,
+                                               std::uint32_t* flag) {
+  constexpr int vectors = int(sizeof(Fragment) / sizeof(float4));
+  static_assert(sizeof(Fragment) % sizeof(float4) == 0,
+                "cute-cpp [split-k.fragment]: a thread's accumulators are a multiple of 4 floats");
+  // NOTE: float by float (not as float4 lvalues), so the fragment stays in registers.
+  float* const v = reinterpret_cast<float*>(&acc);
+  // Slot layout [vector][thread]: each store and load of the group is one contiguous 16-byte run per thread.
+  auto slot_of = [&](int s) {
+    return reinterpret_cast<float4*>(ws.partials) + (slot * splits + s) * std::int64_t(vectors * Threads) + thread;
+  };
+  float4* const mine = slot_of(split);
+#pragma unroll
+  for (int i = 0; i < vectors; ++i) __stcg(mine + i * Threads, make_float4(v[4 * i], v[4 * i + 1], v[4 * i + 2], v[4 * i + 3]));
+  ctm::bar_sync(barrier, Threads);
+  if (thread == 0) {
+    // acq_rel: releases this group's partials (ordered before by the barrier) and, for the last
+    // arrival, acquires everyone else's.
+    std::uint32_t const before = ctm::atom_acq_rel_gpu_global_add_u32(ws.counters + slot, 1u);
+    bool const last = before == std::uint32_t(splits - 1);
+    if (last) ws.counters[slot] = 0u;  // every split has arrived: ready for the next launch
+    *flag = last ? 1u : 0u;
+  }
+  ctm::bar_sync(barrier, Threads);
+  if (*flag == 0u) return false;
+  // Sum the slots in split order (this group's own included), not in arrival order, a few
+  // vectors at a time so the loads in flight do not need a second fragment of registers.
+  constexpr int chunk = vectors % 8 == 0 ? 8 : vectors % 4 == 0 ? 4 : 1;
+#pragma unroll
+  for (int c = 0; c < vectors; c += chunk) {
+    for (int s = 0; s < splits; ++s) {
+      float4 const* const src = slot_of(s);
+#pragma unroll
+      for (int i = c; i < c + chunk; ++i) {
+        float4 const p = __ldcg(src + i * Threads);
+        float const q[4] = {p.x, p.y, p.z, p.w};
+#pragma unroll
+        for (int j = 0; j < 4; ++j) v[4 * i + j] = s == 0 ? q[j] : v[4 * i + j] + q[j];
+      }
+    }
+  }
+  return true;
+}
+#endif
+
+}  // namespace cute_cpp
