@@ -23,8 +23,19 @@
 
 namespace cute_cpp::examples {
 
+/// Spins one thread for `cycles` clock cycles: queued ahead of a timed round, it keeps the GPU
+/// busy while the host enqueues the round.
+template <int = 0>
+__global__ void bench_hold(long long cycles) {
+  long long const start = clock64();
+  while (clock64() - start < cycles) {
+  }
+}
+
 /// Median milliseconds of `ours()` and of `reference()`, timed alternately (one of each per
 /// round) so both see the same clocks and temperature; warm-up runs of both come first.
+/// The figures are GPU time: each round is enqueued behind bench_hold, so neither side's host
+/// launch overhead (argument checks, tensor-map encoding) shows as idle GPU time between events.
 /// NOTE: timed back to back in blocks, cuBLAS's 8192^3 bf16 GEMM read 653 to 779 TFLOP/s
 /// on one H200 (2026-11-30) depending on what ran before it.
 template <class Ours, class Reference>
@@ -40,6 +51,8 @@ std::pair<double, double> median_ms_interleaved(Ours&& ours, Reference&& referen
   for (auto& e : events) cuda_check(cudaEventCreate(&e), "cudaEventCreate");
   std::vector<double> ours_ms, reference_ms;
   for (int i = 0; i < reps; ++i) {
+    bench_hold<<<1, 1, 0, stream>>>(200000);  // about 100 us at the H200's clocks: more than enqueueing takes
+    cuda_check(cudaGetLastError(), "bench_hold");
     cuda_check(cudaEventRecord(events[0], stream), "cudaEventRecord");
     ours();
     cuda_check(cudaEventRecord(events[1], stream), "cudaEventRecord");

@@ -159,20 +159,26 @@ enum class GemmTile { n256, n128, n64, n256c1, n128c1, n64c1 };
 
 /// The tile for an m x n problem on `ctas` resident CTAs: the one whose waves are fullest,
 /// weighted by how efficiently a tile of that width uses L2 and shared-memory bandwidth.
-/// A problem of one tile row takes tiles without a cluster: the second CTA of a 2-CTA cluster
-/// would have no rows.
+/// A problem of one tile row takes tiles without a cluster (the second CTA of a 2-CTA cluster
+/// would have no rows) and the widest tile that still gives every fifth CTA a tile: there the
+/// A tile is re-read for every tile, so wide tiles pay, and split-K fills the GPU.
 /// NOTE: the weights are rough (per-tile efficiency of 128 x N tiles, H200, 2026-11-30:
 /// wide tiles are L2-bound at 473 TFLOP/s without multicast, so narrower ones lose more).
+/// One tile row (H200, 2026-11-30, --split-sweep): 128x14336x4096: 128x256 tiles 49-53 us,
+/// 128x128 57-58 us, 128x64 80 us; 16x4096x4096: 128x128 split 4 24.5-25 us, 128x256 split 4
+/// 26.5 us, 128x64 split 2 28-29 us.
 constexpr GemmTile choose_gemm_tile(std::int64_t m, std::int64_t n, int ctas) {
+  if (m <= 128) {
+    if ((n + 255) / 256 * 5 >= ctas) return GemmTile::n256c1;
+    if ((n + 127) / 128 * 5 >= ctas) return GemmTile::n128c1;
+    return GemmTile::n64c1;
+  }
   struct Candidate {
     GemmTile tile;
     std::int64_t width;
     double efficiency;
   };
-  bool const one_row = m <= 128;
-  Candidate const candidates[] = {{one_row ? GemmTile::n256c1 : GemmTile::n256, 256, 1.0},
-                                  {one_row ? GemmTile::n128c1 : GemmTile::n128, 128, 0.85},
-                                  {one_row ? GemmTile::n64c1 : GemmTile::n64, 64, 0.6}};
+  Candidate const candidates[] = {{GemmTile::n256, 256, 1.0}, {GemmTile::n128, 128, 0.85}, {GemmTile::n64, 64, 0.6}};
   GemmTile best = candidates[0].tile;
   double best_score = -1.0;
   for (auto const& c : candidates) {
