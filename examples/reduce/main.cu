@@ -72,6 +72,7 @@ bool check_type(std::mt19937_64& rng) {
   }
   ok &= check_case<ex::RowReduction::sum, T>(9, 4096, 1, rng);
   ok &= check_case<ex::RowReduction::max, T>(1, 65536, 0, rng);
+  ok &= check_case<ex::RowReduction::sum, T>(2, 150000, 0, rng);
   ok &= check_case<ex::RowReduction::sum, T>(std::size_t(1) << 20, 8, 0, rng);
   return ok;
 }

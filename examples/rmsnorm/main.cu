@@ -87,7 +87,8 @@ bool check_type(std::mt19937_64& rng) {
     ok &= check_case<T>(5, width, true, 0, rng);
   }
   ok &= check_case<T>(9, 4096, true, 1, rng);   // misaligned: scalar accesses
-  ok &= check_case<T>(1, 65536, false, 0, rng);  // one wide row, read twice
+  ok &= check_case<T>(1, 65536, false, 0, rng);   // one wide row: a cluster of 8 blocks (f32: streamed)
+  ok &= check_case<T>(2, 150000, true, 0, rng);   // wider than 8 blocks hold: streamed, read twice
   ok &= check_case<T>(std::size_t(1) << 20, 8, true, 0, rng);  // a million narrow rows
   return ok;
 }

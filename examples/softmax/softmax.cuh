@@ -1,14 +1,17 @@
 // SPDX-License-Identifier: Apache-2.0
 // SPDX-FileCopyrightText: 2026 cute-cpp authors
 #pragma once
-// Row softmax, online: y = exp(x - max) / sum(exp(x - max)) over each row of a (rows, width)
-// row-major tensor, bf16 / f16 / f32 in and out, f32 arithmetic, any width. Each thread keeps a
-// running (max, sum) over its values, rescaling the sum when the max grows (the online
-// softmax), so one read of the row gives both; the pairs are combined across the warp/block;
-// the row, still in registers (or read again when wider than they hold), is then normalised.
-// Rows of all -inf are not supported (their result is NaN, as 0/0).
+// Row softmax: y = exp(x - max) / sum(exp(x - max)) over each row of a (rows, width) row-major
+// tensor, bf16 / f16 / f32 in and out, f32 arithmetic, any width. Rows are read as in
+// examples/common/rows.cuh (a warp, the blocks of a cluster, or one streaming block per row).
+// A row held in registers takes three steps: the row's max (a warp / block / cluster
+// reduction), then exp(x - max) once per element, kept in registers while their sum is reduced,
+// then the scaled store. A streamed row keeps a running (max, sum) per thread, rescaling the sum
+// when the max grows (the online softmax), so one read gives both; the second read stores.
+// Entries of -inf give 0; rows of all -inf are not supported (their result is NaN, as 0/0).
 #include "examples/common/rows.cuh"
 
+#include <cute_cpp/arch/math.hpp>  // exp2 (ex2.approx.ftz)
 #include <cute_cpp/host/launch.hpp>
 #include <cute_cpp/tensor.hpp>
 
@@ -23,32 +26,64 @@ template <class T, class Config>
 __global__ void __launch_bounds__(row_block_threads)
 softmax_kernel(T const* __restrict__ x, T* __restrict__ y, std::int64_t rows, int width) {
   static_assert(verify_plan<RowKernelPlan>());
-  constexpr float log2e = 1.4426950408889634f;  // exp(x) = exp2(x * log2e)
-  __shared__ SmemArray<float, 32> scratch;
-  std::int64_t const row = std::int64_t(blockIdx.x) * Config::rows_per_block + threadIdx.x / Config::threads_per_row;
-  int const lane = int(threadIdx.x % Config::threads_per_row);
-  if (Config::threads_per_row == 32 && row >= rows) return;
+  constexpr int V = Config::vec;
+  constexpr float log2e = 1.4426950408889634f;  // exp(x - m) = exp2(x * log2e - m * log2e)
+  constexpr float minus_inf = -__builtin_huge_valf();
+  __shared__ RowShared shared;
+  RowPlace const at = row_place<Config>(width);
+  row_start<Config>(shared, at);
+  if (Config::threads_per_row == 32 && at.row >= rows) return;
   auto const layout = make_layout(make_shape(rows, width), make_stride(std::int64_t(width), C<1>{}));
   auto const gX = make_tensor(x, layout);  // (rows,width)
   auto const gY = make_tensor(y, layout);  // (rows,width)
+  T const* const x_row = gX(at.row, _).data();
+  RowWalk const& walk = at.walk;
+  RowTiles<T, V> xs;
 
-  RowReader<T, Config> reader(gX(row, _).data(), width, lane);
-  float m = -__int_as_float(0x7f800000), s = 0.f;  // running max and sum of exp(x - max), in log2 units
-  reader.load_each([&](auto&& t, int) {
-    auto const f = t.template to<float>() * log2e;
-    float const m_new = fmaxf(m, f.reduce_max());
-    s = s * exp2f(m - m_new) + f.map([&](float v) { return exp2f(v - m_new); }).reduce_sum();
-    m = m_new;
-  });
-  float const row_max = row_reduce<Config::threads_per_row>(m, MaxOp{}, -__int_as_float(0x7f800000), scratch.data);
-  float const row_sum = row_reduce<Config::threads_per_row>(s * exp2f(m - row_max), SumOp{}, 0.f, scratch.data);
-  float const inv = 1.f / row_sum;
-  auto store = [&](auto const& t, int e) {
-    (t.template to<float>() * log2e).map([&](float v) { return exp2f(v - row_max) * inv; }).template to<T>()
-        .template store_vector<Config::vec>(&gY(row, e));
-  };
-  if constexpr (Config::cached) reader.reuse_each(store);
-  else RowReader<T, Config>(gX(row, _).data(), width, lane).load_each(store);
+  if constexpr (Config::cached) {
+    // NOTE: max first, then one exp per element kept in f32 registers: the online form costs a
+    // second exp per element in the store pass, and the row is in registers anyway.
+    xs.load(x_row, walk, 0);
+    float m = minus_inf;
+    xs.each(walk, 0, [&](int s, int) { m = fmaxf(m, xs[s].template to<float>().reduce_max()); });
+    float const shift = row_reduce<Config>(m, MaxOp{}, minus_inf, shared, at, 0) * log2e;
+    RegisterTile<float, V> ex[row_slots];
+    float sum = 0.f;
+    xs.each(walk, 0, [&](int s, int) {
+      ex[s] = xs[s].template to<float>().map([&](float v) { return arch::exp2(fmaf(v, log2e, -shift)); });
+      sum += ex[s].reduce_sum();
+    });
+    // NOTE: __fdividef (2 ulp; the sum lies in [1, 2^30]) instead of the IEEE division, whose
+    // slow-path call cost registers.
+    float const inv = __fdividef(1.f, row_reduce<Config>(sum, SumOp{}, 0.f, shared, at, 1));
+    xs.each(walk, 0, [&](int s, int e) { (ex[s] * inv).template to<T>().template store_vector<V>(&gY(at.row, e)); });
+  } else {
+    float m = minus_inf, sum = 0.f;  // running max (log2 units) and sum of exp2(v - m)
+    for_each_round<Config>(walk, [&](unsigned base) {
+      xs.load(x_row, walk, base);
+      float round_max = minus_inf;
+      xs.each(walk, base, [&](int s, int) { round_max = fmaxf(round_max, xs[s].template to<float>().reduce_max()); });
+      // NOTE: a round with no entries here, or only -inf, adds nothing (and would give
+      // exp2(-inf - -inf) = NaN below).
+      if (round_max != minus_inf) {
+        float const m_new = fmaxf(m, round_max * log2e);
+        sum *= arch::exp2(m - m_new);
+        xs.each(walk, base, [&](int s, int) {
+          sum += xs[s].template to<float>().map([&](float v) { return arch::exp2(fmaf(v, log2e, -m_new)); }).reduce_sum();
+        });
+        m = m_new;
+      }
+    });
+    float const shift = row_reduce<Config>(m, MaxOp{}, minus_inf, shared, at, 0);
+    float const inv = __fdividef(1.f, row_reduce<Config>(sum * arch::exp2(m - shift), SumOp{}, 0.f, shared, at, 1));
+    for_each_round<Config>(walk, [&](unsigned base) {
+      xs.load(x_row, walk, base);
+      xs.each(walk, base, [&](int s, int e) {
+        xs[s].template to<float>().map([&](float v) { return arch::exp2(fmaf(v, log2e, -shift)) * inv; })
+            .template to<T>().template store_vector<V>(&gY(at.row, e));
+      });
+    });
+  }
 }
 
 /// y = softmax(x) over each row of a (rows, width) row-major tensor.
@@ -58,11 +93,8 @@ void softmax(T const* x, T* y, std::size_t rows, std::size_t width, cudaStream_t
   if (width > 0x7fffffffu) throw std::invalid_argument("cute-cpp [rows.width]: rows are at most 2^31 - 1 elements");
   RowPlan const plan = plan_rows<T>(width, aligned16(x) && aligned16(y));
   dispatch_rows<int(16 / sizeof(T))>(plan, [&]<class Config>() {
-    host::LaunchConfig config;
-    config.grid = dim3(plan.blocks(rows));
-    config.block = dim3(row_block_threads);
-    config.stream = stream;
-    host::launch(&softmax_kernel<T, Config>, "softmax_kernel", config, x, y, std::int64_t(rows), int(width));
+    host::launch(&softmax_kernel<T, Config>, "softmax_kernel", plan.launch_config(rows, stream), x, y,
+                 std::int64_t(rows), int(width));
   });
 }
 

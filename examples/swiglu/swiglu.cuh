@@ -41,12 +41,14 @@ swiglu_kernel(T const* __restrict__ x, T* __restrict__ out, std::int64_t rows, s
   Tile gate[swiglu_unroll], up[swiglu_unroll];
 #pragma unroll
   for (int u = 0; u < swiglu_unroll; ++u) {
-    std::uint32_t const v = first + std::uint32_t(u) * swiglu_threads;
-    if (v < vectors) {
-      std::uint32_t const r = v / per_row, j = (v % per_row) * V;
-      gate[u] = Tile::template load_vector<V>(&gX(r, 0, j));
-      up[u] = Tile::template load_vector<V>(&gX(r, 1, j));
-    }
+    // NOTE: past the end, a thread loads the last vector again (and stores nothing): loaded under
+    // a condition, nvcc kept every bf16 of the tiles in a register of its own (71 to 76
+    // registers a thread against 48 for f16). With the division below: H200, 16384 x 8192 bf16,
+    // 0.68 of a device copy before both changes, 1.01 after (not measured apart).
+    std::uint32_t const v = min(first + std::uint32_t(u) * swiglu_threads, vectors - 1);
+    std::uint32_t const r = v / per_row, j = (v % per_row) * V;
+    gate[u] = Tile::template load_vector<V>(&gX(r, 0, j));
+    up[u] = Tile::template load_vector<V>(&gX(r, 1, j));
   }
 #pragma unroll
   for (int u = 0; u < swiglu_unroll; ++u) {
@@ -54,7 +56,10 @@ swiglu_kernel(T const* __restrict__ x, T* __restrict__ out, std::int64_t rows, s
     if (v < vectors) {
       std::uint32_t const r = v / per_row, j = (v % per_row) * V;
       auto const g = gate[u].template to<float>();
-      auto const silu = g.map([](float a) { return a / (1.f + __expf(-a)); });
+      // NOTE: __expf and __fdividef (ex2.approx, rcp.approx), not the IEEE division with its
+      // range check and slow-path branch per element. __fdividef returns 0 when
+      // 1 + exp(-a) > 2^126 (a < -87), where |silu(a)| is below 1e-36.
+      auto const silu = g.map([](float a) { return __fdividef(a, 1.f + __expf(-a)); });
       (silu * up[u].template to<float>()).template to<T>().template store_vector<V>(&gO(r, j));
     }
   }
