@@ -26,10 +26,16 @@ namespace cute_cpp::examples {
 
 using sm90::OperandMajorMode;
 
+/// How the two consumer warpgroups share the work (CuTeDSL / CUTLASS: the kernel schedule).
+/// Cooperative: both take halves of every tile. PingPong: each takes whole tiles, alternately,
+/// so one warpgroup's epilogue overlaps the other's main loop.
+enum class KernelSchedule { Cooperative, PingPong };
+
 /// Everything static about one GEMM kernel; run_gemm<Plan> launches it.
 /// ClusterM CTAs along M share each B tile: each loads 1/ClusterM of it and multicasts it.
 template <class TA_, class TB_, class TC_, OperandMajorMode MajorA, OperandMajorMode MajorB, int BM, int BN,
-          int BK, int Stages, int ClusterM = 1, class Epilogue_ = epilogue::Identity>
+          int BK, int Stages, int ClusterM = 1, class Epilogue_ = epilogue::Identity,
+          KernelSchedule Schedule = KernelSchedule::Cooperative>
 struct GemmPlan {
   using TA = TA_;
   using TB = TB_;
@@ -39,10 +45,13 @@ struct GemmPlan {
   static constexpr int block_m = BM, block_n = BN, block_k = BK, stages = Stages, cluster_m = ClusterM;
   static_assert(ClusterM == 1 || ClusterM == 2, "cute-cpp [gemm.cluster]: clusters of 1 or 2 CTAs along M");
   static constexpr int consumer_warpgroups = 2;
+  static constexpr bool pingpong = Schedule == KernelSchedule::PingPong;
   static constexpr int threads = 128 * (1 + consumer_warpgroups);
-  static constexpr int rows_per_warpgroup = BM / consumer_warpgroups;
+  /// Warpgroups that share one tile, and the rows each of them takes.
+  static constexpr int tile_warpgroups = pingpong ? 1 : consumer_warpgroups;
+  static constexpr int rows_per_warpgroup = BM / tile_warpgroups;
   static_assert(rows_per_warpgroup % 64 == 0,
-                "cute-cpp [gemm.tile-m]: each consumer warpgroup takes a multiple of 64 rows: BM % 128 == 0");
+                "cute-cpp [gemm.tile-m]: each consumer warpgroup takes a multiple of 64 rows of a tile");
 
   /// K-major rows are BK elements: the widest swizzle they fill (128 bytes, or 64 / 32 for short K).
   static constexpr int k_swizzle_a = BK * int(sizeof(TA)) >= 128 ? 128 : BK * int(sizeof(TA));
@@ -59,10 +68,14 @@ struct GemmPlan {
   /// Named barriers of split-K's reduction, one per consumer warpgroup (after the epilogue's).
   static constexpr int split_k_barrier = 1 + consumer_warpgroups;
   static_assert(diag::named_barrier_plan<split_k_barrier + consumer_warpgroups - 1, 128>::ok);
+  /// PingPong: the named barriers that hand the main loop from one warpgroup to the other.
+  static constexpr int turn_barrier = split_k_barrier + consumer_warpgroups;
+  static_assert(diag::named_barrier_plan<turn_barrier + 1, 256>::ok);
   static constexpr std::uint32_t a_bytes = size_in_bytes<TA, ASmem>();
   static constexpr std::uint32_t b_bytes = size_in_bytes<TB, BSmem>();
-  // NOTE: a stage is released by the consumer warps of every CTA its B part was multicast to.
-  using Pipeline = PipelineTmaAsync<Stages, consumer_warpgroups * 4 * ClusterM, a_bytes + b_bytes>;
+  // NOTE: a stage is released by the consumer warps (of the warpgroups sharing its tile) of every
+  // CTA its B part was multicast to.
+  using Pipeline = PipelineTmaAsync<Stages, tile_warpgroups * 4 * ClusterM, a_bytes + b_bytes>;
   using MapA = TensorMap<TA, ASmem>;
   using MapB = TensorMap<TB, BSmemLoad>;
   using MapC = typename Epi::Map;
@@ -87,7 +100,7 @@ struct GemmPlan {
                 "cute-cpp [pipeline.tx-bytes]: a stage's expected bytes must equal its TMA boxes");
 
   // What verify_plan checks across the plan.
-  static constexpr int consumer_warps = consumer_warpgroups * 4;
+  static constexpr int consumer_warps = tile_warpgroups * 4;
   static constexpr int cluster_size = ClusterM;
   static constexpr int cluster_reach = ClusterM;  ///< CTAs each stage's B part is multicast to
 };

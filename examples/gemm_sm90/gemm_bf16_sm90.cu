@@ -14,6 +14,7 @@ template void run_gemm<plans::Bf16TN128>(GemmArguments<plans::Bf16TN128> const&,
 template void run_gemm<plans::Bf16TN64>(GemmArguments<plans::Bf16TN64> const&, cudaStream_t);
 template void run_gemm<plans::Bf16TN128NoCluster>(GemmArguments<plans::Bf16TN128NoCluster> const&, cudaStream_t);
 template void run_gemm<plans::Bf16TN64NoCluster>(GemmArguments<plans::Bf16TN64NoCluster> const&, cudaStream_t);
+template void run_gemm<plans::Bf16TNPingPong>(GemmArguments<plans::Bf16TNPingPong> const&, cudaStream_t);
 template std::size_t gemm_workspace_bytes<plans::Bf16TN>(GemmArguments<plans::Bf16TN> const&);
 template std::size_t gemm_workspace_bytes<plans::Bf16NN>(GemmArguments<plans::Bf16NN> const&);
 template std::size_t gemm_workspace_bytes<plans::Bf16TT>(GemmArguments<plans::Bf16TT> const&);
@@ -23,6 +24,7 @@ template std::size_t gemm_workspace_bytes<plans::Bf16TN128>(GemmArguments<plans:
 template std::size_t gemm_workspace_bytes<plans::Bf16TN64>(GemmArguments<plans::Bf16TN64> const&);
 template std::size_t gemm_workspace_bytes<plans::Bf16TN128NoCluster>(GemmArguments<plans::Bf16TN128NoCluster> const&);
 template std::size_t gemm_workspace_bytes<plans::Bf16TN64NoCluster>(GemmArguments<plans::Bf16TN64NoCluster> const&);
+template std::size_t gemm_workspace_bytes<plans::Bf16TNPingPong>(GemmArguments<plans::Bf16TNPingPong> const&);
 
 namespace {
 /// f(arguments rebound to the plan choose_gemm_tile picks for the shape).

@@ -6,7 +6,9 @@
 //                     stage, arms its barrier and issues the TMA loads of A and B;
 //   warpgroups 1, 2   consumers: each multiplies its 64-row half of the tile with wgmma,
 //                     keeping one wgmma group in flight, then runs the epilogue
-//                     (functor -> output type -> stmatrix -> TMA store) for its half.
+//                     (functor -> output type -> stmatrix -> TMA store) for its half;
+//                     with the PingPong schedule each takes every other tile whole instead,
+//                     skipping the other's stages, so their main loops and epilogues alternate.
 // The producer lowers its register budget (setmaxnreg) so the consumers can hold 64 x BN
 // accumulators. Tiles come from StaticPersistentTileScheduler; ragged edges are TMA's (loads
 // fill zeros, stores drop what lies outside C). With ClusterM = 2, the two CTAs of a cluster take
@@ -114,15 +116,27 @@ gemm_kernel(const __grid_constant__ typename Plan::MapA tma_a, const __grid_cons
   auto state = make_pipeline_state<Plan::stages>(PipelineUserType::Consumer);
   typename Mma::FragmentC acc;
   std::uint32_t chunk_counter = 0;
-  for (; scheduler.has_work(); scheduler.advance_to_next_work()) {
+  int const group = Plan::pingpong ? 0 : consumer;  // this warpgroup's part of its tiles
+  int turn = 0;
+  for (; scheduler.has_work(); scheduler.advance_to_next_work(), ++turn) {
     WorkTileInfo const tile = scheduler.get_current_work();
+    if constexpr (Plan::pingpong) {
+      if (turn % 2 != consumer) {
+        for (int kb = tile.k_block_begin; kb < tile.k_block_end; ++kb) state.advance();  // the other's tile
+        continue;
+      }
+      // NOTE: the main loops take turns. A parity wait can tell a stage's pending phase only from
+      // the one before it, so this warpgroup must not wait on stages past the other's tile until
+      // the other has waited on all of them.
+      if (turn > 0) ctm::bar_sync(std::uint32_t(Plan::turn_barrier + consumer), 256);
+    }
     acc.fill(0.0f);
     auto previous = state;
     for (int kb = tile.k_block_begin; kb < tile.k_block_end; ++kb) {
       pipeline.consumer_wait(state);
       auto& stage = smem.stage[state.index()];
       Mma::warpgroup_arrive(acc);
-      Mma::gemm(acc, stage.a, stage.b, consumer * Plan::rows_per_warpgroup);
+      Mma::gemm(acc, stage.a, stage.b, group * Plan::rows_per_warpgroup);
       Mma::commit_group();
       if (kb > tile.k_block_begin) {
         // NOTE: one wgmma group stays in flight; the stage before it is now free.
@@ -132,19 +146,24 @@ gemm_kernel(const __grid_constant__ typename Plan::MapA tma_a, const __grid_cons
       previous = state;
       state.advance();
     }
+    if constexpr (Plan::pingpong) {
+      auto next = scheduler;
+      next.advance_to_next_work();
+      if (next.has_work()) ctm::bar_arrive(std::uint32_t(Plan::turn_barrier + 1 - consumer), 256);
+    }
     Mma::template wait_group<0>(acc);
     if (tile.k_block_end > tile.k_block_begin) pipeline.consumer_release(previous, lane, cluster_mask, cluster_rank);
     if (tile.splits > 1) {
       // A split past M has nothing to add; otherwise only the last split's warpgroup goes on.
       if (!tile.valid) continue;
-      if (!split_k_reduce<128>(acc, workspace, tile.split_tile * Plan::consumer_warpgroups + consumer, tile.split,
+      if (!split_k_reduce<128>(acc, workspace, tile.split_tile * Plan::tile_warpgroups + group, tile.split,
                                tile.splits, thread, std::uint32_t(Plan::split_k_barrier + consumer),
                                &smem.split_k_flag[consumer]))
         continue;
     }
 
     // ---- epilogue ----
-    std::int64_t const row0 = std::int64_t(tile.m) * BM + consumer * Plan::rows_per_warpgroup;
+    std::int64_t const row0 = std::int64_t(tile.m) * BM + group * Plan::rows_per_warpgroup;
     std::int64_t const col0 = std::int64_t(tile.n) * BN;
 #pragma unroll
     for (int atom = 0; atom < Mma::atoms_m; ++atom) {
@@ -209,7 +228,7 @@ GemmSchedule gemm_schedule(GemmArguments<Plan> const& args, int k_splits) {
   tiles.splits = split.splits;
   tiles.split_tiles = split.split_tiles;
   s.workspace_bytes = split_k_workspace_bytes(split.split_tiles * Plan::cluster_m, split.splits,
-                                              Plan::consumer_warpgroups, std::int64_t(Plan::block_m) * Plan::block_n);
+                                              Plan::tile_warpgroups, std::int64_t(Plan::block_m) * Plan::block_n);
   return s;
 }
 
@@ -253,7 +272,7 @@ void run_gemm(GemmArguments<Plan> const& args, cudaStream_t stream) {
   auto const c_map = host::create_tensor_map_tiled<TC, typename Plan::Epi::Chunk>(args.c, args.m, args.n, args.ldc);
   SplitKWorkspace const workspace =
       schedule.workspace_bytes > 0
-          ? split_k_workspace(args.workspace, schedule.tiles.split_tiles * Plan::cluster_m, Plan::consumer_warpgroups)
+          ? split_k_workspace(args.workspace, schedule.tiles.split_tiles * Plan::cluster_m, Plan::tile_warpgroups)
           : SplitKWorkspace{};
 
   host::LaunchConfig config;

@@ -212,6 +212,8 @@ bool check_split_k(std::mt19937_64& rng, cublasHandle_t handle) {
   ok &= check<plans::Bf16TN64NoCluster>(16, 1000, 4096, rng, handle, no_epilogue, {}, "", 7);
   ok &= check<plans::Bf16TN128NoCluster>(100, 3000, 2056, rng, handle, no_epilogue, {}, "", 2);
   ok &= check<plans::Bf16TNf32>(333, 517, 264, rng, handle, no_epilogue, {}, "", 2);
+  ok &= check<plans::Bf16TNPingPong>(333, 517, 264, rng, handle, no_epilogue, {}, "pingpong", 3);
+  ok &= check<plans::Bf16TNPingPong>(2048 + 77, 4096 - 40, 4096 + 8, rng, handle, no_epilogue, {}, "pingpong", 2);
   ok &= check<plans::Bf16TN>(16, 4096, 4096, rng, handle, no_epilogue, {}, "heuristic", 0);
   ok &= check<plans::Bf16TN>(128, 14336, 4096, rng, handle, no_epilogue, {}, "heuristic", 0);
   ok &= check<plans::Bf16TN>(4096, 14336, 4096, rng, handle, no_epilogue, {}, "heuristic", 0);
@@ -287,6 +289,7 @@ bool run_checks(std::mt19937_64& rng, cublasHandle_t handle) {
   ok &= check_shapes<plans::Bf16TNNoCluster>(rng, handle, false);
   ok &= check_shapes<plans::Bf16TN128>(rng, handle, false);
   ok &= check_shapes<plans::Bf16TN64>(rng, handle, false);
+  ok &= check_shapes<plans::Bf16TNPingPong>(rng, handle, true);
   ok &= check_shapes<plans::Bf16NN>(rng, handle, true);
   ok &= check_shapes<plans::Bf16TT>(rng, handle, true);
   ok &= check_shapes<plans::Bf16NT>(rng, handle, true);
@@ -351,7 +354,8 @@ void bench(std::int64_t m, std::int64_t n, std::int64_t k, std::mt19937_64& rng,
 template <class Plan>
 std::string plan_name() {
   return "gemm_sm90 " + std::to_string(Plan::block_m) + "x" + std::to_string(Plan::block_n) + "x" +
-         std::to_string(Plan::block_k) + "s" + std::to_string(Plan::stages) + "c" + std::to_string(Plan::cluster_m);
+         std::to_string(Plan::block_k) + "s" + std::to_string(Plan::stages) + "c" + std::to_string(Plan::cluster_m) +
+         (Plan::pingpong ? " pingpong" : "");
 }
 
 /// One plan, launched directly.
@@ -411,6 +415,13 @@ void split_sweep(std::mt19937_64& rng, cublasHandle_t handle, std::vector<ex::Re
   for (int s : {1, 2}) bench_plan<plans::Bf16TNNoCluster>(128, 14336, 4096, rng, handle, records, s);
   for (int s : {1, 3}) bench_plan<plans::Bf16TN>(4096, 14336, 4096, rng, handle, records, s);
   for (int s : {1, 2}) bench_plan<plans::Bf16TN>(2048, 2048, 2048, rng, handle, records, s);
+  // The PingPong schedule against the cooperative one.
+  bench_plan<plans::Bf16TNPingPong>(4096, 4096, 4096, rng, handle, records);
+  bench_plan<plans::Bf16TN>(4096, 4096, 4096, rng, handle, records);
+  bench_plan<plans::Bf16TNPingPong>(4096, 14336, 4096, rng, handle, records);
+  bench_plan<plans::Bf16TNPingPong>(2048, 2048, 2048, rng, handle, records);
+  bench_plan<plans::Bf16TNPingPong>(8192, 1536, 8192, rng, handle, records);
+  bench_plan<plans::Bf16TNPingPong>(8192, 8192, 8192, rng, handle, records);
 }
 
 /// --profile: two launches of each 8192^3 bf16 kernel and nothing else, for ncu / nsys.

@@ -28,6 +28,10 @@ using Bf16TN64 = GemmPlan<bf16, bf16, bf16, K, K, 128, 64, 64, 8, 2>;
 using Bf16TN128NoCluster = GemmPlan<bf16, bf16, bf16, K, K, 128, 128, 64, 6, 1>;
 using Bf16TN64NoCluster = GemmPlan<bf16, bf16, bf16, K, K, 128, 64, 64, 8, 1>;
 
+/// PingPong: each consumer warpgroup takes whole 64 x 256 tiles, alternately.
+using Bf16TNPingPong =
+    GemmPlan<bf16, bf16, bf16, K, K, 64, 256, 64, 4, 2, epilogue::Identity, KernelSchedule::PingPong>;
+
 /// The same tile without clusters: the benchmark's measure of what multicast buys.
 using Bf16TNNoCluster = GemmPlan<bf16, bf16, bf16, K, K, 128, 256, 64, 4, 1>;
 
