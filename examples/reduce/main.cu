@@ -66,7 +66,7 @@ bool check_case(std::size_t rows, std::size_t width, std::size_t offset, std::mt
 template <class T>
 bool check_type(std::mt19937_64& rng) {
   bool ok = true;
-  for (std::size_t width : {1, 7, 64, 100, 1000, 1024, 1030, 4096, 8192, 8200, 20000}) {
+  for (std::size_t width : {1, 7, 64, 100, 1000, 1024, 1030, 2048, 3000, 4096, 8192, 8200, 20000}) {
     ok &= check_case<ex::RowReduction::sum, T>(23, width, 0, rng);
     ok &= check_case<ex::RowReduction::max, T>(23, width, 0, rng);
   }
@@ -104,5 +104,6 @@ int main(int argc, char** argv) {
         bench<ex::RowReduction::max, bf16>(16384, 8192, records, rng);
         bench<ex::RowReduction::sum, float>(16384, 8192, records, rng);
         bench<ex::RowReduction::sum, bf16>(262144, 512, records, rng);
+        bench<ex::RowReduction::sum, bf16>(65536, 2048, records, rng);
       });
 }

@@ -3,7 +3,7 @@
 #pragma once
 // Row reductions: out[r] = sum_j x[r, j] or max_j x[r, j] for a (rows, width) row-major tensor
 // of bf16, f16 or f32, accumulated and returned in f32, any width. Each thread folds its
-// RegisterTiles (a tree within each tile), then the warp or the block combines the threads.
+// RegisterTiles (a tree within each tile), then the warp, group or block combines the threads.
 #include "examples/common/rows.cuh"
 
 #include <cute_cpp/host/launch.hpp>
@@ -24,12 +24,12 @@ __global__ void __launch_bounds__(row_block_threads)
 reduce_rows_kernel(T const* __restrict__ x, float* __restrict__ out, std::int64_t rows, int width) {
   static_assert(verify_plan<RowKernelPlan>());
   __shared__ RowShared shared;
-  // NOTE: nothing is reused, so a block streams its row; a warp's row is one round (the plan
-  // gives a warp only rows of one round), taken without a loop. H200, 262144 x 512 bf16: the
-  // first version (two serial loads) 0.89 of a device copy, one round 0.92; the same round
-  // inside the streaming loop measured 0.77 (against 0.85 for the first version in that run).
+  // NOTE: nothing is reused, so a block streams its row; a warp's or group's row is one round
+  // (the plan gives them only rows of one round), taken without a loop. H200, 262144 x 512
+  // bf16: the first version (two serial loads) 0.89 of a device copy, one round 0.92; the same
+  // round inside the streaming loop measured 0.77 (against 0.85 for the first version then).
   RowPlace const at = row_place<Config>(width);
-  if (Config::threads_per_row == 32 && at.row >= rows) return;
+  if (Config::rows_per_block > 1 && at.row >= rows) return;
   auto const gX = make_tensor(x, make_layout(make_shape(rows, width), make_stride(std::int64_t(width), C<1>{})));  // (rows,width)
   T const* const x_row = gX(at.row, _).data();
   float const identity = R == RowReduction::sum ? 0.f : -__builtin_huge_valf();
@@ -55,10 +55,11 @@ void reduce_rows(T const* x, float* out, std::size_t rows, std::size_t width, cu
   if (width == 0) throw std::invalid_argument("cute-cpp [reduce.width]: rows must hold at least one element");
   if (width > 0x7fffffffu) throw std::invalid_argument("cute-cpp [rows.width]: rows are at most 2^31 - 1 elements");
   RowPlan plan = plan_rows<T>(width, aligned16(x));
-  plan.cached = plan.threads_per_row == 32;  // two configurations per vector width: warp or block per row
+  // A warp or group takes its row in one round; a block streams its row (no cluster).
+  plan.cached = plan.threads_per_row < row_block_threads;
   plan.cluster = 1;
   dispatch_rows<int(16 / sizeof(T))>(plan, [&]<class Config>() {
-    if constexpr (Config::threads_per_row == 32 || !Config::cached) {
+    if constexpr (!Config::split) {
       host::launch(&reduce_rows_kernel<T, Config, R>, "reduce_rows_kernel", plan.launch_config(rows, stream), x, out,
                    std::int64_t(rows), int(width));
     }

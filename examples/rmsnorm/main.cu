@@ -82,7 +82,7 @@ bool check_case(std::size_t rows, std::size_t width, bool with_residual, std::si
 template <class T>
 bool check_type(std::mt19937_64& rng) {
   bool ok = true;
-  for (std::size_t width : {1, 7, 64, 100, 1000, 1024, 1030, 4096, 8192, 8200, 20000}) {
+  for (std::size_t width : {1, 7, 64, 100, 1000, 1024, 1030, 2048, 3000, 4096, 8192, 8200, 20000}) {
     ok &= check_case<T>(37, width, false, 0, rng);
     ok &= check_case<T>(5, width, true, 0, rng);
   }
@@ -123,6 +123,7 @@ int main(int argc, char** argv) {
         bench<f16>(16384, 8192, false, records, rng);
         bench<float>(16384, 8192, false, records, rng);
         bench<bf16>(65536, 1024, false, records, rng);
+        bench<bf16>(32768, 4096, false, records, rng);
         bench<bf16>(4096, 65536, false, records, rng);
       });
 }

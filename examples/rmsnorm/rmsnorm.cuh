@@ -36,8 +36,9 @@ rmsnorm_kernel(T const* __restrict__ x, T const* __restrict__ residual, T const*
   __shared__ RowShared shared;
   RowPlace const at = row_place<Config>(width);
   row_start<Config>(shared, at);
-  // NOTE: with a warp per row, a warp past the last row has nothing to do and no block-wide sync.
-  if (Config::threads_per_row == 32 && at.row >= rows) return;
+  // NOTE: a warp or group past the last row has nothing to do and no block-wide sync to meet
+  // (groups meet at their own named barrier).
+  if (Config::rows_per_block > 1 && at.row >= rows) return;
   auto const layout = make_layout(make_shape(rows, width), make_stride(std::int64_t(width), C<1>{}));
   auto const gX = make_tensor(x, layout);              // (rows,width)
   auto const gY = make_tensor(y, layout);              // (rows,width)
@@ -64,7 +65,6 @@ rmsnorm_kernel(T const* __restrict__ x, T const* __restrict__ residual, T const*
       sum_sq += (f * f).reduce_sum();
     });
   });
-  if constexpr (Config::cached) xs.reconvert_later();
   float const total = row_reduce<Config>(sum_sq, SumOp{}, 0.f, shared, at, 0);
   // NOTE: __fdividef (2 ulp) instead of the IEEE division, whose slow-path call cost registers.
   float const rstd = rsqrtf(__fdividef(total, float(width)) + eps);

@@ -65,7 +65,7 @@ bool check_case(std::size_t rows, std::size_t width, std::size_t offset, std::mt
 template <class T>
 bool check_type(std::mt19937_64& rng) {
   bool ok = true;
-  for (std::size_t width : {1, 7, 64, 100, 1000, 1024, 1030, 4096, 8192, 8200, 20000}) ok &= check_case<T>(23, width, 0, rng);
+  for (std::size_t width : {1, 7, 64, 100, 1000, 1024, 1030, 2048, 3000, 4096, 8192, 8200, 20000}) ok &= check_case<T>(23, width, 0, rng);
   ok &= check_case<T>(9, 4096, 1, rng);
   ok &= check_case<T>(1, 65536, 0, rng);
   ok &= check_case<T>(2, 150000, 0, rng);  // wider than 8 blocks hold: streamed, read twice
@@ -96,6 +96,7 @@ int main(int argc, char** argv) {
         bench<bf16>(16384, 8192, records, rng);
         bench<float>(16384, 8192, records, rng);
         bench<bf16>(262144, 512, records, rng);
+        bench<bf16>(32768, 4096, records, rng);
         bench<bf16>(4096, 32768, records, rng);
       });
 }

@@ -32,7 +32,7 @@ softmax_kernel(T const* __restrict__ x, T* __restrict__ y, std::int64_t rows, in
   __shared__ RowShared shared;
   RowPlace const at = row_place<Config>(width);
   row_start<Config>(shared, at);
-  if (Config::threads_per_row == 32 && at.row >= rows) return;
+  if (Config::rows_per_block > 1 && at.row >= rows) return;
   auto const layout = make_layout(make_shape(rows, width), make_stride(std::int64_t(width), C<1>{}));
   auto const gX = make_tensor(x, layout);  // (rows,width)
   auto const gY = make_tensor(y, layout);  // (rows,width)
