@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 // SPDX-FileCopyrightText: 2026 cute-cpp authors
 // gemm_sm90: checks the Hopper GEMM against an fp64 CPU product (small, ragged shapes) and an
-// fp32 cuBLAS product (large shapes) on fresh random data with NaN-poisoned outputs, for every
+// fp32 cublasLt product (large shapes) on fresh random data with NaN-poisoned outputs, for every
 // operand major-ness, output type and fused epilogue built; then times it against cuBLAS
 // (bf16 in, bf16 out, fp32 accumulate) in the same run.
 //   gemm_sm90 [--no-bench] [--json FILE] [--seed N] [--profile] [--raster-sweep] [--split-sweep]
+#include "cublaslt_gemm.hpp"
 #include "examples/common/cli.hpp"
 #include "gemm.hpp"
 #include "plans.hpp"
@@ -13,7 +14,6 @@
 #include <cute_cpp/host/error.hpp>
 #include <cute_cpp/host/target_check.hpp>
 
-#include <cublas_v2.h>
 
 #include <algorithm>
 #include <chrono>
@@ -30,11 +30,6 @@ namespace plans = ex::plans;
 using ex::OperandMajorMode;
 
 namespace {
-
-void cublas_check(cublasStatus_t status, char const* call) {
-  if (status != CUBLAS_STATUS_SUCCESS)
-    throw std::runtime_error(std::string(call) + " failed: cublasStatus " + std::to_string(int(status)));
-}
 
 template <class T> constexpr cudaDataType_t cuda_type() {
   if constexpr (std::is_same_v<T, plans::bf16>) return CUDA_R_16BF;
@@ -113,21 +108,19 @@ struct Problem {
     }
     return p;
   }
-  /// cuBLAS's C = A B (fp32 accumulate) into `out`, row-major with `ldc_out`, of type `out_type`,
-  /// in this problem's layouts: row-major C = A B is column-major C^T = B^T A^T.
-  void cublas_gemm(cublasHandle_t handle, void* out, cudaDataType_t out_type, std::int64_t ldc_out) const {
-    float const one = 1.0f, zero = 0.0f;
-    cublasOperation_t const tb = Plan::major_b == OperandMajorMode::K ? CUBLAS_OP_T : CUBLAS_OP_N;
-    cublasOperation_t const ta = Plan::major_a == OperandMajorMode::K ? CUBLAS_OP_N : CUBLAS_OP_T;
-    cublas_check(cublasGemmEx(handle, tb, ta, int(n), int(m), int(k), &one, db.data(), cuda_type<TB>(), int(ldb),
-                              da.data(), cuda_type<TA>(), int(lda), &zero, out, out_type, int(ldc_out),
-                              CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT),
-                 "cublasGemmEx");
+  /// cublasLt's C = A B (fp32 accumulate) for this problem's shape and layouts, into a row-major
+  /// C of `out_type` with `ldc_out`: row-major C = A B is column-major C^T = B^T A^T, so
+  /// cublasLt's A is our B (n x k) and its B our A (k x m). Run it with run(db, da, out).
+  ex::LtGemm cublas_plan(cublasLtHandle_t handle, cudaDataType_t out_type, std::int64_t ldc_out) const {
+    bool const b_k = Plan::major_b == OperandMajorMode::K, a_k = Plan::major_a == OperandMajorMode::K;
+    auto const un = std::uint64_t(n), um = std::uint64_t(m), uk = std::uint64_t(k);
+    return ex::LtGemm(handle, {cuda_type<TB>(), b_k ? uk : un, b_k ? un : uk, ldb, b_k},
+                      {cuda_type<TA>(), a_k ? uk : um, a_k ? um : uk, lda, !a_k}, {out_type, un, um, ldc_out});
   }
-  /// The product in fp32 through cuBLAS (large problems), row-major m x n.
-  std::vector<double> cublas_product(cublasHandle_t handle) const {
+  /// The product in fp32 through cublasLt (large problems), row-major m x n.
+  std::vector<double> cublas_product(cublasLtHandle_t handle) const {
     host::DeviceBuffer<float> out(std::size_t(m * n));
-    cublas_gemm(handle, out.data(), CUDA_R_32F, n);
+    cublas_plan(handle, CUDA_R_32F, n).run(db.data(), da.data(), out.data());
     auto const host_out = out.download();
     return std::vector<double>(host_out.begin(), host_out.end());
   }
@@ -146,7 +139,7 @@ template <class TC> double rtol_of() { return std::is_same_v<TC, float> ? 1e-5 :
 /// Runs one plan on one shape (with k_splits, GemmArguments') and compares every element with
 /// the reference; a split run is repeated and must be bit-identical.
 template <class Plan, class Reference>
-bool check(std::int64_t m, std::int64_t n, std::int64_t k, std::mt19937_64& rng, cublasHandle_t handle,
+bool check(std::int64_t m, std::int64_t n, std::int64_t k, std::mt19937_64& rng, cublasLtHandle_t handle,
            Reference&& reference, typename Plan::Epilogue epilogue = {}, char const* what = "", int k_splits = 1) {
   // The bf16 TN plan goes through the tile heuristic's dispatch (with its own choice of split).
   constexpr bool dispatched = std::is_same_v<Plan, plans::Bf16TN>;
@@ -192,7 +185,7 @@ bool check(std::int64_t m, std::int64_t n, std::int64_t k, std::mt19937_64& rng,
 constexpr auto no_epilogue = [](std::vector<double>&, std::int64_t, std::int64_t) {};
 
 template <class Plan>
-bool check_shapes(std::mt19937_64& rng, cublasHandle_t handle, bool large) {
+bool check_shapes(std::mt19937_64& rng, cublasLtHandle_t handle, bool large) {
   bool ok = true;
   ok &= check<Plan>(128, 256, 64, rng, handle, no_epilogue);
   ok &= check<Plan>(1, 8, 8, rng, handle, no_epilogue);
@@ -204,7 +197,7 @@ bool check_shapes(std::mt19937_64& rng, cublasHandle_t handle, bool large) {
 
 /// Split-K: every tile split (uneven ranges, a cluster rank past M), the tail of a multi-wave
 /// problem split, narrow tiles split many ways, and the heuristic's own choices on skinny shapes.
-bool check_split_k(std::mt19937_64& rng, cublasHandle_t handle) {
+bool check_split_k(std::mt19937_64& rng, cublasLtHandle_t handle) {
   bool ok = true;
   ok &= check<plans::Bf16TN>(333, 517, 264, rng, handle, no_epilogue, {}, "", 3);
   ok &= check<plans::Bf16TN>(333, 517, 264, rng, handle, no_epilogue, {}, "", 5);
@@ -222,7 +215,7 @@ bool check_split_k(std::mt19937_64& rng, cublasHandle_t handle) {
 
 /// The fused epilogue: act(alpha * P + beta * S + bias[col]) with a random source S and bias.
 template <class Plan, class Act>
-bool check_epilogue(Act act, char const* what, std::mt19937_64& rng, cublasHandle_t handle, int k_splits = 1) {
+bool check_epilogue(Act act, char const* what, std::mt19937_64& rng, cublasLtHandle_t handle, int k_splits = 1) {
   std::int64_t const m = 333, n = 517, k = 264;
   auto const source = ex::random_values<plans::bf16>(std::size_t(m * n), rng, -1.0, 1.0);
   auto const bias = ex::random_values<float>(std::size_t(n), rng, -1.0, 1.0);
@@ -283,7 +276,7 @@ bool check_rejections() {
 
 double gelu(double x) { return 0.5 * x * (1 + std::tanh(0.7978845608028654 * (x + 0.044715 * x * x * x))); }
 
-bool run_checks(std::mt19937_64& rng, cublasHandle_t handle) {
+bool run_checks(std::mt19937_64& rng, cublasLtHandle_t handle) {
   bool ok = true;
   ok &= check_shapes<plans::Bf16TN>(rng, handle, true);
   ok &= check_shapes<plans::Bf16TNNoCluster>(rng, handle, false);
@@ -311,7 +304,7 @@ bool run_checks(std::mt19937_64& rng, cublasHandle_t handle) {
 /// exceed three times the 50 MB L2.
 /// `workspace(args)` is the split-K workspace `ours` needs.
 template <class Plan, class Ours, class Workspace>
-void bench(std::int64_t m, std::int64_t n, std::int64_t k, std::mt19937_64& rng, cublasHandle_t handle,
+void bench(std::int64_t m, std::int64_t n, std::int64_t k, std::mt19937_64& rng, cublasLtHandle_t handle,
            std::vector<ex::Record>& records, Ours ours, Workspace workspace, std::string const& kernel) {
   double const bytes = double(m * k * sizeof(typename Plan::TA) + k * n * sizeof(typename Plan::TB) +
                               m * n * sizeof(typename Plan::TC));
@@ -321,15 +314,15 @@ void bench(std::int64_t m, std::int64_t n, std::int64_t k, std::mt19937_64& rng,
   for (auto& p : problems) p.reserve_workspace(workspace(p.arguments()));
   std::vector<host::DeviceBuffer<typename Plan::TC>> cref;
   for (int i = 0; i < copies; ++i) cref.emplace_back(std::size_t(problems[0].ldc) * m);
+  ex::LtGemm reference = problems[0].cublas_plan(handle, cuda_type<typename Plan::TC>(), problems[0].ldc);
+  auto run_reference = [&](int i) {
+    auto const& p = problems[std::size_t(i)];
+    reference.run(p.db.data(), p.da.data(), cref[std::size_t(i)].data());
+  };
   int ours_next = 0, cublas_next = 0;
   auto const [ours_ms, cublas_ms] = ex::median_ms_interleaved(
       [&] { ours(problems[std::size_t(ours_next++ % copies)].arguments()); },
-      [&] {
-        int const i = cublas_next++ % copies;
-        problems[std::size_t(i)].cublas_gemm(handle, cref[std::size_t(i)].data(), cuda_type<typename Plan::TC>(),
-                                             problems[std::size_t(i)].ldc);
-      },
-      nullptr);
+      [&] { run_reference(cublas_next++ % copies); }, nullptr);
   // Host time per call (checks, tensor-map encoding, launch), which the GPU timings above exclude.
   auto host_us = [&](auto&& call) {
     host::cuda_check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
@@ -340,14 +333,13 @@ void bench(std::int64_t m, std::int64_t n, std::int64_t k, std::mt19937_64& rng,
     return us;
   };
   double const ours_host = host_us([&] { ours(problems[0].arguments()); });
-  double const cublas_host = host_us(
-      [&] { problems[0].cublas_gemm(handle, cref[0].data(), cuda_type<typename Plan::TC>(), problems[0].ldc); });
+  double const cublas_host = host_us([&] { run_reference(0); });
   std::printf("host time per call %lldx%lldx%lld: ours %.1f us, cuBLAS %.1f us\n", (long long)m, (long long)n,
               (long long)k, ours_host, cublas_host);
   double const flops = 2.0 * double(m) * double(n) * double(k);
   std::string const shape = std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k) + " " +
                             major_name(Plan::major_a) + major_name(Plan::major_b);
-  records.push_back({kernel, shape, type_name<typename Plan::TA>(), flops / (ours_ms * 1e9), "cuBLAS",
+  records.push_back({kernel, shape, type_name<typename Plan::TA>(), flops / (ours_ms * 1e9), "cuBLASLt",
                      flops / (cublas_ms * 1e9), "TFLOP/s", ours_ms * 1e3});
 }
 
@@ -360,7 +352,7 @@ std::string plan_name() {
 
 /// One plan, launched directly.
 template <class Plan>
-void bench_plan(std::int64_t m, std::int64_t n, std::int64_t k, std::mt19937_64& rng, cublasHandle_t handle,
+void bench_plan(std::int64_t m, std::int64_t n, std::int64_t k, std::mt19937_64& rng, cublasLtHandle_t handle,
                 std::vector<ex::Record>& records, int k_splits = 1) {
   auto with_splits = [k_splits](ex::GemmArguments<Plan> a) {
     a.k_splits = k_splits;
@@ -373,7 +365,7 @@ void bench_plan(std::int64_t m, std::int64_t n, std::int64_t k, std::mt19937_64&
 }
 
 /// The bf16 TN GEMM with the heuristic's tile, named after the tile it chose.
-void bench_auto(std::int64_t m, std::int64_t n, std::int64_t k, std::mt19937_64& rng, cublasHandle_t handle,
+void bench_auto(std::int64_t m, std::int64_t n, std::int64_t k, std::mt19937_64& rng, cublasLtHandle_t handle,
                 std::vector<ex::Record>& records) {
   std::string name;
   switch (ex::choose_gemm_tile(m, n, host::multiprocessor_count())) {
@@ -391,7 +383,7 @@ void bench_auto(std::int64_t m, std::int64_t n, std::int64_t k, std::mt19937_64&
 }
 
 /// --raster-sweep: tile rows per rasterization group against time (the default's NOTE).
-void raster_sweep(std::mt19937_64& rng, cublasHandle_t handle, std::vector<ex::Record>& records) {
+void raster_sweep(std::mt19937_64& rng, cublasLtHandle_t handle, std::vector<ex::Record>& records) {
   for (int rows : {4, 8, 16, 32}) {
     for (std::int64_t size : {std::int64_t{4096}, std::int64_t{8192}}) {
       bench<plans::Bf16TN>(size, size, size, rng, handle, records,
@@ -407,7 +399,7 @@ void raster_sweep(std::mt19937_64& rng, cublasHandle_t handle, std::vector<ex::R
 
 /// --split-sweep: plans and K splits on the shapes whose last wave is partial (choose_split_k's
 /// and choose_gemm_tile's NOTEs).
-void split_sweep(std::mt19937_64& rng, cublasHandle_t handle, std::vector<ex::Record>& records) {
+void split_sweep(std::mt19937_64& rng, cublasLtHandle_t handle, std::vector<ex::Record>& records) {
   for (int s : {1, 2}) bench_plan<plans::Bf16TN64NoCluster>(16, 4096, 4096, rng, handle, records, s);
   for (int s : {1, 2, 4}) bench_plan<plans::Bf16TN128NoCluster>(16, 4096, 4096, rng, handle, records, s);
   for (int s : {1, 2, 4}) bench_plan<plans::Bf16TNNoCluster>(16, 4096, 4096, rng, handle, records, s);
@@ -435,7 +427,7 @@ void profile_launches(std::mt19937_64& rng) {
   host::cuda_check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
 }
 
-void benchmarks(std::mt19937_64& rng, cublasHandle_t handle, std::vector<ex::Record>& records) {
+void benchmarks(std::mt19937_64& rng, cublasLtHandle_t handle, std::vector<ex::Record>& records) {
   // The issue's shapes (M x N x K), bf16 in and out, A and B K-major, through the heuristic.
   std::int64_t const shapes[][3] = {{8192, 8192, 8192},  {4096, 4096, 4096}, {2048, 2048, 2048}, {4096, 14336, 4096},
                                     {8192, 1536, 8192},  {128, 14336, 4096}, {16, 4096, 4096}};
@@ -449,9 +441,9 @@ void benchmarks(std::mt19937_64& rng, cublasHandle_t handle, std::vector<ex::Rec
 }  // namespace
 
 int main(int argc, char** argv) {
-  cublasHandle_t handle{};
+  cublasLtHandle_t handle{};
   auto cublas = [&] {
-    if (handle == nullptr) cublas_check(cublasCreate(&handle), "cublasCreate");
+    if (handle == nullptr) ex::cublas_check(cublasLtCreate(&handle), "cublasLtCreate");
     return handle;
   };
   int const status = ex::run_example(
@@ -467,6 +459,6 @@ int main(int argc, char** argv) {
         else benchmarks(rng, cublas(), records);
       },
       {"--profile", "--raster-sweep", "--split-sweep"});
-  if (handle != nullptr) cublasDestroy(handle);
+  if (handle != nullptr) cublasLtDestroy(handle);
   return status;
 }

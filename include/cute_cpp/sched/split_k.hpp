@@ -48,12 +48,14 @@ inline SplitKWorkspace split_k_workspace(void* base, std::int64_t split_tiles, i
 /// Called by all `Threads` threads of one group (e.g. a consumer warpgroup) once their split of
 /// the tile is accumulated in `acc` (any fragment of floats, a multiple of 4 per thread).
 /// `slot` numbers (split tile, group) pairs; `barrier` is a named barrier for the group and
-/// `flag` a shared word of the group. Returns true in the group that arrived last, whose `acc`
-/// then holds the whole tile's sum; false elsewhere (that group is done with the tile).
+/// `flag` a shared word of the group. A thread whose accumulators all lie outside the problem
+/// passes `active` false: it neither writes nor reads partials (the group still syncs).
+/// Returns true in the group that arrived last, whose `acc` then holds the whole tile's sum
+/// (for active threads); false elsewhere (that group is done with the tile).
 template <int Threads, class Fragment>
 __device__ __forceinline__ bool split_k_reduce(Fragment& acc, SplitKWorkspace const& ws, std::int64_t slot,
                                                int split, int splits, int thread, std::uint32_t barrier,
-                                               std::uint32_t* flag) {
+                                               std::uint32_t* flag, bool active = true) {
   constexpr int vectors = int(sizeof(Fragment) / sizeof(float4));
   static_assert(sizeof(Fragment) % sizeof(float4) == 0,
                 "cute-cpp [split-k.fragment]: a thread's accumulators are a multiple of 4 floats");
@@ -64,8 +66,11 @@ __device__ __forceinline__ bool split_k_reduce(Fragment& acc, SplitKWorkspace co
     return reinterpret_cast<float4*>(ws.partials) + (slot * splits + s) * std::int64_t(vectors * Threads) + thread;
   };
   float4* const mine = slot_of(split);
+  if (active) {
 #pragma unroll
-  for (int i = 0; i < vectors; ++i) __stcg(mine + i * Threads, make_float4(v[4 * i], v[4 * i + 1], v[4 * i + 2], v[4 * i + 3]));
+    for (int i = 0; i < vectors; ++i)
+      __stcg(mine + i * Threads, make_float4(v[4 * i], v[4 * i + 1], v[4 * i + 2], v[4 * i + 3]));
+  }
   ctm::bar_sync(barrier, Threads);
   if (thread == 0) {
     // acq_rel: releases this group's partials (ordered before by the barrier) and, for the last
@@ -77,6 +82,7 @@ __device__ __forceinline__ bool split_k_reduce(Fragment& acc, SplitKWorkspace co
   }
   ctm::bar_sync(barrier, Threads);
   if (*flag == 0u) return false;
+  if (!active) return true;
   // Sum the slots in split order (this group's own included), not in arrival order, a few
   // vectors at a time so the loads in flight do not need a second fragment of registers.
   constexpr int chunk = vectors % 8 == 0 ? 8 : vectors % 4 == 0 ? 4 : 1;
