@@ -9,8 +9,8 @@
 //                     (functor -> output type -> stmatrix -> TMA store) for its half;
 //                     with the PingPong schedule each takes every other tile whole instead,
 //                     skipping the other's stages, so their main loops and epilogues alternate.
-// The producer lowers its register budget (setmaxnreg) so the consumers can hold 64 x BN
-// accumulators. Tiles come from StaticPersistentTileScheduler; ragged edges are TMA's (loads
+// The producer lowers its register budget (setmaxnreg) so the consumers can hold their
+// rows_per_warpgroup x BN accumulators. Tiles come from StaticPersistentTileScheduler; ragged edges are TMA's (loads
 // fill zeros, stores drop what lies outside C). With ClusterM = 2, the two CTAs of a cluster take
 // vertically adjacent tiles of one tile column: each loads half of the shared B tile and
 // multicasts it to both, halving B's L2 traffic; a stage is then free only when the consumers of
@@ -264,6 +264,8 @@ void run_gemm(GemmArguments<Plan> const& args, cudaStream_t stream) {
                                                         std::to_string(args.workspace_bytes) + ")");
     schedule = gemm_schedule(args, 1);
   }
+  if (schedule.workspace_bytes > 0 && reinterpret_cast<std::uintptr_t>(args.workspace) % 16 != 0)
+    detail::gemm_argument_error("gemm.workspace", "the split-K workspace must be 16-byte aligned (partials are float4s)");
   auto const a_map = Plan::major_a == OperandMajorMode::K
                          ? host::create_tensor_map_tiled<TA, typename Plan::ASmem>(args.a, args.m, args.k, args.lda)
                          : host::create_tensor_map_tiled<TA, typename Plan::ASmem>(args.a, args.k, args.m, args.lda);
@@ -293,8 +295,14 @@ GemmArguments<To> rebind_arguments(GemmArguments<From> const& a) {
   static_assert(std::is_same_v<typename To::TA, typename From::TA> && std::is_same_v<typename To::TB, typename From::TB> &&
                 std::is_same_v<typename To::TC, typename From::TC> &&
                 std::is_same_v<typename To::Epilogue, typename From::Epilogue>);
-  return {a.a,        a.lda,      a.b,          a.ldb,          a.c,         a.ldc,          a.m, a.n, a.k,
-          a.epilogue, a.raster_group_rows, a.k_splits, a.workspace, a.workspace_bytes};
+  GemmArguments<To> r;
+  r.a = a.a, r.lda = a.lda, r.b = a.b, r.ldb = a.ldb, r.c = a.c, r.ldc = a.ldc;
+  r.m = a.m, r.n = a.n, r.k = a.k;
+  r.epilogue = a.epilogue;
+  r.raster_group_rows = a.raster_group_rows;
+  r.k_splits = a.k_splits;
+  r.workspace = a.workspace, r.workspace_bytes = a.workspace_bytes;
+  return r;
 }
 
 }  // namespace cute_cpp::examples

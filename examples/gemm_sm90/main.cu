@@ -271,6 +271,9 @@ bool check_rejections() {
   expect([&] { ex::run_gemm(args, nullptr); }, "[gemm.k-splits]");
   args.k = 128, args.lda = 128, args.ldb = 128, args.k_splits = 2;
   expect([&] { ex::run_gemm(args, nullptr); }, "[gemm.workspace]");
+  host::DeviceBuffer<unsigned char> workspace(std::size_t(1) << 20);  // room enough, misaligned by 4
+  args.workspace = workspace.data() + 4, args.workspace_bytes = workspace.bytes() - 4;
+  expect([&] { ex::run_gemm(args, nullptr); }, "[gemm.workspace]");
   return ok;
 }
 
