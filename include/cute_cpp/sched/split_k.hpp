@@ -19,6 +19,15 @@
 
 namespace cute_cpp {
 
+namespace diag {
+template <int Floats>
+struct split_k_fragment {
+  static_assert(Floats % 4 == 0,
+                "cute-cpp [split-k.fragment]: a thread's accumulators are moved in float4s: Floats % 4 == 0");
+  static constexpr bool ok = true;
+};
+}  // namespace diag
+
 /// Split-K's workspace: a counter per (split tile, thread group) and an fp32 slot per
 /// (split tile, split, thread group). Zeroed once before first use; one kernel at a time.
 struct SplitKWorkspace {
@@ -57,8 +66,7 @@ __device__ __forceinline__ bool split_k_reduce(Fragment& acc, SplitKWorkspace co
                                                int split, int splits, int thread, std::uint32_t barrier,
                                                std::uint32_t* flag, bool active = true) {
   constexpr int vectors = int(sizeof(Fragment) / sizeof(float4));
-  static_assert(sizeof(Fragment) % sizeof(float4) == 0,
-                "cute-cpp [split-k.fragment]: a thread's accumulators are a multiple of 4 floats");
+  static_assert(diag::split_k_fragment<int(sizeof(Fragment) / sizeof(float))>::ok);
   // NOTE: float by float (not as float4 lvalues), so the fragment stays in registers.
   float* const v = reinterpret_cast<float*>(&acc);
   // Slot layout [vector][thread]: each store and load of the group is one contiguous 16-byte run per thread.
