@@ -3,6 +3,8 @@
 #pragma once
 // Correctness helpers shared by the examples: fresh random inputs (never zeros), and an
 // elementwise comparison that counts every element, unwritten (NaN-poisoned) ones included.
+#include <cuda_bf16.h>
+
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -10,6 +12,7 @@
 #include <random>
 #include <span>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace cute_cpp::examples {
@@ -54,6 +57,15 @@ struct CheckResult {
     return text;
   }
 };
+
+/// The relative tolerance of a row kernel's output of type T computed in f32: a few units in
+/// the last place of T.
+template <class T>
+constexpr double row_kernel_rtol() {
+  if constexpr (std::is_same_v<T, float>) return 1e-5;
+  else if constexpr (std::is_same_v<T, __nv_bfloat16>) return 1.0 / 64;
+  else return 1.0 / 512;
+}
 
 /// |got - want| <= atol + rtol * |want| for every element; NaN never passes.
 template <class T>

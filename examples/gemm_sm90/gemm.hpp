@@ -108,6 +108,7 @@ struct GemmPlan {
 /// The run-time half of a GEMM: pointers, leading dimensions, sizes, the epilogue's parameters.
 template <class Plan>
 struct GemmArguments {
+  using plan_type = Plan;
   typename Plan::TA const* a = nullptr;
   std::int64_t lda = 0;
   typename Plan::TB const* b = nullptr;
@@ -126,6 +127,22 @@ struct GemmArguments {
   void* workspace = nullptr;
   std::size_t workspace_bytes = 0;
 };
+
+/// The same arguments for another plan of the same element types and epilogue.
+template <class To, class From>
+GemmArguments<To> rebind_arguments(GemmArguments<From> const& a) {
+  static_assert(std::is_same_v<typename To::TA, typename From::TA> && std::is_same_v<typename To::TB, typename From::TB> &&
+                std::is_same_v<typename To::TC, typename From::TC> &&
+                std::is_same_v<typename To::Epilogue, typename From::Epilogue>);
+  GemmArguments<To> r;
+  r.a = a.a, r.lda = a.lda, r.b = a.b, r.ldb = a.ldb, r.c = a.c, r.ldc = a.ldc;
+  r.m = a.m, r.n = a.n, r.k = a.k;
+  r.epilogue = a.epilogue;
+  r.raster_group_rows = a.raster_group_rows;
+  r.k_splits = a.k_splits;
+  r.workspace = a.workspace, r.workspace_bytes = a.workspace_bytes;
+  return r;
+}
 
 /// The split of the work: `splits` K ranges for each of the last `split_tiles` cluster tiles.
 struct SplitKChoice {

@@ -26,23 +26,6 @@ template std::size_t gemm_workspace_bytes<plans::Bf16TN128NoCluster>(GemmArgumen
 template std::size_t gemm_workspace_bytes<plans::Bf16TN64NoCluster>(GemmArguments<plans::Bf16TN64NoCluster> const&);
 template std::size_t gemm_workspace_bytes<plans::Bf16TNPingPong>(GemmArguments<plans::Bf16TNPingPong> const&);
 
-namespace {
-/// f(arguments rebound to the plan choose_gemm_tile picks for the shape).
-template <class F>
-decltype(auto) with_chosen_plan(GemmArguments<plans::Bf16TN> const& args, F&& f) {
-  static int const sms = host::multiprocessor_count();
-  switch (choose_gemm_tile(args.m, args.n, sms)) {
-    case GemmTile::n256: break;
-    case GemmTile::n128: return f(rebind_arguments<plans::Bf16TN128>(args));
-    case GemmTile::n64: return f(rebind_arguments<plans::Bf16TN64>(args));
-    case GemmTile::n256c1: return f(rebind_arguments<plans::Bf16TNNoCluster>(args));
-    case GemmTile::n128c1: return f(rebind_arguments<plans::Bf16TN128NoCluster>(args));
-    case GemmTile::n64c1: return f(rebind_arguments<plans::Bf16TN64NoCluster>(args));
-  }
-  return f(args);
-}
-}  // namespace
-
 void run_gemm_bf16_tn(GemmArguments<plans::Bf16TN> const& args, cudaStream_t stream) {
   with_chosen_plan(args, [&](auto const& a) { run_gemm(a, stream); });
 }

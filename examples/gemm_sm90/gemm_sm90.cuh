@@ -289,20 +289,4 @@ void run_gemm(GemmArguments<Plan> const& args, cudaStream_t stream) {
                schedule.tiles, workspace);
 }
 
-/// The same arguments for another plan of the same element types and epilogue.
-template <class To, class From>
-GemmArguments<To> rebind_arguments(GemmArguments<From> const& a) {
-  static_assert(std::is_same_v<typename To::TA, typename From::TA> && std::is_same_v<typename To::TB, typename From::TB> &&
-                std::is_same_v<typename To::TC, typename From::TC> &&
-                std::is_same_v<typename To::Epilogue, typename From::Epilogue>);
-  GemmArguments<To> r;
-  r.a = a.a, r.lda = a.lda, r.b = a.b, r.ldb = a.ldb, r.c = a.c, r.ldc = a.ldc;
-  r.m = a.m, r.n = a.n, r.k = a.k;
-  r.epilogue = a.epilogue;
-  r.raster_group_rows = a.raster_group_rows;
-  r.k_splits = a.k_splits;
-  r.workspace = a.workspace, r.workspace_bytes = a.workspace_bytes;
-  return r;
-}
-
 }  // namespace cute_cpp::examples

@@ -370,15 +370,10 @@ void bench_plan(std::int64_t m, std::int64_t n, std::int64_t k, std::mt19937_64&
 /// The bf16 TN GEMM with the heuristic's tile, named after the tile it chose.
 void bench_auto(std::int64_t m, std::int64_t n, std::int64_t k, std::mt19937_64& rng, cublasLtHandle_t handle,
                 std::vector<ex::Record>& records) {
-  std::string name;
-  switch (ex::choose_gemm_tile(m, n, host::multiprocessor_count())) {
-    case ex::GemmTile::n256: name = plan_name<plans::Bf16TN>(); break;
-    case ex::GemmTile::n128: name = plan_name<plans::Bf16TN128>(); break;
-    case ex::GemmTile::n64: name = plan_name<plans::Bf16TN64>(); break;
-    case ex::GemmTile::n256c1: name = plan_name<plans::Bf16TNNoCluster>(); break;
-    case ex::GemmTile::n128c1: name = plan_name<plans::Bf16TN128NoCluster>(); break;
-    case ex::GemmTile::n64c1: name = plan_name<plans::Bf16TN64NoCluster>(); break;
-  }
+  ex::GemmArguments<plans::Bf16TN> shape;
+  shape.m = m, shape.n = n, shape.k = k;
+  std::string const name = ex::with_chosen_plan(
+      shape, [](auto const& a) { return plan_name<typename std::remove_cvref_t<decltype(a)>::plan_type>(); });
   bench<plans::Bf16TN>(m, n, k, rng, handle, records,
                        [](ex::GemmArguments<plans::Bf16TN> const& a) { ex::run_gemm_bf16_tn(a, nullptr); },
                        [](ex::GemmArguments<plans::Bf16TN> const& a) { return ex::gemm_bf16_tn_workspace_bytes(a); },

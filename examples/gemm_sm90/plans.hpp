@@ -4,6 +4,8 @@
 // The GEMM instantiations this example builds (each explicitly instantiated in a *_sm90.cu file).
 #include "gemm.hpp"
 
+#include <cute_cpp/host/target_check.hpp>
+
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
@@ -48,6 +50,21 @@ using Bf16TNSilu = Wide<bf16, bf16, K, K, epilogue::LinearCombination<bf16, epil
 }  // namespace cute_cpp::examples::plans
 
 namespace cute_cpp::examples {
+
+/// f(arguments rebound to the bf16 TN plan choose_gemm_tile picks for the shape).
+template <class F>
+decltype(auto) with_chosen_plan(GemmArguments<plans::Bf16TN> const& args, F&& f) {
+  static int const sms = host::multiprocessor_count();
+  switch (choose_gemm_tile(args.m, args.n, sms)) {
+    case GemmTile::n256: break;
+    case GemmTile::n128: return f(rebind_arguments<plans::Bf16TN128>(args));
+    case GemmTile::n64: return f(rebind_arguments<plans::Bf16TN64>(args));
+    case GemmTile::n256c1: return f(rebind_arguments<plans::Bf16TNNoCluster>(args));
+    case GemmTile::n128c1: return f(rebind_arguments<plans::Bf16TN128NoCluster>(args));
+    case GemmTile::n64c1: return f(rebind_arguments<plans::Bf16TN64NoCluster>(args));
+  }
+  return f(args);
+}
 
 /// bf16 C = A B (A K-major, B K-major) with the tile choose_gemm_tile picks for the shape.
 void run_gemm_bf16_tn(GemmArguments<plans::Bf16TN> const& args, cudaStream_t stream);

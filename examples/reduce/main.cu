@@ -27,12 +27,6 @@ using cute_cpp::f16;
 
 namespace {
 
-template <class T> constexpr double rtol_of() {
-  if constexpr (std::is_same_v<T, float>) return 1e-5;
-  else if constexpr (std::is_same_v<T, bf16>) return 1.0 / 64;
-  else return 1.0 / 512;
-}
-
 template <ex::RowReduction R, class T>
 bool check_case(std::size_t rows, std::size_t width, std::size_t offset, std::mt19937_64& rng) {
   std::size_t const n = rows * width;

@@ -26,11 +26,6 @@ using cute_cpp::f16;
 
 namespace {
 
-template <class T> constexpr double rtol_of() {
-  if constexpr (std::is_same_v<T, float>) return 1e-5;
-  else if constexpr (std::is_same_v<T, bf16>) return 1.0 / 64;
-  else return 1.0 / 512;
-}
 template <class T> double as_double(T v) { return static_cast<double>(static_cast<float>(v)); }
 
 /// One case on fresh data; `offset` elements into every buffer (offset 1 forces the scalar path).
@@ -66,7 +61,7 @@ bool check_case(std::size_t rows, std::size_t width, bool with_residual, std::si
     for (std::size_t j = 0; j < width; ++j) want_y[i * width + j] = want_r[i * width + j] * rstd * as_double(ws[offset + j]);
   }
   auto const res = ex::check_close(std::span<T const>(got_y).subspan(offset, n), std::span<double const>(want_y),
-                                   rtol_of<T>(), 1e-5);
+                                   ex::row_kernel_rtol<T>(), 1e-5);
   bool ok = res.ok();
   std::string line = res.summary();
   if (with_residual) {

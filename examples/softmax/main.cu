@@ -27,12 +27,6 @@ using cute_cpp::f16;
 
 namespace {
 
-template <class T> constexpr double rtol_of() {
-  if constexpr (std::is_same_v<T, float>) return 1e-5;
-  else if constexpr (std::is_same_v<T, bf16>) return 1.0 / 64;
-  else return 1.0 / 512;
-}
-
 /// masked: the second half of every row is -inf (a causal mask), so whole rounds of some
 /// threads hold only -inf.
 template <class T>
@@ -56,7 +50,7 @@ bool check_case(std::size_t rows, std::size_t width, std::size_t offset, std::mt
     for (std::size_t j = 0; j < width; ++j)
       want[i * width + j] = std::exp(double(static_cast<float>(xs[offset + i * width + j])) - m) / s;
   }
-  auto const res = ex::check_close(std::span<T const>(got).subspan(offset, n), std::span<double const>(want), rtol_of<T>(), 1e-7);
+  auto const res = ex::check_close(std::span<T const>(got).subspan(offset, n), std::span<double const>(want), ex::row_kernel_rtol<T>(), 1e-7);
   std::printf("check softmax %-4s rows=%-8zu width=%-6zu offset=%zu%s  %s\n", ex::dtype_name<T>(), rows, width, offset,
               masked ? " masked" : "", res.summary().c_str());
   return res.ok();

@@ -27,12 +27,6 @@ using cute_cpp::f16;
 
 namespace {
 
-template <class T> constexpr double rtol_of() {
-  if constexpr (std::is_same_v<T, float>) return 1e-5;
-  else if constexpr (std::is_same_v<T, bf16>) return 1.0 / 64;
-  else return 1.0 / 512;
-}
-
 template <class T>
 bool check_case(std::size_t rows, std::size_t hidden, std::size_t offset, std::mt19937_64& rng) {
   std::size_t const n = rows * hidden;
@@ -50,7 +44,7 @@ bool check_case(std::size_t rows, std::size_t hidden, std::size_t offset, std::m
       double const u = double(static_cast<float>(xs[offset + i * 2 * hidden + hidden + j]));
       want[i * hidden + j] = g / (1 + std::exp(-g)) * u;
     }
-  auto const res = ex::check_close(std::span<T const>(got).subspan(offset, n), std::span<double const>(want), rtol_of<T>(), 1e-5);
+  auto const res = ex::check_close(std::span<T const>(got).subspan(offset, n), std::span<double const>(want), ex::row_kernel_rtol<T>(), 1e-5);
   std::printf("check swiglu %-4s rows=%-8zu hidden=%-6zu offset=%zu  %s\n", ex::dtype_name<T>(), rows, hidden, offset,
               res.summary().c_str());
   return res.ok();
