@@ -6,12 +6,12 @@
 // cp.async) stores and announce a full stage by arriving: ProducerArrivals arrivals complete a
 // "full" barrier, ConsumerArrivals complete an "empty" one. CuTeDSL: pipeline.PipelineAsync.
 #include <cute_cpp/pipeline/pipeline_state.hpp>
+#include <cute_cpp/pipeline/stage_barriers.hpp>
 #include <cute_cpp/pipeline/wait.hpp>
 
 #include <cstdint>
 
 #if defined(__CUDACC__)
-#  include <ctm/common/fence.hpp>
 #  include <ctm/common/mbarrier.hpp>
 #endif
 
@@ -36,22 +36,13 @@ struct PipelineAsync {
   using State = PipelineState<Stages>;
 
   /// The barriers, placed in shared memory by the kernel.
-  struct SharedStorage {
-    std::uint64_t full[Stages];
-    std::uint64_t empty[Stages];
-  };
+  using SharedStorage = detail::StageBarriers<Stages>;
 
   SharedStorage* storage;
 
 #if defined(__CUDACC__)
   /// Initialises every barrier; one thread calls it, then the CTA synchronises.
-  static __device__ __forceinline__ void init(SharedStorage& s) {
-    for (int i = 0; i < Stages; ++i) {
-      ctm::mbarrier_init(&s.full[i], ProducerArrivals);
-      ctm::mbarrier_init(&s.empty[i], ConsumerArrivals);
-    }
-    ctm::fence_mbarrier_init_release_cluster();
-  }
+  static __device__ __forceinline__ void init(SharedStorage& s) { s.init(ProducerArrivals, ConsumerArrivals); }
   /// Waits until state's stage may be refilled.
   __device__ __forceinline__ void producer_acquire(State const& state) const {
     detail::pipeline_wait(&storage->empty[state.index()], state.phase(), "PipelineAsync", "empty", state.index());

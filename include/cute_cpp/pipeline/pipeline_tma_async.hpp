@@ -10,13 +10,13 @@
 // CuTeDSL: pipeline.PipelineTmaAsync (producer_acquire/commit, consumer_wait/release).
 #include <cute_cpp/config.hpp>
 #include <cute_cpp/pipeline/pipeline_state.hpp>
+#include <cute_cpp/pipeline/stage_barriers.hpp>
 #include <cute_cpp/pipeline/wait.hpp>
 
 #include <cstdint>
 
 #if defined(__CUDACC__)
 #  include <ctm/common/cluster.hpp>
-#  include <ctm/common/fence.hpp>
 #  include <ctm/common/mbarrier.hpp>
 #endif
 
@@ -42,22 +42,13 @@ struct PipelineTmaAsync {
   using State = PipelineState<Stages>;
 
   /// The barriers, placed in shared memory by the kernel.
-  struct SharedStorage {
-    std::uint64_t full[Stages];
-    std::uint64_t empty[Stages];
-  };
+  using SharedStorage = detail::StageBarriers<Stages>;
 
   SharedStorage* storage;
 
 #if defined(__CUDACC__)
   /// Initialises every barrier; one thread calls it, then the CTA (or cluster) synchronises.
-  static __device__ __forceinline__ void init(SharedStorage& s) {
-    for (int i = 0; i < Stages; ++i) {
-      ctm::mbarrier_init(&s.full[i], 1);
-      ctm::mbarrier_init(&s.empty[i], ConsumerArrivals);
-    }
-    ctm::fence_mbarrier_init_release_cluster();
-  }
+  static __device__ __forceinline__ void init(SharedStorage& s) { s.init(1, ConsumerArrivals); }
 
   /// Waits until the producer may refill state's stage.
   __device__ __forceinline__ void producer_acquire(State const& state) const {
