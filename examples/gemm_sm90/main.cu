@@ -36,11 +36,6 @@ template <class T> constexpr cudaDataType_t cuda_type() {
   else if constexpr (std::is_same_v<T, plans::f16>) return CUDA_R_16F;
   else return CUDA_R_32F;
 }
-template <class T> constexpr char const* type_name() {
-  if constexpr (std::is_same_v<T, plans::bf16>) return "bf16";
-  else if constexpr (std::is_same_v<T, plans::f16>) return "f16";
-  else return "f32";
-}
 char const* major_name(OperandMajorMode m) { return m == OperandMajorMode::K ? "K" : "MN"; }
 
 /// A problem's operands on the device and the host, in the plan's layouts.
@@ -149,13 +144,15 @@ bool check(std::int64_t m, std::int64_t n, std::int64_t k, std::mt19937_64& rng,
   };
   Problem<Plan> p(m, n, k, rng);
   p.dc.fill_bytes(0xFF);
-  auto args = p.arguments();
-  args.k_splits = k_splits;
-  if constexpr (dispatched) p.reserve_workspace(ex::gemm_bf16_tn_workspace_bytes(args));
-  else p.reserve_workspace(ex::gemm_workspace_bytes(args));
-  args = p.arguments();
-  args.k_splits = k_splits;
-  args.epilogue = epilogue;
+  auto arguments = [&] {
+    auto a = p.arguments();
+    a.k_splits = k_splits;
+    a.epilogue = epilogue;
+    return a;
+  };
+  if constexpr (dispatched) p.reserve_workspace(ex::gemm_bf16_tn_workspace_bytes(arguments()));
+  else p.reserve_workspace(ex::gemm_workspace_bytes(arguments()));
+  auto const args = arguments();  // with the workspace
   run(args);
   host::cuda_check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
   bool repeatable = true;
@@ -175,8 +172,8 @@ bool check(std::int64_t m, std::int64_t n, std::int64_t k, std::mt19937_64& rng,
   auto const result = ex::check_close(std::span<typename Plan::TC const>(got), std::span<double const>(want),
                                       rtol_of<typename Plan::TC>(), atol);
   std::printf("check %-4s A %-2s B %-2s -> %-4s %dx%d c%d %-22s m=%-5lld n=%-5lld k=%-5lld splits %d vs %-7s %s%s\n",
-              type_name<typename Plan::TA>(), major_name(Plan::major_a), major_name(Plan::major_b),
-              type_name<typename Plan::TC>(), Plan::block_m, Plan::block_n, Plan::cluster_m, what, (long long)m,
+              ex::dtype_name<typename Plan::TA>(), major_name(Plan::major_a), major_name(Plan::major_b),
+              ex::dtype_name<typename Plan::TC>(), Plan::block_m, Plan::block_n, Plan::cluster_m, what, (long long)m,
               (long long)n, (long long)k, k_splits, small ? "fp64" : "cuBLAS", result.summary().c_str(),
               repeatable ? "" : "; FAILED: a second split-K run differs");
   return result.ok() && repeatable;
@@ -342,7 +339,7 @@ void bench(std::int64_t m, std::int64_t n, std::int64_t k, std::mt19937_64& rng,
   double const flops = 2.0 * double(m) * double(n) * double(k);
   std::string const shape = std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k) + " " +
                             major_name(Plan::major_a) + major_name(Plan::major_b);
-  records.push_back({kernel, shape, type_name<typename Plan::TA>(), flops / (ours_ms * 1e9), "cuBLASLt",
+  records.push_back({kernel, shape, ex::dtype_name<typename Plan::TA>(), flops / (ours_ms * 1e9), "cuBLASLt",
                      flops / (cublas_ms * 1e9), "TFLOP/s", ours_ms * 1e3});
 }
 

@@ -46,7 +46,7 @@ constexpr std::size_t split_k_workspace_bytes(std::int64_t split_tiles, int spli
   return split_k_counter_bytes(split_tiles, groups) +
          std::size_t(split_tiles) * std::size_t(splits) * std::size_t(tile_floats) * sizeof(float);
 }
-/// The workspace's parts within `bytes` at `base`.
+/// The workspace's parts, laid out from `base` (as split_k_workspace_bytes counts them).
 inline SplitKWorkspace split_k_workspace(void* base, std::int64_t split_tiles, int groups) {
   auto* const bytes = static_cast<unsigned char*>(base);
   return {reinterpret_cast<std::uint32_t*>(bytes),
