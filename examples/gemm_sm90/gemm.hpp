@@ -6,7 +6,7 @@
 //   C[m, n] = epilogue(sum_k A[m, k] B[k, n], m, n)
 // A is M x K: K-major = row-major (lda >= K), MN-major = column-major (lda >= M).
 // B is K x N: K-major = column-major (ldb >= K), MN-major = row-major (ldb >= N).
-// C is row-major M x N (ldc >= N).
+// C is M x N, row-major (ldc >= N) or, with LayoutEnum::ColMajor, column-major (ldc >= M).
 #include <cute_cpp/epilogue/fusion.hpp>
 #include <cute_cpp/mma/sm90_wgmma.hpp>
 #include <cute_cpp/pipeline/pipeline_tma_async.hpp>
@@ -32,18 +32,23 @@ using sm90::OperandMajorMode;
 enum class KernelSchedule { Cooperative, PingPong };
 
 /// Everything static about one GEMM kernel; run_gemm<Plan> launches it.
-/// ClusterM CTAs along M share each B tile: each loads 1/ClusterM of it and multicasts it.
+/// ClusterM CTAs along M share each B tile: each loads 1/ClusterM of it and multicasts it;
+/// ClusterN CTAs along N share each A tile the same way (a cluster has at most two CTAs).
 template <class TA_, class TB_, class TC_, OperandMajorMode MajorA, OperandMajorMode MajorB, int BM, int BN,
           int BK, int Stages, int ClusterM = 1, class Epilogue_ = epilogue::Identity,
-          KernelSchedule Schedule = KernelSchedule::Cooperative>
+          KernelSchedule Schedule = KernelSchedule::Cooperative, LayoutEnum LayoutC = LayoutEnum::RowMajor,
+          int ClusterN = 1>
 struct GemmPlan {
   using TA = TA_;
   using TB = TB_;
   using TC = TC_;
   using Epilogue = Epilogue_;
   static constexpr OperandMajorMode major_a = MajorA, major_b = MajorB;
-  static constexpr int block_m = BM, block_n = BN, block_k = BK, stages = Stages, cluster_m = ClusterM;
-  static_assert(ClusterM == 1 || ClusterM == 2, "cute-cpp [gemm.cluster]: clusters of 1 or 2 CTAs along M");
+  static constexpr LayoutEnum layout_c = LayoutC;
+  static constexpr int block_m = BM, block_n = BN, block_k = BK, stages = Stages;
+  static constexpr int cluster_m = ClusterM, cluster_n = ClusterN;
+  static_assert(ClusterM >= 1 && ClusterN >= 1 && ClusterM * ClusterN <= 2,
+                "cute-cpp [gemm.cluster]: clusters of 1 or 2 CTAs, along M or along N");
   static constexpr int consumer_warpgroups = 2;
   static constexpr bool pingpong = Schedule == KernelSchedule::PingPong;
   static constexpr int threads = 128 * (1 + consumer_warpgroups);
@@ -60,11 +65,13 @@ struct GemmPlan {
                                    SmemMNMajor<TA, BM, BK>>;
   using BSmem = std::conditional_t<MajorB == OperandMajorMode::K, SmemKMajor<TB, BN, BK, k_swizzle_b>,
                                    SmemMNMajor<TB, BN, BK>>;
-  /// The part of the B tile one CTA of the cluster loads (and multicasts to all of them).
+  /// The parts of the A and B tiles one CTA of the cluster loads (and multicasts to all of them).
+  using ASmemLoad = std::conditional_t<MajorA == OperandMajorMode::K, SmemKMajor<TA, BM / ClusterN, BK, k_swizzle_a>,
+                                       SmemMNMajor<TA, BM / ClusterN, BK>>;
   using BSmemLoad = std::conditional_t<MajorB == OperandMajorMode::K, SmemKMajor<TB, BN / ClusterM, BK, k_swizzle_b>,
                                        SmemMNMajor<TB, BN / ClusterM, BK>>;
   using Mma = sm90::WgmmaTiledMma<TA, TB, float, sm90::AOperand<ASmem>, sm90::BOperand<BSmem>, rows_per_warpgroup / 64, BN>;
-  using Epi = sm90::EpilogueTmaStore<TC, BN, /*BarrierId=*/1>;
+  using Epi = sm90::EpilogueTmaStore<TC, BN, /*BarrierId=*/1, LayoutC>;
   /// Named barriers of split-K's reduction, one per consumer warpgroup (after the epilogue's).
   static constexpr int split_k_barrier = 1 + consumer_warpgroups;
   static_assert(diag::named_barrier_plan<split_k_barrier + consumer_warpgroups - 1, 128>::ok);
@@ -74,9 +81,9 @@ struct GemmPlan {
   static constexpr std::uint32_t a_bytes = size_in_bytes<TA, ASmem>();
   static constexpr std::uint32_t b_bytes = size_in_bytes<TB, BSmem>();
   // NOTE: a stage is released by the consumer warps (of the warpgroups sharing its tile) of every
-  // CTA its B part was multicast to.
-  using Pipeline = PipelineTmaAsync<Stages, tile_warpgroups * 4 * ClusterM, a_bytes + b_bytes>;
-  using MapA = TensorMap<TA, ASmem>;
+  // CTA its A or B part was multicast to.
+  using Pipeline = PipelineTmaAsync<Stages, tile_warpgroups * 4 * ClusterM * ClusterN, a_bytes + b_bytes>;
+  using MapA = TensorMap<TA, ASmemLoad>;
   using MapB = TensorMap<TB, BSmemLoad>;
   using MapC = typename Epi::Map;
 
@@ -96,13 +103,13 @@ struct GemmPlan {
                 diag::smem_tma_buffer_alignment<a_bytes, MapB::tile::swizzle_bytes>::ok &&
                 diag::smem_tma_buffer_alignment<sizeof(typename SharedStorage::Stage), MapA::tile::swizzle_bytes>::ok &&
                 diag::smem_tma_buffer_alignment<offsetof(SharedStorage, epilogue), MapC::tile::swizzle_bytes>::ok);
-  static_assert(MapA::tile_bytes + ClusterM * MapB::tile_bytes == Pipeline::tx_bytes,
+  static_assert(ClusterN * MapA::tile_bytes + ClusterM * MapB::tile_bytes == Pipeline::tx_bytes,
                 "cute-cpp [pipeline.tx-bytes]: a stage's expected bytes must equal its TMA boxes");
 
   // What verify_plan checks across the plan.
   static constexpr int consumer_warps = tile_warpgroups * 4;
-  static constexpr int cluster_size = ClusterM;
-  static constexpr int cluster_reach = ClusterM;  ///< CTAs each stage's B part is multicast to
+  static constexpr int cluster_size = ClusterM * ClusterN;
+  static constexpr int cluster_reach = ClusterM * ClusterN;  ///< CTAs each stage's A or B part is multicast to
 };
 
 /// The run-time half of a GEMM: pointers, leading dimensions, sizes, the epilogue's parameters.
@@ -138,6 +145,27 @@ GemmArguments<To> rebind_arguments(GemmArguments<From> const& a) {
   r.a = a.a, r.lda = a.lda, r.b = a.b, r.ldb = a.ldb, r.c = a.c, r.ldc = a.ldc;
   r.m = a.m, r.n = a.n, r.k = a.k;
   r.epilogue = a.epilogue;
+  r.raster_group_rows = a.raster_group_rows;
+  r.k_splits = a.k_splits;
+  r.workspace = a.workspace, r.workspace_bytes = a.workspace_bytes;
+  return r;
+}
+
+/// C = A B computed as C^T = B^T A^T: the same arguments for a plan `To` whose A is From's B and
+/// whose B is From's A, writing C in the other layout. The epilogue must not depend on the
+/// coordinates (it would see them swapped).
+template <class To, class From>
+GemmArguments<To> swap_ab_arguments(GemmArguments<From> const& a) {
+  static_assert(std::is_same_v<typename To::TA, typename From::TB> && std::is_same_v<typename To::TB, typename From::TA> &&
+                std::is_same_v<typename To::TC, typename From::TC> && To::major_a == From::major_b &&
+                To::major_b == From::major_a && To::layout_c != From::layout_c,
+                "cute-cpp [gemm.swap-ab]: the swapped plan's A, B and C must be the original's B, A and C transposed");
+  static_assert(std::is_same_v<typename To::Epilogue, epilogue::Identity> &&
+                std::is_same_v<typename From::Epilogue, epilogue::Identity>,
+                "cute-cpp [gemm.swap-ab]: swapping A and B transposes the epilogue's coordinates; only Identity is swapped");
+  GemmArguments<To> r;
+  r.a = a.b, r.lda = a.ldb, r.b = a.a, r.ldb = a.lda, r.c = a.c, r.ldc = a.ldc;
+  r.m = a.n, r.n = a.m, r.k = a.k;
   r.raster_group_rows = a.raster_group_rows;
   r.k_splits = a.k_splits;
   r.workspace = a.workspace, r.workspace_bytes = a.workspace_bytes;
@@ -184,21 +212,35 @@ void run_gemm(GemmArguments<Plan> const& args, cudaStream_t stream);
 template <class Plan>
 std::size_t gemm_workspace_bytes(GemmArguments<Plan> const& args);
 
-/// The tiles the heuristic chooses among: 128 rows, N columns, in 2-CTA clusters (c2) or alone (c1).
-enum class GemmTile { n256, n128, n64, n256c1, n128c1, n64c1 };
+/// The tiles the heuristic chooses among: 128 rows, N columns, in 2-CTA clusters along M (c2),
+/// along N (cn2) or alone (c1); swapN: A and B swapped (C^T = B^T A^T), 128 columns of C by N
+/// rows, alone.
+enum class GemmTile { n256, n128, n64, n256c1, n128c1, n112cn2, n64c1, swap16, swap32, swap64 };
 
 /// The tile for an m x n problem on `ctas` resident CTAs: the one whose waves are fullest,
 /// weighted by how efficiently a tile of that width uses L2 and shared-memory bandwidth.
+/// A problem of at most 64 rows swaps A and B, so that N fills wgmma's 64-row side and M
+/// (rounded up to 16, 32 or 64) its N side: a 128-row tile would multiply mostly zeros.
 /// A problem of one tile row takes tiles without a cluster (the second CTA of a 2-CTA cluster
-/// would have no rows) and the widest tile that still gives every fifth CTA a tile: there the
-/// A tile is re-read for every tile, so wide tiles pay, and split-K fills the GPU.
+/// would have no rows): a width whose tiles fill at least 90% of one wave if there is one
+/// (no split-K then), else the widest tile that still gives every fifth CTA a tile, since
+/// there the A tile is re-read for every tile, so wide tiles pay, and split-K fills the GPU.
 /// NOTE: the weights are rough (per-tile efficiency of 128 x N tiles, H200, 2026-11-30:
 /// wide tiles are L2-bound at 473 TFLOP/s without multicast, so narrower ones lose more).
 /// One tile row (H200, 2026-11-30, --split-sweep): 128x14336x4096: 128x256 tiles 49-53 us,
 /// 128x128 57-58 us, 128x64 80 us; 16x4096x4096: 128x128 split 4 24.5-25 us, 128x256 split 4
 /// 26.5 us, 128x64 split 2 28-29 us.
 constexpr GemmTile choose_gemm_tile(std::int64_t m, std::int64_t n, int ctas) {
+  if (m <= 64) return m <= 16 ? GemmTile::swap16 : m <= 32 ? GemmTile::swap32 : GemmTile::swap64;
   if (m <= 128) {
+    struct Width {
+      GemmTile tile;
+      std::int64_t width;
+    };
+    for (Width const w : {Width{GemmTile::n256c1, 256}, Width{GemmTile::n128c1, 128}, Width{GemmTile::n112cn2, 112}}) {
+      std::int64_t const tiles = (n + w.width - 1) / w.width;
+      if (tiles <= ctas && tiles * 10 >= std::int64_t(ctas) * 9) return w.tile;
+    }
     if ((n + 255) / 256 * 5 >= ctas) return GemmTile::n256c1;
     if ((n + 127) / 128 * 5 >= ctas) return GemmTile::n128c1;
     return GemmTile::n64c1;

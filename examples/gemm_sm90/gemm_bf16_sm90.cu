@@ -26,6 +26,20 @@ template std::size_t gemm_workspace_bytes<plans::Bf16TN128NoCluster>(GemmArgumen
 template std::size_t gemm_workspace_bytes<plans::Bf16TN64NoCluster>(GemmArguments<plans::Bf16TN64NoCluster> const&);
 template std::size_t gemm_workspace_bytes<plans::Bf16TNPingPong>(GemmArguments<plans::Bf16TNPingPong> const&);
 
+// Instantiated in gemm_skinny_sm90.cu (a translation unit of its own, so both compile in parallel).
+extern template void run_gemm<plans::Bf16TN112NoCluster>(GemmArguments<plans::Bf16TN112NoCluster> const&, cudaStream_t);
+extern template void run_gemm<plans::Bf16TN112ClusterN>(GemmArguments<plans::Bf16TN112ClusterN> const&, cudaStream_t);
+extern template void run_gemm<plans::Bf16TNSwap16>(GemmArguments<plans::Bf16TNSwap16> const&, cudaStream_t);
+extern template void run_gemm<plans::Bf16TNSwap32>(GemmArguments<plans::Bf16TNSwap32> const&, cudaStream_t);
+extern template void run_gemm<plans::Bf16TNSwap64>(GemmArguments<plans::Bf16TNSwap64> const&, cudaStream_t);
+extern template void run_gemm<plans::Bf16TNSwap128c2>(GemmArguments<plans::Bf16TNSwap128c2> const&, cudaStream_t);
+extern template std::size_t gemm_workspace_bytes<plans::Bf16TN112NoCluster>(GemmArguments<plans::Bf16TN112NoCluster> const&);
+extern template std::size_t gemm_workspace_bytes<plans::Bf16TN112ClusterN>(GemmArguments<plans::Bf16TN112ClusterN> const&);
+extern template std::size_t gemm_workspace_bytes<plans::Bf16TNSwap16>(GemmArguments<plans::Bf16TNSwap16> const&);
+extern template std::size_t gemm_workspace_bytes<plans::Bf16TNSwap32>(GemmArguments<plans::Bf16TNSwap32> const&);
+extern template std::size_t gemm_workspace_bytes<plans::Bf16TNSwap64>(GemmArguments<plans::Bf16TNSwap64> const&);
+extern template std::size_t gemm_workspace_bytes<plans::Bf16TNSwap128c2>(GemmArguments<plans::Bf16TNSwap128c2> const&);
+
 void run_gemm_bf16_tn(GemmArguments<plans::Bf16TN> const& args, cudaStream_t stream) {
   with_chosen_plan(args, [&](auto const& a) { run_gemm(a, stream); });
 }

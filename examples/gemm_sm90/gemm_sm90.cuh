@@ -13,8 +13,9 @@
 // rows_per_warpgroup x BN accumulators. Tiles come from StaticPersistentTileScheduler; ragged edges are TMA's (loads
 // fill zeros, stores drop what lies outside C). With ClusterM = 2, the two CTAs of a cluster take
 // vertically adjacent tiles of one tile column: each loads half of the shared B tile and
-// multicasts it to both, halving B's L2 traffic; a stage is then free only when the consumers of
-// both CTAs have released it.
+// multicasts it to both, halving B's L2 traffic; ClusterN = 2 does the same for A, with
+// horizontally adjacent tiles. A stage is then free only when the consumers of both CTAs have
+// released it.
 // Split-K: when the scheduler cuts a tile's K into splits (sched/split_k.hpp), each consumer
 // warpgroup leaves its partial sums in the workspace and only the last to arrive stores C.
 #include "gemm.hpp"
@@ -56,10 +57,10 @@ gemm_kernel(const __grid_constant__ typename Plan::MapA tma_a, const __grid_cons
     TmaCopy::prefetch_descriptor(tma_b);
     TmaCopy::prefetch_descriptor(tma_c);
   }
-  constexpr int cluster_m = Plan::cluster_m;
-  std::uint32_t const cluster_rank = blockIdx.x % cluster_m;
-  std::uint32_t const cluster_mask = cluster_m > 1 ? (1u << cluster_m) - 1 : 0u;
-  if constexpr (cluster_m > 1) {
+  constexpr int cluster_m = Plan::cluster_m, cluster_n = Plan::cluster_n, cluster_size = Plan::cluster_size;
+  std::uint32_t const cluster_rank = blockIdx.x % cluster_size;
+  std::uint32_t const cluster_mask = cluster_size > 1 ? (1u << cluster_size) - 1 : 0u;
+  if constexpr (cluster_size > 1) {
     // Every barrier of the cluster is initialised before any CTA multicasts or arrives remotely.
     ctm::barrier_cluster_arrive_aligned();
     ctm::barrier_cluster_wait_aligned();
@@ -73,6 +74,14 @@ gemm_kernel(const __grid_constant__ typename Plan::MapA tma_a, const __grid_cons
     ctm::setmaxnreg_dec<40>();
     if (threadIdx.x != 0) return;
     auto state = make_pipeline_state<Plan::stages>(PipelineUserType::Producer);
+    std::uint16_t const mask = std::uint16_t(cluster_mask);
+    // Loads this CTA's part of an operand tile: all of it, or, shared by a cluster, its part multicast to all.
+    auto const load_operand = [mask](auto const& map, auto* dst, bool k_major, int shared_by, std::int32_t mn,
+                                     std::int32_t k, std::uint64_t* full) {
+      std::int32_t const inner = k_major ? k : mn, outer = k_major ? mn : k;
+      if (shared_by > 1) TmaCopy::load_multicast(map, dst, full, mask, inner, outer);
+      else TmaCopy::load(map, dst, full, inner, outer);
+    };
     for (; scheduler.has_work(); scheduler.advance_to_next_work()) {
       WorkTileInfo const tile = scheduler.get_current_work();
       std::int32_t const m0 = tile.m * BM, n0 = tile.n * BN;
@@ -81,24 +90,19 @@ gemm_kernel(const __grid_constant__ typename Plan::MapA tma_a, const __grid_cons
         pipeline.producer_expect_tx(state);
         auto& stage = smem.stage[state.index()];
         std::uint64_t* const full = pipeline.producer_get_barrier(state);
-        if constexpr (Plan::major_a == OperandMajorMode::K) TmaCopy::load(tma_a, stage.a, full, kb * BK, m0);
-        else TmaCopy::load(tma_a, stage.a, full, m0, kb * BK);
-        constexpr int b_part = BN / cluster_m;
-        auto* const b_dst = stage.b + cluster_rank * (Plan::b_bytes / sizeof(typename Plan::TB) / cluster_m);
-        std::int32_t const n_part = n0 + std::int32_t(cluster_rank) * b_part;
-        if constexpr (cluster_m == 1) {
-          if constexpr (Plan::major_b == OperandMajorMode::K) TmaCopy::load(tma_b, b_dst, full, kb * BK, n_part);
-          else TmaCopy::load(tma_b, b_dst, full, n_part, kb * BK);
-        } else {
-          std::uint16_t const mask = std::uint16_t(cluster_mask);
-          if constexpr (Plan::major_b == OperandMajorMode::K)
-            TmaCopy::load_multicast(tma_b, b_dst, full, mask, kb * BK, n_part);
-          else TmaCopy::load_multicast(tma_b, b_dst, full, mask, n_part, kb * BK);
-        }
+        // A cluster along N shares A, one along M shares B: each CTA loads its rank's part of the
+        // shared tile, multicast to both.
+        std::uint32_t const rank_n = cluster_n > 1 ? cluster_rank : 0u, rank_m = cluster_m > 1 ? cluster_rank : 0u;
+        load_operand(tma_a, stage.a + rank_n * (Plan::a_bytes / sizeof(typename Plan::TA) / cluster_n),
+                     Plan::major_a == OperandMajorMode::K, cluster_n, m0 + std::int32_t(rank_n) * (BM / cluster_n),
+                     kb * BK, full);
+        load_operand(tma_b, stage.b + rank_m * (Plan::b_bytes / sizeof(typename Plan::TB) / cluster_m),
+                     Plan::major_b == OperandMajorMode::K, cluster_m, n0 + std::int32_t(rank_m) * (BN / cluster_m),
+                     kb * BK, full);
         state.advance();
       }
     }
-    if constexpr (cluster_m > 1) {
+    if constexpr (cluster_size > 1) {
       // NOTE: the producer's tail: wait until every stage is released by the consumers of both
       // CTAs, so no remote arrival reaches this CTA after it exits.
       for (int s = 0; s < Plan::stages; ++s) {
@@ -197,14 +201,14 @@ struct GemmSchedule {
 template <class Plan>
 int gemm_resident_ctas() {
   // NOTE: a persistent grid must be resident all at once. Clusters are placed within GPCs, so
-  // fewer than sm_count / cluster_m of them may fit: ask the occupancy calculator.
+  // fewer than sm_count / cluster_size of them may fit: ask the occupancy calculator.
   static int const ctas = [] {
     host::LaunchConfig config;
     config.block = dim3(Plan::threads);
     config.smem_bytes = Plan::smem_bytes;
-    config.cluster = dim3(Plan::cluster_m, 1, 1);
-    config.grid = dim3(Plan::cluster_m);
-    return host::max_active_clusters(&gemm_kernel<Plan>, config) * Plan::cluster_m;
+    config.cluster = dim3(Plan::cluster_size, 1, 1);
+    config.grid = dim3(Plan::cluster_size);
+    return host::max_active_clusters(&gemm_kernel<Plan>, config) * Plan::cluster_size;
   }();
   if (ctas < 1) throw std::runtime_error("cute-cpp [gemm.occupancy]: the GEMM kernel cannot be resident");
   return ctas;
@@ -219,6 +223,7 @@ GemmSchedule gemm_schedule(GemmArguments<Plan> const& args, int k_splits) {
   int const group_rows = args.raster_group_rows > 0 ? args.raster_group_rows : default_raster_group_rows;
   tiles.swizzle = std::max(1, group_rows / Plan::cluster_m);
   tiles.cluster_m = Plan::cluster_m;
+  tiles.cluster_n = Plan::cluster_n;
   tiles.k_blocks = std::int32_t((args.k + Plan::block_k - 1) / Plan::block_k);
   if (k_splits > tiles.k_blocks)
     detail::gemm_argument_error("gemm.k-splits", std::to_string(k_splits) + " K splits of " +
@@ -226,10 +231,10 @@ GemmSchedule gemm_schedule(GemmArguments<Plan> const& args, int k_splits) {
                                                      std::to_string(Plan::block_k) + ": each split needs one");
   s.resident_ctas = gemm_resident_ctas<Plan>();
   SplitKChoice const split =
-      choose_split_k(tiles.units(), s.resident_ctas / Plan::cluster_m, tiles.k_blocks, Plan::block_k, k_splits);
+      choose_split_k(tiles.units(), s.resident_ctas / Plan::cluster_size, tiles.k_blocks, Plan::block_k, k_splits);
   tiles.splits = split.splits;
   tiles.split_tiles = split.split_tiles;
-  s.workspace_bytes = split_k_workspace_bytes(split.split_tiles * Plan::cluster_m, split.splits,
+  s.workspace_bytes = split_k_workspace_bytes(split.split_tiles * Plan::cluster_size, split.splits,
                                               Plan::tile_warpgroups, std::int64_t(Plan::block_m) * Plan::block_n);
   return s;
 }
@@ -266,24 +271,28 @@ void run_gemm(GemmArguments<Plan> const& args, cudaStream_t stream) {
   }
   if (schedule.workspace_bytes > 0 && reinterpret_cast<std::uintptr_t>(args.workspace) % 16 != 0)
     detail::gemm_argument_error("gemm.workspace", "the split-K workspace must be 16-byte aligned (partials are float4s)");
+  using ALoad = typename Plan::ASmemLoad;
   auto const a_map = Plan::major_a == OperandMajorMode::K
-                         ? host::create_tensor_map_tiled<TA, typename Plan::ASmem>(args.a, args.m, args.k, args.lda)
-                         : host::create_tensor_map_tiled<TA, typename Plan::ASmem>(args.a, args.k, args.m, args.lda);
+                         ? host::create_tensor_map_tiled<TA, ALoad>(args.a, args.m, args.k, args.lda)
+                         : host::create_tensor_map_tiled<TA, ALoad>(args.a, args.k, args.m, args.lda);
   using BLoad = typename Plan::BSmemLoad;
   auto const b_map = Plan::major_b == OperandMajorMode::K
                          ? host::create_tensor_map_tiled<TB, BLoad>(args.b, args.n, args.k, args.ldb)
                          : host::create_tensor_map_tiled<TB, BLoad>(args.b, args.k, args.n, args.ldb);
-  auto const c_map = host::create_tensor_map_tiled<TC, typename Plan::Epi::Chunk>(args.c, args.m, args.n, args.ldc);
+  using CChunk = typename Plan::Epi::Chunk;
+  auto const c_map = Plan::layout_c == LayoutEnum::RowMajor
+                         ? host::create_tensor_map_tiled<TC, CChunk>(args.c, args.m, args.n, args.ldc)
+                         : host::create_tensor_map_tiled<TC, CChunk>(args.c, args.n, args.m, args.ldc);
   SplitKWorkspace const workspace =
       schedule.workspace_bytes > 0
-          ? split_k_workspace(args.workspace, schedule.tiles.split_tiles * Plan::cluster_m, Plan::tile_warpgroups)
+          ? split_k_workspace(args.workspace, schedule.tiles.split_tiles * Plan::cluster_size, Plan::tile_warpgroups)
           : SplitKWorkspace{};
 
   host::LaunchConfig config;
   config.block = dim3(Plan::threads);
   config.smem_bytes = Plan::smem_bytes;
   config.stream = stream;
-  config.cluster = dim3(Plan::cluster_m, 1, 1);
+  config.cluster = dim3(Plan::cluster_size, 1, 1);
   config.grid = dim3(unsigned(StaticPersistentTileScheduler::get_grid_shape(schedule.tiles, schedule.resident_ctas)));
   host::launch(&gemm_kernel<Plan>, "gemm_sm90", config, a_map, b_map, c_map, args.epilogue, args.m, args.n,
                schedule.tiles, workspace);

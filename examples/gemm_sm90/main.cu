@@ -44,6 +44,7 @@ struct Problem {
   using TA = typename Plan::TA;
   using TB = typename Plan::TB;
   using TC = typename Plan::TC;
+  static constexpr bool row_major_c = Plan::layout_c == cute_cpp::LayoutEnum::RowMajor;
   std::int64_t m, n, k, lda, ldb, ldc;
   std::vector<TA> a;
   std::vector<TB> b;
@@ -56,12 +57,12 @@ struct Problem {
     // NOTE: leading dimensions are padded to a multiple of 8 beyond the extent, so strided access is exercised.
     lda = (Plan::major_a == OperandMajorMode::K ? k : m) + 8 - (Plan::major_a == OperandMajorMode::K ? k : m) % 8;
     ldb = (Plan::major_b == OperandMajorMode::K ? k : n) + 8 - (Plan::major_b == OperandMajorMode::K ? k : n) % 8;
-    ldc = n + 8 - n % 8;
+    ldc = (row_major_c ? n : m) + 8 - (row_major_c ? n : m) % 8;
     a = ex::random_values<TA>(std::size_t(lda) * (Plan::major_a == OperandMajorMode::K ? m : k), rng, -1.0, 1.0);
     b = ex::random_values<TB>(std::size_t(ldb) * (Plan::major_b == OperandMajorMode::K ? n : k), rng, -1.0, 1.0);
     da = host::DeviceBuffer<TA>(a.size());
     db = host::DeviceBuffer<TB>(b.size());
-    dc = host::DeviceBuffer<TC>(std::size_t(ldc) * m);
+    dc = host::DeviceBuffer<TC>(std::size_t(ldc) * std::size_t(row_major_c ? m : n));
     da.upload(std::span<TA const>(a));
     db.upload(std::span<TB const>(b));
   }
@@ -119,12 +120,13 @@ struct Problem {
     auto const host_out = out.download();
     return std::vector<double>(host_out.begin(), host_out.end());
   }
-  /// Our C, row-major m x n (the padding columns dropped).
+  /// Our C, row-major m x n (the padding dropped).
   std::vector<TC> result() const {
     auto const all = dc.download();
     std::vector<TC> packed(std::size_t(m * n));
     for (std::int64_t i = 0; i < m; ++i)
-      std::memcpy(&packed[std::size_t(i * n)], &all[std::size_t(i * ldc)], std::size_t(n) * sizeof(TC));
+      for (std::int64_t j = 0; j < n; ++j)
+        packed[std::size_t(i * n + j)] = all[std::size_t(row_major_c ? i * ldc + j : j * ldc + i)];
     return packed;
   }
 };
@@ -171,9 +173,9 @@ bool check(std::int64_t m, std::int64_t n, std::int64_t k, std::mt19937_64& rng,
   double const atol = 1e-5 * double(k) + (std::is_same_v<typename Plan::TC, float> ? 0.0 : 1e-2);
   auto const result = ex::check_close(std::span<typename Plan::TC const>(got), std::span<double const>(want),
                                       rtol_of<typename Plan::TC>(), atol);
-  std::printf("check %-4s A %-2s B %-2s -> %-4s %dx%d c%d %-22s m=%-5lld n=%-5lld k=%-5lld splits %d vs %-7s %s%s\n",
+  std::printf("check %-4s A %-2s B %-2s -> %-4s %s %dx%d c%d %-22s m=%-5lld n=%-5lld k=%-5lld splits %d vs %-7s %s%s\n",
               ex::dtype_name<typename Plan::TA>(), major_name(Plan::major_a), major_name(Plan::major_b),
-              ex::dtype_name<typename Plan::TC>(), Plan::block_m, Plan::block_n, Plan::cluster_m, what, (long long)m,
+              ex::dtype_name<typename Plan::TC>(), Problem<Plan>::row_major_c ? "row" : "col", Plan::block_m, Plan::block_n, Plan::cluster_m * Plan::cluster_n, what, (long long)m,
               (long long)n, (long long)k, k_splits, small ? "fp64" : "cuBLAS", result.summary().c_str(),
               repeatable ? "" : "; FAILED: a second split-K run differs");
   return result.ok() && repeatable;
@@ -204,7 +206,14 @@ bool check_split_k(std::mt19937_64& rng, cublasLtHandle_t handle) {
   ok &= check<plans::Bf16TNf32>(333, 517, 264, rng, handle, no_epilogue, {}, "", 2);
   ok &= check<plans::Bf16TNPingPong>(333, 517, 264, rng, handle, no_epilogue, {}, "pingpong", 3);
   ok &= check<plans::Bf16TNPingPong>(2048 + 77, 4096 - 40, 4096 + 8, rng, handle, no_epilogue, {}, "pingpong", 2);
+  ok &= check<plans::Bf16TNSwap16>(333, 517, 264, rng, handle, no_epilogue, {}, "", 3);
+  ok &= check<plans::Bf16TN112ClusterN>(333, 517, 264, rng, handle, no_epilogue, {}, "cluster along N", 3);
+  ok &= check<plans::Bf16TNSwap128c2>(333, 517, 264, rng, handle, no_epilogue, {}, "", 2);
   ok &= check<plans::Bf16TN>(16, 4096, 4096, rng, handle, no_epilogue, {}, "heuristic", 0);
+  ok &= check<plans::Bf16TN>(5, 3000, 1032, rng, handle, no_epilogue, {}, "heuristic", 0);
+  ok &= check<plans::Bf16TN>(40, 1000, 2056, rng, handle, no_epilogue, {}, "heuristic", 0);
+  ok &= check<plans::Bf16TN>(64, 4096 + 24, 4096, rng, handle, no_epilogue, {}, "heuristic", 0);
+  ok &= check<plans::Bf16TN>(100, 14000, 1000, rng, handle, no_epilogue, {}, "heuristic", 0);
   ok &= check<plans::Bf16TN>(128, 14336, 4096, rng, handle, no_epilogue, {}, "heuristic", 0);
   ok &= check<plans::Bf16TN>(4096, 14336, 4096, rng, handle, no_epilogue, {}, "heuristic", 0);
   return ok;
@@ -283,6 +292,12 @@ bool run_checks(std::mt19937_64& rng, cublasLtHandle_t handle) {
   ok &= check_shapes<plans::Bf16TN128>(rng, handle, false);
   ok &= check_shapes<plans::Bf16TN64>(rng, handle, false);
   ok &= check_shapes<plans::Bf16TNPingPong>(rng, handle, true);
+  ok &= check_shapes<plans::Bf16TN112NoCluster>(rng, handle, false);
+  ok &= check_shapes<plans::Bf16TN112ClusterN>(rng, handle, true);
+  ok &= check_shapes<plans::Bf16TNSwap128c2>(rng, handle, true);
+  ok &= check_shapes<plans::Bf16TNSwap16>(rng, handle, false);
+  ok &= check_shapes<plans::Bf16TNSwap32>(rng, handle, false);
+  ok &= check_shapes<plans::Bf16TNSwap64>(rng, handle, true);
   ok &= check_shapes<plans::Bf16NN>(rng, handle, true);
   ok &= check_shapes<plans::Bf16TT>(rng, handle, true);
   ok &= check_shapes<plans::Bf16NT>(rng, handle, true);
@@ -298,6 +313,11 @@ bool run_checks(std::mt19937_64& rng, cublasLtHandle_t handle) {
   ok &= check_rejections();
   return ok;
 }
+
+/// The issue's shapes (M x N x K), bf16 in and out, A and B K-major, through the heuristic.
+constexpr std::int64_t benchmark_shapes[][3] = {{8192, 8192, 8192}, {4096, 4096, 4096}, {2048, 2048, 2048},
+                                                {4096, 14336, 4096}, {8192, 1536, 8192}, {128, 14336, 4096},
+                                                {16, 4096, 4096}};
 
 /// Times our GEMM (launched by `ours`) and cuBLAS's on the same operands (same types and
 /// layouts, fp32 accumulate), alternately, rotating through enough copies of the operands to
@@ -347,6 +367,7 @@ template <class Plan>
 std::string plan_name() {
   return "gemm_sm90 " + std::to_string(Plan::block_m) + "x" + std::to_string(Plan::block_n) + "x" +
          std::to_string(Plan::block_k) + "s" + std::to_string(Plan::stages) + "c" + std::to_string(Plan::cluster_m) +
+         (Plan::cluster_n > 1 ? "x" + std::to_string(Plan::cluster_n) : "") +
          (Plan::pingpong ? " pingpong" : "");
 }
 
@@ -395,6 +416,25 @@ void raster_sweep(std::mt19937_64& rng, cublasLtHandle_t handle, std::vector<ex:
 /// --split-sweep: plans and K splits on the shapes whose last wave is partial (choose_split_k's
 /// and choose_gemm_tile's NOTEs).
 void split_sweep(std::mt19937_64& rng, cublasLtHandle_t handle, std::vector<ex::Record>& records) {
+  auto swapped = [&]<class Plan>(std::int64_t m, std::int64_t n, std::int64_t k, int k_splits) {
+    auto with_splits = [k_splits](ex::GemmArguments<plans::Bf16TN> a) {
+      a.k_splits = k_splits;
+      return a;
+    };
+    bench<plans::Bf16TN>(
+        m, n, k, rng, handle, records,
+        [&](ex::GemmArguments<plans::Bf16TN> const& a) {
+          ex::run_gemm<Plan>(ex::swap_ab_arguments<Plan>(with_splits(a)), nullptr);
+        },
+        [&](ex::GemmArguments<plans::Bf16TN> const& a) {
+          return ex::gemm_workspace_bytes(ex::swap_ab_arguments<Plan>(with_splits(a)));
+        },
+        plan_name<Plan>() + " swapped split " + std::to_string(k_splits));
+  };
+  for (int s : {0, 2, 8}) swapped.template operator()<plans::Bf16TNSwap16>(16, 4096, 4096, s);
+  swapped.template operator()<plans::Bf16TNSwap128c2>(128, 14336, 4096, 0);
+  bench_plan<plans::Bf16TN112NoCluster>(128, 14336, 4096, rng, handle, records);
+  bench_plan<plans::Bf16TN112ClusterN>(128, 14336, 4096, rng, handle, records);
   for (int s : {1, 2}) bench_plan<plans::Bf16TN64NoCluster>(16, 4096, 4096, rng, handle, records, s);
   for (int s : {1, 2, 4}) bench_plan<plans::Bf16TN128NoCluster>(16, 4096, 4096, rng, handle, records, s);
   for (int s : {1, 2, 4}) bench_plan<plans::Bf16TNNoCluster>(16, 4096, 4096, rng, handle, records, s);
@@ -411,22 +451,24 @@ void split_sweep(std::mt19937_64& rng, cublasLtHandle_t handle, std::vector<ex::
   bench_plan<plans::Bf16TNPingPong>(8192, 8192, 8192, rng, handle, records);
 }
 
-/// --profile: two launches of each 8192^3 bf16 kernel and nothing else, for ncu / nsys.
-void profile_launches(std::mt19937_64& rng) {
-  Problem<plans::Bf16TN> p(8192, 8192, 8192, rng);
-  Problem<plans::Bf16TNNoCluster> q(8192, 8192, 8192, rng);
-  for (int i = 0; i < 2; ++i) {
-    ex::run_gemm<plans::Bf16TN>(p.arguments(), nullptr);
-    ex::run_gemm<plans::Bf16TNNoCluster>(q.arguments(), nullptr);
+/// --profile: for ncu / nsys, two launches of ours (the heuristic's plan) and of cuBLAS on each
+/// of the benchmark's shapes, and nothing else.
+void profile_launches(std::mt19937_64& rng, cublasLtHandle_t handle) {
+  for (auto const& s : benchmark_shapes) {
+    Problem<plans::Bf16TN> p(s[0], s[1], s[2], rng);
+    p.reserve_workspace(ex::gemm_bf16_tn_workspace_bytes(p.arguments()));
+    host::DeviceBuffer<plans::bf16> c(std::size_t(p.ldc) * std::size_t(p.m));
+    ex::LtGemm reference = p.cublas_plan(handle, CUDA_R_16BF, p.ldc);
+    for (int i = 0; i < 2; ++i) {
+      ex::run_gemm_bf16_tn(p.arguments(), nullptr);
+      reference.run(p.db.data(), p.da.data(), c.data());
+    }
   }
   host::cuda_check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
 }
 
 void benchmarks(std::mt19937_64& rng, cublasLtHandle_t handle, std::vector<ex::Record>& records) {
-  // The issue's shapes (M x N x K), bf16 in and out, A and B K-major, through the heuristic.
-  std::int64_t const shapes[][3] = {{8192, 8192, 8192},  {4096, 4096, 4096}, {2048, 2048, 2048}, {4096, 14336, 4096},
-                                    {8192, 1536, 8192},  {128, 14336, 4096}, {16, 4096, 4096}};
-  for (auto const& s : shapes) bench_auto(s[0], s[1], s[2], rng, handle, records);
+  for (auto const& s : benchmark_shapes) bench_auto(s[0], s[1], s[2], rng, handle, records);
   bench_plan<plans::Bf16TNNoCluster>(8192, 8192, 8192, rng, handle, records);
   bench_plan<plans::Bf16NN>(8192, 8192, 8192, rng, handle, records);
   bench_plan<plans::Bf16TT>(8192, 8192, 8192, rng, handle, records);
@@ -448,7 +490,7 @@ int main(int argc, char** argv) {
                run_checks(rng, cublas());
       },
       [&](std::mt19937_64& rng, ex::ExampleOptions const& options, std::vector<ex::Record>& records) {
-        if (options.has("--profile")) profile_launches(rng);
+        if (options.has("--profile")) profile_launches(rng, cublas());
         else if (options.has("--raster-sweep")) raster_sweep(rng, cublas(), records);
         else if (options.has("--split-sweep")) split_sweep(rng, cublas(), records);
         else benchmarks(rng, cublas(), records);

@@ -30,6 +30,25 @@ using Bf16TN64 = GemmPlan<bf16, bf16, bf16, K, K, 128, 64, 64, 8, 2>;
 using Bf16TN128NoCluster = GemmPlan<bf16, bf16, bf16, K, K, 128, 128, 64, 6, 1>;
 using Bf16TN64NoCluster = GemmPlan<bf16, bf16, bf16, K, K, 128, 64, 64, 8, 1>;
 
+/// 112 columns: 14336 / 112 = 128 tiles fill one wave of 132 SMs without split-K. Alone, every
+/// CTA reads the same A tile from L2 at once (H200, 2026-11-30, 128x14336x4096: 61 us); in
+/// clusters of two CTAs along N, which share (multicast) the A tile, 46.6 us.
+using Bf16TN112NoCluster = GemmPlan<bf16, bf16, bf16, K, K, 128, 112, 64, 7, 1>;
+using Bf16TN112ClusterN = GemmPlan<bf16, bf16, bf16, K, K, 128, 112, 64, 7, 1, epilogue::Identity,
+                                   KernelSchedule::Cooperative, LayoutEnum::RowMajor, 2>;
+/// A and B swapped for problems of few rows: 128 columns of C (rows of the swapped product) by
+/// Rows rows, C written column-major (= the original row-major C). With ClusterM = 2 the two
+/// CTAs take adjacent column blocks and share (multicast) the rows of A.
+template <int Rows, int Stages, int ClusterM = 1>
+using Bf16TNSwapped = GemmPlan<bf16, bf16, bf16, K, K, 128, Rows, 64, Stages, ClusterM, epilogue::Identity,
+                               KernelSchedule::Cooperative, LayoutEnum::ColMajor>;
+using Bf16TNSwap16 = Bf16TNSwapped<16, 10>;
+using Bf16TNSwap32 = Bf16TNSwapped<32, 10>;
+using Bf16TNSwap64 = Bf16TNSwapped<64, 8>;
+/// The sweep's comparison for one tile row of 128: 128 x 128 tiles in pairs sharing A
+/// (H200, 2026-11-30, 128x14336x4096: 46.5 us, as 128x112 in pairs along N).
+using Bf16TNSwap128c2 = Bf16TNSwapped<128, 6, 2>;
+
 /// PingPong: each consumer warpgroup takes whole 64 x 256 tiles, alternately.
 using Bf16TNPingPong =
     GemmPlan<bf16, bf16, bf16, K, K, 64, 256, 64, 4, 2, epilogue::Identity, KernelSchedule::PingPong>;
@@ -51,7 +70,8 @@ using Bf16TNSilu = Wide<bf16, bf16, K, K, epilogue::LinearCombination<bf16, epil
 
 namespace cute_cpp::examples {
 
-/// f(arguments rebound to the bf16 TN plan choose_gemm_tile picks for the shape).
+/// f(arguments rebound to the bf16 TN plan choose_gemm_tile picks for the shape, or swapped
+/// into a swapped plan).
 template <class F>
 decltype(auto) with_chosen_plan(GemmArguments<plans::Bf16TN> const& args, F&& f) {
   static int const sms = host::multiprocessor_count();
@@ -61,7 +81,11 @@ decltype(auto) with_chosen_plan(GemmArguments<plans::Bf16TN> const& args, F&& f)
     case GemmTile::n64: return f(rebind_arguments<plans::Bf16TN64>(args));
     case GemmTile::n256c1: return f(rebind_arguments<plans::Bf16TNNoCluster>(args));
     case GemmTile::n128c1: return f(rebind_arguments<plans::Bf16TN128NoCluster>(args));
+    case GemmTile::n112cn2: return f(rebind_arguments<plans::Bf16TN112ClusterN>(args));
     case GemmTile::n64c1: return f(rebind_arguments<plans::Bf16TN64NoCluster>(args));
+    case GemmTile::swap16: return f(swap_ab_arguments<plans::Bf16TNSwap16>(args));
+    case GemmTile::swap32: return f(swap_ab_arguments<plans::Bf16TNSwap32>(args));
+    case GemmTile::swap64: return f(swap_ab_arguments<plans::Bf16TNSwap64>(args));
   }
   return f(args);
 }

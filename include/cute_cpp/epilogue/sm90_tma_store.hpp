@@ -3,9 +3,12 @@
 #pragma once
 // The sm_90a GEMM epilogue path for one warpgroup: accumulator registers -> epilogue functor ->
 // output type -> shared memory (stmatrix for 16-bit outputs) -> TMA store. The warpgroup's
-// 64-row slab is written in column chunks of one 128-byte swizzle width, through two shared
-// buffers, so filling one chunk overlaps the store of the previous one.
-// CuTeDSL: the epilogue of the Hopper dense GEMM (StMatrix8x8x16bOp + TMA store, PipelineTmaStore).
+// 64-row slab is written in chunks through two shared buffers, so filling one chunk overlaps the
+// store of the previous one. A row-major C goes out in column chunks of the widest swizzle
+// (128, 64 or 32 bytes) that divides the tile's N; a column-major C in chunks of whole 64-row
+// columns (128 bytes of 16-bit values), which stmatrix's transposing form writes.
+// CuTeDSL: the epilogue of the Hopper dense GEMM (StMatrix8x8x16bOp + TMA store, PipelineTmaStore;
+// the C layout is utils.LayoutEnum).
 #include <cute_cpp/config.hpp>
 #include <cute_cpp/mma/sm90_wgmma.hpp>
 #include <cute_cpp/pipeline/named_barrier.hpp>
@@ -21,24 +24,47 @@
 #  include <ctm/common/stmatrix.hpp>
 #endif
 
+namespace cute_cpp {
+
+/// How the output matrix is laid out in global memory (CuTeDSL: utils.LayoutEnum).
+enum class LayoutEnum { RowMajor, ColMajor };
+
+}  // namespace cute_cpp
+
 namespace cute_cpp::sm90 {
 
-/// The shared chunk one warpgroup stores at a time: 64 rows x one 128-byte swizzle width.
+namespace detail {
+/// The widest of 128, 64 and 32 bytes whose element count divides n (0: none does).
 template <class TC>
-using EpilogueChunk = SmemMNMajor<TC, 128 / int(sizeof(TC)), 64>;
+constexpr int epilogue_chunk_bytes(int n) {
+  for (int bytes = 128; bytes >= 32; bytes /= 2)
+    if (n % (bytes / int(sizeof(TC))) == 0) return bytes;
+  return 0;
+}
+}  // namespace detail
 
 /// Stores warpgroups' 64 x N accumulator slabs through shared memory and TMA (see file comment).
 /// BarrierId is the first of the named barriers it uses (one per warpgroup).
-template <class TC, int N, int BarrierId>
+template <class TC, int N, int BarrierId, LayoutEnum LayoutC = LayoutEnum::RowMajor>
 struct EpilogueTmaStore {
-  static constexpr int chunk_cols = 128 / int(sizeof(TC));
-  static constexpr int chunks = N / chunk_cols;
-  static constexpr int chunk_elems = chunk_cols * 64;
   static_assert(sizeof(TC) == 2 || sizeof(TC) == 4,
                 "cute-cpp [epilogue.output-type]: the TMA-store epilogue writes 16-bit or 32-bit outputs");
-  static_assert(N % chunk_cols == 0,
-                "cute-cpp [epilogue.tile-n]: the tile's N must be a multiple of one 128-byte chunk");
-  using Chunk = EpilogueChunk<TC>;
+  static constexpr bool row_major = LayoutC == LayoutEnum::RowMajor;
+  static_assert(row_major || sizeof(TC) == 2,
+                "cute-cpp [epilogue.col-major-type]: a column-major C is written with stmatrix's transposing "
+                "form, for 16-bit outputs");
+  /// Row-major: the chunk's width in bytes (its swizzle). Column-major: 64 rows of 16 bits.
+  static constexpr int chunk_bytes = row_major ? detail::epilogue_chunk_bytes<TC>(N) : 128;
+  /// Columns per chunk: one swizzle row of a row-major C; up to 64 whole columns of a column-major one.
+  static constexpr int chunk_cols = row_major ? chunk_bytes / int(sizeof(TC)) : (N % 64 == 0 ? 64 : N % 32 == 0 ? 32 : 16);
+  static_assert(chunk_bytes != 0 && N % chunk_cols == 0 && (sizeof(TC) == 4 || chunk_cols % 16 == 0),
+                "cute-cpp [epilogue.tile-n]: the tile's N must be a multiple of 16 columns (16-bit outputs) "
+                "or 8 columns (32-bit outputs)");
+  static constexpr int chunks = N / chunk_cols;
+  static constexpr int chunk_elems = chunk_cols * 64;
+  /// The shared chunk: rows contiguous in 128-byte columns (column-major C) or columns contiguous
+  /// in rows of one swizzle width (row-major C).
+  using Chunk = std::conditional_t<row_major, SmemMNMajor<TC, chunk_cols, 64, chunk_bytes>, SmemMNMajor<TC, 64, chunk_cols>>;
   using Stores = PipelineTmaStore<2>;
   using Map = TensorMap<TC, Chunk>;
 
@@ -64,7 +90,7 @@ struct EpilogueTmaStore {
     int const warp = thread / 32, lane = thread % 32;
 #pragma unroll
     for (int c = 0; c < chunks; ++c, ++chunk_counter) {
-      TC* const buffer = smem.buffer[chunk_counter & 1u];
+      char* const buffer = reinterpret_cast<char*>(smem.buffer[chunk_counter & 1u]);
       if (thread == 0) Stores::producer_acquire();
       ctm::bar_sync(barrier, 128);
       float v[chunk_cols / 2];  // this thread's chunk_cols / 8 n8-blocks, 4 values each
@@ -76,16 +102,28 @@ struct EpilogueTmaStore {
         float const x = acc.v[atom][jj];
         v[j] = (row < m && col < n) ? op(x, row, col) : x;
       }
-      if constexpr (sizeof(TC) == 2) {
+      if constexpr (!row_major) {
+        // stmatrix x4 .trans writes two n8-blocks of both 8-row halves of a warp's 16 rows as
+        // columns: lane i of matrix q gives the address of column 8 (b + q / 2) + i, whose rows
+        // warp * 16 + (q % 2) * 8 .. + 7 are one 16-byte unit of that column's 128 bytes.
+        int const q = lane / 8;
+#pragma unroll
+        for (int b = 0; b < chunk_cols / 8; b += 2) {
+          int const col = (b + (q >> 1)) * 8 + lane % 8;
+          int const unit = (warp * 2 + (q & 1)) ^ (col % 8);
+          ctm::stmatrix_x4_trans(buffer + col * 128 + unit * 16, pack(v[4 * b + 0], v[4 * b + 1]),
+                                 pack(v[4 * b + 2], v[4 * b + 3]), pack(v[4 * b + 4], v[4 * b + 5]),
+                                 pack(v[4 * b + 6], v[4 * b + 7]));
+        }
+      } else if constexpr (sizeof(TC) == 2) {
         // stmatrix x4 writes two n8-blocks (16 columns) of both 8-row halves of a warp's 16 rows.
         int const q = lane / 8;
         int const r = warp * 16 + (q & 1) * 8 + lane % 8;
 #pragma unroll
         for (int b = 0; b < chunk_cols / 8; b += 2) {
-          std::uint32_t const regs[4] = {pack(v[4 * b + 0], v[4 * b + 1]), pack(v[4 * b + 2], v[4 * b + 3]),
-                                         pack(v[4 * b + 4], v[4 * b + 5]), pack(v[4 * b + 6], v[4 * b + 7])};
-          int const unit = (b + (q >> 1)) ^ (r % 8);
-          ctm::stmatrix_x4(reinterpret_cast<char*>(buffer) + r * 128 + unit * 16, regs[0], regs[1], regs[2], regs[3]);
+          ctm::stmatrix_x4(buffer + swizzled(r, b * 8 + (q >> 1) * 8), pack(v[4 * b + 0], v[4 * b + 1]),
+                           pack(v[4 * b + 2], v[4 * b + 3]), pack(v[4 * b + 4], v[4 * b + 5]),
+                           pack(v[4 * b + 6], v[4 * b + 7]));
         }
       } else {
 #pragma unroll
@@ -94,17 +132,16 @@ struct EpilogueTmaStore {
           for (int half = 0; half < 2; ++half) {
             int const r = warp * 16 + lane / 4 + half * 8;
             int const col = b * 8 + (lane % 4) * 2;
-            int const unit = (col / 4) ^ (r % 8);
-            float2* const dst = reinterpret_cast<float2*>(reinterpret_cast<char*>(buffer) + r * 128 + unit * 16 +
-                                                          (col % 4) * 4);
-            *dst = make_float2(v[4 * b + 2 * half], v[4 * b + 2 * half + 1]);
+            *reinterpret_cast<float2*>(buffer + swizzled(r, col)) =
+                make_float2(v[4 * b + 2 * half], v[4 * b + 2 * half + 1]);
           }
         }
       }
       ctm::fence_proxy_async_shared_cta();
       ctm::bar_sync(barrier, 128);
       if (thread == 0) {
-        TmaCopy::store(map, buffer, std::int32_t(col0 + c * chunk_cols), std::int32_t(row0));
+        if constexpr (row_major) TmaCopy::store(map, smem.buffer[chunk_counter & 1u], std::int32_t(col0 + c * chunk_cols), std::int32_t(row0));
+        else TmaCopy::store(map, smem.buffer[chunk_counter & 1u], std::int32_t(row0), std::int32_t(col0 + c * chunk_cols));
         Stores::producer_commit();
       }
     }
@@ -116,6 +153,13 @@ struct EpilogueTmaStore {
   }
 
  private:
+  /// The byte offset of (row r, column col) in a row-major chunk: rows of chunk_bytes, whose
+  /// 16-byte units are XOR-swizzled by the row (TMA's 128/64/32-byte swizzle, Swizzle<B, 4, 3>).
+  static __device__ __forceinline__ int swizzled(int r, int col) {
+    int const byte = col * int(sizeof(TC));
+    int const unit = (byte / 16) ^ ((r * chunk_bytes / 128) & (chunk_bytes / 16 - 1));
+    return r * chunk_bytes + unit * 16 + byte % 16;
+  }
   static __device__ __forceinline__ std::uint32_t pack(float lo, float hi) {
     if constexpr (std::is_same_v<TC, __half>) return ctm::cvt_rn_f16x2_f32(hi, lo);
     else return ctm::cvt_rn_bf16x2_f32(hi, lo);

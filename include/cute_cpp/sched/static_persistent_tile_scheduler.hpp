@@ -4,8 +4,9 @@
 // StaticPersistentTileScheduler: a persistent grid walks the output tiles of an (M, N, L)
 // problem, CTA b taking tiles b, b + grid, b + 2 grid, ... Tiles are numbered in groups of
 // `swizzle` tile rows (a group is walked column by column), so CTAs running at the same time
-// share A and B panels in L2. Clusters of ClusterM CTAs along M take ClusterM adjacent tile
-// rows of one tile column together. CuTeDSL: utils.StaticPersistentTileScheduler,
+// share A and B panels in L2. A cluster of cluster_m x cluster_n CTAs takes a block of adjacent
+// tiles: cluster_m tile rows of one tile column, or cluster_n tile columns of one tile row
+// (rank r is tile row r % cluster_m, tile column r / cluster_m of the block). CuTeDSL: utils.StaticPersistentTileScheduler,
 // PersistentTileSchedulerParams, WorkTileInfo.
 // Split-K (beyond CuTeDSL's scheduler): the last `split_tiles` cluster tiles in walking order
 // are each cut into `splits` K ranges, taken as separate units by neighbouring CTAs, so a
@@ -39,10 +40,13 @@ struct PersistentTileSchedulerParams {
   std::int32_t k_blocks = 1;   ///< K blocks of a whole tile
   std::int32_t splits = 1;     ///< K splits of each split tile
   std::int64_t split_tiles = 0;  ///< cluster tiles, the last in walking order, that are split
+  std::int32_t cluster_n = 1;  ///< CTAs per cluster along N
+  CUTE_CPP_HD constexpr std::int32_t cluster_size() const { return cluster_m * cluster_n; }
   /// Cluster tiles.
   CUTE_CPP_HD constexpr std::int32_t cluster_rows() const { return (tiles_m + cluster_m - 1) / cluster_m; }
+  CUTE_CPP_HD constexpr std::int32_t cluster_cols() const { return (tiles_n + cluster_n - 1) / cluster_n; }
   CUTE_CPP_HD constexpr std::int64_t units() const {
-    return std::int64_t(cluster_rows()) * tiles_n * tiles_l;
+    return std::int64_t(cluster_rows()) * cluster_cols() * tiles_l;
   }
   /// The units the grid walks: whole cluster tiles, then `splits` units per split tile.
   CUTE_CPP_HD constexpr std::int64_t work_units() const { return units() + split_tiles * (splits - 1); }
@@ -52,24 +56,27 @@ struct PersistentTileSchedulerParams {
 class StaticPersistentTileScheduler {
  public:
   /// The grid for `sm_count` SMs: one CTA per SM (times ctas_per_sm), never more CTAs than tiles,
-  /// a multiple of cluster_m.
+  /// a multiple of the cluster size.
   static constexpr std::int64_t get_grid_shape(PersistentTileSchedulerParams const& p, int sm_count,
                                                int ctas_per_sm = 1) {
-    std::int64_t const clusters = (std::int64_t(sm_count) * ctas_per_sm) / p.cluster_m;
+    std::int64_t const clusters = (std::int64_t(sm_count) * ctas_per_sm) / p.cluster_size();
     std::int64_t const used = clusters < p.work_units() ? clusters : p.work_units();
-    return (used < 1 ? 1 : used) * p.cluster_m;
+    return (used < 1 ? 1 : used) * p.cluster_size();
   }
 
   /// The scheduler of the CTA `block` (blockIdx.x) of a grid of `grid` CTAs.
   CUTE_CPP_HD constexpr StaticPersistentTileScheduler(PersistentTileSchedulerParams const& p, std::int64_t block,
                                                       std::int64_t grid)
-      : p_(p), unit_(block / p.cluster_m), stride_(grid / p.cluster_m), rank_(std::int32_t(block % p.cluster_m)) {}
+      : p_(p),
+        unit_(block / p.cluster_size()),
+        stride_(grid / p.cluster_size()),
+        rank_(std::int32_t(block % p.cluster_size())) {}
 
   CUTE_CPP_HD constexpr bool has_work() const { return unit_ < p_.work_units(); }
   CUTE_CPP_HD constexpr std::int64_t linear_idx() const { return unit_; }
 
-  /// The current tile; .valid is false past the end, or for a cluster rank whose tile row lies
-  /// beyond M (it still takes part in the cluster's pipeline).
+  /// The current tile; .valid is false past the end, or for a cluster rank whose tile lies
+  /// beyond M or N (it still takes part in the cluster's pipeline).
   CUTE_CPP_HD constexpr WorkTileInfo get_current_work() const {
     WorkTileInfo w;
     if (!has_work()) return w;
@@ -81,26 +88,26 @@ class StaticPersistentTileScheduler {
       tile = whole + v / p_.splits;
       w.split = std::int32_t(v % p_.splits);
       w.splits = p_.splits;
-      w.split_tile = (v / p_.splits) * p_.cluster_m + rank_;
+      w.split_tile = (v / p_.splits) * p_.cluster_size() + rank_;
       // Balanced ranges: the splits' lengths differ by at most one block.
       w.k_block_begin = std::int32_t(std::int64_t(w.split) * p_.k_blocks / p_.splits);
       w.k_block_end = std::int32_t(std::int64_t(w.split + 1) * p_.k_blocks / p_.splits);
     }
-    std::int64_t const per_batch = std::int64_t(p_.cluster_rows()) * p_.tiles_n;
+    std::int64_t const per_batch = std::int64_t(p_.cluster_rows()) * p_.cluster_cols();
     std::int64_t const l = tile / per_batch;
     std::int64_t const t = tile % per_batch;
-    std::int64_t const group_span = std::int64_t(p_.swizzle) * p_.tiles_n;
+    std::int64_t const group_span = std::int64_t(p_.swizzle) * p_.cluster_cols();
     std::int64_t const group = t / group_span;
     std::int64_t const first_row = group * p_.swizzle;
     std::int64_t const rows_left = p_.cluster_rows() - first_row;
     std::int64_t const rows = rows_left < p_.swizzle ? rows_left : p_.swizzle;
     std::int64_t const within = t % group_span;
     std::int64_t const cluster_row = first_row + within % rows;
-    w.m = std::int32_t(cluster_row * p_.cluster_m + rank_);
-    w.n = std::int32_t(within / rows);
+    w.m = std::int32_t(cluster_row * p_.cluster_m + rank_ % p_.cluster_m);
+    w.n = std::int32_t(within / rows * p_.cluster_n + rank_ / p_.cluster_m);
     w.l = std::int32_t(l);
     w.linear = unit_;
-    w.valid = w.m < p_.tiles_m;
+    w.valid = w.m < p_.tiles_m && w.n < p_.tiles_n;
     return w;
   }
   /// (m, n, l) of the current tile.

@@ -13,13 +13,55 @@ TEST(ChooseGemmTile, LargeProblemsTakeTheWideTile) {
   static_assert(ex::choose_gemm_tile(2048, 2048, 132) == ex::GemmTile::n256);
 }
 
-TEST(ChooseGemmTile, OneTileRowTakesWideTilesWithoutClusters) {
-  // One tile row: no clusters (a 2-CTA cluster's second CTA would have no rows), the widest tile
-  // that gives a fifth of the CTAs a tile (split-K fills the rest).
-  static_assert(ex::choose_gemm_tile(128, 14336, 132) == ex::GemmTile::n256c1);
-  static_assert(ex::choose_gemm_tile(16, 4096, 132) == ex::GemmTile::n128c1);
-  static_assert(ex::choose_gemm_tile(16, 1024, 132) == ex::GemmTile::n64c1);
+TEST(ChooseGemmTile, OneTileRowTakesTilesWithoutClusters) {
+  // One tile row: no clusters (a 2-CTA cluster's second CTA would have no rows). A width whose
+  // tiles fill 90% of a wave: 14336 / 112 = 128 tiles on 132 SMs.
+  static_assert(ex::choose_gemm_tile(128, 14336, 132) == ex::GemmTile::n112cn2);
+  static_assert(ex::choose_gemm_tile(100, 16384, 132) == ex::GemmTile::n128c1);
+  // Else the widest tile that gives a fifth of the CTAs a tile (split-K fills the rest).
+  static_assert(ex::choose_gemm_tile(128, 4096, 132) == ex::GemmTile::n128c1);
+  static_assert(ex::choose_gemm_tile(65, 8192, 132) == ex::GemmTile::n256c1);
+  static_assert(ex::choose_gemm_tile(128, 1024, 132) == ex::GemmTile::n64c1);
   static_assert(ex::choose_gemm_tile(129, 4096, 132) == ex::GemmTile::n64);
+}
+
+TEST(ChooseGemmTile, AtMost64RowsSwapAAndB) {
+  static_assert(ex::choose_gemm_tile(1, 4096, 132) == ex::GemmTile::swap16);
+  static_assert(ex::choose_gemm_tile(16, 4096, 132) == ex::GemmTile::swap16);
+  static_assert(ex::choose_gemm_tile(17, 1024, 132) == ex::GemmTile::swap32);
+  static_assert(ex::choose_gemm_tile(32, 14336, 132) == ex::GemmTile::swap32);
+  static_assert(ex::choose_gemm_tile(33, 4096, 132) == ex::GemmTile::swap64);
+  static_assert(ex::choose_gemm_tile(64, 4096, 132) == ex::GemmTile::swap64);
+  static_assert(ex::choose_gemm_tile(65, 4096, 132) == ex::GemmTile::n128c1);
+}
+
+namespace {
+using T16 = std::uint16_t;
+constexpr auto KM = ex::OperandMajorMode::K;
+using RowPlan = ex::GemmPlan<T16, T16, T16, KM, KM, 128, 128, 64, 4>;
+using SwappedPlan = ex::GemmPlan<T16, T16, T16, KM, KM, 128, 16, 64, 4, 1, cute_cpp::epilogue::Identity,
+                                 ex::KernelSchedule::Cooperative, cute_cpp::LayoutEnum::ColMajor>;
+}  // namespace
+
+TEST(SwapAbArguments, SwapsOperandsAndSizes) {
+  T16 a[1], b[1], c[1], workspace[8];
+  ex::GemmArguments<RowPlan> args;
+  args.a = a, args.lda = 40, args.b = b, args.ldb = 24, args.c = c, args.ldc = 56;
+  args.m = 16, args.n = 50, args.k = 24;
+  args.k_splits = 3, args.workspace = workspace, args.workspace_bytes = sizeof(workspace);
+  auto const s = ex::swap_ab_arguments<SwappedPlan>(args);
+  EXPECT_EQ(s.a, b);
+  EXPECT_EQ(s.lda, 24);
+  EXPECT_EQ(s.b, a);
+  EXPECT_EQ(s.ldb, 40);
+  EXPECT_EQ(s.c, c);
+  EXPECT_EQ(s.ldc, 56);
+  EXPECT_EQ(s.m, 50);
+  EXPECT_EQ(s.n, 16);
+  EXPECT_EQ(s.k, 24);
+  EXPECT_EQ(s.k_splits, 3);
+  EXPECT_EQ(s.workspace, workspace);
+  EXPECT_EQ(s.workspace_bytes, sizeof(workspace));
 }
 
 TEST(ChooseSplitK, SplitsOnlyThePartialLastWave) {

@@ -12,31 +12,34 @@ namespace cc = cute_cpp;
 
 namespace {
 // Runs every CTA's scheduler to the end: each valid tile must be visited exactly once, and the
-// CTAs of one cluster must see the same tile column and adjacent rows at each step.
+// CTAs of one cluster must see one block of adjacent tiles at each step (rank r at tile row
+// r % cluster_m, tile column r / cluster_m of it).
 void expect_exact_cover(cc::PersistentTileSchedulerParams p, int sm_count) {
-  SCOPED_TRACE(::testing::Message() << "tiles " << p.tiles_m << "x" << p.tiles_n << "x" << p.tiles_l << " cluster_m "
-                                    << p.cluster_m << " swizzle " << p.swizzle << " sms " << sm_count);
+  SCOPED_TRACE(::testing::Message() << "tiles " << p.tiles_m << "x" << p.tiles_n << "x" << p.tiles_l << " cluster "
+                                    << p.cluster_m << "x" << p.cluster_n << " swizzle " << p.swizzle << " sms "
+                                    << sm_count);
+  int const size = p.cluster_size();
   auto const grid = cc::StaticPersistentTileScheduler::get_grid_shape(p, sm_count);
-  ASSERT_EQ(grid % p.cluster_m, 0);
-  ASSERT_LE(grid, std::max<std::int64_t>(sm_count - sm_count % p.cluster_m, p.cluster_m));
+  ASSERT_EQ(grid % size, 0);
+  ASSERT_LE(grid, std::max<std::int64_t>(sm_count - sm_count % size, size));
   std::map<std::tuple<int, int, int>, int> seen;
-  for (std::int64_t cluster = 0; cluster < grid / p.cluster_m; ++cluster) {
+  for (std::int64_t cluster = 0; cluster < grid / size; ++cluster) {
     std::vector<cc::StaticPersistentTileScheduler> ranks;
-    for (int r = 0; r < p.cluster_m; ++r) ranks.emplace_back(p, cluster * p.cluster_m + r, grid);
+    for (int r = 0; r < size; ++r) ranks.emplace_back(p, cluster * size + r, grid);
     while (ranks[0].has_work()) {
       auto const first = ranks[0].get_current_work();
-      for (int r = 0; r < p.cluster_m; ++r) {
+      for (int r = 0; r < size; ++r) {
         ASSERT_TRUE(ranks[r].has_work());
         auto const w = ranks[r].get_current_work();
-        EXPECT_EQ(w.n, first.n);
+        EXPECT_EQ(w.n, first.n + r / p.cluster_m);
         EXPECT_EQ(w.l, first.l);
-        EXPECT_EQ(w.m, first.m + r);
+        EXPECT_EQ(w.m, first.m + r % p.cluster_m);
         if (w.valid) {
           EXPECT_LT(w.m, p.tiles_m);
           EXPECT_LT(w.n, p.tiles_n);
           ++seen[{w.m, w.n, w.l}];
         } else {
-          EXPECT_GE(w.m, p.tiles_m);
+          EXPECT_TRUE(w.m >= p.tiles_m || w.n >= p.tiles_n);
         }
         ranks[r].advance_to_next_work();
       }
@@ -50,14 +53,21 @@ void expect_exact_cover(cc::PersistentTileSchedulerParams p, int sm_count) {
 TEST(StaticPersistentTileScheduler, VisitsEveryTileOnce) {
   for (int tm : {1, 3, 8, 64}) {
     for (int tn : {1, 5, 32}) {
-      for (int cm : {1, 2}) {
+      for (auto [cm, cn] : {std::pair{1, 1}, std::pair{2, 1}, std::pair{1, 2}}) {
         for (int sw : {1, 2, 8}) {
-          for (int l : {1, 3}) expect_exact_cover({tm, tn, l, cm, sw}, 132);
+          for (int l : {1, 3}) {
+            cc::PersistentTileSchedulerParams p{tm, tn, l, cm, sw};
+            p.cluster_n = cn;
+            expect_exact_cover(p, 132);
+          }
         }
       }
     }
   }
   expect_exact_cover({7, 9, 1, 2, 4}, 5);
+  cc::PersistentTileSchedulerParams along_n{7, 9, 1, 1, 4};
+  along_n.cluster_n = 2;
+  expect_exact_cover(along_n, 5);
 }
 
 TEST(StaticPersistentTileScheduler, SwizzleWalksGroupsColumnByColumn) {
@@ -77,13 +87,14 @@ TEST(StaticPersistentTileScheduler, SwizzleWalksGroupsColumnByColumn) {
 // Split-K: the K ranges of every tile cover its K blocks exactly once; whole tiles come first,
 // each split tile's units are adjacent, and each split CTA tile has its own workspace index.
 TEST(StaticPersistentTileScheduler, SplitTilesCoverTheirKBlocksOnce) {
-  for (int cm : {1, 2}) {
+  for (auto [cm, cn] : {std::pair{1, 1}, std::pair{2, 1}, std::pair{1, 2}}) {
     for (int splits : {2, 3, 5}) {
       cc::PersistentTileSchedulerParams p{5, 7, 1, cm, 2};
+      p.cluster_n = cn;
       p.k_blocks = 11;
       p.splits = splits;
       p.split_tiles = 9;
-      SCOPED_TRACE(::testing::Message() << "cluster_m " << cm << " splits " << splits);
+      SCOPED_TRACE(::testing::Message() << "cluster " << cm << "x" << cn << " splits " << splits);
       std::map<std::tuple<int, int, int>, std::vector<int>> blocks;  // tile -> K blocks seen
       std::set<std::int64_t> split_slots;
       std::int64_t const grid = cc::StaticPersistentTileScheduler::get_grid_shape(p, 10);
@@ -107,7 +118,7 @@ TEST(StaticPersistentTileScheduler, SplitTilesCoverTheirKBlocksOnce) {
         for (int i = 0; i < 11; ++i) all[std::size_t(i)] = i;
         EXPECT_EQ(seen, all);
       }
-      for (auto slot : split_slots) EXPECT_LT(slot / 8, 9 * cm);
+      for (auto slot : split_slots) EXPECT_LT(slot / 8, 9 * cm * cn);
     }
   }
 }
