@@ -52,6 +52,9 @@ struct GemmPlan {
   static constexpr int consumer_warpgroups = 2;
   static constexpr bool pingpong = Schedule == KernelSchedule::PingPong;
   static constexpr int threads = 128 * (1 + consumer_warpgroups);
+  /// Narrow tiles are fed by memory, not wgmma: their consumers wait for each stage's wgmmas
+  /// and release it at once, so one more stage is in flight, instead of keeping a group in flight.
+  static constexpr bool release_at_once = !pingpong && BN <= 112;
   /// Warpgroups that share one tile, and the rows each of them takes.
   static constexpr int tile_warpgroups = pingpong ? 1 : consumer_warpgroups;
   static constexpr int rows_per_warpgroup = BM / tile_warpgroups;

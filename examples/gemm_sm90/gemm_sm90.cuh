@@ -142,7 +142,10 @@ gemm_kernel(const __grid_constant__ typename Plan::MapA tma_a, const __grid_cons
       Mma::warpgroup_arrive(acc);
       Mma::gemm(acc, stage.a, stage.b, group * Plan::rows_per_warpgroup);
       Mma::commit_group();
-      if (kb > tile.k_block_begin) {
+      if constexpr (Plan::release_at_once) {
+        Mma::template wait_group<0>(acc);
+        pipeline.consumer_release(state, lane, cluster_mask, cluster_rank);
+      } else if (kb > tile.k_block_begin) {
         // NOTE: one wgmma group stays in flight; the stage before it is now free.
         Mma::template wait_group<1>(acc);
         pipeline.consumer_release(previous, lane, cluster_mask, cluster_rank);
@@ -156,7 +159,8 @@ gemm_kernel(const __grid_constant__ typename Plan::MapA tma_a, const __grid_cons
       if (next.has_work()) ctm::bar_arrive(std::uint32_t(Plan::turn_barrier + 1 - consumer), 256);
     }
     Mma::template wait_group<0>(acc);
-    if (tile.k_block_end > tile.k_block_begin) pipeline.consumer_release(previous, lane, cluster_mask, cluster_rank);
+    if (!Plan::release_at_once && tile.k_block_end > tile.k_block_begin)
+      pipeline.consumer_release(previous, lane, cluster_mask, cluster_rank);
     if (tile.splits > 1) {
       // A split past M has nothing to add; otherwise only the last split's warpgroup goes on.
       if (!tile.valid) continue;
