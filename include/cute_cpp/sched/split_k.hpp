@@ -92,18 +92,30 @@ __device__ __forceinline__ bool split_k_reduce(Fragment& acc, SplitKWorkspace co
   if (*flag == 0u) return false;
   if (!active) return true;
   // Sum the slots in split order (this group's own included), not in arrival order, a few
-  // vectors at a time so the loads in flight do not need a second fragment of registers.
-  constexpr int chunk = vectors % 8 == 0 ? 8 : vectors % 4 == 0 ? 4 : 1;
+  // vectors at a time so the loads in flight do not need a second fragment of registers; with
+  // few vectors, several splits' loads go out together (8 float4s in flight per thread), since
+  // each round of loads waits a whole L2 round trip.
+  constexpr int chunk = vectors % 8 == 0 ? 8 : vectors % 4 == 0 ? 4 : vectors % 2 == 0 ? 2 : 1;
+  constexpr int group = 8 / chunk;
 #pragma unroll
   for (int c = 0; c < vectors; c += chunk) {
-    for (int s = 0; s < splits; ++s) {
-      float4 const* const src = slot_of(s);
+    for (int s0 = 0; s0 < splits; s0 += group) {
+      float4 p[group][chunk];
 #pragma unroll
-      for (int i = c; i < c + chunk; ++i) {
-        float4 const p = __ldcg(src + i * Threads);
-        float const q[4] = {p.x, p.y, p.z, p.w};
+      for (int g = 0; g < group; ++g) {
 #pragma unroll
-        for (int j = 0; j < 4; ++j) v[4 * i + j] = s == 0 ? q[j] : v[4 * i + j] + q[j];
+        for (int i = 0; i < chunk; ++i)
+          if (s0 + g < splits) p[g][i] = __ldcg(slot_of(s0 + g) + (c + i) * Threads);
+      }
+#pragma unroll
+      for (int g = 0; g < group; ++g) {
+        if (s0 + g >= splits) break;
+#pragma unroll
+        for (int i = 0; i < chunk; ++i) {
+          float const q[4] = {p[g][i].x, p[g][i].y, p[g][i].z, p[g][i].w};
+#pragma unroll
+          for (int j = 0; j < 4; ++j) v[4 * (c + i) + j] = s0 + g == 0 ? q[j] : v[4 * (c + i) + j] + q[j];
+        }
       }
     }
   }
