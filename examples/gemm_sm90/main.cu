@@ -133,6 +133,16 @@ struct Problem {
 
 template <class TC> double rtol_of() { return std::is_same_v<TC, float> ? 1e-5 : std::is_same_v<TC, plans::f16> ? 2e-3 : 1.0 / 128; }
 
+/// A plan's tile, stages and cluster: "128x256x64s4c2" (c1x2: a cluster along N), "swapped" when
+/// C is column-major (how the dispatcher runs few rows), "pingpong".
+template <class Plan>
+std::string tile_name() {
+  return std::to_string(Plan::block_m) + "x" + std::to_string(Plan::block_n) + "x" + std::to_string(Plan::block_k) +
+         "s" + std::to_string(Plan::stages) + "c" + std::to_string(Plan::cluster_m) +
+         (Plan::cluster_n > 1 ? "x" + std::to_string(Plan::cluster_n) : "") +
+         (Plan::layout_c == cute_cpp::LayoutEnum::ColMajor ? " swapped" : "") + (Plan::pingpong ? " pingpong" : "");
+}
+
 /// Runs one plan on one shape (with k_splits, GemmArguments') and compares every element with
 /// the reference; a split run is repeated and must be bit-identical.
 template <class Plan, class Reference>
@@ -173,10 +183,13 @@ bool check(std::int64_t m, std::int64_t n, std::int64_t k, std::mt19937_64& rng,
   double const atol = 1e-5 * double(k) + (std::is_same_v<typename Plan::TC, float> ? 0.0 : 1e-2);
   auto const result = ex::check_close(std::span<typename Plan::TC const>(got), std::span<double const>(want),
                                       rtol_of<typename Plan::TC>(), atol);
-  std::printf("check %-4s A %-2s B %-2s -> %-4s %s %dx%d c%d %-22s m=%-5lld n=%-5lld k=%-5lld splits %d vs %-7s %s%s\n",
+  std::string tile = tile_name<Plan>();
+  if constexpr (dispatched)
+    tile = ex::with_chosen_plan(args, [](auto const& a) { return tile_name<typename std::remove_cvref_t<decltype(a)>::plan_type>(); });
+  std::printf("check %-4s A %-2s B %-2s -> %-4s %-3s %-24s %-22s m=%-5lld n=%-5lld k=%-5lld splits %d vs %-7s %s%s\n",
               ex::dtype_name<typename Plan::TA>(), major_name(Plan::major_a), major_name(Plan::major_b),
-              ex::dtype_name<typename Plan::TC>(), Problem<Plan>::row_major_c ? "row" : "col", Plan::block_m, Plan::block_n, Plan::cluster_m * Plan::cluster_n, what, (long long)m,
-              (long long)n, (long long)k, k_splits, small ? "fp64" : "cuBLAS", result.summary().c_str(),
+              ex::dtype_name<typename Plan::TC>(), Problem<Plan>::row_major_c ? "row" : "col", tile.c_str(), what,
+              (long long)m, (long long)n, (long long)k, k_splits, small ? "fp64" : "cuBLAS", result.summary().c_str(),
               repeatable ? "" : "; FAILED: a second split-K run differs");
   return result.ok() && repeatable;
 }
@@ -365,10 +378,7 @@ void bench(std::int64_t m, std::int64_t n, std::int64_t k, std::mt19937_64& rng,
 
 template <class Plan>
 std::string plan_name() {
-  return "gemm_sm90 " + std::to_string(Plan::block_m) + "x" + std::to_string(Plan::block_n) + "x" +
-         std::to_string(Plan::block_k) + "s" + std::to_string(Plan::stages) + "c" + std::to_string(Plan::cluster_m) +
-         (Plan::cluster_n > 1 ? "x" + std::to_string(Plan::cluster_n) : "") +
-         (Plan::pingpong ? " pingpong" : "");
+  return "gemm_sm90 " + tile_name<Plan>();
 }
 
 /// One plan, launched directly.
@@ -391,11 +401,11 @@ void bench_auto(std::int64_t m, std::int64_t n, std::int64_t k, std::mt19937_64&
   ex::GemmArguments<plans::Bf16TN> shape;
   shape.m = m, shape.n = n, shape.k = k;
   std::string const name = ex::with_chosen_plan(
-      shape, [](auto const& a) { return plan_name<typename std::remove_cvref_t<decltype(a)>::plan_type>(); });
+      shape, [](auto const& a) { return tile_name<typename std::remove_cvref_t<decltype(a)>::plan_type>(); });
   bench<plans::Bf16TN>(m, n, k, rng, handle, records,
                        [](ex::GemmArguments<plans::Bf16TN> const& a) { ex::run_gemm_bf16_tn(a, nullptr); },
                        [](ex::GemmArguments<plans::Bf16TN> const& a) { return ex::gemm_bf16_tn_workspace_bytes(a); },
-                       "gemm_sm90 auto: " + name.substr(10));
+                       "gemm_sm90 auto: " + name);
 }
 
 /// --raster-sweep: tile rows per rasterization group against time (the default's NOTE).
@@ -429,7 +439,7 @@ void split_sweep(std::mt19937_64& rng, cublasLtHandle_t handle, std::vector<ex::
         [&](ex::GemmArguments<plans::Bf16TN> const& a) {
           return ex::gemm_workspace_bytes(ex::swap_ab_arguments<Plan>(with_splits(a)));
         },
-        plan_name<Plan>() + " swapped split " + std::to_string(k_splits));
+        plan_name<Plan>() + " split " + std::to_string(k_splits));
   };
   for (int s : {0, 2, 8}) swapped.template operator()<plans::Bf16TNSwap16>(16, 4096, 4096, s);
   swapped.template operator()<plans::Bf16TNSwap128c2>(128, 14336, 4096, 0);
