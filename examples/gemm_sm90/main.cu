@@ -185,7 +185,8 @@ bool check(std::int64_t m, std::int64_t n, std::int64_t k, std::mt19937_64& rng,
                                       rtol_of<typename Plan::TC>(), atol);
   std::string tile = tile_name<Plan>();
   if constexpr (dispatched)
-    tile = ex::with_chosen_plan(args, [](auto const& a) { return tile_name<typename std::remove_cvref_t<decltype(a)>::plan_type>(); });
+    tile = ex::with_chosen_plan(
+        args, [](auto const& a) { return tile_name<typename std::remove_cvref_t<decltype(a)>::plan_type>(); });
   std::printf("check %-4s A %-2s B %-2s -> %-4s %-3s %-24s %-22s m=%-5lld n=%-5lld k=%-5lld splits %d vs %-7s %s%s\n",
               ex::dtype_name<typename Plan::TA>(), major_name(Plan::major_a), major_name(Plan::major_b),
               ex::dtype_name<typename Plan::TC>(), Problem<Plan>::row_major_c ? "row" : "col", tile.c_str(), what,

@@ -16,6 +16,7 @@
 #include <cute_cpp/tma/tensor_map.hpp>
 
 #include <cstdint>
+#include <type_traits>
 
 #if defined(__CUDACC__)
 #  include <ctm/common/bar.hpp>
@@ -56,7 +57,8 @@ struct EpilogueTmaStore {
   /// Row-major: the chunk's width in bytes (its swizzle). Column-major: 64 rows of 16 bits.
   static constexpr int chunk_bytes = row_major ? detail::epilogue_chunk_bytes<TC>(N) : 128;
   /// Columns per chunk: one swizzle row of a row-major C; up to 64 whole columns of a column-major one.
-  static constexpr int chunk_cols = row_major ? chunk_bytes / int(sizeof(TC)) : (N % 64 == 0 ? 64 : N % 32 == 0 ? 32 : 16);
+  static constexpr int chunk_cols =
+      row_major ? chunk_bytes / int(sizeof(TC)) : (N % 64 == 0 ? 64 : N % 32 == 0 ? 32 : 16);
   static_assert(chunk_bytes != 0 && N % chunk_cols == 0 && (sizeof(TC) == 4 || chunk_cols % 16 == 0),
                 "cute-cpp [epilogue.tile-n]: the tile's N must be a multiple of 16 columns (16-bit outputs) "
                 "or 8 columns (32-bit outputs)");
@@ -64,7 +66,8 @@ struct EpilogueTmaStore {
   static constexpr int chunk_elems = chunk_cols * 64;
   /// The shared chunk: rows contiguous in 128-byte columns (column-major C) or columns contiguous
   /// in rows of one swizzle width (row-major C).
-  using Chunk = std::conditional_t<row_major, SmemMNMajor<TC, chunk_cols, 64, chunk_bytes>, SmemMNMajor<TC, 64, chunk_cols>>;
+  using Chunk =
+      std::conditional_t<row_major, SmemMNMajor<TC, chunk_cols, 64, chunk_bytes>, SmemMNMajor<TC, 64, chunk_cols>>;
   using Stores = PipelineTmaStore<2>;
   using Map = TensorMap<TC, Chunk>;
 
@@ -140,8 +143,10 @@ struct EpilogueTmaStore {
       ctm::fence_proxy_async_shared_cta();
       ctm::bar_sync(barrier, 128);
       if (thread == 0) {
-        if constexpr (row_major) TmaCopy::store(map, smem.buffer[chunk_counter & 1u], std::int32_t(col0 + c * chunk_cols), std::int32_t(row0));
-        else TmaCopy::store(map, smem.buffer[chunk_counter & 1u], std::int32_t(row0), std::int32_t(col0 + c * chunk_cols));
+        std::int32_t const row = std::int32_t(row0), col = std::int32_t(col0 + c * chunk_cols);
+        TC const* const src = smem.buffer[chunk_counter & 1u];
+        if constexpr (row_major) TmaCopy::store(map, src, col, row);
+        else TmaCopy::store(map, src, row, col);
         Stores::producer_commit();
       }
     }

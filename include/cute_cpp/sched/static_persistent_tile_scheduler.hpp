@@ -6,8 +6,8 @@
 // `swizzle` tile rows (a group is walked column by column), so CTAs running at the same time
 // share A and B panels in L2. A cluster of cluster_m x cluster_n CTAs takes a block of adjacent
 // tiles: cluster_m tile rows of one tile column, or cluster_n tile columns of one tile row
-// (rank r is tile row r % cluster_m, tile column r / cluster_m of the block). CuTeDSL: utils.StaticPersistentTileScheduler,
-// PersistentTileSchedulerParams, WorkTileInfo.
+// (rank r is tile row r % cluster_m, tile column r / cluster_m of the block).
+// CuTeDSL: utils.StaticPersistentTileScheduler, PersistentTileSchedulerParams, WorkTileInfo.
 // Split-K (beyond CuTeDSL's scheduler): the last `split_tiles` cluster tiles in walking order
 // are each cut into `splits` K ranges, taken as separate units by neighbouring CTAs, so a
 // partial last wave of whole tiles becomes fuller waves of shorter units. The partial sums
