@@ -218,6 +218,7 @@ bool check_split_k(std::mt19937_64& rng, cublasLtHandle_t handle) {
   ok &= check<plans::Bf16TN64NoCluster>(16, 1000, 4096, rng, handle, no_epilogue, {}, "", 7);
   ok &= check<plans::Bf16TN128NoCluster>(100, 3000, 2056, rng, handle, no_epilogue, {}, "", 2);
   ok &= check<plans::Bf16TNf32>(333, 517, 264, rng, handle, no_epilogue, {}, "", 2);
+  ok &= check<plans::Bf16TNf32ColMajor>(333, 517, 264, rng, handle, no_epilogue, {}, "", 3);
   ok &= check<plans::Bf16TNPingPong>(333, 517, 264, rng, handle, no_epilogue, {}, "pingpong", 3);
   ok &= check<plans::Bf16TNPingPong>(2048 + 77, 4096 - 40, 4096 + 8, rng, handle, no_epilogue, {}, "pingpong", 2);
   ok &= check<plans::Bf16TNSwap16>(333, 517, 264, rng, handle, no_epilogue, {}, "", 3);
@@ -317,6 +318,7 @@ bool run_checks(std::mt19937_64& rng, cublasLtHandle_t handle) {
   ok &= check_shapes<plans::Bf16NT>(rng, handle, true);
   ok &= check_shapes<plans::F16TN>(rng, handle, false);
   ok &= check_shapes<plans::Bf16TNf32>(rng, handle, false);
+  ok &= check_shapes<plans::Bf16TNf32ColMajor>(rng, handle, false);
   ok &= check_epilogue<plans::Bf16TNRelu>([](double x) { return x > 0 ? x : 0.0; }, "a*P+b*S+bias, relu", rng, handle);
   ok &= check_epilogue<plans::Bf16TNGelu>(gelu, "a*P+b*S+bias, gelu", rng, handle);
   ok &= check_epilogue<plans::Bf16TNSilu>([](double x) { return x / (1 + std::exp(-x)); }, "a*P+b*S+bias, silu", rng,

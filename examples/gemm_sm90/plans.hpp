@@ -64,6 +64,10 @@ using Bf16TT = Wide<bf16, bf16, K, MN>;
 using Bf16NT = Wide<bf16, bf16, MN, MN>;
 using F16TN = Wide<f16, f16, K, K>;
 using Bf16TNf32 = Wide<bf16, float, K, K>;
+/// fp32 out into a column-major C (the epilogue writes it element by element, in two boxes of
+/// 32 rows per 64-row slab).
+using Bf16TNf32ColMajor = GemmPlan<bf16, bf16, float, K, K, 128, 64, 64, 6, 1, epilogue::Identity,
+                                   KernelSchedule::Cooperative, LayoutEnum::ColMajor>;
 using Bf16TNRelu = Wide<bf16, bf16, K, K, epilogue::LinearCombination<bf16, epilogue::ReLU>>;
 using Bf16TNGelu = Wide<bf16, bf16, K, K, epilogue::LinearCombination<bf16, epilogue::GELU>>;
 using Bf16TNSilu = Wide<bf16, bf16, K, K, epilogue::LinearCombination<bf16, epilogue::SiLU>>;

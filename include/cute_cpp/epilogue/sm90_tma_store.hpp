@@ -6,7 +6,7 @@
 // 64-row slab is written in chunks through two shared buffers, so filling one chunk overlaps the
 // store of the previous one. A row-major C goes out in column chunks of the widest swizzle
 // (128, 64 or 32 bytes) that divides the tile's N; a column-major C in chunks of whole 64-row
-// columns (128 bytes of 16-bit values), which stmatrix's transposing form writes.
+// columns, which stmatrix's transposing form writes for 16-bit outputs.
 // CuTeDSL: the epilogue of the Hopper dense GEMM (StMatrix8x8x16bOp + TMA store, PipelineTmaStore;
 // the C layout is utils.LayoutEnum).
 #include <cute_cpp/config.hpp>
@@ -51,14 +51,12 @@ struct EpilogueTmaStore {
   static_assert(sizeof(TC) == 2 || sizeof(TC) == 4,
                 "cute-cpp [epilogue.output-type]: the TMA-store epilogue writes 16-bit or 32-bit outputs");
   static constexpr bool row_major = LayoutC == LayoutEnum::RowMajor;
-  static_assert(row_major || sizeof(TC) == 2,
-                "cute-cpp [epilogue.col-major-type]: a column-major C is written with stmatrix's transposing "
-                "form, for 16-bit outputs");
-  /// Row-major: the chunk's width in bytes (its swizzle). Column-major: 64 rows of 16 bits.
+  /// Row-major: the chunk's width in bytes (its swizzle). Column-major: 128-byte runs of a
+  /// column (64 rows of 16 bits, or 32 of 32 bits: the 64-row slab is then two boxes).
   static constexpr int chunk_bytes = row_major ? detail::epilogue_chunk_bytes<TC>(N) : 128;
   /// Columns per chunk: one swizzle row of a row-major C; up to 64 whole columns of a column-major one.
   static constexpr int chunk_cols =
-      row_major ? chunk_bytes / int(sizeof(TC)) : (N % 64 == 0 ? 64 : N % 32 == 0 ? 32 : 16);
+      row_major ? chunk_bytes / int(sizeof(TC)) : (N % 64 == 0 ? 64 : N % 32 == 0 ? 32 : N % 16 == 0 ? 16 : 8);
   static_assert(chunk_bytes != 0 && N % chunk_cols == 0 && (sizeof(TC) == 4 || chunk_cols % 16 == 0),
                 "cute-cpp [epilogue.tile-n]: the tile's N must be a multiple of 16 columns (16-bit outputs) "
                 "or 8 columns (32-bit outputs)");
@@ -105,7 +103,20 @@ struct EpilogueTmaStore {
         float const x = acc.v[atom][jj];
         v[j] = (row < m && col < n) ? op(x, row, col) : x;
       }
-      if constexpr (!row_major) {
+      if constexpr (!row_major && sizeof(TC) == 4) {
+        // Column c of the chunk is 64 rows: two 128-byte lines, one per box of 32 rows, each
+        // swizzled by its column.
+#pragma unroll
+        for (int b = 0; b < chunk_cols / 8; ++b) {
+#pragma unroll
+          for (int e = 0; e < 4; ++e) {
+            int const r = warp * 16 + lane / 4 + (e / 2) * 8, col = b * 8 + (lane % 4) * 2 + e % 2;
+            int const unit = ((r % 32) / 4) ^ (col % 8);
+            *reinterpret_cast<float*>(buffer + (r / 32) * (32 * 4 * chunk_cols) + col * 128 + unit * 16 + (r % 4) * 4) =
+                v[4 * b + e];
+          }
+        }
+      } else if constexpr (!row_major) {
         // stmatrix x4 .trans writes two n8-blocks of both 8-row halves of a warp's 16 rows as
         // columns: lane i of matrix q gives the address of column 8 (b + q / 2) + i, whose rows
         // warp * 16 + (q % 2) * 8 .. + 7 are one 16-byte unit of that column's 128 bytes.

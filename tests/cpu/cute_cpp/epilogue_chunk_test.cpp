@@ -43,4 +43,10 @@ TEST(EpilogueTmaStore, ColumnMajorChunksAreWholeColumns) {
   EXPECT_EQ(Tile::box_inner, 64);
   EXPECT_EQ(Tile::box_outer, 64);
   EXPECT_EQ(Tile::swizzle_bytes, 128);
+  // fp32: a 64-row column is two 128-byte boxes of 32 rows.
+  using F32 = Epi<float, 64, LayoutEnum::ColMajor>;
+  EXPECT_EQ(F32::chunk_cols, 64);
+  EXPECT_EQ(F32::Map::tile::box_inner, 32);
+  EXPECT_EQ(F32::Map::tile::boxes, 2);
+  EXPECT_EQ((Epi<float, 8, LayoutEnum::ColMajor>::chunk_cols), 8);
 }
