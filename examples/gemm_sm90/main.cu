@@ -133,14 +133,21 @@ struct Problem {
 
 template <class TC> double rtol_of() { return std::is_same_v<TC, float> ? 1e-5 : std::is_same_v<TC, plans::f16> ? 2e-3 : 1.0 / 128; }
 
-/// A plan's tile, stages and cluster: "128x256x64s4c2" (c1x2: a cluster along N), "swapped" when
-/// C is column-major (how the dispatcher runs few rows), "pingpong".
+/// A plan's tile, stages and cluster: "128x256x64s4c2" (c1x2: a cluster along N), "pingpong".
 template <class Plan>
 std::string tile_name() {
   return std::to_string(Plan::block_m) + "x" + std::to_string(Plan::block_n) + "x" + std::to_string(Plan::block_k) +
          "s" + std::to_string(Plan::stages) + "c" + std::to_string(Plan::cluster_m) +
-         (Plan::cluster_n > 1 ? "x" + std::to_string(Plan::cluster_n) : "") +
-         (Plan::layout_c == cute_cpp::LayoutEnum::ColMajor ? " swapped" : "") + (Plan::pingpong ? " pingpong" : "");
+         (Plan::cluster_n > 1 ? "x" + std::to_string(Plan::cluster_n) : "") + (Plan::pingpong ? " pingpong" : "");
+}
+
+/// The tile of the plan the bf16 TN dispatcher runs for these arguments; "swapped" when it swaps
+/// A and B (its plan writes a column-major C).
+std::string dispatched_tile_name(ex::GemmArguments<plans::Bf16TN> const& args) {
+  return ex::with_chosen_plan(args, [](auto const& a) {
+    using P = typename std::remove_cvref_t<decltype(a)>::plan_type;
+    return tile_name<P>() + (P::layout_c == cute_cpp::LayoutEnum::ColMajor ? " swapped" : "");
+  });
 }
 
 /// Runs one plan on one shape (with k_splits, GemmArguments') and compares every element with
@@ -184,9 +191,7 @@ bool check(std::int64_t m, std::int64_t n, std::int64_t k, std::mt19937_64& rng,
   auto const result = ex::check_close(std::span<typename Plan::TC const>(got), std::span<double const>(want),
                                       rtol_of<typename Plan::TC>(), atol);
   std::string tile = tile_name<Plan>();
-  if constexpr (dispatched)
-    tile = ex::with_chosen_plan(
-        args, [](auto const& a) { return tile_name<typename std::remove_cvref_t<decltype(a)>::plan_type>(); });
+  if constexpr (dispatched) tile = dispatched_tile_name(args);
   std::printf("check %-4s A %-2s B %-2s -> %-4s %-3s %-24s %-22s m=%-5lld n=%-5lld k=%-5lld splits %d vs %-7s %s%s\n",
               ex::dtype_name<typename Plan::TA>(), major_name(Plan::major_a), major_name(Plan::major_b),
               ex::dtype_name<typename Plan::TC>(), Problem<Plan>::row_major_c ? "row" : "col", tile.c_str(), what,
@@ -403,8 +408,7 @@ void bench_auto(std::int64_t m, std::int64_t n, std::int64_t k, std::mt19937_64&
                 std::vector<ex::Record>& records) {
   ex::GemmArguments<plans::Bf16TN> shape;
   shape.m = m, shape.n = n, shape.k = k;
-  std::string const name = ex::with_chosen_plan(
-      shape, [](auto const& a) { return tile_name<typename std::remove_cvref_t<decltype(a)>::plan_type>(); });
+  std::string const name = dispatched_tile_name(shape);
   bench<plans::Bf16TN>(m, n, k, rng, handle, records,
                        [](ex::GemmArguments<plans::Bf16TN> const& a) { ex::run_gemm_bf16_tn(a, nullptr); },
                        [](ex::GemmArguments<plans::Bf16TN> const& a) { return ex::gemm_bf16_tn_workspace_bytes(a); },
@@ -442,7 +446,7 @@ void split_sweep(std::mt19937_64& rng, cublasLtHandle_t handle, std::vector<ex::
         [&](ex::GemmArguments<plans::Bf16TN> const& a) {
           return ex::gemm_workspace_bytes(ex::swap_ab_arguments<Plan>(with_splits(a)));
         },
-        plan_name<Plan>() + " split " + std::to_string(k_splits));
+        plan_name<Plan>() + " swapped split " + std::to_string(k_splits));
   };
   for (int s : {0, 2, 8}) swapped.template operator()<plans::Bf16TNSwap16>(16, 4096, 4096, s);
   swapped.template operator()<plans::Bf16TNSwap128c2>(128, 14336, 4096, 0);
