@@ -226,15 +226,16 @@ enum class GemmTile { n256, n128, n64, n256c1, n128c1, n112cn2, n64c1, swap16, s
 /// weighted by how efficiently a tile of that width uses L2 and shared-memory bandwidth.
 /// A problem of at most 64 rows swaps A and B, so that N fills wgmma's 64-row side and M
 /// (rounded up to 16, 32 or 64) its N side: a 128-row tile would multiply mostly zeros.
-/// A problem of one tile row takes tiles without a cluster (the second CTA of a 2-CTA cluster
-/// would have no rows): a width whose tiles fill at least 90% of one wave if there is one
-/// (no split-K then), else the widest tile that still gives every fifth CTA a tile, since
-/// there the A tile is re-read for every tile, so wide tiles pay, and split-K fills the GPU.
+/// A problem of one tile row takes no cluster along M (its second CTA would have no rows): a
+/// width whose tiles fill at least 90% of one wave if there is one (no split-K then; 112
+/// columns go in pairs along N that share A), else the widest tile without a cluster that
+/// still gives every fifth CTA a tile, since there the A tile is re-read for every tile, so
+/// wide tiles pay, and split-K fills the GPU.
 /// NOTE: the weights are rough (per-tile efficiency of 128 x N tiles, H200, 2026-11-30:
 /// wide tiles are L2-bound at 473 TFLOP/s without multicast, so narrower ones lose more).
-/// One tile row (H200, 2026-11-30, --split-sweep): 128x14336x4096: 128x256 tiles 49-53 us,
-/// 128x128 57-58 us, 128x64 80 us; 16x4096x4096: 128x128 split 4 24.5-25 us, 128x256 split 4
-/// 26.5 us, 128x64 split 2 28-29 us.
+/// One tile row (H200, 2026-11-30, --split-sweep, 256-byte L2 promotion): 128x14336x4096:
+/// 128x256 tiles 49-53 us, 128x128 57-58 us, 128x64 80 us, 128x112 alone 61 us, 128x112 in
+/// pairs along N 46.6 us (41.3 us with today's promotion and stage release).
 constexpr GemmTile choose_gemm_tile(std::int64_t m, std::int64_t n, int ctas) {
   if (m <= 64) return m <= 16 ? GemmTile::swap16 : m <= 32 ? GemmTile::swap32 : GemmTile::swap64;
   if (m <= 128) {
