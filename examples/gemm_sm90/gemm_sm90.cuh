@@ -82,6 +82,13 @@ gemm_kernel(const __grid_constant__ typename Plan::MapA tma_a, const __grid_cons
       if (shared_by > 1) TmaCopy::load_multicast(map, dst, full, mask, inner, outer);
       else TmaCopy::load(map, dst, full, inner, outer);
     };
+    // A cluster along N shares A, one along M shares B: each CTA loads its rank's part of the
+    // shared tile (rows from a_row / b_row on, into a_offset / b_offset), multicast to both.
+    std::int32_t const rank_n = cluster_n > 1 ? std::int32_t(cluster_rank) : 0;
+    std::int32_t const rank_m = cluster_m > 1 ? std::int32_t(cluster_rank) : 0;
+    std::int32_t const a_row = rank_n * (BM / cluster_n), b_row = rank_m * (BN / cluster_m);
+    std::size_t const a_offset = std::size_t(rank_n) * (Plan::a_bytes / sizeof(typename Plan::TA) / cluster_n);
+    std::size_t const b_offset = std::size_t(rank_m) * (Plan::b_bytes / sizeof(typename Plan::TB) / cluster_m);
     for (; scheduler.has_work(); scheduler.advance_to_next_work()) {
       WorkTileInfo const tile = scheduler.get_current_work();
       std::int32_t const m0 = tile.m * BM, n0 = tile.n * BN;
@@ -90,15 +97,10 @@ gemm_kernel(const __grid_constant__ typename Plan::MapA tma_a, const __grid_cons
         pipeline.producer_expect_tx(state);
         auto& stage = smem.stage[state.index()];
         std::uint64_t* const full = pipeline.producer_get_barrier(state);
-        // A cluster along N shares A, one along M shares B: each CTA loads its rank's part of the
-        // shared tile, multicast to both.
-        std::uint32_t const rank_n = cluster_n > 1 ? cluster_rank : 0u, rank_m = cluster_m > 1 ? cluster_rank : 0u;
-        load_operand(tma_a, stage.a + rank_n * (Plan::a_bytes / sizeof(typename Plan::TA) / cluster_n),
-                     Plan::major_a == OperandMajorMode::K, cluster_n, m0 + std::int32_t(rank_n) * (BM / cluster_n),
-                     kb * BK, full);
-        load_operand(tma_b, stage.b + rank_m * (Plan::b_bytes / sizeof(typename Plan::TB) / cluster_m),
-                     Plan::major_b == OperandMajorMode::K, cluster_m, n0 + std::int32_t(rank_m) * (BN / cluster_m),
-                     kb * BK, full);
+        load_operand(tma_a, stage.a + a_offset, Plan::major_a == OperandMajorMode::K, cluster_n, m0 + a_row, kb * BK,
+                     full);
+        load_operand(tma_b, stage.b + b_offset, Plan::major_b == OperandMajorMode::K, cluster_m, n0 + b_row, kb * BK,
+                     full);
         state.advance();
       }
     }
@@ -184,12 +186,6 @@ gemm_kernel(const __grid_constant__ typename Plan::MapA tma_a, const __grid_cons
   Plan::Epi::drain(thread);
 }
 
-namespace detail {
-[[noreturn]] inline void gemm_argument_error(char const* rule, std::string const& what) {
-  throw std::invalid_argument(std::string("cute-cpp [") + rule + "]: " + what);
-}
-}  // namespace detail
-
 /// Tile rows per rasterization group when the arguments leave it at 0.
 /// NOTE (H200, 2026-11-30, bf16 128x256 2-CTA, --raster-sweep): 8192^3 at 4/8/16/32 rows:
 /// 649/660/672/672 TFLOP/s; 4096^3: 669/678/677/671. Rasterization moves little here.
@@ -230,7 +226,7 @@ GemmSchedule gemm_schedule(GemmArguments<Plan> const& args, int k_splits) {
   tiles.cluster_n = Plan::cluster_n;
   tiles.k_blocks = std::int32_t((args.k + Plan::block_k - 1) / Plan::block_k);
   if (k_splits > tiles.k_blocks)
-    detail::gemm_argument_error("gemm.k-splits", std::to_string(k_splits) + " K splits of " +
+    host::argument_error("gemm.k-splits", std::to_string(k_splits) + " K splits of " +
                                                      std::to_string(tiles.k_blocks) + " K blocks of " +
                                                      std::to_string(Plan::block_k) + ": each split needs one");
   s.resident_ctas = gemm_resident_ctas<Plan>();
@@ -255,26 +251,26 @@ void run_gemm(GemmArguments<Plan> const& args, cudaStream_t stream) {
   using TB = typename Plan::TB;
   using TC = typename Plan::TC;
   if (args.m < 1 || args.n < 1 || args.k < 1)
-    detail::gemm_argument_error("gemm.shape", "M, N and K must be at least 1 (got " + std::to_string(args.m) + ", " +
+    host::argument_error("gemm.shape", "M, N and K must be at least 1 (got " + std::to_string(args.m) + ", " +
                                                   std::to_string(args.n) + ", " + std::to_string(args.k) + ")");
   if (args.k % 8 != 0)
-    detail::gemm_argument_error("gemm.k-multiple-of-8", "K must be a multiple of 8 elements (got " +
+    host::argument_error("gemm.k-multiple-of-8", "K must be a multiple of 8 elements (got " +
                                                             std::to_string(args.k) +
                                                             "): TMA needs 16-byte row strides; pad K with zeros");
   if (args.k_splits < 0)
-    detail::gemm_argument_error("gemm.k-splits", "k_splits is 0 (choose), 1 (off) or a count (got " +
+    host::argument_error("gemm.k-splits", "k_splits is 0 (choose), 1 (off) or a count (got " +
                                                      std::to_string(args.k_splits) + ")");
   // Without room for the chosen split, the automatic choice falls back to whole tiles.
   GemmSchedule schedule = gemm_schedule(args, args.k_splits);
   if (schedule.workspace_bytes > 0 && (args.workspace == nullptr || args.workspace_bytes < schedule.workspace_bytes)) {
     if (args.k_splits != 0)
-      detail::gemm_argument_error("gemm.workspace", "split-K needs a workspace of " +
+      host::argument_error("gemm.workspace", "split-K needs a workspace of " +
                                                         std::to_string(schedule.workspace_bytes) + " bytes (got " +
                                                         std::to_string(args.workspace_bytes) + ")");
     schedule = gemm_schedule(args, 1);
   }
   if (schedule.workspace_bytes > 0 && reinterpret_cast<std::uintptr_t>(args.workspace) % 16 != 0)
-    detail::gemm_argument_error("gemm.workspace", "the split-K workspace must be 16-byte aligned (partials are float4s)");
+    host::argument_error("gemm.workspace", "the split-K workspace must be 16-byte aligned (partials are float4s)");
   using ALoad = typename Plan::ASmemLoad;
   auto const a_map = Plan::major_a == OperandMajorMode::K
                          ? host::create_tensor_map_tiled<TA, ALoad>(args.a, args.m, args.k, args.lda)

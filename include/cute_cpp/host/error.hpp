@@ -35,6 +35,11 @@ class CudaError : public std::runtime_error {
   cudaError_t code_;
 };
 
+/// Throws std::invalid_argument("cute-cpp [<rule>]: <what>"): a run-time argument broke the rule.
+[[noreturn]] inline void argument_error(char const* rule, std::string const& what) {
+  throw std::invalid_argument(std::string("cute-cpp [") + rule + "]: " + what);
+}
+
 /// Throws CudaError unless `code` is cudaSuccess; `call` names what returned it.
 inline void cuda_check(cudaError_t code, std::string_view call,
                        std::source_location where = std::source_location::current()) {
