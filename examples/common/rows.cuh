@@ -11,6 +11,8 @@
 //     each other through distributed shared memory;
 //   - one block, streaming wider rows round by round and reading them again for a second pass.
 // RowPlan picks the configuration on the host.
+#include "examples/common/align.hpp"
+
 #include <cute_cpp/arch/cluster.hpp>   // cluster_arrive_relaxed, cluster_wait, cluster_size, block_rank_in_cluster
 #include <cute_cpp/arch/mbarrier.hpp>  // mbarrier_init, mbarrier_arrive_and_expect_tx, mbarrier_wait
 #include <cute_cpp/host/launch.hpp>   // LaunchConfig
@@ -260,10 +262,12 @@ struct RowPlan {
   }
 };
 
-inline bool aligned16(void const* p) { return p == nullptr || reinterpret_cast<std::uintptr_t>(p) % 16 == 0; }
-
+/// The plan for rows of `width` elements of T ([rows.width]: at most 2^31 - 1). With
+/// hold_block_rows false, a row wider than a group streams through one block (no cluster, not
+/// held in registers): for kernels that read each element once.
 template <class T>
-RowPlan plan_rows(std::size_t width, bool pointers_aligned) {
+RowPlan plan_rows(std::size_t width, bool pointers_aligned, bool hold_block_rows = true) {
+  if (width > 0x7fffffffu) throw std::invalid_argument("cute-cpp [rows.width]: rows are at most 2^31 - 1 elements");
   RowPlan p;
   int const full = int(16 / sizeof(T));
   p.vec = (width % std::size_t(full) == 0 && pointers_aligned) ? full : 1;
@@ -279,6 +283,9 @@ RowPlan plan_rows(std::size_t width, bool pointers_aligned) {
     p.threads_per_row *= 2;
   if (width <= std::size_t(p.threads_per_row) * per_thread) {
     p.cached = true;
+  } else if (!hold_block_rows) {
+    p.threads_per_row = row_block_threads;
+    p.cached = false;
   } else {
     p.threads_per_row = row_block_threads;
     std::size_t const per_block = row_block_threads * per_thread;
@@ -294,10 +301,11 @@ RowPlan plan_rows(std::size_t width, bool pointers_aligned) {
   return p;
 }
 
-/// Calls f.template operator()<Config>() with the RowConfig matching the plan (8 instantiations:
-/// groups of 64 and 128 threads for 16-byte vectors only).
-template <int Full, class F>
+/// Calls f.template operator()<Config>() with the RowConfig matching the plan for rows of T (8
+/// instantiations: groups of 64 and 128 threads for 16-byte vectors only).
+template <class T, class F>
 void dispatch_rows(RowPlan const& p, F&& f) {
+  constexpr int Full = int(16 / sizeof(T));
   auto pick = [&]<int V>() {
     if (p.threads_per_row == 32) f.template operator()<RowConfig<V, 32, true>>();
     else if (p.cached) f.template operator()<RowConfig<V, row_block_threads, true>>();

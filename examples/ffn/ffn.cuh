@@ -12,6 +12,8 @@
 // loads and m16n8k16 bf16 mma.sync over 8 warps (2 x 4); (3) the epilogue from the accumulators'
 // coordinates, predicated on M and N. Blocks are ordered in groups of 8 M-tiles so that a wave
 // shares A and B tiles in L2. Constraints: D and F multiples of 32 [ffn.shape]; M any.
+#include "examples/common/align.hpp"
+
 #include <cute_cpp/copy.hpp>
 #include <cute_cpp/host/launch.hpp>
 #include <cute_cpp/mma/mma_sync.hpp>
@@ -169,10 +171,8 @@ inline void ffn(bf16 const* x, bf16 const* wg, bf16 const* wu, bf16 const* wd, b
   if (m == 0) return;
   if (d % 32 != 0 || f % 32 != 0 || d == 0 || f == 0)
     throw std::invalid_argument("cute-cpp [ffn.shape]: the model and hidden sizes must be multiples of 32");
-  for (void const* p : {static_cast<void const*>(x), static_cast<void const*>(wg), static_cast<void const*>(wu),
-                        static_cast<void const*>(wd), static_cast<void const*>(h), static_cast<void const*>(y)})
-    if (reinterpret_cast<std::uintptr_t>(p) % 16 != 0)
-      throw std::invalid_argument("cute-cpp [ffn.alignment]: every pointer must be 16-byte aligned");
+  if (!(aligned16(x) && aligned16(wg) && aligned16(wu) && aligned16(wd) && aligned16(h) && aligned16(y)))
+    throw std::invalid_argument("cute-cpp [ffn.alignment]: every pointer must be 16-byte aligned");
   if (m > 0x7fffffffu || d > 0x7fffffffu || f > 0x7fffffffu)
     throw std::invalid_argument("cute-cpp [ffn.shape]: sizes must be below 2^31");
   detail::launch_ffn_gemm<true>(x, wg, wu, h, int(m), int(f), int(d), stream);

@@ -8,6 +8,7 @@
 #include "ffn.cuh"
 #include "examples/common/bench.hpp"
 #include "examples/common/check.hpp"
+#include "examples/common/cublas.hpp"
 #include "examples/common/cli.hpp"
 #include "examples/swiglu/swiglu.cuh"
 
@@ -28,10 +29,6 @@ namespace host = cute_cpp::host;
 using cute_cpp::bf16;
 
 namespace {
-
-void cublas_check(cublasStatus_t s, char const* what) {
-  if (s != CUBLAS_STATUS_SUCCESS) throw std::runtime_error(std::string("cuBLAS ") + what + " failed: status " + std::to_string(int(s)));
-}
 
 /// The problem's buffers on the device and their host values.
 struct Problem {
@@ -113,7 +110,7 @@ bool run_checks(std::mt19937_64& rng) {
 /// cuBLAS: C (M, N) row-major = A (M, K) row-major times W (N, K) row-major, transposed.
 void cublas_linear(cublasHandle_t handle, bf16 const* a, bf16 const* w, bf16* c, int m, int n, int k, int ldc) {
   float const alpha = 1.f, beta = 0.f;
-  cublas_check(cublasGemmEx(handle, CUBLAS_OP_T, CUBLAS_OP_N, n, m, k, &alpha, w, CUDA_R_16BF, k, a, CUDA_R_16BF, k, &beta,
+  ex::cublas_check(cublasGemmEx(handle, CUBLAS_OP_T, CUBLAS_OP_N, n, m, k, &alpha, w, CUDA_R_16BF, k, a, CUDA_R_16BF, k, &beta,
                             c, CUDA_R_16BF, ldc, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT),
                "cublasGemmEx");
 }
@@ -124,7 +121,7 @@ void bench(std::size_t m, std::size_t d, std::size_t f, std::vector<ex::Record>&
   std::vector<std::size_t> rows{0, m - 1, std::size_t(rng() % m), std::size_t(rng() % m)};
   if (!check_rows(p, rows, "benchmark shape (sampled)")) throw std::runtime_error("ffn: benchmark-shape check failed");
   cublasHandle_t handle = nullptr;
-  cublas_check(cublasCreate(&handle), "cublasCreate");
+  ex::cublas_check(cublasCreate(&handle), "cublasCreate");
   host::DeviceBuffer<bf16> gu(m * 2 * f), h(m * f), y(m * d);
   auto const reference = [&] {
     cublas_linear(handle, p.dx.data(), p.dwg.data(), gu.data(), int(m), int(f), int(d), int(2 * f));

@@ -5,6 +5,8 @@
 // accumulation, planned once per shape (operation, layouts, and the algorithm cublasLt's
 // heuristic ranks first for a 32 MB workspace), then run on any operands of that shape.
 // Row-major C = A B is column-major C^T = B^T A^T, so cublasLt's A is our B and its B our A.
+#include "examples/common/cublas.hpp"
+
 #include <cute_cpp/host/buffer.hpp>
 
 #include <cublasLt.h>
@@ -14,11 +16,6 @@
 #include <string>
 
 namespace cute_cpp::examples {
-
-inline void cublas_check(cublasStatus_t status, char const* call) {
-  if (status != CUBLAS_STATUS_SUCCESS)
-    throw std::runtime_error(std::string(call) + " failed: cublasStatus " + std::to_string(int(status)));
-}
 
 /// One operand as cublasLt sees it: element type, rows x cols column-major with `ld`, transposed or not.
 struct LtOperand {

@@ -53,12 +53,10 @@ template <RowReduction R, class T>
 void reduce_rows(T const* x, float* out, std::size_t rows, std::size_t width, cudaStream_t stream = nullptr) {
   if (rows == 0) return;
   if (width == 0) throw std::invalid_argument("cute-cpp [reduce.width]: rows must hold at least one element");
-  if (width > 0x7fffffffu) throw std::invalid_argument("cute-cpp [rows.width]: rows are at most 2^31 - 1 elements");
-  RowPlan plan = plan_rows<T>(width, aligned16(x));
   // A warp or group takes its row in one round; a block streams its row (no cluster).
-  plan.cached = plan.threads_per_row < row_block_threads;
-  plan.cluster = 1;
-  dispatch_rows<int(16 / sizeof(T))>(plan, [&]<class Config>() {
+  RowPlan const plan = plan_rows<T>(width, aligned16(x), /*hold_block_rows=*/false);
+  dispatch_rows<T>(plan, [&]<class Config>() {
+    // The plan never splits a row over a cluster, so no split kernel is built.
     if constexpr (!Config::split) {
       host::launch(&reduce_rows_kernel<T, Config, R>, "reduce_rows_kernel", plan.launch_config(rows, stream), x, out,
                    std::int64_t(rows), int(width));

@@ -91,10 +91,9 @@ void rmsnorm(T const* x, T const* residual, T const* w, T* y, T* residual_out, s
   if (rows == 0 || width == 0) return;
   if ((residual == nullptr) != (residual_out == nullptr))
     throw std::invalid_argument("cute-cpp [rmsnorm.residual]: residual and residual_out go together");
-  if (width > 0x7fffffffu) throw std::invalid_argument("cute-cpp [rows.width]: rows are at most 2^31 - 1 elements");
   bool const aligned = aligned16(x) && aligned16(residual) && aligned16(w) && aligned16(y) && aligned16(residual_out);
   RowPlan const plan = plan_rows<T>(width, aligned);
-  dispatch_rows<int(16 / sizeof(T))>(plan, [&]<class Config>() {
+  dispatch_rows<T>(plan, [&]<class Config>() {
     host::launch(&rmsnorm_kernel<T, Config>, "rmsnorm_kernel", plan.launch_config(rows, stream), x, residual, w, y,
                  residual_out, std::int64_t(rows), int(width), eps);
   });

@@ -90,9 +90,8 @@ softmax_kernel(T const* __restrict__ x, T* __restrict__ y, std::int64_t rows, in
 template <class T>
 void softmax(T const* x, T* y, std::size_t rows, std::size_t width, cudaStream_t stream = nullptr) {
   if (rows == 0 || width == 0) return;
-  if (width > 0x7fffffffu) throw std::invalid_argument("cute-cpp [rows.width]: rows are at most 2^31 - 1 elements");
   RowPlan const plan = plan_rows<T>(width, aligned16(x) && aligned16(y));
-  dispatch_rows<int(16 / sizeof(T))>(plan, [&]<class Config>() {
+  dispatch_rows<T>(plan, [&]<class Config>() {
     host::launch(&softmax_kernel<T, Config>, "softmax_kernel", plan.launch_config(rows, stream), x, y,
                  std::int64_t(rows), int(width));
   });

@@ -6,6 +6,8 @@
 // fused gate/up GEMM's output), bf16 / f16 / f32, f32 arithmetic. Each thread handles unroll
 // 16-byte vectors of the output, all loaded before any is stored; any hidden size (scalars when
 // the size or pointers do not allow vectors).
+#include "examples/common/align.hpp"
+
 #include <cute_cpp/host/launch.hpp>
 #include <cute_cpp/plan/verify_plan.hpp>
 #include <cute_cpp/tensor.hpp>
@@ -70,8 +72,7 @@ template <class T>
 void swiglu(T const* x, T* out, std::size_t rows, std::size_t hidden, cudaStream_t stream = nullptr) {
   if (rows == 0 || hidden == 0) return;
   constexpr int full = int(16 / sizeof(T));
-  bool const vec = hidden % full == 0 && reinterpret_cast<std::uintptr_t>(x) % 16 == 0 &&
-                   reinterpret_cast<std::uintptr_t>(out) % 16 == 0;
+  bool const vec = hidden % full == 0 && aligned16(x) && aligned16(out);
   auto go = [&]<int V>() {
     std::size_t const vectors = rows * (hidden / V);
     std::size_t const per_block = std::size_t(swiglu_threads) * swiglu_unroll;
