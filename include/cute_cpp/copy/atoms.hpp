@@ -6,6 +6,7 @@
 // zero-filled when predicated off), cute.nvgpu.warp.LdMatrix8x8x16bOp / StMatrix8x8x16bOp
 // (a warp moves 1, 2 or 4 8x8 matrices of 16-bit values between shared memory and registers).
 // CopyAtom<Op, T> pairs an operation with the element type, as cute.make_copy_atom(op, dtype).
+#include <cute_cpp/arch/copy.hpp>    // arch::cp_async_commit_group, cp_async_wait_group
 #include <cute_cpp/config.hpp>       // CUTE_CPP_HD
 #include <cute_cpp/diag/copy.hpp>    // copy_atom_vector_width
 #include <cute_cpp/tensor/register_tile.hpp>  // detail::VectorPack
@@ -61,10 +62,9 @@ struct CopyG2SOp {
 };
 
 #if defined(__CUDACC__)
-/// cute.arch.cp_async_commit_group / cp_async_wait_group.
-__device__ __forceinline__ void cp_async_commit_group() { ctm::cp_async_commit_group(); }
-template <int N>
-__device__ __forceinline__ void cp_async_wait_group() { ctm::cp_async_wait_group<N>(); }
+/// cute.arch.cp_async_commit_group / cp_async_wait_group, also by their copy-atom names.
+using arch::cp_async_commit_group;
+using arch::cp_async_wait_group;
 #endif
 
 /// ldmatrix.sync.aligned.m8n8.xNum(.trans).shared.b16: a warp loads Num 8x8 matrices of 16-bit

@@ -45,17 +45,6 @@ constexpr TvCoverage tv_coverage() {
   return {};
 }
 
-template <class L>
-CUTE_CPP_HD constexpr bool mode_is_unit_stride(int mode) {
-  using D = std::remove_cvref_t<decltype(std::declval<L const&>().stride())>;
-  if constexpr (!is_tuple_v<D>) {
-    return false;
-  } else {
-    if (mode == 0) return std::is_same_v<std::remove_cvref_t<decltype(get<0>(D{}))>, C<1>>;
-    return std::is_same_v<std::remove_cvref_t<decltype(get<1>(D{}))>, C<1>>;
-  }
-}
-
 }  // namespace detail
 
 template <class TiledCopyT>
@@ -151,10 +140,10 @@ namespace detail {
 template <class TC, class S, class D, class F>
 CUTE_CPP_HD void for_each_access(S const& src, D const& dst, F&& f) {
   using Atom = typename TC::atom_type;
-  constexpr bool unit1 = mode_is_unit_stride<decltype(layout<0>(src.layout()))>(1) &&
-                         mode_is_unit_stride<decltype(layout<0>(dst.layout()))>(1);
-  constexpr bool unit0 = mode_is_unit_stride<decltype(layout<0>(src.layout()))>(0) &&
-                         mode_is_unit_stride<decltype(layout<0>(dst.layout()))>(0);
+  constexpr bool unit1 = mode_unit<decltype(layout<0>(src.layout())), 1>() &&
+                         mode_unit<decltype(layout<0>(dst.layout())), 1>();
+  constexpr bool unit0 = mode_unit<decltype(layout<0>(src.layout())), 0>() &&
+                         mode_unit<decltype(layout<0>(dst.layout())), 0>();
   static_assert(diag::copy_atom_contiguous<Atom::elems, unit0, unit1>::ok);
   constexpr bool along_n = Atom::elems == 1 || unit1;
   static_assert(diag::copy_atom_vector_width<Atom::op_type::bytes, int(sizeof(typename TC::value_type)),

@@ -36,17 +36,21 @@ inline bool first_launch(void const* kernel) {
   std::lock_guard lock(mutex);
   return seen.insert(kernel).second;
 }
+/// Lets `kernel` take `bytes` of dynamic shared memory (needed above 48 KB).
+template <class... Params>
+void allow_dynamic_smem(void (*kernel)(Params...), std::size_t bytes) {
+  if (bytes > 48 * 1024) {
+    cuda_check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)),
+               "cudaFuncSetAttribute(MaxDynamicSharedMemorySize)");
+  }
+}
 }  // namespace detail
 
 /// How many clusters of config.cluster can be resident at once for `kernel` with
 /// config.smem_bytes of shared memory: the size of a persistent grid, in clusters.
 template <class... Params>
 int max_active_clusters(void (*kernel)(Params...), LaunchConfig const& config) {
-  if (config.smem_bytes > 48 * 1024) {
-    cuda_check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                    static_cast<int>(config.smem_bytes)),
-               "cudaFuncSetAttribute(MaxDynamicSharedMemorySize)");
-  }
+  detail::allow_dynamic_smem(kernel, config.smem_bytes);
   cudaLaunchAttribute attribute{};
   attribute.id = cudaLaunchAttributeClusterDimension;
   attribute.val.clusterDim = {config.cluster.x, config.cluster.y, config.cluster.z};
@@ -69,11 +73,7 @@ void launch(void (*kernel)(Params...), std::string_view name, LaunchConfig const
   if (detail::first_launch(reinterpret_cast<void const*>(kernel))) {
     check_kernel_target(reinterpret_cast<void const*>(kernel), name);
   }
-  if (config.smem_bytes > 48 * 1024) {
-    cuda_check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                    static_cast<int>(config.smem_bytes)),
-               "cudaFuncSetAttribute(MaxDynamicSharedMemorySize)");
-  }
+  detail::allow_dynamic_smem(kernel, config.smem_bytes);
   cudaLaunchAttribute attributes[2]{};
   unsigned count = 0;
   if (config.cluster.x * config.cluster.y * config.cluster.z > 1) {

@@ -45,6 +45,22 @@ constexpr CUtensorMapSwizzle tma_swizzle(int bytes) {
                        : CU_TENSOR_MAP_SWIZZLE_NONE;
 }
 
+/// cuMemGetAddressRange from the driver, looked up once; null when the driver has none.
+inline PFN_cuMemGetAddressRange_v3020 address_range_entry_point() {
+  static PFN_cuMemGetAddressRange_v3020 const entry = [] {
+    void* fn = nullptr;
+    cudaDriverEntryPointQueryResult status{};
+    if (cudaGetDriverEntryPointByVersion("cuMemGetAddressRange", &fn, 12000, cudaEnableDefault, &status) !=
+            cudaSuccess ||
+        status != cudaDriverEntryPointSuccess) {
+      (void)cudaGetLastError();
+      fn = nullptr;
+    }
+    return reinterpret_cast<PFN_cuMemGetAddressRange_v3020>(fn);
+  }();
+  return entry;
+}
+
 inline PFN_cuTensorMapEncodeTiled_v12000 encode_tiled_entry_point() {
   static PFN_cuTensorMapEncodeTiled_v12000 entry = [] {
     void* fn = nullptr;
@@ -106,17 +122,7 @@ void check_tensor_in_allocation(T const* ptr, std::array<std::uint64_t, Rank> co
   (void)dims;
   (void)byte_strides;
 #else
-  static auto const address_range = [] {
-    void* fn = nullptr;
-    cudaDriverEntryPointQueryResult status{};
-    if (cudaGetDriverEntryPointByVersion("cuMemGetAddressRange", &fn, 12000, cudaEnableDefault, &status) !=
-            cudaSuccess ||
-        status != cudaDriverEntryPointSuccess) {
-      (void)cudaGetLastError();
-      fn = nullptr;
-    }
-    return reinterpret_cast<PFN_cuMemGetAddressRange_v3020>(fn);
-  }();
+  PFN_cuMemGetAddressRange_v3020 const address_range = detail::address_range_entry_point();
   if (address_range == nullptr) return;
   CUdeviceptr base = 0;
   std::size_t size = 0;

@@ -68,15 +68,6 @@ struct MmaFP8Op {
 
 namespace cute_cpp {
 
-namespace detail {
-template <class L, int Mode>
-CUTE_CPP_HD constexpr bool mode_unit() {
-  using D = typename L::stride_type;
-  if constexpr (!is_tuple_v<D>) return false;
-  else return std::is_same_v<std::remove_cvref_t<decltype(get<Mode>(D{}))>, C<1>>;
-}
-}  // namespace detail
-
 /// The tag that builds a zero FragmentC: `auto acc = Mma::FragmentC::ZERO;` or `FragmentC c = ZERO`.
 struct FragmentZero {};
 

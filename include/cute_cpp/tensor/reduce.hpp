@@ -5,6 +5,7 @@
 // block_reduce (warps, then one warp over the warp results, through 32 floats of shared memory).
 // CuTeDSL: cute.arch.warp_reduction_sum / warp_reduction_max and the block-reduce helpers of the
 // CuTeDSL examples (rmsnorm, softmax). Reductions within a thread: RegisterTile::reduce_*.
+#include <cute_cpp/arch/math.hpp>       // warp_reduction_sum_f32
 #include <cute_cpp/config.hpp>          // CUTE_CPP_DEVICE
 #include <cute_cpp/diag/tensor.hpp>     // block_reduce_threads
 #include <cute_cpp/tensor/register_tile.hpp>  // detail::Plus
@@ -33,8 +34,8 @@ __device__ __forceinline__ float warp_reduce(float x, Op op) {
   for (int m = Width / 2; m > 0; m /= 2) x = op(x, ctm::shfl_sync_bfly_b32(x, std::uint32_t(m)));
   return x;
 }
-/// warp_reduction_sum(x): the sum over the warp, in every lane.
-__device__ __forceinline__ float warp_reduction_sum(float x) { return warp_reduce(x, SumOp{}); }
+/// warp_reduction_sum(x): the sum over the warp, in every lane (arch::warp_reduction_sum_f32).
+__device__ __forceinline__ float warp_reduction_sum(float x) { return arch::warp_reduction_sum_f32(x); }
 /// warp_reduction_max(x): the maximum over the warp, in every lane.
 __device__ __forceinline__ float warp_reduction_max(float x) { return warp_reduce(x, MaxOp{}); }
 

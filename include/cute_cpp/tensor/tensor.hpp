@@ -13,12 +13,21 @@
 
 #include <cstdint>
 #include <type_traits>
+#include <utility>
 
 namespace cute_cpp {
 
 namespace detail {
 template <class L> CUTE_CPP_HD constexpr auto typed_slice(L const& l, auto const& crd);
 template <class L, class Crd> CUTE_CPP_HD constexpr bool use_typed_slice();
+
+/// True when mode Mode of layout L has the static stride 1 (a contiguous mode).
+template <class L, int Mode>
+CUTE_CPP_HD constexpr bool mode_unit() {
+  using D = std::remove_cvref_t<decltype(std::declval<L const&>().stride())>;
+  if constexpr (!is_tuple_v<D>) return false;
+  else return std::is_same_v<std::remove_cvref_t<decltype(get<Mode>(D{}))>, C<1>>;
+}
 }  // namespace detail
 
 // ---- TensorView ----
@@ -110,8 +119,6 @@ template <class T, class L> using Tensor = TensorView<T const, L>;
 /// A writable view.
 template <class T, class L> using TensorMut = TensorView<T, L>;
 
-template <class T> inline constexpr bool is_tensor_v = false;
-template <class E, class L> inline constexpr bool is_tensor_v<TensorView<E, L>> = true;
 
 // ---- construction ----
 
@@ -147,26 +154,30 @@ template <class E, class L, class T, class Crd>
   auto const tile = local_tile(t.layout(), tiler, coord);
   return TensorView<E, std::remove_cvref_t<decltype(tile)>>(t.data() + local_tile_offset(t.layout(), tiler, coord), tile);
 }
+namespace detail {
+/// The same elements as t (from t.data() on) seen through layout l.
+template <class E, class L, class NewL>
+CUTE_CPP_HD constexpr auto view_as(TensorView<E, L> const& t, NewL const& l) {
+  return TensorView<E, NewL>(t.data(), l);
+}
+}  // namespace detail
+
 /// zipped_divide(t, tiler): ((tile modes),(rest modes)); t(make_coord(_, k)) is tile k.
 template <class E, class L, class T>
 [[nodiscard]] CUTE_CPP_HD constexpr auto zipped_divide(TensorView<E, L> const& t, T const& tiler) {
-  auto const l = zipped_divide(t.layout(), tiler);
-  return TensorView<E, std::remove_cvref_t<decltype(l)>>(t.data(), l);
+  return detail::view_as(t, zipped_divide(t.layout(), tiler));
 }
 template <class E, class L, class T>
 [[nodiscard]] CUTE_CPP_HD constexpr auto logical_divide(TensorView<E, L> const& t, T const& tiler) {
-  auto const l = logical_divide(t.layout(), tiler);
-  return TensorView<E, std::remove_cvref_t<decltype(l)>>(t.data(), l);
+  return detail::view_as(t, logical_divide(t.layout(), tiler));
 }
 template <class E, class L, class T>
 [[nodiscard]] CUTE_CPP_HD constexpr auto tiled_divide(TensorView<E, L> const& t, T const& tiler) {
-  auto const l = tiled_divide(t.layout(), tiler);
-  return TensorView<E, std::remove_cvref_t<decltype(l)>>(t.data(), l);
+  return detail::view_as(t, tiled_divide(t.layout(), tiler));
 }
 template <class E, class L, class T>
 [[nodiscard]] CUTE_CPP_HD constexpr auto flat_divide(TensorView<E, L> const& t, T const& tiler) {
-  auto const l = flat_divide(t.layout(), tiler);
-  return TensorView<E, std::remove_cvref_t<decltype(l)>>(t.data(), l);
+  return detail::view_as(t, flat_divide(t.layout(), tiler));
 }
 /// local_partition(t, threads, idx): the elements thread idx owns when the thread layout is
 /// repeated over t. ((8,8):(1,8) tensor, (2,4):(4,1) threads, 1) -> a (4,2):(2,32) view at +8.
@@ -178,14 +189,12 @@ template <class E, class L, class Thr, class I>
 /// flatten(t): the same elements with the layout's leaves as top-level modes.
 template <class E, class L>
 [[nodiscard]] CUTE_CPP_HD constexpr auto flatten(TensorView<E, L> const& t) {
-  auto const l = flatten(t.layout());
-  return TensorView<E, std::remove_cvref_t<decltype(l)>>(t.data(), l);
+  return detail::view_as(t, flatten(t.layout()));
 }
 /// coalesce(t): the same elements with the fewest modes (a contiguous tile becomes n:1).
 template <class E, class L>
 [[nodiscard]] CUTE_CPP_HD constexpr auto coalesce(TensorView<E, L> const& t) {
-  auto const l = coalesce(t.layout());
-  return TensorView<E, std::remove_cvref_t<decltype(l)>>(t.data(), l);
+  return detail::view_as(t, coalesce(t.layout()));
 }
 
 // ---- register tensors ----
