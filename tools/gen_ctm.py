@@ -159,6 +159,21 @@ def coord_binds(dim):
 REDUCE_OPS = ["add", "min", "max", "inc", "dec", "and", "or", "xor"]
 
 
+def tma_load_operands(dim, mc, hint, bar_param, bar_bind):
+    """(params, asm operands, bindings) of a tensor load into shared memory: destination, tensor
+    map and coordinates, the barrier (`bar_param` bound as `bar_bind`), then the cta mask and the
+    cache policy where present."""
+    params = f"void* dst, void const* tmap, {coords(dim)}, {bar_param}"
+    ops = f"[%0], [%1, {coord_ops(2, dim)}], [%{2 + dim}]"
+    binds = f'"r"(cvta_to_shared_u32(dst)), "l"(tmap), {coord_binds(dim)}, {bar_bind}'
+    i = 3 + dim
+    if mc:
+        params += ", std::uint16_t cta_mask"; ops += f", %{i}"; binds += ', "h"(cta_mask)'; i += 1
+    if hint:
+        params += ", std::uint64_t policy"; ops += f", %{i}"; binds += ', "l"(policy)'; i += 1
+    return params, ops, binds
+
+
 def gen_tensor():
     out = [HEADER]
     out.append("// cp.async.bulk.tensor (TMA) in 1D-5D, tile mode: loads into shared::cluster with mbarrier\n")
@@ -179,14 +194,7 @@ def gen_tensor():
             for hint in (False, True):
                 suffix = ("_multicast_cluster" if mc else "") + ("_L2_cache_hint" if hint else "")
                 q = (".multicast::cluster" if mc else "") + (".L2::cache_hint" if hint else "")
-                params = f"void* dst, void const* tmap, {coords(dim)}, std::uint64_t* bar"
-                ops = f"[%0], [%1, {coord_ops(2, dim)}], [%{2 + dim}]"
-                binds = f'"r"(cvta_to_shared_u32(dst)), "l"(tmap), {coord_binds(dim)}, "r"(cvta_to_shared_u32(bar))'
-                i = 3 + dim
-                if mc:
-                    params += ", std::uint16_t cta_mask"; ops += f", %{i}"; binds += ', "h"(cta_mask)'; i += 1
-                if hint:
-                    params += ", std::uint64_t policy"; ops += f", %{i}"; binds += ', "l"(policy)'; i += 1
+                params, ops, binds = tma_load_operands(dim, mc, hint, "std::uint64_t* bar", '"r"(cvta_to_shared_u32(bar))')
                 instr = load.format(d=dim) + q
                 out.append(f"/// {instr}\n")
                 out.append(f"CTM_DEVICE void cp_async_bulk_tensor_{dim}d_shared_cluster_global{suffix}({params}) {{\n")
@@ -195,14 +203,7 @@ def gen_tensor():
             for hint in (False, True):
                 suffix = ("_multicast_cluster" if mc else "") + "_cta_group_2" + ("_L2_cache_hint" if hint else "")
                 q = (".multicast::cluster" if mc else "") + ".cta_group::2" + (".L2::cache_hint" if hint else "")
-                params = f"void* dst, void const* tmap, {coords(dim)}, std::uint32_t bar_cluster_addr"
-                ops = f"[%0], [%1, {coord_ops(2, dim)}], [%{2 + dim}]"
-                binds = f'"r"(cvta_to_shared_u32(dst)), "l"(tmap), {coord_binds(dim)}, "r"(bar_cluster_addr)'
-                i = 3 + dim
-                if mc:
-                    params += ", std::uint16_t cta_mask"; ops += f", %{i}"; binds += ', "h"(cta_mask)'; i += 1
-                if hint:
-                    params += ", std::uint64_t policy"; ops += f", %{i}"; binds += ', "l"(policy)'; i += 1
+                params, ops, binds = tma_load_operands(dim, mc, hint, "std::uint32_t bar_cluster_addr", '"r"(bar_cluster_addr)')
                 instr = load.format(d=dim) + q
                 out.append(f"/// {instr}: the 2-CTA (cta_group::2)\n")
                 out.append("/// form; the completion is signalled on the barrier at `bar_cluster_addr`, a shared::cluster\n")
@@ -216,11 +217,7 @@ def gen_tensor():
         for hint in (False, True):
             suffix = "_L2_cache_hint" if hint else ""
             instr = f"cp.async.bulk.tensor.{dim}d.shared::cta.global.tile.mbarrier::complete_tx::bytes" + (".L2::cache_hint" if hint else "")
-            params = f"void* dst, void const* tmap, {coords(dim)}, std::uint64_t* bar"
-            ops = f"[%0], [%1, {coord_ops(2, dim)}], [%{2 + dim}]"
-            binds = f'"r"(cvta_to_shared_u32(dst)), "l"(tmap), {coord_binds(dim)}, "r"(cvta_to_shared_u32(bar))'
-            if hint:
-                params += ", std::uint64_t policy"; ops += f", %{3 + dim}"; binds += ', "l"(policy)'
+            params, ops, binds = tma_load_operands(dim, False, hint, "std::uint64_t* bar", '"r"(cvta_to_shared_u32(bar))')
             out.append(f"/// {instr}\n")
             out.append(f"CTM_DEVICE void cp_async_bulk_tensor_{dim}d_shared_cta_global{suffix}({params}) {{\n")
             out.append(f'  asm volatile("{instr} {ops};\\n"\n               :: {binds}\n               : "memory");\n}}\n\n')
@@ -250,6 +247,16 @@ def gen_tensor():
 
 
 # ------------------------------------------------------------ mma.sync fp8 -------------------------
+def emit_mma_sync(out, name, instr, na, nb, ctype, cons, nd):
+    """One mma.sync wrapper: d (nd values of ctype, constraint cons) = a (na regs) * b (nb regs) + c."""
+    ops = ", ".join([regs(0, nd), regs(nd, na), regs(nd + na, nb), regs(nd + na + nb, nd)])
+    out.append(f"/// {instr}\n")
+    out.append(f"CTM_DEVICE void {name}({ctype} (&d)[{nd}], std::uint32_t const (&a)[{na}], std::uint32_t const (&b)[{nb}],\n"
+               f"    {ctype} const (&c)[{nd}]) {{\n")
+    out.append(f'  asm("{instr} {ops};\\n"\n      : {bind("=" + cons, "d", nd)}\n'
+               f'      : {bind("r", "a", na)}, {bind("r", "b", nb)}, {bind(cons, "c", nd)});\n}}\n\n')
+
+
 def gen_mma_fp8():
     out = [HEADER]
     out.append("// mma.sync.aligned m16n8k32 and m16n8k16 with e4m3/e5m2 inputs (PTX: sm_89 and later; ptxas\n")
@@ -262,12 +269,7 @@ def gen_mma_fp8():
                 for dt, ctype, cons, nd in (("f32", "float", "f", 4), ("f16", "std::uint32_t", "r", 2)):
                     name = f"mma_m16n8k{k}_row_col_{dt}_{a}_{b}_{dt}"
                     instr = f"mma.sync.aligned.m16n8k{k}.row.col.{dt}.{a}.{b}.{dt}"
-                    ops = ", ".join([regs(0, nd), regs(nd, na), regs(nd + na, nb), regs(nd + na + nb, nd)])
-                    out.append(f"/// {instr}\n")
-                    out.append(f"CTM_DEVICE void {name}({ctype} (&d)[{nd}], std::uint32_t const (&a)[{na}], std::uint32_t const (&b)[{nb}],\n"
-                               f"    {ctype} const (&c)[{nd}]) {{\n")
-                    out.append(f'  asm("{instr} {ops};\\n"\n      : {bind("=" + cons, "d", nd)}\n'
-                               f'      : {bind("r", "a", na)}, {bind("r", "b", nb)}, {bind(cons, "c", nd)});\n}}\n\n')
+                    emit_mma_sync(out, name, instr, na, nb, ctype, cons, nd)
     out.append("}  // namespace ctm\n#endif\n")
     return "".join(out)
 
@@ -285,12 +287,7 @@ def gen_mma_int8():
                     q = ".satfinite" if sat else ""
                     name = f"mma_m16n8k{k}_row_col{q.replace('.', '_')}_s32_{a}_{b}_s32"
                     instr = f"mma.sync.aligned.m16n8k{k}.row.col{q}.s32.{a}.{b}.s32"
-                    ops = ", ".join([regs(0, 4), regs(4, na), regs(4 + na, nb), regs(4 + na + nb, 4)])
-                    out.append(f"/// {instr}\n")
-                    out.append(f"CTM_DEVICE void {name}(std::int32_t (&d)[4], std::uint32_t const (&a)[{na}], std::uint32_t const (&b)[{nb}],\n"
-                               f"    std::int32_t const (&c)[4]) {{\n")
-                    out.append(f'  asm("{instr} {ops};\\n"\n      : {bind("=r", "d", 4)}\n'
-                               f'      : {bind("r", "a", na)}, {bind("r", "b", nb)}, {bind("r", "c", 4)});\n}}\n\n')
+                    emit_mma_sync(out, name, instr, na, nb, "std::int32_t", "r", 4)
     out.append("}  // namespace ctm\n#endif\n")
     return "".join(out)
 

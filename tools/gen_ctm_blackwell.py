@@ -132,6 +132,14 @@ def mma_body(instr, pred_index):
             '        "}\\n"')
 
 
+def a_operand(a_tmem):
+    """A's C++ type, asm constraint, PTX operand and name suffix: a shared-memory descriptor, or
+    a tensor-memory address (the _a_tmem forms)."""
+    if a_tmem:
+        return "std::uint32_t", "r", "[%1]", "_a_tmem"
+    return "std::uint64_t", "l", "%1", ""
+
+
 def gen_mma():
     out = [HEADER, """// tcgen05.mma bodies: each kind, A from shared memory (descriptor) or tensor memory, with
 // and without disable-output-lane and scale-input-d, and the block-scaled kinds with each
@@ -146,10 +154,7 @@ namespace ctm::detail {
     # Operand numbering: %0 d, %1 a, %2 b, %3 idesc, %4 enable, %5 cta_group (n),
     # then disable-output-lane %6.. and scale-input-d (n) last.
     for a_tmem in (False, True):
-        a_type = "std::uint32_t" if a_tmem else "std::uint64_t"
-        a_con = "r" if a_tmem else "l"
-        a_ptx = "[%1]" if a_tmem else "%1"
-        suffix = "_a_tmem" if a_tmem else ""
+        a_type, a_con, a_ptx, suffix = a_operand(a_tmem)
         # plain: tcgen05_mma_impl<Kind>(...)
         for with_lanes in (False, True):
             for with_scale in (False, True):
@@ -224,10 +229,7 @@ def gen_mma_sparse_ws(out):
     %3 idesc, %4 enable, %5 cta_group (n, unused by .ws), %6 sparsity metadata, then the
     scale-factor addresses or the zero-column mask."""
     for a_tmem in (False, True):
-        a_type = "std::uint32_t" if a_tmem else "std::uint64_t"
-        a_con = "r" if a_tmem else "l"
-        a_ptx = "[%1]" if a_tmem else "%1"
-        suffix = "_a_tmem" if a_tmem else ""
+        a_type, a_con, a_ptx, suffix = a_operand(a_tmem)
         base = ['"r"(d_tmem)', f'"{a_con}"(a)', '"l"(b_desc)', '"r"(idesc)', '"r"(enable_input_d)']
         # .sp, kinds f16/tf32/f8f6f4/i8
         out.append("// Kind: 0 f16, 1 tf32, 2 f8f6f4, 3 i8.\n")
@@ -291,10 +293,7 @@ namespace ctm::detail {
 #if defined(__CUDACC__)
 """]
     for a_tmem in (False, True):
-        a_type = "std::uint32_t" if a_tmem else "std::uint64_t"
-        a_con = "r" if a_tmem else "l"
-        a_ptx = "[%1]" if a_tmem else "%1"
-        suffix = "_a_tmem" if a_tmem else ""
+        a_type, a_con, a_ptx, suffix = a_operand(a_tmem)
         base = ['"r"(d_tmem)', f'"{a_con}"(a)', '"l"(b_desc)', '"r"(idesc)', '"r"(enable_input_d)',
                 '"n"(CtaGroup)']
         out.append("// Kind: 0 f16, 1 tf32, 2 f8f6f4, 3 i8; Op: 0 fill, 1 use, 2 lastuse, 3 discard.\n")

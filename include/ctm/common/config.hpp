@@ -6,19 +6,12 @@
 #include <cstdint>
 #include <ctm/target.hpp>  // ctm::Target, the device-pass gate, detail::always_false
 
-#if !defined(CTM_HD)
-#  if defined(__CUDACC__)
-#    define CTM_HD __host__ __device__
-#  else
-#    define CTM_HD
-#  endif
-#endif
-#if !defined(CTM_DEVICE)
-#  if defined(__CUDACC__)
-#    define CTM_DEVICE __device__ __forceinline__
-#  else
-#    define CTM_DEVICE inline
-#  endif
+#if defined(__CUDACC__)
+#  define CTM_HD __host__ __device__
+#  define CTM_DEVICE __device__ __forceinline__
+#else
+#  define CTM_HD
+#  define CTM_DEVICE inline
 #endif
 
 namespace ctm {

@@ -7,15 +7,8 @@
 // NOTE: ptxas 13.0 rejects a kernel whose tcgen05 instructions mix cta_group::1 and ::2
 // ("uses single CTA(.cta_group::1) and CTA pair granularity(.cta_group::2)"): pick one per kernel.
 #include <cstdint>
-#include <ctm/target.hpp>  // detail::always_false, the device-pass gate
-
-#if !defined(CTM_DEVICE)
-#  if defined(__CUDACC__)
-#    define CTM_DEVICE __device__ __forceinline__
-#  else
-#    define CTM_DEVICE inline
-#  endif
-#endif
+#include <ctm/common/config.hpp>  // CTM_DEVICE
+#include <ctm/target.hpp>         // detail::always_false, the device-pass gate
 
 namespace ctm {
 

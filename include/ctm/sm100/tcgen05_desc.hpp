@@ -10,13 +10,7 @@
 #include <cstdint>     // std::uint32_t, std::uint64_t
 #include <stdexcept>   // std::invalid_argument (host-side rejection)
 
-#if !defined(CTM_HD)
-#  if defined(__CUDACC__)
-#    define CTM_HD __host__ __device__
-#  else
-#    define CTM_HD
-#  endif
-#endif
+#include <ctm/common/config.hpp>  // CTM_HD
 
 namespace ctm {
 

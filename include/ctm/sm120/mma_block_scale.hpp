@@ -12,14 +12,7 @@
 #include <ctm/target.hpp>                          // detail::always_false
 #include <ctm/sm120/mma_block_scale_args.hpp>      // MmaScaleSelectorA/B, MmaScaleVec, rules
 #include <ctm/generated/sm120_mma_f8f6f4.hpp>      // MmaF8F6F4Type, the enumerated asm bodies
-
-#if !defined(CTM_DEVICE)
-#  if defined(__CUDACC__)
-#    define CTM_DEVICE __device__ __forceinline__
-#  else
-#    define CTM_DEVICE inline
-#  endif
-#endif
+#include <ctm/common/config.hpp>                   // CTM_DEVICE
 
 #if defined(__CUDACC__)
 namespace ctm {
