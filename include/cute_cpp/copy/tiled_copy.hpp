@@ -125,8 +125,8 @@ class ThrCopy {
     auto const& d = t.layout().stride();
     auto const sh = make_shape(make_shape(C<TiledCopyT::vm>{}, C<TiledCopyT::vn>{}),
                                ceil_div(get<0>(s), C<TiledCopyT::tile_m>{}), ceil_div(get<1>(s), C<TiledCopyT::tile_n>{}));
-    auto const st = make_stride(make_stride(get<0>(d), get<1>(d)), detail::tmul(C<TiledCopyT::tile_m>{}, get<0>(d)),
-                                detail::tmul(C<TiledCopyT::tile_n>{}, get<1>(d)));
+    auto const st = make_stride(make_stride(get<0>(d), get<1>(d)), detail::typed_mul(C<TiledCopyT::tile_m>{}, get<0>(d)),
+                                detail::typed_mul(C<TiledCopyT::tile_n>{}, get<1>(d)));
     auto const offset = std::int64_t(m0_) * std::int64_t(dyn(get<0>(d))) + std::int64_t(n0_) * std::int64_t(dyn(get<1>(d)));
     return make_tensor(t.data() + offset, make_layout(sh, st));
   }

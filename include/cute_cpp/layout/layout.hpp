@@ -270,11 +270,6 @@ template <class T> inline constexpr bool is_typed_v = !std::is_same_v<T, DynTupl
 template <std::size_t I, class T>
 using elem_t = std::remove_cvref_t<decltype(get<I>(std::declval<T const&>()))>;
 
-template <class A, class B>
-CUTE_CPP_HD constexpr auto tmul(A const& a, B const& b) noexcept {
-  return typed_mul(a, b);
-}
-
 /// The typed fast path applies to a layout whose shape and stride are typed tuples, divided by a
 /// tuple of integers / `_` that tiles integer (leaf) modes, when not everything is static.
 template <class S, class D, class T>
@@ -310,7 +305,7 @@ CUTE_CPP_HD constexpr auto rest_shape(S const& s, N const& n) {
 template <class D, class N>
 CUTE_CPP_HD constexpr auto rest_stride(D const& d, N const& n) {
   if constexpr (std::is_same_v<N, Underscore>) return d;
-  else return tmul(n, d);
+  else return typed_mul(n, d);
 }
 
 /// Z = zipped_divide(L, T) as (Z0 shape, Z0 stride, Z1 shape, Z1 stride).
@@ -399,7 +394,7 @@ CUTE_CPP_HD constexpr auto div_mode_shape(S const& s, N const& n) {
 template <class D, class N>
 CUTE_CPP_HD constexpr auto div_mode_stride(D const& d, N const& n) {
   if constexpr (std::is_same_v<N, Underscore>) return d;
-  else return make_tuple(d, tmul(n, d));
+  else return make_tuple(d, typed_mul(n, d));
 }
 template <class A, class T>
 CUTE_CPP_HD constexpr bool use_typed_divide() {
@@ -894,6 +889,16 @@ template <class S0, class D0, class S1, class D1>
 
 // ---- composition, complement, inverses ----
 
+namespace detail {
+/// A tiler operation: worked out at compile time when both arguments are static (symbolic),
+/// by the engine otherwise.
+template <Bin Op, class A, class T>
+CUTE_CPP_HD constexpr auto tiler_apply(A const& a, T const& t) {
+  if constexpr (use_symbolic<Op, A, T>()) return symbolic<Op, A, T>(a);
+  else return apply<TilerOp<Op>>(a, t);
+}
+}  // namespace detail
+
 /// composition(A, B): i -> A(B(i)), with B's shape. (6,2):(8,2) o (4,3):(3,1) -> ((2,2),3):((24,2),8)
 /// B may be a tiler (a tuple of layouts / integers / `_`) applied by mode.
 /// @pre [layout.composition.stride-divisibility], [layout.composition.shape-divisibility],
@@ -901,10 +906,7 @@ template <class S0, class D0, class S1, class D1>
 /// @post composition(A, B)(i) == A(B(i)) for every i < size(B)
 template <class A, class B>
 [[nodiscard]] CUTE_CPP_HD constexpr auto composition(A const& a, B const& b) {
-  if constexpr (detail::use_symbolic<detail::Bin::composition, A, B>())
-    return detail::symbolic<detail::Bin::composition, A, B>(a);
-  else
-    return detail::apply<detail::TilerOp<detail::Bin::composition>>(a, b);
+  return detail::tiler_apply<detail::Bin::composition>(a, b);
 }
 /// complement(A, cotarget): the layout of what A misses in [0, cotarget). complement(4:2, 16) -> (2,2):(1,8)
 /// @pre A injective [layout.complement.injective]
@@ -936,33 +938,25 @@ template <class L>
 template <class A, class T>
 [[nodiscard]] CUTE_CPP_HD constexpr auto logical_divide(A const& a, T const& t) {
   if constexpr (detail::use_typed_divide<A, T>()) return detail::typed_logical_divide(a, t);
-  else if constexpr (detail::use_symbolic<detail::Bin::logical_divide, A, T>())
-    return detail::symbolic<detail::Bin::logical_divide, A, T>(a);
-  else return detail::apply<detail::TilerOp<detail::Bin::logical_divide>>(a, t);
+  else return detail::tiler_apply<detail::Bin::logical_divide>(a, t);
 }
 /// zipped_divide(A, T): ((tile modes), (rest modes)). ((8,8):(1,8), (4,2)) -> ((4,2),(2,4)):((1,8),(4,16))
 template <class A, class T>
 [[nodiscard]] CUTE_CPP_HD constexpr auto zipped_divide(A const& a, T const& t) {
   if constexpr (detail::use_typed_divide<A, T>()) return detail::typed_divide<0>(a, t);
-  else if constexpr (detail::use_symbolic<detail::Bin::zipped_divide, A, T>())
-    return detail::symbolic<detail::Bin::zipped_divide, A, T>(a);
-  else return detail::apply<detail::TilerOp<detail::Bin::zipped_divide>>(a, t);
+  else return detail::tiler_apply<detail::Bin::zipped_divide>(a, t);
 }
 /// tiled_divide(A, T): ((tile modes), rest0, rest1, ...). ((8,8):(1,8), (4,2)) -> ((4,2),2,4):((1,8),4,16)
 template <class A, class T>
 [[nodiscard]] CUTE_CPP_HD constexpr auto tiled_divide(A const& a, T const& t) {
   if constexpr (detail::use_typed_divide<A, T>()) return detail::typed_divide<1>(a, t);
-  else if constexpr (detail::use_symbolic<detail::Bin::tiled_divide, A, T>())
-    return detail::symbolic<detail::Bin::tiled_divide, A, T>(a);
-  else return detail::apply<detail::TilerOp<detail::Bin::tiled_divide>>(a, t);
+  else return detail::tiler_apply<detail::Bin::tiled_divide>(a, t);
 }
 /// flat_divide(A, T): (tile0, tile1, ..., rest0, rest1, ...). ((8,8):(1,8), (4,2)) -> (4,2,2,4):(1,8,4,16)
 template <class A, class T>
 [[nodiscard]] CUTE_CPP_HD constexpr auto flat_divide(A const& a, T const& t) {
   if constexpr (detail::use_typed_divide<A, T>()) return detail::typed_divide<2>(a, t);
-  else if constexpr (detail::use_symbolic<detail::Bin::flat_divide, A, T>())
-    return detail::symbolic<detail::Bin::flat_divide, A, T>(a);
-  else return detail::apply<detail::TilerOp<detail::Bin::flat_divide>>(a, t);
+  else return detail::tiler_apply<detail::Bin::flat_divide>(a, t);
 }
 /// logical_product(A, B) = (A, composition(complement(A, size(A)*cosize(B)), B)), by mode for tilers.
 ///   logical_product((2,2):(1,2), (3,4)) -> ((2,3),(2,(2,2))):((1,2),(2,(1,4)))

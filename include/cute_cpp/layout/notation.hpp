@@ -8,6 +8,7 @@
 #include <stdexcept>    // std::invalid_argument
 #include <string>       // std::string
 #include <string_view>  // std::string_view
+#include <vector>       // std::vector
 #include <cute_cpp/layout/engine.hpp>  // LV, DynTuple
 
 namespace cute_cpp {
@@ -330,5 +331,30 @@ inline ComposedV parse_composed(std::string_view s) {
   p.expect_end();
   return c;
 }
+
+namespace detail {
+/// The offsets of a rank-1 or rank-2 layout as a grid (row = mode 0, column = mode 1; rank 1 is
+/// one column), row by row. A higher rank throws std::invalid_argument with `rule` (the caller's
+/// "cute-cpp [...]: ..." text, completed by the rank).
+struct LayoutGrid {
+  long long rows = 0, cols = 0;
+  std::vector<long long> values;  ///< rows * cols offsets
+  [[nodiscard]] long long at(long long i, long long j) const { return values[std::size_t(i * cols + j)]; }
+};
+inline LayoutGrid layout_grid(LV const& l, char const* rule) {
+  if (l.shape.rank() > 2) throw std::invalid_argument(std::string(rule) + std::to_string(l.shape.rank()));
+  LayoutGrid g;
+  g.rows = dt::product(dt::get(l.shape, 0)).v;
+  g.cols = l.shape.rank() >= 2 ? dt::product(dt::get(l.shape, 1)).v : 1;
+  diag::LayoutError e;
+  g.values.reserve(std::size_t(g.rows * g.cols));
+  for (long long i = 0; i < g.rows; ++i)
+    for (long long j = 0; j < g.cols; ++j) {
+      DynTuple c = l.shape.rank() >= 2 ? dt::pair(dt::leaf(i, false), dt::leaf(j, false)) : dt::leaf(i, false);
+      g.values.push_back(eng::eval(l, c, e).v);
+    }
+  return g;
+}
+}  // namespace detail
 
 }  // namespace cute_cpp

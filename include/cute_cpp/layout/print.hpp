@@ -57,18 +57,11 @@ inline std::ostream& operator<<(std::ostream& os, DynTuple const& t) { return os
 template <class L>
 inline std::string to_grid_string(L const& l) {
   LV v = detail::to_layout(l);
-  diag::LayoutError e;
-  long long rows = dt::product(dt::get(v.shape, 0)).v;
-  long long cols = v.shape.rank() >= 2 ? dt::product(dt::get(v.shape, 1)).v : 1;
-  if (v.shape.rank() > 2)
-    throw std::invalid_argument("cute-cpp [layout.print.rank]: to_grid_string needs a layout of rank 1 or 2, got rank " +
-                                std::to_string(v.shape.rank()));
+  detail::LayoutGrid const g =
+      detail::layout_grid(v, "cute-cpp [layout.print.rank]: to_grid_string needs a layout of rank 1 or 2, got rank ");
+  long long const rows = g.rows, cols = g.cols;
   long long widest = 1;
-  for (long long i = 0; i < rows; ++i)
-    for (long long j = 0; j < cols; ++j) {
-      DynTuple c = v.shape.rank() >= 2 ? dt::pair(dt::leaf(i, false), dt::leaf(j, false)) : dt::leaf(i, false);
-      widest = std::max<long long>(widest, (long long)std::to_string(eng::eval(v, c, e).v).size());
-    }
+  for (long long x : g.values) widest = std::max<long long>(widest, (long long)std::to_string(x).size());
   int w = int(widest) + 1;
   auto pad = [](std::string x, int width) { return std::string(std::size_t(std::max<int>(0, width - int(x.size()))), ' ') + x; };
   std::string out = to_string(v) + "\n      ";
@@ -78,10 +71,7 @@ inline std::string to_grid_string(L const& l) {
   out += "\n" + rule + "\n";
   for (long long i = 0; i < rows; ++i) {
     out += pad(std::to_string(i), 4) + "  |";
-    for (long long j = 0; j < cols; ++j) {
-      DynTuple c = v.shape.rank() >= 2 ? dt::pair(dt::leaf(i, false), dt::leaf(j, false)) : dt::leaf(i, false);
-      out += pad(std::to_string(eng::eval(v, c, e).v), w) + " |";
-    }
+    for (long long j = 0; j < cols; ++j) out += pad(std::to_string(g.at(i, j)), w) + " |";
     out += "\n" + rule + "\n";
   }
   return out;

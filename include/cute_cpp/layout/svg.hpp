@@ -63,45 +63,29 @@ inline std::string grid(std::string const& title, long long rows, long long cols
   }
   return out + "</svg>\n";
 }
-inline long long eval2(LV const& l, long long i, long long j) {
-  diag::LayoutError e;
-  DynTuple c = l.shape.rank() >= 2 ? dt::pair(dt::leaf(i, false), dt::leaf(j, false)) : dt::leaf(i, false);
-  return eng::eval(l, c, e).v;
-}
-inline void need_rank2(LV const& l) {
-  if (l.shape.rank() > 2)
-    throw std::invalid_argument("cute-cpp [layout.svg.rank]: a grid picture needs a layout of rank 1 or 2, got rank " +
-                                std::to_string(l.shape.rank()));
+inline detail::LayoutGrid grid_of(LV const& l) {
+  return detail::layout_grid(l, "cute-cpp [layout.svg.rank]: a grid picture needs a layout of rank 1 or 2, got rank ");
 }
 }  // namespace svg_detail
 
 /// The grid of a rank-2 layout (row = mode 0, column = mode 1) with L(i, j) in each cell,
 /// coloured by offset.
 inline std::string to_svg(LV const& l) {
-  svg_detail::need_rank2(l);
-  long long rows = dt::product(dt::get(l.shape, 0)).v;
-  long long cols = l.shape.rank() >= 2 ? dt::product(dt::get(l.shape, 1)).v : 1;
+  detail::LayoutGrid const g = svg_detail::grid_of(l);
   std::vector<svg_detail::Cell> cells;
-  for (long long i = 0; i < rows; ++i)
-    for (long long j = 0; j < cols; ++j) {
-      long long v = svg_detail::eval2(l, i, j);
-      cells.push_back({std::to_string(v), v});
-    }
-  return svg_detail::grid(to_string(l), rows, cols, cells);
+  for (long long v : g.values) cells.push_back({std::to_string(v), v});
+  return svg_detail::grid(to_string(l), g.rows, g.cols, cells);
 }
 /// A composed layout Sw o off o L (rank 2): each cell holds its swizzled offset, coloured by the
 /// 2^M-element chunk of the row it lands in, so conflict-free patterns show as permuted colours.
 inline std::string to_svg(ComposedV const& c) {
-  svg_detail::need_rank2(c.layout);
-  long long rows = dt::product(dt::get(c.layout.shape, 0)).v;
-  long long cols = c.layout.shape.rank() >= 2 ? dt::product(dt::get(c.layout.shape, 1)).v : 1;
+  detail::LayoutGrid const g = svg_detail::grid_of(c.layout);
   std::vector<svg_detail::Cell> cells;
-  for (long long i = 0; i < rows; ++i)
-    for (long long j = 0; j < cols; ++j) {
-      long long v = c.swizzle(c.offset.v + svg_detail::eval2(c.layout, i, j));
-      cells.push_back({std::to_string(v), (v >> c.swizzle.base) & ((1LL << std::max(c.swizzle.bits, 0)) - 1)});
-    }
-  return svg_detail::grid(to_string(c), rows, cols, cells);
+  for (long long x : g.values) {
+    long long v = c.swizzle(c.offset.v + x);
+    cells.push_back({std::to_string(v), (v >> c.swizzle.base) & ((1LL << std::max(c.swizzle.bits, 0)) - 1)});
+  }
+  return svg_detail::grid(to_string(c), g.rows, g.cols, cells);
 }
 /// A swizzle alone: drawn on the row-major (2^B rows, 2^(M+S) columns) layout it permutes.
 inline std::string to_svg(SwizzleV const& s) {
@@ -115,12 +99,11 @@ inline std::string to_svg(SwizzleV const& s) {
 inline std::string to_svg_tv(LV const& tv, long long m, long long n) {
   if (tv.shape.rank() != 2)
     throw std::invalid_argument("cute-cpp [layout.svg.rank]: a thread/value layout has rank 2 (thread, value)");
-  long long threads = dt::product(dt::get(tv.shape, 0)).v;
-  long long values = dt::product(dt::get(tv.shape, 1)).v;
+  detail::LayoutGrid const g = svg_detail::grid_of(tv);  // (thread, value)
   std::vector<svg_detail::Cell> cells(std::size_t(m * n), svg_detail::Cell{"", -1});
-  for (long long t = 0; t < threads; ++t)
-    for (long long v = 0; v < values; ++v) {
-      long long off = svg_detail::eval2(tv, t, v);
+  for (long long t = 0; t < g.rows; ++t)
+    for (long long v = 0; v < g.cols; ++v) {
+      long long off = g.at(t, v);
       if (off < 0 || off >= m * n)
         throw std::invalid_argument("cute-cpp [layout.svg.tv]: thread " + std::to_string(t) + " value " +
                                     std::to_string(v) + " maps to offset " + std::to_string(off) +
