@@ -478,10 +478,6 @@ CUTE_CPP_HD constexpr auto typed_local_partition(A const& a, I const& idx) {
 // run-time stride as a symbol (DynNode::tag), and the result is a typed layout whose strides are
 // rebuilt from the input's at run time: no engine on the device.
 
-/// A result stride leaf K times the input's flat stride leaf J.
-template <long long K, int J>
-struct SymStride {};
-
 template <class T>
 CUTE_CPP_HD constexpr DynTuple sym_tuple(int& idx) noexcept {
   if constexpr (is_tuple_v<T>) {
@@ -527,18 +523,8 @@ struct SymbolicRun {
     return OpResult<LV>{v, e};
   }();
 };
-template <class H, int I>
-CUTE_CPP_HD constexpr auto lift_sym_stride() noexcept {
-  constexpr DynNode nd = H::r.value.stride.node[I];
-  if constexpr (nd.kind < 0) {
-    if constexpr (nd.tag >= 0) return SymStride<nd.v, nd.tag>{};
-    else return lift_int<nd.v>();
-  } else {
-    return []<std::size_t... K>(std::index_sequence<K...>) {
-      return Tuple<decltype(lift_sym_stride<H, dt::child_pos(H::r.value.stride, I, int(K))>())...>{};
-    }(std::make_index_sequence<std::size_t(nd.kind)>{});
-  }
-}
+/// The run-time strides of a symbolic result: its type (lift_node of the result's strides)
+/// has a ScaledBasis<C<K>, J> for "K times the input's flat stride leaf J".
 template <class T>
 CUTE_CPP_HD constexpr auto materialize(std::int64_t const* vals) noexcept {
   if constexpr (is_tuple_v<T>) {
@@ -547,7 +533,7 @@ CUTE_CPP_HD constexpr auto materialize(std::int64_t const* vals) noexcept {
   } else if constexpr (is_constant_int_v<T>) {
     return T{};
   } else {
-    return [&]<long long K, int J>(SymStride<K, J>) { return std::int64_t(K) * vals[J]; }(T{});
+    return [&]<class K, int J>(ScaledBasis<K, J>) { return std::int64_t(K::value) * vals[J]; }(T{});
   }
 }
 template <Bin Op, class A, class B>
@@ -568,7 +554,7 @@ CUTE_CPP_HD constexpr auto symbolic(A const& a) {
     int idx = 0;
     flat_values(a.stride(), vals, idx);
     auto shape = lift_node<H, 1, 0>();
-    auto stride = materialize<decltype(lift_sym_stride<H, 0>())>(vals);
+    auto stride = materialize<decltype(lift_node<H, 2, 0>())>(vals);
     return Layout<decltype(shape), decltype(stride)>(shape, stride);
   }
 }
