@@ -12,6 +12,7 @@
 #include <string_view>  // std::string_view
 #include <vector>       // std::vector
 #include <cute_cpp/layout/notation.hpp>  // parse_*, to_string
+#include <cute_cpp/layout/ops.hpp>       // the ops' argument checks (ScaledBasis strides)
 
 namespace cute_cpp {
 
@@ -179,8 +180,8 @@ inline std::string evaluate_layout_op(std::string_view op, std::vector<std::stri
     throw_if_error(e);
     return to_string(r, marks);
   }
-  if (op == "right_inverse") return unary([](LV const& l) { return eng::right_inverse(l); });
-  if (op == "left_inverse") return unary([&](LV const& l) { return eng::left_inverse(l, e); });
+  if (op == "right_inverse") return unary([&](LV const& l) { return detail::RightInverseOp{}(l, e); });
+  if (op == "left_inverse") return unary([&](LV const& l) { return detail::LeftInverseOp{}(l, e); });
   if (op == "logical_divide") return binary([&](LV const& a, LV const& b) { return eng::logical_divide(a, b, e); });
   if (op == "zipped_divide") return binary([&](LV const& a, LV const& b) { return eng::zipped_divide(a, b, e); });
   if (op == "tiled_divide") return binary([&](LV const& a, LV const& b) { return eng::tiled_divide(a, b, e); });
@@ -194,7 +195,7 @@ inline std::string evaluate_layout_op(std::string_view op, std::vector<std::stri
   if (op == "max_common_layout") return binary([&](LV const& a, LV const& b) { return eng::max_common_layout(a, b, e); });
   if (op == "max_common_vector") {
     need_args(op, args, 2, 2);
-    IV r = eng::max_common_vector(layout_arg(args[0]), layout_arg(args[1]), e);
+    IV r = detail::MaxCommonVectorOp{}(layout_arg(args[0]), layout_arg(args[1]), e);
     throw_if_error(e);
     return iv_string(r, marks);
   }

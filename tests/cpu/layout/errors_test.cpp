@@ -77,6 +77,12 @@ TEST(LayoutErrors, NotationErrorsNameThePosition) {
   EXPECT_NE(error_of([] { (void)cc::parse_composed("Sw<3,4,2> o 0 o 8:1"); }).find("[layout.swizzle.params]"),
             std::string::npos);
   EXPECT_NE(error_of([] { (void)cc::evaluate_layout_expression("nosuch(4:1)"); }).find("unknown op"), std::string::npos);
+  // Ops that need integer strides reject ScaledBasis strides here as in the C++ API.
+  for (char const* expr : {"right_inverse((4,8):(1@0,1@1))", "left_inverse((4,8):(1@0,1@1))",
+                           "max_common_vector((4,8):(1@0,1@1), (4,8):(1,4))"})
+    EXPECT_NE(error_of([&] { (void)cc::evaluate_layout_expression(expr); }).find("[layout.basis.unsupported]"),
+              std::string::npos)
+        << expr;
 }
 
 TEST(LayoutExpression, EvaluatesCuTeNotation) {
