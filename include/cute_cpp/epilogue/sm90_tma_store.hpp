@@ -111,9 +111,7 @@ struct EpilogueTmaStore {
 #pragma unroll
           for (int e = 0; e < 4; ++e) {
             int const r = warp * 16 + lane / 4 + (e / 2) * 8, col = b * 8 + (lane % 4) * 2 + e % 2;
-            int const unit = ((r % 32) / 4) ^ (col % 8);
-            *reinterpret_cast<float*>(buffer + (r / 32) * (32 * 4 * chunk_cols) + col * 128 + unit * 16 + (r % 4) * 4) =
-                v[4 * b + e];
+            *reinterpret_cast<float*>(buffer + offset_bytes(r, col)) = v[4 * b + e];
           }
         }
       } else if constexpr (!row_major) {
@@ -124,8 +122,7 @@ struct EpilogueTmaStore {
 #pragma unroll
         for (int b = 0; b < chunk_cols / 8; b += 2) {
           int const col = (b + (q >> 1)) * 8 + lane % 8;
-          int const unit = (warp * 2 + (q & 1)) ^ (col % 8);
-          ctm::stmatrix_x4_trans(buffer + col * 128 + unit * 16, pack(v[4 * b + 0], v[4 * b + 1]),
+          ctm::stmatrix_x4_trans(buffer + offset_bytes(warp * 16 + (q & 1) * 8, col), pack(v[4 * b + 0], v[4 * b + 1]),
                                  pack(v[4 * b + 2], v[4 * b + 3]), pack(v[4 * b + 4], v[4 * b + 5]),
                                  pack(v[4 * b + 6], v[4 * b + 7]));
         }
@@ -135,7 +132,7 @@ struct EpilogueTmaStore {
         int const r = warp * 16 + (q & 1) * 8 + lane % 8;
 #pragma unroll
         for (int b = 0; b < chunk_cols / 8; b += 2) {
-          ctm::stmatrix_x4(buffer + swizzled(r, b * 8 + (q >> 1) * 8), pack(v[4 * b + 0], v[4 * b + 1]),
+          ctm::stmatrix_x4(buffer + offset_bytes(b * 8 + (q >> 1) * 8, r), pack(v[4 * b + 0], v[4 * b + 1]),
                            pack(v[4 * b + 2], v[4 * b + 3]), pack(v[4 * b + 4], v[4 * b + 5]),
                            pack(v[4 * b + 6], v[4 * b + 7]));
         }
@@ -146,7 +143,7 @@ struct EpilogueTmaStore {
           for (int half = 0; half < 2; ++half) {
             int const r = warp * 16 + lane / 4 + half * 8;
             int const col = b * 8 + (lane % 4) * 2;
-            *reinterpret_cast<float2*>(buffer + swizzled(r, col)) =
+            *reinterpret_cast<float2*>(buffer + offset_bytes(col, r)) =
                 make_float2(v[4 * b + 2 * half], v[4 * b + 2 * half + 1]);
           }
         }
@@ -169,12 +166,10 @@ struct EpilogueTmaStore {
   }
 
  private:
-  /// The byte offset of (row r, column col) in a row-major chunk: rows of chunk_bytes, whose
-  /// 16-byte units are XOR-swizzled by the row (TMA's 128/64/32-byte swizzle, Swizzle<B, 4, 3>).
-  static __device__ __forceinline__ int swizzled(int r, int col) {
-    int const byte = col * int(sizeof(TC));
-    int const unit = (byte / 16) ^ ((r * chunk_bytes / 128) & (chunk_bytes / 16 - 1));
-    return r * chunk_bytes + unit * 16 + byte % 16;
+  /// The byte offset in a chunk of its element (inner, outer): (column, row) of a row-major C,
+  /// (row, column) of a column-major one; the chunk's layout type carries the swizzle.
+  static __device__ __forceinline__ int offset_bytes(int inner, int outer) {
+    return int(Chunk{}(inner, outer)) * int(sizeof(TC));
   }
   static __device__ __forceinline__ std::uint32_t pack(float lo, float hi) {
     if constexpr (std::is_same_v<TC, __half>) return ctm::cvt_rn_f16x2_f32(hi, lo);

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <string>
 
 namespace {
 using cute_cpp::LayoutEnum;
@@ -49,4 +50,41 @@ TEST(EpilogueTmaStore, ColumnMajorChunksAreWholeColumns) {
   EXPECT_EQ(F32::Map::tile::box_inner, 32);
   EXPECT_EQ(F32::Map::tile::boxes, 2);
   EXPECT_EQ((Epi<float, 8, LayoutEnum::ColMajor>::chunk_cols), 8);
+}
+
+namespace {
+// The byte TMA reads for element (inner, outer) of a box of `box_inner` elements per row (one
+// swizzle width S of bytes), boxes side by side along inner: the row-major position with its
+// 16-byte unit XORed by address bits 7.. (TMA's S-byte swizzle).
+template <class TC>
+long long tma_swizzled_byte(long long inner, long long outer, int box_inner, int rows) {
+  long long const s = box_inner * static_cast<long long>(sizeof(TC));
+  long long const lin = (inner / box_inner) * s * rows + outer * s + (inner % box_inner) * static_cast<long long>(sizeof(TC));
+  return lin ^ (((lin >> 7) & (s / 16 - 1)) << 4);
+}
+// The epilogue addresses shared memory through its chunk's layout type: every element must land
+// where the TMA store reads it.
+template <class E>
+void expect_chunk_matches_tma() {
+  using Tile = typename E::Map::tile;
+  using TC = typename E::Map::element_type;
+  for (int outer = 0; outer < Tile::outer; ++outer)
+    for (int inner = 0; inner < Tile::inner; ++inner)
+      ASSERT_EQ(static_cast<long long>(typename E::Chunk{}(inner, outer)) * static_cast<long long>(sizeof(TC)),
+                tma_swizzled_byte<TC>(inner, outer, Tile::box_inner, Tile::box_outer))
+          << "inner " << inner << " outer " << outer;
+}
+}  // namespace
+
+TEST(EpilogueTmaStore, ChunkLayoutIsWhereTmaReads) {
+  expect_chunk_matches_tma<Epi<H, 256>>();
+  expect_chunk_matches_tma<Epi<H, 96>>();
+  expect_chunk_matches_tma<Epi<H, 112>>();
+  expect_chunk_matches_tma<Epi<float, 256>>();
+  expect_chunk_matches_tma<Epi<float, 112>>();
+  expect_chunk_matches_tma<Epi<float, 8>>();
+  expect_chunk_matches_tma<Epi<H, 16, LayoutEnum::ColMajor>>();
+  expect_chunk_matches_tma<Epi<H, 128, LayoutEnum::ColMajor>>();
+  expect_chunk_matches_tma<Epi<float, 64, LayoutEnum::ColMajor>>();
+  expect_chunk_matches_tma<Epi<float, 8, LayoutEnum::ColMajor>>();
 }
