@@ -125,7 +125,8 @@ int layout_command(std::vector<std::string> const& args) {
   if (expression.empty()) return usage(std::cerr, 2);
   std::string const result = evaluate(expression, !plain);
   std::cout << result << "\n";
-  if (!svg.empty()) write_file(svg, draw(evaluate(expression, true), tv_m, tv_n));
+  // The picture parses the result with its static marks ('_'), which --plain drops.
+  if (!svg.empty()) write_file(svg, draw(plain ? evaluate(expression, true) : result, tv_m, tv_n));
   return 0;
 }
 

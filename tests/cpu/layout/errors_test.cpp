@@ -8,20 +8,11 @@
 #include <random>
 #include <sstream>
 #include <cute_cpp/layout.hpp>
+#include "support/error_of.hpp"
 
 namespace cc = cute_cpp;
 
-namespace {
-template <class F>
-std::string error_of(F f) {
-  try {
-    f();
-  } catch (std::invalid_argument const& e) {
-    return e.what();
-  }
-  return "no error";
-}
-}  // namespace
+using cute_cpp::test::error_of;
 
 TEST(LayoutErrors, DynamicRulesThrowWithTheRuleAndValues) {
   auto a = cc::parse_layout("(6,4):(1,8)");

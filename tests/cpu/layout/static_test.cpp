@@ -9,6 +9,7 @@
 #include <vector>
 #include <type_traits>
 #include <cute_cpp/layout.hpp>
+#include "support/error_of.hpp"
 #include "support/layout_vectors.hpp"
 
 namespace cc = cute_cpp;
@@ -22,15 +23,7 @@ template <class T>
 std::string s(T const& x) {
   return cc::to_string(x);
 }
-template <class F>
-std::string error_text(F f) {
-  try {
-    f();
-  } catch (std::invalid_argument const& e) {
-    return e.what();
-  }
-  return "no error";
-}
+using cute_cpp::test::error_of;
 std::string plain(std::string x) {
   std::erase(x, '_');
   return x;
@@ -358,7 +351,7 @@ TEST(LayoutStatic, IdentityLayouts) {
   auto poff = cc::local_partition_offset(id, cc::RowMajor<4, 8>{}, 9);
   EXPECT_EQ(cc::get<0>(poff), 1);
   EXPECT_EQ(cc::get<1>(poff), 1);
-  EXPECT_NE(error_text([] { (void)cc::complement(cc::make_dyn_layout(cc::layout_value(cc::make_identity_layout(cc::make_shape(4, 8))))); })
+  EXPECT_NE(error_of([] { (void)cc::complement(cc::make_dyn_layout(cc::layout_value(cc::make_identity_layout(cc::make_shape(4, 8))))); })
                 .find("[layout.basis.unsupported]"),
             std::string::npos);
 }
