@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include "gpu/has_device.hpp"
+
 #include <string>
 #include <vector>
 
@@ -15,10 +17,7 @@ __global__ void iota_kernel(int* out, int n) {
   if (i < n) out[i] = 3 * i + 1;
 }
 
-bool has_device() {
-  int count = 0;
-  return cudaGetDeviceCount(&count) == cudaSuccess && count > 0;
-}
+using cute_cpp::test::has_device;
 }  // namespace
 
 TEST(GpuTargetCheck, TheBuiltTargetRunsHere) {

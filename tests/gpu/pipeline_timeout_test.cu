@@ -8,6 +8,8 @@
 
 #include <gtest/gtest.h>
 
+#include "gpu/has_device.hpp"
+
 namespace {
 __global__ void wait_on(int arrivals, int* done) {
   __shared__ std::uint64_t bar;
@@ -20,10 +22,7 @@ __global__ void wait_on(int arrivals, int* done) {
   }
 }
 
-bool has_device() {
-  int count = 0;
-  return cudaGetDeviceCount(&count) == cudaSuccess && count > 0;
-}
+using cute_cpp::test::has_device;
 }  // namespace
 
 TEST(PipelineWait, ACompletedPhaseReturnsThenAHangTraps) {

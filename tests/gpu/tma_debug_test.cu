@@ -6,16 +6,15 @@
 
 #include <gtest/gtest.h>
 
+#include "gpu/has_device.hpp"
+
 #include <string>
 
 namespace {
 using bf16 = __nv_bfloat16;
 using Tile = cute_cpp::SmemKMajor<bf16, 64, 64>;
 
-bool has_device() {
-  int count = 0;
-  return cudaGetDeviceCount(&count) == cudaSuccess && count > 0;
-}
+using cute_cpp::test::has_device;
 }  // namespace
 
 TEST(TmaDebug, ADescriptorInsideItsAllocationIsEncoded) {

@@ -5,6 +5,8 @@
 // arrive, multicast), ldmatrix/stmatrix fragment layouts, elect, redux, shuffles, conversions,
 // atomics, mma.sync, setmaxnreg and PDL ordering.
 #include <gtest/gtest.h>
+
+#include "gpu/has_device.hpp"
 #include <cstdio>
 #include <cstring>
 #include <vector>
@@ -14,9 +16,16 @@
 #include <cute_cpp/arch.hpp>
 
 namespace {
-bool has_device() {
-  int count = 0;
-  return cudaGetDeviceCount(&count) == cudaSuccess && count > 0;
+using cute_cpp::test::has_device;
+
+// cuTensorMapEncodeTiled from the driver (null when it has none).
+PFN_cuTensorMapEncodeTiled_v12000 encode_tiled_entry_point() {
+  void* fn = nullptr;
+  cudaDriverEntryPointQueryResult q{};
+  if (cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &fn, 12000, cudaEnableDefault, &q) != cudaSuccess ||
+      q != cudaDriverEntryPointSuccess)
+    return nullptr;
+  return reinterpret_cast<PFN_cuTensorMapEncodeTiled_v12000>(fn);
 }
 
 // 1. mbarrier phases + bulk copies (shared::cta and shared::cluster forms)
@@ -314,8 +323,8 @@ TEST(CtmPrimitivesGpu, MbarrierPhasesAndBulkCopies) {
 
 TEST(CtmPrimitivesGpu, TmaLoadStoreSwizzle128) {
   if (!has_device()) GTEST_SKIP() << "no GPU";
-    PFN_cuTensorMapEncodeTiled_v12000 encode = nullptr; cudaDriverEntryPointQueryResult q;
-  cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", reinterpret_cast<void**>(&encode), 12000, cudaEnableDefault, &q);
+  PFN_cuTensorMapEncodeTiled_v12000 const encode = encode_tiled_entry_point();
+  ASSERT_NE(encode, nullptr);
   std::vector<std::uint16_t> h(256 * 256); for (size_t i = 0; i < h.size(); ++i) h[i] = std::uint16_t(i * 7 + 3);
   std::uint16_t *src, *dst; unsigned* bad; cudaMalloc(&src, h.size() * 2); cudaMalloc(&dst, 64 * 64 * 2); cudaMalloc(&bad, 4); cudaMemset(bad, 0, 4);
   cudaMemcpy(src, h.data(), h.size() * 2, cudaMemcpyHostToDevice);
@@ -410,8 +419,7 @@ TEST(CtmPrimitivesGpu, SetmaxnregAndPdl) {
 
 TEST(CtmPrimitivesGpu, TmaNoSwizzleMulticastAndTensormapPatch) {
   if (!has_device()) GTEST_SKIP() << "no GPU";
-  PFN_cuTensorMapEncodeTiled_v12000 encode = nullptr; cudaDriverEntryPointQueryResult q;
-  cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", reinterpret_cast<void**>(&encode), 12000, cudaEnableDefault, &q);
+  PFN_cuTensorMapEncodeTiled_v12000 const encode = encode_tiled_entry_point();
   ASSERT_NE(encode, nullptr);
   std::vector<std::uint16_t> h(64 * 64), h2(64 * 64);
   for (size_t i = 0; i < h.size(); ++i) { h[i] = std::uint16_t(i * 5 + 1); h2[i] = std::uint16_t(i * 11 + 7); }

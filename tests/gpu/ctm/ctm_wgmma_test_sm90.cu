@@ -6,6 +6,8 @@
 // tiles are written at the byte offsets of the canonical layouts that ctm::wgmma_desc_canonical
 // describes, so a wrong LBO, SBO, swizzle code or base offset gives wrong numbers.
 #include <gtest/gtest.h>
+
+#include "gpu/has_device.hpp"
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -144,10 +146,7 @@ static bool run(char const* name) {
 }
 
 
-bool has_device() {
-  int count = 0;
-  return cudaGetDeviceCount(&count) == cudaSuccess && count > 0;
-}
+using cute_cpp::test::has_device;
 using S = WgmmaSwizzle;
 using J = WgmmaMajor;
 
