@@ -23,10 +23,7 @@ inline constexpr int elementwise_threads = 256;
 inline constexpr int elementwise_unroll = 4;  // vectors per thread, loaded before any is stored
 
 /// The elementwise kernel's plan, for verify_plan: a block of 256 threads, no shared memory.
-struct ElementwisePlan {
-  static constexpr int threads = elementwise_threads;
-  static constexpr int smem_bytes = 0;
-};
+using ElementwisePlan = KernelPlan<elementwise_threads>;
 
 /// Elements per vector: 16 bytes of the narrowest element type among the output and inputs.
 template <class Out, class... In>

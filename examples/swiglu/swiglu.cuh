@@ -23,10 +23,7 @@ namespace cute_cpp::examples {
 inline constexpr int swiglu_threads = 256;
 
 /// The swiglu kernel's plan, for verify_plan: 256 threads, no shared memory.
-struct SwigluPlan {
-  static constexpr int threads = swiglu_threads;
-  static constexpr int smem_bytes = 0;
-};
+using SwigluPlan = KernelPlan<swiglu_threads>;
 inline constexpr int swiglu_unroll = 4;
 
 template <class T, int V>

@@ -34,6 +34,13 @@ CUTE_CPP_HD constexpr bool smem_fits() {
 }
 }  // namespace detail
 
+/// The plan of a kernel whose only static facts are its block size and shared memory.
+template <int Threads, std::size_t SmemBytes = 0>
+struct KernelPlan {
+  static constexpr int threads = Threads;
+  static constexpr std::size_t smem_bytes = SmemBytes;
+};
+
 /// True when every rule the plan's members let it check holds; otherwise a compile error naming
 /// the rule and the values.
 template <class Plan>

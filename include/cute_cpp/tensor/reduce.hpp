@@ -17,10 +17,7 @@
 namespace cute_cpp {
 
 /// The larger of two values (NaN in b wins, as fmaxf does not).
-struct MaxOp {
-  template <class T>
-  CUTE_CPP_HD constexpr T operator()(T a, T b) const { return a > b ? a : b; }
-};
+using MaxOp = detail::Max;
 /// The sum of two values.
 using SumOp = detail::Plus;
 

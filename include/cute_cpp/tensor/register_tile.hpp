@@ -25,6 +25,13 @@ using e4m3 = __nv_fp8_e4m3;
 using e5m2 = __nv_fp8_e5m2;
 
 namespace detail {
+/// The elementwise operators of tiles (and their reductions).
+struct Plus { template <class T> CUTE_CPP_HD constexpr T operator()(T a, T b) const { return a + b; } };
+struct Minus { template <class T> CUTE_CPP_HD constexpr T operator()(T a, T b) const { return a - b; } };
+struct Times { template <class T> CUTE_CPP_HD constexpr T operator()(T a, T b) const { return a * b; } };
+struct Divides { template <class T> CUTE_CPP_HD constexpr T operator()(T a, T b) const { return a / b; } };
+/// The larger of two values (NaN in b wins, as fmaxf does not).
+struct Max { template <class T> CUTE_CPP_HD constexpr T operator()(T a, T b) const { return a > b ? a : b; } };
 template <class To, class From>
 CUTE_CPP_HD constexpr To convert_value(From const& x) {
   if constexpr (std::is_same_v<To, From>) return x;
@@ -128,11 +135,9 @@ struct RegisterTile {
 
   /// reduce_sum(): the sum of the values (a balanced tree, so the rounding does not depend on N's
   /// evaluation order across compilers).
-  [[nodiscard]] CUTE_CPP_HD constexpr T reduce_sum() const { return tree<0, N>([](T a, T b) { return a + b; }); }
+  [[nodiscard]] CUTE_CPP_HD constexpr T reduce_sum() const { return tree<0, N>(detail::Plus{}); }
   /// reduce_max(): the largest value (NaN-propagating order is unspecified).
-  [[nodiscard]] CUTE_CPP_HD constexpr T reduce_max() const {
-    return tree<0, N>([](T a, T b) { return a > b ? a : b; });
-  }
+  [[nodiscard]] CUTE_CPP_HD constexpr T reduce_max() const { return tree<0, N>(detail::Max{}); }
   /// reduce(op): a balanced tree of op over the values.
   template <class F>
   [[nodiscard]] CUTE_CPP_HD constexpr T reduce(F&& op) const { return tree<0, N>(op); }
@@ -168,10 +173,6 @@ struct RegisterTile {
 // ---- arithmetic (computed in T; convert mixed tiles first with to<U>()) ----
 
 namespace detail {
-struct Plus { template <class T> CUTE_CPP_HD constexpr T operator()(T a, T b) const { return a + b; } };
-struct Minus { template <class T> CUTE_CPP_HD constexpr T operator()(T a, T b) const { return a - b; } };
-struct Times { template <class T> CUTE_CPP_HD constexpr T operator()(T a, T b) const { return a * b; } };
-struct Divides { template <class T> CUTE_CPP_HD constexpr T operator()(T a, T b) const { return a / b; } };
 
 /// tile op tile, tile op scalar, scalar op tile: the scalar is converted to T once.
 template <class Op, class A, class B>
