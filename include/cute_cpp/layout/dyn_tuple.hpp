@@ -62,6 +62,8 @@ struct DynTuple {
 
 namespace dt {
 
+/// The integer leaf node of x's value and staticness (no stride symbol).
+CUTE_CPP_HD constexpr DynNode int_node(IV x) noexcept { return DynNode{x.v, -1, x.s ? flag_static : (unsigned char)0}; }
 CUTE_CPP_HD constexpr DynTuple leaf(IV x) noexcept {
   DynTuple t;
   t.node[0] = DynNode{x.v, -1, x.s ? flag_static : (unsigned char)0, (signed char)x.tag};
@@ -178,7 +180,7 @@ CUTE_CPP_HD constexpr bool congruent(DynTuple const& a, DynTuple const& b) noexc
 CUTE_CPP_HD constexpr DynTuple fill(DynTuple const& t, IV x) noexcept {
   DynTuple r = t;
   for (int i = 0; i < r.n; ++i)
-    if (r.node[i].kind < 0) r.node[i] = DynNode{x.v, -1, x.s ? flag_static : (unsigned char)0};
+    if (r.node[i].kind < 0) r.node[i] = int_node(x);
     else r.node[i].flags = 0;
   return r;
 }
@@ -217,7 +219,7 @@ CUTE_CPP_HD constexpr DynTuple prefix_product(DynTuple const& t, IV init = {1, t
   for (int i = 0; i < r.n; ++i) {
     if (r.node[i].kind < 0) {
       IV x{r.node[i].v, (r.node[i].flags & flag_static) != 0};
-      r.node[i] = DynNode{init.v, -1, init.s ? flag_static : (unsigned char)0};
+      r.node[i] = int_node(init);
       init = mul(init, x);
     }
   }
@@ -229,7 +231,7 @@ CUTE_CPP_HD constexpr DynTuple suffix_product(DynTuple const& t, IV init = {1, t
   for (int i = r.n - 1; i >= 0; --i) {
     if (r.node[i].kind < 0) {
       IV x{r.node[i].v, (r.node[i].flags & flag_static) != 0};
-      r.node[i] = DynNode{init.v, -1, init.s ? flag_static : (unsigned char)0};
+      r.node[i] = int_node(init);
       init = mul(init, x);
     }
   }

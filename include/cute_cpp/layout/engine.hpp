@@ -169,7 +169,7 @@ CUTE_CPP_HD constexpr DynTuple idx2crd(IV idx, DynTuple const& shape) noexcept {
       IV s = node_iv(shape, i);
       IV q = dt::div(idx, p);
       IV c{s.v == 0 ? 0 : q.v % s.v, q.s && s.s};
-      r.node[i] = DynNode{c.v, -1, c.s ? flag_static : (unsigned char)0};
+      r.node[i] = dt::int_node(c);
       p = dt::mul(p, s);
     } else {
       r.node[i].flags = 0;
@@ -185,7 +185,7 @@ CUTE_CPP_HD constexpr DynTuple idx2crd_strided(IV idx, DynTuple const& shape, Dy
       IV s = node_iv(shape, i);
       IV q = dt::div(idx, node_iv(stride, i));
       IV c{s.v == 0 ? 0 : q.v % s.v, q.s && s.s};
-      r.node[i] = DynNode{c.v, -1, c.s ? flag_static : (unsigned char)0};
+      r.node[i] = dt::int_node(c);
     }
   }
   return r;
@@ -622,7 +622,7 @@ CUTE_CPP_HD constexpr LV make_ordered_layout(DynTuple const& shape, DynTuple con
       if (stride.node[i].kind >= 0) continue;
       if (seen++ == best) {
         IV s = node_iv(shape, i);
-        stride.node[i] = DynNode{run.v, -1, run.s ? flag_static : (unsigned char)0};
+        stride.node[i] = dt::int_node(run);
         run = dt::mul(run, s);
         break;
       }
@@ -643,8 +643,8 @@ CUTE_CPP_HD constexpr LV upcast(LV const& l, IV n, LayoutError& e) noexcept {
     IV ns = dt::ceil_div(s, dt::ceil_div(n, ad));
     IV nd = dt::ceil_div(ad, n);
     if (d.v < 0) nd.v = -nd.v;
-    r.shape.node[i] = DynNode{ns.v, -1, ns.s ? flag_static : (unsigned char)0};
-    r.stride.node[i] = DynNode{nd.v, -1, nd.s ? flag_static : (unsigned char)0};
+    r.shape.node[i] = dt::int_node(ns);
+    r.stride.node[i] = dt::int_node(nd);
   }
   return r;
 }
@@ -658,8 +658,8 @@ CUTE_CPP_HD constexpr LV downcast(LV const& l, IV n) noexcept {
     bool unit = d.v == 1 || d.v == -1;
     IV ns = unit ? dt::mul(s, n) : s;
     IV nd = unit ? d : dt::mul(d, n);
-    r.shape.node[i] = DynNode{ns.v, -1, ns.s ? flag_static : (unsigned char)0};
-    r.stride.node[i] = DynNode{nd.v, -1, nd.s ? flag_static : (unsigned char)0};
+    r.shape.node[i] = dt::int_node(ns);
+    r.stride.node[i] = dt::int_node(nd);
   }
   return r;
 }
