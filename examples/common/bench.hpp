@@ -40,7 +40,7 @@ __global__ void bench_hold(long long cycles) {
 /// on one H200 (2026-11-30) depending on what ran before it.
 template <class Ours, class Reference>
 std::pair<double, double> median_ms_interleaved(Ours&& ours, Reference&& reference, cudaStream_t stream,
-                                                int warmup = 10, int reps = 50, bool hold_each = false) {
+                                                int warmup = 10, int reps = 50) {
   using host::cuda_check;
   for (int i = 0; i < warmup; ++i) {
     ours();
@@ -56,10 +56,6 @@ std::pair<double, double> median_ms_interleaved(Ours&& ours, Reference&& referen
     cuda_check(cudaEventRecord(events[0], stream), "cudaEventRecord");
     ours();
     cuda_check(cudaEventRecord(events[1], stream), "cudaEventRecord");
-    if (hold_each) {
-      bench_hold<<<1, 1, 0, stream>>>(200000);
-      cuda_check(cudaEventRecord(events[1], stream), "cudaEventRecord");
-    }
     reference();
     cuda_check(cudaEventRecord(events[2], stream), "cudaEventRecord");
     cuda_check(cudaEventSynchronize(events[2]), "cudaEventSynchronize");

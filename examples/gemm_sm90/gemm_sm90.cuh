@@ -234,6 +234,9 @@ GemmSchedule gemm_schedule(GemmArguments<Plan> const& args, int k_splits) {
       choose_split_k(tiles.units(), s.resident_ctas / Plan::cluster_size, tiles.k_blocks, Plan::block_k, k_splits);
   tiles.splits = split.splits;
   tiles.split_tiles = split.split_tiles;
+  if (!tiles.fits_32_bits())
+    host::argument_error("gemm.shape", "the problem has too many tiles for the scheduler's 32-bit arithmetic (" +
+                                           std::to_string(tiles.work_units()) + " units of work)");
   s.workspace_bytes = split_k_workspace_bytes(split.split_tiles * Plan::cluster_size, split.splits,
                                               Plan::tile_warpgroups, std::int64_t(Plan::block_m) * Plan::block_n);
   return s;

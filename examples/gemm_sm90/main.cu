@@ -4,7 +4,7 @@
 // fp32 cublasLt product (large shapes) on fresh random data with NaN-poisoned outputs, for every
 // operand major-ness, output type and fused epilogue built; then times it against cuBLAS
 // (bf16 in, bf16 out, fp32 accumulate) in the same run.
-//   gemm_sm90 [--no-bench] [--json FILE] [--seed N] [--profile] [--raster-sweep] [--split-sweep]
+//   gemm_sm90 [--no-bench] [--json FILE] [--seed N] [--profile] [--raster-sweep] [--split-sweep] [--k-sweep]
 #include "cublaslt_gemm.hpp"
 #include "examples/common/cli.hpp"
 #include "gemm.hpp"
@@ -346,8 +346,7 @@ constexpr std::int64_t benchmark_shapes[][3] = {{8192, 8192, 8192}, {4096, 4096,
 /// `workspace(args)` is the split-K workspace `ours` needs.
 template <class Plan, class Ours, class Workspace>
 void bench(std::int64_t m, std::int64_t n, std::int64_t k, std::mt19937_64& rng, cublasLtHandle_t handle,
-           std::vector<ex::Record>& records, Ours ours, Workspace workspace, std::string const& kernel,
-           bool hold_each = false) {
+           std::vector<ex::Record>& records, Ours ours, Workspace workspace, std::string const& kernel) {
   double const bytes = double(m * k * sizeof(typename Plan::TA) + k * n * sizeof(typename Plan::TB) +
                               m * n * sizeof(typename Plan::TC));
   int const copies = int(std::min(8.0, std::ceil(150e6 / bytes)));
@@ -364,7 +363,7 @@ void bench(std::int64_t m, std::int64_t n, std::int64_t k, std::mt19937_64& rng,
   int ours_next = 0, cublas_next = 0;
   auto const [ours_ms, cublas_ms] = ex::median_ms_interleaved(
       [&] { ours(problems[std::size_t(ours_next++ % copies)].arguments()); },
-      [&] { run_reference(cublas_next++ % copies); }, nullptr, 10, 50, hold_each);
+      [&] { run_reference(cublas_next++ % copies); }, nullptr);
   // Host time per call (checks, tensor-map encoding, launch), which the GPU timings above exclude.
   auto host_us = [&](auto&& call) {
     host::cuda_check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
@@ -469,29 +468,11 @@ void split_sweep(std::mt19937_64& rng, cublasLtHandle_t handle, std::vector<ex::
   bench_plan<plans::Bf16TNPingPong>(8192, 8192, 8192, rng, handle, records);
 }
 
-/// --probe: fixed costs of the skinny GEMM (K sweep, both timing orders) and raster rows of 4096x14336.
-void probe(std::mt19937_64& rng, cublasLtHandle_t handle, std::vector<ex::Record>& records) {
-  for (bool hold_each : {false, true}) {
-    for (std::int64_t k : {64, 512, 2048, 4096, 16384}) {
-      bench<plans::Bf16TN>(16, 4096, k, rng, handle, records,
-                           [](ex::GemmArguments<plans::Bf16TN> const& a) { ex::run_gemm_bf16_tn(a, nullptr); },
-                           [](ex::GemmArguments<plans::Bf16TN> const& a) { return ex::gemm_bf16_tn_workspace_bytes(a); },
-                           hold_each ? "skinny hold-each" : "skinny", hold_each);
-    }
-    bench<plans::Bf16TN>(128, 14336, 4096, rng, handle, records,
-                         [](ex::GemmArguments<plans::Bf16TN> const& a) { ex::run_gemm_bf16_tn(a, nullptr); },
-                         [](ex::GemmArguments<plans::Bf16TN> const& a) { return ex::gemm_bf16_tn_workspace_bytes(a); },
-                         hold_each ? "128 hold-each" : "128", hold_each);
-  }
-  for (int rows : {8, 16, 32}) {
-    bench<plans::Bf16TN>(4096, 14336, 4096, rng, handle, records,
-                         [rows](ex::GemmArguments<plans::Bf16TN> a) {
-                           a.raster_group_rows = rows;
-                           ex::run_gemm<plans::Bf16TN>(a, nullptr);
-                         },
-                         [](ex::GemmArguments<plans::Bf16TN> const& a) { return ex::gemm_workspace_bytes(a); },
-                         "raster group " + std::to_string(rows));
-  }
+/// --k-sweep: 16 x 4096 x K for growing K, and a shape of 16x4096x4096's bytes that needs no
+/// split-K: where the skinny GEMM's time goes (the README's figures).
+void k_sweep(std::mt19937_64& rng, cublasLtHandle_t handle, std::vector<ex::Record>& records) {
+  for (std::int64_t k : {64, 512, 2048, 4096, 16384}) bench_auto(16, 4096, k, rng, handle, records);
+  bench_auto(16, 16384, 1024, rng, handle, records);
 }
 
 /// --profile: for ncu / nsys, two launches of ours (the heuristic's plan) and of cuBLAS on each
@@ -529,17 +510,17 @@ int main(int argc, char** argv) {
   int const status = ex::run_example(
       "gemm_sm90", argc, argv,
       [&](std::mt19937_64& rng, ex::ExampleOptions const& options) {
-        return options.has("--profile") || options.has("--raster-sweep") || options.has("--split-sweep") || options.has("--probe") ||
-               run_checks(rng, cublas());
+        return options.has("--profile") || options.has("--raster-sweep") || options.has("--split-sweep") ||
+               options.has("--k-sweep") || run_checks(rng, cublas());
       },
       [&](std::mt19937_64& rng, ex::ExampleOptions const& options, std::vector<ex::Record>& records) {
         if (options.has("--profile")) profile_launches(rng, cublas());
         else if (options.has("--raster-sweep")) raster_sweep(rng, cublas(), records);
         else if (options.has("--split-sweep")) split_sweep(rng, cublas(), records);
-        else if (options.has("--probe")) probe(rng, cublas(), records);
+        else if (options.has("--k-sweep")) k_sweep(rng, cublas(), records);
         else benchmarks(rng, cublas(), records);
       },
-      {"--profile", "--raster-sweep", "--split-sweep", "--probe"});
+      {"--profile", "--raster-sweep", "--split-sweep", "--k-sweep"});
   if (handle != nullptr) cublasLtDestroy(handle);
   return status;
 }

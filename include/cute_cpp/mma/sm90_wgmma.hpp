@@ -160,6 +160,9 @@ struct WgmmaOperand {
     f.base_offset = ctm::wgmma_desc_base_offset(start, f.swizzle);
     return ctm::wgmma_desc_encode(f);
   }
+  /// The swizzle's repeat (8 rows): a tile starting on it has the same descriptor as one at 0,
+  /// plus its start address, since the base offset depends only on the address bits below it.
+  static constexpr std::uint32_t repeat_bytes = ctm::wgmma_swizzle_repeat_bytes(wgmma_swizzle(tile::swizzle_bytes));
 };
 
 }  // namespace detail
@@ -191,6 +194,8 @@ struct WgmmaTiledMma {
                 "cute-cpp [mma.wgmma.tile-k]: A and B tiles must have the same K extent");
   static_assert(diag::wgmma_k_major_for_8bit<OpA::k_major, OpB::k_major, OpA::elem_bytes>::ok);
   static_assert(std::is_same_v<TAcc, float>, "cute-cpp [mma.wgmma.accumulator]: this tiled MMA accumulates in float");
+  // gemm() moves A's start by row0 (a multiple of 64) and keeps the descriptor's base offset.
+  static_assert(OpA::offset_bytes(64, 0) % OpA::repeat_bytes == 0);
 
   static constexpr int atoms_m = AtomsM;
   static constexpr int n = N;
@@ -215,15 +220,25 @@ struct WgmmaTiledMma {
 #if defined(__CUDACC__)
   /// acc += A[row0 .. row0 + 64 AtomsM, :] * B[:, 0 .. N) over the whole K of the tiles.
   /// Issues the wgmmas; the caller fences, commits and waits (warpgroup_arrive, commit, wait).
+  /// @pre the tiles start on their swizzle's repeat (1024 bytes for 128-byte swizzles, as TMA
+  ///      writes them) and row0 is a multiple of 64.
   static __device__ __forceinline__ void gemm(FragmentC& acc, TA const* a_tile, TB const* b_tile, int row0) {
-    std::uint32_t const a_addr = ctm::cvta_to_shared_u32(a_tile);
-    std::uint32_t const b_addr = ctm::cvta_to_shared_u32(b_tile);
+    // NOTE: each descriptor is a constant for its (atom, k-slice) plus the tile's start
+    // address, so the loop adds instead of re-deriving the fields and the base offset. The
+    // start field is the low 14 bits; the sum stays below 2^14 (shared addresses), so a 32-bit
+    // add of the low word suffices.
+    auto const at = [](std::uint64_t constant, std::uint32_t start) {
+      return (constant & ~std::uint64_t{0xFFFFFFFFu}) | std::uint32_t(std::uint32_t(constant) + start);
+    };
+    auto const a_start =
+        std::uint32_t(ctm::wgmma_desc_encode_bytes(ctm::cvta_to_shared_u32(a_tile) + OpA::offset_bytes(row0, 0)));
+    auto const b_start = std::uint32_t(ctm::wgmma_desc_encode_bytes(ctm::cvta_to_shared_u32(b_tile)));
 #pragma unroll
     for (int kk = 0; kk < k_slices; ++kk) {
-      std::uint64_t const db = OpB::descriptor(b_addr, 0, kk);
+      std::uint64_t const db = at(OpB::descriptor(0, 0, kk), b_start);
 #pragma unroll
       for (int a = 0; a < AtomsM; ++a) {
-        std::uint64_t const da = OpA::descriptor(a_addr, row0 + a * 64, kk);
+        std::uint64_t const da = at(OpA::descriptor(0, a * 64, kk), a_start);
         ctm::wgmma_mma_async<N, ctm::DataType::f32, type_a, type_b, OpA::major, OpB::major>(acc.v[a], da, db, 1u);
       }
     }

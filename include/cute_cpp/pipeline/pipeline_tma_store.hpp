@@ -24,8 +24,10 @@ struct PipelineTmaStore {
   static __device__ __forceinline__ void producer_acquire() { ctm::cp_async_bulk_wait_group_read<Stages - 1>(); }
   /// Closes the batch of stores just issued as one group.
   static __device__ __forceinline__ void producer_commit() { ctm::cp_async_bulk_commit_group(); }
-  /// Waits until every store has finished reading shared memory.
-  static __device__ __forceinline__ void producer_tail() { ctm::cp_async_bulk_wait_group<0>(); }
+  /// Waits until every store has finished reading shared memory: enough before the CTA exits,
+  /// since the writes to global memory are visible once the kernel ends. (Waiting for the writes
+  /// as well would add their latency to every CTA's end.)
+  static __device__ __forceinline__ void producer_tail() { ctm::cp_async_bulk_wait_group_read<0>(); }
 #endif
 };
 

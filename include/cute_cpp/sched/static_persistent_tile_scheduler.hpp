@@ -50,6 +50,12 @@ struct PersistentTileSchedulerParams {
   }
   /// The units the grid walks: whole cluster tiles, then `splits` units per split tile.
   CUTE_CPP_HD constexpr std::int64_t work_units() const { return units() + split_tiles * (splits - 1); }
+  /// Whether the scheduler's 32-bit arithmetic holds: units, CTA tiles and split K ranges below 2^31.
+  constexpr bool fits_32_bits() const {
+    constexpr std::int64_t limit = std::int64_t{1} << 31;
+    return work_units() < limit && std::int64_t(k_blocks) * (splits + 1) < limit &&
+           std::int64_t(swizzle) * cluster_cols() < limit;
+  }
 };
 
 /// Walks the tiles of one CTA (see the file comment).
@@ -77,34 +83,41 @@ class StaticPersistentTileScheduler {
 
   /// The current tile; .valid is false past the end, or for a cluster rank whose tile lies
   /// beyond M or N (it still takes part in the cluster's pipeline).
+  /// NOTE: 32-bit arithmetic (fits_32_bits() holds): a 64-bit division is a software routine of
+  /// dozens of dependent instructions, and the producer computes its first tile before its first load.
   CUTE_CPP_HD constexpr WorkTileInfo get_current_work() const {
     WorkTileInfo w;
     if (!has_work()) return w;
-    std::int64_t const whole = p_.units() - p_.split_tiles;
-    std::int64_t tile = unit_;
+    auto const u = std::uint32_t(unit_);
+    auto const whole = std::uint32_t(p_.units() - p_.split_tiles);
+    auto const splits = std::uint32_t(p_.splits), k_blocks = std::uint32_t(p_.k_blocks);
+    std::uint32_t tile = u;
     w.k_block_end = p_.k_blocks;
-    if (unit_ >= whole) {
-      std::int64_t const v = unit_ - whole;
-      tile = whole + v / p_.splits;
-      w.split = std::int32_t(v % p_.splits);
+    if (u >= whole) {
+      std::uint32_t const v = u - whole, split_tile = v / splits, split = v - split_tile * splits;
+      tile = whole + split_tile;
+      w.split = std::int32_t(split);
       w.splits = p_.splits;
-      w.split_tile = (v / p_.splits) * p_.cluster_size() + rank_;
+      w.split_tile = std::int64_t(split_tile) * p_.cluster_size() + rank_;
       // Balanced ranges: the splits' lengths differ by at most one block.
-      w.k_block_begin = std::int32_t(std::int64_t(w.split) * p_.k_blocks / p_.splits);
-      w.k_block_end = std::int32_t(std::int64_t(w.split + 1) * p_.k_blocks / p_.splits);
+      w.k_block_begin = std::int32_t(split * k_blocks / splits);
+      w.k_block_end = std::int32_t((split + 1) * k_blocks / splits);
     }
-    std::int64_t const per_batch = std::int64_t(p_.cluster_rows()) * p_.cluster_cols();
-    std::int64_t const l = tile / per_batch;
-    std::int64_t const t = tile % per_batch;
-    std::int64_t const group_span = std::int64_t(p_.swizzle) * p_.cluster_cols();
-    std::int64_t const group = t / group_span;
-    std::int64_t const first_row = group * p_.swizzle;
-    std::int64_t const rows_left = p_.cluster_rows() - first_row;
-    std::int64_t const rows = rows_left < p_.swizzle ? rows_left : p_.swizzle;
-    std::int64_t const within = t % group_span;
-    std::int64_t const cluster_row = first_row + within % rows;
-    w.m = std::int32_t(cluster_row * p_.cluster_m + rank_ % p_.cluster_m);
-    w.n = std::int32_t(within / rows * p_.cluster_n + rank_ / p_.cluster_m);
+    auto const cluster_rows = std::uint32_t(p_.cluster_rows()), cluster_cols = std::uint32_t(p_.cluster_cols());
+    std::uint32_t const per_batch = cluster_rows * cluster_cols;
+    std::uint32_t const l = tile / per_batch;
+    std::uint32_t const t = tile - l * per_batch;
+    std::uint32_t const group_span = std::uint32_t(p_.swizzle) * cluster_cols;
+    std::uint32_t const group = t / group_span;
+    std::uint32_t const first_row = group * std::uint32_t(p_.swizzle);
+    std::uint32_t const rows_left = cluster_rows - first_row;
+    std::uint32_t const rows = rows_left < std::uint32_t(p_.swizzle) ? rows_left : std::uint32_t(p_.swizzle);
+    std::uint32_t const within = t - group * group_span;
+    std::uint32_t const column = within / rows;
+    std::uint32_t const cluster_row = first_row + (within - column * rows);
+    auto const rank = std::uint32_t(rank_), cm = std::uint32_t(p_.cluster_m);
+    w.m = std::int32_t(cluster_row * cm + rank % cm);
+    w.n = std::int32_t(column * std::uint32_t(p_.cluster_n) + rank / cm);
     w.l = std::int32_t(l);
     w.linear = unit_;
     w.valid = w.m < p_.tiles_m && w.n < p_.tiles_n;

@@ -129,3 +129,32 @@ TEST(StaticPersistentTileScheduler, GridNeverExceedsTilesOrSms) {
   EXPECT_EQ(cc::StaticPersistentTileScheduler::get_grid_shape({64, 64, 1, 2, 8}, 131), 130);
   EXPECT_EQ(cc::StaticPersistentTileScheduler::get_grid_shape({3, 1, 1, 2, 1}, 132), 4);
 }
+
+TEST(StaticPersistentTileScheduler, ThirtyTwoBitLimit) {
+  cc::PersistentTileSchedulerParams p{};
+  p.tiles_m = 1 << 16, p.tiles_n = 1 << 14, p.k_blocks = 64;
+  EXPECT_TRUE(p.fits_32_bits());  // 2^30 units
+  p.tiles_n = 1 << 15;
+  EXPECT_FALSE(p.fits_32_bits());  // 2^31 units
+  p.tiles_n = 1, p.k_blocks = 1 << 29, p.splits = 3, p.split_tiles = 1;
+  EXPECT_FALSE(p.fits_32_bits());  // (splits + 1) * k_blocks = 2^31
+  p.splits = 2;
+  EXPECT_TRUE(p.fits_32_bits());
+}
+
+TEST(StaticPersistentTileScheduler, LargeGridTilesMatchTheRowMajorWalk) {
+  // Far from the small cases above: the last tiles of a 2^20-tile problem in groups of 16 rows.
+  cc::PersistentTileSchedulerParams p{};
+  p.tiles_m = 1000, p.tiles_n = 1049, p.swizzle = 16;
+  std::int64_t const units = p.work_units();
+  cc::StaticPersistentTileScheduler s(p, units - 1, units);
+  auto const last = s.get_current_work();
+  // The last group holds rows 992..999 (8 rows), walked column by column: the last unit is
+  // row 999 of column 1048.
+  EXPECT_EQ(last.m, 999);
+  EXPECT_EQ(last.n, 1048);
+  EXPECT_TRUE(last.valid);
+  cc::StaticPersistentTileScheduler first_of_last_group(p, 992 * 1049, units);
+  EXPECT_EQ(first_of_last_group.get_current_work().m, 992);
+  EXPECT_EQ(first_of_last_group.get_current_work().n, 0);
+}
