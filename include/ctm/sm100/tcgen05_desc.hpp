@@ -11,8 +11,22 @@
 #include <stdexcept>   // std::invalid_argument (host-side rejection)
 
 #include <ctm/common/config.hpp>  // CTM_HD
+#include <ctm/common/swizzle_base_offset.hpp>
 
 namespace ctm {
+
+namespace detail {
+/// Rejects a bad descriptor field: std::invalid_argument on the host, a trap on the device.
+/// Not constexpr on purpose: reaching it during constant evaluation is a compile error.
+CTM_HD inline void tcgen05_desc_fail(char const* message) {
+#if defined(__CUDA_ARCH__)
+  (void)message;
+  __trap();
+#else
+  throw std::invalid_argument(message);
+#endif
+}
+}  // namespace detail
 
 // ---- tensor-memory address --------------------------------------------------------------------
 
@@ -20,7 +34,12 @@ namespace ctm {
 /// bits 0-15, as tcgen05.alloc returns it and tcgen05.ld/st/mma/cp take it.
 ///   tcgen05_tmem_addr(32, 64) -> 0x0020'0040
 /// @pre lane < 128, column < 512 [tcgen05.tmem-addr.range]
-[[nodiscard]] CTM_HD constexpr std::uint32_t tcgen05_tmem_addr(std::uint32_t lane, std::uint32_t column);
+[[nodiscard]] CTM_HD constexpr std::uint32_t tcgen05_tmem_addr(std::uint32_t lane, std::uint32_t column) {
+  if (lane >= 128 || column >= 512)
+    detail::tcgen05_desc_fail("ctm [tcgen05.tmem-addr.range]: tensor memory has 128 lanes and 512 "
+                              "columns");
+  return lane << 16 | column;
+}
 /// The lane (bits 16-31) and column (bits 0-15) of a tensor-memory address.
 [[nodiscard]] CTM_HD constexpr std::uint32_t tcgen05_tmem_lane(std::uint32_t taddr) { return taddr >> 16; }
 [[nodiscard]] CTM_HD constexpr std::uint32_t tcgen05_tmem_column(std::uint32_t taddr) { return taddr & 0xFFFFu; }
@@ -52,16 +71,6 @@ struct Tcgen05SmemDescFields {
 };
 
 namespace detail {
-/// Rejects a bad descriptor field: std::invalid_argument on the host, a trap on the device.
-/// Not constexpr on purpose: reaching it during constant evaluation is a compile error.
-CTM_HD inline void tcgen05_desc_fail(char const* message) {
-#if defined(__CUDA_ARCH__)
-  (void)message;
-  __trap();
-#else
-  throw std::invalid_argument(message);
-#endif
-}
 CTM_HD constexpr std::uint64_t tcgen05_matrix_descriptor_encode(std::uint32_t x) {
   return (std::uint64_t{x} & 0x3FFFFu) >> 4;   // PTX: matrix-descriptor-encode(x)
 }
@@ -81,15 +90,15 @@ inline constexpr std::uint64_t tcgen05_smem_desc_version_bits = std::uint64_t{1}
 ///   tcgen05_smem_desc_base_offset(0x480, Tcgen05Swizzle::b128) -> 1
 [[nodiscard]] CTM_HD constexpr std::uint8_t tcgen05_smem_desc_base_offset(std::uint32_t pattern_start,
                                                                         Tcgen05Swizzle swizzle) {
-  std::uint32_t repeat = 0;
+  std::uint32_t repeat = 0;  // no swizzle
   switch (swizzle) {
     case Tcgen05Swizzle::b128:
     case Tcgen05Swizzle::b128_base32b: repeat = 1024; break;
     case Tcgen05Swizzle::b64: repeat = 512; break;
     case Tcgen05Swizzle::b32: repeat = 256; break;
-    default: return 0;
+    default: break;
   }
-  return pattern_start % repeat == 0 ? std::uint8_t{0} : static_cast<std::uint8_t>((pattern_start >> 7) & 7u);
+  return static_cast<std::uint8_t>(swizzle_base_offset(pattern_start, repeat));
 }
 
 /// tcgen05 shared-memory matrix descriptor:
@@ -146,13 +155,6 @@ inline constexpr std::uint64_t tcgen05_smem_desc_version_bits = std::uint64_t{1}
 [[nodiscard]] CTM_HD constexpr std::uint64_t tcgen05_smem_desc_advance_unchecked(std::uint64_t desc,
                                                                                 std::uint32_t bytes) {
   return desc + (bytes >> 4);
-}
-
-[[nodiscard]] CTM_HD constexpr std::uint32_t tcgen05_tmem_addr(std::uint32_t lane, std::uint32_t column) {
-  if (lane >= 128 || column >= 512)
-    detail::tcgen05_desc_fail("ctm [tcgen05.tmem-addr.range]: tensor memory has 128 lanes and 512 "
-                              "columns");
-  return lane << 16 | column;
 }
 
 // ---- instruction descriptor -----------------------------------------------------------------

@@ -10,6 +10,7 @@
 //   bits 62-63  swizzle: 0 none (interleave), 1 128B, 2 64B, 3 32B; each byte field is (x & 0x3FFFF) >> 4.
 #include <cstdint>
 #include <ctm/common/config.hpp>  // CTM_HD
+#include <ctm/common/swizzle_base_offset.hpp>
 
 namespace ctm {
 
@@ -45,8 +46,7 @@ CTM_HD constexpr std::uint64_t wgmma_desc_encode_bytes(std::uint32_t bytes) { re
 /// repeating pattern; otherwise (start >> 7) & 7, as the PTX ISA gives it.
 ///   wgmma_desc_base_offset(0x1080, WgmmaSwizzle::b128) -> 1
 CTM_HD constexpr std::uint32_t wgmma_desc_base_offset(std::uint32_t start_address, WgmmaSwizzle s) {
-  if (s == WgmmaSwizzle::none || start_address % wgmma_swizzle_repeat_bytes(s) == 0) return 0;
-  return (start_address >> 7) & 0x7u;
+  return s == WgmmaSwizzle::none ? 0u : swizzle_base_offset(start_address, wgmma_swizzle_repeat_bytes(s));
 }
 
 /// Packs the fields into the 64-bit descriptor.

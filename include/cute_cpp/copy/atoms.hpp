@@ -8,7 +8,7 @@
 // CopyAtom<Op, T> pairs an operation with the element type, as cute.make_copy_atom(op, dtype).
 #include <cute_cpp/arch/copy.hpp>    // arch::cp_async_commit_group, cp_async_wait_group
 #include <cute_cpp/config.hpp>       // CUTE_CPP_HD
-#include <cute_cpp/diag/copy.hpp>    // copy_atom_vector_width
+#include <cute_cpp/diag/copy.hpp>    // copy_atom_element_width
 #include <cute_cpp/tensor/register_tile.hpp>  // detail::VectorPack
 #include <ctm/common/cp_async.hpp>   // cp_async_ca_shared_global, cp_async_cg_shared_global
 #include <ctm/common/ldmatrix.hpp>   // ldmatrix_x1/x2/x4(_trans)
@@ -110,8 +110,7 @@ struct StMatrix8x8x16bOp {
 /// A copy operation and the element type it moves (cute.make_copy_atom(op, dtype)).
 template <class Op, class T>
 struct CopyAtom {
-  static_assert(Op::bytes % int(sizeof(T)) == 0,
-                "cute-cpp [copy.atom.vector-width]: the atom's width must be a multiple of the element size");
+  static_assert(diag::copy_atom_element_width<Op::bytes, int(sizeof(T))>::ok);
   using op_type = Op;
   using value_type = T;
   static constexpr int elems = Op::bytes / int(sizeof(T));  // values per access

@@ -182,24 +182,24 @@ CUTE_CPP_HD void copy_if(TiledCopy<Atom, Thr, Val> const&, Pred&& pred, TensorVi
   });
 }
 
+namespace detail {
+/// copy() for the directions whose destination cp.async cannot write.
+template <class TC, class S, class D>
+CUTE_CPP_HD void copy_not_g2s(TC const& tc, S const& src, D const& dst) {
+  static_assert(diag::copy_atom_g2s_only<!TC::atom_type::op_type::is_cp_async>::ok);
+  copy(tc, src, dst);
+}
+}  // namespace detail
+
 /// Direction-named forms (cute.copy with the atom the direction needs): cp.async atoms are
 /// accepted by copy_g2s only [copy.atom.direction].
 template <class TC, class S, class D>
 CUTE_CPP_HD void copy_g2s(TC const& tc, S const& src, D const& dst) { copy(tc, src, dst); }
 template <class TC, class S, class D>
-CUTE_CPP_HD void copy_s2g(TC const& tc, S const& src, D const& dst) {
-  static_assert(diag::copy_atom_g2s_only<!TC::atom_type::op_type::is_cp_async>::ok);
-  copy(tc, src, dst);
-}
+CUTE_CPP_HD void copy_s2g(TC const& tc, S const& src, D const& dst) { detail::copy_not_g2s(tc, src, dst); }
 template <class TC, class S, class D>
-CUTE_CPP_HD void copy_s2r(TC const& tc, S const& src, D const& dst) {
-  static_assert(diag::copy_atom_g2s_only<!TC::atom_type::op_type::is_cp_async>::ok);
-  copy(tc, src, dst);
-}
+CUTE_CPP_HD void copy_s2r(TC const& tc, S const& src, D const& dst) { detail::copy_not_g2s(tc, src, dst); }
 template <class TC, class S, class D>
-CUTE_CPP_HD void copy_r2s(TC const& tc, S const& src, D const& dst) {
-  static_assert(diag::copy_atom_g2s_only<!TC::atom_type::op_type::is_cp_async>::ok);
-  copy(tc, src, dst);
-}
+CUTE_CPP_HD void copy_r2s(TC const& tc, S const& src, D const& dst) { detail::copy_not_g2s(tc, src, dst); }
 
 }  // namespace cute_cpp

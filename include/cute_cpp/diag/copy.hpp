@@ -26,12 +26,19 @@ struct copy_tv_rank_2 {
   static constexpr bool ok = true;
 };
 
+/// Rule copy.atom.vector-width, for the atom alone: it moves whole ElemBytes-wide elements.
+template <int AtomBytes, int ElemBytes>
+struct copy_atom_element_width {
+  static_assert(AtomBytes % ElemBytes == 0,
+                "cute-cpp [copy.atom.vector-width]: the atom's width must be a multiple of the element size");
+  static constexpr bool ok = true;
+};
+
 /// Rule copy.atom.vector-width: one atom moves AtomBytes of ElemBytes-wide elements, so each
 /// thread's values must hold a whole number of atoms along the contiguous mode.
 template <int AtomBytes, int ElemBytes, int ContiguousValues>
 struct copy_atom_vector_width {
-  static_assert(AtomBytes % ElemBytes == 0,
-                "cute-cpp [copy.atom.vector-width]: the atom's width must be a multiple of the element size");
+  static_assert(copy_atom_element_width<AtomBytes, ElemBytes>::ok);
   static_assert(ContiguousValues % (AtomBytes / ElemBytes) == 0,
                 "cute-cpp [copy.atom.vector-width]: each thread's contiguous values must be a multiple of the atom's "
                 "vector (AtomBytes / ElemBytes elements)");

@@ -630,38 +630,39 @@ CUTE_CPP_HD constexpr LV make_ordered_layout(DynTuple const& shape, DynTuple con
   }
   return {shape, stride};
 }
-/// upcast(L, n): L over elements n times wider. (8,4):(1,8), 2 -> (4,4):(1,4)
-CUTE_CPP_HD constexpr LV upcast(LV const& l, IV n, LayoutError& e) noexcept {
+/// A leaf's shape and stride.
+struct LeafIV {
+  IV shape, stride;
+};
+/// L with each integer leaf (shape, stride) replaced by f(shape, stride).
+template <class F>
+CUTE_CPP_HD constexpr LV map_leaves(LV const& l, F const& f) noexcept {
   LV r = l;
   for (int i = 0; i < l.shape.n; ++i) {
     if (l.shape.node[i].kind >= 0) continue;
-    IV s = node_iv(l.shape, i);
-    IV d = node_iv(l.stride, i);
-    if (d.v == 0) continue;
-    IV ad{dt::abs(d.v), d.s};
-    if (ad.v % n.v != 0 && n.v % ad.v != 0) e.set(R::recast_divisibility, ad.v, n.v);
-    IV ns = dt::ceil_div(s, dt::ceil_div(n, ad));
-    IV nd = dt::ceil_div(ad, n);
-    if (d.v < 0) nd.v = -nd.v;
-    r.shape.node[i] = dt::int_node(ns);
-    r.stride.node[i] = dt::int_node(nd);
+    LeafIV const leaf = f(node_iv(l.shape, i), node_iv(l.stride, i));
+    r.shape.node[i] = dt::int_node(leaf.shape);
+    r.stride.node[i] = dt::int_node(leaf.stride);
   }
   return r;
 }
+/// upcast(L, n): L over elements n times wider. (8,4):(1,8), 2 -> (4,4):(1,4)
+CUTE_CPP_HD constexpr LV upcast(LV const& l, IV n, LayoutError& e) noexcept {
+  return map_leaves(l, [&](IV s, IV d) -> LeafIV {
+    if (d.v == 0) return {s, d};
+    IV ad{dt::abs(d.v), d.s};
+    if (ad.v % n.v != 0 && n.v % ad.v != 0) e.set(R::recast_divisibility, ad.v, n.v);
+    IV nd = dt::ceil_div(ad, n);
+    if (d.v < 0) nd.v = -nd.v;
+    return {dt::ceil_div(s, dt::ceil_div(n, ad)), nd};
+  });
+}
 /// downcast(L, n): L over elements n times narrower. (4,4):(1,4), 2 -> (8,4):(1,8)
 CUTE_CPP_HD constexpr LV downcast(LV const& l, IV n) noexcept {
-  LV r = l;
-  for (int i = 0; i < l.shape.n; ++i) {
-    if (l.shape.node[i].kind >= 0) continue;
-    IV s = node_iv(l.shape, i);
-    IV d = node_iv(l.stride, i);
-    bool unit = d.v == 1 || d.v == -1;
-    IV ns = unit ? dt::mul(s, n) : s;
-    IV nd = unit ? d : dt::mul(d, n);
-    r.shape.node[i] = dt::int_node(ns);
-    r.stride.node[i] = dt::int_node(nd);
-  }
-  return r;
+  return map_leaves(l, [&](IV s, IV d) -> LeafIV {
+    bool const unit = d.v == 1 || d.v == -1;
+    return {unit ? dt::mul(s, n) : s, unit ? d : dt::mul(d, n)};
+  });
 }
 /// compatible(A, B): B's shape refines A's (same rank where A is a tuple, same size where A is
 /// an integer): a coordinate of A is a coordinate of B.

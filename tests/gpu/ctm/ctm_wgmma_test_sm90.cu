@@ -46,15 +46,15 @@ __host__ __device__ inline unsigned offset(WgmmaMajor major, WgmmaSwizzle sw, un
 }
 
 template <DataType T> struct Elem;
-template <> struct Elem<DataType::bf16> { static constexpr unsigned bytes = 2, k = 16; };
-template <> struct Elem<DataType::e4m3> { static constexpr unsigned bytes = 1, k = 32; };
-template <> struct Elem<DataType::tf32> { static constexpr unsigned bytes = 4, k = 8; };
-template <> struct Elem<DataType::s8> { static constexpr unsigned bytes = 1, k = 32; };
+template <> struct Elem<DataType::bf16> { static constexpr unsigned bytes = 2; };
+template <> struct Elem<DataType::e4m3> { static constexpr unsigned bytes = 1; };
+template <> struct Elem<DataType::tf32> { static constexpr unsigned bytes = 4; };
+template <> struct Elem<DataType::s8> { static constexpr unsigned bytes = 1; };
 
 // A: M x K values (small ints), B: N x K. Encoded bytes come from host (raw element bits).
 template <DataType T, DataType D, WgmmaMajor MA, WgmmaSwizzle SA, WgmmaMajor MB, WgmmaSwizzle SB, bool RegA>
 __global__ void __launch_bounds__(128, 1) kernel(unsigned char const* a_raw, unsigned char const* b_raw, float* out) {
-  constexpr unsigned eb = Elem<T>::bytes, KS = Elem<T>::k, KE = K_BYTES / eb;
+  constexpr unsigned eb = Elem<T>::bytes, KS = unsigned(ctm::detail::wgmma_k(T)), KE = K_BYTES / eb;
   __shared__ alignas(1024) unsigned char sa[M * K_BYTES];
   __shared__ alignas(1024) unsigned char sb[N * K_BYTES];
   for (unsigned i = threadIdx.x; i < M * KE; i += 128) {
