@@ -86,6 +86,11 @@ struct Record {
   [[nodiscard]] double ratio() const { return reference_value > 0 ? ours / reference_value : 0; }
 };
 
+/// A benchmark's shape in the tables: "rows x cols".
+inline std::string shape_name(std::size_t rows, std::size_t cols) {
+  return std::to_string(rows) + "x" + std::to_string(cols);
+}
+
 inline void print_table(std::vector<Record> const& records) {
   std::printf("%-22s %-22s %-6s %10s %10s %-18s %10s %7s\n", "kernel", "shape", "dtype", "us", "ours",
               "reference", "ref", "ratio");

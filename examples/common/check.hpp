@@ -67,6 +67,14 @@ constexpr double row_kernel_rtol() {
   else return 1.0 / 512;
 }
 
+/// check.template operator()<T>() for the row kernels' element types, bf16, f16 and f32, in
+/// that order, stopping at the first that fails.
+template <class Check>
+bool check_row_types(Check&& check) {
+  return check.template operator()<__nv_bfloat16>() && check.template operator()<__half>() &&
+         check.template operator()<float>();
+}
+
 /// |got - want| <= atol + rtol * |want| for every element; NaN never passes.
 template <class T>
 CheckResult check_close(std::span<T const> got, std::span<double const> want, double rtol, double atol) {

@@ -79,7 +79,7 @@ void bench(std::size_t rows, std::size_t width, std::vector<ex::Record>& records
   ex::fill_random_tiled(x.data(), n, rng);
   std::size_t const bytes = n * sizeof(T) + rows * sizeof(float);
   // NOTE: the copy reads and writes half the bytes each, so it moves as many bytes as we read.
-  auto const shape = std::to_string(rows) + "x" + std::to_string(width);
+  auto const shape = ex::shape_name(rows, width);
   char const* const kernel = R == ex::RowReduction::sum ? "reduce_sum" : "reduce_max";
   records.push_back(ex::bench_against_copy(kernel, shape, ex::dtype_name<T>(), bytes,
                                            [&] { ex::reduce_rows<R>(x.data(), out.data(), rows, width); }));
@@ -91,7 +91,7 @@ int main(int argc, char** argv) {
   return ex::run_example(
       "reduce", argc, argv,
       [](std::mt19937_64& rng, ex::ExampleOptions const&) {
-        return check_type<bf16>(rng) && check_type<f16>(rng) && check_type<float>(rng);
+        return ex::check_row_types([&]<class T>() { return check_type<T>(rng); });
       },
       [](std::mt19937_64& rng, ex::ExampleOptions const&, std::vector<ex::Record>& records) {
         bench<ex::RowReduction::sum, bf16>(16384, 8192, records, rng);

@@ -96,7 +96,7 @@ void bench(std::size_t rows, std::size_t width, bool with_residual, std::vector<
   ex::fill_random_tiled(r.data(), n, rng);
   ex::fill_random_tiled(w.data(), width, rng, 0.5, 1.5);
   std::size_t const bytes = (with_residual ? 4 : 2) * n * sizeof(T);  // x, y (+ residual, residual_out)
-  auto const shape = std::to_string(rows) + "x" + std::to_string(width);
+  auto const shape = ex::shape_name(rows, width);
   records.push_back(ex::bench_against_copy(with_residual ? "rmsnorm+residual" : "rmsnorm", shape, ex::dtype_name<T>(),
                                            bytes, [&] {
                                              ex::rmsnorm<T>(x.data(), with_residual ? r.data() : nullptr, w.data(),
@@ -110,7 +110,7 @@ int main(int argc, char** argv) {
   return ex::run_example(
       "rmsnorm", argc, argv,
       [](std::mt19937_64& rng, ex::ExampleOptions const&) {
-        return check_type<bf16>(rng) && check_type<f16>(rng) && check_type<float>(rng);
+        return ex::check_row_types([&]<class T>() { return check_type<T>(rng); });
       },
       [](std::mt19937_64& rng, ex::ExampleOptions const&, std::vector<ex::Record>& records) {
         bench<bf16>(16384, 8192, false, records, rng);

@@ -74,7 +74,7 @@ void bench(std::size_t rows, std::size_t width, std::vector<ex::Record>& records
   host::DeviceBuffer<T> x(n), y(n);
   ex::fill_random_tiled(x.data(), n, rng);
   std::size_t const bytes = 2 * n * sizeof(T);
-  records.push_back(ex::bench_against_copy("softmax", std::to_string(rows) + "x" + std::to_string(width), ex::dtype_name<T>(), bytes,
+  records.push_back(ex::bench_against_copy("softmax", ex::shape_name(rows, width), ex::dtype_name<T>(), bytes,
                                            [&] { ex::softmax<T>(x.data(), y.data(), rows, width); }));
 }
 
@@ -84,7 +84,7 @@ int main(int argc, char** argv) {
   return ex::run_example(
       "softmax", argc, argv,
       [](std::mt19937_64& rng, ex::ExampleOptions const&) {
-        return check_type<bf16>(rng) && check_type<f16>(rng) && check_type<float>(rng);
+        return ex::check_row_types([&]<class T>() { return check_type<T>(rng); });
       },
       [](std::mt19937_64& rng, ex::ExampleOptions const&, std::vector<ex::Record>& records) {
         bench<bf16>(16384, 8192, records, rng);

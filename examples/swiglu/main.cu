@@ -65,7 +65,7 @@ void bench(std::size_t rows, std::size_t hidden, std::vector<ex::Record>& record
   host::DeviceBuffer<T> x(2 * n), y(n);
   ex::fill_random_tiled(x.data(), 2 * n, rng);
   std::size_t const bytes = 3 * n * sizeof(T);  // gate and up read, out written
-  records.push_back(ex::bench_against_copy("swiglu", std::to_string(rows) + "x" + std::to_string(hidden), ex::dtype_name<T>(), bytes,
+  records.push_back(ex::bench_against_copy("swiglu", ex::shape_name(rows, hidden), ex::dtype_name<T>(), bytes,
                                            [&] { ex::swiglu<T>(x.data(), y.data(), rows, hidden); }));
 }
 
@@ -75,7 +75,7 @@ int main(int argc, char** argv) {
   return ex::run_example(
       "swiglu", argc, argv,
       [](std::mt19937_64& rng, ex::ExampleOptions const&) {
-        return check_type<bf16>(rng) && check_type<f16>(rng) && check_type<float>(rng);
+        return ex::check_row_types([&]<class T>() { return check_type<T>(rng); });
       },
       [](std::mt19937_64& rng, ex::ExampleOptions const&, std::vector<ex::Record>& records) {
         bench<bf16>(16384, 8192, records, rng);

@@ -239,55 +239,51 @@ CUTE_CPP_HD constexpr std::int64_t product_typed(T const& t) noexcept {
   }
 }
 
-/// crd2idx over typed tuples (the CuTe definition): an integer coordinate into a tuple shape is
-/// split column-major, the last mode taking the remainder; `_` counts as 0.
-template <class Crd, class Sh, class St>
-CUTE_CPP_HD constexpr std::int64_t crd2idx_typed(Crd const& c, Sh const& s, St const& d) noexcept {
+/// Calls f(ci, d) for each leaf of the shape the coordinate reaches: ci is the leaf's integer
+/// coordinate, d its stride. An integer coordinate into a tuple shape is split column-major, the
+/// last mode taking the remainder (the CuTe definition); `_` reaches no leaf.
+template <class Crd, class Sh, class St, class F>
+CUTE_CPP_HD constexpr void for_each_coord_leaf(Crd const& c, Sh const& s, St const& d, F const& f) noexcept {
   if constexpr (std::is_same_v<Crd, Underscore>) {
-    return 0;
   } else if constexpr (is_tuple_v<Crd>) {
     static_assert(is_tuple_v<Sh> && tuple_rank_v<Crd> == tuple_rank_v<Sh>,
                   "cute-cpp [layout.coord.congruent]: a tuple coordinate needs a shape of the same rank");
-    return [&]<std::size_t... I>(std::index_sequence<I...>) {
-      return (std::int64_t(0) + ... + crd2idx_typed(get<I>(c), get<I>(s), get<I>(d)));
+    [&]<std::size_t... I>(std::index_sequence<I...>) {
+      (for_each_coord_leaf(get<I>(c), get<I>(s), get<I>(d), f), ...);
     }(std::make_index_sequence<tuple_rank_v<Crd>>{});
   } else if constexpr (is_tuple_v<Sh>) {
     std::int64_t ci = std::int64_t(dyn(c));
-    std::int64_t r = 0;
     [&]<std::size_t... I>(std::index_sequence<I...>) {
-      ((I + 1 < sizeof...(I)
-            ? (r += crd2idx_typed(ci % product_typed(get<I>(s)), get<I>(s), get<I>(d)),
-               ci /= product_typed(get<I>(s)))
-            : (r += crd2idx_typed(ci, get<I>(s), get<I>(d)))),
+      ((I + 1 < sizeof...(I) ? (for_each_coord_leaf(ci % product_typed(get<I>(s)), get<I>(s), get<I>(d), f),
+                                ci /= product_typed(get<I>(s)))
+                             : (for_each_coord_leaf(ci, get<I>(s), get<I>(d), f), ci)),
        ...);
     }(std::make_index_sequence<tuple_rank_v<Sh>>{});
-    return r;
   } else {
-    return std::int64_t(dyn(c)) * std::int64_t(dyn(d));
+    f(std::int64_t(dyn(c)), d);
   }
+}
+
+/// crd2idx over typed tuples: the sum over the reached leaves of coordinate times stride.
+template <class Crd, class Sh, class St>
+CUTE_CPP_HD constexpr std::int64_t crd2idx_typed(Crd const& c, Sh const& s, St const& d) noexcept {
+  std::int64_t r = 0;
+  for_each_coord_leaf(c, s, d, [&](std::int64_t ci, auto const& di) { r += ci * std::int64_t(dyn(di)); });
+  return r;
 }
 
 /// Evaluation of a layout with ScaledBasis strides: the coordinate (one int64_t per axis).
 template <class Crd, class Sh, class St>
 CUTE_CPP_HD constexpr void crd2crd_acc(Crd const& c, Sh const& s, St const& d, std::int64_t* acc) noexcept {
-  if constexpr (std::is_same_v<Crd, Underscore>) {
-  } else if constexpr (is_tuple_v<Crd>) {
-    [&]<std::size_t... I>(std::index_sequence<I...>) { (crd2crd_acc(get<I>(c), get<I>(s), get<I>(d), acc), ...); }(
-        std::make_index_sequence<tuple_rank_v<Crd>>{});
-  } else if constexpr (is_tuple_v<Sh>) {
-    std::int64_t ci = std::int64_t(dyn(c));
-    [&]<std::size_t... I>(std::index_sequence<I...>) {
-      ((I + 1 < sizeof...(I) ? (crd2crd_acc(ci % product_typed(get<I>(s)), get<I>(s), get<I>(d), acc),
-                                ci /= product_typed(get<I>(s)))
-                             : (crd2crd_acc(ci, get<I>(s), get<I>(d), acc), ci)),
-       ...);
-    }(std::make_index_sequence<tuple_rank_v<Sh>>{});
-  } else if constexpr (is_basis_v<St>) {
-    acc[St::axis] += std::int64_t(dyn(c)) * std::int64_t(dyn(d.value));
-  } else {
-    static_assert(is_constant_int_v<St> && St::value == 0,
-                  "cute-cpp [layout.basis.mixed]: a layout's strides are all ScaledBasis (or 0), or none");
-  }
+  for_each_coord_leaf(c, s, d, [&](std::int64_t ci, auto const& di) {
+    using D = std::decay_t<decltype(di)>;
+    if constexpr (is_basis_v<D>) {
+      acc[D::axis] += ci * std::int64_t(dyn(di.value));
+    } else {
+      static_assert(is_constant_int_v<D> && D::value == 0,
+                    "cute-cpp [layout.basis.mixed]: a layout's strides are all ScaledBasis (or 0), or none");
+    }
+  });
 }
 /// L(crd): an offset, or a coordinate tuple when the strides are ScaledBasis.
 template <class Crd, class Sh, class St>
