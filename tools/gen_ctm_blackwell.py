@@ -124,6 +124,10 @@ struct Tcgen05LdSt;
 
 PLAIN_KINDS = [("f16", True), ("tf32", True), ("f8f6f4", False), ("i8", False)]  # (kind, has scale-input-d)
 BLOCK_SCALED = [("mxf8f6f4", ["1X"]), ("mxf4", ["2X"]), ("mxf4nvf4", ["2X", "4X"])]
+# The A-collector qualifiers, in the order of the Op template parameter.
+COLLECTOR_OPS = ["fill", "use", "lastuse", "discard"]
+
+
 def mma_body(instr, pred_index):
     return ('"{\\n"\n'
             '        ".reg .pred p;\\n"\n'
@@ -185,29 +189,9 @@ namespace ctm::detail {
                             ins += [f'"r"(lanes[{i}])' for i in range(nl)]
                         if with_scale:
                             ins.append('"n"(ScaleInputD)')
-                        out.append(f"  if constexpr ({cond}) {{\n")
-                        out.append(f"    asm volatile({mma_body(instr, 4)}\n")
-                        out.append(f"        :: {', '.join(ins[:6])}")
-                        rest = ins[6:]
-                        for i in range(0, len(rest), 8):
-                            out.append(",\n           " + ", ".join(rest[i:i + 8]))
-                        out.append(");\n  }\n")
+                        emit_asm(out, cond, instr, ins)
                 out.append("}\n\n")
-        # block-scaled: tcgen05_mma_block_scale_impl<Kind, ScaleVec>
-        name = f"tcgen05_mma_block_scale{suffix}_impl"
-        out.append("// Kind: 4 mxf8f6f4, 5 mxf4, 6 mxf4nvf4; ScaleVec: 1, 2, 4 (.scale_vec::NX).\n")
-        out.append(f"template <int Kind, int ScaleVec, int CtaGroup>\n__device__ inline void {name}("
-                   f"std::uint32_t d_tmem, {a_type} a, std::uint64_t b_desc, std::uint32_t idesc, "
-                   "std::uint32_t sfa_tmem, std::uint32_t sfb_tmem, std::uint32_t enable_input_d) {\n")
-        for ki, (kind, vecs) in enumerate(BLOCK_SCALED, start=4):
-            for vec in vecs:
-                instr = (f"tcgen05.mma.cta_group::%5.kind::{kind}.block_scale.scale_vec::{vec} "
-                         f"[%0], {a_ptx}, %2, %3, [%6], [%7], p;")
-                out.append(f"  if constexpr (Kind == {ki} && ScaleVec == {vec[0]}) {{\n")
-                out.append(f"    asm volatile({mma_body(instr, 4)}\n")
-                out.append(f'        :: "r"(d_tmem), "{a_con}"(a), "l"(b_desc), "r"(idesc), "r"(enable_input_d), '
-                           '"n"(CtaGroup),\n           "r"(sfa_tmem), "r"(sfb_tmem));\n  }\n')
-        out.append("}\n\n")
+        emit_block_scale(out, a_tmem, collector=False)
     gen_mma_sparse_ws(out)
     out.append("#endif  // __CUDACC__\n\n}  // namespace ctm::detail\n")
     return "".join(out)
@@ -221,6 +205,37 @@ def emit_asm(out, cond, instr, ins):
     for i in range(0, len(rest), 8):
         out.append(",\n           " + ", ".join(rest[i:i + 8]))
     out.append(");\n  }\n")
+
+
+def emit_block_scale(out, a_tmem, collector):
+    """tcgen05_mma_block_scale[_collector]{suffix}_impl<Kind, ScaleVec, CtaGroup[, Op]>: the
+    block-scaled kinds with each scale-vector size (and, for the collector form, each A-collector
+    op). Operands: %0 d, %1 a, %2 b, %3 idesc, %4 enable, %5 cta_group (n), %6 / %7 the scale
+    factors' tensor-memory addresses."""
+    a_type, a_con, a_ptx, suffix = a_operand(a_tmem)
+    if collector:
+        out.append("// Kind: 4 mxf8f6f4, 5 mxf4, 6 mxf4nvf4; ScaleVec: 1, 2, 4; Op as above.\n")
+        out.append(f"template <int Kind, int ScaleVec, int CtaGroup, int Op>\n__device__ inline void "
+                   f"tcgen05_mma_block_scale_collector{suffix}_impl(std::uint32_t d_tmem, {a_type} a, "
+                   "std::uint64_t b_desc, std::uint32_t idesc, std::uint32_t sfa_tmem, std::uint32_t sfb_tmem, "
+                   "std::uint32_t enable_input_d) {\n")
+    else:
+        out.append("// Kind: 4 mxf8f6f4, 5 mxf4, 6 mxf4nvf4; ScaleVec: 1, 2, 4 (.scale_vec::NX).\n")
+        out.append(f"template <int Kind, int ScaleVec, int CtaGroup>\n__device__ inline void "
+                   f"tcgen05_mma_block_scale{suffix}_impl("
+                   f"std::uint32_t d_tmem, {a_type} a, std::uint64_t b_desc, std::uint32_t idesc, "
+                   "std::uint32_t sfa_tmem, std::uint32_t sfb_tmem, std::uint32_t enable_input_d) {\n")
+    ins = ['"r"(d_tmem)', f'"{a_con}"(a)', '"l"(b_desc)', '"r"(idesc)', '"r"(enable_input_d)', '"n"(CtaGroup)',
+           '"r"(sfa_tmem)', '"r"(sfb_tmem)']
+    ops = list(enumerate(COLLECTOR_OPS)) if collector else [(None, None)]
+    for ki, (kind, vecs) in enumerate(BLOCK_SCALED, start=4):
+        for vec in vecs:
+            for oi, op in ops:
+                cond = f"Kind == {ki} && ScaleVec == {vec[0]}" + (f" && Op == {oi}" if collector else "")
+                qualifier = f".collector::a::{op}" if collector else ""
+                emit_asm(out, cond, f"tcgen05.mma.cta_group::%5.kind::{kind}.block_scale.scale_vec::{vec}{qualifier} "
+                                    f"[%0], {a_ptx}, %2, %3, [%6], [%7], p;", ins)
+    out.append("}\n\n")
 
 
 def gen_mma_sparse_ws(out):
@@ -279,9 +294,6 @@ def gen_mma_sparse_ws(out):
                 out.append("}\n\n")
 
 
-COLLECTOR_OPS = ["fill", "use", "lastuse", "discard"]
-
-
 def gen_mma_collector():
     out = [HEADER, """// tcgen05.mma with the A-collector qualifier (.collector::a::fill / use / lastuse / discard),
 // for each kind, A from shared memory or tensor memory, the plain and block-scaled forms. The
@@ -305,18 +317,7 @@ namespace ctm::detail {
                 emit_asm(out, f"Kind == {ki} && Op == {oi}",
                          f"tcgen05.mma.cta_group::%5.kind::{kind}.collector::a::{op} [%0], {a_ptx}, %2, %3, p;", base)
         out.append("}\n\n")
-        out.append("// Kind: 4 mxf8f6f4, 5 mxf4, 6 mxf4nvf4; ScaleVec: 1, 2, 4; Op as above.\n")
-        out.append(f"template <int Kind, int ScaleVec, int CtaGroup, int Op>\n__device__ inline void "
-                   f"tcgen05_mma_block_scale_collector{suffix}_impl(std::uint32_t d_tmem, {a_type} a, "
-                   "std::uint64_t b_desc, std::uint32_t idesc, std::uint32_t sfa_tmem, std::uint32_t sfb_tmem, "
-                   "std::uint32_t enable_input_d) {\n")
-        for ki, (kind, vecs) in enumerate(BLOCK_SCALED, start=4):
-            for vec in vecs:
-                for oi, op in enumerate(COLLECTOR_OPS):
-                    emit_asm(out, f"Kind == {ki} && ScaleVec == {vec[0]} && Op == {oi}",
-                             f"tcgen05.mma.cta_group::%5.kind::{kind}.block_scale.scale_vec::{vec}.collector::a::{op} "
-                             f"[%0], {a_ptx}, %2, %3, [%6], [%7], p;", base + ['"r"(sfa_tmem)', '"r"(sfb_tmem)'])
-        out.append("}\n\n")
+        emit_block_scale(out, a_tmem, collector=True)
     out.append("#endif  // __CUDACC__\n\n}  // namespace ctm::detail\n")
     return "".join(out)
 
