@@ -48,7 +48,7 @@ __device__ __forceinline__ float2 mul_packed_f32x2(float2 a, float2 b) {
 __device__ __forceinline__ std::uint32_t cvt_f16x2_f32(float x, float y) { return ctm::cvt_rn_f16x2_f32(y, x); }
 
 /// The maximum of v over the 32 lanes, in every lane (redux.sync.max.f32 on sm_100a, a
-/// butterfly of shuffles elsewhere).
+/// butterfly of shuffles and fmaxf elsewhere): NaN lanes are ignored unless all are NaN.
 __device__ __forceinline__ float warp_reduction_max_f32(float v) {
 #if defined(__CUDA_ARCH_FEAT_SM100_ALL)
   return ctm::redux_sync_max_f32(v);

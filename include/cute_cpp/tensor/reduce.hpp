@@ -33,7 +33,9 @@ __device__ __forceinline__ float warp_reduce(float x, Op op) {
 }
 /// warp_reduction_sum(x): the sum over the warp, in every lane (arch::warp_reduction_sum_f32).
 __device__ __forceinline__ float warp_reduction_sum(float x) { return arch::warp_reduction_sum_f32(x); }
-/// warp_reduction_max(x): the maximum over the warp, in every lane.
+/// warp_reduction_max(x): the maximum over the warp, in every lane, by MaxOp (a > b ? a : b).
+/// NOTE: a NaN lane may or may not win, depending on where it meets the others in the
+/// butterfly; arch::warp_reduction_max_f32 (fmaxf, or redux.sync on sm_100a) ignores NaN lanes.
 __device__ __forceinline__ float warp_reduction_max(float x) { return warp_reduce(x, MaxOp{}); }
 
 /// block_reduce<Threads>(x, op, identity, scratch): op over the x of all Threads threads of the
