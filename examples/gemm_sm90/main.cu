@@ -389,18 +389,22 @@ std::string plan_name() {
   return "gemm_sm90 " + tile_name<Plan>();
 }
 
-/// One plan, launched directly.
-template <class Plan>
+/// One plan, launched directly; Swapped: on a bf16 TN problem, with A and B swapped
+/// (swap_ab_arguments).
+template <class Plan, bool Swapped = false>
 void bench_plan(std::int64_t m, std::int64_t n, std::int64_t k, std::mt19937_64& rng, cublasLtHandle_t handle,
                 std::vector<ex::Record>& records, int k_splits = 1) {
-  auto with_splits = [k_splits](ex::GemmArguments<Plan> a) {
+  using On = std::conditional_t<Swapped, plans::Bf16TN, Plan>;
+  auto launched = [k_splits](ex::GemmArguments<On> a) {
     a.k_splits = k_splits;
-    return a;
+    if constexpr (Swapped) return ex::swap_ab_arguments<Plan>(a);
+    else return a;
   };
-  bench<Plan>(
-      m, n, k, rng, handle, records, [&](ex::GemmArguments<Plan> const& a) { ex::run_gemm<Plan>(with_splits(a), nullptr); },
-      [&](ex::GemmArguments<Plan> const& a) { return ex::gemm_workspace_bytes(with_splits(a)); },
-      plan_name<Plan>() + (k_splits == 1 ? "" : " split " + std::to_string(k_splits)));
+  bench<On>(
+      m, n, k, rng, handle, records,
+      [&](ex::GemmArguments<On> const& a) { ex::run_gemm<Plan>(launched(a), nullptr); },
+      [&](ex::GemmArguments<On> const& a) { return ex::gemm_workspace_bytes(launched(a)); },
+      plan_name<Plan>() + (Swapped ? " swapped" : "") + (k_splits == 1 ? "" : " split " + std::to_string(k_splits)));
 }
 
 /// The bf16 TN GEMM with the heuristic's tile, named after the tile it chose.
@@ -433,23 +437,8 @@ void raster_sweep(std::mt19937_64& rng, cublasLtHandle_t handle, std::vector<ex:
 /// --split-sweep: plans and K splits on the shapes whose last wave is partial (choose_split_k's
 /// and choose_gemm_tile's NOTEs).
 void split_sweep(std::mt19937_64& rng, cublasLtHandle_t handle, std::vector<ex::Record>& records) {
-  auto swapped = [&]<class Plan>(std::int64_t m, std::int64_t n, std::int64_t k, int k_splits) {
-    auto with_splits = [k_splits](ex::GemmArguments<plans::Bf16TN> a) {
-      a.k_splits = k_splits;
-      return a;
-    };
-    bench<plans::Bf16TN>(
-        m, n, k, rng, handle, records,
-        [&](ex::GemmArguments<plans::Bf16TN> const& a) {
-          ex::run_gemm<Plan>(ex::swap_ab_arguments<Plan>(with_splits(a)), nullptr);
-        },
-        [&](ex::GemmArguments<plans::Bf16TN> const& a) {
-          return ex::gemm_workspace_bytes(ex::swap_ab_arguments<Plan>(with_splits(a)));
-        },
-        plan_name<Plan>() + " swapped split " + std::to_string(k_splits));
-  };
-  for (int s : {0, 2, 8}) swapped.template operator()<plans::Bf16TNSwap16>(16, 4096, 4096, s);
-  swapped.template operator()<plans::Bf16TNSwap128c2>(128, 14336, 4096, 0);
+  for (int s : {0, 2, 8}) bench_plan<plans::Bf16TNSwap16, true>(16, 4096, 4096, rng, handle, records, s);
+  bench_plan<plans::Bf16TNSwap128c2, true>(128, 14336, 4096, rng, handle, records, 0);
   bench_plan<plans::Bf16TN112NoCluster>(128, 14336, 4096, rng, handle, records);
   bench_plan<plans::Bf16TN112ClusterN>(128, 14336, 4096, rng, handle, records);
   for (int s : {1, 2}) bench_plan<plans::Bf16TN64NoCluster>(16, 4096, 4096, rng, handle, records, s);
