@@ -77,6 +77,15 @@ struct GemmPlan {
                                        SmemMNMajor<TB, BN / ClusterM, BK>>;
   using Mma = sm90::WgmmaTiledMma<TA, TB, float, sm90::AOperand<ASmem>, sm90::BOperand<BSmem>, rows_per_warpgroup / 64, BN>;
   using Epi = sm90::EpilogueTmaStore<TC, BN, /*BarrierId=*/1, LayoutC>;
+  /// The epilogue of a whole tile (no split) stores the first chunks of its 16-bit row-major
+  /// slab at once and keeps the rest packed in registers, stored a chunk per K block of the next
+  /// tile while its wgmmas run.
+  static constexpr bool overlap_epilogue = !pingpong && LayoutC == LayoutEnum::RowMajor && sizeof(TC) == 2 &&
+                                           rows_per_warpgroup == 64 && BN == 256;
+  /// Per-thread registers (setmaxnreg) of the producer and consumer warpgroups: 3 x 168 in all.
+  /// The overlapped epilogue's packed chunks need the consumers' extra 8.
+  static constexpr int producer_registers = overlap_epilogue ? 24 : 40;
+  static constexpr int consumer_registers = overlap_epilogue ? 240 : 232;
   /// Named barriers of split-K's reduction, one per consumer warpgroup (after the epilogue's).
   static constexpr int split_k_barrier = 1 + consumer_warpgroups;
   static_assert(diag::named_barrier_plan<split_k_barrier + consumer_warpgroups - 1, 128>::ok);

@@ -71,7 +71,7 @@ gemm_kernel(const __grid_constant__ typename Plan::MapA tma_a, const __grid_cons
 
   if (warpgroup == 0) {
     // ---- producer ----
-    ctm::setmaxnreg_dec<40>();
+    ctm::setmaxnreg_dec<Plan::producer_registers>();
     if (threadIdx.x != 0) return;
     auto state = make_pipeline_state<Plan::stages>(PipelineUserType::Producer);
     std::uint16_t const mask = std::uint16_t(cluster_mask);
@@ -116,7 +116,7 @@ gemm_kernel(const __grid_constant__ typename Plan::MapA tma_a, const __grid_cons
   }
 
   // ---- consumers ----
-  ctm::setmaxnreg_inc<232>();
+  ctm::setmaxnreg_inc<Plan::consumer_registers>();
   int const consumer = warpgroup - 1;
   std::uint32_t const lane = threadIdx.x % 32;
   auto state = make_pipeline_state<Plan::stages>(PipelineUserType::Consumer);
@@ -124,6 +124,18 @@ gemm_kernel(const __grid_constant__ typename Plan::MapA tma_a, const __grid_cons
   std::uint32_t chunk_counter = 0;
   int const group = Plan::pingpong ? 0 : consumer;  // this warpgroup's part of its tiles
   int turn = 0;
+  // overlap_epilogue: the previous tile's slab, packed, and where it goes. Its first chunks
+  // went out at once: the packed rest and the next tile's accumulators must fit the registers.
+  constexpr int overlap_first_chunk = 2;
+  struct NoSlab {};
+  std::conditional_t<Plan::overlap_epilogue, typename Plan::Epi::Packed, NoSlab> pending;
+  bool has_pending = false;
+  std::int64_t pending_row0 = 0, pending_col0 = 0;
+  auto const store_pending_chunk = [&](int c) {
+    if constexpr (Plan::overlap_epilogue)
+      Plan::Epi::store_packed_chunk(pending, c, tma_c, smem.epilogue[consumer], consumer, thread, pending_row0,
+                                    pending_col0, chunk_counter);
+  };
   for (; scheduler.has_work(); scheduler.advance_to_next_work(), ++turn) {
     WorkTileInfo const tile = scheduler.get_current_work();
     if constexpr (Plan::pingpong) {
@@ -138,7 +150,7 @@ gemm_kernel(const __grid_constant__ typename Plan::MapA tma_a, const __grid_cons
     }
     acc.fill(0.0f);
     auto previous = state;
-    for (int kb = tile.k_block_begin; kb < tile.k_block_end; ++kb) {
+    auto const step = [&](int kb) {
       pipeline.consumer_wait(state);
       auto& stage = smem.stage[state.index()];
       Mma::warpgroup_arrive(acc);
@@ -154,7 +166,19 @@ gemm_kernel(const __grid_constant__ typename Plan::MapA tma_a, const __grid_cons
       }
       previous = state;
       state.advance();
+    };
+    int kb = tile.k_block_begin;
+    if constexpr (Plan::overlap_epilogue) {
+      // The previous tile's packed chunks go out one per K block while this tile's wgmmas run
+      // (all of them, even when this tile has fewer K blocks).
+#pragma unroll
+      for (int c = overlap_first_chunk; c < Plan::Epi::chunks; ++c) {
+        if (kb < tile.k_block_end) step(kb++);
+        if (has_pending) store_pending_chunk(c);
+      }
+      has_pending = false;
     }
+    for (; kb < tile.k_block_end; ++kb) step(kb);
     if constexpr (Plan::pingpong) {
       auto next = scheduler;
       next.advance_to_next_work();
@@ -177,11 +201,25 @@ gemm_kernel(const __grid_constant__ typename Plan::MapA tma_a, const __grid_cons
     // ---- epilogue ----
     std::int64_t const row0 = std::int64_t(tile.m) * BM + group * Plan::rows_per_warpgroup;
     std::int64_t const col0 = std::int64_t(tile.n) * BN;
+    if constexpr (Plan::overlap_epilogue) {
+      if (tile.splits == 1) {
+        pending = Plan::Epi::template pack_slab<Mma>(acc, 0, epilogue, thread, row0, col0, m, n);
+        pending_row0 = row0, pending_col0 = col0;
+#pragma unroll
+        for (int c = 0; c < overlap_first_chunk; ++c) store_pending_chunk(c);
+        has_pending = true;
+        continue;
+      }
+    }
 #pragma unroll
     for (int atom = 0; atom < Mma::atoms_m; ++atom) {
       Plan::Epi::template store<Mma>(acc, atom, epilogue, tma_c, smem.epilogue[consumer], consumer, thread,
                                      row0 + atom * 64, col0, m, n, chunk_counter);
     }
+  }
+  if (has_pending) {
+#pragma unroll
+    for (int c = overlap_first_chunk; c < Plan::Epi::chunks; ++c) store_pending_chunk(c);
   }
   Plan::Epi::drain(thread);
 }

@@ -90,82 +90,135 @@ struct EpilogueTmaStore {
     auto const slice = TiledMma::get_slice(thread);
     int const warp = thread / 32, lane = thread % 32;
 #pragma unroll
-    for (int c = 0; c < chunks; ++c, ++chunk_counter) {
-      char* const buffer = reinterpret_cast<char*>(smem.buffer[chunk_counter & 1u]);
-      if (thread == 0) Stores::producer_acquire();
-      ctm::bar_sync(barrier, 128);
-      float v[chunk_cols / 2];  // this thread's chunk_cols / 8 n8-blocks, 4 values each
+    for (int c = 0; c < chunks; ++c) {
+      through_buffer(c, map, smem, barrier, thread, row0, col0, chunk_counter, [&](char* const buffer) {
+        float v[chunk_cols / 2];  // this thread's chunk_cols / 8 n8-blocks, 4 values each
 #pragma unroll
-      for (int j = 0; j < chunk_cols / 2; ++j) {
-        int const jj = c * (chunk_cols / 2) + j;
-        std::int64_t const row = row0 + slice.row(0, jj);
-        std::int64_t const col = col0 + slice.col(jj);
-        float const x = acc.v[atom][jj];
-        v[j] = (row < m && col < n) ? op(x, row, col) : x;
-      }
-      if constexpr (!row_major && sizeof(TC) == 4) {
-        // Column c of the chunk is 64 rows: two 128-byte lines, one per box of 32 rows, each
-        // swizzled by its column.
+        for (int j = 0; j < chunk_cols / 2; ++j) {
+          int const jj = c * (chunk_cols / 2) + j;
+          std::int64_t const row = row0 + slice.row(0, jj);
+          std::int64_t const col = col0 + slice.col(jj);
+          float const x = acc.v[atom][jj];
+          v[j] = (row < m && col < n) ? op(x, row, col) : x;
+        }
+        if constexpr (!row_major && sizeof(TC) == 4) {
+          // Column c of the chunk is 64 rows: two 128-byte lines, one per box of 32 rows, each
+          // swizzled by its column.
 #pragma unroll
-        for (int b = 0; b < chunk_cols / 8; ++b) {
+          for (int b = 0; b < chunk_cols / 8; ++b) {
 #pragma unroll
-          for (int e = 0; e < 4; ++e) {
-            int const r = warp * 16 + lane / 4 + (e / 2) * 8, col = b * 8 + (lane % 4) * 2 + e % 2;
-            *reinterpret_cast<float*>(buffer + offset_bytes(r, col)) = v[4 * b + e];
+            for (int e = 0; e < 4; ++e) {
+              int const r = warp * 16 + lane / 4 + (e / 2) * 8, col = b * 8 + (lane % 4) * 2 + e % 2;
+              *reinterpret_cast<float*>(buffer + offset_bytes(r, col)) = v[4 * b + e];
+            }
+          }
+        } else if constexpr (!row_major) {
+          // stmatrix x4 .trans writes two n8-blocks of both 8-row halves of a warp's 16 rows as
+          // columns: lane i of matrix q gives the address of column 8 (b + q / 2) + i, whose rows
+          // warp * 16 + (q % 2) * 8 .. + 7 are one 16-byte unit of that column's 128 bytes.
+          int const q = lane / 8;
+#pragma unroll
+          for (int b = 0; b < chunk_cols / 8; b += 2) {
+            int const col = (b + (q >> 1)) * 8 + lane % 8;
+            ctm::stmatrix_x4_trans(buffer + offset_bytes(warp * 16 + (q & 1) * 8, col),
+                                   pack(v[4 * b + 0], v[4 * b + 1]), pack(v[4 * b + 2], v[4 * b + 3]),
+                                   pack(v[4 * b + 4], v[4 * b + 5]), pack(v[4 * b + 6], v[4 * b + 7]));
+          }
+        } else if constexpr (sizeof(TC) == 2) {
+          std::uint32_t words[chunk_cols / 4];
+#pragma unroll
+          for (int w = 0; w < chunk_cols / 4; ++w) words[w] = pack(v[2 * w], v[2 * w + 1]);
+          stmatrix_rows(buffer, words, warp, lane);
+        } else {
+#pragma unroll
+          for (int b = 0; b < chunk_cols / 8; ++b) {
+#pragma unroll
+            for (int half = 0; half < 2; ++half) {
+              int const r = warp * 16 + lane / 4 + half * 8;
+              int const col = b * 8 + (lane % 4) * 2;
+              *reinterpret_cast<float2*>(buffer + offset_bytes(col, r)) =
+                  make_float2(v[4 * b + 2 * half], v[4 * b + 2 * half + 1]);
+            }
           }
         }
-      } else if constexpr (!row_major) {
-        // stmatrix x4 .trans writes two n8-blocks of both 8-row halves of a warp's 16 rows as
-        // columns: lane i of matrix q gives the address of column 8 (b + q / 2) + i, whose rows
-        // warp * 16 + (q % 2) * 8 .. + 7 are one 16-byte unit of that column's 128 bytes.
-        int const q = lane / 8;
-#pragma unroll
-        for (int b = 0; b < chunk_cols / 8; b += 2) {
-          int const col = (b + (q >> 1)) * 8 + lane % 8;
-          ctm::stmatrix_x4_trans(buffer + offset_bytes(warp * 16 + (q & 1) * 8, col), pack(v[4 * b + 0], v[4 * b + 1]),
-                                 pack(v[4 * b + 2], v[4 * b + 3]), pack(v[4 * b + 4], v[4 * b + 5]),
-                                 pack(v[4 * b + 6], v[4 * b + 7]));
-        }
-      } else if constexpr (sizeof(TC) == 2) {
-        // stmatrix x4 writes two n8-blocks (16 columns) of both 8-row halves of a warp's 16 rows.
-        int const q = lane / 8;
-        int const r = warp * 16 + (q & 1) * 8 + lane % 8;
-#pragma unroll
-        for (int b = 0; b < chunk_cols / 8; b += 2) {
-          ctm::stmatrix_x4(buffer + offset_bytes(b * 8 + (q >> 1) * 8, r), pack(v[4 * b + 0], v[4 * b + 1]),
-                           pack(v[4 * b + 2], v[4 * b + 3]), pack(v[4 * b + 4], v[4 * b + 5]),
-                           pack(v[4 * b + 6], v[4 * b + 7]));
-        }
-      } else {
-#pragma unroll
-        for (int b = 0; b < chunk_cols / 8; ++b) {
-#pragma unroll
-          for (int half = 0; half < 2; ++half) {
-            int const r = warp * 16 + lane / 4 + half * 8;
-            int const col = b * 8 + (lane % 4) * 2;
-            *reinterpret_cast<float2*>(buffer + offset_bytes(col, r)) =
-                make_float2(v[4 * b + 2 * half], v[4 * b + 2 * half + 1]);
-          }
-        }
-      }
-      ctm::fence_proxy_async_shared_cta();
-      ctm::bar_sync(barrier, 128);
-      if (thread == 0) {
-        std::int32_t const row = std::int32_t(row0), col = std::int32_t(col0 + c * chunk_cols);
-        TC const* const src = smem.buffer[chunk_counter & 1u];
-        if constexpr (row_major) TmaCopy::store(map, src, col, row);
-        else TmaCopy::store(map, src, row, col);
-        Stores::producer_commit();
-      }
+      });
     }
   }
 
-  /// Before the CTA exits: the stores' shared reads must be done.
+  /// A warpgroup's slab of a 16-bit row-major C, the functor applied and converted: for each
+  /// chunk, its stmatrix operands (two outputs a word). Held in registers, it lets the
+  /// accumulators go to the next tile while the chunks are stored.
+  struct Packed {
+    std::uint32_t words[chunks][chunk_cols / 4];
+  };
+  template <class TiledMma, class Op>
+  static __device__ __forceinline__ Packed pack_slab(typename TiledMma::FragmentC const& acc, int atom, Op const& op,
+                                                     int thread, std::int64_t row0, std::int64_t col0, std::int64_t m,
+                                                     std::int64_t n) {
+    static_assert(row_major && sizeof(TC) == 2, "cute-cpp [epilogue.packed]: packed slabs are 16-bit row-major");
+    auto const slice = TiledMma::get_slice(thread);
+    auto value = [&](int jj) {
+      std::int64_t const row = row0 + slice.row(0, jj), col = col0 + slice.col(jj);
+      float const x = acc.v[atom][jj];
+      return (row < m && col < n) ? op(x, row, col) : x;
+    };
+    Packed p;
+#pragma unroll
+    for (int c = 0; c < chunks; ++c) {
+#pragma unroll
+      for (int w = 0; w < chunk_cols / 4; ++w) {
+        int const jj = c * (chunk_cols / 2) + 2 * w;
+        p.words[c][w] = pack(value(jj), value(jj + 1));
+      }
+    }
+    return p;
+  }
+  /// Stores chunk c of a packed slab at global (row0, col0), as store() stores its chunks.
+  static __device__ __forceinline__ void store_packed_chunk(Packed const& p, int c, Map const& map,
+                                                            SharedStorage& smem, int wg, int thread, std::int64_t row0,
+                                                            std::int64_t col0, std::uint32_t& chunk_counter) {
+    int const warp = thread / 32, lane = thread % 32;
+    through_buffer(c, map, smem, std::uint32_t(BarrierId + wg), thread, row0, col0, chunk_counter,
+                   [&](char* const buffer) { stmatrix_rows(buffer, p.words[c], warp, lane); });
+  }
+
   static __device__ __forceinline__ void drain(int thread) {
     if (thread == 0) Stores::producer_tail();
   }
 
  private:
+  /// One chunk through the next of the two buffers: once the store that last read it is done,
+  /// `fill(buffer)` by the warpgroup, then a TMA store of it by thread 0.
+  template <class Fill>
+  static __device__ __forceinline__ void through_buffer(int c, Map const& map, SharedStorage& smem,
+                                                        std::uint32_t barrier, int thread, std::int64_t row0,
+                                                        std::int64_t col0, std::uint32_t& chunk_counter,
+                                                        Fill const& fill) {
+    TC* const buffer = smem.buffer[chunk_counter & 1u];
+    if (thread == 0) Stores::producer_acquire();
+    ctm::bar_sync(barrier, 128);
+    fill(reinterpret_cast<char*>(buffer));
+    ctm::fence_proxy_async_shared_cta();
+    ctm::bar_sync(barrier, 128);
+    if (thread == 0) {
+      std::int32_t const row = std::int32_t(row0), col = std::int32_t(col0 + c * chunk_cols);
+      if constexpr (row_major) TmaCopy::store(map, buffer, col, row);
+      else TmaCopy::store(map, buffer, row, col);
+      Stores::producer_commit();
+    }
+    ++chunk_counter;
+  }
+  /// stmatrix x4 writes two n8-blocks (16 columns) of both 8-row halves of a warp's 16 rows of a
+  /// row-major chunk; words are the chunk's packed pairs in accumulator order.
+  static __device__ __forceinline__ void stmatrix_rows(char* buffer, std::uint32_t const (&words)[chunk_cols / 4],
+                                                       int warp, int lane) {
+    int const q = lane / 8;
+    int const r = warp * 16 + (q & 1) * 8 + lane % 8;
+#pragma unroll
+    for (int b = 0; b < chunk_cols / 8; b += 2)
+      ctm::stmatrix_x4(buffer + offset_bytes(b * 8 + (q >> 1) * 8, r), words[2 * b], words[2 * b + 1], words[2 * b + 2],
+                       words[2 * b + 3]);
+  }
   /// The byte offset in a chunk of its element (inner, outer): (column, row) of a row-major C,
   /// (row, column) of a column-major one; the chunk's layout type carries the swizzle.
   static __device__ __forceinline__ int offset_bytes(int inner, int outer) {
