@@ -6,7 +6,8 @@
 //                     stage, arms its barrier and issues the TMA loads of A and B;
 //   warpgroups 1, 2   consumers: each multiplies its 64-row half of the tile with wgmma,
 //                     keeping one wgmma group in flight, then runs the epilogue
-//                     (functor -> output type -> stmatrix -> TMA store) for its half;
+//                     (functor -> output type -> stmatrix -> TMA store) for its half (with
+//                     overlap_epilogue, half of it during the next tile's first K blocks);
 //                     with the PingPong schedule each takes every other tile whole instead,
 //                     skipping the other's stages, so their main loops and epilogues alternate.
 // The producer lowers its register budget (setmaxnreg) so the consumers can hold their
