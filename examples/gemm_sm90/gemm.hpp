@@ -82,10 +82,16 @@ struct GemmPlan {
   /// tile while its wgmmas run.
   static constexpr bool overlap_epilogue = !pingpong && LayoutC == LayoutEnum::RowMajor && sizeof(TC) == 2 &&
                                            rows_per_warpgroup == 64 && BN == 256;
-  /// Per-thread registers (setmaxnreg) of the producer and consumer warpgroups: 3 x 168 in all.
-  /// The overlapped epilogue's packed chunks need the consumers' extra 8.
+  /// The chunks stored at once. NOTE: with 3 or 4 kept packed beside the next tile's 128
+  /// accumulators, the consumers spill (40 or 104 bytes at 232 registers).
+  static constexpr int overlap_first_chunk = 2;
+  /// Per-thread registers (setmaxnreg) of the producer and consumer warpgroups. The overlapped
+  /// epilogue's packed chunks need the consumers' extra 8.
   static constexpr int producer_registers = overlap_epilogue ? 24 : 40;
   static constexpr int consumer_registers = overlap_epilogue ? 240 : 232;
+  static_assert(producer_registers + consumer_warpgroups * consumer_registers == 3 * 168,
+                "cute-cpp [gemm.registers]: the warpgroups' setmaxnreg budgets must share the 3 x 168 registers a "
+                "thread that one 384-thread CTA per SM has");
   /// Named barriers of split-K's reduction, one per consumer warpgroup (after the epilogue's).
   static constexpr int split_k_barrier = 1 + consumer_warpgroups;
   static_assert(diag::named_barrier_plan<split_k_barrier + consumer_warpgroups - 1, 128>::ok);

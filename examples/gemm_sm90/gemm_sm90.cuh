@@ -125,9 +125,9 @@ gemm_kernel(const __grid_constant__ typename Plan::MapA tma_a, const __grid_cons
   std::uint32_t chunk_counter = 0;
   int const group = Plan::pingpong ? 0 : consumer;  // this warpgroup's part of its tiles
   int turn = 0;
-  // overlap_epilogue: the previous tile's slab, packed, and where it goes. Its first chunks
-  // went out at once: the packed rest and the next tile's accumulators must fit the registers.
-  constexpr int overlap_first_chunk = 2;
+  // overlap_epilogue: the previous tile's slab, packed, and where it goes (its chunks from
+  // Plan::overlap_first_chunk on are still to store).
+  constexpr int overlap_first_chunk = Plan::overlap_first_chunk;
   struct NoSlab {};
   std::conditional_t<Plan::overlap_epilogue, typename Plan::Epi::Packed, NoSlab> pending;
   bool has_pending = false;
