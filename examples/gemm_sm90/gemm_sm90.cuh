@@ -127,7 +127,6 @@ gemm_kernel(const __grid_constant__ typename Plan::MapA tma_a, const __grid_cons
   int turn = 0;
   // overlap_epilogue: the previous tile's slab, packed, and where it goes (its chunks from
   // Plan::overlap_first_chunk on are still to store).
-  constexpr int overlap_first_chunk = Plan::overlap_first_chunk;
   struct NoSlab {};
   std::conditional_t<Plan::overlap_epilogue, typename Plan::Epi::Packed, NoSlab> pending;
   bool has_pending = false;
@@ -173,7 +172,7 @@ gemm_kernel(const __grid_constant__ typename Plan::MapA tma_a, const __grid_cons
       // The previous tile's packed chunks go out one per K block while this tile's wgmmas run
       // (all of them, even when this tile has fewer K blocks).
 #pragma unroll
-      for (int c = overlap_first_chunk; c < Plan::Epi::chunks; ++c) {
+      for (int c = Plan::overlap_first_chunk; c < Plan::Epi::chunks; ++c) {
         if (kb < tile.k_block_end) step(kb++);
         if (has_pending) store_pending_chunk(c);
       }
@@ -207,7 +206,7 @@ gemm_kernel(const __grid_constant__ typename Plan::MapA tma_a, const __grid_cons
         pending = Plan::Epi::template pack_slab<Mma>(acc, 0, epilogue, thread, row0, col0, m, n);
         pending_row0 = row0, pending_col0 = col0;
 #pragma unroll
-        for (int c = 0; c < overlap_first_chunk; ++c) store_pending_chunk(c);
+        for (int c = 0; c < Plan::overlap_first_chunk; ++c) store_pending_chunk(c);
         has_pending = true;
         continue;
       }
@@ -220,7 +219,7 @@ gemm_kernel(const __grid_constant__ typename Plan::MapA tma_a, const __grid_cons
   }
   if (has_pending) {
 #pragma unroll
-    for (int c = overlap_first_chunk; c < Plan::Epi::chunks; ++c) store_pending_chunk(c);
+    for (int c = Plan::overlap_first_chunk; c < Plan::Epi::chunks; ++c) store_pending_chunk(c);
   }
   Plan::Epi::drain(thread);
 }

@@ -92,54 +92,14 @@ struct EpilogueTmaStore {
 #pragma unroll
     for (int c = 0; c < chunks; ++c) {
       through_buffer(c, map, smem, barrier, thread, row0, col0, chunk_counter, [&](char* const buffer) {
-        float v[chunk_cols / 2];  // this thread's chunk_cols / 8 n8-blocks, 4 values each
-#pragma unroll
-        for (int j = 0; j < chunk_cols / 2; ++j) {
-          int const jj = c * (chunk_cols / 2) + j;
-          std::int64_t const row = row0 + slice.row(0, jj);
-          std::int64_t const col = col0 + slice.col(jj);
-          float const x = acc.v[atom][jj];
-          v[j] = (row < m && col < n) ? op(x, row, col) : x;
-        }
-        if constexpr (!row_major && sizeof(TC) == 4) {
-          // Column c of the chunk is 64 rows: two 128-byte lines, one per box of 32 rows, each
-          // swizzled by its column.
-#pragma unroll
-          for (int b = 0; b < chunk_cols / 8; ++b) {
-#pragma unroll
-            for (int e = 0; e < 4; ++e) {
-              int const r = warp * 16 + lane / 4 + (e / 2) * 8, col = b * 8 + (lane % 4) * 2 + e % 2;
-              *reinterpret_cast<float*>(buffer + offset_bytes(r, col)) = v[4 * b + e];
-            }
-          }
-        } else if constexpr (!row_major) {
-          // stmatrix x4 .trans writes two n8-blocks of both 8-row halves of a warp's 16 rows as
-          // columns: lane i of matrix q gives the address of column 8 (b + q / 2) + i, whose rows
-          // warp * 16 + (q % 2) * 8 .. + 7 are one 16-byte unit of that column's 128 bytes.
-          int const q = lane / 8;
-#pragma unroll
-          for (int b = 0; b < chunk_cols / 8; b += 2) {
-            int const col = (b + (q >> 1)) * 8 + lane % 8;
-            ctm::stmatrix_x4_trans(buffer + offset_bytes(warp * 16 + (q & 1) * 8, col),
-                                   pack(v[4 * b + 0], v[4 * b + 1]), pack(v[4 * b + 2], v[4 * b + 3]),
-                                   pack(v[4 * b + 4], v[4 * b + 5]), pack(v[4 * b + 6], v[4 * b + 7]));
-          }
-        } else if constexpr (sizeof(TC) == 2) {
-          std::uint32_t words[chunk_cols / 4];
-#pragma unroll
-          for (int w = 0; w < chunk_cols / 4; ++w) words[w] = pack(v[2 * w], v[2 * w + 1]);
-          stmatrix_rows(buffer, words, warp, lane);
+        if constexpr (row_major && sizeof(TC) == 2) {
+          stmatrix_rows(buffer, pack_chunk<TiledMma>(acc, atom, op, thread, c, row0, col0, m, n), warp, lane);
         } else {
+          float v[chunk_cols / 2];  // this thread's chunk_cols / 8 n8-blocks, 4 values each
 #pragma unroll
-          for (int b = 0; b < chunk_cols / 8; ++b) {
-#pragma unroll
-            for (int half = 0; half < 2; ++half) {
-              int const r = warp * 16 + lane / 4 + half * 8;
-              int const col = b * 8 + (lane % 4) * 2;
-              *reinterpret_cast<float2*>(buffer + offset_bytes(col, r)) =
-                  make_float2(v[4 * b + 2 * half], v[4 * b + 2 * half + 1]);
-            }
-          }
+          for (int j = 0; j < chunk_cols / 2; ++j)
+            v[j] = output<TiledMma>(acc, atom, op, slice, c * (chunk_cols / 2) + j, row0, col0, m, n);
+          write_values(buffer, v, warp, lane);
         }
       });
     }
@@ -148,29 +108,19 @@ struct EpilogueTmaStore {
   /// A warpgroup's slab of a 16-bit row-major C, the functor applied and converted: for each
   /// chunk, its stmatrix operands (two outputs a word). Held in registers, it lets the
   /// accumulators go to the next tile while the chunks are stored.
+  struct ChunkWords {
+    std::uint32_t words[chunk_cols / 4];
+  };
   struct Packed {
-    std::uint32_t words[chunks][chunk_cols / 4];
+    ChunkWords chunk[chunks];
   };
   template <class TiledMma, class Op>
   static __device__ __forceinline__ Packed pack_slab(typename TiledMma::FragmentC const& acc, int atom, Op const& op,
                                                      int thread, std::int64_t row0, std::int64_t col0, std::int64_t m,
                                                      std::int64_t n) {
-    static_assert(row_major && sizeof(TC) == 2, "cute-cpp [epilogue.packed]: packed slabs are 16-bit row-major");
-    auto const slice = TiledMma::get_slice(thread);
-    auto value = [&](int jj) {
-      std::int64_t const row = row0 + slice.row(0, jj), col = col0 + slice.col(jj);
-      float const x = acc.v[atom][jj];
-      return (row < m && col < n) ? op(x, row, col) : x;
-    };
     Packed p;
 #pragma unroll
-    for (int c = 0; c < chunks; ++c) {
-#pragma unroll
-      for (int w = 0; w < chunk_cols / 4; ++w) {
-        int const jj = c * (chunk_cols / 2) + 2 * w;
-        p.words[c][w] = pack(value(jj), value(jj + 1));
-      }
-    }
+    for (int c = 0; c < chunks; ++c) p.chunk[c] = pack_chunk<TiledMma>(acc, atom, op, thread, c, row0, col0, m, n);
     return p;
   }
   /// Stores chunk c of a packed slab at global (row0, col0), as store() stores its chunks.
@@ -179,7 +129,7 @@ struct EpilogueTmaStore {
                                                             std::int64_t col0, std::uint32_t& chunk_counter) {
     int const warp = thread / 32, lane = thread % 32;
     through_buffer(c, map, smem, std::uint32_t(BarrierId + wg), thread, row0, col0, chunk_counter,
-                   [&](char* const buffer) { stmatrix_rows(buffer, p.words[c], warp, lane); });
+                   [&](char* const buffer) { stmatrix_rows(buffer, p.chunk[c], warp, lane); });
   }
 
   static __device__ __forceinline__ void drain(int thread) {
@@ -208,16 +158,81 @@ struct EpilogueTmaStore {
     }
     ++chunk_counter;
   }
+  /// The functor's output for this thread's accumulator jj of atom `atom`; outside M x N the raw
+  /// value (TMA drops it).
+  template <class TiledMma, class Op, class Slice>
+  static __device__ __forceinline__ float output(typename TiledMma::FragmentC const& acc, int atom, Op const& op,
+                                                 Slice const& slice, int jj, std::int64_t row0, std::int64_t col0,
+                                                 std::int64_t m, std::int64_t n) {
+    std::int64_t const row = row0 + slice.row(0, jj), col = col0 + slice.col(jj);
+    float const x = acc.v[atom][jj];
+    return (row < m && col < n) ? op(x, row, col) : x;
+  }
+  /// Chunk c of a 16-bit row-major slab as stmatrix operands: output pairs, in accumulator order.
+  template <class TiledMma, class Op>
+  static __device__ __forceinline__ ChunkWords pack_chunk(typename TiledMma::FragmentC const& acc, int atom,
+                                                          Op const& op, int thread, int c, std::int64_t row0,
+                                                          std::int64_t col0, std::int64_t m, std::int64_t n) {
+    static_assert(row_major && sizeof(TC) == 2, "cute-cpp [epilogue.packed]: packed slabs are 16-bit row-major");
+    auto const slice = TiledMma::get_slice(thread);
+    ChunkWords chunk;
+#pragma unroll
+    for (int w = 0; w < chunk_cols / 4; ++w) {
+      int const jj = c * (chunk_cols / 2) + 2 * w;
+      chunk.words[w] = pack(output<TiledMma>(acc, atom, op, slice, jj, row0, col0, m, n),
+                            output<TiledMma>(acc, atom, op, slice, jj + 1, row0, col0, m, n));
+    }
+    return chunk;
+  }
+  /// Writes a chunk's outputs (not 16-bit row-major: those go through pack_chunk) into `buffer`.
+  static __device__ __forceinline__ void write_values(char* buffer, float const (&v)[chunk_cols / 2], int warp,
+                                                      int lane) {
+    if constexpr (!row_major && sizeof(TC) == 4) {
+      // Column c of the chunk is 64 rows: two 128-byte lines, one per box of 32 rows, each
+      // swizzled by its column.
+#pragma unroll
+      for (int b = 0; b < chunk_cols / 8; ++b) {
+#pragma unroll
+        for (int e = 0; e < 4; ++e) {
+          int const r = warp * 16 + lane / 4 + (e / 2) * 8, col = b * 8 + (lane % 4) * 2 + e % 2;
+          *reinterpret_cast<float*>(buffer + offset_bytes(r, col)) = v[4 * b + e];
+        }
+      }
+    } else if constexpr (!row_major) {
+      // stmatrix x4 .trans writes two n8-blocks of both 8-row halves of a warp's 16 rows as
+      // columns: lane i of matrix q gives the address of column 8 (b + q / 2) + i, whose rows
+      // warp * 16 + (q % 2) * 8 .. + 7 are one 16-byte unit of that column's 128 bytes.
+      int const q = lane / 8;
+#pragma unroll
+      for (int b = 0; b < chunk_cols / 8; b += 2) {
+        int const col = (b + (q >> 1)) * 8 + lane % 8;
+        ctm::stmatrix_x4_trans(buffer + offset_bytes(warp * 16 + (q & 1) * 8, col),
+                               pack(v[4 * b + 0], v[4 * b + 1]), pack(v[4 * b + 2], v[4 * b + 3]),
+                               pack(v[4 * b + 4], v[4 * b + 5]), pack(v[4 * b + 6], v[4 * b + 7]));
+      }
+    } else {
+#pragma unroll
+      for (int b = 0; b < chunk_cols / 8; ++b) {
+#pragma unroll
+        for (int half = 0; half < 2; ++half) {
+          int const r = warp * 16 + lane / 4 + half * 8;
+          int const col = b * 8 + (lane % 4) * 2;
+          *reinterpret_cast<float2*>(buffer + offset_bytes(col, r)) =
+              make_float2(v[4 * b + 2 * half], v[4 * b + 2 * half + 1]);
+        }
+      }
+    }
+  }
   /// stmatrix x4 writes two n8-blocks (16 columns) of both 8-row halves of a warp's 16 rows of a
-  /// row-major chunk; words are the chunk's packed pairs in accumulator order.
-  static __device__ __forceinline__ void stmatrix_rows(char* buffer, std::uint32_t const (&words)[chunk_cols / 4],
-                                                       int warp, int lane) {
+  /// row-major chunk.
+  static __device__ __forceinline__ void stmatrix_rows(char* buffer, ChunkWords const& chunk, int warp, int lane) {
     int const q = lane / 8;
     int const r = warp * 16 + (q & 1) * 8 + lane % 8;
+    std::uint32_t const* const w = chunk.words;
 #pragma unroll
     for (int b = 0; b < chunk_cols / 8; b += 2)
-      ctm::stmatrix_x4(buffer + offset_bytes(b * 8 + (q >> 1) * 8, r), words[2 * b], words[2 * b + 1], words[2 * b + 2],
-                       words[2 * b + 3]);
+      ctm::stmatrix_x4(buffer + offset_bytes(b * 8 + (q >> 1) * 8, r), w[2 * b], w[2 * b + 1], w[2 * b + 2],
+                       w[2 * b + 3]);
   }
   /// The byte offset in a chunk of its element (inner, outer): (column, row) of a row-major C,
   /// (row, column) of a column-major one; the chunk's layout type carries the swizzle.

@@ -12,5 +12,5 @@ using Epi = cc::sm90::EpilogueTmaStore<float, 128, 1>;
 __global__ void kernel(float* out) {
   Mma::FragmentC acc{};
   auto const packed = Epi::pack_slab<Mma>(acc, 0, cc::epilogue::Identity{}, int(threadIdx.x), 0, 0, 1, 1);
-  out[0] = float(packed.words[0][0]);
+  out[0] = float(packed.chunk[0].words[0]);
 }
