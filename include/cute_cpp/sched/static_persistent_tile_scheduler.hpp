@@ -50,7 +50,8 @@ struct PersistentTileSchedulerParams {
   }
   /// The units the grid walks: whole cluster tiles, then `splits` units per split tile.
   CUTE_CPP_HD constexpr std::int64_t work_units() const { return units() + split_tiles * (splits - 1); }
-  /// Whether the scheduler's 32-bit arithmetic holds: units, CTA tiles and split K ranges below 2^31.
+  /// Whether the scheduler's 32-bit arithmetic holds: units of work, split K-block bounds and a
+  /// rasterization group's span below 2^31.
   constexpr bool fits_32_bits() const {
     constexpr std::int64_t limit = std::int64_t{1} << 31;
     return work_units() < limit && std::int64_t(k_blocks) * (splits + 1) < limit &&
