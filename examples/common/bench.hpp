@@ -14,6 +14,7 @@
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
+#include <cstddef>
 #include <cstdio>
 #include <fstream>
 #include <string>
@@ -32,9 +33,51 @@ __global__ void bench_hold(long long cycles) {
   }
 }
 
+/// Reads `count` float4s: run before a timed call, it leaves only its own (clean) lines in L2.
+template <int = 0>
+__global__ void bench_flush_l2(float4 const* data, std::size_t count, float* sink) {
+  float sum = 0.0f;
+  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < count;
+       i += std::size_t(gridDim.x) * blockDim.x) {
+    float4 const v = data[i];
+    sum += v.x + v.y + v.z + v.w;
+  }
+  if (sum == 1.0f) *sink = sum;  // never true for the zeroed buffer; keeps the loads
+}
+
+/// Evicts whatever the previous call left in L2, then queues bench_hold, on `stream`.
+/// NOTE: without the flush, a reference timed right after ours on the same operands finds them
+/// in L2 (a GEMM's operands up to 50 MB on the H200).
+inline void bench_cold_start(cudaStream_t stream) {
+  using host::cuda_check;
+  struct Scratch {
+    float4* data = nullptr;
+    std::size_t count = 0;
+    float* sink = nullptr;
+  };
+  // Twice L2, allocated once and kept for the process (freeing it at exit would race the
+  // runtime's own teardown).
+  static Scratch const scratch = [] {
+    int device = 0, l2 = 0;
+    cuda_check(cudaGetDevice(&device), "cudaGetDevice");
+    cuda_check(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, device), "cudaDeviceGetAttribute");
+    Scratch s;
+    s.count = std::max<std::size_t>(2 * std::size_t(l2), std::size_t{1} << 20) / sizeof(float4);
+    cuda_check(cudaMalloc(&s.data, s.count * sizeof(float4) + sizeof(float)), "cudaMalloc");
+    cuda_check(cudaMemset(s.data, 0, s.count * sizeof(float4) + sizeof(float)), "cudaMemset");
+    s.sink = reinterpret_cast<float*>(s.data + s.count);
+    return s;
+  }();
+  bench_flush_l2<<<1024, 256, 0, stream>>>(scratch.data, scratch.count, scratch.sink);
+  cuda_check(cudaGetLastError(), "bench_flush_l2");
+  bench_hold<<<1, 1, 0, stream>>>(200000);  // about 100 us at the H200's clocks: more than enqueueing takes
+  cuda_check(cudaGetLastError(), "bench_hold");
+}
+
 /// Median milliseconds of `ours()` and of `reference()`, timed alternately (one of each per
 /// round) so both see the same clocks and temperature; warm-up runs of both come first.
-/// The figures are GPU time: each round is enqueued behind bench_hold, so neither side's host
+/// Each timed call starts cold: L2 flushed, so neither side reads what the other just loaded.
+/// The figures are GPU time: each call is enqueued behind bench_hold, so neither side's host
 /// launch overhead (argument checks, tensor-map encoding) shows as idle GPU time between events.
 /// NOTE: timed back to back in blocks, cuBLAS's 8192^3 bf16 GEMM read 653 to 779 TFLOP/s
 /// on one H200 (2026-11-30) depending on what ran before it.
@@ -47,21 +90,22 @@ std::pair<double, double> median_ms_interleaved(Ours&& ours, Reference&& referen
     reference();
   }
   cuda_check(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
-  cudaEvent_t events[3]{};
+  cudaEvent_t events[4]{};
   for (auto& e : events) cuda_check(cudaEventCreate(&e), "cudaEventCreate");
   std::vector<double> ours_ms, reference_ms;
   for (int i = 0; i < reps; ++i) {
-    bench_hold<<<1, 1, 0, stream>>>(200000);  // about 100 us at the H200's clocks: more than enqueueing takes
-    cuda_check(cudaGetLastError(), "bench_hold");
+    bench_cold_start(stream);
     cuda_check(cudaEventRecord(events[0], stream), "cudaEventRecord");
     ours();
     cuda_check(cudaEventRecord(events[1], stream), "cudaEventRecord");
-    reference();
+    bench_cold_start(stream);
     cuda_check(cudaEventRecord(events[2], stream), "cudaEventRecord");
-    cuda_check(cudaEventSynchronize(events[2]), "cudaEventSynchronize");
+    reference();
+    cuda_check(cudaEventRecord(events[3], stream), "cudaEventRecord");
+    cuda_check(cudaEventSynchronize(events[3]), "cudaEventSynchronize");
     float a = 0, b = 0;
     cuda_check(cudaEventElapsedTime(&a, events[0], events[1]), "cudaEventElapsedTime");
-    cuda_check(cudaEventElapsedTime(&b, events[1], events[2]), "cudaEventElapsedTime");
+    cuda_check(cudaEventElapsedTime(&b, events[2], events[3]), "cudaEventElapsedTime");
     ours_ms.push_back(a);
     reference_ms.push_back(b);
   }
