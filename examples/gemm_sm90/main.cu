@@ -309,6 +309,7 @@ bool run_checks(std::mt19937_64& rng, cublasLtHandle_t handle) {
   bool ok = true;
   ok &= check_shapes<plans::Bf16TN>(rng, handle, true);
   ok &= check_shapes<plans::Bf16TNNoCluster>(rng, handle, false);
+  ok &= check_shapes<plans::Bf16TN320>(rng, handle, true);
   ok &= check_shapes<plans::Bf16TN128>(rng, handle, false);
   ok &= check_shapes<plans::Bf16TN64>(rng, handle, false);
   ok &= check_shapes<plans::Bf16TNPingPong>(rng, handle, true);
@@ -482,6 +483,8 @@ void profile_launches(std::mt19937_64& rng, cublasLtHandle_t handle) {
 
 void benchmarks(std::mt19937_64& rng, cublasLtHandle_t handle, std::vector<ex::Record>& records) {
   for (auto const& s : benchmark_shapes) bench_auto(s[0], s[1], s[2], rng, handle, records);
+  bench_plan<plans::Bf16TN320>(4096, 14336, 4096, rng, handle, records);
+  bench_plan<plans::Bf16TN320>(8192, 8192, 8192, rng, handle, records);
   bench_plan<plans::Bf16TNNoCluster>(8192, 8192, 8192, rng, handle, records);
   bench_plan<plans::Bf16NN>(8192, 8192, 8192, rng, handle, records);
   bench_plan<plans::Bf16TT>(8192, 8192, 8192, rng, handle, records);

@@ -41,6 +41,15 @@ struct wgmma_smem_swizzled {
                 "SmemMNMajor with 32, 64 or 128-byte swizzle)");
   static constexpr bool ok = true;
 };
+/// A tile wider than one wgmma (N > 256) is cut into Atoms equal atoms along N; each starts
+/// on a row of B that keeps the descriptor's base offset (a multiple of RowStep rows).
+template <int N, int Atoms, int RowStep>
+struct wgmma_tile_n {
+  static_assert(N % Atoms == 0 && (N / Atoms) % RowStep == 0,
+                "cute-cpp [mma.wgmma.tile-n]: a tile's N above 256 is cut into equal wgmma atoms, each a "
+                "multiple of 8 columns (of 64 for an MN-major B)");
+  static constexpr bool ok = true;
+};
 template <int TileRows, int Needed>
 struct wgmma_operand_rows {
   static_assert(TileRows >= Needed && TileRows % Needed == 0,
@@ -143,7 +152,8 @@ struct WgmmaOperand {
   static constexpr std::uint32_t lbo = k_major ? 16u : std::uint32_t(tile::box_elems * elem_bytes);
   static constexpr std::uint32_t sbo = std::uint32_t(8 * tile::swizzle_bytes);
 
-  /// Bytes from the tile start to row `mn` (a multiple of 64 for A, 0 for B) and k-slice `kk`.
+  /// Bytes from the tile start to row `mn` (a multiple of 64 for A, of the N atom for B) and
+  /// k-slice `kk`.
   static CUTE_CPP_HD constexpr std::uint32_t offset_bytes(int mn, int kk) {
     return k_major ? std::uint32_t(mn * tile::swizzle_bytes + kk * atom_k * elem_bytes)
                    : std::uint32_t((mn / tile::box_inner) * tile::box_elems * elem_bytes +
@@ -179,32 +189,38 @@ struct WgmmaThrMma {
   CUTE_CPP_HD constexpr int col(int j) const { return (j / 4) * 8 + (thread % 4) * 2 + (j % 2); }
 };
 
-/// A warpgroup's tiled MMA: AtomsM atoms of m64nNk(16|8|32), A rows from ASmem, B from BSmem
-/// (either may be role-tagged: AOperand<L>, BOperand<L>).
+/// A warpgroup's tiled MMA: AtomsM atoms of m64nNk(16|8|32) (N above 256: atoms_n equal atoms
+/// along N), A rows from ASmem, B from BSmem (either may be role-tagged: AOperand<L>, BOperand<L>).
 template <class TA, class TB, class TAcc, class ASmem, class BSmem, int AtomsM, int N>
 struct WgmmaTiledMma {
-  static_assert(diag::wgmma_tile_shape<AtomsM, N>::ok);
+  static constexpr int atoms_n = (N + 255) / 256;
+  static constexpr int atom_n = N / atoms_n;
+  static_assert(diag::wgmma_tile_shape<AtomsM, atom_n>::ok);
   static_assert(diag::wgmma_operand_role<0, detail::OperandRole<ASmem>::role>::ok &&
                 diag::wgmma_operand_role<1, detail::OperandRole<BSmem>::role>::ok);
   using OpA = detail::WgmmaOperand<TA, typename detail::OperandRole<ASmem>::layout>;
   using OpB = detail::WgmmaOperand<TB, typename detail::OperandRole<BSmem>::layout>;
   static_assert(diag::wgmma_operand_rows<OpA::mn_extent, AtomsM * 64>::ok);
   static_assert(diag::wgmma_operand_rows<OpB::mn_extent, N>::ok);
+  static_assert(diag::wgmma_tile_n<N, atoms_n, atoms_n == 1 ? 1 : OpB::k_major ? 8 : OpB::tile::box_inner>::ok);
   static_assert(diag::wgmma_tile_k<OpA::k_extent, OpA::atom_k>::ok && OpA::k_extent == OpB::k_extent,
                 "cute-cpp [mma.wgmma.tile-k]: A and B tiles must have the same K extent");
   static_assert(diag::wgmma_k_major_for_8bit<OpA::k_major, OpB::k_major, OpA::elem_bytes>::ok);
   static_assert(std::is_same_v<TAcc, float>, "cute-cpp [mma.wgmma.accumulator]: this tiled MMA accumulates in float");
-  // gemm() moves A's start by row0 (a multiple of 64) and keeps the descriptor's base offset.
-  static_assert(OpA::offset_bytes(64, 0) % OpA::repeat_bytes == 0);
+  // gemm() moves A's start by row0 (a multiple of 64) and B's by whole N atoms, and keeps the
+  // descriptors' base offsets.
+  static_assert(OpA::offset_bytes(64, 0) % OpA::repeat_bytes == 0 &&
+                (atoms_n == 1 || OpB::offset_bytes(atom_n, 0) % OpB::repeat_bytes == 0));
 
   static constexpr int atoms_m = AtomsM;
   static constexpr int n = N;
   static constexpr int k_slices = OpA::k_extent / OpA::atom_k;
-  static constexpr int acc_per_atom = N / 2;
+  static constexpr int acc_per_atom = N / 2;  ///< floats per thread per 64-row atom (all of N)
   static constexpr ctm::DataType type_a = detail::data_type_of<TA>();
   static constexpr ctm::DataType type_b = detail::data_type_of<TB>();
 
-  /// The accumulator fragment: AtomsM atoms of N/2 floats per thread.
+  /// The accumulator fragment: AtomsM atoms of N/2 floats per thread (the N atoms' fragments one
+  /// after another, so element j is at column get_slice().col(j) for any atoms_n).
   struct FragmentC {
     float v[AtomsM][N / 2];
     CUTE_CPP_HD constexpr void fill(float x) {
@@ -235,11 +251,15 @@ struct WgmmaTiledMma {
     auto const b_start = std::uint32_t(ctm::wgmma_desc_encode_bytes(ctm::cvta_to_shared_u32(b_tile)));
 #pragma unroll
     for (int kk = 0; kk < k_slices; ++kk) {
-      std::uint64_t const db = at(OpB::descriptor(0, 0, kk), b_start);
 #pragma unroll
-      for (int a = 0; a < AtomsM; ++a) {
-        std::uint64_t const da = at(OpA::descriptor(0, a * 64, kk), a_start);
-        ctm::wgmma_mma_async<N, ctm::DataType::f32, type_a, type_b, OpA::major, OpB::major>(acc.v[a], da, db, 1u);
+      for (int j = 0; j < atoms_n; ++j) {
+        std::uint64_t const db = at(OpB::descriptor(0, j * atom_n, kk), b_start);
+#pragma unroll
+        for (int a = 0; a < AtomsM; ++a) {
+          std::uint64_t const da = at(OpA::descriptor(0, a * 64, kk), a_start);
+          auto& part = *reinterpret_cast<float(*)[atom_n / 2]>(&acc.v[a][j * (atom_n / 2)]);
+          ctm::wgmma_mma_async<atom_n, ctm::DataType::f32, type_a, type_b, OpA::major, OpB::major>(part, da, db, 1u);
+        }
       }
     }
   }

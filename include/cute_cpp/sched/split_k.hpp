@@ -56,17 +56,20 @@ inline SplitKWorkspace split_k_workspace(void* base, std::int64_t split_tiles, i
 #if defined(__CUDACC__)
 /// Called by all `Threads` threads of one group (e.g. a consumer warpgroup) once their split of
 /// the tile is accumulated in `acc` (any fragment of floats, a multiple of 4 per thread).
+/// InFlight (1, 2, 4 or 8): the float4 loads a thread keeps in flight while summing, 4 InFlight
+/// registers on top of the fragment.
 /// `slot` numbers (split tile, group) pairs; `barrier` is a named barrier for the group and
 /// `flag` a shared word of the group. A thread whose accumulators all lie outside the problem
 /// passes `active` false: it neither writes nor reads partials (the group still syncs).
 /// Returns true in the group that arrived last, whose `acc` then holds the whole tile's sum
 /// (for active threads); false elsewhere (that group is done with the tile).
-template <int Threads, class Fragment>
+template <int Threads, int InFlight = 8, class Fragment>
 __device__ __forceinline__ bool split_k_reduce(Fragment& acc, SplitKWorkspace const& ws, std::int64_t slot,
                                                int split, int splits, int thread, std::uint32_t barrier,
                                                std::uint32_t* flag, bool active = true) {
   constexpr int vectors = int(sizeof(Fragment) / sizeof(float4));
   static_assert(diag::split_k_fragment<int(sizeof(Fragment) / sizeof(float))>::ok);
+  static_assert(InFlight == 1 || InFlight == 2 || InFlight == 4 || InFlight == 8);
   // NOTE: float by float (not as float4 lvalues), so the fragment stays in registers.
   float* const v = reinterpret_cast<float*>(&acc);
   // Slot layout [vector][thread]: each store and load of the group is one contiguous 16-byte run per thread.
@@ -93,10 +96,13 @@ __device__ __forceinline__ bool split_k_reduce(Fragment& acc, SplitKWorkspace co
   if (!active) return true;
   // Sum the slots in split order (this group's own included), not in arrival order, a few
   // vectors at a time so the loads in flight do not need a second fragment of registers; with
-  // few vectors, several splits' loads go out together (8 float4s in flight per thread), since
+  // few vectors, several splits' loads go out together (InFlight float4s per thread), since
   // each round of loads waits a whole L2 round trip.
-  constexpr int chunk = vectors % 8 == 0 ? 8 : vectors % 4 == 0 ? 4 : vectors % 2 == 0 ? 2 : 1;
-  constexpr int group = 8 / chunk;
+  constexpr int chunk = vectors % InFlight == 0 ? InFlight
+                        : vectors % 4 == 0 && InFlight >= 4 ? 4
+                        : vectors % 2 == 0 && InFlight >= 2 ? 2
+                                                            : 1;
+  constexpr int group = InFlight / chunk;
 #pragma unroll
   for (int c = 0; c < vectors; c += chunk) {
     for (int s0 = 0; s0 < splits; s0 += group) {

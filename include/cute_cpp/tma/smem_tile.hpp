@@ -70,7 +70,8 @@ struct SwizzleOf<ComposedLayout<Swizzle<B, M, S>, Offset, L>> {
 }  // namespace detail
 
 /// What TMA and wgmma need to know about a shared tile of T laid out by SmemLayout; every
-/// rule is checked here, where the user's type is formed.
+/// rule is checked here, where the user's type is formed, but the box's extent, which TensorMap
+/// checks (a wgmma operand tile may have more rows than one TMA box).
 template <class T, class SmemLayout>
 struct SmemTile {
   using swizzle_info = detail::SwizzleOf<SmemLayout>;
@@ -93,7 +94,6 @@ struct SmemTile {
   /// 0 (none), 32, 64 or 128.
   static constexpr int swizzle_bytes = swizzle_info::swizzled ? (16 << swizzle_info::bits) : 0;
 
-  static_assert(diag::tma_box_extent<box_inner, box_outer>::ok);
   static_assert(diag::tma_box_inner_bytes<box_inner * elem_bytes, elem_bytes, box_inner>::ok);
   static_assert(diag::tma_swizzle_mode<swizzle_info::swizzled, swizzle_info::bits, swizzle_info::shift>::ok);
   static_assert(diag::tma_swizzle_unit<swizzle_info::swizzled, swizzle_info::base, elem_bytes>::ok);

@@ -26,6 +26,7 @@ struct alignas(64) TensorMap {
   using element_type = T;
   using smem_layout = SmemLayout;
   using tile = SmemTile<T, SmemLayout>;
+  static_assert(diag::tma_box_extent<tile::box_inner, tile::box_outer>::ok);
   /// Bytes one tile moves: what a pipeline stage expects on its barrier.
   static constexpr std::uint32_t tile_bytes = tile::bytes;
   std::byte opaque[128];
