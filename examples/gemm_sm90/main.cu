@@ -227,6 +227,7 @@ bool check_split_k(std::mt19937_64& rng, cublasLtHandle_t handle) {
   ok &= check<plans::Bf16TNPingPong>(333, 517, 264, rng, handle, no_epilogue, {}, "pingpong", 3);
   ok &= check<plans::Bf16TNPingPong>(2048 + 77, 4096 - 40, 4096 + 8, rng, handle, no_epilogue, {}, "pingpong", 2);
   ok &= check<plans::Bf16TNSwap16>(333, 517, 264, rng, handle, no_epilogue, {}, "", 3);
+  ok &= check<plans::Bf16TN320>(333, 517, 264, rng, handle, no_epilogue, {}, "", 3);
   ok &= check<plans::Bf16TN112ClusterN>(333, 517, 264, rng, handle, no_epilogue, {}, "cluster along N", 3);
   ok &= check<plans::Bf16TNSwap128c2>(333, 517, 264, rng, handle, no_epilogue, {}, "", 2);
   ok &= check<plans::Bf16TN>(16, 4096, 4096, rng, handle, no_epilogue, {}, "heuristic", 0);

@@ -47,7 +47,7 @@ template <int N, int Atoms, int RowStep>
 struct wgmma_tile_n {
   static_assert(N % Atoms == 0 && (N / Atoms) % RowStep == 0,
                 "cute-cpp [mma.wgmma.tile-n]: a tile's N above 256 is cut into equal wgmma atoms, each a "
-                "multiple of 8 columns (of 64 for an MN-major B)");
+                "multiple of 8 columns (K-major B) or of B's box width (MN-major B)");
   static constexpr bool ok = true;
 };
 template <int TileRows, int Needed>
