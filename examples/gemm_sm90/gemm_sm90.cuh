@@ -192,9 +192,9 @@ gemm_kernel(const __grid_constant__ typename Plan::MapA tma_a, const __grid_cons
       if (!tile.valid) continue;
       // A warp whose first rows lie past M holds nothing to keep (a problem of a few rows).
       bool const rows_inside = std::int64_t(tile.m) * BM + group * Plan::rows_per_warpgroup + (thread / 32) * 16 < m;
-      if (!split_k_reduce<128, Plan::split_k_in_flight>(acc, workspace, tile.split_tile * Plan::tile_warpgroups + group, tile.split,
-                               tile.splits, thread, std::uint32_t(Plan::split_k_barrier + consumer),
-                               &smem.split_k_flag[consumer], rows_inside))
+      if (!split_k_reduce<128, Plan::split_k_in_flight>(
+              acc, workspace, tile.split_tile * Plan::tile_warpgroups + group, tile.split, tile.splits, thread,
+              std::uint32_t(Plan::split_k_barrier + consumer), &smem.split_k_flag[consumer], rows_inside))
         continue;
     }
 

@@ -23,8 +23,9 @@ template <class TA, class TC, OperandMajorMode MA, OperandMajorMode MB, class Ep
 using Wide = GemmPlan<TA, TA, TC, MA, MB, 128, 256, 64, 4, 2, Epi>;
 
 /// 320 columns: each consumer warpgroup's 64 x 320 slab is two n160 wgmma atoms (160 of its
-/// registers), and a stage (16 + 40 KB) leaves room for three. For problems whose 128 x 256 tiles
-/// leave the last wave mostly empty (4096 x 14336: 13.6 waves of them, 10.9 of these).
+/// registers), and a stage (16 + 40 KB) leaves room for three. Fewer waves where 128 x 256 tiles
+/// leave the last one mostly empty (4096 x 14336: 10.9 waves against 13.6), but with three
+/// stages each tile is slower (README); choose_gemm_tile does not take it.
 using Bf16TN320 = GemmPlan<bf16, bf16, bf16, K, K, 128, 320, 64, 3, 2>;
 
 /// Narrower tiles for problems with few 128 x 256 tiles (chosen by choose_gemm_tile): more

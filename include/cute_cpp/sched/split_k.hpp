@@ -98,10 +98,11 @@ __device__ __forceinline__ bool split_k_reduce(Fragment& acc, SplitKWorkspace co
   // vectors at a time so the loads in flight do not need a second fragment of registers; with
   // few vectors, several splits' loads go out together (InFlight float4s per thread), since
   // each round of loads waits a whole L2 round trip.
-  constexpr int chunk = vectors % InFlight == 0 ? InFlight
-                        : vectors % 4 == 0 && InFlight >= 4 ? 4
-                        : vectors % 2 == 0 && InFlight >= 2 ? 2
-                                                            : 1;
+  constexpr int chunk = [] {  // the widest power of two up to InFlight that divides vectors
+    int c = InFlight;
+    while (vectors % c != 0) c /= 2;
+    return c;
+  }();
   constexpr int group = InFlight / chunk;
 #pragma unroll
   for (int c = 0; c < vectors; c += chunk) {
