@@ -281,13 +281,10 @@ RowPlan plan_rows(std::size_t width, bool pointers_aligned, bool hold_block_rows
   p.threads_per_row = 32;
   while (width > std::size_t(p.threads_per_row) * per_thread && p.threads_per_row < largest_group)
     p.threads_per_row *= 2;
-  if (width <= std::size_t(p.threads_per_row) * per_thread) {
-    p.cached = true;
-  } else if (!hold_block_rows) {
-    p.threads_per_row = row_block_threads;
-    p.cached = false;
-  } else {
-    p.threads_per_row = row_block_threads;
+  p.cached = width <= std::size_t(p.threads_per_row) * per_thread;
+  if (p.cached) return p;
+  p.threads_per_row = row_block_threads;
+  if (hold_block_rows) {
     std::size_t const per_block = row_block_threads * per_thread;
     std::size_t const needed = (width + per_block - 1) / per_block;
     // NOTE: a power of two, so that a block's rank and row are a mask and a shift. A cluster

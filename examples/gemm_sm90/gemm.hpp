@@ -79,6 +79,8 @@ struct GemmPlan {
                                        SmemMNMajor<TB, BN / ClusterM, BK>>;
   using Mma = sm90::WgmmaTiledMma<TA, TB, float, sm90::AOperand<ASmem>, sm90::BOperand<BSmem>, rows_per_warpgroup / 64, BN>;
   using Epi = sm90::EpilogueTmaStore<TC, BN, /*BarrierId=*/1, LayoutC>;
+  /// fp32 accumulators a consumer thread holds.
+  static constexpr int accumulators = Mma::atoms_m * Mma::acc_per_atom;
   /// The epilogue of a whole tile (no split) stores the first chunks of its 16-bit row-major
   /// slab at once and keeps the rest packed in registers, stored a chunk per K block of the next
   /// tile while its wgmmas run.
@@ -88,9 +90,8 @@ struct GemmPlan {
   /// accumulators, the consumers spill (40 or 104 bytes at 232 registers).
   static constexpr int overlap_first_chunk = 2;
   /// Per-thread registers (setmaxnreg) of the producer and consumer warpgroups. The overlapped
-  /// epilogue's packed chunks, or accumulators for more than 256 columns, need the consumers'
-  /// extra 8.
-  static constexpr bool wide_consumers = overlap_epilogue || BN > 256;
+  /// epilogue's packed chunks, or more than 128 accumulators, need the consumers' extra 8.
+  static constexpr bool wide_consumers = overlap_epilogue || accumulators > 128;
   static constexpr int producer_registers = wide_consumers ? 24 : 40;
   static constexpr int consumer_registers = wide_consumers ? 240 : 232;
   static_assert(producer_registers + consumer_warpgroups * consumer_registers == 3 * 168,
@@ -98,7 +99,7 @@ struct GemmPlan {
                 "thread that one 384-thread CTA per SM has");
   /// float4 loads in flight per thread in split-K's reduction: 4 beside more than 128
   /// accumulators (8 spill there).
-  static constexpr int split_k_in_flight = Mma::atoms_m * Mma::acc_per_atom > 128 ? 4 : 8;
+  static constexpr int split_k_in_flight = accumulators > 128 ? 4 : 8;
   /// Named barriers of split-K's reduction, one per consumer warpgroup (after the epilogue's).
   static constexpr int split_k_barrier = 1 + consumer_warpgroups;
   static_assert(diag::named_barrier_plan<split_k_barrier + consumer_warpgroups - 1, 128>::ok);

@@ -126,15 +126,17 @@ gemm_kernel(const __grid_constant__ typename Plan::MapA tma_a, const __grid_cons
   int const group = Plan::pingpong ? 0 : consumer;  // this warpgroup's part of its tiles
   int turn = 0;
   // overlap_epilogue: the previous tile's slab, packed, and where it goes (its chunks from
-  // Plan::overlap_first_chunk on are still to store).
+  // Plan::overlap_first_chunk on are still to store while has_pending).
   struct NoSlab {};
-  std::conditional_t<Plan::overlap_epilogue, typename Plan::Epi::Packed, NoSlab> pending;
+  struct PendingSlab {
+    std::conditional_t<Plan::overlap_epilogue, typename Plan::Epi::Packed, NoSlab> words;
+    std::int64_t row0 = 0, col0 = 0;
+  } pending;
   bool has_pending = false;
-  std::int64_t pending_row0 = 0, pending_col0 = 0;
   auto const store_pending_chunk = [&](int c) {
     if constexpr (Plan::overlap_epilogue)
-      Plan::Epi::store_packed_chunk(pending, c, tma_c, smem.epilogue[consumer], consumer, thread, pending_row0,
-                                    pending_col0, chunk_counter);
+      Plan::Epi::store_packed_chunk(pending.words, c, tma_c, smem.epilogue[consumer], consumer, thread, pending.row0,
+                                    pending.col0, chunk_counter);
   };
   for (; scheduler.has_work(); scheduler.advance_to_next_work(), ++turn) {
     WorkTileInfo const tile = scheduler.get_current_work();
@@ -203,8 +205,8 @@ gemm_kernel(const __grid_constant__ typename Plan::MapA tma_a, const __grid_cons
     std::int64_t const col0 = std::int64_t(tile.n) * BN;
     if constexpr (Plan::overlap_epilogue) {
       if (tile.splits == 1) {
-        pending = Plan::Epi::template pack_slab<Mma>(acc, 0, epilogue, thread, row0, col0, m, n);
-        pending_row0 = row0, pending_col0 = col0;
+        pending.words = Plan::Epi::template pack_slab<Mma>(acc, 0, epilogue, thread, row0, col0, m, n);
+        pending.row0 = row0, pending.col0 = col0;
 #pragma unroll
         for (int c = 0; c < Plan::overlap_first_chunk; ++c) store_pending_chunk(c);
         has_pending = true;
@@ -264,9 +266,9 @@ GemmSchedule gemm_schedule(GemmArguments<Plan> const& args, int k_splits) {
   tiles.cluster_n = Plan::cluster_n;
   tiles.k_blocks = std::int32_t((args.k + Plan::block_k - 1) / Plan::block_k);
   if (k_splits > tiles.k_blocks)
-    host::argument_error("gemm.k-splits", std::to_string(k_splits) + " K splits of " +
-                                                     std::to_string(tiles.k_blocks) + " K blocks of " +
-                                                     std::to_string(Plan::block_k) + ": each split needs one");
+    host::argument_error("gemm.k-splits", std::to_string(k_splits) + " K splits of " + std::to_string(tiles.k_blocks) +
+                                              " K blocks of " + std::to_string(Plan::block_k) +
+                                              ": each split needs one");
   s.resident_ctas = gemm_resident_ctas<Plan>();
   SplitKChoice const split =
       choose_split_k(tiles.units(), s.resident_ctas / Plan::cluster_size, tiles.k_blocks, Plan::block_k, k_splits);
@@ -293,21 +295,20 @@ void run_gemm(GemmArguments<Plan> const& args, cudaStream_t stream) {
   using TC = typename Plan::TC;
   if (args.m < 1 || args.n < 1 || args.k < 1)
     host::argument_error("gemm.shape", "M, N and K must be at least 1 (got " + std::to_string(args.m) + ", " +
-                                                  std::to_string(args.n) + ", " + std::to_string(args.k) + ")");
+                                           std::to_string(args.n) + ", " + std::to_string(args.k) + ")");
   if (args.k % 8 != 0)
-    host::argument_error("gemm.k-multiple-of-8", "K must be a multiple of 8 elements (got " +
-                                                            std::to_string(args.k) +
-                                                            "): TMA needs 16-byte row strides; pad K with zeros");
+    host::argument_error("gemm.k-multiple-of-8", "K must be a multiple of 8 elements (got " + std::to_string(args.k) +
+                                                     "): TMA needs 16-byte row strides; pad K with zeros");
   if (args.k_splits < 0)
-    host::argument_error("gemm.k-splits", "k_splits is 0 (choose), 1 (off) or a count (got " +
-                                                     std::to_string(args.k_splits) + ")");
+    host::argument_error("gemm.k-splits",
+                         "k_splits is 0 (choose), 1 (off) or a count (got " + std::to_string(args.k_splits) + ")");
   // Without room for the chosen split, the automatic choice falls back to whole tiles.
   GemmSchedule schedule = gemm_schedule(args, args.k_splits);
   if (schedule.workspace_bytes > 0 && (args.workspace == nullptr || args.workspace_bytes < schedule.workspace_bytes)) {
     if (args.k_splits != 0)
       host::argument_error("gemm.workspace", "split-K needs a workspace of " +
-                                                        std::to_string(schedule.workspace_bytes) + " bytes (got " +
-                                                        std::to_string(args.workspace_bytes) + ")");
+                                                 std::to_string(schedule.workspace_bytes) + " bytes (got " +
+                                                 std::to_string(args.workspace_bytes) + ")");
     schedule = gemm_schedule(args, 1);
   }
   if (schedule.workspace_bytes > 0 && reinterpret_cast<std::uintptr_t>(args.workspace) % 16 != 0)

@@ -87,27 +87,25 @@ void check_tensor_map_arguments(void const* ptr, std::array<std::uint64_t, Rank>
   auto const address = reinterpret_cast<std::uintptr_t>(ptr);
   if (address % 16 != 0)
     argument_error("tma.global.address", "the tensor's address must be 16-byte aligned (got address % 16 = " +
-                                                         std::to_string(address % 16) + ")");
+                                             std::to_string(address % 16) + ")");
   for (std::size_t i = 0; i < Rank; ++i) {
     if (dims[i] == 0 || dims[i] > (std::uint64_t{1} << 32))
-      argument_error("tma.global.extent", "extent " + std::to_string(i) + " must be in 1..2^32 (got " +
-                                                          std::to_string(dims[i]) + ")");
+      argument_error("tma.global.extent",
+                     "extent " + std::to_string(i) + " must be in 1..2^32 (got " + std::to_string(dims[i]) + ")");
   }
   for (std::size_t i = 0; i + 1 < Rank; ++i) {
     if (byte_strides[i] % 16 != 0)
       argument_error("tma.global.stride", "every stride must be a multiple of 16 bytes (stride " +
-                                                          std::to_string(i + 1) + " is " +
-                                                          std::to_string(byte_strides[i]) +
-                                                          " bytes); for a 2-byte type the leading dimension must be "
-                                                          "a multiple of 8 elements");
+                                              std::to_string(i + 1) + " is " + std::to_string(byte_strides[i]) +
+                                              " bytes); for a 2-byte type the leading dimension must be "
+                                              "a multiple of 8 elements");
     if (byte_strides[i] >= (std::uint64_t{1} << 40))
       argument_error("tma.global.stride", "every stride must be below 2^40 bytes");
   }
   if (byte_strides[0] < dims[0] * sizeof(T))
-    argument_error("tma.global.stride", "the leading dimension (" +
-                                                        std::to_string(byte_strides[0] / sizeof(T)) +
-                                                        ") is smaller than the contiguous extent (" +
-                                                        std::to_string(dims[0]) + ")");
+    argument_error("tma.global.stride", "the leading dimension (" + std::to_string(byte_strides[0] / sizeof(T)) +
+                                            ") is smaller than the contiguous extent (" + std::to_string(dims[0]) +
+                                            ")");
   (void)tile::bytes;
 }
 
@@ -131,10 +129,9 @@ void check_tensor_in_allocation(T const* ptr, std::array<std::uint64_t, Rank> co
   for (std::size_t i = 1; i < Rank; ++i) last += (dims[i] - 1) * byte_strides[i - 1];
   std::uint64_t const end = reinterpret_cast<std::uint64_t>(ptr) + last + sizeof(T);
   if (end > base + size)
-    argument_error("tma.global.allocation",
-                               "the tensor ends " + std::to_string(end - (base + size)) +
-                                   " bytes past the device allocation its pointer lies in (" + std::to_string(size) +
-                                   " bytes)");
+    argument_error("tma.global.allocation", "the tensor ends " + std::to_string(end - (base + size)) +
+                                                " bytes past the device allocation its pointer lies in (" +
+                                                std::to_string(size) + " bytes)");
 #endif
 }
 
