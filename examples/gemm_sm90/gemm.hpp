@@ -11,6 +11,7 @@
 #include <cute_cpp/mma/sm90_wgmma.hpp>
 #include <cute_cpp/pipeline/pipeline_tma_async.hpp>
 #include <cute_cpp/sched/split_k.hpp>
+#include <cute_cpp/sched/stream_k.hpp>
 #include <cute_cpp/sched/static_persistent_tile_scheduler.hpp>
 #include <cute_cpp/epilogue/sm90_tma_store.hpp>
 #include <cute_cpp/plan/verify_plan.hpp>
@@ -140,6 +141,17 @@ struct GemmPlan {
   static constexpr int cluster_reach = ClusterM * ClusterN;  ///< CTAs each stage's A or B part is multicast to
 };
 
+/// How the work is cut into units (CUTLASS: DecompositionMode). A last wave of whole tiles that
+/// only part of the GPU takes leaves the rest idle: SplitK cuts that wave's tiles into K ranges
+/// taken by more CTAs; StreamK lays that wave's tiles and one wave more end to end in K and gives
+/// every cluster an equal range (sched/stream_k.hpp). Both need a workspace.
+enum class Decomposition {
+  Heuristic,     ///< with a workspace, what choose_decomposition models fastest; else DataParallel
+  DataParallel,  ///< whole tiles
+  SplitK,        ///< the last wave's tiles in k_splits K ranges (0: choose_split_k's count)
+  StreamK,       ///< needs more cluster tiles than resident clusters
+};
+
 /// The run-time half of a GEMM: pointers, leading dimensions, sizes, the epilogue's parameters.
 template <class Plan>
 struct GemmArguments {
@@ -154,11 +166,12 @@ struct GemmArguments {
   typename Plan::Epilogue epilogue{};
   /// Tile rows per rasterization group (0: the default); CuTeDSL's max_swizzle_size.
   int raster_group_rows = 0;
-  /// Split-K of the tiles of the last, partial wave: 0 chooses (1 without a workspace),
-  /// 1 is off, n > 1 cuts each of them into n K ranges.
+  /// How the work is cut; split-K and stream-K take the workspace.
+  Decomposition decomposition = Decomposition::Heuristic;
+  /// SplitK's K ranges per tile of the last, partial wave (n > 1; 0 chooses). 0 otherwise.
   int k_splits = 0;
-  /// Split-K's workspace, at least gemm_workspace_bytes(args) bytes, zeroed once before its
-  /// first use (the kernel leaves it zeroed); one GEMM at a time may use it.
+  /// Split-K's or stream-K's workspace, at least gemm_workspace_bytes(args) bytes, zeroed once
+  /// before its first use (the kernel leaves it zeroed); one GEMM at a time may use it.
   void* workspace = nullptr;
   std::size_t workspace_bytes = 0;
 };
@@ -174,6 +187,7 @@ GemmArguments<To> rebind_arguments(GemmArguments<From> const& a) {
   r.m = a.m, r.n = a.n, r.k = a.k;
   r.epilogue = a.epilogue;
   r.raster_group_rows = a.raster_group_rows;
+  r.decomposition = a.decomposition;
   r.k_splits = a.k_splits;
   r.workspace = a.workspace, r.workspace_bytes = a.workspace_bytes;
   return r;
@@ -195,6 +209,7 @@ GemmArguments<To> swap_ab_arguments(GemmArguments<From> const& a) {
   r.a = a.b, r.lda = a.ldb, r.b = a.a, r.ldb = a.lda, r.c = a.c, r.ldc = a.ldc;
   r.m = a.n, r.n = a.m, r.k = a.k;
   r.raster_group_rows = a.raster_group_rows;
+  r.decomposition = a.decomposition;
   r.k_splits = a.k_splits;
   r.workspace = a.workspace, r.workspace_bytes = a.workspace_bytes;
   return r;
@@ -204,31 +219,83 @@ GemmArguments<To> swap_ab_arguments(GemmArguments<From> const& a) {
 struct SplitKChoice {
   int splits = 1;
   std::int64_t split_tiles = 0;
+  /// The modelled time of the last wave, in tile times (1: whole tiles; chosen splits only).
+  double time = 1.0;
 };
+
+/// The time to write or read one tile's fp32 partial sums, in tile times: about 256 / K, since
+/// they move at the L2 rate per SM while the tile's products need 2K flops per output at the
+/// wgmma rate.
+constexpr double partial_pass(int k_blocks, int block_k) { return 256.0 / double(std::int64_t(k_blocks) * block_k); }
 
 /// Split-K for `units` cluster tiles of `k_blocks` K blocks (of `block_k` elements) on
 /// `clusters` resident clusters; `requested` as GemmArguments::k_splits. Only the tiles of the
 /// last, partial wave are split: into the number of ranges that minimises the modelled time of
 /// that wave (waves of the shorter units, plus writing one partial and reading `splits`).
-/// NOTE: the cost of one partial pass, in tile times, is about 256 / K: a tile's fp32 partials
-/// move at the L2 rate per SM while its products need 2K flops per output at the wgmma rate.
 constexpr SplitKChoice choose_split_k(std::int64_t units, std::int64_t clusters, int k_blocks, int block_k,
                                       int requested) {
   std::int64_t const tail = units <= clusters ? units : units % clusters;
   if (requested == 1 || tail == 0) return {};
   if (requested > 1) return {requested, tail};
-  double const pass = 256.0 / double(std::int64_t(k_blocks) * block_k);
+  double const pass = partial_pass(k_blocks, block_k);
   SplitKChoice best;
   double best_time = 1.0;
   for (int s = 2; s <= 8 && k_blocks / s >= 2; ++s) {
     double const waves = double((tail * s + clusters - 1) / clusters);
     double const time = waves / s + double(1 + s) * pass;
     if (time < best_time - 0.02) {
-      best = {s, tail};
+      best = {s, tail, time};
       best_time = time;
     }
   }
   return best;
+}
+
+/// The decomposition of the work: SplitK's `splits` K ranges for each of the last `split_tiles`
+/// cluster tiles, or StreamK's first `stream_k_tiles` cluster tiles shared out in K.
+struct WorkDecomposition {
+  Decomposition mode = Decomposition::DataParallel;
+  SplitKChoice split;
+  std::int64_t stream_k_tiles = 0;
+};
+
+/// Stream-K for `units` cluster tiles on `clusters` resident clusters (units > clusters): the
+/// tiles of the last, partial wave and of one whole wave before it, so that every cluster's
+/// range is at least one tile long (a tile then meets at most two ranges).
+constexpr std::int64_t stream_k_tiles(std::int64_t units, std::int64_t clusters) {
+  return units % clusters + clusters;
+}
+
+/// The decomposition for `units` cluster tiles of `k_blocks` K blocks (of `block_k` elements) on
+/// `clusters` resident clusters, as asked (Heuristic: the fastest in a model of the last wave's
+/// time, in tile times: whole tiles 1; split-K as choose_split_k; stream-K its share of the
+/// last wave's tiles per cluster plus two partial passes, one written and one read).
+/// NOTE (H200, 2026-11-30): see the gemm_sm90 README for what the model's choices measured.
+constexpr WorkDecomposition choose_decomposition(std::int64_t units, std::int64_t clusters, int k_blocks, int block_k,
+                                                 Decomposition asked, int k_splits) {
+  WorkDecomposition d;
+  switch (asked) {
+    case Decomposition::DataParallel: return d;
+    case Decomposition::SplitK:
+      d.split = choose_split_k(units, clusters, k_blocks, block_k, k_splits);
+      if (d.split.splits > 1) d.mode = Decomposition::SplitK;
+      return d;
+    case Decomposition::StreamK:
+      d.mode = Decomposition::StreamK;
+      d.stream_k_tiles = stream_k_tiles(units, clusters);
+      return d;
+    case Decomposition::Heuristic: break;
+  }
+  d.split = choose_split_k(units, clusters, k_blocks, block_k, 0);
+  if (d.split.splits > 1) d.mode = Decomposition::SplitK;
+  double const pass = partial_pass(k_blocks, block_k);
+  std::int64_t const tail = units % clusters;
+  if (units > clusters && tail > 0 && double(tail) / double(clusters) + 2 * pass < d.split.time - 0.02) {
+    d = {};
+    d.mode = Decomposition::StreamK;
+    d.stream_k_tiles = stream_k_tiles(units, clusters);
+  }
+  return d;
 }
 
 /// Checks the arguments (std::invalid_argument naming the rule), encodes the TMA descriptors

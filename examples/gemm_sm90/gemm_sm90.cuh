@@ -19,6 +19,8 @@
 // released it.
 // Split-K: when the scheduler cuts a tile's K into splits (sched/split_k.hpp), each consumer
 // warpgroup leaves its partial sums in the workspace and only the last to arrive stores C.
+// Stream-K: when two CTAs share a tile's K blocks (sched/stream_k.hpp), the one with the later
+// blocks leaves its partial sums and the one with the first blocks adds them and stores C.
 #include "gemm.hpp"
 
 #include <cute_cpp/host/launch.hpp>
@@ -68,12 +70,14 @@ gemm_kernel(const __grid_constant__ typename Plan::MapA tma_a, const __grid_cons
   } else {
     __syncthreads();
   }
-  StaticPersistentTileScheduler scheduler(tiles, blockIdx.x, gridDim.x);
 
   if (warpgroup == 0) {
     // ---- producer ----
     ctm::setmaxnreg_dec<Plan::producer_registers>();
     if (threadIdx.x != 0) return;
+    // NOTE: each role makes its own scheduler after setmaxnreg, so none of its state is held
+    // across the change of register budget.
+    StaticPersistentTileScheduler scheduler(tiles, blockIdx.x, gridDim.x);
     auto state = make_pipeline_state<Plan::stages>(PipelineUserType::Producer);
     std::uint16_t const mask = std::uint16_t(cluster_mask);
     // Loads this CTA's part of an operand tile: all of it, or, shared by a cluster, its part multicast to all.
@@ -118,6 +122,7 @@ gemm_kernel(const __grid_constant__ typename Plan::MapA tma_a, const __grid_cons
 
   // ---- consumers ----
   ctm::setmaxnreg_inc<Plan::consumer_registers>();
+  StaticPersistentTileScheduler scheduler(tiles, blockIdx.x, gridDim.x);
   int const consumer = warpgroup - 1;
   std::uint32_t const lane = threadIdx.x % 32;
   auto state = make_pipeline_state<Plan::stages>(PipelineUserType::Consumer);
@@ -189,15 +194,27 @@ gemm_kernel(const __grid_constant__ typename Plan::MapA tma_a, const __grid_cons
     Mma::template wait_group<0>(acc);
     if (!Plan::release_at_once && tile.k_block_end > tile.k_block_begin)
       pipeline.consumer_release(previous, lane, cluster_mask, cluster_rank);
-    if (tile.splits > 1) {
-      // A split past M has nothing to add; otherwise only the last split's warpgroup goes on.
+    if (tile.splits > 1 || tile.stream_k_slot >= 0) {
+      // A tile past M or N has nothing to share (its CTA only took part in the cluster's pipeline).
       if (!tile.valid) continue;
-      // A warp whose first rows lie past M holds nothing to keep (a problem of a few rows).
-      bool const rows_inside = std::int64_t(tile.m) * BM + group * Plan::rows_per_warpgroup + (thread / 32) * 16 < m;
-      if (!split_k_reduce<128, Plan::split_k_in_flight>(
-              acc, workspace, tile.split_tile * Plan::tile_warpgroups + group, tile.split, tile.splits, thread,
-              std::uint32_t(Plan::split_k_barrier + consumer), &smem.split_k_flag[consumer], rows_inside))
-        continue;
+      // NOTE: every warp's rows go through the workspace, also those of a ragged tile past M:
+      // skipping them would need the warp's row beside the accumulators (it spills), and
+      // problems of at most 64 rows swap A and B, so at most half a tile's rows are wasted.
+      auto const barrier = std::uint32_t(Plan::split_k_barrier + consumer);
+      if (tile.splits > 1) {
+        // Only the last split's warpgroup goes on.
+        if (!split_k_reduce<128, Plan::split_k_in_flight>(acc, workspace,
+                                                          tile.split_tile * Plan::tile_warpgroups + group, tile.split,
+                                                          tile.splits, thread, barrier, &smem.split_k_flag[consumer]))
+          continue;
+      } else {
+        auto const slot = std::uint32_t(tile.stream_k_slot * Plan::tile_warpgroups + group);
+        if (tile.leaves_partial()) {
+          stream_k_leave_partial<128>(acc, workspace, slot, thread, barrier);
+          continue;
+        }
+        stream_k_add_partial<128, Plan::split_k_in_flight>(acc, workspace, slot, thread, barrier);
+      }
     }
 
     // ---- epilogue ----
@@ -236,6 +253,7 @@ struct GemmSchedule {
   PersistentTileSchedulerParams tiles;
   int resident_ctas = 0;
   std::size_t workspace_bytes = 0;
+  std::int64_t workspace_slots = 0;  ///< CTA tiles that meet in the workspace
 };
 
 template <class Plan>
@@ -255,7 +273,7 @@ int gemm_resident_ctas() {
 }
 
 template <class Plan>
-GemmSchedule gemm_schedule(GemmArguments<Plan> const& args, int k_splits) {
+GemmSchedule gemm_schedule(GemmArguments<Plan> const& args, Decomposition asked) {
   GemmSchedule s;
   auto& tiles = s.tiles;
   tiles.tiles_m = std::int32_t((args.m + Plan::block_m - 1) / Plan::block_m);
@@ -265,26 +283,39 @@ GemmSchedule gemm_schedule(GemmArguments<Plan> const& args, int k_splits) {
   tiles.cluster_m = Plan::cluster_m;
   tiles.cluster_n = Plan::cluster_n;
   tiles.k_blocks = std::int32_t((args.k + Plan::block_k - 1) / Plan::block_k);
-  if (k_splits > tiles.k_blocks)
-    host::argument_error("gemm.k-splits", std::to_string(k_splits) + " K splits of " + std::to_string(tiles.k_blocks) +
-                                              " K blocks of " + std::to_string(Plan::block_k) +
-                                              ": each split needs one");
+  if (args.k_splits > tiles.k_blocks)
+    host::argument_error("gemm.k-splits", std::to_string(args.k_splits) + " K splits of " +
+                                              std::to_string(tiles.k_blocks) + " K blocks of " +
+                                              std::to_string(Plan::block_k) + ": each split needs one");
   s.resident_ctas = gemm_resident_ctas<Plan>();
-  SplitKChoice const split =
-      choose_split_k(tiles.units(), s.resident_ctas / Plan::cluster_size, tiles.k_blocks, Plan::block_k, k_splits);
-  tiles.splits = split.splits;
-  tiles.split_tiles = split.split_tiles;
+  std::int64_t const clusters = s.resident_ctas / Plan::cluster_size;
+  if (asked == Decomposition::StreamK && tiles.units() <= clusters)
+    host::argument_error("gemm.stream-k", "stream-K needs more cluster tiles than resident clusters (" +
+                                              std::to_string(tiles.units()) + " tiles of " +
+                                              std::to_string(Plan::block_m) + "x" + std::to_string(Plan::block_n) +
+                                              " on " + std::to_string(clusters) +
+                                              " clusters): split-K shares out a single wave");
+  WorkDecomposition const d =
+      choose_decomposition(tiles.units(), clusters, tiles.k_blocks, Plan::block_k, asked, args.k_splits);
+  tiles.splits = d.split.splits;
+  tiles.split_tiles = d.split.split_tiles;
+  tiles.set_stream_k(d.stream_k_tiles, std::int32_t(clusters));
   if (!tiles.fits_32_bits())
     host::argument_error("gemm.shape", "the problem has too many tiles for the scheduler's 32-bit arithmetic (" +
                                            std::to_string(tiles.work_units()) + " units of work)");
-  s.workspace_bytes = split_k_workspace_bytes(split.split_tiles * Plan::cluster_size, split.splits,
-                                              Plan::tile_warpgroups, std::int64_t(Plan::block_m) * Plan::block_n);
+  constexpr std::int64_t tile_floats = std::int64_t(Plan::block_m) * Plan::block_n;
+  s.workspace_bytes =
+      d.mode == Decomposition::StreamK
+          ? stream_k_workspace_bytes(d.stream_k_tiles * Plan::cluster_size, Plan::tile_warpgroups, tile_floats)
+          : split_k_workspace_bytes(d.split.split_tiles * Plan::cluster_size, d.split.splits, Plan::tile_warpgroups,
+                                    tile_floats);
+  s.workspace_slots = (d.stream_k_tiles + d.split.split_tiles) * Plan::cluster_size;
   return s;
 }
 
 template <class Plan>
 std::size_t gemm_workspace_bytes(GemmArguments<Plan> const& args) {
-  return gemm_schedule(args, args.k_splits).workspace_bytes;
+  return gemm_schedule(args, args.decomposition).workspace_bytes;
 }
 
 template <class Plan>
@@ -299,20 +330,20 @@ void run_gemm(GemmArguments<Plan> const& args, cudaStream_t stream) {
   if (args.k % 8 != 0)
     host::argument_error("gemm.k-multiple-of-8", "K must be a multiple of 8 elements (got " + std::to_string(args.k) +
                                                      "): TMA needs 16-byte row strides; pad K with zeros");
-  if (args.k_splits < 0)
-    host::argument_error("gemm.k-splits",
-                         "k_splits is 0 (choose), 1 (off) or a count (got " + std::to_string(args.k_splits) + ")");
-  // Without room for the chosen split, the automatic choice falls back to whole tiles.
-  GemmSchedule schedule = gemm_schedule(args, args.k_splits);
+  if (args.k_splits < 0 || (args.k_splits != 0 && args.decomposition != Decomposition::SplitK))
+    host::argument_error("gemm.k-splits", "k_splits is 0 or, with Decomposition::SplitK, a count (got " +
+                                              std::to_string(args.k_splits) + ")");
+  // Without room for its choice, the heuristic falls back to whole tiles.
+  GemmSchedule schedule = gemm_schedule(args, args.decomposition);
   if (schedule.workspace_bytes > 0 && (args.workspace == nullptr || args.workspace_bytes < schedule.workspace_bytes)) {
-    if (args.k_splits != 0)
-      host::argument_error("gemm.workspace", "split-K needs a workspace of " +
+    if (args.decomposition != Decomposition::Heuristic)
+      host::argument_error("gemm.workspace", "split-K and stream-K need a workspace of " +
                                                  std::to_string(schedule.workspace_bytes) + " bytes (got " +
                                                  std::to_string(args.workspace_bytes) + ")");
-    schedule = gemm_schedule(args, 1);
+    schedule = gemm_schedule(args, Decomposition::DataParallel);
   }
   if (schedule.workspace_bytes > 0 && reinterpret_cast<std::uintptr_t>(args.workspace) % 16 != 0)
-    host::argument_error("gemm.workspace", "the split-K workspace must be 16-byte aligned (partials are float4s)");
+    host::argument_error("gemm.workspace", "the workspace must be 16-byte aligned (partials are float4s)");
   using ALoad = typename Plan::ASmemLoad;
   auto const a_map = Plan::major_a == OperandMajorMode::K
                          ? host::create_tensor_map_tiled<TA, ALoad>(args.a, args.m, args.k, args.lda)
@@ -325,10 +356,9 @@ void run_gemm(GemmArguments<Plan> const& args, cudaStream_t stream) {
   auto const c_map = Plan::layout_c == LayoutEnum::RowMajor
                          ? host::create_tensor_map_tiled<TC, CChunk>(args.c, args.m, args.n, args.ldc)
                          : host::create_tensor_map_tiled<TC, CChunk>(args.c, args.n, args.m, args.ldc);
-  SplitKWorkspace const workspace =
-      schedule.workspace_bytes > 0
-          ? split_k_workspace(args.workspace, schedule.tiles.split_tiles * Plan::cluster_size, Plan::tile_warpgroups)
-          : SplitKWorkspace{};
+  SplitKWorkspace const workspace = schedule.workspace_bytes > 0
+                                        ? split_k_workspace(args.workspace, schedule.workspace_slots, Plan::tile_warpgroups)
+                                        : SplitKWorkspace{};
 
   host::LaunchConfig config;
   config.block = dim3(Plan::threads);

@@ -16,6 +16,7 @@
 
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -131,6 +132,24 @@ struct Problem {
   }
 };
 
+/// A decomposition to check or time: GemmArguments' decomposition and k_splits.
+struct Cut {
+  ex::Decomposition mode = ex::Decomposition::DataParallel;
+  int k_splits = 0;
+  /// " split N", " split" (count chosen), " stream-K", " heuristic" or "" (whole tiles).
+  std::string name() const {
+    switch (mode) {
+      case ex::Decomposition::SplitK: return " split" + (k_splits > 0 ? " " + std::to_string(k_splits) : "");
+      case ex::Decomposition::StreamK: return " stream-K";
+      case ex::Decomposition::Heuristic: return " heuristic";
+      case ex::Decomposition::DataParallel: break;
+    }
+    return "";
+  }
+};
+constexpr Cut whole{}, heuristic{ex::Decomposition::Heuristic}, stream_k{ex::Decomposition::StreamK};
+constexpr Cut split(int k_splits) { return {ex::Decomposition::SplitK, k_splits}; }
+
 template <class TC> double rtol_of() { return std::is_same_v<TC, float> ? 1e-5 : std::is_same_v<TC, plans::f16> ? 2e-3 : 1.0 / 128; }
 
 /// A plan's tile, stages and cluster: "128x256x64s4c2" (c1x2: a cluster along N), "pingpong".
@@ -150,11 +169,11 @@ std::string dispatched_tile_name(ex::GemmArguments<plans::Bf16TN> const& args) {
   });
 }
 
-/// Runs one plan on one shape (with k_splits, GemmArguments') and compares every element with
-/// the reference; a split run is repeated and must be bit-identical.
+/// Runs one plan on one shape (cut as `cut` says) and compares every element with the
+/// reference; a split or stream-K run is repeated and must be bit-identical.
 template <class Plan, class Reference>
 bool check(std::int64_t m, std::int64_t n, std::int64_t k, std::mt19937_64& rng, cublasLtHandle_t handle,
-           Reference&& reference, typename Plan::Epilogue epilogue = {}, char const* what = "", int k_splits = 1) {
+           Reference&& reference, typename Plan::Epilogue epilogue = {}, char const* what = "", Cut cut = whole) {
   // The bf16 TN plan goes through the tile heuristic's dispatch (with its own choice of split).
   constexpr bool dispatched = std::is_same_v<Plan, plans::Bf16TN>;
   auto run = [](ex::GemmArguments<Plan> const& a) {
@@ -165,7 +184,8 @@ bool check(std::int64_t m, std::int64_t n, std::int64_t k, std::mt19937_64& rng,
   p.dc.fill_bytes(0xFF);
   auto arguments = [&] {
     auto a = p.arguments();
-    a.k_splits = k_splits;
+    a.decomposition = cut.mode;
+    a.k_splits = cut.k_splits;
     a.epilogue = epilogue;
     return a;
   };
@@ -175,7 +195,7 @@ bool check(std::int64_t m, std::int64_t n, std::int64_t k, std::mt19937_64& rng,
   run(args);
   host::cuda_check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
   bool repeatable = true;
-  if (k_splits != 1) {
+  if (cut.mode != ex::Decomposition::DataParallel) {
     auto const first = p.dc.download();
     p.dc.fill_bytes(0xFF);
     run(args);
@@ -192,11 +212,11 @@ bool check(std::int64_t m, std::int64_t n, std::int64_t k, std::mt19937_64& rng,
                                       rtol_of<typename Plan::TC>(), atol);
   std::string tile = tile_name<Plan>();
   if constexpr (dispatched) tile = dispatched_tile_name(args);
-  std::printf("check %-4s A %-2s B %-2s -> %-4s %-3s %-24s %-22s m=%-5lld n=%-5lld k=%-5lld splits %d vs %-7s %s%s\n",
+  std::printf("check %-4s A %-2s B %-2s -> %-4s %-3s %-24s %-22s m=%-5lld n=%-5lld k=%-5lld%-11s vs %-7s %s%s\n",
               ex::dtype_name<typename Plan::TA>(), major_name(Plan::major_a), major_name(Plan::major_b),
               ex::dtype_name<typename Plan::TC>(), Problem<Plan>::row_major_c ? "row" : "col", tile.c_str(), what,
-              (long long)m, (long long)n, (long long)k, k_splits, small ? "fp64" : "cuBLAS", result.summary().c_str(),
-              repeatable ? "" : "; FAILED: a second split-K run differs");
+              (long long)m, (long long)n, (long long)k, cut.name().c_str(), small ? "fp64" : "cuBLAS",
+              result.summary().c_str(), repeatable ? "" : "; FAILED: a second run differs");
   return result.ok() && repeatable;
 }
 
@@ -217,33 +237,52 @@ bool check_shapes(std::mt19937_64& rng, cublasLtHandle_t handle, bool large) {
 /// problem split, narrow tiles split many ways, and the heuristic's own choices on skinny shapes.
 bool check_split_k(std::mt19937_64& rng, cublasLtHandle_t handle) {
   bool ok = true;
-  ok &= check<plans::Bf16TN>(333, 517, 264, rng, handle, no_epilogue, {}, "", 3);
-  ok &= check<plans::Bf16TN>(333, 517, 264, rng, handle, no_epilogue, {}, "", 5);
-  ok &= check<plans::Bf16TN>(2048 + 77, 4096 - 40, 4096 + 8, rng, handle, no_epilogue, {}, "tail split", 4);
-  ok &= check<plans::Bf16TN64NoCluster>(16, 1000, 4096, rng, handle, no_epilogue, {}, "", 7);
-  ok &= check<plans::Bf16TN128NoCluster>(100, 3000, 2056, rng, handle, no_epilogue, {}, "", 2);
-  ok &= check<plans::Bf16TNf32>(333, 517, 264, rng, handle, no_epilogue, {}, "", 2);
-  ok &= check<plans::Bf16TNf32ColMajor>(333, 517, 264, rng, handle, no_epilogue, {}, "", 3);
-  ok &= check<plans::Bf16TNPingPong>(333, 517, 264, rng, handle, no_epilogue, {}, "pingpong", 3);
-  ok &= check<plans::Bf16TNPingPong>(2048 + 77, 4096 - 40, 4096 + 8, rng, handle, no_epilogue, {}, "pingpong", 2);
-  ok &= check<plans::Bf16TNSwap16>(333, 517, 264, rng, handle, no_epilogue, {}, "", 3);
-  ok &= check<plans::Bf16TN320>(333, 517, 264, rng, handle, no_epilogue, {}, "", 3);
-  ok &= check<plans::Bf16TN112ClusterN>(333, 517, 264, rng, handle, no_epilogue, {}, "cluster along N", 3);
-  ok &= check<plans::Bf16TNSwap128c2>(333, 517, 264, rng, handle, no_epilogue, {}, "", 2);
-  ok &= check<plans::Bf16TN>(16, 4096, 4096, rng, handle, no_epilogue, {}, "heuristic", 0);
-  ok &= check<plans::Bf16TN>(5, 3000, 1032, rng, handle, no_epilogue, {}, "heuristic", 0);
-  ok &= check<plans::Bf16TN>(40, 1000, 2056, rng, handle, no_epilogue, {}, "heuristic", 0);
-  ok &= check<plans::Bf16TN>(64, 4096 + 24, 4096, rng, handle, no_epilogue, {}, "heuristic", 0);
-  ok &= check<plans::Bf16TN>(100, 14000, 1000, rng, handle, no_epilogue, {}, "heuristic", 0);
-  ok &= check<plans::Bf16TN>(128, 14336, 4096, rng, handle, no_epilogue, {}, "heuristic", 0);
-  ok &= check<plans::Bf16TN>(4096, 14336, 4096, rng, handle, no_epilogue, {}, "heuristic", 0);
+  ok &= check<plans::Bf16TN>(333, 517, 264, rng, handle, no_epilogue, {}, "", split(3));
+  ok &= check<plans::Bf16TN>(333, 517, 264, rng, handle, no_epilogue, {}, "", split(5));
+  ok &= check<plans::Bf16TN>(2048 + 77, 4096 - 40, 4096 + 8, rng, handle, no_epilogue, {}, "tail split", split(4));
+  ok &= check<plans::Bf16TN64NoCluster>(16, 1000, 4096, rng, handle, no_epilogue, {}, "", split(7));
+  ok &= check<plans::Bf16TN128NoCluster>(100, 3000, 2056, rng, handle, no_epilogue, {}, "", split(2));
+  ok &= check<plans::Bf16TNf32>(333, 517, 264, rng, handle, no_epilogue, {}, "", split(2));
+  ok &= check<plans::Bf16TNf32ColMajor>(333, 517, 264, rng, handle, no_epilogue, {}, "", split(3));
+  ok &= check<plans::Bf16TNPingPong>(333, 517, 264, rng, handle, no_epilogue, {}, "pingpong", split(3));
+  ok &= check<plans::Bf16TNPingPong>(2048 + 77, 4096 - 40, 4096 + 8, rng, handle, no_epilogue, {}, "pingpong", split(2));
+  ok &= check<plans::Bf16TNSwap16>(333, 517, 264, rng, handle, no_epilogue, {}, "", split(3));
+  ok &= check<plans::Bf16TN320>(333, 517, 264, rng, handle, no_epilogue, {}, "", split(3));
+  ok &= check<plans::Bf16TN112ClusterN>(333, 517, 264, rng, handle, no_epilogue, {}, "cluster along N", split(3));
+  ok &= check<plans::Bf16TNSwap128c2>(333, 517, 264, rng, handle, no_epilogue, {}, "", split(2));
+  ok &= check<plans::Bf16TN>(16, 4096, 4096, rng, handle, no_epilogue, {}, "", heuristic);
+  ok &= check<plans::Bf16TN>(5, 3000, 1032, rng, handle, no_epilogue, {}, "", heuristic);
+  ok &= check<plans::Bf16TN>(40, 1000, 2056, rng, handle, no_epilogue, {}, "", heuristic);
+  ok &= check<plans::Bf16TN>(64, 4096 + 24, 4096, rng, handle, no_epilogue, {}, "", heuristic);
+  ok &= check<plans::Bf16TN>(100, 14000, 1000, rng, handle, no_epilogue, {}, "", heuristic);
+  ok &= check<plans::Bf16TN>(128, 14336, 4096, rng, handle, no_epilogue, {}, "", heuristic);
+  ok &= check<plans::Bf16TN>(4096, 14336, 4096, rng, handle, no_epilogue, {}, "", heuristic);
+  return ok;
+}
+
+/// Stream-K: ranges of a few K blocks (a range crosses several tiles) and of about 1.2 tiles,
+/// a cluster rank past M, every kind of plan the scheduler serves, and the heuristic's choice.
+bool check_stream_k(std::mt19937_64& rng, cublasLtHandle_t handle) {
+  bool ok = true;
+  std::int64_t const m = 2048 + 77, n = 4096 - 40, k = 4096 + 8;
+  ok &= check<plans::Bf16TN>(1100, 3900, 136, rng, handle, no_epilogue, {}, "", stream_k);
+  ok &= check<plans::Bf16TN>(m, n, k, rng, handle, no_epilogue, {}, "", stream_k);
+  ok &= check<plans::Bf16TNNoCluster>(m, n, k, rng, handle, no_epilogue, {}, "", stream_k);
+  ok &= check<plans::Bf16TN320>(m, n, k, rng, handle, no_epilogue, {}, "", stream_k);
+  ok &= check<plans::Bf16TNPingPong>(m, n, k, rng, handle, no_epilogue, {}, "pingpong", stream_k);
+  ok &= check<plans::Bf16TN112ClusterN>(m, n, 1032, rng, handle, no_epilogue, {}, "cluster along N", stream_k);
+  ok &= check<plans::Bf16TNf32>(m, n, 1032, rng, handle, no_epilogue, {}, "", stream_k);
+  ok &= check<plans::Bf16TNf32ColMajor>(m, n, 1032, rng, handle, no_epilogue, {}, "", stream_k);
+  ok &= check<plans::Bf16TNSwap16>(m, n, 1032, rng, handle, no_epilogue, {}, "", stream_k);
+  ok &= check<plans::Bf16TN>(8192, 8192, 8192, rng, handle, no_epilogue, {}, "", heuristic);
   return ok;
 }
 
 /// The fused epilogue: act(alpha * P + beta * S + bias[col]) with a random source S and bias.
 template <class Plan, class Act>
-bool check_epilogue(Act act, char const* what, std::mt19937_64& rng, cublasLtHandle_t handle, int k_splits = 1) {
-  std::int64_t const m = 333, n = 517, k = 264;
+bool check_epilogue(Act act, char const* what, std::mt19937_64& rng, cublasLtHandle_t handle, Cut cut = whole,
+                    std::int64_t const m = 333, std::int64_t const n = 517) {
+  std::int64_t const k = 264;
   auto const source = ex::random_values<plans::bf16>(std::size_t(m * n), rng, -1.0, 1.0);
   auto const bias = ex::random_values<float>(std::size_t(n), rng, -1.0, 1.0);
   host::DeviceBuffer<plans::bf16> dsource(source.size());
@@ -263,7 +302,7 @@ bool check_epilogue(Act act, char const* what, std::mt19937_64& rng, cublasLtHan
         v = act(0.75 * v - 0.5 * double(float(source[std::size_t(i * cols + j)])) + double(bias[std::size_t(j)]));
       }
   };
-  return check<Plan>(m, n, k, rng, handle, reference, epi, what, k_splits);
+  return check<Plan>(m, n, k, rng, handle, reference, epi, what, cut);
 }
 
 bool check_rejections() {
@@ -292,14 +331,23 @@ bool check_rejections() {
   args.lda = 16, args.a = buffer.data() + 1;
   expect([&] { ex::run_gemm(args, nullptr); }, "[tma.global.address]");
   args.a = buffer.data();
-  args.k_splits = 2;  // one K block
+  args.decomposition = ex::Decomposition::SplitK, args.k_splits = 2;  // one K block
   expect([&] { ex::run_gemm(args, nullptr); }, "[gemm.k-splits]");
   args.k_splits = -1;
   expect([&] { ex::run_gemm(args, nullptr); }, "[gemm.k-splits]");
+  args.decomposition = ex::Decomposition::Heuristic, args.k_splits = 3;  // a count is SplitK's
+  expect([&] { ex::run_gemm(args, nullptr); }, "[gemm.k-splits]");
+  args.decomposition = ex::Decomposition::StreamK, args.k_splits = 0;  // one tile
+  expect([&] { ex::run_gemm(args, nullptr); }, "[gemm.stream-k]");
+  args.decomposition = ex::Decomposition::SplitK;
   args.k = 128, args.lda = 128, args.ldb = 128, args.k_splits = 2;
   expect([&] { ex::run_gemm(args, nullptr); }, "[gemm.workspace]");
   host::DeviceBuffer<unsigned char> workspace(std::size_t(1) << 20);  // room enough, misaligned by 4
   args.workspace = workspace.data() + 4, args.workspace_bytes = workspace.bytes() - 4;
+  expect([&] { ex::run_gemm(args, nullptr); }, "[gemm.workspace]");
+  args.workspace = nullptr, args.workspace_bytes = 0;
+  args.decomposition = ex::Decomposition::StreamK, args.k_splits = 0;
+  args.m = 4096, args.n = 4096, args.ldc = 4096;  // 256 tiles, no room for stream-K's partials
   expect([&] { ex::run_gemm(args, nullptr); }, "[gemm.workspace]");
   return ok;
 }
@@ -331,8 +379,10 @@ bool run_checks(std::mt19937_64& rng, cublasLtHandle_t handle) {
   ok &= check_epilogue<plans::Bf16TNSilu>([](double x) { return x / (1 + std::exp(-x)); }, "a*P+b*S+bias, silu", rng,
                                           handle);
   ok &= check_epilogue<plans::Bf16TNRelu>([](double x) { return x > 0 ? x : 0.0; }, "a*P+b*S+bias, relu", rng, handle,
-                                          3);
+                                          split(3));
+  ok &= check_epilogue<plans::Bf16TNGelu>(gelu, "a*P+b*S+bias, gelu", rng, handle, stream_k, 2048 + 77, 4096 - 40);
   ok &= check_split_k(rng, handle);
+  ok &= check_stream_k(rng, handle);
   ok &= check_rejections();
   return ok;
 }
@@ -395,10 +445,11 @@ std::string plan_name() {
 /// (swap_ab_arguments).
 template <class Plan, bool Swapped = false>
 void bench_plan(std::int64_t m, std::int64_t n, std::int64_t k, std::mt19937_64& rng, cublasLtHandle_t handle,
-                std::vector<ex::Record>& records, int k_splits = 1) {
+                std::vector<ex::Record>& records, Cut cut = whole) {
   using On = std::conditional_t<Swapped, plans::Bf16TN, Plan>;
-  auto launched = [k_splits](ex::GemmArguments<On> a) {
-    a.k_splits = k_splits;
+  auto launched = [cut](ex::GemmArguments<On> a) {
+    a.decomposition = cut.mode;
+    a.k_splits = cut.k_splits;
     if constexpr (Swapped) return ex::swap_ab_arguments<Plan>(a);
     else return a;
   };
@@ -406,7 +457,7 @@ void bench_plan(std::int64_t m, std::int64_t n, std::int64_t k, std::mt19937_64&
       m, n, k, rng, handle, records,
       [&](ex::GemmArguments<On> const& a) { ex::run_gemm<Plan>(launched(a), nullptr); },
       [&](ex::GemmArguments<On> const& a) { return ex::gemm_workspace_bytes(launched(a)); },
-      plan_name<Plan>() + (Swapped ? " swapped" : "") + (k_splits == 1 ? "" : " split " + std::to_string(k_splits)));
+      plan_name<Plan>() + (Swapped ? " swapped" : "") + cut.name());
 }
 
 /// The bf16 TN GEMM with the heuristic's tile, named after the tile it chose.
@@ -439,17 +490,22 @@ void raster_sweep(std::mt19937_64& rng, cublasLtHandle_t handle, std::vector<ex:
 /// --split-sweep: plans and K splits on the shapes whose last wave is partial (choose_split_k's
 /// and choose_gemm_tile's NOTEs).
 void split_sweep(std::mt19937_64& rng, cublasLtHandle_t handle, std::vector<ex::Record>& records) {
-  for (int s : {0, 2, 8}) bench_plan<plans::Bf16TNSwap16, true>(16, 4096, 4096, rng, handle, records, s);
-  bench_plan<plans::Bf16TNSwap128c2, true>(128, 14336, 4096, rng, handle, records, 0);
+  auto const cut = [](int s) { return s == 1 ? whole : split(s); };  // 0: split-K's own count
+  for (int s : {0, 2, 8}) bench_plan<plans::Bf16TNSwap16, true>(16, 4096, 4096, rng, handle, records, cut(s));
+  bench_plan<plans::Bf16TNSwap128c2, true>(128, 14336, 4096, rng, handle, records, cut(0));
   bench_plan<plans::Bf16TN112NoCluster>(128, 14336, 4096, rng, handle, records);
   bench_plan<plans::Bf16TN112ClusterN>(128, 14336, 4096, rng, handle, records);
-  for (int s : {1, 2}) bench_plan<plans::Bf16TN64NoCluster>(16, 4096, 4096, rng, handle, records, s);
-  for (int s : {1, 2, 4}) bench_plan<plans::Bf16TN128NoCluster>(16, 4096, 4096, rng, handle, records, s);
-  for (int s : {1, 2, 4}) bench_plan<plans::Bf16TNNoCluster>(16, 4096, 4096, rng, handle, records, s);
-  for (int s : {1, 2}) bench_plan<plans::Bf16TN128NoCluster>(128, 14336, 4096, rng, handle, records, s);
-  for (int s : {1, 2}) bench_plan<plans::Bf16TNNoCluster>(128, 14336, 4096, rng, handle, records, s);
-  for (int s : {1, 3}) bench_plan<plans::Bf16TN>(4096, 14336, 4096, rng, handle, records, s);
-  for (int s : {1, 2}) bench_plan<plans::Bf16TN>(2048, 2048, 2048, rng, handle, records, s);
+  for (int s : {1, 2}) bench_plan<plans::Bf16TN64NoCluster>(16, 4096, 4096, rng, handle, records, cut(s));
+  for (int s : {1, 2, 4}) bench_plan<plans::Bf16TN128NoCluster>(16, 4096, 4096, rng, handle, records, cut(s));
+  for (int s : {1, 2, 4}) bench_plan<plans::Bf16TNNoCluster>(16, 4096, 4096, rng, handle, records, cut(s));
+  for (int s : {1, 2}) bench_plan<plans::Bf16TN128NoCluster>(128, 14336, 4096, rng, handle, records, cut(s));
+  for (int s : {1, 2}) bench_plan<plans::Bf16TNNoCluster>(128, 14336, 4096, rng, handle, records, cut(s));
+  for (int s : {1, 2}) bench_plan<plans::Bf16TN>(2048, 2048, 2048, rng, handle, records, cut(s));
+  // Stream-K against split-K (its count) and whole tiles where the last wave is partial.
+  for (auto const& shape : {std::array<std::int64_t, 3>{4096, 14336, 4096}, {8192, 8192, 8192}, {8192, 1536, 8192},
+                            {4096, 4096, 4096}})
+    for (Cut const c : {whole, split(0), stream_k})
+      bench_plan<plans::Bf16TN>(shape[0], shape[1], shape[2], rng, handle, records, c);
   // The PingPong schedule against the cooperative one.
   bench_plan<plans::Bf16TNPingPong>(4096, 4096, 4096, rng, handle, records);
   bench_plan<plans::Bf16TN>(4096, 4096, 4096, rng, handle, records);
@@ -484,6 +540,9 @@ void profile_launches(std::mt19937_64& rng, cublasLtHandle_t handle) {
 
 void benchmarks(std::mt19937_64& rng, cublasLtHandle_t handle, std::vector<ex::Record>& records) {
   for (auto const& s : benchmark_shapes) bench_auto(s[0], s[1], s[2], rng, handle, records);
+  // What stream-K, the heuristic's choice on these two, buys over split-K's.
+  bench_plan<plans::Bf16TN>(4096, 14336, 4096, rng, handle, records, split(0));
+  bench_plan<plans::Bf16TN>(8192, 8192, 8192, rng, handle, records, split(0));
   bench_plan<plans::Bf16TN320>(4096, 14336, 4096, rng, handle, records);
   bench_plan<plans::Bf16TN320>(8192, 8192, 8192, rng, handle, records);
   bench_plan<plans::Bf16TNNoCluster>(8192, 8192, 8192, rng, handle, records);

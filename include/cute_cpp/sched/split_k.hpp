@@ -53,6 +53,16 @@ inline SplitKWorkspace split_k_workspace(void* base, std::int64_t split_tiles, i
           reinterpret_cast<float*>(bytes + split_k_counter_bytes(split_tiles, groups))};
 }
 
+namespace detail {
+/// Float4 loads issued together when summing `vectors` of them with `in_flight` in flight: the
+/// widest power of two up to in_flight that divides vectors.
+CUTE_CPP_HD constexpr int load_chunk(int vectors, int in_flight) {
+  int c = in_flight;
+  while (vectors % c != 0) c /= 2;
+  return c;
+}
+}  // namespace detail
+
 #if defined(__CUDACC__)
 /// Called by all `Threads` threads of one group (e.g. a consumer warpgroup) once their split of
 /// the tile is accumulated in `acc` (any fragment of floats, a multiple of 4 per thread).
@@ -98,11 +108,7 @@ __device__ __forceinline__ bool split_k_reduce(Fragment& acc, SplitKWorkspace co
   // vectors at a time so the loads in flight do not need a second fragment of registers; with
   // few vectors, several splits' loads go out together (InFlight float4s per thread), since
   // each round of loads waits a whole L2 round trip.
-  constexpr int chunk = [] {  // the widest power of two up to InFlight that divides vectors
-    int c = InFlight;
-    while (vectors % c != 0) c /= 2;
-    return c;
-  }();
+  constexpr int chunk = detail::load_chunk(vectors, InFlight);
   constexpr int group = InFlight / chunk;
 #pragma unroll
   for (int c = 0; c < vectors; c += chunk) {

@@ -12,6 +12,13 @@
 // are each cut into `splits` K ranges, taken as separate units by neighbouring CTAs, so a
 // partial last wave of whole tiles becomes fuller waves of shorter units. The partial sums
 // meet in a workspace (sched/split_k.hpp).
+// Stream-K (beyond CuTeDSL's scheduler): the first `stream_k_tiles` cluster tiles in walking
+// order are laid end to end as one run of K blocks and cut into `stream_k_clusters` equal
+// ranges, one per cluster, taken before its whole tiles. A range is at least one tile long
+// (stream_k_tiles >= stream_k_clusters), so a tile meets at most two ranges: the one holding its
+// later K blocks (the start of a range) leaves its partial sums in the workspace; the one
+// holding its first K blocks (the end of the next lower range, reached later) waits for them,
+// adds them and stores C (sched/stream_k.hpp).
 #include <cute_cpp/config.hpp>
 
 #include <cstdint>
@@ -29,7 +36,13 @@ struct WorkTileInfo {
   /// index of this CTA's tile among the split tiles (its workspace slot).
   std::int32_t split = 0, splits = 1;
   std::int64_t split_tile = 0;
+  /// Stream-K: for a tile whose K blocks two CTAs share, this CTA tile's workspace slot; else -1.
+  std::int32_t stream_k_slot = -1;
   CUTE_CPP_HD constexpr bool is_valid_tile() const { return valid; }
+  /// Stream-K: this unit holds a shared tile's later K blocks and leaves its partial sums.
+  CUTE_CPP_HD constexpr bool leaves_partial() const { return stream_k_slot >= 0 && k_block_begin > 0; }
+  /// Stream-K: this unit holds a shared tile's first K blocks, adds the other's partial sums and stores C.
+  CUTE_CPP_HD constexpr bool adds_partial() const { return stream_k_slot >= 0 && k_block_begin == 0; }
 };
 
 /// The problem in tiles, fixed for a launch; built on the host and passed by value.
@@ -41,6 +54,19 @@ struct PersistentTileSchedulerParams {
   std::int32_t splits = 1;     ///< K splits of each split tile
   std::int64_t split_tiles = 0;  ///< cluster tiles, the last in walking order, that are split
   std::int32_t cluster_n = 1;  ///< CTAs per cluster along N
+  std::int64_t stream_k_tiles = 0;     ///< cluster tiles, the first in walking order, shared out as K ranges
+  std::int32_t stream_k_clusters = 0;  ///< the grid's clusters, one K range each (set_stream_k)
+  std::int32_t stream_k_blocks = 0;    ///< K blocks of a range; the first stream_k_extra ranges take one more
+  std::int32_t stream_k_extra = 0;
+  /// Shares the first `tiles` cluster tiles out in K over `clusters` equal ranges (the fields
+  /// above; the device then needs no division to find a range).
+  constexpr void set_stream_k(std::int64_t tiles, std::int32_t clusters) {
+    std::int64_t const run = tiles * k_blocks;
+    stream_k_tiles = tiles;
+    stream_k_clusters = clusters;
+    stream_k_blocks = tiles > 0 ? std::int32_t(run / clusters) : 0;
+    stream_k_extra = tiles > 0 ? std::int32_t(run % clusters) : 0;
+  }
   CUTE_CPP_HD constexpr std::int32_t cluster_size() const { return cluster_m * cluster_n; }
   /// Cluster tiles.
   CUTE_CPP_HD constexpr std::int32_t cluster_rows() const { return (tiles_m + cluster_m - 1) / cluster_m; }
@@ -50,12 +76,20 @@ struct PersistentTileSchedulerParams {
   }
   /// The units the grid walks: whole cluster tiles, then `splits` units per split tile.
   CUTE_CPP_HD constexpr std::int64_t work_units() const { return units() + split_tiles * (splits - 1); }
-  /// Whether the scheduler's 32-bit arithmetic holds: units of work, split K-block bounds and a
-  /// rasterization group's span below 2^31.
+  /// Whether the scheduler's 32-bit arithmetic holds: units of work, split K-block bounds,
+  /// stream-K's run of K blocks and a rasterization group's span below 2^31.
   constexpr bool fits_32_bits() const {
     constexpr std::int64_t limit = std::int64_t{1} << 31;
     return work_units() < limit && std::int64_t(k_blocks) * (splits + 1) < limit &&
-           std::int64_t(swizzle) * cluster_cols() < limit;
+           stream_k_tiles * k_blocks + k_blocks < limit && std::int64_t(swizzle) * cluster_cols() < limit;
+  }
+  /// Whether the stream-K fields describe a walk the scheduler can take: none, or every range at
+  /// least one tile long, over tiles that exist, without split-K.
+  constexpr bool stream_k_valid() const {
+    if (stream_k_tiles == 0) return true;
+    return stream_k_clusters >= 1 && stream_k_tiles >= stream_k_clusters && stream_k_tiles <= units() &&
+           split_tiles == 0 && stream_k_extra >= 0 && stream_k_extra < stream_k_clusters &&
+           std::int64_t(stream_k_blocks) * stream_k_clusters + stream_k_extra == stream_k_tiles * k_blocks;
   }
 };
 
@@ -75,12 +109,19 @@ class StaticPersistentTileScheduler {
   CUTE_CPP_HD constexpr StaticPersistentTileScheduler(PersistentTileSchedulerParams const& p, std::int64_t block,
                                                       std::int64_t grid)
       : p_(p),
-        unit_(block / p.cluster_size()),
-        stride_(grid / p.cluster_size()),
-        rank_(std::int32_t(block % p.cluster_size())) {}
+        unit_(std::uint32_t(block / p.cluster_size() + p.stream_k_tiles)),
+        stride_(std::uint32_t(grid / p.cluster_size())),
+        rank_(std::int32_t(block % p.cluster_size())) {
+    if (p.stream_k_tiles > 0 && block / p.cluster_size() < p.stream_k_clusters)
+      stream_k_tile_ = stream_k_begin() / std::uint32_t(p.k_blocks);
+  }
 
-  CUTE_CPP_HD constexpr bool has_work() const { return unit_ < p_.work_units(); }
-  CUTE_CPP_HD constexpr std::int64_t linear_idx() const { return unit_; }
+  CUTE_CPP_HD constexpr bool has_work() const { return in_stream_k() || unit_ < std::uint32_t(p_.work_units()); }
+  /// The current unit: a whole or split tile's index in walking order, or, in a stream-K range,
+  /// the index of the tile it is in.
+  CUTE_CPP_HD constexpr std::int64_t linear_idx() const {
+    return in_stream_k() ? std::int64_t(stream_k_tile_) : std::int64_t(unit_);
+  }
 
   /// The current tile; .valid is false past the end, or for a cluster rank whose tile lies
   /// beyond M or N (it still takes part in the cluster's pipeline).
@@ -88,8 +129,19 @@ class StaticPersistentTileScheduler {
   /// dozens of dependent instructions, and the producer computes its first tile before its first load.
   CUTE_CPP_HD constexpr WorkTileInfo get_current_work() const {
     WorkTileInfo w;
+    if (in_stream_k()) {
+      auto const k_blocks = std::uint32_t(p_.k_blocks), tile = stream_k_tile_;
+      std::uint32_t const first = tile * k_blocks, begin = stream_k_begin(), left = stream_k_end() - first;
+      w.k_block_begin = std::int32_t(begin > first ? begin - first : 0u);
+      w.k_block_end = std::int32_t(left < k_blocks ? left : k_blocks);
+      if (w.k_block_begin > 0 || w.k_block_end < p_.k_blocks)
+        w.stream_k_slot = std::int32_t(tile) * p_.cluster_size() + rank_;
+      place(w, tile);
+      w.linear = tile;
+      return w;
+    }
     if (!has_work()) return w;
-    auto const u = std::uint32_t(unit_);
+    std::uint32_t const u = unit_;
     auto const whole = std::uint32_t(p_.units() - p_.split_tiles);
     auto const splits = std::uint32_t(p_.splits), k_blocks = std::uint32_t(p_.k_blocks);
     std::uint32_t tile = u;
@@ -104,6 +156,39 @@ class StaticPersistentTileScheduler {
       w.k_block_begin = std::int32_t(split * k_blocks / splits);
       w.k_block_end = std::int32_t((split + 1) * k_blocks / splits);
     }
+    place(w, tile);
+    w.linear = unit_;
+    return w;
+  }
+  /// (m, n, l) of the current tile.
+  CUTE_CPP_HD constexpr WorkTileInfo tile_idx() const { return get_current_work(); }
+
+  CUTE_CPP_HD constexpr void advance_to_next_work() {
+    if (in_stream_k()) {
+      ++stream_k_tile_;
+      if (stream_k_tile_ * std::uint32_t(p_.k_blocks) >= stream_k_end()) stream_k_tile_ = ~0u;  // unit_ goes on
+      return;
+    }
+    unit_ += stride_;
+  }
+
+ private:
+  // NOTE: the range's bounds are computed, not kept: the consumers keep the scheduler live
+  // through their main loops, beside the accumulators. While in its range, a cluster's unit_
+  // is still its first whole tile, stream_k_tiles + its index.
+  CUTE_CPP_HD constexpr bool in_stream_k() const { return stream_k_tile_ != ~0u; }
+  /// This cluster's range, [stream_k_begin(), stream_k_end()), in the run of K blocks.
+  CUTE_CPP_HD constexpr std::uint32_t stream_k_begin() const { return range_start(unit_ - std::uint32_t(p_.stream_k_tiles)); }
+  CUTE_CPP_HD constexpr std::uint32_t stream_k_end() const {
+    return range_start(unit_ - std::uint32_t(p_.stream_k_tiles) + 1);
+  }
+  CUTE_CPP_HD constexpr std::uint32_t range_start(std::uint32_t c) const {
+    auto const extra = std::uint32_t(p_.stream_k_extra);
+    return c * std::uint32_t(p_.stream_k_blocks) + (c < extra ? c : extra);
+  }
+
+  /// Fills in w's tile coordinates for cluster tile `tile` in walking order.
+  CUTE_CPP_HD constexpr void place(WorkTileInfo& w, std::uint32_t tile) const {
     auto const cluster_rows = std::uint32_t(p_.cluster_rows()), cluster_cols = std::uint32_t(p_.cluster_cols());
     std::uint32_t const per_batch = cluster_rows * cluster_cols;
     std::uint32_t const l = tile / per_batch;
@@ -116,24 +201,21 @@ class StaticPersistentTileScheduler {
     std::uint32_t const within = t - group * group_span;
     std::uint32_t const column = within / rows;
     std::uint32_t const cluster_row = first_row + (within - column * rows);
-    auto const rank = std::uint32_t(rank_), cm = std::uint32_t(p_.cluster_m);
-    w.m = std::int32_t(cluster_row * cm + rank % cm);
-    w.n = std::int32_t(column * std::uint32_t(p_.cluster_n) + rank / cm);
+    auto const r = std::uint32_t(rank_), cm = std::uint32_t(p_.cluster_m);
+    w.m = std::int32_t(cluster_row * cm + r % cm);
+    w.n = std::int32_t(column * std::uint32_t(p_.cluster_n) + r / cm);
     w.l = std::int32_t(l);
-    w.linear = unit_;
     w.valid = w.m < p_.tiles_m && w.n < p_.tiles_n;
-    return w;
   }
-  /// (m, n, l) of the current tile.
-  CUTE_CPP_HD constexpr WorkTileInfo tile_idx() const { return get_current_work(); }
 
-  CUTE_CPP_HD constexpr void advance_to_next_work() { unit_ += stride_; }
-
- private:
   PersistentTileSchedulerParams p_;
-  std::int64_t unit_;
-  std::int64_t stride_;
+  // NOTE: 32 bits (fits_32_bits(): units of work below 2^31, so unit_ + stride_ < 2^32): the
+  // consumers keep the scheduler live through their main loops, beside the accumulators.
+  std::uint32_t unit_;
+  std::uint32_t stride_;
   std::int32_t rank_;
+  /// Stream-K: the tile (in walking order) of this cluster's range being walked; ~0 outside it.
+  std::uint32_t stream_k_tile_ = ~0u;
 };
 
 }  // namespace cute_cpp

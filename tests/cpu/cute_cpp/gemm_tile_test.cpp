@@ -48,6 +48,7 @@ TEST(SwapAbArguments, SwapsOperandsAndSizes) {
   ex::GemmArguments<RowPlan> args;
   args.a = a, args.lda = 40, args.b = b, args.ldb = 24, args.c = c, args.ldc = 56;
   args.m = 16, args.n = 50, args.k = 24;
+  args.decomposition = ex::Decomposition::SplitK;
   args.k_splits = 3, args.workspace = workspace, args.workspace_bytes = sizeof(workspace);
   auto const s = ex::swap_ab_arguments<SwappedPlan>(args);
   EXPECT_EQ(s.a, b);
@@ -59,6 +60,7 @@ TEST(SwapAbArguments, SwapsOperandsAndSizes) {
   EXPECT_EQ(s.m, 50);
   EXPECT_EQ(s.n, 16);
   EXPECT_EQ(s.k, 24);
+  EXPECT_EQ(s.decomposition, ex::Decomposition::SplitK);
   EXPECT_EQ(s.k_splits, 3);
   EXPECT_EQ(s.workspace, workspace);
   EXPECT_EQ(s.workspace_bytes, sizeof(workspace));
@@ -91,6 +93,39 @@ TEST(ChooseSplitK, ChoosesByTheWaveModel) {
   EXPECT_EQ(ex::choose_split_k(64, 132, 4, 64, 0).splits, 1);
   // Each split keeps at least two K blocks.
   EXPECT_EQ(ex::choose_split_k(8, 132, 3, 64, 0).splits, 1);
+}
+
+TEST(ChooseDecomposition, StreamKWhereTheLastWaveIsPartialAndKIsLong) {
+  using D = ex::Decomposition;
+  auto const heuristic = [](std::int64_t units, int k_blocks) {
+    return ex::choose_decomposition(units, 66, k_blocks, 64, D::Heuristic, 0);
+  };
+  // 4096 x 14336 x 4096 in 128 x 256 tiles, 2-CTA clusters: 896 cluster tiles on 66 clusters,
+  // 38 in the last wave: stream-K (0.58 + 2/16 tile times) beats three splits (0.92).
+  auto const llm = heuristic(896, 64);
+  EXPECT_EQ(llm.mode, D::StreamK);
+  EXPECT_EQ(llm.stream_k_tiles, 38 + 66);
+  EXPECT_EQ(llm.split.splits, 1);
+  // 8192^3: 1024 cluster tiles, 34 in the last wave.
+  EXPECT_EQ(heuristic(1024, 128).mode, D::StreamK);
+  EXPECT_EQ(heuristic(1024, 128).stream_k_tiles, 34 + 66);
+  // 4096^3: 256 cluster tiles, 58 in the last wave: whole tiles (stream-K models 1.004).
+  EXPECT_EQ(heuristic(256, 64).mode, D::DataParallel);
+  // One partial wave: never stream-K; full waves: nothing to share out.
+  EXPECT_EQ(heuristic(64, 32).mode, D::DataParallel);
+  EXPECT_EQ(ex::choose_decomposition(32, 132, 64, 64, D::Heuristic, 0).mode, D::SplitK);
+  EXPECT_EQ(heuristic(132, 64).mode, D::DataParallel);
+  // Short K: the partial passes cost more than the balance gains.
+  EXPECT_EQ(heuristic(100, 2).mode, D::DataParallel);
+  // Asked for: whole tiles, split-K, stream-K.
+  EXPECT_EQ(ex::choose_decomposition(896, 66, 64, 64, D::DataParallel, 0).mode, D::DataParallel);
+  auto const split = ex::choose_decomposition(896, 66, 64, 64, D::SplitK, 4);
+  EXPECT_EQ(split.mode, D::SplitK);
+  EXPECT_EQ(split.split.splits, 4);
+  EXPECT_EQ(split.split.split_tiles, 38);
+  auto const stream_k = ex::choose_decomposition(132, 66, 64, 64, D::StreamK, 0);
+  EXPECT_EQ(stream_k.mode, D::StreamK);
+  EXPECT_EQ(stream_k.stream_k_tiles, 66);  // full waves: one tile per cluster, none shared
 }
 
 TEST(ChooseGemmTile, PlansFitTheSharedMemoryBudget) {

@@ -158,3 +158,111 @@ TEST(StaticPersistentTileScheduler, LargeGridTilesMatchTheRowMajorWalk) {
   EXPECT_EQ(first_of_last_group.get_current_work().m, 992);
   EXPECT_EQ(first_of_last_group.get_current_work().n, 0);
 }
+
+namespace {
+// Stream-K: runs every cluster's walk and checks that each tile's K blocks are covered exactly
+// once; that a tile shared by two ranges has one unit leaving its partial sums (the later blocks,
+// first in its cluster's walk) and one adding them (the first blocks, last in its cluster's
+// stream-K walk, in the next lower cluster), both with the tile's own slot; that whole tiles
+// carry no slot; and that each cluster's ranges come before its whole tiles.
+void expect_stream_k_cover(cc::PersistentTileSchedulerParams p, int clusters) {
+  SCOPED_TRACE(::testing::Message() << "tiles " << p.tiles_m << "x" << p.tiles_n << " cluster " << p.cluster_m << "x"
+                                    << p.cluster_n << " k_blocks " << p.k_blocks << " stream-K tiles "
+                                    << p.stream_k_tiles << " clusters " << clusters);
+  ASSERT_TRUE(p.stream_k_valid());
+  int const size = p.cluster_size();
+  std::int64_t const grid = cc::StaticPersistentTileScheduler::get_grid_shape(p, clusters * size);
+  ASSERT_EQ(grid, std::int64_t(clusters) * size);
+  struct Piece {
+    std::int64_t cluster;
+    int begin, end;
+    std::int64_t slot;
+    bool last_of_range;
+  };
+  std::map<std::tuple<int, int, int>, std::vector<Piece>> pieces;
+  for (std::int64_t b = 0; b < grid; ++b) {
+    cc::StaticPersistentTileScheduler s(p, b, grid);
+    std::vector<cc::WorkTileInfo> walk;
+    for (; s.has_work(); s.advance_to_next_work()) walk.push_back(s.get_current_work());
+    bool whole_seen = false;
+    for (std::size_t i = 0; i < walk.size(); ++i) {
+      auto const& w = walk[i];
+      bool const stream_k = w.linear < p.stream_k_tiles;
+      if (!stream_k) whole_seen = true;
+      EXPECT_FALSE(stream_k && whole_seen) << "a stream-K unit after a whole tile";
+      EXPECT_LT(w.k_block_begin, w.k_block_end);
+      bool const shared = w.k_block_begin > 0 || w.k_block_end < p.k_blocks;
+      EXPECT_EQ(w.stream_k_slot >= 0, shared);
+      EXPECT_TRUE(!shared || stream_k);
+      if (shared) EXPECT_EQ(w.stream_k_slot, w.linear * size + b % size);
+      EXPECT_EQ(w.leaves_partial(), shared && w.k_block_begin > 0);
+      EXPECT_EQ(w.adds_partial(), shared && w.k_block_begin == 0);
+      bool const last_of_range = stream_k && (i + 1 == walk.size() || walk[i + 1].linear >= p.stream_k_tiles);
+      if (w.valid) pieces[{w.m, w.n, w.l}].push_back({b / size, w.k_block_begin, w.k_block_end, w.stream_k_slot,
+                                                      last_of_range});
+    }
+  }
+  EXPECT_EQ(pieces.size(), std::size_t(p.tiles_m) * p.tiles_n * p.tiles_l);
+  for (auto& [tile, seen] : pieces) {
+    std::sort(seen.begin(), seen.end(), [](Piece const& x, Piece const& y) { return x.begin < y.begin; });
+    int next = 0;
+    for (auto const& piece : seen) {
+      EXPECT_EQ(piece.begin, next);
+      next = piece.end;
+    }
+    EXPECT_EQ(next, p.k_blocks);
+    ASSERT_LE(seen.size(), 2u);
+    if (seen.size() == 2) {
+      // The first blocks close the lower cluster's range; the later ones open the next cluster's.
+      EXPECT_EQ(seen[1].cluster, seen[0].cluster + 1);
+      EXPECT_TRUE(seen[0].last_of_range);
+      EXPECT_EQ(seen[0].slot, seen[1].slot);
+    }
+  }
+}
+}  // namespace
+
+TEST(StaticPersistentTileScheduler, StreamKRangesCoverEveryTileOnce) {
+  for (auto [cm, cn] : {std::pair{1, 1}, std::pair{2, 1}, std::pair{1, 2}}) {
+    for (int k_blocks : {1, 3, 64, 65}) {
+      for (int clusters : {1, 5, 66}) {
+        cc::PersistentTileSchedulerParams p{17, 16, 1, cm, 4};
+        p.cluster_n = cn;
+        p.k_blocks = k_blocks;
+        std::int64_t const units = p.units();
+        if (units <= clusters) continue;
+        p.set_stream_k(units % clusters + clusters, clusters);
+        expect_stream_k_cover(p, clusters);
+      }
+    }
+  }
+  // A batch of three, and every tile in stream-K (ranges of exactly whole tiles when they divide).
+  cc::PersistentTileSchedulerParams p{5, 7, 3, 1, 2};
+  p.k_blocks = 9;
+  p.set_stream_k(105, 10);
+  expect_stream_k_cover(p, 10);
+  p.set_stream_k(100, 10);
+  expect_stream_k_cover(p, 10);
+}
+
+TEST(StaticPersistentTileScheduler, StreamKValidity) {
+  cc::PersistentTileSchedulerParams p{4, 4, 1, 1, 1};
+  EXPECT_TRUE(p.stream_k_valid());
+  p.k_blocks = 5;
+  p.set_stream_k(6, 8);  // ranges shorter than a tile
+  EXPECT_FALSE(p.stream_k_valid());
+  p.set_stream_k(6, 4);
+  EXPECT_TRUE(p.stream_k_valid());
+  EXPECT_EQ(p.stream_k_blocks, 7);  // 30 blocks in ranges of 8, 8, 7, 7
+  EXPECT_EQ(p.stream_k_extra, 2);
+  p.stream_k_extra = 1;  // not the run's remainder
+  EXPECT_FALSE(p.stream_k_valid());
+  p.set_stream_k(17, 4);  // more than the tiles
+  EXPECT_FALSE(p.stream_k_valid());
+  p.set_stream_k(8, 4);
+  p.splits = 2, p.split_tiles = 2;  // with split-K
+  EXPECT_FALSE(p.stream_k_valid());
+  p.splits = 1, p.split_tiles = 0, p.k_blocks = 1 << 28;
+  p.set_stream_k(8, 4);
+  EXPECT_FALSE(p.fits_32_bits());  // 8 tiles of 2^28 blocks in one run
+}
