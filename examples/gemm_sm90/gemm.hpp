@@ -98,6 +98,9 @@ struct GemmPlan {
   static_assert(producer_registers + consumer_warpgroups * consumer_registers == 3 * 168,
                 "cute-cpp [gemm.registers]: the warpgroups' setmaxnreg budgets must share the 3 x 168 registers a "
                 "thread that one 384-thread CTA per SM has");
+  /// Whether the kernel has stream-K's fixup. NOTE: beside more than 128 accumulators (the
+  /// 128x320 plan) its code leaves the consumers short of registers (ptxas spilled 8 bytes).
+  static constexpr bool stream_k = accumulators <= 128;
   /// float4 loads in flight per thread in split-K's reduction: 4 beside more than 128
   /// accumulators (8 spill there).
   static constexpr int split_k_in_flight = accumulators > 128 ? 4 : 8;
@@ -267,12 +270,12 @@ constexpr std::int64_t stream_k_tiles(std::int64_t units, std::int64_t clusters)
 }
 
 /// The decomposition for `units` cluster tiles of `k_blocks` K blocks (of `block_k` elements) on
-/// `clusters` resident clusters, as asked (Heuristic: the fastest in a model of the last wave's
+/// `clusters` resident clusters, as asked (`stream_k`: whether the plan has it; Heuristic: the fastest in a model of the last wave's
 /// time, in tile times: whole tiles 1; split-K as choose_split_k; stream-K its share of the
 /// last wave's tiles per cluster plus two partial passes, one written and one read).
 /// NOTE (H200, 2026-11-30): see the gemm_sm90 README for what the model's choices measured.
 constexpr WorkDecomposition choose_decomposition(std::int64_t units, std::int64_t clusters, int k_blocks, int block_k,
-                                                 Decomposition asked, int k_splits) {
+                                                 Decomposition asked, int k_splits, bool stream_k = true) {
   WorkDecomposition d;
   switch (asked) {
     case Decomposition::DataParallel: return d;
@@ -290,7 +293,7 @@ constexpr WorkDecomposition choose_decomposition(std::int64_t units, std::int64_
   if (d.split.splits > 1) d.mode = Decomposition::SplitK;
   double const pass = partial_pass(k_blocks, block_k);
   std::int64_t const tail = units % clusters;
-  if (units > clusters && tail > 0 && double(tail) / double(clusters) + 2 * pass < d.split.time - 0.02) {
+  if (stream_k && units > clusters && tail > 0 && double(tail) / double(clusters) + 2 * pass < d.split.time - 0.02) {
     d = {};
     d.mode = Decomposition::StreamK;
     d.stream_k_tiles = stream_k_tiles(units, clusters);

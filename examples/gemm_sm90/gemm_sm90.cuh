@@ -19,8 +19,8 @@
 // released it.
 // Split-K: when the scheduler cuts a tile's K into splits (sched/split_k.hpp), each consumer
 // warpgroup leaves its partial sums in the workspace and only the last to arrive stores C.
-// Stream-K: when two CTAs share a tile's K blocks (sched/stream_k.hpp), the one with the later
-// blocks leaves its partial sums and the one with the first blocks adds them and stores C.
+// Stream-K: when two CTAs share a tile's K blocks (sched/stream_k.hpp), the one with the first
+// blocks leaves its partial sums and the one with the later blocks adds them and stores C.
 #include "gemm.hpp"
 
 #include <cute_cpp/host/launch.hpp>
@@ -144,7 +144,7 @@ gemm_kernel(const __grid_constant__ typename Plan::MapA tma_a, const __grid_cons
                                     pending.col0, chunk_counter);
   };
   for (; scheduler.has_work(); scheduler.advance_to_next_work(), ++turn) {
-    WorkTileInfo const tile = scheduler.get_current_work();
+    WorkTileInfo tile = scheduler.get_current_work();
     if constexpr (Plan::pingpong) {
       if (turn % 2 != consumer) {
         for (int kb = tile.k_block_begin; kb < tile.k_block_end; ++kb) state.advance();  // the other's tile
@@ -194,6 +194,10 @@ gemm_kernel(const __grid_constant__ typename Plan::MapA tma_a, const __grid_cons
     Mma::template wait_group<0>(acc);
     if (!Plan::release_at_once && tile.k_block_end > tile.k_block_begin)
       pipeline.consumer_release(previous, lane, cluster_mask, cluster_rank);
+    // NOTE: the tile again, from the scheduler's state alone: so that none of its fields is held
+    // in a register through the main loop beside the accumulators (they spilled).
+    scheduler.forget_derived_values();
+    tile = scheduler.get_current_work();
     if (tile.splits > 1 || tile.stream_k_slot >= 0) {
       // A tile past M or N has nothing to share (its CTA only took part in the cluster's pipeline).
       if (!tile.valid) continue;
@@ -207,7 +211,7 @@ gemm_kernel(const __grid_constant__ typename Plan::MapA tma_a, const __grid_cons
                                                           tile.split_tile * Plan::tile_warpgroups + group, tile.split,
                                                           tile.splits, thread, barrier, &smem.split_k_flag[consumer]))
           continue;
-      } else {
+      } else if constexpr (Plan::stream_k) {
         auto const slot = std::uint32_t(tile.stream_k_slot * Plan::tile_warpgroups + group);
         if (tile.leaves_partial()) {
           stream_k_leave_partial<128>(acc, workspace, slot, thread, barrier);
@@ -289,6 +293,11 @@ GemmSchedule gemm_schedule(GemmArguments<Plan> const& args, Decomposition asked)
                                               std::to_string(Plan::block_k) + ": each split needs one");
   s.resident_ctas = gemm_resident_ctas<Plan>();
   std::int64_t const clusters = s.resident_ctas / Plan::cluster_size;
+  if (asked == Decomposition::StreamK && !Plan::stream_k)
+    host::argument_error("gemm.stream-k", "the " + std::to_string(Plan::block_m) + "x" +
+                                              std::to_string(Plan::block_n) + " plan (" +
+                                              std::to_string(Plan::accumulators) +
+                                              " accumulators a thread) has no registers for stream-K's fixup");
   if (asked == Decomposition::StreamK && tiles.units() <= clusters)
     host::argument_error("gemm.stream-k", "stream-K needs more cluster tiles than resident clusters (" +
                                               std::to_string(tiles.units()) + " tiles of " +
@@ -296,7 +305,7 @@ GemmSchedule gemm_schedule(GemmArguments<Plan> const& args, Decomposition asked)
                                               " on " + std::to_string(clusters) +
                                               " clusters): split-K shares out a single wave");
   WorkDecomposition const d =
-      choose_decomposition(tiles.units(), clusters, tiles.k_blocks, Plan::block_k, asked, args.k_splits);
+      choose_decomposition(tiles.units(), clusters, tiles.k_blocks, Plan::block_k, asked, args.k_splits, Plan::stream_k);
   tiles.splits = d.split.splits;
   tiles.split_tiles = d.split.split_tiles;
   tiles.set_stream_k(d.stream_k_tiles, std::int32_t(clusters));

@@ -5,6 +5,7 @@
 // operand major-ness, output type and fused epilogue built; then times it against cuBLAS
 // (bf16 in, bf16 out, fp32 accumulate) in the same run.
 //   gemm_sm90 [--no-bench] [--json FILE] [--seed N] [--profile] [--raster-sweep] [--split-sweep] [--k-sweep]
+//             [--decomposition-sweep]
 #include "cublaslt_gemm.hpp"
 #include "examples/common/cli.hpp"
 #include "gemm.hpp"
@@ -268,7 +269,6 @@ bool check_stream_k(std::mt19937_64& rng, cublasLtHandle_t handle) {
   ok &= check<plans::Bf16TN>(1100, 3900, 136, rng, handle, no_epilogue, {}, "", stream_k);
   ok &= check<plans::Bf16TN>(m, n, k, rng, handle, no_epilogue, {}, "", stream_k);
   ok &= check<plans::Bf16TNNoCluster>(m, n, k, rng, handle, no_epilogue, {}, "", stream_k);
-  ok &= check<plans::Bf16TN320>(m, n, k, rng, handle, no_epilogue, {}, "", stream_k);
   ok &= check<plans::Bf16TNPingPong>(m, n, k, rng, handle, no_epilogue, {}, "pingpong", stream_k);
   ok &= check<plans::Bf16TN112ClusterN>(m, n, 1032, rng, handle, no_epilogue, {}, "cluster along N", stream_k);
   ok &= check<plans::Bf16TNf32>(m, n, 1032, rng, handle, no_epilogue, {}, "", stream_k);
@@ -339,6 +339,11 @@ bool check_rejections() {
   expect([&] { ex::run_gemm(args, nullptr); }, "[gemm.k-splits]");
   args.decomposition = ex::Decomposition::StreamK, args.k_splits = 0;  // one tile
   expect([&] { ex::run_gemm(args, nullptr); }, "[gemm.stream-k]");
+  {
+    auto wide = ex::rebind_arguments<plans::Bf16TN320>(args);
+    wide.m = wide.n = 4096, wide.ldc = 4096;
+    expect([&] { ex::run_gemm(wide, nullptr); }, "[gemm.stream-k]");  // 160 accumulators a thread
+  }
   args.decomposition = ex::Decomposition::SplitK;
   args.k = 128, args.lda = 128, args.ldb = 128, args.k_splits = 2;
   expect([&] { ex::run_gemm(args, nullptr); }, "[gemm.workspace]");
@@ -501,11 +506,6 @@ void split_sweep(std::mt19937_64& rng, cublasLtHandle_t handle, std::vector<ex::
   for (int s : {1, 2}) bench_plan<plans::Bf16TN128NoCluster>(128, 14336, 4096, rng, handle, records, cut(s));
   for (int s : {1, 2}) bench_plan<plans::Bf16TNNoCluster>(128, 14336, 4096, rng, handle, records, cut(s));
   for (int s : {1, 2}) bench_plan<plans::Bf16TN>(2048, 2048, 2048, rng, handle, records, cut(s));
-  // Stream-K against split-K (its count) and whole tiles where the last wave is partial.
-  for (auto const& shape : {std::array<std::int64_t, 3>{4096, 14336, 4096}, {8192, 8192, 8192}, {8192, 1536, 8192},
-                            {4096, 4096, 4096}})
-    for (Cut const c : {whole, split(0), stream_k})
-      bench_plan<plans::Bf16TN>(shape[0], shape[1], shape[2], rng, handle, records, c);
   // The PingPong schedule against the cooperative one.
   bench_plan<plans::Bf16TNPingPong>(4096, 4096, 4096, rng, handle, records);
   bench_plan<plans::Bf16TN>(4096, 4096, 4096, rng, handle, records);
@@ -513,6 +513,16 @@ void split_sweep(std::mt19937_64& rng, cublasLtHandle_t handle, std::vector<ex::
   bench_plan<plans::Bf16TNPingPong>(2048, 2048, 2048, rng, handle, records);
   bench_plan<plans::Bf16TNPingPong>(8192, 1536, 8192, rng, handle, records);
   bench_plan<plans::Bf16TNPingPong>(8192, 8192, 8192, rng, handle, records);
+}
+
+/// --decomposition-sweep: stream-K against split-K (its own count) and whole tiles on shapes
+/// whose last wave of 128 x 256 tiles is partial (choose_decomposition's NOTE), twice over.
+void decomposition_sweep(std::mt19937_64& rng, cublasLtHandle_t handle, std::vector<ex::Record>& records) {
+  for (int round = 0; round < 2; ++round)
+    for (auto const& shape : {std::array<std::int64_t, 3>{4096, 14336, 4096}, {8192, 8192, 8192},
+                              {8192, 1536, 8192}, {4096, 4096, 4096}, {6144, 6144, 6144}})
+      for (Cut const c : {whole, split(0), stream_k})
+        bench_plan<plans::Bf16TN>(shape[0], shape[1], shape[2], rng, handle, records, c);
 }
 
 /// --k-sweep: 16 x 4096 x K for growing K, and a shape of 16x4096x4096's bytes that needs no
@@ -563,16 +573,17 @@ int main(int argc, char** argv) {
       "gemm_sm90", argc, argv,
       [&](std::mt19937_64& rng, ex::ExampleOptions const& options) {
         return options.has("--profile") || options.has("--raster-sweep") || options.has("--split-sweep") ||
-               options.has("--k-sweep") || run_checks(rng, cublas());
+               options.has("--k-sweep") || options.has("--decomposition-sweep") || run_checks(rng, cublas());
       },
       [&](std::mt19937_64& rng, ex::ExampleOptions const& options, std::vector<ex::Record>& records) {
         if (options.has("--profile")) profile_launches(rng, cublas());
         else if (options.has("--raster-sweep")) raster_sweep(rng, cublas(), records);
         else if (options.has("--split-sweep")) split_sweep(rng, cublas(), records);
         else if (options.has("--k-sweep")) k_sweep(rng, cublas(), records);
+        else if (options.has("--decomposition-sweep")) decomposition_sweep(rng, cublas(), records);
         else benchmarks(rng, cublas(), records);
       },
-      {"--profile", "--raster-sweep", "--split-sweep", "--k-sweep"});
+      {"--profile", "--raster-sweep", "--split-sweep", "--k-sweep", "--decomposition-sweep"});
   if (handle != nullptr) cublasLtDestroy(handle);
   return status;
 }

@@ -2,9 +2,9 @@
 // SPDX-FileCopyrightText: 2026 cute-cpp authors
 #pragma once
 // Stream-K's fixup: a tile whose K blocks two CTAs share (StaticPersistentTileScheduler's
-// stream_k_tiles) meets in one workspace slot. The CTA holding the later K blocks reaches the
-// tile first, at the start of its range: it leaves its fp32 partial sums and raises the slot's
-// flag. The CTA holding the first K blocks reaches it at the end of its range: it waits for the
+// stream_k_tiles) meets in one workspace slot. The CTA holding the tile's first K blocks (the
+// head of its range) reaches it first: it leaves its fp32 partial sums and raises the slot's
+// flag. The CTA holding the later K blocks (the tail of its range, walked last) waits for the
 // flag, adds the partial sums to its own and stores C. The roles are fixed by the schedule, so
 // the sum is the same in every run; the flag goes back to zero as it is read, so a workspace
 // zeroed once serves every launch.
@@ -49,7 +49,7 @@ __device__ __forceinline__ float4* stream_k_slot(SplitKWorkspace const& ws, std:
 }  // namespace detail
 
 /// Called by all `Threads` threads of a group (e.g. a consumer warpgroup) holding a shared tile's
-/// later K blocks, once they are accumulated in `acc` (floats, a multiple of 4 per thread):
+/// first K blocks, once they are accumulated in `acc` (floats, a multiple of 4 per thread):
 /// leaves them in `slot` and raises its flag. `barrier` is a named barrier for the group; a
 /// thread whose accumulators all lie outside the problem passes `active` false.
 template <int Threads, class Fragment>
@@ -70,7 +70,7 @@ __device__ __forceinline__ void stream_k_leave_partial(Fragment const& acc, Spli
   if (thread == 0) ctm::st_release_gpu_global_b32(ws.counters + slot, 1u);
 }
 
-/// Called by all `Threads` threads of the group holding the shared tile's first K blocks, once
+/// Called by all `Threads` threads of the group holding the shared tile's later K blocks, once
 /// they are accumulated in `acc`: waits for the other group's partial sums in `slot` and adds
 /// them (InFlight float4 loads in flight per thread: 1, 2, 4 or 8). Debug builds trap after
 /// TimeoutCycles of waiting, naming the slot.
@@ -90,7 +90,7 @@ __device__ __forceinline__ void stream_k_add_partial(Fragment& acc, SplitKWorksp
 #  if !defined(NDEBUG)
       if (clock64() - start > TimeoutCycles) {
         printf("cute-cpp [stream-k.wait-timeout]: the partial sums of slot %u did not arrive within %lld cycles "
-               "(block %d): the CTA holding the tile's later K blocks never ran\n",
+               "(block %d): the CTA holding the tile's first K blocks never ran\n",
                slot, TimeoutCycles, int(blockIdx.x));
         __trap();
       }

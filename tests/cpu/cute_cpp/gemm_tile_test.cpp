@@ -106,6 +106,8 @@ TEST(ChooseDecomposition, StreamKWhereTheLastWaveIsPartialAndKIsLong) {
   EXPECT_EQ(llm.mode, D::StreamK);
   EXPECT_EQ(llm.stream_k_tiles, 38 + 66);
   EXPECT_EQ(llm.split.splits, 1);
+  // A plan without stream-K's fixup (more than 128 accumulators a thread): split-K instead.
+  EXPECT_EQ(ex::choose_decomposition(896, 66, 64, 64, D::Heuristic, 0, false).mode, D::SplitK);
   // 8192^3: 1024 cluster tiles, 34 in the last wave.
   EXPECT_EQ(heuristic(1024, 128).mode, D::StreamK);
   EXPECT_EQ(heuristic(1024, 128).stream_k_tiles, 34 + 66);

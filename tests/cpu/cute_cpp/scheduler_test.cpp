@@ -161,10 +161,11 @@ TEST(StaticPersistentTileScheduler, LargeGridTilesMatchTheRowMajorWalk) {
 
 namespace {
 // Stream-K: runs every cluster's walk and checks that each tile's K blocks are covered exactly
-// once; that a tile shared by two ranges has one unit leaving its partial sums (the later blocks,
-// first in its cluster's walk) and one adding them (the first blocks, last in its cluster's
-// stream-K walk, in the next lower cluster), both with the tile's own slot; that whole tiles
-// carry no slot; and that each cluster's ranges come before its whole tiles.
+// once; that a tile shared by two ranges has one unit leaving its partial sums (the first
+// blocks, at the end of the lower cluster's range) and one adding them (the later blocks, the
+// next cluster's range's start, walked last), both with the tile's own slot; that whole tiles
+// carry no slot; that each cluster's range comes before its whole tiles; and that the range is
+// walked K-aligned: the units starting at K block 0 first, in order, and the tail last.
 void expect_stream_k_cover(cc::PersistentTileSchedulerParams p, int clusters) {
   SCOPED_TRACE(::testing::Message() << "tiles " << p.tiles_m << "x" << p.tiles_n << " cluster " << p.cluster_m << "x"
                                     << p.cluster_n << " k_blocks " << p.k_blocks << " stream-K tiles "
@@ -184,7 +185,7 @@ void expect_stream_k_cover(cc::PersistentTileSchedulerParams p, int clusters) {
     cc::StaticPersistentTileScheduler s(p, b, grid);
     std::vector<cc::WorkTileInfo> walk;
     for (; s.has_work(); s.advance_to_next_work()) walk.push_back(s.get_current_work());
-    bool whole_seen = false;
+    bool whole_seen = false, tail_seen = false;
     for (std::size_t i = 0; i < walk.size(); ++i) {
       auto const& w = walk[i];
       bool const stream_k = w.linear < p.stream_k_tiles;
@@ -195,9 +196,18 @@ void expect_stream_k_cover(cc::PersistentTileSchedulerParams p, int clusters) {
       EXPECT_EQ(w.stream_k_slot >= 0, shared);
       EXPECT_TRUE(!shared || stream_k);
       if (shared) EXPECT_EQ(w.stream_k_slot, w.linear * size + b % size);
-      EXPECT_EQ(w.leaves_partial(), shared && w.k_block_begin > 0);
-      EXPECT_EQ(w.adds_partial(), shared && w.k_block_begin == 0);
+      EXPECT_EQ(w.leaves_partial(), shared && w.k_block_begin == 0);
+      EXPECT_EQ(w.adds_partial(), shared && w.k_block_begin > 0);
       bool const last_of_range = stream_k && (i + 1 == walk.size() || walk[i + 1].linear >= p.stream_k_tiles);
+      if (stream_k) {
+        EXPECT_FALSE(tail_seen) << "a stream-K unit after the tail";
+        if (w.k_block_begin > 0) {
+          tail_seen = true;
+          EXPECT_TRUE(last_of_range);
+        } else if (i > 0 && walk[i - 1].linear < p.stream_k_tiles) {
+          EXPECT_EQ(w.linear, walk[i - 1].linear + 1) << "the units from K block 0 are walked in order";
+        }
+      }
       if (w.valid) pieces[{w.m, w.n, w.l}].push_back({b / size, w.k_block_begin, w.k_block_end, w.stream_k_slot,
                                                       last_of_range});
     }
@@ -213,9 +223,10 @@ void expect_stream_k_cover(cc::PersistentTileSchedulerParams p, int clusters) {
     EXPECT_EQ(next, p.k_blocks);
     ASSERT_LE(seen.size(), 2u);
     if (seen.size() == 2) {
-      // The first blocks close the lower cluster's range; the later ones open the next cluster's.
+      // The first blocks close the lower cluster's range; the later ones open the next cluster's
+      // and are walked last there.
       EXPECT_EQ(seen[1].cluster, seen[0].cluster + 1);
-      EXPECT_TRUE(seen[0].last_of_range);
+      EXPECT_TRUE(seen[1].last_of_range);
       EXPECT_EQ(seen[0].slot, seen[1].slot);
     }
   }
