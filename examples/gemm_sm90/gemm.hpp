@@ -222,8 +222,6 @@ GemmArguments<To> swap_ab_arguments(GemmArguments<From> const& a) {
 struct SplitKChoice {
   int splits = 1;
   std::int64_t split_tiles = 0;
-  /// The modelled time of the last wave, in tile times (1: whole tiles; chosen splits only).
-  double time = 1.0;
 };
 
 /// The time to write or read one tile's fp32 partial sums, in tile times: about 256 / K, since
@@ -247,7 +245,7 @@ constexpr SplitKChoice choose_split_k(std::int64_t units, std::int64_t clusters,
     double const waves = double((tail * s + clusters - 1) / clusters);
     double const time = waves / s + double(1 + s) * pass;
     if (time < best_time - 0.02) {
-      best = {s, tail, time};
+      best = {s, tail};
       best_time = time;
     }
   }
@@ -270,10 +268,17 @@ constexpr std::int64_t stream_k_tiles(std::int64_t units, std::int64_t clusters)
 }
 
 /// The decomposition for `units` cluster tiles of `k_blocks` K blocks (of `block_k` elements) on
-/// `clusters` resident clusters, as asked (`stream_k`: whether the plan has it; Heuristic: the fastest in a model of the last wave's
-/// time, in tile times: whole tiles 1; split-K as choose_split_k; stream-K its share of the
-/// last wave's tiles per cluster plus two partial passes, one written and one read).
-/// NOTE (H200, 2026-11-30): see the gemm_sm90 README for what the model's choices measured.
+/// `clusters` resident clusters, as asked (`stream_k`: whether the plan has it). Heuristic:
+/// - one partial wave (units <= clusters): split-K as choose_split_k models it;
+/// - a partial last wave after whole ones: stream-K, where its time for that wave (the wave's
+///   share per cluster, two partial passes and 0.1 of a tile for the rest) beats the whole
+///   wave's 1 by 0.02; else whole tiles. Never split-K there: its tail ran slower than whole
+///   tiles.
+/// NOTE (H200, 2026-11-30, --decomposition-sweep, two rounds, ratio to cuBLAS, 128x256 tiles in
+/// pairs): whole / split-K / stream-K: 4096x14336x4096 0.988, 0.984 / 0.973, 0.974 / 1.013,
+/// 1.002; 8192^3 1.022, 1.018 / 1.021, 1.026 / 1.044, 1.050; 6144^3 0.989, 0.994 / 0.931,
+/// 0.928 / 1.000, 1.018; 8192x1536x8192 0.980, 0.977 / 0.980, 0.978 / 0.957, 0.963; 4096^3
+/// 0.987, 0.991 / 0.987, 0.992 / 0.966, 0.970.
 constexpr WorkDecomposition choose_decomposition(std::int64_t units, std::int64_t clusters, int k_blocks, int block_k,
                                                  Decomposition asked, int k_splits, bool stream_k = true) {
   WorkDecomposition d;
@@ -289,15 +294,11 @@ constexpr WorkDecomposition choose_decomposition(std::int64_t units, std::int64_
       return d;
     case Decomposition::Heuristic: break;
   }
-  d.split = choose_split_k(units, clusters, k_blocks, block_k, 0);
-  if (d.split.splits > 1) d.mode = Decomposition::SplitK;
-  double const pass = partial_pass(k_blocks, block_k);
+  if (units <= clusters) return choose_decomposition(units, clusters, k_blocks, block_k, Decomposition::SplitK, 0);
   std::int64_t const tail = units % clusters;
-  if (stream_k && units > clusters && tail > 0 && double(tail) / double(clusters) + 2 * pass < d.split.time - 0.02) {
-    d = {};
-    d.mode = Decomposition::StreamK;
-    d.stream_k_tiles = stream_k_tiles(units, clusters);
-  }
+  double const time = double(tail) / double(clusters) + 2 * partial_pass(k_blocks, block_k) + 0.1;
+  if (stream_k && tail > 0 && time < 0.98)
+    return choose_decomposition(units, clusters, k_blocks, block_k, Decomposition::StreamK, 0);
   return d;
 }
 

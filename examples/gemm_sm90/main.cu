@@ -550,9 +550,9 @@ void profile_launches(std::mt19937_64& rng, cublasLtHandle_t handle) {
 
 void benchmarks(std::mt19937_64& rng, cublasLtHandle_t handle, std::vector<ex::Record>& records) {
   for (auto const& s : benchmark_shapes) bench_auto(s[0], s[1], s[2], rng, handle, records);
-  // What stream-K, the heuristic's choice on these two, buys over split-K's.
-  bench_plan<plans::Bf16TN>(4096, 14336, 4096, rng, handle, records, split(0));
-  bench_plan<plans::Bf16TN>(8192, 8192, 8192, rng, handle, records, split(0));
+  // What stream-K, the heuristic's choice on these two, buys over whole tiles.
+  bench_plan<plans::Bf16TN>(4096, 14336, 4096, rng, handle, records);
+  bench_plan<plans::Bf16TN>(8192, 8192, 8192, rng, handle, records);
   bench_plan<plans::Bf16TN320>(4096, 14336, 4096, rng, handle, records);
   bench_plan<plans::Bf16TN320>(8192, 8192, 8192, rng, handle, records);
   bench_plan<plans::Bf16TNNoCluster>(8192, 8192, 8192, rng, handle, records);

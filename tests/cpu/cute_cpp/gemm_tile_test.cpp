@@ -101,18 +101,22 @@ TEST(ChooseDecomposition, StreamKWhereTheLastWaveIsPartialAndKIsLong) {
     return ex::choose_decomposition(units, 66, k_blocks, 64, D::Heuristic, 0);
   };
   // 4096 x 14336 x 4096 in 128 x 256 tiles, 2-CTA clusters: 896 cluster tiles on 66 clusters,
-  // 38 in the last wave: stream-K (0.58 + 2/16 tile times) beats three splits (0.92).
+  // 38 in the last wave: stream-K (0.58 + 2/16 + 0.1 tile times).
   auto const llm = heuristic(896, 64);
   EXPECT_EQ(llm.mode, D::StreamK);
   EXPECT_EQ(llm.stream_k_tiles, 38 + 66);
   EXPECT_EQ(llm.split.splits, 1);
-  // A plan without stream-K's fixup (more than 128 accumulators a thread): split-K instead.
-  EXPECT_EQ(ex::choose_decomposition(896, 66, 64, 64, D::Heuristic, 0, false).mode, D::SplitK);
+  // A plan without stream-K's fixup (more than 128 accumulators a thread): whole tiles, as
+  // split-K is never chosen after whole waves.
+  EXPECT_EQ(ex::choose_decomposition(896, 66, 64, 64, D::Heuristic, 0, false).mode, D::DataParallel);
   // 8192^3: 1024 cluster tiles, 34 in the last wave.
   EXPECT_EQ(heuristic(1024, 128).mode, D::StreamK);
   EXPECT_EQ(heuristic(1024, 128).stream_k_tiles, 34 + 66);
-  // 4096^3: 256 cluster tiles, 58 in the last wave: whole tiles (stream-K models 1.004).
+  // 6144^3: 576 cluster tiles, 48 in the last wave (0.73 + 2/24 + 0.1).
+  EXPECT_EQ(ex::choose_decomposition(576, 66, 96, 64, D::Heuristic, 0).mode, D::StreamK);
+  // 4096^3 (58 of 66 in the last wave) and 8192 x 1536 x 8192 (60): whole tiles.
   EXPECT_EQ(heuristic(256, 64).mode, D::DataParallel);
+  EXPECT_EQ(heuristic(192, 128).mode, D::DataParallel);
   // One partial wave: never stream-K; full waves: nothing to share out.
   EXPECT_EQ(heuristic(64, 32).mode, D::DataParallel);
   EXPECT_EQ(ex::choose_decomposition(32, 132, 64, 64, D::Heuristic, 0).mode, D::SplitK);
