@@ -304,8 +304,8 @@ GemmSchedule gemm_schedule(GemmArguments<Plan> const& args, Decomposition asked)
                                               std::to_string(Plan::block_m) + "x" + std::to_string(Plan::block_n) +
                                               " on " + std::to_string(clusters) +
                                               " clusters): split-K shares out a single wave");
-  WorkDecomposition const d =
-      choose_decomposition(tiles.units(), clusters, tiles.k_blocks, Plan::block_k, asked, args.k_splits, Plan::stream_k);
+  WorkDecomposition const d = choose_decomposition(tiles.units(), clusters, tiles.k_blocks, Plan::block_k, asked,
+                                                   args.k_splits, Plan::stream_k);
   tiles.splits = d.split.splits;
   tiles.split_tiles = d.split.split_tiles;
   tiles.set_stream_k(d.stream_k_tiles, std::int32_t(clusters));

@@ -246,7 +246,8 @@ bool check_split_k(std::mt19937_64& rng, cublasLtHandle_t handle) {
   ok &= check<plans::Bf16TNf32>(333, 517, 264, rng, handle, no_epilogue, {}, "", split(2));
   ok &= check<plans::Bf16TNf32ColMajor>(333, 517, 264, rng, handle, no_epilogue, {}, "", split(3));
   ok &= check<plans::Bf16TNPingPong>(333, 517, 264, rng, handle, no_epilogue, {}, "pingpong", split(3));
-  ok &= check<plans::Bf16TNPingPong>(2048 + 77, 4096 - 40, 4096 + 8, rng, handle, no_epilogue, {}, "pingpong", split(2));
+  ok &= check<plans::Bf16TNPingPong>(2048 + 77, 4096 - 40, 4096 + 8, rng, handle, no_epilogue, {}, "pingpong",
+                                     split(2));
   ok &= check<plans::Bf16TNSwap16>(333, 517, 264, rng, handle, no_epilogue, {}, "", split(3));
   ok &= check<plans::Bf16TN320>(333, 517, 264, rng, handle, no_epilogue, {}, "", split(3));
   ok &= check<plans::Bf16TN112ClusterN>(333, 517, 264, rng, handle, no_epilogue, {}, "cluster along N", split(3));

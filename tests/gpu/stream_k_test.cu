@@ -28,7 +28,8 @@ __global__ void fixup(cute_cpp::SplitKWorkspace ws, float* out) {
   int const t = int(threadIdx.x);
   bool const active = t != 5;
   Fragment acc;
-  for (int i = 0; i < floats; ++i) acc.v[i] = blockIdx.x == 1 ? 1000.0f * float(t) + float(i) : float(t) + 0.5f * float(i);
+  for (int i = 0; i < floats; ++i)
+    acc.v[i] = blockIdx.x == 1 ? 1000.0f * float(t) + float(i) : float(t) + 0.5f * float(i);
   constexpr std::int64_t slot = 3;
   if (blockIdx.x == 1) {
     cute_cpp::stream_k_leave_partial<threads>(acc, ws, slot, t, 1, active);
@@ -60,8 +61,8 @@ TEST(StreamKFixup, AddsTheOtherCtasPartialsThenAHangTraps) {
         EXPECT_EQ(got[std::size_t(t * floats + i)], t == 5 ? mine : mine + theirs) << "thread " << t << " float " << i;
       }
     std::vector<std::uint32_t> flags(slots);
-    cute_cpp::host::cuda_check(cudaMemcpy(flags.data(), ws.counters, sizeof(std::uint32_t) * slots, cudaMemcpyDeviceToHost),
-                               "cudaMemcpy");
+    cute_cpp::host::cuda_check(
+        cudaMemcpy(flags.data(), ws.counters, sizeof(std::uint32_t) * slots, cudaMemcpyDeviceToHost), "cudaMemcpy");
     for (auto const f : flags) EXPECT_EQ(f, 0u);
   }
   fixup<<<1, threads>>>(ws, out.data());  // no CTA leaves the partial sums

@@ -189,7 +189,9 @@ class StaticPersistentTileScheduler {
   // is still its first whole tile, stream_k_tiles + its index.
   CUTE_CPP_HD constexpr bool in_stream_k() const { return stream_k_tile_ != ~0u; }
   /// This cluster's range, [stream_k_begin(), stream_k_end()), in the run of K blocks.
-  CUTE_CPP_HD constexpr std::uint32_t stream_k_begin() const { return range_start(unit_ - std::uint32_t(p_.stream_k_tiles)); }
+  CUTE_CPP_HD constexpr std::uint32_t stream_k_begin() const {
+    return range_start(unit_ - std::uint32_t(p_.stream_k_tiles));
+  }
   CUTE_CPP_HD constexpr std::uint32_t stream_k_end() const {
     return range_start(unit_ - std::uint32_t(p_.stream_k_tiles) + 1);
   }
@@ -226,9 +228,9 @@ class StaticPersistentTileScheduler {
     std::uint32_t const within = t - group * group_span;
     std::uint32_t const column = within / rows;
     std::uint32_t const cluster_row = first_row + (within - column * rows);
-    auto const r = std::uint32_t(rank_), cm = std::uint32_t(p_.cluster_m);
-    w.m = std::int32_t(cluster_row * cm + r % cm);
-    w.n = std::int32_t(column * std::uint32_t(p_.cluster_n) + r / cm);
+    auto const rank = std::uint32_t(rank_), cm = std::uint32_t(p_.cluster_m);
+    w.m = std::int32_t(cluster_row * cm + rank % cm);
+    w.n = std::int32_t(column * std::uint32_t(p_.cluster_n) + rank / cm);
     w.l = std::int32_t(l);
     w.valid = w.m < p_.tiles_m && w.n < p_.tiles_n;
   }
