@@ -144,7 +144,7 @@ gemm_kernel(const __grid_constant__ typename Plan::MapA tma_a, const __grid_cons
                                     pending.col0, chunk_counter);
   };
   for (; scheduler.has_work(); scheduler.advance_to_next_work(), ++turn) {
-    WorkTileInfo tile = scheduler.get_current_work();
+    WorkTileInfo const tile = scheduler.get_current_work();
     if constexpr (Plan::pingpong) {
       if (turn % 2 != consumer) {
         for (int kb = tile.k_block_begin; kb < tile.k_block_end; ++kb) state.advance();  // the other's tile
@@ -194,10 +194,6 @@ gemm_kernel(const __grid_constant__ typename Plan::MapA tma_a, const __grid_cons
     Mma::template wait_group<0>(acc);
     if (!Plan::release_at_once && tile.k_block_end > tile.k_block_begin)
       pipeline.consumer_release(previous, lane, cluster_mask, cluster_rank);
-    // NOTE: the tile again, from the scheduler's state alone: so that none of its fields is held
-    // in a register through the main loop beside the accumulators (they spilled).
-    scheduler.forget_derived_values();
-    tile = scheduler.get_current_work();
     if (tile.splits > 1 || tile.stream_k_slot >= 0) {
       // A tile past M or N has nothing to share (its CTA only took part in the cluster's pipeline).
       if (!tile.valid) continue;

@@ -112,17 +112,21 @@ class StaticPersistentTileScheduler {
   }
 
   /// The scheduler of the CTA `block` (blockIdx.x) of a grid of `grid` CTAs.
+  /// NOTE: 32-bit arithmetic (a grid has fewer than 2^31 CTAs): it runs before the first load.
   CUTE_CPP_HD constexpr StaticPersistentTileScheduler(PersistentTileSchedulerParams const& p, std::int64_t block,
                                                       std::int64_t grid)
       : p_(p),
-        unit_(std::uint32_t(block / p.cluster_size() + p.stream_k_tiles)),
-        stride_(std::uint32_t(grid / p.cluster_size())),
-        rank_(std::int32_t(block % p.cluster_size())) {
-    if (p.stream_k_tiles > 0 && block / p.cluster_size() < p.stream_k_clusters)
+        unit_(std::uint32_t(block) / std::uint32_t(p.cluster_size()) + std::uint32_t(p.stream_k_tiles)),
+        stride_(std::uint32_t(grid) / std::uint32_t(p.cluster_size())),
+        rank_(std::int32_t(std::uint32_t(block) % std::uint32_t(p.cluster_size()))) {
+    if (p.stream_k_tiles > 0 && unit_ - std::uint32_t(p.stream_k_tiles) < std::uint32_t(p.stream_k_clusters))
       stream_k_tile_ = next_stream_k_tile(~0u);
   }
 
-  CUTE_CPP_HD constexpr bool has_work() const { return in_stream_k() || unit_ < std::uint32_t(p_.work_units()); }
+  CUTE_CPP_HD constexpr bool has_work() const {
+    bool const whole_left = unit_ < std::uint32_t(p_.work_units());
+    return whole_left || in_stream_k();
+  }
   /// The current unit: a whole or split tile's index in walking order, or, in a stream-K range,
   /// the index of the tile it is in.
   CUTE_CPP_HD constexpr std::int64_t linear_idx() const {
@@ -134,46 +138,39 @@ class StaticPersistentTileScheduler {
   /// NOTE: 32-bit arithmetic (fits_32_bits() holds): a 64-bit division is a software routine of
   /// dozens of dependent instructions, and the producer computes its first tile before its first load.
   CUTE_CPP_HD constexpr WorkTileInfo get_current_work() const {
+    // NOTE: every division is on the unconditional path (the tile is chosen by selects, placed
+    // once): a division by a run-time divisor cannot be hoisted out of the caller's loop from
+    // under a condition (the divisor might be 0), and in the loop it delays the first load.
     WorkTileInfo w;
-    if (in_stream_k()) {
-      auto const k_blocks = std::uint32_t(p_.k_blocks), tile = stream_k_tile_;
+    auto const whole = std::uint32_t(p_.units() - p_.split_tiles);
+    auto const splits = std::uint32_t(p_.splits), k_blocks = std::uint32_t(p_.k_blocks);
+    bool const stream_k = in_stream_k();
+    std::uint32_t tile = stream_k ? stream_k_tile_ : unit_;
+    w.k_block_end = p_.k_blocks;
+    if (stream_k) {
       std::uint32_t const first = tile * k_blocks, begin = stream_k_begin(), left = stream_k_end() - first;
       w.k_block_begin = std::int32_t(begin > first ? begin - first : 0u);
       w.k_block_end = std::int32_t(left < k_blocks ? left : k_blocks);
       if (w.k_block_begin > 0 || w.k_block_end < p_.k_blocks)
         w.stream_k_slot = std::int32_t(tile) * p_.cluster_size() + rank_;
-      place(w, tile);
-      w.linear = tile;
-      return w;
     }
-    if (!has_work()) return w;
-    std::uint32_t const u = unit_;
-    auto const whole = std::uint32_t(p_.units() - p_.split_tiles);
-    auto const splits = std::uint32_t(p_.splits), k_blocks = std::uint32_t(p_.k_blocks);
-    std::uint32_t tile = u;
-    w.k_block_end = p_.k_blocks;
-    if (u >= whole) {
-      std::uint32_t const v = u - whole, split_tile = v / splits, split = v - split_tile * splits;
+    std::uint32_t const v = unit_ - whole, split_tile = v / splits, split = v - split_tile * splits;
+    // Balanced ranges: the splits' lengths differ by at most one block.
+    std::uint32_t const split_begin = split * k_blocks / splits, split_end = (split + 1) * k_blocks / splits;
+    if (!stream_k && unit_ >= whole) {
       tile = whole + split_tile;
       w.split = std::int32_t(split);
       w.splits = p_.splits;
       w.split_tile = std::int32_t(split_tile) * p_.cluster_size() + rank_;
-      // Balanced ranges: the splits' lengths differ by at most one block.
-      w.k_block_begin = std::int32_t(split * k_blocks / splits);
-      w.k_block_end = std::int32_t((split + 1) * k_blocks / splits);
+      w.k_block_begin = std::int32_t(split_begin);
+      w.k_block_end = std::int32_t(split_end);
     }
     place(w, tile);
-    w.linear = unit_;
-    return w;
+    w.linear = stream_k ? tile : unit_;
+    return has_work() ? w : WorkTileInfo{};
   }
   /// (m, n, l) of the current tile.
   CUTE_CPP_HD constexpr WorkTileInfo tile_idx() const { return get_current_work(); }
-
-#if defined(__CUDACC__)
-  /// Hides the walk's state from the optimiser, so that what was derived from it (the current
-  /// tile) is derived again when asked rather than held in registers through a long loop.
-  __device__ void forget_derived_values() { asm volatile("" : "+r"(unit_), "+r"(stream_k_tile_)); }
-#endif
 
   CUTE_CPP_HD constexpr void advance_to_next_work() {
     if (in_stream_k()) {

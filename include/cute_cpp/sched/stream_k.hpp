@@ -116,6 +116,9 @@ __device__ __forceinline__ void stream_k_add_partial(Fragment& acc, SplitKWorksp
       v[4 * (c + i) + 2] += p[i].z;
       v[4 * (c + i) + 3] += p[i].w;
     }
+    // NOTE: a scheduling barrier: without it ptxas issues every chunk's loads at once, and beside
+    // the live accumulators (and an overlapped epilogue's packed chunks) the consumers spill.
+    __syncwarp();
   }
 }
 #endif
