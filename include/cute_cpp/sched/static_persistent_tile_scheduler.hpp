@@ -124,6 +124,7 @@ class StaticPersistentTileScheduler {
   }
 
   CUTE_CPP_HD constexpr bool has_work() const {
+    // NOTE: the bound first and unconditionally, so its divisions are hoisted (get_current_work).
     bool const whole_left = unit_ < std::uint32_t(p_.work_units());
     return whole_left || in_stream_k();
   }
