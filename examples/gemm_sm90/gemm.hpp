@@ -275,10 +275,10 @@ constexpr std::int64_t stream_k_tiles(std::int64_t units, std::int64_t clusters)
 ///   wave's 1 by 0.02; else whole tiles. Never split-K there: its tail ran slower than whole
 ///   tiles.
 /// NOTE (H200, 2026-11-30, --decomposition-sweep at 1a4fc0f, two rounds, ratio to cuBLAS,
-/// 128x256 tiles in pairs; the gemm_sm90 README has a later run): whole / split-K / stream-K: 4096x14336x4096 0.988, 0.984 / 0.973, 0.974 / 1.013,
-/// 1.002; 8192^3 1.022, 1.018 / 1.021, 1.026 / 1.044, 1.050; 6144^3 0.989, 0.994 / 0.931,
-/// 0.928 / 1.000, 1.018; 8192x1536x8192 0.980, 0.977 / 0.980, 0.978 / 0.957, 0.963; 4096^3
-/// 0.987, 0.991 / 0.987, 0.992 / 0.966, 0.970.
+/// 128x256 tiles in pairs; the gemm_sm90 README has a later run): whole / split-K / stream-K:
+/// 4096x14336x4096 0.988, 0.984 / 0.973, 0.974 / 1.013, 1.002; 8192^3 1.022, 1.018 / 1.021,
+/// 1.026 / 1.044, 1.050; 6144^3 0.989, 0.994 / 0.931, 0.928 / 1.000, 1.018; 8192x1536x8192
+/// 0.980, 0.977 / 0.980, 0.978 / 0.957, 0.963; 4096^3 0.987, 0.991 / 0.987, 0.992 / 0.966, 0.970.
 constexpr WorkDecomposition choose_decomposition(std::int64_t units, std::int64_t clusters, int k_blocks, int block_k,
                                                  Decomposition asked, int k_splits, bool stream_k = true) {
   WorkDecomposition d;

@@ -253,7 +253,10 @@ struct GemmSchedule {
   PersistentTileSchedulerParams tiles;
   int resident_ctas = 0;
   std::size_t workspace_bytes = 0;
-  std::int64_t workspace_slots = 0;  ///< CTA tiles that meet in the workspace
+  /// CTA tiles that meet in the workspace (split or shared out by stream-K).
+  [[nodiscard]] std::int64_t workspace_slots() const {
+    return (tiles.split_tiles + tiles.stream_k_tiles) * tiles.cluster_size();
+  }
 };
 
 template <class Plan>
@@ -305,6 +308,8 @@ GemmSchedule gemm_schedule(GemmArguments<Plan> const& args, Decomposition asked)
   tiles.splits = d.split.splits;
   tiles.split_tiles = d.split.split_tiles;
   tiles.set_stream_k(d.stream_k_tiles, std::int32_t(clusters));
+  if (!tiles.stream_k_valid())
+    throw std::logic_error("cute-cpp: gemm_schedule made a stream-K walk the scheduler cannot take");
   if (!tiles.fits_32_bits())
     host::argument_error("gemm.shape", "the problem has too many tiles for the scheduler's 32-bit arithmetic (" +
                                            std::to_string(tiles.work_units()) + " units of work)");
@@ -314,7 +319,6 @@ GemmSchedule gemm_schedule(GemmArguments<Plan> const& args, Decomposition asked)
           ? stream_k_workspace_bytes(d.stream_k_tiles * Plan::cluster_size, Plan::tile_warpgroups, tile_floats)
           : split_k_workspace_bytes(d.split.split_tiles * Plan::cluster_size, d.split.splits, Plan::tile_warpgroups,
                                     tile_floats);
-  s.workspace_slots = (d.stream_k_tiles + d.split.split_tiles) * Plan::cluster_size;
   return s;
 }
 
@@ -361,9 +365,9 @@ void run_gemm(GemmArguments<Plan> const& args, cudaStream_t stream) {
   auto const c_map = Plan::layout_c == LayoutEnum::RowMajor
                          ? host::create_tensor_map_tiled<TC, CChunk>(args.c, args.m, args.n, args.ldc)
                          : host::create_tensor_map_tiled<TC, CChunk>(args.c, args.n, args.m, args.ldc);
-  SplitKWorkspace const workspace = schedule.workspace_bytes > 0
-                                        ? split_k_workspace(args.workspace, schedule.workspace_slots, Plan::tile_warpgroups)
-                                        : SplitKWorkspace{};
+  SplitKWorkspace workspace{};
+  if (schedule.workspace_bytes > 0)
+    workspace = split_k_workspace(args.workspace, schedule.workspace_slots(), Plan::tile_warpgroups);
 
   host::LaunchConfig config;
   config.block = dim3(Plan::threads);
