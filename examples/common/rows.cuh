@@ -16,7 +16,7 @@
 #include <cute_cpp/arch/cluster.hpp>   // cluster_arrive_relaxed, cluster_wait, cluster_size, block_rank_in_cluster
 #include <cute_cpp/arch/mbarrier.hpp>  // mbarrier_init, mbarrier_arrive_and_expect_tx, mbarrier_wait
 #include <cute_cpp/host/launch.hpp>   // LaunchConfig
-#include <cute_cpp/plan/verify_plan.hpp>
+#include <cute_cpp/diag/verify_plan.hpp>
 #include <cute_cpp/tensor.hpp>  // RegisterTile, warp_reduce, block_reduce
 
 #include <ctm/common/bar.hpp>      // bar_sync

@@ -7,7 +7,7 @@
 // to scalar access. elementwise_add is apply with Add.
 #include <cute_cpp/config.hpp>
 #include <cute_cpp/host/launch.hpp>
-#include <cute_cpp/plan/verify_plan.hpp>
+#include <cute_cpp/diag/verify_plan.hpp>
 
 #include <cuda_runtime.h>
 

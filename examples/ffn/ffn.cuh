@@ -17,7 +17,7 @@
 #include <cute_cpp/copy.hpp>
 #include <cute_cpp/host/launch.hpp>
 #include <cute_cpp/mma/mma_sync.hpp>
-#include <cute_cpp/plan/verify_plan.hpp>
+#include <cute_cpp/diag/verify_plan.hpp>
 #include <cute_cpp/tensor.hpp>
 
 #include <cuda_runtime.h>

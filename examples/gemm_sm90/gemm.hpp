@@ -10,11 +10,11 @@
 #include <cute_cpp/epilogue/fusion.hpp>
 #include <cute_cpp/mma/sm90_wgmma.hpp>
 #include <cute_cpp/pipeline/pipeline_tma_async.hpp>
-#include <cute_cpp/sched/split_k.hpp>
-#include <cute_cpp/sched/stream_k.hpp>
+#include <cute_cpp/epilogue/split_k_reduce.hpp>
+#include <cute_cpp/epilogue/stream_k_fixup.hpp>
 #include <cute_cpp/sched/static_persistent_tile_scheduler.hpp>
 #include <cute_cpp/epilogue/sm90_tma_store.hpp>
-#include <cute_cpp/plan/verify_plan.hpp>
+#include <cute_cpp/diag/verify_plan.hpp>
 #include <cute_cpp/tma/tensor_map.hpp>
 
 #include <cuda_runtime_api.h>
@@ -25,7 +25,7 @@
 
 namespace cute_cpp::examples {
 
-using sm90::OperandMajorMode;
+using cute_cpp::OperandMajorMode;
 
 /// How the two consumer warpgroups share the work (CuTeDSL / CUTLASS: the kernel schedule).
 /// Cooperative: both take halves of every tile. PingPong: each takes whole tiles, alternately,
@@ -147,7 +147,7 @@ struct GemmPlan {
 /// How the work is cut into units (CUTLASS: DecompositionMode). A last wave of whole tiles that
 /// only part of the GPU takes leaves the rest idle: SplitK cuts that wave's tiles into K ranges
 /// taken by more CTAs; StreamK lays that wave's tiles and one wave more end to end in K and gives
-/// every cluster an equal range (sched/stream_k.hpp). Both need a workspace.
+/// every cluster an equal range (epilogue/stream_k_fixup.hpp). Both need a workspace.
 enum class Decomposition {
   Heuristic,     ///< with a workspace, what choose_decomposition models fastest; else DataParallel
   DataParallel,  ///< whole tiles

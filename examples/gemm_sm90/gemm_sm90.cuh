@@ -17,9 +17,9 @@
 // multicasts it to both, halving B's L2 traffic; ClusterN = 2 does the same for A, with
 // horizontally adjacent tiles. A stage is then free only when the consumers of both CTAs have
 // released it.
-// Split-K: when the scheduler cuts a tile's K into splits (sched/split_k.hpp), each consumer
+// Split-K: when the scheduler cuts a tile's K into splits (epilogue/split_k_reduce.hpp), each consumer
 // warpgroup leaves its partial sums in the workspace and only the last to arrive stores C.
-// Stream-K: when two CTAs share a tile's K blocks (sched/stream_k.hpp), the one with the first
+// Stream-K: when two CTAs share a tile's K blocks (epilogue/stream_k_fixup.hpp), the one with the first
 // blocks leaves its partial sums and the one with the later blocks adds them and stores C.
 #include "gemm.hpp"
 

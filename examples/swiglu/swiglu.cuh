@@ -9,7 +9,7 @@
 #include "examples/common/align.hpp"
 
 #include <cute_cpp/host/launch.hpp>
-#include <cute_cpp/plan/verify_plan.hpp>
+#include <cute_cpp/diag/verify_plan.hpp>
 #include <cute_cpp/tensor.hpp>
 
 #include <cuda_runtime.h>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Stream-K's fixup (sched/stream_k.hpp) between two CTAs: the one holding a tile's first K blocks
+// Stream-K's fixup (epilogue/stream_k_fixup.hpp) between two CTAs: the one holding a tile's first K blocks
 // leaves its partial sums, the other waits for them, adds them to its own and leaves the flag at
 // zero; a thread that is not active neither writes nor reads. Then the debug-build wait
 // [stream-k.wait-timeout]: partial sums that never arrive trap (after a short bound here) instead
@@ -7,7 +7,7 @@
 #undef NDEBUG  // the bounded wait exists in debug builds only
 #include <cute_cpp/host/buffer.hpp>
 #include <cute_cpp/host/error.hpp>
-#include <cute_cpp/sched/stream_k.hpp>
+#include <cute_cpp/epilogue/stream_k_fixup.hpp>
 
 #include <gtest/gtest.h>
 

@@ -3,15 +3,11 @@
 #pragma once
 // cute.arch arithmetic: fma/add/mul_packed_f32x2 (the f32x2 instructions on sm_100a and
 // sm_120a; two scalar operations on sm_90a, which lacks them), cvt_f16x2_f32,
-// warp_reduction_max_f32 / warp_reduction_sum_f32, exp2, rcp_approx, fmax, popc,
-// setmaxregister_increase/decrease (warpgroup_reg_alloc/dealloc),
-// griddepcontrol_wait / griddepcontrol_launch_dependents.
+// warp_reduction_max_f32 / warp_reduction_sum_f32, exp2, rcp_approx, fmax, popc.
 #include <cstdint>
 #include <ctm/common/cvt.hpp>             // cvt_rn_f16x2_f32
 #include <ctm/common/f32x2.hpp>           // fma_rn_f32x2, add_rn_f32x2, mul_rn_f32x2
-#include <ctm/common/griddepcontrol.hpp>  // griddepcontrol_*
 #include <ctm/common/math.hpp>            // ex2_approx_ftz_f32, rcp_approx_ftz_f32, popc_b32
-#include <ctm/common/setmaxnreg.hpp>      // setmaxnreg_inc/dec
 #include <ctm/common/shfl.hpp>            // shfl_sync_bfly_b32, redux_sync_max_f32
 
 #if defined(__CUDACC__)
@@ -68,23 +64,6 @@ __device__ __forceinline__ float exp2(float x) { return ctm::ex2_approx_ftz_f32(
 __device__ __forceinline__ float rcp_approx(float x) { return ctm::rcp_approx_ftz_f32(x); }
 __device__ __forceinline__ float fmax(float a, float b) { return ctm::max_NaN_f32(a, b); }
 __device__ __forceinline__ std::uint32_t popc(std::uint32_t x) { return ctm::popc_b32(x); }
-
-/// setmaxnreg.inc to RegCount registers per thread (a multiple of 8 in 24..256).
-template <int RegCount>
-__device__ __forceinline__ void setmaxregister_increase() { ctm::setmaxnreg_inc<RegCount>(); }
-/// setmaxnreg.dec to RegCount registers per thread.
-template <int RegCount>
-__device__ __forceinline__ void setmaxregister_decrease() { ctm::setmaxnreg_dec<RegCount>(); }
-/// The same under CuTeDSL's warpgroup names.
-template <int RegCount>
-__device__ __forceinline__ void warpgroup_reg_alloc() { ctm::setmaxnreg_inc<RegCount>(); }
-template <int RegCount>
-__device__ __forceinline__ void warpgroup_reg_dealloc() { ctm::setmaxnreg_dec<RegCount>(); }
-
-/// griddepcontrol.wait (PDL: wait for the prerequisite grid's memory).
-__device__ __forceinline__ void griddepcontrol_wait() { ctm::griddepcontrol_wait(); }
-/// griddepcontrol.launch_dependents (PDL: let the dependent grid start).
-__device__ __forceinline__ void griddepcontrol_launch_dependents() { ctm::griddepcontrol_launch_dependents(); }
 
 }  // namespace cute_cpp::arch
 #endif

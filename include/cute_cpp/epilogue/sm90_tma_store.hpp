@@ -10,10 +10,11 @@
 // CuTeDSL: the epilogue of the Hopper dense GEMM (StMatrix8x8x16bOp + TMA store, PipelineTmaStore;
 // the C layout is utils.LayoutEnum).
 #include <cute_cpp/config.hpp>
+#include <cute_cpp/operand_modes.hpp>
 #include <cute_cpp/mma/sm90_wgmma.hpp>
 #include <cute_cpp/pipeline/named_barrier.hpp>
 #include <cute_cpp/pipeline/pipeline_tma_store.hpp>
-#include <cute_cpp/tma/tensor_map.hpp>
+#include <cute_cpp/copy/tma_copy.hpp>
 
 #include <cstdint>
 #include <type_traits>
@@ -24,13 +25,6 @@
 #  include <ctm/common/fence.hpp>
 #  include <ctm/common/stmatrix.hpp>
 #endif
-
-namespace cute_cpp {
-
-/// How the output matrix is laid out in global memory (CuTeDSL: utils.LayoutEnum).
-enum class LayoutEnum { RowMajor, ColMajor };
-
-}  // namespace cute_cpp
 
 namespace cute_cpp::sm90 {
 

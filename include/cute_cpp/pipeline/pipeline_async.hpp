@@ -5,6 +5,7 @@
 // producer and consumer threads of one CTA, where the producers write with ordinary (or
 // cp.async) stores and announce a full stage by arriving: ProducerArrivals arrivals complete a
 // "full" barrier, ConsumerArrivals complete an "empty" one. CuTeDSL: pipeline.PipelineAsync.
+#include <cute_cpp/diag/pipeline.hpp>
 #include <cute_cpp/pipeline/pipeline_state.hpp>
 #include <cute_cpp/pipeline/stage_barriers.hpp>
 #include <cute_cpp/pipeline/wait.hpp>
@@ -16,15 +17,6 @@
 #endif
 
 namespace cute_cpp {
-
-namespace diag {
-template <int ProducerArrivals, int ConsumerArrivals>
-struct pipeline_async_arrivals {
-  static_assert(ProducerArrivals >= 1 && ConsumerArrivals >= 1,
-                "cute-cpp [pipeline.arrivals]: a pipeline needs at least one producer and one consumer arrival");
-  static constexpr bool ok = true;
-};
-}  // namespace diag
 
 /// A thread-fed pipeline of Stages buffers (see the file comment).
 template <int Stages, int ProducerArrivals, int ConsumerArrivals>

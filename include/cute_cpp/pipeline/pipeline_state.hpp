@@ -4,19 +4,12 @@
 // PipelineState<Stages>: where a producer or consumer is in a ring of Stages buffers: the stage
 // index, the phase parity it waits on, and how many stages it has passed. CuTeDSL:
 // pipeline.PipelineState, make_pipeline_state(PipelineUserType.Producer|Consumer, stages).
+#include <cute_cpp/diag/pipeline.hpp>
 #include <cute_cpp/config.hpp>
 
 #include <cstdint>
 
 namespace cute_cpp {
-
-namespace diag {
-template <int Stages>
-struct pipeline_stages {
-  static_assert(Stages >= 1, "cute-cpp [pipeline.stages]: a pipeline needs at least one stage");
-  static constexpr bool ok = true;
-};
-}  // namespace diag
 
 /// Who holds a PipelineState: the producer starts on phase 1 (its first waits on the empty
 /// barriers pass at once), the consumer on phase 0.

@@ -8,6 +8,7 @@
 // seed: producer_acquire waits for the stage to be empty, producer_expect_tx (one elected lane)
 // arms the full barrier with the bytes the TMA loads will deliver.
 // CuTeDSL: pipeline.PipelineTmaAsync (producer_acquire/commit, consumer_wait/release).
+#include <cute_cpp/diag/pipeline.hpp>
 #include <cute_cpp/config.hpp>
 #include <cute_cpp/pipeline/pipeline_state.hpp>
 #include <cute_cpp/pipeline/stage_barriers.hpp>
@@ -21,16 +22,6 @@
 #endif
 
 namespace cute_cpp {
-
-namespace diag {
-template <int ConsumerArrivals, std::uint32_t TxBytes>
-struct pipeline_tma_plan {
-  static_assert(ConsumerArrivals >= 1, "cute-cpp [pipeline.consumers]: a pipeline needs at least one consumer arrival");
-  static_assert(TxBytes > 0 && TxBytes % 16 == 0 && TxBytes < (1u << 20),
-                "cute-cpp [pipeline.tx-bytes]: a stage's transaction bytes are a positive multiple of 16 below 2^20");
-  static constexpr bool ok = true;
-};
-}  // namespace diag
 
 /// A TMA-fed pipeline of Stages buffers (see the file comment).
 template <int Stages, int ConsumerArrivals, std::uint32_t TxBytes>

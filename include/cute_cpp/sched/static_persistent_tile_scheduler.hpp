@@ -11,7 +11,7 @@
 // Split-K (beyond CuTeDSL's scheduler): the last `split_tiles` cluster tiles in walking order
 // are each cut into `splits` K ranges, taken as separate units by neighbouring CTAs, so a
 // partial last wave of whole tiles becomes fuller waves of shorter units. The partial sums
-// meet in a workspace (sched/split_k.hpp).
+// meet in a workspace (epilogue/split_k_reduce.hpp).
 // Stream-K (beyond CuTeDSL's scheduler): the first `stream_k_tiles` cluster tiles in walking
 // order are laid end to end as one run of K blocks and cut into `stream_k_clusters` equal
 // ranges, one per cluster, taken before its whole tiles. A range is at least one tile long
@@ -21,7 +21,7 @@
 // together and are equally long, so at any time the clusters are at only a few K positions and
 // share operand loads in L2 as a wave of whole tiles does; and a tile's head is done before
 // its tail. The head leaves its partial sums in the workspace; the tail, walked last, adds them
-// and stores C (sched/stream_k.hpp).
+// and stores C (epilogue/stream_k_fixup.hpp).
 // NOTE (H200, 2026-11-30): walked in plain order (the tail first), the clusters sat at 66
 // different K positions and the stream-K phase lost L2 reuse: 8192x1536x8192 0.85x of cuBLAS
 // against 0.99x in whole tiles.

@@ -4,7 +4,7 @@
 // accumulator's (row, col) map is the same as for a single atom.
 // cute-cpp-archs: 90a
 #include <cute_cpp/mma/sm90_wgmma.hpp>
-#include <cute_cpp/tma/smem_tile.hpp>
+#include <cute_cpp/smem/smem_tile.hpp>
 
 #include <cuda_bf16.h>
 

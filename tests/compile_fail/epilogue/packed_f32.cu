@@ -2,7 +2,7 @@
 // expected-error {{"epilogue\.packed"}}
 #include <cute_cpp/epilogue/sm90_tma_store.hpp>
 #include <cute_cpp/epilogue/fusion.hpp>
-#include <cute_cpp/tma/smem_tile.hpp>
+#include <cute_cpp/smem/smem_tile.hpp>
 #include <cuda_bf16.h>
 namespace cc = cute_cpp;
 using bf16 = __nv_bfloat16;

@@ -1,6 +1,6 @@
 // Split-K moves a thread's accumulators in float4s: a fragment of 6 floats cannot be.
 // expected-error {{"split-k\.fragment.*Floats=6"}}
-#include <cute_cpp/sched/split_k.hpp>
+#include <cute_cpp/epilogue/split_k_reduce.hpp>
 
 struct SixFloats {
   float v[6];

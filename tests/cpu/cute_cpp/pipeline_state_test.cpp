@@ -30,3 +30,16 @@ TEST(PipelineTmaAsync, StorageHoldsTwoBarriersPerStage) {
   static_assert(sizeof(P::SharedStorage) == 4 * 2 * 8 && P::tx_bytes == 49152 && P::stages == 4);
   static_assert(cc::NamedBarrier<1, 256>::threads == 256);
 }
+
+TEST(NamedBarrierAllocation, HandsOutDisjointRunsFromOne) {
+  using A = cc::NamedBarrierAllocation<cc::BarrierRequest<2, 128>, cc::BarrierRequest<1, 64>,
+                                       cc::BarrierRequest<2, 256>>;
+  std::vector<std::pair<int, int>> const runs{{A::user<0>::first, A::user<0>::count},
+                                              {A::user<1>::first, A::user<1>::count},
+                                              {A::user<2>::first, A::user<2>::count}};
+  std::vector<std::pair<int, int>> const want{{1, 2}, {3, 1}, {4, 2}};
+  EXPECT_EQ(runs, want);
+  EXPECT_EQ(A::ids_used, 5);
+  EXPECT_EQ(A::user<2>::threads, 256);
+  EXPECT_EQ(A::user<2>::barrier<1>::id, 5);
+}

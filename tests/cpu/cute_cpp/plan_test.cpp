@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // verify_plan on plans that satisfy every rule they declare (the failing ones are compile-fail cases).
 #include <cute_cpp/pipeline/pipeline_tma_async.hpp>
-#include <cute_cpp/plan/verify_plan.hpp>
+#include <cute_cpp/diag/verify_plan.hpp>
 
 #include <gtest/gtest.h>
 

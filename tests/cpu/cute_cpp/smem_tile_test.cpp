@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include <cute_cpp/layout/print.hpp>
-#include <cute_cpp/tma/smem_tile.hpp>
+#include <cute_cpp/smem/smem_tile.hpp>
 
 #include <gtest/gtest.h>
 

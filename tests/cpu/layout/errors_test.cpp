@@ -8,6 +8,7 @@
 #include <random>
 #include <sstream>
 #include <cute_cpp/layout.hpp>
+#include <cute_cpp/layout/expression.hpp>  // evaluate_layout_expression
 #include "support/error_of.hpp"
 
 namespace cc = cute_cpp;

@@ -9,6 +9,7 @@
 #include <vector>
 #include <type_traits>
 #include <cute_cpp/layout.hpp>
+#include <cute_cpp/layout/expression.hpp>  // evaluate_layout_expression
 #include "support/error_of.hpp"
 #include "support/layout_vectors.hpp"
 

@@ -11,7 +11,7 @@
 // NOTE: the adding CTA waits for another CTA, so the grid must be resident at once (the
 // persistent grid is sized by the occupancy calculator); the leaving CTA never waits.
 #include <cute_cpp/config.hpp>
-#include <cute_cpp/sched/split_k.hpp>
+#include <cute_cpp/epilogue/split_k_reduce.hpp>
 
 #if defined(__CUDACC__)
 #  include <cute_cpp/pipeline/wait.hpp>

@@ -7,6 +7,7 @@
 // the sum does not depend on which split finished last (it is bit-identical run to run).
 // Counters go back to zero as they complete, so a workspace zeroed once serves every launch.
 // The scheduler's side is StaticPersistentTileScheduler's split_tiles / splits.
+#include <cute_cpp/diag/epilogue.hpp>
 #include <cute_cpp/config.hpp>
 
 #if defined(__CUDACC__)
@@ -18,15 +19,6 @@
 #include <cstdint>
 
 namespace cute_cpp {
-
-namespace diag {
-template <int Floats>
-struct split_k_fragment {
-  static_assert(Floats % 4 == 0,
-                "cute-cpp [split-k.fragment]: a thread's accumulators are moved in float4s: Floats % 4 == 0");
-  static constexpr bool ok = true;
-};
-}  // namespace diag
 
 /// Split-K's workspace: a counter per (split tile, thread group) and an fp32 slot per
 /// (split tile, split, thread group). Zeroed once before first use; one kernel at a time.
