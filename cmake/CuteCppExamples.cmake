@@ -4,6 +4,9 @@
 include_guard(GLOBAL)
 include(${CMAKE_CURRENT_LIST_DIR}/CuteCppTargets.cmake)
 
+# cute_cpp_examples builds every example and nothing else (scripts/run).
+add_custom_target(cute_cpp_examples)
+
 # cute_cpp_add_example(<name> SOURCES <.cu>... SASS <regex>... [SASS_KERNELS <regex>] [TARGETS <arch>...])
 # Each SASS regex must appear in the SASS of every kernel whose demangled name matches
 # SASS_KERNELS (default: every kernel) in the build report, and in the binary for the test.
@@ -29,6 +32,7 @@ function(cute_cpp_add_example name)
   endif()
   string(REPLACE "\\" "\\\\" kernels_json "${arg_SASS_KERNELS}")
   add_executable(${name})
+  add_dependencies(cute_cpp_examples ${name})
   cute_cpp_add_kernels(${name} ${arg_SOURCES})
   target_include_directories(${name} PRIVATE ${PROJECT_SOURCE_DIR})
 

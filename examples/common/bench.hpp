@@ -4,7 +4,8 @@
 // The benchmark method shared by every example: warm-up, then the median of CUDA-event timings
 // of ours and the reference, interleaved;
 // work declared in bytes or FLOPs; each figure recorded beside its reference, as a table row
-// and as a JSON record for scripts/gpu-check.
+// and as a JSON record for scripts/gpu-check. Also `NAME --kernels`: the dynamic shared memory
+// of the example's kernels, for scripts/build-report, without a GPU.
 #include <cute_cpp/host/buffer.hpp>
 #include <cute_cpp/host/error.hpp>
 
@@ -17,17 +18,21 @@
 #include <cstddef>
 #include <cstdio>
 #include <fstream>
+#include <initializer_list>
 #include <string>
+#include <string_view>
 #include <type_traits>
+#include <typeinfo>
 #include <utility>
 #include <vector>
 
-namespace cute_cpp::examples {
+// The timing method's own kernels: scripts/build-report leaves out every kernel of this namespace.
+namespace cute_cpp::examples::bench {
 
 /// Spins one thread for `cycles` clock cycles: queued ahead of a timed round, it keeps the GPU
 /// busy while the host enqueues the round.
 template <int = 0>
-__global__ void bench_hold(long long cycles) {
+__global__ void hold(long long cycles) {
   long long const start = clock64();
   while (clock64() - start < cycles) {
   }
@@ -35,7 +40,7 @@ __global__ void bench_hold(long long cycles) {
 
 /// Reads `count` float4s: run before a timed call, it leaves only its own (clean) lines in L2.
 template <int = 0>
-__global__ void bench_flush_l2(float4 const* data, std::size_t count, float* sink) {
+__global__ void flush_l2(float4 const* data, std::size_t count, float* sink) {
   float sum = 0.0f;
   for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < count;
        i += std::size_t(gridDim.x) * blockDim.x) {
@@ -45,7 +50,11 @@ __global__ void bench_flush_l2(float4 const* data, std::size_t count, float* sin
   if (sum == 1.0f) *sink = sum;  // never true for the zeroed buffer; keeps the loads
 }
 
-/// Evicts whatever the previous call left in L2, then queues bench_hold, on `stream`.
+}  // namespace cute_cpp::examples::bench
+
+namespace cute_cpp::examples {
+
+/// Evicts whatever the previous call left in L2, then queues bench::hold, on `stream`.
 /// NOTE: without the flush, a reference timed right after ours on the same operands finds them
 /// in L2. H200, 2026-11-30, cuBLAS's 16x4096x4096 bf16 GEMM (32 MB of B): 12.9 us so, 15.7 us
 /// cold.
@@ -69,16 +78,16 @@ inline void bench_cold_start(cudaStream_t stream) {
     s.sink = reinterpret_cast<float*>(s.data + s.count);
     return s;
   }();
-  bench_flush_l2<<<1024, 256, 0, stream>>>(scratch.data, scratch.count, scratch.sink);
-  cuda_check(cudaGetLastError(), "bench_flush_l2");
-  bench_hold<<<1, 1, 0, stream>>>(200000);  // about 100 us at the H200's clocks: more than enqueueing takes
-  cuda_check(cudaGetLastError(), "bench_hold");
+  bench::flush_l2<<<1024, 256, 0, stream>>>(scratch.data, scratch.count, scratch.sink);
+  cuda_check(cudaGetLastError(), "bench::flush_l2");
+  bench::hold<<<1, 1, 0, stream>>>(200000);  // about 100 us at the H200's clocks: more than enqueueing takes
+  cuda_check(cudaGetLastError(), "bench::hold");
 }
 
 /// Median milliseconds of `ours()` and of `reference()`, timed alternately (one of each per
 /// round) so both see the same clocks and temperature; warm-up runs of both come first.
 /// Each timed call starts cold: L2 flushed, so neither side reads what the other just loaded.
-/// The figures are GPU time: each call is enqueued behind bench_hold, so neither side's host
+/// The figures are GPU time: each call is enqueued behind bench::hold, so neither side's host
 /// launch overhead (argument checks, tensor-map encoding) shows as idle GPU time between events.
 /// NOTE: timed back to back in blocks, cuBLAS's 8192^3 bf16 GEMM read 653 to 779 TFLOP/s
 /// on one H200 (2026-11-30) depending on what ran before it.
@@ -188,6 +197,49 @@ inline void write_json(std::string const& path, std::vector<Record> const& recor
   }
   out << "]\n";
   if (!out) throw std::runtime_error("cute-cpp: cannot write " + path);
+}
+
+namespace detail {
+/// Names a kernel by its address: typeid(KernelTag<&kernel<...>>).name() carries the kernel's
+/// signature, which scripts/build-report demangles and finds among the binary's kernels.
+template <auto Kernel>
+struct KernelTag {};
+}  // namespace detail
+
+/// A kernel (or every kernel instantiated for a plan) and the dynamic shared memory each of its
+/// launches asks for.
+struct KernelSmem {
+  char const* tag;  ///< typeid name: detail::KernelTag<&kernel> for one kernel, or a plan type
+  std::size_t dynamic_smem;
+};
+
+/// `kernel` takes `bytes` of dynamic shared memory.
+template <auto Kernel>
+KernelSmem kernel_smem(std::size_t bytes) {
+  return {typeid(detail::KernelTag<Kernel>).name(), bytes};
+}
+
+/// Every kernel whose template arguments name `Plan` takes `bytes` (default Plan::smem_bytes) of
+/// dynamic shared memory.
+template <class Plan>
+KernelSmem plan_smem(std::size_t bytes = std::size_t(Plan::smem_bytes)) {
+  return {typeid(Plan).name(), bytes};
+}
+
+/// `NAME --kernels`: prints `{"dynamic_smem": [{"tag": ..., "bytes": N}, ...]}` for scripts/build-report
+/// and returns true, touching no GPU; false (printing nothing) without the flag. `kernels` lists
+/// the kernels that take dynamic shared memory; the build report shows 0 for the others.
+/// Call it first in main: `if (print_kernels(argc, argv, {...})) return 0;`.
+inline bool print_kernels(int argc, char** argv, std::initializer_list<KernelSmem> kernels) {
+  if (argc != 2 || std::string_view(argv[1]) != "--kernels") return false;
+  std::printf("{\"dynamic_smem\": [");
+  char const* separator = "";
+  for (auto const& k : kernels) {
+    std::printf("%s\n  {\"tag\": \"%s\", \"bytes\": %zu}", separator, k.tag, k.dynamic_smem);
+    separator = ",";
+  }
+  std::printf("\n]}\n");
+  return true;
 }
 
 }  // namespace cute_cpp::examples

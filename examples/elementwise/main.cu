@@ -138,6 +138,7 @@ void bench_silu(std::size_t n, std::vector<ex::Record>& records, std::mt19937_64
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (ex::print_kernels(argc, argv, {})) return 0;  // --kernels: none takes dynamic shared memory
   return ex::run_example(
       "elementwise", argc, argv, [](std::mt19937_64& rng, ex::ExampleOptions const&) { return run_checks(rng); },
       [](std::mt19937_64& rng, ex::ExampleOptions const&, std::vector<ex::Record>& records) {

@@ -140,6 +140,9 @@ void bench(std::size_t m, std::size_t d, std::size_t f, std::vector<ex::Record>&
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (ex::print_kernels(argc, argv, {ex::kernel_smem<&ex::ffn_gemm_kernel<true>>(ex::FfnGemmPlan<true>::smem_bytes()),
+                                     ex::kernel_smem<&ex::ffn_gemm_kernel<false>>(ex::FfnGemmPlan<false>::smem_bytes())}))
+    return 0;  // --kernels: the dynamic shared memory of both GEMMs
   return ex::run_example(
       "ffn", argc, argv, [](std::mt19937_64& rng, ex::ExampleOptions const&) { return run_checks(rng); },
       [](std::mt19937_64& rng, ex::ExampleOptions const&, std::vector<ex::Record>& records) {

@@ -6,15 +6,18 @@
 //   C[m, n] = epilogue(sum_k A[m, k] B[k, n], m, n)
 // A is M x K: K-major = row-major (lda >= K), MN-major = column-major (lda >= M).
 // B is K x N: K-major = column-major (ldb >= K), MN-major = row-major (ldb >= N).
-// C is M x N, row-major (ldc >= N) or, with LayoutEnum::ColMajor, column-major (ldc >= M).
+// C is M x N, row-major (ldc >= N) or, with layout_c = LayoutEnum::ColMajor, column-major (ldc >= M).
+#include <cute_cpp/diag/verify_plan.hpp>
 #include <cute_cpp/epilogue/fusion.hpp>
-#include <cute_cpp/mma/sm90_wgmma.hpp>
-#include <cute_cpp/pipeline/pipeline_tma_async.hpp>
+#include <cute_cpp/epilogue/sm90_tma_store.hpp>
 #include <cute_cpp/epilogue/split_k_reduce.hpp>
 #include <cute_cpp/epilogue/stream_k_fixup.hpp>
+#include <cute_cpp/mma/sm90_wgmma.hpp>
+#include <cute_cpp/operand_modes.hpp>
+#include <cute_cpp/pipeline/named_barrier.hpp>
+#include <cute_cpp/pipeline/pipeline_tma_async.hpp>
 #include <cute_cpp/sched/static_persistent_tile_scheduler.hpp>
-#include <cute_cpp/epilogue/sm90_tma_store.hpp>
-#include <cute_cpp/diag/verify_plan.hpp>
+#include <cute_cpp/smem/allocator.hpp>
 #include <cute_cpp/tma/tensor_map.hpp>
 
 #include <cuda_runtime_api.h>
@@ -25,68 +28,86 @@
 
 namespace cute_cpp::examples {
 
-using cute_cpp::OperandMajorMode;
-
 /// How the two consumer warpgroups share the work (CuTeDSL / CUTLASS: the kernel schedule).
 /// Cooperative: both take halves of every tile. PingPong: each takes whole tiles, alternately,
 /// so one warpgroup's epilogue overlaps the other's main loop.
 enum class KernelSchedule { Cooperative, PingPong };
 
-/// Everything static about one GEMM kernel; run_gemm<Plan> launches it.
-/// ClusterM CTAs along M share each B tile: each loads 1/ClusterM of it and multicasts it;
-/// ClusterN CTAs along N share each A tile the same way (a cluster has at most two CTAs).
-template <class TA_, class TB_, class TC_, OperandMajorMode MajorA, OperandMajorMode MajorB, int BM, int BN,
-          int BK, int Stages, int ClusterM = 1, class Epilogue_ = epilogue::Identity,
-          KernelSchedule Schedule = KernelSchedule::Cooperative, LayoutEnum LayoutC = LayoutEnum::RowMajor,
-          int ClusterN = 1>
+/// The static configuration of one GEMM kernel besides its element types, named field by field
+/// (C++20 designated initializers, in the order declared here):
+///   GemmPlan<bf16, bf16, bf16, GemmConfig{.block_n = 128, .stages = 6, .cluster_m = 2}>
+/// A cluster has at most two CTAs: cluster_m CTAs along M share each B tile (each loads
+/// 1/cluster_m of it and multicasts it to both), cluster_n CTAs along N share each A tile.
+struct GemmConfig {
+  int block_m = 128, block_n = 256, block_k = 64;  ///< the CTA tile
+  int stages = 4;                                  ///< A and B tiles in flight in shared memory
+  int cluster_m = 1, cluster_n = 1;
+  OperandMajorMode major_a = OperandMajorMode::K, major_b = OperandMajorMode::K;
+  LayoutEnum layout_c = LayoutEnum::RowMajor;
+  KernelSchedule schedule = KernelSchedule::Cooperative;
+};
+
+/// Everything static about one GEMM kernel: element types, the configuration, and the epilogue
+/// functor applied to each output (epilogue/fusion.hpp). run_gemm<Plan> launches it.
+template <class TA_, class TB_, class TC_, GemmConfig Config, class EpilogueOp_ = epilogue::Identity>
 struct GemmPlan {
   using TA = TA_;
   using TB = TB_;
   using TC = TC_;
-  using Epilogue = Epilogue_;
-  static constexpr OperandMajorMode major_a = MajorA, major_b = MajorB;
-  static constexpr LayoutEnum layout_c = LayoutC;
-  static constexpr int block_m = BM, block_n = BN, block_k = BK, stages = Stages;
-  static constexpr int cluster_m = ClusterM, cluster_n = ClusterN;
-  static_assert(ClusterM >= 1 && ClusterN >= 1 && ClusterM * ClusterN <= 2,
+  using EpilogueOp = EpilogueOp_;
+  static constexpr GemmConfig config = Config;
+  static constexpr OperandMajorMode major_a = Config.major_a, major_b = Config.major_b;
+  static constexpr LayoutEnum layout_c = Config.layout_c;
+  static constexpr int block_m = Config.block_m, block_n = Config.block_n, block_k = Config.block_k;
+  static constexpr int stages = Config.stages;
+  static constexpr int cluster_m = Config.cluster_m, cluster_n = Config.cluster_n;
+  static_assert(cluster_m >= 1 && cluster_n >= 1 && cluster_m * cluster_n <= 2,
                 "cute-cpp [gemm.cluster]: clusters of 1 or 2 CTAs, along M or along N");
   static constexpr int consumer_warpgroups = 2;
-  static constexpr bool pingpong = Schedule == KernelSchedule::PingPong;
+  static constexpr bool pingpong = Config.schedule == KernelSchedule::PingPong;
   static constexpr int threads = 128 * (1 + consumer_warpgroups);
   /// Narrow tiles are fed by memory, not wgmma, and three stages are too few to keep a wgmma
   /// group in flight: their consumers wait for each stage's wgmmas and release it at once, so one
-  /// more stage is in flight.
-  /// NOTE (H200, 2026-11-30): 128x14336x4096 in 128x112 tiles 42.6 -> 41.3 us; 16x4096x4096 in
-  /// swapped 128x16 tiles 17.4 -> 17.6 us (no change); 8192^3 in 128x320 tiles (3 stages)
-  /// 0.95x -> 0.98x of cuBLAS (two runs each).
-  static constexpr bool release_at_once = !pingpong && (BN <= 112 || Stages <= 3);
+  /// more stage is in flight (README: measurements).
+  static constexpr bool release_at_once = !pingpong && (block_n <= 112 || stages <= 3);
   /// Warpgroups that share one tile, and the rows each of them takes.
   static constexpr int tile_warpgroups = pingpong ? 1 : consumer_warpgroups;
-  static constexpr int rows_per_warpgroup = BM / tile_warpgroups;
+  static constexpr int rows_per_warpgroup = block_m / tile_warpgroups;
   static_assert(rows_per_warpgroup % 64 == 0,
                 "cute-cpp [gemm.tile-m]: each consumer warpgroup takes a multiple of 64 rows of a tile");
 
-  /// K-major rows are BK elements: the widest swizzle they fill (128 bytes, or 64 / 32 for short K).
-  static constexpr int k_swizzle_a = BK * int(sizeof(TA)) >= 128 ? 128 : BK * int(sizeof(TA));
-  static constexpr int k_swizzle_b = BK * int(sizeof(TB)) >= 128 ? 128 : BK * int(sizeof(TB));
-  using ASmem = std::conditional_t<MajorA == OperandMajorMode::K, SmemKMajor<TA, BM, BK, k_swizzle_a>,
-                                   SmemMNMajor<TA, BM, BK>>;
-  using BSmem = std::conditional_t<MajorB == OperandMajorMode::K, SmemKMajor<TB, BN, BK, k_swizzle_b>,
-                                   SmemMNMajor<TB, BN, BK>>;
+  /// K-major rows are block_k elements: the widest swizzle they fill (128 bytes, or 64 / 32 for short K).
+  static constexpr int k_swizzle_a = block_k * int(sizeof(TA)) >= 128 ? 128 : block_k * int(sizeof(TA));
+  static constexpr int k_swizzle_b = block_k * int(sizeof(TB)) >= 128 ? 128 : block_k * int(sizeof(TB));
+  /// A Rows x block_k operand tile as TMA writes it and wgmma reads it.
+  template <class T, OperandMajorMode Major, int Rows, int KSwizzle>
+  using OperandSmem = std::conditional_t<Major == OperandMajorMode::K, SmemKMajor<T, Rows, block_k, KSwizzle>,
+                                         SmemMNMajor<T, Rows, block_k>>;
+  using ASmem = OperandSmem<TA, major_a, block_m, k_swizzle_a>;
+  using BSmem = OperandSmem<TB, major_b, block_n, k_swizzle_b>;
   /// The parts of the A and B tiles one CTA of the cluster loads (and multicasts to all of them).
-  using ASmemLoad = std::conditional_t<MajorA == OperandMajorMode::K, SmemKMajor<TA, BM / ClusterN, BK, k_swizzle_a>,
-                                       SmemMNMajor<TA, BM / ClusterN, BK>>;
-  using BSmemLoad = std::conditional_t<MajorB == OperandMajorMode::K, SmemKMajor<TB, BN / ClusterM, BK, k_swizzle_b>,
-                                       SmemMNMajor<TB, BN / ClusterM, BK>>;
-  using Mma = sm90::WgmmaTiledMma<TA, TB, float, sm90::AOperand<ASmem>, sm90::BOperand<BSmem>, rows_per_warpgroup / 64, BN>;
-  using Epi = sm90::EpilogueTmaStore<TC, BN, /*BarrierId=*/1, LayoutC>;
+  using ASmemLoad = OperandSmem<TA, major_a, block_m / cluster_n, k_swizzle_a>;
+  using BSmemLoad = OperandSmem<TB, major_b, block_n / cluster_m, k_swizzle_b>;
+  using Mma = sm90::WgmmaTiledMma<TA, TB, float, sm90::AOperand<ASmem>, sm90::BOperand<BSmem>, rows_per_warpgroup / 64,
+                                  block_n>;
+  /// The kernel's named barriers, one run per user, one barrier of each run per consumer warpgroup:
+  /// the output stores, split-K's and stream-K's meeting in the workspace, and PingPong's turns
+  /// (which hand the main loop from one warpgroup to the other, so all 256 consumer threads).
+  using Barriers = NamedBarrierAllocation<BarrierRequest<consumer_warpgroups, 128>,
+                                          BarrierRequest<consumer_warpgroups, 128>,
+                                          BarrierRequest<consumer_warpgroups, 256>>;
+  using StoreBarriers = typename Barriers::template user<0>;
+  using FixupBarriers = typename Barriers::template user<1>;
+  using TurnBarriers = typename Barriers::template user<2>;
+  /// The TMA-store machinery that writes C (the functor is EpilogueOp).
+  using OutputStore = sm90::EpilogueTmaStore<TC, block_n, StoreBarriers, layout_c>;
   /// fp32 accumulators a consumer thread holds.
   static constexpr int accumulators = Mma::atoms_m * Mma::acc_per_atom;
   /// The epilogue of a whole tile (no split) stores the first chunks of its 16-bit row-major
   /// slab at once and keeps the rest packed in registers, stored a chunk per K block of the next
   /// tile while its wgmmas run.
-  static constexpr bool overlap_epilogue = !pingpong && LayoutC == LayoutEnum::RowMajor && sizeof(TC) == 2 &&
-                                           rows_per_warpgroup == 64 && BN == 256;
+  static constexpr bool overlap_epilogue = !pingpong && layout_c == LayoutEnum::RowMajor && sizeof(TC) == 2 &&
+                                           rows_per_warpgroup == 64 && block_n == 256;
   /// The chunks stored at once. NOTE: with 3 or 4 kept packed beside the next tile's 128
   /// accumulators, the consumers spill (40 or 104 bytes at 232 registers).
   static constexpr int overlap_first_chunk = 2;
@@ -104,44 +125,39 @@ struct GemmPlan {
   /// float4 loads in flight per thread in split-K's reduction: 4 beside more than 128
   /// accumulators (8 spill there).
   static constexpr int split_k_in_flight = accumulators > 128 ? 4 : 8;
-  /// Named barriers of split-K's reduction, one per consumer warpgroup (after the epilogue's).
-  static constexpr int split_k_barrier = 1 + consumer_warpgroups;
-  static_assert(diag::named_barrier_plan<split_k_barrier + consumer_warpgroups - 1, 128>::ok);
-  /// PingPong: the named barriers that hand the main loop from one warpgroup to the other.
-  static constexpr int turn_barrier = split_k_barrier + consumer_warpgroups;
-  static_assert(diag::named_barrier_plan<turn_barrier + 1, 256>::ok);
   static constexpr std::uint32_t a_bytes = size_in_bytes<TA, ASmem>();
   static constexpr std::uint32_t b_bytes = size_in_bytes<TB, BSmem>();
   // NOTE: a stage is released by the consumer warps (of the warpgroups sharing its tile) of every
   // CTA its A or B part was multicast to.
-  using Pipeline = PipelineTmaAsync<Stages, tile_warpgroups * 4 * ClusterM * ClusterN, a_bytes + b_bytes>;
+  using Pipeline = PipelineTmaAsync<stages, tile_warpgroups * 4 * cluster_m * cluster_n, a_bytes + b_bytes>;
   using MapA = TensorMap<TA, ASmemLoad>;
   using MapB = TensorMap<TB, BSmemLoad>;
-  using MapC = typename Epi::Map;
+  using MapC = typename OutputStore::Map;
 
   struct SharedStorage {
     struct alignas(1024) Stage {
       TA a[a_bytes / sizeof(TA)];
       TB b[b_bytes / sizeof(TB)];
     };
-    Stage stage[Stages];
-    typename Epi::SharedStorage epilogue[consumer_warpgroups];
+    Stage stage[stages];
+    typename OutputStore::SharedStorage epilogue[consumer_warpgroups];
     typename Pipeline::SharedStorage barriers;
     std::uint32_t split_k_flag[consumer_warpgroups];
   };
-  /// Dynamic shared memory to ask for: the storage plus slack to align it to 1024 bytes.
-  static constexpr std::size_t smem_bytes = sizeof(SharedStorage) + 1024;
+  /// Dynamic shared memory to ask for: the storage, carved from the dynamic block by SmemAllocator
+  /// at the alignment of its swizzled tiles (and so with that much slack).
+  static constexpr std::size_t smem_bytes = smem_bytes_for<SharedStorage>();
   static_assert(diag::smem_tma_buffer_alignment<offsetof(SharedStorage, stage), MapA::tile::swizzle_bytes>::ok &&
                 diag::smem_tma_buffer_alignment<a_bytes, MapB::tile::swizzle_bytes>::ok &&
                 diag::smem_tma_buffer_alignment<sizeof(typename SharedStorage::Stage), MapA::tile::swizzle_bytes>::ok &&
                 diag::smem_tma_buffer_alignment<offsetof(SharedStorage, epilogue), MapC::tile::swizzle_bytes>::ok);
-  static_assert(ClusterN * MapA::tile_bytes + ClusterM * MapB::tile_bytes == Pipeline::tx_bytes,
+  static_assert(cluster_n * MapA::tile_bytes + cluster_m * MapB::tile_bytes == Pipeline::tx_bytes,
                 "cute-cpp [pipeline.tx-bytes]: a stage's expected bytes must equal its TMA boxes");
 
   // What verify_plan checks across the plan.
   static constexpr int consumer_warps = tile_warpgroups * 4;
-  static constexpr int cluster_size = ClusterM * ClusterN;
-  static constexpr int cluster_reach = ClusterM * ClusterN;  ///< CTAs each stage's A or B part is multicast to
+  static constexpr int cluster_size = cluster_m * cluster_n;
+  static constexpr int cluster_reach = cluster_m * cluster_n;  ///< CTAs each stage's A or B part is multicast to
 };
 
 /// How the work is cut into units (CUTLASS: DecompositionMode). A last wave of whole tiles that
@@ -155,18 +171,19 @@ enum class Decomposition {
   StreamK,       ///< needs more cluster tiles than resident clusters
 };
 
-/// The run-time half of a GEMM: pointers, leading dimensions, sizes, the epilogue's parameters.
-template <class Plan>
-struct GemmArguments {
-  using plan_type = Plan;
-  typename Plan::TA const* a = nullptr;
+/// The run-time half of a GEMM: pointers, leading dimensions, sizes, the epilogue functor's
+/// parameters, how the work is cut. It depends on the element types and the functor only, so one
+/// set of arguments runs on any plan of those types (the heuristic's choice among tiles).
+template <class TA, class TB, class TC, class EpilogueOp>
+struct GemmProblemArguments {
+  TA const* a = nullptr;
   std::int64_t lda = 0;
-  typename Plan::TB const* b = nullptr;
+  TB const* b = nullptr;
   std::int64_t ldb = 0;
-  typename Plan::TC* c = nullptr;
+  TC* c = nullptr;
   std::int64_t ldc = 0;
   std::int64_t m = 0, n = 0, k = 0;
-  typename Plan::Epilogue epilogue{};
+  EpilogueOp epilogue_op{};
   /// Tile rows per rasterization group (0: the default); CuTeDSL's max_swizzle_size.
   int raster_group_rows = 0;
   /// How the work is cut; split-K and stream-K take the workspace.
@@ -179,42 +196,28 @@ struct GemmArguments {
   std::size_t workspace_bytes = 0;
 };
 
-/// The same arguments for another plan of the same element types and epilogue.
-template <class To, class From>
-GemmArguments<To> rebind_arguments(GemmArguments<From> const& a) {
-  static_assert(std::is_same_v<typename To::TA, typename From::TA> && std::is_same_v<typename To::TB, typename From::TB> &&
-                std::is_same_v<typename To::TC, typename From::TC> &&
-                std::is_same_v<typename To::Epilogue, typename From::Epilogue>);
-  GemmArguments<To> r;
-  r.a = a.a, r.lda = a.lda, r.b = a.b, r.ldb = a.ldb, r.c = a.c, r.ldc = a.ldc;
-  r.m = a.m, r.n = a.n, r.k = a.k;
-  r.epilogue = a.epilogue;
-  r.raster_group_rows = a.raster_group_rows;
-  r.decomposition = a.decomposition;
-  r.k_splits = a.k_splits;
-  r.workspace = a.workspace, r.workspace_bytes = a.workspace_bytes;
-  return r;
-}
+/// The arguments of a plan's GEMM.
+template <class Plan>
+using GemmArguments =
+    GemmProblemArguments<typename Plan::TA, typename Plan::TB, typename Plan::TC, typename Plan::EpilogueOp>;
 
 /// C = A B computed as C^T = B^T A^T: the same arguments for a plan `To` whose A is From's B and
 /// whose B is From's A, writing C in the other layout. The epilogue must not depend on the
 /// coordinates (it would see them swapped).
 template <class To, class From>
-GemmArguments<To> swap_ab_arguments(GemmArguments<From> const& a) {
+GemmArguments<To> swap_ab_arguments(GemmArguments<From> const& args) {
   static_assert(std::is_same_v<typename To::TA, typename From::TB> && std::is_same_v<typename To::TB, typename From::TA> &&
                 std::is_same_v<typename To::TC, typename From::TC> && To::major_a == From::major_b &&
                 To::major_b == From::major_a && To::layout_c != From::layout_c,
                 "cute-cpp [gemm.swap-ab]: the swapped plan's A, B and C must be the original's B, A and C transposed");
-  static_assert(std::is_same_v<typename To::Epilogue, epilogue::Identity> &&
-                std::is_same_v<typename From::Epilogue, epilogue::Identity>,
+  static_assert(std::is_same_v<typename To::EpilogueOp, epilogue::Identity> &&
+                std::is_same_v<typename From::EpilogueOp, epilogue::Identity>,
                 "cute-cpp [gemm.swap-ab]: swapping A and B transposes the epilogue's coordinates; only Identity is swapped");
-  GemmArguments<To> r;
-  r.a = a.b, r.lda = a.ldb, r.b = a.a, r.ldb = a.lda, r.c = a.c, r.ldc = a.ldc;
-  r.m = a.n, r.n = a.m, r.k = a.k;
-  r.raster_group_rows = a.raster_group_rows;
-  r.decomposition = a.decomposition;
-  r.k_splits = a.k_splits;
-  r.workspace = a.workspace, r.workspace_bytes = a.workspace_bytes;
+  static_assert(std::is_same_v<GemmArguments<To>, GemmArguments<From>>,
+                "cute-cpp [gemm.swap-ab]: A and B are swapped between operands of one element type");
+  GemmArguments<To> r = args;  // C, K, the decomposition and the workspace stay
+  r.a = args.b, r.lda = args.ldb, r.m = args.n;
+  r.b = args.a, r.ldb = args.lda, r.n = args.m;
   return r;
 }
 
@@ -274,11 +277,7 @@ constexpr std::int64_t stream_k_tiles(std::int64_t units, std::int64_t clusters)
 ///   share per cluster, two partial passes and 0.1 of a tile for the rest) beats the whole
 ///   wave's 1 by 0.02; else whole tiles. Never split-K there: its tail ran slower than whole
 ///   tiles.
-/// NOTE (H200, 2026-11-30, --decomposition-sweep at 1a4fc0f, two rounds, ratio to cuBLAS,
-/// 128x256 tiles in pairs; the gemm_sm90 README has a later run): whole / split-K / stream-K:
-/// 4096x14336x4096 0.988, 0.984 / 0.973, 0.974 / 1.013, 1.002; 8192^3 1.022, 1.018 / 1.021,
-/// 1.026 / 1.044, 1.050; 6144^3 0.989, 0.994 / 0.931, 0.928 / 1.000, 1.018; 8192x1536x8192
-/// 0.980, 0.977 / 0.980, 0.978 / 0.957, 0.963; 4096^3 0.987, 0.991 / 0.987, 0.992 / 0.966, 0.970.
+/// The thresholds come from --decomposition-sweep (README: measurements).
 constexpr WorkDecomposition choose_decomposition(std::int64_t units, std::int64_t clusters, int k_blocks, int block_k,
                                                  Decomposition asked, int k_splits, bool stream_k = true) {
   WorkDecomposition d;
@@ -325,11 +324,8 @@ enum class GemmTile { n256, n128, n64, n256c1, n128c1, n112cn2, n64c1, swap16, s
 /// columns go in pairs along N that share A), else the widest tile without a cluster that
 /// still gives every fifth CTA a tile, since there the A tile is re-read for every tile, so
 /// wide tiles pay, and split-K fills the GPU.
-/// NOTE: the weights are rough (per-tile efficiency of 128 x N tiles, H200, 2026-11-30:
-/// wide tiles are L2-bound at 473 TFLOP/s without multicast, so narrower ones lose more).
-/// One tile row (H200, 2026-11-30, --split-sweep, 256-byte L2 promotion): 128x14336x4096:
-/// 128x256 tiles 49-53 us, 128x128 57-58 us, 128x64 80 us, 128x112 alone 61 us, 128x112 in
-/// pairs along N 46.6 us (41.3 us with today's promotion and stage release).
+/// NOTE: the weights are rough: wide tiles without multicast are bound by L2, so narrower ones,
+/// which read more per output, lose more (README: measurements, with the one-tile-row sweep).
 constexpr GemmTile choose_gemm_tile(std::int64_t m, std::int64_t n, int ctas) {
   if (m <= 64) return m <= 16 ? GemmTile::swap16 : m <= 32 ? GemmTile::swap32 : GemmTile::swap64;
   if (m <= 128) {

@@ -41,11 +41,12 @@ extern template std::size_t gemm_workspace_bytes<plans::Bf16TNSwap64>(GemmArgume
 extern template std::size_t gemm_workspace_bytes<plans::Bf16TNSwap128c2>(GemmArguments<plans::Bf16TNSwap128c2> const&);
 
 void run_gemm_bf16_tn(GemmArguments<plans::Bf16TN> const& args, cudaStream_t stream) {
-  with_chosen_plan(args, [&](auto const& a) { run_gemm(a, stream); });
+  with_chosen_plan(args, [&]<class P>(std::type_identity<P>, auto const& a) { run_gemm<P>(a, stream); });
 }
 
 std::size_t gemm_bf16_tn_workspace_bytes(GemmArguments<plans::Bf16TN> const& args) {
-  return with_chosen_plan(args, [](auto const& a) { return gemm_workspace_bytes(a); });
+  return with_chosen_plan(args,
+                          [&]<class P>(std::type_identity<P>, auto const& a) { return gemm_workspace_bytes<P>(a); });
 }
 
 }  // namespace cute_cpp::examples

@@ -1,34 +1,32 @@
 // SPDX-License-Identifier: Apache-2.0
 // SPDX-FileCopyrightText: 2026 cute-cpp authors
 #pragma once
-// Hopper GEMM, persistent and warp-specialised (sm_90a):
-//   warpgroup 0       producer: one thread walks the tiles and, per K block, waits for an empty
-//                     stage, arms its barrier and issues the TMA loads of A and B;
-//   warpgroups 1, 2   consumers: each multiplies its 64-row half of the tile with wgmma,
-//                     keeping one wgmma group in flight, then runs the epilogue
-//                     (functor -> output type -> stmatrix -> TMA store) for its half (with
-//                     overlap_epilogue, half of it during the next tile's first K blocks);
-//                     with the PingPong schedule each takes every other tile whole instead,
-//                     skipping the other's stages, so their main loops and epilogues alternate.
+// Hopper GEMM, persistent and warp-specialised (sm_90a). The kernel reads as its stages:
+//   gemm_producer   warpgroup 0, one thread: walks the tiles and, per K block, waits for an empty
+//                   stage, arms its barrier and issues the TMA loads of A and B;
+//   gemm_consumer   warpgroups 1, 2, per tile:
+//     GemmMainLoop    multiplies its rows of the tile with wgmma, one wgmma group in flight;
+//     gemm_fixup      split-K / stream-K: meets the other warpgroups sharing the tile's K blocks
+//                     in the workspace (epilogue/split_k_reduce.hpp, epilogue/stream_k_fixup.hpp);
+//     epilogue        the functor -> output type -> stmatrix -> TMA store (Plan::OutputStore); with
+//                     overlap_epilogue, part of it during the next tile's first K blocks.
+// Cooperative: the two consumers take the two halves of every tile. PingPong: each takes every
+// other tile whole, skipping the other's stages, so their main loops and epilogues alternate.
 // The producer lowers its register budget (setmaxnreg) so the consumers can hold their
-// rows_per_warpgroup x BN accumulators. Tiles come from StaticPersistentTileScheduler; ragged edges are TMA's (loads
-// fill zeros, stores drop what lies outside C). With ClusterM = 2, the two CTAs of a cluster take
-// vertically adjacent tiles of one tile column: each loads half of the shared B tile and
-// multicasts it to both, halving B's L2 traffic; ClusterN = 2 does the same for A, with
-// horizontally adjacent tiles. A stage is then free only when the consumers of both CTAs have
-// released it.
-// Split-K: when the scheduler cuts a tile's K into splits (epilogue/split_k_reduce.hpp), each consumer
-// warpgroup leaves its partial sums in the workspace and only the last to arrive stores C.
-// Stream-K: when two CTAs share a tile's K blocks (epilogue/stream_k_fixup.hpp), the one with the first
-// blocks leaves its partial sums and the one with the later blocks adds them and stores C.
+// rows_per_warpgroup x block_n accumulators. Tiles come from StaticPersistentTileScheduler;
+// ragged edges are TMA's (loads fill zeros, stores drop what lies outside C). With cluster_m = 2,
+// the two CTAs of a cluster take vertically adjacent tiles of one tile column: each loads half of
+// the shared B tile and multicasts it to both, halving B's L2 traffic; cluster_n = 2 does the same
+// for A, with horizontally adjacent tiles. A stage is then free only when the consumers of both
+// CTAs have released it.
 #include "gemm.hpp"
 
+#include <cute_cpp/arch/cluster.hpp>
+#include <cute_cpp/arch/registers.hpp>
+#include <cute_cpp/copy/tma_copy.hpp>
 #include <cute_cpp/host/launch.hpp>
 #include <cute_cpp/host/tensor_map_encode.hpp>
 #include <cute_cpp/pipeline/pipeline_state.hpp>
-
-#include <ctm/common/cluster.hpp>
-#include <ctm/common/setmaxnreg.hpp>
 
 #include <algorithm>
 #include <stdexcept>
@@ -36,194 +34,228 @@
 
 namespace cute_cpp::examples {
 
+/// Where this CTA sits in its cluster, and the mask of the CTAs its loads are multicast to.
 template <class Plan>
-__global__ void __launch_bounds__(Plan::threads, 1)
-gemm_kernel(const __grid_constant__ typename Plan::MapA tma_a, const __grid_constant__ typename Plan::MapB tma_b,
-            const __grid_constant__ typename Plan::MapC tma_c, typename Plan::Epilogue const epilogue,
-            std::int64_t const m, std::int64_t const n, PersistentTileSchedulerParams const tiles,
-            SplitKWorkspace const workspace) {
-  static_assert(verify_plan<Plan>());
-  using Mma = typename Plan::Mma;
+struct ClusterPlace {
+  std::uint32_t rank = 0;
+  std::uint32_t mask = 0;
+  __device__ __forceinline__ ClusterPlace()
+      : rank(blockIdx.x % Plan::cluster_size),
+        mask(Plan::cluster_size > 1 ? (1u << Plan::cluster_size) - 1 : 0u) {}
+};
+
+/// The producer (one thread): per K block of each of its tiles, waits for an empty stage, arms its
+/// barrier and loads this CTA's parts of the A and B tiles into it.
+template <class Plan>
+__device__ __forceinline__ void gemm_producer(typename Plan::SharedStorage& smem, typename Plan::MapA const& tma_a,
+                                              typename Plan::MapB const& tma_b,
+                                              PersistentTileSchedulerParams const& tiles) {
   using Pipeline = typename Plan::Pipeline;
   constexpr int BM = Plan::block_m, BN = Plan::block_n, BK = Plan::block_k;
-
-  // ---- setup: shared storage, barriers, scheduler ----
-  extern __shared__ char smem_raw[];
-  auto& smem = *reinterpret_cast<typename Plan::SharedStorage*>(
-      (reinterpret_cast<std::uintptr_t>(smem_raw) + 1023) & ~std::uintptr_t{1023});
-  int const warpgroup = int(threadIdx.x) / 128;
-  int const thread = int(threadIdx.x) % 128;
+  constexpr int cluster_m = Plan::cluster_m, cluster_n = Plan::cluster_n;
   Pipeline const pipeline{&smem.barriers};
-  if (threadIdx.x == 0) {
-    Pipeline::init(smem.barriers);
-    TmaCopy::prefetch_descriptor(tma_a);
-    TmaCopy::prefetch_descriptor(tma_b);
-    TmaCopy::prefetch_descriptor(tma_c);
-  }
-  constexpr int cluster_m = Plan::cluster_m, cluster_n = Plan::cluster_n, cluster_size = Plan::cluster_size;
-  std::uint32_t const cluster_rank = blockIdx.x % cluster_size;
-  std::uint32_t const cluster_mask = cluster_size > 1 ? (1u << cluster_size) - 1 : 0u;
-  if constexpr (cluster_size > 1) {
-    // Every barrier of the cluster is initialised before any CTA multicasts or arrives remotely.
-    ctm::barrier_cluster_arrive_aligned();
-    ctm::barrier_cluster_wait_aligned();
-  } else {
-    __syncthreads();
-  }
-
-  if (warpgroup == 0) {
-    // ---- producer ----
-    ctm::setmaxnreg_dec<Plan::producer_registers>();
-    if (threadIdx.x != 0) return;
-    // NOTE: each role makes its own scheduler after setmaxnreg, so none of its state is held
-    // across the change of register budget.
-    StaticPersistentTileScheduler scheduler(tiles, blockIdx.x, gridDim.x);
-    auto state = make_pipeline_state<Plan::stages>(PipelineUserType::Producer);
-    std::uint16_t const mask = std::uint16_t(cluster_mask);
-    // Loads this CTA's part of an operand tile: all of it, or, shared by a cluster, its part multicast to all.
-    auto const load_operand = [mask](auto const& map, auto* dst, bool k_major, int shared_by, std::int32_t mn,
-                                     std::int32_t k, std::uint64_t* full) {
-      std::int32_t const inner = k_major ? k : mn, outer = k_major ? mn : k;
-      if (shared_by > 1) TmaCopy::load_multicast(map, dst, full, mask, inner, outer);
-      else TmaCopy::load(map, dst, full, inner, outer);
-    };
-    // A cluster along N shares A, one along M shares B: each CTA loads its rank's part of the
-    // shared tile (rows from a_row / b_row on, into a_offset / b_offset), multicast to both.
-    std::int32_t const rank_n = cluster_n > 1 ? std::int32_t(cluster_rank) : 0;
-    std::int32_t const rank_m = cluster_m > 1 ? std::int32_t(cluster_rank) : 0;
-    std::int32_t const a_row = rank_n * (BM / cluster_n), b_row = rank_m * (BN / cluster_m);
-    std::size_t const a_offset = std::size_t(rank_n) * (Plan::a_bytes / sizeof(typename Plan::TA) / cluster_n);
-    std::size_t const b_offset = std::size_t(rank_m) * (Plan::b_bytes / sizeof(typename Plan::TB) / cluster_m);
-    for (; scheduler.has_work(); scheduler.advance_to_next_work()) {
-      WorkTileInfo const tile = scheduler.get_current_work();
-      std::int32_t const m0 = tile.m * BM, n0 = tile.n * BN;
-      for (int kb = tile.k_block_begin; kb < tile.k_block_end; ++kb) {
-        pipeline.producer_acquire(state);
-        pipeline.producer_expect_tx(state);
-        auto& stage = smem.stage[state.index()];
-        std::uint64_t* const full = pipeline.producer_get_barrier(state);
-        load_operand(tma_a, stage.a + a_offset, Plan::major_a == OperandMajorMode::K, cluster_n, m0 + a_row, kb * BK,
-                     full);
-        load_operand(tma_b, stage.b + b_offset, Plan::major_b == OperandMajorMode::K, cluster_m, n0 + b_row, kb * BK,
-                     full);
-        state.advance();
-      }
-    }
-    if constexpr (cluster_size > 1) {
-      // NOTE: the producer's tail: wait until every stage is released by the consumers of both
-      // CTAs, so no remote arrival reaches this CTA after it exits.
-      for (int s = 0; s < Plan::stages; ++s) {
-        pipeline.producer_acquire(state);
-        state.advance();
-      }
-    }
-    return;
-  }
-
-  // ---- consumers ----
-  ctm::setmaxnreg_inc<Plan::consumer_registers>();
+  ClusterPlace<Plan> const cluster;
+  // NOTE: each role makes its own scheduler after setmaxnreg, so none of its state is held
+  // across the change of register budget.
   StaticPersistentTileScheduler scheduler(tiles, blockIdx.x, gridDim.x);
-  int const consumer = warpgroup - 1;
-  std::uint32_t const lane = threadIdx.x % 32;
-  auto state = make_pipeline_state<Plan::stages>(PipelineUserType::Consumer);
-  typename Mma::FragmentC acc;
-  std::uint32_t chunk_counter = 0;
-  int const group = Plan::pingpong ? 0 : consumer;  // this warpgroup's part of its tiles
-  int turn = 0;
-  // overlap_epilogue: the previous tile's slab, packed, and where it goes (its chunks from
-  // Plan::overlap_first_chunk on are still to store while has_pending).
-  struct NoSlab {};
-  struct PendingSlab {
-    std::conditional_t<Plan::overlap_epilogue, typename Plan::Epi::Packed, NoSlab> words;
-    std::int64_t row0 = 0, col0 = 0;
-  } pending;
-  bool has_pending = false;
-  auto const store_pending_chunk = [&](int c) {
-    if constexpr (Plan::overlap_epilogue)
-      Plan::Epi::store_packed_chunk(pending.words, c, tma_c, smem.epilogue[consumer], consumer, thread, pending.row0,
-                                    pending.col0, chunk_counter);
+  auto state = make_pipeline_state<Plan::stages>(PipelineUserType::Producer);
+  auto const mask = std::uint16_t(cluster.mask);
+  // Loads this CTA's part of an operand tile: all of it, or, shared by a cluster, its part
+  // multicast to all (a mask of 0 lands it here only).
+  auto const load_operand = [mask](auto const& map, auto* dst, bool k_major, int shared_by, std::int32_t mn,
+                                   std::int32_t k, std::uint64_t* full) {
+    std::int32_t const inner = k_major ? k : mn, outer = k_major ? mn : k;
+    TmaCopy::load_multicast(map, dst, full, shared_by > 1 ? mask : std::uint16_t{0}, inner, outer);
   };
-  for (; scheduler.has_work(); scheduler.advance_to_next_work(), ++turn) {
+  // A cluster along N shares A, one along M shares B: each CTA loads its rank's part of the
+  // shared tile (rows from a_row / b_row on, into a_offset / b_offset), multicast to both.
+  std::int32_t const rank_n = cluster_n > 1 ? std::int32_t(cluster.rank) : 0;
+  std::int32_t const rank_m = cluster_m > 1 ? std::int32_t(cluster.rank) : 0;
+  std::int32_t const a_row = rank_n * (BM / cluster_n), b_row = rank_m * (BN / cluster_m);
+  std::size_t const a_offset = std::size_t(rank_n) * (Plan::a_bytes / sizeof(typename Plan::TA) / cluster_n);
+  std::size_t const b_offset = std::size_t(rank_m) * (Plan::b_bytes / sizeof(typename Plan::TB) / cluster_m);
+  for (; scheduler.has_work(); scheduler.advance_to_next_work()) {
     WorkTileInfo const tile = scheduler.get_current_work();
-    if constexpr (Plan::pingpong) {
-      if (turn % 2 != consumer) {
-        for (int kb = tile.k_block_begin; kb < tile.k_block_end; ++kb) state.advance();  // the other's tile
-        continue;
-      }
-      // NOTE: the main loops take turns. A parity wait can tell a stage's pending phase only from
-      // the one before it, so this warpgroup must not wait on stages past the other's tile until
-      // the other has waited on all of them.
-      if (turn > 0) ctm::bar_sync(std::uint32_t(Plan::turn_barrier + consumer), 256);
+    std::int32_t const m0 = tile.m * BM, n0 = tile.n * BN;
+    for (int kb = tile.k_block_begin; kb < tile.k_block_end; ++kb) {
+      pipeline.producer_acquire(state);
+      pipeline.producer_expect_tx(state);
+      auto& stage = smem.stage[state.index()];
+      std::uint64_t* const full = pipeline.producer_get_barrier(state);
+      load_operand(tma_a, stage.a + a_offset, Plan::major_a == OperandMajorMode::K, cluster_n, m0 + a_row, kb * BK,
+                   full);
+      load_operand(tma_b, stage.b + b_offset, Plan::major_b == OperandMajorMode::K, cluster_m, n0 + b_row, kb * BK,
+                   full);
+      state.advance();
     }
+  }
+  if constexpr (Plan::cluster_size > 1) {
+    // NOTE: the producer's tail: wait until every stage is released by the consumers of both
+    // CTAs, so no remote arrival reaches this CTA after it exits.
+    for (int s = 0; s < Plan::stages; ++s) {
+      pipeline.producer_acquire(state);
+      state.advance();
+    }
+  }
+}
+
+/// A consumer warpgroup's main loop over one tile's K blocks: per K block, waits for the stage,
+/// issues its wgmmas into `acc` and releases the stage before (one wgmma group stays in flight),
+/// or this one at once (release_at_once). With overlap_epilogue, `between(c)` runs after each of
+/// the first K blocks, for chunks c from overlap_first_chunk on: the previous tile's packed
+/// epilogue goes out a chunk per K block while the wgmmas run.
+template <class Plan>
+struct GemmMainLoop {
+  using Mma = typename Plan::Mma;
+  using Pipeline = typename Plan::Pipeline;
+  typename Plan::SharedStorage& smem;
+  Pipeline pipeline;
+  ClusterPlace<Plan> cluster;
+  std::uint32_t lane;
+  PipelineState<Plan::stages> state;
+
+  __device__ __forceinline__ explicit GemmMainLoop(typename Plan::SharedStorage& s)
+      : smem(s), pipeline{&s.barriers}, lane(threadIdx.x % 32),
+        state(make_pipeline_state<Plan::stages>(PipelineUserType::Consumer)), in_flight(state) {}
+
+  /// Moves past a tile the other warpgroup takes (PingPong).
+  __device__ __forceinline__ void skip(WorkTileInfo const& tile) {
+    for (int kb = tile.k_block_begin; kb < tile.k_block_end; ++kb) state.advance();
+  }
+
+  /// acc = the tile's product over its K blocks (this warpgroup's rows from `row0` of the tile).
+  template <class Between>
+  __device__ __forceinline__ void run(typename Mma::FragmentC& acc, WorkTileInfo const& tile, int row0,
+                                      Between&& between) {
     acc.fill(0.0f);
     auto previous = state;
     auto const step = [&](int kb) {
       pipeline.consumer_wait(state);
       auto& stage = smem.stage[state.index()];
       Mma::warpgroup_arrive(acc);
-      Mma::gemm(acc, stage.a, stage.b, group * Plan::rows_per_warpgroup);
+      Mma::gemm(acc, stage.a, stage.b, row0);
       Mma::commit_group();
       if constexpr (Plan::release_at_once) {
         Mma::template wait_group<0>(acc);
-        pipeline.consumer_release(state, lane, cluster_mask, cluster_rank);
+        pipeline.consumer_release(state, lane, cluster.mask, cluster.rank);
       } else if (kb > tile.k_block_begin) {
         // NOTE: one wgmma group stays in flight; the stage before it is now free.
         Mma::template wait_group<1>(acc);
-        pipeline.consumer_release(previous, lane, cluster_mask, cluster_rank);
+        pipeline.consumer_release(previous, lane, cluster.mask, cluster.rank);
       }
       previous = state;
       state.advance();
     };
     int kb = tile.k_block_begin;
     if constexpr (Plan::overlap_epilogue) {
-      // The previous tile's packed chunks go out one per K block while this tile's wgmmas run
-      // (all of them, even when this tile has fewer K blocks).
+      // All of the previous tile's chunks go out, even when this tile has fewer K blocks.
 #pragma unroll
-      for (int c = Plan::overlap_first_chunk; c < Plan::Epi::chunks; ++c) {
+      for (int c = Plan::overlap_first_chunk; c < Plan::OutputStore::chunks; ++c) {
         if (kb < tile.k_block_end) step(kb++);
-        if (has_pending) store_pending_chunk(c);
+        between(c);
       }
-      has_pending = false;
     }
     for (; kb < tile.k_block_end; ++kb) step(kb);
+    in_flight = previous;
+  }
+
+  /// Waits for the tile's last wgmmas and releases the stage they read (unless released at once).
+  __device__ __forceinline__ void finish(typename Mma::FragmentC& acc, WorkTileInfo const& tile) {
+    Mma::template wait_group<0>(acc);
+    if (!Plan::release_at_once && tile.k_block_end > tile.k_block_begin)
+      pipeline.consumer_release(in_flight, lane, cluster.mask, cluster.rank);
+  }
+
+ private:
+  PipelineState<Plan::stages> in_flight;  ///< the stage of the last wgmmas issued
+};
+
+/// Split-K's and stream-K's meeting in the workspace, for a tile whose K blocks several
+/// warpgroups share. Returns false when this warpgroup is done with the tile (its partial sums
+/// are left for another); true when `acc` then holds the tile's whole sum, to be stored.
+template <class Plan>
+__device__ __forceinline__ bool gemm_fixup(typename Plan::Mma::FragmentC& acc, WorkTileInfo const& tile,
+                                           SplitKWorkspace const& workspace,
+                                           ReductionGroup<typename Plan::FixupBarriers> const& group, int slab) {
+  // A tile past M or N has nothing to share (its CTA only took part in the cluster's pipeline).
+  if (!tile.valid) return false;
+  // NOTE: every warp's rows go through the workspace, also those of a ragged tile past M:
+  // skipping them would need the warp's row beside the accumulators (it spills), and
+  // problems of at most 64 rows swap A and B, so at most half a tile's rows are wasted.
+  if (tile.splits > 1) {
+    SplitKPart const part{tile.split_tile * Plan::tile_warpgroups + slab, tile.split, tile.splits};
+    return split_k_reduce<Plan::split_k_in_flight>(acc, workspace, part, group);  // true in the last to arrive
+  }
+  if constexpr (Plan::stream_k) {
+    auto const slot = std::uint32_t(tile.stream_k_slot * Plan::tile_warpgroups + slab);
+    if (tile.leaves_partial()) {
+      stream_k_leave_partial(acc, workspace, slot, group);
+      return false;
+    }
+    stream_k_add_partial<Plan::split_k_in_flight>(acc, workspace, slot, group);
+  }
+  return true;
+}
+
+/// A consumer warpgroup: for each of its tiles, the main loop, the fix-up of a shared tile, and
+/// the epilogue (the functor, the output type, stmatrix, TMA store) of its rows of the tile.
+/// `consumer` numbers the consumer warpgroups; `slab` is the part of each tile it computes (its
+/// rows; the whole tile with PingPong, where the two take turns instead).
+template <class Plan>
+__device__ __forceinline__ void gemm_consumer(typename Plan::SharedStorage& smem, typename Plan::MapC const& tma_c,
+                                              typename Plan::EpilogueOp const& epilogue_op, std::int64_t m,
+                                              std::int64_t n, PersistentTileSchedulerParams const& tiles,
+                                              SplitKWorkspace const& workspace) {
+  using Mma = typename Plan::Mma;
+  using OutputStore = typename Plan::OutputStore;
+  StaticPersistentTileScheduler scheduler(tiles, blockIdx.x, gridDim.x);
+  int const consumer = int(threadIdx.x) / 128 - 1;
+  int const thread = int(threadIdx.x) % 128;
+  int const slab = Plan::pingpong ? 0 : consumer;
+  GemmMainLoop<Plan> mainloop(smem);
+  OutputStore output(smem.epilogue[consumer], consumer, thread);
+  ReductionGroup<typename Plan::FixupBarriers> const fixup_group{consumer, thread, &smem.split_k_flag[consumer]};
+  typename Mma::FragmentC acc;
+  // overlap_epilogue: the previous tile's slab, packed (its chunks from overlap_first_chunk on
+  // are still to store while has_pending).
+  struct NoSlab {};
+  std::conditional_t<Plan::overlap_epilogue, typename OutputStore::Packed, NoSlab> pending;
+  bool has_pending = false;
+  auto const store_pending_chunk = [&](int c) {
+    if constexpr (Plan::overlap_epilogue) output.store_packed_chunk(pending, c, tma_c);
+  };
+  for (int turn = 0; scheduler.has_work(); scheduler.advance_to_next_work(), ++turn) {
+    WorkTileInfo const tile = scheduler.get_current_work();
+    if constexpr (Plan::pingpong) {
+      if (turn % 2 != consumer) {
+        mainloop.skip(tile);
+        continue;
+      }
+      // NOTE: the main loops take turns. A parity wait can tell a stage's pending phase only from
+      // the one before it, so this warpgroup must not wait on stages past the other's tile until
+      // the other has waited on all of them.
+      if (turn > 0) Plan::TurnBarriers::sync(consumer);
+    }
+    mainloop.run(acc, tile, slab * Plan::rows_per_warpgroup, [&](int c) {
+      if (has_pending) store_pending_chunk(c);
+    });
+    has_pending = false;
     if constexpr (Plan::pingpong) {
       auto next = scheduler;
       next.advance_to_next_work();
-      if (next.has_work()) ctm::bar_arrive(std::uint32_t(Plan::turn_barrier + 1 - consumer), 256);
+      if (next.has_work()) Plan::TurnBarriers::arrive(1 - consumer);
     }
-    Mma::template wait_group<0>(acc);
-    if (!Plan::release_at_once && tile.k_block_end > tile.k_block_begin)
-      pipeline.consumer_release(previous, lane, cluster_mask, cluster_rank);
+    mainloop.finish(acc, tile);
     if (tile.splits > 1 || tile.stream_k_slot >= 0) {
-      // A tile past M or N has nothing to share (its CTA only took part in the cluster's pipeline).
-      if (!tile.valid) continue;
-      // NOTE: every warp's rows go through the workspace, also those of a ragged tile past M:
-      // skipping them would need the warp's row beside the accumulators (it spills), and
-      // problems of at most 64 rows swap A and B, so at most half a tile's rows are wasted.
-      auto const barrier = std::uint32_t(Plan::split_k_barrier + consumer);
-      if (tile.splits > 1) {
-        // Only the last split's warpgroup goes on.
-        if (!split_k_reduce<128, Plan::split_k_in_flight>(acc, workspace,
-                                                          tile.split_tile * Plan::tile_warpgroups + group, tile.split,
-                                                          tile.splits, thread, barrier, &smem.split_k_flag[consumer]))
-          continue;
-      } else if constexpr (Plan::stream_k) {
-        auto const slot = std::uint32_t(tile.stream_k_slot * Plan::tile_warpgroups + group);
-        if (tile.leaves_partial()) {
-          stream_k_leave_partial<128>(acc, workspace, slot, thread, barrier);
-          continue;
-        }
-        stream_k_add_partial<128, Plan::split_k_in_flight>(acc, workspace, slot, thread, barrier);
-      }
+      if (!gemm_fixup<Plan>(acc, tile, workspace, fixup_group, slab)) continue;
     }
 
     // ---- epilogue ----
-    std::int64_t const row0 = std::int64_t(tile.m) * BM + group * Plan::rows_per_warpgroup;
-    std::int64_t const col0 = std::int64_t(tile.n) * BN;
+    std::int64_t const row0 = std::int64_t(tile.m) * Plan::block_m + slab * Plan::rows_per_warpgroup;
+    std::int64_t const col0 = std::int64_t(tile.n) * Plan::block_n;
     if constexpr (Plan::overlap_epilogue) {
       if (tile.splits == 1) {
-        pending.words = Plan::Epi::template pack_slab<Mma>(acc, 0, epilogue, thread, row0, col0, m, n);
-        pending.row0 = row0, pending.col0 = col0;
+        pending = output.template pack_slab<Mma>(acc, 0, epilogue_op, {tma_c, row0, col0, m, n});
 #pragma unroll
         for (int c = 0; c < Plan::overlap_first_chunk; ++c) store_pending_chunk(c);
         has_pending = true;
@@ -231,21 +263,51 @@ gemm_kernel(const __grid_constant__ typename Plan::MapA tma_a, const __grid_cons
       }
     }
 #pragma unroll
-    for (int atom = 0; atom < Mma::atoms_m; ++atom) {
-      Plan::Epi::template store<Mma>(acc, atom, epilogue, tma_c, smem.epilogue[consumer], consumer, thread,
-                                     row0 + atom * 64, col0, m, n, chunk_counter);
-    }
+    for (int atom = 0; atom < Mma::atoms_m; ++atom)
+      output.template store<Mma>(acc, atom, epilogue_op, {tma_c, row0 + atom * 64, col0, m, n});
   }
   if (has_pending) {
 #pragma unroll
-    for (int c = Plan::overlap_first_chunk; c < Plan::Epi::chunks; ++c) store_pending_chunk(c);
+    for (int c = Plan::overlap_first_chunk; c < OutputStore::chunks; ++c) store_pending_chunk(c);
   }
-  Plan::Epi::drain(thread);
+  output.drain();
 }
 
-/// Tile rows per rasterization group when the arguments leave it at 0.
-/// NOTE (H200, 2026-11-30, bf16 128x256 2-CTA, --raster-sweep): 8192^3 at 4/8/16/32 rows:
-/// 649/660/672/672 TFLOP/s; 4096^3: 669/678/677/671. Rasterization moves little here.
+/// The kernel: persistent and warp-specialised (see the file comment).
+template <class Plan>
+__global__ void __launch_bounds__(Plan::threads, 1)
+gemm_kernel(const __grid_constant__ typename Plan::MapA tma_a, const __grid_constant__ typename Plan::MapB tma_b,
+            const __grid_constant__ typename Plan::MapC tma_c, typename Plan::EpilogueOp const epilogue_op,
+            std::int64_t const m, std::int64_t const n, PersistentTileSchedulerParams const tiles,
+            SplitKWorkspace const workspace) {
+  static_assert(verify_plan<Plan>());
+  extern __shared__ char smem_raw[];
+  SmemAllocator carve(smem_raw);
+  auto& smem = *carve.allocate_object<typename Plan::SharedStorage>();
+  if (threadIdx.x == 0) {
+    Plan::Pipeline::init(smem.barriers);
+    TmaCopy::prefetch_descriptor(tma_a);
+    TmaCopy::prefetch_descriptor(tma_b);
+    TmaCopy::prefetch_descriptor(tma_c);
+  }
+  // Every barrier of the cluster is initialised before any CTA multicasts or arrives remotely.
+  if constexpr (Plan::cluster_size > 1) {
+    arch::cluster_arrive();
+    arch::cluster_wait();
+  } else {
+    __syncthreads();
+  }
+  if (threadIdx.x / 128 == 0) {
+    arch::warpgroup_reg_dealloc<Plan::producer_registers>();
+    if (threadIdx.x == 0) gemm_producer<Plan>(smem, tma_a, tma_b, tiles);
+    return;
+  }
+  arch::warpgroup_reg_alloc<Plan::consumer_registers>();
+  gemm_consumer<Plan>(smem, tma_c, epilogue_op, m, n, tiles, workspace);
+}
+
+/// Tile rows per rasterization group when the arguments leave it at 0 (--raster-sweep moved
+/// little between 4 and 32 rows: README: measurements).
 inline constexpr int default_raster_group_rows = 16;
 
 /// How a launch walks the problem: tiles, split-K and the resident grid.
@@ -259,18 +321,24 @@ struct GemmSchedule {
   }
 };
 
+/// The launch of Plan's kernel on a grid of `ctas` CTAs.
+template <class Plan>
+host::LaunchConfig gemm_launch_config(unsigned ctas, cudaStream_t stream = nullptr) {
+  host::LaunchConfig config;
+  config.grid = dim3(ctas);
+  config.block = dim3(Plan::threads);
+  config.smem_bytes = Plan::smem_bytes;
+  config.cluster = dim3(Plan::cluster_size, 1, 1);
+  config.stream = stream;
+  return config;
+}
+
 template <class Plan>
 int gemm_resident_ctas() {
   // NOTE: a persistent grid must be resident all at once. Clusters are placed within GPCs, so
   // fewer than sm_count / cluster_size of them may fit: ask the occupancy calculator.
-  static int const ctas = [] {
-    host::LaunchConfig config;
-    config.block = dim3(Plan::threads);
-    config.smem_bytes = Plan::smem_bytes;
-    config.cluster = dim3(Plan::cluster_size, 1, 1);
-    config.grid = dim3(Plan::cluster_size);
-    return host::max_active_clusters(&gemm_kernel<Plan>, config) * Plan::cluster_size;
-  }();
+  static int const ctas = host::max_active_clusters(&gemm_kernel<Plan>, gemm_launch_config<Plan>(Plan::cluster_size)) *
+                          Plan::cluster_size;
   if (ctas < 1) throw std::runtime_error("cute-cpp [gemm.occupancy]: the GEMM kernel cannot be resident");
   return ctas;
 }
@@ -282,7 +350,7 @@ GemmSchedule gemm_schedule(GemmArguments<Plan> const& args, Decomposition asked)
   tiles.tiles_m = std::int32_t((args.m + Plan::block_m - 1) / Plan::block_m);
   tiles.tiles_n = std::int32_t((args.n + Plan::block_n - 1) / Plan::block_n);
   int const group_rows = args.raster_group_rows > 0 ? args.raster_group_rows : default_raster_group_rows;
-  tiles.swizzle = std::max(1, group_rows / Plan::cluster_m);
+  tiles.raster_cluster_rows = std::max(1, group_rows / Plan::cluster_m);
   tiles.cluster_m = Plan::cluster_m;
   tiles.cluster_n = Plan::cluster_n;
   tiles.k_blocks = std::int32_t((args.k + Plan::block_k - 1) / Plan::block_k);
@@ -324,7 +392,7 @@ GemmSchedule gemm_schedule(GemmArguments<Plan> const& args, Decomposition asked)
 
 template <class Plan>
 std::size_t gemm_workspace_bytes(GemmArguments<Plan> const& args) {
-  return gemm_schedule(args, args.decomposition).workspace_bytes;
+  return gemm_schedule<Plan>(args, args.decomposition).workspace_bytes;
 }
 
 template <class Plan>
@@ -343,13 +411,13 @@ void run_gemm(GemmArguments<Plan> const& args, cudaStream_t stream) {
     host::argument_error("gemm.k-splits", "k_splits is 0 or, with Decomposition::SplitK, a count (got " +
                                               std::to_string(args.k_splits) + ")");
   // Without room for its choice, the heuristic falls back to whole tiles.
-  GemmSchedule schedule = gemm_schedule(args, args.decomposition);
+  GemmSchedule schedule = gemm_schedule<Plan>(args, args.decomposition);
   if (schedule.workspace_bytes > 0 && (args.workspace == nullptr || args.workspace_bytes < schedule.workspace_bytes)) {
     if (args.decomposition != Decomposition::Heuristic)
       host::argument_error("gemm.workspace", "split-K and stream-K need a workspace of " +
                                                  std::to_string(schedule.workspace_bytes) + " bytes (got " +
                                                  std::to_string(args.workspace_bytes) + ")");
-    schedule = gemm_schedule(args, Decomposition::DataParallel);
+    schedule = gemm_schedule<Plan>(args, Decomposition::DataParallel);
   }
   if (schedule.workspace_bytes > 0 && reinterpret_cast<std::uintptr_t>(args.workspace) % 16 != 0)
     host::argument_error("gemm.workspace", "the workspace must be 16-byte aligned (partials are float4s)");
@@ -361,7 +429,7 @@ void run_gemm(GemmArguments<Plan> const& args, cudaStream_t stream) {
   auto const b_map = Plan::major_b == OperandMajorMode::K
                          ? host::create_tensor_map_tiled<TB, BLoad>(args.b, args.n, args.k, args.ldb)
                          : host::create_tensor_map_tiled<TB, BLoad>(args.b, args.k, args.n, args.ldb);
-  using CChunk = typename Plan::Epi::Chunk;
+  using CChunk = typename Plan::OutputStore::Chunk;
   auto const c_map = Plan::layout_c == LayoutEnum::RowMajor
                          ? host::create_tensor_map_tiled<TC, CChunk>(args.c, args.m, args.n, args.ldc)
                          : host::create_tensor_map_tiled<TC, CChunk>(args.c, args.n, args.m, args.ldc);
@@ -369,14 +437,9 @@ void run_gemm(GemmArguments<Plan> const& args, cudaStream_t stream) {
   if (schedule.workspace_bytes > 0)
     workspace = split_k_workspace(args.workspace, schedule.workspace_slots(), Plan::tile_warpgroups);
 
-  host::LaunchConfig config;
-  config.block = dim3(Plan::threads);
-  config.smem_bytes = Plan::smem_bytes;
-  config.stream = stream;
-  config.cluster = dim3(Plan::cluster_size, 1, 1);
-  config.grid = dim3(unsigned(StaticPersistentTileScheduler::get_grid_shape(schedule.tiles, schedule.resident_ctas)));
-  host::launch(&gemm_kernel<Plan>, "gemm_sm90", config, a_map, b_map, c_map, args.epilogue, args.m, args.n,
-               schedule.tiles, workspace);
+  auto const grid = StaticPersistentTileScheduler::get_grid_shape(schedule.tiles, schedule.resident_ctas);
+  host::launch(&gemm_kernel<Plan>, "gemm_sm90", gemm_launch_config<Plan>(unsigned(grid), stream), a_map, b_map, c_map,
+               args.epilogue_op, args.m, args.n, schedule.tiles, workspace);
 }
 
 }  // namespace cute_cpp::examples

@@ -29,7 +29,7 @@
 namespace ex = cute_cpp::examples;
 namespace host = cute_cpp::host;
 namespace plans = ex::plans;
-using ex::OperandMajorMode;
+using cute_cpp::OperandMajorMode;
 
 namespace {
 
@@ -164,8 +164,7 @@ std::string tile_name() {
 /// The tile of the plan the bf16 TN dispatcher runs for these arguments; "swapped" when it swaps
 /// A and B (its plan writes a column-major C).
 std::string dispatched_tile_name(ex::GemmArguments<plans::Bf16TN> const& args) {
-  return ex::with_chosen_plan(args, [](auto const& a) {
-    using P = typename std::remove_cvref_t<decltype(a)>::plan_type;
+  return ex::with_chosen_plan(args, []<class P>(std::type_identity<P>, auto const&) {
     return tile_name<P>() + (P::layout_c == cute_cpp::LayoutEnum::ColMajor ? " swapped" : "");
   });
 }
@@ -174,7 +173,7 @@ std::string dispatched_tile_name(ex::GemmArguments<plans::Bf16TN> const& args) {
 /// reference; a split or stream-K run is repeated and must be bit-identical.
 template <class Plan, class Reference>
 bool check(std::int64_t m, std::int64_t n, std::int64_t k, std::mt19937_64& rng, cublasLtHandle_t handle,
-           Reference&& reference, typename Plan::Epilogue epilogue = {}, char const* what = "", Cut cut = whole) {
+           Reference&& reference, typename Plan::EpilogueOp epilogue_op = {}, char const* what = "", Cut cut = whole) {
   // The bf16 TN plan goes through the tile heuristic's dispatch (with its own choice of split).
   constexpr bool dispatched = std::is_same_v<Plan, plans::Bf16TN>;
   auto run = [](ex::GemmArguments<Plan> const& a) {
@@ -187,11 +186,11 @@ bool check(std::int64_t m, std::int64_t n, std::int64_t k, std::mt19937_64& rng,
     auto a = p.arguments();
     a.decomposition = cut.mode;
     a.k_splits = cut.k_splits;
-    a.epilogue = epilogue;
+    a.epilogue_op = epilogue_op;
     return a;
   };
   if constexpr (dispatched) p.reserve_workspace(ex::gemm_bf16_tn_workspace_bytes(arguments()));
-  else p.reserve_workspace(ex::gemm_workspace_bytes(arguments()));
+  else p.reserve_workspace(ex::gemm_workspace_bytes<Plan>(arguments()));
   auto const args = arguments();  // with the workspace
   run(args);
   host::cuda_check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
@@ -290,12 +289,12 @@ bool check_epilogue(Act act, char const* what, std::mt19937_64& rng, cublasLtHan
   host::DeviceBuffer<float> dbias(bias.size());
   dsource.upload(std::span<plans::bf16 const>(source));
   dbias.upload(std::span<float const>(bias));
-  typename Plan::Epilogue epi;
-  epi.alpha = 0.75f;
-  epi.beta = -0.5f;
-  epi.source = dsource.data();
-  epi.ld_source = n;
-  epi.bias = dbias.data();
+  typename Plan::EpilogueOp op;
+  op.alpha = 0.75f;
+  op.beta = -0.5f;
+  op.source = dsource.data();
+  op.ld_source = n;
+  op.bias = dbias.data();
   auto const reference = [&](std::vector<double>& p, std::int64_t rows, std::int64_t cols) {
     for (std::int64_t i = 0; i < rows; ++i)
       for (std::int64_t j = 0; j < cols; ++j) {
@@ -303,7 +302,7 @@ bool check_epilogue(Act act, char const* what, std::mt19937_64& rng, cublasLtHan
         v = act(0.75 * v - 0.5 * double(float(source[std::size_t(i * cols + j)])) + double(bias[std::size_t(j)]));
       }
   };
-  return check<Plan>(m, n, k, rng, handle, reference, epi, what, cut);
+  return check<Plan>(m, n, k, rng, handle, reference, op, what, cut);
 }
 
 bool check_rejections() {
@@ -326,35 +325,35 @@ bool check_rejections() {
   args.b = buffer.data();
   args.c = buffer.data();
   args.m = 64, args.n = 64, args.k = 12, args.lda = 16, args.ldb = 16, args.ldc = 64;
-  expect([&] { ex::run_gemm(args, nullptr); }, "[gemm.k-multiple-of-8]");
+  expect([&] { ex::run_gemm<plans::Bf16TN>(args, nullptr); }, "[gemm.k-multiple-of-8]");
   args.k = 16, args.lda = 20;
-  expect([&] { ex::run_gemm(args, nullptr); }, "[tma.global.stride]");
+  expect([&] { ex::run_gemm<plans::Bf16TN>(args, nullptr); }, "[tma.global.stride]");
   args.lda = 16, args.a = buffer.data() + 1;
-  expect([&] { ex::run_gemm(args, nullptr); }, "[tma.global.address]");
+  expect([&] { ex::run_gemm<plans::Bf16TN>(args, nullptr); }, "[tma.global.address]");
   args.a = buffer.data();
   args.decomposition = ex::Decomposition::SplitK, args.k_splits = 2;  // one K block
-  expect([&] { ex::run_gemm(args, nullptr); }, "[gemm.k-splits]");
+  expect([&] { ex::run_gemm<plans::Bf16TN>(args, nullptr); }, "[gemm.k-splits]");
   args.k_splits = -1;
-  expect([&] { ex::run_gemm(args, nullptr); }, "[gemm.k-splits]");
+  expect([&] { ex::run_gemm<plans::Bf16TN>(args, nullptr); }, "[gemm.k-splits]");
   args.decomposition = ex::Decomposition::Heuristic, args.k_splits = 3;  // a count is SplitK's
-  expect([&] { ex::run_gemm(args, nullptr); }, "[gemm.k-splits]");
+  expect([&] { ex::run_gemm<plans::Bf16TN>(args, nullptr); }, "[gemm.k-splits]");
   args.decomposition = ex::Decomposition::StreamK, args.k_splits = 0;  // one tile
-  expect([&] { ex::run_gemm(args, nullptr); }, "[gemm.stream-k]");
+  expect([&] { ex::run_gemm<plans::Bf16TN>(args, nullptr); }, "[gemm.stream-k]");
   {
-    auto wide = ex::rebind_arguments<plans::Bf16TN320>(args);
+    auto wide = args;
     wide.m = wide.n = 4096, wide.ldc = 4096;
-    expect([&] { ex::run_gemm(wide, nullptr); }, "[gemm.stream-k]");  // 160 accumulators a thread
+    expect([&] { ex::run_gemm<plans::Bf16TN320>(wide, nullptr); }, "[gemm.stream-k]");  // 160 accumulators a thread
   }
   args.decomposition = ex::Decomposition::SplitK;
   args.k = 128, args.lda = 128, args.ldb = 128, args.k_splits = 2;
-  expect([&] { ex::run_gemm(args, nullptr); }, "[gemm.workspace]");
+  expect([&] { ex::run_gemm<plans::Bf16TN>(args, nullptr); }, "[gemm.workspace]");
   host::DeviceBuffer<unsigned char> workspace(std::size_t(1) << 20);  // room enough, misaligned by 4
   args.workspace = workspace.data() + 4, args.workspace_bytes = workspace.bytes() - 4;
-  expect([&] { ex::run_gemm(args, nullptr); }, "[gemm.workspace]");
+  expect([&] { ex::run_gemm<plans::Bf16TN>(args, nullptr); }, "[gemm.workspace]");
   args.workspace = nullptr, args.workspace_bytes = 0;
   args.decomposition = ex::Decomposition::StreamK, args.k_splits = 0;
   args.m = 4096, args.n = 4096, args.ldc = 4096;  // 256 tiles, no room for stream-K's partials
-  expect([&] { ex::run_gemm(args, nullptr); }, "[gemm.workspace]");
+  expect([&] { ex::run_gemm<plans::Bf16TN>(args, nullptr); }, "[gemm.workspace]");
   return ok;
 }
 
@@ -456,13 +455,13 @@ void bench_plan(std::int64_t m, std::int64_t n, std::int64_t k, std::mt19937_64&
   auto launched = [cut](ex::GemmArguments<On> a) {
     a.decomposition = cut.mode;
     a.k_splits = cut.k_splits;
-    if constexpr (Swapped) return ex::swap_ab_arguments<Plan>(a);
+    if constexpr (Swapped) return ex::swap_ab_arguments<Plan, plans::Bf16TN>(a);
     else return a;
   };
   bench<On>(
       m, n, k, rng, handle, records,
       [&](ex::GemmArguments<On> const& a) { ex::run_gemm<Plan>(launched(a), nullptr); },
-      [&](ex::GemmArguments<On> const& a) { return ex::gemm_workspace_bytes(launched(a)); },
+      [&](ex::GemmArguments<On> const& a) { return ex::gemm_workspace_bytes<Plan>(launched(a)); },
       plan_name<Plan>() + (Swapped ? " swapped" : "") + cut.name());
 }
 
@@ -487,7 +486,9 @@ void raster_sweep(std::mt19937_64& rng, cublasLtHandle_t handle, std::vector<ex:
                              a.raster_group_rows = rows;
                              ex::run_gemm<plans::Bf16TN>(a, nullptr);
                            },
-                           [](ex::GemmArguments<plans::Bf16TN> const& a) { return ex::gemm_workspace_bytes(a); },
+                           [](ex::GemmArguments<plans::Bf16TN> const& a) {
+                             return ex::gemm_workspace_bytes<plans::Bf16TN>(a);
+                           },
                            "raster group " + std::to_string(rows));
     }
   }
@@ -564,7 +565,22 @@ void benchmarks(std::mt19937_64& rng, cublasLtHandle_t handle, std::vector<ex::R
 
 }  // namespace
 
+/// --kernels: the dynamic shared memory of every plan's kernel (those instantiated in the *_sm90.cu
+/// files), for scripts/build-report.
+template <class... Plans>
+bool print_plan_kernels(int argc, char** argv) {
+  return ex::print_kernels(argc, argv, {ex::plan_smem<Plans>()...});
+}
+bool print_kernels(int argc, char** argv) {
+  using namespace plans;
+  return print_plan_kernels<Bf16TN, Bf16NN, Bf16TT, Bf16NT, Bf16TNNoCluster, Bf16TN128, Bf16TN64, Bf16TN128NoCluster,
+                            Bf16TN64NoCluster, Bf16TNPingPong, Bf16TNRelu, Bf16TNGelu, Bf16TNSilu, Bf16TN112NoCluster,
+                            Bf16TN112ClusterN, Bf16TNSwap16, Bf16TNSwap32, Bf16TNSwap64, Bf16TNSwap128c2, F16TN,
+                            Bf16TNf32, Bf16TNf32ColMajor, Bf16TN320>(argc, argv);
+}
+
 int main(int argc, char** argv) {
+  if (print_kernels(argc, argv)) return 0;
   cublasLtHandle_t handle{};
   auto cublas = [&] {
     if (handle == nullptr) ex::cublas_check(cublasLtCreate(&handle), "cublasLtCreate");

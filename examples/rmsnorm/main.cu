@@ -107,6 +107,7 @@ void bench(std::size_t rows, std::size_t width, bool with_residual, std::vector<
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (ex::print_kernels(argc, argv, {})) return 0;  // --kernels: none takes dynamic shared memory
   return ex::run_example(
       "rmsnorm", argc, argv,
       [](std::mt19937_64& rng, ex::ExampleOptions const&) {

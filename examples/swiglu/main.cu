@@ -72,6 +72,7 @@ void bench(std::size_t rows, std::size_t hidden, std::vector<ex::Record>& record
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (ex::print_kernels(argc, argv, {})) return 0;  // --kernels: none takes dynamic shared memory
   return ex::run_example(
       "swiglu", argc, argv,
       [](std::mt19937_64& rng, ex::ExampleOptions const&) {

@@ -8,6 +8,7 @@
 #include <cute_cpp/host/buffer.hpp>
 #include <cute_cpp/host/error.hpp>
 #include <cute_cpp/epilogue/stream_k_fixup.hpp>
+#include <cute_cpp/pipeline/named_barrier.hpp>
 
 #include <gtest/gtest.h>
 
@@ -31,11 +32,12 @@ __global__ void fixup(cute_cpp::SplitKWorkspace ws, float* out) {
   for (int i = 0; i < floats; ++i)
     acc.v[i] = blockIdx.x == 1 ? 1000.0f * float(t) + float(i) : float(t) + 0.5f * float(i);
   constexpr std::int64_t slot = 3;
+  cute_cpp::ReductionGroup<cute_cpp::NamedBarriers<1, 1, threads>> const group{0, t};
   if (blockIdx.x == 1) {
-    cute_cpp::stream_k_leave_partial<threads>(acc, ws, slot, t, 1, active);
+    cute_cpp::stream_k_leave_partial(acc, ws, slot, group, active);
     return;
   }
-  cute_cpp::stream_k_add_partial<threads, 2, (1ll << 26)>(acc, ws, slot, t, 1, active);
+  cute_cpp::stream_k_add_partial<2, (1ll << 26)>(acc, ws, slot, group, active);
   for (int i = 0; i < floats; ++i) out[t * floats + i] = acc.v[i];
 }
 

@@ -20,9 +20,9 @@
 #include <type_traits>
 
 #if defined(__CUDACC__)
-#  include <ctm/common/bar.hpp>
+#  include <cute_cpp/arch/fence.hpp>
+
 #  include <ctm/common/cvt.hpp>
-#  include <ctm/common/fence.hpp>
 #  include <ctm/common/stmatrix.hpp>
 #endif
 
@@ -38,12 +38,16 @@ constexpr int epilogue_chunk_bytes(int n) {
 }
 }  // namespace detail
 
-/// Stores warpgroups' 64 x N accumulator slabs through shared memory and TMA (see file comment).
-/// BarrierId is the first of the named barriers it uses (one per warpgroup).
-template <class TC, int N, int BarrierId, LayoutEnum LayoutC = LayoutEnum::RowMajor>
+/// One consumer warpgroup's output path: stores its 64 x N accumulator slabs through shared memory
+/// and TMA (see the file comment). Barriers is the NamedBarriers run of the consumer warpgroups
+/// (128 threads each); each warpgroup syncs on its own, so the two never wait on each other.
+/// Static: the chunking and the shared storage. An object: one warpgroup's store state, made once
+/// per kernel by each consumer warpgroup (all 128 threads).
+template <class TC, int N, class Barriers, LayoutEnum LayoutC = LayoutEnum::RowMajor>
 struct EpilogueTmaStore {
   static_assert(sizeof(TC) == 2 || sizeof(TC) == 4,
                 "cute-cpp [epilogue.output-type]: the TMA-store epilogue writes 16-bit or 32-bit outputs");
+  static_assert(Barriers::threads == 128);
   static constexpr bool row_major = LayoutC == LayoutEnum::RowMajor;
   /// Row-major: the chunk's width in bytes (its swizzle). Column-major: 128-byte runs of a
   /// column (64 rows of 16 bits, or 32 of 32 bits: the 64-row slab is then two boxes).
@@ -68,113 +72,123 @@ struct EpilogueTmaStore {
     alignas(1024) TC buffer[2][chunk_elems];
   };
 
+  /// A warpgroup's slab of a 16-bit row-major C, the functor applied and converted, and where it
+  /// goes: for each chunk, its stmatrix operands (two outputs a word). Held in registers, it lets
+  /// the accumulators go to the next tile while the chunks are stored.
+  struct ChunkWords {
+    std::uint32_t words[chunk_cols / 4];
+  };
+  struct Packed {
+    ChunkWords chunk[chunks];
+    std::int64_t row0 = 0, col0 = 0;
+  };
+
+  /// Where a warpgroup's 64 x N slab goes: C's tensor map, the slab's first row and column, and
+  /// C's extent (the functor sees only the outputs inside it; TMA drops the rest).
+  struct Slab {
+    Map const& map;
+    std::int64_t row0, col0;
+    std::int64_t m, n;
+  };
+
 #if defined(__CUDACC__)
-  /// Applies `op` to the slab's accumulators (atom `atom` of `acc`), converts and stores it at
-  /// global (row0, col0). `chunk_counter` runs across tiles so the two buffers keep alternating.
-  /// All 128 threads of the warpgroup `wg` call it; thread 0 of the warpgroup issues the stores.
+  /// The store path of warpgroup `wg` (its barrier, its buffers); `thread` is 0..127 within it.
+  /// NOTE: it holds only what the warpgroup keeps anyway: C's map and extent come with each slab,
+  /// from the kernel's parameters, so they take no registers between stores.
+  __device__ __forceinline__ EpilogueTmaStore(SharedStorage& smem, int wg, int thread)
+      : smem_(smem), wg_(wg), thread_(thread) {}
+
+  /// Applies `op` to the slab's accumulators (atom `atom` of `acc`), converts and stores it.
   template <class TiledMma, class Op>
-  static __device__ __forceinline__ void store(typename TiledMma::FragmentC const& acc, int atom, Op const& op,
-                                               Map const& map, SharedStorage& smem, int wg, int thread,
-                                               std::int64_t row0, std::int64_t col0, std::int64_t m, std::int64_t n,
-                                               std::uint32_t& chunk_counter) {
+  __device__ __forceinline__ void store(typename TiledMma::FragmentC const& acc, int atom, Op const& op,
+                                        Slab const& at) {
     static_assert(TiledMma::n == N);
-    static_assert(cute_cpp::diag::named_barrier_plan<BarrierId, 128>::ok && cute_cpp::diag::named_barrier_plan<BarrierId + 1, 128>::ok);
-    // NOTE: each warpgroup syncs on its own barrier (BarrierId + wg), so the two never wait on each other.
-    std::uint32_t const barrier = std::uint32_t(BarrierId + wg);
-    auto const slice = TiledMma::get_slice(thread);
-    int const warp = thread / 32, lane = thread % 32;
+    auto const slice = TiledMma::get_slice(thread_);
+    int const warp = thread_ / 32, lane = thread_ % 32;
 #pragma unroll
     for (int c = 0; c < chunks; ++c) {
-      through_buffer(c, map, smem, barrier, thread, row0, col0, chunk_counter, [&](char* const buffer) {
+      through_buffer(c, at.map, at.row0, at.col0, [&](char* const buffer) {
         if constexpr (row_major && sizeof(TC) == 2) {
-          stmatrix_rows(buffer, pack_chunk<TiledMma>(acc, atom, op, thread, c, row0, col0, m, n), warp, lane);
+          stmatrix_rows(buffer, pack_chunk<TiledMma>(acc, atom, op, c, at), warp, lane);
         } else {
           float v[chunk_cols / 2];  // this thread's chunk_cols / 8 n8-blocks, 4 values each
 #pragma unroll
           for (int j = 0; j < chunk_cols / 2; ++j)
-            v[j] = output<TiledMma>(acc, atom, op, slice, c * (chunk_cols / 2) + j, row0, col0, m, n);
+            v[j] = output<TiledMma>(acc, atom, op, slice, c * (chunk_cols / 2) + j, at);
           write_values(buffer, v, warp, lane);
         }
       });
     }
   }
 
-  /// A warpgroup's slab of a 16-bit row-major C, the functor applied and converted: for each
-  /// chunk, its stmatrix operands (two outputs a word). Held in registers, it lets the
-  /// accumulators go to the next tile while the chunks are stored.
-  struct ChunkWords {
-    std::uint32_t words[chunk_cols / 4];
-  };
-  struct Packed {
-    ChunkWords chunk[chunks];
-  };
+  /// The slab, packed (see Packed).
   template <class TiledMma, class Op>
-  static __device__ __forceinline__ Packed pack_slab(typename TiledMma::FragmentC const& acc, int atom, Op const& op,
-                                                     int thread, std::int64_t row0, std::int64_t col0, std::int64_t m,
-                                                     std::int64_t n) {
+  __device__ __forceinline__ Packed pack_slab(typename TiledMma::FragmentC const& acc, int atom, Op const& op,
+                                              Slab const& at) const {
     Packed p;
 #pragma unroll
-    for (int c = 0; c < chunks; ++c) p.chunk[c] = pack_chunk<TiledMma>(acc, atom, op, thread, c, row0, col0, m, n);
+    for (int c = 0; c < chunks; ++c) p.chunk[c] = pack_chunk<TiledMma>(acc, atom, op, c, at);
+    p.row0 = at.row0, p.col0 = at.col0;
     return p;
   }
-  /// Stores chunk c of a packed slab at global (row0, col0), as store() stores its chunks.
-  static __device__ __forceinline__ void store_packed_chunk(Packed const& p, int c, Map const& map,
-                                                            SharedStorage& smem, int wg, int thread, std::int64_t row0,
-                                                            std::int64_t col0, std::uint32_t& chunk_counter) {
-    int const warp = thread / 32, lane = thread % 32;
-    through_buffer(c, map, smem, std::uint32_t(BarrierId + wg), thread, row0, col0, chunk_counter,
+  /// Stores chunk c of a packed slab through C's `map`, as store() stores its chunks.
+  __device__ __forceinline__ void store_packed_chunk(Packed const& p, int c, Map const& map) {
+    int const warp = thread_ / 32, lane = thread_ % 32;
+    through_buffer(c, map, p.row0, p.col0,
                    [&](char* const buffer) { stmatrix_rows(buffer, p.chunk[c], warp, lane); });
   }
 
-  static __device__ __forceinline__ void drain(int thread) {
-    if (thread == 0) Stores::producer_tail();
+  /// Waits until the warpgroup's last store has read its buffer (before the kernel exits).
+  __device__ __forceinline__ void drain() const {
+    if (thread_ == 0) Stores::producer_tail();
   }
 
  private:
+  SharedStorage& smem_;
+  int wg_, thread_;
+  /// Chunks stored so far, across tiles, so the two buffers keep alternating.
+  std::uint32_t chunk_counter_ = 0;
+
   /// One chunk through the next of the two buffers: once the store that last read it is done,
   /// `fill(buffer)` by the warpgroup, then a TMA store of it by thread 0.
   template <class Fill>
-  static __device__ __forceinline__ void through_buffer(int c, Map const& map, SharedStorage& smem,
-                                                        std::uint32_t barrier, int thread, std::int64_t row0,
-                                                        std::int64_t col0, std::uint32_t& chunk_counter,
-                                                        Fill const& fill) {
-    TC* const buffer = smem.buffer[chunk_counter & 1u];
-    if (thread == 0) Stores::producer_acquire();
-    ctm::bar_sync(barrier, 128);
+  __device__ __forceinline__ void through_buffer(int c, Map const& map, std::int64_t row0, std::int64_t col0,
+                                                 Fill const& fill) {
+    TC* const buffer = smem_.buffer[chunk_counter_ & 1u];
+    if (thread_ == 0) Stores::producer_acquire();
+    Barriers::sync(wg_);
     fill(reinterpret_cast<char*>(buffer));
-    ctm::fence_proxy_async_shared_cta();
-    ctm::bar_sync(barrier, 128);
-    if (thread == 0) {
+    arch::fence_view_async_shared();
+    Barriers::sync(wg_);
+    if (thread_ == 0) {
       std::int32_t const row = std::int32_t(row0), col = std::int32_t(col0 + c * chunk_cols);
       if constexpr (row_major) TmaCopy::store(map, buffer, col, row);
       else TmaCopy::store(map, buffer, row, col);
       Stores::producer_commit();
     }
-    ++chunk_counter;
+    ++chunk_counter_;
   }
   /// The functor's output for this thread's accumulator jj of atom `atom`; outside M x N the raw
   /// value (TMA drops it).
   template <class TiledMma, class Op, class Slice>
-  static __device__ __forceinline__ float output(typename TiledMma::FragmentC const& acc, int atom, Op const& op,
-                                                 Slice const& slice, int jj, std::int64_t row0, std::int64_t col0,
-                                                 std::int64_t m, std::int64_t n) {
-    std::int64_t const row = row0 + slice.row(0, jj), col = col0 + slice.col(jj);
-    float const x = acc.v[atom][jj];
-    return (row < m && col < n) ? op(x, row, col) : x;
+  __device__ __forceinline__ float output(typename TiledMma::FragmentC const& acc, int atom, Op const& op,
+                                          Slice const& slice, int jj, Slab const& at) const {
+    std::int64_t const row = at.row0 + slice.row(0, jj), col = at.col0 + slice.col(jj);
+    float const x = acc(jj, atom);
+    return (row < at.m && col < at.n) ? op(x, row, col) : x;
   }
   /// Chunk c of a 16-bit row-major slab as stmatrix operands: output pairs, in accumulator order.
   template <class TiledMma, class Op>
-  static __device__ __forceinline__ ChunkWords pack_chunk(typename TiledMma::FragmentC const& acc, int atom,
-                                                          Op const& op, int thread, int c, std::int64_t row0,
-                                                          std::int64_t col0, std::int64_t m, std::int64_t n) {
+  __device__ __forceinline__ ChunkWords pack_chunk(typename TiledMma::FragmentC const& acc, int atom, Op const& op,
+                                                   int c, Slab const& at) const {
     static_assert(row_major && sizeof(TC) == 2, "cute-cpp [epilogue.packed]: packed slabs are 16-bit row-major");
-    auto const slice = TiledMma::get_slice(thread);
+    auto const slice = TiledMma::get_slice(thread_);
     ChunkWords chunk;
 #pragma unroll
     for (int w = 0; w < chunk_cols / 4; ++w) {
       int const jj = c * (chunk_cols / 2) + 2 * w;
-      chunk.words[w] = pack(output<TiledMma>(acc, atom, op, slice, jj, row0, col0, m, n),
-                            output<TiledMma>(acc, atom, op, slice, jj + 1, row0, col0, m, n));
+      chunk.words[w] = pack(output<TiledMma>(acc, atom, op, slice, jj, at),
+                            output<TiledMma>(acc, atom, op, slice, jj + 1, at));
     }
     return chunk;
   }

@@ -11,7 +11,6 @@
 #include <cute_cpp/config.hpp>
 
 #if defined(__CUDACC__)
-#  include <ctm/common/bar.hpp>
 #  include <ctm/common/ld_st.hpp>
 #endif
 
@@ -55,20 +54,42 @@ CUTE_CPP_HD constexpr int load_chunk(int vectors, int in_flight) {
 }
 }  // namespace detail
 
+/// The thread group that meets other CTAs' groups in the workspace (a consumer warpgroup, say):
+/// its named barrier (barrier `index` of the NamedBarriers run Barriers), the calling thread's
+/// index in the group, and, for split-K, a shared word of the group.
+template <class Barriers>
+struct ReductionGroup {
+  static constexpr int threads = Barriers::threads;
+  int index = 0;
+  int thread = 0;
+  std::uint32_t* flag = nullptr;
 #if defined(__CUDACC__)
-/// Called by all `Threads` threads of one group (e.g. a consumer warpgroup) once their split of
-/// the tile is accumulated in `acc` (any fragment of floats, a multiple of 4 per thread).
-/// InFlight (1, 2, 4 or 8): the float4 loads a thread keeps in flight while summing, 4 InFlight
-/// registers on top of the fragment.
-/// `slot` numbers (split tile, group) pairs; `barrier` is a named barrier for the group and
-/// `flag` a shared word of the group. A thread whose accumulators all lie outside the problem
-/// passes `active` false: it neither writes nor reads partials (the group still syncs).
+  __device__ __forceinline__ void sync() const { Barriers::sync(index); }
+#endif
+};
+
+/// Which part of a split tile a group holds: the workspace slot of its (split tile, group) pair,
+/// and its split of `splits`.
+struct SplitKPart {
+  std::int64_t slot = 0;
+  int split = 0;
+  int splits = 1;
+};
+
+#if defined(__CUDACC__)
+/// Called by all threads of `group` once their split of the tile is accumulated in `acc` (any
+/// fragment of floats, a multiple of 4 per thread). InFlight (1, 2, 4 or 8): the float4 loads a
+/// thread keeps in flight while summing, 4 InFlight registers on top of the fragment. A thread
+/// whose accumulators all lie outside the problem passes `active` false: it neither writes nor
+/// reads partials (the group still syncs).
 /// Returns true in the group that arrived last, whose `acc` then holds the whole tile's sum
 /// (for active threads); false elsewhere (that group is done with the tile).
-template <int Threads, int InFlight = 8, class Fragment>
-__device__ __forceinline__ bool split_k_reduce(Fragment& acc, SplitKWorkspace const& ws, std::int64_t slot,
-                                               int split, int splits, int thread, std::uint32_t barrier,
-                                               std::uint32_t* flag, bool active = true) {
+template <int InFlight = 8, class Fragment, class Barriers>
+__device__ __forceinline__ bool split_k_reduce(Fragment& acc, SplitKWorkspace const& ws, SplitKPart const& part,
+                                               ReductionGroup<Barriers> const& group, bool active = true) {
+  constexpr int Threads = Barriers::threads;
+  std::int64_t const slot = part.slot;
+  int const split = part.split, splits = part.splits, thread = group.thread;
   constexpr int vectors = int(sizeof(Fragment) / sizeof(float4));
   static_assert(diag::split_k_fragment<int(sizeof(Fragment) / sizeof(float))>::ok);
   static_assert(InFlight == 1 || InFlight == 2 || InFlight == 4 || InFlight == 8);
@@ -84,36 +105,36 @@ __device__ __forceinline__ bool split_k_reduce(Fragment& acc, SplitKWorkspace co
     for (int i = 0; i < vectors; ++i)
       __stcg(mine + i * Threads, make_float4(v[4 * i], v[4 * i + 1], v[4 * i + 2], v[4 * i + 3]));
   }
-  ctm::bar_sync(barrier, Threads);
+  group.sync();
   if (thread == 0) {
     // acq_rel: releases this group's partials (ordered before by the barrier) and, for the last
     // arrival, acquires everyone else's.
     std::uint32_t const before = ctm::atom_acq_rel_gpu_global_add_u32(ws.counters + slot, 1u);
     bool const last = before == std::uint32_t(splits - 1);
     if (last) ws.counters[slot] = 0u;  // every split has arrived: ready for the next launch
-    *flag = last ? 1u : 0u;
+    *group.flag = last ? 1u : 0u;
   }
-  ctm::bar_sync(barrier, Threads);
-  if (*flag == 0u) return false;
+  group.sync();
+  if (*group.flag == 0u) return false;
   if (!active) return true;
   // Sum the slots in split order (this group's own included), not in arrival order, a few
   // vectors at a time so the loads in flight do not need a second fragment of registers; with
   // few vectors, several splits' loads go out together (InFlight float4s per thread), since
   // each round of loads waits a whole L2 round trip.
   constexpr int chunk = detail::load_chunk(vectors, InFlight);
-  constexpr int group = InFlight / chunk;
+  constexpr int together = InFlight / chunk;  // splits whose loads go out together
 #pragma unroll
   for (int c = 0; c < vectors; c += chunk) {
-    for (int s0 = 0; s0 < splits; s0 += group) {
-      float4 p[group][chunk];
+    for (int s0 = 0; s0 < splits; s0 += together) {
+      float4 p[together][chunk];
 #pragma unroll
-      for (int g = 0; g < group; ++g) {
+      for (int g = 0; g < together; ++g) {
 #pragma unroll
         for (int i = 0; i < chunk; ++i)
           if (s0 + g < splits) p[g][i] = __ldcg(slot_of(s0 + g) + (c + i) * Threads);
       }
 #pragma unroll
-      for (int g = 0; g < group; ++g) {
+      for (int g = 0; g < together; ++g) {
         if (s0 + g >= splits) break;
 #pragma unroll
         for (int i = 0; i < chunk; ++i) {

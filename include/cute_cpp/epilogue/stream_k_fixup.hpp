@@ -16,7 +16,6 @@
 #if defined(__CUDACC__)
 #  include <cute_cpp/pipeline/wait.hpp>
 
-#  include <ctm/common/bar.hpp>
 #  include <ctm/common/ld_st.hpp>
 
 #  include <cstdio>
@@ -48,14 +47,16 @@ __device__ __forceinline__ float4* stream_k_slot(SplitKWorkspace const& ws, std:
 }
 }  // namespace detail
 
-/// Called by all `Threads` threads of a group (e.g. a consumer warpgroup) holding a shared tile's
-/// first K blocks, once they are accumulated in `acc` (floats, a multiple of 4 per thread):
-/// leaves them in `slot` and raises its flag. `barrier` is a named barrier for the group; a
-/// thread whose accumulators all lie outside the problem passes `active` false.
-template <int Threads, class Fragment>
+/// Called by all threads of `group` (e.g. a consumer warpgroup) holding a shared tile's first K
+/// blocks, once they are accumulated in `acc` (floats, a multiple of 4 per thread): leaves them
+/// in `slot` and raises its flag. A thread whose accumulators all lie outside the problem passes
+/// `active` false.
+template <class Fragment, class Barriers>
 __device__ __forceinline__ void stream_k_leave_partial(Fragment const& acc, SplitKWorkspace const& ws,
-                                                       std::uint32_t slot, int thread, std::uint32_t barrier,
+                                                       std::uint32_t slot, ReductionGroup<Barriers> const& group,
                                                        bool active = true) {
+  constexpr int Threads = Barriers::threads;
+  int const thread = group.thread;
   constexpr int vectors = int(sizeof(Fragment) / sizeof(float4));
   static_assert(diag::split_k_fragment<int(sizeof(Fragment) / sizeof(float))>::ok);
   float const* const v = reinterpret_cast<float const*>(&acc);
@@ -65,19 +66,21 @@ __device__ __forceinline__ void stream_k_leave_partial(Fragment const& acc, Spli
     for (int i = 0; i < vectors; ++i)
       __stcg(mine + i * Threads, make_float4(v[4 * i], v[4 * i + 1], v[4 * i + 2], v[4 * i + 3]));
   }
-  ctm::bar_sync(barrier, Threads);
+  group.sync();
   // The release publishes the group's stores, ordered before it by the barrier.
   if (thread == 0) ctm::st_release_gpu_global_b32(ws.counters + slot, 1u);
 }
 
-/// Called by all `Threads` threads of the group holding the shared tile's later K blocks, once
-/// they are accumulated in `acc`: waits for the other group's partial sums in `slot` and adds
-/// them (InFlight float4 loads in flight per thread: 1, 2, 4 or 8). Debug builds trap after
+/// Called by all threads of the group holding the shared tile's later K blocks, once they are
+/// accumulated in `acc`: waits for the other group's partial sums in `slot` and adds them
+/// (InFlight float4 loads in flight per thread: 1, 2, 4 or 8). Debug builds trap after
 /// TimeoutCycles of waiting, naming the slot.
-template <int Threads, int InFlight = 8, long long TimeoutCycles = detail::default_wait_timeout_cycles,
-          class Fragment>
+template <int InFlight = 8, long long TimeoutCycles = detail::default_wait_timeout_cycles, class Fragment,
+          class Barriers>
 __device__ __forceinline__ void stream_k_add_partial(Fragment& acc, SplitKWorkspace const& ws, std::uint32_t slot,
-                                                     int thread, std::uint32_t barrier, bool active = true) {
+                                                     ReductionGroup<Barriers> const& group, bool active = true) {
+  constexpr int Threads = Barriers::threads;
+  int const thread = group.thread;
   constexpr int vectors = int(sizeof(Fragment) / sizeof(float4));
   static_assert(diag::split_k_fragment<int(sizeof(Fragment) / sizeof(float))>::ok);
   static_assert(InFlight == 1 || InFlight == 2 || InFlight == 4 || InFlight == 8);
@@ -98,7 +101,7 @@ __device__ __forceinline__ void stream_k_add_partial(Fragment& acc, SplitKWorksp
     }
     ws.counters[slot] = 0u;  // read: ready for the next launch
   }
-  ctm::bar_sync(barrier, Threads);
+  group.sync();
   if (!active) return;
   // NOTE: float by float (not as float4 lvalues), so the fragment stays in registers.
   float* const v = reinterpret_cast<float*>(&acc);

@@ -152,9 +152,8 @@ TensorMap<T, SmemLayout> create_tensor_map_tiled(T const* ptr, std::array<std::u
   CUresult const result = detail::encode_tiled_entry_point()(
       &map, detail::tma_data_type<T>(), Rank, const_cast<T*>(ptr), dims.data(), byte_strides.data(), box.data(),
       element_strides.data(), CU_TENSOR_MAP_INTERLEAVE_NONE, detail::tma_swizzle(tile::swizzle_bytes),
-      // NOTE: L2 fetches 128 bytes per miss. H200, 2026-11-30 (bf16 GEMM, K-major tiles of 128-byte
-      // rows): 4096^3 196 -> 187 us and 128x14336x4096 46.8 -> 42.4 us against 256-byte promotion;
-      // no promotion 188 and 44.2 us.
+      // NOTE: L2 fetches 128 bytes per miss: faster than 256-byte or no promotion for the GEMM's
+      // K-major tiles of 128-byte rows (examples/gemm_sm90/README.md).
       CU_TENSOR_MAP_L2_PROMOTION_L2_128B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
   if (result != CUDA_SUCCESS)
     throw std::runtime_error("cute-cpp [tma.encode]: cuTensorMapEncodeTiled failed with CUresult " +

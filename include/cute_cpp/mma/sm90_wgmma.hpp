@@ -11,6 +11,7 @@
 #include <cute_cpp/config.hpp>
 #include <cute_cpp/operand_modes.hpp>
 #include <cute_cpp/smem/smem_tile.hpp>
+#include <cute_cpp/tensor/tensor.hpp>
 
 #include <ctm/sm90/wgmma_desc.hpp>
 
@@ -122,16 +123,31 @@ struct WgmmaOperand {
 
 }  // namespace detail
 
-/// One thread's view of the accumulator: the (row, col) of each of its elements.
+/// The C layout of one m64nN wgmma atom: thread t's accumulator value j lies at index
+/// AtomLayoutC(t, j) of the column-major 64 x N atom (row = index % 64, column = index / 64).
+/// Threads: 4 column pairs x 8 rows x 4 warps of 16 rows; values: 2 columns x 2 row halves x
+/// N/8 blocks of 8 columns. (CuTe: SM90's CLayout_64xN.)
+template <int N>
+using AtomLayoutC = Layout<Shape<Shape<C<4>, C<8>, C<4>>, Shape<C<2>, C<2>, C<N / 8>>>,
+                           Stride<Stride<C<128>, C<1>, C<16>>, Stride<C<64>, C<8>, C<512>>>>;
+
+/// One thread's view of the accumulator: the (row, col) of each of its elements, read from the
+/// atom's C layout.
+/// NOTE: the layout is linear and a thread's part never carries into a value's (their rows lie in
+/// disjoint bits: a thread's in bits 0-2 and 4-5 of the row, a value's in bit 3), so each part is
+/// split into (row, col) on its own. The value's part is then a constant in unrolled loops and the
+/// thread's is computed once, where splitting their sum would cost a division per element.
 template <int AtomsM, int N>
 struct WgmmaThrMma {
   int thread;  ///< 0..127 within the warpgroup
   /// Row of element j of atom a (rows of the warpgroup's AtomsM x 64 block).
-  CUTE_CPP_HD constexpr int row(int a, int j) const {
-    return a * 64 + (thread / 32) * 16 + (thread % 32) / 4 + ((j % 4) >= 2 ? 8 : 0);
-  }
+  CUTE_CPP_HD constexpr int row(int a, int j) const { return a * 64 + thread_offset() % 64 + value_offset(j) % 64; }
   /// Column of element j.
-  CUTE_CPP_HD constexpr int col(int j) const { return (j / 4) * 8 + (thread % 4) * 2 + (j % 2); }
+  CUTE_CPP_HD constexpr int col(int j) const { return thread_offset() / 64 + value_offset(j) / 64; }
+
+ private:
+  CUTE_CPP_HD constexpr int thread_offset() const { return int(AtomLayoutC<N>{}(thread, 0)); }
+  static CUTE_CPP_HD constexpr int value_offset(int j) { return int(AtomLayoutC<N>{}(0, j)); }
 };
 
 /// A warpgroup's tiled MMA: AtomsM atoms of m64nNk(16|8|32) (N above 256: atoms_n equal atoms
@@ -164,15 +180,15 @@ struct WgmmaTiledMma {
   static constexpr ctm::DataType type_a = detail::data_type_of<TA>();
   static constexpr ctm::DataType type_b = detail::data_type_of<TB>();
 
-  /// The accumulator fragment: AtomsM atoms of N/2 floats per thread (the N atoms' fragments one
-  /// after another, so element j is at column get_slice().col(j) for any atoms_n).
-  struct FragmentC {
-    float v[AtomsM][N / 2];
-    CUTE_CPP_HD constexpr void fill(float x) {
-      for (int a = 0; a < AtomsM; ++a)
-        for (int j = 0; j < N / 2; ++j) v[a][j] = x;
-    }
-  };
+  /// The accumulator fragment, a register tensor of (N/2 values, AtomsM atoms): value j of atom
+  /// a is at row get_slice(t).row(a, j), column get_slice(t).col(j) of the warpgroup's slab (the
+  /// N atoms' fragments one after another, so this holds for any atoms_n).
+  using FragmentC = RmemTensor<float, Layout<Shape<C<N / 2>, C<AtomsM>>>>;
+
+  /// Atom a's values of the fragment, as the float array a wgmma takes.
+  static CUTE_CPP_HD float (&atom_values(FragmentC& acc, int a))[N / 2] {
+    return *reinterpret_cast<float(*)[N / 2]>(&acc.storage[a * (N / 2)]);
+  }
 
   static CUTE_CPP_HD constexpr WgmmaThrMma<AtomsM, N> get_slice(int thread_in_warpgroup) {
     return {thread_in_warpgroup};
@@ -202,7 +218,7 @@ struct WgmmaTiledMma {
 #pragma unroll
         for (int a = 0; a < AtomsM; ++a) {
           std::uint64_t const da = at(OpA::descriptor(0, a * 64, kk), a_start);
-          auto& part = *reinterpret_cast<float(*)[atom_n / 2]>(&acc.v[a][j * (atom_n / 2)]);
+          auto& part = *reinterpret_cast<float(*)[atom_n / 2]>(&atom_values(acc, a)[j * (atom_n / 2)]);
           ctm::wgmma_mma_async<atom_n, ctm::DataType::f32, type_a, type_b, OpA::major, OpB::major>(part, da, db, 1u);
         }
       }
@@ -210,7 +226,7 @@ struct WgmmaTiledMma {
   }
   /// wgmma.fence: orders the accumulator's register accesses before the next wgmmas.
   static __device__ __forceinline__ void warpgroup_arrive(FragmentC& acc) {
-    for (int a = 0; a < AtomsM; ++a) ctm::wgmma_fence_operand(acc.v[a]);
+    for (int a = 0; a < AtomsM; ++a) ctm::wgmma_fence_operand(atom_values(acc, a));
     ctm::wgmma_fence();
   }
   static __device__ __forceinline__ void commit_group() { ctm::wgmma_commit_group(); }
@@ -218,7 +234,7 @@ struct WgmmaTiledMma {
   template <int Pending>
   static __device__ __forceinline__ void wait_group(FragmentC& acc) {
     ctm::wgmma_wait_group<Pending>();
-    for (int a = 0; a < AtomsM; ++a) ctm::wgmma_fence_operand(acc.v[a]);
+    for (int a = 0; a < AtomsM; ++a) ctm::wgmma_fence_operand(atom_values(acc, a));
   }
 #endif
 };

@@ -2,8 +2,9 @@
 // SPDX-FileCopyrightText: 2026 cute-cpp authors
 #pragma once
 // StaticPersistentTileScheduler: a persistent grid walks the output tiles of an (M, N, L)
-// problem, CTA b taking tiles b, b + grid, b + 2 grid, ... Tiles are numbered in groups of
-// `swizzle` tile rows (a group is walked column by column), so CTAs running at the same time
+// problem, CTA b taking tiles b, b + grid, b + 2 grid, ... Tiles are numbered in rasterization
+// groups of `raster_cluster_rows` rows of clusters (a group is walked column by column; CuTeDSL
+// calls this the swizzle, max_swizzle_size), so CTAs running at the same time
 // share A and B panels in L2. A cluster of cluster_m x cluster_n CTAs takes a block of adjacent
 // tiles: cluster_m tile rows of one tile column, or cluster_n tile columns of one tile row
 // (rank r is tile row r % cluster_m, tile column r / cluster_m of the block).
@@ -22,9 +23,8 @@
 // share operand loads in L2 as a wave of whole tiles does; and a tile's head is done before
 // its tail. The head leaves its partial sums in the workspace; the tail, walked last, adds them
 // and stores C (epilogue/stream_k_fixup.hpp).
-// NOTE (H200, 2026-11-30): walked in plain order (the tail first), the clusters sat at 66
-// different K positions and the stream-K phase lost L2 reuse: 8192x1536x8192 0.85x of cuBLAS
-// against 0.99x in whole tiles.
+// NOTE: walked in plain order (the tail first), the clusters sat at as many K positions as
+// there are clusters and the stream-K phase lost its L2 reuse (examples/gemm_sm90/README.md).
 #include <cute_cpp/config.hpp>
 
 #include <cstdint>
@@ -55,7 +55,7 @@ struct WorkTileInfo {
 struct PersistentTileSchedulerParams {
   std::int32_t tiles_m = 1, tiles_n = 1, tiles_l = 1;
   std::int32_t cluster_m = 1;  ///< CTAs per cluster along M
-  std::int32_t swizzle = 1;    ///< tile rows (in clusters) per rasterization group
+  std::int32_t raster_cluster_rows = 1;  ///< rows of clusters per rasterization group
   std::int32_t k_blocks = 1;   ///< K blocks of a whole tile
   std::int32_t splits = 1;     ///< K splits of each split tile
   std::int64_t split_tiles = 0;  ///< cluster tiles, the last in walking order, that are split
@@ -87,7 +87,7 @@ struct PersistentTileSchedulerParams {
   constexpr bool fits_32_bits() const {
     constexpr std::int64_t limit = std::int64_t{1} << 31;
     return work_units() < limit && std::int64_t(k_blocks) * (splits + 1) < limit &&
-           stream_k_tiles * k_blocks + k_blocks < limit && std::int64_t(swizzle) * cluster_cols() < limit;
+           stream_k_tiles * k_blocks + k_blocks < limit && std::int64_t(raster_cluster_rows) * cluster_cols() < limit;
   }
   /// Whether the stream-K fields describe a walk the scheduler can take: none, or every range at
   /// least one tile long, over tiles that exist, without split-K.
@@ -102,11 +102,11 @@ struct PersistentTileSchedulerParams {
 /// Walks the tiles of one CTA (see the file comment).
 class StaticPersistentTileScheduler {
  public:
-  /// The grid for `sm_count` SMs: one CTA per SM (times ctas_per_sm), never more CTAs than tiles,
-  /// a multiple of the cluster size.
-  static constexpr std::int64_t get_grid_shape(PersistentTileSchedulerParams const& p, int sm_count,
-                                               int ctas_per_sm = 1) {
-    std::int64_t const clusters = (std::int64_t(sm_count) * ctas_per_sm) / p.cluster_size();
+  /// The grid for `resident_ctas` CTAs that can run at once (the SM count times CTAs per SM, or
+  /// what the occupancy calculator finds for a cluster shape): never more CTAs than units of
+  /// work, a multiple of the cluster size.
+  static constexpr std::int64_t get_grid_shape(PersistentTileSchedulerParams const& p, int resident_ctas) {
+    std::int64_t const clusters = std::int64_t(resident_ctas) / p.cluster_size();
     std::int64_t const used = clusters < p.work_units() ? clusters : p.work_units();
     return (used < 1 ? 1 : used) * p.cluster_size();
   }
@@ -218,11 +218,11 @@ class StaticPersistentTileScheduler {
     std::uint32_t const per_batch = cluster_rows * cluster_cols;
     std::uint32_t const l = tile / per_batch;
     std::uint32_t const t = tile - l * per_batch;
-    std::uint32_t const group_span = std::uint32_t(p_.swizzle) * cluster_cols;
+    std::uint32_t const group_span = std::uint32_t(p_.raster_cluster_rows) * cluster_cols;
     std::uint32_t const group = t / group_span;
-    std::uint32_t const first_row = group * std::uint32_t(p_.swizzle);
+    std::uint32_t const first_row = group * std::uint32_t(p_.raster_cluster_rows);
     std::uint32_t const rows_left = cluster_rows - first_row;
-    std::uint32_t const rows = rows_left < std::uint32_t(p_.swizzle) ? rows_left : std::uint32_t(p_.swizzle);
+    std::uint32_t const rows = rows_left < std::uint32_t(p_.raster_cluster_rows) ? rows_left : std::uint32_t(p_.raster_cluster_rows);
     std::uint32_t const within = t - group * group_span;
     std::uint32_t const column = within / rows;
     std::uint32_t const cluster_row = first_row + (within - column * rows);

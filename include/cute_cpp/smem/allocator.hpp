@@ -14,11 +14,14 @@
 
 namespace cute_cpp {
 
-/// Carves a block of shared memory front to back; each piece starts at its alignment. The same
-/// calls on an SmemAllocator built with no base (the host) compute the bytes to launch with.
+/// Carves a block of shared memory front to back; each piece starts at an address that is a
+/// multiple of its alignment. The same calls on an SmemAllocator built with no base (the host)
+/// compute the bytes to launch with: the dynamic block is only known to start on a 16-byte
+/// boundary, so the count keeps room to move the first piece up to the largest alignment asked.
 ///   SmemAllocator smem(dynamic_smem);              // device
 ///   float* red = smem.allocate_array<float, 32>();
-///   auto sA = smem.allocate_tensor<bf16>(RowMajor<128, 72>{});  // (128,72), 16-byte aligned
+///   auto sA = smem.allocate_tensor<bf16>(RowMajor<128, 72>{});  // (128,72), 128-byte aligned
+///   auto& s = *smem.allocate_object<SharedStorage>();  // at alignof(SharedStorage)
 class SmemAllocator {
  public:
   constexpr SmemAllocator() = default;
@@ -28,10 +31,17 @@ class SmemAllocator {
   template <int Align = 16>
   CUTE_CPP_HD constexpr void* allocate(std::size_t bytes) {
     static_assert(diag::smem_alignment_power_of_two<Align>::ok);
-    used_ = (used_ + Align - 1) / Align * Align;
-    void* p = base_ == nullptr ? nullptr : base_ + used_;
-    used_ += bytes;
-    return p;
+    if (Align > max_align_) max_align_ = Align;
+    if (base_ == nullptr) {
+      used_ = (used_ + Align - 1) / Align * Align;
+      used_ += bytes;
+      return nullptr;
+    }
+    // NOTE: aligned as an address, not as an offset from base_: a greedy walk of absolute
+    // boundaries never ends past the host's count (offsets aligned, plus one shift of the start).
+    auto const at = (reinterpret_cast<std::uintptr_t>(base_) + used_ + Align - 1) & ~std::uintptr_t(Align - 1);
+    used_ = std::size_t(at - reinterpret_cast<std::uintptr_t>(base_)) + bytes;
+    return reinterpret_cast<void*>(at);
   }
   /// allocate_array<T, N>(): N values of T, aligned to max(alignof(T), Align).
   template <class T, std::size_t N, int Align = 16>
@@ -43,19 +53,37 @@ class SmemAllocator {
   CUTE_CPP_HD constexpr T* allocate_array(std::size_t n) {
     return static_cast<T*>(allocate<(Align > int(alignof(T)) ? Align : int(alignof(T)))>(n * sizeof(T)));
   }
+  /// allocate_object<T>(): storage for one T (a kernel's shared-storage struct) at alignof(T).
+  template <class T>
+  CUTE_CPP_HD constexpr T* allocate_object() {
+    return static_cast<T*>(allocate<(int(alignof(T)) > 16 ? int(alignof(T)) : 16)>(sizeof(T)));
+  }
   /// allocate_tensor<T>(layout): cosize(layout) values, viewed through the layout.
   template <class T, int Align = 128, class L>
   CUTE_CPP_HD constexpr auto allocate_tensor(L const& layout) {
     T* p = allocate_array<T, Align>(std::size_t(cosize(layout)));
     return make_tensor(p, layout);
   }
-  /// The bytes handed out so far, padding included: the dynamic shared memory to launch with.
-  [[nodiscard]] CUTE_CPP_HD constexpr std::size_t size_in_bytes() const noexcept { return used_; }
+  /// The bytes handed out so far, padding included; on the host, with the room to align the
+  /// block's start: the dynamic shared memory to launch with.
+  [[nodiscard]] CUTE_CPP_HD constexpr std::size_t size_in_bytes() const noexcept {
+    return used_ + (base_ == nullptr && max_align_ > 16 ? std::size_t(max_align_ - 16) : 0);
+  }
 
  private:
   unsigned char* base_ = nullptr;
   std::size_t used_ = 0;
+  int max_align_ = 16;
 };
+
+/// The dynamic shared memory to launch a kernel with whose block holds one of each Objects,
+/// carved in order by SmemAllocator::allocate_object.
+template <class... Objects>
+[[nodiscard]] constexpr std::size_t smem_bytes_for() {
+  SmemAllocator plan;
+  (plan.allocate<(int(alignof(Objects)) > 16 ? int(alignof(Objects)) : 16)>(sizeof(Objects)), ...);
+  return plan.size_in_bytes();
+}
 
 /// A typed static shared array: `__shared__ SmemArray<float, 32> red;` then red[i].
 template <class T, std::size_t N, std::size_t Align = alignof(T) < 16 ? 16 : alignof(T)>

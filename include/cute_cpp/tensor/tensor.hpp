@@ -218,6 +218,10 @@ struct RmemTensor {
   [[nodiscard]] CUTE_CPP_HD constexpr auto load() const { return view().load(); }
   template <class U, int N>
   CUTE_CPP_HD constexpr void store(RegisterTile<U, N> const& tile) { view().store(tile); }
+  /// Sets every element to x.
+  CUTE_CPP_HD constexpr void fill(T const& x) {
+    for (int i = 0; i < cosize_v; ++i) storage[i] = x;
+  }
 };
 
 /// make_rmem_tensor<T>(layout): register storage for a static layout.

@@ -2,5 +2,5 @@
 // expected-error {{"epilogue\.tile-n"}}
 #include <cute_cpp/epilogue/sm90_tma_store.hpp>
 #include <cuda_bf16.h>
-using Bad = cute_cpp::sm90::EpilogueTmaStore<__nv_bfloat16, 8, 1>;
+using Bad = cute_cpp::sm90::EpilogueTmaStore<__nv_bfloat16, 8, cute_cpp::NamedBarriers<1, 2, 128>>;
 static_assert(Bad::chunks > 0);

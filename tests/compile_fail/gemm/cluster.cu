@@ -4,7 +4,5 @@
 #include <cuda_bf16.h>
 using T = __nv_bfloat16;
 namespace ex = cute_cpp::examples;
-using Bad = ex::GemmPlan<T, T, T, cute_cpp::OperandMajorMode::K, cute_cpp::OperandMajorMode::K, 128, 256,
-                         64, 4, 2, cute_cpp::epilogue::Identity, ex::KernelSchedule::Cooperative,
-                         cute_cpp::LayoutEnum::RowMajor, 2>;
+using Bad = ex::GemmPlan<T, T, T, ex::GemmConfig{.cluster_m = 2, .cluster_n = 2}>;
 static_assert(Bad::threads == 384);

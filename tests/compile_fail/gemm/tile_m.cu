@@ -3,6 +3,5 @@
 #include "examples/gemm_sm90/gemm.hpp"
 #include <cuda_bf16.h>
 using T = __nv_bfloat16;
-using Bad = cute_cpp::examples::GemmPlan<T, T, T, cute_cpp::OperandMajorMode::K,
-                                         cute_cpp::OperandMajorMode::K, 64, 128, 64, 4>;
+using Bad = cute_cpp::examples::GemmPlan<T, T, T, cute_cpp::examples::GemmConfig{.block_m = 64, .block_n = 128}>;
 static_assert(Bad::threads == 384);

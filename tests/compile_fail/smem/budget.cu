@@ -3,6 +3,5 @@
 #include "examples/gemm_sm90/gemm.hpp"
 #include <cuda_bf16.h>
 using T = __nv_bfloat16;
-using Bad = cute_cpp::examples::GemmPlan<T, T, T, cute_cpp::OperandMajorMode::K,
-                                         cute_cpp::OperandMajorMode::K, 128, 256, 64, 8>;
+using Bad = cute_cpp::examples::GemmPlan<T, T, T, cute_cpp::examples::GemmConfig{.stages = 8}>;
 static_assert(cute_cpp::verify_plan<Bad>());

@@ -3,6 +3,7 @@
 // goes out in chunks of the widest swizzle that divides the tile's N, a column-major C in whole
 // 64-row columns.
 #include <cute_cpp/epilogue/sm90_tma_store.hpp>
+#include <cute_cpp/pipeline/named_barrier.hpp>
 
 #include <gtest/gtest.h>
 
@@ -12,7 +13,7 @@
 namespace {
 using cute_cpp::LayoutEnum;
 template <class TC, int N, LayoutEnum L = LayoutEnum::RowMajor>
-using Epi = cute_cpp::sm90::EpilogueTmaStore<TC, N, 1, L>;
+using Epi = cute_cpp::sm90::EpilogueTmaStore<TC, N, cute_cpp::NamedBarriers<1, 2, 128>, L>;
 using H = std::uint16_t;  // any 16-bit output
 }  // namespace
 

@@ -37,10 +37,9 @@ TEST(ChooseGemmTile, AtMost64RowsSwapAAndB) {
 
 namespace {
 using T16 = std::uint16_t;
-constexpr auto KM = ex::OperandMajorMode::K;
-using RowPlan = ex::GemmPlan<T16, T16, T16, KM, KM, 128, 128, 64, 4>;
-using SwappedPlan = ex::GemmPlan<T16, T16, T16, KM, KM, 128, 16, 64, 4, 1, cute_cpp::epilogue::Identity,
-                                 ex::KernelSchedule::Cooperative, cute_cpp::LayoutEnum::ColMajor>;
+using RowPlan = ex::GemmPlan<T16, T16, T16, ex::GemmConfig{.block_n = 128}>;
+using SwappedPlan =
+    ex::GemmPlan<T16, T16, T16, ex::GemmConfig{.block_n = 16, .layout_c = cute_cpp::LayoutEnum::ColMajor}>;
 }  // namespace
 
 TEST(SwapAbArguments, SwapsOperandsAndSizes) {
@@ -50,7 +49,7 @@ TEST(SwapAbArguments, SwapsOperandsAndSizes) {
   args.m = 16, args.n = 50, args.k = 24;
   args.decomposition = ex::Decomposition::SplitK;
   args.k_splits = 3, args.workspace = workspace, args.workspace_bytes = sizeof(workspace);
-  auto const s = ex::swap_ab_arguments<SwappedPlan>(args);
+  auto const s = ex::swap_ab_arguments<SwappedPlan, RowPlan>(args);
   EXPECT_EQ(s.a, b);
   EXPECT_EQ(s.lda, 24);
   EXPECT_EQ(s.b, a);
@@ -136,6 +135,5 @@ TEST(ChooseDecomposition, StreamKWhereTheLastWaveIsPartialAndKIsLong) {
 
 TEST(ChooseGemmTile, PlansFitTheSharedMemoryBudget) {
   using T = std::uint16_t;
-  EXPECT_LE((ex::GemmPlan<T, T, T, ex::OperandMajorMode::K, ex::OperandMajorMode::K, 128, 128, 64, 6, 2>::smem_bytes),
-            232448u);
+  EXPECT_LE((ex::GemmPlan<T, T, T, ex::GemmConfig{.block_n = 128, .stages = 6, .cluster_m = 2}>::smem_bytes), 232448u);
 }

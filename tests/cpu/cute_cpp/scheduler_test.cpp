@@ -16,8 +16,8 @@ namespace {
 // r % cluster_m, tile column r / cluster_m of it).
 void expect_exact_cover(cc::PersistentTileSchedulerParams p, int sm_count) {
   SCOPED_TRACE(::testing::Message() << "tiles " << p.tiles_m << "x" << p.tiles_n << "x" << p.tiles_l << " cluster "
-                                    << p.cluster_m << "x" << p.cluster_n << " swizzle " << p.swizzle << " sms "
-                                    << sm_count);
+                                    << p.cluster_m << "x" << p.cluster_n << " raster " << p.raster_cluster_rows
+                                    << " sms " << sm_count);
   int const size = p.cluster_size();
   auto const grid = cc::StaticPersistentTileScheduler::get_grid_shape(p, sm_count);
   ASSERT_EQ(grid % size, 0);
@@ -145,7 +145,7 @@ TEST(StaticPersistentTileScheduler, ThirtyTwoBitLimit) {
 TEST(StaticPersistentTileScheduler, LargeGridTilesMatchTheRowMajorWalk) {
   // Far from the small cases above: the last tiles of a 2^20-tile problem in groups of 16 rows.
   cc::PersistentTileSchedulerParams p{};
-  p.tiles_m = 1000, p.tiles_n = 1049, p.swizzle = 16;
+  p.tiles_m = 1000, p.tiles_n = 1049, p.raster_cluster_rows = 16;
   std::int64_t const units = p.work_units();
   cc::StaticPersistentTileScheduler s(p, units - 1, units);
   auto const last = s.get_current_work();

@@ -9,6 +9,7 @@
 #include <sstream>
 #include <cute_cpp/layout.hpp>
 #include <cute_cpp/layout/expression.hpp>  // evaluate_layout_expression
+#include <cute_cpp/layout/svg.hpp>         // to_svg, to_svg_tv
 #include "support/error_of.hpp"
 
 namespace cc = cute_cpp;

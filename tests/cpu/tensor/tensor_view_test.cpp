@@ -122,11 +122,34 @@ TEST(SmemAllocator, AlignsAndCountsBytes) {
   plan.allocate_array<float, 3>();                 // [0, 12)
   plan.allocate_array<double, 2, 64>();            // [64, 80)
   plan.allocate_tensor<short>(cc::RowMajor<4, 8>{});  // [128, 192)
-  EXPECT_EQ(plan.size_in_bytes(), 192u);
-  alignas(128) unsigned char block[256];
+  EXPECT_EQ(plan.size_in_bytes(), 192u + 112u);       // and room to move a 16-byte-aligned start to 128
+  alignas(128) unsigned char block[512];
   cc::SmemAllocator smem(block);
   float* a = smem.allocate_array<float, 3>();
   double* b = smem.allocate_array<double, 2, 64>();
   EXPECT_EQ(reinterpret_cast<unsigned char*>(a), block);
   EXPECT_EQ(reinterpret_cast<unsigned char*>(b), block + 64);
+  // A start that is only 16-byte aligned: pieces align as addresses, within the host's count.
+  cc::SmemAllocator shifted(block + 16);
+  float* c = shifted.allocate_array<float, 3>();
+  double* d = shifted.allocate_array<double, 2, 64>();
+  auto t = shifted.allocate_tensor<short>(cc::RowMajor<4, 8>{});
+  EXPECT_EQ(reinterpret_cast<unsigned char*>(c), block + 16);
+  EXPECT_EQ(reinterpret_cast<unsigned char*>(d), block + 64);
+  EXPECT_EQ(reinterpret_cast<unsigned char*>(t.data()), block + 128);
+  EXPECT_LE(shifted.size_in_bytes(), plan.size_in_bytes());
+}
+
+TEST(SmemAllocator, SizesAKernelsSharedStorage) {
+  struct alignas(1024) Storage {
+    unsigned char bytes[3000];
+  };
+  EXPECT_EQ(cc::smem_bytes_for<Storage>(), sizeof(Storage) + 1024 - 16);
+  alignas(1024) unsigned char block[8192];
+  for (std::size_t start : {0u, 16u, 512u, 1008u}) {
+    cc::SmemAllocator smem(block + start);
+    Storage* s = smem.allocate_object<Storage>();
+    EXPECT_EQ(reinterpret_cast<std::uintptr_t>(s) % 1024, 0u);
+    EXPECT_LE(smem.size_in_bytes() + start, start + cc::smem_bytes_for<Storage>());
+  }
 }

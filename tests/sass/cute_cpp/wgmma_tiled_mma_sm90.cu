@@ -22,7 +22,7 @@ __device__ void product(T const* a, T const* b, float* out) {
   Mma::gemm(acc, a, b, 0);
   Mma::commit_group();
   Mma::template wait_group<0>(acc);
-  out[threadIdx.x] = acc.v[0][0] + float(Mma::get_slice(threadIdx.x % 128).row(0, 3));
+  out[threadIdx.x] = acc(0, 0) + float(Mma::get_slice(threadIdx.x % 128).row(0, 3));
 }
 
 __global__ void kinds(float* out) {
