@@ -4,10 +4,14 @@
 // Row reductions: out[r] = sum_j x[r, j] or max_j x[r, j] for a (rows, width) row-major tensor
 // of bf16, f16 or f32, accumulated and returned in f32, any width. Each thread folds its
 // RegisterTiles (a tree within each tile), then the warp, group or block combines the threads.
-#include "examples/common/rows.cuh"
+#include "examples/common/align.hpp"  // aligned16
 
-#include <cute_cpp/host/launch.hpp>
-#include <cute_cpp/tensor.hpp>
+#include <cute_cpp/copy/row_tiles.hpp>          // RowTiles
+#include <cute_cpp/diag/verify_plan.hpp>        // verify_plan
+#include <cute_cpp/host/launch.hpp>             // launch
+#include <cute_cpp/host/row_plan.hpp>           // RowPlan, plan_rows, dispatch_rows
+#include <cute_cpp/pipeline/named_barrier.hpp>  // NamedBarrierAllocation
+#include <cute_cpp/tensor.hpp>                  // make_tensor, RegisterTile, row_place, row_reduce
 
 #include <cuda_runtime.h>
 
@@ -23,18 +27,18 @@ template <class T, class Config, RowReduction R>
 __global__ void __launch_bounds__(row_block_threads)
 reduce_rows_kernel(T const* __restrict__ x, float* __restrict__ out, std::int64_t rows, int width) {
   static_assert(verify_plan<RowKernelPlan>());
+  using Barriers = typename NamedBarrierAllocation<RowBarrierRequest<Config>>::template user<0>;  // the row groups'
   __shared__ RowShared shared;
   // NOTE: nothing is reused, so a block streams its row; a warp's or group's row is one round
-  // (the plan gives them only rows of one round), taken without a loop. H200, 262144 x 512
-  // bf16: the first version (two serial loads) 0.89 of a device copy, one round 0.92; the same
-  // round inside the streaming loop measured 0.77 (against 0.85 for the first version then).
+  // (the plan gives them only rows of one round), taken without a loop, which measured faster
+  // than the same round inside the streaming loop (README.md has the figures).
   RowPlace const at = row_place<Config>(width);
   if (Config::rows_per_block > 1 && at.row >= rows) return;
   auto const gX = make_tensor(x, make_layout(make_shape(rows, width), make_stride(std::int64_t(width), C<1>{})));  // (rows,width)
   T const* const x_row = gX(at.row, _).data();
   float const identity = R == RowReduction::sum ? 0.f : -__builtin_huge_valf();
   float acc = identity;
-  RowTiles<T, Config::vec> xs;
+  RowTiles<T, Config::vec, Config::slots> xs;
   for_each_round<Config>(at.walk, [&](unsigned base) {
     xs.load(x_row, at.walk, base);
     xs.each(at.walk, base, [&](int s, int) {
@@ -43,8 +47,8 @@ reduce_rows_kernel(T const* __restrict__ x, float* __restrict__ out, std::int64_
       else acc = fmaxf(acc, f.reduce_max());
     });
   });
-  float const total = R == RowReduction::sum ? row_reduce<Config>(acc, SumOp{}, identity, shared, at, 0)
-                                             : row_reduce<Config>(acc, MaxOp{}, identity, shared, at, 0);
+  float const total = R == RowReduction::sum ? row_reduce<Config, Barriers>(acc, SumOp{}, identity, shared, at, 0)
+                                             : row_reduce<Config, Barriers>(acc, MaxOp{}, identity, shared, at, 0);
   if (at.walk.first == 0) out[at.row] = total;
 }
 
@@ -54,8 +58,8 @@ void reduce_rows(T const* x, float* out, std::size_t rows, std::size_t width, cu
   if (rows == 0) return;
   if (width == 0) throw std::invalid_argument("cute-cpp [reduce.width]: rows must hold at least one element");
   // A warp or group takes its row in one round; a block streams its row (no cluster).
-  RowPlan const plan = plan_rows<T>(width, aligned16(x), /*hold_block_rows=*/false);
-  dispatch_rows<T>(plan, [&]<class Config>() {
+  host::RowPlan const plan = host::plan_rows<T>(width, aligned16(x), /*hold_block_rows=*/false);
+  host::dispatch_rows<T>(plan, [&]<class Config>() {
     // The plan never splits a row over a cluster, so no split kernel is built.
     if constexpr (!Config::split) {
       host::launch(&reduce_rows_kernel<T, Config, R>, "reduce_rows_kernel", plan.launch_config(rows, stream), x, out,

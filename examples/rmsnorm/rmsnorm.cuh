@@ -10,10 +10,14 @@
 // in flight at once, adds the residual and sums the squares; (2) a warp / block (/ cluster)
 // reduction gives the row's sum; (3) the row, still in registers (or read again when streamed),
 // is scaled by rstd * w and stored.
-#include "examples/common/rows.cuh"
+#include "examples/common/align.hpp"  // aligned16
 
-#include <cute_cpp/host/launch.hpp>
-#include <cute_cpp/tensor.hpp>
+#include <cute_cpp/copy/row_tiles.hpp>          // RowTiles
+#include <cute_cpp/diag/verify_plan.hpp>        // verify_plan
+#include <cute_cpp/host/launch.hpp>             // launch
+#include <cute_cpp/host/row_plan.hpp>           // RowPlan, plan_rows, dispatch_rows
+#include <cute_cpp/pipeline/named_barrier.hpp>  // NamedBarrierAllocation
+#include <cute_cpp/tensor.hpp>                  // make_tensor, RegisterTile, row_place, row_reduce
 
 #include <cuda_runtime.h>
 
@@ -24,15 +28,15 @@ namespace cute_cpp::examples {
 
 /// NOTE: the minimum blocks per SM cap the registers: 48 a thread with the row cached (5 blocks
 /// of 256 threads per SM; nvcc alone took 54 for bf16: 4 blocks), 64 when streamed (4 blocks;
-/// nvcc alone took 61 to 72). H200, bf16, against a device copy: 4096 x 65536 (a cluster of 8)
-/// 0.88 against 0.82 uncapped, 8192 x 16384 (2) 0.96 against 0.93, 16384 x 8192 0.97 either way.
+/// nvcc alone took 61 to 72): more blocks keep more loads in flight (README.md has the figures).
 template <class T, class Config>
 __global__ void __launch_bounds__(row_block_threads, Config::cached ? 5 : 4)
 rmsnorm_kernel(T const* __restrict__ x, T const* __restrict__ residual, T const* __restrict__ w, T* __restrict__ y,
                T* __restrict__ residual_out, std::int64_t rows, int width, float eps) {
   static_assert(verify_plan<RowKernelPlan>());
   constexpr int V = Config::vec;
-  using Tiles = RowTiles<T, V>;
+  using Tiles = RowTiles<T, V, Config::slots>;
+  using Barriers = typename NamedBarrierAllocation<RowBarrierRequest<Config>>::template user<0>;  // the row groups'
   __shared__ RowShared shared;
   RowPlace const at = row_place<Config>(width);
   row_start<Config>(shared, at);
@@ -65,7 +69,7 @@ rmsnorm_kernel(T const* __restrict__ x, T const* __restrict__ residual, T const*
       sum_sq += (f * f).reduce_sum();
     });
   });
-  float const total = row_reduce<Config>(sum_sq, SumOp{}, 0.f, shared, at, 0);
+  float const total = row_reduce<Config, Barriers>(sum_sq, SumOp{}, 0.f, shared, at, 0);
   // NOTE: __fdividef (2 ulp) instead of the IEEE division, whose slow-path call cost registers.
   float const rstd = rsqrtf(__fdividef(total, float(width)) + eps);
 
@@ -92,8 +96,8 @@ void rmsnorm(T const* x, T const* residual, T const* w, T* y, T* residual_out, s
   if ((residual == nullptr) != (residual_out == nullptr))
     throw std::invalid_argument("cute-cpp [rmsnorm.residual]: residual and residual_out go together");
   bool const aligned = aligned16(x) && aligned16(residual) && aligned16(w) && aligned16(y) && aligned16(residual_out);
-  RowPlan const plan = plan_rows<T>(width, aligned);
-  dispatch_rows<T>(plan, [&]<class Config>() {
+  host::RowPlan const plan = host::plan_rows<T>(width, aligned);
+  host::dispatch_rows<T>(plan, [&]<class Config>() {
     host::launch(&rmsnorm_kernel<T, Config>, "rmsnorm_kernel", plan.launch_config(rows, stream), x, residual, w, y,
                  residual_out, std::int64_t(rows), int(width), eps);
   });

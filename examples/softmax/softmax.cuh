@@ -2,18 +2,23 @@
 // SPDX-FileCopyrightText: 2026 cute-cpp authors
 #pragma once
 // Row softmax: y = exp(x - max) / sum(exp(x - max)) over each row of a (rows, width) row-major
-// tensor, bf16 / f16 / f32 in and out, f32 arithmetic, any width. Rows are read as in
-// examples/common/rows.cuh (a warp, the blocks of a cluster, or one streaming block per row).
+// tensor, bf16 / f16 / f32 in and out, f32 arithmetic, any width. Rows are read as the row
+// rooms lay them out (host/row_plan.hpp: a warp, a group, the blocks of a cluster, or one
+// streaming block per row).
 // A row held in registers takes three steps: the row's max (a warp / block / cluster
 // reduction), then exp(x - max) once per element, kept in registers while their sum is reduced,
 // then the scaled store. A streamed row keeps a running (max, sum) per thread, rescaling the sum
 // when the max grows (the online softmax), so one read gives both; the second read stores.
 // Entries of -inf give 0; rows of all -inf are not supported (their result is NaN, as 0/0).
-#include "examples/common/rows.cuh"
+#include "examples/common/align.hpp"  // aligned16
 
-#include <cute_cpp/arch/math.hpp>  // exp2 (ex2.approx.ftz)
-#include <cute_cpp/host/launch.hpp>
-#include <cute_cpp/tensor.hpp>
+#include <cute_cpp/arch/math.hpp>               // exp2 (ex2.approx.ftz)
+#include <cute_cpp/copy/row_tiles.hpp>          // RowTiles
+#include <cute_cpp/diag/verify_plan.hpp>        // verify_plan
+#include <cute_cpp/host/launch.hpp>             // launch
+#include <cute_cpp/host/row_plan.hpp>           // RowPlan, plan_rows, dispatch_rows
+#include <cute_cpp/pipeline/named_barrier.hpp>  // NamedBarrierAllocation
+#include <cute_cpp/tensor.hpp>                  // make_tensor, RegisterTile, row_place, row_reduce
 
 #include <cuda_runtime.h>
 
@@ -29,6 +34,7 @@ softmax_kernel(T const* __restrict__ x, T* __restrict__ y, std::int64_t rows, in
   constexpr int V = Config::vec;
   constexpr float log2e = 1.4426950408889634f;  // exp(x - m) = exp2(x * log2e - m * log2e)
   constexpr float minus_inf = -__builtin_huge_valf();
+  using Barriers = typename NamedBarrierAllocation<RowBarrierRequest<Config>>::template user<0>;  // the row groups'
   __shared__ RowShared shared;
   RowPlace const at = row_place<Config>(width);
   row_start<Config>(shared, at);
@@ -38,7 +44,7 @@ softmax_kernel(T const* __restrict__ x, T* __restrict__ y, std::int64_t rows, in
   auto const gY = make_tensor(y, layout);  // (rows,width)
   T const* const x_row = gX(at.row, _).data();
   RowWalk const& walk = at.walk;
-  RowTiles<T, V> xs;
+  RowTiles<T, V, Config::slots> xs;
 
   if constexpr (Config::cached) {
     // NOTE: max first, then one exp per element kept in f32 registers: the online form costs a
@@ -46,8 +52,8 @@ softmax_kernel(T const* __restrict__ x, T* __restrict__ y, std::int64_t rows, in
     xs.load(x_row, walk, 0);
     float m = minus_inf;
     xs.each(walk, 0, [&](int s, int) { m = fmaxf(m, xs[s].template to<float>().reduce_max()); });
-    float const shift = row_reduce<Config>(m, MaxOp{}, minus_inf, shared, at, 0) * log2e;
-    RegisterTile<float, V> ex[row_slots];
+    float const shift = row_reduce<Config, Barriers>(m, MaxOp{}, minus_inf, shared, at, 0) * log2e;
+    RegisterTile<float, V> ex[Config::slots];
     float sum = 0.f;
     xs.each(walk, 0, [&](int s, int) {
       ex[s] = xs[s].template to<float>().map([&](float v) { return arch::exp2(fmaf(v, log2e, -shift)); });
@@ -55,7 +61,7 @@ softmax_kernel(T const* __restrict__ x, T* __restrict__ y, std::int64_t rows, in
     });
     // NOTE: __fdividef (2 ulp; the sum lies in [1, 2^30]) instead of the IEEE division, whose
     // slow-path call cost registers.
-    float const inv = __fdividef(1.f, row_reduce<Config>(sum, SumOp{}, 0.f, shared, at, 1));
+    float const inv = __fdividef(1.f, row_reduce<Config, Barriers>(sum, SumOp{}, 0.f, shared, at, 1));
     xs.each(walk, 0, [&](int s, int e) { (ex[s] * inv).template to<T>().template store_vector<V>(&gY(at.row, e)); });
   } else {
     float m = minus_inf, sum = 0.f;  // running max (log2 units) and sum of exp2(v - m)
@@ -74,8 +80,8 @@ softmax_kernel(T const* __restrict__ x, T* __restrict__ y, std::int64_t rows, in
         m = m_new;
       }
     });
-    float const shift = row_reduce<Config>(m, MaxOp{}, minus_inf, shared, at, 0);
-    float const inv = __fdividef(1.f, row_reduce<Config>(sum * arch::exp2(m - shift), SumOp{}, 0.f, shared, at, 1));
+    float const shift = row_reduce<Config, Barriers>(m, MaxOp{}, minus_inf, shared, at, 0);
+    float const inv = __fdividef(1.f, row_reduce<Config, Barriers>(sum * arch::exp2(m - shift), SumOp{}, 0.f, shared, at, 1));
     for_each_round<Config>(walk, [&](unsigned base) {
       xs.load(x_row, walk, base);
       xs.each(walk, base, [&](int s, int e) {
@@ -90,8 +96,8 @@ softmax_kernel(T const* __restrict__ x, T* __restrict__ y, std::int64_t rows, in
 template <class T>
 void softmax(T const* x, T* y, std::size_t rows, std::size_t width, cudaStream_t stream = nullptr) {
   if (rows == 0 || width == 0) return;
-  RowPlan const plan = plan_rows<T>(width, aligned16(x) && aligned16(y));
-  dispatch_rows<T>(plan, [&]<class Config>() {
+  host::RowPlan const plan = host::plan_rows<T>(width, aligned16(x) && aligned16(y));
+  host::dispatch_rows<T>(plan, [&]<class Config>() {
     host::launch(&softmax_kernel<T, Config>, "softmax_kernel", plan.launch_config(rows, stream), x, y,
                  std::int64_t(rows), int(width));
   });

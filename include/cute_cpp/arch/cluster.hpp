@@ -3,7 +3,7 @@
 #pragma once
 // cute.arch cluster queries and barriers: cluster_arrive, cluster_arrive_relaxed, cluster_wait,
 // cluster_sync, cluster_idx, cluster_dim, block_in_cluster_idx, block_in_cluster_dim,
-// block_rank_in_cluster.
+// block_rank_in_cluster; distributed shared memory: mapa_shared_cluster, store_shared_remote.
 #include <cstdint>
 #include <ctm/common/cluster.hpp>  // barrier_cluster_*
 #include <ctm/common/sreg.hpp>     // %clusterid, %nclusterid, %cluster_ctaid, %cluster_nctaid, ...
@@ -45,6 +45,31 @@ __device__ __forceinline__ std::uint32_t block_rank_in_cluster() { return ctm::c
 __device__ __forceinline__ std::uint32_t block_idx_in_cluster() { return ctm::cluster_ctarank(); }
 /// %cluster_nctarank: the number of blocks in the cluster.
 __device__ __forceinline__ std::uint32_t cluster_size() { return ctm::cluster_nctarank(); }
+
+// ---- distributed shared memory ----
+
+/// mapa.shared::cluster: the shared::cluster address of the variable at `smem_ptr` (this
+/// block's shared memory) in the block of rank `peer_cta_rank_in_cluster`.
+__device__ __forceinline__ std::uint32_t mapa_shared_cluster(void const* smem_ptr,
+                                                             std::uint32_t peer_cta_rank_in_cluster) {
+  return ctm::mapa_shared_cluster_u32(smem_ptr, peer_cta_rank_in_cluster);
+}
+
+/// st.async.shared::cluster.mbarrier::complete_tx::bytes.b32: stores v into the variable at
+/// `smem_ptr`'s offset in block `peer_cta_rank_in_cluster`, and completes 4 transaction bytes on
+/// that block's barrier at `mbar`'s offset (which expects them with mbarrier_arrive_and_expect_tx).
+/// No fence: the peer's mbarrier wait is what orders the store before the peer's reads.
+__device__ __forceinline__ void store_shared_remote(float v, float* smem_ptr, std::uint64_t* mbar,
+                                                    std::uint32_t peer_cta_rank_in_cluster) {
+  ctm::st_async_shared_cluster_mbarrier_complete_tx_bytes_b32(
+      mapa_shared_cluster(smem_ptr, peer_cta_rank_in_cluster), __float_as_uint(v),
+      mapa_shared_cluster(mbar, peer_cta_rank_in_cluster));
+}
+__device__ __forceinline__ void store_shared_remote(std::uint32_t v, std::uint32_t* smem_ptr, std::uint64_t* mbar,
+                                                    std::uint32_t peer_cta_rank_in_cluster) {
+  ctm::st_async_shared_cluster_mbarrier_complete_tx_bytes_b32(mapa_shared_cluster(smem_ptr, peer_cta_rank_in_cluster),
+                                                              v, mapa_shared_cluster(mbar, peer_cta_rank_in_cluster));
+}
 
 }  // namespace cute_cpp::arch
 #endif
