@@ -242,4 +242,11 @@ inline bool print_kernels(int argc, char** argv, std::initializer_list<KernelSme
   return true;
 }
 
+/// print_kernels for every kernel of the plans in a type list (List<Plans...>), each taking its
+/// Plan::smem_bytes.
+template <template <class...> class List, class... Plans>
+bool print_plan_kernels(int argc, char** argv, List<Plans...>) {
+  return print_kernels(argc, argv, {plan_smem<Plans>()...});
+}
+
 }  // namespace cute_cpp::examples

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // SPDX-FileCopyrightText: 2026 cute-cpp authors
-// ffn: checks the warp-MMA feed-forward block y = (silu(x Wg^T) * (x Wu^T)) Wd^T against a CPU
+// ffn: checks the feed-forward block y = (silu(x Wg^T) * (x Wu^T)) Wd^T, two Hopper GEMMs (the
+// gate-up projection with the SwiGLU epilogue, then the down projection), against a CPU
 // reference in double on fresh random data with NaN-poisoned outputs (ragged M, N tails), then
 // times it against cuBLAS doing the same three products (bf16 in, f32 accumulate) plus the
 // fused SwiGLU kernel of examples/swiglu, and prints TFLOP/s and the ratio.
@@ -34,20 +35,27 @@ namespace {
 struct Problem {
   std::size_t m, d, f;
   std::vector<bf16> x, wg, wu, wd;
-  host::DeviceBuffer<bf16> dx, dwg, dwu, dwd, dh, dy;
+  host::DeviceBuffer<bf16> dx, dwg, dwu, dwd, dwgu, dh, dy;
+  host::DeviceBuffer<unsigned char> workspace;  // the GEMMs' stream-K / split-K, zeroed once
   Problem(std::size_t m_, std::size_t d_, std::size_t f_, std::mt19937_64& rng)
       : m(m_), d(d_), f(f_),
         x(ex::random_values<bf16>(m * d, rng)),
         wg(ex::random_values<bf16>(f * d, rng, -1.0 / std::sqrt(double(d)), 1.0 / std::sqrt(double(d)))),
         wu(ex::random_values<bf16>(f * d, rng, -1.0 / std::sqrt(double(d)), 1.0 / std::sqrt(double(d)))),
         wd(ex::random_values<bf16>(d * f, rng, -1.0 / std::sqrt(double(f)), 1.0 / std::sqrt(double(f)))),
-        dx(m * d), dwg(f * d), dwu(f * d), dwd(d * f), dh(m * f), dy(m * d) {
+        dx(m * d), dwg(f * d), dwu(f * d), dwd(d * f), dwgu(2 * f * d), dh(m * f), dy(m * d),
+        workspace(std::max<std::size_t>(ex::ffn_workspace_bytes(m, d, f), 1)) {
     dx.upload(std::span<bf16 const>(x));
     dwg.upload(std::span<bf16 const>(wg));
     dwu.upload(std::span<bf16 const>(wu));
     dwd.upload(std::span<bf16 const>(wd));
+    workspace.fill_bytes(0);
+    ex::pack_gate_up(dwg.data(), dwu.data(), dwgu.data(), f, d);  // once, as a model loading its weights
   }
-  void run_ours(cudaStream_t stream = nullptr) { ex::ffn(dx.data(), dwg.data(), dwu.data(), dwd.data(), dh.data(), dy.data(), m, d, f, stream); }
+  void run_ours(cudaStream_t stream = nullptr) {
+    ex::ffn(dx.data(), {dwgu.data(), dwd.data()}, dh.data(), dy.data(), m, d, f, workspace.data(), workspace.bytes(),
+            stream);
+  }
 
   /// Row r of y in double, with h rounded to bf16 as the kernels store it.
   std::vector<double> reference_row(std::size_t r) const {
@@ -96,6 +104,15 @@ bool check_rows(Problem& p, std::vector<std::size_t> const& rows, char const* wh
 
 bool run_checks(std::mt19937_64& rng) {
   bool ok = true;
+  try {  // F not a multiple of 8: the fused weight's blocks of 8 rows do not fit
+    Problem p(4, 64, 12, rng);
+    std::printf("check ffn rejects F=12 FAILED: no error\n");
+    ok = false;
+  } catch (std::invalid_argument const& e) {
+    bool const named = std::string(e.what()).find("[ffn.shape]") != std::string::npos;
+    std::printf("check ffn rejects F=12 [ffn.shape] %s\n", named ? "ok" : "FAILED: another error");
+    ok &= named;
+  }
   for (auto [m, d, f] : {std::tuple{std::size_t(1), std::size_t(64), std::size_t(96)},
                          std::tuple{std::size_t(77), std::size_t(256), std::size_t(352)},
                          std::tuple{std::size_t(300), std::size_t(160), std::size_t(608)}}) {
@@ -140,9 +157,8 @@ void bench(std::size_t m, std::size_t d, std::size_t f, std::vector<ex::Record>&
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (ex::print_kernels(argc, argv, {ex::kernel_smem<&ex::ffn_gemm_kernel<true>>(ex::FfnGemmPlan<true>::smem_bytes()),
-                                     ex::kernel_smem<&ex::ffn_gemm_kernel<false>>(ex::FfnGemmPlan<false>::smem_bytes())}))
-    return 0;  // --kernels: the dynamic shared memory of both GEMMs
+  // --kernels: the dynamic shared memory of the GEMM kernels linked in, for scripts/build-report.
+  if (ex::print_plan_kernels(argc, argv, ex::plans::Instantiated{})) return 0;
   return ex::run_example(
       "ffn", argc, argv, [](std::mt19937_64& rng, ex::ExampleOptions const&) { return run_checks(rng); },
       [](std::mt19937_64& rng, ex::ExampleOptions const&, std::vector<ex::Record>& records) {

@@ -3,10 +3,12 @@
 #pragma once
 // The host-facing half of the Hopper GEMM: the plan type, the arguments, and run_gemm, declared
 // here and instantiated in the *_sm90.cu files, so host code includes no kernel.
-//   C[m, n] = epilogue(sum_k A[m, k] B[k, n], m, n)
+//   C[m, n] = epilogue_op(sum_k A[m, k] B[k, n], m, n)
 // A is M x K: K-major = row-major (lda >= K), MN-major = column-major (lda >= M).
 // B is K x N: K-major = column-major (ldb >= K), MN-major = row-major (ldb >= N).
 // C is M x N, row-major (ldc >= N) or, with layout_c = LayoutEnum::ColMajor, column-major (ldc >= M).
+// A gated epilogue_op (epilogue::SwiGLU) writes C[m, j] = act(gate) * up of the gate and up
+// columns that B interleaves in blocks of 8 (epilogue/fusion.hpp): C is then M x N/2.
 #include <cute_cpp/diag/verify_plan.hpp>
 #include <cute_cpp/epilogue/fusion.hpp>
 #include <cute_cpp/epilogue/sm90_tma_store.hpp>
@@ -99,15 +101,23 @@ struct GemmPlan {
   using StoreBarriers = typename Barriers::template user<0>;
   using FixupBarriers = typename Barriers::template user<1>;
   using TurnBarriers = typename Barriers::template user<2>;
+  /// A gated functor (epilogue::Gated) pairs each gate column with its up column: a tile then
+  /// writes half as many columns of C as it multiplies, from an accumulator of that width.
+  static constexpr bool gated = epilogue::is_gated_v<EpilogueOp>;
+  static_assert(!gated || block_n % (2 * epilogue::SwiGLU::block) == 0,
+                "cute-cpp [gemm.gated]: a gated epilogue pairs blocks of 8 gate and 8 up columns: the tile's N must be "
+                "a multiple of 16");
+  static constexpr int output_n = gated ? block_n / 2 : block_n;  ///< columns of C a tile writes
+  using OutputAccumulator = sm90::WgmmaAccumulator<Mma::atoms_m, output_n>;
   /// The TMA-store machinery that writes C (the functor is EpilogueOp).
-  using OutputStore = sm90::EpilogueTmaStore<TC, block_n, StoreBarriers, layout_c>;
+  using OutputStore = sm90::EpilogueTmaStore<TC, output_n, StoreBarriers, layout_c>;
   /// fp32 accumulators a consumer thread holds.
   static constexpr int accumulators = Mma::atoms_m * Mma::acc_per_atom;
   /// The epilogue of a whole tile (no split) stores the first chunks of its 16-bit row-major
   /// slab at once and keeps the rest packed in registers, stored a chunk per K block of the next
   /// tile while its wgmmas run.
   static constexpr bool overlap_epilogue = !pingpong && layout_c == LayoutEnum::RowMajor && sizeof(TC) == 2 &&
-                                           rows_per_warpgroup == 64 && block_n == 256;
+                                           rows_per_warpgroup == 64 && output_n == 256;
   /// The chunks stored at once. NOTE: with 3 or 4 kept packed beside the next tile's 128
   /// accumulators, the consumers spill (40 or 104 bytes at 232 registers).
   static constexpr int overlap_first_chunk = 2;
@@ -182,7 +192,7 @@ struct GemmProblemArguments {
   std::int64_t ldb = 0;
   TC* c = nullptr;
   std::int64_t ldc = 0;
-  std::int64_t m = 0, n = 0, k = 0;
+  std::int64_t m = 0, n = 0, k = 0;  ///< n: B's columns (C's too, but twice C's for a gated epilogue)
   EpilogueOp epilogue_op{};
   /// Tile rows per rasterization group (0: the default); CuTeDSL's max_swizzle_size.
   int raster_group_rows = 0;
@@ -195,6 +205,10 @@ struct GemmProblemArguments {
   void* workspace = nullptr;
   std::size_t workspace_bytes = 0;
 };
+
+/// A list of plans (what a set of translation units instantiates).
+template <class... Plans>
+struct GemmPlanList {};
 
 /// The arguments of a plan's GEMM.
 template <class Plan>

@@ -197,6 +197,24 @@ __device__ __forceinline__ bool gemm_fixup(typename Plan::Mma::FragmentC& acc, W
   return true;
 }
 
+/// A gated epilogue's outputs (epilogue::Gated): atom a's value 4b + e of the half-width
+/// accumulator is op(gate, up) of the accumulator's values 8b + e and 8b + 4 + e, which lie in the
+/// same row and column of a gate column block and the up column block beside it.
+template <class Plan>
+__device__ __forceinline__ typename Plan::OutputAccumulator::FragmentC gated_outputs(
+    typename Plan::Mma::FragmentC const& acc, typename Plan::EpilogueOp const& op) {
+  typename Plan::OutputAccumulator::FragmentC out;
+#pragma unroll
+  for (int a = 0; a < Plan::Mma::atoms_m; ++a) {
+#pragma unroll
+    for (int b = 0; b < Plan::output_n / 8; ++b) {
+#pragma unroll
+      for (int e = 0; e < 4; ++e) out(4 * b + e, a) = op(acc(8 * b + e, a), acc(8 * b + 4 + e, a));
+    }
+  }
+  return out;
+}
+
 /// A consumer warpgroup: for each of its tiles, the main loop, the fix-up of a shared tile, and
 /// the epilogue (the functor, the output type, stmatrix, TMA store) of its rows of the tile.
 /// `consumer` numbers the consumer warpgroups; `slab` is the part of each tile it computes (its
@@ -252,19 +270,28 @@ __device__ __forceinline__ void gemm_consumer(typename Plan::SharedStorage& smem
 
     // ---- epilogue ----
     std::int64_t const row0 = std::int64_t(tile.m) * Plan::block_m + slab * Plan::rows_per_warpgroup;
-    std::int64_t const col0 = std::int64_t(tile.n) * Plan::block_n;
-    if constexpr (Plan::overlap_epilogue) {
-      if (tile.splits == 1) {
-        pending = output.template pack_slab<Mma>(acc, 0, epilogue_op, {tma_c, row0, col0, m, n});
+    std::int64_t const col0 = std::int64_t(tile.n) * Plan::output_n;
+    if constexpr (Plan::gated) {
+      auto const out = gated_outputs<Plan>(acc, epilogue_op);
 #pragma unroll
-        for (int c = 0; c < Plan::overlap_first_chunk; ++c) store_pending_chunk(c);
-        has_pending = true;
-        continue;
+      for (int atom = 0; atom < Mma::atoms_m; ++atom) {
+        output.template store<typename Plan::OutputAccumulator>(out, atom, epilogue::Identity{},
+                                                                {tma_c, row0 + atom * 64, col0, m, n});
       }
-    }
+    } else {
+      if constexpr (Plan::overlap_epilogue) {
+        if (tile.splits == 1) {
+          pending = output.template pack_slab<Mma>(acc, 0, epilogue_op, {tma_c, row0, col0, m, n});
 #pragma unroll
-    for (int atom = 0; atom < Mma::atoms_m; ++atom)
-      output.template store<Mma>(acc, atom, epilogue_op, {tma_c, row0 + atom * 64, col0, m, n});
+          for (int c = 0; c < Plan::overlap_first_chunk; ++c) store_pending_chunk(c);
+          has_pending = true;
+          continue;
+        }
+      }
+#pragma unroll
+      for (int atom = 0; atom < Mma::atoms_m; ++atom)
+        output.template store<Mma>(acc, atom, epilogue_op, {tma_c, row0 + atom * 64, col0, m, n});
+    }
   }
   if (has_pending) {
 #pragma unroll
@@ -273,7 +300,7 @@ __device__ __forceinline__ void gemm_consumer(typename Plan::SharedStorage& smem
   output.drain();
 }
 
-/// The kernel: persistent and warp-specialised (see the file comment).
+/// The kernel: persistent and warp-specialised (see the file comment). m x n is C's extent.
 template <class Plan>
 __global__ void __launch_bounds__(Plan::threads, 1)
 gemm_kernel(const __grid_constant__ typename Plan::MapA tma_a, const __grid_constant__ typename Plan::MapB tma_b,
@@ -404,6 +431,9 @@ void run_gemm(GemmArguments<Plan> const& args, cudaStream_t stream) {
   if (args.m < 1 || args.n < 1 || args.k < 1)
     host::argument_error("gemm.shape", "M, N and K must be at least 1 (got " + std::to_string(args.m) + ", " +
                                            std::to_string(args.n) + ", " + std::to_string(args.k) + ")");
+  if (Plan::gated && args.n % (2 * epilogue::SwiGLU::block) != 0)
+    host::argument_error("gemm.gated", "a gated epilogue pairs blocks of 8 gate and 8 up columns: N must be a multiple "
+                                       "of 16 (got " + std::to_string(args.n) + ")");
   if (args.k % 8 != 0)
     host::argument_error("gemm.k-multiple-of-8", "K must be a multiple of 8 elements (got " + std::to_string(args.k) +
                                                      "): TMA needs 16-byte row strides; pad K with zeros");
@@ -430,16 +460,17 @@ void run_gemm(GemmArguments<Plan> const& args, cudaStream_t stream) {
                          ? host::create_tensor_map_tiled<TB, BLoad>(args.b, args.n, args.k, args.ldb)
                          : host::create_tensor_map_tiled<TB, BLoad>(args.b, args.k, args.n, args.ldb);
   using CChunk = typename Plan::OutputStore::Chunk;
+  std::int64_t const c_cols = Plan::gated ? args.n / 2 : args.n;
   auto const c_map = Plan::layout_c == LayoutEnum::RowMajor
-                         ? host::create_tensor_map_tiled<TC, CChunk>(args.c, args.m, args.n, args.ldc)
-                         : host::create_tensor_map_tiled<TC, CChunk>(args.c, args.n, args.m, args.ldc);
+                         ? host::create_tensor_map_tiled<TC, CChunk>(args.c, args.m, c_cols, args.ldc)
+                         : host::create_tensor_map_tiled<TC, CChunk>(args.c, c_cols, args.m, args.ldc);
   SplitKWorkspace workspace{};
   if (schedule.workspace_bytes > 0)
     workspace = split_k_workspace(args.workspace, schedule.workspace_slots(), Plan::tile_warpgroups);
 
   auto const grid = StaticPersistentTileScheduler::get_grid_shape(schedule.tiles, schedule.resident_ctas);
   host::launch(&gemm_kernel<Plan>, "gemm_sm90", gemm_launch_config<Plan>(unsigned(grid), stream), a_map, b_map, c_map,
-               args.epilogue_op, args.m, args.n, schedule.tiles, workspace);
+               args.epilogue_op, args.m, c_cols, schedule.tiles, workspace);
 }
 
 }  // namespace cute_cpp::examples

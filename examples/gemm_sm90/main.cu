@@ -222,6 +222,50 @@ bool check(std::int64_t m, std::int64_t n, std::int64_t k, std::mt19937_64& rng,
 
 constexpr auto no_epilogue = [](std::vector<double>&, std::int64_t, std::int64_t) {};
 
+/// A gated (SwiGLU) GEMM: C (m x n/2) = silu(gate) * up of the product's interleaved gate and up
+/// columns, against the fp64 product on the CPU; also with the work cut by stream-K and split-K.
+template <class Plan>
+bool check_gated(std::int64_t m, std::int64_t n, std::int64_t k, std::mt19937_64& rng, Cut cut = whole) {
+  Problem<Plan> p(m, n, k, rng);
+  p.dc.fill_bytes(0xFF);
+  auto args = p.arguments();
+  args.decomposition = cut.mode;
+  args.k_splits = cut.k_splits;
+  p.reserve_workspace(ex::gemm_workspace_bytes<Plan>(args));
+  args = p.arguments();
+  args.decomposition = cut.mode;
+  args.k_splits = cut.k_splits;
+  ex::run_gemm<Plan>(args, nullptr);
+  host::cuda_check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
+  std::int64_t const f = n / 2;
+  auto const product = p.cpu_product();
+  std::vector<double> want(std::size_t(m * f));
+  for (std::int64_t i = 0; i < m; ++i)
+    for (std::int64_t j = 0; j < f; ++j) {
+      double const g = product[std::size_t(i * n + cute_cpp::epilogue::gated_gate_row(j))];
+      double const u = product[std::size_t(i * n + cute_cpp::epilogue::gated_up_row(j))];
+      want[std::size_t(i * f + j)] = g / (1.0 + std::exp(-g)) * u;
+    }
+  auto const all = p.dc.download();
+  std::vector<typename Plan::TC> got(std::size_t(m * f));
+  for (std::int64_t i = 0; i < m; ++i)
+    for (std::int64_t j = 0; j < f; ++j) got[std::size_t(i * f + j)] = all[std::size_t(i * p.ldc + j)];
+  auto const result = ex::check_close(std::span<typename Plan::TC const>(got), std::span<double const>(want),
+                                      rtol_of<typename Plan::TC>(), 1e-5 * double(k) + 1e-2);
+  // Columns past n/2 of each row of C are not C's: the kernel must leave them as poisoned.
+  bool untouched = true;
+  for (std::int64_t i = 0; i < m && untouched; ++i)
+    for (std::int64_t j = f; j < p.ldc && untouched; ++j) {
+      auto const v = all[std::size_t(i * p.ldc + j)];
+      untouched = std::memcmp(&v, "\xff\xff\xff\xff", sizeof(v)) == 0;
+    }
+  std::printf("check %-4s A K  B K  -> %-4s row %-24s %-22s m=%-5lld n=%-5lld k=%-5lld%-11s vs fp64    %s%s\n",
+              ex::dtype_name<typename Plan::TA>(), ex::dtype_name<typename Plan::TC>(), tile_name<Plan>().c_str(),
+              "swiglu", (long long)m, (long long)n, (long long)k, cut.name().c_str(), result.summary().c_str(),
+              untouched ? "" : "; FAILED: wrote past C's n/2 columns");
+  return result.ok() && untouched;
+}
+
 template <class Plan>
 bool check_shapes(std::mt19937_64& rng, cublasLtHandle_t handle, bool large) {
   bool ok = true;
@@ -344,6 +388,13 @@ bool check_rejections() {
     wide.m = wide.n = 4096, wide.ldc = 4096;
     expect([&] { ex::run_gemm<plans::Bf16TN320>(wide, nullptr); }, "[gemm.stream-k]");  // 160 accumulators a thread
   }
+  {
+    ex::GemmArguments<plans::Bf16TNSwiGLU> gated;
+    gated.a = gated.b = gated.c = buffer.data();
+    gated.m = 64, gated.n = 56, gated.k = 16;  // n: three and a half blocks of 8 gate and 8 up columns
+    gated.lda = gated.ldb = 16, gated.ldc = 64;
+    expect([&] { ex::run_gemm<plans::Bf16TNSwiGLU>(gated, nullptr); }, "[gemm.gated]");
+  }
   args.decomposition = ex::Decomposition::SplitK;
   args.k = 128, args.lda = 128, args.ldb = 128, args.k_splits = 2;
   expect([&] { ex::run_gemm<plans::Bf16TN>(args, nullptr); }, "[gemm.workspace]");
@@ -386,6 +437,10 @@ bool run_checks(std::mt19937_64& rng, cublasLtHandle_t handle) {
   ok &= check_epilogue<plans::Bf16TNRelu>([](double x) { return x > 0 ? x : 0.0; }, "a*P+b*S+bias, relu", rng, handle,
                                           split(3));
   ok &= check_epilogue<plans::Bf16TNGelu>(gelu, "a*P+b*S+bias, gelu", rng, handle, stream_k, 2048 + 77, 4096 - 40);
+  ok &= check_gated<plans::Bf16TNSwiGLU>(1, 16, 8, rng);
+  ok &= check_gated<plans::Bf16TNSwiGLU>(333, 528, 264, rng);
+  ok &= check_gated<plans::Bf16TNSwiGLU>(333, 528, 264, rng, split(3));
+  ok &= check_gated<plans::Bf16TNSwiGLU>(1100, 4096, 128, rng, stream_k);
   ok &= check_split_k(rng, handle);
   ok &= check_stream_k(rng, handle);
   ok &= check_rejections();
@@ -565,22 +620,9 @@ void benchmarks(std::mt19937_64& rng, cublasLtHandle_t handle, std::vector<ex::R
 
 }  // namespace
 
-/// --kernels: the dynamic shared memory of every plan's kernel (those instantiated in the *_sm90.cu
-/// files), for scripts/build-report.
-template <class... Plans>
-bool print_plan_kernels(int argc, char** argv) {
-  return ex::print_kernels(argc, argv, {ex::plan_smem<Plans>()...});
-}
-bool print_kernels(int argc, char** argv) {
-  using namespace plans;
-  return print_plan_kernels<Bf16TN, Bf16NN, Bf16TT, Bf16NT, Bf16TNNoCluster, Bf16TN128, Bf16TN64, Bf16TN128NoCluster,
-                            Bf16TN64NoCluster, Bf16TNPingPong, Bf16TNRelu, Bf16TNGelu, Bf16TNSilu, Bf16TN112NoCluster,
-                            Bf16TN112ClusterN, Bf16TNSwap16, Bf16TNSwap32, Bf16TNSwap64, Bf16TNSwap128c2, F16TN,
-                            Bf16TNf32, Bf16TNf32ColMajor, Bf16TN320>(argc, argv);
-}
-
 int main(int argc, char** argv) {
-  if (print_kernels(argc, argv)) return 0;
+  // --kernels: the dynamic shared memory of every plan's kernel, for scripts/build-report.
+  if (ex::print_plan_kernels(argc, argv, plans::Instantiated{})) return 0;
   cublasLtHandle_t handle{};
   auto cublas = [&] {
     if (handle == nullptr) ex::cublas_check(cublasLtCreate(&handle), "cublasLtCreate");

@@ -79,6 +79,15 @@ using Bf16TNf32ColMajor =
 using Bf16TNRelu = Wide<bf16, bf16, K, K, epilogue::LinearCombination<bf16, epilogue::ReLU>>;
 using Bf16TNGelu = Wide<bf16, bf16, K, K, epilogue::LinearCombination<bf16, epilogue::GELU>>;
 using Bf16TNSilu = Wide<bf16, bf16, K, K, epilogue::LinearCombination<bf16, epilogue::SiLU>>;
+/// silu(gate) * up of a B that interleaves gate and up columns (the fused gate-up projection of
+/// an FFN): 128 x 128 of C per 128 x 256 tile.
+using Bf16TNSwiGLU = Wide<bf16, bf16, K, K, epilogue::SwiGLU>;
+
+/// Every plan the *_sm90.cu files instantiate (keep in step with them).
+using Instantiated = GemmPlanList<Bf16TN, Bf16NN, Bf16TT, Bf16NT, Bf16TNNoCluster, Bf16TN128, Bf16TN64, Bf16TN128NoCluster,
+                                  Bf16TN64NoCluster, Bf16TNPingPong, Bf16TNRelu, Bf16TNGelu, Bf16TNSilu, Bf16TNSwiGLU,
+                                  Bf16TN112NoCluster, Bf16TN112ClusterN, Bf16TNSwap16, Bf16TNSwap32, Bf16TNSwap64,
+                                  Bf16TNSwap128c2, F16TN, Bf16TNf32, Bf16TNf32ColMajor, Bf16TN320>;
 
 }  // namespace cute_cpp::examples::plans
 

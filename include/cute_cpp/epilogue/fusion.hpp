@@ -54,4 +54,33 @@ struct LinearCombination {
   }
 };
 
+/// A gated epilogue (the GLU family): out = act(gate) * up. The GEMM's B interleaves gate and up
+/// columns in blocks of 8: GEMM columns 16b .. 16b + 7 are gate columns 8b .. 8b + 7 and GEMM
+/// columns 16b + 8 .. 16b + 15 the up columns 8b .. 8b + 7 (gated_gate_row / gated_up_row say
+/// where each weight row goes), and C has half the GEMM's columns. Blocks of 8 are the width of a
+/// wgmma accumulator's column block, so each thread holds every gate value beside its up value
+/// and the outputs form an accumulator of half the width. (CuTeDSL: no fusion of its own; the
+/// interleaving is what serving engines do with a fused gate-up weight.)
+template <class Activation>
+struct Gated {
+  static constexpr int block = 8;
+  // NOTE: not [[no_unique_address]]: a kernel parameter whose only member takes no space is an
+  // empty parameter type to nvcc, which it rejects.
+  Activation activation{};
+  CUTE_CPP_HD float operator()(float gate, float up) const { return activation(gate) * up; }
+};
+/// SwiGLU: silu(gate) * up (Llama, Qwen); GeGLU: gelu(gate) * up.
+using SwiGLU = Gated<SiLU>;
+using GeGLU = Gated<GELU>;
+
+template <class Op>
+inline constexpr bool is_gated_v = false;
+template <class Activation>
+inline constexpr bool is_gated_v<Gated<Activation>> = true;
+
+/// The row of the interleaved (2F, K) gate-up weight that holds row r of the gate weight (F, K).
+CUTE_CPP_HD constexpr std::int64_t gated_gate_row(std::int64_t r) { return r / 8 * 16 + r % 8; }
+/// The row of the interleaved weight that holds row r of the up weight (F, K).
+CUTE_CPP_HD constexpr std::int64_t gated_up_row(std::int64_t r) { return r / 8 * 16 + 8 + r % 8; }
+
 }  // namespace cute_cpp::epilogue

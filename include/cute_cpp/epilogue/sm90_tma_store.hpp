@@ -98,23 +98,24 @@ struct EpilogueTmaStore {
   __device__ __forceinline__ EpilogueTmaStore(SharedStorage& smem, int wg, int thread)
       : smem_(smem), wg_(wg), thread_(thread) {}
 
-  /// Applies `op` to the slab's accumulators (atom `atom` of `acc`), converts and stores it.
-  template <class TiledMma, class Op>
-  __device__ __forceinline__ void store(typename TiledMma::FragmentC const& acc, int atom, Op const& op,
+  /// Applies `op` to the slab's accumulators (atom `atom` of `acc`), converts and stores it. Acc
+  /// is the accumulator's shape (sm90::WgmmaAccumulator, or a tiled MMA's).
+  template <class Acc, class Op>
+  __device__ __forceinline__ void store(typename Acc::FragmentC const& acc, int atom, Op const& op,
                                         Slab const& at) {
-    static_assert(TiledMma::n == N);
-    auto const slice = TiledMma::get_slice(thread_);
+    static_assert(Acc::n == N);
+    auto const slice = Acc::get_slice(thread_);
     int const warp = thread_ / 32, lane = thread_ % 32;
 #pragma unroll
     for (int c = 0; c < chunks; ++c) {
       through_buffer(c, at.map, at.row0, at.col0, [&](char* const buffer) {
         if constexpr (row_major && sizeof(TC) == 2) {
-          stmatrix_rows(buffer, pack_chunk<TiledMma>(acc, atom, op, c, at), warp, lane);
+          stmatrix_rows(buffer, pack_chunk<Acc>(acc, atom, op, c, at), warp, lane);
         } else {
           float v[chunk_cols / 2];  // this thread's chunk_cols / 8 n8-blocks, 4 values each
 #pragma unroll
           for (int j = 0; j < chunk_cols / 2; ++j)
-            v[j] = output<TiledMma>(acc, atom, op, slice, c * (chunk_cols / 2) + j, at);
+            v[j] = output<Acc>(acc, atom, op, slice, c * (chunk_cols / 2) + j, at);
           write_values(buffer, v, warp, lane);
         }
       });
@@ -122,12 +123,12 @@ struct EpilogueTmaStore {
   }
 
   /// The slab, packed (see Packed).
-  template <class TiledMma, class Op>
-  __device__ __forceinline__ Packed pack_slab(typename TiledMma::FragmentC const& acc, int atom, Op const& op,
+  template <class Acc, class Op>
+  __device__ __forceinline__ Packed pack_slab(typename Acc::FragmentC const& acc, int atom, Op const& op,
                                               Slab const& at) const {
     Packed p;
 #pragma unroll
-    for (int c = 0; c < chunks; ++c) p.chunk[c] = pack_chunk<TiledMma>(acc, atom, op, c, at);
+    for (int c = 0; c < chunks; ++c) p.chunk[c] = pack_chunk<Acc>(acc, atom, op, c, at);
     p.row0 = at.row0, p.col0 = at.col0;
     return p;
   }
@@ -170,25 +171,25 @@ struct EpilogueTmaStore {
   }
   /// The functor's output for this thread's accumulator jj of atom `atom`; outside M x N the raw
   /// value (TMA drops it).
-  template <class TiledMma, class Op, class Slice>
-  __device__ __forceinline__ float output(typename TiledMma::FragmentC const& acc, int atom, Op const& op,
+  template <class Acc, class Op, class Slice>
+  __device__ __forceinline__ float output(typename Acc::FragmentC const& acc, int atom, Op const& op,
                                           Slice const& slice, int jj, Slab const& at) const {
     std::int64_t const row = at.row0 + slice.row(0, jj), col = at.col0 + slice.col(jj);
     float const x = acc(jj, atom);
     return (row < at.m && col < at.n) ? op(x, row, col) : x;
   }
   /// Chunk c of a 16-bit row-major slab as stmatrix operands: output pairs, in accumulator order.
-  template <class TiledMma, class Op>
-  __device__ __forceinline__ ChunkWords pack_chunk(typename TiledMma::FragmentC const& acc, int atom, Op const& op,
+  template <class Acc, class Op>
+  __device__ __forceinline__ ChunkWords pack_chunk(typename Acc::FragmentC const& acc, int atom, Op const& op,
                                                    int c, Slab const& at) const {
     static_assert(row_major && sizeof(TC) == 2, "cute-cpp [epilogue.packed]: packed slabs are 16-bit row-major");
-    auto const slice = TiledMma::get_slice(thread_);
+    auto const slice = Acc::get_slice(thread_);
     ChunkWords chunk;
 #pragma unroll
     for (int w = 0; w < chunk_cols / 4; ++w) {
       int const jj = c * (chunk_cols / 2) + 2 * w;
-      chunk.words[w] = pack(output<TiledMma>(acc, atom, op, slice, jj, at),
-                            output<TiledMma>(acc, atom, op, slice, jj + 1, at));
+      chunk.words[w] = pack(output<Acc>(acc, atom, op, slice, jj, at),
+                            output<Acc>(acc, atom, op, slice, jj + 1, at));
     }
     return chunk;
   }

@@ -150,6 +150,21 @@ struct WgmmaThrMma {
   static CUTE_CPP_HD constexpr int value_offset(int j) { return int(AtomLayoutC<N>{}(0, j)); }
 };
 
+/// A warpgroup's accumulator of AtomsM 64 x N atoms: the register tensor and each element's
+/// coordinates. WgmmaTiledMma's accumulator; an epilogue that turns one accumulator into another
+/// (a gated epilogue halves N) names the result's shape with it.
+template <int AtomsM, int N>
+struct WgmmaAccumulator {
+  static constexpr int atoms_m = AtomsM;
+  static constexpr int n = N;
+  /// The fragment, a register tensor of (N/2 values, AtomsM atoms): value j of atom a is at row
+  /// get_slice(t).row(a, j), column get_slice(t).col(j) of the warpgroup's slab.
+  using FragmentC = RmemTensor<float, Layout<Shape<C<N / 2>, C<AtomsM>>>>;
+  static CUTE_CPP_HD constexpr WgmmaThrMma<AtomsM, N> get_slice(int thread_in_warpgroup) {
+    return {thread_in_warpgroup};
+  }
+};
+
 /// A warpgroup's tiled MMA: AtomsM atoms of m64nNk(16|8|32) (N above 256: atoms_n equal atoms
 /// along N), A rows from ASmem, B from BSmem (either may be role-tagged: AOperand<L>, BOperand<L>).
 template <class TA, class TB, class TAcc, class ASmem, class BSmem, int AtomsM, int N>
@@ -180,10 +195,10 @@ struct WgmmaTiledMma {
   static constexpr ctm::DataType type_a = detail::data_type_of<TA>();
   static constexpr ctm::DataType type_b = detail::data_type_of<TB>();
 
-  /// The accumulator fragment, a register tensor of (N/2 values, AtomsM atoms): value j of atom
-  /// a is at row get_slice(t).row(a, j), column get_slice(t).col(j) of the warpgroup's slab (the
-  /// N atoms' fragments one after another, so this holds for any atoms_n).
-  using FragmentC = RmemTensor<float, Layout<Shape<C<N / 2>, C<AtomsM>>>>;
+  /// The accumulator (WgmmaAccumulator): the N atoms' fragments lie one after another, so its
+  /// coordinates hold for any atoms_n.
+  using Accumulator = WgmmaAccumulator<AtomsM, N>;
+  using FragmentC = typename Accumulator::FragmentC;
 
   /// Atom a's values of the fragment, as the float array a wgmma takes.
   static CUTE_CPP_HD float (&atom_values(FragmentC& acc, int a))[N / 2] {
@@ -191,7 +206,7 @@ struct WgmmaTiledMma {
   }
 
   static CUTE_CPP_HD constexpr WgmmaThrMma<AtomsM, N> get_slice(int thread_in_warpgroup) {
-    return {thread_in_warpgroup};
+    return Accumulator::get_slice(thread_in_warpgroup);
   }
 
 #if defined(__CUDACC__)

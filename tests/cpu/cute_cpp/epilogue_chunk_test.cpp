@@ -2,13 +2,16 @@
 // The TMA-store epilogue's chunking (include/cute_cpp/epilogue/sm90_tma_store.hpp): a row-major C
 // goes out in chunks of the widest swizzle that divides the tile's N, a column-major C in whole
 // 64-row columns.
+#include <cute_cpp/epilogue/fusion.hpp>
 #include <cute_cpp/epilogue/sm90_tma_store.hpp>
 #include <cute_cpp/pipeline/named_barrier.hpp>
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace {
 using cute_cpp::LayoutEnum;
@@ -88,4 +91,23 @@ TEST(EpilogueTmaStore, ChunkLayoutIsWhereTmaReads) {
   expect_chunk_matches_tma<Epi<H, 128, LayoutEnum::ColMajor>>();
   expect_chunk_matches_tma<Epi<float, 64, LayoutEnum::ColMajor>>();
   expect_chunk_matches_tma<Epi<float, 8, LayoutEnum::ColMajor>>();
+}
+
+TEST(GatedEpilogue, InterleavesGateAndUpRowsInBlocksOfEight) {
+  using cute_cpp::epilogue::gated_gate_row;
+  using cute_cpp::epilogue::gated_up_row;
+  // Every row of a 2F-row fused weight holds exactly one gate or up row, in blocks of 8.
+  constexpr int f = 40;
+  std::vector<int> seen(2 * f, 0);
+  for (int r = 0; r < f; ++r) {
+    ++seen[std::size_t(gated_gate_row(r))];
+    ++seen[std::size_t(gated_up_row(r))];
+    EXPECT_EQ(gated_gate_row(r) / 8 % 2, 0) << r;  // gate blocks at even block positions
+    EXPECT_EQ(gated_up_row(r) - gated_gate_row(r), 8) << r;
+  }
+  for (int s : seen) EXPECT_EQ(s, 1);
+  EXPECT_EQ(gated_gate_row(9), 17);
+  EXPECT_EQ(gated_up_row(9), 25);
+  EXPECT_FLOAT_EQ(cute_cpp::epilogue::SwiGLU{}(0.0f, 3.0f), 0.0f);
+  EXPECT_NEAR(cute_cpp::epilogue::SwiGLU{}(2.0f, 3.0f), 2.0 / (1.0 + std::exp(-2.0)) * 3.0, 1e-5);
 }
