@@ -9,7 +9,8 @@
 //     gemm_fixup      split-K / stream-K: meets the other warpgroups sharing the tile's K blocks
 //                     in the workspace (epilogue/split_k_reduce.hpp, epilogue/stream_k_fixup.hpp);
 //     epilogue        the functor -> output type -> stmatrix -> TMA store (Plan::OutputStore); with
-//                     overlap_epilogue, part of it during the next tile's first K blocks.
+//                     overlap_epilogue, part of it during the next tile's first K blocks; a gated
+//                     functor first pairs gate and up columns into a half-width accumulator.
 // Cooperative: the two consumers take the two halves of every tile. PingPong: each takes every
 // other tile whole, skipping the other's stages, so their main loops and epilogues alternate.
 // The producer lowers its register budget (setmaxnreg) so the consumers can hold their

@@ -83,6 +83,13 @@ bool check_type(std::mt19937_64& rng) {
   }
   ok &= check_case<T>(9, 4096, true, 1, rng);   // misaligned: scalar accesses
   ok &= check_case<T>(1, 65536, false, 0, rng);   // one wide row: a cluster of 8 blocks (f32: streamed)
+  // staged rows (16-byte vectors, 2 to 8 blocks a row) with more rows than resident clusters, so
+  // that each cluster loops over rows: a short last segment and a block past the row's end
+  // (20000: 3 blocks' worth over 4; f32 5 over 8), the last segment short by one vector (65528).
+  ok &= check_case<T>(700, 20000, false, 0, rng);
+  ok &= check_case<T>(300, 20000, true, 0, rng);
+  ok &= check_case<T>(200, 65528, false, 0, rng);
+  ok &= check_case<T>(120, 65536, true, 0, rng);
   ok &= check_case<T>(2, 150000, true, 0, rng);   // wider than 8 blocks hold: streamed, read twice
   ok &= check_case<T>(std::size_t(1) << 20, 8, true, 0, rng);  // a million narrow rows
   return ok;
@@ -120,6 +127,7 @@ int main(int argc, char** argv) {
         bench<float>(16384, 8192, false, records, rng);
         bench<bf16>(65536, 1024, false, records, rng);
         bench<bf16>(32768, 4096, false, records, rng);
+        bench<bf16>(8192, 32768, false, records, rng);
         bench<bf16>(4096, 65536, false, records, rng);
       });
 }

@@ -18,6 +18,8 @@
 #include <cute_cpp/host/row_plan.hpp>           // RowPlan, plan_rows, dispatch_rows
 #include <cute_cpp/pipeline/named_barrier.hpp>  // NamedBarrierAllocation
 #include <cute_cpp/tensor.hpp>                  // make_tensor, RegisterTile, row_place, row_reduce
+#include <cute_cpp/tensor/row_stage.hpp>        // RowStage, row_loop
+#include <cute_cpp/arch/fence.hpp>              // fence_view_async_shared
 
 #include <cuda_runtime.h>
 
@@ -26,11 +28,79 @@
 
 namespace cute_cpp::examples {
 
+/// Rows split over a cluster of 8, staged in shared memory (Config::staged): each cluster loops
+/// over rows (a persistent grid); row n + row_stages of the loop is copied in (one bulk copy per
+/// block and input) once the block is done with row n, so the next row is in flight during this
+/// row's cluster exchange. Each vector is read from shared memory for the sum of squares and
+/// again for the output; `w` is held in registers across the rows.
+/// NOTE: holding the row's vectors in registers across the exchange (and refilling the stage at
+/// once) took 64 registers and spilled with `w` held, and measured 0.88 with `w` read per row.
+template <class T, class Config>
+__device__ __forceinline__ void rmsnorm_staged_rows(T const* __restrict__ x, T const* __restrict__ residual,
+                                                    T const* __restrict__ w, T* __restrict__ y,
+                                                    T* __restrict__ residual_out, std::int64_t rows, int width,
+                                                    float eps, RowShared& shared, T* smem) {
+  constexpr int V = Config::vec;
+  using Tiles = RowTiles<T, V, Config::slots>;
+  using Barriers = typename NamedBarrierAllocation<RowBarrierRequest<Config>>::template user<0>;  // none: whole blocks
+  RowPlace const at = row_place<Config>(width);
+  row_start<Config>(shared, at);
+  RowWalk const& walk = at.walk;
+  RowLoop const loop = row_loop(at);
+  RowStage<T, Config> const stage(smem, shared, at, residual != nullptr ? 2u : 1u);
+  auto const fill = [&](unsigned n) {
+    std::int64_t const row = loop.row(n);
+    if (row < rows) stage.fill(n, {x + row * width, residual == nullptr ? nullptr : residual + row * width});
+  };
+  if (threadIdx.x == 0) {
+    for (unsigned n = 0; n < unsigned(row_stages); ++n) fill(n);
+  }
+  Tiles ws;
+  ws.load(w, walk, 0);
+  unsigned n = 0;
+  // each of the thread's vectors of the row: (s, element)
+  auto const each = [&](auto&& f) {
+#pragma unroll
+    for (int s = 0; s < Config::slots; ++s) {
+      unsigned const e = walk.element(s, 0);
+      if (e < walk.width) f(s, e);
+    }
+  };
+  using Tile = RegisterTile<T, V>;
+  for (std::int64_t row = loop.first; row < rows; row = loop.row(++n)) {
+    stage.wait(n);
+    T* const x_stage = stage.buffer(n, 0);
+    float sum_sq = 0.f;
+    each([&](int, unsigned e) {
+      auto v = Tile::template load_vector<V>(x_stage + (e - stage.first));
+      if (residual != nullptr) {
+        auto const r = Tile::template load_vector<V>(stage.buffer(n, 1) + (e - stage.first));
+        v = (v.template to<float>() + r.template to<float>()).template to<T>();
+        v.template store_vector<V>(residual_out + row * width + e);
+        v.template store_vector<V>(x_stage + (e - stage.first));
+      }
+      auto const f = v.template to<float>();
+      sum_sq += (f * f).reduce_sum();
+    });
+    float const total = row_reduce<Config, Barriers>(sum_sq, SumOp{}, 0.f, shared, at, int(n));
+    float const rstd = rsqrtf(__fdividef(total, float(width)) + eps);
+    each([&](int s, unsigned e) {
+      auto const v = Tile::template load_vector<V>(x_stage + (e - stage.first));
+      (v.template to<float>() * ws[s].template to<float>() * rstd).template to<T>()
+          .template store_vector<V>(y + row * width + e);
+    });
+    if (residual != nullptr) arch::fence_view_async_shared();  // x' written to the stage, refilled by the async proxy
+    __syncthreads();
+    if (threadIdx.x == 0) fill(n + unsigned(row_stages));
+  }
+}
+
 /// NOTE: the minimum blocks per SM cap the registers: 48 a thread with the row cached (5 blocks
 /// of 256 threads per SM; nvcc alone took 54 for bf16: 4 blocks), 64 when streamed (4 blocks;
-/// nvcc alone took 61 to 72): more blocks keep more loads in flight (README.md has the figures).
+/// nvcc alone took 61 to 72), and 64 when staged (4 blocks and 4 rows of shared memory per SM; at
+/// 48 registers it spilled): more blocks keep more loads in flight (README.md has the figures).
 template <class T, class Config>
-__global__ void __launch_bounds__(row_block_threads, Config::cached ? 5 : 4)
+__global__ void __launch_bounds__(row_block_threads, Config::staged ? 4 : Config::cached ? 5 : 4)
 rmsnorm_kernel(T const* __restrict__ x, T const* __restrict__ residual, T const* __restrict__ w, T* __restrict__ y,
                T* __restrict__ residual_out, std::int64_t rows, int width, float eps) {
   static_assert(verify_plan<RowKernelPlan>());
@@ -38,6 +108,12 @@ rmsnorm_kernel(T const* __restrict__ x, T const* __restrict__ residual, T const*
   using Tiles = RowTiles<T, V, Config::slots>;
   using Barriers = typename NamedBarrierAllocation<RowBarrierRequest<Config>>::template user<0>;  // the row groups'
   __shared__ RowShared shared;
+  if constexpr (Config::staged) {
+    extern __shared__ __align__(128) unsigned char rmsnorm_stage_smem[];
+    rmsnorm_staged_rows<T, Config>(x, residual, w, y, residual_out, rows, width, eps, shared,
+                                   reinterpret_cast<T*>(rmsnorm_stage_smem));
+    return;
+  }
   RowPlace const at = row_place<Config>(width);
   row_start<Config>(shared, at);
   // NOTE: a warp or group past the last row has nothing to do and no block-wide sync to meet
@@ -96,10 +172,13 @@ void rmsnorm(T const* x, T const* residual, T const* w, T* y, T* residual_out, s
   if ((residual == nullptr) != (residual_out == nullptr))
     throw std::invalid_argument("cute-cpp [rmsnorm.residual]: residual and residual_out go together");
   bool const aligned = aligned16(x) && aligned16(residual) && aligned16(w) && aligned16(y) && aligned16(residual_out);
-  host::RowPlan const plan = host::plan_rows<T>(width, aligned);
-  host::dispatch_rows<T>(plan, [&]<class Config>() {
-    host::launch(&rmsnorm_kernel<T, Config>, "rmsnorm_kernel", plan.launch_config(rows, stream), x, residual, w, y,
-                 residual_out, std::int64_t(rows), int(width), eps);
+  host::RowPlan const plan = host::plan_rows<T>(width, aligned, /*hold_block_rows=*/true, /*stage_split_rows=*/true);
+  host::dispatch_rows<T, /*Staged=*/true>(plan, [&]<class Config>() {
+    auto const kernel = &rmsnorm_kernel<T, Config>;
+    host::LaunchConfig config = plan.launch_config(rows, stream, residual != nullptr ? 2 : 1);
+    if constexpr (Config::staged) config = host::persistent_rows(kernel, config);
+    host::launch(kernel, "rmsnorm_kernel", config, x, residual, w, y, residual_out, std::int64_t(rows), int(width),
+                 eps);
   });
 }
 

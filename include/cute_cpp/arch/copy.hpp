@@ -2,9 +2,12 @@
 // SPDX-FileCopyrightText: 2026 cute-cpp authors
 #pragma once
 // cute.arch copy-group helpers: cp_async_commit_group, cp_async_wait_group<N>,
-// cp_async_bulk_commit_group, cp_async_bulk_wait_group<N> (optionally read-only).
+// cp_async_bulk_commit_group, cp_async_bulk_wait_group<N> (optionally read-only); the 1D bulk
+// copy global -> shared with mbarrier completion (cp_async_bulk_global_to_shared).
 #include <ctm/common/cp_async.hpp>       // cp_async_commit_group, cp_async_wait_group
-#include <ctm/common/cp_async_bulk.hpp>  // cp_async_bulk_commit_group, cp_async_bulk_wait_group(_read)
+#include <ctm/common/cp_async_bulk.hpp>  // cp_async_bulk_commit_group, cp_async_bulk_wait_group(_read), cp_async_bulk_shared_cta_global
+
+#include <cstdint>
 
 #if defined(__CUDACC__)
 namespace cute_cpp::arch {
@@ -18,6 +21,15 @@ template <int N, bool Read = false>
 __device__ __forceinline__ void cp_async_bulk_wait_group() {
   if constexpr (Read) ctm::cp_async_bulk_wait_group_read<N>();
   else ctm::cp_async_bulk_wait_group<N>();
+}
+
+/// cp.async.bulk.shared::cta.global.mbarrier::complete_tx::bytes: copies `bytes` from global
+/// `src` into this block's shared memory at `dst` and completes `bytes` transaction bytes on
+/// `mbar` (expected with mbarrier_arrive_and_expect_tx).
+/// @pre bytes, dst and src are multiples of 16.
+__device__ __forceinline__ void cp_async_bulk_global_to_shared(void* dst, void const* src, std::uint32_t bytes,
+                                                               std::uint64_t* mbar) {
+  ctm::cp_async_bulk_shared_cta_global(dst, src, bytes, mbar);
 }
 
 }  // namespace cute_cpp::arch

@@ -36,4 +36,24 @@ struct row_group_barriers {
   static constexpr bool ok = true;
 };
 
+/// Rule rows.staged: only a row split over the blocks of a cluster (cached, whole blocks) is
+/// staged in shared memory.
+template <bool Staged, bool Cached, int ThreadsPerRow, int BlockThreads>
+struct row_staged_split {
+  static_assert(!Staged || (Cached && ThreadsPerRow == BlockThreads),
+                "cute-cpp [rows.staged]: only rows split over whole blocks (cached, a block of 256 threads per "
+                "segment) are staged in shared memory");
+  static constexpr bool ok = true;
+};
+
+/// Rule rows.staged-vector: a staged row moves as 16-byte vectors (the bulk copy takes 16-byte
+/// multiples and addresses): V elements of ElemBytes bytes.
+template <int V, int ElemBytes>
+struct row_staged_vector {
+  static_assert(V * ElemBytes == 16,
+                "cute-cpp [rows.staged-vector]: a row staged in shared memory is read in 16-byte vectors (the "
+                "bulk copy needs 16-byte sizes and addresses)");
+  static constexpr bool ok = true;
+};
+
 }  // namespace cute_cpp::diag

@@ -13,18 +13,24 @@
 #include <cuda_runtime.h>
 
 #include <cstddef>
+#include <mutex>
 #include <stdexcept>
+#include <utility>
+#include <vector>
 
 namespace cute_cpp::host {
 
 /// A row kernel's run-time plan: V = 16 bytes of T when the width and every pointer allow it,
 /// else 1; the smallest group of 32, 64 or 128 threads that holds the row in one round; else a
-/// cluster of 1 to 8 blocks per row, holding it in registers; one streaming block per row beyond.
+/// cluster of 1 to 8 blocks per row, holding it in registers (or, staged, in shared memory); one
+/// streaming block per row beyond.
 struct RowPlan {
   int vec = 1;
   int threads_per_row = 32;
   bool cached = true;
   unsigned cluster = 1;  ///< blocks per row (cached rows of whole blocks)
+  bool staged = false;   ///< a row of 2 or more blocks staged in shared memory, persistent clusters
+  std::size_t segment_bytes = 0;  ///< bytes of a row per block of the cluster (staged rows)
 
   /// Blocks for `rows` rows. @pre at most 2^31 - 1 blocks [rows.count]: std::invalid_argument.
   [[nodiscard]] unsigned blocks(std::size_t rows) const {
@@ -33,13 +39,16 @@ struct RowPlan {
     if (b > 0x7fffffffu) throw std::invalid_argument("cute-cpp [rows.count]: too many rows for one launch");
     return unsigned(b);
   }
-  /// The launch of `rows` rows: a block of row_block_threads, `cluster` blocks per cluster.
-  [[nodiscard]] LaunchConfig launch_config(std::size_t rows, cudaStream_t stream) const {
+  /// The launch of `rows` rows: a block of row_block_threads, `cluster` blocks per cluster; a
+  /// staged plan takes row_stages rows of `inputs` tensors of dynamic shared memory per block
+  /// (and its grid is to be cut to the resident clusters: persistent_rows).
+  [[nodiscard]] LaunchConfig launch_config(std::size_t rows, cudaStream_t stream, int inputs = 1) const {
     LaunchConfig config;
     config.grid = dim3(blocks(rows));
     config.block = dim3(row_block_threads);
     config.cluster = dim3(cluster);
     config.stream = stream;
+    if (staged) config.smem_bytes = std::size_t(row_stages) * std::size_t(inputs) * segment_bytes;
     return config;
   }
 };
@@ -51,9 +60,13 @@ struct RowPlan {
 ///   plan_rows<bf16>(2048, true)   -> vec 8, 64 threads a row, cached
 ///   plan_rows<bf16>(65536, true)  -> vec 8, 256 threads, cached, cluster 8
 ///   plan_rows<bf16>(65536, true, false) -> vec 8, 256 threads, streamed, cluster 1
+/// With stage_split_rows (kernels that take staged rows), a row split over 2 or more blocks with
+/// 16-byte vectors is staged in shared memory instead of held in registers:
+///   plan_rows<bf16>(65536, true, true, true) -> vec 8, 256 threads, cached, cluster 8, staged
 /// @pre width < 2^31 [rows.width]: std::invalid_argument otherwise.
 template <class T>
-[[nodiscard]] RowPlan plan_rows(std::size_t width, bool pointers_aligned, bool hold_block_rows = true) {
+[[nodiscard]] RowPlan plan_rows(std::size_t width, bool pointers_aligned, bool hold_block_rows = true,
+                                bool stage_split_rows = false) {
   if (width > 0x7fffffffu) throw std::invalid_argument("cute-cpp [rows.width]: rows are at most 2^31 - 1 elements");
   RowPlan p;
   int const full = int(16 / sizeof(T));
@@ -79,16 +92,65 @@ template <class T>
     while (p.cluster < needed && p.cluster < unsigned(row_max_cluster)) p.cluster *= 2;
     p.cached = needed <= p.cluster;
     if (!p.cached) p.cluster = 1;
+    // NOTE: staged only when split: the cluster's exchange is the latency that the next row's
+    // copy hides (examples/rmsnorm/README.md has the figures); a row of one block has none.
+    p.staged = stage_split_rows && p.cached && p.cluster >= unsigned(row_stage_min_cluster) && p.vec == full;
+    if (p.staged) p.segment_bytes = per_block * sizeof(T);
   }
   return p;
 }
 
+/// config with its grid cut to the clusters of `kernel` that can be resident at once (at least
+/// one): the grid of a kernel whose clusters loop over rows (staged rows).
+/// NOTE: the count is asked of the runtime once per kernel, shared memory size and device.
+template <class... Params>
+[[nodiscard]] LaunchConfig persistent_rows(void (*kernel)(Params...), LaunchConfig config) {
+  struct Key {
+    void const* kernel;
+    std::size_t smem;
+    unsigned cluster;
+    int device;
+    bool operator==(Key const&) const = default;
+  };
+  static std::mutex mutex;
+  static std::vector<std::pair<Key, int>> known;
+  int device = 0;
+  cuda_check(cudaGetDevice(&device), "cudaGetDevice");
+  Key const key{reinterpret_cast<void const*>(kernel), config.smem_bytes, config.cluster.x, device};
+  int clusters = 0;
+  {
+    std::lock_guard lock(mutex);
+    for (auto const& [k, c] : known)
+      if (k == key) clusters = c;
+  }
+  if (clusters == 0) {
+    // NOTE: the attribute is set whenever the dynamic and static shared memory together pass the
+    // default 48 KB (launch sets it only for dynamic shared memory above 48 KB).
+    cudaFuncAttributes attributes{};
+    cuda_check(cudaFuncGetAttributes(&attributes, kernel), "cudaFuncGetAttributes");
+    if (config.smem_bytes + attributes.sharedSizeBytes > 48 * 1024)
+      cuda_check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(config.smem_bytes)),
+                 "cudaFuncSetAttribute(MaxDynamicSharedMemorySize)");
+    clusters = max_active_clusters(kernel, config);
+    if (clusters < 1) throw std::invalid_argument("cute-cpp [rows.staged]: no cluster of the staged row kernel fits");
+    std::lock_guard lock(mutex);
+    known.emplace_back(key, clusters);
+  }
+  unsigned const resident = unsigned(clusters) * config.cluster.x;
+  if (config.grid.x > resident) config.grid.x = resident;
+  return config;
+}
+
 /// Calls f.template operator()<Config>() with the RowConfig matching the plan for rows of T (8
-/// instantiations: groups of 64 and 128 threads for 16-byte vectors only).
-template <class T, class F>
+/// instantiations: groups of 64 and 128 threads for 16-byte vectors only; a ninth, the staged
+/// rows of 16-byte vectors, with Staged, for plans from plan_rows with stage_split_rows).
+template <class T, bool Staged = false, class F>
 void dispatch_rows(RowPlan const& p, F&& f) {
   constexpr int Full = int(16 / sizeof(T));
   auto pick = [&]<int V>() {
+    if constexpr (Staged && V == Full) {
+      if (p.staged && p.threads_per_row != 32) return f.template operator()<RowConfig<V, row_block_threads, true, row_slots, true>>();
+    }
     if (p.threads_per_row == 32) f.template operator()<RowConfig<V, 32, true>>();
     else if (p.cached) f.template operator()<RowConfig<V, row_block_threads, true>>();
     else f.template operator()<RowConfig<V, row_block_threads, false>>();

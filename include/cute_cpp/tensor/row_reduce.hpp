@@ -19,13 +19,14 @@
 
 namespace cute_cpp {
 
-/// The row kernels' shared memory: the block reduction's scratch and, for rows split over a
-/// cluster, per exchange (at most 2 a kernel) an mbarrier and the partial result of every block
-/// of the cluster, pushed here by each block.
+/// The row kernels' shared memory: the block reduction's scratch; for rows split over a cluster,
+/// two exchange slots (used in turn) of an mbarrier and the partial result of every block of the
+/// cluster, pushed here by each block; for staged rows, the barrier of each stage's bulk copies.
 struct RowShared {
   SmemArray<float, 32> warp;
   SmemArray<std::uint64_t, 2> bar;
   SmemArray<float, 2 * row_max_cluster> parts;
+  SmemArray<std::uint64_t, row_stages> full;
 };
 
 /// The static plan of a row kernel, for verify_plan: 256 threads, RowShared, clusters of up to 8.
@@ -45,11 +46,23 @@ using RowBarrierRequest = BarrierRequest<Config::group_barriers, Config::threads
 #if defined(__CUDACC__)
 
 /// Before a row split over a cluster loads anything: thread 0 sets up this block's exchange
-/// barriers, and every thread arrives on the cluster barrier that the first exchange waits on
-/// (no block may push into a peer before the peer's barriers exist).
+/// barriers (and a staged row's copy barriers, which the block's threads may use after the
+/// __syncthreads here), and every thread arrives on the cluster barrier that the first exchange
+/// waits on (no block may push into a peer before the peer's barriers exist).
 template <class Config>
 __device__ __forceinline__ void row_start(RowShared& shared, RowPlace const& at) {
-  if constexpr (Config::split) {
+  if constexpr (Config::staged) {
+    if (threadIdx.x == 0) {
+      for (int s = 0; s < row_stages; ++s) arch::mbarrier_init(&shared.full[s], 1);
+      if (at.blocks > 1) {
+        arch::mbarrier_init(&shared.bar[0], 1);
+        arch::mbarrier_init(&shared.bar[1], 1);
+      }
+      arch::mbarrier_init_fence();
+    }
+    __syncthreads();
+    if (at.blocks > 1) arch::cluster_arrive_relaxed();
+  } else if constexpr (Config::split) {
     if (at.blocks > 1) {
       if (threadIdx.x == 0) {
         arch::mbarrier_init(&shared.bar[0], 1);
@@ -65,7 +78,11 @@ __device__ __forceinline__ void row_start(RowShared& shared, RowPlace const& at)
 /// distributed shared memory; every thread of every block gets the same bits (each block folds
 /// the same partials in rank order). Block b's thread r pushes x into block r's parts with
 /// st.async, which signals block r's barrier for the exchange; each block waits for the
-/// `blocks` partials on its own barrier. `exchange` (0, then 1) numbers the kernel's exchanges.
+/// `blocks` partials on its own barrier. `exchange` (0, 1, 2, ...) numbers the kernel's
+/// exchanges: they use the two slots in turn, slot exchange % 2 in phase exchange / 2 % 2.
+/// NOTE: two slots suffice: a block pushes exchange n + 2 only after its exchange n + 1, which
+/// needs every peer's push n + 1, which a peer makes only after reading exchange n (the block
+/// reduction's __syncthreads lies between), so slot n % 2 is free and its phase n complete.
 /// NOTE: the pushes need no fence: a release of a shared-memory slot to the cluster
 /// (cluster_sync, or fence.acq_rel.cluster) compiles to MEMBAR.ALL.GPU, st.async does not. And
 /// since every block waits for all pushes into it before going on, none exits while a peer may
@@ -74,11 +91,12 @@ __device__ __forceinline__ void row_start(RowShared& shared, RowPlace const& at)
 template <class Op>
 __device__ __forceinline__ float cluster_reduce(float x, Op op, RowShared& shared, unsigned blocks, int exchange) {
   if (exchange == 0) arch::cluster_wait();  // every block's barriers are initialised (row_start)
-  std::uint64_t* const bar = &shared.bar[exchange];
-  float* const parts = &shared.parts[exchange * row_max_cluster];
+  unsigned const slot = unsigned(exchange) & 1u;
+  std::uint64_t* const bar = &shared.bar[slot];
+  float* const parts = &shared.parts[slot * row_max_cluster];
   if (threadIdx.x == 0) arch::mbarrier_arrive_and_expect_tx(bar, blocks * std::uint32_t(sizeof(float)));
   if (threadIdx.x < blocks) arch::store_shared_remote(x, &parts[arch::block_rank_in_cluster()], bar, threadIdx.x);
-  arch::mbarrier_wait(bar, 0);
+  arch::mbarrier_wait(bar, (unsigned(exchange) >> 1) & 1u);
   float y = parts[0];
   for (unsigned b = 1; b < blocks; ++b) y = op(y, parts[b]);
   return y;
@@ -106,7 +124,7 @@ __device__ __forceinline__ float group_reduce(float x, Op op, float* scratch) {
 /// The sum / max of x over the threads of one row: a warp, a group of 64 or 128 threads, a
 /// block, or the blocks of a cluster; every thread of the row gets the same bits. Barriers is
 /// the kernel's run of named barriers for RowBarrierRequest<Config> (used by groups only).
-/// `exchange` (0, then 1) numbers a kernel's reductions of rows split over a cluster.
+/// `exchange` (0, 1, 2, ...) numbers a kernel's reductions of rows split over a cluster.
 ///   row_reduce<Config, Barriers>(sum_sq, SumOp{}, 0.f, shared, at, 0)
 template <class Config, class Barriers, class Op>
 __device__ __forceinline__ float row_reduce(float x, Op op, float identity, RowShared& shared, RowPlace const& at,

@@ -27,6 +27,18 @@ std::string dispatched(host::RowPlan const& plan) {
   return got;
 }
 
+/// The same for a kernel that takes staged rows, with "/staged" when it gets them.
+template <class T>
+std::string dispatched_staged(host::RowPlan const& plan) {
+  std::string got;
+  host::dispatch_rows<T, true>(plan, [&]<class Config>() {
+    got = std::to_string(Config::vec) + "/" + std::to_string(Config::threads_per_row) + "/" +
+          (Config::cached ? "cached" : "streamed") + "/" + std::to_string(Config::slots) +
+          (Config::staged ? "/staged" : "");
+  });
+  return got;
+}
+
 template <class T>
 std::string error_of(std::size_t width) {
   try {
@@ -45,6 +57,8 @@ static_assert(cc::RowConfig<8, 32, true>::group_barriers == 0 && cc::RowConfig<8
 static_assert(cc::RowConfig<8, 256, true>::split && !cc::RowConfig<8, 256, false>::split &&
               !cc::RowConfig<8, 128, true>::split);
 static_assert(cc::RowConfig<8, 256, true>::slots == cc::row_slots);
+static_assert(cc::RowConfig<8, 256, true, 4, true>::staged && cc::RowConfig<8, 256, true, 4, true>::split &&
+              !cc::RowConfig<8, 256, true>::staged && cc::RowConfig<8, 256, true>::segment == 8 * 256 * 4);
 
 TEST(RowPlan, NarrowRowsTakeTheSmallestGroupThatHoldsThem) {
   // bf16: 8 elements a vector, 4 vectors a thread, so 32 threads hold 1024 elements.
@@ -114,4 +128,26 @@ TEST(RowPlan, RejectsWidthsAndRowCountsPastTheLimits) {
   } catch (std::invalid_argument const& e) {
     EXPECT_NE(std::string(e.what()).find("cute-cpp [rows.count]"), std::string::npos);
   }
+}
+
+TEST(RowPlan, StagesRowsOfAClusterOfEightOnlyWhenAsked) {
+  auto const regs = host::plan_rows<Bf16>(65536, true);
+  EXPECT_FALSE(regs.staged);
+  EXPECT_EQ(regs.launch_config(3, nullptr).smem_bytes, 0u);
+  auto const staged = host::plan_rows<Bf16>(65536, true, true, true);
+  EXPECT_TRUE(staged.staged);
+  EXPECT_EQ(staged.cluster, 8u);
+  EXPECT_EQ(staged.segment_bytes, 8u * 256 * 4 * 2);
+  EXPECT_EQ(staged.launch_config(3, nullptr).smem_bytes, std::size_t(cc::row_stages) * 16384);
+  EXPECT_EQ(staged.launch_config(3, nullptr, 2).smem_bytes, std::size_t(cc::row_stages) * 2 * 16384);
+  EXPECT_EQ(dispatched_staged<Bf16>(staged), "8/256/cached/4/staged");
+  EXPECT_EQ(dispatched<Bf16>(staged), "8/256/cached/4");  // a kernel that does not take them
+  EXPECT_TRUE(host::plan_rows<Bf16>(65528, true, true, true).staged);     // the last segment short
+  EXPECT_TRUE(host::plan_rows<float>(20000, true, true, true).staged);    // 5 blocks' worth: 8
+  EXPECT_FALSE(host::plan_rows<Bf16>(20000, true, true, true).staged);    // a cluster of 4: registers
+  EXPECT_FALSE(host::plan_rows<Bf16>(8192, true, true, true).staged);     // one block
+  EXPECT_FALSE(host::plan_rows<Bf16>(65537 * 8, true, true, true).staged);  // streamed
+  auto const scalar = host::plan_rows<Bf16>(5001, true, true, true);  // not a multiple of 8: scalars
+  EXPECT_FALSE(scalar.staged);
+  EXPECT_EQ(dispatched_staged<Bf16>(scalar), "1/256/cached/4");
 }
