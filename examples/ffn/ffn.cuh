@@ -37,24 +37,26 @@ inline void check_ffn_shape(std::size_t d, std::size_t f) {
                                 std::to_string(d) + ", F=" + std::to_string(f) + ")");
 }
 
-inline GemmArguments<plans::Bf16TNSwiGLU> gate_up_arguments(bf16 const* x, FfnWeights const& w, bf16* h, std::size_t m,
-                                                            std::size_t d, std::size_t f) {
-  GemmArguments<plans::Bf16TNSwiGLU> a;
-  a.a = x, a.lda = std::int64_t(d);
-  a.b = w.gate_up, a.ldb = std::int64_t(d);
-  a.c = h, a.ldc = std::int64_t(f);
-  a.m = std::int64_t(m), a.n = std::int64_t(2 * f), a.k = std::int64_t(d);
+/// The GEMM arguments of out = in W^T for in (M, K) and an nn.Linear weight W (N, K), both
+/// row-major; out has `ldc` elements between rows.
+template <class Plan>
+GemmArguments<Plan> linear_arguments(bf16 const* in, bf16 const* weight, bf16* out, std::size_t m, std::size_t n,
+                                     std::size_t k, std::size_t ldc) {
+  GemmArguments<Plan> a;
+  a.a = in, a.lda = std::int64_t(k);
+  a.b = weight, a.ldb = std::int64_t(k);
+  a.c = out, a.ldc = std::int64_t(ldc);
+  a.m = std::int64_t(m), a.n = std::int64_t(n), a.k = std::int64_t(k);
   return a;
 }
-
+/// The gate-up GEMM: its N is Wgu's 2F rows; h (M, F) takes half as many columns.
+inline GemmArguments<plans::Bf16TNSwiGLU> gate_up_arguments(bf16 const* x, FfnWeights const& w, bf16* h, std::size_t m,
+                                                            std::size_t d, std::size_t f) {
+  return linear_arguments<plans::Bf16TNSwiGLU>(x, w.gate_up, h, m, 2 * f, d, f);
+}
 inline GemmArguments<plans::Bf16TN> down_arguments(bf16 const* h, FfnWeights const& w, bf16* y, std::size_t m,
                                                    std::size_t d, std::size_t f) {
-  GemmArguments<plans::Bf16TN> a;
-  a.a = h, a.lda = std::int64_t(f);
-  a.b = w.down, a.ldb = std::int64_t(f);
-  a.c = y, a.ldc = std::int64_t(d);
-  a.m = std::int64_t(m), a.n = std::int64_t(d), a.k = std::int64_t(f);
-  return a;
+  return linear_arguments<plans::Bf16TN>(h, w.down, y, m, d, f, d);
 }
 }  // namespace detail
 
