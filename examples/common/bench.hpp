@@ -56,8 +56,7 @@ namespace cute_cpp::examples {
 
 /// Evicts whatever the previous call left in L2, then queues bench::hold, on `stream`.
 /// NOTE: without the flush, a reference timed right after ours on the same operands finds them
-/// in L2. H200, 2026-11-30, cuBLAS's 16x4096x4096 bf16 GEMM (32 MB of B): 12.9 us so, 15.7 us
-/// cold.
+/// in L2 and looks faster than it is (bench/README.md has the measurement).
 inline void bench_cold_start(cudaStream_t stream) {
   using host::cuda_check;
   struct Scratch {
@@ -89,8 +88,8 @@ inline void bench_cold_start(cudaStream_t stream) {
 /// Each timed call starts cold: L2 flushed, so neither side reads what the other just loaded.
 /// The figures are GPU time: each call is enqueued behind bench::hold, so neither side's host
 /// launch overhead (argument checks, tensor-map encoding) shows as idle GPU time between events.
-/// NOTE: timed back to back in blocks, cuBLAS's 8192^3 bf16 GEMM read 653 to 779 TFLOP/s
-/// on one H200 (2026-11-30) depending on what ran before it.
+/// NOTE: timed back to back in blocks, a reference's figure moved by a sixth with what ran before
+/// it (bench/README.md).
 template <class Ours, class Reference>
 std::pair<double, double> median_ms_interleaved(Ours&& ours, Reference&& reference, cudaStream_t stream,
                                                 int warmup = 10, int reps = 50) {
