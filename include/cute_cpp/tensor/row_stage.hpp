@@ -70,7 +70,12 @@ struct RowStage {
     std::uint64_t* const bar = &full[n % row_stages];
     arch::mbarrier_arrive_and_expect_tx(bar, inputs * bytes);
     if (bytes != 0) {
-      for (unsigned i = 0; i < inputs; ++i) arch::cp_async_bulk_global_to_shared(buffer(n, i), rows[i] + first, bytes, bar);
+      // NOTE: unrolled over max_inputs so rows[i] has a constant index: a loop to the run-time
+      // count put the array in local memory (a 16-byte stack frame).
+#pragma unroll
+      for (unsigned i = 0; i < unsigned(max_inputs); ++i) {
+        if (i < inputs) arch::cp_async_bulk_global_to_shared(buffer(n, i), rows[i] + first, bytes, bar);
+      }
     }
   }
   /// Waits until the n-th row of the loop has landed.
