@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// models/common/checkpoint.hpp: a Hugging Face checkpoint folder: its weights (model.safetensors,
+// or model.safetensors.index.json with its shards), looked up by tensor name across shards, and
+// its config.json (Qwen3Config for the dense Qwen3 decoder).
+#include <cstdint>      // std::int64_t
+#include <filesystem>   // std::filesystem::path
+#include <string>       // std::string
+#include <string_view>  // std::string_view
+#include <vector>       // std::vector
+
+#include "models/common/json.hpp"         // Json, read_json_file
+#include "models/common/safetensors.hpp"  // SafetensorsFile, TensorInfo
+
+namespace cute_cpp::models {
+
+// ---- Checkpoint ----
+
+/// The weights of a checkpoint folder, every shard mapped and validated, and the index checked
+/// against the shards' contents.
+///   auto ckpt = Checkpoint::open("Qwen3-8B/");
+///   const TensorInfo& w = ckpt.at("model.layers.0.mlp.up_proj.weight");  // BF16 [12288, 4096]
+class Checkpoint {
+ public:
+  /// As transformers does, model.safetensors is used when present, else the index.
+  /// @pre the folder holds model.safetensors or model.safetensors.index.json [checkpoint.folder];
+  ///      the index has a "weight_map" object of tensor name -> shard file name, a plain file
+  ///      name in the folder [checkpoint.index]; each shard exists [checkpoint.shard-missing] and
+  ///      is a valid safetensors file (SafetensorsFile::open); each listed tensor is in the shard
+  ///      the index names [checkpoint.tensor-missing]; each tensor in a shard is listed for that
+  ///      shard [checkpoint.tensor-unlisted]; no tensor is in two shards
+  ///      [checkpoint.duplicate-tensor].
+  [[nodiscard]] static Checkpoint open(const std::filesystem::path& folder);
+
+  /// The tensor called `name`, or nullptr.
+  [[nodiscard]] const TensorInfo* find(std::string_view name) const noexcept;
+  /// @pre the checkpoint holds `name` [checkpoint.missing].
+  [[nodiscard]] const TensorInfo& at(std::string_view name) const;
+  /// Every tensor, sorted by name.
+  [[nodiscard]] const std::vector<const TensorInfo*>& tensors() const noexcept { return tensors_; }
+  /// The mapped files: one, or the index's shards in the order of their file names.
+  [[nodiscard]] const std::vector<SafetensorsFile>& shards() const noexcept { return shards_; }
+  /// The index's "metadata" object (null when absent or without an index).
+  [[nodiscard]] const Json& index_metadata() const noexcept { return index_metadata_; }
+  [[nodiscard]] const std::filesystem::path& folder() const noexcept { return folder_; }
+
+ private:
+  std::filesystem::path folder_;
+  std::vector<SafetensorsFile> shards_;
+  std::vector<const TensorInfo*> tensors_;  // into shards_; SafetensorsFile moves keep them valid
+  Json index_metadata_;
+};
+
+// ---- Qwen3Config ----
+
+/// The fields of a Qwen3 (dense) config.json that a decoder needs.
+struct Qwen3Config {
+  std::int64_t hidden_size = 0;
+  std::int64_t intermediate_size = 0;
+  std::int64_t num_hidden_layers = 0;
+  std::int64_t num_attention_heads = 0;
+  std::int64_t num_key_value_heads = 0;
+  std::int64_t head_dim = 0;
+  std::int64_t vocab_size = 0;
+  std::int64_t max_position_embeddings = 0;
+  double rms_norm_eps = 0;
+  double rope_theta = 0;
+  bool tie_word_embeddings = false;
+  bool attention_bias = false;  // optional in config.json; false when absent
+  std::string torch_dtype;      // "bfloat16", "float16" or "float32"
+  std::string model_type;       // "qwen3"
+};
+
+/// Reads the fields from a parsed config.json; `Json::source()` names the file in errors.
+///   parse_qwen3_config(read_json_file("Qwen3-8B/config.json")).head_dim  ->  128
+/// @pre each field is present [json.missing] with its JSON type [json.type] (torch_dtype may be
+///      spelled "dtype", as newer transformers write it); model_type is "qwen3"
+///      [config.model-type]; sizes are positive, num_attention_heads is a multiple of
+///      num_key_value_heads, rms_norm_eps and rope_theta are positive, torch_dtype is bfloat16,
+///      float16 or float32 [config.value]; rope_scaling is absent or null [config.unsupported].
+[[nodiscard]] Qwen3Config parse_qwen3_config(const Json& config);
+/// read_json_file(path) then parse_qwen3_config; `path` is config.json or the folder holding it.
+[[nodiscard]] Qwen3Config read_qwen3_config(const std::filesystem::path& path);
+
+}  // namespace cute_cpp::models

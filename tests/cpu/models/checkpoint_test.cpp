@@ -1,0 +1,268 @@
+// SPDX-License-Identifier: Apache-2.0
+// models/common/checkpoint.hpp: single-file and sharded folders, the index checked against the
+// shards, and Qwen3Config from config.json (the Qwen3-8B config of shared/models, then each
+// field missing or mistyped).
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "models/common/checkpoint.hpp"
+#include "tests/cpu/models/st_writer.hpp"
+
+namespace cm = cute_cpp::models;
+using cute_cpp::test::expect_load_error;
+using cute_cpp::test::pattern;
+using cute_cpp::test::well_formed;
+using cute_cpp::test::write_file;
+
+namespace {
+class Checkpoint : public cute_cpp::test::ScratchDir {
+ protected:
+  void write(const std::string& name, const std::string& bytes) { write_file(dir_ / name, bytes); }
+  // Two shards of a small decoder and the index that lists them.
+  void write_sharded() {
+    write("model-00001-of-00002.safetensors", well_formed({{"model.embed_tokens.weight", "BF16", {8, 4}, pattern(64, 1)},
+                                                           {"model.layers.0.input_layernorm.weight", "BF16", {4}, pattern(8, 2)}}));
+    write("model-00002-of-00002.safetensors", well_formed({{"model.norm.weight", "BF16", {4}, pattern(8, 3)},
+                                                           {"lm_head.weight", "BF16", {8, 4}, pattern(64, 4)}}));
+    write("model.safetensors.index.json", index({{"model.embed_tokens.weight", "model-00001-of-00002.safetensors"},
+                                                 {"model.layers.0.input_layernorm.weight", "model-00001-of-00002.safetensors"},
+                                                 {"model.norm.weight", "model-00002-of-00002.safetensors"},
+                                                 {"lm_head.weight", "model-00002-of-00002.safetensors"}}));
+  }
+  static std::string index(const std::vector<std::pair<std::string, std::string>>& map) {
+    std::string s = "{\n  \"metadata\": {\"total_size\": 144},\n  \"weight_map\": {";
+    for (std::size_t i = 0; i < map.size(); ++i) s += (i ? ",\n    \"" : "\n    \"") + map[i].first + "\": \"" + map[i].second + "\"";
+    return s + "\n  }\n}\n";
+  }
+};
+
+std::string bytes_of(const cm::TensorInfo& t) { return std::string(reinterpret_cast<const char*>(t.data), t.bytes()); }
+
+std::string qwen3_8b_config() {
+  // shared/models/qwen3-8b.json, as Hugging Face publishes it.
+  return R"({
+  "architectures": ["Qwen3ForCausalLM"],
+  "model_type": "qwen3",
+  "hidden_size": 4096,
+  "intermediate_size": 12288,
+  "num_hidden_layers": 36,
+  "num_attention_heads": 32,
+  "num_key_value_heads": 8,
+  "head_dim": 128,
+  "vocab_size": 151936,
+  "max_position_embeddings": 40960,
+  "rope_theta": 1000000,
+  "rms_norm_eps": 1e-06,
+  "hidden_act": "silu",
+  "attention_bias": false,
+  "tie_word_embeddings": false,
+  "torch_dtype": "bfloat16",
+  "bos_token_id": 151643,
+  "eos_token_id": 151645
+})";
+}
+
+// The config with `key`'s line replaced by `line` (or removed when empty).
+std::string with(const std::string& key, const std::string& line) {
+  std::string s = qwen3_8b_config();
+  auto const at = s.find("\"" + key + "\"");
+  auto const end = s.find('\n', at);
+  s.replace(at, end - at + 1, line.empty() ? std::string() : line + ",\n");
+  return s;
+}
+cm::Qwen3Config parse(const std::string& text) { return cm::parse_qwen3_config(cm::parse_json(text, "config.json")); }
+}  // namespace
+
+TEST_F(Checkpoint, SingleFile) {
+  write("model.safetensors", well_formed({{"a", "F32", {2}, pattern(8)}, {"b", "U8", {3}, "xyz"}}));
+  auto const c = cm::Checkpoint::open(dir_);
+  ASSERT_EQ(c.shards().size(), 1u);
+  ASSERT_EQ(c.tensors().size(), 2u);
+  EXPECT_EQ(bytes_of(c.at("b")), "xyz");
+  EXPECT_TRUE(c.index_metadata().is_null());
+  expect_load_error([&] { (void)c.at("c"); }, "[checkpoint.missing]", ": no tensor \"c\" in 1 file");
+}
+
+TEST_F(Checkpoint, ShardedWithIndex) {
+  write_sharded();
+  auto c = cm::Checkpoint::open(dir_);
+  ASSERT_EQ(c.shards().size(), 2u);
+  EXPECT_EQ(c.shards()[0].path().filename(), "model-00001-of-00002.safetensors");
+  ASSERT_EQ(c.tensors().size(), 4u);
+  EXPECT_EQ(c.tensors()[0]->name, "lm_head.weight");  // sorted by name
+  auto const& head = c.at("lm_head.weight");
+  EXPECT_EQ(head.shape, (std::vector<std::int64_t>{8, 4}));
+  EXPECT_EQ(bytes_of(head), pattern(64, 4));
+  EXPECT_EQ(bytes_of(c.at("model.embed_tokens.weight")), pattern(64, 1));
+  EXPECT_EQ(bytes_of(c.at("model.norm.weight")), pattern(8, 3));
+  EXPECT_EQ(c.index_metadata().at("total_size").as_int(), 144);
+  EXPECT_EQ(c.find("model.layers.1.input_layernorm.weight"), nullptr);
+  expect_load_error([&] { (void)c.at("x"); }, "[checkpoint.missing]", "no tensor \"x\" in 2 shards");
+  // The pointers stay valid when the Checkpoint is moved.
+  auto const moved = std::move(c);
+  EXPECT_EQ(bytes_of(moved.at("model.layers.0.input_layernorm.weight")), pattern(8, 2));
+}
+
+TEST_F(Checkpoint, SingleFileWinsOverAnIndex) {
+  write_sharded();
+  write("model.safetensors", well_formed({{"only", "U8", {1}, "q"}}));
+  auto const c = cm::Checkpoint::open(dir_);
+  EXPECT_EQ(c.tensors().size(), 1u);
+  EXPECT_EQ(bytes_of(c.at("only")), "q");
+}
+
+TEST_F(Checkpoint, FolderErrors) {
+  expect_load_error([&] { (void)cm::Checkpoint::open(dir_); }, "[checkpoint.folder]",
+                    "holds neither model.safetensors nor model.safetensors.index.json");
+  expect_load_error([&] { (void)cm::Checkpoint::open(dir_ / "absent"); }, "[checkpoint.folder]", "absent: not a folder");
+}
+
+TEST_F(Checkpoint, MissingShard) {
+  write_sharded();
+  std::filesystem::remove(dir_ / "model-00002-of-00002.safetensors");
+  expect_load_error([&] { (void)cm::Checkpoint::open(dir_); }, "[checkpoint.shard-missing]",
+                    "model.safetensors.index.json: the shard \"model-00002-of-00002.safetensors\" (2 tensors) is not in ");
+}
+
+TEST_F(Checkpoint, TensorListedButAbsent) {
+  write_sharded();
+  write("model.safetensors.index.json", index({{"model.embed_tokens.weight", "model-00001-of-00002.safetensors"},
+                                               {"model.layers.0.input_layernorm.weight", "model-00001-of-00002.safetensors"},
+                                               {"model.layers.1.input_layernorm.weight", "model-00001-of-00002.safetensors"},
+                                               {"model.norm.weight", "model-00002-of-00002.safetensors"},
+                                               {"lm_head.weight", "model-00002-of-00002.safetensors"}}));
+  expect_load_error([&] { (void)cm::Checkpoint::open(dir_); }, "[checkpoint.tensor-missing]",
+                    "tensor \"model.layers.1.input_layernorm.weight\" is listed in model-00001-of-00002.safetensors, which does not "
+                    "hold it (nor does any other shard)");
+}
+
+TEST_F(Checkpoint, TensorInAnotherShard) {
+  write_sharded();
+  write("model.safetensors.index.json", index({{"model.embed_tokens.weight", "model-00001-of-00002.safetensors"},
+                                               {"model.layers.0.input_layernorm.weight", "model-00001-of-00002.safetensors"},
+                                               {"model.norm.weight", "model-00001-of-00002.safetensors"},
+                                               {"lm_head.weight", "model-00002-of-00002.safetensors"}}));
+  expect_load_error([&] { (void)cm::Checkpoint::open(dir_); }, "[checkpoint.tensor-missing]",
+                    "tensor \"model.norm.weight\" is listed in model-00001-of-00002.safetensors, which does not hold it; it is in "
+                    "model-00002-of-00002.safetensors");
+}
+
+TEST_F(Checkpoint, TensorNotListed) {
+  write_sharded();
+  write("model.safetensors.index.json", index({{"model.embed_tokens.weight", "model-00001-of-00002.safetensors"},
+                                               {"model.layers.0.input_layernorm.weight", "model-00001-of-00002.safetensors"},
+                                               {"lm_head.weight", "model-00002-of-00002.safetensors"}}));
+  expect_load_error([&] { (void)cm::Checkpoint::open(dir_); }, "[checkpoint.tensor-unlisted]",
+                    "model-00002-of-00002.safetensors: tensor \"model.norm.weight\" is not listed in model.safetensors.index.json");
+}
+
+TEST_F(Checkpoint, DuplicateAcrossShards) {
+  write_sharded();
+  write("model-00002-of-00002.safetensors", well_formed({{"model.norm.weight", "BF16", {4}, pattern(8, 3)},
+                                                         {"lm_head.weight", "BF16", {8, 4}, pattern(64, 4)},
+                                                         {"model.embed_tokens.weight", "BF16", {8, 4}, pattern(64, 1)}}));
+  expect_load_error([&] { (void)cm::Checkpoint::open(dir_); }, "[checkpoint.duplicate-tensor]",
+                    "tensor \"model.embed_tokens.weight\" is in both model-00001-of-00002.safetensors and model-00002-of-00002.safetensors");
+}
+
+TEST_F(Checkpoint, IndexErrors) {
+  write_sharded();
+  write("model.safetensors.index.json", index({{"a", "../model-00001-of-00002.safetensors"}}));
+  expect_load_error([&] { (void)cm::Checkpoint::open(dir_); }, "[checkpoint.index]",
+                    "tensor \"a\" names the shard \"../model-00001-of-00002.safetensors\", not a file name in the checkpoint folder");
+  write("model.safetensors.index.json", R"({"metadata": {}})");
+  expect_load_error([&] { (void)cm::Checkpoint::open(dir_); }, "[json.missing]", "model.safetensors.index.json: \"weight_map\" is missing");
+  write("model.safetensors.index.json", R"({"weight_map": {"a": 3}})");
+  expect_load_error([&] { (void)cm::Checkpoint::open(dir_); }, "[json.type]",
+                    "model.safetensors.index.json: \"weight_map\".\"a\" is an integer, expected a string");
+  write("model.safetensors.index.json", R"({"weight_map": {"a": "x", "a": "y"}})");
+  expect_load_error([&] { (void)cm::Checkpoint::open(dir_); }, "[json.duplicate-key]", "duplicate key \"a\" in \"weight_map\"");
+}
+
+TEST_F(Checkpoint, ABadShardIsReportedByItsName) {
+  write_sharded();
+  write("model-00002-of-00002.safetensors", "short");
+  expect_load_error([&] { (void)cm::Checkpoint::open(dir_); }, "[safetensors.header-length]",
+                    "model-00002-of-00002.safetensors: the file is 5 bytes");
+}
+
+TEST(Qwen3Config, ParsesTheQwen3_8bConfig) {
+  auto const c = parse(qwen3_8b_config());
+  EXPECT_EQ(c.model_type, "qwen3");
+  EXPECT_EQ(c.hidden_size, 4096);
+  EXPECT_EQ(c.intermediate_size, 12288);
+  EXPECT_EQ(c.num_hidden_layers, 36);
+  EXPECT_EQ(c.num_attention_heads, 32);
+  EXPECT_EQ(c.num_key_value_heads, 8);
+  EXPECT_EQ(c.head_dim, 128);
+  EXPECT_EQ(c.vocab_size, 151936);
+  EXPECT_EQ(c.max_position_embeddings, 40960);
+  EXPECT_EQ(c.rope_theta, 1e6);
+  EXPECT_EQ(c.rms_norm_eps, 1e-6);
+  EXPECT_FALSE(c.tie_word_embeddings);
+  EXPECT_FALSE(c.attention_bias);
+  EXPECT_EQ(c.torch_dtype, "bfloat16");
+}
+
+TEST_F(Checkpoint, ReadsConfigFromTheFolderOrTheFile) {
+  write("config.json", with("tie_word_embeddings", "  \"tie_word_embeddings\": true"));
+  EXPECT_TRUE(cm::read_qwen3_config(dir_).tie_word_embeddings);
+  EXPECT_EQ(cm::read_qwen3_config(dir_ / "config.json").head_dim, 128);
+  std::filesystem::remove(dir_ / "config.json");
+  expect_load_error([&] { (void)cm::read_qwen3_config(dir_); }, "[json.file]", "config.json: cannot read");
+}
+
+TEST(Qwen3Config, NewerDtypeSpelling) {
+  EXPECT_EQ(parse(with("torch_dtype", "  \"dtype\": \"float16\"")).torch_dtype, "float16");
+  expect_load_error([] { (void)parse(with("torch_dtype", "  \"torch_dtype\": \"bfloat16\", \"dtype\": \"float32\"")); }, "[config.value]",
+                    "config.json: \"torch_dtype\" is \"bfloat16\" but \"dtype\" is \"float32\"");
+}
+
+TEST(Qwen3Config, EachRequiredFieldMissingIsNamed) {
+  for (std::string const key : {"model_type", "hidden_size", "intermediate_size", "num_hidden_layers", "num_attention_heads",
+                                "num_key_value_heads", "head_dim", "rms_norm_eps", "rope_theta", "vocab_size",
+                                "max_position_embeddings", "tie_word_embeddings", "torch_dtype"}) {
+    SCOPED_TRACE(key);
+    expect_load_error([&] { (void)parse(with(key, "")); }, "[json.missing]", "config.json: \"" + key + "\" is missing");
+  }
+}
+
+TEST(Qwen3Config, EachWronglyTypedFieldIsNamed) {
+  struct Case {
+    const char* key;
+    const char* value;
+    const char* message;
+  };
+  for (auto const& c : {Case{"num_attention_heads", "\"32\"", "\"num_attention_heads\" is a string, expected an integer"},
+                        Case{"hidden_size", "4096.0", "\"hidden_size\" is a number with a fraction or exponent, expected an integer"},
+                        Case{"head_dim", "null", "\"head_dim\" is null, expected an integer"},
+                        Case{"rms_norm_eps", "\"1e-6\"", "\"rms_norm_eps\" is a string, expected a number"},
+                        Case{"rope_theta", "[1000000]", "\"rope_theta\" is an array, expected a number"},
+                        Case{"tie_word_embeddings", "0", "\"tie_word_embeddings\" is an integer, expected a boolean"},
+                        Case{"torch_dtype", "16", "\"torch_dtype\" is an integer, expected a string"},
+                        Case{"model_type", "{}", "\"model_type\" is an object, expected a string"},
+                        Case{"attention_bias", "\"no\"", "\"attention_bias\" is a string, expected a boolean"}}) {
+    SCOPED_TRACE(c.key);
+    expect_load_error([&] { (void)parse(with(c.key, std::string("  \"") + c.key + "\": " + c.value)); }, "[json.type]",
+                      std::string("config.json: ") + c.message);
+  }
+}
+
+TEST(Qwen3Config, ValuesAreChecked) {
+  expect_load_error([] { (void)parse(with("model_type", "  \"model_type\": \"qwen3_moe\"")); }, "[config.model-type]",
+                    "config.json: \"model_type\" is \"qwen3_moe\", expected \"qwen3\"");
+  expect_load_error([] { (void)parse(with("num_hidden_layers", "  \"num_hidden_layers\": 0")); }, "[config.value]",
+                    "\"num_hidden_layers\" is 0, expected a positive integer");
+  expect_load_error([] { (void)parse(with("num_key_value_heads", "  \"num_key_value_heads\": 5")); }, "[config.value]",
+                    "\"num_attention_heads\" (32) is not a multiple of \"num_key_value_heads\" (5)");
+  expect_load_error([] { (void)parse(with("rms_norm_eps", "  \"rms_norm_eps\": -1e-6")); }, "[config.value]",
+                    "\"rms_norm_eps\" is -0.000001, expected a positive number");
+  expect_load_error([] { (void)parse(with("torch_dtype", "  \"torch_dtype\": \"float8\"")); }, "[config.value]",
+                    "\"torch_dtype\" is \"float8\", expected \"bfloat16\", \"float16\" or \"float32\"");
+  expect_load_error([] { (void)parse(with("hidden_act", "  \"rope_scaling\": {\"type\": \"yarn\", \"factor\": 4.0}")); },
+                    "[config.unsupported]", "\"rope_scaling\" is set");
+  EXPECT_NO_THROW((void)parse(with("hidden_act", "  \"rope_scaling\": null")));
+  expect_load_error([] { (void)cm::parse_qwen3_config(cm::parse_json("[]", "config.json")); }, "[json.type]",
+                    "config.json: the document is an array, expected an object");
+}
