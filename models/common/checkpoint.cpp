@@ -11,22 +11,26 @@
 namespace cute_cpp::models {
 
 namespace {
-constexpr char kRuleFolder[] = "cute-cpp [checkpoint.folder]: a checkpoint folder holds model.safetensors or model.safetensors.index.json";
+constexpr char kRuleFolder[] =
+    "cute-cpp [checkpoint.folder]: a checkpoint folder holds model.safetensors or model.safetensors.index.json";
 constexpr char kRuleIndex[] =
-    "cute-cpp [checkpoint.index]: the index's weight_map maps each tensor name to a shard's file name in the same folder";
+    "cute-cpp [checkpoint.index]: the index's weight_map maps each tensor name to a shard's file name in the same "
+    "folder";
 constexpr char kRuleShardMissing[] = "cute-cpp [checkpoint.shard-missing]: every shard the index names must exist";
-constexpr char kRuleTensorMissing[] = "cute-cpp [checkpoint.tensor-missing]: every tensor the index lists must be in the shard it names";
-constexpr char kRuleTensorUnlisted[] = "cute-cpp [checkpoint.tensor-unlisted]: every tensor in a shard must be listed in the index";
+constexpr char kRuleTensorMissing[] =
+    "cute-cpp [checkpoint.tensor-missing]: every tensor the index lists must be in the shard it names";
+constexpr char kRuleTensorUnlisted[] =
+    "cute-cpp [checkpoint.tensor-unlisted]: every tensor in a shard must be listed in the index";
 constexpr char kRuleDuplicateTensor[] = "cute-cpp [checkpoint.duplicate-tensor]: a tensor may be in only one shard";
 constexpr char kRuleMissing[] = "cute-cpp [checkpoint.missing]: a tensor looked up by name must be in the checkpoint";
-constexpr char kRuleModelType[] = "cute-cpp [config.model-type]: the config's model_type must be the model being loaded";
+constexpr char kRuleModelType[] =
+    "cute-cpp [config.model-type]: the config's model_type must be the model being loaded";
 constexpr char kRuleValue[] = "cute-cpp [config.value]: a config field must hold a value the decoder supports";
-constexpr char kRuleUnsupported[] = "cute-cpp [config.unsupported]: the config asks for a feature the decoder does not implement";
+constexpr char kRuleUnsupported[] =
+    "cute-cpp [config.unsupported]: the config asks for a feature the decoder does not implement";
 
 constexpr char kSingle[] = "model.safetensors";
 constexpr char kIndex[] = "model.safetensors.index.json";
-
-std::string in_quotes(std::string_view s) { return "\"" + std::string(s) + "\""; }
 
 bool plain_file_name(const std::string& s) {
   return !s.empty() && s != "." && s != ".." && s.find('/') == std::string::npos && s.find('\0') == std::string::npos;
@@ -39,8 +43,7 @@ Checkpoint Checkpoint::open(const std::filesystem::path& folder) {
   Checkpoint c;
   c.folder_ = folder;
   std::error_code ec;
-  if (!std::filesystem::is_directory(folder, ec))
-    throw LoadError(kRuleFolder, folder.string() + ": not a folder");
+  if (!std::filesystem::is_directory(folder, ec)) throw LoadError(kRuleFolder, folder.string() + ": not a folder");
   auto const single = folder / kSingle;
   auto const index = folder / kIndex;
 
@@ -55,8 +58,8 @@ Checkpoint Checkpoint::open(const std::filesystem::path& folder) {
     std::vector<std::string> names;
     for (auto const& [tensor, shard] : weight_map) {
       if (!plain_file_name(shard.as_string()))
-        throw LoadError(kRuleIndex, std::string(kIndex) + ": tensor " + in_quotes(tensor) + " names the shard " + in_quotes(shard.as_string()) +
-                                        ", not a file name in the checkpoint folder");
+        throw LoadError(kRuleIndex, std::string(kIndex) + ": tensor " + in_quotes(tensor) + " names the shard " +
+                                        in_quotes(shard.as_string()) + ", not a file name in the checkpoint folder");
       names.push_back(shard.as_string());
     }
     std::sort(names.begin(), names.end());
@@ -65,8 +68,8 @@ Checkpoint Checkpoint::open(const std::filesystem::path& folder) {
       if (!std::filesystem::exists(folder / name, ec)) {
         std::size_t count = 0;
         for (auto const& [tensor, shard] : weight_map) count += shard.as_string() == name;
-        throw LoadError(kRuleShardMissing, std::string(kIndex) + ": the shard " + in_quotes(name) + " (" + std::to_string(count) +
-                                               " tensors) is not in " + folder.string());
+        throw LoadError(kRuleShardMissing, std::string(kIndex) + ": the shard " + in_quotes(name) + " (" +
+                                               std::to_string(count) + " tensors) is not in " + folder.string());
       }
       c.shards_.push_back(SafetensorsFile::open(folder / name));
     }
@@ -77,18 +80,21 @@ Checkpoint Checkpoint::open(const std::filesystem::path& folder) {
       for (auto const& t : c.shards_[s].tensors()) {
         auto const [it, fresh] = shard_of.emplace(t.name, s);
         if (!fresh)
-          throw LoadError(kRuleDuplicateTensor, "tensor " + in_quotes(t.name) + " is in both " + names[it->second] + " and " + names[s]);
+          throw LoadError(kRuleDuplicateTensor,
+                          "tensor " + in_quotes(t.name) + " is in both " + names[it->second] + " and " + names[s]);
       }
     std::unordered_map<std::string_view, std::string_view> listed;
     for (auto const& [tensor, shard] : weight_map) {
       listed.emplace(tensor, shard.as_string());
       auto const it = shard_of.find(tensor);
       if (it == shard_of.end())
-        throw LoadError(kRuleTensorMissing, std::string(kIndex) + ": tensor " + in_quotes(tensor) + " is listed in " + shard.as_string() +
+        throw LoadError(kRuleTensorMissing, std::string(kIndex) + ": tensor " + in_quotes(tensor) + " is listed in " +
+                                                shard.as_string() +
                                                 ", which does not hold it (nor does any other shard)");
       if (names[it->second] != shard.as_string())
-        throw LoadError(kRuleTensorMissing, std::string(kIndex) + ": tensor " + in_quotes(tensor) + " is listed in " + shard.as_string() +
-                                                ", which does not hold it; it is in " + names[it->second]);
+        throw LoadError(kRuleTensorMissing, std::string(kIndex) + ": tensor " + in_quotes(tensor) + " is listed in " +
+                                                shard.as_string() + ", which does not hold it; it is in " +
+                                                names[it->second]);
     }
     for (std::size_t s = 0; s < c.shards_.size(); ++s)
       for (auto const& t : c.shards_[s].tensors())
@@ -100,7 +106,8 @@ Checkpoint Checkpoint::open(const std::filesystem::path& folder) {
 
   for (auto const& shard : c.shards_)
     for (auto const& t : shard.tensors()) c.tensors_.push_back(&t);
-  std::sort(c.tensors_.begin(), c.tensors_.end(), [](const TensorInfo* a, const TensorInfo* b) { return a->name < b->name; });
+  std::sort(c.tensors_.begin(), c.tensors_.end(),
+            [](const TensorInfo* a, const TensorInfo* b) { return a->name < b->name; });
   return c;
 }
 
@@ -112,8 +119,8 @@ const TensorInfo* Checkpoint::find(std::string_view name) const noexcept {
 
 const TensorInfo& Checkpoint::at(std::string_view name) const {
   if (auto const* t = find(name)) return *t;
-  throw LoadError(kRuleMissing, folder_.string() + ": no tensor " + in_quotes(name) + " in " + std::to_string(shards_.size()) +
-                                    (shards_.size() == 1 ? " file" : " shards"));
+  throw LoadError(kRuleMissing, folder_.string() + ": no tensor " + in_quotes(name) + " in " +
+                                    std::to_string(shards_.size()) + (shards_.size() == 1 ? " file" : " shards"));
 }
 
 // ---- Qwen3Config ----
@@ -127,7 +134,9 @@ Qwen3Config parse_qwen3_config(const Json& config) {
 
   auto positive = [&](std::string_view key) {
     std::int64_t const v = config.at(key).as_int();
-    if (v <= 0) throw LoadError(kRuleValue, file + ": " + in_quotes(key) + " is " + std::to_string(v) + ", expected a positive integer");
+    if (v <= 0)
+      throw LoadError(kRuleValue,
+                      file + ": " + in_quotes(key) + " is " + std::to_string(v) + ", expected a positive integer");
     return v;
   };
   c.hidden_size = positive("hidden_size");
@@ -140,11 +149,14 @@ Qwen3Config parse_qwen3_config(const Json& config) {
   c.max_position_embeddings = positive("max_position_embeddings");
   if (c.num_attention_heads % c.num_key_value_heads != 0)
     throw LoadError(kRuleValue, file + ": \"num_attention_heads\" (" + std::to_string(c.num_attention_heads) +
-                                    ") is not a multiple of \"num_key_value_heads\" (" + std::to_string(c.num_key_value_heads) + ")");
+                                    ") is not a multiple of \"num_key_value_heads\" (" +
+                                    std::to_string(c.num_key_value_heads) + ")");
 
   auto positive_real = [&](std::string_view key) {
     double const v = config.at(key).as_double();
-    if (!(v > 0)) throw LoadError(kRuleValue, file + ": " + in_quotes(key) + " is " + std::to_string(v) + ", expected a positive number");
+    if (!(v > 0))
+      throw LoadError(kRuleValue,
+                      file + ": " + in_quotes(key) + " is " + std::to_string(v) + ", expected a positive number");
     return v;
   };
   c.rms_norm_eps = positive_real("rms_norm_eps");
@@ -158,12 +170,15 @@ Qwen3Config parse_qwen3_config(const Json& config) {
   if (torch_dtype == nullptr && dtype == nullptr) (void)config.at("torch_dtype");  // the json.missing error
   c.torch_dtype = (torch_dtype != nullptr ? torch_dtype : dtype)->as_string();
   if (torch_dtype != nullptr && dtype != nullptr && dtype->as_string() != c.torch_dtype)
-    throw LoadError(kRuleValue, file + ": \"torch_dtype\" is " + in_quotes(c.torch_dtype) + " but \"dtype\" is " + in_quotes(dtype->as_string()));
+    throw LoadError(kRuleValue, file + ": \"torch_dtype\" is " + in_quotes(c.torch_dtype) + " but \"dtype\" is " +
+                                    in_quotes(dtype->as_string()));
   if (c.torch_dtype != "bfloat16" && c.torch_dtype != "float16" && c.torch_dtype != "float32")
-    throw LoadError(kRuleValue, file + ": \"torch_dtype\" is " + in_quotes(c.torch_dtype) + ", expected \"bfloat16\", \"float16\" or \"float32\"");
+    throw LoadError(kRuleValue, file + ": \"torch_dtype\" is " + in_quotes(c.torch_dtype) +
+                                    ", expected \"bfloat16\", \"float16\" or \"float32\"");
 
   if (auto const* scaling = config.find("rope_scaling"); scaling != nullptr && !scaling->is_null())
-    throw LoadError(kRuleUnsupported, file + ": \"rope_scaling\" is set; the decoder implements plain RoPE only (rope_scaling null)");
+    throw LoadError(kRuleUnsupported,
+                    file + ": \"rope_scaling\" is set; the decoder implements plain RoPE only (rope_scaling null)");
   return c;
 }
 

@@ -37,4 +37,7 @@ class LoadError : public std::invalid_argument {
   std::string detail_;
 };
 
+/// s in double quotes, as the loader's messages name tensors, keys and files.
+inline std::string in_quotes(std::string_view s) { return "\"" + std::string(s) + "\""; }
+
 }  // namespace cute_cpp::models

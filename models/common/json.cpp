@@ -18,24 +18,31 @@ constexpr char kRuleSyntax[] = "cute-cpp [json.syntax]: the text must be one RFC
 constexpr char kRuleType[] = "cute-cpp [json.type]: a value read as one JSON type must have that type";
 constexpr char kRuleMissing[] = "cute-cpp [json.missing]: a required key or array element must be present";
 constexpr char kRuleDuplicate[] = "cute-cpp [json.duplicate-key]: an object's keys must be unique";
-constexpr char kRuleDepth[] = "cute-cpp [json.depth]: arrays and objects may nest only as deep as JsonLimits::max_depth";
+constexpr char kRuleDepth[] =
+    "cute-cpp [json.depth]: arrays and objects may nest only as deep as JsonLimits::max_depth";
 constexpr char kRuleSize[] = "cute-cpp [json.size]: a document may be at most JsonLimits::max_bytes long";
 constexpr char kRuleFile[] = "cute-cpp [json.file]: the JSON file must exist and be readable";
 
-std::string in_quotes(std::string_view s) { return "\"" + std::string(s) + "\""; }
 }  // namespace
 
 // ---- Json accessors ----
 
 std::string_view Json::kind_name(Kind kind) noexcept {
   switch (kind) {
-    case Kind::null: return "null";
-    case Kind::boolean: return "a boolean";
-    case Kind::integer: return "an integer";
-    case Kind::number: return "a number with a fraction or exponent";
-    case Kind::string: return "a string";
-    case Kind::array: return "an array";
-    case Kind::object: return "an object";
+    case Kind::null:
+      return "null";
+    case Kind::boolean:
+      return "a boolean";
+    case Kind::integer:
+      return "an integer";
+    case Kind::number:
+      return "a number with a fraction or exponent";
+    case Kind::string:
+      return "a string";
+    case Kind::array:
+      return "an array";
+    case Kind::object:
+      return "an object";
   }
   return "?";
 }
@@ -52,7 +59,8 @@ std::string_view Json::kind_text() const noexcept {
 }
 
 void Json::type_error(std::string_view expected) const {
-  throw LoadError(kRuleType, source() + ": " + where() + " is " + std::string(kind_text()) + ", expected " + std::string(expected));
+  throw LoadError(
+      kRuleType, source() + ": " + where() + " is " + std::string(kind_text()) + ", expected " + std::string(expected));
 }
 
 bool Json::as_bool() const {
@@ -128,23 +136,28 @@ class JsonParser {
     std::size_t line = 1, line_start = 0;
     for (std::size_t i = 0; i < at && i < text_.size(); ++i)
       if (text_[i] == '\n') ++line, line_start = i + 1;
-    throw LoadError(rule, *source_ + ":" + std::to_string(line) + ":" + std::to_string(at - line_start + 1) + ": " + what);
+    throw LoadError(rule,
+                    *source_ + ":" + std::to_string(line) + ":" + std::to_string(at - line_start + 1) + ": " + what);
   }
   std::string describe(std::size_t at) const {
     if (at >= text_.size()) return "end of input";
     auto const c = static_cast<unsigned char>(text_[at]);
     char buf[32];
-    if (c >= 0x20 && c < 0x7f) std::snprintf(buf, sizeof buf, "'%c'", c);
-    else std::snprintf(buf, sizeof buf, "byte 0x%02x", c);
+    if (c >= 0x20 && c < 0x7f)
+      std::snprintf(buf, sizeof buf, "'%c'", c);
+    else
+      std::snprintf(buf, sizeof buf, "byte 0x%02x", c);
     return buf;
   }
   bool at_end() const { return pos_ >= text_.size(); }
   char peek() const { return at_end() ? '\0' : text_[pos_]; }
   void skip_whitespace() {
-    while (!at_end() && (text_[pos_] == ' ' || text_[pos_] == '\t' || text_[pos_] == '\n' || text_[pos_] == '\r')) ++pos_;
+    while (!at_end() && (text_[pos_] == ' ' || text_[pos_] == '\t' || text_[pos_] == '\n' || text_[pos_] == '\r'))
+      ++pos_;
   }
   void expect_literal(std::string_view word) {
-    if (text_.substr(pos_, word.size()) != word) syntax_error(pos_, "unexpected " + describe(pos_) + ", expected a JSON value");
+    if (text_.substr(pos_, word.size()) != word)
+      syntax_error(pos_, "unexpected " + describe(pos_) + ", expected a JSON value");
     pos_ += word.size();
   }
   Json make(std::string path) const {
@@ -158,14 +171,31 @@ class JsonParser {
     out = make(std::move(path));
     if (at_end()) syntax_error(pos_, "unexpected end of input, expected a JSON value");
     switch (peek()) {
-      case '{': object(out, depth + 1); return;
-      case '[': array(out, depth + 1); return;
-      case '"': out.value_ = string(); return;
-      case 't': expect_literal("true"); out.value_ = true; return;
-      case 'f': expect_literal("false"); out.value_ = false; return;
-      case 'n': expect_literal("null"); return;
+      case '{':
+        object(out, depth + 1);
+        return;
+      case '[':
+        array(out, depth + 1);
+        return;
+      case '"':
+        out.value_ = string();
+        return;
+      case 't':
+        expect_literal("true");
+        out.value_ = true;
+        return;
+      case 'f':
+        expect_literal("false");
+        out.value_ = false;
+        return;
+      case 'n':
+        expect_literal("null");
+        return;
       default:
-        if (peek() == '-' || (peek() >= '0' && peek() <= '9')) { number(out); return; }
+        if (peek() == '-' || (peek() >= '0' && peek() <= '9')) {
+          number(out);
+          return;
+        }
         syntax_error(pos_, "unexpected " + describe(pos_) + ", expected a JSON value");
     }
   }
@@ -192,15 +222,22 @@ class JsonParser {
       key_at.push_back(pos_);
       std::string key = string();
       skip_whitespace();
-      if (peek() != ':') syntax_error(pos_, "unexpected " + describe(pos_) + ", expected ':' after the key " + in_quotes(key));
+      if (peek() != ':')
+        syntax_error(pos_, "unexpected " + describe(pos_) + ", expected ':' after the key " + in_quotes(key));
       ++pos_;
       skip_whitespace();
       std::string child = out.path_.empty() ? in_quotes(key) : out.path_ + "." + in_quotes(key);
       members.emplace_back(std::move(key), Json());
       value(members.back().second, std::move(child), depth);
       skip_whitespace();
-      if (peek() == ',') { ++pos_; continue; }
-      if (peek() == '}') { ++pos_; break; }
+      if (peek() == ',') {
+        ++pos_;
+        continue;
+      }
+      if (peek() == '}') {
+        ++pos_;
+        break;
+      }
       syntax_error(pos_, "unexpected " + describe(pos_) + ", expected ',' or '}' in the object opened at byte " +
                              std::to_string(open));
     }
@@ -216,8 +253,9 @@ class JsonParser {
     });
     for (std::size_t i = 1; i < order.size(); ++i)
       if (members[order[i]].first == members[order[i - 1]].first)
-        fail(kRuleDuplicate, key_at[order[i]], "duplicate key " + in_quotes(members[order[i]].first) +
-                                                   (out.path_.empty() ? std::string() : " in " + out.path_));
+        fail(kRuleDuplicate, key_at[order[i]],
+             "duplicate key " + in_quotes(members[order[i]].first) +
+                 (out.path_.empty() ? std::string() : " in " + out.path_));
     out.value_ = std::move(members);
   }
 
@@ -236,8 +274,14 @@ class JsonParser {
       elements.emplace_back();
       value(elements.back(), out.path_ + "[" + std::to_string(elements.size() - 1) + "]", depth);
       skip_whitespace();
-      if (peek() == ',') { ++pos_; continue; }
-      if (peek() == ']') { ++pos_; break; }
+      if (peek() == ',') {
+        ++pos_;
+        continue;
+      }
+      if (peek() == ']') {
+        ++pos_;
+        break;
+      }
       syntax_error(pos_, "unexpected " + describe(pos_) + ", expected ',' or ']'");
     }
     out.value_ = std::move(elements);
@@ -249,10 +293,14 @@ class JsonParser {
     for (std::size_t i = 0; i < 4; ++i) {
       char const c = text_[at + i];
       v <<= 4;
-      if (c >= '0' && c <= '9') v |= unsigned(c - '0');
-      else if (c >= 'a' && c <= 'f') v |= unsigned(c - 'a' + 10);
-      else if (c >= 'A' && c <= 'F') v |= unsigned(c - 'A' + 10);
-      else syntax_error(at + i, "unexpected " + describe(at + i) + " in a \\u escape, expected a hex digit");
+      if (c >= '0' && c <= '9')
+        v |= unsigned(c - '0');
+      else if (c >= 'a' && c <= 'f')
+        v |= unsigned(c - 'a' + 10);
+      else if (c >= 'A' && c <= 'F')
+        v |= unsigned(c - 'A' + 10);
+      else
+        syntax_error(at + i, "unexpected " + describe(at + i) + " in a \\u escape, expected a hex digit");
     }
     return v;
   }
@@ -294,7 +342,10 @@ class JsonParser {
     for (;;) {
       if (at_end()) syntax_error(open, "unterminated string");
       auto const c = static_cast<unsigned char>(text_[pos_]);
-      if (c == '"') { ++pos_; return s; }
+      if (c == '"') {
+        ++pos_;
+        return s;
+      }
       if (c < 0x20) syntax_error(pos_, "unescaped control character " + describe(pos_) + " in a string");
       if (c >= 0x80) {
         std::size_t const n = utf8_length(pos_);
@@ -303,33 +354,57 @@ class JsonParser {
         pos_ += n;
         continue;
       }
-      if (c != '\\') { s += char(c); ++pos_; continue; }
+      if (c != '\\') {
+        s += char(c);
+        ++pos_;
+        continue;
+      }
       std::size_t const esc = pos_++;
       if (at_end()) syntax_error(open, "unterminated string");
       switch (text_[pos_++]) {
-        case '"': s += '"'; break;
-        case '\\': s += '\\'; break;
-        case '/': s += '/'; break;
-        case 'b': s += '\b'; break;
-        case 'f': s += '\f'; break;
-        case 'n': s += '\n'; break;
-        case 'r': s += '\r'; break;
-        case 't': s += '\t'; break;
+        case '"':
+          s += '"';
+          break;
+        case '\\':
+          s += '\\';
+          break;
+        case '/':
+          s += '/';
+          break;
+        case 'b':
+          s += '\b';
+          break;
+        case 'f':
+          s += '\f';
+          break;
+        case 'n':
+          s += '\n';
+          break;
+        case 'r':
+          s += '\r';
+          break;
+        case 't':
+          s += '\t';
+          break;
         case 'u': {
           unsigned cp = hex4(pos_);
           pos_ += 4;
-          if (cp >= 0xdc00 && cp <= 0xdfff) syntax_error(esc, "a low surrogate \\u escape without a high surrogate before it");
+          if (cp >= 0xdc00 && cp <= 0xdfff)
+            syntax_error(esc, "a low surrogate \\u escape without a high surrogate before it");
           if (cp >= 0xd800 && cp <= 0xdbff) {
-            if (text_.substr(pos_, 2) != "\\u") syntax_error(esc, "a high surrogate \\u escape without a low surrogate after it");
+            if (text_.substr(pos_, 2) != "\\u")
+              syntax_error(esc, "a high surrogate \\u escape without a low surrogate after it");
             unsigned const lo = hex4(pos_ + 2);
-            if (lo < 0xdc00 || lo > 0xdfff) syntax_error(pos_, "a high surrogate \\u escape followed by a \\u escape that is not a low surrogate");
+            if (lo < 0xdc00 || lo > 0xdfff)
+              syntax_error(pos_, "a high surrogate \\u escape followed by a \\u escape that is not a low surrogate");
             pos_ += 6;
             cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
           }
           append_utf8(s, cp);
           break;
         }
-        default: syntax_error(esc, "invalid escape \\" + std::string(1, text_[pos_ - 1]) + " in a string");
+        default:
+          syntax_error(esc, "invalid escape \\" + std::string(1, text_[pos_ - 1]) + " in a string");
       }
     }
   }
@@ -394,7 +469,8 @@ Json read_json_file(const std::filesystem::path& path, JsonLimits limits) {
   auto const size = std::filesystem::file_size(path, ec);
   if (ec) throw LoadError(kRuleFile, path.string() + ": cannot read: " + ec.message());
   if (size > limits.max_bytes)
-    throw LoadError(kRuleSize, name + ": " + std::to_string(size) + " bytes, more than the limit of " + std::to_string(limits.max_bytes));
+    throw LoadError(kRuleSize, name + ": " + std::to_string(size) + " bytes, more than the limit of " +
+                                   std::to_string(limits.max_bytes));
   std::ifstream in(path, std::ios::binary);
   std::string text(size, '\0');
   if (!in || !in.read(text.data(), static_cast<std::streamsize>(size)))

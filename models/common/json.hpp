@@ -79,8 +79,8 @@ class Json {
   [[noreturn]] void type_error(std::string_view expected) const;
 
   std::variant<std::monostate, bool, std::int64_t, double, std::string, Array, Object> value_;
-  bool integer_out_of_range_ = false;      // written as an integer, stored as a double
-  std::string path_;                       // empty for the root
+  bool integer_out_of_range_ = false;  // written as an integer, stored as a double
+  std::string path_;                   // empty for the root
   std::shared_ptr<const std::string> source_;
 };
 

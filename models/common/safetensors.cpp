@@ -24,17 +24,25 @@ namespace cute_cpp::models {
 namespace {
 constexpr char kRuleFile[] = "cute-cpp [safetensors.file]: the file must exist and be mappable";
 constexpr char kRuleHeaderLength[] =
-    "cute-cpp [safetensors.header-length]: the 8-byte header length N must be at most 100,000,000 and 8 + N must fit in the file";
+    "cute-cpp [safetensors.header-length]: the 8-byte header length N must be at most 100,000,000 and 8 + N must fit "
+    "in the file";
 constexpr char kRuleHeader[] = "cute-cpp [safetensors.header]: the header must be one JSON object";
 constexpr char kRuleEntry[] =
-    "cute-cpp [safetensors.entry]: a tensor entry holds exactly dtype (a string), shape (non-negative integers) and data_offsets (two non-negative integers)";
-constexpr char kRuleDtype[] = "cute-cpp [safetensors.dtype]: a tensor's dtype must be one the safetensors format defines";
+    "cute-cpp [safetensors.entry]: a tensor entry holds exactly dtype (a string), shape (non-negative integers) and "
+    "data_offsets (two non-negative integers)";
+constexpr char kRuleDtype[] =
+    "cute-cpp [safetensors.dtype]: a tensor's dtype must be one the safetensors format defines";
 constexpr char kRuleDuplicate[] = "cute-cpp [safetensors.duplicate-name]: tensor names must be unique in a file";
-constexpr char kRuleShape[] = "cute-cpp [safetensors.shape]: shape product x dtype size must equal the data_offsets span, in whole bytes";
-constexpr char kRuleOffsets[] = "cute-cpp [safetensors.offsets]: data_offsets [begin, end) must have begin <= end <= the data buffer's size";
+constexpr char kRuleShape[] =
+    "cute-cpp [safetensors.shape]: shape product x dtype size must equal the data_offsets span, in whole bytes";
+constexpr char kRuleOffsets[] =
+    "cute-cpp [safetensors.offsets]: data_offsets [begin, end) must have begin <= end <= the data buffer's size";
 constexpr char kRuleOverlap[] = "cute-cpp [safetensors.overlap]: no two tensors may share bytes of the data buffer";
-constexpr char kRuleCoverage[] = "cute-cpp [safetensors.coverage]: the tensors must cover the data buffer exactly, with no gap and nothing after the last";
-constexpr char kRuleMetadata[] = "cute-cpp [safetensors.metadata]: __metadata__ must map strings to strings, each key once";
+constexpr char kRuleCoverage[] =
+    "cute-cpp [safetensors.coverage]: the tensors must cover the data buffer exactly, with no gap and nothing after "
+    "the last";
+constexpr char kRuleMetadata[] =
+    "cute-cpp [safetensors.metadata]: __metadata__ must map strings to strings, each key once";
 constexpr char kRuleMissing[] = "cute-cpp [safetensors.missing]: a tensor looked up by name must be in the file";
 
 constexpr std::uint64_t kMaxHeader = 100'000'000;
@@ -53,8 +61,6 @@ constexpr DtypeRow kDtypes[] = {
     {Dtype::U64, "U64", 64},        {Dtype::C64, "C64", 64},        {Dtype::F4, "F4", 4},
     {Dtype::F6_E2M3, "F6_E2M3", 6}, {Dtype::F6_E3M2, "F6_E3M2", 6},
 };
-
-std::string in_quotes(std::string_view s) { return "\"" + std::string(s) + "\""; }
 
 std::string shape_text(const std::vector<std::int64_t>& shape) {
   std::string s = "[";
@@ -75,20 +81,24 @@ std::string known_dtypes() {
 // An entry's non-negative integer, with the entry's own wording for a wrong type.
 std::uint64_t non_negative(const Json& v, const std::string& where) {
   if (v.kind() != Json::Kind::integer || v.as_int() < 0)
-    throw LoadError(kRuleEntry, where + " must be a non-negative integer, is " +
-                                    (v.kind() == Json::Kind::integer ? std::to_string(v.as_int()) : std::string(v.kind_text())));
+    throw LoadError(kRuleEntry,
+                    where + " must be a non-negative integer, is " +
+                        (v.kind() == Json::Kind::integer ? std::to_string(v.as_int()) : std::string(v.kind_text())));
   return static_cast<std::uint64_t>(v.as_int());
 }
 
 TensorInfo parse_entry(const std::string& file, const std::string& name, const Json& entry) {
   std::string const who = file + ": tensor " + in_quotes(name);
-  if (!entry.is_object()) throw LoadError(kRuleEntry, who + " is " + std::string(entry.kind_text()) + ", expected an object");
+  if (!entry.is_object())
+    throw LoadError(kRuleEntry, who + " is " + std::string(entry.kind_text()) + ", expected an object");
   const Json* dtype = nullptr;
   const Json* shape = nullptr;
   const Json* offsets = nullptr;
   for (auto const& [key, value] : entry.as_object()) {
     const Json** slot = key == "dtype" ? &dtype : key == "shape" ? &shape : key == "data_offsets" ? &offsets : nullptr;
-    if (slot == nullptr) throw LoadError(kRuleEntry, who + ": unexpected key " + in_quotes(key) + " (an entry holds dtype, shape and data_offsets)");
+    if (slot == nullptr)
+      throw LoadError(kRuleEntry,
+                      who + ": unexpected key " + in_quotes(key) + " (an entry holds dtype, shape and data_offsets)");
     if (*slot != nullptr) throw LoadError(kRuleEntry, who + ": key " + in_quotes(key) + " appears twice");
     *slot = &value;
   }
@@ -97,14 +107,19 @@ TensorInfo parse_entry(const std::string& file, const std::string& name, const J
 
   TensorInfo t;
   t.name = name;
-  if (!dtype->is_string()) throw LoadError(kRuleEntry, who + ": \"dtype\" is " + std::string(dtype->kind_text()) + ", expected a string");
+  if (!dtype->is_string())
+    throw LoadError(kRuleEntry, who + ": \"dtype\" is " + std::string(dtype->kind_text()) + ", expected a string");
   auto const dt = parse_dtype(dtype->as_string());
-  if (!dt) throw LoadError(kRuleDtype, who + ": unknown dtype " + in_quotes(dtype->as_string()) + " (known: " + known_dtypes() + ")");
+  if (!dt)
+    throw LoadError(kRuleDtype,
+                    who + ": unknown dtype " + in_quotes(dtype->as_string()) + " (known: " + known_dtypes() + ")");
   t.dtype = *dt;
 
-  if (!shape->is_array()) throw LoadError(kRuleEntry, who + ": \"shape\" is " + std::string(shape->kind_text()) + ", expected an array");
+  if (!shape->is_array())
+    throw LoadError(kRuleEntry, who + ": \"shape\" is " + std::string(shape->kind_text()) + ", expected an array");
   for (std::size_t i = 0; i < shape->size(); ++i)
-    t.shape.push_back(static_cast<std::int64_t>(non_negative(shape->at(i), who + ": \"shape\"[" + std::to_string(i) + "]")));
+    t.shape.push_back(
+        static_cast<std::int64_t>(non_negative(shape->at(i), who + ": \"shape\"[" + std::to_string(i) + "]")));
 
   if (!offsets->is_array() || offsets->size() != 2)
     throw LoadError(kRuleEntry, who + ": \"data_offsets\" must be an array of two integers [begin, end]");
@@ -199,7 +214,8 @@ SafetensorsFile SafetensorsFile::open(const std::filesystem::path& path) {
   auto const size = static_cast<std::uint64_t>(st.st_size);
   if (size < 8) {
     ::close(fd);
-    throw LoadError(kRuleHeaderLength, file + ": the file is " + std::to_string(size) + " bytes, shorter than the 8-byte header length");
+    throw LoadError(kRuleHeaderLength,
+                    file + ": the file is " + std::to_string(size) + " bytes, shorter than the 8-byte header length");
   }
   void* map = mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);
   int const err = errno;
@@ -212,10 +228,11 @@ SafetensorsFile SafetensorsFile::open(const std::filesystem::path& path) {
   std::uint64_t n = 0;
   for (int i = 7; i >= 0; --i) n = (n << 8) | bytes[i];
   if (n > kMaxHeader)
-    throw LoadError(kRuleHeaderLength, file + ": header length " + std::to_string(n) + " is more than the limit of 100000000");
+    throw LoadError(kRuleHeaderLength,
+                    file + ": header length " + std::to_string(n) + " is more than the limit of 100000000");
   if (8 + n > size)
-    throw LoadError(kRuleHeaderLength, file + ": header length " + std::to_string(n) + " runs past the end of the file (" +
-                                           std::to_string(size) + " bytes)");
+    throw LoadError(kRuleHeaderLength, file + ": header length " + std::to_string(n) +
+                                           " runs past the end of the file (" + std::to_string(size) + " bytes)");
   f.data_offset_ = 8 + n;
   std::uint64_t const data_size = size - f.data_offset_;
 
@@ -236,13 +253,15 @@ SafetensorsFile SafetensorsFile::open(const std::filesystem::path& path) {
       if (seen_metadata) throw LoadError(kRuleMetadata, file + ": \"__metadata__\" appears twice");
       seen_metadata = true;
       if (!entry.is_object())
-        throw LoadError(kRuleMetadata, file + ": \"__metadata__\" is " + std::string(entry.kind_text()) + ", expected an object");
+        throw LoadError(kRuleMetadata,
+                        file + ": \"__metadata__\" is " + std::string(entry.kind_text()) + ", expected an object");
       for (auto const& [key, value] : entry.as_object()) {
         if (!value.is_string())
-          throw LoadError(kRuleMetadata, file + ": \"__metadata__\"." + in_quotes(key) + " is " + std::string(value.kind_text()) +
-                                             ", expected a string");
+          throw LoadError(kRuleMetadata, file + ": \"__metadata__\"." + in_quotes(key) + " is " +
+                                             std::string(value.kind_text()) + ", expected a string");
         for (auto const& [k, v] : f.metadata_)
-          if (k == key) throw LoadError(kRuleMetadata, file + ": \"__metadata__\" holds the key " + in_quotes(key) + " twice");
+          if (k == key)
+            throw LoadError(kRuleMetadata, file + ": \"__metadata__\" holds the key " + in_quotes(key) + " twice");
         f.metadata_.emplace_back(key, value.as_string());
       }
       continue;
@@ -256,12 +275,14 @@ SafetensorsFile SafetensorsFile::open(const std::filesystem::path& path) {
   std::stable_sort(f.by_name_.begin(), f.by_name_.end(), by_name);
   for (std::size_t i = 1; i < f.by_name_.size(); ++i)
     if (f.tensors_[f.by_name_[i]].name == f.tensors_[f.by_name_[i - 1]].name)
-      throw LoadError(kRuleDuplicate, file + ": tensor " + in_quotes(f.tensors_[f.by_name_[i]].name) + " appears twice in the header");
+      throw LoadError(kRuleDuplicate,
+                      file + ": tensor " + in_quotes(f.tensors_[f.by_name_[i]].name) + " appears twice in the header");
 
   for (auto const& t : f.tensors_)
     if (t.end > data_size)
-      throw LoadError(kRuleOffsets, file + ": tensor " + in_quotes(t.name) + ": data_offsets " + range_text(t.begin, t.end) +
-                                        " reach past the data buffer's " + std::to_string(data_size) + " bytes");
+      throw LoadError(kRuleOffsets, file + ": tensor " + in_quotes(t.name) + ": data_offsets " +
+                                        range_text(t.begin, t.end) + " reach past the data buffer's " +
+                                        std::to_string(data_size) + " bytes");
 
   std::sort(f.tensors_.begin(), f.tensors_.end(), [](const TensorInfo& a, const TensorInfo& b) {
     return std::tie(a.begin, a.end, a.name) < std::tie(b.begin, b.end, b.name);
@@ -270,15 +291,18 @@ SafetensorsFile SafetensorsFile::open(const std::filesystem::path& path) {
   const TensorInfo* previous = nullptr;
   for (auto const& t : f.tensors_) {
     if (t.begin < covered)
-      throw LoadError(kRuleOverlap, file + ": tensor " + in_quotes(t.name) + " at " + range_text(t.begin, t.end) + " overlaps tensor " +
-                                        in_quotes(previous->name) + " at " + range_text(previous->begin, previous->end));
+      throw LoadError(kRuleOverlap, file + ": tensor " + in_quotes(t.name) + " at " + range_text(t.begin, t.end) +
+                                        " overlaps tensor " + in_quotes(previous->name) + " at " +
+                                        range_text(previous->begin, previous->end));
     if (t.begin > covered)
-      throw LoadError(kRuleCoverage, file + ": bytes " + range_text(covered, t.begin) + " of the data buffer belong to no tensor");
+      throw LoadError(kRuleCoverage,
+                      file + ": bytes " + range_text(covered, t.begin) + " of the data buffer belong to no tensor");
     covered = t.end;
     if (t.end > t.begin) previous = &t;
   }
   if (covered != data_size)
-    throw LoadError(kRuleCoverage, file + ": bytes " + range_text(covered, data_size) + " of the data buffer belong to no tensor");
+    throw LoadError(kRuleCoverage,
+                    file + ": bytes " + range_text(covered, data_size) + " of the data buffer belong to no tensor");
 
   for (auto& t : f.tensors_) t.data = reinterpret_cast<const std::byte*>(bytes + f.data_offset_ + t.begin);
   std::iota(f.by_name_.begin(), f.by_name_.end(), std::size_t{0});

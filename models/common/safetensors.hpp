@@ -19,8 +19,26 @@ namespace cute_cpp::models {
 
 /// The element types the safetensors format defines (its Rust `Dtype`, same spellings).
 enum class Dtype : std::uint8_t {
-  BOOL, U8, I8, F8_E5M2, F8_E4M3, F8_E8M0, I16, U16, F16, BF16, I32, U32, F32, F64, I64, U64, C64,
-  F4, F6_E2M3, F6_E3M2,
+  BOOL,
+  U8,
+  I8,
+  F8_E5M2,
+  F8_E4M3,
+  F8_E8M0,
+  I16,
+  U16,
+  F16,
+  BF16,
+  I32,
+  U32,
+  F32,
+  F64,
+  I64,
+  U64,
+  C64,
+  F4,
+  F6_E2M3,
+  F6_E3M2,
 };
 
 /// "BF16" for Dtype::BF16.

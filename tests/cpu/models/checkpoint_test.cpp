@@ -2,11 +2,12 @@
 // models/common/checkpoint.hpp: single-file and sharded folders, the index checked against the
 // shards, and Qwen3Config from config.json (the Qwen3-8B config of shared/models, then each
 // field missing or mistyped).
+#include "models/common/checkpoint.hpp"
+
 #include <gtest/gtest.h>
 
 #include <string>
 
-#include "models/common/checkpoint.hpp"
 #include "tests/cpu/models/st_writer.hpp"
 
 namespace cm = cute_cpp::models;
@@ -21,18 +22,21 @@ class Checkpoint : public cute_cpp::test::ScratchDir {
   void write(const std::string& name, const std::string& bytes) { write_file(dir_ / name, bytes); }
   // Two shards of a small decoder and the index that lists them.
   void write_sharded() {
-    write("model-00001-of-00002.safetensors", well_formed({{"model.embed_tokens.weight", "BF16", {8, 4}, pattern(64, 1)},
-                                                           {"model.layers.0.input_layernorm.weight", "BF16", {4}, pattern(8, 2)}}));
+    write("model-00001-of-00002.safetensors",
+          well_formed({{"model.embed_tokens.weight", "BF16", {8, 4}, pattern(64, 1)},
+                       {"model.layers.0.input_layernorm.weight", "BF16", {4}, pattern(8, 2)}}));
     write("model-00002-of-00002.safetensors", well_formed({{"model.norm.weight", "BF16", {4}, pattern(8, 3)},
                                                            {"lm_head.weight", "BF16", {8, 4}, pattern(64, 4)}}));
-    write("model.safetensors.index.json", index({{"model.embed_tokens.weight", "model-00001-of-00002.safetensors"},
-                                                 {"model.layers.0.input_layernorm.weight", "model-00001-of-00002.safetensors"},
-                                                 {"model.norm.weight", "model-00002-of-00002.safetensors"},
-                                                 {"lm_head.weight", "model-00002-of-00002.safetensors"}}));
+    write("model.safetensors.index.json",
+          index({{"model.embed_tokens.weight", "model-00001-of-00002.safetensors"},
+                 {"model.layers.0.input_layernorm.weight", "model-00001-of-00002.safetensors"},
+                 {"model.norm.weight", "model-00002-of-00002.safetensors"},
+                 {"lm_head.weight", "model-00002-of-00002.safetensors"}}));
   }
   static std::string index(const std::vector<std::pair<std::string, std::string>>& map) {
     std::string s = "{\n  \"metadata\": {\"total_size\": 144},\n  \"weight_map\": {";
-    for (std::size_t i = 0; i < map.size(); ++i) s += (i ? ",\n    \"" : "\n    \"") + map[i].first + "\": \"" + map[i].second + "\"";
+    for (std::size_t i = 0; i < map.size(); ++i)
+      s += (i ? ",\n    \"" : "\n    \"") + map[i].first + "\": \"" + map[i].second + "\"";
     return s + "\n  }\n}\n";
   }
 };
@@ -115,69 +119,82 @@ TEST_F(Checkpoint, SingleFileWinsOverAnIndex) {
 TEST_F(Checkpoint, FolderErrors) {
   expect_load_error([&] { (void)cm::Checkpoint::open(dir_); }, "[checkpoint.folder]",
                     "holds neither model.safetensors nor model.safetensors.index.json");
-  expect_load_error([&] { (void)cm::Checkpoint::open(dir_ / "absent"); }, "[checkpoint.folder]", "absent: not a folder");
+  expect_load_error([&] { (void)cm::Checkpoint::open(dir_ / "absent"); }, "[checkpoint.folder]",
+                    "absent: not a folder");
 }
 
 TEST_F(Checkpoint, MissingShard) {
   write_sharded();
   std::filesystem::remove(dir_ / "model-00002-of-00002.safetensors");
-  expect_load_error([&] { (void)cm::Checkpoint::open(dir_); }, "[checkpoint.shard-missing]",
-                    "model.safetensors.index.json: the shard \"model-00002-of-00002.safetensors\" (2 tensors) is not in ");
+  expect_load_error(
+      [&] { (void)cm::Checkpoint::open(dir_); }, "[checkpoint.shard-missing]",
+      "model.safetensors.index.json: the shard \"model-00002-of-00002.safetensors\" (2 tensors) is not in ");
 }
 
 TEST_F(Checkpoint, TensorListedButAbsent) {
   write_sharded();
-  write("model.safetensors.index.json", index({{"model.embed_tokens.weight", "model-00001-of-00002.safetensors"},
-                                               {"model.layers.0.input_layernorm.weight", "model-00001-of-00002.safetensors"},
-                                               {"model.layers.1.input_layernorm.weight", "model-00001-of-00002.safetensors"},
-                                               {"model.norm.weight", "model-00002-of-00002.safetensors"},
-                                               {"lm_head.weight", "model-00002-of-00002.safetensors"}}));
-  expect_load_error([&] { (void)cm::Checkpoint::open(dir_); }, "[checkpoint.tensor-missing]",
-                    "tensor \"model.layers.1.input_layernorm.weight\" is listed in model-00001-of-00002.safetensors, which does not "
-                    "hold it (nor does any other shard)");
+  write("model.safetensors.index.json",
+        index({{"model.embed_tokens.weight", "model-00001-of-00002.safetensors"},
+               {"model.layers.0.input_layernorm.weight", "model-00001-of-00002.safetensors"},
+               {"model.layers.1.input_layernorm.weight", "model-00001-of-00002.safetensors"},
+               {"model.norm.weight", "model-00002-of-00002.safetensors"},
+               {"lm_head.weight", "model-00002-of-00002.safetensors"}}));
+  expect_load_error(
+      [&] { (void)cm::Checkpoint::open(dir_); }, "[checkpoint.tensor-missing]",
+      "tensor \"model.layers.1.input_layernorm.weight\" is listed in model-00001-of-00002.safetensors, which does not "
+      "hold it (nor does any other shard)");
 }
 
 TEST_F(Checkpoint, TensorInAnotherShard) {
   write_sharded();
-  write("model.safetensors.index.json", index({{"model.embed_tokens.weight", "model-00001-of-00002.safetensors"},
-                                               {"model.layers.0.input_layernorm.weight", "model-00001-of-00002.safetensors"},
-                                               {"model.norm.weight", "model-00001-of-00002.safetensors"},
-                                               {"lm_head.weight", "model-00002-of-00002.safetensors"}}));
-  expect_load_error([&] { (void)cm::Checkpoint::open(dir_); }, "[checkpoint.tensor-missing]",
-                    "tensor \"model.norm.weight\" is listed in model-00001-of-00002.safetensors, which does not hold it; it is in "
-                    "model-00002-of-00002.safetensors");
+  write("model.safetensors.index.json",
+        index({{"model.embed_tokens.weight", "model-00001-of-00002.safetensors"},
+               {"model.layers.0.input_layernorm.weight", "model-00001-of-00002.safetensors"},
+               {"model.norm.weight", "model-00001-of-00002.safetensors"},
+               {"lm_head.weight", "model-00002-of-00002.safetensors"}}));
+  expect_load_error(
+      [&] { (void)cm::Checkpoint::open(dir_); }, "[checkpoint.tensor-missing]",
+      "tensor \"model.norm.weight\" is listed in model-00001-of-00002.safetensors, which does not hold it; it is in "
+      "model-00002-of-00002.safetensors");
 }
 
 TEST_F(Checkpoint, TensorNotListed) {
   write_sharded();
-  write("model.safetensors.index.json", index({{"model.embed_tokens.weight", "model-00001-of-00002.safetensors"},
-                                               {"model.layers.0.input_layernorm.weight", "model-00001-of-00002.safetensors"},
-                                               {"lm_head.weight", "model-00002-of-00002.safetensors"}}));
-  expect_load_error([&] { (void)cm::Checkpoint::open(dir_); }, "[checkpoint.tensor-unlisted]",
-                    "model-00002-of-00002.safetensors: tensor \"model.norm.weight\" is not listed in model.safetensors.index.json");
+  write("model.safetensors.index.json",
+        index({{"model.embed_tokens.weight", "model-00001-of-00002.safetensors"},
+               {"model.layers.0.input_layernorm.weight", "model-00001-of-00002.safetensors"},
+               {"lm_head.weight", "model-00002-of-00002.safetensors"}}));
+  expect_load_error(
+      [&] { (void)cm::Checkpoint::open(dir_); }, "[checkpoint.tensor-unlisted]",
+      "model-00002-of-00002.safetensors: tensor \"model.norm.weight\" is not listed in model.safetensors.index.json");
 }
 
 TEST_F(Checkpoint, DuplicateAcrossShards) {
   write_sharded();
-  write("model-00002-of-00002.safetensors", well_formed({{"model.norm.weight", "BF16", {4}, pattern(8, 3)},
-                                                         {"lm_head.weight", "BF16", {8, 4}, pattern(64, 4)},
-                                                         {"model.embed_tokens.weight", "BF16", {8, 4}, pattern(64, 1)}}));
+  write("model-00002-of-00002.safetensors",
+        well_formed({{"model.norm.weight", "BF16", {4}, pattern(8, 3)},
+                     {"lm_head.weight", "BF16", {8, 4}, pattern(64, 4)},
+                     {"model.embed_tokens.weight", "BF16", {8, 4}, pattern(64, 1)}}));
   expect_load_error([&] { (void)cm::Checkpoint::open(dir_); }, "[checkpoint.duplicate-tensor]",
-                    "tensor \"model.embed_tokens.weight\" is in both model-00001-of-00002.safetensors and model-00002-of-00002.safetensors");
+                    "tensor \"model.embed_tokens.weight\" is in both model-00001-of-00002.safetensors and "
+                    "model-00002-of-00002.safetensors");
 }
 
 TEST_F(Checkpoint, IndexErrors) {
   write_sharded();
   write("model.safetensors.index.json", index({{"a", "../model-00001-of-00002.safetensors"}}));
-  expect_load_error([&] { (void)cm::Checkpoint::open(dir_); }, "[checkpoint.index]",
-                    "tensor \"a\" names the shard \"../model-00001-of-00002.safetensors\", not a file name in the checkpoint folder");
+  expect_load_error(
+      [&] { (void)cm::Checkpoint::open(dir_); }, "[checkpoint.index]",
+      "tensor \"a\" names the shard \"../model-00001-of-00002.safetensors\", not a file name in the checkpoint folder");
   write("model.safetensors.index.json", R"({"metadata": {}})");
-  expect_load_error([&] { (void)cm::Checkpoint::open(dir_); }, "[json.missing]", "model.safetensors.index.json: \"weight_map\" is missing");
+  expect_load_error([&] { (void)cm::Checkpoint::open(dir_); }, "[json.missing]",
+                    "model.safetensors.index.json: \"weight_map\" is missing");
   write("model.safetensors.index.json", R"({"weight_map": {"a": 3}})");
   expect_load_error([&] { (void)cm::Checkpoint::open(dir_); }, "[json.type]",
                     "model.safetensors.index.json: \"weight_map\".\"a\" is an integer, expected a string");
   write("model.safetensors.index.json", R"({"weight_map": {"a": "x", "a": "y"}})");
-  expect_load_error([&] { (void)cm::Checkpoint::open(dir_); }, "[json.duplicate-key]", "duplicate key \"a\" in \"weight_map\"");
+  expect_load_error([&] { (void)cm::Checkpoint::open(dir_); }, "[json.duplicate-key]",
+                    "duplicate key \"a\" in \"weight_map\"");
 }
 
 TEST_F(Checkpoint, ABadShardIsReportedByItsName) {
@@ -215,14 +232,14 @@ TEST_F(Checkpoint, ReadsConfigFromTheFolderOrTheFile) {
 
 TEST(Qwen3Config, NewerDtypeSpelling) {
   EXPECT_EQ(parse(with("torch_dtype", "  \"dtype\": \"float16\"")).torch_dtype, "float16");
-  expect_load_error([] { (void)parse(with("torch_dtype", "  \"torch_dtype\": \"bfloat16\", \"dtype\": \"float32\"")); }, "[config.value]",
-                    "config.json: \"torch_dtype\" is \"bfloat16\" but \"dtype\" is \"float32\"");
+  expect_load_error([] { (void)parse(with("torch_dtype", "  \"torch_dtype\": \"bfloat16\", \"dtype\": \"float32\"")); },
+                    "[config.value]", "config.json: \"torch_dtype\" is \"bfloat16\" but \"dtype\" is \"float32\"");
 }
 
 TEST(Qwen3Config, EachRequiredFieldMissingIsNamed) {
-  for (std::string const key : {"model_type", "hidden_size", "intermediate_size", "num_hidden_layers", "num_attention_heads",
-                                "num_key_value_heads", "head_dim", "rms_norm_eps", "rope_theta", "vocab_size",
-                                "max_position_embeddings", "tie_word_embeddings", "torch_dtype"}) {
+  for (std::string const key : {"model_type", "hidden_size", "intermediate_size", "num_hidden_layers",
+                                "num_attention_heads", "num_key_value_heads", "head_dim", "rms_norm_eps", "rope_theta",
+                                "vocab_size", "max_position_embeddings", "tie_word_embeddings", "torch_dtype"}) {
     SCOPED_TRACE(key);
     expect_load_error([&] { (void)parse(with(key, "")); }, "[json.missing]", "config.json: \"" + key + "\" is missing");
   }
@@ -234,15 +251,16 @@ TEST(Qwen3Config, EachWronglyTypedFieldIsNamed) {
     const char* value;
     const char* message;
   };
-  for (auto const& c : {Case{"num_attention_heads", "\"32\"", "\"num_attention_heads\" is a string, expected an integer"},
-                        Case{"hidden_size", "4096.0", "\"hidden_size\" is a number with a fraction or exponent, expected an integer"},
-                        Case{"head_dim", "null", "\"head_dim\" is null, expected an integer"},
-                        Case{"rms_norm_eps", "\"1e-6\"", "\"rms_norm_eps\" is a string, expected a number"},
-                        Case{"rope_theta", "[1000000]", "\"rope_theta\" is an array, expected a number"},
-                        Case{"tie_word_embeddings", "0", "\"tie_word_embeddings\" is an integer, expected a boolean"},
-                        Case{"torch_dtype", "16", "\"torch_dtype\" is an integer, expected a string"},
-                        Case{"model_type", "{}", "\"model_type\" is an object, expected a string"},
-                        Case{"attention_bias", "\"no\"", "\"attention_bias\" is a string, expected a boolean"}}) {
+  for (auto const& c :
+       {Case{"num_attention_heads", "\"32\"", "\"num_attention_heads\" is a string, expected an integer"},
+        Case{"hidden_size", "4096.0", "\"hidden_size\" is a number with a fraction or exponent, expected an integer"},
+        Case{"head_dim", "null", "\"head_dim\" is null, expected an integer"},
+        Case{"rms_norm_eps", "\"1e-6\"", "\"rms_norm_eps\" is a string, expected a number"},
+        Case{"rope_theta", "[1000000]", "\"rope_theta\" is an array, expected a number"},
+        Case{"tie_word_embeddings", "0", "\"tie_word_embeddings\" is an integer, expected a boolean"},
+        Case{"torch_dtype", "16", "\"torch_dtype\" is an integer, expected a string"},
+        Case{"model_type", "{}", "\"model_type\" is an object, expected a string"},
+        Case{"attention_bias", "\"no\"", "\"attention_bias\" is a string, expected a boolean"}}) {
     SCOPED_TRACE(c.key);
     expect_load_error([&] { (void)parse(with(c.key, std::string("  \"") + c.key + "\": " + c.value)); }, "[json.type]",
                       std::string("config.json: ") + c.message);
@@ -260,8 +278,9 @@ TEST(Qwen3Config, ValuesAreChecked) {
                     "\"rms_norm_eps\" is -0.000001, expected a positive number");
   expect_load_error([] { (void)parse(with("torch_dtype", "  \"torch_dtype\": \"float8\"")); }, "[config.value]",
                     "\"torch_dtype\" is \"float8\", expected \"bfloat16\", \"float16\" or \"float32\"");
-  expect_load_error([] { (void)parse(with("hidden_act", "  \"rope_scaling\": {\"type\": \"yarn\", \"factor\": 4.0}")); },
-                    "[config.unsupported]", "\"rope_scaling\" is set");
+  expect_load_error(
+      [] { (void)parse(with("hidden_act", "  \"rope_scaling\": {\"type\": \"yarn\", \"factor\": 4.0}")); },
+      "[config.unsupported]", "\"rope_scaling\" is set");
   EXPECT_NO_THROW((void)parse(with("hidden_act", "  \"rope_scaling\": null")));
   expect_load_error([] { (void)cm::parse_qwen3_config(cm::parse_json("[]", "config.json")); }, "[json.type]",
                     "config.json: the document is an array, expected an object");

@@ -40,7 +40,8 @@ void check_file(const std::filesystem::path& folder, const std::string& name, co
   auto const f = cm::SafetensorsFile::open(folder / name);
   auto const& tensors = expected.at("tensors").as_object();
   if (f.tensors().size() != tensors.size())
-    fail(name + ": " + std::to_string(f.tensors().size()) + " tensors, the reference reads " + std::to_string(tensors.size()));
+    fail(name + ": " + std::to_string(f.tensors().size()) + " tensors, the reference reads " +
+         std::to_string(tensors.size()));
   for (auto const& [tensor, want] : tensors) {
     std::string const who = name + ": " + tensor;
     auto const* t = f.find(tensor);

@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 // models/common/safetensors.hpp: a round trip through files this test writes, and one file per
 // validation rule, each checked for its rule id and its message.
+#include "models/common/safetensors.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cstring>
 #include <string>
 
-#include "models/common/safetensors.hpp"
 #include "tests/cpu/models/st_writer.hpp"
 
 namespace cm = cute_cpp::models;
@@ -24,7 +25,8 @@ class Safetensors : public cute_cpp::test::ScratchDir {
     write_file(dir_ / name, bytes);
     return cm::SafetensorsFile::open(dir_ / name);
   }
-  void expect_error(const std::string& header, const std::string& data, const std::string& rule, const std::string& text) {
+  void expect_error(const std::string& header, const std::string& data, const std::string& rule,
+                    const std::string& text) {
     SCOPED_TRACE(header);
     expect_load_error([&] { (void)open(safetensors_bytes(header, data)); }, rule, text);
   }
@@ -86,7 +88,8 @@ TEST_F(Safetensors, RoundTripNamesShapesDtypesBytesAndMetadata) {
   EXPECT_EQ(f.metadata()[0], (std::pair<std::string, std::string>{"format", "pt"}));
   EXPECT_EQ(f.metadata()[1].second, "\xc3\xa9");
   EXPECT_EQ(f.find("nope"), nullptr);
-  expect_load_error([&] { (void)f.at("nope"); }, "[safetensors.missing]", "m.safetensors: no tensor \"nope\" (the file holds 6 tensors)");
+  expect_load_error([&] { (void)f.at("nope"); }, "[safetensors.missing]",
+                    "m.safetensors: no tensor \"nope\" (the file holds 6 tensors)");
 }
 
 TEST_F(Safetensors, HeaderOrderNeedNotBeOffsetOrder) {
@@ -134,7 +137,8 @@ TEST_F(Safetensors, HeaderLengthErrors) {
 
 TEST_F(Safetensors, HeaderMustBeAJsonObject) {
   expect_error("[]", "", "[safetensors.header]", "m.safetensors: the header is an array, expected an object");
-  expect_error("{\"a\":", "", "[safetensors.header]", "cute-cpp [safetensors.header]: m.safetensors header:1:6: unexpected end of input");
+  expect_error("{\"a\":", "", "[safetensors.header]",
+               "cute-cpp [safetensors.header]: m.safetensors header:1:6: unexpected end of input");
   expect_error("{} x", "", "[safetensors.header]", "m.safetensors header:1:4: unexpected 'x' after the JSON value");
   // A length that cuts the header short: the JSON is truncated, never read past N.
   std::string const header = R"({"t":{"dtype":"U8","shape":[1],"data_offsets":[0,1]}})";
@@ -143,15 +147,18 @@ TEST_F(Safetensors, HeaderMustBeAJsonObject) {
 }
 
 TEST_F(Safetensors, EntryErrors) {
-  expect_error(R"({"t": [1]})", "", "[safetensors.entry]", "m.safetensors: tensor \"t\" is an array, expected an object");
-  expect_error(R"({"t": {"dtype":"U8","shape":[1]}})", "z", "[safetensors.entry]", "tensor \"t\": \"data_offsets\" is missing");
+  expect_error(R"({"t": [1]})", "", "[safetensors.entry]",
+               "m.safetensors: tensor \"t\" is an array, expected an object");
+  expect_error(R"({"t": {"dtype":"U8","shape":[1]}})", "z", "[safetensors.entry]",
+               "tensor \"t\": \"data_offsets\" is missing");
   expect_error(R"({"t": {"dtype":"U8","shape":[1],"data_offsets":[0,1],"offsets":[0,1]}})", "z", "[safetensors.entry]",
                "tensor \"t\": unexpected key \"offsets\"");
   expect_error(R"({"t": {"dtype":"U8","dtype":"U8","shape":[1],"data_offsets":[0,1]}})", "z", "[safetensors.entry]",
                "tensor \"t\": key \"dtype\" appears twice");
   expect_error(R"({"t": {"dtype":8,"shape":[1],"data_offsets":[0,1]}})", "z", "[safetensors.entry]",
                "tensor \"t\": \"dtype\" is an integer, expected a string");
-  expect_error(R"({"t": {"dtype":"U8","shape":1,"data_offsets":[0,1]}})", "z", "[safetensors.entry]", "\"shape\" is an integer, expected an array");
+  expect_error(R"({"t": {"dtype":"U8","shape":1,"data_offsets":[0,1]}})", "z", "[safetensors.entry]",
+               "\"shape\" is an integer, expected an array");
   expect_error(R"({"t": {"dtype":"U8","shape":[-1],"data_offsets":[0,1]}})", "z", "[safetensors.entry]",
                "tensor \"t\": \"shape\"[0] must be a non-negative integer, is -1");
   expect_error(R"({"t": {"dtype":"U8","shape":[1.0],"data_offsets":[0,1]}})", "z", "[safetensors.entry]",
@@ -168,25 +175,27 @@ TEST_F(Safetensors, UnknownDtype) {
 }
 
 TEST_F(Safetensors, DuplicateName) {
-  expect_error(R"({"w": {"dtype":"U8","shape":[1],"data_offsets":[0,1]}, "w": {"dtype":"U8","shape":[1],"data_offsets":[1,2]}})", "zz",
-               "[safetensors.duplicate-name]", "m.safetensors: tensor \"w\" appears twice in the header");
+  expect_error(
+      R"({"w": {"dtype":"U8","shape":[1],"data_offsets":[0,1]}, "w": {"dtype":"U8","shape":[1],"data_offsets":[1,2]}})",
+      "zz", "[safetensors.duplicate-name]", "m.safetensors: tensor \"w\" appears twice in the header");
 }
 
 TEST_F(Safetensors, ShapeMustMatchTheSpan) {
   // The example of the issue: a [12288, 4096] BF16 weight whose offsets span two bytes too few.
   std::string const header =
       R"({"model.layers.0.mlp.up_proj.weight": {"dtype":"BF16","shape":[12288,4096],"data_offsets":[0,100663294]}})";
-  expect_load_error([&] { (void)open(safetensors_bytes(header, ""), "model-00001-of-00004.safetensors"); }, "[safetensors.shape]",
-                    "cute-cpp [safetensors.shape]: model-00001-of-00004.safetensors: tensor \"model.layers.0.mlp.up_proj.weight\": "
-                    "shape [12288, 4096] of BF16 is 100663296 bytes, data_offsets span 100663294");
+  expect_load_error(
+      [&] { (void)open(safetensors_bytes(header, ""), "model-00001-of-00004.safetensors"); }, "[safetensors.shape]",
+      "cute-cpp [safetensors.shape]: model-00001-of-00004.safetensors: tensor \"model.layers.0.mlp.up_proj.weight\": "
+      "shape [12288, 4096] of BF16 is 100663296 bytes, data_offsets span 100663294");
   expect_error(R"({"s": {"dtype":"F32","shape":[],"data_offsets":[0,8]}})", pattern(8), "[safetensors.shape]",
                "tensor \"s\": shape [] of F32 is 4 bytes, data_offsets span 8");
   expect_error(R"({"e": {"dtype":"F32","shape":[0,4],"data_offsets":[0,4]}})", pattern(4), "[safetensors.shape]",
                "shape [0, 4] of F32 is 0 bytes, data_offsets span 4");
   expect_error(R"({"f": {"dtype":"F4","shape":[3],"data_offsets":[0,2]}})", pattern(2), "[safetensors.shape]",
                "tensor \"f\": shape [3] of F4 is 12 bits, not a whole number of bytes");
-  expect_error(R"({"o": {"dtype":"F64","shape":[4294967296,4294967296],"data_offsets":[0,8]}})", pattern(8), "[safetensors.shape]",
-               "shape [4294967296, 4294967296] of F64 has more bytes than 64 bits can count");
+  expect_error(R"({"o": {"dtype":"F64","shape":[4294967296,4294967296],"data_offsets":[0,8]}})", pattern(8),
+               "[safetensors.shape]", "shape [4294967296, 4294967296] of F64 has more bytes than 64 bits can count");
 }
 
 TEST_F(Safetensors, OffsetsMustBeOrderedAndInsideTheBuffer) {
@@ -195,22 +204,27 @@ TEST_F(Safetensors, OffsetsMustBeOrderedAndInsideTheBuffer) {
   expect_error(R"({"t": {"dtype":"U8","shape":[4],"data_offsets":[0,4]}})", "zzz", "[safetensors.offsets]",
                "m.safetensors: tensor \"t\": data_offsets [0, 4) reach past the data buffer's 3 bytes");
   expect_error(R"({"t": {"dtype":"U8","shape":[1],"data_offsets":[18446744073709551614,18446744073709551615]}})", "z",
-               "[safetensors.entry]", "\"data_offsets\"[0] must be a non-negative integer, is an integer outside the 64-bit range");
+               "[safetensors.entry]",
+               "\"data_offsets\"[0] must be a non-negative integer, is an integer outside the 64-bit range");
 }
 
 TEST_F(Safetensors, RangesMustNotOverlap) {
-  expect_error(R"({"a": {"dtype":"U8","shape":[3],"data_offsets":[0,3]}, "b": {"dtype":"U8","shape":[3],"data_offsets":[2,5]}})", "zzzzz",
-               "[safetensors.overlap]", "m.safetensors: tensor \"b\" at [2, 5) overlaps tensor \"a\" at [0, 3)");
-  expect_error(R"({"a": {"dtype":"U8","shape":[2],"data_offsets":[0,2]}, "b": {"dtype":"U8","shape":[2],"data_offsets":[0,2]}})", "zz",
-               "[safetensors.overlap]", "tensor \"b\" at [0, 2) overlaps tensor \"a\" at [0, 2)");
+  expect_error(
+      R"({"a": {"dtype":"U8","shape":[3],"data_offsets":[0,3]}, "b": {"dtype":"U8","shape":[3],"data_offsets":[2,5]}})",
+      "zzzzz", "[safetensors.overlap]", "m.safetensors: tensor \"b\" at [2, 5) overlaps tensor \"a\" at [0, 3)");
+  expect_error(
+      R"({"a": {"dtype":"U8","shape":[2],"data_offsets":[0,2]}, "b": {"dtype":"U8","shape":[2],"data_offsets":[0,2]}})",
+      "zz", "[safetensors.overlap]", "tensor \"b\" at [0, 2) overlaps tensor \"a\" at [0, 2)");
   // An empty tensor placed inside another's bytes is rejected too, as by the reference.
-  expect_error(R"({"a": {"dtype":"U8","shape":[4],"data_offsets":[0,4]}, "e": {"dtype":"U8","shape":[0],"data_offsets":[2,2]}})", "zzzz",
-               "[safetensors.overlap]", "tensor \"e\" at [2, 2) overlaps tensor \"a\" at [0, 4)");
+  expect_error(
+      R"({"a": {"dtype":"U8","shape":[4],"data_offsets":[0,4]}, "e": {"dtype":"U8","shape":[0],"data_offsets":[2,2]}})",
+      "zzzz", "[safetensors.overlap]", "tensor \"e\" at [2, 2) overlaps tensor \"a\" at [0, 4)");
 }
 
 TEST_F(Safetensors, RangesMustCoverTheBuffer) {
-  expect_error(R"({"a": {"dtype":"U8","shape":[2],"data_offsets":[0,2]}, "b": {"dtype":"U8","shape":[2],"data_offsets":[3,5]}})", "zzzzz",
-               "[safetensors.coverage]", "m.safetensors: bytes [2, 3) of the data buffer belong to no tensor");
+  expect_error(
+      R"({"a": {"dtype":"U8","shape":[2],"data_offsets":[0,2]}, "b": {"dtype":"U8","shape":[2],"data_offsets":[3,5]}})",
+      "zzzzz", "[safetensors.coverage]", "m.safetensors: bytes [2, 3) of the data buffer belong to no tensor");
   expect_error(R"({"b": {"dtype":"U8","shape":[2],"data_offsets":[1,3]}})", "zzz", "[safetensors.coverage]",
                "bytes [0, 1) of the data buffer belong to no tensor");
   expect_error(R"({"a": {"dtype":"U8","shape":[2],"data_offsets":[0,2]}})", "zzzz", "[safetensors.coverage]",
@@ -221,9 +235,12 @@ TEST_F(Safetensors, RangesMustCoverTheBuffer) {
 TEST_F(Safetensors, MetadataMustMapStringsToStrings) {
   expect_error(R"({"__metadata__": {"format": 1}})", "", "[safetensors.metadata]",
                "m.safetensors: \"__metadata__\".\"format\" is an integer, expected a string");
-  expect_error(R"({"__metadata__": ["pt"]})", "", "[safetensors.metadata]", "\"__metadata__\" is an array, expected an object");
-  expect_error(R"({"__metadata__": {}, "__metadata__": {}})", "", "[safetensors.metadata]", "\"__metadata__\" appears twice");
-  expect_error(R"({"__metadata__": {"k": "a", "k": "b"}})", "", "[safetensors.metadata]", "\"__metadata__\" holds the key \"k\" twice");
+  expect_error(R"({"__metadata__": ["pt"]})", "", "[safetensors.metadata]",
+               "\"__metadata__\" is an array, expected an object");
+  expect_error(R"({"__metadata__": {}, "__metadata__": {}})", "", "[safetensors.metadata]",
+               "\"__metadata__\" appears twice");
+  expect_error(R"({"__metadata__": {"k": "a", "k": "b"}})", "", "[safetensors.metadata]",
+               "\"__metadata__\" holds the key \"k\" twice");
 }
 
 TEST_F(Safetensors, EveryTruncationOfAGoodFileIsAnError) {

@@ -4,14 +4,13 @@
 // scratch folder per test, a raw safetensors writer (any header text, any length field, so every
 // validation error can be produced) and a well-formed writer on top of it.
 #include <gtest/gtest.h>
+#include <unistd.h>  // getpid
 
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <string>
 #include <vector>
-
-#include <unistd.h>  // getpid
 
 #include "models/common/error.hpp"
 
@@ -65,7 +64,8 @@ inline std::string well_formed(const std::vector<TensorSpec>& tensors, const std
     if (header.size() > 1) header += ",";
     header += "\"" + t.name + "\":{\"dtype\":\"" + t.dtype + "\",\"shape\":[";
     for (std::size_t i = 0; i < t.shape.size(); ++i) header += (i ? "," : "") + std::to_string(t.shape[i]);
-    header += "],\"data_offsets\":[" + std::to_string(data.size()) + "," + std::to_string(data.size() + t.bytes.size()) + "]}";
+    header += "],\"data_offsets\":[" + std::to_string(data.size()) + "," +
+              std::to_string(data.size() + t.bytes.size()) + "]}";
     data += t.bytes;
   }
   header += "}";
@@ -89,7 +89,8 @@ void expect_load_error(F&& f, const std::string& rule, const std::string& text) 
     ADD_FAILURE() << "expected cute-cpp " << rule << " containing: " << text;
   } catch (const cute_cpp::models::LoadError& e) {
     EXPECT_EQ("[" + e.rule() + "]", rule) << e.what();
-    EXPECT_NE(std::string(e.what()).find(text), std::string::npos) << "message: " << e.what() << "\nexpected to contain: " << text;
+    EXPECT_NE(std::string(e.what()).find(text), std::string::npos)
+        << "message: " << e.what() << "\nexpected to contain: " << text;
     EXPECT_EQ(std::string(e.what()).rfind("cute-cpp " + rule + ": ", 0), 0u) << e.what();
   }
 }
