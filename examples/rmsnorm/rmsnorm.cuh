@@ -58,34 +58,26 @@ __device__ __forceinline__ void rmsnorm_staged_rows(T const* __restrict__ x, T c
   Tiles ws;
   ws.load(w, walk, 0);
   unsigned n = 0;
-  // each of the thread's vectors of the row: (s, element)
-  auto const each = [&](auto&& f) {
-#pragma unroll
-    for (int s = 0; s < Config::slots; ++s) {
-      unsigned const e = walk.element(s, 0);
-      if (e < walk.width) f(s, e);
-    }
-  };
   using Tile = RegisterTile<T, V>;
   for (std::int64_t row = loop.first; row < rows; row = loop.row(++n)) {
     stage.wait(n);
     T* const x_stage = stage.buffer(n, 0);
     float sum_sq = 0.f;
-    each([&](int, unsigned e) {
-      auto v = Tile::template load_vector<V>(x_stage + (e - stage.first));
+    ws.each(walk, 0, [&](int, int e) {  // the thread's vectors of the row (w's and x's are the same)
+      auto v = Tile::template load_vector<V>(x_stage + (unsigned(e) - stage.first));
       if (residual != nullptr) {
-        auto const r = Tile::template load_vector<V>(stage.buffer(n, 1) + (e - stage.first));
+        auto const r = Tile::template load_vector<V>(stage.buffer(n, 1) + (unsigned(e) - stage.first));
         v = (v.template to<float>() + r.template to<float>()).template to<T>();
         v.template store_vector<V>(residual_out + row * width + e);
-        v.template store_vector<V>(x_stage + (e - stage.first));
+        v.template store_vector<V>(x_stage + (unsigned(e) - stage.first));
       }
       auto const f = v.template to<float>();
       sum_sq += (f * f).reduce_sum();
     });
     float const total = row_reduce<Config, Barriers>(sum_sq, SumOp{}, 0.f, shared, at, int(n));
     float const rstd = rsqrtf(__fdividef(total, float(width)) + eps);
-    each([&](int s, unsigned e) {
-      auto const v = Tile::template load_vector<V>(x_stage + (e - stage.first));
+    ws.each(walk, 0, [&](int s, int e) {
+      auto const v = Tile::template load_vector<V>(x_stage + (unsigned(e) - stage.first));
       (v.template to<float>() * ws[s].template to<float>() * rstd).template to<T>()
           .template store_vector<V>(y + row * width + e);
     });
