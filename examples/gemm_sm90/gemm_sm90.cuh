@@ -365,8 +365,8 @@ template <class Plan>
 int gemm_resident_ctas() {
   // NOTE: a persistent grid must be resident all at once. Clusters are placed within GPCs, so
   // fewer than sm_count / cluster_size of them may fit: ask the occupancy calculator.
-  static int const ctas = host::max_active_clusters(&gemm_kernel<Plan>, gemm_launch_config<Plan>(Plan::cluster_size)) *
-                          Plan::cluster_size;
+  int const ctas =
+      host::resident_clusters(&gemm_kernel<Plan>, gemm_launch_config<Plan>(Plan::cluster_size)) * Plan::cluster_size;
   if (ctas < 1) throw std::runtime_error("cute-cpp [gemm.occupancy]: the GEMM kernel cannot be resident");
   return ctas;
 }

@@ -10,9 +10,11 @@
 #include <cuda_runtime.h>
 
 #include <cstddef>
+#include <map>
 #include <mutex>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <unordered_set>
 #include <utility>
 
@@ -36,13 +38,31 @@ inline bool first_launch(void const* kernel) {
   std::lock_guard lock(mutex);
   return seen.insert(kernel).second;
 }
-/// Lets `kernel` take `bytes` of dynamic shared memory (needed above 48 KB).
+/// The current device.
+inline int current_device() {
+  int device = 0;
+  cuda_check(cudaGetDevice(&device), "cudaGetDevice");
+  return device;
+}
+/// True when `kernel` on `device` has not yet been allowed `bytes` of dynamic shared memory (and
+/// records that it now is).
+inline bool raise_dynamic_smem_limit(void const* kernel, int device, std::size_t bytes) {
+  static std::mutex mutex;
+  static std::map<std::pair<void const*, int>, std::size_t> allowed;
+  std::lock_guard lock(mutex);
+  std::size_t& limit = allowed[{kernel, device}];
+  if (bytes <= limit) return false;
+  limit = bytes;
+  return true;
+}
+/// Lets `kernel` take `bytes` of dynamic shared memory. NOTE: the limit is raised once per kernel
+/// and device (to the largest size asked), also below 48 KB, where the kernel's static shared
+/// memory beside the dynamic may pass the default limit.
 template <class... Params>
 void allow_dynamic_smem(void (*kernel)(Params...), std::size_t bytes) {
-  if (bytes > 48 * 1024) {
-    cuda_check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)),
-               "cudaFuncSetAttribute(MaxDynamicSharedMemorySize)");
-  }
+  if (bytes == 0 || !raise_dynamic_smem_limit(reinterpret_cast<void const*>(kernel), current_device(), bytes)) return;
+  cuda_check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)),
+             "cudaFuncSetAttribute(MaxDynamicSharedMemorySize)");
 }
 }  // namespace detail
 
@@ -62,6 +82,25 @@ int max_active_clusters(void (*kernel)(Params...), LaunchConfig const& config) {
   launch_config.numAttrs = 1;
   int clusters = 0;
   cuda_check(cudaOccupancyMaxActiveClusters(&clusters, kernel, &launch_config), "cudaOccupancyMaxActiveClusters");
+  return clusters;
+}
+
+/// max_active_clusters, asked of the runtime once per kernel, shared-memory size, cluster shape and
+/// device: the size of a persistent grid, on every launch of it.
+template <class... Params>
+int resident_clusters(void (*kernel)(Params...), LaunchConfig const& config) {
+  using Key = std::tuple<void const*, std::size_t, unsigned, unsigned, unsigned, int>;
+  static std::mutex mutex;
+  static std::map<Key, int> known;
+  Key const key{reinterpret_cast<void const*>(kernel), config.smem_bytes, config.cluster.x, config.cluster.y,
+                config.cluster.z, detail::current_device()};
+  {
+    std::lock_guard lock(mutex);
+    if (auto const it = known.find(key); it != known.end()) return it->second;
+  }
+  int const clusters = max_active_clusters(kernel, config);
+  std::lock_guard lock(mutex);
+  known.emplace(key, clusters);
   return clusters;
 }
 

@@ -13,10 +13,7 @@
 #include <cuda_runtime.h>
 
 #include <cstddef>
-#include <mutex>
 #include <stdexcept>
-#include <utility>
-#include <vector>
 
 namespace cute_cpp::host {
 
@@ -102,40 +99,10 @@ template <class T>
 
 /// config with its grid cut to the clusters of `kernel` that can be resident at once (at least
 /// one): the grid of a kernel whose clusters loop over rows (staged rows).
-/// NOTE: the count is asked of the runtime once per kernel, shared memory size and device.
 template <class... Params>
 [[nodiscard]] LaunchConfig persistent_rows(void (*kernel)(Params...), LaunchConfig config) {
-  struct Key {
-    void const* kernel;
-    std::size_t smem;
-    unsigned cluster;
-    int device;
-    bool operator==(Key const&) const = default;
-  };
-  static std::mutex mutex;
-  static std::vector<std::pair<Key, int>> known;
-  int device = 0;
-  cuda_check(cudaGetDevice(&device), "cudaGetDevice");
-  Key const key{reinterpret_cast<void const*>(kernel), config.smem_bytes, config.cluster.x, device};
-  int clusters = 0;
-  {
-    std::lock_guard lock(mutex);
-    for (auto const& [k, c] : known)
-      if (k == key) clusters = c;
-  }
-  if (clusters == 0) {
-    // NOTE: the attribute is set whenever the dynamic and static shared memory together pass the
-    // default 48 KB (launch sets it only for dynamic shared memory above 48 KB).
-    cudaFuncAttributes attributes{};
-    cuda_check(cudaFuncGetAttributes(&attributes, kernel), "cudaFuncGetAttributes");
-    if (config.smem_bytes + attributes.sharedSizeBytes > 48 * 1024)
-      cuda_check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(config.smem_bytes)),
-                 "cudaFuncSetAttribute(MaxDynamicSharedMemorySize)");
-    clusters = max_active_clusters(kernel, config);
-    if (clusters < 1) throw std::invalid_argument("cute-cpp [rows.staged]: no cluster of the staged row kernel fits");
-    std::lock_guard lock(mutex);
-    known.emplace_back(key, clusters);
-  }
+  int const clusters = resident_clusters(kernel, config);
+  if (clusters < 1) throw std::invalid_argument("cute-cpp [rows.staged]: no cluster of the staged row kernel fits");
   unsigned const resident = unsigned(clusters) * config.cluster.x;
   if (config.grid.x > resident) config.grid.x = resident;
   return config;
