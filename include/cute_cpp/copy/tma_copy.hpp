@@ -71,6 +71,13 @@ struct TmaCopy {
     if (mask) ctm::cp_async_bulk_tensor_3d_shared_cluster_global_multicast_cluster(dst, map, c0, c1, c2, bar, mask);
     else ctm::cp_async_bulk_tensor_3d_shared_cluster_global(dst, map, c0, c1, c2, bar);
   }
+  static __device__ __forceinline__ void issue_load(void const* map, void* dst, std::uint64_t* bar,
+                                                    std::uint16_t mask, std::int32_t c0, std::int32_t c1,
+                                                    std::int32_t c2, std::int32_t c3) {
+    if (mask)
+      ctm::cp_async_bulk_tensor_4d_shared_cluster_global_multicast_cluster(dst, map, c0, c1, c2, c3, bar, mask);
+    else ctm::cp_async_bulk_tensor_4d_shared_cluster_global(dst, map, c0, c1, c2, c3, bar);
+  }
   static __device__ __forceinline__ void issue_store(void const* map, void const* src, std::int32_t c0,
                                                      std::int32_t c1) {
     ctm::cp_async_bulk_tensor_2d_global_shared_cta(map, c0, c1, src);
@@ -78,6 +85,10 @@ struct TmaCopy {
   static __device__ __forceinline__ void issue_store(void const* map, void const* src, std::int32_t c0,
                                                      std::int32_t c1, std::int32_t c2) {
     ctm::cp_async_bulk_tensor_3d_global_shared_cta(map, c0, c1, c2, src);
+  }
+  static __device__ __forceinline__ void issue_store(void const* map, void const* src, std::int32_t c0,
+                                                     std::int32_t c1, std::int32_t c2, std::int32_t c3) {
+    ctm::cp_async_bulk_tensor_4d_global_shared_cta(map, c0, c1, c2, c3, src);
   }
 };
 #endif

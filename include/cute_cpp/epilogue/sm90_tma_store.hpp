@@ -89,6 +89,8 @@ struct EpilogueTmaStore {
     Map const& map;
     std::int64_t row0, col0;
     std::int64_t m, n;
+    /// A rank-4 map's third and fourth coordinates (an attention output's head and batch); -1: a 2-D map.
+    std::int32_t outer2 = -1, outer3 = -1;
   };
 
 #if defined(__CUDACC__)
@@ -108,7 +110,7 @@ struct EpilogueTmaStore {
     int const warp = thread_ / 32, lane = thread_ % 32;
 #pragma unroll
     for (int c = 0; c < chunks; ++c) {
-      through_buffer(c, at.map, at.row0, at.col0, [&](char* const buffer) {
+      through_buffer(c, at.map, at.row0, at.col0, at.outer2, at.outer3, [&](char* const buffer) {
         if constexpr (row_major && sizeof(TC) == 2) {
           stmatrix_rows(buffer, pack_chunk<Acc>(acc, atom, op, c, at), warp, lane);
         } else {
@@ -135,7 +137,7 @@ struct EpilogueTmaStore {
   /// Stores chunk c of a packed slab through C's `map`, as store() stores its chunks.
   __device__ __forceinline__ void store_packed_chunk(Packed const& p, int c, Map const& map) {
     int const warp = thread_ / 32, lane = thread_ % 32;
-    through_buffer(c, map, p.row0, p.col0,
+    through_buffer(c, map, p.row0, p.col0, -1, -1,
                    [&](char* const buffer) { stmatrix_rows(buffer, p.chunk[c], warp, lane); });
   }
 
@@ -154,7 +156,7 @@ struct EpilogueTmaStore {
   /// `fill(buffer)` by the warpgroup, then a TMA store of it by thread 0.
   template <class Fill>
   __device__ __forceinline__ void through_buffer(int c, Map const& map, std::int64_t row0, std::int64_t col0,
-                                                 Fill const& fill) {
+                                                 std::int32_t outer2, std::int32_t outer3, Fill const& fill) {
     TC* const buffer = smem_.buffer[chunk_counter_ & 1u];
     if (thread_ == 0) Stores::producer_acquire();
     Barriers::sync(wg_);
@@ -163,8 +165,12 @@ struct EpilogueTmaStore {
     Barriers::sync(wg_);
     if (thread_ == 0) {
       std::int32_t const row = std::int32_t(row0), col = std::int32_t(col0 + c * chunk_cols);
-      if constexpr (row_major) TmaCopy::store(map, buffer, col, row);
-      else TmaCopy::store(map, buffer, row, col);
+      if constexpr (row_major) {
+        if (outer2 >= 0) TmaCopy::store(map, buffer, col, row, outer2, outer3);
+        else TmaCopy::store(map, buffer, col, row);
+      } else {
+        TmaCopy::store(map, buffer, row, col);
+      }
       Stores::producer_commit();
     }
     ++chunk_counter_;

@@ -22,6 +22,7 @@
 #  include <cuda_bf16.h>
 #  include <cuda_fp16.h>
 #  include <cuda_fp8.h>
+#  include <ctm/common/cvt.hpp>
 #  include <ctm/sm90/wgmma.hpp>
 #endif
 
@@ -210,11 +211,13 @@ struct WgmmaTiledMma {
   }
 
 #if defined(__CUDACC__)
-  /// acc += A[row0 .. row0 + 64 AtomsM, :] * B[:, 0 .. N) over the whole K of the tiles.
+  /// acc += A[row0 .. row0 + 64 AtomsM, :] * B[:, 0 .. N) over the whole K of the tiles (acc =
+  /// the product when `accumulate` is false: the first k-slice ignores acc, so it needs no zeroing).
   /// Issues the wgmmas; the caller fences, commits and waits (warpgroup_arrive, commit, wait).
   /// @pre the tiles start on their swizzle's repeat (1024 bytes for 128-byte swizzles, as TMA
   ///      writes them) and row0 is a multiple of 64.
-  static __device__ __forceinline__ void gemm(FragmentC& acc, TA const* a_tile, TB const* b_tile, int row0) {
+  static __device__ __forceinline__ void gemm(FragmentC& acc, TA const* a_tile, TB const* b_tile, int row0,
+                                              bool accumulate = true) {
     // NOTE: each descriptor is a constant for its (atom, k-slice) plus the tile's start
     // address, so the loop adds instead of re-deriving the fields and the base offset. The
     // start field is the low 14 bits; the sum stays below 2^14 (shared addresses), so a 32-bit
@@ -234,7 +237,9 @@ struct WgmmaTiledMma {
         for (int a = 0; a < AtomsM; ++a) {
           std::uint64_t const da = at(OpA::descriptor(0, a * 64, kk), a_start);
           auto& part = *reinterpret_cast<float(*)[atom_n / 2]>(&atom_values(acc, a)[j * (atom_n / 2)]);
-          ctm::wgmma_mma_async<atom_n, ctm::DataType::f32, type_a, type_b, OpA::major, OpB::major>(part, da, db, 1u);
+          std::uint32_t const scale_d = kk > 0 || accumulate ? 1u : 0u;
+          ctm::wgmma_mma_async<atom_n, ctm::DataType::f32, type_a, type_b, OpA::major, OpB::major>(part, da, db,
+                                                                                                    scale_d);
         }
       }
     }
@@ -250,6 +255,90 @@ struct WgmmaTiledMma {
   static __device__ __forceinline__ void wait_group(FragmentC& acc) {
     ctm::wgmma_wait_group<Pending>();
     for (int a = 0; a < AtomsM; ++a) ctm::wgmma_fence_operand(atom_values(acc, a));
+  }
+#endif
+};
+
+
+/// A warpgroup's tiled MMA with A in registers (wgmma RS): acc (AtomsM 64-row atoms by N) += A · B,
+/// B (K x N) read from a shared tile laid out by BSmem, A this thread's FragmentA of 16-bit values.
+/// An m64 accumulator's columns 16kk .. 16kk + 15 hold, per thread, the same (row, column)s as
+/// A's k-slice kk, so make_a_fragment turns an accumulator into A in place (attention's P V).
+/// CuTeDSL: warpgroup.MmaF16BF16Op with OperandSource.RMEM.
+template <class TA, class TB, class TAcc, class BSmem, int AtomsM, int N>
+struct WgmmaTiledMmaRS {
+  static_assert(diag::wgmma_tile_shape<AtomsM, N>::ok);
+  static_assert(diag::wgmma_operand_role<1, detail::OperandRole<BSmem>::role>::ok);
+  static_assert(sizeof(TA) == 2 && std::is_same_v<TA, TB>,
+                "cute-cpp [mma.wgmma.a-registers]: A from registers is 16-bit here (f16 or bf16), the type of B");
+  static_assert(std::is_same_v<TAcc, float>, "cute-cpp [mma.wgmma.accumulator]: this tiled MMA accumulates in float");
+  using OpB = detail::WgmmaOperand<TB, typename detail::OperandRole<BSmem>::layout>;
+  static_assert(diag::wgmma_operand_rows<OpB::mn_extent, N>::ok);
+  static_assert(diag::wgmma_tile_k<OpB::k_extent, OpB::atom_k>::ok);
+
+  static constexpr int atoms_m = AtomsM;
+  static constexpr int n = N;
+  static constexpr int k_slices = OpB::k_extent / OpB::atom_k;
+  static constexpr ctm::DataType type_a = detail::data_type_of<TA>();
+  static constexpr ctm::DataType type_b = detail::data_type_of<TB>();
+  using Accumulator = WgmmaAccumulator<AtomsM, N>;
+  using FragmentC = typename Accumulator::FragmentC;
+  /// A: per atom and k-slice, four registers of two 16-bit values (the instruction's a0..a3).
+  using FragmentA = RmemTensor<std::uint32_t, Layout<Shape<C<4>, C<k_slices>, C<AtomsM>>>>;
+
+  static CUTE_CPP_HD constexpr WgmmaThrMma<AtomsM, N> get_slice(int thread_in_warpgroup) {
+    return Accumulator::get_slice(thread_in_warpgroup);
+  }
+
+#if defined(__CUDACC__)
+  /// acc += A · B over the tile's K. The caller fences (warpgroup_arrive), commits and waits.
+  static __device__ __forceinline__ void gemm(FragmentC& acc, FragmentA const& a, TB const* b_tile) {
+    auto const b_start = std::uint32_t(ctm::wgmma_desc_encode_bytes(ctm::cvta_to_shared_u32(b_tile)));
+#pragma unroll
+    for (int kk = 0; kk < k_slices; ++kk) {
+      std::uint64_t const constant = OpB::descriptor(0, 0, kk);
+      std::uint64_t const db =
+          (constant & ~std::uint64_t{0xFFFFFFFFu}) | std::uint32_t(std::uint32_t(constant) + b_start);
+#pragma unroll
+      for (int atom = 0; atom < AtomsM; ++atom) {
+        auto const& regs = *reinterpret_cast<std::uint32_t const(*)[4]>(&a.storage[4 * (kk + k_slices * atom)]);
+        auto& part = *reinterpret_cast<float(*)[N / 2]>(&acc.storage[atom * (N / 2)]);
+        ctm::wgmma_mma_async<N, ctm::DataType::f32, type_a, type_b, ctm::WgmmaMajor::k, OpB::major>(part, regs, db,
+                                                                                                    1u);
+      }
+    }
+  }
+  /// wgmma.fence, after the accumulator's and A's registers are written.
+  static __device__ __forceinline__ void warpgroup_arrive(FragmentC& acc, FragmentA& a) {
+    ctm::wgmma_fence_operand(a.storage);
+    ctm::wgmma_fence_operand(acc.storage);
+    ctm::wgmma_fence();
+  }
+  static __device__ __forceinline__ void commit_group() { ctm::wgmma_commit_group(); }
+  /// Waits until at most Pending groups are in flight; A's registers, read by the wgmmas, may then
+  /// be written again (the fence keeps the compiler from doing so earlier).
+  template <int Pending>
+  static __device__ __forceinline__ void wait_group(FragmentC& acc, FragmentA& a) {
+    ctm::wgmma_wait_group<Pending>();
+    ctm::wgmma_fence_operand(acc.storage);
+    ctm::wgmma_fence_operand(a.storage);
+  }
+
+  /// A from an accumulator of K = k_slices x 16 columns (values rounded to TA, nearest even):
+  /// value 8kk + i of an atom is element i of k-slice kk, paired low then high.
+  using FragmentK = typename WgmmaAccumulator<AtomsM, 16 * k_slices>::FragmentC;
+  static __device__ __forceinline__ FragmentA make_a_fragment(FragmentK const& c) {
+    FragmentA a;
+#pragma unroll
+    for (int atom = 0; atom < AtomsM; ++atom) {
+#pragma unroll
+      for (int w = 0; w < 4 * k_slices; ++w) {
+        float const lo = c(2 * w, atom), hi = c(2 * w + 1, atom);
+        a.storage[w + 4 * k_slices * atom] = std::is_same_v<TA, __half> ? ctm::cvt_rn_f16x2_f32(hi, lo)
+                                                                         : ctm::cvt_rn_bf16x2_f32(hi, lo);
+      }
+    }
+    return a;
   }
 #endif
 };

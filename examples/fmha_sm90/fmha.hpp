@@ -1,0 +1,191 @@
+// SPDX-License-Identifier: Apache-2.0
+// SPDX-FileCopyrightText: 2026 cute-cpp authors
+#pragma once
+// The attention forward plan and its arguments (the kernel is fmha_sm90.cuh).
+//   O = softmax(scale · Q Kᵀ + mask) V, and optionally LSE = log Σ exp(scale · Q Kᵀ + mask) per row.
+// Tensors are [batch, seq, heads, dim] with any element strides whose innermost is 1 (a fused QKV
+// buffer is read in place); varlen packs the sequences as [total, heads, dim] with cumulative offsets.
+#include <cute_cpp/diag/attention.hpp>
+#include <cute_cpp/diag/verify_plan.hpp>
+#include <cute_cpp/epilogue/sm90_tma_store.hpp>
+#include <cute_cpp/mma/sm90_wgmma.hpp>
+#include <cute_cpp/pipeline/named_barrier.hpp>
+#include <cute_cpp/pipeline/pipeline_tma_async.hpp>
+#include <cute_cpp/smem/allocator.hpp>
+#include <cute_cpp/smem/smem_tile.hpp>
+#include <cute_cpp/tma/tensor_map.hpp>
+
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <cstdint>
+
+namespace cute_cpp::examples {
+
+/// The static shape of an attention kernel: Q rows per CTA tile (64 per consumer warpgroup), keys
+/// per K/V tile, K/V stages.
+struct FmhaConfig {
+  int block_m = 128;
+  int block_n = 128;
+  int stages = 2;
+  int q_stages = 1;  ///< 2: the next tile's Q loads while this tile's last blocks run
+};
+
+/// Two warpgroups taking turns (FlashAttention-3's ping-pong): each waits for its turn before
+/// issuing its GEMMs and passes it on after, so one's softmax runs while the other's GEMMs do.
+/// Warpgroup 1 hands warpgroup 0 the first turn. Enabled false: no waiting (other counts).
+template <class TurnBarriers, bool Enabled>
+struct AlternatingTurns {
+  static_assert(TurnBarriers::count == 2 && TurnBarriers::threads == 256);
+#if defined(__CUDACC__)
+  static __device__ __forceinline__ void start(int wg) {
+    if (Enabled && wg == 1) TurnBarriers::arrive(0);
+  }
+  static __device__ __forceinline__ void wait(int wg) {
+    if (Enabled) TurnBarriers::sync(wg);
+  }
+  static __device__ __forceinline__ void pass(int wg) {
+    if (Enabled) TurnBarriers::arrive(1 - wg);
+  }
+#endif
+};
+
+/// An attention forward plan: element type, head dims (D_qk, D_v) and the tile shape, checked
+/// where the type is formed ([attention.*]) and by verify_plan (shared memory, threads).
+template <class T, int HeadDim, int HeadDimV, FmhaConfig Config>
+struct FmhaPlan {
+  static_assert(diag::attention_head_dims<HeadDim, HeadDimV>::ok &&
+                diag::attention_tile<Config.block_m, Config.block_n, Config.stages>::ok);
+  using Element = T;
+  static constexpr int head_dim = HeadDim, head_dim_v = HeadDimV;
+  static constexpr int block_m = Config.block_m, block_n = Config.block_n, stages = Config.stages;
+  static constexpr int q_stages = Config.q_stages;
+  static constexpr int consumer_warpgroups = block_m / 64;
+  static constexpr int consumer_warps = 4 * consumer_warpgroups;
+  static constexpr int threads = 128 * (consumer_warpgroups + 1);
+  /// setmaxnreg budgets: the producer gives its registers to the consumers (S, P and O live there).
+  static constexpr int producer_registers = consumer_warpgroups == 2 ? 24 : 32;
+  static constexpr int consumer_registers = consumer_warpgroups == 2 ? 240 : 160;
+
+  /// Q and K are loaded and read in 64-column chunks (one 128-byte swizzle row each); V is the
+  /// M/N-major B of O += P V (D_v contiguous), in 64-column boxes of block_n rows.
+  static constexpr int qk_chunks = HeadDim / 64;
+  using QChunk = SmemKMajor<T, block_m, 64>;
+  using KChunk = SmemKMajor<T, block_n, 64>;
+  using VTile = SmemMNMajor<T, HeadDimV, block_n>;
+  /// S = Q Kᵀ per chunk (SS), O += P V with P in registers (RS).
+  using MmaS = sm90::WgmmaTiledMma<T, T, float, sm90::AOperand<QChunk>, sm90::BOperand<KChunk>, 1, block_n>;
+  using MmaO = sm90::WgmmaTiledMmaRS<T, T, float, sm90::BOperand<VTile>, 1, HeadDimV>;
+
+  using Barriers = NamedBarrierAllocation<BarrierRequest<consumer_warpgroups, 128>, BarrierRequest<2, 256>>;
+  using OutputStore = sm90::EpilogueTmaStore<T, HeadDimV, typename Barriers::template user<0>>;
+  using IssueTurns = AlternatingTurns<typename Barriers::template user<1>, consumer_warpgroups == 2>;
+
+  static constexpr std::uint32_t q_bytes = std::uint32_t(block_m) * HeadDim * sizeof(T);
+  static constexpr std::uint32_t k_bytes = std::uint32_t(block_n) * HeadDim * sizeof(T);
+  static constexpr std::uint32_t v_bytes = std::uint32_t(block_n) * HeadDimV * sizeof(T);
+  /// Every consumer warp releases each stage (Q's stages hold one tile's Q each).
+  using PipelineQ = PipelineTmaAsync<q_stages, consumer_warps, q_bytes>;
+  using PipelineK = PipelineTmaAsync<stages, consumer_warps, k_bytes>;
+  using PipelineV = PipelineTmaAsync<stages, consumer_warps, v_bytes>;
+  using Pipeline = PipelineK;  ///< what verify_plan checks the consumer arrivals of
+  using MapQ = TensorMap<T, QChunk>;
+  using MapK = TensorMap<T, KChunk>;
+  using MapV = TensorMap<T, VTile>;
+  using MapO = typename OutputStore::Map;
+  static_assert(qk_chunks * MapQ::tile_bytes == q_bytes && qk_chunks * MapK::tile_bytes == k_bytes &&
+                    MapV::tile_bytes == v_bytes,
+                "cute-cpp [pipeline.tx-bytes]: a stage's expected bytes must equal its TMA boxes");
+
+  struct SharedStorage {
+    alignas(1024) T q[q_stages][block_m * HeadDim];
+    alignas(1024) T k[stages][block_n * HeadDim];
+    alignas(1024) T v[stages][block_n * HeadDimV];
+    typename OutputStore::SharedStorage epilogue[consumer_warpgroups];
+    typename PipelineQ::SharedStorage q_barriers;
+    typename PipelineK::SharedStorage k_barriers;
+    typename PipelineV::SharedStorage v_barriers;
+  };
+  static constexpr std::size_t smem_bytes = smem_bytes_for<SharedStorage>();
+};
+
+/// Element strides of a [batch, seq, heads, dim] tensor (dim's is 1); 0 everywhere: contiguous.
+struct AttentionStrides {
+  std::int64_t batch = 0, seq = 0, head = 0;
+};
+
+/// The run-time half of an attention call. Fixed length: Q [batch, seq_q, heads_q, head_dim],
+/// K [batch, seq_k, heads_kv, head_dim], V [batch, seq_k, heads_kv, head_dim_v], O like Q with
+/// head_dim_v, LSE [batch, heads_q, seq_q] (float, optional). Varlen (cu_seqlens_q/k set, device
+/// arrays of batch + 1 monotone offsets): Q [total_q, heads_q, head_dim] and so on, seq_q/seq_k
+/// the longest sequence, LSE [heads_q, total_q]; the batch strides are ignored.
+template <class T>
+struct FmhaArguments {
+  T const* q = nullptr;
+  T const* k = nullptr;
+  T const* v = nullptr;
+  T* o = nullptr;
+  float* lse = nullptr;
+  AttentionStrides q_stride{}, k_stride{}, v_stride{}, o_stride{};
+  int batch = 1, seq_q = 0, seq_k = 0, heads_q = 1, heads_kv = 1;
+  int head_dim = 0, head_dim_v = 0;  ///< must be the plan's (checked)
+  float softmax_scale = 0.0f;        ///< 0: 1 / sqrt(head_dim)
+  /// Masks: causal (bottom-right aligned when seq_q != seq_k, as FlashAttention), and a sliding
+  /// window of keys [i + seq_k - seq_q - window_left, i + seq_k - seq_q + window_right] for query
+  /// i (-1: unbounded on that side). causal is window_right = 0.
+  bool causal = false;
+  int window_left = -1, window_right = -1;
+  std::int32_t const* cu_seqlens_q = nullptr;
+  std::int32_t const* cu_seqlens_k = nullptr;
+  std::int64_t total_q = 0, total_k = 0;  ///< varlen: the packed extents (rows of Q and K)
+  /// Varlen: the offsets on the host too (optional), to check them before the launch.
+  std::int32_t const* cu_seqlens_q_host = nullptr;
+  std::int32_t const* cu_seqlens_k_host = nullptr;
+};
+
+/// What the kernel reads besides the tensor maps, fixed for a launch.
+struct FmhaParams {
+  std::int32_t batch = 1, seq_q = 0, seq_k = 0, heads_q = 1, group = 1;  ///< group: q heads per kv head
+  std::int32_t m_blocks = 0;
+  float scale_log2 = 0.0f;  ///< softmax scale times log2(e): exp(scale x) = 2^(scale_log2 x)
+  std::int32_t window_left = -1, window_right = -1;
+  std::int32_t const* cu_seqlens_q = nullptr;
+  std::int32_t const* cu_seqlens_k = nullptr;
+  std::int32_t total_q = 0, total_k = 0;
+  float* lse = nullptr;
+  std::int64_t lse_head_stride = 0, lse_batch_stride = 0;
+  void* o = nullptr;  ///< for the rows of a varlen tile that TMA cannot clip
+  std::int64_t o_seq_stride = 0, o_head_stride = 0;
+  [[nodiscard]] CUTE_CPP_HD constexpr bool varlen() const { return cu_seqlens_q != nullptr; }
+  [[nodiscard]] CUTE_CPP_HD constexpr bool masked() const { return window_left >= 0 || window_right >= 0; }
+};
+
+}  // namespace cute_cpp::examples
+
+namespace cute_cpp::examples {
+
+/// The plans run_attention chooses from, by head dims: 128 Q rows (two consumer warpgroups) and
+/// the most keys and stages that fit 227 KB beside the output buffers.
+namespace fmha_plans {
+template <class T>
+using D64 = FmhaPlan<T, 64, 64, FmhaConfig{.block_m = 128, .block_n = 128, .stages = 4, .q_stages = 2}>;
+template <class T>
+using D128 = FmhaPlan<T, 128, 128, FmhaConfig{.block_m = 128, .block_n = 128, .stages = 2, .q_stages = 2}>;
+template <class T>
+using D256 = FmhaPlan<T, 256, 256, FmhaConfig{.block_m = 128, .block_n = 48, .stages = 2}>;
+
+template <class... Plans>
+struct FmhaPlanList {};
+/// Every plan fmha_*_sm90.cu instantiate (run_attention's), for the build report.
+using Instantiated = FmhaPlanList<D64<__nv_bfloat16>, D128<__nv_bfloat16>, D256<__nv_bfloat16>, D64<__half>,
+                                  D128<__half>, D256<__half>>;
+}  // namespace fmha_plans
+
+/// Attention with the plan for the arguments' head dims (64, 128, 256); others are
+/// std::invalid_argument [attention.head-dim]. Defined for __nv_bfloat16 and __half (fmha_*_sm90.cu).
+template <class T>
+void run_attention(FmhaArguments<T> const& args, cudaStream_t stream);
+
+}  // namespace cute_cpp::examples

@@ -1,0 +1,523 @@
+// SPDX-License-Identifier: Apache-2.0
+// SPDX-FileCopyrightText: 2026 cute-cpp authors
+#pragma once
+// Hopper attention forward (sm_90a), persistent and warp-specialised. The kernel reads as its stages:
+//   fmha_producer   warpgroup 0, one thread: per tile, loads Q once, then K and V of each key
+//                   block into their own pipelines (so S = Q Kᵀ starts before V lands);
+//   fmha_consumer   warpgroups 1.. , 64 Q rows each, per key block (last first, so the masked
+//                   blocks come first and the rest run unmasked):
+//     S = Q Kᵀ        wgmma SS over the head dim's 64-column chunks;
+//     OnlineSoftmax   the mask, the running row maximum and sum in exp2 with the scale folded in,
+//                     O rescaled; P converted to 16 bits in place as wgmma's A registers;
+//     O += P V        wgmma RS;
+//     epilogue        O / rowsum -> EpilogueTmaStore (the GEMM's TMA-store path), LSE.
+// Tiles (Q block, head, batch) come from StaticPersistentTileScheduler's walk, heads fastest (the q
+// heads of one kv group run together and share K/V in L2) and, under a causal or window mask, the
+// longest Q blocks first. Ragged edges: TMA fills zeros past each tensor's extent and the mask
+// drops keys past seq_k; rows past seq_q are computed and not stored.
+#include "fmha.hpp"
+
+#include <cute_cpp/arch/math.hpp>
+#include <cute_cpp/arch/registers.hpp>
+#include <cute_cpp/arch/thread.hpp>
+#include <cute_cpp/copy/tma_copy.hpp>
+#include <cute_cpp/epilogue/fusion.hpp>
+#include <cute_cpp/host/error.hpp>
+#include <cute_cpp/host/launch.hpp>
+#include <cute_cpp/host/tensor_map_encode.hpp>
+#include <cute_cpp/pipeline/pipeline_state.hpp>
+#include <cute_cpp/sched/static_persistent_tile_scheduler.hpp>
+
+#include <cmath>
+#include <limits>
+#include <string>
+#include <vector>
+
+namespace cute_cpp::examples {
+
+/// One tile of attention work: a block of Q rows of one head of one sequence, and the key blocks
+/// [n_begin, n_end) its mask lets it see. Producer and consumers derive it alike from the linear index.
+struct FmhaTile {
+  std::int32_t m_block = 0, head = 0, batch = 0;
+  std::int32_t q_offset = 0, k_offset = 0;  ///< varlen: the sequence's first row in the packed tensors
+  std::int32_t seq_q = 0, seq_k = 0;
+  std::int32_t n_begin = 0, n_end = 0;
+  bool valid = false;  ///< the Q block starts inside its sequence
+  /// The keys [first, last) that query i sees (the causal / window band, within the sequence).
+  CUTE_CPP_HD constexpr int2 visible_keys(FmhaParams const& p, std::int32_t i) const {
+    std::int32_t const diagonal = i + seq_k - seq_q;
+    std::int32_t const first = p.window_left >= 0 ? diagonal - p.window_left : 0;
+    std::int32_t const last = p.window_right >= 0 ? min(seq_k, diagonal + p.window_right + 1) : seq_k;
+    return {first, last};
+  }
+  /// Whether some key of block n is invisible from some query of rows [row_lo, row_hi].
+  CUTE_CPP_HD constexpr bool needs_mask(FmhaParams const& p, std::int32_t n0, std::int32_t n1, std::int32_t row_lo,
+                                        std::int32_t row_hi) const {
+    std::int32_t const shift = seq_k - seq_q;
+    return n1 > seq_k || (p.window_right >= 0 && n1 - 1 > row_lo + shift + p.window_right) ||
+           (p.window_left >= 0 && n0 < row_hi + shift - p.window_left);
+  }
+};
+
+template <int BlockM, int BlockN>
+__device__ __forceinline__ FmhaTile fmha_tile(FmhaParams const& p, std::int64_t linear) {
+  FmhaTile t;
+  auto const heads_batches = std::uint32_t(p.heads_q) * std::uint32_t(p.batch);
+  auto const l = std::uint32_t(linear);
+  std::uint32_t const mb = l / heads_batches, rest = l - mb * heads_batches;
+  t.batch = std::int32_t(rest / std::uint32_t(p.heads_q));
+  t.head = std::int32_t(rest - std::uint32_t(t.batch) * std::uint32_t(p.heads_q));
+  t.m_block = p.masked() ? p.m_blocks - 1 - std::int32_t(mb) : std::int32_t(mb);
+  t.seq_q = p.seq_q;
+  t.seq_k = p.seq_k;
+  if (p.varlen()) {
+    t.q_offset = p.cu_seqlens_q[t.batch];
+    t.k_offset = p.cu_seqlens_k[t.batch];
+    std::int32_t const q_end = p.cu_seqlens_q[t.batch + 1], k_end = p.cu_seqlens_k[t.batch + 1];
+#if !defined(NDEBUG)
+    if (t.q_offset < 0 || q_end < t.q_offset || q_end > p.total_q || t.k_offset < 0 || k_end < t.k_offset ||
+        k_end > p.total_k) {
+      printf("cute-cpp [attention.cu-seqlens]: sequence %d: offsets q [%d, %d) of %d, k [%d, %d) of %d\n", t.batch,
+             t.q_offset, q_end, p.total_q, t.k_offset, k_end, p.total_k);
+      __trap();
+    }
+#endif
+    // Clamped so that bad offsets read nothing outside the tensors (release builds do not trap).
+    t.q_offset = max(0, min(t.q_offset, p.total_q));
+    t.k_offset = max(0, min(t.k_offset, p.total_k));
+    t.seq_q = max(0, min(q_end, p.total_q) - t.q_offset);
+    t.seq_k = max(0, min(k_end, p.total_k) - t.k_offset);
+  }
+  std::int32_t const m0 = t.m_block * BlockM;
+  t.valid = m0 < t.seq_q;
+  std::int32_t const last_row = min(m0 + BlockM, t.seq_q) - 1, shift = t.seq_k - t.seq_q;
+  std::int32_t key_lo = 0, key_hi = t.seq_k;  // keys [key_lo, key_hi) any row of the block sees
+  if (p.window_left >= 0) key_lo = max(0, m0 + shift - p.window_left);
+  if (p.window_right >= 0) key_hi = min(key_hi, last_row + shift + p.window_right + 1);
+  t.n_begin = key_lo / BlockN;
+  t.n_end = key_hi > key_lo ? (key_hi + BlockN - 1) / BlockN : t.n_begin;
+  return t;
+}
+
+/// The producer (one thread): per tile, Q once, then per key block (last first) K and V.
+template <class Plan>
+__device__ __forceinline__ void fmha_producer(typename Plan::SharedStorage& smem, typename Plan::MapQ const& map_q,
+                                              typename Plan::MapK const& map_k, typename Plan::MapV const& map_v,
+                                              FmhaParams const& p, PersistentTileSchedulerParams const& tiles) {
+  typename Plan::PipelineQ const pipe_q{&smem.q_barriers};
+  typename Plan::PipelineK const pipe_k{&smem.k_barriers};
+  typename Plan::PipelineV const pipe_v{&smem.v_barriers};
+  auto q_state = make_pipeline_state<Plan::q_stages>(PipelineUserType::Producer);
+  auto k_state = make_pipeline_state<Plan::stages>(PipelineUserType::Producer);
+  auto v_state = k_state;
+  StaticPersistentTileScheduler scheduler(tiles, blockIdx.x, gridDim.x);
+  for (; scheduler.has_work(); scheduler.advance_to_next_work()) {
+    FmhaTile const t = fmha_tile<Plan::block_m, Plan::block_n>(p, scheduler.linear_idx());
+    if (!t.valid || t.n_begin >= t.n_end) continue;
+    std::int32_t const b = p.varlen() ? 0 : t.batch, kv_head = t.head / p.group;
+    pipe_q.producer_acquire(q_state);
+    pipe_q.producer_expect_tx(q_state);
+#pragma unroll
+    for (int c = 0; c < Plan::qk_chunks; ++c)
+      TmaCopy::load(map_q, smem.q[q_state.index()] + c * Plan::block_m * 64, pipe_q.producer_get_barrier(q_state),
+                    64 * c, t.q_offset + t.m_block * Plan::block_m, t.head, b);
+    q_state.advance();
+    for (std::int32_t n = t.n_end - 1; n >= t.n_begin; --n) {
+      std::int32_t const row = t.k_offset + n * Plan::block_n;
+      pipe_k.producer_acquire(k_state);
+      pipe_k.producer_expect_tx(k_state);
+#pragma unroll
+      for (int c = 0; c < Plan::qk_chunks; ++c)
+        TmaCopy::load(map_k, smem.k[k_state.index()] + c * Plan::block_n * 64, pipe_k.producer_get_barrier(k_state),
+                      64 * c, row, kv_head, b);
+      k_state.advance();
+      pipe_v.producer_acquire(v_state);
+      pipe_v.producer_expect_tx(v_state);
+      TmaCopy::load(map_v, smem.v[v_state.index()], pipe_v.producer_get_barrier(v_state), 0, row, kv_head, b);
+      v_state.advance();
+    }
+  }
+}
+
+/// A consumer warpgroup's softmax state for its 64 rows: per thread, two rows (r and r + 8 of its
+/// warp's 16), their running maximum (of the raw scores) and partial sum (of this thread's columns;
+/// the quad's four threads are summed at the end).
+template <class Plan>
+struct OnlineSoftmax {
+  float row_max[2] = {-INFINITY, -INFINITY};
+  float row_sum[2] = {0.0f, 0.0f};
+
+  /// S's values of one row half h: value jj lies in row half (jj / 2) % 2 (AtomLayoutC's order).
+  static constexpr CUTE_CPP_HD int half(int jj) { return (jj / 2) % 2; }
+
+  /// Folds the block's scores `s` in: s becomes P = 2^(scale_log2 (s - max)); returns how much
+  /// each row half's O must be scaled by (rescale), the maximum having moved.
+  template <class FragmentS>
+  __device__ __forceinline__ float2 scores(FragmentS& s, float scale_log2) {
+    constexpr int ns = Plan::block_n / 2;
+    float block_max[2] = {row_max[0], row_max[1]};
+#pragma unroll
+    for (int jj = 0; jj < ns; ++jj) block_max[half(jj)] = fmaxf(block_max[half(jj)], s(jj, 0));
+    float offset[2], correction[2];
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {
+      block_max[h] = fmaxf(block_max[h], arch::shuffle_sync_bfly(block_max[h], 1));
+      block_max[h] = fmaxf(block_max[h], arch::shuffle_sync_bfly(block_max[h], 2));
+      // A row that sees no key yet keeps -inf: its offset 0 makes every P 0, not NaN.
+      offset[h] = block_max[h] == -INFINITY ? 0.0f : block_max[h] * scale_log2;
+      correction[h] = arch::exp2(row_max[h] * scale_log2 - offset[h]);
+      row_max[h] = block_max[h];
+      row_sum[h] *= correction[h];
+    }
+#pragma unroll
+    for (int jj = 0; jj < ns; ++jj) {
+      float const e = arch::exp2(fmaf(s(jj, 0), scale_log2, -offset[half(jj)]));
+      s(jj, 0) = e;
+      row_sum[half(jj)] += e;
+    }
+    return {correction[0], correction[1]};
+  }
+
+  /// O *= the correction of its row half.
+  template <class FragmentO>
+  static __device__ __forceinline__ void rescale(FragmentO& o, float2 correction) {
+#pragma unroll
+    for (int jj = 0; jj < Plan::head_dim_v / 2; ++jj) o(jj, 0) *= half(jj) == 0 ? correction.x : correction.y;
+  }
+
+  /// After the last block: O /= row sum; returns each row half's LSE (natural log; -inf for a row
+  /// that saw no key, whose O is 0).
+  template <class FragmentO>
+  __device__ __forceinline__ void finish(FragmentO& o, float scale_log2, float (&lse)[2]) {
+    constexpr int no = Plan::head_dim_v / 2;
+    float inverse[2];
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {
+      float sum = row_sum[h];
+      sum += arch::shuffle_sync_bfly(sum, 1);
+      sum += arch::shuffle_sync_bfly(sum, 2);
+      inverse[h] = sum > 0.0f ? 1.0f / sum : 0.0f;
+      lse[h] = sum > 0.0f ? (row_max[h] * scale_log2 + std::log2(sum)) * float(M_LN2) : -INFINITY;
+    }
+#pragma unroll
+    for (int jj = 0; jj < no; ++jj) o(jj, 0) *= inverse[half(jj)];
+  }
+};
+
+/// A consumer warpgroup: its 64 rows of each tile (see the file comment).
+template <class Plan>
+__device__ __forceinline__ void fmha_consumer(typename Plan::SharedStorage& smem, typename Plan::MapO const& map_o,
+                                              FmhaParams const& p, PersistentTileSchedulerParams const& tiles) {
+  using T = typename Plan::Element;
+  using MmaS = typename Plan::MmaS;
+  using MmaO = typename Plan::MmaO;
+  constexpr int BM = Plan::block_m, BN = Plan::block_n;
+  typename Plan::PipelineQ const pipe_q{&smem.q_barriers};
+  typename Plan::PipelineK const pipe_k{&smem.k_barriers};
+  typename Plan::PipelineV const pipe_v{&smem.v_barriers};
+  auto q_state = make_pipeline_state<Plan::q_stages>(PipelineUserType::Consumer);
+  auto k_state = make_pipeline_state<Plan::stages>(PipelineUserType::Consumer);
+  auto v_state = k_state;
+  int const wg = int(threadIdx.x) / 128 - 1, thread = int(threadIdx.x) % 128;
+  auto const lane = std::uint32_t(thread % 32);
+  auto const slice = MmaS::get_slice(thread);
+  typename Plan::OutputStore output(smem.epilogue[wg], wg, thread);
+  using Turns = typename Plan::IssueTurns;
+  Turns::start(wg);
+  StaticPersistentTileScheduler scheduler(tiles, blockIdx.x, gridDim.x);
+  for (; scheduler.has_work(); scheduler.advance_to_next_work()) {
+    FmhaTile const t = fmha_tile<BM, BN>(p, scheduler.linear_idx());
+    if (!t.valid) continue;
+    std::int32_t const row_lo = t.m_block * BM + 64 * wg, row_hi = row_lo + 63;
+    typename MmaO::FragmentC o;
+    o.fill(0.0f);
+    OnlineSoftmax<Plan> softmax;
+    if (t.n_begin < t.n_end) {
+      // Per key block (last first): S of this block and P V of the one before are issued
+      // together, then this block's softmax runs while P V does (FlashAttention-3's intra-warpgroup
+      // overlap); with two consumer warpgroups, their issues take turns, so one's softmax runs
+      // while the other's GEMMs do.
+      typename MmaS::FragmentC s;
+      typename MmaO::FragmentA pa;
+      auto const issue_s = [&] {
+        pipe_k.consumer_wait(k_state);
+        MmaS::warpgroup_arrive(s);
+#pragma unroll
+        for (int c = 0; c < Plan::qk_chunks; ++c)
+          MmaS::gemm(s, smem.q[q_state.index()] + c * BM * 64, smem.k[k_state.index()] + c * BN * 64, 64 * wg, c > 0);
+        MmaS::commit_group();
+      };
+      auto const issue_pv = [&] {
+        pipe_v.consumer_wait(v_state);
+        MmaO::warpgroup_arrive(o, pa);
+        MmaO::gemm(o, pa, smem.v[v_state.index()]);
+        MmaO::commit_group();
+      };
+      // S's wgmmas are done: free K (and Q after the tile's last block), mask, softmax.
+      auto const softmax_of_s = [&](std::int32_t n) {
+        pipe_k.consumer_release(k_state, lane);
+        k_state.advance();
+        if (n == t.n_begin) {
+          pipe_q.consumer_release(q_state, lane);
+          q_state.advance();
+        }
+        std::int32_t const n0 = n * BN;
+        if (t.needs_mask(p, n0, n0 + BN, row_lo, row_hi)) {
+          // Each row half's visible keys, relative to this thread's first column: value jj's
+          // column is a constant from there, so the mask keeps 4 registers, not one per value.
+          std::int32_t const first_col = n0 + slice.col(0);
+          std::int32_t lo[2], hi[2];
+#pragma unroll
+          for (int h = 0; h < 2; ++h) {
+            auto const [key_lo, key_hi] = t.visible_keys(p, row_lo + slice.row(0, 2 * h));
+            lo[h] = key_lo - first_col;
+            hi[h] = key_hi - first_col;
+          }
+#pragma unroll
+          for (int jj = 0; jj < BN / 2; ++jj) {
+            int const col = slice.col(jj) - slice.col(0), h = OnlineSoftmax<Plan>::half(jj);
+            if (col < lo[h] || col >= hi[h]) s(jj, 0) = -INFINITY;
+          }
+        }
+        return softmax.scores(s, p.scale_log2);
+      };
+      auto const release_v = [&] {
+        pipe_v.consumer_release(v_state, lane);
+        v_state.advance();
+      };
+      pipe_q.consumer_wait(q_state);
+      std::int32_t n = t.n_end - 1;
+      Turns::wait(wg);
+      issue_s();
+      Turns::pass(wg);
+      MmaS::template wait_group<0>(s);
+      softmax_of_s(n);  // O is still 0: nothing to rescale
+      pa = MmaO::make_a_fragment(s);
+      for (--n; n >= t.n_begin; --n) {
+        Turns::wait(wg);
+        issue_s();
+        issue_pv();
+        Turns::pass(wg);
+        MmaS::template wait_group<1>(s);
+        float2 const correction = softmax_of_s(n);
+        MmaO::template wait_group<0>(o, pa);
+        release_v();
+        softmax.rescale(o, correction);
+        pa = MmaO::make_a_fragment(s);
+      }
+      Turns::wait(wg);
+      issue_pv();
+      Turns::pass(wg);
+      MmaO::template wait_group<0>(o, pa);
+      release_v();
+    }
+    float lse[2];
+    softmax.finish(o, p.scale_log2, lse);
+
+    // ---- epilogue ----
+    if (p.lse != nullptr && thread % 4 == 0) {
+#pragma unroll
+      for (int h = 0; h < 2; ++h) {
+        std::int32_t const row = row_lo + slice.row(0, 2 * h);
+        if (row < t.seq_q)
+          p.lse[t.head * p.lse_head_stride + t.batch * p.lse_batch_stride + t.q_offset + row] = lse[h];
+      }
+    }
+    if (p.varlen() && row_hi >= t.seq_q) {
+      // TMA would write past the sequence's end into the next one's rows: this slab goes out
+      // from registers, row by row.
+      T* const out = static_cast<T*>(p.o) + std::int64_t(t.head) * p.o_head_stride;
+#pragma unroll
+      for (int jj = 0; jj < Plan::head_dim_v / 2; jj += 2) {
+        std::int32_t const row = row_lo + slice.row(0, jj);
+        if (row < t.seq_q) {
+          T pair[2] = {T(o(jj, 0)), T(o(jj + 1, 0))};
+          *reinterpret_cast<std::uint32_t*>(out + (t.q_offset + row) * p.o_seq_stride + slice.col(jj)) =
+              *reinterpret_cast<std::uint32_t const*>(pair);
+        }
+      }
+    } else if (row_lo < t.seq_q) {
+      output.template store<typename MmaO::Accumulator>(
+          o, 0, epilogue::Identity{},
+          {map_o, t.q_offset + row_lo, 0, std::int64_t(t.q_offset) + t.seq_q, Plan::head_dim_v, t.head,
+           p.varlen() ? 0 : t.batch});
+    }
+  }
+  output.drain();
+}
+
+/// The kernel (see the file comment).
+template <class Plan>
+__global__ void __launch_bounds__(Plan::threads, 1)
+fmha_kernel(const __grid_constant__ typename Plan::MapQ map_q, const __grid_constant__ typename Plan::MapK map_k,
+            const __grid_constant__ typename Plan::MapV map_v, const __grid_constant__ typename Plan::MapO map_o,
+            FmhaParams const p, PersistentTileSchedulerParams const tiles) {
+  static_assert(verify_plan<Plan>());
+  extern __shared__ char smem_raw[];
+  SmemAllocator carve(smem_raw);
+  auto& smem = *carve.allocate_object<typename Plan::SharedStorage>();
+  if (threadIdx.x == 0) {
+    Plan::PipelineQ::init(smem.q_barriers);
+    Plan::PipelineK::init(smem.k_barriers);
+    Plan::PipelineV::init(smem.v_barriers);
+    TmaCopy::prefetch_descriptor(map_q);
+    TmaCopy::prefetch_descriptor(map_k);
+    TmaCopy::prefetch_descriptor(map_v);
+    TmaCopy::prefetch_descriptor(map_o);
+  }
+  __syncthreads();
+  if (threadIdx.x / 128 == 0) {
+    arch::warpgroup_reg_dealloc<Plan::producer_registers>();
+    if (threadIdx.x == 0) fmha_producer<Plan>(smem, map_q, map_k, map_v, p, tiles);
+    return;
+  }
+  arch::warpgroup_reg_alloc<Plan::consumer_registers>();
+  fmha_consumer<Plan>(smem, map_o, p, tiles);
+}
+
+namespace detail {
+
+/// The rank-4 tensor map (dim, seq, heads, batch) of one attention operand.
+template <class T, class Smem>
+TensorMap<T, Smem> attention_map(T const* ptr, int dim, std::int64_t seq, int heads, int batch,
+                                 AttentionStrides const& s) {
+  return host::create_tensor_map_tiled<T, Smem, 4>(
+      ptr, {std::uint64_t(dim), std::uint64_t(seq), std::uint64_t(heads), std::uint64_t(batch)},
+      {std::uint64_t(s.seq) * sizeof(T), std::uint64_t(s.head) * sizeof(T), std::uint64_t(s.batch) * sizeof(T)});
+}
+
+/// Fills in contiguous strides where all three are 0; checks the rest.
+inline AttentionStrides attention_strides(AttentionStrides s, char const* name, int dim, int heads, std::int64_t seq) {
+  if (s.batch == 0 && s.seq == 0 && s.head == 0) return {seq * heads * dim, std::int64_t(heads) * dim, dim};
+  if (s.seq <= 0 || s.head <= 0 || s.batch < 0)
+    host::argument_error("attention.strides", std::string(name) + "'s seq and head strides must be positive (got seq " +
+                                                  std::to_string(s.seq) + ", head " + std::to_string(s.head) + ")");
+  return s;
+}
+
+inline void check_offsets(std::int32_t const* cu, int batch, std::int64_t total, char const* name) {
+  if (cu == nullptr) return;
+  if (cu[0] < 0) host::argument_error("attention.cu-seqlens", std::string(name) + "[0] is negative");
+  for (int b = 0; b < batch; ++b) {
+    if (cu[b + 1] < cu[b])
+      host::argument_error("attention.cu-seqlens", std::string(name) + " is not monotone: entry " +
+                                                       std::to_string(b + 1) + " (" + std::to_string(cu[b + 1]) +
+                                                       ") is below entry " + std::to_string(b) + " (" +
+                                                       std::to_string(cu[b]) + ")");
+  }
+  if (cu[batch] > total)
+    host::argument_error("attention.cu-seqlens", std::string(name) + " ends at " + std::to_string(cu[batch]) +
+                                                     ", past the packed extent " + std::to_string(total));
+}
+
+}  // namespace detail
+
+template <class Plan>
+host::LaunchConfig fmha_launch_config(unsigned ctas, cudaStream_t stream = nullptr) {
+  host::LaunchConfig config;
+  config.grid = dim3(ctas);
+  config.block = dim3(Plan::threads);
+  config.smem_bytes = Plan::smem_bytes;
+  config.stream = stream;
+  return config;
+}
+
+/// Runs attention with Plan (its head dims must be the arguments'); bad arguments throw
+/// std::invalid_argument naming the rule, before anything is launched.
+template <class Plan>
+void run_fmha(FmhaArguments<typename Plan::Element> const& a, cudaStream_t stream) {
+  static_assert(verify_plan<Plan>());
+  using T = typename Plan::Element;
+  using host::argument_error;
+  if (a.head_dim != Plan::head_dim || a.head_dim_v != Plan::head_dim_v)
+    argument_error("attention.head-dim", "the plan is for head dims (" + std::to_string(Plan::head_dim) + ", " +
+                                             std::to_string(Plan::head_dim_v) + "), the arguments have (" +
+                                             std::to_string(a.head_dim) + ", " + std::to_string(a.head_dim_v) + ")");
+  if (a.q == nullptr || a.k == nullptr || a.v == nullptr || a.o == nullptr)
+    argument_error("attention.pointers", "q, k, v and o must be device pointers (one is null)");
+  if (a.batch < 1 || a.heads_q < 1 || a.heads_kv < 1 || a.seq_q < 0 || a.seq_k < 0)
+    argument_error("attention.shape", "batch and heads must be at least 1 and lengths at least 0 (got batch " +
+                                          std::to_string(a.batch) + ", heads " + std::to_string(a.heads_q) + "/" +
+                                          std::to_string(a.heads_kv) + ", lengths " + std::to_string(a.seq_q) + "/" +
+                                          std::to_string(a.seq_k) + ")");
+  if (a.heads_q % a.heads_kv != 0)
+    argument_error("attention.gqa", "kv heads must divide q heads (got " + std::to_string(a.heads_q) + " q heads, " +
+                                        std::to_string(a.heads_kv) + " kv heads)");
+  if (a.window_left < -1 || a.window_right < -1)
+    argument_error("attention.window", "window sizes are -1 (unbounded) or at least 0");
+  bool const varlen = a.cu_seqlens_q != nullptr;
+  if (varlen != (a.cu_seqlens_k != nullptr))
+    argument_error("attention.cu-seqlens", "varlen needs both cu_seqlens_q and cu_seqlens_k");
+  if (varlen && (a.total_q < 1 || a.total_k < 1 || a.total_q >= (std::int64_t{1} << 31) ||
+                 a.total_k >= (std::int64_t{1} << 31)))
+    argument_error("attention.cu-seqlens", "varlen needs the packed extents total_q and total_k in 1..2^31");
+  detail::check_offsets(a.cu_seqlens_q_host, a.batch, a.total_q, "cu_seqlens_q");
+  detail::check_offsets(a.cu_seqlens_k_host, a.batch, a.total_k, "cu_seqlens_k");
+  if (a.seq_q == 0 || a.seq_k == 0) {
+    // Nothing to attend to: O of no keys is 0 (and LSE -inf), as the kernel writes for such rows.
+    if (a.seq_q > 0) argument_error("attention.shape", "seq_k is 0: there are no keys (pass seq_k >= 1)");
+    return;
+  }
+  std::int64_t const q_rows = varlen ? a.total_q : a.seq_q, k_rows = varlen ? a.total_k : a.seq_k;
+  int const batches = varlen ? 1 : a.batch;
+  auto const qs = detail::attention_strides(a.q_stride, "q", Plan::head_dim, a.heads_q, q_rows);
+  auto const ks = detail::attention_strides(a.k_stride, "k", Plan::head_dim, a.heads_kv, k_rows);
+  auto const vs = detail::attention_strides(a.v_stride, "v", Plan::head_dim_v, a.heads_kv, k_rows);
+  auto const os = detail::attention_strides(a.o_stride, "o", Plan::head_dim_v, a.heads_q, q_rows);
+  using detail::attention_map;
+  auto const map_q = attention_map<T, typename Plan::QChunk>(a.q, Plan::head_dim, q_rows, a.heads_q, batches, qs);
+  auto const map_k = attention_map<T, typename Plan::KChunk>(a.k, Plan::head_dim, k_rows, a.heads_kv, batches, ks);
+  auto const map_v = attention_map<T, typename Plan::VTile>(a.v, Plan::head_dim_v, k_rows, a.heads_kv, batches, vs);
+  auto const map_o =
+      attention_map<T, typename Plan::OutputStore::Chunk>(a.o, Plan::head_dim_v, q_rows, a.heads_q, batches, os);
+  if ((os.seq | os.head) % 2 != 0 || reinterpret_cast<std::uintptr_t>(a.o) % 4 != 0)
+    argument_error("attention.strides", "o's strides must be even (pairs of outputs are stored together)");
+  FmhaParams p;
+  p.batch = a.batch;
+  p.seq_q = a.seq_q;
+  p.seq_k = a.seq_k;
+  p.heads_q = a.heads_q;
+  p.group = a.heads_q / a.heads_kv;
+  p.m_blocks = (a.seq_q + Plan::block_m - 1) / Plan::block_m;
+  float const scale = a.softmax_scale != 0.0f ? a.softmax_scale : 1.0f / std::sqrt(float(Plan::head_dim));
+  p.scale_log2 = scale * float(M_LOG2E);
+  p.window_left = a.window_left;
+  p.window_right = a.causal ? (a.window_right < 0 ? 0 : std::min(a.window_right, 0)) : a.window_right;
+  p.cu_seqlens_q = a.cu_seqlens_q;
+  p.cu_seqlens_k = a.cu_seqlens_k;
+  p.total_q = std::int32_t(q_rows);
+  p.total_k = std::int32_t(k_rows);
+  p.lse = a.lse;
+  p.lse_head_stride = varlen ? a.total_q : a.seq_q;
+  p.lse_batch_stride = varlen ? 0 : std::int64_t(a.heads_q) * a.seq_q;
+  p.o = a.o;
+  p.o_seq_stride = os.seq;
+  p.o_head_stride = os.head;
+
+  PersistentTileSchedulerParams tiles;
+  std::int64_t const units = std::int64_t(p.m_blocks) * a.heads_q * a.batch;
+  if (units >= (std::int64_t{1} << 31))
+    argument_error("attention.shape", "too many tiles for the scheduler's 32-bit arithmetic");
+  tiles.tiles_m = std::int32_t(units);
+  int const resident = host::resident_clusters(&fmha_kernel<Plan>, fmha_launch_config<Plan>(1));
+  if (resident < 1) throw std::runtime_error("cute-cpp [attention.occupancy]: the attention kernel cannot be resident");
+  auto const grid = StaticPersistentTileScheduler::get_grid_shape(tiles, resident);
+  host::launch(&fmha_kernel<Plan>, "fmha_sm90", fmha_launch_config<Plan>(unsigned(grid), stream), map_q, map_k, map_v,
+               map_o, p, tiles);
+}
+
+}  // namespace cute_cpp::examples
+
+namespace cute_cpp::examples {
+
+template <class T>
+void run_attention(FmhaArguments<T> const& a, cudaStream_t stream) {
+  if (a.head_dim == 64 && a.head_dim_v == 64) return run_fmha<fmha_plans::D64<T>>(a, stream);
+  if (a.head_dim == 128 && a.head_dim_v == 128) return run_fmha<fmha_plans::D128<T>>(a, stream);
+  if (a.head_dim == 256 && a.head_dim_v == 256) return run_fmha<fmha_plans::D256<T>>(a, stream);
+  host::argument_error("attention.head-dim", "no plan for head dims (" + std::to_string(a.head_dim) + ", " +
+                                                 std::to_string(a.head_dim_v) + "): built are (64, 64), (128, 128) "
+                                                 "and (256, 256)");
+}
+
+}  // namespace cute_cpp::examples

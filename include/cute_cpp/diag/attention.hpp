@@ -1,0 +1,31 @@
+// SPDX-License-Identifier: Apache-2.0
+// SPDX-FileCopyrightText: 2026 cute-cpp authors
+#pragma once
+// Rule templates of attention plans (attention.*). The values under test are the template
+// arguments, so the compiler prints them on the first context line.
+
+namespace cute_cpp::diag {
+
+/// Head dims are whole 64-element (128-byte) swizzle rows, as TMA loads them and wgmma reads them;
+/// D_v is the N of O += P V, one wgmma (at most 256).
+template <int HeadDim, int HeadDimV>
+struct attention_head_dims {
+  static_assert(HeadDim % 64 == 0 && HeadDim >= 64 && HeadDim <= 256 && HeadDimV % 64 == 0 && HeadDimV >= 64 &&
+                    HeadDimV <= 256,
+                "cute-cpp [attention.head-dim]: the head dims (D_qk, D_v) must be 64, 128, 192 or 256");
+  static constexpr bool ok = true;
+};
+
+/// A CTA tile of Q rows is one 64-row wgmma atom per consumer warpgroup (2 or 3 of them); a K/V
+/// tile of block_n keys is S's wgmma N (a multiple of 16, so P's k-slices are whole) and a TMA box.
+template <int BlockM, int BlockN, int Stages>
+struct attention_tile {
+  static_assert(BlockM % 64 == 0 && BlockM >= 128 && BlockM <= 192,
+                "cute-cpp [attention.tile]: block_m is 128 or 192 (two or three consumer warpgroups of 64 rows)");
+  static_assert(BlockN % 16 == 0 && BlockN >= 16 && BlockN <= 256,
+                "cute-cpp [attention.tile]: block_n is a multiple of 16 in 16..256 (S's wgmma N)");
+  static_assert(Stages >= 2, "cute-cpp [attention.tile]: K and V need at least two stages each");
+  static constexpr bool ok = true;
+};
+
+}  // namespace cute_cpp::diag
