@@ -123,8 +123,10 @@ def main():
     ap.add_argument("--build", required=True)
     ap.add_argument("--json")
     ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--lib", help="another build of libcute_cpp_fmha.so (default: the build's)")
+    ap.add_argument("--only", help="run the configurations whose name contains this")
     opts = ap.parse_args()
-    fmha = Fmha(Path(opts.build) / "examples/fmha_sm90/libcute_cpp_fmha.so")
+    fmha = Fmha(opts.lib or Path(opts.build) / "examples/fmha_sm90/libcute_cpp_fmha.so")
     torch.manual_seed(int.from_bytes(__import__("os").urandom(4), "little"))
     dt = torch.bfloat16
     configs = [  # (B, H, Hkv, S, D, causal)
@@ -139,6 +141,9 @@ def main():
         configs = configs[:2]
     records, ok = [], True
     for B, H, Hkv, S, D, causal in configs:
+        name = f"B{B} H{H}" + (f"/{Hkv}" if Hkv != H else "") + f" S{S} D{D}" + (" causal" if causal else "")
+        if opts.only and opts.only not in name:
+            continue
         q = torch.empty(B, S, H, D, device="cuda", dtype=dt).uniform_(-1, 1)
         k = torch.empty(B, S, Hkv, D, device="cuda", dtype=dt).uniform_(-1, 1)
         v = torch.empty(B, S, Hkv, D, device="cuda", dtype=dt).uniform_(-1, 1)
@@ -153,7 +158,6 @@ def main():
         err_lse = (lse - ref_lse).abs().max().item()
         good = math.isfinite(err) and err <= max(2e-2, 2 * err_cudnn) and err_lse <= 1e-3
         ok &= good
-        name = f"B{B} H{H}" + (f"/{Hkv}" if Hkv != H else "") + f" S{S} D{D}" + (" causal" if causal else "")
         del ref_o, ref_lse, theirs
         t_ours, t_ref = time_pair(lambda: fmha(q, k, v, o, causal=causal), lambda: cudnn_sdpa(q, ke, ve, causal))
         flops = 4.0 * B * H * S * S * D / (2 if causal else 1)

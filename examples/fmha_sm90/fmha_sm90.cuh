@@ -50,23 +50,16 @@ struct FmhaTile {
     std::int32_t const last = p.window_right >= 0 ? min(seq_k, diagonal + p.window_right + 1) : seq_k;
     return {first, last};
   }
-  /// Whether some key of block n is invisible from some query of rows [row_lo, row_hi].
-  CUTE_CPP_HD constexpr bool needs_mask(FmhaParams const& p, std::int32_t n0, std::int32_t n1, std::int32_t row_lo,
-                                        std::int32_t row_hi) const {
-    std::int32_t const shift = seq_k - seq_q;
-    return n1 > seq_k || (p.window_right >= 0 && n1 - 1 > row_lo + shift + p.window_right) ||
-           (p.window_left >= 0 && n0 < row_hi + shift - p.window_left);
-  }
 };
 
 template <int BlockM, int BlockN>
 __device__ __forceinline__ FmhaTile fmha_tile(FmhaParams const& p, std::int64_t linear) {
   FmhaTile t;
-  auto const heads_batches = std::uint32_t(p.heads_q) * std::uint32_t(p.batch);
-  auto const l = std::uint32_t(linear);
-  std::uint32_t const mb = l / heads_batches, rest = l - mb * heads_batches;
-  t.batch = std::int32_t(rest / std::uint32_t(p.heads_q));
-  t.head = std::int32_t(rest - std::uint32_t(t.batch) * std::uint32_t(p.heads_q));
+  std::uint32_t mb = 0, rest = 0, batch = 0, head = 0;
+  p.heads_batches_div.divmod(std::uint32_t(linear), mb, rest);
+  p.heads_div.divmod(rest, batch, head);
+  t.batch = std::int32_t(batch);
+  t.head = std::int32_t(head);
   t.m_block = p.masked() ? p.m_blocks - 1 - std::int32_t(mb) : std::int32_t(mb);
   t.seq_q = p.seq_q;
   t.seq_k = p.seq_k;
@@ -221,14 +214,26 @@ __device__ __forceinline__ void fmha_consumer(typename Plan::SharedStorage& smem
   int const wg = int(threadIdx.x) / 128 - 1, thread = int(threadIdx.x) % 128;
   auto const lane = std::uint32_t(thread % 32);
   auto const slice = MmaS::get_slice(thread);
-  typename Plan::OutputStore output(smem.epilogue[wg], wg, thread);
+  std::uint32_t chunks_stored = 0;  // by this warpgroup's output path, across tiles
   using Turns = typename Plan::IssueTurns;
   Turns::start(wg);
   StaticPersistentTileScheduler scheduler(tiles, blockIdx.x, gridDim.x);
   for (; scheduler.has_work(); scheduler.advance_to_next_work()) {
     FmhaTile const t = fmha_tile<BM, BN>(p, scheduler.linear_idx());
     if (!t.valid) continue;
-    std::int32_t const row_lo = t.m_block * BM + 64 * wg, row_hi = row_lo + 63;
+    std::int32_t const row_lo = t.m_block * BM + 64 * wg;
+    // The mask as few registers: the keys this thread's two rows see, from its first column, and
+    // the keys every row of the warpgroup sees (blocks within them need no mask; the first keys
+    // rise with the row, as do the last).
+    std::int32_t band_lo[2], band_hi[2];
+    auto const ts = MmaS::get_slice(int(arch::recompute_from_here(std::uint32_t(thread))));
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {
+      int2 const keys = t.visible_keys(p, row_lo + ts.row(0, 2 * h));
+      band_lo[h] = keys.x - ts.col(0);
+      band_hi[h] = keys.y - ts.col(0);
+    }
+    std::int32_t const all_from = t.visible_keys(p, row_lo + 63).x, all_to = t.visible_keys(p, row_lo).y;
     typename MmaO::FragmentC o;
     o.fill(0.0f);
     OnlineSoftmax<Plan> softmax;
@@ -262,21 +267,12 @@ __device__ __forceinline__ void fmha_consumer(typename Plan::SharedStorage& smem
           q_state.advance();
         }
         std::int32_t const n0 = n * BN;
-        if (t.needs_mask(p, n0, n0 + BN, row_lo, row_hi)) {
-          // Each row half's visible keys, relative to this thread's first column: value jj's
-          // column is a constant from there, so the mask keeps 4 registers, not one per value.
-          std::int32_t const first_col = n0 + slice.col(0);
-          std::int32_t lo[2], hi[2];
-#pragma unroll
-          for (int h = 0; h < 2; ++h) {
-            auto const [key_lo, key_hi] = t.visible_keys(p, row_lo + slice.row(0, 2 * h));
-            lo[h] = key_lo - first_col;
-            hi[h] = key_hi - first_col;
-          }
+        if (n0 < all_from || n0 + BN > all_to) {
+          // Value jj's column is a constant from the thread's first one.
 #pragma unroll
           for (int jj = 0; jj < BN / 2; ++jj) {
-            int const col = slice.col(jj) - slice.col(0), h = OnlineSoftmax<Plan>::half(jj);
-            if (col < lo[h] || col >= hi[h]) s(jj, 0) = -INFINITY;
+            int const col = n0 + slice.col(jj) - slice.col(0), h = OnlineSoftmax<Plan>::half(jj);
+            if (col < band_lo[h] || col >= band_hi[h]) s(jj, 0) = -INFINITY;
           }
         }
         return softmax.scores(s, p.scale_log2);
@@ -291,21 +287,23 @@ __device__ __forceinline__ void fmha_consumer(typename Plan::SharedStorage& smem
       issue_s();
       Turns::pass(wg);
       MmaS::template wait_group<0>(s);
-      softmax_of_s(n);  // O is still 0: nothing to rescale
+      float2 correction = softmax_of_s(n);  // O is still 0: its rescale changes nothing
       pa = MmaO::make_a_fragment(s);
       for (--n; n >= t.n_begin; --n) {
         Turns::wait(wg);
         issue_s();
+        // O's rescale for the previous block's maximum runs while S's wgmmas do.
+        softmax.rescale(o, correction);
         issue_pv();
         Turns::pass(wg);
         MmaS::template wait_group<1>(s);
-        float2 const correction = softmax_of_s(n);
+        correction = softmax_of_s(n);
         MmaO::template wait_group<0>(o, pa);
         release_v();
-        softmax.rescale(o, correction);
         pa = MmaO::make_a_fragment(s);
       }
       Turns::wait(wg);
+      softmax.rescale(o, correction);
       issue_pv();
       Turns::pass(wg);
       MmaO::template wait_group<0>(o, pa);
@@ -313,37 +311,45 @@ __device__ __forceinline__ void fmha_consumer(typename Plan::SharedStorage& smem
     }
     float lse[2];
     softmax.finish(o, p.scale_log2, lse);
+    // NOTE: the tile again, rather than its fields held through the main loop (they spilled).
+    FmhaTile const te = fmha_tile<BM, BN>(p, scheduler.linear_idx());
 
     // ---- epilogue ----
-    if (p.lse != nullptr && thread % 4 == 0) {
+    // NOTE: the store path and this thread's coordinates are derived anew per tile (from an
+    // opaque thread index): derived once, they lived through the main loop and spilled.
+    int const et = int(arch::recompute_from_here(std::uint32_t(thread)));
+    auto const es = MmaS::get_slice(et);
+    typename Plan::OutputStore output(smem.epilogue[wg], wg, et, chunks_stored);
+    if (p.lse != nullptr && et % 4 == 0) {
 #pragma unroll
       for (int h = 0; h < 2; ++h) {
-        std::int32_t const row = row_lo + slice.row(0, 2 * h);
-        if (row < t.seq_q)
-          p.lse[t.head * p.lse_head_stride + t.batch * p.lse_batch_stride + t.q_offset + row] = lse[h];
+        std::int32_t const row = row_lo + es.row(0, 2 * h);
+        if (row < te.seq_q)
+          p.lse[te.head * p.lse_head_stride + te.batch * p.lse_batch_stride + te.q_offset + row] = lse[h];
       }
     }
-    if (p.varlen() && row_hi >= t.seq_q) {
+    if (p.varlen() && row_lo + 63 >= te.seq_q) {
       // TMA would write past the sequence's end into the next one's rows: this slab goes out
       // from registers, row by row.
-      T* const out = static_cast<T*>(p.o) + std::int64_t(t.head) * p.o_head_stride;
+      T* const out = static_cast<T*>(p.o) + std::int64_t(te.head) * p.o_head_stride;
 #pragma unroll
       for (int jj = 0; jj < Plan::head_dim_v / 2; jj += 2) {
-        std::int32_t const row = row_lo + slice.row(0, jj);
-        if (row < t.seq_q) {
+        std::int32_t const row = row_lo + es.row(0, jj);
+        if (row < te.seq_q) {
           T pair[2] = {T(o(jj, 0)), T(o(jj + 1, 0))};
-          *reinterpret_cast<std::uint32_t*>(out + (t.q_offset + row) * p.o_seq_stride + slice.col(jj)) =
+          *reinterpret_cast<std::uint32_t*>(out + (te.q_offset + row) * p.o_seq_stride + es.col(jj)) =
               *reinterpret_cast<std::uint32_t const*>(pair);
         }
       }
-    } else if (row_lo < t.seq_q) {
+    } else if (row_lo < te.seq_q) {
       output.template store<typename MmaO::Accumulator>(
           o, 0, epilogue::Identity{},
-          {map_o, t.q_offset + row_lo, 0, std::int64_t(t.q_offset) + t.seq_q, Plan::head_dim_v, t.head,
-           p.varlen() ? 0 : t.batch});
+          {map_o, te.q_offset + row_lo, 0, std::int64_t(te.q_offset) + te.seq_q, Plan::head_dim_v, te.head,
+           p.varlen() ? 0 : te.batch});
+      chunks_stored = output.chunks_stored();
     }
   }
-  output.drain();
+  typename Plan::OutputStore(smem.epilogue[wg], wg, thread, chunks_stored).drain();
 }
 
 /// The kernel (see the file comment).
@@ -479,6 +485,8 @@ void run_fmha(FmhaArguments<typename Plan::Element> const& a, cudaStream_t strea
   p.heads_q = a.heads_q;
   p.group = a.heads_q / a.heads_kv;
   p.m_blocks = (a.seq_q + Plan::block_m - 1) / Plan::block_m;
+  p.heads_div = FastDivmod(std::uint32_t(a.heads_q));
+  p.heads_batches_div = FastDivmod(std::uint32_t(a.heads_q) * std::uint32_t(a.batch));
   float const scale = a.softmax_scale != 0.0f ? a.softmax_scale : 1.0f / std::sqrt(float(Plan::head_dim));
   p.scale_log2 = scale * float(M_LOG2E);
   p.window_left = a.window_left;

@@ -11,6 +11,16 @@
 #if defined(__CUDACC__)
 namespace ctm {
 
+// ---- compiler ordering ----
+
+/// No instruction: an empty asm that "writes" v, so the compiler must take v as computed here.
+/// Values derived from it after this point are computed after it, not hoisted out of the loop
+/// around it and kept live (or spilled) through the loop.
+CTM_DEVICE std::uint32_t opaque_u32(std::uint32_t v) {
+  asm volatile("" : "+r"(v));
+  return v;
+}
+
 // ---- proxy fences ----
 
 /// fence.proxy.async.shared::cta: makes this thread's generic-proxy writes to shared memory

@@ -95,10 +95,15 @@ struct EpilogueTmaStore {
 
 #if defined(__CUDACC__)
   /// The store path of warpgroup `wg` (its barrier, its buffers); `thread` is 0..127 within it.
+  /// `chunks_stored`: the chunks_stored() of the warpgroup's previous store object, for a kernel
+  /// that makes one per tile (so the buffers keep alternating).
   /// NOTE: it holds only what the warpgroup keeps anyway: C's map and extent come with each slab,
   /// from the kernel's parameters, so they take no registers between stores.
-  __device__ __forceinline__ EpilogueTmaStore(SharedStorage& smem, int wg, int thread)
-      : smem_(smem), wg_(wg), thread_(thread) {}
+  __device__ __forceinline__ EpilogueTmaStore(SharedStorage& smem, int wg, int thread,
+                                              std::uint32_t chunks_stored = 0)
+      : smem_(smem), wg_(wg), thread_(thread), chunk_counter_(chunks_stored) {}
+  /// Chunks stored so far (through this object and those it continues).
+  [[nodiscard]] __device__ __forceinline__ std::uint32_t chunks_stored() const { return chunk_counter_; }
 
   /// Applies `op` to the slab's accumulators (atom `atom` of `acc`), converts and stores it. Acc
   /// is the accumulator's shape (sm90::WgmmaAccumulator, or a tiled MMA's).

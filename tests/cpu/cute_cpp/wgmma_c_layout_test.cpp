@@ -37,3 +37,25 @@ TEST(WgmmaCLayout, MatchesThePtxFragmentAndCoversTheSlabOnce) {
   expect_ptx_fragment<256>();
   expect_ptx_fragment<320>();  // two n160 atoms, fragments one after another
 }
+
+namespace {
+
+// WgmmaTiledMmaRS::make_a_fragment hands an m64 accumulator's values 8kk..8kk+7 to A's k-slice kk
+// as its elements 0..7: they must hold the same (row, column)s as the PTX ISA's figure of the
+// m64k16 A fragment in registers (element i of lane l in warp w: row 16w + l/4 + 8((i/2)%2),
+// column 16kk + 2(l%4) + i%2 + 8(i/4)).
+TEST(WgmmaAFragment, AccumulatorValuesAreAElementsInOrder) {
+  constexpr int K = 64;
+  for (int t = 0; t < 128; ++t) {
+    cute_cpp::sm90::WgmmaThrMma<1, K> const slice{t};
+    int const warp = t / 32, lane = t % 32;
+    for (int kk = 0; kk < K / 16; ++kk)
+      for (int i = 0; i < 8; ++i) {
+        int const j = 8 * kk + i;
+        EXPECT_EQ(slice.row(0, j), 16 * warp + lane / 4 + 8 * ((i / 2) % 2)) << "thread " << t << " value " << j;
+        EXPECT_EQ(slice.col(j), 16 * kk + 2 * (lane % 4) + i % 2 + 8 * (i / 4)) << "thread " << t << " value " << j;
+      }
+  }
+}
+
+}  // namespace
