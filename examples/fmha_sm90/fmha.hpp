@@ -179,15 +179,18 @@ template <class T>
 using D128 = FmhaPlan<T, 128, 128, FmhaConfig{.block_m = 128, .block_n = 160, .stages = 2, .q_stages = 1}>;
 template <class T>
 using D256 = FmhaPlan<T, 256, 256, FmhaConfig{.block_m = 128, .block_n = 64, .stages = 2}>;
+/// MLA-style prefill (D_qk 192 = 128 + 64 rope, D_v 128): 112 keys fit two stages.
+template <class T>
+using D192V128 = FmhaPlan<T, 192, 128, FmhaConfig{.block_m = 128, .block_n = 112, .stages = 2}>;
 
 template <class... Plans>
 struct FmhaPlanList {};
 /// Every plan fmha_*_sm90.cu instantiate (run_attention's), for the build report.
-using Instantiated = FmhaPlanList<D64<__nv_bfloat16>, D128<__nv_bfloat16>, D256<__nv_bfloat16>, D64<__half>,
-                                  D128<__half>, D256<__half>>;
+using Instantiated = FmhaPlanList<D64<__nv_bfloat16>, D128<__nv_bfloat16>, D256<__nv_bfloat16>,
+                                  D192V128<__nv_bfloat16>, D64<__half>, D128<__half>, D256<__half>, D192V128<__half>>;
 }  // namespace fmha_plans
 
-/// Attention with the plan for the arguments' head dims (64, 128, 256); others are
+/// Attention with the plan for the arguments' head dims (64, 128, 256; 192 with D_v 128); others are
 /// std::invalid_argument [attention.head-dim]. Defined for __nv_bfloat16 and __half (fmha_*_sm90.cu).
 template <class T>
 void run_attention(FmhaArguments<T> const& args, cudaStream_t stream);

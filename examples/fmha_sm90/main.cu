@@ -5,7 +5,8 @@
 // that are not multiples of the tiles, seq_q != seq_k, varlen batches, a fused QKV buffer read in
 // place, the LSE; and that bad arguments are errors. The timing against cuDNN is bench_sdpa.py
 // (PyTorch's cuDNN attention is the reference; it times both in one process through libcute_cpp_fmha).
-//   fmha_sm90 [--no-bench] [--json FILE] [--seed N]
+//   fmha_sm90 [--no-bench] [--json FILE] [--seed N] [--small]   (--small: four small cases, for
+//   compute-sanitizer)
 #include "fmha.hpp"
 #include "examples/common/bench.hpp"
 #include "examples/common/check.hpp"
@@ -250,7 +251,15 @@ int main(int argc, char** argv) {
   if (ex::print_plan_kernels(argc, argv, ex::fmha_plans::Instantiated{})) return 0;
   return ex::run_example(
       "fmha_sm90", argc, argv,
-      [](std::mt19937_64& rng, ex::ExampleOptions const&) {
+      [](std::mt19937_64& rng, ex::ExampleOptions const& options) {
+        if (options.has("--small")) {
+          // For compute-sanitizer (memcheck, racecheck): every head-dim plan, masks, varlen, ragged.
+          bool ok = check_case<bf16>({1, 130, 200, 2, 1, 64, 64, true}, rng);
+          ok &= check_case<bf16>({2, 0, 0, 2, 2, 128, 128, false, 16, -1, {33, 140}, {90, 140}}, rng);
+          ok &= check_case<bf16>({1, 65, 65, 1, 1, 256, 256}, rng);
+          ok &= check_case<__half>({1, 100, 100, 2, 2, 192, 128, true}, rng);
+          return ok;
+        }
         bool ok = check_errors();
         std::vector<Case> cases = {
             {1, 1, 1, 1, 1, 64, 64},
@@ -266,6 +275,8 @@ int main(int argc, char** argv) {
             {3, 0, 0, 4, 2, 128, 128, true, -1, -1, {1, 300, 129}, {5, 1000, 129}},
             {4, 0, 0, 2, 2, 64, 64, false, -1, -1, {17, 1, 127, 640}, {17, 33, 127, 640}},
             {2, 200, 200, 4, 4, 128, 128, true, -1, -1, {}, {}, true},
+            {2, 333, 333, 4, 2, 192, 128, true},
+            {3, 0, 0, 2, 1, 192, 128, false, -1, -1, {70, 1, 250}, {70, 400, 250}},
         };
         for (auto const& c : cases) ok &= check_case<bf16>(c, rng);
         ok &= check_case<__half>({2, 257, 300, 4, 2, 128, 128, true}, rng);
@@ -274,5 +285,6 @@ int main(int argc, char** argv) {
       },
       [](std::mt19937_64&, ex::ExampleOptions const&, std::vector<ex::Record>&) {
         std::printf("fmha_sm90: timing against cuDNN is bench_sdpa.py (scripts/gpu-check runs it)\n");
-      });
+      },
+      {"--small"});
 }
