@@ -79,9 +79,11 @@ struct FmhaPlan {
   using MmaO = sm90::WgmmaTiledMmaRS<T, T, float, sm90::BOperand<VTile>, 1, HeadDimV>;
 
   using Barriers =
-      NamedBarrierAllocation<BarrierRequest<consumer_warpgroups, 128>, BarrierRequest<consumer_warpgroups, 256>>;
+      NamedBarrierAllocation<BarrierRequest<consumer_warpgroups, 128>, BarrierRequest<consumer_warpgroups, 256>,
+                             BarrierRequest<1, 128 * consumer_warpgroups>>;
   using OutputStore = sm90::EpilogueTmaStore<T, HeadDimV, typename Barriers::template user<0>>;
   using IssueTurns = AlternatingTurns<typename Barriers::template user<1>>;
+  using ConsumersBarrier = typename Barriers::template user<2>;  ///< every consumer thread
 
   static constexpr std::uint32_t q_bytes = std::uint32_t(block_m) * HeadDim * sizeof(T);
   static constexpr std::uint32_t k_bytes = std::uint32_t(block_n) * HeadDim * sizeof(T);
@@ -143,6 +145,17 @@ struct FmhaArguments {
   /// Varlen: the offsets on the host too (optional), to check them before the launch.
   std::int32_t const* cu_seqlens_q_host = nullptr;
   std::int32_t const* cu_seqlens_k_host = nullptr;
+  /// A paged K/V cache (block_table set; chunked prefill against a cache): K is [num_pages,
+  /// page_size, heads_kv, head_dim] and V alike (k_stride.batch / v_stride.batch: the page
+  /// stride); sequence b's key j lies in page block_table[b * max_pages_per_seq + j / page_size];
+  /// its length is seqlens_k[b] (device; seq_k: the longest). Q is fixed length or varlen (cu_seqlens_q);
+  /// cu_seqlens_k stays null. page_size must be a multiple of the plan's key tile (64 or 128 do).
+  std::int32_t const* block_table = nullptr;
+  std::int32_t const* seqlens_k = nullptr;
+  int page_size = 0, max_pages_per_seq = 0, num_pages = 0;
+  /// Paged: the table and lengths on the host too (optional), to check them before the launch.
+  std::int32_t const* block_table_host = nullptr;
+  std::int32_t const* seqlens_k_host = nullptr;
 };
 
 /// What the kernel reads besides the tensor maps, fixed for a launch.
@@ -159,7 +172,13 @@ struct FmhaParams {
   std::int64_t lse_head_stride = 0, lse_batch_stride = 0;
   void* o = nullptr;  ///< for the rows of a varlen tile that TMA cannot clip
   std::int64_t o_seq_stride = 0, o_head_stride = 0;
+  std::int32_t const* block_table = nullptr;
+  std::int32_t const* seqlens_k = nullptr;
+  std::int32_t max_pages_per_seq = 0, num_pages = 0;
+  FastDivmod page_div;  ///< by the page size
+  /// Q is packed (cu_seqlens_q): its batch coordinate is 0, its rows offset per sequence.
   [[nodiscard]] CUTE_CPP_HD constexpr bool varlen() const { return cu_seqlens_q != nullptr; }
+  [[nodiscard]] CUTE_CPP_HD constexpr bool paged() const { return block_table != nullptr; }
   [[nodiscard]] CUTE_CPP_HD constexpr bool masked() const { return window_left >= 0 || window_right >= 0; }
 };
 
@@ -182,12 +201,20 @@ using D256 = FmhaPlan<T, 256, 256, FmhaConfig{.block_m = 128, .block_n = 64, .st
 /// MLA-style prefill (D_qk 192 = 128 + 64 rope, D_v 128): 112 keys fit two stages.
 template <class T>
 using D192V128 = FmhaPlan<T, 192, 128, FmhaConfig{.block_m = 128, .block_n = 112, .stages = 2}>;
+/// A paged cache's key tiles lie within its pages: tiles of 128 keys (64 for D256) serve pages
+/// of any multiple of them.
+template <class T>
+using D64Paged = FmhaPlan<T, 64, 64, FmhaConfig{.block_m = 128, .block_n = 128, .stages = 4, .q_stages = 2}>;
+template <class T>
+using D128Paged = FmhaPlan<T, 128, 128, FmhaConfig{.block_m = 128, .block_n = 128, .stages = 2, .q_stages = 2}>;
 
 template <class... Plans>
 struct FmhaPlanList {};
 /// Every plan fmha_*_sm90.cu instantiate (run_attention's), for the build report.
-using Instantiated = FmhaPlanList<D64<__nv_bfloat16>, D128<__nv_bfloat16>, D256<__nv_bfloat16>,
-                                  D192V128<__nv_bfloat16>, D64<__half>, D128<__half>, D256<__half>, D192V128<__half>>;
+using Instantiated =
+    FmhaPlanList<D64<__nv_bfloat16>, D128<__nv_bfloat16>, D256<__nv_bfloat16>, D192V128<__nv_bfloat16>,
+                 D64Paged<__nv_bfloat16>, D128Paged<__nv_bfloat16>, D64<__half>, D128<__half>, D256<__half>,
+                 D192V128<__half>, D64Paged<__half>, D128Paged<__half>>;
 }  // namespace fmha_plans
 
 /// Attention with the plan for the arguments' head dims (64, 128, 256; 192 with D_v 128); others are

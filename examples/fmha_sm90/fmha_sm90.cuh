@@ -17,6 +17,7 @@
 // drops keys past seq_k; rows past seq_q are computed and not stored.
 #include "fmha.hpp"
 
+#include <cute_cpp/arch/fence.hpp>
 #include <cute_cpp/arch/math.hpp>
 #include <cute_cpp/arch/registers.hpp>
 #include <cute_cpp/arch/thread.hpp>
@@ -63,22 +64,28 @@ __device__ __forceinline__ FmhaTile fmha_tile(FmhaParams const& p, std::int64_t 
   t.m_block = p.masked() ? p.m_blocks - 1 - std::int32_t(mb) : std::int32_t(mb);
   t.seq_q = p.seq_q;
   t.seq_k = p.seq_k;
-  if (p.varlen()) {
-    t.q_offset = p.cu_seqlens_q[t.batch];
-    t.k_offset = p.cu_seqlens_k[t.batch];
-    std::int32_t const q_end = p.cu_seqlens_q[t.batch + 1], k_end = p.cu_seqlens_k[t.batch + 1];
+  // Offsets and lengths from device arrays are clamped so that bad ones read nothing outside the
+  // tensors (release builds); debug builds trap, naming them.
+  [[maybe_unused]] auto const bad = [&](char const* what, std::int32_t lo, std::int32_t hi, std::int32_t of) {
 #if !defined(NDEBUG)
-    if (t.q_offset < 0 || q_end < t.q_offset || q_end > p.total_q || t.k_offset < 0 || k_end < t.k_offset ||
-        k_end > p.total_k) {
-      printf("cute-cpp [attention.cu-seqlens]: sequence %d: offsets q [%d, %d) of %d, k [%d, %d) of %d\n", t.batch,
-             t.q_offset, q_end, p.total_q, t.k_offset, k_end, p.total_k);
-      __trap();
-    }
+    printf("cute-cpp [attention.cu-seqlens]: sequence %d: %s [%d, %d) of %d\n", t.batch, what, lo, hi, of);
+    __trap();
 #endif
-    // Clamped so that bad offsets read nothing outside the tensors (release builds do not trap).
-    t.q_offset = max(0, min(t.q_offset, p.total_q));
-    t.k_offset = max(0, min(t.k_offset, p.total_k));
+  };
+  if (p.varlen()) {
+    std::int32_t const q0 = p.cu_seqlens_q[t.batch], q_end = p.cu_seqlens_q[t.batch + 1];
+    if (q0 < 0 || q_end < q0 || q_end > p.total_q) bad("q offsets", q0, q_end, p.total_q);
+    t.q_offset = max(0, min(q0, p.total_q));
     t.seq_q = max(0, min(q_end, p.total_q) - t.q_offset);
+  }
+  if (p.paged()) {
+    std::int32_t const len = p.seqlens_k[t.batch], room = p.max_pages_per_seq * std::int32_t(p.page_div.divisor);
+    if (len < 0 || len > room) bad("k length", 0, len, room);
+    t.seq_k = max(0, min(len, room));
+  } else if (p.cu_seqlens_k != nullptr) {
+    std::int32_t const k0 = p.cu_seqlens_k[t.batch], k_end = p.cu_seqlens_k[t.batch + 1];
+    if (k0 < 0 || k_end < k0 || k_end > p.total_k) bad("k offsets", k0, k_end, p.total_k);
+    t.k_offset = max(0, min(k0, p.total_k));
     t.seq_k = max(0, min(k_end, p.total_k) - t.k_offset);
   }
   std::int32_t const m0 = t.m_block * BlockM;
@@ -108,6 +115,7 @@ __device__ __forceinline__ void fmha_producer(typename Plan::SharedStorage& smem
     FmhaTile const t = fmha_tile<Plan::block_m, Plan::block_n>(p, scheduler.linear_idx());
     if (!t.valid || t.n_begin >= t.n_end) continue;
     std::int32_t const b = p.varlen() ? 0 : t.batch, kv_head = t.head / p.group;
+    std::int32_t const kv_b = p.cu_seqlens_k != nullptr ? 0 : t.batch;
     pipe_q.producer_acquire(q_state);
     pipe_q.producer_expect_tx(q_state);
 #pragma unroll
@@ -116,17 +124,32 @@ __device__ __forceinline__ void fmha_producer(typename Plan::SharedStorage& smem
                     64 * c, t.q_offset + t.m_block * Plan::block_m, t.head, b);
     q_state.advance();
     for (std::int32_t n = t.n_end - 1; n >= t.n_begin; --n) {
-      std::int32_t const row = t.k_offset + n * Plan::block_n;
+      // Where key block n lies: a row of the packed or batched K/V, or of its page in the cache.
+      std::int32_t row = t.k_offset + n * Plan::block_n, outer = kv_b;
+      if (p.paged()) {
+        std::uint32_t slot = 0, in_page = 0;
+        p.page_div.divmod(std::uint32_t(n * Plan::block_n), slot, in_page);
+        std::int32_t const page = p.block_table[t.batch * p.max_pages_per_seq + std::int32_t(slot)];
+#if !defined(NDEBUG)
+        if (page < 0 || page >= p.num_pages) {
+          printf("cute-cpp [attention.block-table]: sequence %d: page %d of %d at slot %u\n", t.batch, page,
+                 p.num_pages, slot);
+          __trap();
+        }
+#endif
+        row = std::int32_t(in_page);
+        outer = max(0, min(page, p.num_pages - 1));
+      }
       pipe_k.producer_acquire(k_state);
       pipe_k.producer_expect_tx(k_state);
 #pragma unroll
       for (int c = 0; c < Plan::qk_chunks; ++c)
         TmaCopy::load(map_k, smem.k[k_state.index()] + c * Plan::block_n * 64, pipe_k.producer_get_barrier(k_state),
-                      64 * c, row, kv_head, b);
+                      64 * c, row, kv_head, outer);
       k_state.advance();
       pipe_v.producer_acquire(v_state);
       pipe_v.producer_expect_tx(v_state);
-      TmaCopy::load(map_v, smem.v[v_state.index()], pipe_v.producer_get_barrier(v_state), 0, row, kv_head, b);
+      TmaCopy::load(map_v, smem.v[v_state.index()], pipe_v.producer_get_barrier(v_state), 0, row, kv_head, outer);
       v_state.advance();
     }
   }
@@ -196,6 +219,20 @@ struct OnlineSoftmax {
     for (int jj = 0; jj < no; ++jj) o(jj, 0) *= inverse[half(jj)];
   }
 };
+
+/// Zeroes rows [first, block_n) of a V tile (each row is 128 bytes of each 64-column box, whatever
+/// the swizzle), shared among the consumer threads (`thread`: 0 .. 128 consumers).
+template <class Plan>
+__device__ __forceinline__ void zero_rows_from(typename Plan::Element* v_tile, int first, int thread) {
+  constexpr int boxes = Plan::head_dim_v / 64, units_per_row = 8;  // 16-byte units of a 128-byte row
+  int const rows = Plan::block_n - max(first, 0);
+  auto* const base = reinterpret_cast<int4*>(v_tile);
+  for (int u = thread; u < boxes * rows * units_per_row; u += 128 * Plan::consumer_warpgroups) {
+    int const box = u / (rows * units_per_row), rest = u % (rows * units_per_row);
+    int const row = max(first, 0) + rest / units_per_row, unit = rest % units_per_row;
+    base[(box * Plan::block_n + row) * units_per_row + unit] = make_int4(0, 0, 0, 0);
+  }
+}
 
 /// A consumer warpgroup: its 64 rows of each tile (see the file comment).
 template <class Plan>
@@ -289,6 +326,14 @@ __device__ __forceinline__ void fmha_consumer(typename Plan::SharedStorage& smem
       MmaS::template wait_group<0>(s);
       float2 correction = softmax_of_s(n);  // O is still 0: its rescale changes nothing
       pa = MmaO::make_a_fragment(s);
+      if (p.paged() && t.n_end * BN > t.seq_k) {
+        // The last block reaches past the sequence into its page's unused slots, whose P is 0 but
+        // whose V may be anything (0 x NaN is NaN): every consumer zeroes a share of those rows.
+        pipe_v.consumer_wait(v_state);
+        zero_rows_from<Plan>(smem.v[v_state.index()], t.seq_k - n * BN, int(threadIdx.x) - 128);
+        arch::fence_view_async_shared();
+        Plan::ConsumersBarrier::template barrier<0>::sync();
+      }
       for (--n; n >= t.n_begin; --n) {
         Turns::wait(wg);
         issue_s();
@@ -416,6 +461,40 @@ inline void check_offsets(std::int32_t const* cu, int batch, std::int64_t total,
                                                      ", past the packed extent " + std::to_string(total));
 }
 
+/// A paged cache's arguments: the sizes, the key tile within a page, and (when given on the host)
+/// every table entry and length.
+template <int BlockN, class T>
+void check_paged(FmhaArguments<T> const& a) {
+  using host::argument_error;
+  if (a.seqlens_k == nullptr || a.cu_seqlens_k != nullptr)
+    argument_error("attention.block-table", "a paged cache takes seqlens_k (and no cu_seqlens_k)");
+  if (a.page_size < 1 || a.max_pages_per_seq < 1 || a.num_pages < 1)
+    argument_error("attention.block-table", "page_size, max_pages_per_seq and num_pages must be at least 1");
+  if (a.page_size % BlockN != 0)
+    argument_error("attention.page-size", "the page size (" + std::to_string(a.page_size) +
+                                              ") must be a multiple of the plan's key tile (" + std::to_string(BlockN) +
+                                              ")");
+  std::int64_t const room = std::int64_t(a.max_pages_per_seq) * a.page_size;
+  if (a.seq_k > room || room >= (std::int64_t{1} << 31))
+    argument_error("attention.block-table", "seq_k (" + std::to_string(a.seq_k) + ") must fit the table's " +
+                                                std::to_string(a.max_pages_per_seq) + " pages of " +
+                                                std::to_string(a.page_size) + " keys (below 2^31)");
+  for (int b = 0; a.seqlens_k_host != nullptr && b < a.batch; ++b) {
+    if (a.seqlens_k_host[b] < 0 || a.seqlens_k_host[b] > room)
+      argument_error("attention.block-table", "seqlens_k[" + std::to_string(b) + "] = " +
+                                                  std::to_string(a.seqlens_k_host[b]) + " is outside 0.." +
+                                                  std::to_string(room));
+    int const used = int((a.seqlens_k_host[b] + a.page_size - 1) / a.page_size);
+    for (int j = 0; a.block_table_host != nullptr && j < used; ++j) {
+      std::int32_t const page = a.block_table_host[std::int64_t(b) * a.max_pages_per_seq + j];
+      if (page < 0 || page >= a.num_pages)
+        argument_error("attention.block-table", "sequence " + std::to_string(b) + ", slot " + std::to_string(j) +
+                                                    ": page " + std::to_string(page) + " is outside the cache's " +
+                                                    std::to_string(a.num_pages) + " pages");
+    }
+  }
+}
+
 }  // namespace detail
 
 template <class Plan>
@@ -451,31 +530,36 @@ void run_fmha(FmhaArguments<typename Plan::Element> const& a, cudaStream_t strea
                                         std::to_string(a.heads_kv) + " kv heads)");
   if (a.window_left < -1 || a.window_right < -1)
     argument_error("attention.window", "window sizes are -1 (unbounded) or at least 0");
-  bool const varlen = a.cu_seqlens_q != nullptr;
-  if (varlen != (a.cu_seqlens_k != nullptr))
+  bool const varlen = a.cu_seqlens_q != nullptr, varlen_k = a.cu_seqlens_k != nullptr;
+  bool const paged = a.block_table != nullptr;
+  if (!paged && varlen != varlen_k)
     argument_error("attention.cu-seqlens", "varlen needs both cu_seqlens_q and cu_seqlens_k");
-  if (varlen && (a.total_q < 1 || a.total_k < 1 || a.total_q >= (std::int64_t{1} << 31) ||
-                 a.total_k >= (std::int64_t{1} << 31)))
+  auto const in_31_bits = [](std::int64_t x) { return x >= 1 && x < (std::int64_t{1} << 31); };
+  if ((varlen && !in_31_bits(a.total_q)) || (varlen_k && !in_31_bits(a.total_k)))
     argument_error("attention.cu-seqlens", "varlen needs the packed extents total_q and total_k in 1..2^31");
   detail::check_offsets(a.cu_seqlens_q_host, a.batch, a.total_q, "cu_seqlens_q");
   detail::check_offsets(a.cu_seqlens_k_host, a.batch, a.total_k, "cu_seqlens_k");
+  if (paged) detail::check_paged<Plan::block_n>(a);
   if (a.seq_q == 0 || a.seq_k == 0) {
     // Nothing to attend to: O of no keys is 0 (and LSE -inf), as the kernel writes for such rows.
     if (a.seq_q > 0) argument_error("attention.shape", "seq_k is 0: there are no keys (pass seq_k >= 1)");
     return;
   }
-  std::int64_t const q_rows = varlen ? a.total_q : a.seq_q, k_rows = varlen ? a.total_k : a.seq_k;
-  int const batches = varlen ? 1 : a.batch;
+  // K/V's (seq, batch) extents: a batch of sequences, one packed sequence, or the cache's pages.
+  std::int64_t const q_rows = varlen ? a.total_q : a.seq_q;
+  std::int64_t const k_rows = paged ? a.page_size : varlen_k ? a.total_k : a.seq_k;
+  int const q_batches = varlen ? 1 : a.batch, k_batches = paged ? a.num_pages : varlen_k ? 1 : a.batch;
   auto const qs = detail::attention_strides(a.q_stride, "q", Plan::head_dim, a.heads_q, q_rows);
   auto const ks = detail::attention_strides(a.k_stride, "k", Plan::head_dim, a.heads_kv, k_rows);
   auto const vs = detail::attention_strides(a.v_stride, "v", Plan::head_dim_v, a.heads_kv, k_rows);
   auto const os = detail::attention_strides(a.o_stride, "o", Plan::head_dim_v, a.heads_q, q_rows);
   using detail::attention_map;
-  auto const map_q = attention_map<T, typename Plan::QChunk>(a.q, Plan::head_dim, q_rows, a.heads_q, batches, qs);
-  auto const map_k = attention_map<T, typename Plan::KChunk>(a.k, Plan::head_dim, k_rows, a.heads_kv, batches, ks);
-  auto const map_v = attention_map<T, typename Plan::VTile>(a.v, Plan::head_dim_v, k_rows, a.heads_kv, batches, vs);
+  auto const map_q = attention_map<T, typename Plan::QChunk>(a.q, Plan::head_dim, q_rows, a.heads_q, q_batches, qs);
+  auto const map_k = attention_map<T, typename Plan::KChunk>(a.k, Plan::head_dim, k_rows, a.heads_kv, k_batches, ks);
+  auto const map_v =
+      attention_map<T, typename Plan::VTile>(a.v, Plan::head_dim_v, k_rows, a.heads_kv, k_batches, vs);
   auto const map_o =
-      attention_map<T, typename Plan::OutputStore::Chunk>(a.o, Plan::head_dim_v, q_rows, a.heads_q, batches, os);
+      attention_map<T, typename Plan::OutputStore::Chunk>(a.o, Plan::head_dim_v, q_rows, a.heads_q, q_batches, os);
   if ((os.seq | os.head) % 2 != 0 || reinterpret_cast<std::uintptr_t>(a.o) % 4 != 0)
     argument_error("attention.strides", "o's strides must be even (pairs of outputs are stored together)");
   FmhaParams p;
@@ -495,6 +579,13 @@ void run_fmha(FmhaArguments<typename Plan::Element> const& a, cudaStream_t strea
   p.cu_seqlens_k = a.cu_seqlens_k;
   p.total_q = std::int32_t(q_rows);
   p.total_k = std::int32_t(k_rows);
+  if (paged) {
+    p.block_table = a.block_table;
+    p.seqlens_k = a.seqlens_k;
+    p.max_pages_per_seq = a.max_pages_per_seq;
+    p.num_pages = a.num_pages;
+    p.page_div = FastDivmod(std::uint32_t(a.page_size));
+  }
   p.lse = a.lse;
   p.lse_head_stride = varlen ? a.total_q : a.seq_q;
   p.lse_batch_stride = varlen ? 0 : std::int64_t(a.heads_q) * a.seq_q;
@@ -520,6 +611,14 @@ namespace cute_cpp::examples {
 
 template <class T>
 void run_attention(FmhaArguments<T> const& a, cudaStream_t stream) {
+  if (a.block_table != nullptr) {
+    if (a.head_dim == 64 && a.head_dim_v == 64) return run_fmha<fmha_plans::D64Paged<T>>(a, stream);
+    if (a.head_dim == 128 && a.head_dim_v == 128) return run_fmha<fmha_plans::D128Paged<T>>(a, stream);
+    if (a.head_dim == 256 && a.head_dim_v == 256) return run_fmha<fmha_plans::D256<T>>(a, stream);
+    host::argument_error("attention.head-dim", "no paged-cache plan for head dims (" + std::to_string(a.head_dim) +
+                                                   ", " + std::to_string(a.head_dim_v) +
+                                                   "): built are (64, 64), (128, 128) and (256, 256)");
+  }
   if (a.head_dim == 64 && a.head_dim_v == 64) return run_fmha<fmha_plans::D64<T>>(a, stream);
   if (a.head_dim == 128 && a.head_dim_v == 128) return run_fmha<fmha_plans::D128<T>>(a, stream);
   if (a.head_dim == 256 && a.head_dim_v == 256) return run_fmha<fmha_plans::D256<T>>(a, stream);

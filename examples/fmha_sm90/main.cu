@@ -35,6 +35,7 @@ struct Case {
   int window_left = -1, window_right = -1;
   std::vector<int> lens_q, lens_k;  ///< varlen when not empty (batch entries)
   bool fused_qkv = false;           ///< Q, K, V interleaved in one [batch, seq, 3, heads, d] buffer
+  int page_size = 0;                ///< > 0: K and V in a paged cache (shuffled pages, NaN in the unused slots)
   [[nodiscard]] std::string name() const {
     std::string s = "B" + std::to_string(batch) + " Sq" + std::to_string(seq_q) + " Sk" + std::to_string(seq_k) +
                     " H" + std::to_string(heads_q) + "/" + std::to_string(heads_kv) + " D" + std::to_string(d);
@@ -43,6 +44,7 @@ struct Case {
       s += " window(" + std::to_string(window_left) + "," + std::to_string(window_right) + ")";
     if (!lens_q.empty()) s += " varlen";
     if (fused_qkv) s += " fused-qkv";
+    if (page_size > 0) s += " paged(" + std::to_string(page_size) + ")";
     return s;
   }
 };
@@ -169,6 +171,54 @@ bool check_case(Case const& c, std::mt19937_64& rng) {
     a.cu_seqlens_q_host = off_q.data();
     a.cu_seqlens_k_host = off_k.data();
   }
+  // Paged: the packed K and V scattered into shuffled pages of a cache whose other slots are NaN.
+  std::vector<std::int32_t> table, lengths(c.lens_k.begin(), c.lens_k.end());
+  host::DeviceBuffer<T> dcache_k(1), dcache_v(1);
+  host::DeviceBuffer<std::int32_t> dtable(1), dlengths(std::max<std::size_t>(lengths.size(), 1));
+  if (c.page_size > 0) {
+    int const ps = c.page_size;
+    int max_pages = 1, pages = 2;  // two spare pages
+    for (int len : c.lens_k) {
+      max_pages = std::max(max_pages, (len + ps - 1) / ps);
+      pages += (len + ps - 1) / ps;
+    }
+    std::vector<std::int32_t> order(std::size_t(pages), 0);
+    for (int i = 0; i < pages; ++i) order[std::size_t(i)] = i;
+    std::shuffle(order.begin(), order.end(), rng);
+    table.assign(std::size_t(c.batch) * max_pages, -1);
+    std::size_t const row_k = std::size_t(c.heads_kv) * c.d, row_v = std::size_t(c.heads_kv) * c.dv;
+    std::vector<T> cache_k(std::size_t(pages) * ps * row_k, T(NAN)), cache_v(std::size_t(pages) * ps * row_v, T(NAN));
+    int next = 0;
+    for (int b = 0; b < c.batch; ++b) {
+      for (int j = 0; j < c.lens_k[b]; ++j) {
+        if (j % ps == 0) table[std::size_t(b) * max_pages + j / ps] = order[std::size_t(next++)];
+        std::size_t const slot = std::size_t(table[std::size_t(b) * max_pages + j / ps]) * ps + j % ps;
+        std::size_t const from = std::size_t(off_k[b] + j);
+        std::copy_n(k.begin() + std::ptrdiff_t(from * row_k), row_k, cache_k.begin() + std::ptrdiff_t(slot * row_k));
+        std::copy_n(v.begin() + std::ptrdiff_t(from * row_v), row_v, cache_v.begin() + std::ptrdiff_t(slot * row_v));
+      }
+    }
+    for (auto& entry : table) entry = entry < 0 ? order[0] : entry;  // unused slots: any page
+    dcache_k = host::DeviceBuffer<T>(cache_k.size());
+    dcache_v = host::DeviceBuffer<T>(cache_v.size());
+    dtable = host::DeviceBuffer<std::int32_t>(table.size());
+    dcache_k.upload(std::span<T const>(cache_k));
+    dcache_v.upload(std::span<T const>(cache_v));
+    dtable.upload(std::span<std::int32_t const>(table));
+    dlengths.upload(std::span<std::int32_t const>(lengths));
+    a.k = dcache_k.data();
+    a.v = dcache_v.data();
+    a.cu_seqlens_k = nullptr;
+    a.cu_seqlens_k_host = nullptr;
+    a.total_k = 0;
+    a.block_table = dtable.data();
+    a.seqlens_k = dlengths.data();
+    a.page_size = ps;
+    a.max_pages_per_seq = max_pages;
+    a.num_pages = pages;
+    a.block_table_host = table.data();
+    a.seqlens_k_host = lengths.data();
+  }
   ex::run_attention<T>(a, nullptr);
   host::cuda_check(cudaDeviceSynchronize(), "fmha_sm90");
 
@@ -241,6 +291,17 @@ bool check_errors() {
   b.cu_seqlens_q_host = b.cu_seqlens_k_host = bad.data();
   b.total_q = b.total_k = 16;
   ok &= expect("[attention.cu-seqlens]", b);
+  // A paged cache: a page size that splits the key tile; a table entry past the cache.
+  std::vector<int> table{0, 1, 7}, lengths{100};
+  b = a;
+  b.block_table = b.seqlens_k = reinterpret_cast<int const*>(buf.data());
+  b.page_size = 48, b.max_pages_per_seq = 3, b.num_pages = 4;
+  ok &= expect("[attention.page-size]", b);
+  b.page_size = 128;
+  b.block_table_host = table.data();
+  b.seqlens_k_host = lengths.data();
+  lengths[0] = 300;
+  ok &= expect("[attention.block-table]", b);
   return ok;
 }
 
@@ -258,6 +319,7 @@ int main(int argc, char** argv) {
           ok &= check_case<bf16>({2, 0, 0, 2, 2, 128, 128, false, 16, -1, {33, 140}, {90, 140}}, rng);
           ok &= check_case<bf16>({1, 65, 65, 1, 1, 256, 256}, rng);
           ok &= check_case<__half>({1, 100, 100, 2, 2, 192, 128, true}, rng);
+          ok &= check_case<bf16>({2, 0, 0, 2, 1, 128, 128, true, -1, -1, {20, 60}, {150, 260}, false, 128}, rng);
           return ok;
         }
         bool ok = check_errors();
@@ -277,6 +339,9 @@ int main(int argc, char** argv) {
             {2, 200, 200, 4, 4, 128, 128, true, -1, -1, {}, {}, true},
             {2, 333, 333, 4, 2, 192, 128, true},
             {3, 0, 0, 2, 1, 192, 128, false, -1, -1, {70, 1, 250}, {70, 400, 250}},
+            {3, 0, 0, 8, 2, 128, 128, true, -1, -1, {1, 100, 700}, {1, 300, 1000}, false, 128},
+            {2, 0, 0, 4, 4, 64, 64, true, -1, -1, {129, 33}, {129, 500}, false, 256},
+            {2, 0, 0, 2, 1, 256, 256, false, -1, -1, {5, 90}, {77, 190}, false, 64},
         };
         for (auto const& c : cases) ok &= check_case<bf16>(c, rng);
         ok &= check_case<__half>({2, 257, 300, 4, 2, 128, 128, true}, rng);
