@@ -12,8 +12,29 @@ find_program(CUTE_CPP_CUOBJDUMP cuobjdump
 set(CUTE_CPP_NVCC_TEST_COMMAND ${CMAKE_CUDA_COMPILER} -std=c++20 -x cu
     -I${PROJECT_SOURCE_DIR}/include -I${PROJECT_SOURCE_DIR})
 
-# cute_cpp_add_cpu_test(<name> <sources>...): a GoogleTest program, label cpu. .cu sources are
-# built through cute_cpp_add_kernels, so they follow the same target rules as kernels.
+# The CPU tests are -Wall -Wextra clean with g++ and clang; CUTE_CPP_WERROR (scripts/test's clang
+# pass) makes a warning an error.
+option(CUTE_CPP_WERROR "CPU tests: warnings are errors" OFF)
+function(cute_cpp_cpu_warnings target)
+  # NOTE: g++ alone does not know CUDA's `#pragma unroll`, which the host-and-device headers
+  # (tensor/, copy/) carry for nvcc; -Wunknown-pragmas would flag every such loop. g++ 12 at -O2
+  # reports "literal" + std::string as a -Wrestrict overlap, a false positive (GCC bug 105329).
+  set(gnu $<CXX_COMPILER_ID:GNU>)
+  set(gnu12 $<AND:${gnu},$<VERSION_LESS:$<CXX_COMPILER_VERSION>,13>>)
+  target_compile_options(${target} PRIVATE
+    $<$<COMPILE_LANGUAGE:CXX>:-Wall -Wextra $<${gnu}:-Wno-unknown-pragmas> $<${gnu12}:-Wno-restrict>>
+    $<$<AND:$<COMPILE_LANGUAGE:CXX>,$<BOOL:${CUTE_CPP_WERROR}>>:-Werror>)
+endfunction()
+
+# cute_cpp_cpu_tests builds every program the CPU tests compile with the host compiler, and label
+# cxx marks the tests that run them: scripts/test's clang pass builds that target and runs
+# `ctest -L '^cxx$'`, with no CUDA example or nvcc case.
+if(NOT TARGET cute_cpp_cpu_tests)
+  add_custom_target(cute_cpp_cpu_tests)
+endif()
+
+# cute_cpp_add_cpu_test(<name> <sources>...): a GoogleTest program, labels cpu and cxx. .cu sources
+# are built through cute_cpp_add_kernels, so they follow the same target rules as kernels.
 function(cute_cpp_add_cpu_test name)
   add_executable(${name})
   foreach(src IN LISTS ARGN)
@@ -25,7 +46,16 @@ function(cute_cpp_add_cpu_test name)
   endforeach()
   target_include_directories(${name} PRIVATE ${PROJECT_SOURCE_DIR}/tests ${PROJECT_SOURCE_DIR})
   target_link_libraries(${name} PRIVATE cute_cpp::cute_cpp GTest::gtest_main)
+  cute_cpp_cpu_warnings(${name})
+  add_dependencies(cute_cpp_cpu_tests ${name})
   gtest_discover_tests(${name} PROPERTIES LABELS cpu DISCOVERY_TIMEOUT 60)
+  # NOTE: CMake 3.25's gtest_discover_tests splits a list in PROPERTIES, so the second label is set
+  # on the discovered tests (their TEST_LIST, ${name}_TESTS) by a file ctest reads after them.
+  set(labels "${CMAKE_CURRENT_BINARY_DIR}/${name}_labels.cmake")
+  file(WRITE "${labels}" "if(${name}_TESTS)\n"
+                         "  set_tests_properties(\${${name}_TESTS} PROPERTIES LABELS \"cpu;cxx\")\n"
+                         "endif()\n")
+  set_property(DIRECTORY APPEND PROPERTY TEST_INCLUDE_FILES "${labels}")
 endfunction()
 
 # cute_cpp_add_gpu_test(<name> <sources>...): a GoogleTest program that needs a GPU, label gpu.

@@ -6,6 +6,7 @@
 // CuTeDSL: the int tuples of cute.make_shape / make_stride / make_coord / make_tile, cute.get.
 #include <cstddef>      // std::size_t
 #include <tuple>        // std::tuple_size, std::tuple_element (structured bindings)
+#include <type_traits>  // std::is_empty_v
 #include <utility>      // std::index_sequence
 #include <cute_cpp/layout/int.hpp>  // C, Integer, is_static_v
 
@@ -40,34 +41,49 @@ template <class V, int J> inline constexpr bool is_static_v<ScaledBasis<V, J>> =
 // ---- Tuple ----
 
 namespace detail {
-template <std::size_t I, class T>
+// NOTE: a static element (an empty type: C<N>, `_`, an all-static Tuple) is not stored: its leaf
+// is an empty base and get<I> returns a fresh T{}, as CuTe's EBO leaves do (issue 23). Stored,
+// it collided with an equal element of a nested tuple (the two C<1> of (_1,(_1,_2))), which moved
+// the inner tuple to offset 1, and g++ 13 and 14 resolve the cast from it to its empty leaf in a
+// constant expression onto the parent's leaf. The Owner tag keeps a nested tuple's empty leaves
+// from colliding with its parent's, so static elements take no space in mixed tuples either:
+// (_1,(_1,n)) is one int.
+template <std::size_t I, class T, class Owner, bool Static = std::is_empty_v<T>>
 struct TupleLeaf {
-  [[no_unique_address]] T value;
+  T value;
 };
-template <class Seq, class... Ts> struct TupleBase;
-template <std::size_t... Is, class... Ts>
-struct TupleBase<std::index_sequence<Is...>, Ts...> : TupleLeaf<Is, Ts>... {};
-template <std::size_t I, class T>
-CUTE_CPP_HD constexpr T const& leaf_get(TupleLeaf<I, T> const& l) noexcept { return l.value; }
-template <std::size_t I, class T>
-CUTE_CPP_HD constexpr T& leaf_get(TupleLeaf<I, T>& l) noexcept { return l.value; }
+template <std::size_t I, class T, class Owner>
+struct TupleLeaf<I, T, Owner, true> {
+  TupleLeaf() = default;
+  CUTE_CPP_HD constexpr explicit TupleLeaf(T const&) noexcept {}
+};
+template <class Owner, class Seq, class... Ts> struct TupleBase;
+template <class Owner, std::size_t... Is, class... Ts>
+struct TupleBase<Owner, std::index_sequence<Is...>, Ts...> : TupleLeaf<Is, Ts, Owner>... {
+  TupleBase() = default;
+  CUTE_CPP_HD constexpr explicit TupleBase(Ts const&... xs)
+    requires(sizeof...(Ts) > 0)
+      : TupleLeaf<Is, Ts, Owner>{xs}... {}
+};
+template <std::size_t I, class T, class Owner>
+CUTE_CPP_HD constexpr T const& leaf_get(TupleLeaf<I, T, Owner, false> const& l) noexcept { return l.value; }
+template <std::size_t I, class T, class Owner>
+CUTE_CPP_HD constexpr T& leaf_get(TupleLeaf<I, T, Owner, false>& l) noexcept { return l.value; }
+template <std::size_t I, class T, class Owner>
+CUTE_CPP_HD constexpr T leaf_get(TupleLeaf<I, T, Owner, true> const&) noexcept { return T{}; }
 }  // namespace detail
 
 /// A hierarchical tuple: `Tuple<C<4>, Tuple<int, C<3>>>` prints as `(_4,(2,_3))` for the
-/// value {C<4>{}, {2, C<3>{}}}. Empty when every leaf is static.
+/// value {C<4>{}, {2, C<3>{}}}. Only run-time elements take space (an all-static tuple is
+/// empty); get<I> of a static element returns a fresh value rather than a reference.
 template <class... Ts>
-struct Tuple : detail::TupleBase<std::index_sequence_for<Ts...>, Ts...> {
+struct Tuple : detail::TupleBase<Tuple<Ts...>, std::index_sequence_for<Ts...>, Ts...> {
   static constexpr int rank = int(sizeof...(Ts));
   Tuple() = default;
   template <class... Us>
     requires(sizeof...(Us) == sizeof...(Ts) && sizeof...(Ts) > 0)
-  CUTE_CPP_HD constexpr Tuple(Us const&... xs) : Tuple(std::index_sequence_for<Ts...>{}, xs...) {}
-
- private:
-  template <std::size_t... Is, class... Us>
-  CUTE_CPP_HD constexpr Tuple(std::index_sequence<Is...>, Us const&... xs) {
-    ((detail::leaf_get<Is>(*this) = Ts(xs)), ...);
-  }
+  CUTE_CPP_HD constexpr Tuple(Us const&... xs)
+      : detail::TupleBase<Tuple<Ts...>, std::index_sequence_for<Ts...>, Ts...>(Ts(xs)...) {}
 };
 
 template <class... Ts> using Shape = Tuple<Ts...>;
@@ -93,15 +109,18 @@ template <std::size_t I, std::size_t... Js, class T>
   }
 }
 
-/// get<I>(t) on a mutable tuple: a reference to the element (structured bindings, assignment).
+/// get<I>(t) on a mutable tuple: a reference to a stored element (structured bindings,
+/// assignment); a static element is returned by value.
 template <std::size_t I, class... Ts>
-[[nodiscard]] CUTE_CPP_HD constexpr auto& get(Tuple<Ts...>& t) noexcept {
+[[nodiscard]] CUTE_CPP_HD constexpr decltype(auto) get(Tuple<Ts...>& t) noexcept {
   return detail::leaf_get<I>(t);
 }
 
 template <std::size_t I, class... Ts>
-[[nodiscard]] CUTE_CPP_HD constexpr auto&& get(Tuple<Ts...>&& t) noexcept {
-  return static_cast<std::remove_reference_t<decltype(detail::leaf_get<I>(t))>&&>(detail::leaf_get<I>(t));
+[[nodiscard]] CUTE_CPP_HD constexpr decltype(auto) get(Tuple<Ts...>&& t) noexcept {
+  using T = std::remove_cvref_t<decltype(detail::leaf_get<I>(t))>;
+  if constexpr (std::is_empty_v<T>) return T{};
+  else return static_cast<T&&>(detail::leaf_get<I>(t));
 }
 
 template <class... Ts>

@@ -61,8 +61,10 @@ struct BarrierRequest {
 /// `user<I>` is the I-th request's NamedBarriers. Rule barrier.ids: the runs fit in ids 1..15.
 template <class... Requests>
 struct NamedBarrierAllocation {
-  static constexpr int counts[] = {Requests::count..., 0};
-  static constexpr int threads_of[] = {Requests::threads..., 0};
+  // NOTE: the bounds are spelled out: clang 16 reads no element of an array of deduced bound
+  // from inside its own class (first_id, user) in a constant expression.
+  static constexpr int counts[sizeof...(Requests) + 1] = {Requests::count..., 0};
+  static constexpr int threads_of[sizeof...(Requests) + 1] = {Requests::threads..., 0};
   static constexpr int ids_used = (0 + ... + Requests::count);
   static_assert(diag::named_barrier_ids<ids_used>::ok);
   static constexpr int first_id(int i) {

@@ -48,8 +48,9 @@ TEST(MmaBlockScaleArgs, BytesPerSelector) {
   // A selector never reaches past the register: byte-id + bytes <= 4 for every valid pair.
   for (auto vec : {MmaScaleVec::x1, MmaScaleVec::x2, MmaScaleVec::x4})
     for (int b = 0; b < 4; ++b)
-      if (ctm::mma_block_scale_byte_id_valid(vec, b))
+      if (ctm::mma_block_scale_byte_id_valid(vec, b)) {
         EXPECT_LE(b + ctm::mma_block_scale_bytes_per_selector(vec), 4);
+      }
 }
 
 }  // namespace

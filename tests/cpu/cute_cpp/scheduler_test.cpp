@@ -105,9 +105,13 @@ TEST(StaticPersistentTileScheduler, SplitTilesCoverTheirKBlocksOnce) {
           bool const split = s.linear_idx() >= p.units() - p.split_tiles;
           EXPECT_EQ(w.splits, split ? splits : 1);
           EXPECT_LT(w.k_block_begin, w.k_block_end);
-          if (split) EXPECT_LE(w.k_block_end - w.k_block_begin, 11 / splits + 1);
+          if (split) {
+            EXPECT_LE(w.k_block_end - w.k_block_begin, 11 / splits + 1);
+          }
           if (!w.valid) continue;
-          if (split) EXPECT_TRUE(split_slots.insert(w.split_tile * 8 + w.split).second);
+          if (split) {
+            EXPECT_TRUE(split_slots.insert(w.split_tile * 8 + w.split).second);
+          }
           for (int kb = w.k_block_begin; kb < w.k_block_end; ++kb) blocks[{w.m, w.n, w.l}].push_back(kb);
         }
       }
@@ -195,7 +199,9 @@ void expect_stream_k_cover(cc::PersistentTileSchedulerParams p, int clusters) {
       bool const shared = w.k_block_begin > 0 || w.k_block_end < p.k_blocks;
       EXPECT_EQ(w.stream_k_slot >= 0, shared);
       EXPECT_TRUE(!shared || stream_k);
-      if (shared) EXPECT_EQ(w.stream_k_slot, w.linear * size + b % size);
+      if (shared) {
+        EXPECT_EQ(w.stream_k_slot, w.linear * size + b % size);
+      }
       EXPECT_EQ(w.leaves_partial(), shared && w.k_block_begin == 0);
       EXPECT_EQ(w.adds_partial(), shared && w.k_block_begin > 0);
       bool const last_of_range = stream_k && (i + 1 == walk.size() || walk[i + 1].linear >= p.stream_k_tiles);

@@ -294,7 +294,7 @@ TEST(LayoutStatic, TypedCompactLayouts) {
   static_assert(std::is_same_v<decltype(l), Layout<Shape<int, C<8>>, Stride<C<1>, std::int64_t>>>);
   EXPECT_EQ(s(l), "(6,_8):(_1,6)");
   auto r = cc::make_layout(cc::make_shape(6, cc::make_shape(C<2>{}, C<4>{})), cc::LayoutRight{});
-  static_assert(std::is_same_v<decltype(cc::stride<1>(r)), Stride<C<4>, C<1>> const&>);
+  static_assert(std::is_same_v<decltype(cc::stride<1>(r)), Stride<C<4>, C<1>>>);  // static: by value
   EXPECT_EQ(s(r), "(6,(_2,_4)):(_8,(_4,_1))");
   EXPECT_EQ(s(cc::make_layout(Shape<C<4>, Shape<C<2>, C<3>>>{}, cc::LayoutRight{})), "(_4,(_2,_3)):(_6,(_3,_1))");
 }

@@ -1,0 +1,260 @@
+// SPDX-License-Identifier: Apache-2.0
+// models/qwen3/weights.cpp: the Qwen3 weight manifest, its checks against a checkpoint, and the
+// host packing of the fused QKV and gate-up weights. Tensor names and shapes follow transformers'
+// modeling_qwen3.py (Qwen3ForCausalLM, Qwen3Attention, Qwen3MLP, Qwen3RMSNorm).
+#include "models/qwen3/weights.hpp"
+
+#include <algorithm>  // std::sort, std::lower_bound
+#include <charconv>   // std::from_chars
+#include <cstring>    // std::memcpy, std::memcmp
+#include <numeric>    // std::iota
+
+#include "models/common/error.hpp"  // LoadError, in_quotes
+
+namespace cute_cpp::models {
+
+namespace {
+constexpr char kRuleTensorMissing[] =
+    "cute-cpp [qwen3.tensor-missing]: a Qwen3 checkpoint must hold every tensor its config implies";
+constexpr char kRuleTensorShape[] =
+    "cute-cpp [qwen3.tensor-shape]: a Qwen3 tensor must have the shape its config implies";
+constexpr char kRuleTensorDtype[] =
+    "cute-cpp [qwen3.tensor-dtype]: a Qwen3 tensor must have the config's dtype (torch_dtype)";
+constexpr char kRuleTensorUnexpected[] =
+    "cute-cpp [qwen3.tensor-unexpected]: a Qwen3 checkpoint may hold no tensor its config does not imply (rotary "
+    "inv_freq buffers aside)";
+constexpr char kRulePack[] =
+    "cute-cpp [qwen3.pack]: the tensors packed into a fused weight must be 2-D with one dtype and the same columns "
+    "(gate and up: the same shape, rows a multiple of 8), and the output must be exactly their size";
+constexpr char kRuleUnsupported[] =
+    "cute-cpp [config.unsupported]: the config asks for a feature the decoder does not implement";
+constexpr char kRuleValue[] = "cute-cpp [config.value]: a config field must hold a value the decoder supports";
+
+constexpr char kEmbed[] = "model.embed_tokens.weight";
+constexpr char kFinalNorm[] = "model.norm.weight";
+constexpr char kLmHead[] = "lm_head.weight";
+
+std::string shape_text(std::span<const std::int64_t> shape) {
+  std::string s = "[";
+  for (std::size_t i = 0; i < shape.size(); ++i) s += (i ? ", " : "") + std::to_string(shape[i]);
+  return s + "]";
+}
+
+std::uint64_t bytes_of(std::span<const std::int64_t> shape, Dtype dtype) {
+  std::uint64_t n = 1;
+  for (auto const e : shape) n *= static_cast<std::uint64_t>(e);
+  return n * static_cast<std::uint64_t>(dtype_bits(dtype)) / 8;
+}
+
+/// The file of the checkpoint that holds `t` (its shard's file name).
+std::string file_of(const Checkpoint& checkpoint, const TensorInfo& t) {
+  for (auto const& shard : checkpoint.shards())
+    if (shard.find(t.name) == &t) return shard.path().filename().string();
+  return checkpoint.folder().string();
+}
+
+/// Where a missing tensor was looked for: the single file, or the index and its shards.
+std::string looked_in(const Checkpoint& checkpoint) {
+  if (checkpoint.shards().size() == 1 && checkpoint.shards()[0].path().filename() == "model.safetensors")
+    return "model.safetensors";
+  return "any of the " + std::to_string(checkpoint.shards().size()) + " shards of model.safetensors.index.json";
+}
+
+// transformers registers inv_freq as a non-persistent buffer; exports from before that saved it.
+bool is_rotary_buffer(std::string_view name) { return name.ends_with("rotary_emb.inv_freq"); }
+
+/// A hint for a tensor the manifest does not expect, when its name says why.
+std::string unexpected_hint(std::string_view name, const Qwen3Config& c) {
+  constexpr std::string_view layers = "model.layers.";
+  if (name.substr(0, layers.size()) == layers) {
+    std::int64_t layer = -1;
+    auto const digits = name.substr(layers.size());
+    auto const [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), layer);
+    if (ec == std::errc() && layer >= c.num_hidden_layers)
+      return "; layer " + std::to_string(layer) + " is past num_hidden_layers (" + std::to_string(c.num_hidden_layers) +
+             ")";
+    std::string_view const rest(end, static_cast<std::size_t>(digits.data() + digits.size() - end));
+    if (rest.find(".self_attn.") != std::string_view::npos && rest.ends_with(".bias"))
+      return "; config.json has attention_bias false";
+  }
+  return "";
+}
+
+Dtype dtype_of(const Qwen3Config& c) {
+  if (c.torch_dtype == "bfloat16") return Dtype::BF16;
+  if (c.torch_dtype == "float16") return Dtype::F16;
+  if (c.torch_dtype == "float32") return Dtype::F32;
+  throw LoadError(kRuleValue, "config.json: \"torch_dtype\" is " + in_quotes(c.torch_dtype) +
+                                  ", expected \"bfloat16\", \"float16\" or \"float32\"");
+}
+
+/// Rows and bytes per row of a 2-D tensor for the packers.
+struct Rows {
+  std::uint64_t rows = 0;
+  std::uint64_t row_bytes = 0;
+};
+Rows rows_of(const TensorInfo& t, std::string_view what) {
+  if (t.shape.size() != 2 || t.shape[0] <= 0 || t.shape[1] <= 0)
+    throw LoadError(kRulePack, std::string(what) + ": tensor " + in_quotes(t.name) + " has shape " +
+                                   shape_text(t.shape) + ", expected two positive extents");
+  auto const rows = static_cast<std::uint64_t>(t.shape[0]);
+  return {rows, t.bytes() / rows};
+}
+
+void check_out(std::span<std::byte> out, std::uint64_t expected, std::string_view what) {
+  if (out.size() != expected)
+    throw LoadError(kRulePack, std::string(what) + ": the output buffer holds " + std::to_string(out.size()) +
+                                   " bytes, the packed weight " + std::to_string(expected));
+}
+}  // namespace
+
+// ---- Qwen3WeightManifest ----
+
+Qwen3WeightManifest::Qwen3WeightManifest(const Qwen3Config& config) : config_(config), dtype_(dtype_of(config)) {
+  // NOTE: transformers gives q/k/v/o_proj a bias when attention_bias is set; no Qwen3 release sets
+  // it, and the fused QKV GEMM has no bias epilogue, so such a config is refused up front rather
+  // than loaded with its biases dropped.
+  if (config.attention_bias)
+    throw LoadError(kRuleUnsupported,
+                    "config.json: \"attention_bias\" is true; the Qwen3 decoder has no attention projection biases");
+  auto const hidden = config.hidden_size;
+  auto const q_rows = config.num_attention_heads * config.head_dim;
+  auto const kv_rows = config.num_key_value_heads * config.head_dim;
+  auto const inter = config.intermediate_size;
+
+  auto add = [&](std::string name, std::vector<std::int64_t> shape, std::string_view dims) {
+    tensors_.push_back({std::move(name), std::move(shape), dims});
+    return tensors_.back().name;
+  };
+  add(kEmbed, {config.vocab_size, hidden}, "[vocab_size, hidden_size]");
+  for (std::int64_t i = 0; i < config.num_hidden_layers; ++i) {
+    std::string const p = "model.layers." + std::to_string(i) + ".";
+    Qwen3LayerTensors l;
+    l.input_layernorm = add(p + "input_layernorm.weight", {hidden}, "[hidden_size]");
+    l.q_proj = add(p + "self_attn.q_proj.weight", {q_rows, hidden}, "[num_attention_heads * head_dim, hidden_size]");
+    l.k_proj = add(p + "self_attn.k_proj.weight", {kv_rows, hidden}, "[num_key_value_heads * head_dim, hidden_size]");
+    l.v_proj = add(p + "self_attn.v_proj.weight", {kv_rows, hidden}, "[num_key_value_heads * head_dim, hidden_size]");
+    l.o_proj = add(p + "self_attn.o_proj.weight", {hidden, q_rows}, "[hidden_size, num_attention_heads * head_dim]");
+    l.q_norm = add(p + "self_attn.q_norm.weight", {config.head_dim}, "[head_dim]");
+    l.k_norm = add(p + "self_attn.k_norm.weight", {config.head_dim}, "[head_dim]");
+    l.post_attention_layernorm = add(p + "post_attention_layernorm.weight", {hidden}, "[hidden_size]");
+    l.gate_proj = add(p + "mlp.gate_proj.weight", {inter, hidden}, "[intermediate_size, hidden_size]");
+    l.up_proj = add(p + "mlp.up_proj.weight", {inter, hidden}, "[intermediate_size, hidden_size]");
+    l.down_proj = add(p + "mlp.down_proj.weight", {hidden, inter}, "[hidden_size, intermediate_size]");
+    layers_.push_back(std::move(l));
+  }
+  add(kFinalNorm, {hidden}, "[hidden_size]");
+  if (!config.tie_word_embeddings) add(kLmHead, {config.vocab_size, hidden}, "[vocab_size, hidden_size]");
+
+  for (auto const& t : tensors_) total_bytes_ += bytes_of(t.shape, dtype_);
+  by_name_.resize(tensors_.size());
+  std::iota(by_name_.begin(), by_name_.end(), std::size_t{0});
+  std::sort(by_name_.begin(), by_name_.end(),
+            [&](std::size_t a, std::size_t b) { return tensors_[a].name < tensors_[b].name; });
+}
+
+const ExpectedTensor* Qwen3WeightManifest::find(std::string_view name) const noexcept {
+  auto const it = std::lower_bound(by_name_.begin(), by_name_.end(), name,
+                                   [&](std::size_t i, std::string_view n) { return tensors_[i].name < n; });
+  return it != by_name_.end() && tensors_[*it].name == name ? &tensors_[*it] : nullptr;
+}
+
+std::array<std::int64_t, 2> Qwen3WeightManifest::qkv_shape() const noexcept {
+  return {(config_.num_attention_heads + 2 * config_.num_key_value_heads) * config_.head_dim, config_.hidden_size};
+}
+std::array<std::int64_t, 2> Qwen3WeightManifest::gate_up_shape() const noexcept {
+  return {2 * config_.intermediate_size, config_.hidden_size};
+}
+std::uint64_t Qwen3WeightManifest::qkv_bytes() const noexcept { return bytes_of(qkv_shape(), dtype_); }
+std::uint64_t Qwen3WeightManifest::gate_up_bytes() const noexcept { return bytes_of(gate_up_shape(), dtype_); }
+
+void Qwen3WeightManifest::validate(const Checkpoint& checkpoint) const {
+  auto check = [&](const TensorInfo& t, const std::vector<std::int64_t>& shape, std::string_view dims) {
+    if (t.shape != shape)
+      throw LoadError(kRuleTensorShape, file_of(checkpoint, t) + ": tensor " + in_quotes(t.name) + " has shape " +
+                                            shape_text(t.shape) + ", expected " + shape_text(shape) + " = " +
+                                            std::string(dims));
+    if (t.dtype != dtype_)
+      throw LoadError(kRuleTensorDtype, file_of(checkpoint, t) + ": tensor " + in_quotes(t.name) + " is " +
+                                            std::string(dtype_name(t.dtype)) + ", expected " +
+                                            std::string(dtype_name(dtype_)) + " (torch_dtype " +
+                                            in_quotes(config_.torch_dtype) + ")");
+  };
+  for (auto const& e : tensors_) {
+    auto const* t = checkpoint.find(e.name);
+    if (t == nullptr)
+      throw LoadError(kRuleTensorMissing, checkpoint.folder().string() + ": tensor " + in_quotes(e.name) + " " +
+                                              shape_text(e.shape) + " " + std::string(dtype_name(dtype_)) +
+                                              " is not in " + looked_in(checkpoint));
+    check(*t, e.shape, e.dims);
+  }
+  for (auto const* t : checkpoint.tensors()) {
+    if (find(t->name) != nullptr || is_rotary_buffer(t->name)) continue;
+    // A tied checkpoint's redundant lm_head.weight is allowed, checked as the untied one would be.
+    if (config_.tie_word_embeddings && t->name == kLmHead) {
+      check(*t, {config_.vocab_size, config_.hidden_size},
+            "[vocab_size, hidden_size] (tie_word_embeddings is true; a stored lm_head.weight must still have "
+            "model.embed_tokens.weight's shape)");
+      continue;
+    }
+    throw LoadError(kRuleTensorUnexpected, file_of(checkpoint, *t) + ": tensor " + in_quotes(t->name) + " " +
+                                               shape_text(t->shape) + " " + std::string(dtype_name(t->dtype)) +
+                                               " is not a Qwen3 weight for this config (" +
+                                               std::to_string(config_.num_hidden_layers) + " layers, " +
+                                               (config_.tie_word_embeddings ? "tied" : "untied") + " embeddings)" +
+                                               unexpected_hint(t->name, config_));
+  }
+}
+
+const TensorInfo& Qwen3WeightManifest::output_weight(const Checkpoint& checkpoint) const {
+  if (!config_.tie_word_embeddings) return checkpoint.at(kLmHead);
+  auto const& embed = checkpoint.at(kEmbed);
+  auto const* head = checkpoint.find(kLmHead);
+  if (head == nullptr || head->shape != embed.shape || head->dtype != embed.dtype) return embed;
+  // NOTE: transformers 5 compares the two with torch.equal; comparing bytes differs from it only
+  // for NaNs and signed zeros.
+  return std::memcmp(head->data, embed.data, embed.bytes()) == 0 ? embed : *head;
+}
+
+// ---- packing ----
+
+void pack_qkv(const TensorInfo& q, const TensorInfo& k, const TensorInfo& v, std::span<std::byte> out) {
+  constexpr std::string_view what = "pack_qkv";
+  for (const TensorInfo* t : {&q, &k, &v}) (void)rows_of(*t, what);
+  for (const TensorInfo* t : {&k, &v})
+    if (t->dtype != q.dtype || t->shape[1] != q.shape[1])
+      throw LoadError(kRulePack, std::string(what) + ": tensor " + in_quotes(t->name) + " is " +
+                                     std::string(dtype_name(t->dtype)) + " " + shape_text(t->shape) + " but " +
+                                     in_quotes(q.name) + " is " + std::string(dtype_name(q.dtype)) + " " +
+                                     shape_text(q.shape) + "; the columns and dtype must agree");
+  check_out(out, q.bytes() + k.bytes() + v.bytes(), what);
+  // Row-major [rows, C] tensors with equal C stack by rows as one contiguous copy each.
+  std::size_t at = 0;
+  for (auto const* t : {&q, &k, &v}) {
+    std::memcpy(out.data() + at, t->data, t->bytes());
+    at += t->bytes();
+  }
+}
+
+void pack_gate_up(const TensorInfo& gate, const TensorInfo& up, std::span<std::byte> out) {
+  constexpr std::string_view what = "pack_gate_up";
+  auto const g = rows_of(gate, what);
+  (void)rows_of(up, what);
+  if (up.dtype != gate.dtype || up.shape != gate.shape)
+    throw LoadError(kRulePack, std::string(what) + ": tensor " + in_quotes(up.name) + " is " +
+                                   std::string(dtype_name(up.dtype)) + " " + shape_text(up.shape) + " but " +
+                                   in_quotes(gate.name) + " is " + std::string(dtype_name(gate.dtype)) + " " +
+                                   shape_text(gate.shape) + "; gate and up must agree");
+  if (g.rows % 8 != 0)
+    throw LoadError(kRulePack, std::string(what) + ": tensor " + in_quotes(gate.name) + " has " +
+                                   std::to_string(g.rows) +
+                                   " rows, not a multiple of 8 (the SwiGLU epilogue's interleave block)");
+  check_out(out, 2 * gate.bytes(), what);
+  std::uint64_t const block = 8 * g.row_bytes;  // 8 rows of one weight
+  for (std::uint64_t b = 0; b < g.rows / 8; ++b) {
+    std::memcpy(out.data() + 2 * b * block, gate.data + b * block, block);
+    std::memcpy(out.data() + (2 * b + 1) * block, up.data + b * block, block);
+  }
+}
+
+}  // namespace cute_cpp::models
