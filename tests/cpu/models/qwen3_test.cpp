@@ -16,13 +16,16 @@
 #include "models/qwen3/chat.hpp"
 #include "models/qwen3/weights.hpp"
 #include "tests/cpu/models/st_writer.hpp"
+#include "tests/cpu/models/token_ids.hpp"
 
 namespace cm = cute_cpp::models;
 using cute_cpp::test::expect_load_error;
 using cute_cpp::test::TensorSpec;
 using cute_cpp::test::well_formed;
 using cute_cpp::test::write_file;
-using Ids = std::vector<std::int32_t>;
+using cute_cpp::test::Ids;
+using cute_cpp::test::bytes_of;
+using cute_cpp::test::concat;
 
 namespace {
 
@@ -166,17 +169,6 @@ std::string tokenizer_json(bool with_im_start = true) {
          R"("end_of_word_suffix": "", "fuse_unk": false, "byte_fallback": false, "ignore_merges": false, )"
          R"("vocab": {)" +
          vocab + R"(}, "merges": ["u s", "e r", "us er"]}})";
-}
-
-Ids bytes_of(std::string_view s) {
-  Ids ids;
-  for (char ch : s) ids.push_back(static_cast<unsigned char>(ch));
-  return ids;
-}
-Ids concat(std::initializer_list<Ids> parts) {
-  Ids out;
-  for (auto const& p : parts) out.insert(out.end(), p.begin(), p.end());
-  return out;
 }
 
 }  // namespace

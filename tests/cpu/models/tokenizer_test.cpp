@@ -14,10 +14,13 @@
 
 #include "models/common/error.hpp"
 #include "tests/cpu/models/st_writer.hpp"
+#include "tests/cpu/models/token_ids.hpp"
 
 namespace cm = cute_cpp::models;
 using cute_cpp::test::expect_load_error;
-using Ids = std::vector<std::int32_t>;
+using cute_cpp::test::Ids;
+using cute_cpp::test::bytes_of;
+using cute_cpp::test::concat;
 using Words = std::vector<std::string_view>;
 
 namespace {
@@ -128,18 +131,6 @@ Spec hello_spec() {
   s.added_tokens = "[" + added(261, "<|endoftext|>", true) + ", " + added(262, "<|im_start|>", true) + ", " +
                    added(263, "<|im_end|>", true) + ", " + added(264, "<think>", false) + "]";
   return s;
-}
-
-Ids bytes_of(std::string_view s) {
-  Ids ids;
-  for (char ch : s) ids.push_back(static_cast<unsigned char>(ch));
-  return ids;
-}
-
-Ids concat(std::initializer_list<Ids> parts) {
-  Ids out;
-  for (auto const& p : parts) out.insert(out.end(), p.begin(), p.end());
-  return out;
 }
 
 }  // namespace
