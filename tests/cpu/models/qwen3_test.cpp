@@ -16,16 +16,19 @@
 #include "models/qwen3/chat.hpp"
 #include "models/qwen3/weights.hpp"
 #include "tests/cpu/models/st_writer.hpp"
-#include "tests/cpu/models/token_ids.hpp"
+#include "tests/cpu/models/tokenizer_json.hpp"
 
 namespace cm = cute_cpp::models;
 using cute_cpp::test::expect_load_error;
 using cute_cpp::test::TensorSpec;
 using cute_cpp::test::well_formed;
 using cute_cpp::test::write_file;
-using cute_cpp::test::Ids;
+using cute_cpp::test::added;
 using cute_cpp::test::bytes_of;
 using cute_cpp::test::concat;
+using cute_cpp::test::Ids;
+using cute_cpp::test::make_json;
+using cute_cpp::test::Spec;
 
 namespace {
 
@@ -109,66 +112,21 @@ class Qwen3Weights : public cute_cpp::test::ScratchDir {
 
 // ---- a tokenizer.json in Qwen2/Qwen3's format with Qwen's chat tokens ----
 
-std::string utf8(char32_t c) {
-  std::string s;
-  if (c < 0x80) {
-    s += static_cast<char>(c);
-  } else {
-    s += static_cast<char>(0xC0 | (c >> 6));
-    s += static_cast<char>(0x80 | (c & 0x3F));
-  }
-  return s;
-}
-/// Raw bytes in GPT-2's byte-level alphabet (every mapped character is below U+0800).
-std::string mapped(std::string_view raw) {
-  std::string s;
-  for (char ch : raw) s += utf8(cm::detail::byte_to_unicode(static_cast<std::uint8_t>(ch)));
-  return s;
-}
-std::string json_quoted(std::string_view s) {
-  std::string out = "\"";
-  for (char ch : s) {
-    if (ch == '"' || ch == '\\') out += '\\';
-    out += ch;
-  }
-  return out + "\"";
-}
-
-constexpr char kQwen2Regex[] =
-    R"((?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+)";
-
 // Ids: the 256 bytes, then "us" 256, "er" 257, "user" 258, then the added tokens from 259 in
 // Qwen's order (<|endoftext|>, <|im_start|>, <|im_end|>, ..., <think>, </think>).
 constexpr std::int32_t kUser = 258, kEndOfText = 259, kImStart = 260, kImEnd = 261, kThink = 262, kThinkEnd = 263;
 
-std::string added(int id, std::string_view content, bool special) {
-  return R"({"id": )" + std::to_string(id) + R"(, "content": )" + json_quoted(content) +
-         R"(, "single_word": false, "lstrip": false, "rstrip": false, "normalized": false, "special": )" +
-         (special ? "true" : "false") + "}";
-}
-
 /// `with_im_start` false leaves <|im_start|> out of the added tokens (the chat-token error).
 std::string tokenizer_json(bool with_im_start = true) {
-  std::string vocab;
-  for (int b = 0; b < 256; ++b)
-    vocab += (b ? ", " : "") + json_quoted(mapped(std::string(1, static_cast<char>(b)))) + ": " + std::to_string(b);
-  vocab += R"(, "us": 256, "er": 257, "user": 258)";
-  std::string added_tokens = "[" + added(kEndOfText, "<|endoftext|>", true);
+  Spec spec;
+  spec.tokens = {"us", "er", "user"};
+  spec.merges = {{"u", "s"}, {"e", "r"}, {"us", "er"}};
+  spec.added_tokens = "[" + added(kEndOfText, "<|endoftext|>", true);
   int next = kEndOfText + 1;
-  if (with_im_start) added_tokens += ", " + added(next++, "<|im_start|>", true);
-  added_tokens += ", " + added(next, "<|im_end|>", true) + ", " + added(next + 1, "<think>", false) + ", " +
-                  added(next + 2, "</think>", false) + "]";
-  std::string const byte_level =
-      R"({"type": "ByteLevel", "add_prefix_space": false, "trim_offsets": false, "use_regex": false})";
-  return R"({"version": "1.0", "truncation": null, "padding": null, "added_tokens": )" + added_tokens +
-         R"(, "normalizer": {"type": "NFC"}, "pre_tokenizer": {"type": "Sequence", "pretokenizers": [)"
-         R"({"type": "Split", "pattern": {"Regex": )" +
-         json_quoted(kQwen2Regex) + R"(}, "behavior": "Isolated", "invert": false}, )" + byte_level +
-         R"(]}, "post_processor": )" + byte_level + R"(, "decoder": )" + byte_level +
-         R"(, "model": {"type": "BPE", "dropout": null, "unk_token": null, "continuing_subword_prefix": "", )"
-         R"("end_of_word_suffix": "", "fuse_unk": false, "byte_fallback": false, "ignore_merges": false, )"
-         R"("vocab": {)" +
-         vocab + R"(}, "merges": ["u s", "e r", "us er"]}})";
+  if (with_im_start) spec.added_tokens += ", " + added(next++, "<|im_start|>", true);
+  spec.added_tokens += ", " + added(next, "<|im_end|>", true) + ", " + added(next + 1, "<think>", false) + ", " +
+                       added(next + 2, "</think>", false) + "]";
+  return make_json(spec);
 }
 
 }  // namespace

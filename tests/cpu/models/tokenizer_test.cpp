@@ -14,114 +14,29 @@
 
 #include "models/common/error.hpp"
 #include "tests/cpu/models/st_writer.hpp"
-#include "tests/cpu/models/token_ids.hpp"
+#include "tests/cpu/models/tokenizer_json.hpp"
 
 namespace cm = cute_cpp::models;
 using cute_cpp::test::expect_load_error;
-using cute_cpp::test::Ids;
+using cute_cpp::test::added;
 using cute_cpp::test::bytes_of;
 using cute_cpp::test::concat;
+using cute_cpp::test::Ids;
+using cute_cpp::test::json_string;
+using cute_cpp::test::kQwen2Regex;
+using cute_cpp::test::make_json;
+using cute_cpp::test::mapped;
+using cute_cpp::test::Spec;
+using cute_cpp::test::utf8;
 using Words = std::vector<std::string_view>;
 
 namespace {
 
-constexpr char kQwen2Regex[] =
-    R"((?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+)";
 constexpr char kLlama3Regex[] =
     R"((?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+)"
     R"(|\s+(?!\S)|\s+)";
 
-std::string utf8(char32_t c) {
-  std::string s;
-  if (c < 0x80) {
-    s += static_cast<char>(c);
-  } else if (c < 0x800) {
-    s += static_cast<char>(0xC0 | (c >> 6));
-    s += static_cast<char>(0x80 | (c & 0x3F));
-  } else {
-    s += static_cast<char>(0xE0 | (c >> 12));
-    s += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
-    s += static_cast<char>(0x80 | (c & 0x3F));
-  }
-  return s;
-}
-
-/// A byte string in the byte-level alphabet, as tokenizer.json spells its tokens.
-std::string mapped(std::string_view raw) {
-  std::string s;
-  for (char ch : raw) s += utf8(cm::detail::byte_to_unicode(static_cast<std::uint8_t>(ch)));
-  return s;
-}
-
-std::string json_string(std::string_view s) {
-  std::string out = "\"";
-  for (char ch : s) {
-    if (ch == '"' || ch == '\\') {
-      out += '\\';
-      out += ch;
-    } else if (static_cast<unsigned char>(ch) < 0x20) {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned>(ch));
-      out += buf;
-    } else {
-      out += ch;
-    }
-  }
-  return out + "\"";
-}
-
-/// What a test tokenizer.json holds: the 256 byte characters (id = byte value), then `tokens`
-/// (raw bytes, ids from 256), merges of raw byte strings, and the other parts as JSON text.
-struct Spec {
-  std::vector<std::string> tokens;
-  std::vector<std::pair<std::string, std::string>> merges;
-  bool pair_merges = false;
-  std::string added_tokens = "[]";
-  std::string normalizer = R"({"type": "NFC"})";
-  std::string regex = kQwen2Regex;
-  std::string byte_level =
-      R"({"type": "ByteLevel", "add_prefix_space": false, "trim_offsets": false, "use_regex": false})";
-  std::string post_processor =
-      R"({"type": "ByteLevel", "add_prefix_space": false, "trim_offsets": false, "use_regex": false})";
-  std::string decoder =
-      R"({"type": "ByteLevel", "add_prefix_space": false, "trim_offsets": false, "use_regex": false})";
-  std::string model_type = "BPE";
-  std::string model_extra =
-      R"("dropout": null, "unk_token": null, "continuing_subword_prefix": "", )"
-      R"("end_of_word_suffix": "", "fuse_unk": false, "byte_fallback": false, "ignore_merges": false, )";
-  std::string truncation = "null";
-  std::string top_extra;
-};
-
-std::string make_json(const Spec& s) {
-  std::string vocab;
-  for (int b = 0; b < 256; ++b)
-    vocab += (b ? ", " : "") + json_string(mapped(std::string(1, static_cast<char>(b)))) + ": " + std::to_string(b);
-  for (std::size_t i = 0; i < s.tokens.size(); ++i)
-    vocab += ", " + json_string(mapped(s.tokens[i])) + ": " + std::to_string(256 + i);
-  std::string merges;
-  for (auto const& [a, b] : s.merges) {
-    if (!merges.empty()) merges += ", ";
-    merges += s.pair_merges ? "[" + json_string(mapped(a)) + ", " + json_string(mapped(b)) + "]"
-                            : json_string(mapped(a) + " " + mapped(b));
-  }
-  return R"({"version": "1.0", "truncation": )" + s.truncation + R"(, "padding": null, )" + s.top_extra +
-         R"("added_tokens": )" + s.added_tokens + R"(, "normalizer": )" + s.normalizer +
-         R"(, "pre_tokenizer": {"type": "Sequence", "pretokenizers": [{"type": "Split", "pattern": {"Regex": )" +
-         json_string(s.regex) + R"(}, "behavior": "Isolated", "invert": false}, )" + s.byte_level +
-         R"(]}, "post_processor": )" + s.post_processor + R"(, "decoder": )" + s.decoder + R"(, "model": {"type": ")" +
-         s.model_type + R"(", )" + s.model_extra + R"("vocab": {)" + vocab + R"(}, "merges": [)" + merges + "]}}";
-}
-
 cm::Tokenizer load(const Spec& s) { return cm::Tokenizer::from_json(make_json(s), "t.json"); }
-
-std::string added(int id, std::string_view content, bool special, bool normalized = false, bool lstrip = false,
-                  bool rstrip = false, bool single_word = false) {
-  auto b = [](bool v) { return v ? "true" : "false"; };
-  return R"({"id": )" + std::to_string(id) + R"(, "content": )" + json_string(content) + R"(, "single_word": )" +
-         b(single_word) + R"(, "lstrip": )" + b(lstrip) + R"(, "rstrip": )" + b(rstrip) + R"(, "normalized": )" +
-         b(normalized) + R"(, "special": )" + b(special) + "}";
-}
 
 /// "hello world" merges to {hello, " w", o, r, l, d}; three special tokens and <think> follow.
 Spec hello_spec() {
