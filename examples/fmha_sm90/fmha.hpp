@@ -9,6 +9,7 @@
 #include <cute_cpp/diag/verify_plan.hpp>
 #include <cute_cpp/epilogue/sm90_tma_store.hpp>
 #include <cute_cpp/mma/sm90_wgmma.hpp>
+#include <cute_cpp/pipeline/alternating_turns.hpp>
 #include <cute_cpp/pipeline/named_barrier.hpp>
 #include <cute_cpp/pipeline/pipeline_tma_async.hpp>
 #include <cute_cpp/sched/fast_divmod.hpp>
@@ -32,23 +33,6 @@ struct FmhaConfig {
   int block_n = 128;
   int stages = 2;
   int q_stages = 1;  ///< 2: the next tile's Q loads while this tile's last blocks run
-};
-
-/// Consumer warpgroups taking turns in a ring (FlashAttention-3's ping-pong): each waits for its
-/// turn before issuing its GEMMs and passes it to the next after, so one's softmax runs while the
-/// others' GEMMs do. The last hands warpgroup 0 the first turn. TurnBarriers: one barrier of 256
-/// threads per warpgroup (its own 128 and the passer's).
-template <class TurnBarriers>
-struct AlternatingTurns {
-  static constexpr int warpgroups = TurnBarriers::count;
-  static_assert(warpgroups >= 2 && TurnBarriers::threads == 256);
-#if defined(__CUDACC__)
-  static __device__ __forceinline__ void start(int wg) {
-    if (wg == warpgroups - 1) TurnBarriers::arrive(0);
-  }
-  static __device__ __forceinline__ void wait(int wg) { TurnBarriers::sync(wg); }
-  static __device__ __forceinline__ void pass(int wg) { TurnBarriers::arrive(wg + 1 == warpgroups ? 0 : wg + 1); }
-#endif
 };
 
 /// An attention forward plan: element type, head dims (D_qk, D_v) and the tile shape, checked
