@@ -5,6 +5,7 @@
 //   O = softmax(scale · Q Kᵀ + mask) V, and optionally LSE = log Σ exp(scale · Q Kᵀ + mask) per row.
 // Tensors are [batch, seq, heads, dim] with any element strides whose innermost is 1 (a fused QKV
 // buffer is read in place); varlen packs the sequences as [total, heads, dim] with cumulative offsets.
+#include <cute_cpp/attention/tensors.hpp>
 #include <cute_cpp/diag/attention.hpp>
 #include <cute_cpp/diag/verify_plan.hpp>
 #include <cute_cpp/epilogue/sm90_tma_store.hpp>
@@ -95,11 +96,6 @@ struct FmhaPlan {
     typename PipelineV::SharedStorage v_barriers;
   };
   static constexpr std::size_t smem_bytes = smem_bytes_for<SharedStorage>();
-};
-
-/// Element strides of a [batch, seq, heads, dim] tensor (dim's is 1); 0 everywhere: contiguous.
-struct AttentionStrides {
-  std::int64_t batch = 0, seq = 0, head = 0;
 };
 
 /// The run-time half of an attention call. Fixed length: Q [batch, seq_q, heads_q, head_dim],

@@ -20,6 +20,8 @@
 #include <cute_cpp/arch/fence.hpp>
 #include <cute_cpp/arch/math.hpp>
 #include <cute_cpp/arch/registers.hpp>
+#include <cute_cpp/attention/online_softmax.hpp>
+#include <cute_cpp/attention/value_rows.hpp>
 #include <cute_cpp/arch/thread.hpp>
 #include <cute_cpp/copy/tma_copy.hpp>
 #include <cute_cpp/epilogue/fusion.hpp>
@@ -155,85 +157,6 @@ __device__ __forceinline__ void fmha_producer(typename Plan::SharedStorage& smem
   }
 }
 
-/// A consumer warpgroup's softmax state for its 64 rows: per thread, two rows (r and r + 8 of its
-/// warp's 16), their running maximum (of the raw scores) and partial sum (of this thread's columns;
-/// the quad's four threads are summed at the end).
-template <class Plan>
-struct OnlineSoftmax {
-  float row_max[2] = {-INFINITY, -INFINITY};
-  float row_sum[2] = {0.0f, 0.0f};
-
-  /// S's values of one row half h: value jj lies in row half (jj / 2) % 2 (AtomLayoutC's order).
-  static constexpr CUTE_CPP_HD int half(int jj) { return (jj / 2) % 2; }
-
-  /// Folds the block's scores `s` in: s becomes P = 2^(scale_log2 (s - max)); returns how much
-  /// each row half's O must be scaled by (rescale), the maximum having moved.
-  template <class FragmentS>
-  __device__ __forceinline__ float2 scores(FragmentS& s, float scale_log2) {
-    constexpr int ns = Plan::block_n / 2;
-    float block_max[2] = {row_max[0], row_max[1]};
-#pragma unroll
-    for (int jj = 0; jj < ns; ++jj) block_max[half(jj)] = fmaxf(block_max[half(jj)], s(jj, 0));
-    float offset[2], correction[2];
-#pragma unroll
-    for (int h = 0; h < 2; ++h) {
-      block_max[h] = fmaxf(block_max[h], arch::shuffle_sync_bfly(block_max[h], 1));
-      block_max[h] = fmaxf(block_max[h], arch::shuffle_sync_bfly(block_max[h], 2));
-      // A row that sees no key yet keeps -inf: its offset 0 makes every P 0, not NaN.
-      offset[h] = block_max[h] == -INFINITY ? 0.0f : block_max[h] * scale_log2;
-      correction[h] = arch::exp2(row_max[h] * scale_log2 - offset[h]);
-      row_max[h] = block_max[h];
-      row_sum[h] *= correction[h];
-    }
-#pragma unroll
-    for (int jj = 0; jj < ns; ++jj) {
-      float const e = arch::exp2(fmaf(s(jj, 0), scale_log2, -offset[half(jj)]));
-      s(jj, 0) = e;
-      row_sum[half(jj)] += e;
-    }
-    return {correction[0], correction[1]};
-  }
-
-  /// O *= the correction of its row half.
-  template <class FragmentO>
-  static __device__ __forceinline__ void rescale(FragmentO& o, float2 correction) {
-#pragma unroll
-    for (int jj = 0; jj < Plan::head_dim_v / 2; ++jj) o(jj, 0) *= half(jj) == 0 ? correction.x : correction.y;
-  }
-
-  /// After the last block: O /= row sum; returns each row half's LSE (natural log; -inf for a row
-  /// that saw no key, whose O is 0).
-  template <class FragmentO>
-  __device__ __forceinline__ void finish(FragmentO& o, float scale_log2, float (&lse)[2]) {
-    constexpr int no = Plan::head_dim_v / 2;
-    float inverse[2];
-#pragma unroll
-    for (int h = 0; h < 2; ++h) {
-      float sum = row_sum[h];
-      sum += arch::shuffle_sync_bfly(sum, 1);
-      sum += arch::shuffle_sync_bfly(sum, 2);
-      inverse[h] = sum > 0.0f ? 1.0f / sum : 0.0f;
-      lse[h] = sum > 0.0f ? (row_max[h] * scale_log2 + std::log2(sum)) * float(M_LN2) : -INFINITY;
-    }
-#pragma unroll
-    for (int jj = 0; jj < no; ++jj) o(jj, 0) *= inverse[half(jj)];
-  }
-};
-
-/// Zeroes rows [first, block_n) of a V tile (each row is 128 bytes of each 64-column box, whatever
-/// the swizzle), shared among the consumer threads (`thread`: 0 .. 128 consumers).
-template <class Plan>
-__device__ __forceinline__ void zero_rows_from(typename Plan::Element* v_tile, int first, int thread) {
-  constexpr int boxes = Plan::head_dim_v / 64, units_per_row = 8;  // 16-byte units of a 128-byte row
-  int const rows = Plan::block_n - max(first, 0);
-  auto* const base = reinterpret_cast<int4*>(v_tile);
-  for (int u = thread; u < boxes * rows * units_per_row; u += 128 * Plan::consumer_warpgroups) {
-    int const box = u / (rows * units_per_row), rest = u % (rows * units_per_row);
-    int const row = max(first, 0) + rest / units_per_row, unit = rest % units_per_row;
-    base[(box * Plan::block_n + row) * units_per_row + unit] = make_int4(0, 0, 0, 0);
-  }
-}
-
 /// A consumer warpgroup: its 64 rows of each tile (see the file comment).
 template <class Plan>
 __device__ __forceinline__ void fmha_consumer(typename Plan::SharedStorage& smem, typename Plan::MapO const& map_o,
@@ -241,6 +164,7 @@ __device__ __forceinline__ void fmha_consumer(typename Plan::SharedStorage& smem
   using T = typename Plan::Element;
   using MmaS = typename Plan::MmaS;
   using MmaO = typename Plan::MmaO;
+  using Softmax = OnlineSoftmax<Plan::block_n, Plan::head_dim_v>;
   constexpr int BM = Plan::block_m, BN = Plan::block_n;
   typename Plan::PipelineQ const pipe_q{&smem.q_barriers};
   typename Plan::PipelineK const pipe_k{&smem.k_barriers};
@@ -273,7 +197,7 @@ __device__ __forceinline__ void fmha_consumer(typename Plan::SharedStorage& smem
     std::int32_t const all_from = t.visible_keys(p, row_lo + 63).x, all_to = t.visible_keys(p, row_lo).y;
     typename MmaO::FragmentC o;
     o.fill(0.0f);
-    OnlineSoftmax<Plan> softmax;
+    Softmax softmax;
     if (t.n_begin < t.n_end) {
       // Per key block (last first): S of this block and P V of the one before are issued
       // together, then this block's softmax runs while P V does (FlashAttention-3's intra-warpgroup
@@ -308,7 +232,7 @@ __device__ __forceinline__ void fmha_consumer(typename Plan::SharedStorage& smem
           // Value jj's column is a constant from the thread's first one.
 #pragma unroll
           for (int jj = 0; jj < BN / 2; ++jj) {
-            int const col = n0 + slice.col(jj) - slice.col(0), h = OnlineSoftmax<Plan>::half(jj);
+            int const col = n0 + slice.col(jj) - slice.col(0), h = Softmax::half(jj);
             if (col < band_lo[h] || col >= band_hi[h]) s(jj, 0) = -INFINITY;
           }
         }
@@ -330,7 +254,8 @@ __device__ __forceinline__ void fmha_consumer(typename Plan::SharedStorage& smem
         // The last block reaches past the sequence into its page's unused slots, whose P is 0 but
         // whose V may be anything (0 x NaN is NaN): every consumer zeroes a share of those rows.
         pipe_v.consumer_wait(v_state);
-        zero_rows_from<Plan>(smem.v[v_state.index()], t.seq_k - n * BN, int(threadIdx.x) - 128);
+        zero_value_rows_from<T, Plan::head_dim_v, BN>(smem.v[v_state.index()], t.seq_k - n * BN, int(threadIdx.x) - 128,
+                                                        128 * Plan::consumer_warpgroups);
         arch::fence_view_async_shared();
         Plan::ConsumersBarrier::template barrier<0>::sync();
       }
@@ -427,24 +352,6 @@ fmha_kernel(const __grid_constant__ typename Plan::MapQ map_q, const __grid_cons
 }
 
 namespace detail {
-
-/// The rank-4 tensor map (dim, seq, heads, batch) of one attention operand.
-template <class T, class Smem>
-TensorMap<T, Smem> attention_map(T const* ptr, int dim, std::int64_t seq, int heads, int batch,
-                                 AttentionStrides const& s) {
-  return host::create_tensor_map_tiled<T, Smem, 4>(
-      ptr, {std::uint64_t(dim), std::uint64_t(seq), std::uint64_t(heads), std::uint64_t(batch)},
-      {std::uint64_t(s.seq) * sizeof(T), std::uint64_t(s.head) * sizeof(T), std::uint64_t(s.batch) * sizeof(T)});
-}
-
-/// Fills in contiguous strides where all three are 0; checks the rest.
-inline AttentionStrides attention_strides(AttentionStrides s, char const* name, int dim, int heads, std::int64_t seq) {
-  if (s.batch == 0 && s.seq == 0 && s.head == 0) return {seq * heads * dim, std::int64_t(heads) * dim, dim};
-  if (s.seq <= 0 || s.head <= 0 || s.batch < 0)
-    host::argument_error("attention.strides", std::string(name) + "'s seq and head strides must be positive (got seq " +
-                                                  std::to_string(s.seq) + ", head " + std::to_string(s.head) + ")");
-  return s;
-}
 
 inline void check_offsets(std::int32_t const* cu, int batch, std::int64_t total, char const* name) {
   if (cu == nullptr) return;
@@ -549,11 +456,11 @@ void run_fmha(FmhaArguments<typename Plan::Element> const& a, cudaStream_t strea
   std::int64_t const q_rows = varlen ? a.total_q : a.seq_q;
   std::int64_t const k_rows = paged ? a.page_size : varlen_k ? a.total_k : a.seq_k;
   int const q_batches = varlen ? 1 : a.batch, k_batches = paged ? a.num_pages : varlen_k ? 1 : a.batch;
-  auto const qs = detail::attention_strides(a.q_stride, "q", Plan::head_dim, a.heads_q, q_rows);
-  auto const ks = detail::attention_strides(a.k_stride, "k", Plan::head_dim, a.heads_kv, k_rows);
-  auto const vs = detail::attention_strides(a.v_stride, "v", Plan::head_dim_v, a.heads_kv, k_rows);
-  auto const os = detail::attention_strides(a.o_stride, "o", Plan::head_dim_v, a.heads_q, q_rows);
-  using detail::attention_map;
+  auto const qs = cute_cpp::detail::attention_strides(a.q_stride, "q", Plan::head_dim, a.heads_q, q_rows);
+  auto const ks = cute_cpp::detail::attention_strides(a.k_stride, "k", Plan::head_dim, a.heads_kv, k_rows);
+  auto const vs = cute_cpp::detail::attention_strides(a.v_stride, "v", Plan::head_dim_v, a.heads_kv, k_rows);
+  auto const os = cute_cpp::detail::attention_strides(a.o_stride, "o", Plan::head_dim_v, a.heads_q, q_rows);
+  using cute_cpp::detail::attention_map;
   auto const map_q = attention_map<T, typename Plan::QChunk>(a.q, Plan::head_dim, q_rows, a.heads_q, q_batches, qs);
   auto const map_k = attention_map<T, typename Plan::KChunk>(a.k, Plan::head_dim, k_rows, a.heads_kv, k_batches, ks);
   auto const map_v =

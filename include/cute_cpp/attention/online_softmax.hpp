@@ -1,0 +1,84 @@
+// SPDX-License-Identifier: Apache-2.0
+// SPDX-FileCopyrightText: 2026 cute-cpp authors
+#pragma once
+// Online softmax over a warpgroup's wgmma accumulators (FlashAttention's running maximum and sum),
+// shared by the attention kernels: S, a 64 x BlockN block of scores, is folded in block by block;
+// O, 64 x HeadDimV, is rescaled when the maximum moves and divided by the sum at the end. In exp2,
+// with the softmax scale folded in (scale_log2 = scale * log2 e).
+// CuTeDSL: the online softmax of its flash_attention examples (no library type).
+#include <cute_cpp/arch/math.hpp>
+#include <cute_cpp/arch/thread.hpp>
+#include <cute_cpp/config.hpp>
+
+#include <cmath>
+
+namespace cute_cpp {
+
+/// A warpgroup's softmax state for its 64 rows: per thread, two rows (r and r + 8 of its warp's
+/// 16), their running maximum (of the raw scores) and partial sum (of this thread's columns; the
+/// quad's four threads are summed at the end).
+template <int BlockN, int HeadDimV>
+struct OnlineSoftmax {
+  float row_max[2] = {-INFINITY, -INFINITY};
+  float row_sum[2] = {0.0f, 0.0f};
+
+  /// S's values of one row half h: value jj lies in row half (jj / 2) % 2 (AtomLayoutC's order).
+  static constexpr CUTE_CPP_HD int half(int jj) { return (jj / 2) % 2; }
+
+#if defined(__CUDACC__)
+  /// Folds the block's scores `s` in: s becomes P = 2^(scale_log2 (s - max)); returns how much
+  /// each row half's O must be scaled by (rescale), the maximum having moved.
+  template <class FragmentS>
+  __device__ __forceinline__ float2 scores(FragmentS& s, float scale_log2) {
+    constexpr int ns = BlockN / 2;
+    float block_max[2] = {row_max[0], row_max[1]};
+#pragma unroll
+    for (int jj = 0; jj < ns; ++jj) block_max[half(jj)] = fmaxf(block_max[half(jj)], s(jj, 0));
+    float offset[2], correction[2];
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {
+      block_max[h] = fmaxf(block_max[h], arch::shuffle_sync_bfly(block_max[h], 1));
+      block_max[h] = fmaxf(block_max[h], arch::shuffle_sync_bfly(block_max[h], 2));
+      // A row that sees no key yet keeps -inf: its offset 0 makes every P 0, not NaN.
+      offset[h] = block_max[h] == -INFINITY ? 0.0f : block_max[h] * scale_log2;
+      correction[h] = arch::exp2(row_max[h] * scale_log2 - offset[h]);
+      row_max[h] = block_max[h];
+      row_sum[h] *= correction[h];
+    }
+#pragma unroll
+    for (int jj = 0; jj < ns; ++jj) {
+      float const e = arch::exp2(fmaf(s(jj, 0), scale_log2, -offset[half(jj)]));
+      s(jj, 0) = e;
+      row_sum[half(jj)] += e;
+    }
+    return {correction[0], correction[1]};
+  }
+
+  /// O *= the correction of its row half.
+  template <class FragmentO>
+  static __device__ __forceinline__ void rescale(FragmentO& o, float2 correction) {
+#pragma unroll
+    for (int jj = 0; jj < HeadDimV / 2; ++jj) o(jj, 0) *= half(jj) == 0 ? correction.x : correction.y;
+  }
+
+  /// After the last block: O /= row sum; returns each row half's LSE (natural log; -inf for a row
+  /// that saw no key, whose O is 0).
+  template <class FragmentO>
+  __device__ __forceinline__ void finish(FragmentO& o, float scale_log2, float (&lse)[2]) {
+    constexpr int no = HeadDimV / 2;
+    float inverse[2];
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {
+      float sum = row_sum[h];
+      sum += arch::shuffle_sync_bfly(sum, 1);
+      sum += arch::shuffle_sync_bfly(sum, 2);
+      inverse[h] = sum > 0.0f ? 1.0f / sum : 0.0f;
+      lse[h] = sum > 0.0f ? (row_max[h] * scale_log2 + std::log2(sum)) * float(M_LN2) : -INFINITY;
+    }
+#pragma unroll
+    for (int jj = 0; jj < no; ++jj) o(jj, 0) *= inverse[half(jj)];
+  }
+#endif
+};
+
+}  // namespace cute_cpp

@@ -1,0 +1,42 @@
+// SPDX-License-Identifier: Apache-2.0
+// SPDX-FileCopyrightText: 2026 cute-cpp authors
+#pragma once
+// The host side of attention operands: [batch, seq, heads, dim] tensors (or a cache's [pages,
+// page_size, heads, dim]) with any element strides whose innermost is 1, and their rank-4 TMA maps
+// (dim, seq, heads, batch), shared by the prefill and decode kernels.
+#include <cute_cpp/host/error.hpp>
+#include <cute_cpp/host/tensor_map_encode.hpp>
+
+#include <cstdint>
+#include <string>
+
+namespace cute_cpp {
+
+/// Element strides of a [batch, seq, heads, dim] tensor (dim's is 1); 0 everywhere: contiguous.
+struct AttentionStrides {
+  std::int64_t batch = 0, seq = 0, head = 0;
+};
+
+namespace detail {
+
+/// Fills in contiguous strides where all three are 0; checks the rest.
+inline AttentionStrides attention_strides(AttentionStrides s, char const* name, int dim, int heads, std::int64_t seq) {
+  if (s.batch == 0 && s.seq == 0 && s.head == 0) return {seq * heads * dim, std::int64_t(heads) * dim, dim};
+  if (s.seq <= 0 || s.head <= 0 || s.batch < 0)
+    host::argument_error("attention.strides", std::string(name) + "'s seq and head strides must be positive (got seq " +
+                                                  std::to_string(s.seq) + ", head " + std::to_string(s.head) + ")");
+  return s;
+}
+
+/// The rank-4 tensor map (dim, seq, heads, batch) of one attention operand.
+template <class T, class Smem>
+TensorMap<T, Smem> attention_map(T const* ptr, int dim, std::int64_t seq, int heads, int batch,
+                                 AttentionStrides const& s) {
+  return host::create_tensor_map_tiled<T, Smem, 4>(
+      ptr, {std::uint64_t(dim), std::uint64_t(seq), std::uint64_t(heads), std::uint64_t(batch)},
+      {std::uint64_t(s.seq) * sizeof(T), std::uint64_t(s.head) * sizeof(T), std::uint64_t(s.batch) * sizeof(T)});
+}
+
+}  // namespace detail
+
+}  // namespace cute_cpp
