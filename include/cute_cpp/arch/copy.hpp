@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // SPDX-FileCopyrightText: 2026 cute-cpp authors
 #pragma once
-// cute.arch copy-group helpers: cp_async_commit_group, cp_async_wait_group<N>,
+// cute.arch copy-group helpers: cp_async (global -> shared, 4/8/16 bytes), cp_async_commit_group, cp_async_wait_group<N>,
 // cp_async_bulk_commit_group, cp_async_bulk_wait_group<N> (optionally read-only); the 1D bulk
 // copy global -> shared with mbarrier completion (cp_async_bulk_global_to_shared).
 #include <ctm/common/cp_async.hpp>       // cp_async_commit_group, cp_async_wait_group
@@ -12,6 +12,12 @@
 #if defined(__CUDACC__)
 namespace cute_cpp::arch {
 
+/// cp.async of Bytes (4, 8 or 16) from global to shared memory, cached at all levels; bytes past
+/// `src_bytes` are zero-filled (0: nothing is read). Completes at cp_async_wait_group.
+template <int Bytes>
+__device__ __forceinline__ void cp_async(void* dst, void const* src, std::uint32_t src_bytes = Bytes) {
+  ctm::cp_async_ca_shared_global<Bytes>(dst, src, src_bytes);
+}
 __device__ __forceinline__ void cp_async_commit_group() { ctm::cp_async_commit_group(); }
 template <int N>
 __device__ __forceinline__ void cp_async_wait_group() { ctm::cp_async_wait_group<N>(); }

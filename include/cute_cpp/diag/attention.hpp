@@ -28,4 +28,14 @@ struct attention_tile {
   static constexpr bool ok = true;
 };
 
+/// A decode K/V tile of block_n keys is filled by TMA boxes of BoxRows keys (the smallest page, so
+/// no box straddles two pages): block_n is a whole number of boxes and S's wgmma N (at most 256).
+template <int BlockN, int BoxRows, int Stages>
+struct attention_decode_tile {
+  static_assert(BlockN % BoxRows == 0 && BlockN >= BoxRows && BlockN <= 256,
+                "cute-cpp [attention.decode-tile]: block_n must be a multiple of the 16-key page box in 16..256");
+  static_assert(Stages >= 2, "cute-cpp [attention.decode-tile]: K and V need at least two stages each");
+  static constexpr bool ok = true;
+};
+
 }  // namespace cute_cpp::diag

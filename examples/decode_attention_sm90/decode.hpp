@@ -1,0 +1,221 @@
+// SPDX-License-Identifier: Apache-2.0
+// SPDX-FileCopyrightText: 2026 cute-cpp authors
+#pragma once
+// Decode attention: the plan and its arguments (the kernels are decode_sm90.cuh).
+//   O = softmax(scale · Q Kᵀ + mask) V for 1 to 8 new query tokens per sequence against a KV cache.
+// The cache is paged, [num_pages, page_size, heads_kv, dim] for K and for V (page_size a multiple of
+// 16; sequence b's key j lies in page block_table[b * max_pages_per_seq + j / page_size], slot
+// j % page_size), or contiguous, [batch, max_seq_k, heads_kv, dim]. Any element strides whose
+// innermost is 1. The q heads of one kv group and the query tokens form the 64 rows of one MMA
+// (row = token * group + head in group), so each K/V tile is read once per group; long caches are
+// split across CTAs (flash-decoding) and a second kernel combines the splits by their LSE.
+#include <cute_cpp/attention/tensors.hpp>
+#include <cute_cpp/diag/attention.hpp>
+#include <cute_cpp/diag/verify_plan.hpp>
+#include <cute_cpp/mma/sm90_wgmma.hpp>
+#include <cute_cpp/pipeline/named_barrier.hpp>
+#include <cute_cpp/pipeline/pipeline_tma_async.hpp>
+#include <cute_cpp/sched/fast_divmod.hpp>
+#include <cute_cpp/smem/allocator.hpp>
+#include <cute_cpp/smem/smem_tile.hpp>
+#include <cute_cpp/tma/tensor_map.hpp>
+
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <cstdint>
+
+namespace cute_cpp::examples {
+
+/// The static shape of a decode kernel: keys per K/V tile, K/V stages, CTAs resident per SM, keys
+/// per TMA box.
+struct DecodeConfig {
+  int block_n = 64;
+  int stages = 4;
+  int ctas_per_sm = 1;
+  int box_rows = 64;  ///< keys per TMA box: pages must be a multiple (16 serves every page size)
+};
+
+/// A decode attention plan: element type, head dims and the tile shape, checked where the type is
+/// formed ([attention.*]) and by verify_plan (shared memory, threads).
+template <class T, int HeadDim, int HeadDimV, DecodeConfig Config>
+struct DecodePlan {
+  static_assert(diag::attention_head_dims<HeadDim, HeadDimV>::ok &&
+                diag::attention_decode_tile<Config.block_n, Config.box_rows, Config.stages>::ok);
+  using Element = T;
+  static constexpr int head_dim = HeadDim, head_dim_v = HeadDimV;
+  static constexpr int block_m = 64;  ///< query rows (tokens x q heads of a group) per CTA
+  static constexpr int block_n = Config.block_n, stages = Config.stages, ctas_per_sm = Config.ctas_per_sm;
+  /// Keys per TMA box: a page is a whole number of boxes, so a box never straddles two pages.
+  static constexpr int box_rows = Config.box_rows;
+  static constexpr int boxes_per_tile = block_n / box_rows;
+  /// One consumer warpgroup (threads 0-127) and two producer warps (K's, V's).
+  static constexpr int consumer_warps = 4;
+  static constexpr int threads = 128 + 64;
+
+  /// Q, K and V lie in 64-column chunks (one 128-byte swizzle row each), K and V as block_n rows
+  /// per chunk, filled box_rows at a time; V is the M/N-major B of O += P V.
+  static constexpr int qk_chunks = HeadDim / 64;
+  using QChunk = SmemKMajor<T, block_m, 64>;
+  using KChunk = SmemKMajor<T, block_n, 64>;
+  using VTile = SmemMNMajor<T, HeadDimV, block_n>;
+  using Box = SmemKMajor<T, box_rows, 64>;
+  using MmaS = sm90::WgmmaTiledMma<T, T, float, sm90::AOperand<QChunk>, sm90::BOperand<KChunk>, 1, block_n>;
+  using MmaO = sm90::WgmmaTiledMmaRS<T, T, float, sm90::BOperand<VTile>, 1, HeadDimV>;
+  using ConsumersBarrier = NamedBarrier<1, 128>;
+
+  static constexpr std::uint32_t k_bytes = std::uint32_t(block_n) * HeadDim * sizeof(T);
+  static constexpr std::uint32_t v_bytes = std::uint32_t(block_n) * HeadDimV * sizeof(T);
+  /// Every consumer warp releases each stage.
+  using PipelineK = PipelineTmaAsync<stages, consumer_warps, k_bytes>;
+  using PipelineV = PipelineTmaAsync<stages, consumer_warps, v_bytes>;
+  using Pipeline = PipelineK;  ///< what verify_plan checks the consumer arrivals of
+  using MapKV = TensorMap<T, Box>;
+  static_assert(qk_chunks * boxes_per_tile * MapKV::tile_bytes == k_bytes &&
+                    HeadDimV / 64 * boxes_per_tile * MapKV::tile_bytes == v_bytes,
+                "cute-cpp [pipeline.tx-bytes]: a stage's expected bytes must equal its TMA boxes");
+
+  struct SharedStorage {
+    alignas(1024) T q[block_m * HeadDim];
+    alignas(1024) T k[stages][block_n * HeadDim];
+    alignas(1024) T v[stages][block_n * HeadDimV];
+    typename PipelineK::SharedStorage k_barriers;
+    typename PipelineV::SharedStorage v_barriers;
+    std::int32_t page_windows[2][2][32];  ///< each producer's page-table entries (PageWindow)
+  };
+  static constexpr std::size_t smem_bytes = smem_bytes_for<SharedStorage>();
+};
+
+/// The run-time half of a decode call.
+///   q      [batch, q_tokens, heads_q, head_dim]     the new tokens' queries
+///   k, v   paged: [num_pages, page_size, heads_kv, head_dim(_v)]  (k_stride.batch: the page stride)
+///          contiguous (block_table null): [batch, max_seq_k, heads_kv, head_dim(_v)]
+///   o      [batch, q_tokens, heads_q, head_dim_v]   in q's type
+///   lse    [batch, q_tokens, heads_q] float, natural log (optional)
+/// The cache already holds the new tokens: sequence b has seqlens_k[b] keys, the last q_tokens of
+/// them the queries' own. With `causal`, query token t sees keys [0, seqlens_k[b] - q_tokens + t].
+template <class T>
+struct DecodeArguments {
+  T const* q = nullptr;
+  T const* k = nullptr;
+  T const* v = nullptr;
+  T* o = nullptr;
+  float* lse = nullptr;
+  AttentionStrides q_stride{}, k_stride{}, v_stride{}, o_stride{};
+  int batch = 1, q_tokens = 1, heads_q = 1, heads_kv = 1;
+  int head_dim = 0, head_dim_v = 0;  ///< must be a plan's (checked)
+  float softmax_scale = 0.0f;        ///< 0: 1 / sqrt(head_dim)
+  bool causal = true;
+  /// Key lengths (device, [batch]); null: every sequence has max_seq_k keys (contiguous only).
+  std::int32_t const* seqlens_k = nullptr;
+  int max_seq_k = 0;  ///< the longest sequence (contiguous: the cache's seq extent)
+  /// The paged cache (block_table null: contiguous).
+  std::int32_t const* block_table = nullptr;  ///< device, [batch, max_pages_per_seq]
+  int page_size = 0, max_pages_per_seq = 0, num_pages = 0;
+  /// Host copies (optional), to check every length and table entry before the launch.
+  std::int32_t const* seqlens_k_host = nullptr;
+  std::int32_t const* block_table_host = nullptr;
+  /// Splits of the keys (flash-decoding): 0 chooses from the batch, lengths and SM count; 1 is
+  /// none. More than one needs the workspace (decode_workspace_bytes).
+  int num_splits = 0;
+  void* workspace = nullptr;
+  std::size_t workspace_bytes = 0;
+};
+
+/// What the decode kernel reads besides the tensor maps, fixed for a launch.
+struct DecodeParams {
+  std::int32_t batch = 1, q_tokens = 1, heads_q = 1, heads_kv = 1, group = 1;
+  std::int32_t rows = 1;      ///< group x q_tokens: query rows per kv head
+  std::int32_t m_blocks = 1;  ///< 64-row blocks of them
+  std::int32_t splits = 1;
+  FastDivmod m_blocks_div, splits_div, heads_kv_div;  ///< a CTA's coordinates from its index
+  float scale_log2 = 0.0f;  ///< softmax scale times log2(e)
+  bool causal = true;
+  void const* q = nullptr;
+  std::int64_t q_batch_stride = 0, q_seq_stride = 0, q_head_stride = 0;
+  void* o = nullptr;
+  std::int64_t o_batch_stride = 0, o_seq_stride = 0, o_head_stride = 0;
+  float* lse = nullptr;
+  /// Splits: each writes its normalised O and LSE per query row (row (b, t, head) is
+  /// (b * q_tokens + t) * heads_q + head) to [split][row][head_dim_v] and [split][row].
+  float* partial_o = nullptr;
+  float* partial_lse = nullptr;
+  std::int32_t const* seqlens_k = nullptr;
+  std::int32_t max_seq_k = 0;
+  std::int32_t const* block_table = nullptr;
+  std::int32_t max_pages_per_seq = 0, num_pages = 0;
+  FastDivmod page_div;  ///< by the page size
+  [[nodiscard]] CUTE_CPP_HD constexpr bool paged() const { return block_table != nullptr; }
+};
+
+namespace decode_plans {
+/// Per head dim, two plans: boxes of 64 keys for a contiguous cache and pages of a multiple of 64,
+/// boxes of 16 for smaller pages (16, 32; four times the TMA issues). Tiles of 128 keys (the sweep
+/// in the README).
+template <class T, int D, int BoxRows>
+using Plan = DecodePlan<T, D, D,
+                        DecodeConfig{.block_n = D == 256 ? 64 : 128, .stages = D == 64 ? 6 : D == 128 ? 3 : 2,
+                                     .box_rows = BoxRows}>;
+template <class T>
+using D64 = Plan<T, 64, 64>;
+template <class T>
+using D128 = Plan<T, 128, 64>;
+template <class T>
+using D256 = Plan<T, 256, 64>;
+template <class T>
+using D64Page16 = Plan<T, 64, 16>;
+template <class T>
+using D128Page16 = Plan<T, 128, 16>;
+template <class T>
+using D256Page16 = Plan<T, 256, 16>;
+
+template <class... Plans>
+struct DecodePlanList {};
+/// Every plan decode_*_sm90.cu instantiate, for the build report.
+using Instantiated =
+    DecodePlanList<D64<__nv_bfloat16>, D128<__nv_bfloat16>, D256<__nv_bfloat16>, D64Page16<__nv_bfloat16>,
+                   D128Page16<__nv_bfloat16>, D256Page16<__nv_bfloat16>, D64<__half>, D128<__half>, D256<__half>,
+                   D64Page16<__half>, D128Page16<__half>, D256Page16<__half>>;
+}  // namespace decode_plans
+
+/// The new tokens' K and V, to be written into a decode cache (run_kv_append): token t of sequence
+/// b goes to key position seqlens_k[b] - q_tokens + t, the cache's lengths counting the new tokens.
+template <class T>
+struct KvAppendArguments {
+  T const* k_new = nullptr;  ///< [batch, q_tokens, heads_kv, head_dim]
+  T const* v_new = nullptr;  ///< [batch, q_tokens, heads_kv, head_dim_v]
+  AttentionStrides k_new_stride{}, v_new_stride{};
+  T* k = nullptr;  ///< the cache, laid out as DecodeArguments' k and v
+  T* v = nullptr;
+  AttentionStrides k_stride{}, v_stride{};
+  int batch = 1, q_tokens = 1, heads_kv = 1, head_dim = 0, head_dim_v = 0;
+  std::int32_t const* seqlens_k = nullptr;  ///< device, [batch]: the lengths after the append
+  int max_seq_k = 0;                        ///< contiguous: the cache's seq extent
+  std::int32_t const* block_table = nullptr;
+  int page_size = 0, max_pages_per_seq = 0, num_pages = 0;
+};
+
+/// Writes the new tokens' K and V into their cache slots. A slot outside the sequence's pages or a
+/// page outside the cache is skipped (release builds) or a trap naming it (debug builds); bad
+/// shapes throw std::invalid_argument. Defined for __nv_bfloat16 and __half.
+template <class T>
+void run_kv_append(KvAppendArguments<T> const& args, cudaStream_t stream);
+
+/// The split count run_decode_attention uses for these arguments (num_splits, or the choice from
+/// the batch, lengths and the current device's SM count when it is 0).
+template <class T>
+int decode_num_splits(DecodeArguments<T> const& args);
+
+/// Workspace bytes run_decode_attention needs for these arguments (0 without splits).
+template <class T>
+std::size_t decode_workspace_bytes(DecodeArguments<T> const& args);
+
+/// Decode attention with the plan for the arguments' head dims (64, 128, 256); bad arguments throw
+/// std::invalid_argument naming the rule, before anything is launched. Defined for __nv_bfloat16
+/// and __half (decode_*_sm90.cu).
+template <class T>
+void run_decode_attention(DecodeArguments<T> const& args, cudaStream_t stream);
+
+}  // namespace cute_cpp::examples

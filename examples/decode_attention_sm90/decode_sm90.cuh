@@ -1,0 +1,650 @@
+// SPDX-License-Identifier: Apache-2.0
+// SPDX-FileCopyrightText: 2026 cute-cpp authors
+#pragma once
+// Hopper decode attention (sm_90a). A CTA serves one (sequence, kv head, 64-row block of its
+// queries, split of its keys); it reads as its stages:
+//   decode_producer   two producer warps, K's and V's: per key block (last first), TMA boxes of
+//                     the plan's box_rows keys from the block's pages (a box never straddles one);
+//   decode_consumer   the consumer warpgroup:
+//     Q               the group's q heads x new tokens, loaded once into a swizzled 64-row tile;
+//     S = Q Kᵀ        wgmma SS; the causal mask on the block holding the sequence's end;
+//     OnlineSoftmax   in exp2 with the scale folded in; P converted in place as wgmma's A;
+//     O += P V        wgmma RS, overlapped with the next block's S;
+//     epilogue        O / rowsum and LSE: the output in q's type, or a split's partial in float.
+//   decode_combine    (splits only) per query row, the splits' O weighted by exp(LSE - max).
+// Memory-bound: the consumer's work per block is well under the time its bytes take to arrive, so
+// one consumer warpgroup per CTA and the producer's stages are what keep the cache streaming.
+#include "decode.hpp"
+
+#include <cute_cpp/arch/copy.hpp>
+#include <ctm/common/cluster.hpp>
+#include <cute_cpp/arch/fence.hpp>
+#include <cute_cpp/arch/griddepcontrol.hpp>
+#include <cute_cpp/arch/math.hpp>
+#include <cute_cpp/arch/thread.hpp>
+#include <cute_cpp/attention/online_softmax.hpp>
+#include <cute_cpp/attention/value_rows.hpp>
+#include <cute_cpp/copy/tma_copy.hpp>
+#include <cute_cpp/host/error.hpp>
+#include <cute_cpp/host/launch.hpp>
+#include <cute_cpp/host/tensor_map_encode.hpp>
+#include <cute_cpp/pipeline/pipeline_state.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+namespace cute_cpp::examples {
+
+/// One CTA's work: its sequence, kv head, query-row block and split, the sequence's length and
+/// the key blocks [n_begin, n_end) of its split.
+struct DecodeWork {
+  std::int32_t batch = 0, kv_head = 0, m_block = 0, split = 0;
+  std::int32_t seq_k = 0, n_begin = 0, n_end = 0;
+};
+
+template <int BlockN>
+__device__ __forceinline__ DecodeWork decode_work(DecodeParams const& p, std::uint32_t cta) {
+  DecodeWork w;
+  std::uint32_t rest = 0, m_block = 0, split = 0, batch = 0, kv_head = 0;
+  p.m_blocks_div.divmod(cta, rest, m_block);
+  p.splits_div.divmod(rest, rest, split);
+  p.heads_kv_div.divmod(rest, batch, kv_head);
+  w.batch = std::int32_t(batch);
+  w.kv_head = std::int32_t(kv_head);
+  w.m_block = std::int32_t(m_block);
+  w.split = std::int32_t(split);
+  w.seq_k = p.max_seq_k;
+  if (p.seqlens_k != nullptr) {
+    std::int32_t const len = p.seqlens_k[w.batch];
+    std::int32_t const room = p.paged() ? p.max_pages_per_seq * std::int32_t(p.page_div.divisor) : p.max_seq_k;
+    if (len < 0 || len > room) {
+#if !defined(NDEBUG)
+      printf("cute-cpp [attention.block-table]: sequence %d: k length %d outside 0..%d\n", w.batch, len, room);
+      __trap();
+#endif
+    }
+    // Release builds clamp a bad length, so that it reads nothing outside the cache.
+    w.seq_k = max(0, min(len, room));
+  }
+  std::int32_t const blocks = (w.seq_k + BlockN - 1) / BlockN;
+  std::int32_t const per_split = (blocks + p.splits - 1) / p.splits;
+  w.n_begin = min(blocks, w.split * per_split);
+  w.n_end = min(blocks, w.n_begin + per_split);
+  return w;
+}
+
+/// A split's page-table entries, read 32 slots at a time by a producer warp's lanes (cp.async,
+/// one entry each) into two shared windows: the next (lower) window's entries are in flight while
+/// this one's pages are used, so nothing waits on a table load. Windows are walked from the
+/// split's last slot down, as the blocks are.
+struct PageWindow {
+  std::int32_t (*windows)[32];        ///< two windows of 32 entries, in shared memory
+  std::uint32_t address = 0;          ///< their shared-window address (read with ld.shared)
+  std::int32_t const* row = nullptr;  ///< the sequence's table row
+  std::int32_t first = 0, last = 0;   ///< the split's slots [first, last]
+  std::int32_t window = -1;           ///< the window in use: slots first + 32 window ..
+  std::uint32_t lane = 0;
+
+  __device__ __forceinline__ void fetch(std::int32_t w) const {
+    std::int32_t const slot = first + 32 * w + std::int32_t(lane);
+    bool const inside = w >= 0 && slot <= last;
+    arch::cp_async<4>(&windows[w & 1][lane], inside ? row + slot : row, inside ? 4u : 0u);
+    arch::cp_async_commit_group();
+  }
+  __device__ __forceinline__ PageWindow(std::int32_t (*shared)[32], std::int32_t const* table_row,
+                                        std::int32_t first_slot, std::int32_t last_slot, std::uint32_t lane_index)
+      : windows(shared), address(ctm::cvta_to_shared_u32(shared)), row(table_row), first(first_slot), last(last_slot),
+        lane(lane_index) {
+    if (row != nullptr) fetch((last - first) / 32);
+  }
+  /// The page of `slot` (within [first, last], in the window of the previous call or the one below);
+  /// every lane of the warp calls it.
+  __device__ __forceinline__ std::int32_t page(std::int32_t slot) {
+    std::int32_t const w = (slot - first) / 32;
+    if (w != window) {
+      // This window's copies (issued a window ago) land; the other window's entries are read no more.
+      arch::cp_async_wait_group<0>();
+      __syncwarp();
+      window = w;
+      if (w > 0) fetch(w - 1);
+    }
+    return std::int32_t(ctm::ld_shared_cluster_u32(address + 4 * (32 * (w & 1) + (slot - first) % 32)));
+  }
+};
+
+/// A producer warp: per key block (last first), `Chunks` 64-column chunks of the block's keys (K's
+/// or V's) into its pipeline's stage, as box_rows-key boxes; lane 0 issues the loads, the warp reads
+/// the page table (PageWindow). Boxes past the sequence's end read its last box again (their keys
+/// are masked and their V rows zeroed), so a table entry past the sequence is never used.
+template <class Plan, class Pipeline, int Chunks>
+__device__ __forceinline__ void decode_producer(typename Pipeline::SharedStorage* barriers,
+                                                typename Plan::Element* stage0, int stage_elems,
+                                                typename Plan::MapKV const& map, std::int32_t (*windows)[32],
+                                                DecodeParams const& p, DecodeWork const& w) {
+  constexpr int BN = Plan::block_n, R = Plan::box_rows;
+  Pipeline const pipe{barriers};
+  auto state = make_pipeline_state<Plan::stages>(PipelineUserType::Producer);
+  auto const lane = std::uint32_t(threadIdx.x % 32);
+  if (w.n_begin >= w.n_end) return;
+  std::int32_t const last_key = w.seq_k - 1;
+  // A block's keys lie in one window: 32 slots hold 512 keys or more, a multiple of any block_n.
+  static_assert(32 * 16 % BN == 0, "cute-cpp [attention.decode-tile]: a key block within one page-table window");
+  PageWindow pages(windows, p.paged() ? p.block_table + w.batch * p.max_pages_per_seq : nullptr,
+                   p.paged() ? std::int32_t(p.page_div.divide(std::uint32_t(w.n_begin * BN))) : 0,
+                   p.paged() ? std::int32_t(p.page_div.divide(std::uint32_t(min(w.n_end * BN, w.seq_k) - 1))) : -1,
+                   lane);
+  for (std::int32_t n = w.n_end - 1; n >= w.n_begin; --n) {
+    // Where each box of the block lies: (row, outer) of the cache's (dim, row, head, outer) map.
+    std::int32_t rows[Plan::boxes_per_tile], outers[Plan::boxes_per_tile];
+#pragma unroll
+    for (int j = 0; j < Plan::boxes_per_tile; ++j) {
+      if (p.paged()) {
+        std::uint32_t slot = 0, in_page = 0;
+        p.page_div.divmod(std::uint32_t(min(n * BN + j * R, last_key)), slot, in_page);
+        std::int32_t const page = pages.page(std::int32_t(slot));
+#if !defined(NDEBUG)
+        if (lane == 0 && (page < 0 || page >= p.num_pages)) {
+          printf("cute-cpp [attention.block-table]: sequence %d: page %d of %d at slot %u\n", w.batch, page,
+                 p.num_pages, slot);
+          __trap();
+        }
+#endif
+        rows[j] = std::int32_t(in_page) / R * R;
+        outers[j] = max(0, min(page, p.num_pages - 1));
+      } else {
+        rows[j] = n * BN + j * R;
+        outers[j] = w.batch;
+      }
+    }
+    if (lane == 0) {
+      pipe.producer_acquire(state);
+      pipe.producer_expect_tx(state);
+#pragma unroll
+      for (int c = 0; c < Chunks; ++c)
+#pragma unroll
+        for (int j = 0; j < Plan::boxes_per_tile; ++j)
+          TmaCopy::load(map, stage0 + state.index() * stage_elems + (c * BN + j * R) * 64,
+                        pipe.producer_get_barrier(state), 64 * c, rows[j], w.kv_head, outers[j]);
+    }
+    state.advance();
+    __syncwarp();
+  }
+}
+
+/// The query row `row` (0 .. rows) of a kv head's block: its token and q head.
+struct DecodeRow {
+  std::int32_t token, head;
+};
+__device__ __forceinline__ DecodeRow decode_row(DecodeParams const& p, DecodeWork const& w, std::int32_t row) {
+  return {row / p.group, w.kv_head * p.group + row % p.group};
+}
+
+/// Loads the block's query rows into the swizzled Q tile (rows past the group's are zero), shared
+/// among the consumer warpgroup's threads; then the tile is visible to wgmma.
+template <class Plan>
+__device__ __forceinline__ void load_queries(typename Plan::Element* q_tile, DecodeParams const& p,
+                                             DecodeWork const& w, int thread) {
+  using T = typename Plan::Element;
+  constexpr int units_per_row = Plan::head_dim / 8;  // 16-byte units
+  auto const* const q = static_cast<T const*>(p.q) + w.batch * p.q_batch_stride;
+  for (int u = thread; u < Plan::block_m * units_per_row; u += 128) {
+    int const r = u / units_per_row, unit = u % units_per_row, chunk = unit / 8, col = unit % 8 * 8;
+    std::int32_t const row = w.m_block * Plan::block_m + r;
+    int4 value = make_int4(0, 0, 0, 0);
+    if (row < p.rows) {
+      DecodeRow const d = decode_row(p, w, row);
+      value = *reinterpret_cast<int4 const*>(q + d.token * p.q_seq_stride + d.head * p.q_head_stride + chunk * 64 + col);
+    }
+    *reinterpret_cast<int4*>(q_tile + chunk * Plan::block_m * 64 + int(typename Plan::QChunk{}(r, col))) = value;
+  }
+  arch::fence_view_async_shared();
+  Plan::ConsumersBarrier::sync();
+}
+
+/// The consumer warpgroup (see the file comment).
+template <class Plan>
+__device__ __forceinline__ void decode_consumer(typename Plan::SharedStorage& smem, DecodeParams const& p,
+                                                DecodeWork const& w) {
+  using T = typename Plan::Element;
+  using MmaS = typename Plan::MmaS;
+  using MmaO = typename Plan::MmaO;
+  using Softmax = OnlineSoftmax<Plan::block_n, Plan::head_dim_v>;
+  constexpr int BN = Plan::block_n;
+  typename Plan::PipelineK const pipe_k{&smem.k_barriers};
+  typename Plan::PipelineV const pipe_v{&smem.v_barriers};
+  auto k_state = make_pipeline_state<Plan::stages>(PipelineUserType::Consumer);
+  auto v_state = k_state;
+  int const thread = int(threadIdx.x);
+  auto const lane = std::uint32_t(thread % 32);
+  auto const slice = MmaS::get_slice(thread);
+  std::int32_t const row0 = w.m_block * Plan::block_m;
+  // The keys this thread's two rows see end at band_hi (from its first column); keys below
+  // all_to are seen by every row of the block.
+  std::int32_t band_hi[2];
+#pragma unroll
+  for (int h = 0; h < 2; ++h) {
+    std::int32_t const token = (row0 + slice.row(0, 2 * h)) / p.group;
+    band_hi[h] = (p.causal ? w.seq_k - p.q_tokens + token + 1 : w.seq_k) - slice.col(0);
+  }
+  std::int32_t const all_to = p.causal ? w.seq_k - p.q_tokens + 1 : w.seq_k;
+
+  typename MmaO::FragmentC o;
+  o.fill(0.0f);
+  Softmax softmax;
+  if (w.n_begin < w.n_end) {
+    load_queries<Plan>(smem.q, p, w, thread);
+    typename MmaS::FragmentC s;
+    typename MmaO::FragmentA pa;
+    auto const issue_s = [&] {
+      pipe_k.consumer_wait(k_state);
+      MmaS::warpgroup_arrive(s);
+#pragma unroll
+      for (int c = 0; c < Plan::qk_chunks; ++c)
+        MmaS::gemm(s, smem.q + c * Plan::block_m * 64, smem.k[k_state.index()] + c * BN * 64, 0, c > 0);
+      MmaS::commit_group();
+    };
+    auto const issue_pv = [&] {
+      pipe_v.consumer_wait(v_state);
+      MmaO::warpgroup_arrive(o, pa);
+      MmaO::gemm(o, pa, smem.v[v_state.index()]);
+      MmaO::commit_group();
+    };
+    auto const softmax_of_s = [&](std::int32_t n) {
+      pipe_k.consumer_release(k_state, lane);
+      k_state.advance();
+      std::int32_t const n0 = n * BN;
+      if (n0 + BN > all_to) {
+#pragma unroll
+        for (int jj = 0; jj < BN / 2; ++jj) {
+          if (n0 + slice.col(jj) - slice.col(0) >= band_hi[Softmax::half(jj)]) s(jj, 0) = -INFINITY;
+        }
+      }
+      return softmax.scores(s, p.scale_log2);
+    };
+    auto const release_v = [&] {
+      pipe_v.consumer_release(v_state, lane);
+      v_state.advance();
+    };
+    std::int32_t n = w.n_end - 1;
+    issue_s();
+    MmaS::template wait_group<0>(s);
+    float2 correction = softmax_of_s(n);  // O is still 0: its rescale changes nothing
+    pa = MmaO::make_a_fragment(s);
+    if ((n + 1) * BN > w.seq_k) {
+      // The block reaches past the sequence: its V rows there may be anything (0 x NaN is NaN).
+      pipe_v.consumer_wait(v_state);
+      zero_value_rows_from<T, Plan::head_dim_v, BN>(smem.v[v_state.index()], w.seq_k - n * BN, thread, 128);
+      arch::fence_view_async_shared();
+      Plan::ConsumersBarrier::sync();
+    }
+    for (--n; n >= w.n_begin; --n) {
+      issue_s();
+      softmax.rescale(o, correction);
+      issue_pv();
+      MmaS::template wait_group<1>(s);
+      correction = softmax_of_s(n);
+      MmaO::template wait_group<0>(o, pa);
+      release_v();
+      pa = MmaO::make_a_fragment(s);
+    }
+    softmax.rescale(o, correction);
+    issue_pv();
+    MmaO::template wait_group<0>(o, pa);
+    release_v();
+  }
+  float lse[2];
+  softmax.finish(o, p.scale_log2, lse);
+
+  // ---- epilogue: per row, the output (no splits) or the split's partial ----
+  auto const os = MmaO::get_slice(thread);
+  bool const partial = p.splits > 1;
+#pragma unroll
+  for (int h = 0; h < 2; ++h) {
+    std::int32_t const row = row0 + slice.row(0, 2 * h);
+    if (thread % 4 != 0 || row >= p.rows) continue;
+    DecodeRow const d = decode_row(p, w, row);
+    std::int64_t const q_row = (std::int64_t(w.batch) * p.q_tokens + d.token) * p.heads_q + d.head;
+    if (partial) p.partial_lse[std::int64_t(w.split) * p.batch * p.q_tokens * p.heads_q + q_row] = lse[h];
+    else if (p.lse != nullptr) p.lse[q_row] = lse[h];
+  }
+#pragma unroll
+  for (int jj = 0; jj < Plan::head_dim_v / 2; jj += 2) {
+    std::int32_t const row = row0 + os.row(0, jj);
+    if (row >= p.rows) continue;
+    DecodeRow const d = decode_row(p, w, row);
+    if (partial) {
+      std::int64_t const q_row = (std::int64_t(w.batch) * p.q_tokens + d.token) * p.heads_q + d.head;
+      float* const out =
+          p.partial_o + (std::int64_t(w.split) * p.batch * p.q_tokens * p.heads_q + q_row) * Plan::head_dim_v;
+      *reinterpret_cast<float2*>(out + os.col(jj)) = make_float2(o(jj, 0), o(jj + 1, 0));
+    } else {
+      T* const out = static_cast<T*>(p.o) + w.batch * p.o_batch_stride + d.token * p.o_seq_stride +
+                     d.head * p.o_head_stride;
+      T pair[2] = {T(o(jj, 0)), T(o(jj + 1, 0))};
+      *reinterpret_cast<std::uint32_t*>(out + os.col(jj)) = *reinterpret_cast<std::uint32_t const*>(pair);
+    }
+  }
+}
+
+/// The decode kernel: one CTA per (sequence, kv head, query-row block, split).
+template <class Plan>
+__global__ void __launch_bounds__(Plan::threads, Plan::ctas_per_sm)
+decode_kernel(const __grid_constant__ typename Plan::MapKV map_k, const __grid_constant__ typename Plan::MapKV map_v,
+              DecodeParams const p) {
+  static_assert(verify_plan<Plan>());
+  extern __shared__ char smem_raw[];
+  SmemAllocator carve(smem_raw);
+  auto& smem = *carve.allocate_object<typename Plan::SharedStorage>();
+  DecodeWork const w = decode_work<Plan::block_n>(p, blockIdx.x);
+  // The combine kernel (with splits) may launch now: it waits for this grid's writes itself.
+  arch::griddepcontrol_launch_dependents();
+  if (threadIdx.x == 0) {
+    Plan::PipelineK::init(smem.k_barriers);
+    Plan::PipelineV::init(smem.v_barriers);
+  }
+  if (threadIdx.x == 128) {
+    TmaCopy::prefetch_descriptor(map_k);
+    TmaCopy::prefetch_descriptor(map_v);
+  }
+  __syncthreads();
+  // Two producer warps, K's and V's: each issues half the boxes (with small pages, one warp's
+  // issue rate is what limits the stream).
+  if (threadIdx.x >= 160) {
+    decode_producer<Plan, typename Plan::PipelineV, Plan::head_dim_v / 64>(
+        &smem.v_barriers, smem.v[0], Plan::block_n * Plan::head_dim_v, map_v, smem.page_windows[1], p, w);
+    return;
+  }
+  if (threadIdx.x >= 128) {
+    decode_producer<Plan, typename Plan::PipelineK, Plan::qk_chunks>(
+        &smem.k_barriers, smem.k[0], Plan::block_n * Plan::head_dim, map_k, smem.page_windows[0], p, w);
+    return;
+  }
+  decode_consumer<Plan>(smem, p, w);
+}
+
+/// The most splits a launch may have (the combine keeps one weight per split in shared memory).
+inline constexpr int max_decode_splits = 128;
+
+/// The splits' combination: one warp per query row. The lanes read the splits' LSEs together and
+/// turn them into weights exp(LSE - max) / sum; then each lane sums HeadDimV / 32 columns over the
+/// splits, several splits' loads in flight at once.
+template <class T, int HeadDimV>
+__global__ void __launch_bounds__(128) decode_combine_kernel(DecodeParams const p) {
+  constexpr int per_lane = HeadDimV / 32, lse_per_lane = max_decode_splits / 32;
+  __shared__ float weights[4][max_decode_splits];
+  // Launched as a programmatic dependent of the decode kernel: its launch overlaps that kernel's
+  // run, and this waits here until the partials are written.
+  arch::griddepcontrol_wait();
+  std::int64_t const rows = std::int64_t(p.batch) * p.q_tokens * p.heads_q;
+  int const warp = int(threadIdx.x / 32), lane = int(threadIdx.x % 32);
+  std::int64_t const q_row = std::int64_t(blockIdx.x) * 4 + warp;
+  if (q_row >= rows) return;
+  float lse[lse_per_lane];
+  float max_lse = -INFINITY;
+#pragma unroll
+  for (int i = 0; i < lse_per_lane; ++i) {
+    int const split = lane + 32 * i;
+    lse[i] = split < p.splits ? p.partial_lse[split * rows + q_row] : -INFINITY;
+    max_lse = fmaxf(max_lse, lse[i]);
+  }
+#pragma unroll
+  for (int offset = 16; offset > 0; offset /= 2) max_lse = fmaxf(max_lse, arch::shuffle_sync_bfly(max_lse, offset));
+  float total = 0.0f;
+#pragma unroll
+  for (int i = 0; i < lse_per_lane; ++i) {
+    // A split that saw no key has LSE -inf and weight 0 (its O is 0); so has every split when no
+    // split saw one.
+    lse[i] = lse[i] == -INFINITY ? 0.0f : expf(lse[i] - max_lse);
+    total += lse[i];
+  }
+#pragma unroll
+  for (int offset = 16; offset > 0; offset /= 2) total += arch::shuffle_sync_bfly(total, offset);
+  float const inverse = total > 0.0f ? 1.0f / total : 0.0f;
+#pragma unroll
+  for (int i = 0; i < lse_per_lane; ++i) weights[warp][lane + 32 * i] = lse[i] * inverse;
+  __syncwarp();
+  float acc[per_lane] = {};
+  float const* part = p.partial_o + q_row * HeadDimV + lane * per_lane;
+#pragma unroll 4
+  for (int split = 0; split < p.splits; ++split, part += rows * HeadDimV) {
+    float const weight = weights[warp][split];
+#pragma unroll
+    for (int i = 0; i < per_lane; i += 2) {
+      float2 const v = *reinterpret_cast<float2 const*>(part + i);
+      acc[i] += weight * v.x;
+      acc[i + 1] += weight * v.y;
+    }
+  }
+  std::int32_t const head = std::int32_t(q_row % p.heads_q), token = std::int32_t(q_row / p.heads_q % p.q_tokens);
+  std::int32_t const batch = std::int32_t(q_row / (std::int64_t(p.heads_q) * p.q_tokens));
+  T* const out = static_cast<T*>(p.o) + batch * p.o_batch_stride + token * p.o_seq_stride + head * p.o_head_stride +
+                 lane * per_lane;
+#pragma unroll
+  for (int i = 0; i < per_lane; i += 2) {
+    T pair[2] = {T(acc[i]), T(acc[i + 1])};
+    *reinterpret_cast<std::uint32_t*>(out + i) = *reinterpret_cast<std::uint32_t const*>(pair);
+  }
+  if (p.lse != nullptr && lane == 0) p.lse[q_row] = total > 0.0f ? max_lse + logf(total) : -INFINITY;
+}
+
+namespace detail {
+
+inline int sm_count() {
+  int device = 0, sms = 0;
+  host::cuda_check(cudaGetDevice(&device), "cudaGetDevice");
+  host::cuda_check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), "cudaDeviceGetAttribute");
+  return sms;
+}
+
+/// The split count (flash-decoding's rule): the CTAs of a launch run in waves over the SMs' slots,
+/// and a last wave that is mostly empty wastes its share of the time. Of the split counts that keep
+/// every split at least four key blocks, the smallest whose waves are within 5% of the best filled.
+template <int BlockN, int CtasPerSm, class T>
+int choose_splits(DecodeArguments<T> const& a) {
+  if (a.num_splits > 0) return a.num_splits;
+  std::int64_t const m_blocks = (std::int64_t(a.heads_q / std::max(a.heads_kv, 1)) * a.q_tokens + 63) / 64;
+  std::int64_t const ctas = std::int64_t(a.batch) * a.heads_kv * m_blocks;
+  std::int64_t const slots = std::int64_t(sm_count()) * CtasPerSm;
+  std::int64_t const blocks = (std::int64_t(a.max_seq_k) + BlockN - 1) / BlockN;
+  std::int64_t const most = std::max<std::int64_t>(1, std::min<std::int64_t>(blocks / 4, max_decode_splits));
+  auto const filled = [&](std::int64_t splits) {  // the waves' mean occupancy
+    std::int64_t const n = ctas * splits;
+    return double(n) / double((n + slots - 1) / slots * slots);
+  };
+  double best = 0;
+  for (std::int64_t s = 1; s <= most; ++s) best = std::max(best, filled(s));
+  for (std::int64_t s = 1; s <= most; ++s)
+    if (filled(s) >= 0.95 * best) return int(s);
+  return 1;
+}
+
+template <class Plan, class T>
+std::size_t workspace_bytes(DecodeArguments<T> const& a, int splits) {
+  if (splits <= 1) return 0;
+  std::size_t const rows = std::size_t(a.batch) * a.q_tokens * a.heads_q;
+  return std::size_t(splits) * rows * (Plan::head_dim_v + 1) * sizeof(float);
+}
+
+/// Every check of the arguments that needs no plan but the key tile.
+template <class T>
+void check_decode(DecodeArguments<T> const& a) {
+  using host::argument_error;
+  if (a.q == nullptr || a.k == nullptr || a.v == nullptr || a.o == nullptr)
+    argument_error("attention.pointers", "q, k, v and o must be device pointers (one is null)");
+  if (a.batch < 1 || a.heads_q < 1 || a.heads_kv < 1 || a.max_seq_k < 1)
+    argument_error("attention.shape", "batch, heads and max_seq_k must be at least 1 (got batch " +
+                                          std::to_string(a.batch) + ", heads " + std::to_string(a.heads_q) + "/" +
+                                          std::to_string(a.heads_kv) + ", max_seq_k " + std::to_string(a.max_seq_k) +
+                                          ")");
+  if (a.q_tokens < 1 || a.q_tokens > 8)
+    argument_error("attention.q-tokens", "decode takes 1 to 8 query tokens per sequence (got " +
+                                             std::to_string(a.q_tokens) + "); longer ones are prefill (fmha_sm90)");
+  if (a.heads_q % a.heads_kv != 0)
+    argument_error("attention.gqa", "kv heads must divide q heads (got " + std::to_string(a.heads_q) + " q heads, " +
+                                        std::to_string(a.heads_kv) + " kv heads)");
+  bool const paged = a.block_table != nullptr;
+  if (paged) {
+    if (a.seqlens_k == nullptr) argument_error("attention.block-table", "a paged cache takes seqlens_k");
+    if (a.page_size < 16 || a.page_size % 16 != 0)
+      argument_error("attention.page-size", "the page size (" + std::to_string(a.page_size) +
+                                                ") must be a positive multiple of 16 keys");
+    if (a.max_pages_per_seq < 1 || a.num_pages < 1)
+      argument_error("attention.block-table", "max_pages_per_seq and num_pages must be at least 1");
+  }
+  std::int64_t const room = paged ? std::int64_t(a.max_pages_per_seq) * a.page_size : a.max_seq_k;
+  if (a.max_seq_k > room || room >= (std::int64_t{1} << 31))
+    argument_error("attention.block-table", "max_seq_k (" + std::to_string(a.max_seq_k) + ") must fit the table's " +
+                                                std::to_string(a.max_pages_per_seq) + " pages of " +
+                                                std::to_string(a.page_size) + " keys (below 2^31)");
+  for (int b = 0; a.seqlens_k_host != nullptr && b < a.batch; ++b) {
+    std::int32_t const len = a.seqlens_k_host[b];
+    if (len < 0 || len > room)
+      argument_error("attention.block-table",
+                     "seqlens_k[" + std::to_string(b) + "] = " + std::to_string(len) + " is outside 0.." +
+                         std::to_string(room));
+    int const used = paged ? int((len + a.page_size - 1) / a.page_size) : 0;
+    for (int j = 0; a.block_table_host != nullptr && j < used; ++j) {
+      std::int32_t const page = a.block_table_host[std::int64_t(b) * a.max_pages_per_seq + j];
+      if (page < 0 || page >= a.num_pages)
+        argument_error("attention.block-table", "sequence " + std::to_string(b) + ", slot " + std::to_string(j) +
+                                                    ": page " + std::to_string(page) + " is outside the cache's " +
+                                                    std::to_string(a.num_pages) + " pages");
+    }
+  }
+}
+
+}  // namespace detail
+
+template <class Plan>
+int decode_splits_for(DecodeArguments<typename Plan::Element> const& a) {
+  return detail::choose_splits<Plan::block_n, Plan::ctas_per_sm>(a);
+}
+
+/// Runs decode attention with Plan (its head dims must be the arguments').
+template <class Plan>
+void run_decode(DecodeArguments<typename Plan::Element> const& a, cudaStream_t stream) {
+  static_assert(verify_plan<Plan>());
+  using T = typename Plan::Element;
+  using host::argument_error;
+  if (a.head_dim != Plan::head_dim || a.head_dim_v != Plan::head_dim_v)
+    argument_error("attention.head-dim", "the plan is for head dims (" + std::to_string(Plan::head_dim) + ", " +
+                                             std::to_string(Plan::head_dim_v) + "), the arguments have (" +
+                                             std::to_string(a.head_dim) + ", " + std::to_string(a.head_dim_v) + ")");
+  detail::check_decode(a);
+  if (a.block_table != nullptr && a.page_size % Plan::box_rows != 0)
+    argument_error("attention.page-size", "the plan loads boxes of " + std::to_string(Plan::box_rows) +
+                                              " keys; the page size (" + std::to_string(a.page_size) +
+                                              ") must be a multiple");
+  int const splits = decode_splits_for<Plan>(a);
+  if (splits > max_decode_splits)
+    argument_error("attention.splits", "at most " + std::to_string(max_decode_splits) + " splits (got " +
+                                           std::to_string(splits) + ")");
+  std::size_t const workspace = detail::workspace_bytes<Plan>(a, splits);
+  if (workspace > 0 && (a.workspace == nullptr || a.workspace_bytes < workspace))
+    argument_error("attention.workspace", std::to_string(splits) + " splits need a workspace of " +
+                                              std::to_string(workspace) + " bytes (got " +
+                                              std::to_string(a.workspace_bytes) + "; see decode_workspace_bytes)");
+  bool const paged = a.block_table != nullptr;
+  std::int64_t const k_rows = paged ? a.page_size : a.max_seq_k;
+  int const k_outer = paged ? a.num_pages : a.batch;
+  auto const qs = cute_cpp::detail::attention_strides(a.q_stride, "q", Plan::head_dim, a.heads_q, a.q_tokens);
+  auto const ks = cute_cpp::detail::attention_strides(a.k_stride, "k", Plan::head_dim, a.heads_kv, k_rows);
+  auto const vs = cute_cpp::detail::attention_strides(a.v_stride, "v", Plan::head_dim_v, a.heads_kv, k_rows);
+  auto const os = cute_cpp::detail::attention_strides(a.o_stride, "o", Plan::head_dim_v, a.heads_q, a.q_tokens);
+  if ((qs.batch | qs.seq | qs.head) % 8 != 0 || reinterpret_cast<std::uintptr_t>(a.q) % 16 != 0)
+    argument_error("attention.strides", "q's address must be 16-byte aligned and its strides multiples of 8 "
+                                        "(rows are read 16 bytes at a time)");
+  if ((os.batch | os.seq | os.head) % 2 != 0 || reinterpret_cast<std::uintptr_t>(a.o) % 4 != 0)
+    argument_error("attention.strides", "o's strides must be even (pairs of outputs are stored together)");
+  using cute_cpp::detail::attention_map;
+  auto const map_k = attention_map<T, typename Plan::Box>(a.k, Plan::head_dim, k_rows, a.heads_kv, k_outer, ks);
+  auto const map_v = attention_map<T, typename Plan::Box>(a.v, Plan::head_dim_v, k_rows, a.heads_kv, k_outer, vs);
+
+  DecodeParams p;
+  p.batch = a.batch;
+  p.q_tokens = a.q_tokens;
+  p.heads_q = a.heads_q;
+  p.heads_kv = a.heads_kv;
+  p.group = a.heads_q / a.heads_kv;
+  p.rows = p.group * a.q_tokens;
+  p.m_blocks = (p.rows + Plan::block_m - 1) / Plan::block_m;
+  p.splits = splits;
+  p.m_blocks_div = FastDivmod(std::uint32_t(p.m_blocks));
+  p.splits_div = FastDivmod(std::uint32_t(splits));
+  p.heads_kv_div = FastDivmod(std::uint32_t(a.heads_kv));
+  float const scale = a.softmax_scale != 0.0f ? a.softmax_scale : 1.0f / std::sqrt(float(Plan::head_dim));
+  p.scale_log2 = scale * float(M_LOG2E);
+  p.causal = a.causal;
+  p.q = a.q;
+  p.q_batch_stride = qs.batch;
+  p.q_seq_stride = qs.seq;
+  p.q_head_stride = qs.head;
+  p.o = a.o;
+  p.o_batch_stride = os.batch;
+  p.o_seq_stride = os.seq;
+  p.o_head_stride = os.head;
+  p.lse = a.lse;
+  std::int64_t const rows = std::int64_t(a.batch) * a.q_tokens * a.heads_q;
+  if (splits > 1) {
+    p.partial_o = static_cast<float*>(a.workspace);
+    p.partial_lse = p.partial_o + std::int64_t(splits) * rows * Plan::head_dim_v;
+  }
+  p.seqlens_k = a.seqlens_k;
+  p.max_seq_k = a.max_seq_k;
+  if (paged) {
+    p.block_table = a.block_table;
+    p.max_pages_per_seq = a.max_pages_per_seq;
+    p.num_pages = a.num_pages;
+    p.page_div = FastDivmod(std::uint32_t(a.page_size));
+  }
+  std::int64_t const ctas = std::int64_t(a.batch) * a.heads_kv * p.m_blocks * splits;
+  if (ctas >= (std::int64_t{1} << 31)) argument_error("attention.shape", "too many CTAs for one launch");
+  host::LaunchConfig config;
+  config.grid = dim3(unsigned(ctas));
+  config.block = dim3(Plan::threads);
+  config.smem_bytes = Plan::smem_bytes;
+  config.stream = stream;
+  host::launch(&decode_kernel<Plan>, "decode_attention_sm90", config, map_k, map_v, p);
+  if (splits > 1) {
+    host::LaunchConfig combine;
+    combine.grid = dim3(unsigned((rows + 3) / 4));
+    combine.block = dim3(128);
+    combine.stream = stream;
+    combine.programmatic_dependent_launch = true;
+    host::launch(&decode_combine_kernel<T, Plan::head_dim_v>, "decode_attention_sm90 combine", combine, p);
+  }
+}
+
+/// The plan run_decode_attention uses for `a`'s head dims, as a callable on it.
+template <class T, class F>
+decltype(auto) with_decode_plan(DecodeArguments<T> const& a, F&& f) {
+  using namespace decode_plans;
+  bool const small_pages = a.block_table != nullptr && a.page_size % 64 != 0;
+  if (a.head_dim == 64 && a.head_dim_v == 64) return small_pages ? f(D64Page16<T>{}) : f(D64<T>{});
+  if (a.head_dim == 128 && a.head_dim_v == 128) return small_pages ? f(D128Page16<T>{}) : f(D128<T>{});
+  if (a.head_dim == 256 && a.head_dim_v == 256) return small_pages ? f(D256Page16<T>{}) : f(D256<T>{});
+  host::argument_error("attention.head-dim", "no decode plan for head dims (" + std::to_string(a.head_dim) + ", " +
+                                                 std::to_string(a.head_dim_v) +
+                                                 "): built are (64, 64), (128, 128) and (256, 256)");
+}
+
+template <class T>
+int decode_num_splits(DecodeArguments<T> const& a) {
+  return with_decode_plan(a, [&](auto plan) { return decode_splits_for<decltype(plan)>(a); });
+}
+
+template <class T>
+std::size_t decode_workspace_bytes(DecodeArguments<T> const& a) {
+  return with_decode_plan(a, [&](auto plan) {
+    using Plan = decltype(plan);
+    return detail::workspace_bytes<Plan>(a, decode_splits_for<Plan>(a));
+  });
+}
+
+template <class T>
+void run_decode_attention(DecodeArguments<T> const& a, cudaStream_t stream) {
+  with_decode_plan(a, [&](auto plan) { run_decode<decltype(plan)>(a, stream); });
+}
+
+}  // namespace cute_cpp::examples

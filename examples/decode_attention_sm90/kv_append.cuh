@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: Apache-2.0
+// SPDX-FileCopyrightText: 2026 cute-cpp authors
+#pragma once
+// Appending the new tokens' K and V to a decode cache (paged or contiguous), so that a model
+// keeps its cache on the device: one warp per (sequence, token, kv head) copies K's and V's rows
+// 16 bytes per lane. Memory-bound and small (a few KB per step); no tensor cores, any target.
+#include "decode.hpp"
+
+#include <cute_cpp/host/error.hpp>
+#include <cute_cpp/host/launch.hpp>
+
+#include <string>
+
+namespace cute_cpp::examples {
+
+/// What the append kernel reads, fixed for a launch (strides in elements).
+struct KvAppendParams {
+  std::int32_t batch = 1, q_tokens = 1, heads_kv = 1, head_dim = 0, head_dim_v = 0;
+  AttentionStrides k_new, v_new, k, v;
+  std::int32_t const* seqlens_k = nullptr;
+  std::int32_t max_seq_k = 0;
+  std::int32_t const* block_table = nullptr;
+  std::int32_t page_size = 0, max_pages_per_seq = 0, num_pages = 0;
+};
+
+template <class T>
+__device__ __forceinline__ void copy_row(T* dst, T const* src, int dim, int lane) {
+  for (int i = lane * 8; i < dim; i += 32 * 8)
+    *reinterpret_cast<int4*>(dst + i) = *reinterpret_cast<int4 const*>(src + i);
+}
+
+template <class T>
+__global__ void __launch_bounds__(128) kv_append_kernel(T const* k_new, T const* v_new, T* k, T* v,
+                                                        KvAppendParams const p) {
+  std::int64_t const item = std::int64_t(blockIdx.x) * 4 + threadIdx.x / 32;  // (b, t, head)
+  if (item >= std::int64_t(p.batch) * p.q_tokens * p.heads_kv) return;
+  int const lane = int(threadIdx.x % 32);
+  std::int32_t const head = std::int32_t(item % p.heads_kv), t = std::int32_t(item / p.heads_kv % p.q_tokens);
+  std::int32_t const b = std::int32_t(item / (std::int64_t(p.heads_kv) * p.q_tokens));
+  std::int32_t const position = p.seqlens_k[b] - p.q_tokens + t;
+  std::int64_t outer = b, row = position;
+  bool ok = position >= 0 && position < (p.block_table != nullptr ? p.max_pages_per_seq * p.page_size : p.max_seq_k);
+  if (ok && p.block_table != nullptr) {
+    std::int32_t const page = p.block_table[std::int64_t(b) * p.max_pages_per_seq + position / p.page_size];
+    ok = page >= 0 && page < p.num_pages;
+    outer = page;
+    row = position % p.page_size;
+  }
+  if (!ok) {
+#if !defined(NDEBUG)
+    if (lane == 0) {
+      printf("cute-cpp [attention.kv-slot]: sequence %d, token %d: key position %d has no slot in the cache\n", b, t,
+             position);
+      __trap();
+    }
+#endif
+    return;
+  }
+  copy_row(k + outer * p.k.batch + row * p.k.seq + head * p.k.head,
+           k_new + b * p.k_new.batch + t * p.k_new.seq + head * p.k_new.head, p.head_dim, lane);
+  copy_row(v + outer * p.v.batch + row * p.v.seq + head * p.v.head,
+           v_new + b * p.v_new.batch + t * p.v_new.seq + head * p.v_new.head, p.head_dim_v, lane);
+}
+
+template <class T>
+void run_kv_append(KvAppendArguments<T> const& a, cudaStream_t stream) {
+  using host::argument_error;
+  if (a.k_new == nullptr || a.v_new == nullptr || a.k == nullptr || a.v == nullptr || a.seqlens_k == nullptr)
+    argument_error("attention.pointers", "k_new, v_new, k, v and seqlens_k must be device pointers (one is null)");
+  if (a.batch < 1 || a.q_tokens < 1 || a.heads_kv < 1)
+    argument_error("attention.shape", "batch, q_tokens and heads_kv must be at least 1");
+  if (a.head_dim < 8 || a.head_dim % 8 != 0 || a.head_dim_v < 8 || a.head_dim_v % 8 != 0)
+    argument_error("attention.head-dim", "the head dims must be multiples of 8 (rows move 16 bytes at a time; got " +
+                                             std::to_string(a.head_dim) + ", " + std::to_string(a.head_dim_v) + ")");
+  bool const paged = a.block_table != nullptr;
+  if (paged && (a.page_size < 1 || a.max_pages_per_seq < 1 || a.num_pages < 1))
+    argument_error("attention.block-table", "page_size, max_pages_per_seq and num_pages must be at least 1");
+  if (!paged && a.max_seq_k < 1) argument_error("attention.shape", "a contiguous cache needs max_seq_k >= 1");
+  std::int64_t const k_rows = paged ? a.page_size : a.max_seq_k;
+  KvAppendParams p;
+  p.batch = a.batch;
+  p.q_tokens = a.q_tokens;
+  p.heads_kv = a.heads_kv;
+  p.head_dim = a.head_dim;
+  p.head_dim_v = a.head_dim_v;
+  using cute_cpp::detail::attention_strides;
+  p.k_new = attention_strides(a.k_new_stride, "k_new", a.head_dim, a.heads_kv, a.q_tokens);
+  p.v_new = attention_strides(a.v_new_stride, "v_new", a.head_dim_v, a.heads_kv, a.q_tokens);
+  p.k = attention_strides(a.k_stride, "k", a.head_dim, a.heads_kv, k_rows);
+  p.v = attention_strides(a.v_stride, "v", a.head_dim_v, a.heads_kv, k_rows);
+  for (auto const* s : {&p.k_new, &p.v_new, &p.k, &p.v}) {
+    if ((s->batch | s->seq | s->head) % 8 != 0)
+      argument_error("attention.strides", "the append's strides must be multiples of 8 elements (16-byte rows)");
+  }
+  for (void const* ptr : {static_cast<void const*>(a.k_new), static_cast<void const*>(a.v_new),
+                          static_cast<void const*>(a.k), static_cast<void const*>(a.v)}) {
+    if (reinterpret_cast<std::uintptr_t>(ptr) % 16 != 0)
+      argument_error("attention.strides", "the append's tensors must be 16-byte aligned");
+  }
+  p.seqlens_k = a.seqlens_k;
+  p.max_seq_k = a.max_seq_k;
+  p.block_table = a.block_table;
+  p.page_size = a.page_size;
+  p.max_pages_per_seq = a.max_pages_per_seq;
+  p.num_pages = a.num_pages;
+  std::int64_t const items = std::int64_t(a.batch) * a.q_tokens * a.heads_kv;
+  host::LaunchConfig config;
+  config.grid = dim3(unsigned((items + 3) / 4));
+  config.block = dim3(128);
+  config.stream = stream;
+  host::launch(&kv_append_kernel<T>, "kv_append", config, a.k_new, a.v_new, a.k, a.v, p);
+}
+
+}  // namespace cute_cpp::examples

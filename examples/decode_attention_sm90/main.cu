@@ -1,0 +1,719 @@
+// SPDX-License-Identifier: Apache-2.0
+// SPDX-FileCopyrightText: 2026 cute-cpp authors
+// decode_attention_sm90: checks the Hopper decode attention (1 to 8 new query tokens per sequence
+// against a KV cache) against a CPU reference in double on fresh random data with NaN-poisoned
+// outputs: paged caches (shuffled pages; spare pages, unused table entries and the slots past each
+// sequence's end all NaN) and contiguous ones, mixed lengths in one batch, GQA / MHA / MQA, more
+// than one 64-row block per kv head, every head dim, forced and automatic splits, strided q and o,
+// the LSE; and that bad arguments are errors. Then the bandwidth against a device copy.
+//   decode_attention_sm90 [--no-bench] [--json FILE] [--seed N] [--small]   (--small: a few short
+//   sequences, for compute-sanitizer)
+#include "decode.hpp"
+#include "decode_candidates.hpp"
+#include "examples/common/bench.hpp"
+#include "examples/common/check.hpp"
+#include "examples/common/cli.hpp"
+#include "examples/common/fill.hpp"
+
+#include <cute_cpp/host/buffer.hpp>
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <numeric>
+#include <random>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <type_traits>
+#include <vector>
+
+namespace ex = cute_cpp::examples;
+namespace host = cute_cpp::host;
+using cute_cpp::AttentionStrides;
+
+namespace {
+
+/// One check: the batch's key lengths (each at least q_tokens), the heads, the cache's layout, and
+/// the split counts run on the same data. Every plan has D_v = D.
+struct Case {
+  std::vector<int> lens;  ///< keys per sequence, the new tokens' included; the batch is its size
+  int q_tokens = 1, heads_q = 32, heads_kv = 8, d = 128;
+  int page_size = 16;           ///< 0: a contiguous cache [batch, extent, heads_kv, d]
+  std::vector<int> splits{0};   ///< num_splits of each run (0: automatic)
+  bool seqlens = true;          ///< false: seqlens_k null (contiguous; every sequence fills the extent)
+  bool kv_interleaved = false;  ///< paged: K and V of a page in one [pages, 2, page_size, heads_kv, d] buffer
+  bool strided_qo = false;      ///< q inside a [batch, q_tokens, heads_q + 2 heads_kv, d] QKV buffer; o's heads padded
+  bool causal = true;
+  bool lse = true;
+  float scale = 0.0f;  ///< 0: 1 / sqrt(d)
+  bool append = false;  ///< the new tokens' K and V reach the cache through run_kv_append
+
+  [[nodiscard]] int batch() const { return int(lens.size()); }
+  [[nodiscard]] int max_len() const { return *std::max_element(lens.begin(), lens.end()); }
+  [[nodiscard]] std::string name() const {
+    std::string s = "B" + std::to_string(batch()) + " q" + std::to_string(q_tokens) + " H" + std::to_string(heads_q) +
+                    "/" + std::to_string(heads_kv) + " D" + std::to_string(d);
+    s += page_size > 0 ? " page" + std::to_string(page_size) : std::string(" contiguous");
+    if (!seqlens) s += " no-seqlens";
+    if (kv_interleaved) s += " kv-interleaved";
+    if (strided_qo) s += " strided-q/o";
+    if (!causal) s += " non-causal";
+    if (!lse) s += " no-lse";
+    if (scale > 0) s += " scale " + std::to_string(scale).substr(0, 4);
+    if (append) s += " appended";
+    for (std::size_t i = 0; i < lens.size(); ++i) s += (i == 0 ? " lens " : ",") + std::to_string(lens[i]);
+    return s;
+  }
+};
+
+/// A 16-bit element whose bits are all ones: a NaN in bf16 and in f16.
+template <class T>
+T nan_bits() {
+  static_assert(sizeof(T) == 2);
+  return std::bit_cast<T>(std::uint16_t{0xFFFF});
+}
+
+template <class T>
+bool is_nan_bits(T const& value) {
+  return std::bit_cast<std::uint16_t>(value) == 0xFFFF;
+}
+
+/// The element offset of (outer, seq, head) under strides: outer is a batch entry or a page.
+std::int64_t at(AttentionStrides const& s, std::int64_t outer, std::int64_t seq, std::int64_t head) {
+  return outer * s.batch + seq * s.seq + head * s.head;
+}
+
+// ---- inputs and the reference ----
+
+/// The problem in logical order, as the reference reads it.
+template <class T>
+struct Inputs {
+  std::vector<T> q;                  ///< [batch, q_tokens, heads_q, d]
+  std::vector<std::vector<T>> k, v;  ///< per sequence: [len, heads_kv, d]
+};
+
+template <class T>
+Inputs<T> make_inputs(Case const& c, std::mt19937_64& rng) {
+  Inputs<T> in;
+  in.q = ex::random_values<T>(std::size_t(c.batch()) * c.q_tokens * c.heads_q * c.d, rng, -1.0, 1.0);
+  for (int len : c.lens) {
+    std::size_t const n = std::size_t(len) * c.heads_kv * c.d;
+    in.k.push_back(ex::random_values<T>(n, rng, -1.0, 1.0));
+    in.v.push_back(ex::random_values<T>(n, rng, -1.0, 1.0));
+  }
+  return in;
+}
+
+/// O [batch, q_tokens, heads_q, d] and LSE [batch, q_tokens, heads_q] in double: query token t of
+/// sequence b sees keys [0, len - q_tokens + t] (causal) or all of them.
+template <class T>
+void reference(Case const& c, Inputs<T> const& in, std::vector<double>& o, std::vector<double>& lse) {
+  double const scale = c.scale > 0 ? double(c.scale) : 1.0 / std::sqrt(double(c.d));
+  int const group = c.heads_q / c.heads_kv, rows_per_seq = c.q_tokens * c.heads_q;
+  auto const work = [&](int row) {  // row = (b * q_tokens + t) * heads_q + h
+    int const b = row / rows_per_seq, t = row / c.heads_q % c.q_tokens, h = row % c.heads_q, hk = h / group;
+    int const len = c.lens[std::size_t(b)];
+    int const visible = c.causal ? len - c.q_tokens + t + 1 : len;
+    auto const key = [&](std::vector<T> const& cache, int j, int e) {
+      return double(float(cache[(std::size_t(j) * c.heads_kv + hk) * c.d + std::size_t(e)]));
+    };
+    T const* qrow = in.q.data() + std::size_t(row) * c.d;
+    std::vector<double> s(static_cast<std::size_t>(visible));
+    double mx = -INFINITY;
+    for (int j = 0; j < visible; ++j) {
+      double dot = 0;
+      for (int e = 0; e < c.d; ++e) dot += double(float(qrow[e])) * key(in.k[std::size_t(b)], j, e);
+      s[std::size_t(j)] = dot * scale;
+      mx = std::max(mx, s[std::size_t(j)]);
+    }
+    double sum = 0;
+    for (auto& x : s) sum += (x = std::exp(x - mx));
+    lse[std::size_t(row)] = mx + std::log(sum);
+    for (int e = 0; e < c.d; ++e) {
+      double acc = 0;
+      for (int j = 0; j < visible; ++j) acc += s[std::size_t(j)] * key(in.v[std::size_t(b)], j, e);
+      o[std::size_t(row) * c.d + std::size_t(e)] = acc / sum;
+    }
+  };
+  std::vector<std::thread> pool;
+  unsigned const workers = std::max(1u, std::thread::hardware_concurrency());
+  int const rows = c.batch() * rows_per_seq;
+  for (unsigned w = 0; w < workers; ++w)
+    pool.emplace_back([&, w] {
+      for (int row = int(w); row < rows; row += int(workers)) work(row);
+    });
+  for (auto& t : pool) t.join();
+}
+
+// ---- the device problem ----
+
+/// The buffers a check's arguments point at, and the host copies of the lengths and the table.
+template <class T>
+struct Problem {
+  std::vector<std::int32_t> lens, table;
+  host::DeviceBuffer<T> q, kv, o;
+  host::DeviceBuffer<float> lse;
+  host::DeviceBuffer<std::int32_t> dlens, dtable;
+  host::DeviceBuffer<unsigned char> workspace;
+  bool append_ok = true;  ///< with Case::append: the cache after run_kv_append is the full one, bit for bit
+  AttentionStrides q_stride, o_stride;  ///< as laid out (the arguments' may be 0: contiguous)
+  ex::DecodeArguments<T> args;
+};
+
+/// Q in its buffer (NaN around it: the QKV buffer's K and V heads are never Q's), and O's buffer.
+template <class T>
+void place_q_and_o(Case const& c, Inputs<T> const& in, Problem<T>& p) {
+  std::int64_t const q_heads = c.strided_qo ? c.heads_q + 2 * c.heads_kv : c.heads_q;
+  std::int64_t const o_head = c.strided_qo ? c.d + 8 : c.d;  // 16 bytes of padding after each head
+  p.q_stride = {c.q_tokens * q_heads * c.d, q_heads * c.d, c.d};
+  p.o_stride = {c.q_tokens * c.heads_q * o_head, c.heads_q * o_head, o_head};
+  std::vector<T> q(std::size_t(c.batch() * p.q_stride.batch), nan_bits<T>());
+  for (int b = 0; b < c.batch(); ++b)
+    for (int t = 0; t < c.q_tokens; ++t)
+      for (int h = 0; h < c.heads_q; ++h)
+        std::copy_n(in.q.begin() + ((std::ptrdiff_t(b) * c.q_tokens + t) * c.heads_q + h) * c.d, c.d,
+                    q.begin() + at(p.q_stride, b, t, h));
+  p.q = host::DeviceBuffer<T>(q.size());
+  p.q.upload(std::span<T const>(q));
+  p.o = host::DeviceBuffer<T>(std::size_t(c.batch() * p.o_stride.batch));
+  p.lse = host::DeviceBuffer<float>(std::size_t(c.batch()) * c.q_tokens * c.heads_q);
+  auto& a = p.args;
+  a.q = p.q.data();
+  a.o = p.o.data();
+  a.lse = c.lse ? p.lse.data() : nullptr;
+  if (c.strided_qo) {
+    a.q_stride = p.q_stride;
+    a.o_stride = p.o_stride;
+  }
+}
+
+/// A shuffled page table: each sequence's pages drawn from a random permutation of more pages than
+/// the batch needs; each row has entries past its sequence's pages, and they point at spare pages.
+struct PageTable {
+  int num_pages = 0, max_pages = 0;
+  std::vector<std::int32_t> entries;  ///< [batch, max_pages]
+};
+
+PageTable make_page_table(std::vector<int> const& lens, int page_size, std::mt19937_64& rng) {
+  int needed = 0, widest = 0;
+  for (int len : lens) {
+    needed += (len + page_size - 1) / page_size;
+    widest = std::max(widest, (len + page_size - 1) / page_size);
+  }
+  int const spare = needed / 4 + 2;
+  PageTable t{needed + spare, widest + 1, {}};
+  std::vector<std::int32_t> order(std::size_t(t.num_pages));
+  std::iota(order.begin(), order.end(), 0);
+  std::shuffle(order.begin(), order.end(), rng);
+  int next = 0, next_spare = 0;
+  for (int len : lens)
+    for (int i = 0; i < t.max_pages; ++i)
+      t.entries.push_back(i < (len + page_size - 1) / page_size ? order[std::size_t(next++)]
+                                                                : order[std::size_t(needed + next_spare++ % spare)]);
+  return t;
+}
+
+/// Where K and V live in the one cache buffer: per unit (a page, or a sequence when contiguous),
+/// K's [unit_rows, heads_kv, d] and V's, either as two regions or interleaved per page.
+struct CacheLayout {
+  AttentionStrides k, v;
+  std::int64_t k_base = 0, v_base = 0, elems = 0;
+};
+
+CacheLayout cache_layout(Case const& c, std::int64_t units, std::int64_t unit_rows) {
+  std::int64_t const row = std::int64_t(c.heads_kv) * c.d, unit = unit_rows * row;
+  CacheLayout l;
+  if (c.kv_interleaved) {  // [units, 2, unit_rows, heads_kv, d]
+    l.k = l.v = {2 * unit, row, c.d};
+    l.v_base = unit;
+  } else {  // K's [units, unit_rows, heads_kv, d], then V's
+    l.k = l.v = {unit, row, c.d};
+    l.v_base = units * unit;
+  }
+  l.elems = 2 * units * unit;
+  return l;
+}
+
+/// run_kv_append of the new tokens (the last q_tokens keys of each sequence, as a [batch, q_tokens,
+/// heads_kv, d] projection output) into the cache; the cache must then be `full`, bit for bit:
+/// every new slot written, nothing else touched.
+template <class T>
+void append_new_tokens(Case const& c, Inputs<T> const& in, Problem<T>& p, std::int64_t k_base, std::int64_t v_base,
+                       std::vector<T> const& full) {
+  std::size_t const row = std::size_t(c.heads_kv) * c.d;
+  std::vector<T> k_new, v_new;
+  for (int b = 0; b < c.batch(); ++b) {
+    std::size_t const first = std::size_t(c.lens[std::size_t(b)] - c.q_tokens) * row;
+    k_new.insert(k_new.end(), in.k[std::size_t(b)].begin() + std::ptrdiff_t(first), in.k[std::size_t(b)].end());
+    v_new.insert(v_new.end(), in.v[std::size_t(b)].begin() + std::ptrdiff_t(first), in.v[std::size_t(b)].end());
+  }
+  host::DeviceBuffer<T> dk(k_new.size()), dv(v_new.size());
+  dk.upload(std::span<T const>(k_new));
+  dv.upload(std::span<T const>(v_new));
+  auto const& a = p.args;
+  ex::KvAppendArguments<T> ap;
+  ap.k_new = dk.data();
+  ap.v_new = dv.data();
+  ap.k = p.kv.data() + k_base;
+  ap.v = p.kv.data() + v_base;
+  ap.k_stride = a.k_stride;
+  ap.v_stride = a.v_stride;
+  ap.batch = c.batch();
+  ap.q_tokens = c.q_tokens;
+  ap.heads_kv = c.heads_kv;
+  ap.head_dim = ap.head_dim_v = c.d;
+  ap.seqlens_k = p.dlens.data();
+  ap.max_seq_k = a.max_seq_k;
+  ap.block_table = a.block_table;
+  ap.page_size = a.page_size;
+  ap.max_pages_per_seq = a.max_pages_per_seq;
+  ap.num_pages = a.num_pages;
+  ex::run_kv_append<T>(ap, nullptr);
+  host::cuda_check(cudaDeviceSynchronize(), "kv_append");
+  auto const after = p.kv.download();
+  p.append_ok = std::equal(after.begin(), after.end(), full.begin(), [](T const& x, T const& y) {
+    return std::bit_cast<std::uint16_t>(x) == std::bit_cast<std::uint16_t>(y);
+  });
+}
+
+/// The cache: every slot NaN, then each sequence's keys and values written where the table (or the
+/// contiguous layout) puts them. A kernel that reads a spare page, a slot past a sequence's end,
+/// or a table entry past its pages, and lets it reach O, writes NaN.
+template <class T>
+void place_cache(Case const& c, Inputs<T> const& in, Problem<T>& p, std::mt19937_64& rng) {
+  bool const paged = c.page_size > 0;
+  int const extent = c.seqlens ? c.max_len() + 7 : c.max_len();  // contiguous: NaN past every sequence
+  PageTable table = paged ? make_page_table(c.lens, c.page_size, rng) : PageTable{};
+  CacheLayout const l = cache_layout(c, paged ? table.num_pages : c.batch(), paged ? c.page_size : extent);
+  auto const slot = [&](int b, int j) -> std::pair<std::int64_t, std::int64_t> {  // (unit, row) of key j
+    if (!paged) return {b, j};
+    return {table.entries[std::size_t(b) * table.max_pages + std::size_t(j / c.page_size)], j % c.page_size};
+  };
+  // With append, the cache first holds every key but the new tokens' (their slots NaN), and
+  // `full` what it must hold after run_kv_append.
+  std::vector<T> cache(std::size_t(l.elems), nan_bits<T>()), full;
+  auto const write_keys = [&](std::vector<T>& to, bool new_tokens) {
+    for (int b = 0; b < c.batch(); ++b)
+      for (int j = 0; j < c.lens[std::size_t(b)]; ++j) {
+        if (!new_tokens && j >= c.lens[std::size_t(b)] - c.q_tokens) continue;
+        for (int h = 0; h < c.heads_kv; ++h) {
+          auto const [unit, row] = slot(b, j);
+          std::ptrdiff_t const from = (std::ptrdiff_t(j) * c.heads_kv + h) * c.d;
+          std::copy_n(in.k[std::size_t(b)].begin() + from, c.d, to.begin() + l.k_base + at(l.k, unit, row, h));
+          std::copy_n(in.v[std::size_t(b)].begin() + from, c.d, to.begin() + l.v_base + at(l.v, unit, row, h));
+        }
+      }
+  };
+  if (c.append) {
+    full = cache;
+    write_keys(full, true);
+  }
+  write_keys(cache, !c.append);
+  p.kv = host::DeviceBuffer<T>(cache.size());
+  p.kv.upload(std::span<T const>(cache));
+  p.lens.assign(c.lens.begin(), c.lens.end());
+  p.dlens = host::DeviceBuffer<std::int32_t>(p.lens.size());
+  p.dlens.upload(std::span<std::int32_t const>(p.lens));
+  auto& a = p.args;
+  a.k = p.kv.data() + l.k_base;
+  a.v = p.kv.data() + l.v_base;
+  if (c.kv_interleaved) {
+    a.k_stride = l.k;
+    a.v_stride = l.v;
+  }
+  a.seqlens_k = c.seqlens ? p.dlens.data() : nullptr;
+  a.seqlens_k_host = c.seqlens ? p.lens.data() : nullptr;
+  a.max_seq_k = paged ? c.max_len() : extent;
+  if (paged) {
+    p.table = std::move(table.entries);
+    p.dtable = host::DeviceBuffer<std::int32_t>(p.table.size());
+    p.dtable.upload(std::span<std::int32_t const>(p.table));
+    a.block_table = p.dtable.data();
+    a.block_table_host = p.table.data();
+    a.page_size = c.page_size;
+    a.max_pages_per_seq = table.max_pages;
+    a.num_pages = table.num_pages;
+  }
+  if (c.append) append_new_tokens(c, in, p, l.k_base, l.v_base, full);
+}
+
+template <class T>
+void set_shape(Case const& c, ex::DecodeArguments<T>& a) {
+  a.batch = c.batch();
+  a.q_tokens = c.q_tokens;
+  a.heads_q = c.heads_q;
+  a.heads_kv = c.heads_kv;
+  a.head_dim = a.head_dim_v = c.d;
+  a.softmax_scale = c.scale;
+  a.causal = c.causal;
+}
+
+// ---- one run and its comparison ----
+
+/// What one run wrote: O in logical order, the LSE, and how many of o's padding elements changed.
+template <class T>
+struct Output {
+  int splits = 0;
+  std::vector<T> o;  ///< [batch, q_tokens, heads_q, d]
+  std::vector<float> lse;
+  std::size_t padding_written = 0;
+};
+
+/// Runs with num_splits on poisoned outputs and a poisoned workspace (a partial O or LSE that the
+/// combine reads without a split having written it is NaN).
+template <class T>
+Output<T> run(Case const& c, Problem<T>& p, int num_splits) {
+  auto& a = p.args;
+  a.num_splits = num_splits;
+  std::size_t const bytes = ex::decode_workspace_bytes(a);
+  p.workspace = host::DeviceBuffer<unsigned char>(bytes);
+  if (bytes > 0) p.workspace.fill_bytes(0xFF);
+  a.workspace = p.workspace.data();
+  a.workspace_bytes = bytes;
+  p.o.fill_bytes(0xFF);
+  p.lse.fill_bytes(0xFF);
+  Output<T> out;
+  out.splits = ex::decode_num_splits(a);
+  ex::run_decode_attention<T>(a, nullptr);
+  host::cuda_check(cudaDeviceSynchronize(), "decode_attention_sm90");
+  auto const o = p.o.download();
+  for (int b = 0; b < c.batch(); ++b)
+    for (int t = 0; t < c.q_tokens; ++t)
+      for (int h = 0; h < c.heads_q; ++h) {
+        auto const row = o.begin() + at(p.o_stride, b, t, h);
+        out.o.insert(out.o.end(), row, row + c.d);
+        out.padding_written += std::size_t(std::count_if(row + c.d, row + p.o_stride.head,
+                                                         [](T const& x) { return !is_nan_bits(x); }));
+      }
+  if (c.lse) out.lse = p.lse.download();
+  return out;
+}
+
+/// |got - want| <= rtol |want| + atol for every element of O, atol a fraction of the largest |want|
+/// of its row. NOTE: O of a long sequence averages thousands of V rows and is small (|O| ~ 0.01 at
+/// 32k keys), so fmha's fixed atol of 1e-2 would pass an O of zeros; P and O round to 16 bits
+/// relative to the row's scale.
+template <class T>
+ex::CheckResult check_o(std::span<T const> got, std::span<double const> want, int d) {
+  ex::CheckResult all;
+  for (std::size_t first = 0; first < want.size(); first += std::size_t(d)) {
+    auto const w = want.subspan(first, std::size_t(d));
+    double row_max = 0;
+    for (double x : w) row_max = std::max(row_max, std::fabs(x));
+    auto const r = ex::check_close<T>(got.subspan(first, std::size_t(d)), w, 2e-2, 2e-2 * row_max);
+    if (r.bad > 0 && all.bad == 0) {
+      all.first_bad = first + r.first_bad;
+      all.got_at_first_bad = r.got_at_first_bad;
+      all.want_at_first_bad = r.want_at_first_bad;
+    }
+    all.bad += r.bad;
+    all.checked += r.checked;
+    all.worst_error = std::max(all.worst_error, r.worst_error);
+  }
+  return all;
+}
+
+/// The LSE within 1e-3 + 1e-4 |want| (float accumulation over up to 32k keys); NaN never passes.
+ex::CheckResult check_lse(std::span<float const> got, std::span<double const> want) {
+  ex::CheckResult r;
+  for (std::size_t i = 0; i < want.size(); ++i) {
+    double const g = got[i], error = std::fabs(g - want[i]);
+    bool const good = error <= 1e-3 + 1e-4 * std::fabs(want[i]);
+    if (!good && r.bad++ == 0) {
+      r.first_bad = i;
+      r.got_at_first_bad = g;
+      r.want_at_first_bad = want[i];
+    }
+    if (good) r.worst_error = std::max(r.worst_error, error);
+    ++r.checked;
+  }
+  return r;
+}
+
+template <class T>
+std::vector<double> as_double(std::vector<T> const& values) {
+  std::vector<double> out;
+  out.reserve(values.size());
+  for (auto const& x : values) out.push_back(double(float(x)));
+  return out;
+}
+
+/// Every run of a case (one per split count) against the reference, and against the first run.
+template <class T>
+bool check_case(Case const& c, std::mt19937_64& rng) {
+  bool const all_full = std::all_of(c.lens.begin(), c.lens.end(), [&](int len) { return len == c.max_len(); });
+  if (*std::min_element(c.lens.begin(), c.lens.end()) < c.q_tokens || (!c.seqlens && !all_full))
+    throw std::logic_error("decode_attention_sm90: case " + c.name() +
+                           ": each length must hold the query tokens, and without seqlens_k be the extent");
+  auto const in = make_inputs<T>(c, rng);
+  Problem<T> p;
+  set_shape(c, p.args);
+  place_q_and_o(c, in, p);
+  place_cache(c, in, p, rng);
+  std::vector<double> want_o(in.q.size()), want_lse(p.lse.size());
+  reference<T>(c, in, want_o, want_lse);
+  bool ok = p.append_ok;
+  if (c.append)
+    std::printf("  %-4s %s: the cache after run_kv_append %s\n", ex::dtype_name<T>(), c.name().c_str(),
+                p.append_ok ? "is the full cache, bit for bit" : "DIFFERS from the full cache");
+  std::vector<double> first_o;
+  for (int splits : c.splits) {
+    auto const out = run<T>(c, p, splits);
+    auto const r_o = check_o<T>(out.o, want_o, c.d);
+    auto const r_l = c.lse ? check_lse(out.lse, want_lse) : ex::CheckResult{};
+    bool const pad_ok = out.padding_written == 0;
+    ok &= r_o.ok() && (!c.lse || r_l.ok()) && pad_ok;
+    std::printf("  %-4s %s, splits %d%s\n       O: %s; LSE: %s%s\n", ex::dtype_name<T>(), c.name().c_str(),
+                out.splits, splits == 0 ? " (auto)" : "", r_o.summary().c_str(),
+                c.lse ? r_l.summary().c_str() : "not asked for",
+                pad_ok ? "" : ("; WROTE " + std::to_string(out.padding_written) + " elements of o's padding").c_str());
+    if (first_o.empty()) {
+      first_o = as_double(out.o);
+      continue;
+    }
+    auto const same = check_o<T>(out.o, first_o, c.d);
+    ok &= same.ok();
+    std::printf("       O against the run with splits %d: %s\n", c.splits.front(), same.summary().c_str());
+  }
+  return ok;
+}
+
+// ---- the checks ----
+
+/// Bad arguments are errors naming the rule, thrown before anything is launched.
+bool check_errors() {
+  using bf16 = __nv_bfloat16;
+  // A valid paged problem: 250 keys (four 64-key tiles) in 16 of 20 pages of 16 keys.
+  host::DeviceBuffer<bf16> in(std::size_t(1) << 20), out(std::size_t(1) << 16);
+  in.fill_bytes(0);
+  std::vector<std::int32_t> table(16), lens{250};
+  std::iota(table.begin(), table.end(), 0);
+  host::DeviceBuffer<std::int32_t> dtable(table.size()), dlens(lens.size());
+  dtable.upload(std::span<std::int32_t const>(table));
+  dlens.upload(std::span<std::int32_t const>(lens));
+  ex::DecodeArguments<bf16> a;
+  a.q = a.k = a.v = in.data();
+  a.o = out.data();
+  a.batch = 1, a.q_tokens = 1, a.heads_q = 4, a.heads_kv = 4, a.head_dim = a.head_dim_v = 128;
+  a.seqlens_k = dlens.data(), a.seqlens_k_host = lens.data(), a.max_seq_k = 250;
+  a.block_table = dtable.data(), a.block_table_host = table.data();
+  a.page_size = 16, a.max_pages_per_seq = 16, a.num_pages = 20;
+  a.num_splits = 1;
+  // The control: these arguments run, so each error below comes from the one thing changed.
+  ex::run_decode_attention(a, nullptr);
+  host::cuda_check(cudaDeviceSynchronize(), "decode_attention_sm90");
+  auto const expect = [](char const* rule, ex::DecodeArguments<bf16> const& args) {  // rule: "[id]"
+    try {
+      ex::run_decode_attention(args, nullptr);
+    } catch (std::invalid_argument const& e) {
+      bool const named = std::string(e.what()).find(rule) != std::string::npos;
+      std::printf("  error %-24s %s: %s\n", rule, named ? "ok" : "WRONG RULE", e.what());
+      return named;
+    }
+    std::printf("  error %-24s NOT RAISED\n", rule);
+    return false;
+  };
+  bool ok = true;
+  auto b = a;
+  b.head_dim = b.head_dim_v = 96;
+  ok &= expect("[attention.head-dim]", b);
+  b = a;
+  b.heads_q = 6;
+  ok &= expect("[attention.gqa]", b);
+  b = a;
+  b.page_size = 24;
+  ok &= expect("[attention.page-size]", b);
+  b = a;
+  auto bad_table = table;
+  bad_table[3] = 20;  // one past the cache's pages, within the sequence's 16
+  b.block_table_host = bad_table.data();
+  ok &= expect("[attention.block-table]", b);
+  b = a;
+  std::vector<std::int32_t> const long_lens{16 * 16 + 1};  // one key past the table's 16 pages
+  b.seqlens_k_host = long_lens.data();
+  ok &= expect("[attention.block-table]", b);
+  b = a;
+  b.q_tokens = 9;
+  ok &= expect("[attention.q-tokens]", b);
+  b = a;
+  b.num_splits = 4;
+  std::size_t const need = ex::decode_workspace_bytes(b);
+  if (need == 0) {
+    std::printf("  error [attention.workspace]     WRONG: decode_workspace_bytes is 0 for 4 splits\n");
+    return false;
+  }
+  host::DeviceBuffer<unsigned char> workspace(need);  // room enough, but one byte fewer declared
+  b.workspace = workspace.data();
+  b.workspace_bytes = need - 1;
+  ok &= expect("[attention.workspace]", b);
+  return ok;
+}
+
+/// For compute-sanitizer (memcheck, racecheck): every head-dim plan, both cache layouts, splits,
+/// two 64-row blocks per kv head; short sequences.
+bool check_small(std::mt19937_64& rng) {
+  using bf16 = __nv_bfloat16;
+  bool ok = check_case<bf16>({.lens = {1, 17, 300}, .heads_q = 8, .heads_kv = 2, .splits = {1, 3}}, rng);
+  ok &= check_case<bf16>({.lens = {4, 70}, .q_tokens = 4, .heads_q = 4, .heads_kv = 4, .d = 64, .page_size = 0},
+                         rng);
+  ok &= check_case<__half>({.lens = {2, 65}, .q_tokens = 2, .heads_q = 4, .heads_kv = 1, .d = 256, .page_size = 64},
+                           rng);
+  ok &= check_case<bf16>({.lens = {4, 40}, .q_tokens = 4, .heads_q = 32, .heads_kv = 1, .append = true}, rng);
+  return ok;
+}
+
+bool check_all(std::mt19937_64& rng) {
+  using bf16 = __nv_bfloat16;
+  bool ok = check_errors();
+  std::vector<Case> const cases = {
+      // GQA 32/8 and 32/4 on pages of 16 and 64: the lengths around a page and a tile mixed with a
+      // long one in one batch; splits forced to 1 and 3 and automatic on the same data.
+      {.lens = {1, 15, 16, 17, 1000, 32768}, .splits = {0, 1, 3}},
+      {.lens = {1, 15, 16, 17, 1000, 32768}, .page_size = 64},
+      {.lens = {4, 15, 16, 17, 1000, 32768}, .q_tokens = 4, .heads_kv = 4, .page_size = 64, .splits = {0, 1, 3}},
+      {.lens = {4, 15, 16, 17, 1000, 32768}, .q_tokens = 4},
+      // MHA (one row per token and kv head) without the LSE, and MQA (every q head on one kv head).
+      {.lens = {1, 17, 1000}, .heads_q = 8, .heads_kv = 8, .lse = false},
+      {.lens = {15, 300, 2049}, .q_tokens = 4, .heads_q = 8, .heads_kv = 1, .page_size = 64},
+      // Rows per kv head past one 64-row block: 32 x 4 = 128 (two full), 24 x 3 = 72 (the second
+      // nearly empty); and exactly 64 with the most query tokens, 8.
+      {.lens = {4, 100, 1000}, .q_tokens = 4, .heads_q = 32, .heads_kv = 1},
+      {.lens = {3, 64, 65, 500}, .q_tokens = 3, .heads_q = 24, .heads_kv = 1, .page_size = 64, .splits = {0, 3}},
+      {.lens = {8, 129}, .q_tokens = 8, .heads_q = 16, .heads_kv = 2},
+      // Head dims 64 and 256 (their own plans).
+      {.lens = {2, 63, 64, 65, 700}, .q_tokens = 2, .heads_q = 8, .heads_kv = 2, .d = 64},
+      {.lens = {1, 100, 3000}, .heads_q = 16, .heads_kv = 4, .d = 256, .page_size = 64, .splits = {0, 3}},
+      {.lens = {4, 250}, .q_tokens = 4, .heads_q = 8, .heads_kv = 8, .d = 256},
+      // A contiguous cache: with lengths (NaN past each), with splits; and without (every sequence
+      // the full extent).
+      {.lens = {1, 500, 2000}, .heads_q = 16, .heads_kv = 4, .page_size = 0, .splits = {0, 3}},
+      {.lens = {777, 777, 777}, .q_tokens = 4, .heads_q = 8, .heads_kv = 2, .page_size = 0, .seqlens = false},
+      // Strides: K and V interleaved per page (page stride twice a page); q read in place from a
+      // QKV projection's output and o written with padded heads (the padding must stay NaN).
+      {.lens = {1, 33, 400}, .heads_q = 16, .heads_kv = 4, .kv_interleaved = true},
+      {.lens = {4, 200}, .q_tokens = 4, .heads_q = 16, .heads_kv = 4, .strided_qo = true},
+      // Every token sees every key; a softmax scale that is not 1/sqrt(d).
+      {.lens = {4, 90, 1000}, .q_tokens = 4, .heads_q = 8, .heads_kv = 2, .causal = false},
+      {.lens = {1, 1000}, .heads_q = 8, .heads_kv = 2, .scale = 0.3f},
+      // The new tokens written by run_kv_append (paged, across a page boundary, and contiguous).
+      {.lens = {4, 17, 31, 1000}, .q_tokens = 4, .heads_q = 16, .heads_kv = 4, .append = true},
+      {.lens = {1, 64, 65}, .heads_q = 8, .heads_kv = 2, .page_size = 64, .kv_interleaved = true, .append = true},
+      {.lens = {2, 300}, .q_tokens = 2, .heads_q = 8, .heads_kv = 2, .d = 64, .page_size = 0, .append = true},
+  };
+  for (auto const& c : cases) ok &= check_case<bf16>(c, rng);
+  ok &= check_case<__half>({.lens = {1, 17, 1000, 5000}, .splits = {0, 3}}, rng);
+  return ok;
+}
+
+// ---- the benchmark ----
+
+/// The benchmark's shapes: bf16, D128, 32 q heads on 8 kv heads, one query token, every sequence
+/// the full length; each batch x length on each page size, then one contiguous row.
+constexpr int bench_heads_q = 32, bench_heads_kv = 8, bench_d = 128;
+constexpr int bench_batches[] = {1, 8, 32, 128};
+constexpr int bench_lengths[] = {1024, 4096, 32768};
+constexpr int bench_page_sizes[] = {16, 64};
+/// Larger caches are skipped: the copy reference needs as much again.
+constexpr double bench_max_cache_bytes = 40e9;
+
+/// GB/s of one shape against a device copy of as many bytes: the K and V the kernel reads, Q and O.
+/// NOTE: the bench helper flushes L2 before every timed call, so the small caches (B1 KV1024: 4 MB)
+/// are read from HBM too; their time is mostly launch and tail, not bandwidth.
+/// `candidate` >= 0 times that plan of decode_candidates.hpp instead of run_decode_attention's.
+template <class T>
+void bench(int batch, int len, int page_size, std::mt19937_64& rng, std::vector<ex::Record>& records,
+           int candidate = -1, bool shuffled = true) {
+  std::size_t const tokens = std::size_t(batch) * len;
+  std::size_t const cache_bytes = tokens * bench_heads_kv * (bench_d + bench_d) * sizeof(T);
+  std::string const shape = "B" + std::to_string(batch) + " H" + std::to_string(bench_heads_q) + "/" +
+                            std::to_string(bench_heads_kv) + " KV" + std::to_string(len) + " D" +
+                            std::to_string(bench_d) +
+                            (page_size > 0 ? " page" + std::to_string(page_size) : std::string(" contiguous")) +
+                            (candidate >= 0 ? std::string(" plan ") + ex::decode_candidate_name(candidate) : "") +
+                            (shuffled ? "" : " in order");
+  if (double(cache_bytes) > bench_max_cache_bytes) {
+    std::printf("  bench %s: skipped (cache of %.1f GB)\n", shape.c_str(), double(cache_bytes) / 1e9);
+    return;
+  }
+  std::size_t const q_elems = std::size_t(batch) * bench_heads_q * bench_d;
+  host::DeviceBuffer<T> q(q_elems), o(q_elems), k(tokens * bench_heads_kv * bench_d), v(k.size());
+  ex::fill_random_tiled(q.data(), q.size(), rng, -1.0, 1.0);
+  ex::fill_random_tiled(k.data(), k.size(), rng, -1.0, 1.0);
+  ex::fill_random_tiled(v.data(), v.size(), rng, -1.0, 1.0);
+  std::vector<std::int32_t> lens(std::size_t(batch), len), table(page_size > 0 ? tokens / std::size_t(page_size) : 0);
+  std::iota(table.begin(), table.end(), 0);
+  if (shuffled) std::shuffle(table.begin(), table.end(), rng);
+  host::DeviceBuffer<std::int32_t> dlens(lens.size()), dtable(table.size());
+  dlens.upload(std::span<std::int32_t const>(lens));
+  if (!table.empty()) dtable.upload(std::span<std::int32_t const>(table));
+
+  ex::DecodeArguments<T> a;
+  a.q = q.data(), a.k = k.data(), a.v = v.data(), a.o = o.data();
+  a.batch = batch, a.heads_q = bench_heads_q, a.heads_kv = bench_heads_kv, a.head_dim = a.head_dim_v = bench_d;
+  a.seqlens_k = dlens.data(), a.max_seq_k = len;
+  if (page_size > 0) {
+    a.block_table = dtable.data(), a.page_size = page_size;
+    a.max_pages_per_seq = len / page_size, a.num_pages = int(table.size());
+  }
+  std::size_t const workspace_bytes =
+      candidate >= 0 ? ex::decode_candidate_workspace_bytes(candidate, a) : ex::decode_workspace_bytes(a);
+  host::DeviceBuffer<unsigned char> workspace(workspace_bytes);
+  a.workspace = workspace.data(), a.workspace_bytes = workspace_bytes;
+  std::size_t const bytes = cache_bytes + (q.size() + o.size()) * sizeof(T);
+  if (candidate >= 0) {
+    if constexpr (std::is_same_v<T, __nv_bfloat16>) {
+      records.push_back(ex::bench_against_copy("decode_attention_sm90", shape, ex::dtype_name<T>(), bytes,
+                                               [&] { ex::run_decode_candidate(candidate, a, nullptr); }));
+    }
+    return;
+  }
+  std::printf("  bench %-34s %d splits\n", shape.c_str(), ex::decode_num_splits(a));
+  records.push_back(ex::bench_against_copy("decode_attention_sm90", shape, ex::dtype_name<T>(), bytes,
+                                           [&] { ex::run_decode_attention<T>(a, nullptr); }));
+}
+
+void bench_all(std::mt19937_64& rng, std::vector<ex::Record>& records) {
+  using bf16 = __nv_bfloat16;
+  for (int page_size : bench_page_sizes)
+    for (int batch : bench_batches)
+      for (int len : bench_lengths) bench<bf16>(batch, len, page_size, rng, records);
+  // Beside B32 KV4096's paged rows: what the pages cost, shuffled and in order, against none.
+  bench<bf16>(32, 4096, 16, rng, records, -1, false);
+  bench<bf16>(32, 4096, 0, rng, records);
+}
+
+/// --sweep: the D128 candidate plans on a few shapes (how decode_plans::D128 was chosen).
+void sweep_all(std::mt19937_64& rng, std::vector<ex::Record>& records) {
+  struct Shape {
+    int batch, len, page_size;
+  };
+  for (Shape const s : {Shape{1, 4096, 16}, Shape{8, 4096, 16}, Shape{32, 4096, 16}, Shape{8, 32768, 64},
+                        Shape{32, 4096, 64}, Shape{128, 4096, 64}})
+    for (int c = 0; c < ex::decode_candidates(); ++c) {
+      try {
+        bench<__nv_bfloat16>(s.batch, s.len, s.page_size, rng, records, c);
+      } catch (std::invalid_argument const& e) {  // a plan whose boxes the page size cannot hold
+        std::printf("  sweep: plan %s skipped: %s\n", ex::decode_candidate_name(c), e.what());
+      }
+    }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (ex::print_plan_kernels(argc, argv, ex::decode_plans::Instantiated{})) return 0;
+  return ex::run_example(
+      "decode_attention_sm90", argc, argv,
+      [](std::mt19937_64& rng, ex::ExampleOptions const& options) {
+        return options.has("--small") ? check_small(rng) : check_all(rng);
+      },
+      [](std::mt19937_64& rng, ex::ExampleOptions const& options, std::vector<ex::Record>& records) {
+        if (options.has("--sweep")) sweep_all(rng, records);
+        else bench_all(rng, records);
+      },
+      {"--small", "--sweep"});
+}
