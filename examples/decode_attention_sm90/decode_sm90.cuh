@@ -3,7 +3,7 @@
 #pragma once
 // Hopper decode attention (sm_90a). A CTA serves one (sequence, kv head, 64-row block of its
 // queries, split of its keys); it reads as its stages:
-//   decode_producer   two producer warps, K's and V's: per key block (last first), TMA boxes of
+//   decode_producer   two producer warps, K's and V's: per key block, TMA boxes of
 //                     the plan's box_rows keys from the block's pages (a box never straddles one);
 //   decode_consumer   the consumer warpgroup:
 //     Q               the group's q heads x new tokens, loaded once into a swizzled 64-row tile;
@@ -67,53 +67,61 @@ __device__ __forceinline__ DecodeWork decode_work(DecodeParams const& p, std::ui
     // Release builds clamp a bad length, so that it reads nothing outside the cache.
     w.seq_k = max(0, min(len, room));
   }
+  // Splits are fixed runs of blocks_per_split blocks (from max_seq_k), so a split's first block is
+  // known before its sequence's length arrives; the last split takes whatever remains.
   std::int32_t const blocks = (w.seq_k + BlockN - 1) / BlockN;
-  std::int32_t const per_split = (blocks + p.splits - 1) / p.splits;
-  w.n_begin = min(blocks, w.split * per_split);
-  w.n_end = min(blocks, w.n_begin + per_split);
+  w.n_begin = w.split * p.blocks_per_split;
+  w.n_end = min(blocks, w.split == p.splits - 1 ? blocks : w.n_begin + p.blocks_per_split);
   return w;
 }
 
 /// A split's page-table entries, read 32 slots at a time by a producer warp's lanes (cp.async,
-/// one entry each) into two shared windows: the next (lower) window's entries are in flight while
-/// this one's pages are used, so nothing waits on a table load. Windows are walked from the
-/// split's last slot down, as the blocks are.
+/// one entry each) into two shared windows: the next window's entries are in flight while this
+/// one's pages are used, so nothing waits on a table load. Windows are walked from the split's
+/// first slot up, as the blocks are.
 struct PageWindow {
   std::int32_t (*windows)[32];        ///< two windows of 32 entries, in shared memory
   std::uint32_t address = 0;          ///< their shared-window address (read with ld.shared)
   std::int32_t const* row = nullptr;  ///< the sequence's table row
-  std::int32_t first = 0, last = 0;   ///< the split's slots [first, last]
+  std::int32_t first = 0, slots = 0;  ///< the split's first slot; the row's length
   std::int32_t window = -1;           ///< the window in use: slots first + 32 window ..
   std::uint32_t lane = 0;
 
   __device__ __forceinline__ void fetch(std::int32_t w) const {
     std::int32_t const slot = first + 32 * w + std::int32_t(lane);
-    bool const inside = w >= 0 && slot <= last;
+    bool const inside = slot < slots;
     arch::cp_async<4>(&windows[w & 1][lane], inside ? row + slot : row, inside ? 4u : 0u);
     arch::cp_async_commit_group();
   }
+  /// Starts the first two windows' loads (before the sequence's length is known).
   __device__ __forceinline__ PageWindow(std::int32_t (*shared)[32], std::int32_t const* table_row,
-                                        std::int32_t first_slot, std::int32_t last_slot, std::uint32_t lane_index)
-      : windows(shared), address(ctm::cvta_to_shared_u32(shared)), row(table_row), first(first_slot), last(last_slot),
-        lane(lane_index) {
-    if (row != nullptr) fetch((last - first) / 32);
+                                        std::int32_t first_slot, std::int32_t row_slots, std::uint32_t lane_index)
+      : windows(shared), address(ctm::cvta_to_shared_u32(shared)), row(table_row), first(first_slot),
+        slots(row_slots), lane(lane_index) {
+    if (row == nullptr) return;
+    fetch(0);
+    fetch(1);
   }
-  /// The page of `slot` (within [first, last], in the window of the previous call or the one below);
-  /// every lane of the warp calls it.
+  /// The page of `slot` (at or above the previous call's, at most one window on); every lane of
+  /// the warp calls it.
   __device__ __forceinline__ std::int32_t page(std::int32_t slot) {
     std::int32_t const w = (slot - first) / 32;
     if (w != window) {
-      // This window's copies (issued a window ago) land; the other window's entries are read no more.
-      arch::cp_async_wait_group<0>();
+      // Entering window w: the one after it may overwrite the one left (read by every lane), and
+      // w's own group lands (the next window's, the youngest, may pend).
+      if (w > 0) {
+        __syncwarp();
+        fetch(w + 1);
+      }
+      arch::cp_async_wait_group<1>();
       __syncwarp();
       window = w;
-      if (w > 0) fetch(w - 1);
     }
     return std::int32_t(ctm::ld_shared_cluster_u32(address + 4 * (32 * (w & 1) + (slot - first) % 32)));
   }
 };
 
-/// A producer warp: per key block (last first), `Chunks` 64-column chunks of the block's keys (K's
+/// A producer warp: per key block, `Chunks` 64-column chunks of the block's keys (K's
 /// or V's) into its pipeline's stage, as box_rows-key boxes; lane 0 issues the loads, the warp reads
 /// the page table (PageWindow). Boxes past the sequence's end read its last box again (their keys
 /// are masked and their V rows zeroed), so a table entry past the sequence is never used.
@@ -126,15 +134,13 @@ __device__ __forceinline__ void decode_producer(typename Pipeline::SharedStorage
   Pipeline const pipe{barriers};
   auto state = make_pipeline_state<Plan::stages>(PipelineUserType::Producer);
   auto const lane = std::uint32_t(threadIdx.x % 32);
-  if (w.n_begin >= w.n_end) return;
-  std::int32_t const last_key = w.seq_k - 1;
   // A block's keys lie in one window: 32 slots hold 512 keys or more, a multiple of any block_n.
   static_assert(32 * 16 % BN == 0, "cute-cpp [attention.decode-tile]: a key block within one page-table window");
   PageWindow pages(windows, p.paged() ? p.block_table + w.batch * p.max_pages_per_seq : nullptr,
                    p.paged() ? std::int32_t(p.page_div.divide(std::uint32_t(w.n_begin * BN))) : 0,
-                   p.paged() ? std::int32_t(p.page_div.divide(std::uint32_t(min(w.n_end * BN, w.seq_k) - 1))) : -1,
-                   lane);
-  for (std::int32_t n = w.n_end - 1; n >= w.n_begin; --n) {
+                   p.max_pages_per_seq, lane);
+  std::int32_t const last_key = w.seq_k - 1;  // the length's load lands here, behind the table's
+  for (std::int32_t n = w.n_begin; n < w.n_end; ++n) {
     // Where each box of the block lies: (row, outer) of the cache's (dim, row, head, outer) map.
     std::int32_t rows[Plan::boxes_per_tile], outers[Plan::boxes_per_tile];
 #pragma unroll
@@ -170,6 +176,7 @@ __device__ __forceinline__ void decode_producer(typename Pipeline::SharedStorage
     state.advance();
     __syncwarp();
   }
+  arch::cp_async_wait_group<0>();  // no copy outlives the warp (an empty split's, a window past the end)
 }
 
 /// The query row `row` (0 .. rows) of a kv head's block: its token and q head.
@@ -232,8 +239,9 @@ __device__ __forceinline__ void decode_consumer(typename Plan::SharedStorage& sm
   typename MmaO::FragmentC o;
   o.fill(0.0f);
   Softmax softmax;
+  // The queries load while the sequence's length does.
+  load_queries<Plan>(smem.q, p, w, thread);
   if (w.n_begin < w.n_end) {
-    load_queries<Plan>(smem.q, p, w, thread);
     typename MmaS::FragmentC s;
     typename MmaO::FragmentA pa;
     auto const issue_s = [&] {
@@ -266,19 +274,12 @@ __device__ __forceinline__ void decode_consumer(typename Plan::SharedStorage& sm
       pipe_v.consumer_release(v_state, lane);
       v_state.advance();
     };
-    std::int32_t n = w.n_end - 1;
+    std::int32_t n = w.n_begin;
     issue_s();
     MmaS::template wait_group<0>(s);
     float2 correction = softmax_of_s(n);  // O is still 0: its rescale changes nothing
     pa = MmaO::make_a_fragment(s);
-    if ((n + 1) * BN > w.seq_k) {
-      // The block reaches past the sequence: its V rows there may be anything (0 x NaN is NaN).
-      pipe_v.consumer_wait(v_state);
-      zero_value_rows_from<T, Plan::head_dim_v, BN>(smem.v[v_state.index()], w.seq_k - n * BN, thread, 128);
-      arch::fence_view_async_shared();
-      Plan::ConsumersBarrier::sync();
-    }
-    for (--n; n >= w.n_begin; --n) {
+    for (++n; n < w.n_end; ++n) {
       issue_s();
       softmax.rescale(o, correction);
       issue_pv();
@@ -287,6 +288,14 @@ __device__ __forceinline__ void decode_consumer(typename Plan::SharedStorage& sm
       MmaO::template wait_group<0>(o, pa);
       release_v();
       pa = MmaO::make_a_fragment(s);
+    }
+    if (w.n_end * BN > w.seq_k) {
+      // The last block reaches past the sequence: its V rows there may be anything (0 x NaN is NaN).
+      pipe_v.consumer_wait(v_state);
+      zero_value_rows_from<T, Plan::head_dim_v, BN>(smem.v[v_state.index()], w.seq_k - (w.n_end - 1) * BN, thread,
+                                                    128);
+      arch::fence_view_async_shared();
+      Plan::ConsumersBarrier::sync();
     }
     softmax.rescale(o, correction);
     issue_pv();
@@ -297,32 +306,35 @@ __device__ __forceinline__ void decode_consumer(typename Plan::SharedStorage& sm
   softmax.finish(o, p.scale_log2, lse);
 
   // ---- epilogue: per row, the output (no splits) or the split's partial ----
+  // This thread's two rows (row halves h) are fixed: their destinations are found once, then each
+  // writes its column pairs (null: a row past the block's queries).
   auto const os = MmaO::get_slice(thread);
   bool const partial = p.splits > 1;
+  std::int64_t const rows_total = std::int64_t(p.batch) * p.q_tokens * p.heads_q;
+  T* out[2] = {nullptr, nullptr};
+  float* out_partial[2] = {nullptr, nullptr};
 #pragma unroll
   for (int h = 0; h < 2; ++h) {
-    std::int32_t const row = row0 + slice.row(0, 2 * h);
-    if (thread % 4 != 0 || row >= p.rows) continue;
+    std::int32_t const row = row0 + os.row(0, 2 * h);
+    if (row >= p.rows) continue;
     DecodeRow const d = decode_row(p, w, row);
     std::int64_t const q_row = (std::int64_t(w.batch) * p.q_tokens + d.token) * p.heads_q + d.head;
-    if (partial) p.partial_lse[std::int64_t(w.split) * p.batch * p.q_tokens * p.heads_q + q_row] = lse[h];
-    else if (p.lse != nullptr) p.lse[q_row] = lse[h];
+    if (partial) {
+      out_partial[h] = p.partial_o + (w.split * rows_total + q_row) * Plan::head_dim_v;
+      if (thread % 4 == 0) p.partial_lse[w.split * rows_total + q_row] = lse[h];
+    } else {
+      out[h] = static_cast<T*>(p.o) + w.batch * p.o_batch_stride + d.token * p.o_seq_stride + d.head * p.o_head_stride;
+      if (thread % 4 == 0 && p.lse != nullptr) p.lse[q_row] = lse[h];
+    }
   }
 #pragma unroll
   for (int jj = 0; jj < Plan::head_dim_v / 2; jj += 2) {
-    std::int32_t const row = row0 + os.row(0, jj);
-    if (row >= p.rows) continue;
-    DecodeRow const d = decode_row(p, w, row);
-    if (partial) {
-      std::int64_t const q_row = (std::int64_t(w.batch) * p.q_tokens + d.token) * p.heads_q + d.head;
-      float* const out =
-          p.partial_o + (std::int64_t(w.split) * p.batch * p.q_tokens * p.heads_q + q_row) * Plan::head_dim_v;
-      *reinterpret_cast<float2*>(out + os.col(jj)) = make_float2(o(jj, 0), o(jj + 1, 0));
-    } else {
-      T* const out = static_cast<T*>(p.o) + w.batch * p.o_batch_stride + d.token * p.o_seq_stride +
-                     d.head * p.o_head_stride;
+    int const h = Softmax::half(jj), col = os.col(jj);
+    if (out_partial[h] != nullptr)
+      *reinterpret_cast<float2*>(out_partial[h] + col) = make_float2(o(jj, 0), o(jj + 1, 0));
+    if (out[h] != nullptr) {
       T pair[2] = {T(o(jj, 0)), T(o(jj + 1, 0))};
-      *reinterpret_cast<std::uint32_t*>(out + os.col(jj)) = *reinterpret_cast<std::uint32_t const*>(pair);
+      *reinterpret_cast<std::uint32_t*>(out[h] + col) = *reinterpret_cast<std::uint32_t const*>(pair);
     }
   }
 }
@@ -439,7 +451,7 @@ inline int sm_count() {
 
 /// The split count (flash-decoding's rule): the CTAs of a launch run in waves over the SMs' slots,
 /// and a last wave that is mostly empty wastes its share of the time. Of the split counts that keep
-/// every split at least four key blocks, the smallest whose waves are within 5% of the best filled.
+/// every split at least two key blocks, the smallest whose waves are within 5% of the best filled.
 template <int BlockN, int CtasPerSm, class T>
 int choose_splits(DecodeArguments<T> const& a) {
   if (a.num_splits > 0) return a.num_splits;
@@ -447,7 +459,7 @@ int choose_splits(DecodeArguments<T> const& a) {
   std::int64_t const ctas = std::int64_t(a.batch) * a.heads_kv * m_blocks;
   std::int64_t const slots = std::int64_t(sm_count()) * CtasPerSm;
   std::int64_t const blocks = (std::int64_t(a.max_seq_k) + BlockN - 1) / BlockN;
-  std::int64_t const most = std::max<std::int64_t>(1, std::min<std::int64_t>(blocks / 4, max_decode_splits));
+  std::int64_t const most = std::max<std::int64_t>(1, std::min<std::int64_t>(blocks / 2, max_decode_splits));
   auto const filled = [&](std::int64_t splits) {  // the waves' mean occupancy
     std::int64_t const n = ctas * splits;
     return double(n) / double((n + slots - 1) / slots * slots);
@@ -570,6 +582,8 @@ void run_decode(DecodeArguments<typename Plan::Element> const& a, cudaStream_t s
   p.rows = p.group * a.q_tokens;
   p.m_blocks = (p.rows + Plan::block_m - 1) / Plan::block_m;
   p.splits = splits;
+  std::int64_t const key_blocks = (std::int64_t(a.max_seq_k) + Plan::block_n - 1) / Plan::block_n;
+  p.blocks_per_split = std::int32_t((key_blocks + splits - 1) / splits);
   p.m_blocks_div = FastDivmod(std::uint32_t(p.m_blocks));
   p.splits_div = FastDivmod(std::uint32_t(splits));
   p.heads_kv_div = FastDivmod(std::uint32_t(a.heads_kv));
