@@ -27,7 +27,7 @@ int cute_cpp_fmha_forward(int dtype, void const* q, void const* k, void const* v
     a.v = static_cast<T const*>(v);
     a.o = static_cast<T*>(o);
     a.lse = lse;
-    cute_cpp::examples::AttentionStrides* const s[] = {&a.q_stride, &a.k_stride, &a.v_stride, &a.o_stride};
+    cute_cpp::AttentionStrides* const s[] = {&a.q_stride, &a.k_stride, &a.v_stride, &a.o_stride};
     for (int i = 0; i < 4 && strides != nullptr; ++i) *s[i] = {strides[3 * i], strides[3 * i + 1], strides[3 * i + 2]};
     a.batch = batch;
     a.seq_q = seq_q;
