@@ -21,6 +21,9 @@ import torch
 import torch.nn.functional as F
 from torch.nn.attention import SDPBackend, sdpa_kernel
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "common"))
+from torch_timing import time_pair  # noqa: E402
+
 
 class Fmha:
     def __init__(self, path):
@@ -98,24 +101,6 @@ def cudnn_sdpa(q, k, v, causal):
 
 def expand_kv(t, heads):
     return t if t.shape[2] == heads else t.repeat_interleave(heads // t.shape[2], dim=2).contiguous()
-
-
-def time_pair(ours, theirs, rounds=50, warmup=10):
-    flush = torch.empty(2 * torch.cuda.get_device_properties(0).L2_cache_size // 4, device="cuda")
-    times = {0: [], 1: []}
-    for r in range(warmup + rounds):
-        for side, fn in ((0, ours), (1, theirs)):
-            flush.zero_()
-            torch.cuda._sleep(200_000)
-            start, stop = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-            start.record()
-            fn()
-            stop.record()
-            stop.synchronize()
-            if r >= warmup:
-                times[side].append(start.elapsed_time(stop))
-    med = lambda xs: sorted(xs)[len(xs) // 2]
-    return med(times[0]), med(times[1])
 
 
 def main():

@@ -2,12 +2,9 @@
 // SPDX-FileCopyrightText: 2026 cute-cpp authors
 // A C entry point to the attention kernels (libcute_cpp_fmha.so), for callers without C++: Python's
 // ctypes in bench_sdpa.py, which times it against PyTorch's cuDNN attention in one process.
+#include "examples/common/capi.hpp"
 #include "fmha.hpp"
 
-#include <cstdio>
-#include <cstring>
-#include <exception>
-#include <stdexcept>
 
 extern "C" {
 
@@ -27,8 +24,7 @@ int cute_cpp_fmha_forward(int dtype, void const* q, void const* k, void const* v
     a.v = static_cast<T const*>(v);
     a.o = static_cast<T*>(o);
     a.lse = lse;
-    cute_cpp::AttentionStrides* const s[] = {&a.q_stride, &a.k_stride, &a.v_stride, &a.o_stride};
-    for (int i = 0; i < 4 && strides != nullptr; ++i) *s[i] = {strides[3 * i], strides[3 * i + 1], strides[3 * i + 2]};
+    cute_cpp::examples::unpack_attention_strides(strides, a.q_stride, a.k_stride, a.v_stride, a.o_stride);
     a.batch = batch;
     a.seq_q = seq_q;
     a.seq_k = seq_k;
@@ -46,15 +42,7 @@ int cute_cpp_fmha_forward(int dtype, void const* q, void const* k, void const* v
     a.total_k = total_k;
     cute_cpp::examples::run_attention<T>(a, static_cast<cudaStream_t>(stream));
   };
-  try {
-    if (dtype == 0) run(__nv_bfloat16{});
-    else if (dtype == 1) run(__half{});
-    else throw std::invalid_argument("cute-cpp [attention.dtype]: dtype is 0 (bf16) or 1 (f16)");
-    return 0;
-  } catch (std::exception const& e) {
-    if (message != nullptr && message_size > 0) std::snprintf(message, message_size, "%s", e.what());
-    return 1;
-  }
+  return cute_cpp::examples::capi_call(dtype, message, message_size, run);
 }
 
 }  // extern "C"

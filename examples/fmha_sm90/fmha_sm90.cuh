@@ -386,20 +386,8 @@ void check_paged(FmhaArguments<T> const& a) {
     argument_error("attention.block-table", "seq_k (" + std::to_string(a.seq_k) + ") must fit the table's " +
                                                 std::to_string(a.max_pages_per_seq) + " pages of " +
                                                 std::to_string(a.page_size) + " keys (below 2^31)");
-  for (int b = 0; a.seqlens_k_host != nullptr && b < a.batch; ++b) {
-    if (a.seqlens_k_host[b] < 0 || a.seqlens_k_host[b] > room)
-      argument_error("attention.block-table", "seqlens_k[" + std::to_string(b) + "] = " +
-                                                  std::to_string(a.seqlens_k_host[b]) + " is outside 0.." +
-                                                  std::to_string(room));
-    int const used = int((a.seqlens_k_host[b] + a.page_size - 1) / a.page_size);
-    for (int j = 0; a.block_table_host != nullptr && j < used; ++j) {
-      std::int32_t const page = a.block_table_host[std::int64_t(b) * a.max_pages_per_seq + j];
-      if (page < 0 || page >= a.num_pages)
-        argument_error("attention.block-table", "sequence " + std::to_string(b) + ", slot " + std::to_string(j) +
-                                                    ": page " + std::to_string(page) + " is outside the cache's " +
-                                                    std::to_string(a.num_pages) + " pages");
-    }
-  }
+  cute_cpp::detail::check_page_table(a.seqlens_k_host, a.block_table_host, a.batch, a.max_pages_per_seq, a.page_size,
+                                     a.num_pages, room);
 }
 
 }  // namespace detail

@@ -37,6 +37,28 @@ TensorMap<T, Smem> attention_map(T const* ptr, int dim, std::int64_t seq, int he
       {std::uint64_t(s.seq) * sizeof(T), std::uint64_t(s.head) * sizeof(T), std::uint64_t(s.batch) * sizeof(T)});
 }
 
+/// The host copies of a paged cache's lengths and table (either may be null): every length within
+/// 0..room and every entry a sequence uses (page_size > 0) a page of the cache; the first bad one
+/// is std::invalid_argument [attention.block-table] naming it.
+inline void check_page_table(std::int32_t const* seqlens_host, std::int32_t const* table_host, int batch,
+                             int max_pages_per_seq, int page_size, int num_pages, std::int64_t room) {
+  for (int b = 0; seqlens_host != nullptr && b < batch; ++b) {
+    std::int32_t const len = seqlens_host[b];
+    if (len < 0 || len > room)
+      host::argument_error("attention.block-table", "seqlens_k[" + std::to_string(b) + "] = " + std::to_string(len) +
+                                                        " is outside 0.." + std::to_string(room));
+    int const used = page_size > 0 ? int((len + page_size - 1) / page_size) : 0;
+    for (int j = 0; table_host != nullptr && j < used; ++j) {
+      std::int32_t const page = table_host[std::int64_t(b) * max_pages_per_seq + j];
+      if (page < 0 || page >= num_pages)
+        host::argument_error("attention.block-table", "sequence " + std::to_string(b) + ", slot " +
+                                                          std::to_string(j) + ": page " + std::to_string(page) +
+                                                          " is outside the cache's " + std::to_string(num_pages) +
+                                                          " pages");
+    }
+  }
+}
+
 }  // namespace detail
 
 }  // namespace cute_cpp

@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: Apache-2.0
+// SPDX-FileCopyrightText: 2026 cute-cpp authors
+#pragma once
+// What the examples' C entry points share: the element type from a dtype code, errors as a status
+// and a message (naming the rule) instead of exceptions, and attention strides from a flat array.
+#include <cute_cpp/attention/tensors.hpp>
+
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+
+#include <cstdio>
+#include <exception>
+#include <stdexcept>
+
+namespace cute_cpp::examples {
+
+/// Calls f(T{}) with T the element type of `dtype` (0 bf16, 1 f16); returns 0, or 1 with the error
+/// in `message` (what a C caller can read).
+template <class F>
+int capi_call(int dtype, char* message, unsigned long message_size, F&& f) {
+  try {
+    if (dtype == 0) f(__nv_bfloat16{});
+    else if (dtype == 1) f(__half{});
+    else throw std::invalid_argument("cute-cpp [attention.dtype]: dtype is 0 (bf16) or 1 (f16)");
+    return 0;
+  } catch (std::exception const& e) {
+    if (message != nullptr && message_size > 0) std::snprintf(message, message_size, "%s", e.what());
+    return 1;
+  }
+}
+
+/// q's, k's, v's and o's element strides (batch or page, seq, head) from 12 values; null leaves
+/// them 0 (contiguous).
+inline void unpack_attention_strides(long long const* strides, AttentionStrides& q, AttentionStrides& k,
+                                     AttentionStrides& v, AttentionStrides& o) {
+  AttentionStrides* const s[] = {&q, &k, &v, &o};
+  for (int i = 0; i < 4 && strides != nullptr; ++i) *s[i] = {strides[3 * i], strides[3 * i + 1], strides[3 * i + 2]};
+}
+
+}  // namespace cute_cpp::examples
