@@ -7,6 +7,8 @@
 // for static inputs, whose result is then lifted back to C<> / Tuple<> types. Each leaf keeps a
 // "static" mark (printed `_N`), and a node may be `_` or, in a tiler, a by-mode tuple.
 #include <cstdint>  // int64_t
+#include <limits>   // numeric_limits
+#include <type_traits>  // is_constant_evaluated
 #include <cute_cpp/config.hpp>  // CUTE_CPP_HD
 
 namespace cute_cpp {
@@ -187,13 +189,46 @@ CUTE_CPP_HD constexpr DynTuple fill(DynTuple const& t, IV x) noexcept {
 
 // ---- leaf arithmetic, keeping the static mark ----
 
-CUTE_CPP_HD constexpr IV mul(IV a, IV b) noexcept {
-  return {a.v * b.v, a.s && b.s, a.tag >= 0 && b.tag >= 0 ? -2 : (a.tag >= 0 ? a.tag : b.tag)};
+#if !defined(__CUDA_ARCH__)
+/// Set when a product or sum of leaves overflowed 64 bits at run time on the host (the layout
+/// tool's evaluator reads and clears it, and reports the expression as too large).
+inline bool& arithmetic_overflowed() noexcept {
+  thread_local bool overflowed = false;
+  return overflowed;
 }
-CUTE_CPP_HD constexpr IV add(IV a, IV b) noexcept { return {a.v + b.v, a.s && b.s}; }
+#endif
+
+/// a * b and a + b of leaf values. In constant evaluation (and on the device) the plain operation,
+/// so that an overflow there stays a compile error; at run time on the host the wrapped result,
+/// with arithmetic_overflowed() set, instead of undefined behaviour.
+CUTE_CPP_HD constexpr long long leaf_mul(long long a, long long b) noexcept {
+#if defined(__CUDA_ARCH__)
+  return a * b;
+#else
+  if (std::is_constant_evaluated()) return a * b;
+  auto const r = static_cast<long long>(static_cast<unsigned long long>(a) * static_cast<unsigned long long>(b));
+  if (a == -1 ? b == std::numeric_limits<long long>::min() : a != 0 && r / a != b) arithmetic_overflowed() = true;
+  return r;
+#endif
+}
+CUTE_CPP_HD constexpr long long leaf_add(long long a, long long b) noexcept {
+#if defined(__CUDA_ARCH__)
+  return a + b;
+#else
+  if (std::is_constant_evaluated()) return a + b;
+  auto const r = static_cast<long long>(static_cast<unsigned long long>(a) + static_cast<unsigned long long>(b));
+  if ((a > 0 && b > 0 && r < 0) || (a < 0 && b < 0 && r >= 0)) arithmetic_overflowed() = true;
+  return r;
+#endif
+}
+
+CUTE_CPP_HD constexpr IV mul(IV a, IV b) noexcept {
+  return {leaf_mul(a.v, b.v), a.s && b.s, a.tag >= 0 && b.tag >= 0 ? -2 : (a.tag >= 0 ? a.tag : b.tag)};
+}
+CUTE_CPP_HD constexpr IV add(IV a, IV b) noexcept { return {leaf_add(a.v, b.v), a.s && b.s}; }
 CUTE_CPP_HD constexpr IV div(IV a, IV b) noexcept { return {b.v == 0 ? 0 : a.v / b.v, a.s && b.s}; }
 CUTE_CPP_HD constexpr IV ceil_div(IV a, IV b) noexcept {
-  return {b.v == 0 ? 0 : (a.v + b.v - 1) / b.v, a.s && b.s};
+  return {b.v == 0 ? 0 : leaf_add(a.v, b.v - 1) / b.v, a.s && b.s};
 }
 CUTE_CPP_HD constexpr IV min(IV a, IV b) noexcept { return {a.v < b.v ? a.v : b.v, a.s && b.s}; }
 CUTE_CPP_HD constexpr long long abs(long long a) noexcept { return a < 0 ? -a : a; }

@@ -210,7 +210,7 @@ CUTE_CPP_HD constexpr LV coalesce(LV const& l) noexcept {
     if (rs[m - 1].v == 1) {
       rs[m - 1] = s;
       rd[m - 1] = d;
-    } else if (rs[m - 1].v * rd[m - 1].v == d.v && rd[m - 1].tag == d.tag) {
+    } else if (dt::leaf_mul(rs[m - 1].v, rd[m - 1].v) == d.v && rd[m - 1].tag == d.tag) {
       rs[m - 1] = dt::mul(rs[m - 1], s);
     } else {
       rs[m] = s;

@@ -80,9 +80,26 @@ inline std::string slice_string(eng::SliceResult const& r, bool marks) {
 }
 }  // namespace detail
 
+namespace detail {
+inline std::string evaluate_layout_op_unchecked(std::string_view op, std::vector<std::string> const& args, bool marks);
+}  // namespace detail
+
 /// evaluate_layout_op("composition", {"(6,2):(8,2)", "(4,3):(3,1)"}) -> "((2,2),3):((24,2),8)".
-/// Throws std::invalid_argument (rule id and values) on a bad argument or a broken rule.
+/// Throws std::invalid_argument (rule id and values) on a bad argument or a broken rule, and
+/// [layout.expression.overflow] when a value on the way does not fit 64 bits.
 inline std::string evaluate_layout_op(std::string_view op, std::vector<std::string> const& args, bool marks = true) {
+  dt::arithmetic_overflowed() = false;
+  std::string out = detail::evaluate_layout_op_unchecked(op, args, marks);
+  if (dt::arithmetic_overflowed()) {
+    dt::arithmetic_overflowed() = false;
+    throw std::invalid_argument("cute-cpp [layout.expression.overflow]: " + std::string(op) +
+                                ": a value on the way does not fit 64 bits (the arguments are too large)");
+  }
+  return out;
+}
+
+inline std::string detail::evaluate_layout_op_unchecked(std::string_view op, std::vector<std::string> const& args,
+                                                        bool marks) {
   using namespace detail;
   diag::LayoutError e;
   std::string out;
