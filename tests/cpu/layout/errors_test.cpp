@@ -70,6 +70,12 @@ TEST(LayoutErrors, NotationErrorsNameThePosition) {
   EXPECT_NE(error_of([] { (void)cc::parse_composed("Sw<3,4,2> o 0 o 8:1"); }).find("[layout.swizzle.params]"),
             std::string::npos);
   EXPECT_NE(error_of([] { (void)cc::evaluate_layout_expression("nosuch(4:1)"); }).find("unknown op"), std::string::npos);
+  // Each integer is under the parser's 2^58 limit, their product is not (a fuzz finding: this was
+  // signed overflow); a following evaluation is not affected.
+  EXPECT_NE(error_of([] { (void)cc::evaluate_layout_expression("coalesce((33,1,333389333333338948))"); })
+                .find("[layout.expression.overflow]"),
+            std::string::npos);
+  EXPECT_EQ(cc::evaluate_layout_expression("coalesce((33,1,3333))"), "109989:_1");
   // Ops that need integer strides reject ScaledBasis strides here as in the C++ API.
   for (char const* expr : {"right_inverse((4,8):(1@0,1@1))", "left_inverse((4,8):(1@0,1@1))",
                            "max_common_vector((4,8):(1@0,1@1), (4,8):(1,4))"})
