@@ -189,14 +189,12 @@ CUTE_CPP_HD constexpr DynTuple fill(DynTuple const& t, IV x) noexcept {
 
 // ---- leaf arithmetic, keeping the static mark ----
 
-#if !defined(__CUDA_ARCH__)
 /// Set when a product or sum of leaves overflowed 64 bits at run time on the host (the layout
-/// tool's evaluator reads and clears it, and reports the expression as too large).
+/// tool's evaluator reads and clears it, and reports the expression as too large). Host only.
 inline bool& arithmetic_overflowed() noexcept {
   thread_local bool overflowed = false;
   return overflowed;
 }
-#endif
 
 /// a * b and a + b of leaf values. In constant evaluation (and on the device) the plain operation,
 /// so that an overflow there stays a compile error; at run time on the host the wrapped result,
