@@ -574,8 +574,7 @@ void run_decode(DecodeArguments<typename Plan::Element> const& a, cudaStream_t s
   p.m_blocks_div = FastDivmod(std::uint32_t(p.m_blocks));
   p.splits_div = FastDivmod(std::uint32_t(splits));
   p.heads_kv_div = FastDivmod(std::uint32_t(a.heads_kv));
-  float const scale = a.softmax_scale != 0.0f ? a.softmax_scale : 1.0f / std::sqrt(float(Plan::head_dim));
-  p.scale_log2 = scale * float(M_LOG2E);
+  p.scale_log2 = cute_cpp::detail::softmax_scale_log2(a.softmax_scale, Plan::head_dim);
   p.causal = a.causal;
   p.q = a.q;
   p.q_batch_stride = qs.batch;

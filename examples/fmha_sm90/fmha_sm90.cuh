@@ -466,8 +466,7 @@ void run_fmha(FmhaArguments<typename Plan::Element> const& a, cudaStream_t strea
   p.m_blocks = (a.seq_q + Plan::block_m - 1) / Plan::block_m;
   p.heads_div = FastDivmod(std::uint32_t(a.heads_q));
   p.heads_batches_div = FastDivmod(std::uint32_t(a.heads_q) * std::uint32_t(a.batch));
-  float const scale = a.softmax_scale != 0.0f ? a.softmax_scale : 1.0f / std::sqrt(float(Plan::head_dim));
-  p.scale_log2 = scale * float(M_LOG2E);
+  p.scale_log2 = cute_cpp::detail::softmax_scale_log2(a.softmax_scale, Plan::head_dim);
   p.window_left = a.window_left;
   p.window_right = a.causal ? (a.window_right < 0 ? 0 : std::min(a.window_right, 0)) : a.window_right;
   p.cu_seqlens_q = a.cu_seqlens_q;

@@ -7,6 +7,7 @@
 #include <cute_cpp/host/error.hpp>
 #include <cute_cpp/host/tensor_map_encode.hpp>
 
+#include <cmath>
 #include <cstdint>
 #include <string>
 
@@ -18,6 +19,13 @@ struct AttentionStrides {
 };
 
 namespace detail {
+
+/// The softmax scale (0: 1 / sqrt(head_dim)) times log2 e: exp(scale x) = 2^(that x), the form the
+/// kernels' exp2 takes.
+inline float softmax_scale_log2(float softmax_scale, int head_dim) {
+  float const scale = softmax_scale != 0.0f ? softmax_scale : 1.0f / std::sqrt(float(head_dim));
+  return scale * float(M_LOG2E);
+}
 
 /// Fills in contiguous strides where all three are 0; checks the rest.
 inline AttentionStrides attention_strides(AttentionStrides s, char const* name, int dim, int heads, std::int64_t seq) {
