@@ -377,7 +377,7 @@ NB_MODULE(_layout, m) {
                                        std::to_string(shift) + ">");
       },
       "b"_a, "m"_a, "s"_a,
-      "make_swizzle(b, m, s): Sw<b,m,s>. Raises ValueError (layout.swizzle.params) unless b >= 0, m >= 0, |s| >= b.");
+      "make_swizzle(b, m, s): Sw<b,m,s>. Raises ValueError (layout.swizzle.params) unless b >= 0, m >= 0, |s| >= b and b + m + |s| <= 63.");
   m.def(
       "make_composed_layout",
       [](SwizzleV const& inner, nb::handle offset, LV const& outer) {

@@ -262,6 +262,7 @@ RULE_ERRORS = [
     ("layout.coord.congruent", lambda: L42((1, 2, 3))),
     ("layout.mode.index", lambda: cute.get(L42, 2)),
     ("layout.swizzle.params", lambda: cute.make_swizzle(3, 4, 2)),
+    ("layout.swizzle.params", lambda: cute.make_swizzle(3, 30, 31)),
     ("layout.tile-to-shape.divides", lambda: cute.tile_to_shape(cute.make_layout((3, 2)), (8, 4))),
     ("layout.left-inverse.divisibility", lambda: cute.left_inverse(cute.parse("(2,3):(3,2)"))),
 ]

@@ -130,7 +130,7 @@ struct mode_index {
 template <long long Bits, long long Shift>
 struct swizzle_params {
   static_assert(Bits >= 0 && (Shift < 0 ? -Shift : Shift) >= Bits,
-                "cute-cpp [layout.swizzle.params]: Swizzle<B, M, S> needs B >= 0, M >= 0 and |S| >= B (B, S)");
+                "cute-cpp [layout.swizzle.params]: Swizzle<B, M, S> needs B >= 0, M >= 0, |S| >= B and B + M + |S| <= 63 (B, M, S)");
   static constexpr bool ok = true;
 };
 
@@ -212,7 +212,7 @@ CUTE_CPP_HD constexpr char const* layout_rule_text(LayoutRule r) noexcept {
     case R::coord_congruent: return "cute-cpp [layout.coord.congruent]: a tuple coordinate must have the rank of the shape mode it indexes (coordinate rank, shape rank)";
     case R::profile_rank: return "cute-cpp [layout.profile.rank]: the profile has more modes than the layout (profile rank, layout rank)";
     case R::mode_index: return "cute-cpp [layout.mode.index]: mode index out of range (index, rank)";
-    case R::swizzle_params: return "cute-cpp [layout.swizzle.params]: Swizzle<B, M, S> needs B >= 0, M >= 0 and |S| >= B (B, S)";
+    case R::swizzle_params: return "cute-cpp [layout.swizzle.params]: Swizzle<B, M, S> needs B >= 0, M >= 0, |S| >= B and B + M + |S| <= 63 (B, M, S)";
     case R::tile_rank: return "cute-cpp [layout.tile-to-shape.rank]: tile_to_shape(block, shape): the block has more modes than the target shape (block rank, target rank)";
     case R::recast_divisibility: return "cute-cpp [layout.recast.divisibility]: upcast / recast_layout: a stride or contiguous extent does not divide by the element ratio (the two values)";
     case R::left_inverse_divisibility: return "cute-cpp [layout.left-inverse.divisibility]: left_inverse: a stride is not a multiple of the extent the smaller strides cover (stride, covered extent)";

@@ -228,26 +228,30 @@ class Parser {
     t.stride.node[0].flags = flag_tiler;
     return t;
   }
-  int parse_small_int() {
+  long long parse_small_int() {
     DynTuple x = parse_leaf(false);
-    return int(x.node[0].v);
+    return x.node[0].v;
   }
   /// swizzle := 'Sw<' B ',' M ',' S '>'
   SwizzleV parse_swizzle() {
     skip_ws();
     if (s_.substr(pos_, 3) != "Sw<") syntax_error(s_, pos_, "expected 'Sw<'");
     pos_ += 3;
-    SwizzleV sw;
-    sw.bits = parse_small_int();
+    long long const b = parse_small_int();
     expect(',', "expected ','");
-    sw.base = parse_small_int();
+    long long const m = parse_small_int();
     expect(',', "expected ','");
-    sw.shift = parse_small_int();
+    long long const s = parse_small_int();
     expect('>', "expected '>'");
-    if (sw.bits < 0 || sw.base < 0 || (sw.shift < 0 ? -sw.shift : sw.shift) < sw.bits)
+    // Checked before any sum: the parsed values may be near the limits of long long. The bound of 63
+    // keeps every mask and shift of SwizzleV inside a 64-bit offset.
+    long long const abs_s = s < 0 ? (s < -63 ? 64 : -s) : s;
+    bool const ok = b >= 0 && m >= 0 && abs_s >= b && b <= 63 && m <= 63 && abs_s <= 63 && b + m + abs_s <= 63;
+    if (!ok)
       throw std::invalid_argument(std::string(diag::layout_rule_text(diag::LayoutRule::swizzle_params)) +
-                                  ": got B=" + std::to_string(sw.bits) + ", S=" + std::to_string(sw.shift));
-    return sw;
+                                  ": got B=" + std::to_string(b) + ", M=" + std::to_string(m) +
+                                  ", S=" + std::to_string(s));
+    return SwizzleV{int(b), int(m), int(s)};
   }
   void expect_word(std::string_view w) {
     skip_ws();

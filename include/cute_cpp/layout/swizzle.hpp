@@ -14,11 +14,13 @@ namespace cute_cpp {
 
 /// Swizzle<B, M, S>: offset ^ ((offset & yyy_mask) >> S), yyy_mask = ((1<<B)-1) << (M + max(0,S)).
 ///   Swizzle<3,4,3>{}(0x80) == 0x80 ^ 0x10 == 0x90        printed Sw<3,4,3>
-/// @pre B >= 0, M >= 0, |S| >= B  [layout.swizzle.params]
+/// @pre B >= 0, M >= 0, |S| >= B, B + M + |S| <= 63  [layout.swizzle.params]
 /// @post a bijection on [0, 2^(B+M+|S|)), its own inverse
 template <int B, int M, int S>
 struct Swizzle {
   static_assert(diag::swizzle_params<B, S>::ok && M >= 0);
+  static_assert(B + M + (S < 0 ? -S : S) <= 63,
+                "cute-cpp [layout.swizzle.params]: Swizzle<B, M, S> needs B >= 0, M >= 0, |S| >= B and B + M + |S| <= 63 (B, M, S)");
   static constexpr int bits = B;
   static constexpr int base = M;
   static constexpr int shift = S;
