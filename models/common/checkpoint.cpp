@@ -160,7 +160,30 @@ Qwen3Config parse_qwen3_config(const Json& config) {
     return v;
   };
   c.rms_norm_eps = positive_real("rms_norm_eps");
-  c.rope_theta = positive_real("rope_theta");
+  // NOTE: transformers 5 writes RoPE's settings as "rope_parameters": {"rope_theta": ..., "rope_type":
+  // "default"} where the published configs have a top-level "rope_theta"; either is read.
+  auto const* rope_parameters = config.find("rope_parameters");
+  if (rope_parameters != nullptr && rope_parameters->is_null()) rope_parameters = nullptr;
+  if (rope_parameters != nullptr) {
+    if (auto const* type = rope_parameters->find("rope_type"); type != nullptr && type->as_string() != "default")
+      throw LoadError(kRuleUnsupported, file + ": \"rope_parameters\" has \"rope_type\" " +
+                                            in_quotes(type->as_string()) +
+                                            "; the decoder implements plain RoPE only (\"default\")");
+  }
+  if (rope_parameters == nullptr || config.find("rope_theta") != nullptr) {
+    c.rope_theta = positive_real("rope_theta");
+  } else {
+    double const theta = rope_parameters->at("rope_theta").as_double();
+    if (!(theta > 0))
+      throw LoadError(kRuleValue, file + ": \"rope_parameters\" \"rope_theta\" is " + std::to_string(theta) +
+                                      ", expected a positive number");
+    c.rope_theta = theta;
+  }
+  if (rope_parameters != nullptr && config.find("rope_theta") != nullptr) {
+    if (auto const* theta = rope_parameters->find("rope_theta"); theta != nullptr && theta->as_double() != c.rope_theta)
+      throw LoadError(kRuleValue, file + ": \"rope_theta\" is " + std::to_string(c.rope_theta) +
+                                      " but \"rope_parameters\" has " + std::to_string(theta->as_double()));
+  }
   c.tie_word_embeddings = config.at("tie_word_embeddings").as_bool();
   if (auto const* bias = config.find("attention_bias")) c.attention_bias = bias->as_bool();
 

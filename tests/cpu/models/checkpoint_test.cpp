@@ -236,6 +236,23 @@ TEST(Qwen3Config, NewerDtypeSpelling) {
                     "[config.value]", "config.json: \"torch_dtype\" is \"bfloat16\" but \"dtype\" is \"float32\"");
 }
 
+TEST(Qwen3Config, RopeParametersAsTransformers5WritesThem) {
+  EXPECT_EQ(parse(with("rope_theta", "  \"rope_parameters\": {\"rope_theta\": 5000.0, \"rope_type\": \"default\"}"))
+                .rope_theta,
+            5000.0);
+  EXPECT_EQ(parse(with("hidden_act", "  \"rope_parameters\": {\"rope_theta\": 1000000, \"rope_type\": \"default\"}"))
+                .rope_theta,
+            1e6);
+  expect_load_error(
+      [] { (void)parse(with("hidden_act", "  \"rope_parameters\": {\"rope_theta\": 10000, \"rope_type\": \"default\"}")); },
+      "[config.value]", "\"rope_theta\" is 1000000.000000 but \"rope_parameters\" has 10000.000000");
+  expect_load_error(
+      [] { (void)parse(with("hidden_act", "  \"rope_parameters\": {\"rope_theta\": 1000000, \"rope_type\": \"yarn\"}")); },
+      "[config.unsupported]", "\"rope_type\" \"yarn\"");
+  expect_load_error([] { (void)parse(with("rope_theta", "  \"rope_parameters\": {\"rope_type\": \"default\"}")); },
+                    "[json.missing]", "rope_theta");
+}
+
 TEST(Qwen3Config, EachRequiredFieldMissingIsNamed) {
   for (std::string const key : {"model_type", "hidden_size", "intermediate_size", "num_hidden_layers",
                                 "num_attention_heads", "num_key_value_heads", "head_dim", "rms_norm_eps", "rope_theta",

@@ -1,0 +1,752 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+# SPDX-FileCopyrightText: 2026 cute-cpp authors
+"""GPU check of the end-to-end Qwen3 decoder (models/qwen3/cute-cpp-qwen3) against Hugging Face transformers.
+
+  check_qwen3.py --build BUILD [--work DIR] [--json FILE]
+
+Runs BUILD/models/qwen3/cute-cpp-qwen3 as a subprocess and compares what it prints and writes with
+transformers' Qwen3ForCausalLM (eager attention) on the same checkpoints. Prints one line per check,
+`check <name>: pass|FAIL (<figures>)`, then `N passed, N failed`; exits 0 iff every check passes.
+
+Checkpoints (random weights, bf16, written by transformers' save_pretrained, so tensor names, config.json
+and the sharded index are what a real export has):
+  tiny-tied     2 layers, hidden 256, 4 heads / 2 KV heads of 64, FFN 768, vocab 1000, tied, one file
+  small-untied  3 layers, hidden 512, 8 heads / 2 KV heads of 128, FFN 1536, vocab 4096, untied, >= 3 shards
+Weights are N(0, 0.05); every RMSNorm weight (the layer norms, q_norm, k_norm, the final norm) is
+gain * (1 + 0.1 N(0, 1)), so a norm that is skipped or applied over the wrong axis shows. The gains:
+q_norm/k_norm 1.5, so that attention is peaked enough that RoPE and the KV cache matter; the final norm
+sized so that logits have a standard deviation of about 4, so that greedy choices are rarely near-ties.
+(The final norm, not the output matrix, carries the scale: scaling a tied embedding would also scale
+the input embedding, the residual stream would be mostly the last token's embedding, and the tied model
+would only repeat its last token.)
+
+Checks, per checkpoint unless noted:
+  logits.<ckpt>            `logits` of a 512-id and a 77-id prompt in one batch against the float32 model
+                           on each prompt alone: cosine >= 0.999 at every position (bf16 against fp32);
+                           the max |error| is shown next to transformers' own bf16 model's, for scale.
+  logits-batched.<ckpt>    the 77-id prompt alone against its rows of the batched run: cosine >= 0.9999.
+  greedy.<ckpt>            128 greedy tokens after 40 random ids against transformers' bf16 generate.
+                           Two bf16 implementations may part at a near-tie; where they part, the float32
+                           model given the common prefix decides: the step passes if the two tokens' fp32
+                           logits differ by less than 0.05 (a near-tie) or ours is the fp32 argmax. Then
+                           transformers is restarted from our prefix, so all 128 steps are checked.
+  batched-generate.<ckpt>  prompts of 5, 33 and 130 ids generated together (32 greedy tokens) give the
+                           same ids as each generated alone.
+  sampling.tiny-tied       T 0.8, top-k 20, top-p 0.9: seed 7 twice gives the same ids, seed 8 others,
+                           and every sampled token lies in the kept set of the fp32 logits given the
+                           sampled prefix (transformers' order: temperature, top-k, top-p over the top-k).
+  bad-input.<case>         an id equal to vocab_size, a negative id, a prompt longer than
+                           max_position_embeddings, prompt + new tokens past --max-seq, a llama config and
+                           a truncated shard: exit 2 and the rule id on stderr.
+
+Needs torch with CUDA, transformers 5.x (4.x spellings are tried where they differ), safetensors, numpy. The work folder
+(default: a temporary one, removed when every check passes) keeps the checkpoints and the program's
+outputs for a failed run."""
+import argparse
+import inspect
+import json
+import math
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+
+try:
+    import numpy as np
+    import torch
+    import transformers
+    from transformers import Qwen3Config, Qwen3ForCausalLM
+except ImportError as e:
+    print(f"FAIL: {e}: check_qwen3.py needs numpy, torch (with CUDA), transformers and safetensors", file=sys.stderr)
+    sys.exit(1)
+
+# ---- settings ----
+
+SEED = 20261201
+ROPE_THETA = 1e6
+RMS_NORM_EPS = 1e-6
+INIT_STD = 0.05        # every projection and embedding weight: N(0, INIT_STD)
+NORM_JITTER = 0.1      # every RMSNorm weight: gain * (1 + NORM_JITTER * N(0, 1))
+QK_NORM_GAIN = 1.5     # attention logits of std ~ QK_NORM_GAIN^2: peaked, so positions matter
+LOGIT_STD = 4.0        # the final norm's gain is chosen to give logits of about this std
+
+COSINE_VS_FP32 = 0.999      # bf16 logits against the fp32 model, every position
+COSINE_BATCHED = 0.9999     # one prompt alone against the same prompt in a batch, every position
+NEAR_TIE = 0.05             # fp32 logit gap under which two greedy choices are a tie for bf16
+MAX_DIVERGENCES = 16        # near-ties tolerated in one greedy run before the run counts as failed
+SAMPLING_PROB_TOL = 1e-3    # top-p boundary: mass above the token may reach top_p + this
+SAMPLING_LOGIT_SLACK = NEAR_TIE  # ... or the token is kept once each fp32 logit moves this far its way
+
+GREEDY_PROMPT, GREEDY_TOKENS = 40, 128
+BATCH_PROMPTS, BATCH_TOKENS = (5, 33, 130), 32
+SAMPLING_PROMPT, SAMPLING_TOKENS = 16, 64
+SAMPLING = {"temperature": 0.8, "top_k": 20, "top_p": 0.9}
+TIMEOUT_S = 300
+
+
+@dataclass(frozen=True)
+class Spec:
+    """One random checkpoint: its Qwen3Config fields and how it is saved."""
+    name: str
+    index: int
+    layers: int
+    hidden: int
+    heads: int
+    kv_heads: int
+    head_dim: int
+    intermediate: int
+    vocab: int
+    max_positions: int
+    tied: bool
+    max_shard_size: str | None  # None: one model.safetensors
+
+    def config_fields(self):
+        """config.json's fields that cute-cpp reads, as a hub Qwen3 config spells them."""
+        return {"model_type": "qwen3", "vocab_size": self.vocab, "hidden_size": self.hidden,
+                "intermediate_size": self.intermediate, "num_hidden_layers": self.layers,
+                "num_attention_heads": self.heads, "num_key_value_heads": self.kv_heads, "head_dim": self.head_dim,
+                "max_position_embeddings": self.max_positions, "rms_norm_eps": RMS_NORM_EPS,
+                "rope_theta": ROPE_THETA, "tie_word_embeddings": self.tied}
+
+    @property
+    def final_norm_gain(self):
+        # logits = W (g * n) with W ~ N(0, INIT_STD) and n of unit RMS: std = INIT_STD * g * sqrt(hidden)
+        return LOGIT_STD / (INIT_STD * math.sqrt(self.hidden))
+
+
+SPECS = [
+    Spec("tiny-tied", 0, layers=2, hidden=256, heads=4, kv_heads=2, head_dim=64, intermediate=768, vocab=1000,
+         max_positions=1024, tied=True, max_shard_size=None),
+    Spec("small-untied", 1, layers=3, hidden=512, heads=8, kv_heads=2, head_dim=128, intermediate=1536, vocab=4096,
+         max_positions=2048, tied=False, max_shard_size="4MB"),
+]
+
+
+def rng_for(spec_index, check):
+    """Each check draws its prompts from its own stream, so that checks do not depend on each other's order."""
+    return np.random.default_rng([SEED, spec_index, check])
+
+
+def random_ids(rng, vocab, n):
+    return [int(t) for t in rng.integers(0, vocab, n)]
+
+
+# ---- report ----
+
+class Report:
+    def __init__(self):
+        self.passed, self.failed, self.records = [], [], []
+
+    def check(self, name, ok, figures):
+        print(f"check {name}: {'pass' if ok else 'FAIL'} ({figures})", flush=True)
+        (self.passed if ok else self.failed).append(name)
+
+    def guarded(self, name, fn, *args):
+        """Runs one check function; an exception is that check's failure, not the end of the run."""
+        try:
+            fn(self, *args)
+        except Exception as e:  # noqa: BLE001 -- any error is reported as the check's failure
+            self.check(name, False, f"{type(e).__name__}: {e}")
+
+
+# ---- the program under test ----
+
+class ProgramError(RuntimeError):
+    pass
+
+
+def ids_argument(prompts):
+    """--ids: ',' between ids, ';' between prompts."""
+    return ";".join(",".join(str(int(t)) for t in p) for p in prompts)
+
+
+def shown_command(argv, limit=300):
+    text = " ".join(shlex.quote(str(a)) for a in argv)
+    return text if len(text) <= limit else text[:limit] + " ..."
+
+
+def first_line(text):
+    for line in text.splitlines():
+        if line.strip():
+            return line.strip()
+    return "(empty)"
+
+
+class Program:
+    def __init__(self, path, work):
+        self.path, self.work, self.runs = Path(path), Path(work), 0
+
+    def run(self, args, timeout=TIMEOUT_S):
+        """Runs the program; returns the CompletedProcess (text), raising ProgramError on a timeout."""
+        argv = [str(self.path), *map(str, args)]
+        try:
+            return subprocess.run(argv, capture_output=True, text=True, timeout=timeout, stdin=subprocess.DEVNULL)
+        except subprocess.TimeoutExpired:
+            raise ProgramError(f"timed out after {timeout} s: {shown_command(argv)}") from None
+
+    def run_ok(self, args):
+        done = self.run(args)
+        if done.returncode != 0:
+            tail = "\n".join(done.stderr.strip().splitlines()[-5:])
+            raise ProgramError(f"exit {done.returncode}: {shown_command([self.path, *args])}: {tail or '(no stderr)'}")
+        return done
+
+    def logits(self, folder, prompts, vocab):
+        """`logits` for the prompts as one batch: float32 [total tokens, vocab]."""
+        self.runs += 1
+        out = self.work / f"logits-{self.runs}.f32"
+        self.run_ok(["logits", "--model", folder, "--ids", ids_argument(prompts), "--out", out])
+        total = sum(len(p) for p in prompts)
+        expected = total * vocab * 4
+        size = out.stat().st_size if out.exists() else -1
+        if size != expected:
+            raise ProgramError(f"{out.name}: {size} bytes, expected {total} tokens x {vocab} x 4 = {expected}")
+        return np.fromfile(out, dtype="<f4").reshape(total, vocab)
+
+    def generate(self, folder, prompts, new_tokens, vocab, extra=()):
+        """`generate --ignore-eos` for the prompts as one batch: the generated ids of each prompt."""
+        done = self.run_ok(["generate", "--model", folder, "--ids", ids_argument(prompts), "--max-new-tokens",
+                            new_tokens, "--ignore-eos", *extra])
+        got = parse_generated(done.stdout, len(prompts))
+        for i, ids in enumerate(got):
+            if len(ids) != new_tokens:
+                raise ProgramError(f"prompt {i}: {len(ids)} ids generated, expected {new_tokens} (--ignore-eos)")
+            # checked here: an id out of range would be a device-side assert in the reference's embedding
+            bad = [t for t in ids if not 0 <= t < vocab]
+            if bad:
+                raise ProgramError(f"prompt {i}: generated ids outside [0, {vocab}): {bad[:5]}")
+        return got
+
+
+def parse_generated(stdout, count):
+    """The `ids i: t1 t2 ...` lines as one list per prompt, in prompt order; other lines are ignored."""
+    found = {}
+    for line in stdout.splitlines():
+        match = re.match(r"ids (\d+):(.*)$", line.rstrip())
+        if not match:
+            continue
+        index = int(match[1])
+        try:
+            ids = [int(t) for t in match[2].split()]
+        except ValueError as e:
+            raise ProgramError(f"cannot read the line {line!r}: {e}") from None
+        if index in found:
+            raise ProgramError(f"two lines for prompt {index}")
+        found[index] = ids
+    missing = [i for i in range(count) if i not in found]
+    extra = sorted(set(found) - set(range(count)))
+    if missing or extra:
+        raise ProgramError(f"`ids i:` lines missing for prompts {missing}, unexpected for {extra}; "
+                           f"stdout began {stdout[:200]!r}")
+    return [found[i] for i in range(count)]
+
+
+# ---- checkpoints ----
+
+def set_random_weights(model, spec):
+    """Every weight drawn from a seeded CPU generator, so the checkpoint is the same on every machine."""
+    gen = torch.Generator().manual_seed(SEED + spec.index)
+    with torch.no_grad():
+        for name, p in model.named_parameters():  # a tied lm_head is the embedding: listed once
+            if name.endswith("norm.weight"):
+                if name.endswith(("q_norm.weight", "k_norm.weight")):
+                    gain = QK_NORM_GAIN
+                elif name == "model.norm.weight":
+                    gain = spec.final_norm_gain
+                else:
+                    gain = 1.0
+                p.copy_(gain * (1 + NORM_JITTER * torch.randn(p.shape, generator=gen)))
+            else:
+                p.copy_(INIT_STD * torch.randn(p.shape, generator=gen))
+    if spec.tied and model.lm_head.weight.data_ptr() != model.model.embed_tokens.weight.data_ptr():
+        model.tie_weights()
+        if model.lm_head.weight.data_ptr() != model.model.embed_tokens.weight.data_ptr():
+            raise RuntimeError("tie_word_embeddings is set but lm_head.weight is not the embedding")
+
+
+def rope_theta_in_use(model, head_dim):
+    """theta as the model's rotary inv_freq has it (inv_freq[1] = theta^(-2/head_dim)); None if not found."""
+    inv_freq = getattr(getattr(model.model, "rotary_emb", None), "inv_freq", None)
+    if inv_freq is None:
+        return None
+    return float(inv_freq[1].double().cpu()) ** (-head_dim / 2)
+
+
+def check_rope_theta(model, spec):
+    theta = rope_theta_in_use(model, spec.head_dim)
+    if theta is not None and abs(theta / ROPE_THETA - 1) > 1e-3:
+        raise RuntimeError(f"transformers' rotary embedding uses theta {theta:.6g}, not {ROPE_THETA:g}")
+
+
+def make_config(spec):
+    fields = spec.config_fields()
+    fields.pop("model_type")
+    theta = fields.pop("rope_theta")
+    config = Qwen3Config(**fields, initializer_range=INIT_STD, hidden_act="silu", attention_bias=False,
+                         use_sliding_window=False, eos_token_id=None, bos_token_id=None, pad_token_id=None)
+    rope = getattr(config, "rope_parameters", None)
+    if isinstance(rope, dict):  # transformers 5: rope_parameters {"rope_type": "default", "rope_theta": ...}
+        rope["rope_theta"] = theta
+        rope.setdefault("rope_type", "default")
+    else:  # transformers 4
+        config.rope_theta = theta
+    return config
+
+
+def same_value(a, b):
+    if isinstance(b, float) and isinstance(a, (int, float)) and not isinstance(a, bool):
+        return math.isclose(a, b)
+    return a == b and type(a) is type(b)
+
+
+def normalise_config_json(folder, spec):
+    """Gives config.json the fields a hub Qwen3 config has and cute-cpp reads (transformers 5 keeps
+    rope_theta inside rope_parameters; hub configs have it at the top). Returns the keys added."""
+    path = folder / "config.json"
+    config = json.loads(path.read_text())
+    added = []
+    for key, value in spec.config_fields().items():
+        if key not in config:
+            config[key] = value
+            added.append(key)
+        elif not same_value(config[key], value):
+            raise RuntimeError(f"{path}: {key} is {config[key]!r}, expected {value!r}")
+    if "dtype" not in config and "torch_dtype" not in config:
+        config["torch_dtype"] = "bfloat16"
+        added.append("torch_dtype")
+    scaling = config.get("rope_scaling")
+    if isinstance(scaling, dict) and scaling.get("rope_type", scaling.get("type")) == "default":
+        config["rope_scaling"] = None  # plain RoPE spelled as a dict: hub configs say null
+        added.append("rope_scaling (null)")
+    path.write_text(json.dumps(config, indent=2) + "\n")
+    return added
+
+
+def build_checkpoint(spec, folder):
+    """Writes the random bf16 checkpoint with save_pretrained and checks its file layout."""
+    torch.manual_seed(SEED + spec.index)
+    model = Qwen3ForCausalLM(make_config(spec)).eval()
+    set_random_weights(model, spec)
+    check_rope_theta(model, spec)
+    model = model.to(device="cuda", dtype=torch.bfloat16)
+
+    shutil.rmtree(folder, ignore_errors=True)
+    save_kwargs = {}
+    if spec.max_shard_size is not None:
+        save_kwargs["max_shard_size"] = spec.max_shard_size
+    if "safe_serialization" in inspect.signature(model.save_pretrained).parameters:
+        save_kwargs["safe_serialization"] = True  # transformers 4; 5 always writes safetensors
+    model.save_pretrained(str(folder), **save_kwargs)
+    added = normalise_config_json(folder, spec)
+
+    shards = sorted(folder.glob("*.safetensors"))
+    sharded = (folder / "model.safetensors.index.json").exists()
+    if spec.max_shard_size is None and (sharded or [s.name for s in shards] != ["model.safetensors"]):
+        raise RuntimeError(f"{folder}: expected one model.safetensors, found {[s.name for s in shards]}")
+    if spec.max_shard_size is not None and (not sharded or len(shards) < 3):
+        raise RuntimeError(f"{folder}: expected an index and >= 3 shards, found {[s.name for s in shards]}")
+    size = sum(s.stat().st_size for s in shards)
+    note = f"; added to config.json: {', '.join(added)}" if added else ""
+    print(f"checkpoint {spec.name}: {len(shards)} safetensors file(s), {size / 1e6:.1f} MB, logit std ~{LOGIT_STD:g} "
+          f"(final norm gain {spec.final_norm_gain:.2f}){note}", flush=True)
+    del model
+    torch.cuda.empty_cache()
+
+
+def make_bad_checkpoints(work, tiny, small):
+    """A llama config (tiny-tied otherwise), and small-untied with one shard 100 bytes short."""
+    llama = work / "bad-llama"
+    shutil.rmtree(llama, ignore_errors=True)
+    shutil.copytree(tiny, llama)
+    config = json.loads((llama / "config.json").read_text())
+    config["model_type"] = "llama"
+    config["architectures"] = ["LlamaForCausalLM"]
+    (llama / "config.json").write_text(json.dumps(config, indent=2) + "\n")
+
+    truncated = work / "bad-truncated"
+    shutil.rmtree(truncated, ignore_errors=True)
+    shutil.copytree(small, truncated)
+    shard = sorted(truncated.glob("*.safetensors"))[1]
+    os.truncate(shard, shard.stat().st_size - 100)
+    return llama, truncated, shard.name
+
+
+# ---- the reference ----
+
+def load_model(folder, dtype):
+    """from_pretrained with eager attention; `dtype` is transformers 5's keyword, `torch_dtype` the older one."""
+    model = None
+    for keyword in ("dtype", "torch_dtype"):
+        try:
+            model = Qwen3ForCausalLM.from_pretrained(str(folder), attn_implementation="eager", **{keyword: dtype})
+        except TypeError:
+            continue
+        if next(model.parameters()).dtype == dtype:
+            break
+    else:
+        raise RuntimeError(f"from_pretrained did not give a {dtype} model")
+    # Only the device: .to(dtype) would also round the rotary inv_freq buffer, which stays float32.
+    model = model.to("cuda").eval()
+    implementation = getattr(model.config, "_attn_implementation", "eager")
+    if implementation != "eager":
+        raise RuntimeError(f"transformers chose {implementation!r} attention, not eager")
+    return model
+
+
+class Reference:
+    """transformers' model of one checkpoint, in float32 and in bf16."""
+
+    def __init__(self, spec, folder):
+        self.spec = spec
+        self.fp32 = load_model(folder, torch.float32)
+        self.bf16 = load_model(folder, torch.bfloat16)
+        check_rope_theta(self.fp32, spec)
+        self.bf16.generation_config.eos_token_id = None  # never stop early: the program runs --ignore-eos
+        self.bf16.generation_config.pad_token_id = 0
+
+    @torch.no_grad()
+    def logits(self, model, ids):
+        """Teacher-forced logits at every position of one prompt: float32 [len, vocab]."""
+        x = torch.tensor([list(ids)], dtype=torch.long, device="cuda")
+        return model(input_ids=x, use_cache=False).logits[0].float().cpu().numpy()
+
+    @torch.no_grad()
+    def greedy(self, ids, new_tokens):
+        """transformers' greedy generate with the bf16 model, exactly new_tokens long."""
+        x = torch.tensor([list(ids)], dtype=torch.long, device="cuda")
+        kwargs = dict(attention_mask=torch.ones_like(x), do_sample=False, max_new_tokens=new_tokens,
+                      eos_token_id=None, pad_token_id=0)
+        try:
+            out = self.bf16.generate(x, min_new_tokens=new_tokens, **kwargs)
+        except (TypeError, ValueError):  # a version that wants an eos for min_new_tokens; eos is None anyway
+            out = self.bf16.generate(x, **kwargs)
+        new = out[0, x.shape[1]:].tolist()
+        if len(new) != new_tokens:
+            raise RuntimeError(f"transformers generated {len(new)} tokens, asked for {new_tokens}")
+        return new
+
+    def free(self):
+        del self.fp32, self.bf16
+        torch.cuda.empty_cache()
+
+
+# ---- helpers for the comparisons ----
+
+def row_cosines(a, b):
+    a, b = a.astype(np.float64), b.astype(np.float64)
+    return (a * b).sum(1) / (np.linalg.norm(a, axis=1) * np.linalg.norm(b, axis=1))
+
+
+def first_mismatch(a, b):
+    for i, (x, y) in enumerate(zip(a, b)):
+        if x != y:
+            return i
+    return None if len(a) == len(b) else min(len(a), len(b))
+
+
+def top2_margin(z):
+    top = np.partition(np.asarray(z, np.float64), -2)[-2:]
+    return float(top[1] - top[0])
+
+
+def where_in_batch(row, lengths):
+    for i, n in enumerate(lengths):
+        if row < n:
+            return f"prompt {i} position {row}"
+        row -= n
+    return f"row {row}"
+
+
+# ---- 2: logits ----
+
+def logits_prompts(spec):
+    rng = rng_for(spec.index, 2)
+    return [random_ids(rng, spec.vocab, 512), random_ids(rng, spec.vocab, 77)]
+
+
+def check_logits(report, program, spec, folder, ref):
+    prompts = logits_prompts(spec)
+    lengths = [len(p) for p in prompts]
+    ours = program.logits(folder, prompts, spec.vocab)
+    fp32 = np.concatenate([ref.logits(ref.fp32, p) for p in prompts])
+    bf16 = np.concatenate([ref.logits(ref.bf16, p) for p in prompts])
+
+    cos = row_cosines(ours, fp32)
+    worst = int(np.argmin(cos)) if np.isfinite(cos).all() else int(np.flatnonzero(~np.isfinite(cos))[0])
+    min_cos = float(cos[worst])
+    err = float(np.abs(ours.astype(np.float64) - fp32).max())
+    err_bf16 = float(np.abs(bf16.astype(np.float64) - fp32).max())
+    finite = bool(np.isfinite(ours).all())
+    ok = finite and bool(np.all(cos >= COSINE_VS_FP32))
+    report.check(f"logits.{spec.name}", ok,
+                 f"512+77 tokens in one batch against fp32 transformers: min cosine {min_cos:.6f} "
+                 f"({where_in_batch(worst, lengths)}, needs >= {COSINE_VS_FP32}), max |ours - fp32| {err:.4g}; "
+                 f"transformers bf16 max |bf16 - fp32| {err_bf16:.4g} (ours / bf16 {err / max(err_bf16, 1e-30):.2f}); "
+                 f"logit std {float(fp32.std()):.2f}{'' if finite else '; NON-FINITE values'}")
+    report.records.append({"kernel": "qwen3 logits vs transformers fp32", "shape": f"{spec.name} 512+77",
+                           "dtype": "bf16", "ours": min_cos if math.isfinite(min_cos) else 0.0,
+                           "reference": "transformers fp32", "reference_value": 1.0, "unit": "min cosine",
+                           "ratio": min_cos if math.isfinite(min_cos) else 0.0, "microseconds": 0.0})
+
+
+def check_logits_batched(report, program, spec, folder):
+    prompts = logits_prompts(spec)
+    rows = program.logits(folder, prompts, spec.vocab)[len(prompts[0]):]
+    alone = program.logits(folder, [prompts[1]], spec.vocab)
+    cos2 = row_cosines(alone, rows)
+    diff = float(np.abs(alone.astype(np.float64) - rows).max())
+    ok2 = bool(np.all(cos2 >= COSINE_BATCHED))
+    report.check(f"logits-batched.{spec.name}", ok2,
+                 f"77-id prompt alone against its rows of the 512+77 batch: min cosine {float(cos2.min()):.7f} "
+                 f"(needs >= {COSINE_BATCHED}), max |alone - batched| {diff:.4g}"
+                 f"{', bitwise equal' if np.array_equal(alone, rows) else ''}")
+
+
+# ---- 3: greedy against transformers ----
+
+def check_greedy(report, program, spec, folder, ref):
+    rng = rng_for(spec.index, 3)
+    prompt = random_ids(rng, spec.vocab, GREEDY_PROMPT)
+    ours = program.generate(folder, [prompt], GREEDY_TOKENS, spec.vocab)[0]
+    # fp32 logits given our prefix at every step: row len(prompt) - 1 + s predicts ours[s]
+    fp32 = ref.logits(ref.fp32, prompt + ours[:-1]).astype(np.float64)[len(prompt) - 1:]
+    margins = np.array([top2_margin(z) for z in fp32])
+
+    parts, ok, pos = [], True, 0
+    while pos < GREEDY_TOKENS:
+        theirs = ref.greedy(prompt + ours[:pos], GREEDY_TOKENS - pos)
+        j = first_mismatch(ours[pos:], theirs)
+        if j is None:
+            break
+        step = pos + j
+        z = fp32[step]
+        a, b = ours[step], theirs[j]
+        gap = abs(float(z[a] - z[b]))
+        fp32_top1 = int(np.argmax(z))
+        allowed = gap < NEAR_TIE or a == fp32_top1
+        why = "near-tie" if gap < NEAR_TIE else "ours is the fp32 argmax" if a == fp32_top1 else "NOT a near-tie"
+        parts.append(f"step {step}: ours {a}, transformers {b}, fp32 top1 {fp32_top1} top1-top2 margin "
+                     f"{margins[step]:.4f}, fp32 gap between the two {gap:.4f} ({why})")
+        if not allowed:
+            ok = False
+            break
+        if len(parts) > MAX_DIVERGENCES:
+            ok = False
+            parts.append(f"more than {MAX_DIVERGENCES} divergences")
+            break
+        pos = step + 1  # transformers restarts from our prefix, ours[step] included
+
+    context = (f"fp32 top1-top2 margin along our ids: min {margins.min():.4f}, "
+               f"{int((margins < NEAR_TIE).sum())} steps under {NEAR_TIE}")
+    if not parts:
+        figures = f"{GREEDY_TOKENS} ids after {GREEDY_PROMPT} identical to transformers bf16 generate; {context}"
+    else:
+        tail = "; the rest identical after restarting transformers from our prefix" if ok else ""
+        figures = (f"{len(parts)} divergence(s) from transformers bf16 generate in {GREEDY_TOKENS} ids: "
+                   f"{'; '.join(parts)}{tail}; {context}")
+    report.check(f"greedy.{spec.name}", ok, figures)
+
+
+# ---- 4: batched generate equals unbatched ----
+
+def check_batched_generate(report, program, spec, folder, ref):
+    rng = rng_for(spec.index, 4)
+    prompts = [random_ids(rng, spec.vocab, n) for n in BATCH_PROMPTS]
+    together = program.generate(folder, prompts, BATCH_TOKENS, spec.vocab)
+    alone = [program.generate(folder, [p], BATCH_TOKENS, spec.vocab)[0] for p in prompts]
+    problems = []
+    for i, (p, t, a) in enumerate(zip(prompts, together, alone)):
+        j = first_mismatch(t, a)
+        if j is not None:
+            z = ref.logits(ref.fp32, p + a[:j]).astype(np.float64)[-1]
+            problems.append(f"prompt {i} ({len(p)} ids) step {j}: batched {t[j]}, alone {a[j]} "
+                            f"(fp32 top1-top2 margin there {top2_margin(z):.4f})")
+    sizes = ", ".join(map(str, BATCH_PROMPTS))
+    report.check(f"batched-generate.{spec.name}", not problems,
+                 f"prompts of {sizes} ids x {BATCH_TOKENS} greedy ids, together and alone: "
+                 + ("identical" if not problems else "; ".join(problems)))
+
+
+# ---- 5: sampling ----
+
+def in_kept_set(z, token, temperature, top_k, top_p, slack=0.0):
+    """Whether transformers' warpers (temperature, then top-k, then top-p over the top-k) keep `token`
+    for the logits z, after every other logit above it moves down by up to 2 * slack (each logit moving
+    at most `slack` the token's way). Ties are resolved in the token's favour."""
+    z = np.asarray(z, np.float64).copy()
+    zt = z[token]
+    above = z > zt
+    z[above] = np.maximum(z[above] - 2 * slack, zt)
+    above = z > zt
+    rank = int(above.sum())
+    if rank >= top_k:
+        return False
+    others = z[~above]
+    others = np.delete(others, np.flatnonzero(others == zt)[:1])  # the token itself
+    kept_below = np.sort(others)[::-1][:top_k - 1 - rank]
+    values = np.concatenate([z[above], [zt], kept_below]) / temperature
+    w = np.exp(values - values.max())
+    mass_above = w[:rank].sum() / w.sum()
+    return bool(mass_above < top_p + SAMPLING_PROB_TOL)
+
+
+def kept_set_size(z, temperature, top_k, top_p):
+    u = np.sort(np.asarray(z, np.float64))[::-1][:top_k] / temperature
+    w = np.exp(u - u[0])
+    w /= w.sum()
+    mass_above = np.concatenate([[0.0], np.cumsum(w)[:-1]])
+    return int((mass_above < top_p).sum())
+
+
+def sampling_figures(ref, prompt, ids):
+    """(tokens kept exactly, kept only with the logit slack, outside, first outside, non-top1 picks, median set)."""
+    t, k, p = SAMPLING["temperature"], SAMPLING["top_k"], SAMPLING["top_p"]
+    z_all = ref.logits(ref.fp32, prompt + ids[:-1]).astype(np.float64)[len(prompt) - 1:]
+    exact = slack = 0
+    outside = []
+    for step, (z, token) in enumerate(zip(z_all, ids)):
+        if in_kept_set(z, token, t, k, p):
+            exact += 1
+        elif in_kept_set(z, token, t, k, p, slack=SAMPLING_LOGIT_SLACK):
+            slack += 1
+        else:
+            order = np.argsort(-z)
+            outside.append(f"step {step}: token {token} of fp32 rank {int(np.flatnonzero(order == token)[0])}, "
+                           f"kept set {kept_set_size(z, t, k, p)} tokens")
+    not_top1 = int(sum(int(np.argmax(z)) != token for z, token in zip(z_all, ids)))
+    sizes = [kept_set_size(z, t, k, p) for z in z_all]
+    return exact, slack, outside, not_top1, float(np.median(sizes))
+
+
+def check_sampling(report, program, spec, folder, ref):
+    rng = rng_for(spec.index, 5)
+    prompt = random_ids(rng, spec.vocab, SAMPLING_PROMPT)
+    flags = ["--temperature", SAMPLING["temperature"], "--top-k", SAMPLING["top_k"], "--top-p", SAMPLING["top_p"]]
+    first = program.generate(folder, [prompt], SAMPLING_TOKENS, spec.vocab, [*flags, "--seed", 7])[0]
+    again = program.generate(folder, [prompt], SAMPLING_TOKENS, spec.vocab, [*flags, "--seed", 7])[0]
+    other = program.generate(folder, [prompt], SAMPLING_TOKENS, spec.vocab, [*flags, "--seed", 8])[0]
+    same, differ = first == again, first != other
+    parts = [f"seed 7 twice: {'identical' if same else 'DIFFERENT at step %d' % first_mismatch(first, again)}",
+             f"seed 8: {'different' if differ else 'SAME ids'}"]
+    all_kept = True
+    for seed, ids in ((7, first), (8, other)):
+        exact, slack, outside, not_top1, median = sampling_figures(ref, prompt, ids)
+        all_kept &= not outside
+        parts.append(f"seed {seed}: {exact + slack}/{len(ids)} in the kept set ({slack} only with a "
+                     f"{SAMPLING_LOGIT_SLACK} logit slack), {not_top1} not the fp32 top-1, median kept set {median:g}"
+                     + (f"; OUTSIDE: {'; '.join(outside[:4])}" if outside else ""))
+    settings = f"T {SAMPLING['temperature']}, top-k {SAMPLING['top_k']}, top-p {SAMPLING['top_p']}"
+    report.check(f"sampling.{spec.name}", same and differ and all_kept, f"{settings}; " + "; ".join(parts))
+
+
+# ---- 6: bad inputs ----
+
+def check_bad_inputs(report, program, work, tiny_spec, tiny, small):
+    llama, truncated, shard = make_bad_checkpoints(work, tiny, small)
+    out = work / "bad-input.f32"
+    rng = rng_for(tiny_spec.index, 6)
+    ok_ids = random_ids(rng, tiny_spec.vocab, 8)
+
+    def logits_args(model, ids):
+        return ["logits", "--model", model, "--ids", ",".join(map(str, ids)), "--out", out]
+
+    too_long = random_ids(rng, tiny_spec.vocab, tiny_spec.max_positions + 1)
+    cases = [
+        ("id-equal-vocab", logits_args(tiny, ok_ids[:4] + [tiny_spec.vocab] + ok_ids[4:]), "[qwen3.input]"),
+        ("id-negative", logits_args(tiny, ok_ids[:4] + [-1] + ok_ids[4:]), "[qwen3.input]"),
+        ("prompt-past-max-position", logits_args(tiny, too_long), "[qwen3.input]"),
+        ("prompt-plus-new-past-max-seq",
+         ["generate", "--model", tiny, "--ids", ",".join(map(str, random_ids(rng, tiny_spec.vocab, 40))),
+          "--max-new-tokens", 32, "--max-seq", 64, "--ignore-eos"], "[qwen3.input]"),
+        ("model-type-llama", logits_args(llama, ok_ids), "[config.model-type]"),
+        ("truncated-shard", logits_args(truncated, ok_ids), "[safetensors."),
+    ]
+    notes = {"prompt-past-max-position": f"{len(too_long)} ids, max_position_embeddings {tiny_spec.max_positions}",
+             "prompt-plus-new-past-max-seq": "40 ids + 32 new, --max-seq 64",
+             "truncated-shard": f"{shard} 100 bytes short"}
+    for name, args, expected in cases:
+        try:
+            done = program.run(args, timeout=120)
+        except ProgramError as e:
+            report.check(f"bad-input.{name}", False, str(e))
+            continue
+        line = first_line(done.stderr)
+        ok = done.returncode == 2 and expected in done.stderr
+        note = f"{notes[name]}; " if name in notes else ""
+        shape = "" if line.startswith("cute-cpp [") else "; the first stderr line does not start with 'cute-cpp ['"
+        report.check(f"bad-input.{name}", ok,
+                     f"{note}exit {done.returncode} (expected 2), expected {expected!r} on stderr; "
+                     f"stderr: {line[:200]}{shape}")
+
+
+# ---- main ----
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--build", required=True, help="the CMake build folder holding models/qwen3/cute-cpp-qwen3")
+    ap.add_argument("--work", help="folder for checkpoints and outputs (default: a temporary one)")
+    ap.add_argument("--json", help="write the records (the repository's benchmark record format) here")
+    opts = ap.parse_args()
+
+    binary = Path(opts.build) / "models" / "qwen3" / "cute-cpp-qwen3"
+    if not binary.is_file() or not os.access(binary, os.X_OK):
+        print(f"FAIL: {binary} is not an executable file (build the target cute-cpp-qwen3)", file=sys.stderr)
+        return 1
+    if not torch.cuda.is_available():
+        print("FAIL: torch sees no CUDA device; the references run on the GPU", file=sys.stderr)
+        return 1
+    torch.set_float32_matmul_precision("highest")  # the fp32 reference without TF32
+    transformers.logging.set_verbosity_error()
+
+    temporary = opts.work is None
+    work = Path(tempfile.mkdtemp(prefix="check_qwen3-") if temporary else opts.work).resolve()
+    work.mkdir(parents=True, exist_ok=True)
+    print(f"program {binary}; transformers {transformers.__version__}, torch {torch.__version__}, "
+          f"{torch.cuda.get_device_name()}; work folder {work}", flush=True)
+
+    report = Report()
+    program = Program(binary.resolve(), work)
+    folders = {}
+    for spec in SPECS:
+        folders[spec.name] = work / "checkpoints" / spec.name
+        try:
+            build_checkpoint(spec, folders[spec.name])
+        except Exception as e:  # noqa: BLE001 -- without checkpoints nothing else can run
+            print(f"FAIL: building the checkpoint {spec.name}: {type(e).__name__}: {e}", file=sys.stderr)
+            return 1
+
+    for spec in SPECS:
+        folder = folders[spec.name]
+        ref = Reference(spec, folder)
+        report.guarded(f"logits.{spec.name}", check_logits, program, spec, folder, ref)
+        report.guarded(f"logits-batched.{spec.name}", check_logits_batched, program, spec, folder)
+        report.guarded(f"greedy.{spec.name}", check_greedy, program, spec, folder, ref)
+        report.guarded(f"batched-generate.{spec.name}", check_batched_generate, program, spec, folder, ref)
+        if spec.tied:
+            report.guarded(f"sampling.{spec.name}", check_sampling, program, spec, folder, ref)
+        ref.free()
+    report.guarded("bad-input", check_bad_inputs, program, work, SPECS[0], folders[SPECS[0].name],
+                   folders[SPECS[1].name])
+
+    if opts.json:
+        Path(opts.json).write_text(json.dumps(report.records, indent=1) + "\n")
+    print(f"{len(report.passed)} passed, {len(report.failed)} failed")
+    if report.failed:
+        print(f"failed: {', '.join(report.failed)}; work folder kept: {work}")
+        return 1
+    if temporary:
+        shutil.rmtree(work, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,372 @@
+// SPDX-License-Identifier: Apache-2.0
+// cute-cpp-qwen3: the Qwen3 decoder from the command line.
+//   cute-cpp-qwen3 generate --model DIR (--prompt TEXT | --chat TEXT | --ids "1,2;3,4") [--max-new-tokens N]
+//                  [--temperature T] [--top-k K] [--top-p P] [--seed S] [--ignore-eos] [--max-seq N]
+//   cute-cpp-qwen3 logits --model DIR --ids "1,2,3;4,5" --out FILE [--max-seq N]
+// generate prints `ids i: ...` per prompt (and its text with a tokenizer); logits writes the
+// teacher-forced logits of every position of every prompt as float32 [tokens, vocab]. Errors
+// print their `cute-cpp [rule]: ...` message and exit 2.
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <exception>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <optional>
+#include <random>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include <cuda_bf16.h>
+#include <cuda_runtime_api.h>
+
+#include <cute_cpp/host/buffer.hpp>
+#include <cute_cpp/host/error.hpp>
+
+#include "models/common/error.hpp"
+#include "models/common/json.hpp"
+#include "models/common/tokenizer.hpp"
+#include "models/qwen3/chat.hpp"
+#include "models/qwen3/generate.hpp"
+#include "models/qwen3/model.hpp"
+
+namespace {
+
+using namespace cute_cpp::models;
+
+constexpr const char* kRuleUsage = "cute-cpp [qwen3.usage]: the command line of cute-cpp-qwen3 (see its --help)";
+constexpr const char* kUsage =
+    "usage: cute-cpp-qwen3 generate --model DIR (--prompt TEXT | --chat TEXT | --ids \"1,2;3,4\")\n"
+    "                      [--max-new-tokens N] [--temperature T] [--top-k K] [--top-p P] [--seed S]\n"
+    "                      [--ignore-eos] [--max-seq N] [--max-batch N]\n"
+    "       cute-cpp-qwen3 logits --model DIR --ids \"1,2,3;4,5\" --out FILE [--max-seq N]\n"
+    "       cute-cpp-qwen3 bench --model DIR [--prefill-len 2048] [--ttft-len 512] [--batches 1,32]\n"
+    "                      [--context 512] [--steps 64] [--json FILE]\n";
+
+/// --name value pairs, and flags without a value.
+struct Args {
+  std::string command;
+  std::map<std::string, std::string, std::less<>> values;
+  bool has(const std::string& k) const { return values.count(k) != 0; }
+  std::string get(const std::string& k) const {
+    auto const it = values.find(k);
+    if (it == values.end()) throw LoadError(kRuleUsage, "--" + k + " is required\n" + kUsage);
+    return it->second;
+  }
+  long long number(const std::string& k, long long fallback) const {
+    return has(k) ? parsed(k, "an integer", [](const std::string& v, std::size_t* used) { return std::stoll(v, used); })
+                  : fallback;
+  }
+  double real(const std::string& k, double fallback) const {
+    return has(k) ? parsed(k, "a number", [](const std::string& v, std::size_t* used) { return std::stod(v, used); })
+                  : fallback;
+  }
+
+ private:
+  /// The value of --k read whole by `read` (std::stoll, std::stod), or an error naming the flag.
+  template <class Read>
+  std::invoke_result_t<Read, const std::string&, std::size_t*> parsed(const std::string& k, const char* what,
+                                                                      Read read) const {
+    std::string const v = get(k);
+    std::size_t used = 0;
+    decltype(read(v, &used)) x{};
+    try {
+      x = read(v, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (used != v.size() || v.empty())
+      throw LoadError(kRuleUsage, "--" + k + " takes " + what + ", got " + in_quotes(v));
+    return x;
+  }
+};
+
+Args parse_args(int argc, char** argv) {
+  static const char* const flags[] = {"ignore-eos"};
+  Args a;
+  if (argc < 2) throw LoadError(kRuleUsage, std::string("no command\n") + kUsage);
+  a.command = argv[1];
+  for (int i = 2; i < argc; ++i) {
+    std::string const arg = argv[i];
+    if (arg.rfind("--", 0) != 0) throw LoadError(kRuleUsage, "unexpected argument " + in_quotes(arg) + "\n" + kUsage);
+    std::string const name = arg.substr(2);
+    bool is_flag = false;
+    for (const char* f : flags) is_flag = is_flag || name == f;
+    if (is_flag) {
+      a.values[name] = "";
+    } else {
+      if (i + 1 >= argc) throw LoadError(kRuleUsage, arg + " needs a value");
+      a.values[name] = argv[++i];
+    }
+  }
+  return a;
+}
+
+/// "1,2,3;4,5" -> {{1,2,3},{4,5}}.
+std::vector<std::vector<std::int32_t>> parse_ids(const std::string& text) {
+  std::vector<std::vector<std::int32_t>> prompts(1);
+  std::string number;
+  auto const flush = [&] {
+    if (number.empty()) return;
+    std::size_t used = 0;
+    long long v = 0;
+    try {
+      v = std::stoll(number, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (used != number.size() || v < INT32_MIN || v > INT32_MAX)
+      throw LoadError(kRuleUsage, "--ids: " + in_quotes(number) + " is not a 32-bit integer");
+    prompts.back().push_back(std::int32_t(v));
+    number.clear();
+  };
+  for (char c : text) {
+    if (c == ',' || c == ' ') {
+      flush();
+    } else if (c == ';') {
+      flush();
+      prompts.emplace_back();
+    } else {
+      number += c;
+    }
+  }
+  flush();
+  return prompts;
+}
+
+Qwen3Options model_options(const Args& a) {
+  Qwen3Options o;
+  o.max_seq = int(a.number("max-seq", 0));
+  o.max_batch = int(a.number("max-batch", 8));
+  return o;
+}
+
+/// Stop ids: the chat's (<|im_end|>, <|endoftext|>) with a tokenizer, else config.json's eos_token_id.
+std::vector<std::int32_t> stop_ids(const std::filesystem::path& folder, const Tokenizer* tokenizer) {
+  if (tokenizer != nullptr) {
+    try {
+      Qwen3Chat const chat(*tokenizer);
+      return {chat.stop_ids().begin(), chat.stop_ids().end()};
+    } catch (const LoadError&) {
+      // a tokenizer without the chat tokens: fall back to the config
+    }
+  }
+  Json const config = read_json_file(folder / "config.json");
+  std::vector<std::int32_t> ids;
+  if (const Json* eos = config.find("eos_token_id"); eos != nullptr && !eos->is_null()) {
+    if (eos->is_array()) {
+      for (const Json& e : eos->as_array()) ids.push_back(std::int32_t(e.as_int()));
+    } else {
+      ids.push_back(std::int32_t(eos->as_int()));
+    }
+  }
+  return ids;
+}
+
+int run_logits(const Args& a) {
+  auto const prompts = parse_ids(a.get("ids"));
+  std::string const out = a.get("out");
+  Qwen3Options o = model_options(a);
+  std::size_t total = 0;
+  for (auto const& p : prompts) total += p.size();
+  o.max_prefill_tokens = int(std::max<std::size_t>(total, 1));
+  o.max_batch = std::max(o.max_batch, int(prompts.size()));
+  auto model = Qwen3Model::load(a.get("model"), o);
+  (void)model->prefill(prompts, LogitsRows::All);
+  std::size_t const vocab = std::size_t(model->config().vocab_size);
+  std::vector<__nv_bfloat16> logits(std::size_t(model->logits_rows()) * vocab);
+  cute_cpp::host::cuda_check(cudaStreamSynchronize(model->stream()), "cudaStreamSynchronize");
+  cute_cpp::host::cuda_check(
+      cudaMemcpy(logits.data(), model->logits(), logits.size() * sizeof(__nv_bfloat16), cudaMemcpyDeviceToHost),
+      "cudaMemcpy(logits)");
+  std::vector<float> f(logits.size());
+  for (std::size_t i = 0; i < f.size(); ++i) f[i] = __bfloat162float(logits[i]);
+  std::ofstream file(out, std::ios::binary);
+  file.write(reinterpret_cast<const char*>(f.data()), std::streamsize(f.size() * sizeof(float)));
+  if (!file) throw LoadError(kRuleUsage, "--out: cannot write " + in_quotes(out));
+  std::printf("logits: %d rows x %zu written to %s\n", model->logits_rows(), vocab, out.c_str());
+  return 0;
+}
+
+int run_generate(const Args& a) {
+  std::filesystem::path const folder = a.get("model");
+  std::optional<Tokenizer> tokenizer;
+  if (std::filesystem::exists(folder / "tokenizer.json")) tokenizer = Tokenizer::from_file(folder);
+  std::vector<std::vector<std::int32_t>> prompts;
+  if (a.has("ids")) {
+    prompts = parse_ids(a.get("ids"));
+  } else if (a.has("prompt") || a.has("chat")) {
+    if (!tokenizer) throw LoadError(kRuleUsage, "--prompt and --chat need a tokenizer.json in the model folder; use --ids");
+    if (a.has("chat")) {
+      ChatMessage const m{ChatRole::user, a.get("chat")};
+      prompts.push_back(Qwen3Chat(*tokenizer).encode(std::span<const ChatMessage>(&m, 1)));
+    } else {
+      prompts.push_back(tokenizer->encode(a.get("prompt")));
+    }
+  } else {
+    throw LoadError(kRuleUsage, std::string("generate needs --ids, --prompt or --chat\n") + kUsage);
+  }
+  GenerateOptions g;
+  g.max_new_tokens = int(a.number("max-new-tokens", 128));
+  g.sampling.temperature = float(a.real("temperature", 0.0));
+  g.sampling.top_k = int(a.number("top-k", 0));
+  g.sampling.top_p = float(a.real("top-p", 1.0));
+  g.sampling.seed = std::uint64_t(a.number("seed", 0));
+  if (!a.has("ignore-eos")) g.stop_ids = stop_ids(folder, tokenizer ? &*tokenizer : nullptr);
+  Qwen3Options o = model_options(a);
+  std::size_t total = 0;
+  for (auto const& p : prompts) total += p.size();
+  o.max_prefill_tokens = int(std::max<std::size_t>(total, 1));
+  o.max_batch = std::max(o.max_batch, int(prompts.size()));
+  auto model = Qwen3Model::load(folder, o);
+  auto const out = generate(*model, prompts, g);
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    std::printf("ids %zu:", i);
+    for (std::int32_t id : out[i]) std::printf(" %d", id);
+    std::printf("\n");
+    if (tokenizer) std::printf("text %zu: %s\n", i, tokenizer->decode(out[i], true).c_str());
+  }
+  return 0;
+}
+
+/// Milliseconds of `f()` on the model's stream (CUDA events; f may synchronize).
+template <class F>
+double time_ms(Qwen3Model& model, F&& f) {
+  cudaEvent_t start = nullptr, stop = nullptr;
+  cute_cpp::host::cuda_check(cudaEventCreate(&start), "cudaEventCreate");
+  cute_cpp::host::cuda_check(cudaEventCreate(&stop), "cudaEventCreate");
+  cute_cpp::host::cuda_check(cudaEventRecord(start, model.stream()), "cudaEventRecord");
+  f();
+  cute_cpp::host::cuda_check(cudaEventRecord(stop, model.stream()), "cudaEventRecord");
+  cute_cpp::host::cuda_check(cudaEventSynchronize(stop), "cudaEventSynchronize");
+  float ms = 0;
+  cute_cpp::host::cuda_check(cudaEventElapsedTime(&ms, start, stop), "cudaEventElapsedTime");
+  (void)cudaEventDestroy(start);
+  (void)cudaEventDestroy(stop);
+  return double(ms);
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+/// Prefill throughput, time to first token and decode throughput per batch size, on random ids
+/// (the figures do not depend on the ids). Each figure is the median of several runs after one
+/// warm-up; decode steps include drawing the token (greedy) and reading it back, as generate does.
+int run_bench(const Args& a) {
+  int const prefill_len = int(a.number("prefill-len", 2048)), ttft_len = int(a.number("ttft-len", 512));
+  int const context = int(a.number("context", 512)), steps = int(a.number("steps", 64));
+  std::vector<int> batches;
+  for (auto const& p : parse_ids(a.has("batches") ? a.get("batches") : "1,32"))
+    for (std::int32_t b : p) batches.push_back(b);
+  if (batches.empty() || *std::min_element(batches.begin(), batches.end()) < 1)
+    throw LoadError(kRuleUsage, "--batches takes positive batch sizes, e.g. 1,8,32");
+  int const max_batch = *std::max_element(batches.begin(), batches.end());
+  Qwen3Options o;
+  o.max_batch = max_batch;
+  o.max_seq = std::max(prefill_len, context + steps + 1);
+  o.max_prefill_tokens = std::max({prefill_len, ttft_len, context * max_batch});
+  auto model = Qwen3Model::load(a.get("model"), o);
+  int const vocab = int(model->config().vocab_size);
+  std::mt19937 rng(1234);
+  auto const prompt = [&](int len) {
+    std::vector<std::int32_t> p(static_cast<std::size_t>(len));
+    for (auto& id : p) id = std::int32_t(rng() % std::uint32_t(vocab));
+    return p;
+  };
+  cute_cpp::host::DeviceBuffer<std::int32_t> next{static_cast<std::size_t>(max_batch)};
+  cute_cpp::host::DeviceBuffer<std::byte> ws(sampling_workspace_bytes(max_batch, vocab));
+  std::vector<std::int32_t> host_ids(static_cast<std::size_t>(max_batch));
+  SamplingParams const greedy{};
+  auto const draw = [&](int rows, std::uint64_t step) {
+    sample_tokens(model->logits(), vocab, rows, vocab, greedy, step, next.data(), ws.data(), ws.bytes(), model->stream());
+    cute_cpp::host::cuda_check(cudaMemcpyAsync(host_ids.data(), next.data(), std::size_t(rows) * sizeof(std::int32_t),
+                                               cudaMemcpyDeviceToHost, model->stream()),
+                               "cudaMemcpyAsync(ids)");
+    cute_cpp::host::cuda_check(cudaStreamSynchronize(model->stream()), "cudaStreamSynchronize");
+  };
+  struct Figure {
+    std::string name, shape;
+    double value;
+    std::string unit;
+    double ms;
+  };
+  std::vector<Figure> figures;
+  auto const prefill_figure = [&](int len, bool first_token) {
+    std::vector<std::vector<std::int32_t>> const prompts{prompt(len)};
+    std::vector<double> t;
+    for (int r = 0; r < 6; ++r) {
+      std::vector<int> slots;
+      double const ms = time_ms(*model, [&] {
+        slots = model->prefill(prompts, LogitsRows::Last);
+        if (first_token) draw(1, 0);
+      });
+      model->release(slots[0]);
+      if (r > 0) t.push_back(ms);
+    }
+    return median(t);
+  };
+  double const prefill_ms = prefill_figure(prefill_len, false);
+  figures.push_back({"qwen3 prefill", "1 x " + std::to_string(prefill_len), prefill_len / prefill_ms * 1e3, "tok/s",
+                     prefill_ms});
+  double const ttft_ms = prefill_figure(ttft_len, true);
+  figures.push_back({"qwen3 time to first token", "1 x " + std::to_string(ttft_len), ttft_ms, "ms", ttft_ms});
+  for (int b : batches) {
+    std::vector<std::vector<std::int32_t>> prompts;
+    for (int i = 0; i < b; ++i) prompts.push_back(prompt(context));
+    std::vector<int> const slots = model->prefill(prompts, LogitsRows::Last);
+    draw(b, 0);
+    std::vector<double> t;
+    for (int s = 0; s < steps; ++s) {
+      std::vector<std::int32_t> const feed(host_ids.begin(), host_ids.begin() + b);
+      double const ms = time_ms(*model, [&] {
+        model->decode(slots, feed);
+        draw(b, std::uint64_t(s + 1));
+      });
+      if (s >= 4) t.push_back(ms);
+    }
+    for (int s : slots) model->release(s);
+    double const step_ms = median(t);
+    figures.push_back({"qwen3 decode", "batch " + std::to_string(b) + ", context " + std::to_string(context),
+                       b / step_ms * 1e3, "tok/s", step_ms});
+  }
+  std::size_t free_bytes = 0, total_bytes = 0;
+  cute_cpp::host::cuda_check(cudaMemGetInfo(&free_bytes, &total_bytes), "cudaMemGetInfo");
+  std::printf("weights %.2f GB, KV cache %.2f GB, device memory in use %.2f GB\n", double(model->weight_bytes()) / 1e9,
+              double(model->kv_cache_bytes()) / 1e9, double(total_bytes - free_bytes) / 1e9);
+  for (auto const& f : figures)
+    std::printf("%s (%s): %.1f %s (%.3f ms)\n", f.name.c_str(), f.shape.c_str(), f.value, f.unit.c_str(), f.ms);
+  if (a.has("json")) {
+    std::ofstream j(a.get("json"));
+    j << "[";
+    for (std::size_t i = 0; i < figures.size(); ++i)
+      j << (i ? ",\n" : "\n") << "{\"name\": \"" << figures[i].name << "\", \"shape\": \"" << figures[i].shape
+        << "\", \"value\": " << figures[i].value << ", \"unit\": \"" << figures[i].unit << "\", \"ms\": " << figures[i].ms
+        << "}";
+    j << "\n]\n";
+  }
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    Args const a = parse_args(argc, argv);
+    if (a.command == "generate") return run_generate(a);
+    if (a.command == "logits") return run_logits(a);
+    if (a.command == "bench") return run_bench(a);
+    if (a.command == "--help" || a.command == "help") {
+      std::fputs(kUsage, stdout);
+      return 0;
+    }
+    throw LoadError(kRuleUsage, "unknown command " + in_quotes(a.command) + "\n" + kUsage);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "%s\n", e.what());
+    return 2;
+  }
+}

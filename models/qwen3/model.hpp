@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// models/qwen3/model.hpp: the Qwen3 dense decoder on the GPU (sm_90a): its weights loaded from a
+// Hugging Face checkpoint, a paged KV cache, batched prefill of new prompts and batched decode
+// steps, every operation a cute-cpp kernel (examples/gemm_sm90, ffn, rmsnorm, fmha_sm90,
+// decode_attention_sm90; layer_kernels.cuh for the embedding gather and q/k-norm + RoPE).
+// Host-facing: no kernel is declared here.
+#include <cstdint>     // std::int32_t
+#include <filesystem>  // std::filesystem::path
+#include <memory>      // std::unique_ptr
+#include <span>        // std::span
+#include <vector>      // std::vector
+
+#include <cuda_bf16.h>
+#include <cuda_runtime_api.h>
+
+#include "models/common/checkpoint.hpp"  // Qwen3Config
+
+namespace cute_cpp::models {
+
+/// The decoder's run-time sizes: what the KV cache and the activations are allocated for.
+struct Qwen3Options {
+  int max_batch = 32;                ///< sequences held (and decoded together) at once
+  int max_seq = 4096;                ///< tokens per sequence, prompt and generated; 0: max_position_embeddings
+  int max_prefill_tokens = 8192;     ///< tokens of all prompts of one prefill call
+  int page_size = 64;                ///< tokens per KV-cache page (a multiple of 16)
+  int num_pages = 0;                 ///< 0: enough for max_batch sequences of max_seq tokens
+};
+
+/// What a forward pass leaves in logits(): one row per prompt (its last token), or every position.
+enum class LogitsRows { Last, All };
+
+/// The Qwen3 dense decoder, weights on the device. Not thread-safe; one stream.
+///   auto model = Qwen3Model::load("Qwen3-8B", {.max_batch = 8});
+///   std::vector<int> slots = model->prefill({{prompt ids}}, LogitsRows::Last);
+///   model->logits();  // [1, vocab] bf16 on the device
+///   model->decode(slots, {next id});
+class Qwen3Model {
+ public:
+  /// Reads config.json, validates the checkpoint (Qwen3WeightManifest) and loads the weights,
+  /// fusing q/k/v and gate/up as the GEMMs read them.
+  /// @pre a Qwen3 checkpoint in bfloat16 [qwen3.dtype]; head_dim 64, 128 or 256 [qwen3.head-dim];
+  ///      options within the config [qwen3.options].
+  [[nodiscard]] static std::unique_ptr<Qwen3Model> load(const std::filesystem::path& folder, Qwen3Options options = {});
+  virtual ~Qwen3Model() = default;
+
+  [[nodiscard]] virtual const Qwen3Config& config() const noexcept = 0;
+  [[nodiscard]] virtual const Qwen3Options& options() const noexcept = 0;
+  /// Bytes of weights on the device, and of the KV cache.
+  [[nodiscard]] virtual std::uint64_t weight_bytes() const noexcept = 0;
+  [[nodiscard]] virtual std::uint64_t kv_cache_bytes() const noexcept = 0;
+
+  /// Starts one sequence per prompt and runs them through the model together (varlen attention),
+  /// their K and V going into the cache. Returns their slots, in order.
+  /// @pre each prompt is non-empty, its ids in [0, vocab_size), and fits max_seq and
+  ///      max_position_embeddings; all of them fit max_prefill_tokens, and free slots and pages
+  ///      exist [qwen3.input] / [qwen3.kv-cache].
+  [[nodiscard]] virtual std::vector<int> prefill(std::span<const std::vector<std::int32_t>> prompts,
+                                                 LogitsRows rows) = 0;
+  /// One token for each of `slots` (ids on the host, or on the device when `device_ids` is set):
+  /// appended to its sequence; logits() then holds one row per slot, in order.
+  /// @pre the slots are distinct and in use, ids in [0, vocab_size), and each sequence has room
+  ///      [qwen3.input].
+  virtual void decode(std::span<const int> slots, std::span<const std::int32_t> ids,
+                      const std::int32_t* device_ids = nullptr) = 0;
+  /// Ends a sequence: its slot and pages are free again.
+  virtual void release(int slot) = 0;
+  /// The tokens a sequence holds in the cache.
+  [[nodiscard]] virtual int length(int slot) const = 0;
+
+  /// The last forward pass's logits: bf16 [logits_rows(), vocab_size] on the device, row-major.
+  [[nodiscard]] virtual const __nv_bfloat16* logits() const noexcept = 0;
+  [[nodiscard]] virtual int logits_rows() const noexcept = 0;
+  [[nodiscard]] virtual cudaStream_t stream() const noexcept = 0;
+};
+
+}  // namespace cute_cpp::models

@@ -1,0 +1,494 @@
+// SPDX-License-Identifier: Apache-2.0
+// models/qwen3/model_sm90.cu: the Qwen3 decoder's forward passes on the example kernels. Per layer:
+//   h = rmsnorm(x + delta)                 examples/rmsnorm (the residual add fused; x keeps the sum)
+//   qkv = h Wqkv^T                          examples/gemm_sm90 (bf16 TN dispatch)
+//   q, k = rope(rmsnorm_head(q, k))         layer_kernels.cuh, in place in qkv
+//   K/V cache <- k, v                       decode_attention_sm90's run_kv_append (paged)
+//   a = attention(q, k, v)                  prefill: fmha_sm90 varlen on qkv; decode: paged decode
+//   delta = a Wo^T                          gemm_sm90
+//   h = rmsnorm(x + delta); delta = ffn(h)  rmsnorm, then examples/ffn (gate-up GEMM with the
+//                                           SwiGLU epilogue, down GEMM)
+// and after the last layer rmsnorm(x + delta) and the LM head GEMM for the rows asked.
+#include "models/qwen3/model.hpp"
+
+#include "examples/decode_attention_sm90/decode.hpp"
+#include "examples/ffn/ffn.cuh"
+#include "examples/fmha_sm90/fmha.hpp"
+#include "examples/gemm_sm90/gemm.hpp"
+#include "examples/gemm_sm90/plans.hpp"
+#include "examples/rmsnorm/rmsnorm.cuh"
+#include "models/common/error.hpp"
+#include "models/qwen3/kv_pages.hpp"
+#include "models/qwen3/layer_kernels.cuh"
+#include "models/qwen3/weights.hpp"
+
+#include <cute_cpp/host/buffer.hpp>
+#include <cute_cpp/host/error.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <utility>
+
+namespace cute_cpp::models {
+
+namespace {
+
+namespace ex = cute_cpp::examples;
+using host::cuda_check;
+using host::DeviceBuffer;
+
+constexpr const char* kRuleDtype = "cute-cpp [qwen3.dtype]: the GPU decoder runs bfloat16 checkpoints";
+constexpr const char* kRuleHeadDim = "cute-cpp [qwen3.head-dim]: the attention kernels take head_dim 64, 128 or 256";
+constexpr const char* kRuleOptions =
+    "cute-cpp [qwen3.options]: max_batch, max_seq, max_prefill_tokens and page_size are positive, max_seq at most "
+    "max_position_embeddings, page_size a multiple of 16";
+constexpr const char* kRuleInput =
+    "cute-cpp [qwen3.input]: prompts are non-empty, ids lie in [0, vocab_size), and every sequence fits max_seq and "
+    "max_position_embeddings";
+
+/// One layer's weights on the device.
+struct LayerWeights {
+  DeviceBuffer<bf16> input_norm, qkv, q_norm, k_norm, o, post_norm, gate_up, down;
+};
+
+/// A device buffer that only grows; zeroed when it does (the GEMM's split-K workspace must start zeroed).
+struct Workspace {
+  DeviceBuffer<std::byte> buffer;
+  void* ensure(std::size_t bytes) {
+    if (bytes > buffer.size()) {
+      buffer = DeviceBuffer<std::byte>(bytes);
+      cuda_check(cudaMemset(buffer.data(), 0, bytes), "cudaMemset(workspace)");
+    }
+    return bytes == 0 ? nullptr : buffer.data();
+  }
+};
+
+DeviceBuffer<bf16> upload_tensor(const TensorInfo& t) {
+  DeviceBuffer<bf16> d(std::size_t(t.numel()));
+  cuda_check(cudaMemcpy(d.data(), t.data, t.bytes(), cudaMemcpyHostToDevice), "cudaMemcpy(weights)");
+  return d;
+}
+
+DeviceBuffer<bf16> upload_bytes(std::span<const std::byte> bytes) {
+  DeviceBuffer<bf16> d(bytes.size() / sizeof(bf16));
+  cuda_check(cudaMemcpy(d.data(), bytes.data(), bytes.size(), cudaMemcpyHostToDevice), "cudaMemcpy(weights)");
+  return d;
+}
+
+template <class T>
+void upload_async(DeviceBuffer<T>& d, const std::vector<T>& h, cudaStream_t stream) {
+  cuda_check(cudaMemcpyAsync(d.data(), h.data(), h.size() * sizeof(T), cudaMemcpyHostToDevice, stream),
+             "cudaMemcpyAsync(batch)");
+}
+
+class Model final : public Qwen3Model {
+ public:
+  Model(const std::filesystem::path& folder, Qwen3Options options);
+  ~Model() override {
+    if (stream_ != nullptr) (void)cudaStreamDestroy(stream_);
+  }
+
+  const Qwen3Config& config() const noexcept override { return config_; }
+  const Qwen3Options& options() const noexcept override { return options_; }
+  std::uint64_t weight_bytes() const noexcept override { return weight_bytes_; }
+  std::uint64_t kv_cache_bytes() const noexcept override { return k_cache_.bytes() + v_cache_.bytes(); }
+  std::vector<int> prefill(std::span<const std::vector<std::int32_t>> prompts, LogitsRows rows) override;
+  void decode(std::span<const int> slots, std::span<const std::int32_t> ids, const std::int32_t* device_ids) override;
+  void release(int slot) override { pages_.release(slot); }
+  int length(int slot) const override { return pages_.length(slot); }
+  const bf16* logits() const noexcept override { return logits_.data(); }
+  int logits_rows() const noexcept override { return logits_rows_; }
+  cudaStream_t stream() const noexcept override { return stream_; }
+
+ private:
+  /// The tokens of one forward pass: `tokens` rows of the activations.
+  struct Batch {
+    std::int64_t tokens = 0;
+    int sequences = 0;
+    bool decode = false;  ///< one new token per sequence after its cached ones; else fresh prompts
+    int max_len = 0;      ///< the longest sequence after this pass
+  };
+  void check_ids(std::span<const std::int32_t> ids) const;
+  void forward(Batch const& batch, LogitsRows rows);
+  void attention(Batch const& batch, int layer);
+  void linear(bf16 const* in, bf16 const* weight, bf16* out, std::int64_t m, std::int64_t n, std::int64_t k);
+  void grow_activations(std::int64_t tokens);
+
+  Qwen3Config config_;
+  Qwen3Options options_;
+  int heads_ = 0, kv_heads_ = 0, head_dim_ = 0, hidden_ = 0, ffn_ = 0, qkv_width_ = 0;
+  std::uint64_t weight_bytes_ = 0;
+  cudaStream_t stream_ = nullptr;
+
+  DeviceBuffer<bf16> embed_, final_norm_, lm_head_;  // lm_head_ empty when the embedding serves
+  bf16 const* output_weight_ = nullptr;
+  std::vector<LayerWeights> layers_;
+  DeviceBuffer<float> inv_freq_;
+
+  KvPages pages_;
+  DeviceBuffer<bf16> k_cache_, v_cache_;  // [layers, pages, page_size, kv_heads, head_dim]
+  std::int64_t layer_cache_elems_ = 0;
+
+  // Activations, for up to capacity_ tokens.
+  std::int64_t capacity_ = 0;
+  DeviceBuffer<bf16> residual_[2], delta_, normed_, qkv_, attn_, ffn_hidden_, last_;
+  DeviceBuffer<bf16> logits_;
+  int logits_rows_ = 0;
+  int current_residual_ = 0;
+  // The batch's description on the device (and the host copies the kernels' checks read).
+  DeviceBuffer<std::int32_t> ids_, positions_, cu_seqlens_, seqlens_, block_table_, last_rows_;
+  std::vector<std::int32_t> h_ids_, h_positions_, h_cu_seqlens_, h_seqlens_, h_block_table_, h_last_rows_;
+  Workspace gemm_workspace_, decode_workspace_;
+};
+
+Model::Model(const std::filesystem::path& folder, Qwen3Options options)
+    : config_(read_qwen3_config(folder)),
+      options_(options),
+      pages_([&] {
+        Qwen3Config const& c = config_;
+        if (options_.max_seq == 0) options_.max_seq = int(std::min<std::int64_t>(c.max_position_embeddings, 1 << 30));
+        if (options_.max_batch <= 0 || options_.max_seq <= 0 || options_.max_prefill_tokens <= 0 ||
+            options_.page_size <= 0 || options_.page_size % 16 != 0 || options_.max_seq > c.max_position_embeddings)
+          throw LoadError(kRuleOptions, "max_batch " + std::to_string(options_.max_batch) + ", max_seq " +
+                                            std::to_string(options_.max_seq) + " (max_position_embeddings " +
+                                            std::to_string(c.max_position_embeddings) + "), max_prefill_tokens " +
+                                            std::to_string(options_.max_prefill_tokens) + ", page_size " +
+                                            std::to_string(options_.page_size));
+        int const per_seq = (options_.max_seq + options_.page_size - 1) / options_.page_size;
+        if (options_.num_pages == 0) options_.num_pages = per_seq * options_.max_batch;
+        return KvPages::Shape{options_.num_pages, options_.page_size, per_seq, options_.max_batch};
+      }()) {
+  if (config_.torch_dtype != "bfloat16")
+    throw LoadError(kRuleDtype, "config.json: torch_dtype is " + in_quotes(config_.torch_dtype));
+  if (config_.head_dim != 64 && config_.head_dim != 128 && config_.head_dim != 256)
+    throw LoadError(kRuleHeadDim, "config.json: head_dim is " + std::to_string(config_.head_dim));
+  heads_ = int(config_.num_attention_heads);
+  kv_heads_ = int(config_.num_key_value_heads);
+  head_dim_ = int(config_.head_dim);
+  hidden_ = int(config_.hidden_size);
+  ffn_ = int(config_.intermediate_size);
+  qkv_width_ = (heads_ + 2 * kv_heads_) * head_dim_;
+  if (hidden_ % 8 != 0 || ffn_ % 8 != 0)
+    throw LoadError(kRuleOptions, "hidden_size " + std::to_string(hidden_) + " and intermediate_size " +
+                                      std::to_string(ffn_) + " must be multiples of 8 (the GEMMs' 16-byte rows)");
+
+  Checkpoint const checkpoint = Checkpoint::open(folder);
+  Qwen3WeightManifest const manifest(config_);
+  manifest.validate(checkpoint);
+  cuda_check(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking), "cudaStreamCreate");
+
+  embed_ = upload_tensor(checkpoint.at("model.embed_tokens.weight"));
+  final_norm_ = upload_tensor(checkpoint.at("model.norm.weight"));
+  TensorInfo const& out = manifest.output_weight(checkpoint);
+  if (out.name == "model.embed_tokens.weight") {
+    output_weight_ = embed_.data();
+  } else {
+    lm_head_ = upload_tensor(out);
+    output_weight_ = lm_head_.data();
+  }
+  std::vector<std::byte> staging(std::max(manifest.qkv_bytes(), manifest.gate_up_bytes()));
+  for (Qwen3LayerTensors const& names : manifest.layers()) {
+    LayerWeights w;
+    w.input_norm = upload_tensor(checkpoint.at(names.input_layernorm));
+    std::span<std::byte> qkv(staging.data(), manifest.qkv_bytes());
+    pack_qkv(checkpoint.at(names.q_proj), checkpoint.at(names.k_proj), checkpoint.at(names.v_proj), qkv);
+    w.qkv = upload_bytes(qkv);
+    w.q_norm = upload_tensor(checkpoint.at(names.q_norm));
+    w.k_norm = upload_tensor(checkpoint.at(names.k_norm));
+    w.o = upload_tensor(checkpoint.at(names.o_proj));
+    w.post_norm = upload_tensor(checkpoint.at(names.post_attention_layernorm));
+    std::span<std::byte> gate_up(staging.data(), manifest.gate_up_bytes());
+    pack_gate_up(checkpoint.at(names.gate_proj), checkpoint.at(names.up_proj), gate_up);
+    w.gate_up = upload_bytes(gate_up);
+    w.down = upload_tensor(checkpoint.at(names.down_proj));
+    layers_.push_back(std::move(w));
+  }
+  weight_bytes_ = manifest.total_bytes();
+
+  // RoPE's inverse frequencies as transformers computes them (float32): 1 / theta^(2i / d).
+  std::vector<float> inv_freq(std::size_t(head_dim_ / 2));
+  for (int i = 0; i < head_dim_ / 2; ++i)
+    inv_freq[std::size_t(i)] = 1.0f / std::pow(float(config_.rope_theta), float(2 * i) / float(head_dim_));
+  inv_freq_ = DeviceBuffer<float>(inv_freq.size());
+  inv_freq_.upload(std::span<const float>(inv_freq));
+
+  layer_cache_elems_ = std::int64_t(options_.num_pages) * options_.page_size * kv_heads_ * head_dim_;
+  std::size_t const cache = std::size_t(layer_cache_elems_) * layers_.size();
+  k_cache_ = DeviceBuffer<bf16>(cache);
+  v_cache_ = DeviceBuffer<bf16>(cache);
+  block_table_ = DeviceBuffer<std::int32_t>(std::size_t(options_.max_batch) * pages_.shape().max_pages_per_seq);
+  seqlens_ = DeviceBuffer<std::int32_t>(std::size_t(options_.max_batch));
+  cu_seqlens_ = DeviceBuffer<std::int32_t>(std::size_t(options_.max_batch) + 1);
+  last_rows_ = DeviceBuffer<std::int32_t>(std::size_t(options_.max_batch));
+}
+
+void Model::grow_activations(std::int64_t tokens) {
+  if (tokens <= capacity_) return;
+  // Round up, so that a batch growing a token at a time does not reallocate every step.
+  capacity_ = std::max<std::int64_t>(tokens, std::max<std::int64_t>(64, capacity_ * 2));
+  auto const n = [&](std::int64_t width) { return std::size_t(capacity_ * width); };
+  residual_[0] = DeviceBuffer<bf16>(n(hidden_));
+  residual_[1] = DeviceBuffer<bf16>(n(hidden_));
+  delta_ = DeviceBuffer<bf16>(n(hidden_));
+  normed_ = DeviceBuffer<bf16>(n(hidden_));
+  qkv_ = DeviceBuffer<bf16>(n(qkv_width_));
+  attn_ = DeviceBuffer<bf16>(n(std::int64_t(heads_) * head_dim_));
+  ffn_hidden_ = DeviceBuffer<bf16>(n(ffn_));
+  ids_ = DeviceBuffer<std::int32_t>(std::size_t(capacity_));
+  positions_ = DeviceBuffer<std::int32_t>(std::size_t(capacity_));
+}
+
+void Model::check_ids(std::span<const std::int32_t> ids) const {
+  for (std::size_t i = 0; i < ids.size(); ++i) {
+    if (ids[i] < 0 || ids[i] >= config_.vocab_size)
+      throw LoadError(kRuleInput, "id " + std::to_string(ids[i]) + " at position " + std::to_string(i) +
+                                      " is outside [0, " + std::to_string(config_.vocab_size) + ")");
+  }
+}
+
+void Model::linear(bf16 const* in, bf16 const* weight, bf16* out, std::int64_t m, std::int64_t n, std::int64_t k) {
+  ex::GemmArguments<ex::plans::Bf16TN> a;
+  a.a = in, a.lda = k;
+  a.b = weight, a.ldb = k;
+  a.c = out, a.ldc = n;
+  a.m = m, a.n = n, a.k = k;
+  a.workspace_bytes = ex::gemm_bf16_tn_workspace_bytes(a);
+  a.workspace = gemm_workspace_.ensure(a.workspace_bytes);
+  ex::run_gemm_bf16_tn(a, stream_);
+}
+
+std::vector<int> Model::prefill(std::span<const std::vector<std::int32_t>> prompts, LogitsRows rows) {
+  std::int64_t total = 0;
+  int longest = 0;
+  for (std::size_t b = 0; b < prompts.size(); ++b) {
+    auto const& p = prompts[b];
+    if (p.empty()) throw LoadError(kRuleInput, "prompt " + std::to_string(b) + " is empty");
+    check_ids(p);
+    if (std::int64_t(p.size()) > options_.max_seq || std::int64_t(p.size()) > config_.max_position_embeddings)
+      throw LoadError(kRuleInput, "prompt " + std::to_string(b) + " has " + std::to_string(p.size()) +
+                                      " tokens; max_seq is " + std::to_string(options_.max_seq) +
+                                      ", max_position_embeddings " + std::to_string(config_.max_position_embeddings));
+    total += std::int64_t(p.size());
+    longest = std::max(longest, int(p.size()));
+  }
+  if (prompts.empty()) return {};
+  if (total > options_.max_prefill_tokens)
+    throw LoadError(kRuleInput, std::to_string(total) + " prompt tokens exceed max_prefill_tokens " +
+                                    std::to_string(options_.max_prefill_tokens));
+  if (prompts.size() > std::size_t(options_.max_batch))
+    throw LoadError(kRuleInput, std::to_string(prompts.size()) + " prompts exceed max_batch " +
+                                    std::to_string(options_.max_batch));
+  std::vector<int> slots;
+  try {
+    for (auto const& p : prompts) {
+      slots.push_back(pages_.add_sequence());
+      pages_.grow(slots.back(), int(p.size()));
+    }
+  } catch (...) {
+    for (int s : slots) pages_.release(s);
+    throw;
+  }
+  grow_activations(total);
+  h_ids_.clear(), h_positions_.clear(), h_seqlens_.clear(), h_block_table_.clear(), h_last_rows_.clear();
+  h_cu_seqlens_.assign(1, 0);
+  for (std::size_t b = 0; b < prompts.size(); ++b) {
+    auto const& p = prompts[b];
+    h_ids_.insert(h_ids_.end(), p.begin(), p.end());
+    for (std::size_t i = 0; i < p.size(); ++i) h_positions_.push_back(std::int32_t(i));
+    h_cu_seqlens_.push_back(h_cu_seqlens_.back() + std::int32_t(p.size()));
+    h_seqlens_.push_back(std::int32_t(p.size()));
+    h_last_rows_.push_back(h_cu_seqlens_.back() - 1);
+    auto const row = pages_.row(slots[b]);
+    h_block_table_.insert(h_block_table_.end(), row.begin(), row.end());
+  }
+  forward({.tokens = total, .sequences = int(prompts.size()), .decode = false, .max_len = longest}, rows);
+  return slots;
+}
+
+void Model::decode(std::span<const int> slots, std::span<const std::int32_t> ids, const std::int32_t* device_ids) {
+  int const n = int(slots.size());
+  if (n == 0) return;
+  if (n > options_.max_batch)
+    throw LoadError(kRuleInput, std::to_string(n) + " sequences exceed max_batch " + std::to_string(options_.max_batch));
+  if (device_ids == nullptr) {
+    if (ids.size() != slots.size())
+      throw LoadError(kRuleInput, std::to_string(ids.size()) + " ids for " + std::to_string(n) + " sequences");
+    check_ids(ids);
+  }
+  std::vector<int> seen(slots.begin(), slots.end());
+  std::sort(seen.begin(), seen.end());
+  if (std::adjacent_find(seen.begin(), seen.end()) != seen.end())
+    throw LoadError(kRuleInput, "a sequence slot appears twice in one decode step");
+  int longest = 0;
+  for (int s : slots) {
+    int const len = pages_.length(s) + 1;
+    if (len > options_.max_seq || len > config_.max_position_embeddings)
+      throw LoadError(kRuleInput, "sequence slot " + std::to_string(s) + " would hold " + std::to_string(len) +
+                                      " tokens; max_seq is " + std::to_string(options_.max_seq) +
+                                      ", max_position_embeddings " + std::to_string(config_.max_position_embeddings));
+    longest = std::max(longest, len);
+  }
+  for (int s : slots) pages_.grow(s, pages_.length(s) + 1);
+  grow_activations(n);
+  h_ids_.assign(ids.begin(), ids.end());
+  h_positions_.clear(), h_seqlens_.clear(), h_block_table_.clear(), h_last_rows_.clear();
+  h_cu_seqlens_.clear();
+  for (int s : slots) {
+    h_positions_.push_back(pages_.length(s) - 1);
+    h_seqlens_.push_back(pages_.length(s));
+    auto const row = pages_.row(s);
+    h_block_table_.insert(h_block_table_.end(), row.begin(), row.end());
+  }
+  if (device_ids != nullptr)
+    cuda_check(cudaMemcpyAsync(ids_.data(), device_ids, std::size_t(n) * sizeof(std::int32_t),
+                               cudaMemcpyDeviceToDevice, stream_),
+               "cudaMemcpyAsync(ids)");
+  forward({.tokens = n, .sequences = n, .decode = true, .max_len = longest}, LogitsRows::All);
+}
+
+void Model::forward(Batch const& batch, LogitsRows rows) {
+  std::int64_t const t = batch.tokens;
+  if (!h_ids_.empty()) upload_async(ids_, h_ids_, stream_);
+  upload_async(positions_, h_positions_, stream_);
+  upload_async(seqlens_, h_seqlens_, stream_);
+  upload_async(block_table_, h_block_table_, stream_);
+  if (!batch.decode) {
+    upload_async(cu_seqlens_, h_cu_seqlens_, stream_);
+    upload_async(last_rows_, h_last_rows_, stream_);
+  }
+  float const eps = float(config_.rms_norm_eps);
+  gather_rows(embed_.data(), config_.vocab_size, ids_.data(), delta_.data(), t, hidden_, stream_);
+  // The residual stream: delta is added to residual_[current] by each RMSNorm, the sum written
+  // to the other buffer (the kernel's inputs and outputs must not alias). The first layer's sum
+  // is the embedding alone.
+  bool first = true;
+  auto const add_norm = [&](bf16 const* w) {
+    bf16* const in = residual_[current_residual_].data();
+    bf16* const out = residual_[1 - current_residual_].data();
+    if (first) {
+      ex::rmsnorm<bf16>(delta_.data(), nullptr, w, normed_.data(), nullptr, std::size_t(t), std::size_t(hidden_), eps,
+                        stream_);
+      cuda_check(cudaMemcpyAsync(out, delta_.data(), std::size_t(t * hidden_) * sizeof(bf16), cudaMemcpyDeviceToDevice,
+                                 stream_),
+                 "cudaMemcpyAsync(residual)");
+      first = false;
+    } else {
+      ex::rmsnorm<bf16>(delta_.data(), in, w, normed_.data(), out, std::size_t(t), std::size_t(hidden_), eps, stream_);
+    }
+    current_residual_ = 1 - current_residual_;
+  };
+  QkNormRopeParams rope;
+  rope.tokens = t;
+  rope.row_stride = qkv_width_;
+  rope.heads_q = heads_;
+  rope.heads_kv = kv_heads_;
+  rope.eps = eps;
+  rope.inv_freq = inv_freq_.data();
+  ex::FfnWeights ffn_weights;
+  std::size_t const ffn_workspace = ex::ffn_workspace_bytes(std::size_t(t), std::size_t(hidden_), std::size_t(ffn_));
+  for (std::size_t l = 0; l < layers_.size(); ++l) {
+    LayerWeights const& w = layers_[l];
+    add_norm(w.input_norm.data());
+    linear(normed_.data(), w.qkv.data(), qkv_.data(), t, qkv_width_, hidden_);
+    qk_norm_rope(qkv_.data(), positions_.data(), w.q_norm.data(), w.k_norm.data(), rope, head_dim_, stream_);
+    attention(batch, int(l));
+    linear(attn_.data(), w.o.data(), delta_.data(), t, hidden_, std::int64_t(heads_) * head_dim_);
+    add_norm(w.post_norm.data());
+    ffn_weights.gate_up = w.gate_up.data();
+    ffn_weights.down = w.down.data();
+    ex::ffn(normed_.data(), ffn_weights, ffn_hidden_.data(), delta_.data(), std::size_t(t), std::size_t(hidden_),
+            std::size_t(ffn_), gemm_workspace_.ensure(ffn_workspace), ffn_workspace, stream_);
+  }
+  add_norm(final_norm_.data());
+  bf16 const* head_in = normed_.data();
+  logits_rows_ = int(t);
+  if (rows == LogitsRows::Last && !batch.decode) {
+    last_ = DeviceBuffer<bf16>(std::size_t(batch.sequences) * hidden_);
+    gather_rows(normed_.data(), t, last_rows_.data(), last_.data(), batch.sequences, hidden_, stream_);
+    head_in = last_.data();
+    logits_rows_ = batch.sequences;
+  }
+  if (logits_.size() < std::size_t(logits_rows_) * std::size_t(config_.vocab_size))
+    logits_ = DeviceBuffer<bf16>(std::size_t(logits_rows_) * std::size_t(config_.vocab_size));
+  linear(head_in, output_weight_, logits_.data(), logits_rows_, config_.vocab_size, hidden_);
+  cuda_check(cudaGetLastError(), "forward");
+}
+
+void Model::attention(Batch const& batch, int layer) {
+  std::int64_t const q_width = std::int64_t(heads_) * head_dim_;
+  bf16* const q = qkv_.data();
+  bf16* const k = q + q_width;
+  bf16* const v = k + std::int64_t(kv_heads_) * head_dim_;
+  bf16* const k_cache = k_cache_.data() + layer * layer_cache_elems_;
+  bf16* const v_cache = v_cache_.data() + layer * layer_cache_elems_;
+  int const page_size = options_.page_size, max_pages = pages_.shape().max_pages_per_seq;
+  cute_cpp::AttentionStrides const cache_stride{std::int64_t(page_size) * kv_heads_ * head_dim_,
+                                          std::int64_t(kv_heads_) * head_dim_, head_dim_};
+
+  // The new tokens' K and V into their pages: per sequence when prefilling (each has its own
+  // number of tokens), all at once when decoding (one each).
+  ex::KvAppendArguments<bf16> append;
+  append.k_new_stride = append.v_new_stride = {qkv_width_, qkv_width_, head_dim_};
+  append.k = k_cache, append.v = v_cache;
+  append.k_stride = append.v_stride = cache_stride;
+  append.heads_kv = kv_heads_, append.head_dim = append.head_dim_v = head_dim_;
+  append.page_size = page_size, append.max_pages_per_seq = max_pages, append.num_pages = options_.num_pages;
+  if (batch.decode) {
+    append.k_new = k, append.v_new = v;
+    append.batch = batch.sequences, append.q_tokens = 1;
+    append.seqlens_k = seqlens_.data();
+    append.block_table = block_table_.data();
+    ex::run_kv_append(append, stream_);
+  } else {
+    for (int b = 0; b < batch.sequences; ++b) {
+      std::int64_t const first = h_cu_seqlens_[std::size_t(b)];
+      append.k_new = k + first * qkv_width_, append.v_new = v + first * qkv_width_;
+      append.batch = 1, append.q_tokens = h_seqlens_[std::size_t(b)];
+      append.seqlens_k = seqlens_.data() + b;
+      append.block_table = block_table_.data() + std::int64_t(b) * max_pages;
+      ex::run_kv_append(append, stream_);
+    }
+  }
+
+  cute_cpp::AttentionStrides const q_stride{qkv_width_, qkv_width_, head_dim_};
+  cute_cpp::AttentionStrides const o_stride{q_width, q_width, head_dim_};
+  if (batch.decode) {
+    ex::DecodeArguments<bf16> a;
+    a.q = q, a.k = k_cache, a.v = v_cache, a.o = attn_.data();
+    a.q_stride = q_stride, a.k_stride = a.v_stride = cache_stride, a.o_stride = o_stride;
+    a.batch = batch.sequences, a.q_tokens = 1, a.heads_q = heads_, a.heads_kv = kv_heads_;
+    a.head_dim = a.head_dim_v = head_dim_;
+    a.causal = true;
+    a.seqlens_k = seqlens_.data(), a.max_seq_k = batch.max_len;
+    a.block_table = block_table_.data();
+    a.page_size = page_size, a.max_pages_per_seq = max_pages, a.num_pages = options_.num_pages;
+    a.seqlens_k_host = h_seqlens_.data(), a.block_table_host = h_block_table_.data();
+    a.workspace_bytes = ex::decode_workspace_bytes(a);
+    a.workspace = decode_workspace_.ensure(a.workspace_bytes);
+    ex::run_decode_attention(a, stream_);
+  } else {
+    // Fresh prompts attend to their own tokens only: varlen attention on the QKV activation,
+    // which holds exactly the keys the cache just received.
+    ex::FmhaArguments<bf16> a;
+    a.q = q, a.k = k, a.v = v, a.o = attn_.data();
+    a.q_stride = a.k_stride = a.v_stride = {0, qkv_width_, head_dim_};
+    a.o_stride = {0, q_width, head_dim_};
+    a.batch = batch.sequences, a.seq_q = a.seq_k = batch.max_len;
+    a.heads_q = heads_, a.heads_kv = kv_heads_;
+    a.head_dim = a.head_dim_v = head_dim_;
+    a.causal = true;
+    a.cu_seqlens_q = a.cu_seqlens_k = cu_seqlens_.data();
+    a.total_q = a.total_k = batch.tokens;
+    a.cu_seqlens_q_host = a.cu_seqlens_k_host = h_cu_seqlens_.data();
+    ex::run_attention(a, stream_);
+  }
+}
+
+}  // namespace
+
+std::unique_ptr<Qwen3Model> Qwen3Model::load(const std::filesystem::path& folder, Qwen3Options options) {
+  return std::make_unique<Model>(folder, options);
+}
+
+}  // namespace cute_cpp::models
