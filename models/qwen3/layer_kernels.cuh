@@ -41,6 +41,45 @@ inline void gather_rows(bf16 const* table, std::int64_t table_rows, std::int32_t
   host::launch(&gather_rows_kernel, "gather_rows_kernel", config, table, table_rows, rows, out, count, width);
 }
 
+/// h[m, j] = silu(gate) * up for a few rows of the interleaved gate-up product gu [rows, 2F]
+/// (the GEMM against pack_gate_up's weight: gate column j at gated_gate_row(j), up column j at
+/// gated_up_row(j) of epilogue/fusion.hpp). The decode step's path: at a handful of rows the
+/// swapped skinny GEMM reads the gate-up weight at the memory rate, where the fused SwiGLU
+/// epilogue's 128-row tiles would leave most CTAs without rows. Gate, silu and the product are
+/// rounded to bf16 as transformers' bf16 MLP rounds them. One thread per 8 outputs (one 16-byte
+/// block of gate and one of up).
+__global__ void __launch_bounds__(256) swiglu_interleaved_kernel(bf16 const* __restrict__ gu, bf16* __restrict__ h,
+                                                                 std::int64_t rows, int f) {
+  std::int64_t const item = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;  // (row, block of 8)
+  int const blocks = f / 8;
+  if (item >= rows * blocks) return;
+  std::int64_t const row = item / blocks, b = item % blocks;
+  auto const gate = *reinterpret_cast<int4 const*>(gu + row * 2 * f + b * 16);
+  auto const up = *reinterpret_cast<int4 const*>(gu + row * 2 * f + b * 16 + 8);
+  bf16 const* const g = reinterpret_cast<bf16 const*>(&gate);
+  bf16 const* const u = reinterpret_cast<bf16 const*>(&up);
+  int4 out;
+  bf16* const o = reinterpret_cast<bf16*>(&out);
+#pragma unroll
+  for (int i = 0; i < 8; ++i) {
+    float const x = __bfloat162float(g[i]);
+    float const silu = __bfloat162float(__float2bfloat16(x / (1.0f + expf(-x))));
+    o[i] = __float2bfloat16(silu * __bfloat162float(u[i]));
+  }
+  *reinterpret_cast<int4*>(h + row * f + b * 8) = out;
+}
+
+/// @pre f a multiple of 8; gu and h 16-byte aligned.
+inline void swiglu_interleaved(bf16 const* gu, bf16* h, std::int64_t rows, int f, cudaStream_t stream) {
+  if (rows == 0) return;
+  std::int64_t const items = rows * (f / 8);
+  host::LaunchConfig config;
+  config.grid = dim3(unsigned((items + 255) / 256));
+  config.block = dim3(256);
+  config.stream = stream;
+  host::launch(&swiglu_interleaved_kernel, "swiglu_interleaved_kernel", config, gu, h, rows, f);
+}
+
 /// Where the heads lie in one token's row of the fused QKV activation, and what to apply.
 struct QkNormRopeParams {
   std::int64_t tokens = 0;

@@ -174,6 +174,7 @@ int run_logits(const Args& a) {
   for (auto const& p : prompts) total += p.size();
   o.max_prefill_tokens = int(std::max<std::size_t>(total, 1));
   o.max_batch = std::max(o.max_batch, int(prompts.size()));
+  check_prompts(read_qwen3_config(a.get("model")), o.max_seq, prompts, 0);  // before the weights load
   auto model = Qwen3Model::load(a.get("model"), o);
   (void)model->prefill(prompts, LogitsRows::All);
   std::size_t const vocab = std::size_t(model->config().vocab_size);
@@ -221,6 +222,7 @@ int run_generate(const Args& a) {
   for (auto const& p : prompts) total += p.size();
   o.max_prefill_tokens = int(std::max<std::size_t>(total, 1));
   o.max_batch = std::max(o.max_batch, int(prompts.size()));
+  check_prompts(read_qwen3_config(folder), o.max_seq, prompts, g.max_new_tokens);  // before the weights load
   auto model = Qwen3Model::load(folder, o);
   auto const out = generate(*model, prompts, g);
   for (std::size_t i = 0; i < out.size(); ++i) {

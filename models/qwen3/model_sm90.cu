@@ -47,18 +47,25 @@ constexpr const char* kRuleInput =
     "cute-cpp [qwen3.input]: prompts are non-empty, ids lie in [0, vocab_size), and every sequence fits max_seq and "
     "max_position_embeddings";
 
+/// Passes of at most this many tokens (decode steps) run the FFN as three launches: the swapped
+/// skinny GEMMs (examples/gemm_sm90's tiles for at most 64 rows) read the weights at the memory
+/// rate, where the fused SwiGLU GEMM's 128-row tiles would leave most CTAs idle.
+constexpr std::int64_t kSkinnyRows = 64;
+
 /// One layer's weights on the device.
 struct LayerWeights {
   DeviceBuffer<bf16> input_norm, qkv, q_norm, k_norm, o, post_norm, gate_up, down;
 };
 
-/// A device buffer that only grows; zeroed when it does (the GEMM's split-K workspace must start zeroed).
+/// A device buffer that only grows; zeroed when it does (the GEMM's split-K workspace must start
+/// zeroed), on the model's stream: a plain cudaMemset runs on the legacy stream, which does not
+/// order itself with a non-blocking one.
 struct Workspace {
   DeviceBuffer<std::byte> buffer;
-  void* ensure(std::size_t bytes) {
+  void* ensure(std::size_t bytes, cudaStream_t stream) {
     if (bytes > buffer.size()) {
       buffer = DeviceBuffer<std::byte>(bytes);
-      cuda_check(cudaMemset(buffer.data(), 0, bytes), "cudaMemset(workspace)");
+      cuda_check(cudaMemsetAsync(buffer.data(), 0, bytes, stream), "cudaMemsetAsync(workspace)");
     }
     return bytes == 0 ? nullptr : buffer.data();
   }
@@ -132,7 +139,7 @@ class Model final : public Qwen3Model {
 
   // Activations, for up to capacity_ tokens.
   std::int64_t capacity_ = 0;
-  DeviceBuffer<bf16> residual_[2], delta_, normed_, qkv_, attn_, ffn_hidden_, last_;
+  DeviceBuffer<bf16> residual_[2], delta_, normed_, qkv_, attn_, ffn_hidden_, gate_up_, last_;
   DeviceBuffer<bf16> logits_;
   int logits_rows_ = 0;
   int current_residual_ = 0;
@@ -235,6 +242,7 @@ void Model::grow_activations(std::int64_t tokens) {
   qkv_ = DeviceBuffer<bf16>(n(qkv_width_));
   attn_ = DeviceBuffer<bf16>(n(std::int64_t(heads_) * head_dim_));
   ffn_hidden_ = DeviceBuffer<bf16>(n(ffn_));
+  gate_up_ = DeviceBuffer<bf16>(std::size_t(std::min<std::int64_t>(capacity_, kSkinnyRows)) * 2 * std::size_t(ffn_));
   ids_ = DeviceBuffer<std::int32_t>(std::size_t(capacity_));
   positions_ = DeviceBuffer<std::int32_t>(std::size_t(capacity_));
 }
@@ -254,7 +262,7 @@ void Model::linear(bf16 const* in, bf16 const* weight, bf16* out, std::int64_t m
   a.c = out, a.ldc = n;
   a.m = m, a.n = n, a.k = k;
   a.workspace_bytes = ex::gemm_bf16_tn_workspace_bytes(a);
-  a.workspace = gemm_workspace_.ensure(a.workspace_bytes);
+  a.workspace = gemm_workspace_.ensure(a.workspace_bytes, stream_);
   ex::run_gemm_bf16_tn(a, stream_);
 }
 
@@ -386,7 +394,8 @@ void Model::forward(Batch const& batch, LogitsRows rows) {
   rope.eps = eps;
   rope.inv_freq = inv_freq_.data();
   ex::FfnWeights ffn_weights;
-  std::size_t const ffn_workspace = ex::ffn_workspace_bytes(std::size_t(t), std::size_t(hidden_), std::size_t(ffn_));
+  std::size_t const ffn_workspace =
+      t <= kSkinnyRows ? 0 : ex::ffn_workspace_bytes(std::size_t(t), std::size_t(hidden_), std::size_t(ffn_));
   for (std::size_t l = 0; l < layers_.size(); ++l) {
     LayerWeights const& w = layers_[l];
     add_norm(w.input_norm.data());
@@ -395,10 +404,17 @@ void Model::forward(Batch const& batch, LogitsRows rows) {
     attention(batch, int(l));
     linear(attn_.data(), w.o.data(), delta_.data(), t, hidden_, std::int64_t(heads_) * head_dim_);
     add_norm(w.post_norm.data());
-    ffn_weights.gate_up = w.gate_up.data();
-    ffn_weights.down = w.down.data();
-    ex::ffn(normed_.data(), ffn_weights, ffn_hidden_.data(), delta_.data(), std::size_t(t), std::size_t(hidden_),
-            std::size_t(ffn_), gemm_workspace_.ensure(ffn_workspace), ffn_workspace, stream_);
+    if (t <= kSkinnyRows) {
+      // A few rows: the gate-up product through the swapped skinny GEMM, then SwiGLU.
+      linear(normed_.data(), w.gate_up.data(), gate_up_.data(), t, 2 * std::int64_t(ffn_), hidden_);
+      swiglu_interleaved(gate_up_.data(), ffn_hidden_.data(), t, ffn_, stream_);
+      linear(ffn_hidden_.data(), w.down.data(), delta_.data(), t, hidden_, ffn_);
+    } else {
+      ffn_weights.gate_up = w.gate_up.data();
+      ffn_weights.down = w.down.data();
+      ex::ffn(normed_.data(), ffn_weights, ffn_hidden_.data(), delta_.data(), std::size_t(t), std::size_t(hidden_),
+              std::size_t(ffn_), gemm_workspace_.ensure(ffn_workspace, stream_), ffn_workspace, stream_);
+    }
   }
   add_norm(final_norm_.data());
   bf16 const* head_in = normed_.data();
@@ -465,7 +481,7 @@ void Model::attention(Batch const& batch, int layer) {
     a.page_size = page_size, a.max_pages_per_seq = max_pages, a.num_pages = options_.num_pages;
     a.seqlens_k_host = h_seqlens_.data(), a.block_table_host = h_block_table_.data();
     a.workspace_bytes = ex::decode_workspace_bytes(a);
-    a.workspace = decode_workspace_.ensure(a.workspace_bytes);
+    a.workspace = decode_workspace_.ensure(a.workspace_bytes, stream_);
     ex::run_decode_attention(a, stream_);
   } else {
     // Fresh prompts attend to their own tokens only: varlen attention on the QKV activation,

@@ -1,0 +1,76 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+"""cute-cpp-qwen3's errors that come before any GPU work: the command line, the config and the
+prompts are checked before the weights load, so each case exits 2 with its rule on this machine
+(no GPU). The ones that need the model on the device are in models/qwen3/check_qwen3.py.
+
+    qwen3_cli_test.py PROGRAM
+"""
+import json
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+CONFIG = {
+    "architectures": ["Qwen3ForCausalLM"], "model_type": "qwen3", "hidden_size": 256, "intermediate_size": 768,
+    "num_hidden_layers": 2, "num_attention_heads": 4, "num_key_value_heads": 2, "head_dim": 64,
+    "vocab_size": 1000, "max_position_embeddings": 64, "rope_theta": 1000000.0, "rms_norm_eps": 1e-06,
+    "hidden_act": "silu", "attention_bias": False, "tie_word_embeddings": True, "torch_dtype": "bfloat16",
+    "eos_token_id": 999,
+}
+
+
+def folder(root, name, **changes):
+    path = root / name
+    path.mkdir()
+    (path / "config.json").write_text(json.dumps(dict(CONFIG, **changes)))
+    return str(path)
+
+
+def main():
+    program = sys.argv[1]
+    root = Path(tempfile.mkdtemp(prefix="qwen3-cli-"))
+    qwen3 = folder(root, "qwen3")
+    llama = folder(root, "llama", model_type="llama")
+    cases = [
+        # (arguments, rule expected on stderr's first line, text expected in it)
+        ([], "qwen3.usage", "no command"),
+        (["serve"], "qwen3.usage", 'unknown command "serve"'),
+        (["generate", "--ids", "1"], "qwen3.usage", "--model is required"),
+        (["generate", "--model", qwen3], "qwen3.usage", "generate needs --ids, --prompt or --chat"),
+        (["generate", "--model", qwen3, "--prompt", "hi"], "qwen3.usage", "need a tokenizer.json"),
+        (["generate", "--model", qwen3, "--ids", "1,x"], "qwen3.usage", '"x" is not a 32-bit integer'),
+        (["generate", "--model", qwen3, "--ids", "1", "--top-k", "2.5"], "qwen3.usage", '--top-k takes an integer'),
+        (["generate", "--model", qwen3, "--ids", "1", "--max-new-tokens"], "qwen3.usage", "needs a value"),
+        (["generate", "--model", qwen3, "--ids", "1,1000"], "qwen3.input", "id 1000 at position 1 is outside [0, 1000)"),
+        (["generate", "--model", qwen3, "--ids", "1;-3", "--max-new-tokens", "4"], "qwen3.input", "prompt 1: id -3"),
+        (["generate", "--model", qwen3, "--ids", "1;", "--max-new-tokens", "4"], "qwen3.input", "prompt 1 is empty"),
+        (["generate", "--model", qwen3, "--ids", ",".join(["5"] * 40), "--max-new-tokens", "30"], "qwen3.input",
+         "40 tokens and 30 new ones exceed the sequence limit 64"),
+        (["generate", "--model", qwen3, "--ids", "1,2", "--max-new-tokens", "10", "--max-seq", "8"], "qwen3.input",
+         "exceed the sequence limit 8"),
+        (["logits", "--model", qwen3, "--ids", ",".join(["5"] * 65), "--out", str(root / "x")], "qwen3.input",
+         "65 tokens and 0 new ones exceed the sequence limit 64"),
+        (["generate", "--model", llama, "--ids", "1"], "config.model-type", '"model_type" is "llama"'),
+        (["generate", "--model", str(root / "missing"), "--ids", "1"], "json.file", "cannot read"),
+        # Valid prompts reach the checkpoint, which this folder does not have.
+        (["generate", "--model", qwen3, "--ids", "1,2,3", "--max-new-tokens", "4"], "checkpoint.folder", ""),
+        # The default of 128 new tokens does not fit max_position_embeddings 64.
+        (["generate", "--model", qwen3, "--ids", "1,2,3"], "qwen3.input", "3 tokens and 128 new ones"),
+        (["bench", "--model", qwen3, "--batches", "0"], "qwen3.usage", "positive batch sizes"),
+    ]
+    failed = 0
+    for args, rule, text in cases:
+        p = subprocess.run([program, *args], capture_output=True, text=True, timeout=60)
+        first = p.stderr.splitlines()[0] if p.stderr else ""
+        ok = p.returncode == 2 and first.startswith(f"cute-cpp [{rule}]: ") and text in first
+        if not ok:
+            failed += 1
+            print(f"FAIL {args}: exit {p.returncode}, stderr {first!r}; expected [{rule}] with {text!r}")
+    print(f"{len(cases) - failed} of {len(cases)} cases pass")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
