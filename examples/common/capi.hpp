@@ -14,19 +14,27 @@
 
 namespace cute_cpp::examples {
 
-/// Calls f(T{}) with T the element type of `dtype` (0 bf16, 1 f16); returns 0, or 1 with the error
-/// in `message` (what a C caller can read).
+/// Calls f(); returns 0, or 1 with the error in `message` (what a C caller can read): no exception
+/// crosses into C.
 template <class F>
-int capi_call(int dtype, char* message, unsigned long message_size, F&& f) {
+int capi_try(char* message, unsigned long message_size, F&& f) {
   try {
-    if (dtype == 0) f(__nv_bfloat16{});
-    else if (dtype == 1) f(__half{});
-    else throw std::invalid_argument("cute-cpp [attention.dtype]: dtype is 0 (bf16) or 1 (f16)");
+    f();
     return 0;
   } catch (std::exception const& e) {
     if (message != nullptr && message_size > 0) std::snprintf(message, message_size, "%s", e.what());
     return 1;
   }
+}
+
+/// Calls f(T{}) with T the element type of `dtype` (0 bf16, 1 f16), as capi_try.
+template <class F>
+int capi_call(int dtype, char* message, unsigned long message_size, F&& f) {
+  return capi_try(message, message_size, [&] {
+    if (dtype == 0) f(__nv_bfloat16{});
+    else if (dtype == 1) f(__half{});
+    else throw std::invalid_argument("cute-cpp [attention.dtype]: dtype is 0 (bf16) or 1 (f16)");
+  });
 }
 
 /// q's, k's, v's and o's element strides (batch or page, seq, head) from 12 values; null leaves

@@ -24,9 +24,13 @@
 
 #include <cuda_runtime_api.h>
 
+#include <cute_cpp/host/error.hpp>  // argument_error
+
 #include <cstddef>  // offsetof
 #include <cstdint>
+#include <string>
 #include <type_traits>
+#include <utility>
 
 namespace cute_cpp::examples {
 
@@ -205,6 +209,58 @@ struct GemmProblemArguments {
   void* workspace = nullptr;
   std::size_t workspace_bytes = 0;
 };
+
+/// The checks of a GEMM's arguments that need no device, made by every entry point before it
+/// touches one (so a bad call fails the same way with or without a GPU, and writes nothing):
+/// pointers set [gemm.pointers], sizes at least 1 [gemm.shape], leading dimensions that cover a
+/// row or column [gemm.leading-dimension], 16-byte aligned operands and leading dimensions (TMA's
+/// [tma.global.address], [tma.global.stride]), and C overlapping neither A nor B [gemm.aliasing].
+template <class TA, class TB, class TC, class Op>
+void check_gemm_arguments(GemmProblemArguments<TA, TB, TC, Op> const& a, OperandMajorMode major_a,
+                          OperandMajorMode major_b, LayoutEnum layout_c, bool gated) {
+  using host::argument_error;
+  if (a.a == nullptr || a.b == nullptr || a.c == nullptr)
+    argument_error("gemm.pointers", std::string("A, B and C must be device pointers (") +
+                                        (a.a == nullptr ? "A" : a.b == nullptr ? "B" : "C") + " is null)");
+  if (a.m < 1 || a.n < 1 || a.k < 1)
+    argument_error("gemm.shape", "M, N and K must be at least 1 (got " + std::to_string(a.m) + ", " +
+                                     std::to_string(a.n) + ", " + std::to_string(a.k) + ")");
+  std::int64_t const c_cols = gated ? a.n / 2 : a.n;
+  struct Operand {
+    char const* name;
+    void const* p;
+    std::int64_t ld, rows, cols;  // cols: the contiguous extent a row must hold (ld >= cols)
+    std::size_t bytes;
+  };
+  bool const a_k = major_a == OperandMajorMode::K, b_k = major_b == OperandMajorMode::K;
+  bool const c_row = layout_c == LayoutEnum::RowMajor;
+  Operand const ops[] = {{"A", a.a, a.lda, a_k ? a.m : a.k, a_k ? a.k : a.m, sizeof(TA)},
+                         {"B", a.b, a.ldb, b_k ? a.n : a.k, b_k ? a.k : a.n, sizeof(TB)},
+                         {"C", a.c, a.ldc, c_row ? a.m : c_cols, c_row ? c_cols : a.m, sizeof(TC)}};
+  for (Operand const& o : ops) {
+    if (o.ld < o.cols)
+      argument_error("gemm.leading-dimension", std::string(o.name) + "'s leading dimension (" + std::to_string(o.ld) +
+                                                   ") is below its contiguous extent (" + std::to_string(o.cols) + ")");
+    if (reinterpret_cast<std::uintptr_t>(o.p) % 16 != 0)
+      argument_error("tma.global.address", std::string(o.name) + "'s address must be 16-byte aligned (got address % 16 = " +
+                                               std::to_string(reinterpret_cast<std::uintptr_t>(o.p) % 16) + ")");
+    if (o.rows > 1 && (std::uint64_t(o.ld) * o.bytes) % 16 != 0)
+      argument_error("tma.global.stride", std::string(o.name) + "'s leading dimension (" + std::to_string(o.ld) +
+                                              " elements) must be a multiple of 16 bytes");
+  }
+  // The byte ranges each operand spans: C must not share a byte with A or B.
+  auto const span = [](Operand const& o) {
+    auto const begin = reinterpret_cast<std::uintptr_t>(o.p);
+    return std::pair{begin, begin + (std::uint64_t(o.rows - 1) * std::uint64_t(o.ld) + std::uint64_t(o.cols)) * o.bytes};
+  };
+  auto const [c_begin, c_end] = span(ops[2]);
+  for (int i = 0; i < 2; ++i) {
+    auto const [begin, end] = span(ops[i]);
+    if (begin < c_end && c_begin < end)
+      argument_error("gemm.aliasing", std::string("C overlaps ") + ops[i].name +
+                                          ": the kernel reads its inputs while it writes C; pass separate buffers");
+  }
+}
 
 /// A list of plans (what a set of translation units instantiates).
 template <class... Plans>

@@ -41,6 +41,8 @@ extern template std::size_t gemm_workspace_bytes<plans::Bf16TNSwap64>(GemmArgume
 extern template std::size_t gemm_workspace_bytes<plans::Bf16TNSwap128c2>(GemmArguments<plans::Bf16TNSwap128c2> const&);
 
 void run_gemm_bf16_tn(GemmArguments<plans::Bf16TN> const& args, cudaStream_t stream) {
+  // Checked before the plan choice, which asks the device for its SM count.
+  check_gemm_arguments(args, plans::Bf16TN::major_a, plans::Bf16TN::major_b, plans::Bf16TN::layout_c, false);
   with_chosen_plan(args, [&]<class P>(std::type_identity<P>, auto const& a) { run_gemm<P>(a, stream); });
 }
 

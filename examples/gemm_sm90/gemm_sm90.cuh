@@ -429,9 +429,7 @@ void run_gemm(GemmArguments<Plan> const& args, cudaStream_t stream) {
   using TA = typename Plan::TA;
   using TB = typename Plan::TB;
   using TC = typename Plan::TC;
-  if (args.m < 1 || args.n < 1 || args.k < 1)
-    host::argument_error("gemm.shape", "M, N and K must be at least 1 (got " + std::to_string(args.m) + ", " +
-                                           std::to_string(args.n) + ", " + std::to_string(args.k) + ")");
+  check_gemm_arguments(args, Plan::major_a, Plan::major_b, Plan::layout_c, Plan::gated);
   if (Plan::gated && args.n % (2 * epilogue::SwiGLU::block) != 0)
     host::argument_error("gemm.gated", "a gated epilogue pairs blocks of 8 gate and 8 up columns: N must be a multiple "
                                        "of 16 (got " + std::to_string(args.n) + ")");

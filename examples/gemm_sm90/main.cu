@@ -363,13 +363,28 @@ bool check_rejections() {
     std::printf("check rejects %-28s FAILED: no error\n", rule);
     ok = false;
   };
-  host::DeviceBuffer<plans::bf16> buffer(1 << 16);
+  // A and B may share a buffer (both are read); C has its own (gemm.aliasing), and each operand's
+  // extent stays inside its allocation, so no two can overlap by where the allocator put them.
+  host::DeviceBuffer<plans::bf16> buffer(1 << 20), out(1 << 16), wide_c(std::size_t(4096) * 4096);
   ex::GemmArguments<plans::Bf16TN> args;
   args.a = buffer.data();
   args.b = buffer.data();
-  args.c = buffer.data();
+  args.c = out.data();
   args.m = 64, args.n = 64, args.k = 12, args.lda = 16, args.ldb = 16, args.ldc = 64;
   expect([&] { ex::run_gemm<plans::Bf16TN>(args, nullptr); }, "[gemm.k-multiple-of-8]");
+  {
+    auto bad = args;
+    bad.k = 16, bad.b = nullptr;
+    expect([&] { ex::run_gemm<plans::Bf16TN>(bad, nullptr); }, "[gemm.pointers]");
+    expect([&] { ex::run_gemm_bf16_tn(bad, nullptr); }, "[gemm.pointers]");
+    bad.b = buffer.data(), bad.lda = 8;  // below K
+    expect([&] { ex::run_gemm<plans::Bf16TN>(bad, nullptr); }, "[gemm.leading-dimension]");
+    bad.lda = 16, bad.c = buffer.data() + 512;  // inside A
+    expect([&] { ex::run_gemm<plans::Bf16TN>(bad, nullptr); }, "[gemm.aliasing]");
+    expect([&] { ex::run_gemm_bf16_tn(bad, nullptr); }, "[gemm.aliasing]");
+    bad.c = out.data(), bad.m = 0;
+    expect([&] { ex::run_gemm_bf16_tn(bad, nullptr); }, "[gemm.shape]");
+  }
   args.k = 16, args.lda = 20;
   expect([&] { ex::run_gemm<plans::Bf16TN>(args, nullptr); }, "[tma.global.stride]");
   args.lda = 16, args.a = buffer.data() + 1;
@@ -385,12 +400,13 @@ bool check_rejections() {
   expect([&] { ex::run_gemm<plans::Bf16TN>(args, nullptr); }, "[gemm.stream-k]");
   {
     auto wide = args;
-    wide.m = wide.n = 4096, wide.ldc = 4096;
+    wide.m = wide.n = 4096, wide.ldc = 4096, wide.c = wide_c.data();
     expect([&] { ex::run_gemm<plans::Bf16TN320>(wide, nullptr); }, "[gemm.stream-k]");  // 160 accumulators a thread
   }
   {
     ex::GemmArguments<plans::Bf16TNSwiGLU> gated;
-    gated.a = gated.b = gated.c = buffer.data();
+    gated.a = gated.b = buffer.data();
+    gated.c = out.data();
     gated.m = 64, gated.n = 56, gated.k = 16;  // n: three and a half blocks of 8 gate and 8 up columns
     gated.lda = gated.ldb = 16, gated.ldc = 64;
     expect([&] { ex::run_gemm<plans::Bf16TNSwiGLU>(gated, nullptr); }, "[gemm.gated]");
@@ -403,7 +419,7 @@ bool check_rejections() {
   expect([&] { ex::run_gemm<plans::Bf16TN>(args, nullptr); }, "[gemm.workspace]");
   args.workspace = nullptr, args.workspace_bytes = 0;
   args.decomposition = ex::Decomposition::StreamK, args.k_splits = 0;
-  args.m = 4096, args.n = 4096, args.ldc = 4096;  // 256 tiles, no room for stream-K's partials
+  args.m = 4096, args.n = 4096, args.ldc = 4096, args.c = wide_c.data();  // 256 tiles, no room for stream-K's partials
   expect([&] { ex::run_gemm<plans::Bf16TN>(args, nullptr); }, "[gemm.workspace]");
   return ok;
 }

@@ -574,6 +574,13 @@ def check_batched_generate(report, program, spec, folder, ref):
     report.check(f"batched-generate.{spec.name}", not problems,
                  f"prompts of {sizes} ids x {BATCH_TOKENS} greedy ids, together and alone: "
                  + ("identical" if not problems else "; ".join(problems)))
+    # Decode steps replay CUDA graphs (padded to a power of two rows); --eager launches every
+    # kernel. The same launches either way, so the same ids.
+    eager = program.generate(folder, prompts, BATCH_TOKENS, spec.vocab, extra=("--eager",))
+    same = eager == together
+    report.check(f"graphs-vs-eager.{spec.name}", same,
+                 "decode steps through CUDA graphs and eagerly give " + ("identical ids" if same else
+                 f"different ids: graphs {together}, eager {eager}"))
 
 
 # ---- 5: sampling ----

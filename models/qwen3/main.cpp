@@ -7,6 +7,7 @@
 // teacher-forced logits of every position of every prompt as float32 [tokens, vocab]. Errors
 // print their `cute-cpp [rule]: ...` message and exit 2.
 #include <algorithm>
+#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <exception>
@@ -41,10 +42,11 @@ constexpr const char* kRuleUsage = "cute-cpp [qwen3.usage]: the command line of 
 constexpr const char* kUsage =
     "usage: cute-cpp-qwen3 generate --model DIR (--prompt TEXT | --chat TEXT | --ids \"1,2;3,4\")\n"
     "                      [--max-new-tokens N] [--temperature T] [--top-k K] [--top-p P] [--seed S]\n"
-    "                      [--ignore-eos] [--max-seq N] [--max-batch N]\n"
+    "                      [--ignore-eos] [--max-seq N] [--max-batch N] [--eager]\n"
     "       cute-cpp-qwen3 logits --model DIR --ids \"1,2,3;4,5\" --out FILE [--max-seq N]\n"
     "       cute-cpp-qwen3 bench --model DIR [--prefill-len 2048] [--ttft-len 512] [--batches 1,32]\n"
-    "                      [--context 512] [--steps 64] [--json FILE]\n";
+    "                      [--context 512] [--steps 64] [--json FILE] [--eager]\n"
+    "--eager: decode steps launch every kernel instead of replaying a CUDA graph\n";
 
 /// --name value pairs, and flags without a value.
 struct Args {
@@ -85,7 +87,7 @@ struct Args {
 };
 
 Args parse_args(int argc, char** argv) {
-  static const char* const flags[] = {"ignore-eos"};
+  static const char* const flags[] = {"ignore-eos", "eager"};
   Args a;
   if (argc < 2) throw LoadError(kRuleUsage, std::string("no command\n") + kUsage);
   a.command = argv[1];
@@ -141,6 +143,7 @@ Qwen3Options model_options(const Args& a) {
   Qwen3Options o;
   o.max_seq = int(a.number("max-seq", 0));
   o.max_batch = int(a.number("max-batch", 8));
+  o.cuda_graphs = !a.has("eager");
   return o;
 }
 
@@ -269,10 +272,13 @@ int run_bench(const Args& a) {
     throw LoadError(kRuleUsage, "--batches takes positive batch sizes, e.g. 1,8,32");
   int const max_batch = *std::max_element(batches.begin(), batches.end());
   Qwen3Options o;
+  o.cuda_graphs = !a.has("eager");
   o.max_batch = max_batch;
   o.max_seq = std::max(prefill_len, context + steps + 1);
   o.max_prefill_tokens = std::max({prefill_len, ttft_len, context * max_batch});
+  auto const load_start = std::chrono::steady_clock::now();
   auto model = Qwen3Model::load(a.get("model"), o);
+  double const load_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - load_start).count();
   int const vocab = int(model->config().vocab_size);
   std::mt19937 rng(1234);
   auto const prompt = [&](int len) {
@@ -298,6 +304,9 @@ int run_bench(const Args& a) {
     double ms;
   };
   std::vector<Figure> figures;
+  figures.push_back({"qwen3 load", "checkpoint to device", load_s, "s", load_s * 1e3});
+  std::printf("load: %.2f s for %.2f GB of weights (%.2f GB/s; the page cache may hold the files)\n", load_s,
+              double(model->weight_bytes()) / 1e9, double(model->weight_bytes()) / 1e9 / load_s);
   auto const prefill_figure = [&](int len, bool first_token) {
     std::vector<std::vector<std::int32_t>> const prompts{prompt(len)};
     std::vector<double> t;

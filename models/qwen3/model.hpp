@@ -25,6 +25,9 @@ struct Qwen3Options {
   int max_prefill_tokens = 8192;     ///< tokens of all prompts of one prefill call
   int page_size = 64;                ///< tokens per KV-cache page (a multiple of 16)
   int num_pages = 0;                 ///< 0: enough for max_batch sequences of max_seq tokens
+  /// Decode steps replay CUDA graphs, one per padded batch size (1, 2, 4, ... max_batch), each
+  /// recorded at its first step; one kernel launch's host cost a step instead of hundreds.
+  bool cuda_graphs = true;
 };
 
 /// What a forward pass leaves in logits(): one row per prompt (its last token), or every position.

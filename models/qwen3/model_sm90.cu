@@ -27,6 +27,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <map>
+#include <cstring>
 #include <string>
 #include <utility>
 
@@ -62,26 +65,65 @@ struct LayerWeights {
 /// order itself with a non-blocking one.
 struct Workspace {
   DeviceBuffer<std::byte> buffer;
+  int* moves = nullptr;  ///< counts reallocations (recorded graphs hold the old address)
   void* ensure(std::size_t bytes, cudaStream_t stream) {
     if (bytes > buffer.size()) {
       buffer = DeviceBuffer<std::byte>(bytes);
+      if (moves != nullptr) ++*moves;
       cuda_check(cudaMemsetAsync(buffer.data(), 0, bytes, stream), "cudaMemsetAsync(workspace)");
     }
     return bytes == 0 ? nullptr : buffer.data();
   }
 };
 
-DeviceBuffer<bf16> upload_tensor(const TensorInfo& t) {
-  DeviceBuffer<bf16> d(std::size_t(t.numel()));
-  cuda_check(cudaMemcpy(d.data(), t.data, t.bytes(), cudaMemcpyHostToDevice), "cudaMemcpy(weights)");
-  return d;
-}
+/// Host-to-device copies of the weights through two pinned staging buffers: while the DMA engine
+/// moves one chunk, the CPU reads the next from the mapped file into the other (page faults and
+/// the disk overlap the transfer), and pinned memory moves at the link's rate where a pageable
+/// cudaMemcpy stages through a driver buffer in small pieces.
+class Uploader {
+ public:
+  static constexpr std::size_t chunk = std::size_t(64) << 20;
+  Uploader() {
+    cuda_check(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking), "cudaStreamCreate(upload)");
+    for (int b = 0; b < 2; ++b) {
+      cuda_check(cudaMallocHost(&pinned_[b], chunk), "cudaMallocHost(staging)");
+      cuda_check(cudaEventCreateWithFlags(&free_[b], cudaEventDisableTiming), "cudaEventCreate(staging)");
+    }
+  }
+  Uploader(Uploader const&) = delete;
+  Uploader& operator=(Uploader const&) = delete;
+  ~Uploader() {
+    (void)cudaStreamSynchronize(stream_);
+    for (int b = 0; b < 2; ++b) {
+      (void)cudaFreeHost(pinned_[b]);
+      (void)cudaEventDestroy(free_[b]);
+    }
+    (void)cudaStreamDestroy(stream_);
+  }
+  /// A new device buffer holding `bytes`; the copy may still be in flight (finish() waits).
+  DeviceBuffer<bf16> upload(std::span<const std::byte> bytes) {
+    DeviceBuffer<bf16> d(bytes.size() / sizeof(bf16));
+    auto* const dst = reinterpret_cast<std::byte*>(d.data());
+    for (std::size_t off = 0; off < bytes.size(); off += chunk) {
+      std::size_t const n = std::min(chunk, bytes.size() - off);
+      int const b = next_;
+      next_ = 1 - next_;
+      cuda_check(cudaEventSynchronize(free_[b]), "cudaEventSynchronize(staging)");  // its last copy is done
+      std::memcpy(pinned_[b], bytes.data() + off, n);
+      cuda_check(cudaMemcpyAsync(dst + off, pinned_[b], n, cudaMemcpyHostToDevice, stream_), "cudaMemcpyAsync(weights)");
+      cuda_check(cudaEventRecord(free_[b], stream_), "cudaEventRecord(staging)");
+    }
+    return d;
+  }
+  DeviceBuffer<bf16> upload(const TensorInfo& t) { return upload(std::span<const std::byte>(t.data, t.bytes())); }
+  void finish() { cuda_check(cudaStreamSynchronize(stream_), "cudaStreamSynchronize(upload)"); }
 
-DeviceBuffer<bf16> upload_bytes(std::span<const std::byte> bytes) {
-  DeviceBuffer<bf16> d(bytes.size() / sizeof(bf16));
-  cuda_check(cudaMemcpy(d.data(), bytes.data(), bytes.size(), cudaMemcpyHostToDevice), "cudaMemcpy(weights)");
-  return d;
-}
+ private:
+  cudaStream_t stream_ = nullptr;
+  void* pinned_[2] = {nullptr, nullptr};
+  cudaEvent_t free_[2] = {nullptr, nullptr};
+  int next_ = 0;
+};
 
 template <class T>
 void upload_async(DeviceBuffer<T>& d, const std::vector<T>& h, cudaStream_t stream) {
@@ -93,6 +135,7 @@ class Model final : public Qwen3Model {
  public:
   Model(const std::filesystem::path& folder, Qwen3Options options);
   ~Model() override {
+    for (auto& [rows, exec] : graphs_) (void)cudaGraphExecDestroy(exec);
     if (stream_ != nullptr) (void)cudaStreamDestroy(stream_);
   }
 
@@ -115,9 +158,18 @@ class Model final : public Qwen3Model {
     int sequences = 0;
     bool decode = false;  ///< one new token per sequence after its cached ones; else fresh prompts
     int max_len = 0;      ///< the longest sequence after this pass
+    /// A decode step as a CUDA graph records it: max_len is max_seq, so that the launches do not
+    /// depend on the lengths (the kernels read them from seqlens_), and no host copy of the
+    /// tables is checked (they change between replays).
+    bool graph = false;
   };
   void check_ids(std::span<const std::int32_t> ids) const;
+  void upload(Batch const& batch);
   void forward(Batch const& batch, LogitsRows rows);
+  /// The decode step of the uploaded batch's `n` sequences, padded to the batch size of a CUDA
+  /// graph; the first step of each size runs eagerly and records the graph, later ones replay it.
+  /// Without graphs (Qwen3Options::cuda_graphs false) the same padded launches run eagerly.
+  void decode_step(int n);
   void attention(Batch const& batch, int layer);
   void linear(bf16 const* in, bf16 const* weight, bf16* out, std::int64_t m, std::int64_t n, std::int64_t k);
   void grow_activations(std::int64_t tokens);
@@ -147,6 +199,19 @@ class Model final : public Qwen3Model {
   DeviceBuffer<std::int32_t> ids_, positions_, cu_seqlens_, seqlens_, block_table_, last_rows_;
   std::vector<std::int32_t> h_ids_, h_positions_, h_cu_seqlens_, h_seqlens_, h_block_table_, h_last_rows_;
   Workspace gemm_workspace_, decode_workspace_;
+  /// Decode steps' graphs by padded batch size; graphs_off_ after a capture failed. A graph holds
+  /// the buffers' addresses: when one moves (buffer_moves_ counts), every graph is recorded again.
+  std::map<int, cudaGraphExec_t> graphs_;
+  bool graphs_off_ = false;
+  int buffer_moves_ = 0, graphs_recorded_at_ = 0;
+  void drop_stale_graphs() {
+    if (graphs_recorded_at_ == buffer_moves_) return;
+    for (auto& [rows, exec] : graphs_) (void)cudaGraphExecDestroy(exec);
+    graphs_.clear();
+    graphs_recorded_at_ = buffer_moves_;
+  }
+  /// The page padded rows of a graph's batch write to and read: one past the allocator's pages.
+  std::int32_t scratch_page_ = 0;
 };
 
 Model::Model(const std::filesystem::path& folder, Qwen3Options options)
@@ -185,32 +250,34 @@ Model::Model(const std::filesystem::path& folder, Qwen3Options options)
   manifest.validate(checkpoint);
   cuda_check(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking), "cudaStreamCreate");
 
-  embed_ = upload_tensor(checkpoint.at("model.embed_tokens.weight"));
-  final_norm_ = upload_tensor(checkpoint.at("model.norm.weight"));
+  Uploader uploader;
+  embed_ = uploader.upload(checkpoint.at("model.embed_tokens.weight"));
+  final_norm_ = uploader.upload(checkpoint.at("model.norm.weight"));
   TensorInfo const& out = manifest.output_weight(checkpoint);
   if (out.name == "model.embed_tokens.weight") {
     output_weight_ = embed_.data();
   } else {
-    lm_head_ = upload_tensor(out);
+    lm_head_ = uploader.upload(out);
     output_weight_ = lm_head_.data();
   }
   std::vector<std::byte> staging(std::max(manifest.qkv_bytes(), manifest.gate_up_bytes()));
   for (Qwen3LayerTensors const& names : manifest.layers()) {
     LayerWeights w;
-    w.input_norm = upload_tensor(checkpoint.at(names.input_layernorm));
+    w.input_norm = uploader.upload(checkpoint.at(names.input_layernorm));
     std::span<std::byte> qkv(staging.data(), manifest.qkv_bytes());
     pack_qkv(checkpoint.at(names.q_proj), checkpoint.at(names.k_proj), checkpoint.at(names.v_proj), qkv);
-    w.qkv = upload_bytes(qkv);
-    w.q_norm = upload_tensor(checkpoint.at(names.q_norm));
-    w.k_norm = upload_tensor(checkpoint.at(names.k_norm));
-    w.o = upload_tensor(checkpoint.at(names.o_proj));
-    w.post_norm = upload_tensor(checkpoint.at(names.post_attention_layernorm));
+    w.qkv = uploader.upload(qkv);
+    w.q_norm = uploader.upload(checkpoint.at(names.q_norm));
+    w.k_norm = uploader.upload(checkpoint.at(names.k_norm));
+    w.o = uploader.upload(checkpoint.at(names.o_proj));
+    w.post_norm = uploader.upload(checkpoint.at(names.post_attention_layernorm));
     std::span<std::byte> gate_up(staging.data(), manifest.gate_up_bytes());
     pack_gate_up(checkpoint.at(names.gate_proj), checkpoint.at(names.up_proj), gate_up);
-    w.gate_up = upload_bytes(gate_up);
-    w.down = upload_tensor(checkpoint.at(names.down_proj));
+    w.gate_up = uploader.upload(gate_up);
+    w.down = uploader.upload(checkpoint.at(names.down_proj));
     layers_.push_back(std::move(w));
   }
+  uploader.finish();
   weight_bytes_ = manifest.total_bytes();
 
   // RoPE's inverse frequencies as transformers computes them (float32): 1 / theta^(2i / d).
@@ -220,18 +287,21 @@ Model::Model(const std::filesystem::path& folder, Qwen3Options options)
   inv_freq_ = DeviceBuffer<float>(inv_freq.size());
   inv_freq_.upload(std::span<const float>(inv_freq));
 
-  layer_cache_elems_ = std::int64_t(options_.num_pages) * options_.page_size * kv_heads_ * head_dim_;
+  scratch_page_ = options_.num_pages;
+  layer_cache_elems_ = std::int64_t(options_.num_pages + 1) * options_.page_size * kv_heads_ * head_dim_;
   std::size_t const cache = std::size_t(layer_cache_elems_) * layers_.size();
   k_cache_ = DeviceBuffer<bf16>(cache);
   v_cache_ = DeviceBuffer<bf16>(cache);
   block_table_ = DeviceBuffer<std::int32_t>(std::size_t(options_.max_batch) * pages_.shape().max_pages_per_seq);
   seqlens_ = DeviceBuffer<std::int32_t>(std::size_t(options_.max_batch));
   cu_seqlens_ = DeviceBuffer<std::int32_t>(std::size_t(options_.max_batch) + 1);
+  gemm_workspace_.moves = decode_workspace_.moves = &buffer_moves_;
   last_rows_ = DeviceBuffer<std::int32_t>(std::size_t(options_.max_batch));
 }
 
 void Model::grow_activations(std::int64_t tokens) {
   if (tokens <= capacity_) return;
+  ++buffer_moves_;
   // Round up, so that a batch growing a token at a time does not reallocate every step.
   capacity_ = std::max<std::int64_t>(tokens, std::max<std::int64_t>(64, capacity_ * 2));
   auto const n = [&](std::int64_t width) { return std::size_t(capacity_ * width); };
@@ -310,7 +380,9 @@ std::vector<int> Model::prefill(std::span<const std::vector<std::int32_t>> promp
     auto const row = pages_.row(slots[b]);
     h_block_table_.insert(h_block_table_.end(), row.begin(), row.end());
   }
-  forward({.tokens = total, .sequences = int(prompts.size()), .decode = false, .max_len = longest}, rows);
+  Batch const batch{.tokens = total, .sequences = int(prompts.size()), .decode = false, .max_len = longest};
+  upload(batch);
+  forward(batch, rows);
   return slots;
 }
 
@@ -328,17 +400,15 @@ void Model::decode(std::span<const int> slots, std::span<const std::int32_t> ids
   std::sort(seen.begin(), seen.end());
   if (std::adjacent_find(seen.begin(), seen.end()) != seen.end())
     throw LoadError(kRuleInput, "a sequence slot appears twice in one decode step");
-  int longest = 0;
   for (int s : slots) {
     int const len = pages_.length(s) + 1;
     if (len > options_.max_seq || len > config_.max_position_embeddings)
       throw LoadError(kRuleInput, "sequence slot " + std::to_string(s) + " would hold " + std::to_string(len) +
                                       " tokens; max_seq is " + std::to_string(options_.max_seq) +
                                       ", max_position_embeddings " + std::to_string(config_.max_position_embeddings));
-    longest = std::max(longest, len);
   }
   for (int s : slots) pages_.grow(s, pages_.length(s) + 1);
-  grow_activations(n);
+  grow_activations(options_.max_batch);  // before ids_ is written: decode_step pads to at most max_batch rows
   h_ids_.assign(ids.begin(), ids.end());
   h_positions_.clear(), h_seqlens_.clear(), h_block_table_.clear(), h_last_rows_.clear();
   h_cu_seqlens_.clear();
@@ -352,11 +422,64 @@ void Model::decode(std::span<const int> slots, std::span<const std::int32_t> ids
     cuda_check(cudaMemcpyAsync(ids_.data(), device_ids, std::size_t(n) * sizeof(std::int32_t),
                                cudaMemcpyDeviceToDevice, stream_),
                "cudaMemcpyAsync(ids)");
-  forward({.tokens = n, .sequences = n, .decode = true, .max_len = longest}, LogitsRows::All);
+  decode_step(n);
 }
 
-void Model::forward(Batch const& batch, LogitsRows rows) {
-  std::int64_t const t = batch.tokens;
+void Model::decode_step(int n) {
+  // Padded to a power of two (or max_batch), so that a handful of graphs serve every batch size.
+  int rows = 1;
+  while (rows < n) rows *= 2;
+  rows = std::min(rows, options_.max_batch);
+  // Padding rows: token 0 at position 0 of a one-token sequence in the scratch page.
+  int const max_pages = pages_.shape().max_pages_per_seq;
+  if (!h_ids_.empty()) h_ids_.resize(std::size_t(rows), 0);
+  h_positions_.resize(std::size_t(rows), 0);
+  h_seqlens_.resize(std::size_t(rows), 1);
+  for (int r = n; r < rows; ++r) {
+    h_block_table_.push_back(scratch_page_);
+    h_block_table_.insert(h_block_table_.end(), std::size_t(max_pages - 1), -1);
+  }
+  Batch const batch{.tokens = rows, .sequences = rows, .decode = true, .max_len = options_.max_seq, .graph = true};
+  upload(batch);
+  drop_stale_graphs();
+  auto const found = graphs_.find(rows);
+  if (!options_.cuda_graphs || graphs_off_) {
+    forward(batch, LogitsRows::All);
+  } else if (found != graphs_.end()) {
+    cuda_check(cudaGraphLaunch(found->second, stream_), "cudaGraphLaunch(decode step)");
+  } else {
+    // This step runs eagerly, sizing every workspace; then the same launches are recorded.
+    forward(batch, LogitsRows::All);
+    cudaGraph_t graph = nullptr;
+    cudaGraphExec_t exec = nullptr;
+    cudaError_t e = cudaStreamBeginCapture(stream_, cudaStreamCaptureModeRelaxed);
+    if (e == cudaSuccess) {
+      bool recorded = true;
+      try {
+        forward(batch, LogitsRows::All);
+      } catch (std::exception const& error) {
+        recorded = false;  // a partial graph must not be replayed
+        std::fprintf(stderr, "cute-cpp-qwen3: recording the decode step failed (%s)\n", error.what());
+      }
+      e = cudaStreamEndCapture(stream_, &graph);
+      if (!recorded && e == cudaSuccess) e = cudaErrorStreamCaptureInvalidated;
+    }
+    if (e == cudaSuccess && graph != nullptr) e = cudaGraphInstantiate(&exec, graph, 0);
+    if (graph != nullptr) (void)cudaGraphDestroy(graph);
+    if (e == cudaSuccess && exec != nullptr) {
+      graphs_.emplace(rows, exec);
+      graphs_recorded_at_ = buffer_moves_;
+    } else {
+      (void)cudaGetLastError();
+      graphs_off_ = true;
+      std::fprintf(stderr, "cute-cpp-qwen3: no CUDA graph for the decode step (%s); decoding eagerly\n",
+                   cudaGetErrorString(e));
+    }
+  }
+  logits_rows_ = n;
+}
+
+void Model::upload(Batch const& batch) {
   if (!h_ids_.empty()) upload_async(ids_, h_ids_, stream_);
   upload_async(positions_, h_positions_, stream_);
   upload_async(seqlens_, h_seqlens_, stream_);
@@ -365,6 +488,13 @@ void Model::forward(Batch const& batch, LogitsRows rows) {
     upload_async(cu_seqlens_, h_cu_seqlens_, stream_);
     upload_async(last_rows_, h_last_rows_, stream_);
   }
+}
+
+/// The pass over the uploaded batch: only launches on stream_ (and, outside a graph's recording,
+/// buffers that grow), so that a decode step can be recorded as a CUDA graph.
+void Model::forward(Batch const& batch, LogitsRows rows) {
+  std::int64_t const t = batch.tokens;
+  current_residual_ = 0;
   float const eps = float(config_.rms_norm_eps);
   gather_rows(embed_.data(), config_.vocab_size, ids_.data(), delta_.data(), t, hidden_, stream_);
   // The residual stream: delta is added to residual_[current] by each RMSNorm, the sum written
@@ -425,8 +555,10 @@ void Model::forward(Batch const& batch, LogitsRows rows) {
     head_in = last_.data();
     logits_rows_ = batch.sequences;
   }
-  if (logits_.size() < std::size_t(logits_rows_) * std::size_t(config_.vocab_size))
+  if (logits_.size() < std::size_t(logits_rows_) * std::size_t(config_.vocab_size)) {
     logits_ = DeviceBuffer<bf16>(std::size_t(logits_rows_) * std::size_t(config_.vocab_size));
+    ++buffer_moves_;
+  }
   linear(head_in, output_weight_, logits_.data(), logits_rows_, config_.vocab_size, hidden_);
   cuda_check(cudaGetLastError(), "forward");
 }
@@ -449,7 +581,7 @@ void Model::attention(Batch const& batch, int layer) {
   append.k = k_cache, append.v = v_cache;
   append.k_stride = append.v_stride = cache_stride;
   append.heads_kv = kv_heads_, append.head_dim = append.head_dim_v = head_dim_;
-  append.page_size = page_size, append.max_pages_per_seq = max_pages, append.num_pages = options_.num_pages;
+  append.page_size = page_size, append.max_pages_per_seq = max_pages, append.num_pages = options_.num_pages + 1;
   if (batch.decode) {
     append.k_new = k, append.v_new = v;
     append.batch = batch.sequences, append.q_tokens = 1;
@@ -478,8 +610,8 @@ void Model::attention(Batch const& batch, int layer) {
     a.causal = true;
     a.seqlens_k = seqlens_.data(), a.max_seq_k = batch.max_len;
     a.block_table = block_table_.data();
-    a.page_size = page_size, a.max_pages_per_seq = max_pages, a.num_pages = options_.num_pages;
-    a.seqlens_k_host = h_seqlens_.data(), a.block_table_host = h_block_table_.data();
+    a.page_size = page_size, a.max_pages_per_seq = max_pages, a.num_pages = options_.num_pages + 1;
+    if (!batch.graph) a.seqlens_k_host = h_seqlens_.data(), a.block_table_host = h_block_table_.data();
     a.workspace_bytes = ex::decode_workspace_bytes(a);
     a.workspace = decode_workspace_.ensure(a.workspace_bytes, stream_);
     ex::run_decode_attention(a, stream_);

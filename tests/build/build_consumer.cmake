@@ -5,3 +5,5 @@ execute_process(COMMAND ${CMAKE_COMMAND} -S ${SOURCE} -B ${BINARY} -DCMAKE_PREFI
                         "-DCUTE_CPP_ARCHS=90a;100a;120a" COMMAND_ERROR_IS_FATAL ANY)
 execute_process(COMMAND ${CMAKE_COMMAND} --build ${BINARY} COMMAND_ERROR_IS_FATAL ANY)
 message(STATUS "consumer built against ${PREFIX}")
+# The exported library from C: no GPU is needed for the bad call it makes.
+execute_process(COMMAND ${BINARY}/use_from_c COMMAND_ERROR_IS_FATAL ANY)

@@ -1,0 +1,66 @@
+# SPDX-License-Identifier: Apache-2.0
+# SPDX-FileCopyrightText: 2026 cute-cpp authors
+"""cute-cpp's kernels on framework arrays (torch, CuPy, JAX, anything with ``__dlpack__``).
+
+Each op runs on the caller's current stream (torch's or CuPy's) and returns an array of the
+caller's framework; pass ``out=`` to write into an existing one. Arguments are checked before
+anything is allocated or launched; a violation raises ``ValueError`` whose text starts with
+``cute-cpp [rule]:``, the rule of docs/verification.md.
+
+    >>> import torch, cute_cpp.ops as ops
+    >>> x = torch.randn(37, 4096, device="cuda", dtype=torch.bfloat16)
+    >>> w = torch.randn(11008, 4096, device="cuda", dtype=torch.bfloat16)
+    >>> y = ops.linear(x, w)          # x @ w.T, as torch.nn.functional.linear
+"""
+try:
+    from . import _ops
+except ImportError as e:  # built only with the CUDA kernels (the CMake build, CUTE_CPP_BUILD_PYTHON)
+    raise ImportError("cute_cpp.ops needs the extension cute_cpp._ops, which is built with the kernels by the "
+                      "CMake build (cmake -DCUTE_CPP_BUILD_PYTHON=ON); `pip install` builds only cute_cpp.layout "
+                      f"so far ({e})") from e
+
+__all__ = ["linear", "rmsnorm", "attention"]
+
+
+def _framework(x):
+    """The framework whose arrays the op returns, and the stream it runs on (0: the default)."""
+    module = type(x).__module__.split(".")[0]
+    if module == "torch":
+        import torch
+        return "torch", torch.cuda.current_stream(x.device).cuda_stream if x.is_cuda else 0
+    if module == "cupy":
+        import cupy
+        return "cupy", cupy.cuda.get_current_stream().ptr
+    if module in ("jax", "jaxlib"):
+        return "jax", 0
+    return "dlpack", 0
+
+
+def linear(x, w, *, out=None):
+    """``x @ w.T`` for x (M, K) and w (N, K) in bfloat16 (an ``nn.Linear`` weight), fp32 accumulation.
+
+    The tile comes from the GEMM's heuristic (examples/gemm_sm90); rows of x, w and out must be
+    contiguous and 16-byte aligned."""
+    framework, stream = _framework(x)
+    return _ops.linear(x, w, out, framework, stream)
+
+
+def rmsnorm(x, w, eps=1e-6, *, residual=None, out=None, residual_out=None):
+    """``x / sqrt(mean(x**2) + eps) * w`` over the rows of a contiguous (rows, width) x.
+
+    With ``residual``, normalises ``x + residual`` and writes that sum to ``residual_out`` (a
+    transformer block's fused residual add). bfloat16, float16 or float32."""
+    framework, stream = _framework(x)
+    return _ops.rmsnorm(x, w, float(eps), residual, out, residual_out, framework, stream)
+
+
+def attention(q, k, v, *, causal=False, scale=None, window=(-1, -1), out=None):
+    """``softmax(scale * q @ k.T + mask) @ v`` for q (batch, seq_q, heads, d) and k, v (batch,
+    seq_k, kv_heads, d / d_v), FlashAttention's layout; kv_heads divides heads (GQA).
+
+    ``scale`` defaults to 1/sqrt(d); ``causal`` aligns the diagonal bottom-right when seq_q !=
+    seq_k; ``window`` = (left, right) keys around it (-1: unbounded). bfloat16 or float16, head dims
+    64, 128, 256 (and 192 with d_v 128). Any strides whose last is 1."""
+    framework, stream = _framework(q)
+    return _ops.attention(q, k, v, bool(causal), 0.0 if scale is None else float(scale), int(window[0]),
+                          int(window[1]), out, framework, stream)

@@ -1,0 +1,65 @@
+# SPDX-License-Identifier: Apache-2.0
+# SPDX-FileCopyrightText: 2026 cute-cpp authors
+"""cute_cpp.ops registered with ``torch.library``, so that ``torch.compile(fullgraph=True)`` traces
+through them and ``torch.library.opcheck`` passes: each op has a schema, its CUDA implementation
+(cute_cpp.ops on the current stream) and a fake implementation that gives the output's shape and
+dtype without running anything.
+
+    >>> import cute_cpp.torch  # registers torch.ops.cute_cpp.*
+    >>> y = torch.ops.cute_cpp.linear(x, w)
+"""
+from typing import Optional, Tuple
+
+import torch
+
+from . import ops
+
+__all__ = ["linear", "rmsnorm", "fused_add_rmsnorm", "attention"]
+
+
+@torch.library.custom_op("cute_cpp::linear", mutates_args=(), device_types="cuda")
+def linear(x: torch.Tensor, w: torch.Tensor) -> torch.Tensor:
+    """x @ w.T (bf16; x (M, K), w (N, K))."""
+    return ops.linear(x, w)
+
+
+@linear.register_fake
+def _(x, w):
+    return x.new_empty((x.shape[0], w.shape[0]))
+
+
+@torch.library.custom_op("cute_cpp::rmsnorm", mutates_args=(), device_types="cuda")
+def rmsnorm(x: torch.Tensor, w: torch.Tensor, eps: float) -> torch.Tensor:
+    """x / sqrt(mean(x**2) + eps) * w over the rows of a contiguous (rows, width) x."""
+    return ops.rmsnorm(x, w, eps)
+
+
+@rmsnorm.register_fake
+def _(x, w, eps):
+    return torch.empty_like(x)
+
+
+@torch.library.custom_op("cute_cpp::fused_add_rmsnorm", mutates_args=(), device_types="cuda")
+def fused_add_rmsnorm(x: torch.Tensor, residual: torch.Tensor, w: torch.Tensor,
+                      eps: float) -> Tuple[torch.Tensor, torch.Tensor]:
+    """(rmsnorm(x + residual) * w, x + residual): a transformer block's residual add and norm."""
+    y, s = torch.empty_like(x), torch.empty_like(x)
+    ops.rmsnorm(x, w, eps, residual=residual, out=y, residual_out=s)
+    return y, s
+
+
+@fused_add_rmsnorm.register_fake
+def _(x, residual, w, eps):
+    return torch.empty_like(x), torch.empty_like(x)
+
+
+@torch.library.custom_op("cute_cpp::attention", mutates_args=(), device_types="cuda")
+def attention(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, causal: bool = False,
+              scale: Optional[float] = None) -> torch.Tensor:
+    """softmax(scale q k^T + mask) v for (batch, seq, heads, head_dim) tensors, GQA."""
+    return ops.attention(q, k, v, causal=causal, scale=scale)
+
+
+@attention.register_fake
+def _(q, k, v, causal=False, scale=None):
+    return q.new_empty((q.shape[0], q.shape[1], q.shape[2], v.shape[3]))

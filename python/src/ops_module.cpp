@@ -1,0 +1,253 @@
+// SPDX-License-Identifier: Apache-2.0
+// cute_cpp._ops: the kernels from Python on DLPack arrays (torch, CuPy, JAX, anything nanobind's
+// ndarray takes), through the C entry points that cute_cpp_export builds (libcute_cpp_gemm,
+// libcute_cpp_rmsnorm, libcute_cpp_fmha), so Python and C call the same checked functions.
+// Here: what the C entry points cannot see, checked in this order, so that a bad call raises
+// ValueError naming the rule before anything is allocated or launched: dtypes [ops.dtype], ranks
+// and extents [ops.shape], strides [ops.layout], then that every array is on the current CUDA
+// device [ops.device]. An output that is not given is allocated here (cudaMalloc, freed with the
+// array) and returned as the caller's framework's array (cute_cpp/ops.py says which).
+#include <nanobind/nanobind.h>
+#include <nanobind/ndarray.h>
+#include <nanobind/stl/optional.h>
+#include <nanobind/stl/string.h>
+
+#include <cute_cpp_fmha.h>
+#include <cute_cpp_gemm.h>
+#include <cute_cpp_rmsnorm.h>
+
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace nb = nanobind;
+using namespace nb::literals;
+
+namespace {
+
+/// Any DLPack array: the checks below say what each op takes.
+using AnyArray = nb::ndarray<>;
+
+[[noreturn]] void fail(char const* rule, std::string const& what) {
+  throw nb::value_error((std::string("cute-cpp [") + rule + "]: " + what).c_str());
+}
+
+enum class Dtype { bf16, f16, f32, other };
+
+Dtype dtype_of(AnyArray const& a) {
+  auto const d = a.dtype();
+  if (d.lanes != 1) return Dtype::other;
+  if (d.code == std::uint8_t(nb::dlpack::dtype_code::Bfloat) && d.bits == 16) return Dtype::bf16;
+  if (d.code == std::uint8_t(nb::dlpack::dtype_code::Float) && d.bits == 16) return Dtype::f16;
+  if (d.code == std::uint8_t(nb::dlpack::dtype_code::Float) && d.bits == 32) return Dtype::f32;
+  return Dtype::other;
+}
+
+char const* dtype_name(Dtype d) {
+  switch (d) {
+    case Dtype::bf16: return "bfloat16";
+    case Dtype::f16: return "float16";
+    case Dtype::f32: return "float32";
+    case Dtype::other: break;
+  }
+  return "an unsupported dtype";
+}
+
+std::string shape_text(AnyArray const& a) {
+  std::string s = "(";
+  for (std::size_t i = 0; i < a.ndim(); ++i) s += (i ? ", " : "") + std::to_string(a.shape(i));
+  return s + (a.ndim() == 1 ? ",)" : ")");
+}
+
+/// Every array has `want` (one of `allowed`), the first array's dtype.
+Dtype check_dtypes(std::vector<std::pair<char const*, AnyArray const*>> const& arrays,
+                   std::initializer_list<Dtype> allowed) {
+  Dtype const first = dtype_of(*arrays.front().second);
+  bool ok = false;
+  for (Dtype d : allowed) ok = ok || d == first;
+  if (!ok) {
+    std::string names;
+    for (Dtype d : allowed) names += std::string(names.empty() ? "" : ", ") + dtype_name(d);
+    fail("ops.dtype", std::string(arrays.front().first) + " is " + dtype_name(first) + "; this op takes " + names);
+  }
+  for (auto const& [name, a] : arrays)
+    if (dtype_of(*a) != first)
+      fail("ops.dtype", std::string(name) + " is " + dtype_name(dtype_of(*a)) + " but " + arrays.front().first +
+                            " is " + dtype_name(first));
+  return first;
+}
+
+void check_rank(char const* name, AnyArray const& a, std::size_t rank, char const* meaning) {
+  if (a.ndim() != rank)
+    fail("ops.shape", std::string(name) + " has shape " + shape_text(a) + "; expected " + std::to_string(rank) +
+                          " dimensions " + meaning);
+}
+
+void check_extent(char const* name, AnyArray const& a, std::size_t dim, std::size_t want, char const* meaning) {
+  if (a.shape(dim) != want)
+    fail("ops.shape", std::string(name) + " has shape " + shape_text(a) + "; dimension " + std::to_string(dim) +
+                          " must be " + std::to_string(want) + " (" + meaning + ")");
+}
+
+void check_inner_contiguous(char const* name, AnyArray const& a) {
+  if (a.ndim() > 0 && a.shape(a.ndim() - 1) > 1 && a.stride(a.ndim() - 1) != 1)
+    fail("ops.layout", std::string(name) + "'s last dimension must be contiguous (stride 1; got " +
+                           std::to_string(a.stride(a.ndim() - 1)) + ")");
+}
+
+/// Every array is on a CUDA device, the current one.
+int check_devices(std::vector<std::pair<char const*, AnyArray const*>> const& arrays) {
+  int current = 0;
+  if (cudaGetDevice(&current) != cudaSuccess) current = -1;
+  for (auto const& [name, a] : arrays) {
+    if (a->device_type() != nb::device::cuda::value)
+      fail("ops.device", std::string(name) + " is not on a CUDA device (DLPack device type " +
+                             std::to_string(a->device_type()) + "); cute-cpp kernels take CUDA arrays");
+    if (a->device_id() != current)
+      fail("ops.device", std::string(name) + " is on CUDA device " + std::to_string(a->device_id()) +
+                             " but the current device is " + std::to_string(current) +
+                             "; make it current (torch.cuda.device / cupy.cuda.Device) first");
+  }
+  return current;
+}
+
+/// A new CUDA array of `shape` in `dtype`, as the framework asks: "torch", "cupy", "jax", or
+/// "dlpack" (an object with __dlpack__).
+nb::object new_array(std::vector<std::size_t> const& shape, nb::dlpack::dtype dtype, int device,
+                     std::string const& framework) {
+  std::size_t count = 1;
+  for (std::size_t e : shape) count *= e;
+  void* p = nullptr;
+  cudaError_t const e = cudaMalloc(&p, std::max<std::size_t>(count * dtype.bits / 8, 1));
+  if (e != cudaSuccess) throw std::runtime_error(std::string("cute-cpp: cudaMalloc: ") + cudaGetErrorString(e));
+  nb::capsule owner(p, [](void* q) noexcept { (void)cudaFree(q); });
+  auto const as = [&]<class Framework>(Framework) {
+    return nb::cast(nb::ndarray<Framework>(p, shape.size(), shape.data(), owner, nullptr, dtype,
+                                           nb::device::cuda::value, device));
+  };
+  if (framework == "torch") return as(nb::pytorch{});
+  if (framework == "cupy") return as(nb::cupy{});
+  if (framework == "jax") return as(nb::jax{});
+  return nb::cast(nb::ndarray<>(p, shape.size(), shape.data(), owner, nullptr, dtype, nb::device::cuda::value, device));
+}
+
+void check_status(int status, char const* message) {
+  if (status != 0) throw nb::value_error(message);
+}
+
+/// out = x w^T for x (M, K) and w (N, K), both with contiguous rows (nn.Linear's weight).
+nb::object linear(AnyArray x, AnyArray w, std::optional<AnyArray> out, std::string const& framework,
+                  std::uintptr_t stream) {
+  std::vector<std::pair<char const*, AnyArray const*>> arrays{{"x", &x}, {"w", &w}};
+  if (out) arrays.push_back({"out", &*out});
+  check_dtypes(arrays, {Dtype::bf16});
+  check_rank("x", x, 2, "(M, K)");
+  check_rank("w", w, 2, "(N, K)");
+  check_extent("w", w, 1, x.shape(1), "K, x's last dimension");
+  if (out) {
+    check_rank("out", *out, 2, "(M, N)");
+    check_extent("out", *out, 0, x.shape(0), "M");
+    check_extent("out", *out, 1, w.shape(0), "N");
+  }
+  for (auto const& [name, a] : arrays) check_inner_contiguous(name, *a);
+  int const device = check_devices(arrays);
+  nb::object result = out ? nb::none() : new_array({x.shape(0), w.shape(0)}, x.dtype(), device, framework);
+  AnyArray const o = out ? *out : nb::cast<AnyArray>(result);
+  char message[1024] = "";
+  check_status(cute_cpp_gemm_bf16(x.data(), x.stride(0), w.data(), w.stride(0), o.data(), o.stride(0),
+                                  (long long)x.shape(0), (long long)w.shape(0), (long long)x.shape(1), nullptr, 0,
+                                  nullptr, reinterpret_cast<void*>(stream), message, sizeof message),
+               message);
+  return out ? nb::cast(*out) : result;
+}
+
+/// y = rmsnorm(x [+ residual]) * w over the rows of a contiguous (rows, width) x.
+nb::object rmsnorm(AnyArray x, AnyArray w, float eps, std::optional<AnyArray> residual, std::optional<AnyArray> out,
+                   std::optional<AnyArray> residual_out, std::string const& framework, std::uintptr_t stream) {
+  if (residual.has_value() != residual_out.has_value())
+    fail("ops.shape", "residual and residual_out go together (the sum x + residual is written to residual_out)");
+  std::vector<std::pair<char const*, AnyArray const*>> arrays{{"x", &x}, {"w", &w}};
+  if (residual) arrays.push_back({"residual", &*residual});
+  if (residual_out) arrays.push_back({"residual_out", &*residual_out});
+  if (out) arrays.push_back({"out", &*out});
+  Dtype const dtype = check_dtypes(arrays, {Dtype::bf16, Dtype::f16, Dtype::f32});
+  check_rank("x", x, 2, "(rows, width)");
+  check_rank("w", w, 1, "(width,)");
+  check_extent("w", w, 0, x.shape(1), "width, x's last dimension");
+  for (auto const& [name, a] : arrays) {
+    if (a == &w) continue;
+    check_rank(name, *a, 2, "(rows, width)");
+    check_extent(name, *a, 0, x.shape(0), "rows");
+    check_extent(name, *a, 1, x.shape(1), "width");
+  }
+  for (auto const& [name, a] : arrays) {
+    bool const packed = a->ndim() == 1 ? (a->shape(0) <= 1 || a->stride(0) == 1)
+                                       : (a->shape(1) <= 1 || a->stride(1) == 1) &&
+                                             (a->shape(0) <= 1 || a->stride(0) == std::int64_t(a->shape(1)));
+    if (!packed) fail("ops.layout", std::string(name) + " must be contiguous (row-major, no gaps between rows)");
+  }
+  int const device = check_devices(arrays);
+  nb::object result = out ? nb::none() : new_array({x.shape(0), x.shape(1)}, x.dtype(), device, framework);
+  AnyArray const y = out ? *out : nb::cast<AnyArray>(result);
+  char message[1024] = "";
+  int const code = dtype == Dtype::bf16 ? 0 : dtype == Dtype::f16 ? 1 : 2;
+  check_status(cute_cpp_rmsnorm(code, x.data(), residual ? residual->data() : nullptr, w.data(), y.data(),
+                                residual_out ? residual_out->data() : nullptr, x.shape(0), x.shape(1), eps,
+                                reinterpret_cast<void*>(stream), message, sizeof message),
+               message);
+  return out ? nb::cast(*out) : result;
+}
+
+/// O = softmax(scale Q K^T + mask) V for q (B, Sq, Hq, D), k and v (B, Sk, Hkv, D / Dv) with any
+/// strides whose last is 1; out (B, Sq, Hq, Dv).
+nb::object attention(AnyArray q, AnyArray k, AnyArray v, bool causal, float scale, int window_left,
+                     int window_right, std::optional<AnyArray> out, std::string const& framework,
+                     std::uintptr_t stream) {
+  std::vector<std::pair<char const*, AnyArray const*>> arrays{{"q", &q}, {"k", &k}, {"v", &v}};
+  if (out) arrays.push_back({"out", &*out});
+  Dtype const dtype = check_dtypes(arrays, {Dtype::bf16, Dtype::f16});
+  for (auto const& [name, a] : arrays) check_rank(name, *a, 4, "(batch, seq, heads, head_dim)");
+  check_extent("k", k, 0, q.shape(0), "batch");
+  check_extent("v", v, 0, q.shape(0), "batch");
+  check_extent("k", k, 3, q.shape(3), "q's head_dim");
+  check_extent("v", v, 1, k.shape(1), "k's seq");
+  check_extent("v", v, 2, k.shape(2), "k's heads");
+  std::vector<std::size_t> const o_shape{q.shape(0), q.shape(1), q.shape(2), v.shape(3)};
+  if (out) {
+    for (std::size_t d = 0; d < 4; ++d) check_extent("out", *out, d, o_shape[d], "q's (batch, seq, heads), v's head_dim");
+  }
+  for (auto const& [name, a] : arrays) check_inner_contiguous(name, *a);
+  int const device = check_devices(arrays);
+  nb::object result = out ? nb::none() : new_array(o_shape, q.dtype(), device, framework);
+  AnyArray const o = out ? *out : nb::cast<AnyArray>(result);
+  long long strides[12];
+  AnyArray const* const ops[] = {&q, &k, &v, &o};
+  for (int i = 0; i < 4; ++i)
+    for (int d = 0; d < 3; ++d) strides[3 * i + d] = ops[i]->stride(std::size_t(d));
+  char message[1024] = "";
+  check_status(cute_cpp_fmha_forward(dtype == Dtype::bf16 ? 0 : 1, q.data(), k.data(), v.data(), o.data(), nullptr,
+                                     strides, int(q.shape(0)), int(q.shape(1)), int(k.shape(1)), int(q.shape(2)),
+                                     int(k.shape(2)), int(q.shape(3)), int(v.shape(3)), scale, causal ? 1 : 0,
+                                     window_left, window_right, nullptr, nullptr, 0, 0,
+                                     reinterpret_cast<void*>(stream), message, sizeof message),
+               message);
+  return out ? nb::cast(*out) : result;
+}
+
+}  // namespace
+
+NB_MODULE(_ops, m) {
+  m.doc() = "cute-cpp's kernels on DLPack arrays (use cute_cpp.ops, which picks the framework and stream).";
+  m.def("linear", &linear, "x"_a, "w"_a, "out"_a.none(), "framework"_a, "stream"_a,
+        "out = x w^T (bf16; x (M, K), w (N, K) with contiguous rows).");
+  m.def("rmsnorm", &rmsnorm, "x"_a, "w"_a, "eps"_a, "residual"_a.none(), "out"_a.none(), "residual_out"_a.none(),
+        "framework"_a, "stream"_a, "y = rmsnorm(x [+ residual]) * w (bf16, f16 or f32; contiguous rows).");
+  m.def("attention", &attention, "q"_a, "k"_a, "v"_a, "causal"_a, "scale"_a, "window_left"_a, "window_right"_a,
+        "out"_a.none(), "framework"_a, "stream"_a,
+        "O = softmax(scale Q K^T + mask) V (bf16 or f16; (batch, seq, heads, head_dim)).");
+}

@@ -1,0 +1,140 @@
+/* SPDX-License-Identifier: Apache-2.0
+ * The exported C entry points called from C: bad arguments come back as status 1 with the rule in
+ * the message (no GPU needed: the checks come before any device call), and with a GPU a bf16 GEMM
+ * of a shape that is not a multiple of any tile is checked element by element against a double
+ * reference, its output poisoned (NaN) beforehand. Exit 0 when every check passes. */
+#include <cute_cpp_fmha.h>
+#include <cute_cpp_gemm.h>
+
+#include <cuda_runtime_api.h>
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int failures = 0;
+
+static void expect_rule(const char* what, int status, const char* message, const char* rule) {
+  int const ok = status == 1 && strstr(message, rule) != NULL;
+  printf("%s: %s -> %s\n", ok ? "ok  " : "FAIL", what, status == 0 ? "(no error)" : message);
+  failures += !ok;
+}
+
+/* bf16 <-> float by bits (round to nearest even), so the test needs no CUDA header beyond the runtime. */
+static uint16_t to_bf16(float f) {
+  uint32_t u;
+  memcpy(&u, &f, sizeof u);
+  u += 0x7fffu + ((u >> 16) & 1u);
+  return (uint16_t)(u >> 16);
+}
+static float from_bf16(uint16_t h) {
+  uint32_t const u = (uint32_t)h << 16;
+  float f;
+  memcpy(&f, &u, sizeof f);
+  return f;
+}
+
+static void bad_arguments(void) {
+  char message[512];
+  /* Alignment-valid fake device addresses: the checks reject these calls before touching them. */
+  void* const a = (void*)(uintptr_t)0x10000;
+  void* const b = (void*)(uintptr_t)0x20000;
+  void* const c = (void*)(uintptr_t)0x30000;
+  message[0] = 0;
+  expect_rule("gemm with M = 0", cute_cpp_gemm_bf16(a, 64, b, 64, c, 64, 0, 64, 64, NULL, 0, NULL, NULL, message,
+                                                    sizeof message),
+              message, "[gemm.shape]");
+  expect_rule("gemm with a null B", cute_cpp_gemm_bf16(a, 64, NULL, 64, c, 64, 8, 64, 64, NULL, 0, NULL, NULL, message,
+                                                       sizeof message),
+              message, "[gemm.pointers]");
+  expect_rule("gemm with lda < K", cute_cpp_gemm_bf16(a, 32, b, 64, c, 64, 8, 64, 64, NULL, 0, NULL, NULL, message,
+                                                      sizeof message),
+              message, "[gemm.leading-dimension]");
+  expect_rule("gemm with a misaligned A",
+              cute_cpp_gemm_bf16((char*)a + 2, 64, b, 64, c, 64, 8, 64, 64, NULL, 0, NULL, NULL, message,
+                                 sizeof message),
+              message, "[tma.global.address]");
+  expect_rule("gemm writing over A", cute_cpp_gemm_bf16(a, 64, b, 64, (char*)a + 64, 64, 8, 64, 64, NULL, 0, NULL,
+                                                        NULL, message, sizeof message),
+              message, "[gemm.aliasing]");
+  expect_rule("fmha with dtype 7",
+              cute_cpp_fmha_forward(7, a, b, c, c, NULL, NULL, 1, 64, 64, 1, 1, 64, 64, 0.0f, 0, -1, -1, NULL, NULL, 0,
+                                    0, NULL, message, sizeof message),
+              message, "[attention.dtype]");
+  /* A message buffer of 0 bytes is allowed (nothing is written). */
+  expect_rule("gemm error without a message buffer",
+              cute_cpp_gemm_bf16(a, 64, b, 64, c, 64, 0, 64, 64, NULL, 0, NULL, NULL, NULL, 0), "[gemm.shape]",
+              "[gemm.shape]");
+}
+
+static int check_cuda(cudaError_t e, const char* call) {
+  if (e != cudaSuccess) {
+    printf("FAIL: %s: %s\n", call, cudaGetErrorString(e));
+    ++failures;
+    return 0;
+  }
+  return 1;
+}
+
+/* C = A B^T for M x K and N x K: 37 x 72 x 200 (K a multiple of 8, the rest of no tile). */
+static void gemm_on_the_gpu(void) {
+  enum { M = 37, N = 72, K = 200 };
+  uint16_t *ha = malloc(sizeof(uint16_t) * M * K), *hb = malloc(sizeof(uint16_t) * N * K);
+  uint16_t* hc = malloc(sizeof(uint16_t) * M * N);
+  void *da = NULL, *db = NULL, *dc = NULL;
+  unsigned long long needed = 0;
+  char message[512] = "";
+  double worst = 0;
+  int i, j, p, bad = 0;
+  srand(20261202u);
+  for (i = 0; i < M * K; ++i) ha[i] = to_bf16((float)rand() / (float)RAND_MAX * 2.0f - 1.0f);
+  for (i = 0; i < N * K; ++i) hb[i] = to_bf16((float)rand() / (float)RAND_MAX * 2.0f - 1.0f);
+  if (!check_cuda(cudaMalloc(&da, sizeof(uint16_t) * M * K), "cudaMalloc") ||
+      !check_cuda(cudaMalloc(&db, sizeof(uint16_t) * N * K), "cudaMalloc") ||
+      !check_cuda(cudaMalloc(&dc, sizeof(uint16_t) * M * N), "cudaMalloc"))
+    goto done;
+  check_cuda(cudaMemcpy(da, ha, sizeof(uint16_t) * M * K, cudaMemcpyHostToDevice), "cudaMemcpy");
+  check_cuda(cudaMemcpy(db, hb, sizeof(uint16_t) * N * K, cudaMemcpyHostToDevice), "cudaMemcpy");
+  check_cuda(cudaMemset(dc, 0xFF, sizeof(uint16_t) * M * N), "cudaMemset"); /* NaN */
+  if (cute_cpp_gemm_bf16(da, K, db, K, dc, N, M, N, K, NULL, 0, &needed, NULL, message, sizeof message) != 0) {
+    printf("FAIL: cute_cpp_gemm_bf16: %s\n", message);
+    ++failures;
+    goto done;
+  }
+  check_cuda(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
+  check_cuda(cudaMemcpy(hc, dc, sizeof(uint16_t) * M * N, cudaMemcpyDeviceToHost), "cudaMemcpy");
+  for (i = 0; i < M; ++i) {
+    for (j = 0; j < N; ++j) {
+      double ref = 0, got = from_bf16(hc[i * N + j]), err;
+      for (p = 0; p < K; ++p) ref += (double)from_bf16(ha[i * K + p]) * (double)from_bf16(hb[j * K + p]);
+      err = fabs(got - ref);
+      /* bf16 output: half an ulp of the result, plus fp32 accumulation slack. */
+      if (!(err <= fabs(ref) * 0.0079 + 1e-3)) ++bad;
+      if (err > worst || err != err) worst = err;
+    }
+  }
+  printf("%s: gemm %dx%dx%d from C: %d of %d outside tolerance, max error %.3g (workspace the heuristic asks: %llu)\n",
+         bad == 0 ? "ok  " : "FAIL", M, N, K, bad, M * N, worst, needed);
+  failures += bad != 0;
+done:
+  cudaFree(da);
+  cudaFree(db);
+  cudaFree(dc);
+  free(ha);
+  free(hb);
+  free(hc);
+}
+
+int main(void) {
+  int devices = 0;
+  bad_arguments();
+  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
+    printf("no GPU here: the GPU half is skipped\n");
+  } else {
+    gemm_on_the_gpu();
+  }
+  printf("%s\n", failures == 0 ? "all checks pass" : "FAILED");
+  return failures == 0 ? 0 : 1;
+}

@@ -1,0 +1,223 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+"""cute_cpp.ops on the GPU (scripts/gpu-check): every op against the torch op a user would call
+instead, on fresh random data with the output poisoned first, sizes that are not multiples of any
+tile; out= writes in place; CuPy arrays in and out; a second stream; rejected inputs leave the
+output untouched; then each op timed beside its torch counterpart in the same run (CUDA events,
+median of 50 after warm-up, operands larger than L2 for the large sizes) and, at a tiny size, the
+per-call overhead from Python beside torch's.
+
+    gpu_ops_check.py --build DIR [--json FILE]
+"""
+import argparse
+import json
+import statistics
+import sys
+from pathlib import Path
+
+import torch
+import torch.nn.functional as F
+
+failures = []
+
+
+def check(name, ok, detail=""):
+    print(f"check {name}: {'pass' if ok else 'FAIL'} {detail}", flush=True)
+    if not ok:
+        failures.append(name)
+
+
+def close(got, ref, rtol, atol):
+    err = (got.float() - ref.float()).abs()
+    bad = ~(err <= atol + rtol * ref.float().abs())
+    return int(bad.sum()), float(err.max())
+
+
+def poisoned(*shape, dtype):
+    return torch.full(shape, float("nan"), device="cuda", dtype=dtype)
+
+
+def time_ms(fn, runs=50):
+    for _ in range(5):
+        fn()
+    times = []
+    for _ in range(runs):
+        start, stop = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        start.record()
+        fn()
+        stop.record()
+        stop.synchronize()
+        times.append(start.elapsed_time(stop))
+    return statistics.median(times)
+
+
+def host_us(fn, runs=2000):
+    """Microseconds of host time per call at steady state (the GPU kept busy enough not to stall)."""
+    import time
+    for _ in range(50):
+        fn()
+    torch.cuda.synchronize()
+    t0 = time.perf_counter()
+    for _ in range(runs):
+        fn()
+    t1 = time.perf_counter()
+    torch.cuda.synchronize()
+    return (t1 - t0) / runs * 1e6
+
+
+def checks(ops):
+    g = torch.Generator(device="cuda").manual_seed(7)
+    bf = torch.bfloat16
+    # linear: odd M, N; K a multiple of 8.
+    for m, n, k in ((1, 4096, 4096), (37, 1000, 200), (300, 12288, 4096)):
+        x = torch.randn(m, k, device="cuda", dtype=bf, generator=g)
+        w = torch.randn(n, k, device="cuda", dtype=bf, generator=g)
+        out = poisoned(m, n, dtype=bf)
+        ops.linear(x, w, out=out)
+        ref = x.double() @ w.double().T
+        bad, worst = close(out, ref, 1e-2, 1e-2 * k ** 0.5)
+        check(f"linear {m}x{n}x{k} out=", bad == 0, f"({bad} bad, max err {worst:.3g})")
+        y = ops.linear(x, w)
+        check(f"linear {m}x{n}x{k} returns a torch tensor", isinstance(y, torch.Tensor) and y.shape == (m, n)
+              and torch.equal(y, out))
+    # rmsnorm, with and without the residual.
+    for rows, width, dtype in ((1, 4096, bf), (77, 5120, bf), (33, 1000, torch.float16), (5, 4096, torch.float32)):
+        x = torch.randn(rows, width, device="cuda", dtype=dtype, generator=g)
+        r = torch.randn(rows, width, device="cuda", dtype=dtype, generator=g)
+        w = torch.randn(width, device="cuda", dtype=dtype, generator=g)
+        y, s = poisoned(rows, width, dtype=dtype), poisoned(rows, width, dtype=dtype)
+        ops.rmsnorm(x, w, 1e-6, residual=r, out=y, residual_out=s)
+        s_ref = (x.double() + r.double()).to(dtype)
+        ref = F.rms_norm(s_ref.double(), (width,), w.double(), 1e-6)
+        tol = 1e-5 if dtype == torch.float32 else 1e-2
+        check(f"rmsnorm residual {rows}x{width} {dtype}", torch.equal(s, s_ref) and close(y, ref, tol, tol)[0] == 0)
+        y2 = ops.rmsnorm(x, w, 1e-6)
+        check(f"rmsnorm {rows}x{width} {dtype}",
+              close(y2, F.rms_norm(x.double(), (width,), w.double(), 1e-6), tol, tol)[0] == 0)
+    # attention: GQA, causal, lengths that are not tiles, a fused QKV buffer read in place.
+    for b, sq, sk, h, hkv, d, causal in ((2, 300, 300, 8, 2, 128, True), (1, 77, 500, 4, 4, 64, False)):
+        q = torch.randn(b, sq, h, d, device="cuda", dtype=bf, generator=g)
+        k = torch.randn(b, sk, hkv, d, device="cuda", dtype=bf, generator=g)
+        v = torch.randn(b, sk, hkv, d, device="cuda", dtype=bf, generator=g)
+        o = poisoned(b, sq, h, d, dtype=bf)
+        ops.attention(q, k, v, causal=causal, out=o)
+        rep = h // hkv
+        ref = F.scaled_dot_product_attention(q.double().transpose(1, 2), k.double().repeat_interleave(rep, 2).transpose(1, 2),
+                                             v.double().repeat_interleave(rep, 2).transpose(1, 2),
+                                             is_causal=causal and sq == sk).transpose(1, 2)
+        if causal and sq != sk:
+            ref = None
+        if ref is not None:
+            bad, worst = close(o, ref, 2e-2, 2e-2)
+            check(f"attention b{b} s{sq}/{sk} h{h}/{hkv} d{d} causal={causal}", bad == 0, f"(max err {worst:.3g})")
+    # A second stream: the op runs on the current one.
+    s2 = torch.cuda.Stream()
+    x = torch.randn(64, 4096, device="cuda", dtype=bf, generator=g)
+    w = torch.randn(4096, 4096, device="cuda", dtype=bf, generator=g)
+    with torch.cuda.stream(s2):
+        y = ops.linear(x, w)
+    s2.synchronize()
+    check("linear on a second stream", close(y, x.double() @ w.double().T, 1e-2, 0.7)[0] == 0)
+    # Rejections leave the output untouched.
+    out = torch.full((64, 4096), 3.0, device="cuda", dtype=bf)
+    for name, call, rule in (
+            ("non-contiguous x", lambda: ops.linear(x.T, w, out=out), "ops."),
+            ("wrong dtype w", lambda: ops.linear(x, w.float(), out=out), "ops.dtype"),
+            ("misaligned x", lambda: ops.linear(x.view(-1)[1:4097 * 63 + 1].view(63, 4097)[:, :4096], w, out=out[:63]),
+             "")):
+        try:
+            call()
+            check(f"rejects {name}", False, "(no error)")
+        except ValueError as e:
+            check(f"rejects {name}", rule in str(e) and bool((out == 3.0).all()), f"({e})")
+    # torch.library: the registered ops pass opcheck and torch.compile(fullgraph=True) traces them.
+    import cute_cpp.torch  # noqa: F401  (registers torch.ops.cute_cpp)
+    xs, ws = x[:37], w[:1000]
+    for name, op, args in (("linear", torch.ops.cute_cpp.linear.default, (xs, ws)),
+                           ("rmsnorm", torch.ops.cute_cpp.rmsnorm.default, (xs, ws[0], 1e-6)),
+                           ("fused_add_rmsnorm", torch.ops.cute_cpp.fused_add_rmsnorm.default,
+                            (xs, torch.randn_like(xs), ws[0], 1e-6))):
+        try:
+            torch.library.opcheck(op, args)
+            check(f"torch.library.opcheck cute_cpp::{name}", True)
+        except Exception as e:  # opcheck raises OpCheckError (an AssertionError subclass) or others
+            check(f"torch.library.opcheck cute_cpp::{name}", False, f"({type(e).__name__}: {e})")
+    try:
+        compiled = torch.compile(lambda a, b: torch.ops.cute_cpp.linear(a, b).relu(), fullgraph=True)
+        check("torch.compile(fullgraph=True) through cute_cpp::linear",
+              torch.equal(compiled(xs, ws), ops.linear(xs, ws).relu()))
+    except Exception as e:
+        check("torch.compile(fullgraph=True) through cute_cpp::linear", False, f"({type(e).__name__}: {e})")
+    try:
+        import cupy
+        xc = cupy.asarray(x)
+        wc = cupy.asarray(w)
+        yc = ops.linear(xc, wc)
+        check("linear on CuPy arrays returns CuPy", isinstance(yc, cupy.ndarray)
+              and torch.equal(torch.as_tensor(yc, device="cuda"), ops.linear(x, w)))
+    except ImportError:
+        check("linear on CuPy arrays", False, "(cupy missing)")
+
+
+def benchmarks(ops):
+    records = []
+    bf = torch.bfloat16
+
+    def record(kernel, shape, ours_ms, ref_ms, ref_name, flops=None):
+        ratio = ref_ms / ours_ms
+        records.append({"kernel": kernel, "shape": shape, "dtype": "bf16",
+                        "ours": flops / ours_ms / 1e9 if flops else ours_ms * 1e3,
+                        "reference": ref_name, "reference_value": flops / ref_ms / 1e9 if flops else ref_ms * 1e3,
+                        "unit": "TFLOP/s" if flops else "us", "ratio": ratio, "microseconds": ours_ms * 1e3})
+        print(f"{kernel} {shape}: ours {ours_ms * 1e3:.1f} us, {ref_name} {ref_ms * 1e3:.1f} us, ratio {ratio:.3f}",
+              flush=True)
+
+    for m, n, k in ((8192, 8192, 8192), (16, 12288, 4096)):
+        x = torch.randn(m, k, device="cuda", dtype=bf)
+        w = torch.randn(n, k, device="cuda", dtype=bf)
+        out = torch.empty(m, n, device="cuda", dtype=bf)
+        ours = time_ms(lambda: ops.linear(x, w, out=out))
+        ref = time_ms(lambda: torch.matmul(x, w.T, out=out))
+        record("python ops.linear", f"{m}x{n}x{k}", ours, ref, "torch.matmul", 2 * m * n * k)
+    x = torch.randn(16384, 4096, device="cuda", dtype=bf)
+    w = torch.randn(4096, device="cuda", dtype=bf)
+    y = torch.empty_like(x)
+    record("python ops.rmsnorm", "16384x4096", time_ms(lambda: ops.rmsnorm(x, w, out=y)),
+           time_ms(lambda: F.rms_norm(x, (4096,), w, 1e-6)), "F.rms_norm")
+    q = torch.randn(4, 4096, 32, 128, device="cuda", dtype=bf)
+    kv = torch.randn(4, 4096, 8, 128, device="cuda", dtype=bf)
+    o = torch.empty_like(q)
+    flops = 4 * 4 * 32 * 4096 * 4096 * 128 // 2
+    record("python ops.attention", "B4 H32/8 S4096 D128 causal", time_ms(lambda: ops.attention(q, kv, kv, causal=True, out=o)),
+           time_ms(lambda: F.scaled_dot_product_attention(q.transpose(1, 2), kv.transpose(1, 2), kv.transpose(1, 2),
+                                                          is_causal=True, enable_gqa=True)),
+           "F.scaled_dot_product_attention", flops)
+    # Per-call overhead at a tiny size: host time per call.
+    xs, ws = torch.randn(8, 64, device="cuda", dtype=bf), torch.randn(64, 64, device="cuda", dtype=bf)
+    outs = torch.empty(8, 64, device="cuda", dtype=bf)
+    ours = host_us(lambda: ops.linear(xs, ws, out=outs))
+    ref = host_us(lambda: torch.matmul(xs, ws.T, out=outs))
+    records.append({"kernel": "python ops.linear host overhead", "shape": "8x64x64", "dtype": "bf16", "ours": ours,
+                    "reference": "torch.matmul", "reference_value": ref, "unit": "us/call (host)",
+                    "ratio": ref / ours, "microseconds": ours})
+    print(f"host time per call: ours {ours:.1f} us, torch.matmul {ref:.1f} us", flush=True)
+    return records
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--build", required=True)
+    ap.add_argument("--json")
+    opts = ap.parse_args()
+    sys.path.insert(0, str(Path(opts.build) / "python"))
+    import cute_cpp.ops as ops
+    checks(ops)
+    records = benchmarks(ops) if not failures else []
+    if opts.json:
+        Path(opts.json).write_text(json.dumps(records, indent=1) + "\n")
+    print(f"{len(failures)} failed" if failures else "all checks pass")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,62 @@
+# SPDX-License-Identifier: Apache-2.0
+"""cute_cpp.ops' argument checks, which need no GPU: each bad call raises ValueError naming its rule
+before anything is allocated or launched; NumPy arrays (DLPack on the CPU) stand in for framework
+tensors, and well-formed ones reach the device check. The GPU half (every op against torch) is
+tests/python/gpu_ops_check.py, run by scripts/gpu-check."""
+import os
+
+import numpy as np
+import pytest
+
+# CUTE_CPP_HAS_OPS (set by CTest) says whether this build has the kernels, and so cute_cpp._ops.
+if os.environ.get("CUTE_CPP_HAS_OPS", "1") == "0":
+    pytest.skip("this build has no sm_90a kernels, so no cute_cpp._ops", allow_module_level=True)
+
+from cute_cpp import ops  # noqa: E402
+
+F32 = np.float32
+
+
+def rule_of(call):
+    with pytest.raises(ValueError) as e:
+        call()
+    text = str(e.value)
+    assert text.startswith("cute-cpp ["), text
+    return text[len("cute-cpp ["):text.index("]")], text
+
+
+def test_well_formed_cpu_arrays_reach_the_device_check():
+    x, w = np.ones((4, 8), F32), np.ones(8, F32)
+    rule, text = rule_of(lambda: ops.rmsnorm(x, w))
+    assert rule == "ops.device" and "x is not on a CUDA device" in text
+
+
+@pytest.mark.parametrize("call,rule,text", [
+    (lambda: ops.linear(np.ones((4, 8), F32), np.ones((3, 8), F32)), "ops.dtype", "x is float32; this op takes bfloat16"),
+    (lambda: ops.rmsnorm(np.ones((4, 8), F32), np.ones(8, np.float64)), "ops.dtype", "w is an unsupported dtype but x is float32"),
+    (lambda: ops.rmsnorm(np.ones((4, 8), np.int32), np.ones(8, np.int32)), "ops.dtype", "x is an unsupported dtype"),
+    (lambda: ops.attention(*[np.ones((1, 4, 2, 64), F32)] * 3), "ops.dtype", "q is float32; this op takes bfloat16, float16"),
+    (lambda: ops.rmsnorm(np.ones((4, 8), F32), np.ones(7, F32)), "ops.shape", "w has shape (7,); dimension 0 must be 8"),
+    (lambda: ops.rmsnorm(np.ones((4, 8, 2), F32), np.ones(8, F32)), "ops.shape", "x has shape (4, 8, 2); expected 2"),
+    (lambda: ops.rmsnorm(np.ones((4, 8), F32), np.ones(8, F32), out=np.ones((4, 9), F32)), "ops.shape",
+     "out has shape (4, 9); dimension 1 must be 8"),
+    (lambda: ops.rmsnorm(np.ones((4, 8), F32), np.ones(8, F32), residual=np.ones((4, 8), F32)), "ops.shape",
+     "residual and residual_out go together"),
+    (lambda: ops.rmsnorm(np.ones((8, 4), F32).T, np.ones(8, F32)), "ops.layout", "x must be contiguous"),
+    (lambda: ops.rmsnorm(np.ones((4, 16), F32)[:, ::2], np.ones(8, F32)), "ops.layout", "x must be contiguous"),
+    (lambda: ops.rmsnorm(np.ones((4, 8), F32), np.ones(8, F32), residual=np.ones((4, 8), F32),
+                         residual_out=np.ones((4, 8), F32), out=np.ones((5, 8), F32)), "ops.shape",
+     "out has shape (5, 8); dimension 0 must be 4"),
+])
+def test_bad_calls_name_their_rule(call, rule, text):
+    got_rule, got_text = rule_of(call)
+    assert got_rule == rule, got_text
+    assert text in got_text, got_text
+
+
+def test_cpu_outputs_are_untouched():
+    x, w = np.ones((4, 8), F32), np.ones(8, F32)
+    out = np.full((4, 8), 7.0, F32)
+    rule, _ = rule_of(lambda: ops.rmsnorm(x, w, out=out))
+    assert rule == "ops.device"
+    assert (out == 7.0).all()
