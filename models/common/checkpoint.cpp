@@ -184,7 +184,10 @@ Qwen3Config parse_qwen3_config(const Json& config) {
       throw LoadError(kRuleValue, file + ": \"rope_theta\" is " + std::to_string(c.rope_theta) +
                                       " but \"rope_parameters\" has " + std::to_string(theta->as_double()));
   }
-  c.tie_word_embeddings = config.at("tie_word_embeddings").as_bool();
+  // NOTE: optional, false when absent: transformers writes a config's fields that differ from its
+  // defaults, and an untied model's false is PretrainedConfig's default, so save_pretrained may
+  // leave it out.
+  if (auto const* tie = config.find("tie_word_embeddings")) c.tie_word_embeddings = tie->as_bool();
   if (auto const* bias = config.find("attention_bias")) c.attention_bias = bias->as_bool();
 
   // NOTE: transformers >= 4.56 writes "dtype" where older versions wrote "torch_dtype".
@@ -199,9 +202,14 @@ Qwen3Config parse_qwen3_config(const Json& config) {
     throw LoadError(kRuleValue, file + ": \"torch_dtype\" is " + in_quotes(c.torch_dtype) +
                                     ", expected \"bfloat16\", \"float16\" or \"float32\"");
 
-  if (auto const* scaling = config.find("rope_scaling"); scaling != nullptr && !scaling->is_null())
-    throw LoadError(kRuleUnsupported,
-                    file + ": \"rope_scaling\" is set; the decoder implements plain RoPE only (rope_scaling null)");
+  // Plain RoPE may also be spelled as a rope_scaling of type "default" (transformers 5 writes one).
+  if (auto const* scaling = config.find("rope_scaling"); scaling != nullptr && !scaling->is_null()) {
+    auto const* type = scaling->is_object() ? scaling->find("rope_type") : nullptr;
+    if (type == nullptr && scaling->is_object()) type = scaling->find("type");
+    if (type == nullptr || !type->is_string() || type->as_string() != "default")
+      throw LoadError(kRuleUnsupported, file + ": \"rope_scaling\" is set; the decoder implements plain RoPE only "
+                                               "(rope_scaling null or of type \"default\")");
+  }
   return c;
 }
 

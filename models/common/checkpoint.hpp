@@ -73,7 +73,8 @@ struct Qwen3Config {
 
 /// Reads the fields from a parsed config.json; `Json::source()` names the file in errors.
 ///   parse_qwen3_config(read_json_file("Qwen3-8B/config.json")).head_dim  ->  128
-/// @pre each field is present [json.missing] with its JSON type [json.type] (torch_dtype may be
+/// @pre each field is present [json.missing] (attention_bias and tie_word_embeddings may be absent:
+///      false) with its JSON type [json.type] (torch_dtype may be
 ///      spelled "dtype", as newer transformers write it); model_type is "qwen3"
 ///      [config.model-type]; sizes are positive, num_attention_heads is a multiple of
 ///      num_key_value_heads, rms_norm_eps and rope_theta are positive, torch_dtype is bfloat16,

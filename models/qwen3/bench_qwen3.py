@@ -37,7 +37,14 @@ def build_checkpoint(folder, layers):
     import torch
     from transformers import Qwen3Config, Qwen3ForCausalLM
     cfg = dict(QWEN3_8B, num_hidden_layers=layers)
+    theta = cfg.pop("rope_theta")
     config = Qwen3Config(**{k: v for k, v in cfg.items() if k not in ("architectures", "torch_dtype", "model_type")})
+    rope = getattr(config, "rope_parameters", None)
+    if isinstance(rope, dict):  # transformers 5 keeps theta there
+        rope["rope_theta"] = theta
+        rope.setdefault("rope_type", "default")
+    else:
+        config.rope_theta = theta
     torch.manual_seed(0)
     with torch.device("cuda"):
         model = Qwen3ForCausalLM(config).to(torch.bfloat16)

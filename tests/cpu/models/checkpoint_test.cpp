@@ -230,6 +230,11 @@ TEST_F(Checkpoint, ReadsConfigFromTheFolderOrTheFile) {
   expect_load_error([&] { (void)cm::read_qwen3_config(dir_); }, "[json.file]", "config.json: cannot read");
 }
 
+TEST(Qwen3Config, UntiedWhenTieWordEmbeddingsIsAbsent) {
+  // transformers' save_pretrained leaves out fields equal to PretrainedConfig's defaults (false here).
+  EXPECT_FALSE(parse(with("tie_word_embeddings", "")).tie_word_embeddings);
+}
+
 TEST(Qwen3Config, NewerDtypeSpelling) {
   EXPECT_EQ(parse(with("torch_dtype", "  \"dtype\": \"float16\"")).torch_dtype, "float16");
   expect_load_error([] { (void)parse(with("torch_dtype", "  \"torch_dtype\": \"bfloat16\", \"dtype\": \"float32\"")); },
@@ -256,7 +261,7 @@ TEST(Qwen3Config, RopeParametersAsTransformers5WritesThem) {
 TEST(Qwen3Config, EachRequiredFieldMissingIsNamed) {
   for (std::string const key : {"model_type", "hidden_size", "intermediate_size", "num_hidden_layers",
                                 "num_attention_heads", "num_key_value_heads", "head_dim", "rms_norm_eps", "rope_theta",
-                                "vocab_size", "max_position_embeddings", "tie_word_embeddings", "torch_dtype"}) {
+                                "vocab_size", "max_position_embeddings", "torch_dtype"}) {
     SCOPED_TRACE(key);
     expect_load_error([&] { (void)parse(with(key, "")); }, "[json.missing]", "config.json: \"" + key + "\" is missing");
   }
@@ -299,6 +304,9 @@ TEST(Qwen3Config, ValuesAreChecked) {
       [] { (void)parse(with("hidden_act", "  \"rope_scaling\": {\"type\": \"yarn\", \"factor\": 4.0}")); },
       "[config.unsupported]", "\"rope_scaling\" is set");
   EXPECT_NO_THROW((void)parse(with("hidden_act", "  \"rope_scaling\": null")));
+  EXPECT_NO_THROW((void)parse(with("hidden_act", "  \"rope_scaling\": {\"rope_type\": \"default\", \"rope_theta\": 1000000}")));
+  expect_load_error([] { (void)parse(with("hidden_act", "  \"rope_scaling\": {\"factor\": 2.0}")); },
+                    "[config.unsupported]", "\"rope_scaling\" is set");
   expect_load_error([] { (void)cm::parse_qwen3_config(cm::parse_json("[]", "config.json")); }, "[json.type]",
                     "config.json: the document is an array, expected an object");
 }
