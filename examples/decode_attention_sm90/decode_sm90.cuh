@@ -25,6 +25,7 @@
 #include <cute_cpp/attention/online_softmax.hpp>
 #include <cute_cpp/attention/value_rows.hpp>
 #include <cute_cpp/copy/tma_copy.hpp>
+#include <cute_cpp/host/arguments.hpp>
 #include <cute_cpp/host/error.hpp>
 #include <cute_cpp/host/launch.hpp>
 #include <cute_cpp/host/tensor_map_encode.hpp>
@@ -484,6 +485,12 @@ void check_decode(DecodeArguments<T> const& a) {
   using host::argument_error;
   if (a.q == nullptr || a.k == nullptr || a.v == nullptr || a.o == nullptr)
     argument_error("attention.pointers", "q, k, v and o must be device pointers (one is null)");
+  // The optional tables stand in as q when absent.
+  void const* const seqlens = a.seqlens_k != nullptr ? static_cast<void const*>(a.seqlens_k) : a.q;
+  void const* const table = a.block_table != nullptr ? static_cast<void const*>(a.block_table) : a.q;
+  host::PointerArgument const pointers[] = {
+      {"q", a.q}, {"k", a.k}, {"v", a.v}, {"o", a.o}, {"seqlens_k", seqlens}, {"block_table", table}};
+  host::check_device_pointers("attention", pointers);
   if (a.batch < 1 || a.heads_q < 1 || a.heads_kv < 1 || a.max_seq_k < 1)
     argument_error("attention.shape", "batch, heads and max_seq_k must be at least 1 (got batch " +
                                           std::to_string(a.batch) + ", heads " + std::to_string(a.heads_q) + "/" +
@@ -531,6 +538,7 @@ void run_decode(DecodeArguments<typename Plan::Element> const& a, cudaStream_t s
                                              std::to_string(Plan::head_dim_v) + "), the arguments have (" +
                                              std::to_string(a.head_dim) + ", " + std::to_string(a.head_dim_v) + ")");
   detail::check_decode(a);
+  host::check_stream("attention", stream);
   if (a.block_table != nullptr && a.page_size % Plan::box_rows != 0)
     argument_error("attention.page-size", "the plan loads boxes of " + std::to_string(Plan::box_rows) +
                                               " keys; the page size (" + std::to_string(a.page_size) +

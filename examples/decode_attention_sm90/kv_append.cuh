@@ -6,6 +6,7 @@
 // 16 bytes per lane. Memory-bound and small (a few KB per step); no tensor cores, any target.
 #include "decode.hpp"
 
+#include <cute_cpp/host/arguments.hpp>
 #include <cute_cpp/host/error.hpp>
 #include <cute_cpp/host/launch.hpp>
 
@@ -67,6 +68,10 @@ void run_kv_append(KvAppendArguments<T> const& a, cudaStream_t stream) {
   using host::argument_error;
   if (a.k_new == nullptr || a.v_new == nullptr || a.k == nullptr || a.v == nullptr || a.seqlens_k == nullptr)
     argument_error("attention.pointers", "k_new, v_new, k, v and seqlens_k must be device pointers (one is null)");
+  host::PointerArgument const pointers[] = {
+      {"k_new", a.k_new}, {"v_new", a.v_new}, {"k", a.k}, {"v", a.v}, {"seqlens_k", a.seqlens_k}};
+  host::check_device_pointers("attention", pointers);
+  host::check_stream("attention", stream);
   if (a.batch < 1 || a.q_tokens < 1 || a.heads_kv < 1)
     argument_error("attention.shape", "batch, q_tokens and heads_kv must be at least 1");
   if (a.head_dim < 8 || a.head_dim % 8 != 0 || a.head_dim_v < 8 || a.head_dim_v % 8 != 0)

@@ -5,6 +5,7 @@
 // types, with 16-byte vector loads and stores. Any length works (scalar tails); pointers that
 // share their misalignment are peeled to the vector boundary, and pointers that do not fall back
 // to scalar access. elementwise_add is apply with Add.
+#include <cute_cpp/host/arguments.hpp>  // check_device_pointers, check_stream, check_disjoint
 #include <cute_cpp/config.hpp>
 #include <cute_cpp/host/launch.hpp>
 #include <cute_cpp/diag/verify_plan.hpp>
@@ -121,6 +122,17 @@ void elementwise_apply(F f, std::size_t n, cudaStream_t stream, Out* out, In con
           "cute-cpp [elementwise.pointer-alignment]: every pointer must be aligned to its element type");
     }
   }
+  host::PointerArgument const pointers[] = {{"out", out}, {"in", in}...};
+  host::check_device_pointers("elementwise", pointers);
+  host::check_stream("elementwise", stream);
+  // In place (out == an input, element for element) is allowed: each element is read before it
+  // is written, by the same thread; a shifted overlap is not.
+  auto const shifted = [&](void const* p, std::size_t bytes) {
+    return p == static_cast<void const*>(out) ? host::ByteRange{"in", nullptr, 0} : host::ByteRange{"in", p, bytes};
+  };
+  host::ByteRange const inputs[] = {shifted(in, n * sizeof(In))...};
+  host::ByteRange const written{"out", out, n * sizeof(Out)};
+  host::check_disjoint("elementwise", written, inputs);
   bool const same_head = std::all_of(std::begin(heads), std::end(heads), [&](long long h) { return h == heads[0]; });
   if (same_head && static_cast<std::size_t>(heads[0]) < n) {
     detail::launch_elementwise<epv>(f, n, static_cast<std::size_t>(heads[0]), stream, out, in...);

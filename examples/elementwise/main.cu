@@ -3,7 +3,8 @@
 // elementwise: checks elementwise_add and elementwise_apply against a CPU reference on fresh
 // random data (outputs poisoned, every element checked, ragged lengths, offset pointers), then
 // times them against a device-to-device copy of the same bytes and prints GB/s and the ratio.
-//   elementwise [--no-bench] [--json FILE] [--seed N]
+//   elementwise [--no-bench] [--json FILE] [--seed N] [--small]   (--small: a few small cases, for
+//   compute-sanitizer; no benchmark)
 #include "elementwise.cuh"
 #include "examples/common/cli.hpp"
 
@@ -115,6 +116,27 @@ bool run_checks(std::mt19937_64& rng) {
   return ok;
 }
 
+/// For compute-sanitizer (memcheck, racecheck): every path of the full checks (vectors with a
+/// scalar tail, a peeled head, the scalar fallback, mixed-type and one-input applies) on lengths
+/// that are not multiples of a vector; 10007 spans 2 (bf16) or 3 (f32) blocks, the last partial.
+bool run_small_checks(std::mt19937_64& rng) {
+  auto const add_ref = [](double a, double b) { return a + b; };
+  bool ok = true;
+  for (std::size_t n : {std::size_t{7}, std::size_t{10007}}) {
+    ok &= check_case<float, float, float>("add f32", ex::Add{}, add_ref, n, {0, 0, 0}, rng);
+    ok &= check_case<bf16, bf16, bf16>("add bf16", ex::Add{}, add_ref, n, {0, 0, 0}, rng);
+  }
+  ok &= check_case<float, float, float>("add f32, all pointers +1 (peeled head)", ex::Add{}, add_ref, 10007, {1, 1, 1}, rng);
+  ok &= check_case<bf16, bf16, bf16>("add bf16, all pointers +3 (peeled head)", ex::Add{}, add_ref, 10007, {3, 3, 3}, rng);
+  ok &= check_case<float, float, float>("add f32, mixed offsets (scalar path)", ex::Add{}, add_ref, 10007, {0, 1, 2}, rng);
+  ok &= check_case<float, bf16, float, bf16>("apply a*b+c (bf16,f32,bf16 -> f32)", MulAdd{},
+                                             [](double a, double b, double c) { return a * b + c; }, 10007, {0, 0, 0, 0}, rng);
+  ok &= check_case<bf16, bf16>("apply silu (bf16 -> bf16)", Silu{},
+                               [](double x) { return x / (1 + std::exp(-x)); }, 10007, {0, 0}, rng);
+  ok &= rejects_misaligned_pointer();
+  return ok;
+}
+
 template <class T>
 void bench_add(std::size_t n, std::vector<ex::Record>& records, std::mt19937_64& rng) {
   host::DeviceBuffer<T> a(n), b(n), c(n);
@@ -140,13 +162,18 @@ void bench_silu(std::size_t n, std::vector<ex::Record>& records, std::mt19937_64
 int main(int argc, char** argv) {
   if (ex::print_kernels(argc, argv, {})) return 0;  // --kernels: none takes dynamic shared memory
   return ex::run_example(
-      "elementwise", argc, argv, [](std::mt19937_64& rng, ex::ExampleOptions const&) { return run_checks(rng); },
-      [](std::mt19937_64& rng, ex::ExampleOptions const&, std::vector<ex::Record>& records) {
+      "elementwise", argc, argv,
+      [](std::mt19937_64& rng, ex::ExampleOptions const& options) {
+        return options.has("--small") ? run_small_checks(rng) : run_checks(rng);
+      },
+      [](std::mt19937_64& rng, ex::ExampleOptions const& options, std::vector<ex::Record>& records) {
+        if (options.has("--small")) return;
         // NOTE: the smallest size's arrays (64 MiB each) are already larger than the H200's 50 MiB L2.
         for (std::size_t n : {std::size_t{1} << 24, std::size_t{1} << 26, std::size_t{1} << 28}) {
           bench_add<float>(n, records, rng);
           bench_add<bf16>(n, records, rng);
         }
         bench_silu(std::size_t{1} << 28, records, rng);
-      });
+      },
+      {"--small"});
 }

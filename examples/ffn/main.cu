@@ -5,7 +5,8 @@
 // reference in double on fresh random data with NaN-poisoned outputs (ragged M, N tails), then
 // times it against cuBLAS doing the same three products (bf16 in, f32 accumulate) plus the
 // fused SwiGLU kernel of examples/swiglu, and prints TFLOP/s and the ratio.
-//   ffn [--no-bench] [--json FILE] [--seed N]
+//   ffn [--no-bench] [--json FILE] [--seed N] [--small]   (--small: two small cases and the
+//   rejection, no benchmark, for compute-sanitizer)
 #include "ffn.cuh"
 #include "examples/common/bench.hpp"
 #include "examples/common/check.hpp"
@@ -102,25 +103,42 @@ bool check_rows(Problem& p, std::vector<std::size_t> const& rows, char const* wh
   return res.ok();
 }
 
-bool run_checks(std::mt19937_64& rng) {
-  bool ok = true;
-  try {  // F not a multiple of 8: the fused weight's blocks of 8 rows do not fit
+/// F not a multiple of 8: the fused weight's blocks of 8 rows do not fit.
+bool check_rejection(std::mt19937_64& rng) {
+  try {
     Problem p(4, 64, 12, rng);
     std::printf("check ffn rejects F=12 FAILED: no error\n");
-    ok = false;
+    return false;
   } catch (std::invalid_argument const& e) {
     bool const named = std::string(e.what()).find("[ffn.shape]") != std::string::npos;
     std::printf("check ffn rejects F=12 [ffn.shape] %s\n", named ? "ok" : "FAILED: another error");
-    ok &= named;
+    return named;
   }
-  for (auto [m, d, f] : {std::tuple{std::size_t(1), std::size_t(64), std::size_t(96)},
-                         std::tuple{std::size_t(77), std::size_t(256), std::size_t(352)},
-                         std::tuple{std::size_t(300), std::size_t(160), std::size_t(608)}}) {
-    Problem p(m, d, f, rng);
-    std::vector<std::size_t> all(m);
-    for (std::size_t r = 0; r < m; ++r) all[r] = r;
-    ok &= check_rows(p, all, "ragged M and N tiles");
-  }
+}
+
+/// Every row of y for fresh M x D x F data.
+bool check_all_rows(std::size_t m, std::size_t d, std::size_t f, std::mt19937_64& rng) {
+  Problem p(m, d, f, rng);
+  std::vector<std::size_t> all(m);
+  for (std::size_t r = 0; r < m; ++r) all[r] = r;
+  return check_rows(p, all, "ragged M and N tiles");
+}
+
+bool run_checks(std::mt19937_64& rng) {
+  bool ok = check_rejection(rng);
+  ok &= check_all_rows(1, 64, 96, rng);
+  ok &= check_all_rows(77, 256, 352, rng);
+  ok &= check_all_rows(300, 160, 608, rng);
+  return ok;
+}
+
+/// --small, for compute-sanitizer (memcheck, racecheck, synccheck, initcheck): one row, and 130
+/// rows (a second 128-row tile of 2) with D = 72 and F = 200 (each GEMM's K and N past a multiple
+/// of 64); and the rejection.
+bool check_small(std::mt19937_64& rng) {
+  bool ok = check_rejection(rng);
+  ok &= check_all_rows(1, 64, 96, rng);
+  ok &= check_all_rows(130, 72, 200, rng);
   return ok;
 }
 
@@ -160,9 +178,14 @@ int main(int argc, char** argv) {
   // --kernels: the dynamic shared memory of the GEMM kernels linked in, for scripts/build-report.
   if (ex::print_plan_kernels(argc, argv, ex::plans::Instantiated{})) return 0;
   return ex::run_example(
-      "ffn", argc, argv, [](std::mt19937_64& rng, ex::ExampleOptions const&) { return run_checks(rng); },
-      [](std::mt19937_64& rng, ex::ExampleOptions const&, std::vector<ex::Record>& records) {
+      "ffn", argc, argv,
+      [](std::mt19937_64& rng, ex::ExampleOptions const& options) {
+        return options.has("--small") ? check_small(rng) : run_checks(rng);
+      },
+      [](std::mt19937_64& rng, ex::ExampleOptions const& options, std::vector<ex::Record>& records) {
+        if (options.has("--small")) return;  // checks only, as with --no-bench
         bench(8192, 4096, 11008, records, rng);
         bench(2048, 4096, 11008, records, rng);
-      });
+      },
+      {"--small"});
 }

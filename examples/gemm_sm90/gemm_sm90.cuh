@@ -25,6 +25,7 @@
 #include <cute_cpp/arch/cluster.hpp>
 #include <cute_cpp/arch/registers.hpp>
 #include <cute_cpp/copy/tma_copy.hpp>
+#include <cute_cpp/host/arguments.hpp>
 #include <cute_cpp/host/launch.hpp>
 #include <cute_cpp/host/tensor_map_encode.hpp>
 #include <cute_cpp/pipeline/pipeline_state.hpp>
@@ -430,6 +431,9 @@ void run_gemm(GemmArguments<Plan> const& args, cudaStream_t stream) {
   using TB = typename Plan::TB;
   using TC = typename Plan::TC;
   check_gemm_arguments(args, Plan::major_a, Plan::major_b, Plan::layout_c, Plan::gated);
+  host::PointerArgument const pointers[] = {{"A", args.a}, {"B", args.b}, {"C", args.c}};
+  host::check_device_pointers("gemm", pointers);
+  host::check_stream("gemm", stream);
   if (Plan::gated && args.n % (2 * epilogue::SwiGLU::block) != 0)
     host::argument_error("gemm.gated", "a gated epilogue pairs blocks of 8 gate and 8 up columns: N must be a multiple "
                                        "of 16 (got " + std::to_string(args.n) + ")");

@@ -4,8 +4,9 @@
 // fp32 cublasLt product (large shapes) on fresh random data with NaN-poisoned outputs, for every
 // operand major-ness, output type and fused epilogue built; then times it against cuBLAS
 // (bf16 in, bf16 out, fp32 accumulate) in the same run.
-//   gemm_sm90 [--no-bench] [--json FILE] [--seed N] [--profile] [--raster-sweep] [--split-sweep] [--k-sweep]
-//             [--decomposition-sweep]
+//   gemm_sm90 [--no-bench] [--json FILE] [--seed N] [--small] [--profile] [--raster-sweep] [--split-sweep]
+//             [--k-sweep] [--decomposition-sweep]   (--small: nine small cases against fp64 and the
+//             argument rejections, no benchmark, for compute-sanitizer)
 #include "cublaslt_gemm.hpp"
 #include "examples/common/cli.hpp"
 #include "gemm.hpp"
@@ -170,7 +171,8 @@ std::string dispatched_tile_name(ex::GemmArguments<plans::Bf16TN> const& args) {
 }
 
 /// Runs one plan on one shape (cut as `cut` says) and compares every element with the
-/// reference; a split or stream-K run is repeated and must be bit-identical.
+/// reference (fp64 on the CPU for small shapes or without a cuBLAS handle, else cuBLAS's fp32);
+/// a split or stream-K run is repeated and must be bit-identical.
 template <class Plan, class Reference>
 bool check(std::int64_t m, std::int64_t n, std::int64_t k, std::mt19937_64& rng, cublasLtHandle_t handle,
            Reference&& reference, typename Plan::EpilogueOp epilogue_op = {}, char const* what = "", Cut cut = whole) {
@@ -202,7 +204,7 @@ bool check(std::int64_t m, std::int64_t n, std::int64_t k, std::mt19937_64& rng,
     auto const second = p.dc.download();
     repeatable = std::memcmp(first.data(), second.data(), first.size() * sizeof(first[0])) == 0;
   }
-  bool const small = m * n * k <= std::int64_t(1) << 27;
+  bool const small = handle == nullptr || m * n * k <= std::int64_t(1) << 27;
   std::vector<double> want = small ? p.cpu_product() : p.cublas_product(handle);
   reference(want, m, n);
   auto const got = p.result();
@@ -463,6 +465,29 @@ bool run_checks(std::mt19937_64& rng, cublasLtHandle_t handle) {
   return ok;
 }
 
+/// --small, for compute-sanitizer (memcheck, racecheck, synccheck, initcheck): small ragged shapes
+/// against the fp64 product only (no cuBLAS): the dispatcher's swapped 64- and 16-row tiles and
+/// its 128 x 64 tile (a cluster rank past M), the 128 x 256 tile with MN-major A and B, PingPong,
+/// fp32 into a column-major C, the fused epilogue split in K, a swapped skinny plan by stream-K
+/// (189 tiles of 128 x 16 and 3 K blocks on 132 SMs: ranges of about 4 K blocks, each crossing
+/// tiles), the gated epilogue; and the argument rejections.
+bool run_small_checks(std::mt19937_64& rng) {
+  cublasLtHandle_t const fp64_only = nullptr;
+  bool ok = true;
+  ok &= check<plans::Bf16TN>(37, 72, 64, rng, fp64_only, no_epilogue);
+  ok &= check<plans::Bf16TN>(1, 56, 64, rng, fp64_only, no_epilogue);
+  ok &= check<plans::Bf16TN>(130, 200, 136, rng, fp64_only, no_epilogue);
+  ok &= check<plans::Bf16NT>(130, 200, 136, rng, fp64_only, no_epilogue);
+  ok &= check<plans::Bf16TNPingPong>(130, 200, 136, rng, fp64_only, no_epilogue, {}, "pingpong");
+  ok &= check<plans::Bf16TNf32ColMajor>(130, 200, 136, rng, fp64_only, no_epilogue);
+  ok &= check_epilogue<plans::Bf16TNRelu>([](double x) { return x > 0 ? x : 0.0; }, "a*P+b*S+bias, relu", rng,
+                                          fp64_only, split(3), 130, 200);
+  ok &= check<plans::Bf16TNSwap16>(300, 1000, 136, rng, fp64_only, no_epilogue, {}, "", stream_k);
+  ok &= check_gated<plans::Bf16TNSwiGLU>(130, 208, 136, rng);
+  ok &= check_rejections();
+  return ok;
+}
+
 /// The issue's shapes (M x N x K), bf16 in and out, A and B K-major, through the heuristic.
 constexpr std::int64_t benchmark_shapes[][3] = {{8192, 8192, 8192}, {4096, 4096, 4096}, {2048, 2048, 2048},
                                                 {4096, 14336, 4096}, {8192, 1536, 8192}, {128, 14336, 4096},
@@ -647,10 +672,12 @@ int main(int argc, char** argv) {
   int const status = ex::run_example(
       "gemm_sm90", argc, argv,
       [&](std::mt19937_64& rng, ex::ExampleOptions const& options) {
-        // Each of the example's own flags runs a sweep or the profile instead of the checks.
+        if (options.has("--small")) return run_small_checks(rng);
+        // Each of the example's other flags runs a sweep or the profile instead of the checks.
         return !options.flags.empty() || run_checks(rng, cublas());
       },
       [&](std::mt19937_64& rng, ex::ExampleOptions const& options, std::vector<ex::Record>& records) {
+        if (options.has("--small")) return;  // checks only, as with --no-bench
         if (options.has("--profile")) profile_launches(rng, cublas());
         else if (options.has("--raster-sweep")) raster_sweep(rng, cublas(), records);
         else if (options.has("--split-sweep")) split_sweep(rng, cublas(), records);
@@ -658,7 +685,7 @@ int main(int argc, char** argv) {
         else if (options.has("--decomposition-sweep")) decomposition_sweep(rng, cublas(), records);
         else benchmarks(rng, cublas(), records);
       },
-      {"--profile", "--raster-sweep", "--split-sweep", "--k-sweep", "--decomposition-sweep"});
+      {"--small", "--profile", "--raster-sweep", "--split-sweep", "--k-sweep", "--decomposition-sweep"});
   if (handle != nullptr) cublasLtDestroy(handle);
   return status;
 }

@@ -3,7 +3,8 @@
 // reduce: checks the row sum and row max (bf16, f16, f32; ragged widths, misaligned pointers,
 // 1 to a million rows) against a CPU reference in double on fresh random data with NaN-poisoned
 // outputs, then times them against a device copy of the bytes read.
-//   reduce [--no-bench] [--json FILE] [--seed N]
+//   reduce [--no-bench] [--json FILE] [--seed N] [--small]   (--small: a few small cases, for
+//   compute-sanitizer; no benchmark)
 #include "reduce.cuh"
 #include "examples/common/bench.hpp"
 #include "examples/common/check.hpp"
@@ -71,6 +72,20 @@ bool check_type(std::mt19937_64& rng) {
   return ok;
 }
 
+/// For compute-sanitizer (memcheck, racecheck, synccheck): each plan of plan_rows on a few rows,
+/// both reductions, under 250 KB a case (reduce takes no cluster: wide rows stream through a block).
+template <class T>
+bool check_small(std::mt19937_64& rng) {
+  using R = ex::RowReduction;
+  bool ok = check_case<R::sum, T>(23, 64, 0, rng);     // narrow, vectors: a warp a row, the last block partial
+  ok &= check_case<R::max, T>(23, 98, 0, rng);         // ragged, narrow: scalars, a warp a row
+  ok &= check_case<R::sum, T>(11, 2000, 0, rng);       // groups of 64 (f32: 128) threads, the last block partial
+  ok &= check_case<R::max, T>(9, 4096, 1, rng);        // misaligned: scalars, a block a row
+  ok &= check_case<R::sum, T>(3, 20000, 0, rng);       // vectors, a block a row over 3 (f32: 5) rounds
+  ok &= check_case<R::max, T>(3, 9001, 0, rng);        // ragged, scalars, a block a row over 9 rounds
+  return ok;
+}
+
 template <ex::RowReduction R, class T>
 void bench(std::size_t rows, std::size_t width, std::vector<ex::Record>& records, std::mt19937_64& rng) {
   std::size_t const n = rows * width;
@@ -91,14 +106,17 @@ int main(int argc, char** argv) {
   if (ex::print_kernels(argc, argv, {})) return 0;  // --kernels: none takes dynamic shared memory
   return ex::run_example(
       "reduce", argc, argv,
-      [](std::mt19937_64& rng, ex::ExampleOptions const&) {
+      [](std::mt19937_64& rng, ex::ExampleOptions const& options) {
+        if (options.has("--small")) return ex::check_row_types([&]<class T>() { return check_small<T>(rng); });
         return ex::check_row_types([&]<class T>() { return check_type<T>(rng); });
       },
-      [](std::mt19937_64& rng, ex::ExampleOptions const&, std::vector<ex::Record>& records) {
+      [](std::mt19937_64& rng, ex::ExampleOptions const& options, std::vector<ex::Record>& records) {
+        if (options.has("--small")) return;
         bench<ex::RowReduction::sum, bf16>(16384, 8192, records, rng);
         bench<ex::RowReduction::max, bf16>(16384, 8192, records, rng);
         bench<ex::RowReduction::sum, float>(16384, 8192, records, rng);
         bench<ex::RowReduction::sum, bf16>(262144, 512, records, rng);
         bench<ex::RowReduction::sum, bf16>(65536, 2048, records, rng);
-      });
+      },
+      {"--small"});
 }

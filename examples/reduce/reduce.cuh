@@ -8,6 +8,7 @@
 
 #include <cute_cpp/copy/row_tiles.hpp>          // RowTiles
 #include <cute_cpp/diag/verify_plan.hpp>        // verify_plan
+#include <cute_cpp/host/arguments.hpp>          // check_device_pointers, check_stream, check_disjoint
 #include <cute_cpp/host/launch.hpp>             // launch
 #include <cute_cpp/host/row_plan.hpp>           // RowPlan, plan_rows, dispatch_rows
 #include <cute_cpp/pipeline/named_barrier.hpp>  // NamedBarrierAllocation
@@ -57,6 +58,14 @@ template <RowReduction R, class T>
 void reduce_rows(T const* x, float* out, std::size_t rows, std::size_t width, cudaStream_t stream = nullptr) {
   if (rows == 0) return;
   if (width == 0) throw std::invalid_argument("cute-cpp [reduce.width]: rows must hold at least one element");
+  if (width > std::size_t(INT32_MAX))
+    host::argument_error("reduce.width", "rows of " + std::to_string(width) + " elements exceed 2^31 - 1");
+  host::PointerArgument const pointers[] = {{"x", x}, {"out", out}};
+  host::check_device_pointers("reduce", pointers);
+  host::check_stream("reduce", stream);
+  host::ByteRange const inputs[] = {{"x", x, rows * width * sizeof(T)}};
+  host::ByteRange const written{"out", out, rows * sizeof(float)};
+  host::check_disjoint("reduce", written, inputs);
   // A warp or group takes its row in one round; a block streams its row (no cluster).
   host::RowPlan const plan = host::plan_rows<T>(width, aligned16(x), /*hold_block_rows=*/false);
   host::dispatch_rows<T>(plan, [&]<class Config>() {

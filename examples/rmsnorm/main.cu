@@ -3,7 +3,8 @@
 // rmsnorm: checks rmsnorm (bf16, f16, f32; with and without the fused residual add; ragged
 // widths, misaligned pointers, 1 to millions of rows) against a CPU reference in double on fresh
 // random data with NaN-poisoned outputs, then times it against a device copy of the same bytes.
-//   rmsnorm [--no-bench] [--json FILE] [--seed N]
+//   rmsnorm [--no-bench] [--json FILE] [--seed N] [--small]   (--small: a few small cases, for
+//   compute-sanitizer; no benchmark)
 #include "rmsnorm.cuh"
 #include "examples/common/bench.hpp"
 #include "examples/common/check.hpp"
@@ -95,6 +96,24 @@ bool check_type(std::mt19937_64& rng) {
   return ok;
 }
 
+/// For compute-sanitizer (memcheck, racecheck, synccheck): each plan of plan_rows on a few rows,
+/// at most 2 MB a case. The staged rows take one cluster of 8 per row (no cluster loops over rows:
+/// that needs more rows than resident clusters, tens of MB).
+template <class T>
+bool check_small(std::mt19937_64& rng) {
+  // The widest row of a staged cluster, less one vector (the last block's segment short by one).
+  std::size_t const vec = 16 / sizeof(T);
+  std::size_t const staged =
+      std::size_t(cute_cpp::row_stage_min_cluster) * cute_cpp::row_block_threads * cute_cpp::row_slots * vec - vec;
+  bool ok = check_case<T>(37, 64, false, 0, rng);     // narrow, vectors: a warp a row, the last block partial
+  ok &= check_case<T>(37, 98, true, 0, rng);          // ragged, narrow: scalars, a warp a row
+  ok &= check_case<T>(11, 2000, false, 0, rng);       // groups of 64 (f32: 128) threads, the last block partial
+  ok &= check_case<T>(9, 4096, true, 1, rng);         // misaligned: scalars, a cluster of 4 in registers
+  ok &= check_case<T>(3, staged, true, 0, rng);       // staged rows, with the residual
+  ok &= check_case<T>(2, 9001, false, 0, rng);        // ragged, wider than 8 blocks of scalars: streamed
+  return ok;
+}
+
 template <class T>
 void bench(std::size_t rows, std::size_t width, bool with_residual, std::vector<ex::Record>& records, std::mt19937_64& rng) {
   std::size_t const n = rows * width;
@@ -117,10 +136,12 @@ int main(int argc, char** argv) {
   if (ex::print_kernels(argc, argv, {})) return 0;  // --kernels: none takes dynamic shared memory
   return ex::run_example(
       "rmsnorm", argc, argv,
-      [](std::mt19937_64& rng, ex::ExampleOptions const&) {
+      [](std::mt19937_64& rng, ex::ExampleOptions const& options) {
+        if (options.has("--small")) return ex::check_row_types([&]<class T>() { return check_small<T>(rng); });
         return ex::check_row_types([&]<class T>() { return check_type<T>(rng); });
       },
-      [](std::mt19937_64& rng, ex::ExampleOptions const&, std::vector<ex::Record>& records) {
+      [](std::mt19937_64& rng, ex::ExampleOptions const& options, std::vector<ex::Record>& records) {
+        if (options.has("--small")) return;
         bench<bf16>(16384, 8192, false, records, rng);
         bench<bf16>(16384, 8192, true, records, rng);
         bench<f16>(16384, 8192, false, records, rng);
@@ -129,5 +150,6 @@ int main(int argc, char** argv) {
         bench<bf16>(32768, 4096, false, records, rng);
         bench<bf16>(8192, 32768, false, records, rng);
         bench<bf16>(4096, 65536, false, records, rng);
-      });
+      },
+      {"--small"});
 }

@@ -13,6 +13,7 @@
 #include "examples/common/align.hpp"  // aligned16
 
 #include <cute_cpp/copy/row_tiles.hpp>          // RowTiles
+#include <cute_cpp/host/arguments.hpp>          // check_device_pointers, check_stream, check_disjoint
 #include <cute_cpp/diag/verify_plan.hpp>        // verify_plan
 #include <cute_cpp/host/launch.hpp>             // launch
 #include <cute_cpp/host/row_plan.hpp>           // RowPlan, plan_rows, dispatch_rows
@@ -163,6 +164,22 @@ void rmsnorm(T const* x, T const* residual, T const* w, T* y, T* residual_out, s
   if (rows == 0 || width == 0) return;
   if ((residual == nullptr) != (residual_out == nullptr))
     throw std::invalid_argument("cute-cpp [rmsnorm.residual]: residual and residual_out go together");
+  if (width > std::size_t(INT32_MAX))
+    host::argument_error("rmsnorm.width", "rows of " + std::to_string(width) + " elements exceed 2^31 - 1");
+  host::PointerArgument const pointers[] = {{"x", x}, {"w", w}, {"y", y}};
+  host::check_device_pointers("rmsnorm", pointers);
+  if (residual != nullptr) {
+    host::PointerArgument const residuals[] = {{"residual", residual}, {"residual_out", residual_out}};
+    host::check_device_pointers("rmsnorm", residuals);
+  }
+  host::check_stream("rmsnorm", stream);
+  std::size_t const bytes = rows * width * sizeof(T);
+  host::ByteRange const inputs[] = {{"x", x, bytes}, {"w", w, width * sizeof(T)}, {"residual", residual, bytes}};
+  host::ByteRange const written{"y", y, bytes};
+  host::check_disjoint("rmsnorm", written, inputs);
+  host::ByteRange const read_or_written[] = {inputs[0], inputs[1], inputs[2], {"y", y, bytes}};
+  host::ByteRange const residual_written{"residual_out", residual_out, bytes};
+  host::check_disjoint("rmsnorm", residual_written, read_or_written);
   bool const aligned = aligned16(x) && aligned16(residual) && aligned16(w) && aligned16(y) && aligned16(residual_out);
   host::RowPlan const plan = host::plan_rows<T>(width, aligned, /*hold_block_rows=*/true, /*stage_split_rows=*/true);
   host::dispatch_rows<T, /*Staged=*/true>(plan, [&]<class Config>() {

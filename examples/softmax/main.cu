@@ -3,7 +3,8 @@
 // softmax: checks the online row softmax (bf16, f16, f32; ragged widths, misaligned pointers,
 // 1 to a million rows) against a CPU reference in double on fresh random data with NaN-poisoned
 // outputs, then times it against a device copy of the same bytes.
-//   softmax [--no-bench] [--json FILE] [--seed N]
+//   softmax [--no-bench] [--json FILE] [--seed N] [--small]   (--small: a few small cases, for
+//   compute-sanitizer; no benchmark)
 #include "softmax.cuh"
 #include "examples/common/bench.hpp"
 #include "examples/common/check.hpp"
@@ -68,6 +69,23 @@ bool check_type(std::mt19937_64& rng) {
   return ok;
 }
 
+/// For compute-sanitizer (memcheck, racecheck, synccheck): each plan of plan_rows on a few rows,
+/// at most 1 MB a case.
+template <class T>
+bool check_small(std::mt19937_64& rng) {
+  // The widest row of a cluster of 8, less one vector (the last block's share short by one).
+  std::size_t const vec = 16 / sizeof(T);
+  std::size_t const cluster8 =
+      std::size_t(cute_cpp::row_max_cluster) * cute_cpp::row_block_threads * cute_cpp::row_slots * vec - vec;
+  bool ok = check_case<T>(23, 64, 0, rng);        // narrow, vectors: a warp a row, the last block partial
+  ok &= check_case<T>(23, 98, 0, rng, true);      // ragged, narrow, masked: scalars, a warp a row
+  ok &= check_case<T>(11, 2000, 0, rng);          // groups of 64 (f32: 128) threads, the last block partial
+  ok &= check_case<T>(9, 4096, 1, rng);           // misaligned: scalars, a cluster of 4
+  ok &= check_case<T>(2, cluster8, 0, rng);       // vectors, a cluster of 8
+  ok &= check_case<T>(3, 9001, 0, rng, true);     // ragged, masked, wider than 8 blocks of scalars: streamed
+  return ok;
+}
+
 template <class T>
 void bench(std::size_t rows, std::size_t width, std::vector<ex::Record>& records, std::mt19937_64& rng) {
   std::size_t const n = rows * width;
@@ -84,14 +102,17 @@ int main(int argc, char** argv) {
   if (ex::print_kernels(argc, argv, {})) return 0;  // --kernels: none takes dynamic shared memory
   return ex::run_example(
       "softmax", argc, argv,
-      [](std::mt19937_64& rng, ex::ExampleOptions const&) {
+      [](std::mt19937_64& rng, ex::ExampleOptions const& options) {
+        if (options.has("--small")) return ex::check_row_types([&]<class T>() { return check_small<T>(rng); });
         return ex::check_row_types([&]<class T>() { return check_type<T>(rng); });
       },
-      [](std::mt19937_64& rng, ex::ExampleOptions const&, std::vector<ex::Record>& records) {
+      [](std::mt19937_64& rng, ex::ExampleOptions const& options, std::vector<ex::Record>& records) {
+        if (options.has("--small")) return;
         bench<bf16>(16384, 8192, records, rng);
         bench<float>(16384, 8192, records, rng);
         bench<bf16>(262144, 512, records, rng);
         bench<bf16>(32768, 4096, records, rng);
         bench<bf16>(4096, 32768, records, rng);
-      });
+      },
+      {"--small"});
 }

@@ -15,6 +15,7 @@
 #include <cute_cpp/arch/math.hpp>               // exp2 (ex2.approx.ftz)
 #include <cute_cpp/copy/row_tiles.hpp>          // RowTiles
 #include <cute_cpp/diag/verify_plan.hpp>        // verify_plan
+#include <cute_cpp/host/arguments.hpp>          // check_device_pointers, check_stream, check_disjoint
 #include <cute_cpp/host/launch.hpp>             // launch
 #include <cute_cpp/host/row_plan.hpp>           // RowPlan, plan_rows, dispatch_rows
 #include <cute_cpp/pipeline/named_barrier.hpp>  // NamedBarrierAllocation
@@ -96,6 +97,14 @@ softmax_kernel(T const* __restrict__ x, T* __restrict__ y, std::int64_t rows, in
 template <class T>
 void softmax(T const* x, T* y, std::size_t rows, std::size_t width, cudaStream_t stream = nullptr) {
   if (rows == 0 || width == 0) return;
+  if (width > std::size_t(INT32_MAX))
+    host::argument_error("softmax.width", "rows of " + std::to_string(width) + " elements exceed 2^31 - 1");
+  host::PointerArgument const pointers[] = {{"x", x}, {"y", y}};
+  host::check_device_pointers("softmax", pointers);
+  host::check_stream("softmax", stream);
+  host::ByteRange const inputs[] = {{"x", x, rows * width * sizeof(T)}};
+  host::ByteRange const written{"y", y, rows * width * sizeof(T)};
+  host::check_disjoint("softmax", written, inputs);
   host::RowPlan const plan = host::plan_rows<T>(width, aligned16(x) && aligned16(y));
   host::dispatch_rows<T>(plan, [&]<class Config>() {
     host::launch(&softmax_kernel<T, Config>, "softmax_kernel", plan.launch_config(rows, stream), x, y,

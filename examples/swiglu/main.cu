@@ -3,7 +3,8 @@
 // swiglu: checks the fused silu(gate) * up (bf16, f16, f32; ragged hidden sizes, misaligned
 // pointers, 1 to a million rows) against a CPU reference in double on fresh random data with NaN-poisoned
 // outputs, then times it against a device copy of the same bytes.
-//   swiglu [--no-bench] [--json FILE] [--seed N]
+//   swiglu [--no-bench] [--json FILE] [--seed N] [--small]   (--small: a few small cases, for
+//   compute-sanitizer; no benchmark)
 #include "swiglu.cuh"
 #include "examples/common/bench.hpp"
 #include "examples/common/check.hpp"
@@ -59,6 +60,18 @@ bool check_type(std::mt19937_64& rng) {
   return ok;
 }
 
+/// For compute-sanitizer (memcheck, racecheck): vectors and scalars, one block and several with
+/// the last partial (a block takes 1024 vectors), under 0.5 MB a case.
+template <class T>
+bool check_small(std::mt19937_64& rng) {
+  bool ok = check_case<T>(19, 7, 0, rng);        // ragged, narrow: scalars, one block
+  ok &= check_case<T>(19, 64, 0, rng);           // narrow, vectors: one block, partly empty
+  ok &= check_case<T>(9, 4104, 0, rng);          // vectors, 5 (f32: 10) blocks, the last partial
+  ok &= check_case<T>(5, 1030, 0, rng);          // ragged: scalars, 6 blocks, the last partial
+  ok &= check_case<T>(9, 4096, 1, rng);          // misaligned: scalars
+  return ok;
+}
+
 template <class T>
 void bench(std::size_t rows, std::size_t hidden, std::vector<ex::Record>& records, std::mt19937_64& rng) {
   std::size_t const n = rows * hidden;
@@ -75,12 +88,15 @@ int main(int argc, char** argv) {
   if (ex::print_kernels(argc, argv, {})) return 0;  // --kernels: none takes dynamic shared memory
   return ex::run_example(
       "swiglu", argc, argv,
-      [](std::mt19937_64& rng, ex::ExampleOptions const&) {
+      [](std::mt19937_64& rng, ex::ExampleOptions const& options) {
+        if (options.has("--small")) return ex::check_row_types([&]<class T>() { return check_small<T>(rng); });
         return ex::check_row_types([&]<class T>() { return check_type<T>(rng); });
       },
-      [](std::mt19937_64& rng, ex::ExampleOptions const&, std::vector<ex::Record>& records) {
+      [](std::mt19937_64& rng, ex::ExampleOptions const& options, std::vector<ex::Record>& records) {
+        if (options.has("--small")) return;
         bench<bf16>(16384, 8192, records, rng);
         bench<f16>(16384, 14336, records, rng);
         bench<float>(16384, 8192, records, rng);
-      });
+      },
+      {"--small"});
 }

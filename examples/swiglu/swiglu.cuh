@@ -8,6 +8,7 @@
 // the size or pointers do not allow vectors).
 #include "examples/common/align.hpp"
 
+#include <cute_cpp/host/arguments.hpp>  // check_device_pointers, check_stream, check_disjoint
 #include <cute_cpp/host/launch.hpp>
 #include <cute_cpp/diag/verify_plan.hpp>
 #include <cute_cpp/tensor.hpp>
@@ -68,6 +69,12 @@ swiglu_kernel(T const* __restrict__ x, T* __restrict__ out, std::int64_t rows, s
 template <class T>
 void swiglu(T const* x, T* out, std::size_t rows, std::size_t hidden, cudaStream_t stream = nullptr) {
   if (rows == 0 || hidden == 0) return;
+  host::PointerArgument const pointers[] = {{"x", x}, {"out", out}};
+  host::check_device_pointers("swiglu", pointers);
+  host::check_stream("swiglu", stream);
+  host::ByteRange const inputs[] = {{"x", x, rows * 2 * hidden * sizeof(T)}};
+  host::ByteRange const written{"out", out, rows * hidden * sizeof(T)};
+  host::check_disjoint("swiglu", written, inputs);
   constexpr int full = int(16 / sizeof(T));
   bool const vec = hidden % full == 0 && aligned16(x) && aligned16(out);
   auto go = [&]<int V>() {

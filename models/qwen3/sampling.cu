@@ -17,6 +17,7 @@
 
 #include <ctm/common/cluster.hpp>      // mapa_u64
 #include <cute_cpp/arch/cluster.hpp>   // cluster_arrive_relaxed, cluster_wait, cluster_sync, cluster_size, block_rank_in_cluster
+#include <cute_cpp/host/arguments.hpp>  // check_device_pointers, check_stream
 #include <cute_cpp/host/error.hpp>     // argument_error
 #include <cute_cpp/host/launch.hpp>    // launch, LaunchConfig
 
@@ -521,6 +522,9 @@ void sample_tokens(__nv_bfloat16 const* logits, std::int64_t ld, int rows, int v
     host::argument_error(rule, "top_p is " + show(params.top_p) + "; it must be in (0, 1] (1: off)");
   if (logits == nullptr) host::argument_error(rule, "logits is null");
   if (ids == nullptr) host::argument_error(rule, "ids is null");
+  host::PointerArgument const pointers[] = {{"logits", logits}, {"ids", ids}};
+  host::check_device_pointers("qwen3.sampling", pointers);
+  host::check_stream("qwen3.sampling", stream);
   std::size_t const need = sampling_workspace_bytes(rows, vocab);
   if (workspace_bytes < need || (need > 0 && workspace == nullptr))
     host::argument_error(rule, "the workspace is " + std::to_string(workspace_bytes) + " bytes at " +

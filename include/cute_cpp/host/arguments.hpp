@@ -1,0 +1,104 @@
+// SPDX-License-Identifier: Apache-2.0
+// SPDX-FileCopyrightText: 2026 cute-cpp authors
+#pragma once
+// The run-time checks every host entry point makes on its pointers and stream before it launches,
+// so that a bad call is an error naming the rule instead of an illegal-address fault, a kernel
+// reading host memory, or an output that overwrote its input:
+//   PointerArgument const pointers[] = {{"x", x}, {"y", y}};
+//   check_device_pointers(area, pointers)          null, host memory, another device's memory
+//   check_stream(area, stream)                     a stream of another device
+//   ByteRange const inputs[] = {{"x", x, bytes}};
+//   check_disjoint(area, {"y", y, bytes}, inputs)  an output overlapping an input
+// (Named arrays rather than braced lists in the call: nvcc 13's front end mistranslates a braced
+// list of aggregates with string literals passed to a function inside a template.)
+// Rules: <area>.pointers, <area>.stream, <area>.aliasing (e.g. rmsnorm.pointers).
+#include <cute_cpp/host/error.hpp>  // argument_error
+
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string>
+
+namespace cute_cpp::host {
+
+/// A named pointer argument.
+struct PointerArgument {
+  char const* name;
+  void const* pointer;
+};
+
+/// A named byte range [pointer, pointer + bytes).
+struct ByteRange {
+  char const* name;
+  void const* pointer;
+  std::size_t bytes;
+};
+
+namespace detail {
+inline std::string rule_of(char const* area, char const* what) { return std::string(area) + "." + what; }
+}  // namespace detail
+
+/// Each pointer is set and, where the driver can say, memory of the current device: device or
+/// managed memory, or pinned host memory mapped into the device's address space. Pageable host
+/// memory (malloc, std::vector) and another device's memory are refused. Without a device (no
+/// driver to ask) only the null check is made; the launch then fails on its own.
+inline void check_device_pointers(char const* area, std::span<PointerArgument const> args) {
+  for (PointerArgument const& a : args) {
+    if (a.pointer == nullptr)
+      argument_error(detail::rule_of(area, "pointers").c_str(), std::string(a.name) + " is null");
+  }
+  int current = 0;
+  if (cudaGetDevice(&current) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return;
+  }
+  for (PointerArgument const& a : args) {
+    cudaPointerAttributes attributes{};
+    if (cudaPointerGetAttributes(&attributes, a.pointer) != cudaSuccess) {
+      (void)cudaGetLastError();
+      continue;
+    }
+    if (attributes.type == cudaMemoryTypeUnregistered)
+      argument_error(detail::rule_of(area, "pointers").c_str(),
+                     std::string(a.name) + " is pageable host memory; pass device memory (cudaMalloc) or pinned, "
+                                           "mapped host memory");
+    if (attributes.type == cudaMemoryTypeDevice && attributes.device != current)
+      argument_error(detail::rule_of(area, "pointers").c_str(),
+                     std::string(a.name) + " is memory of device " + std::to_string(attributes.device) +
+                         " but the current device is " + std::to_string(current));
+  }
+}
+
+/// The stream belongs to the current device (the default stream always does).
+inline void check_stream(char const* area, cudaStream_t stream) {
+#if CUDART_VERSION >= 12080
+  if (stream == nullptr) return;
+  int current = 0, device = 0;
+  if (cudaGetDevice(&current) != cudaSuccess || cudaStreamGetDevice(stream, &device) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return;
+  }
+  if (device != current)
+    argument_error(detail::rule_of(area, "stream").c_str(), "the stream belongs to device " + std::to_string(device) +
+                                                                " but the current device is " + std::to_string(current));
+#else
+  (void)area;
+  (void)stream;
+#endif
+}
+
+/// The output's bytes share none with any input's: the kernels read their inputs while they
+/// write, so an overlap (in place included) gives a wrong result rather than an error.
+inline void check_disjoint(char const* area, ByteRange out, std::span<ByteRange const> ins) {
+  auto const begin = [](ByteRange const& r) { return reinterpret_cast<std::uintptr_t>(r.pointer); };
+  for (ByteRange const& in : ins) {
+    if (in.pointer == nullptr || in.bytes == 0 || out.bytes == 0) continue;
+    if (begin(in) < begin(out) + out.bytes && begin(out) < begin(in) + in.bytes)
+      argument_error(detail::rule_of(area, "aliasing").c_str(),
+                     std::string(out.name) + " overlaps " + in.name + "; pass separate buffers");
+  }
+}
+
+}  // namespace cute_cpp::host

@@ -1,0 +1,50 @@
+// SPDX-License-Identifier: Apache-2.0
+// The entry points' pointer, stream and aliasing checks (host/arguments.hpp), the parts that need
+// no device: null pointers and overlapping byte ranges, each refused with its rule. (Host memory
+// and other devices' memory are refused on the GPU: tests/gpu/bad_input_test.cu.)
+#include <cute_cpp/host/arguments.hpp>
+
+#include <gtest/gtest.h>
+
+#include <stdexcept>
+#include <string>
+
+namespace host = cute_cpp::host;
+
+namespace {
+std::string error_of(auto&& f) {
+  try {
+    f();
+  } catch (std::invalid_argument const& e) {
+    return e.what();
+  }
+  return "no error";
+}
+}  // namespace
+
+TEST(Arguments, NullPointersAreNamed) {
+  float x = 0;
+  host::PointerArgument const pointers[] = {{"x", &x}, {"w", nullptr}};
+  EXPECT_EQ(error_of([&] { host::check_device_pointers("rmsnorm", pointers); }),
+            "cute-cpp [rmsnorm.pointers]: w is null");
+}
+
+TEST(Arguments, OverlapsAreRefusedAdjacentRangesAreNot) {
+  alignas(16) char buffer[256];
+  host::ByteRange const out{"y", buffer + 64, 64};
+  host::ByteRange const below[] = {{"x", buffer, 65}};
+  EXPECT_EQ(error_of([&] { host::check_disjoint("softmax", out, below); }),
+            "cute-cpp [softmax.aliasing]: y overlaps x; pass separate buffers");
+  host::ByteRange const inside[] = {{"x", buffer + 127, 8}};
+  EXPECT_EQ(error_of([&] { host::check_disjoint("softmax", out, inside); }),
+            "cute-cpp [softmax.aliasing]: y overlaps x; pass separate buffers");
+  host::ByteRange const adjacent[] = {{"x", buffer, 64}, {"w", buffer + 128, 64}};
+  EXPECT_EQ(error_of([&] { host::check_disjoint("softmax", out, adjacent); }), "no error");
+  // An absent optional input (null) or an empty range overlaps nothing.
+  host::ByteRange const absent[] = {{"residual", nullptr, 64}, {"x", buffer + 64, 0}};
+  EXPECT_EQ(error_of([&] { host::check_disjoint("rmsnorm", out, absent); }), "no error");
+}
+
+TEST(Arguments, TheDefaultStreamBelongsToEveryDevice) {
+  EXPECT_EQ(error_of([] { host::check_stream("gemm", nullptr); }), "no error");
+}
