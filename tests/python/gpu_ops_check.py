@@ -3,9 +3,9 @@
 """cute_cpp.ops on the GPU (scripts/gpu-check): every op against the torch op a user would call
 instead, on fresh random data with the output poisoned first, sizes that are not multiples of any
 tile; out= writes in place; CuPy arrays in and out; a second stream; rejected inputs leave the
-output untouched; then each op timed beside its torch counterpart in the same run (CUDA events,
-median of 50 after warm-up, operands larger than L2 for the large sizes) and, at a tiny size, the
-per-call overhead from Python beside torch's.
+output untouched; torch.library's opcheck and torch.compile; then each op timed beside its torch
+counterpart in the same run (examples/common/torch_timing.py: alternating, L2 flushed, median of
+50) and, at a tiny size, the host time per call from Python beside torch's.
 
     gpu_ops_check.py --build DIR [--json FILE]
 """
@@ -17,6 +17,9 @@ from pathlib import Path
 
 import torch
 import torch.nn.functional as F
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "examples/common"))
+from torch_timing import time_pair  # noqa: E402  (the examples' method: L2 flushed, alternating)
 
 failures = []
 
@@ -35,20 +38,6 @@ def close(got, ref, rtol, atol):
 
 def poisoned(*shape, dtype):
     return torch.full(shape, float("nan"), device="cuda", dtype=dtype)
-
-
-def time_ms(fn, runs=50):
-    for _ in range(5):
-        fn()
-    times = []
-    for _ in range(runs):
-        start, stop = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        start.record()
-        fn()
-        stop.record()
-        stop.synchronize()
-        times.append(start.elapsed_time(stop))
-    return statistics.median(times)
 
 
 def host_us(fn, runs=2000):
@@ -176,21 +165,21 @@ def benchmarks(ops):
         x = torch.randn(m, k, device="cuda", dtype=bf)
         w = torch.randn(n, k, device="cuda", dtype=bf)
         out = torch.empty(m, n, device="cuda", dtype=bf)
-        ours = time_ms(lambda: ops.linear(x, w, out=out))
-        ref = time_ms(lambda: torch.matmul(x, w.T, out=out))
+        ours, ref = time_pair(lambda: ops.linear(x, w, out=out), lambda: torch.matmul(x, w.T, out=out))
         record("python ops.linear", f"{m}x{n}x{k}", ours, ref, "torch.matmul", 2 * m * n * k)
     x = torch.randn(16384, 4096, device="cuda", dtype=bf)
     w = torch.randn(4096, device="cuda", dtype=bf)
     y = torch.empty_like(x)
-    record("python ops.rmsnorm", "16384x4096", time_ms(lambda: ops.rmsnorm(x, w, out=y)),
-           time_ms(lambda: F.rms_norm(x, (4096,), w, 1e-6)), "F.rms_norm")
+    record("python ops.rmsnorm", "16384x4096",
+           *time_pair(lambda: ops.rmsnorm(x, w, out=y), lambda: F.rms_norm(x, (4096,), w, 1e-6)), "F.rms_norm")
     q = torch.randn(4, 4096, 32, 128, device="cuda", dtype=bf)
     kv = torch.randn(4, 4096, 8, 128, device="cuda", dtype=bf)
     o = torch.empty_like(q)
     flops = 4 * 4 * 32 * 4096 * 4096 * 128 // 2
-    record("python ops.attention", "B4 H32/8 S4096 D128 causal", time_ms(lambda: ops.attention(q, kv, kv, causal=True, out=o)),
-           time_ms(lambda: F.scaled_dot_product_attention(q.transpose(1, 2), kv.transpose(1, 2), kv.transpose(1, 2),
-                                                          is_causal=True, enable_gqa=True)),
+    record("python ops.attention", "B4 H32/8 S4096 D128 causal",
+           *time_pair(lambda: ops.attention(q, kv, kv, causal=True, out=o),
+                      lambda: F.scaled_dot_product_attention(q.transpose(1, 2), kv.transpose(1, 2), kv.transpose(1, 2),
+                                                             is_causal=True, enable_gqa=True)),
            "F.scaled_dot_product_attention", flops)
     # Per-call overhead at a tiny size: host time per call.
     xs, ws = torch.randn(8, 64, device="cuda", dtype=bf), torch.randn(64, 64, device="cuda", dtype=bf)
