@@ -227,7 +227,23 @@ int run_generate(const Args& a) {
   o.max_batch = std::max(o.max_batch, int(prompts.size()));
   check_prompts(read_qwen3_config(folder), o.max_seq, prompts, g.max_new_tokens);  // before the weights load
   auto model = Qwen3Model::load(folder, o);
+  // One prompt with a tokenizer: its text streams as the tokens come. Decoding the whole
+  // continuation each time and printing what is new keeps a character whose bytes span tokens
+  // whole: a text ending in U+FFFD (an incomplete character so far) waits for the next token.
+  std::vector<std::int32_t> streamed;
+  std::size_t printed = 0;
+  if (tokenizer && prompts.size() == 1) {
+    g.on_token = [&](int, std::int32_t id) {
+      streamed.push_back(id);
+      std::string const text = tokenizer->decode(streamed, true);
+      if (text.size() >= 3 && text.compare(text.size() - 3, 3, "\xEF\xBF\xBD") == 0) return;
+      if (text.size() > printed) std::fputs(text.c_str() + printed, stdout);
+      std::fflush(stdout);
+      printed = text.size();
+    };
+  }
   auto const out = generate(*model, prompts, g);
+  if (!streamed.empty()) std::printf("\n");
   for (std::size_t i = 0; i < out.size(); ++i) {
     std::printf("ids %zu:", i);
     for (std::int32_t id : out[i]) std::printf(" %d", id);
