@@ -3,7 +3,7 @@
 """cute-cpp's kernels on framework arrays (torch, CuPy, JAX, anything with ``__dlpack__``).
 
 Each op runs on the caller's current stream (torch's or CuPy's) and returns an array of the
-caller's framework; pass ``out=`` to write into an existing one. Arguments are checked before
+caller's framework; pass ``out=`` to write into an existing one (which is then returned). Arguments are checked before
 anything is allocated or launched; a violation raises ``ValueError`` whose text starts with
 ``cute-cpp [rule]:``, the rule of docs/verification.md.
 
@@ -42,7 +42,8 @@ def linear(x, w, *, out=None):
     The tile comes from the GEMM's heuristic (examples/gemm_sm90); rows of x, w and out must be
     contiguous and 16-byte aligned."""
     framework, stream = _framework(x)
-    return _ops.linear(x, w, out, framework, stream)
+    result = _ops.linear(x, w, out, framework, stream)
+    return result if out is None else out
 
 
 def rmsnorm(x, w, eps=1e-6, *, residual=None, out=None, residual_out=None):
@@ -51,7 +52,8 @@ def rmsnorm(x, w, eps=1e-6, *, residual=None, out=None, residual_out=None):
     With ``residual``, normalises ``x + residual`` and writes that sum to ``residual_out`` (a
     transformer block's fused residual add). bfloat16, float16 or float32."""
     framework, stream = _framework(x)
-    return _ops.rmsnorm(x, w, float(eps), residual, out, residual_out, framework, stream)
+    result = _ops.rmsnorm(x, w, float(eps), residual, out, residual_out, framework, stream)
+    return result if out is None else out
 
 
 def attention(q, k, v, *, causal=False, scale=None, window=(-1, -1), out=None):
@@ -62,5 +64,6 @@ def attention(q, k, v, *, causal=False, scale=None, window=(-1, -1), out=None):
     seq_k; ``window`` = (left, right) keys around it (-1: unbounded). bfloat16 or float16, head dims
     64, 128, 256 (and 192 with d_v 128). Any strides whose last is 1."""
     framework, stream = _framework(q)
-    return _ops.attention(q, k, v, bool(causal), 0.0 if scale is None else float(scale), int(window[0]),
-                          int(window[1]), out, framework, stream)
+    result = _ops.attention(q, k, v, bool(causal), 0.0 if scale is None else float(scale), int(window[0]),
+                            int(window[1]), out, framework, stream)
+    return result if out is None else out
