@@ -22,12 +22,6 @@ struct GenerateOptions {
   std::function<void(int, std::int32_t)> on_token;
 };
 
-/// Checks prompts against a config before anything is loaded: each is non-empty, its ids lie in
-/// [0, vocab_size), and it fits `max_seq` (0: no limit beyond the config) and
-/// max_position_embeddings together with `max_new_tokens` [qwen3.input].
-void check_prompts(const Qwen3Config& config, int max_seq, std::span<const std::vector<std::int32_t>> prompts,
-                   int max_new_tokens);
-
 /// The generated ids of each prompt (the prompt not included).
 /// @pre the prompts fit the model's cache with their max_new_tokens [qwen3.input].
 [[nodiscard]] std::vector<std::vector<std::int32_t>> generate(Qwen3Model& model,

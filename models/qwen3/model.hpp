@@ -30,6 +30,17 @@ struct Qwen3Options {
   bool cuda_graphs = true;
 };
 
+/// The rule every refused prompt, id or sequence length names.
+inline constexpr char const* kQwen3InputRule =
+    "cute-cpp [qwen3.input]: prompts are non-empty, ids lie in [0, vocab_size), and every sequence fits max_seq and "
+    "max_position_embeddings";
+
+/// Checks prompts against a config before anything is loaded or launched: each is non-empty, its
+/// ids lie in [0, vocab_size), and it fits `max_seq` (0: no limit beyond the config) and
+/// max_position_embeddings together with `max_new_tokens` [qwen3.input]. (Defined in generate.cpp.)
+void check_prompts(const Qwen3Config& config, int max_seq, std::span<const std::vector<std::int32_t>> prompts,
+                   int max_new_tokens);
+
 /// What a forward pass leaves in logits(): one row per prompt (its last token), or every position.
 enum class LogitsRows { Last, All };
 

@@ -46,9 +46,6 @@ constexpr const char* kRuleHeadDim = "cute-cpp [qwen3.head-dim]: the attention k
 constexpr const char* kRuleOptions =
     "cute-cpp [qwen3.options]: max_batch, max_seq, max_prefill_tokens and page_size are positive, max_seq at most "
     "max_position_embeddings, page_size a multiple of 16";
-constexpr const char* kRuleInput =
-    "cute-cpp [qwen3.input]: prompts are non-empty, ids lie in [0, vocab_size), and every sequence fits max_seq and "
-    "max_position_embeddings";
 
 /// Passes of at most this many tokens (decode steps) run the FFN as three launches: the swapped
 /// skinny GEMMs (examples/gemm_sm90's tiles for at most 64 rows) read the weights at the memory
@@ -320,7 +317,7 @@ void Model::grow_activations(std::int64_t tokens) {
 void Model::check_ids(std::span<const std::int32_t> ids) const {
   for (std::size_t i = 0; i < ids.size(); ++i) {
     if (ids[i] < 0 || ids[i] >= config_.vocab_size)
-      throw LoadError(kRuleInput, "id " + std::to_string(ids[i]) + " at position " + std::to_string(i) +
+      throw LoadError(kQwen3InputRule, "id " + std::to_string(ids[i]) + " at position " + std::to_string(i) +
                                       " is outside [0, " + std::to_string(config_.vocab_size) + ")");
   }
 }
@@ -339,23 +336,17 @@ void Model::linear(bf16 const* in, bf16 const* weight, bf16* out, std::int64_t m
 std::vector<int> Model::prefill(std::span<const std::vector<std::int32_t>> prompts, LogitsRows rows) {
   std::int64_t total = 0;
   int longest = 0;
-  for (std::size_t b = 0; b < prompts.size(); ++b) {
-    auto const& p = prompts[b];
-    if (p.empty()) throw LoadError(kRuleInput, "prompt " + std::to_string(b) + " is empty");
-    check_ids(p);
-    if (std::int64_t(p.size()) > options_.max_seq || std::int64_t(p.size()) > config_.max_position_embeddings)
-      throw LoadError(kRuleInput, "prompt " + std::to_string(b) + " has " + std::to_string(p.size()) +
-                                      " tokens; max_seq is " + std::to_string(options_.max_seq) +
-                                      ", max_position_embeddings " + std::to_string(config_.max_position_embeddings));
+  check_prompts(config_, options_.max_seq, prompts, 0);
+  for (auto const& p : prompts) {
     total += std::int64_t(p.size());
     longest = std::max(longest, int(p.size()));
   }
   if (prompts.empty()) return {};
   if (total > options_.max_prefill_tokens)
-    throw LoadError(kRuleInput, std::to_string(total) + " prompt tokens exceed max_prefill_tokens " +
+    throw LoadError(kQwen3InputRule, std::to_string(total) + " prompt tokens exceed max_prefill_tokens " +
                                     std::to_string(options_.max_prefill_tokens));
   if (prompts.size() > std::size_t(options_.max_batch))
-    throw LoadError(kRuleInput, std::to_string(prompts.size()) + " prompts exceed max_batch " +
+    throw LoadError(kQwen3InputRule, std::to_string(prompts.size()) + " prompts exceed max_batch " +
                                     std::to_string(options_.max_batch));
   std::vector<int> slots;
   try {
@@ -390,20 +381,20 @@ void Model::decode(std::span<const int> slots, std::span<const std::int32_t> ids
   int const n = int(slots.size());
   if (n == 0) return;
   if (n > options_.max_batch)
-    throw LoadError(kRuleInput, std::to_string(n) + " sequences exceed max_batch " + std::to_string(options_.max_batch));
+    throw LoadError(kQwen3InputRule, std::to_string(n) + " sequences exceed max_batch " + std::to_string(options_.max_batch));
   if (device_ids == nullptr) {
     if (ids.size() != slots.size())
-      throw LoadError(kRuleInput, std::to_string(ids.size()) + " ids for " + std::to_string(n) + " sequences");
+      throw LoadError(kQwen3InputRule, std::to_string(ids.size()) + " ids for " + std::to_string(n) + " sequences");
     check_ids(ids);
   }
   std::vector<int> seen(slots.begin(), slots.end());
   std::sort(seen.begin(), seen.end());
   if (std::adjacent_find(seen.begin(), seen.end()) != seen.end())
-    throw LoadError(kRuleInput, "a sequence slot appears twice in one decode step");
+    throw LoadError(kQwen3InputRule, "a sequence slot appears twice in one decode step");
   for (int s : slots) {
     int const len = pages_.length(s) + 1;
     if (len > options_.max_seq || len > config_.max_position_embeddings)
-      throw LoadError(kRuleInput, "sequence slot " + std::to_string(s) + " would hold " + std::to_string(len) +
+      throw LoadError(kQwen3InputRule, "sequence slot " + std::to_string(s) + " would hold " + std::to_string(len) +
                                       " tokens; max_seq is " + std::to_string(options_.max_seq) +
                                       ", max_position_embeddings " + std::to_string(config_.max_position_embeddings));
   }
