@@ -481,7 +481,7 @@ std::size_t workspace_bytes(DecodeArguments<T> const& a, int splits) {
 
 /// Every check of the arguments that needs no plan but the key tile.
 template <class T>
-void check_decode(DecodeArguments<T> const& a) {
+void check_decode(DecodeArguments<T> const& a, cudaStream_t stream) {
   using host::argument_error;
   if (a.q == nullptr || a.k == nullptr || a.v == nullptr || a.o == nullptr)
     argument_error("attention.pointers", "q, k, v and o must be device pointers (one is null)");
@@ -490,7 +490,7 @@ void check_decode(DecodeArguments<T> const& a) {
   void const* const table = a.block_table != nullptr ? static_cast<void const*>(a.block_table) : a.q;
   host::PointerArgument const pointers[] = {
       {"q", a.q}, {"k", a.k}, {"v", a.v}, {"o", a.o}, {"seqlens_k", seqlens}, {"block_table", table}};
-  host::check_device_pointers("attention", pointers);
+  host::check_device_pointers("attention", pointers, stream);
   if (a.batch < 1 || a.heads_q < 1 || a.heads_kv < 1 || a.max_seq_k < 1)
     argument_error("attention.shape", "batch, heads and max_seq_k must be at least 1 (got batch " +
                                           std::to_string(a.batch) + ", heads " + std::to_string(a.heads_q) + "/" +
@@ -537,7 +537,7 @@ void run_decode(DecodeArguments<typename Plan::Element> const& a, cudaStream_t s
     argument_error("attention.head-dim", "the plan is for head dims (" + std::to_string(Plan::head_dim) + ", " +
                                              std::to_string(Plan::head_dim_v) + "), the arguments have (" +
                                              std::to_string(a.head_dim) + ", " + std::to_string(a.head_dim_v) + ")");
-  detail::check_decode(a);
+  detail::check_decode(a, stream);
   host::check_stream("attention", stream);
   if (a.block_table != nullptr && a.page_size % Plan::box_rows != 0)
     argument_error("attention.page-size", "the plan loads boxes of " + std::to_string(Plan::box_rows) +

@@ -70,7 +70,7 @@ void run_kv_append(KvAppendArguments<T> const& a, cudaStream_t stream) {
     argument_error("attention.pointers", "k_new, v_new, k, v and seqlens_k must be device pointers (one is null)");
   host::PointerArgument const pointers[] = {
       {"k_new", a.k_new}, {"v_new", a.v_new}, {"k", a.k}, {"v", a.v}, {"seqlens_k", a.seqlens_k}};
-  host::check_device_pointers("attention", pointers);
+  host::check_device_pointers("attention", pointers, stream);
   host::check_stream("attention", stream);
   if (a.batch < 1 || a.q_tokens < 1 || a.heads_kv < 1)
     argument_error("attention.shape", "batch, q_tokens and heads_kv must be at least 1");

@@ -123,7 +123,7 @@ void elementwise_apply(F f, std::size_t n, cudaStream_t stream, Out* out, In con
     }
   }
   host::PointerArgument const pointers[] = {{"out", out}, {"in", in}...};
-  host::check_device_pointers("elementwise", pointers);
+  host::check_device_pointers("elementwise", pointers, stream);
   host::check_stream("elementwise", stream);
   // In place (out == an input, element for element) is allowed: each element is read before it
   // is written, by the same thread; a shifted overlap is not.

@@ -417,7 +417,7 @@ void run_fmha(FmhaArguments<typename Plan::Element> const& a, cudaStream_t strea
   if (a.q == nullptr || a.k == nullptr || a.v == nullptr || a.o == nullptr)
     argument_error("attention.pointers", "q, k, v and o must be device pointers (one is null)");
   host::PointerArgument const pointers[] = {{"q", a.q}, {"k", a.k}, {"v", a.v}, {"o", a.o}};
-  host::check_device_pointers("attention", pointers);
+  host::check_device_pointers("attention", pointers, stream);
   host::check_stream("attention", stream);
   if (a.batch < 1 || a.heads_q < 1 || a.heads_kv < 1 || a.seq_q < 0 || a.seq_k < 0)
     argument_error("attention.shape", "batch and heads must be at least 1 and lengths at least 0 (got batch " +

@@ -432,7 +432,7 @@ void run_gemm(GemmArguments<Plan> const& args, cudaStream_t stream) {
   using TC = typename Plan::TC;
   check_gemm_arguments(args, Plan::major_a, Plan::major_b, Plan::layout_c, Plan::gated);
   host::PointerArgument const pointers[] = {{"A", args.a}, {"B", args.b}, {"C", args.c}};
-  host::check_device_pointers("gemm", pointers);
+  host::check_device_pointers("gemm", pointers, stream);
   host::check_stream("gemm", stream);
   if (Plan::gated && args.n % (2 * epilogue::SwiGLU::block) != 0)
     host::argument_error("gemm.gated", "a gated epilogue pairs blocks of 8 gate and 8 up columns: N must be a multiple "

@@ -61,7 +61,7 @@ void reduce_rows(T const* x, float* out, std::size_t rows, std::size_t width, cu
   if (width > std::size_t(INT32_MAX))
     host::argument_error("reduce.width", "rows of " + std::to_string(width) + " elements exceed 2^31 - 1");
   host::PointerArgument const pointers[] = {{"x", x}, {"out", out}};
-  host::check_device_pointers("reduce", pointers);
+  host::check_device_pointers("reduce", pointers, stream);
   host::check_stream("reduce", stream);
   host::ByteRange const inputs[] = {{"x", x, rows * width * sizeof(T)}};
   host::ByteRange const written{"out", out, rows * sizeof(float)};

@@ -167,10 +167,10 @@ void rmsnorm(T const* x, T const* residual, T const* w, T* y, T* residual_out, s
   if (width > std::size_t(INT32_MAX))
     host::argument_error("rmsnorm.width", "rows of " + std::to_string(width) + " elements exceed 2^31 - 1");
   host::PointerArgument const pointers[] = {{"x", x}, {"w", w}, {"y", y}};
-  host::check_device_pointers("rmsnorm", pointers);
+  host::check_device_pointers("rmsnorm", pointers, stream);
   if (residual != nullptr) {
     host::PointerArgument const residuals[] = {{"residual", residual}, {"residual_out", residual_out}};
-    host::check_device_pointers("rmsnorm", residuals);
+    host::check_device_pointers("rmsnorm", residuals, stream);
   }
   host::check_stream("rmsnorm", stream);
   std::size_t const bytes = rows * width * sizeof(T);

@@ -100,7 +100,7 @@ void softmax(T const* x, T* y, std::size_t rows, std::size_t width, cudaStream_t
   if (width > std::size_t(INT32_MAX))
     host::argument_error("softmax.width", "rows of " + std::to_string(width) + " elements exceed 2^31 - 1");
   host::PointerArgument const pointers[] = {{"x", x}, {"y", y}};
-  host::check_device_pointers("softmax", pointers);
+  host::check_device_pointers("softmax", pointers, stream);
   host::check_stream("softmax", stream);
   host::ByteRange const inputs[] = {{"x", x, rows * width * sizeof(T)}};
   host::ByteRange const written{"y", y, rows * width * sizeof(T)};

@@ -70,7 +70,7 @@ template <class T>
 void swiglu(T const* x, T* out, std::size_t rows, std::size_t hidden, cudaStream_t stream = nullptr) {
   if (rows == 0 || hidden == 0) return;
   host::PointerArgument const pointers[] = {{"x", x}, {"out", out}};
-  host::check_device_pointers("swiglu", pointers);
+  host::check_device_pointers("swiglu", pointers, stream);
   host::check_stream("swiglu", stream);
   host::ByteRange const inputs[] = {{"x", x, rows * 2 * hidden * sizeof(T)}};
   host::ByteRange const written{"out", out, rows * hidden * sizeof(T)};

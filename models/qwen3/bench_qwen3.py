@@ -137,6 +137,9 @@ def main():
     if p.returncode != 0:
         print("bench: cute-cpp-qwen3 bench failed", flush=True)
         return 1
+    if "no CUDA graph" in p.stderr:
+        print("bench: the decode step could not be recorded as a CUDA graph (decode figures are eager)", flush=True)
+        return 1
     print(f"cute-cpp-qwen3 bench (with loading the checkpoint) took {time.time() - t0:.0f} s", flush=True)
     ours = {f["name"] + "|" + f["shape"]: f for f in json.loads(ours_json.read_text())}
     shape_of = {"prefill": f"1 x {PREFILL}", "ttft": f"1 x {TTFT}", "load": "checkpoint to device",

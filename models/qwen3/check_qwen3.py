@@ -15,7 +15,9 @@ and the sharded index are what a real export has):
   small-untied  3 layers, hidden 512, 8 heads / 2 KV heads of 128, FFN 1536, vocab 4096, untied, >= 3 shards
 Weights are N(0, 0.05); every RMSNorm weight (the layer norms, q_norm, k_norm, the final norm) is
 gain * (1 + 0.1 N(0, 1)), so a norm that is skipped or applied over the wrong axis shows. The gains:
-q_norm/k_norm 1.5, so that attention is peaked enough that RoPE and the KV cache matter; the final norm
+q_norm/k_norm 1.0, so that attention is peaked enough that RoPE and the KV cache matter (at 1.5 the
+model amplified bf16 rounding so much that transformers' own bf16 logits fell below cosine 0.999 against
+fp32, and no bf16 implementation could pass the check); the final norm
 sized so that logits have a standard deviation of about 4, so that greedy choices are rarely near-ties.
 (The final norm, not the output matrix, carries the scale: scaling a tied embedding would also scale
 the input embedding, the residual stream would be mostly the last token's embedding, and the tied model
@@ -28,11 +30,13 @@ Checks, per checkpoint unless noted:
   logits-batched.<ckpt>    the 77-id prompt alone against its rows of the batched run: cosine >= 0.9999.
   greedy.<ckpt>            128 greedy tokens after 40 random ids against transformers' bf16 generate.
                            Two bf16 implementations may part at a near-tie; where they part, the float32
-                           model given the common prefix decides: the step passes if the two tokens' fp32
-                           logits differ by less than 0.05 (a near-tie) or ours is the fp32 argmax. Then
+                           model given the common prefix decides: the step passes if ours is the fp32
+                           argmax or the two tokens' fp32 logits differ by less than a tie tolerance:
+                           0.05, or 3x the rms of transformers' own bf16 logit error there. Then
                            transformers is restarted from our prefix, so all 128 steps are checked.
   batched-generate.<ckpt>  prompts of 5, 33 and 130 ids generated together (32 greedy tokens) give the
-                           same ids as each generated alone.
+                           same ids as each generated alone, up to a near-tie (the tie tolerance above):
+                           decode steps of other batch sizes sum in other orders.
   sampling.tiny-tied       T 0.8, top-k 20, top-p 0.9: seed 7 twice gives the same ids, seed 8 others,
                            and every sampled token lies in the kept set of the fp32 logits given the
                            sampled prefix (transformers' order: temperature, top-k, top-p over the top-k).
@@ -76,12 +80,14 @@ ROPE_THETA = 1e6
 RMS_NORM_EPS = 1e-6
 INIT_STD = 0.05        # every projection and embedding weight: N(0, INIT_STD)
 NORM_JITTER = 0.1      # every RMSNorm weight: gain * (1 + NORM_JITTER * N(0, 1))
-QK_NORM_GAIN = 1.5     # attention logits of std ~ QK_NORM_GAIN^2: peaked, so positions matter
+QK_NORM_GAIN = 1.0     # attention logits of std ~ QK_NORM_GAIN^2: peaked enough that positions matter
 LOGIT_STD = 4.0        # the final norm's gain is chosen to give logits of about this std
 
 COSINE_VS_FP32 = 0.999      # bf16 logits against the fp32 model, every position
 COSINE_BATCHED = 0.9999     # one prompt alone against the same prompt in a batch, every position
-NEAR_TIE = 0.05             # fp32 logit gap under which two greedy choices are a tie for bf16
+NEAR_TIE = 0.05             # fp32 logit gap under which two greedy choices are a tie for bf16 ...
+NOISE_TIE = 3.0             # ... or under this many times bf16's own logit noise at that step (the rms of
+                            # transformers' bf16 logits minus its fp32 ones there)
 MAX_DIVERGENCES = 16        # near-ties tolerated in one greedy run before the run counts as failed
 SAMPLING_PROB_TOL = 1e-3    # top-p boundary: mass above the token may reach top_p + this
 SAMPLING_LOGIT_SLACK = NEAR_TIE  # ... or the token is kept once each fp32 logit moves this far its way
@@ -198,6 +204,11 @@ class Program:
         if done.returncode != 0:
             tail = "\n".join(done.stderr.strip().splitlines()[-5:])
             raise ProgramError(f"exit {done.returncode}: {shown_command([self.path, *args])}: {tail or '(no stderr)'}")
+        # The program falls back to eager decode steps when recording one fails; here that is a failure,
+        # or the graphs-vs-eager check would compare two eager runs.
+        fallback = [line for line in done.stderr.splitlines() if "no CUDA graph" in line]
+        if fallback:
+            raise ProgramError(f"{shown_command([self.path, *args])}: {fallback[0]}")
         return done
 
     def logits(self, folder, prompts, vocab):
@@ -458,6 +469,14 @@ def top2_margin(z):
     return float(top[1] - top[0])
 
 
+def tie_tolerance(ref, prefix):
+    """The fp32 logit gap under which two bf16 implementations may choose differently after `prefix`:
+    NEAR_TIE, or NOISE_TIE times the rms of transformers' own bf16 error there, whichever is larger."""
+    fp32 = ref.logits(ref.fp32, prefix)[-1].astype(np.float64)
+    bf16 = ref.logits(ref.bf16, prefix)[-1].astype(np.float64)
+    return max(NEAR_TIE, NOISE_TIE * float(np.sqrt(np.mean((bf16 - fp32) ** 2))))
+
+
 def where_in_batch(row, lengths):
     for i, n in enumerate(lengths):
         if row < n:
@@ -485,12 +504,14 @@ def check_logits(report, program, spec, folder, ref):
     min_cos = float(cos[worst])
     err = float(np.abs(ours.astype(np.float64) - fp32).max())
     err_bf16 = float(np.abs(bf16.astype(np.float64) - fp32).max())
+    min_cos_bf16 = float(row_cosines(bf16, fp32).min())
     finite = bool(np.isfinite(ours).all())
     ok = finite and bool(np.all(cos >= COSINE_VS_FP32))
     report.check(f"logits.{spec.name}", ok,
                  f"512+77 tokens in one batch against fp32 transformers: min cosine {min_cos:.6f} "
                  f"({where_in_batch(worst, lengths)}, needs >= {COSINE_VS_FP32}), max |ours - fp32| {err:.4g}; "
-                 f"transformers bf16 max |bf16 - fp32| {err_bf16:.4g} (ours / bf16 {err / max(err_bf16, 1e-30):.2f}); "
+                 f"transformers bf16: min cosine {min_cos_bf16:.6f}, max |bf16 - fp32| {err_bf16:.4g} "
+                 f"(ours / bf16 {err / max(err_bf16, 1e-30):.2f}); "
                  f"logit std {float(fp32.std()):.2f}{'' if finite else '; NON-FINITE values'}")
     report.records.append({"kernel": "qwen3 logits vs transformers fp32", "shape": f"{spec.name} 512+77",
                            "dtype": "bf16", "ours": min_cos if math.isfinite(min_cos) else 0.0,
@@ -532,10 +553,11 @@ def check_greedy(report, program, spec, folder, ref):
         a, b = ours[step], theirs[j]
         gap = abs(float(z[a] - z[b]))
         fp32_top1 = int(np.argmax(z))
-        allowed = gap < NEAR_TIE or a == fp32_top1
-        why = "near-tie" if gap < NEAR_TIE else "ours is the fp32 argmax" if a == fp32_top1 else "NOT a near-tie"
+        tie = tie_tolerance(ref, prompt + ours[:step])
+        allowed = gap < tie or a == fp32_top1
+        why = "near-tie" if gap < tie else "ours is the fp32 argmax" if a == fp32_top1 else "NOT a near-tie"
         parts.append(f"step {step}: ours {a}, transformers {b}, fp32 top1 {fp32_top1} top1-top2 margin "
-                     f"{margins[step]:.4f}, fp32 gap between the two {gap:.4f} ({why})")
+                     f"{margins[step]:.4f}, fp32 gap between the two {gap:.4f} ({why}; tie under {tie:.4f})")
         if not allowed:
             ok = False
             break
@@ -563,17 +585,21 @@ def check_batched_generate(report, program, spec, folder, ref):
     prompts = [random_ids(rng, spec.vocab, n) for n in BATCH_PROMPTS]
     together = program.generate(folder, prompts, BATCH_TOKENS, spec.vocab)
     alone = [program.generate(folder, [p], BATCH_TOKENS, spec.vocab)[0] for p in prompts]
-    problems = []
+    # Decode steps at other batch sizes sum in other orders (split-K, split-KV), so batched and alone
+    # may part at a near-tie, as two bf16 implementations may; once parted, the rest is not compared.
+    problems, ties = [], []
     for i, (p, t, a) in enumerate(zip(prompts, together, alone)):
         j = first_mismatch(t, a)
         if j is not None:
             z = ref.logits(ref.fp32, p + a[:j]).astype(np.float64)[-1]
-            problems.append(f"prompt {i} ({len(p)} ids) step {j}: batched {t[j]}, alone {a[j]} "
-                            f"(fp32 top1-top2 margin there {top2_margin(z):.4f})")
+            gap, tie = abs(float(z[t[j]] - z[a[j]])), tie_tolerance(ref, p + a[:j])
+            (ties if gap < tie else problems).append(
+                f"prompt {i} ({len(p)} ids) step {j}: batched {t[j]}, alone {a[j]}, fp32 gap between the two "
+                f"{gap:.4f} ({'a near-tie' if gap < tie else 'NOT a near-tie'}: tie under {tie:.4f})")
     sizes = ", ".join(map(str, BATCH_PROMPTS))
     report.check(f"batched-generate.{spec.name}", not problems,
                  f"prompts of {sizes} ids x {BATCH_TOKENS} greedy ids, together and alone: "
-                 + ("identical" if not problems else "; ".join(problems)))
+                 + ("identical" if not problems and not ties else "; ".join(problems + ties)))
     # Decode steps replay CUDA graphs (padded to a power of two rows); --eager launches every
     # kernel. The same launches either way, so the same ids.
     eager = program.generate(folder, prompts, BATCH_TOKENS, spec.vocab, extra=("--eager",))

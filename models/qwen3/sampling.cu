@@ -523,7 +523,7 @@ void sample_tokens(__nv_bfloat16 const* logits, std::int64_t ld, int rows, int v
   if (logits == nullptr) host::argument_error(rule, "logits is null");
   if (ids == nullptr) host::argument_error(rule, "ids is null");
   host::PointerArgument const pointers[] = {{"logits", logits}, {"ids", ids}};
-  host::check_device_pointers("qwen3.sampling", pointers);
+  host::check_device_pointers("qwen3.sampling", pointers, stream);
   host::check_stream("qwen3.sampling", stream);
   std::size_t const need = sampling_workspace_bytes(rows, vocab);
   if (workspace_bytes < need || (need > 0 && workspace == nullptr))

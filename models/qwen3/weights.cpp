@@ -218,7 +218,7 @@ const TensorInfo& Qwen3WeightManifest::output_weight(const Checkpoint& checkpoin
 
 // ---- packing ----
 
-void pack_qkv(const TensorInfo& q, const TensorInfo& k, const TensorInfo& v, std::span<std::byte> out) {
+std::array<PackPiece, 3> qkv_pieces(const TensorInfo& q, const TensorInfo& k, const TensorInfo& v) {
   constexpr std::string_view what = "pack_qkv";
   for (const TensorInfo* t : {&q, &k, &v}) (void)rows_of(*t, what);
   for (const TensorInfo* t : {&k, &v})
@@ -227,16 +227,14 @@ void pack_qkv(const TensorInfo& q, const TensorInfo& k, const TensorInfo& v, std
                                      std::string(dtype_name(t->dtype)) + " " + shape_text(t->shape) + " but " +
                                      in_quotes(q.name) + " is " + std::string(dtype_name(q.dtype)) + " " +
                                      shape_text(q.shape) + "; the columns and dtype must agree");
-  check_out(out, q.bytes() + k.bytes() + v.bytes(), what);
-  // Row-major [rows, C] tensors with equal C stack by rows as one contiguous copy each.
-  std::size_t at = 0;
-  for (auto const* t : {&q, &k, &v}) {
-    std::memcpy(out.data() + at, t->data, t->bytes());
-    at += t->bytes();
-  }
+  // Row-major [rows, C] tensors with equal C stack by rows: one contiguous piece each.
+  auto const whole = [](const TensorInfo& t, std::uint64_t at) {
+    return PackPiece{std::span<const std::byte>(t.data, t.bytes()), at, t.bytes(), t.bytes()};
+  };
+  return {whole(q, 0), whole(k, q.bytes()), whole(v, q.bytes() + k.bytes())};
 }
 
-void pack_gate_up(const TensorInfo& gate, const TensorInfo& up, std::span<std::byte> out) {
+std::array<PackPiece, 2> gate_up_pieces(const TensorInfo& gate, const TensorInfo& up) {
   constexpr std::string_view what = "pack_gate_up";
   auto const g = rows_of(gate, what);
   (void)rows_of(up, what);
@@ -249,12 +247,29 @@ void pack_gate_up(const TensorInfo& gate, const TensorInfo& up, std::span<std::b
     throw LoadError(kRulePack, std::string(what) + ": tensor " + in_quotes(gate.name) + " has " +
                                    std::to_string(g.rows) +
                                    " rows, not a multiple of 8 (the SwiGLU epilogue's interleave block)");
-  check_out(out, 2 * gate.bytes(), what);
-  std::uint64_t const block = 8 * g.row_bytes;  // 8 rows of one weight
-  for (std::uint64_t b = 0; b < g.rows / 8; ++b) {
-    std::memcpy(out.data() + 2 * b * block, gate.data + b * block, block);
-    std::memcpy(out.data() + (2 * b + 1) * block, up.data + b * block, block);
-  }
+  std::uint64_t const block = 8 * g.row_bytes;  // 8 rows of one weight, then 8 of the other
+  return {PackPiece{std::span<const std::byte>(gate.data, gate.bytes()), 0, block, 2 * block},
+          PackPiece{std::span<const std::byte>(up.data, up.bytes()), block, block, 2 * block}};
+}
+
+namespace {
+/// Writes the pieces into the host buffer `out` of `expected` bytes.
+void scatter(std::span<const PackPiece> pieces, std::span<std::byte> out, std::uint64_t expected,
+             std::string_view what) {
+  check_out(out, expected, what);
+  for (PackPiece const& p : pieces)
+    for (std::uint64_t b = 0; b * p.block < p.src.size(); ++b)
+      std::memcpy(out.data() + p.dst_offset + b * p.dst_pitch, p.src.data() + b * p.block,
+                  std::min<std::uint64_t>(p.block, p.src.size() - b * p.block));
+}
+}  // namespace
+
+void pack_qkv(const TensorInfo& q, const TensorInfo& k, const TensorInfo& v, std::span<std::byte> out) {
+  scatter(qkv_pieces(q, k, v), out, q.bytes() + k.bytes() + v.bytes(), "pack_qkv");
+}
+
+void pack_gate_up(const TensorInfo& gate, const TensorInfo& up, std::span<std::byte> out) {
+  scatter(gate_up_pieces(gate, up), out, 2 * gate.bytes(), "pack_gate_up");
 }
 
 }  // namespace cute_cpp::models

@@ -99,6 +99,22 @@ class Qwen3WeightManifest {
 
 // ---- packing the fused weights (host, from the mapped checkpoint) ----
 
+/// One source tensor's place in a packed weight: its bytes cut into blocks of `block` bytes, block i
+/// written at byte dst_offset + i * dst_pitch of the packed weight (dst_pitch == block: one
+/// contiguous copy). The loader copies pieces straight to the device (a 2-D copy per staging
+/// chunk) instead of packing on the host first.
+struct PackPiece {
+  std::span<const std::byte> src;
+  std::uint64_t dst_offset = 0;
+  std::uint64_t block = 0;
+  std::uint64_t dst_pitch = 0;
+};
+
+/// pack_qkv's layout as pieces (q, k, v), after the same checks; their bytes add up to the packed weight's.
+std::array<PackPiece, 3> qkv_pieces(const TensorInfo& q, const TensorInfo& k, const TensorInfo& v);
+/// pack_gate_up's layout as pieces (gate, up), after the same checks.
+std::array<PackPiece, 2> gate_up_pieces(const TensorInfo& gate, const TensorInfo& up);
+
 /// The fused QKV weight: q's rows, then k's, then v's, so one GEMM x W^T gives [q | k | v] per token.
 ///   q [H*D, C], k and v [Hkv*D, C]  ->  out [(H + 2 Hkv) D, C]; out row H*D + i is k's row i.
 /// @pre q, k, v are 2-D with one dtype and the same number of columns; out.size() is the sum of

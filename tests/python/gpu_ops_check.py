@@ -11,9 +11,12 @@ counterpart in the same run (examples/common/torch_timing.py: alternating, L2 fl
 """
 import argparse
 import json
+import os
 import statistics
 import sys
 from pathlib import Path
+
+os.environ.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")  # JAX: allocate as needed, beside torch
 
 import torch
 import torch.nn.functional as F
@@ -110,7 +113,8 @@ def checks(ops):
     # Rejections leave the output untouched.
     out = torch.full((64, 4096), 3.0, device="cuda", dtype=bf)
     for name, call, rule in (
-            ("non-contiguous x", lambda: ops.linear(x.T, w, out=out), "ops."),
+            ("non-contiguous x", lambda: ops.linear(torch.randn(64, 8192, device="cuda", dtype=bf)[:, ::2], w,
+                                                    out=out), "ops.layout"),
             ("wrong dtype w", lambda: ops.linear(x, w.float(), out=out), "ops.dtype"),
             ("misaligned x", lambda: ops.linear(x.view(-1)[1:4097 * 63 + 1].view(63, 4097)[:, :4096], w, out=out[:63]),
              "")):
@@ -137,15 +141,29 @@ def checks(ops):
               torch.equal(compiled(xs, ws), ops.linear(xs, ws).relu()))
     except Exception as e:
         check("torch.compile(fullgraph=True) through cute_cpp::linear", False, f"({type(e).__name__}: {e})")
+    # CuPy has no bfloat16: its arrays go through rmsnorm in float16, on CuPy's current stream.
     try:
         import cupy
-        xc = cupy.asarray(x)
-        wc = cupy.asarray(w)
-        yc = ops.linear(xc, wc)
-        check("linear on CuPy arrays returns CuPy", isinstance(yc, cupy.ndarray)
-              and torch.equal(torch.as_tensor(yc, device="cuda"), ops.linear(x, w)))
+        xh = torch.randn(33, 1000, device="cuda", dtype=torch.float16, generator=g)
+        wh = torch.randn(1000, device="cuda", dtype=torch.float16, generator=g)
+        yc = ops.rmsnorm(cupy.asarray(xh), cupy.asarray(wh))
+        cupy.cuda.get_current_stream().synchronize()
+        check("rmsnorm on CuPy float16 arrays returns CuPy", isinstance(yc, cupy.ndarray)
+              and torch.equal(torch.as_tensor(yc, device="cuda"), ops.rmsnorm(xh, wh)))
     except ImportError:
-        check("linear on CuPy arrays", False, "(cupy missing)")
+        check("rmsnorm on CuPy arrays", False, "(cupy missing)")
+    # JAX arrays in bfloat16 (JAX was told not to take most of the GPU's memory at import).
+    try:
+        import jax
+        import jax.numpy as jnp
+        xj = jnp.asarray(x[:37].float().cpu().numpy(), dtype=jnp.bfloat16)
+        wj = jnp.asarray(w[:1000].float().cpu().numpy(), dtype=jnp.bfloat16)
+        yj = ops.linear(xj, wj)
+        yj.block_until_ready()
+        check("linear on JAX arrays returns JAX", isinstance(yj, jax.Array)
+              and torch.equal(torch.from_dlpack(yj), ops.linear(x[:37], w[:1000])))
+    except ImportError:
+        check("linear on JAX arrays", False, "(jax missing)")
 
 
 def benchmarks(ops):

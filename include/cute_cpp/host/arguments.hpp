@@ -5,7 +5,7 @@
 // so that a bad call is an error naming the rule instead of an illegal-address fault, a kernel
 // reading host memory, or an output that overwrote its input:
 //   PointerArgument const pointers[] = {{"x", x}, {"y", y}};
-//   check_device_pointers(area, pointers)          null, host memory, another device's memory
+//   check_device_pointers(area, pointers, stream)  null, host memory, another device's memory
 //   check_stream(area, stream)                     a stream of another device
 //   ByteRange const inputs[] = {{"x", x, bytes}};
 //   check_disjoint(area, {"y", y, bytes}, inputs)  an output overlapping an input
@@ -40,15 +40,29 @@ namespace detail {
 inline std::string rule_of(char const* area, char const* what) { return std::string(area) + "." + what; }
 }  // namespace detail
 
+/// Whether `stream` is recording a CUDA graph. The driver refuses pointer and stream queries while
+/// a stream records, and the refusal invalidates the recording; so the checks below make only
+/// their null checks then (the launches recorded are usually the ones an eager run checked).
+inline bool capturing(cudaStream_t stream) {
+  if (stream == nullptr) return false;  // the legacy default stream cannot record
+  cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
+  if (cudaStreamIsCapturing(stream, &status) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return false;
+  }
+  return status != cudaStreamCaptureStatusNone;
+}
+
 /// Each pointer is set and, where the driver can say, memory of the current device: device or
 /// managed memory, or pinned host memory mapped into the device's address space. Pageable host
 /// memory (malloc, std::vector) and another device's memory are refused. Without a device (no
-/// driver to ask) only the null check is made; the launch then fails on its own.
-inline void check_device_pointers(char const* area, std::span<PointerArgument const> args) {
+/// driver to ask), or while `stream` records a graph, only the null check is made.
+inline void check_device_pointers(char const* area, std::span<PointerArgument const> args, cudaStream_t stream) {
   for (PointerArgument const& a : args) {
     if (a.pointer == nullptr)
       argument_error(detail::rule_of(area, "pointers").c_str(), std::string(a.name) + " is null");
   }
+  if (capturing(stream)) return;
   int current = 0;
   if (cudaGetDevice(&current) != cudaSuccess) {
     (void)cudaGetLastError();
@@ -74,7 +88,7 @@ inline void check_device_pointers(char const* area, std::span<PointerArgument co
 /// The stream belongs to the current device (the default stream always does).
 inline void check_stream(char const* area, cudaStream_t stream) {
 #if CUDART_VERSION >= 12080
-  if (stream == nullptr) return;
+  if (stream == nullptr || capturing(stream)) return;
   int current = 0, device = 0;
   if (cudaGetDevice(&current) != cudaSuccess || cudaStreamGetDevice(stream, &device) != cudaSuccess) {
     (void)cudaGetLastError();

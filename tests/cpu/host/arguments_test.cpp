@@ -25,7 +25,7 @@ std::string error_of(auto&& f) {
 TEST(Arguments, NullPointersAreNamed) {
   float x = 0;
   host::PointerArgument const pointers[] = {{"x", &x}, {"w", nullptr}};
-  EXPECT_EQ(error_of([&] { host::check_device_pointers("rmsnorm", pointers); }),
+  EXPECT_EQ(error_of([&] { host::check_device_pointers("rmsnorm", pointers, nullptr); }),
             "cute-cpp [rmsnorm.pointers]: w is null");
 }
 

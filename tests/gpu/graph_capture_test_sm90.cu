@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: Apache-2.0
+// The host entry points can be recorded into a CUDA graph (what a model's decode step does): their
+// argument checks must not make the driver calls that a recording stream refuses, since a refused
+// call invalidates the whole recording. Each case runs the calls eagerly into one output, records
+// the same calls on a non-blocking stream, replays the graph into a poisoned second output and
+// expects the two bitwise equal. "Cold" cases record shapes that never ran eagerly in the process
+// (the first launch of a kernel configuration happens inside the recording).
+#include "has_device.hpp"
+
+#include "examples/gemm_sm90/gemm.hpp"
+#include "examples/gemm_sm90/plans.hpp"
+#include "examples/rmsnorm/rmsnorm.cuh"
+
+#include <cute_cpp/host/buffer.hpp>
+
+#include <gtest/gtest.h>
+
+#include <cuda_bf16.h>
+
+#include <cstdint>
+#include <cstring>
+#include <functional>
+#include <random>
+#include <vector>
+
+namespace ex = cute_cpp::examples;
+namespace host = cute_cpp::host;
+using bf16 = __nv_bfloat16;
+
+namespace {
+
+host::DeviceBuffer<bf16> random_buffer(std::size_t n, std::uint32_t seed) {
+  std::mt19937 rng(seed);
+  std::normal_distribution<float> normal(0.0f, 1.0f);
+  std::vector<bf16> v(n);
+  for (auto& x : v) x = __float2bfloat16(normal(rng));
+  host::DeviceBuffer<bf16> buffer(n);
+  buffer.upload(std::span<bf16 const>(v));
+  return buffer;
+}
+
+/// A non-blocking stream for the test's lifetime.
+struct Stream {
+  cudaStream_t s = nullptr;
+  Stream() { host::cuda_check(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), "cudaStreamCreate"); }
+  ~Stream() { (void)cudaStreamDestroy(s); }
+  Stream(Stream const&) = delete;
+  Stream& operator=(Stream const&) = delete;
+};
+
+/// Records `calls(out)` on `stream` and replays it once; the recording's errors are the test's failure.
+void record_and_replay(std::function<void(bf16*)> const& calls, bf16* out, cudaStream_t stream) {
+  cudaGraph_t graph = nullptr;
+  cudaGraphExec_t exec = nullptr;
+  ASSERT_EQ(cudaStreamBeginCapture(stream, cudaStreamCaptureModeRelaxed), cudaSuccess);
+  try {
+    calls(out);
+  } catch (std::exception const& e) {
+    (void)cudaStreamEndCapture(stream, &graph);
+    if (graph != nullptr) (void)cudaGraphDestroy(graph);
+    (void)cudaGetLastError();
+    FAIL() << "recording failed: " << e.what();
+  }
+  cudaError_t const end = cudaStreamEndCapture(stream, &graph);
+  ASSERT_EQ(end, cudaSuccess) << cudaGetErrorString(end);
+  ASSERT_EQ(cudaGraphInstantiate(&exec, graph, 0), cudaSuccess);
+  ASSERT_EQ(cudaGraphLaunch(exec, stream), cudaSuccess);
+  ASSERT_EQ(cudaStreamSynchronize(stream), cudaSuccess);
+  (void)cudaGraphExecDestroy(exec);
+  (void)cudaGraphDestroy(graph);
+}
+
+/// Runs `calls` eagerly (unless cold) and from a graph, into separate outputs of `n` elements.
+void expect_graph_equals_eager(std::function<void(bf16*, cudaStream_t)> const& calls, std::size_t n, bool cold) {
+  Stream stream;
+  host::DeviceBuffer<bf16> eager(n), replayed(n);
+  replayed.fill_bytes(0xFF);  // NaN in bf16
+  if (!cold) calls(eager.data(), stream.s);
+  record_and_replay([&](bf16* out) { calls(out, stream.s); }, replayed.data(), stream.s);
+  if (::testing::Test::HasFatalFailure()) return;
+  if (cold) calls(eager.data(), stream.s);
+  ASSERT_EQ(cudaStreamSynchronize(stream.s), cudaSuccess);
+  auto const a = eager.download(), b = replayed.download();
+  std::size_t differ = 0;
+  for (std::size_t i = 0; i < n; ++i)
+    differ += std::memcmp(&a[i], &b[i], sizeof(bf16)) != 0 ? 1 : 0;
+  EXPECT_EQ(differ, 0u) << (cold ? "cold " : "") << "recording: " << differ << " of " << n
+                        << " elements differ from the eager run";
+}
+
+/// An RMSNorm with residual and a GEMM on its output: a transformer layer's first two launches.
+void norm_then_linear(std::int64_t m, std::int64_t n, std::int64_t k, bool cold) {
+  auto const x = random_buffer(std::size_t(m * k), 1), r = random_buffer(std::size_t(m * k), 2);
+  auto const g = random_buffer(std::size_t(k), 3), w = random_buffer(std::size_t(n * k), 4);
+  host::DeviceBuffer<bf16> normed(std::size_t(m * k)), sum(std::size_t(m * k));
+  ex::GemmArguments<ex::plans::Bf16TN> args;
+  args.a = normed.data(), args.lda = k;
+  args.b = w.data(), args.ldb = k;
+  args.ldc = n, args.m = m, args.n = n, args.k = k;
+  std::size_t const workspace_bytes = ex::gemm_bf16_tn_workspace_bytes(args);
+  host::DeviceBuffer<unsigned char> workspace(workspace_bytes);
+  if (workspace_bytes > 0) workspace.fill_bytes(0);
+  args.workspace = workspace_bytes > 0 ? workspace.data() : nullptr, args.workspace_bytes = workspace_bytes;
+  expect_graph_equals_eager(
+      [&](bf16* out, cudaStream_t stream) {
+        ex::rmsnorm<bf16>(x.data(), r.data(), g.data(), normed.data(), sum.data(), std::size_t(m), std::size_t(k),
+                          1e-6f, stream);
+        auto call = args;
+        call.c = out;
+        ex::run_gemm_bf16_tn(call, stream);
+      },
+      std::size_t(m * n), cold);
+}
+
+// First in the file, so that its kernels' first launches in the process happen inside the recording.
+TEST(GraphCapture, NormAndLinearRecordedCold) {
+  if (!cute_cpp::test::has_device()) GTEST_SKIP() << "no GPU";
+  for (std::int64_t m : {3, 777}) norm_then_linear(m, 2048, 768, /*cold=*/true);
+}
+
+TEST(GraphCapture, NormAndLinearRecordedAfterAnEagerRun) {
+  if (!cute_cpp::test::has_device()) GTEST_SKIP() << "no GPU";
+  // Decode-like rows (the swapped skinny GEMM) and prefill-like rows (the persistent tiles).
+  for (std::int64_t m : {1, 4, 300}) norm_then_linear(m, 1024, 512, /*cold=*/false);
+}
+
+}  // namespace
