@@ -74,7 +74,8 @@ void record_and_replay(std::function<void(bf16*)> const& calls, bf16* out, cudaS
 void expect_graph_equals_eager(std::function<void(bf16*, cudaStream_t)> const& calls, std::size_t n, bool cold) {
   Stream stream;
   host::DeviceBuffer<bf16> eager(n), replayed(n);
-  replayed.fill_bytes(0xFF);  // NaN in bf16
+  eager.fill_bytes(0xFF);  // NaN in bf16
+  replayed.fill_bytes(0xFF);
   if (!cold) calls(eager.data(), stream.s);
   record_and_replay([&](bf16* out) { calls(out, stream.s); }, replayed.data(), stream.s);
   if (::testing::Test::HasFatalFailure()) return;

@@ -32,6 +32,7 @@ TEST(PipelineWait, ACompletedPhaseReturnsThenAHangTraps) {
   wait_on<<<1, 32>>>(1, done.data());
   cute_cpp::host::cuda_check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
   EXPECT_EQ(done.download()[0], 1);
+  if (cute_cpp::test::under_sanitizer()) GTEST_SKIP() << "the hang that traps: not under compute-sanitizer";
   done.fill_bytes(0);
   wait_on<<<1, 32>>>(0, done.data());
   cudaError_t const result = cudaDeviceSynchronize();

@@ -67,6 +67,7 @@ TEST(StreamKFixup, AddsTheOtherCtasPartialsThenAHangTraps) {
         cudaMemcpy(flags.data(), ws.counters, sizeof(std::uint32_t) * slots, cudaMemcpyDeviceToHost), "cudaMemcpy");
     for (auto const f : flags) EXPECT_EQ(f, 0u);
   }
+  if (cute_cpp::test::under_sanitizer()) GTEST_SKIP() << "the hang that traps: not under compute-sanitizer";
   fixup<<<1, threads>>>(ws, out.data());  // no CTA leaves the partial sums
   cudaError_t const result = cudaDeviceSynchronize();
   EXPECT_NE(result, cudaSuccess) << "the wait for partial sums that never arrive returned";

@@ -16,6 +16,25 @@
 #include <cute_cpp/arch.hpp>
 
 namespace {
+
+/// The tests' device allocations, poisoned (0xA5 bytes: every output is written by the test or
+/// stays visibly wrong) and freed when the test ends (compute-sanitizer's leak check).
+struct DeviceAllocs {
+  std::vector<void*> blocks;
+  DeviceAllocs() = default;
+  DeviceAllocs(DeviceAllocs const&) = delete;
+  DeviceAllocs& operator=(DeviceAllocs const&) = delete;
+  ~DeviceAllocs() {
+    for (void* b : blocks) (void)cudaFree(b);
+  }
+};
+template <class T>
+cudaError_t device_alloc(DeviceAllocs& mem, T** p, std::size_t bytes) {
+  cudaError_t const e = cudaMalloc(reinterpret_cast<void**>(p), bytes);
+  if (e != cudaSuccess) return e;
+  mem.blocks.push_back(*p);
+  return cudaMemset(*p, 0xA5, bytes);
+}
 using cute_cpp::test::has_device;
 
 // cuTensorMapEncodeTiled from the driver (null when it has none).
@@ -309,9 +328,10 @@ __global__ void __cluster_dims__(2, 1, 1) k_st_async(unsigned* out) {
 }
 
 TEST(CtmPrimitivesGpu, MbarrierPhasesAndBulkCopies) {
+  DeviceAllocs mem;
   if (!has_device()) GTEST_SKIP() << "no GPU";
     std::vector<float> h(512); for (int i = 0; i < 512; ++i) h[i] = float(i) * 0.5f;
-  float *src, *dst; unsigned* ph; cudaMalloc(&src, 2048); cudaMalloc(&dst, 4096); cudaMalloc(&ph, 16);
+  float *src, *dst; unsigned* ph; device_alloc(mem, &src, 2048); device_alloc(mem, &dst, 4096); device_alloc(mem, &ph, 16);
   cudaMemcpy(src, h.data(), 2048, cudaMemcpyHostToDevice);
   k_bulk<<<1, 128>>>(src, dst, ph);
   cudaError_t e = cudaDeviceSynchronize();
@@ -322,11 +342,12 @@ TEST(CtmPrimitivesGpu, MbarrierPhasesAndBulkCopies) {
 }
 
 TEST(CtmPrimitivesGpu, TmaLoadStoreSwizzle128) {
+  DeviceAllocs mem;
   if (!has_device()) GTEST_SKIP() << "no GPU";
   PFN_cuTensorMapEncodeTiled_v12000 const encode = encode_tiled_entry_point();
   ASSERT_NE(encode, nullptr);
   std::vector<std::uint16_t> h(256 * 256); for (size_t i = 0; i < h.size(); ++i) h[i] = std::uint16_t(i * 7 + 3);
-  std::uint16_t *src, *dst; unsigned* bad; cudaMalloc(&src, h.size() * 2); cudaMalloc(&dst, 64 * 64 * 2); cudaMalloc(&bad, 4); cudaMemset(bad, 0, 4);
+  std::uint16_t *src, *dst; unsigned* bad; device_alloc(mem, &src, h.size() * 2); device_alloc(mem, &dst, 64 * 64 * 2); device_alloc(mem, &bad, 4); cudaMemset(bad, 0, 4);
   cudaMemcpy(src, h.data(), h.size() * 2, cudaMemcpyHostToDevice);
   CUtensorMap tin, tout;
   cuuint64_t dims[2] = {256, 256}, strides[1] = {512}; cuuint32_t box[2] = {64, 64}, es[2] = {1, 1};
@@ -345,9 +366,10 @@ TEST(CtmPrimitivesGpu, TmaLoadStoreSwizzle128) {
 }
 
 TEST(CtmPrimitivesGpu, ClusterDsmemRemoteArriveMulticast) {
+  DeviceAllocs mem;
   if (!has_device()) GTEST_SKIP() << "no GPU";
     std::vector<float> h(256); for (int i = 0; i < 256; ++i) h[i] = float(i) + 0.25f;
-  float *src, *out; unsigned* info; cudaMalloc(&src, 1024); cudaMalloc(&out, 2048); cudaMalloc(&info, 32);
+  float *src, *out; unsigned* info; device_alloc(mem, &src, 1024); device_alloc(mem, &out, 2048); device_alloc(mem, &info, 32);
   cudaMemcpy(src, h.data(), 1024, cudaMemcpyHostToDevice); cudaMemset(out, 0, 2048);
   k_cluster<<<2, 128>>>(src, out, info);
   cudaError_t e = cudaDeviceSynchronize();
@@ -358,16 +380,18 @@ TEST(CtmPrimitivesGpu, ClusterDsmemRemoteArriveMulticast) {
 }
 
 TEST(CtmPrimitivesGpu, LdmatrixStmatrix) {
+  DeviceAllocs mem;
   if (!has_device()) GTEST_SKIP() << "no GPU";
-    unsigned* bad; cudaMalloc(&bad, 4); cudaMemset(bad, 0, 4);
+    unsigned* bad; device_alloc(mem, &bad, 4); cudaMemset(bad, 0, 4);
   k_matrix<<<1, 32>>>(bad);
   cudaError_t e = cudaDeviceSynchronize(); unsigned nb = 1; cudaMemcpy(&nb, bad, 4, cudaMemcpyDeviceToHost);
   EXPECT_TRUE(e == cudaSuccess && nb == 0) << "ldmatrix x1/x1.trans fragment layout, x2 = first half of x4, stmatrix x4 (+trans) round trips";
 }
 
 TEST(CtmPrimitivesGpu, WarpOpsConversionsAtomics) {
+  DeviceAllocs mem;
   if (!has_device()) GTEST_SKIP() << "no GPU";
-  unsigned* u; float* f; std::uint32_t* rb; cudaMalloc(&u, 128); cudaMalloc(&f, 512); cudaMalloc(&rb, 16);
+  unsigned* u; float* f; std::uint32_t* rb; device_alloc(mem, &u, 128); device_alloc(mem, &f, 512); device_alloc(mem, &rb, 16);
   cudaMemset(u, 0, 128); cudaMemset(f, 0, 512);
   std::uint32_t init[4] = {0x42000000u /*bf16 32, 0*/, 0, 0x3F803F80u, 0x3F803F80u}; cudaMemcpy(rb, init, 16, cudaMemcpyHostToDevice);
   k_warp<<<1, 64>>>(u, f, rb);
@@ -384,8 +408,9 @@ TEST(CtmPrimitivesGpu, WarpOpsConversionsAtomics) {
 }
 
 TEST(CtmPrimitivesGpu, MmaSync) {
+  DeviceAllocs mem;
   if (!has_device()) GTEST_SKIP() << "no GPU";
-  float* out; cudaMalloc(&out, 256 * 4);
+  float* out; device_alloc(mem, &out, 256 * 4);
   k_mma<<<1, 32>>>(out);
   cudaError_t e = cudaDeviceSynchronize(); float o[256]; cudaMemcpy(o, out, sizeof o, cudaMemcpyDeviceToHost);
   bool ok16 = e == cudaSuccess, ok32 = e == cudaSuccess;
@@ -399,14 +424,15 @@ TEST(CtmPrimitivesGpu, MmaSync) {
 }
 
 TEST(CtmPrimitivesGpu, SetmaxnregAndPdl) {
+  DeviceAllocs mem;
   if (!has_device()) GTEST_SKIP() << "no GPU";
-    unsigned* c; cudaMalloc(&c, 4); cudaMemset(c, 0, 4);
+    unsigned* c; device_alloc(mem, &c, 4); cudaMemset(c, 0, 4);
   k_setmaxnreg<<<2, 384>>>(c);
   cudaError_t e = cudaDeviceSynchronize(); unsigned n = 0; cudaMemcpy(&n, c, 4, cudaMemcpyDeviceToHost);
   cudaFuncAttributes attr{}; cudaFuncGetAttributes(&attr, k_setmaxnreg);
   EXPECT_TRUE(e == cudaSuccess && n == 768) << "setmaxnreg dec 40 / inc 232 in a 384-thread block runs";
   RecordProperty("k_setmaxnreg_regs_at_launch", attr.numRegs);
-  unsigned *flag, *seen; cudaMalloc(&flag, 4); cudaMalloc(&seen, 4); cudaMemset(flag, 0, 4); cudaMemset(seen, 0, 4);
+  unsigned *flag, *seen; device_alloc(mem, &flag, 4); device_alloc(mem, &seen, 4); cudaMemset(flag, 0, 4); cudaMemset(seen, 0, 4);
   cudaStream_t s; cudaStreamCreate(&s);
   k_pdl_first<<<1, 32, 0, s>>>(flag);
   cudaLaunchConfig_t cfg{}; cfg.gridDim = 1; cfg.blockDim = 32; cfg.stream = s;
@@ -418,13 +444,14 @@ TEST(CtmPrimitivesGpu, SetmaxnregAndPdl) {
 }
 
 TEST(CtmPrimitivesGpu, TmaNoSwizzleMulticastAndTensormapPatch) {
+  DeviceAllocs mem;
   if (!has_device()) GTEST_SKIP() << "no GPU";
   PFN_cuTensorMapEncodeTiled_v12000 const encode = encode_tiled_entry_point();
   ASSERT_NE(encode, nullptr);
   std::vector<std::uint16_t> h(64 * 64), h2(64 * 64);
   for (size_t i = 0; i < h.size(); ++i) { h[i] = std::uint16_t(i * 5 + 1); h2[i] = std::uint16_t(i * 11 + 7); }
   std::uint16_t *src, *src2, *out; CUtensorMap* gmap;
-  cudaMalloc(&src, 8192); cudaMalloc(&src2, 8192); cudaMalloc(&out, 16384); cudaMalloc(&gmap, sizeof(CUtensorMap));
+  device_alloc(mem, &src, 8192); device_alloc(mem, &src2, 8192); device_alloc(mem, &out, 16384); device_alloc(mem, &gmap, sizeof(CUtensorMap));
   cudaMemcpy(src, h.data(), 8192, cudaMemcpyHostToDevice); cudaMemcpy(src2, h2.data(), 8192, cudaMemcpyHostToDevice);
   CUtensorMap half_rows;
   cuuint64_t dims[2] = {64, 64}, strides[1] = {128}; cuuint32_t box[2] = {64, 32}, es[2] = {1, 1};
@@ -445,9 +472,10 @@ TEST(CtmPrimitivesGpu, TmaNoSwizzleMulticastAndTensormapPatch) {
 }
 
 TEST(CtmPrimitivesGpu, CpAsyncZeroFillAndStAsync) {
+  DeviceAllocs mem;
   if (!has_device()) GTEST_SKIP() << "no GPU";
   std::vector<float> h(128); for (int i = 0; i < 128; ++i) h[i] = float(i) + 1.f;
-  float *src, *out; cudaMalloc(&src, 512); cudaMalloc(&out, 512);
+  float *src, *out; device_alloc(mem, &src, 512); device_alloc(mem, &out, 512);
   cudaMemcpy(src, h.data(), 512, cudaMemcpyHostToDevice);
   k_cp_async<<<1, 32>>>(src, out);
   ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
@@ -455,7 +483,7 @@ TEST(CtmPrimitivesGpu, CpAsyncZeroFillAndStAsync) {
   int bad = 0;
   for (int t = 0; t < 32; ++t) for (int i = 0; i < 4; ++i) bad += o[t * 4 + i] != ((t % 2 || i < 2) ? h[t * 4 + i] : 0.f);
   EXPECT_EQ(bad, 0) << "cp.async.cg src-size: the bytes past src-size are zero";
-  unsigned* u; cudaMalloc(&u, 64); cudaMemset(u, 0, 64);
+  unsigned* u; device_alloc(mem, &u, 64); cudaMemset(u, 0, 64);
   k_st_async<<<2, 64>>>(u);
   ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
   unsigned hu[12]; cudaMemcpy(hu, u, 48, cudaMemcpyDeviceToHost);
