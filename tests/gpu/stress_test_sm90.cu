@@ -260,7 +260,9 @@ TEST(Stress, EveryFamilyFromSeveralThreadsGivesTheSameBitsAndLeaksNothing) {
     std::printf("stress run %d: %lld calls from %d threads on %d streams, %zu families\n", run + 1,
                 static_cast<long long>(calls.load()), kThreads, kThreads, fams.size());
   }
-  EXPECT_EQ(free_device_memory(), free_before) << "device memory free before and after the second run";
+  // compute-sanitizer keeps device state of its own, and its leak check stands in for this one there.
+  if (!cute_cpp::test::under_sanitizer())
+    EXPECT_EQ(free_device_memory(), free_before) << "device memory free before and after the second run";
 }
 
 }  // namespace
