@@ -566,7 +566,8 @@ CUTE_CPP_HD constexpr LV flat_product(LV const& a, LV const& b, LayoutError& e) 
 CUTE_CPP_HD constexpr LV append_to_rank(LV const& l, int n) noexcept {
   if (rank(l) >= n) return l;
   LV r = is_leaf(l) ? wrap(l) : l;
-  while (rank(r) < n) push(r, lv_leaf({1, true}, {0, true}));
+  // A full tuple stops growing (push sets its overflow flag): the caller reports the capacity.
+  while (rank(r) < n && !overflowed(r)) push(r, lv_leaf({1, true}, {0, true}));
   return r;
 }
 /// C++ CuTe's zip(x, y): ((x0,y0),(x1,y1),...) when x is a tuple, else ((x,y)).
@@ -582,7 +583,9 @@ CUTE_CPP_HD constexpr LV zip2(LV const& x, LV const& y) noexcept {
 }
 CUTE_CPP_HD constexpr LV blocked_or_raked(LV const& a, LV const& b, bool raked, LayoutError& e) noexcept {
   int n = rank(a) > rank(b) ? rank(a) : rank(b);
-  LV p = logical_product(append_to_rank(a, n), append_to_rank(b, n), e);
+  LV const an = append_to_rank(a, n), bn = append_to_rank(b, n);
+  if (overflowed(an) || overflowed(bn)) return checked(overflowed(an) ? an : bn, e);
+  LV p = logical_product(an, bn, e);
   return checked(raked ? zip2(mode(p, 1), mode(p, 0)) : zip2(mode(p, 0), mode(p, 1)), e);
 }
 /// blocked_product(A, B): A's tile repeated over B, A's elements contiguous: ((A0,B0),(A1,B1),...).
@@ -737,7 +740,7 @@ CUTE_CPP_HD constexpr SliceResult local_tile(LV const& l, LV const& t, DynTuple 
   int r1 = rank(mode(z, 1));
   DynTuple c = coord;
   if (!c.is_leaf() && c.rank() < r1)
-    while (c.rank() < r1) dt::push(c, dt::underscore());
+    while (c.rank() < r1 && !c.overflow) dt::push(c, dt::underscore());
   return slice_and_offset(dt::pair(underscores(r0), c), z, e);
 }
 /// local_partition(L, threads, idx): the elements of L owned by thread idx when the tile

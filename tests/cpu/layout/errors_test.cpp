@@ -54,6 +54,19 @@ TEST(LayoutErrors, DynamicRulesThrowWithTheRuleAndValues) {
             std::string::npos);
 }
 
+// A product whose operands must be padded past the 32 nodes a dynamic layout holds reports the
+// capacity (the padding loop once spun forever on the full tuple: a fuzz-found hang).
+TEST(LayoutErrors, ProductsPastTheCapacityReportIt) {
+  std::string modes;
+  for (int i = 0; i < 31; ++i) modes += (i ? "," : "") + std::to_string(i % 7 + 1);  // 32 nodes: full
+  for (char const* op : {"blocked_product", "raked_product"}) {
+    std::string const expression = std::string(op) + "((" + modes + "),(3,(4)))";
+    EXPECT_NE(error_of([&] { (void)cc::evaluate_layout_expression(expression); }).find("[layout.capacity]"),
+              std::string::npos)
+        << expression;
+  }
+}
+
 TEST(LayoutErrors, NotationErrorsNameThePosition) {
   EXPECT_EQ(error_of([] { (void)cc::parse_layout("(4,8:(1,4)"); }),
             "cute-cpp [layout.notation.syntax]: at position 4 of \"(4,8:(1,4)\": expected ',' or ')'");
