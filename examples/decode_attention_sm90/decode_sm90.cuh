@@ -361,6 +361,9 @@ decode_kernel(const __grid_constant__ typename Plan::MapKV map_k, const __grid_c
     TmaCopy::prefetch_descriptor(map_v);
   }
   __syncthreads();
+  // Programmatic dependent launch (a no-op for a plain launch): the keys just appended and the
+  // queries are the predecessors' writes.
+  arch::griddepcontrol_wait();
   // Two producer warps, K's and V's: each issues half the boxes (with small pages, one warp's
   // issue rate is what limits the stream).
   if (threadIdx.x >= 160) {

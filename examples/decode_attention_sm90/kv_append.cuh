@@ -6,6 +6,7 @@
 // 16 bytes per lane. Memory-bound and small (a few KB per step); no tensor cores, any target.
 #include "decode.hpp"
 
+#include <cute_cpp/arch/griddepcontrol.hpp>
 #include <cute_cpp/host/arguments.hpp>
 #include <cute_cpp/host/error.hpp>
 #include <cute_cpp/host/launch.hpp>
@@ -33,6 +34,10 @@ __device__ __forceinline__ void copy_row(T* dst, T const* src, int dim, int lane
 template <class T>
 __global__ void __launch_bounds__(128) kv_append_kernel(T const* k_new, T const* v_new, T* k, T* v,
                                                         KvAppendParams const p) {
+  // Programmatic dependent launch (no-ops for a plain launch): the next grid may launch now, and
+  // this one waits for its predecessor's memory before touching global memory.
+  arch::griddepcontrol_launch_dependents();
+  arch::griddepcontrol_wait();
   std::int64_t const item = std::int64_t(blockIdx.x) * 4 + threadIdx.x / 32;  // (b, t, head)
   if (item >= std::int64_t(p.batch) * p.q_tokens * p.heads_kv) return;
   int const lane = int(threadIdx.x % 32);

@@ -23,6 +23,7 @@
 #include "gemm.hpp"
 
 #include <cute_cpp/arch/cluster.hpp>
+#include <cute_cpp/arch/griddepcontrol.hpp>
 #include <cute_cpp/arch/registers.hpp>
 #include <cute_cpp/copy/tma_copy.hpp>
 #include <cute_cpp/host/arguments.hpp>
@@ -326,6 +327,10 @@ gemm_kernel(const __grid_constant__ typename Plan::MapA tma_a, const __grid_cons
   } else {
     __syncthreads();
   }
+  // Programmatic dependent launch (no-ops for a plain launch): the next grid may launch now, and
+  // this one waits for its predecessor's memory before touching global memory.
+  arch::griddepcontrol_launch_dependents();
+  arch::griddepcontrol_wait();
   if (threadIdx.x / 128 == 0) {
     arch::warpgroup_reg_dealloc<Plan::producer_registers>();
     if (threadIdx.x == 0) gemm_producer<Plan>(smem, tma_a, tma_b, tiles);

@@ -20,6 +20,7 @@
 #include <cute_cpp/pipeline/named_barrier.hpp>  // NamedBarrierAllocation
 #include <cute_cpp/tensor.hpp>                  // make_tensor, RegisterTile, row_place, row_reduce
 #include <cute_cpp/tensor/row_stage.hpp>        // RowStage, row_loop
+#include <cute_cpp/arch/griddepcontrol.hpp>  // griddepcontrol_*
 #include <cute_cpp/arch/fence.hpp>              // fence_view_async_shared
 
 #include <cuda_runtime.h>
@@ -97,6 +98,10 @@ __global__ void __launch_bounds__(row_block_threads, Config::staged ? 4 : Config
 rmsnorm_kernel(T const* __restrict__ x, T const* __restrict__ residual, T const* __restrict__ w, T* __restrict__ y,
                T* __restrict__ residual_out, std::int64_t rows, int width, float eps) {
   static_assert(verify_plan<RowKernelPlan>());
+  // Programmatic dependent launch (no-ops for a plain launch): the next grid may launch now, and
+  // this one waits for its predecessor's memory before touching global memory.
+  arch::griddepcontrol_launch_dependents();
+  arch::griddepcontrol_wait();
   constexpr int V = Config::vec;
   using Tiles = RowTiles<T, V, Config::slots>;
   using Barriers = typename NamedBarrierAllocation<RowBarrierRequest<Config>>::template user<0>;  // the row groups'

@@ -157,6 +157,24 @@ def main():
                         "microseconds": f["ms"] * 1e3})
         print(f"{name_of[key]} {shape_of[key]}: ours {f['value']:.1f} {f['unit']}, transformers {ref_value:.1f}"
               f" ({'ref/ours' if lower_is_better else 'ours/ref'} {ratio:.2f})", flush=True)
+    # The decode step's graph with programmatic dependent launch, for what PDL buys.
+    pdl_json = work / "ours-pdl.json"
+    p = subprocess.run([str(binary), "bench", "--model", str(folder), "--prefill-len", "64", "--ttft-len", "64",
+                        "--context", str(CONTEXT), "--steps", str(STEPS), "--batches", ",".join(map(str, BATCHES)),
+                        "--pdl", "--json", str(pdl_json)], capture_output=True, text=True, timeout=900)
+    if p.returncode != 0 or "no CUDA graph" in p.stderr:
+        print(p.stdout, p.stderr, "bench: cute-cpp-qwen3 bench --pdl failed", sep="", flush=True)
+        return 1
+    pdl = {f["name"] + "|" + f["shape"]: f for f in json.loads(pdl_json.read_text())}
+    for b in BATCHES:
+        key = f"qwen3 decode|batch {b}, context {CONTEXT}"
+        with_pdl, without = pdl[key], ours[key]
+        records.append({"kernel": f"qwen3 decode with PDL (Qwen3-8B, {opts.layers} layers)", "shape": shape_of[f"decode{b}"],
+                        "dtype": "bf16", "ours": with_pdl["value"], "reference": "the same graph without PDL",
+                        "reference_value": without["value"], "unit": "tok/s",
+                        "ratio": with_pdl["value"] / without["value"], "microseconds": with_pdl["ms"] * 1e3})
+        print(f"qwen3 decode batch {b}: with PDL {with_pdl['value']:.1f} tok/s, without {without['value']:.1f}",
+              flush=True)
     if opts.json:
         Path(opts.json).write_text(json.dumps(records, indent=1) + "\n")
     return 0

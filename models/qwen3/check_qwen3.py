@@ -37,6 +37,9 @@ Checks, per checkpoint unless noted:
   batched-generate.<ckpt>  prompts of 5, 33 and 130 ids generated together (32 greedy tokens) give the
                            same ids as each generated alone, up to a near-tie (the tie tolerance above):
                            decode steps of other batch sizes sum in other orders.
+  graphs-vs-eager.<ckpt>   those prompts' decode steps replayed from CUDA graphs and launched eagerly
+                           (--eager) give the same ids; graphs-pdl-vs-eager: the same with the graphs'
+                           kernels launched as programmatic dependents (--pdl).
   sampling.tiny-tied       T 0.8, top-k 20, top-p 0.9: seed 7 twice gives the same ids, seed 8 others,
                            and every sampled token lies in the kept set of the fp32 logits given the
                            sampled prefix (transformers' order: temperature, top-k, top-p over the top-k).
@@ -607,6 +610,13 @@ def check_batched_generate(report, program, spec, folder, ref):
     report.check(f"graphs-vs-eager.{spec.name}", same,
                  "decode steps through CUDA graphs and eagerly give " + ("identical ids" if same else
                  f"different ids: graphs {together}, eager {eager}"))
+    # The same graphs with programmatic dependent launch (--pdl): each kernel starts while the one
+    # before it runs and waits for its memory; a kernel that does not wait would race and differ.
+    pdl = program.generate(folder, prompts, BATCH_TOKENS, spec.vocab, extra=("--pdl",))
+    same_pdl = pdl == eager
+    report.check(f"graphs-pdl-vs-eager.{spec.name}", same_pdl,
+                 "decode steps through CUDA graphs with PDL and eagerly give " + ("identical ids" if same_pdl else
+                 f"different ids: PDL graphs {pdl}, eager {eager}"))
 
 
 # ---- 5: sampling ----

@@ -4,6 +4,7 @@
 // provides: gathering rows by index (the embedding lookup, and the last token of each prompt
 // before the LM head), and the per-head q_norm/k_norm RMSNorm followed by RoPE, in place on the
 // fused QKV activation. Both are memory-bound and tiny beside the GEMMs; one warp per row.
+#include <cute_cpp/arch/griddepcontrol.hpp>  // griddepcontrol_*
 #include <cute_cpp/host/launch.hpp>  // launch, LaunchConfig
 
 #include <cuda_bf16.h>
@@ -23,6 +24,10 @@ using bf16 = __nv_bfloat16;
 __global__ void __launch_bounds__(128) gather_rows_kernel(bf16 const* __restrict__ table, std::int64_t table_rows,
                                                           std::int32_t const* __restrict__ rows, bf16* __restrict__ out,
                                                           std::int64_t count, int width) {
+  // Programmatic dependent launch (no-ops for a plain launch): the next grid may launch now, and
+  // this one waits for its predecessor's memory before touching global memory.
+  arch::griddepcontrol_launch_dependents();
+  arch::griddepcontrol_wait();
   std::int64_t const r = std::int64_t(blockIdx.x) * 4 + threadIdx.x / 32;
   if (r >= count) return;
   std::int64_t const src = rows[r];
@@ -50,6 +55,10 @@ inline void gather_rows(bf16 const* table, std::int64_t table_rows, std::int32_t
 /// block of gate and one of up).
 __global__ void __launch_bounds__(256) swiglu_interleaved_kernel(bf16 const* __restrict__ gu, bf16* __restrict__ h,
                                                                  std::int64_t rows, int f) {
+  // Programmatic dependent launch (no-ops for a plain launch): the next grid may launch now, and
+  // this one waits for its predecessor's memory before touching global memory.
+  arch::griddepcontrol_launch_dependents();
+  arch::griddepcontrol_wait();
   std::int64_t const item = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;  // (row, block of 8)
   int const blocks = f / 8;
   if (item >= rows * blocks) return;
@@ -98,6 +107,10 @@ template <int HeadDim>
 __global__ void __launch_bounds__(128) qk_norm_rope_kernel(bf16* __restrict__ qkv, std::int32_t const* __restrict__ positions,
                                                            bf16 const* __restrict__ q_norm, bf16 const* __restrict__ k_norm,
                                                            QkNormRopeParams const p) {
+  // Programmatic dependent launch (no-ops for a plain launch): the next grid may launch now, and
+  // this one waits for its predecessor's memory before touching global memory.
+  arch::griddepcontrol_launch_dependents();
+  arch::griddepcontrol_wait();
   constexpr int half = HeadDim / 2, per_lane = half / 32;
   static_assert(HeadDim == 64 || HeadDim == 128 || HeadDim == 256,
                 "cute-cpp [qwen3.head-dim]: the attention kernels take head_dim 64, 128 or 256");

@@ -42,11 +42,12 @@ constexpr const char* kRuleUsage = "cute-cpp [qwen3.usage]: the command line of 
 constexpr const char* kUsage =
     "usage: cute-cpp-qwen3 generate --model DIR (--prompt TEXT | --chat TEXT | --ids \"1,2;3,4\")\n"
     "                      [--max-new-tokens N] [--temperature T] [--top-k K] [--top-p P] [--seed S]\n"
-    "                      [--ignore-eos] [--max-seq N] [--max-batch N] [--eager]\n"
+    "                      [--ignore-eos] [--max-seq N] [--max-batch N] [--eager] [--pdl]\n"
     "       cute-cpp-qwen3 logits --model DIR --ids \"1,2,3;4,5\" --out FILE [--max-seq N]\n"
     "       cute-cpp-qwen3 bench --model DIR [--prefill-len 2048] [--ttft-len 512] [--batches 1,32]\n"
-    "                      [--context 512] [--steps 64] [--json FILE] [--eager]\n"
-    "--eager: decode steps launch every kernel instead of replaying a CUDA graph\n";
+    "                      [--context 512] [--steps 64] [--json FILE] [--eager] [--pdl]\n"
+    "--eager: decode steps launch every kernel instead of replaying a CUDA graph\n"
+    "--pdl: the decode graphs' kernels launch while the one before runs (programmatic dependent launch)\n";
 
 /// --name value pairs, and flags without a value.
 struct Args {
@@ -87,7 +88,7 @@ struct Args {
 };
 
 Args parse_args(int argc, char** argv) {
-  static const char* const flags[] = {"ignore-eos", "eager"};
+  static const char* const flags[] = {"ignore-eos", "eager", "pdl"};
   Args a;
   if (argc < 2) throw LoadError(kRuleUsage, std::string("no command\n") + kUsage);
   a.command = argv[1];
@@ -144,6 +145,7 @@ Qwen3Options model_options(const Args& a) {
   o.max_seq = int(a.number("max-seq", 0));
   o.max_batch = int(a.number("max-batch", 8));
   o.cuda_graphs = !a.has("eager");
+  o.programmatic_launch = a.has("pdl");
   return o;
 }
 
@@ -289,6 +291,7 @@ int run_bench(const Args& a) {
   int const max_batch = *std::max_element(batches.begin(), batches.end());
   Qwen3Options o;
   o.cuda_graphs = !a.has("eager");
+  o.programmatic_launch = a.has("pdl");
   o.max_batch = max_batch;
   o.max_seq = std::max(prefill_len, context + steps + 1);
   o.max_prefill_tokens = std::max({prefill_len, ttft_len, context * max_batch});

@@ -28,6 +28,10 @@ struct Qwen3Options {
   /// Decode steps replay CUDA graphs, one per padded batch size (1, 2, 4, ... max_batch), each
   /// recorded at its first step; one kernel launch's host cost a step instead of hundreds.
   bool cuda_graphs = true;
+  /// The decode graphs' kernel-to-kernel edges are programmatic (PDL): each kernel launches while
+  /// the one before it runs and waits for its memory in griddepcontrol.wait (host/graph_pdl.hpp).
+  /// Off until measured on the GPU (the bench reports decode with it beside without).
+  bool programmatic_launch = false;
 };
 
 /// The rule every refused prompt, id or sequence length names.

@@ -24,6 +24,7 @@
 
 #include <cute_cpp/host/buffer.hpp>
 #include <cute_cpp/host/error.hpp>
+#include <cute_cpp/host/graph_pdl.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -501,6 +502,8 @@ void Model::decode_step(int n) {
       e = cudaStreamEndCapture(stream_, &graph);
       if (!recorded && e == cudaSuccess) e = cudaErrorStreamCaptureInvalidated;
     }
+    if (e == cudaSuccess && graph != nullptr && options_.programmatic_launch)
+      host::make_kernel_edges_programmatic(graph);
     if (e == cudaSuccess && graph != nullptr) e = cudaGraphInstantiate(&exec, graph, 0);
     if (graph != nullptr) (void)cudaGraphDestroy(graph);
     if (e == cudaSuccess && exec != nullptr) {

@@ -4,7 +4,8 @@
 // call invalidates the whole recording. Each case runs the calls eagerly into one output, records
 // the same calls on a non-blocking stream, replays the graph into a poisoned second output and
 // expects the two bitwise equal. "Cold" cases record shapes that never ran eagerly in the process
-// (the first launch of a kernel configuration happens inside the recording).
+// (the first launch of a kernel configuration happens inside the recording); "programmatic" cases
+// make the graph's kernel edges programmatic dependencies (PDL) first.
 #include "has_device.hpp"
 
 #include "examples/gemm_sm90/gemm.hpp"
@@ -12,6 +13,7 @@
 #include "examples/rmsnorm/rmsnorm.cuh"
 
 #include <cute_cpp/host/buffer.hpp>
+#include <cute_cpp/host/graph_pdl.hpp>
 
 #include <gtest/gtest.h>
 
@@ -48,8 +50,15 @@ struct Stream {
   Stream& operator=(Stream const&) = delete;
 };
 
+/// How a case records: cold (no eager run of its shapes first), programmatic (the graph's kernel
+/// edges made programmatic dependencies, host/graph_pdl.hpp).
+struct Recording {
+  bool cold = false;
+  bool programmatic = false;
+};
+
 /// Records `calls(out)` on `stream` and replays it once; the recording's errors are the test's failure.
-void record_and_replay(std::function<void(bf16*)> const& calls, bf16* out, cudaStream_t stream) {
+void record_and_replay(std::function<void(bf16*)> const& calls, bf16* out, cudaStream_t stream, Recording how) {
   cudaGraph_t graph = nullptr;
   cudaGraphExec_t exec = nullptr;
   ASSERT_EQ(cudaStreamBeginCapture(stream, cudaStreamCaptureModeRelaxed), cudaSuccess);
@@ -63,6 +72,7 @@ void record_and_replay(std::function<void(bf16*)> const& calls, bf16* out, cudaS
   }
   cudaError_t const end = cudaStreamEndCapture(stream, &graph);
   ASSERT_EQ(end, cudaSuccess) << cudaGetErrorString(end);
+  if (how.programmatic) EXPECT_GT(host::make_kernel_edges_programmatic(graph), 0u) << "no kernel-to-kernel edge";
   ASSERT_EQ(cudaGraphInstantiate(&exec, graph, 0), cudaSuccess);
   ASSERT_EQ(cudaGraphLaunch(exec, stream), cudaSuccess);
   ASSERT_EQ(cudaStreamSynchronize(stream), cudaSuccess);
@@ -71,29 +81,31 @@ void record_and_replay(std::function<void(bf16*)> const& calls, bf16* out, cudaS
 }
 
 /// Runs `calls` eagerly (unless cold) and from a graph, into separate outputs of `n` elements.
-void expect_graph_equals_eager(std::function<void(bf16*, cudaStream_t)> const& calls, std::size_t n, bool cold) {
+void expect_graph_equals_eager(std::function<void(bf16*, cudaStream_t)> const& calls, std::size_t n, Recording how) {
   Stream stream;
   host::DeviceBuffer<bf16> eager(n), replayed(n);
   eager.fill_bytes(0xFF);  // NaN in bf16
   replayed.fill_bytes(0xFF);
-  if (!cold) calls(eager.data(), stream.s);
-  record_and_replay([&](bf16* out) { calls(out, stream.s); }, replayed.data(), stream.s);
+  if (!how.cold) calls(eager.data(), stream.s);
+  record_and_replay([&](bf16* out) { calls(out, stream.s); }, replayed.data(), stream.s, how);
   if (::testing::Test::HasFatalFailure()) return;
-  if (cold) calls(eager.data(), stream.s);
+  if (how.cold) calls(eager.data(), stream.s);
   ASSERT_EQ(cudaStreamSynchronize(stream.s), cudaSuccess);
   auto const a = eager.download(), b = replayed.download();
   std::size_t differ = 0;
   for (std::size_t i = 0; i < n; ++i)
     differ += std::memcmp(&a[i], &b[i], sizeof(bf16)) != 0 ? 1 : 0;
-  EXPECT_EQ(differ, 0u) << (cold ? "cold " : "") << "recording: " << differ << " of " << n
+  EXPECT_EQ(differ, 0u) << (how.cold ? "cold " : "") << (how.programmatic ? "programmatic " : "") << "recording: "
+                        << differ << " of " << n
                         << " elements differ from the eager run";
 }
 
 /// An RMSNorm with residual and a GEMM on its output: a transformer layer's first two launches.
-void norm_then_linear(std::int64_t m, std::int64_t n, std::int64_t k, bool cold) {
+void norm_then_linear(std::int64_t m, std::int64_t n, std::int64_t k, Recording how) {
   auto const x = random_buffer(std::size_t(m * k), 1), r = random_buffer(std::size_t(m * k), 2);
   auto const g = random_buffer(std::size_t(k), 3), w = random_buffer(std::size_t(n * k), 4);
   host::DeviceBuffer<bf16> normed(std::size_t(m * k)), sum(std::size_t(m * k));
+  normed.fill_bytes(0xFF);  // NaN: a GEMM that read it before the norm wrote it shows
   ex::GemmArguments<ex::plans::Bf16TN> args;
   args.a = normed.data(), args.lda = k;
   args.b = w.data(), args.ldb = k;
@@ -110,19 +122,27 @@ void norm_then_linear(std::int64_t m, std::int64_t n, std::int64_t k, bool cold)
         call.c = out;
         ex::run_gemm_bf16_tn(call, stream);
       },
-      std::size_t(m * n), cold);
+      std::size_t(m * n), how);
 }
 
 // First in the file, so that its kernels' first launches in the process happen inside the recording.
 TEST(GraphCapture, NormAndLinearRecordedCold) {
   if (!cute_cpp::test::has_device()) GTEST_SKIP() << "no GPU";
-  for (std::int64_t m : {3, 777}) norm_then_linear(m, 2048, 768, /*cold=*/true);
+  for (std::int64_t m : {3, 777}) norm_then_linear(m, 2048, 768, {.cold = true});
 }
 
 TEST(GraphCapture, NormAndLinearRecordedAfterAnEagerRun) {
   if (!cute_cpp::test::has_device()) GTEST_SKIP() << "no GPU";
   // Decode-like rows (the swapped skinny GEMM) and prefill-like rows (the persistent tiles).
-  for (std::int64_t m : {1, 4, 300}) norm_then_linear(m, 1024, 512, /*cold=*/false);
+  for (std::int64_t m : {1, 4, 300}) norm_then_linear(m, 1024, 512, {});
+}
+
+// The GEMM reads what the RMSNorm just wrote: launched as a programmatic dependent, it must wait
+// for it (griddepcontrol.wait), or the replay differs. Cold, so that the normalised rows are still
+// poison when the replay starts.
+TEST(GraphCapture, NormAndLinearWithProgrammaticEdges) {
+  if (!cute_cpp::test::has_device()) GTEST_SKIP() << "no GPU";
+  for (std::int64_t m : {1, 4, 300}) norm_then_linear(m, 4096, 4096, {.cold = true, .programmatic = true});
 }
 
 }  // namespace
