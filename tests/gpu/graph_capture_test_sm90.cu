@@ -6,6 +6,7 @@
 // expects the two bitwise equal. "Cold" cases record shapes that never ran eagerly in the process
 // (the first launch of a kernel configuration happens inside the recording); "programmatic" cases
 // make the graph's kernel edges programmatic dependencies (PDL) first.
+#include "device_fixtures.hpp"
 #include "has_device.hpp"
 
 #include "examples/gemm_sm90/gemm.hpp"
@@ -22,7 +23,6 @@
 #include <cstdint>
 #include <cstring>
 #include <functional>
-#include <random>
 #include <vector>
 
 namespace ex = cute_cpp::examples;
@@ -31,24 +31,8 @@ using bf16 = __nv_bfloat16;
 
 namespace {
 
-host::DeviceBuffer<bf16> random_buffer(std::size_t n, std::uint32_t seed) {
-  std::mt19937 rng(seed);
-  std::normal_distribution<float> normal(0.0f, 1.0f);
-  std::vector<bf16> v(n);
-  for (auto& x : v) x = __float2bfloat16(normal(rng));
-  host::DeviceBuffer<bf16> buffer(n);
-  buffer.upload(std::span<bf16 const>(v));
-  return buffer;
-}
-
-/// A non-blocking stream for the test's lifetime.
-struct Stream {
-  cudaStream_t s = nullptr;
-  Stream() { host::cuda_check(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), "cudaStreamCreate"); }
-  ~Stream() { (void)cudaStreamDestroy(s); }
-  Stream(Stream const&) = delete;
-  Stream& operator=(Stream const&) = delete;
-};
+using cute_cpp::test::random_bf16;
+using cute_cpp::test::Stream;
 
 /// How a case records: cold (no eager run of its shapes first), programmatic (the graph's kernel
 /// edges made programmatic dependencies, host/graph_pdl.hpp).
@@ -102,8 +86,8 @@ void expect_graph_equals_eager(std::function<void(bf16*, cudaStream_t)> const& c
 
 /// An RMSNorm with residual and a GEMM on its output: a transformer layer's first two launches.
 void norm_then_linear(std::int64_t m, std::int64_t n, std::int64_t k, Recording how) {
-  auto const x = random_buffer(std::size_t(m * k), 1), r = random_buffer(std::size_t(m * k), 2);
-  auto const g = random_buffer(std::size_t(k), 3), w = random_buffer(std::size_t(n * k), 4);
+  auto const x = random_bf16(std::size_t(m * k), 1), r = random_bf16(std::size_t(m * k), 2);
+  auto const g = random_bf16(std::size_t(k), 3), w = random_bf16(std::size_t(n * k), 4);
   host::DeviceBuffer<bf16> normed(std::size_t(m * k)), sum(std::size_t(m * k));
   normed.fill_bytes(0xFF);  // NaN: a GEMM that read it before the norm wrote it shows
   ex::GemmArguments<ex::plans::Bf16TN> args;

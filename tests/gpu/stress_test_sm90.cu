@@ -5,6 +5,7 @@
 // single-threaded result computed first (the GEMM's split-K partials included): a race, a stale
 // buffer or state shared between threads shows as a difference. Outputs are poisoned before each
 // call. Device memory free before and after the second run is the same (nothing leaks).
+#include "device_fixtures.hpp"
 #include "has_device.hpp"
 
 #include "examples/decode_attention_sm90/decode.hpp"
@@ -29,7 +30,6 @@
 #include <cstring>
 #include <functional>
 #include <memory>
-#include <random>
 #include <string>
 #include <thread>
 #include <vector>
@@ -40,19 +40,12 @@ using bf16 = __nv_bfloat16;
 
 namespace {
 
+using cute_cpp::test::random_bf16;
+using cute_cpp::test::Stream;
+
 constexpr int kThreads = 4;
 constexpr std::int64_t kCalls = 100000;  ///< entry-point calls over all threads (2000 under compute-sanitizer)
 constexpr int kCheckEvery = 8;           ///< rounds between a thread's synchronise-and-compare
-
-host::DeviceBuffer<bf16> random_bf16(std::size_t n, std::uint32_t seed) {
-  std::mt19937 rng(seed);
-  std::normal_distribution<float> normal(0.0f, 1.0f);
-  std::vector<bf16> v(n);
-  for (auto& x : v) x = __float2bfloat16(normal(rng));
-  host::DeviceBuffer<bf16> d(n);
-  d.upload(std::span<bf16 const>(v));
-  return d;
-}
 
 /// The bytes of a device buffer.
 template <class T>
@@ -183,14 +176,6 @@ std::unique_ptr<Work> make_work() {
   w->decode_workspace.fill_bytes(0);
   return w;
 }
-
-struct Stream {
-  cudaStream_t s = nullptr;
-  Stream() { host::cuda_check(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), "cudaStreamCreate"); }
-  ~Stream() { (void)cudaStreamDestroy(s); }
-  Stream(Stream const&) = delete;
-  Stream& operator=(Stream const&) = delete;
-};
 
 std::size_t free_device_memory() {
   std::size_t free = 0, total = 0;
