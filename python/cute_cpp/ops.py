@@ -22,18 +22,33 @@ except ImportError as e:  # built only with the CUDA kernels (the CMake build, C
 __all__ = ["linear", "rmsnorm", "attention"]
 
 
+_FRAMEWORK_OF_TYPE = {}  # type(x) -> "torch", "cupy", "jax" or "dlpack"
+
+
+def _torch_stream(x):
+    """The raw cudaStream_t of torch's current stream on x's device. torch._C._cuda_getCurrentRawStream
+    returns it without building a torch.cuda.Stream (what torch.cuda.current_stream does, a few
+    microseconds a call); Triton's launcher calls the same. The public route where it is missing."""
+    import torch
+    if not x.is_cuda:
+        return 0
+    raw = getattr(torch._C, "_cuda_getCurrentRawStream", None)
+    return raw(x.device.index) if raw is not None else torch.cuda.current_stream(x.device).cuda_stream
+
+
 def _framework(x):
     """The framework whose arrays the op returns, and the stream it runs on (0: the default)."""
-    module = type(x).__module__.split(".")[0]
-    if module == "torch":
-        import torch
-        return "torch", torch.cuda.current_stream(x.device).cuda_stream if x.is_cuda else 0
-    if module == "cupy":
+    framework = _FRAMEWORK_OF_TYPE.get(type(x))
+    if framework is None:
+        module = type(x).__module__.split(".")[0]
+        framework = {"torch": "torch", "cupy": "cupy", "jax": "jax", "jaxlib": "jax"}.get(module, "dlpack")
+        _FRAMEWORK_OF_TYPE[type(x)] = framework
+    if framework == "torch":
+        return framework, _torch_stream(x)
+    if framework == "cupy":
         import cupy
-        return "cupy", cupy.cuda.get_current_stream().ptr
-    if module in ("jax", "jaxlib"):
-        return "jax", 0
-    return "dlpack", 0
+        return framework, cupy.cuda.get_current_stream().ptr
+    return framework, 0
 
 
 def linear(x, w, *, out=None):
