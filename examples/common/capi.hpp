@@ -4,6 +4,7 @@
 // What the examples' C entry points share: the element type from a dtype code, errors as a status
 // and a message (naming the rule) instead of exceptions, and attention strides from a flat array.
 #include <cute_cpp/attention/tensors.hpp>
+#include <cute_cpp/host/error.hpp>  // argument_error
 
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
@@ -11,6 +12,7 @@
 #include <cstdio>
 #include <exception>
 #include <stdexcept>
+#include <string>
 
 namespace cute_cpp::examples {
 
@@ -34,6 +36,18 @@ int capi_call(int dtype, char* message, unsigned long message_size, F&& f) {
     if (dtype == 0) f(__nv_bfloat16{});
     else if (dtype == 1) f(__half{});
     else throw std::invalid_argument("cute-cpp [attention.dtype]: dtype is 0 (bf16) or 1 (f16)");
+  });
+}
+
+/// Calls f(T{}) with T the element type of `dtype` (0 bf16, 1 f16, 2 f32), as capi_try; another
+/// code is an error naming `<area>.dtype`. The row kernels' and elementwise entry points take all three.
+template <class F>
+int capi_call_float(int dtype, char const* area, char* message, unsigned long message_size, F&& f) {
+  return capi_try(message, message_size, [&] {
+    if (dtype == 0) f(__nv_bfloat16{});
+    else if (dtype == 1) f(__half{});
+    else if (dtype == 2) f(float{});
+    else host::argument_error((std::string(area) + ".dtype").c_str(), "dtype is 0 (bf16), 1 (f16) or 2 (f32)");
   });
 }
 

@@ -17,19 +17,13 @@ int cute_cpp_rmsnorm(int dtype, void const* x, void const* residual, void const*
                      unsigned long long rows, unsigned long long width, float eps, void* stream, char* message,
                      unsigned long message_size) {
   namespace ex = cute_cpp::examples;
-  auto const run = [&](auto tag) {
+  return ex::capi_call_float(dtype, "rmsnorm", message, message_size, [&](auto tag) {
     using T = decltype(tag);
     if (x == nullptr || w == nullptr || y == nullptr)
       cute_cpp::host::argument_error("rmsnorm.pointers", "x, w and y must be device pointers (one is null)");
     ex::rmsnorm<T>(static_cast<T const*>(x), static_cast<T const*>(residual), static_cast<T const*>(w),
                    static_cast<T*>(y), static_cast<T*>(residual_out), rows, width, eps,
                    static_cast<cudaStream_t>(stream));
-  };
-  return ex::capi_try(message, message_size, [&] {
-    if (dtype == 0) run(__nv_bfloat16{});
-    else if (dtype == 1) run(__half{});
-    else if (dtype == 2) run(float{});
-    else cute_cpp::host::argument_error("rmsnorm.dtype", "dtype is 0 (bf16), 1 (f16) or 2 (f32)");
   });
 }
 

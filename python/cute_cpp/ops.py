@@ -19,7 +19,7 @@ except ImportError as e:  # built only with the CUDA kernels (the CMake build, C
                       "CMake build (cmake -DCUTE_CPP_BUILD_PYTHON=ON); `pip install` builds only cute_cpp.layout "
                       f"so far ({e})") from e
 
-__all__ = ["linear", "rmsnorm", "attention"]
+__all__ = ["linear", "rmsnorm", "attention", "softmax", "swiglu", "reduce", "add"]
 
 
 _FRAMEWORK_OF_TYPE = {}  # type(x) -> "torch", "cupy", "jax" or "dlpack"
@@ -81,4 +81,34 @@ def attention(q, k, v, *, causal=False, scale=None, window=(-1, -1), out=None):
     framework, stream = _framework(q)
     result = _ops.attention(q, k, v, bool(causal), 0.0 if scale is None else float(scale), int(window[0]),
                             int(window[1]), out, framework, stream)
+    return result if out is None else out
+
+
+def softmax(x, *, out=None):
+    """``softmax(x)`` over the last dimension of a contiguous x (fp32 inside); bfloat16, float16 or float32."""
+    framework, stream = _framework(x)
+    result = _ops.softmax(x, out, framework, stream)
+    return result if out is None else out
+
+
+def swiglu(x, *, out=None):
+    """``silu(x[..., :H]) * x[..., H:]`` for a contiguous x whose last dimension is 2H (gate, then up):
+    the SwiGLU of an FFN whose gate and up projections are one GEMM. bfloat16, float16 or float32."""
+    framework, stream = _framework(x)
+    result = _ops.swiglu(x, out, framework, stream)
+    return result if out is None else out
+
+
+def reduce(x, op="sum", *, out=None):
+    """The sum (``op="sum"``) or maximum (``op="max"``) over the last dimension of a contiguous x, as
+    float32 of x's shape without its last dimension. bfloat16, float16 or float32 in."""
+    framework, stream = _framework(x)
+    result = _ops.reduce(x, str(op), out, framework, stream)
+    return result if out is None else out
+
+
+def add(a, b, *, out=None):
+    """``a + b`` for contiguous arrays of one shape and dtype (computed in fp32); bfloat16, float16 or float32."""
+    framework, stream = _framework(a)
+    result = _ops.add(a, b, out, framework, stream)
     return result if out is None else out

@@ -14,7 +14,7 @@ import torch
 
 from . import ops
 
-__all__ = ["linear", "rmsnorm", "fused_add_rmsnorm", "attention"]
+__all__ = ["linear", "rmsnorm", "fused_add_rmsnorm", "attention", "softmax", "swiglu", "reduce_sum", "reduce_max", "add"]
 
 
 @torch.library.custom_op("cute_cpp::linear", mutates_args=(), device_types="cuda")
@@ -63,3 +63,58 @@ def attention(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, causal: bool = 
 @attention.register_fake
 def _(q, k, v, causal=False, scale=None):
     return q.new_empty((q.shape[0], q.shape[1], q.shape[2], v.shape[3]))
+
+
+@torch.library.custom_op("cute_cpp::softmax", mutates_args=(), device_types="cuda")
+def softmax(x: torch.Tensor) -> torch.Tensor:
+    """softmax over the last dimension of a contiguous x."""
+    return ops.softmax(x)
+
+
+@softmax.register_fake
+def _(x):
+    return torch.empty_like(x)
+
+
+@torch.library.custom_op("cute_cpp::swiglu", mutates_args=(), device_types="cuda")
+def swiglu(x: torch.Tensor) -> torch.Tensor:
+    """silu(x[..., :H]) * x[..., H:] for a contiguous x of last dimension 2H."""
+    return ops.swiglu(x)
+
+
+@swiglu.register_fake
+def _(x):
+    return x.new_empty((*x.shape[:-1], x.shape[-1] // 2))
+
+
+@torch.library.custom_op("cute_cpp::reduce_sum", mutates_args=(), device_types="cuda")
+def reduce_sum(x: torch.Tensor) -> torch.Tensor:
+    """The sum over the last dimension, float32."""
+    return ops.reduce(x, "sum")
+
+
+@reduce_sum.register_fake
+def _(x):
+    return x.new_empty(x.shape[:-1], dtype=torch.float32)
+
+
+@torch.library.custom_op("cute_cpp::reduce_max", mutates_args=(), device_types="cuda")
+def reduce_max(x: torch.Tensor) -> torch.Tensor:
+    """The maximum over the last dimension, float32."""
+    return ops.reduce(x, "max")
+
+
+@reduce_max.register_fake
+def _(x):
+    return x.new_empty(x.shape[:-1], dtype=torch.float32)
+
+
+@torch.library.custom_op("cute_cpp::add", mutates_args=(), device_types="cuda")
+def add(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
+    """a + b for contiguous tensors of one shape and dtype."""
+    return ops.add(a, b)
+
+
+@add.register_fake
+def _(a, b):
+    return torch.empty_like(a)

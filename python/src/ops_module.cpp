@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // cute_cpp._ops: the kernels from Python on DLPack arrays (torch, CuPy, JAX, anything nanobind's
 // ndarray takes), through the C entry points that cute_cpp_export builds (libcute_cpp_gemm,
-// libcute_cpp_rmsnorm, libcute_cpp_fmha), so Python and C call the same checked functions.
+// libcute_cpp_rmsnorm, libcute_cpp_fmha, libcute_cpp_softmax, libcute_cpp_swiglu,
+// libcute_cpp_reduce, libcute_cpp_elementwise), so Python and C call the same checked functions.
 // Here: what the C entry points cannot see, checked in this order, so that a bad call raises
 // ValueError naming the rule before anything is allocated or launched: dtypes [ops.dtype], ranks
 // and extents [ops.shape], strides [ops.layout], then that every array is on the current CUDA
@@ -12,9 +13,13 @@
 #include <nanobind/stl/optional.h>
 #include <nanobind/stl/string.h>
 
+#include <cute_cpp_elementwise.h>
 #include <cute_cpp_fmha.h>
 #include <cute_cpp_gemm.h>
+#include <cute_cpp_reduce.h>
 #include <cute_cpp_rmsnorm.h>
+#include <cute_cpp_softmax.h>
+#include <cute_cpp_swiglu.h>
 
 #include <cuda_runtime_api.h>
 
@@ -239,6 +244,135 @@ nb::object attention(AnyArray q, AnyArray k, AnyArray v, bool causal, float scal
   return out ? nb::cast(*out) : result;
 }
 
+/// The code the C entry points take for a dtype: 0 bf16, 1 f16, 2 f32.
+int dtype_code(Dtype d) { return d == Dtype::bf16 ? 0 : d == Dtype::f16 ? 1 : 2; }
+
+/// A contiguous (row-major, no gaps) array seen as rows of its last dimension: (rows, width).
+std::pair<std::size_t, std::size_t> rows_of(char const* name, AnyArray const& a) {
+  if (a.ndim() < 1) fail("ops.shape", std::string(name) + " has no dimensions; expected at least one");
+  std::int64_t expected = 1;
+  for (std::size_t d = a.ndim(); d-- > 0;) {
+    if (a.shape(d) > 1 && a.stride(d) != expected)
+      fail("ops.layout", std::string(name) + " must be contiguous (row-major, no gaps); dimension " +
+                             std::to_string(d) + " has stride " + std::to_string(a.stride(d)) + ", expected " +
+                             std::to_string(expected));
+    expected *= std::int64_t(a.shape(d));
+  }
+  std::size_t const width = a.shape(a.ndim() - 1);
+  return {width == 0 ? 0 : a.size() / width, width};
+}
+
+std::vector<std::size_t> shape_of(AnyArray const& a) {
+  std::vector<std::size_t> shape(a.ndim());
+  for (std::size_t d = 0; d < a.ndim(); ++d) shape[d] = a.shape(d);
+  return shape;
+}
+
+/// `a`'s shape is `want` (an output given by the caller, or a second operand).
+void check_shape(char const* name, AnyArray const& a, std::vector<std::size_t> const& want, char const* meaning) {
+  bool same = a.ndim() == want.size();
+  for (std::size_t d = 0; same && d < want.size(); ++d) same = a.shape(d) == want[d];
+  if (!same) {
+    std::string w = "(";
+    for (std::size_t d = 0; d < want.size(); ++d) w += (d ? ", " : "") + std::to_string(want[d]);
+    fail("ops.shape", std::string(name) + " has shape " + shape_text(a) + "; expected " + w +
+                          (want.size() == 1 ? ",)" : ")") + " (" + meaning + ")");
+  }
+}
+
+/// y = softmax(x) over the last dimension of a contiguous x.
+nb::object softmax(AnyArray x, std::optional<AnyArray> out, std::string const& framework, std::uintptr_t stream) {
+  std::vector<std::pair<char const*, AnyArray const*>> arrays{{"x", &x}};
+  if (out) arrays.push_back({"out", &*out});
+  Dtype const dtype = check_dtypes(arrays, {Dtype::bf16, Dtype::f16, Dtype::f32});
+  auto const [rows, width] = rows_of("x", x);
+  if (out) {
+    check_shape("out", *out, shape_of(x), "x's");
+    (void)rows_of("out", *out);
+  }
+  int const device = check_devices(arrays);
+  nb::object result = out ? nb::none() : new_array(shape_of(x), x.dtype(), device, framework);
+  AnyArray const y = out ? *out : nb::cast<AnyArray>(result);
+  char message[1024] = "";
+  check_status(cute_cpp_softmax(dtype_code(dtype), x.data(), y.data(), rows, width, reinterpret_cast<void*>(stream),
+                                message, sizeof message),
+               message);
+  return out ? nb::cast(*out) : result;
+}
+
+/// out (..., H) = silu(x[..., :H]) * x[..., H:] for a contiguous x (..., 2H).
+nb::object swiglu(AnyArray x, std::optional<AnyArray> out, std::string const& framework, std::uintptr_t stream) {
+  std::vector<std::pair<char const*, AnyArray const*>> arrays{{"x", &x}};
+  if (out) arrays.push_back({"out", &*out});
+  Dtype const dtype = check_dtypes(arrays, {Dtype::bf16, Dtype::f16, Dtype::f32});
+  auto const [rows, width] = rows_of("x", x);
+  if (width % 2 != 0)
+    fail("ops.shape", "x has shape " + shape_text(x) + "; its last dimension (gate then up) must be even");
+  std::vector<std::size_t> o_shape = shape_of(x);
+  o_shape.back() = width / 2;
+  if (out) {
+    check_shape("out", *out, o_shape, "x's with the last dimension halved");
+    (void)rows_of("out", *out);
+  }
+  int const device = check_devices(arrays);
+  nb::object result = out ? nb::none() : new_array(o_shape, x.dtype(), device, framework);
+  AnyArray const o = out ? *out : nb::cast<AnyArray>(result);
+  char message[1024] = "";
+  check_status(cute_cpp_swiglu(dtype_code(dtype), x.data(), o.data(), rows, width / 2, reinterpret_cast<void*>(stream),
+                               message, sizeof message),
+               message);
+  return out ? nb::cast(*out) : result;
+}
+
+/// out (...) = the sum or maximum over the last dimension of a contiguous x, in float32.
+nb::object reduce(AnyArray x, std::string const& op, std::optional<AnyArray> out, std::string const& framework,
+                  std::uintptr_t stream) {
+  if (op != "sum" && op != "max") fail("ops.op", "op is \"sum\" or \"max\" (got \"" + op + "\")");
+  std::vector<std::pair<char const*, AnyArray const*>> arrays{{"x", &x}};
+  Dtype const dtype = check_dtypes(arrays, {Dtype::bf16, Dtype::f16, Dtype::f32});
+  auto const [rows, width] = rows_of("x", x);
+  std::vector<std::size_t> o_shape = shape_of(x);
+  o_shape.pop_back();
+  if (out) {
+    if (dtype_of(*out) != Dtype::f32) fail("ops.dtype", std::string("out is ") + dtype_name(dtype_of(*out)) +
+                                                            "; the reductions write float32");
+    check_shape("out", *out, o_shape, "x's without its last dimension");
+    if (!o_shape.empty()) (void)rows_of("out", *out);
+    arrays.push_back({"out", &*out});
+  }
+  int const device = check_devices(arrays);
+  nb::object result = out ? nb::none() : new_array(o_shape, nb::dtype<float>(), device, framework);
+  AnyArray const o = out ? *out : nb::cast<AnyArray>(result);
+  char message[1024] = "";
+  check_status(cute_cpp_reduce_rows(op == "sum" ? 0 : 1, dtype_code(dtype), x.data(), static_cast<float*>(o.data()),
+                                    rows, width, reinterpret_cast<void*>(stream), message, sizeof message),
+               message);
+  return out ? nb::cast(*out) : result;
+}
+
+/// out = a + b elementwise for contiguous arrays of one shape and dtype.
+nb::object add(AnyArray a, AnyArray b, std::optional<AnyArray> out, std::string const& framework,
+               std::uintptr_t stream) {
+  std::vector<std::pair<char const*, AnyArray const*>> arrays{{"a", &a}, {"b", &b}};
+  if (out) arrays.push_back({"out", &*out});
+  Dtype const dtype = check_dtypes(arrays, {Dtype::bf16, Dtype::f16, Dtype::f32});
+  check_shape("b", b, shape_of(a), "a's");
+  (void)rows_of("a", a);
+  (void)rows_of("b", b);
+  if (out) {
+    check_shape("out", *out, shape_of(a), "a's");
+    (void)rows_of("out", *out);
+  }
+  int const device = check_devices(arrays);
+  nb::object result = out ? nb::none() : new_array(shape_of(a), a.dtype(), device, framework);
+  AnyArray const o = out ? *out : nb::cast<AnyArray>(result);
+  char message[1024] = "";
+  check_status(cute_cpp_add(dtype_code(dtype), a.data(), b.data(), o.data(), a.size(), reinterpret_cast<void*>(stream),
+                            message, sizeof message),
+               message);
+  return out ? nb::cast(*out) : result;
+}
+
 }  // namespace
 
 NB_MODULE(_ops, m) {
@@ -250,4 +384,12 @@ NB_MODULE(_ops, m) {
   m.def("attention", &attention, "q"_a, "k"_a, "v"_a, "causal"_a, "scale"_a, "window_left"_a, "window_right"_a,
         "out"_a.none(), "framework"_a, "stream"_a,
         "O = softmax(scale Q K^T + mask) V (bf16 or f16; (batch, seq, heads, head_dim)).");
+  m.def("softmax", &softmax, "x"_a, "out"_a.none(), "framework"_a, "stream"_a,
+        "y = softmax(x) over the last dimension (bf16, f16 or f32; contiguous).");
+  m.def("swiglu", &swiglu, "x"_a, "out"_a.none(), "framework"_a, "stream"_a,
+        "out = silu(x[..., :H]) * x[..., H:] (bf16, f16 or f32; contiguous x of last dimension 2H).");
+  m.def("reduce", &reduce, "x"_a, "op"_a, "out"_a.none(), "framework"_a, "stream"_a,
+        "the sum or max over the last dimension, float32 (bf16, f16 or f32 in; contiguous).");
+  m.def("add", &add, "a"_a, "b"_a, "out"_a.none(), "framework"_a, "stream"_a,
+        "out = a + b (bf16, f16 or f32; contiguous, one shape).");
 }

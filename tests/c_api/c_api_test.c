@@ -2,9 +2,12 @@
  * The exported C entry points called from C: bad arguments come back as status 1 with the rule in
  * the message (no GPU needed: the checks come before any device call), and with a GPU a bf16 GEMM
  * of a shape that is not a multiple of any tile is checked element by element against a double
- * reference, its output poisoned (NaN) beforehand. Exit 0 when every check passes. */
+ * reference, its output poisoned (NaN) beforehand, and so is a float32 softmax of rows of 1000.
+ * Exit 0 when every check passes. */
 #include <cute_cpp_fmha.h>
 #include <cute_cpp_gemm.h>
+#include <cute_cpp_reduce.h>
+#include <cute_cpp_softmax.h>
 
 #include <cuda_runtime_api.h>
 
@@ -43,6 +46,12 @@ static void bad_arguments(void) {
   void* const b = (void*)(uintptr_t)0x20000;
   void* const c = (void*)(uintptr_t)0x30000;
   message[0] = 0;
+  expect_rule("softmax with dtype 7", cute_cpp_softmax(7, a, c, 4, 64, NULL, message, sizeof message), message,
+              "[softmax.dtype]");
+  expect_rule("reduce with op 5", cute_cpp_reduce_rows(5, 2, a, (float*)c, 4, 64, NULL, message, sizeof message),
+              message, "[reduce.op]");
+  expect_rule("softmax with a null y", cute_cpp_softmax(2, a, NULL, 4, 64, NULL, message, sizeof message), message,
+              "[softmax.pointers]");
   expect_rule("gemm with M = 0", cute_cpp_gemm_bf16(a, 64, b, 64, c, 64, 0, 64, 64, NULL, 0, NULL, NULL, message,
                                                     sizeof message),
               message, "[gemm.shape]");
@@ -127,6 +136,47 @@ done:
   free(hc);
 }
 
+/* y = softmax(x) over 3 rows of 1000 floats from C, against a double reference. */
+static void softmax_on_the_gpu(void) {
+  enum { ROWS = 3, WIDTH = 1000 };
+  float *hx = malloc(sizeof(float) * ROWS * WIDTH), *hy = malloc(sizeof(float) * ROWS * WIDTH);
+  void *dx = NULL, *dy = NULL;
+  char message[512] = "";
+  double worst = 0;
+  int r, i, bad = 0;
+  for (i = 0; i < ROWS * WIDTH; ++i) hx[i] = (float)rand() / (float)RAND_MAX * 8.0f - 4.0f;
+  if (!check_cuda(cudaMalloc(&dx, sizeof(float) * ROWS * WIDTH), "cudaMalloc") ||
+      !check_cuda(cudaMalloc(&dy, sizeof(float) * ROWS * WIDTH), "cudaMalloc"))
+    goto done;
+  check_cuda(cudaMemcpy(dx, hx, sizeof(float) * ROWS * WIDTH, cudaMemcpyHostToDevice), "cudaMemcpy");
+  check_cuda(cudaMemset(dy, 0xFF, sizeof(float) * ROWS * WIDTH), "cudaMemset"); /* NaN */
+  if (cute_cpp_softmax(2, dx, dy, ROWS, WIDTH, NULL, message, sizeof message) != 0) {
+    printf("FAIL: cute_cpp_softmax: %s\n", message);
+    ++failures;
+    goto done;
+  }
+  check_cuda(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
+  check_cuda(cudaMemcpy(hy, dy, sizeof(float) * ROWS * WIDTH, cudaMemcpyDeviceToHost), "cudaMemcpy");
+  for (r = 0; r < ROWS; ++r) {
+    double top = -1e30, sum = 0;
+    for (i = 0; i < WIDTH; ++i) top = hx[r * WIDTH + i] > top ? hx[r * WIDTH + i] : top;
+    for (i = 0; i < WIDTH; ++i) sum += exp((double)hx[r * WIDTH + i] - top);
+    for (i = 0; i < WIDTH; ++i) {
+      double const ref = exp((double)hx[r * WIDTH + i] - top) / sum, err = fabs(hy[r * WIDTH + i] - ref);
+      if (!(err <= ref * 1e-5 + 1e-9)) ++bad;
+      if (err > worst || err != err) worst = err;
+    }
+  }
+  printf("%s: softmax %dx%d from C: %d of %d outside tolerance, max error %.3g\n", bad == 0 ? "ok  " : "FAIL", ROWS,
+         WIDTH, bad, ROWS * WIDTH, worst);
+  failures += bad != 0;
+done:
+  cudaFree(dx);
+  cudaFree(dy);
+  free(hx);
+  free(hy);
+}
+
 int main(void) {
   int devices = 0;
   bad_arguments();
@@ -134,6 +184,7 @@ int main(void) {
     printf("no GPU here: the GPU half is skipped\n");
   } else {
     gemm_on_the_gpu();
+    softmax_on_the_gpu();
   }
   printf("%s\n", failures == 0 ? "all checks pass" : "FAILED");
   return failures == 0 ? 0 : 1;

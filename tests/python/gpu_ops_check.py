@@ -102,6 +102,28 @@ def checks(ops):
         if ref is not None:
             bad, worst = close(o, ref, 2e-2, 2e-2)
             check(f"attention b{b} s{sq}/{sk} h{h}/{hkv} d{d} causal={causal}", bad == 0, f"(max err {worst:.3g})")
+    # softmax, swiglu, the row reductions and add: every dtype, widths that are not a vector's multiple,
+    # leading dimensions flattened into rows.
+    for shape, dtype in (((37, 1000), bf), ((3, 5, 4097), torch.float16), ((129, 64), torch.float32)):
+        x = torch.randn(*shape, device="cuda", dtype=dtype, generator=g)
+        tol = 1e-5 if dtype == torch.float32 else 1e-2
+        y = poisoned(*shape, dtype=dtype)
+        ops.softmax(x, out=y)
+        check(f"softmax {shape} {dtype}", close(y, torch.softmax(x.double(), -1), tol, 1e-6)[0] == 0)
+        if shape[-1] % 2 == 0:
+            h = shape[-1] // 2
+            o = poisoned(*shape[:-1], h, dtype=dtype)
+            ops.swiglu(x, out=o)
+            ref = F.silu(x[..., :h].double()) * x[..., h:].double()
+            check(f"swiglu {shape} {dtype}", close(o, ref, tol, tol)[0] == 0)
+        for op, ref in (("sum", x.double().sum(-1)), ("max", x.double().amax(-1))):
+            r = ops.reduce(x, op)
+            check(f"reduce {op} {shape} {dtype}", r.dtype == torch.float32 and r.shape == shape[:-1]
+                  and close(r, ref, 1e-4, 1e-3 * shape[-1] ** 0.5)[0] == 0)
+        b2 = torch.randn(*shape, device="cuda", dtype=dtype, generator=g)
+        a2 = poisoned(*shape, dtype=dtype)
+        ops.add(x, b2, out=a2)
+        check(f"add {shape} {dtype}", torch.equal(a2, (x.float() + b2.float()).to(dtype)))
     # A second stream: the op runs on the current one.
     s2 = torch.cuda.Stream()
     x = torch.randn(64, 4096, device="cuda", dtype=bf, generator=g)
@@ -129,7 +151,12 @@ def checks(ops):
     for name, op, args in (("linear", torch.ops.cute_cpp.linear.default, (xs, ws)),
                            ("rmsnorm", torch.ops.cute_cpp.rmsnorm.default, (xs, ws[0], 1e-6)),
                            ("fused_add_rmsnorm", torch.ops.cute_cpp.fused_add_rmsnorm.default,
-                            (xs, torch.randn_like(xs), ws[0], 1e-6))):
+                            (xs, torch.randn_like(xs), ws[0], 1e-6)),
+                           ("softmax", torch.ops.cute_cpp.softmax.default, (xs,)),
+                           ("swiglu", torch.ops.cute_cpp.swiglu.default, (xs,)),
+                           ("reduce_sum", torch.ops.cute_cpp.reduce_sum.default, (xs,)),
+                           ("reduce_max", torch.ops.cute_cpp.reduce_max.default, (xs,)),
+                           ("add", torch.ops.cute_cpp.add.default, (xs, torch.randn_like(xs)))):
         try:
             torch.library.opcheck(op, args)
             check(f"torch.library.opcheck cute_cpp::{name}", True)
@@ -199,6 +226,19 @@ def benchmarks(ops):
                       lambda: F.scaled_dot_product_attention(q.transpose(1, 2), kv.transpose(1, 2), kv.transpose(1, 2),
                                                              is_causal=True, enable_gqa=True)),
            "F.scaled_dot_product_attention", flops)
+    x = torch.randn(16384, 4096, device="cuda", dtype=bf)
+    y = torch.empty_like(x)
+    record("python ops.softmax", "16384x4096", *time_pair(lambda: ops.softmax(x, out=y), lambda: F.softmax(x, -1)),
+           "F.softmax")
+    h = torch.empty(16384, 2048, device="cuda", dtype=bf)
+    record("python ops.swiglu", "16384x4096", *time_pair(lambda: ops.swiglu(x, out=h),
+                                                         lambda: F.silu(x[:, :2048]) * x[:, 2048:]), "F.silu * up")
+    r = torch.empty(16384, device="cuda", dtype=torch.float32)
+    record("python ops.reduce sum", "16384x4096", *time_pair(lambda: ops.reduce(x, "sum", out=r),
+                                                             lambda: x.sum(-1, dtype=torch.float32)), "torch.sum")
+    x2 = torch.randn_like(x)
+    record("python ops.add", "16384x4096", *time_pair(lambda: ops.add(x, x2, out=y), lambda: torch.add(x, x2, out=y)),
+           "torch.add")
     # Per-call overhead at a tiny size: host time per call.
     xs, ws = torch.randn(8, 64, device="cuda", dtype=bf), torch.randn(64, 64, device="cuda", dtype=bf)
     outs = torch.empty(8, 64, device="cuda", dtype=bf)

@@ -47,6 +47,17 @@ def test_well_formed_cpu_arrays_reach_the_device_check():
     (lambda: ops.rmsnorm(np.ones((4, 8), F32), np.ones(8, F32), residual=np.ones((4, 8), F32),
                          residual_out=np.ones((4, 8), F32), out=np.ones((5, 8), F32)), "ops.shape",
      "out has shape (5, 8); dimension 0 must be 4"),
+    (lambda: ops.softmax(np.ones((4, 8), np.int32)), "ops.dtype", "x is an unsupported dtype"),
+    (lambda: ops.softmax(np.ones((4, 16), F32)[:, ::2]), "ops.layout", "x must be contiguous"),
+    (lambda: ops.softmax(np.ones((4, 8), F32), out=np.ones((4, 7), F32)), "ops.shape", "out has shape (4, 7)"),
+    (lambda: ops.swiglu(np.ones((4, 7), F32)), "ops.shape", "its last dimension (gate then up) must be even"),
+    (lambda: ops.swiglu(np.ones((4, 8), F32), out=np.ones((4, 8), F32)), "ops.shape",
+     "out has shape (4, 8); expected (4, 4)"),
+    (lambda: ops.reduce(np.ones((4, 8), F32), "mean"), "ops.op", 'op is "sum" or "max"'),
+    (lambda: ops.reduce(np.ones((4, 8), F32), out=np.ones(4, np.float16)), "ops.dtype", "the reductions write float32"),
+    (lambda: ops.reduce(np.ones((4, 8), F32), out=np.ones(5, F32)), "ops.shape", "out has shape (5,); expected (4,)"),
+    (lambda: ops.add(np.ones((4, 8), F32), np.ones((4, 9), F32)), "ops.shape", "b has shape (4, 9); expected (4, 8)"),
+    (lambda: ops.add(np.ones((4, 8), F32), np.ones((4, 8), np.float16)), "ops.dtype", "b is float16 but a is float32"),
 ])
 def test_bad_calls_name_their_rule(call, rule, text):
     got_rule, got_text = rule_of(call)
@@ -60,3 +71,14 @@ def test_cpu_outputs_are_untouched():
     rule, _ = rule_of(lambda: ops.rmsnorm(x, w, out=out))
     assert rule == "ops.device"
     assert (out == 7.0).all()
+
+
+@pytest.mark.parametrize("call", [
+    lambda x: ops.softmax(x),
+    lambda x: ops.swiglu(x),
+    lambda x: ops.reduce(x, "max"),
+    lambda x: ops.add(x, x),
+])
+def test_row_and_elementwise_ops_reach_the_device_check(call):
+    rule, text = rule_of(lambda: call(np.ones((3, 4, 8), F32)))
+    assert rule == "ops.device" and "is not on a CUDA device" in text, text
