@@ -15,9 +15,9 @@ anything is allocated or launched; a violation raises ``ValueError`` whose text 
 try:
     from . import _ops
 except ImportError as e:  # built only with the CUDA kernels (the CMake build, CUTE_CPP_BUILD_PYTHON)
-    raise ImportError("cute_cpp.ops needs the extension cute_cpp._ops, which is built with the kernels by the "
-                      "CMake build (cmake -DCUTE_CPP_BUILD_PYTHON=ON); `pip install` builds only cute_cpp.layout "
-                      f"so far ({e})") from e
+    raise ImportError("cute_cpp.ops needs the extension cute_cpp._ops, which is built with the kernels where nvcc "
+                      "is found (pip install ., or the CMake build with -DCUTE_CPP_BUILD_PYTHON=ON); this "
+                      f"installation has cute_cpp.layout only ({e})") from e
 
 __all__ = ["linear", "rmsnorm", "attention", "softmax", "swiglu", "reduce", "add"]
 
