@@ -3,8 +3,11 @@
 // The C entry point to the Hopper GEMM (libcute_cpp_gemm.so and its generated header
 // cute_cpp_gemm.h, made by cute_cpp_export): the bf16 linear layer through the tile heuristic.
 #include "examples/common/capi.hpp"
+#include <cute_cpp/host/arguments.hpp>
 #include "gemm.hpp"
 #include "plans.hpp"
+
+#include <type_traits>
 
 extern "C" {
 
@@ -30,6 +33,46 @@ int cute_cpp_gemm_bf16(void const* a, long long lda, void const* b, long long ld
                              ex::plans::Bf16TN::layout_c, false);
     if (workspace_needed != nullptr) *workspace_needed = ex::gemm_bf16_tn_workspace_bytes(args);
     ex::run_gemm_bf16_tn(args, static_cast<cudaStream_t>(stream));
+  });
+}
+
+/// C = act(alpha * A B^T + beta * C + bias) in one pass (the fused epilogue, 128 x 256 tiles):
+/// A, B, C and the leading dimensions as cute_cpp_gemm_bf16; beta != 0 reads C's values before
+/// overwriting them; bias: n floats on the device, or null; activation: 0 none, 1 ReLU, 2 GELU (tanh
+/// form), 3 SiLU. workspace, workspace_needed, stream and the result as cute_cpp_gemm_bf16.
+int cute_cpp_gemm_bf16_epilogue(void const* a, long long lda, void const* b, long long ldb, void* c, long long ldc,
+                                long long m, long long n, long long k, float alpha, float beta, float const* bias,
+                                int activation, void* workspace, unsigned long long workspace_bytes,
+                                unsigned long long* workspace_needed, void* stream, char* message,
+                                unsigned long message_size) {
+  namespace ex = cute_cpp::examples;
+  namespace host = cute_cpp::host;
+  auto const run = [&]<class Plan>(std::type_identity<Plan>) {
+    ex::GemmArguments<Plan> args;
+    args.a = static_cast<ex::plans::bf16 const*>(a), args.lda = lda;
+    args.b = static_cast<ex::plans::bf16 const*>(b), args.ldb = ldb;
+    args.c = static_cast<ex::plans::bf16*>(c), args.ldc = ldc;
+    args.m = m, args.n = n, args.k = k;
+    args.workspace = workspace, args.workspace_bytes = workspace_bytes;
+    args.epilogue_op.alpha = alpha, args.epilogue_op.beta = beta;
+    args.epilogue_op.source = beta != 0.0f ? args.c : nullptr, args.epilogue_op.ld_source = ldc;
+    args.epilogue_op.bias = bias;
+    ex::check_gemm_arguments(args, Plan::major_a, Plan::major_b, Plan::layout_c, false);
+    if (bias != nullptr) {
+      host::PointerArgument const pointers[] = {{"bias", bias}};
+      host::check_device_pointers("gemm", pointers, static_cast<cudaStream_t>(stream));
+    }
+    if (workspace_needed != nullptr) *workspace_needed = ex::gemm_workspace_bytes<Plan>(args);
+    ex::run_gemm<Plan>(args, static_cast<cudaStream_t>(stream));
+  };
+  return ex::capi_try(message, message_size, [&] {
+    switch (activation) {
+      case 0: return run(std::type_identity<ex::plans::Bf16TNLinear>{});
+      case 1: return run(std::type_identity<ex::plans::Bf16TNRelu>{});
+      case 2: return run(std::type_identity<ex::plans::Bf16TNGelu>{});
+      case 3: return run(std::type_identity<ex::plans::Bf16TNSilu>{});
+      default: host::argument_error("gemm.activation", "activation is 0 (none), 1 (ReLU), 2 (GELU) or 3 (SiLU)");
+    }
   });
 }
 

@@ -76,6 +76,8 @@ using Bf16TNf32 = Wide<bf16, float, K, K>;
 /// 32 rows per 64-row slab).
 using Bf16TNf32ColMajor =
     GemmPlan<bf16, bf16, float, GemmConfig{.block_n = 64, .stages = 6, .layout_c = LayoutEnum::ColMajor}>;
+/// alpha * A B + beta * S + bias without an activation (cute_cpp_gemm_bf16_epilogue's "none").
+using Bf16TNLinear = Wide<bf16, bf16, K, K, epilogue::LinearCombination<bf16>>;
 using Bf16TNRelu = Wide<bf16, bf16, K, K, epilogue::LinearCombination<bf16, epilogue::ReLU>>;
 using Bf16TNGelu = Wide<bf16, bf16, K, K, epilogue::LinearCombination<bf16, epilogue::GELU>>;
 using Bf16TNSilu = Wide<bf16, bf16, K, K, epilogue::LinearCombination<bf16, epilogue::SiLU>>;
@@ -85,7 +87,7 @@ using Bf16TNSwiGLU = Wide<bf16, bf16, K, K, epilogue::SwiGLU>;
 
 /// Every plan the *_sm90.cu files instantiate (keep in step with them).
 using Instantiated = GemmPlanList<Bf16TN, Bf16NN, Bf16TT, Bf16NT, Bf16TNNoCluster, Bf16TN128, Bf16TN64, Bf16TN128NoCluster,
-                                  Bf16TN64NoCluster, Bf16TNPingPong, Bf16TNRelu, Bf16TNGelu, Bf16TNSilu, Bf16TNSwiGLU,
+                                  Bf16TN64NoCluster, Bf16TNPingPong, Bf16TNLinear, Bf16TNRelu, Bf16TNGelu, Bf16TNSilu, Bf16TNSwiGLU,
                                   Bf16TN112NoCluster, Bf16TN112ClusterN, Bf16TNSwap16, Bf16TNSwap32, Bf16TNSwap64,
                                   Bf16TNSwap128c2, F16TN, Bf16TNf32, Bf16TNf32ColMajor, Bf16TN320>;
 

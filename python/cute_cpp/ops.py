@@ -19,7 +19,7 @@ except ImportError as e:  # built only with the CUDA kernels (the CMake build, C
                       "is found (pip install ., or the CMake build with -DCUTE_CPP_BUILD_PYTHON=ON); this "
                       f"installation has cute_cpp.layout only ({e})") from e
 
-__all__ = ["linear", "rmsnorm", "attention", "softmax", "swiglu", "reduce", "add"]
+__all__ = ["linear", "gemm", "rmsnorm", "attention", "softmax", "swiglu", "reduce", "add"]
 
 
 _FRAMEWORK_OF_TYPE = {}  # type(x) -> "torch", "cupy", "jax" or "dlpack"
@@ -58,6 +58,17 @@ def linear(x, w, *, out=None):
     contiguous and 16-byte aligned."""
     framework, stream = _framework(x)
     result = _ops.linear(x, w, out, framework, stream)
+    return result if out is None else out
+
+
+def gemm(a, b, *, bias=None, activation=None, alpha=1.0, beta=0.0, out=None):
+    """``act(alpha * a @ b + beta * out + bias)`` in one kernel (the GEMM's fused epilogue): a (M, K)
+    and b (K, N) in bfloat16, b the transpose of an (N, K) weight with contiguous rows (``w.T``);
+    ``bias`` float32 (N,); ``activation`` None, ``"relu"``, ``"gelu"`` (the tanh form, as
+    ``F.gelu(approximate="tanh")``) or ``"silu"``; ``beta != 0`` needs ``out``, whose values it adds."""
+    framework, stream = _framework(a)
+    result = _ops.gemm(a, b, bias, "none" if activation is None else str(activation), float(alpha), float(beta),
+                       out, framework, stream)
     return result if out is None else out
 
 

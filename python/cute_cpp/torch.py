@@ -14,7 +14,7 @@ import torch
 
 from . import ops
 
-__all__ = ["linear", "rmsnorm", "fused_add_rmsnorm", "attention", "softmax", "swiglu", "reduce_sum", "reduce_max", "add"]
+__all__ = ["linear", "gemm", "rmsnorm", "fused_add_rmsnorm", "attention", "softmax", "swiglu", "reduce_sum", "reduce_max", "add"]
 
 
 @torch.library.custom_op("cute_cpp::linear", mutates_args=(), device_types="cuda")
@@ -26,6 +26,20 @@ def linear(x: torch.Tensor, w: torch.Tensor) -> torch.Tensor:
 @linear.register_fake
 def _(x, w):
     return x.new_empty((x.shape[0], w.shape[0]))
+
+
+@torch.library.custom_op("cute_cpp::gemm", mutates_args=(), device_types="cuda")
+def gemm(a: torch.Tensor, b: torch.Tensor, bias: Optional[torch.Tensor] = None, activation: Optional[str] = None,
+         alpha: float = 1.0, beta: float = 0.0, c: Optional[torch.Tensor] = None) -> torch.Tensor:
+    """act(alpha * a @ b + beta * c + bias): cute_cpp.ops.gemm, with c the addend (copied, not written)."""
+    out = c.clone() if c is not None and beta != 0.0 else None
+    return ops.gemm(a, b, bias=bias, activation=activation, alpha=alpha, beta=beta if out is not None else 0.0,
+                    out=out)
+
+
+@gemm.register_fake
+def _(a, b, bias=None, activation=None, alpha=1.0, beta=0.0, c=None):
+    return a.new_empty((a.shape[0], b.shape[1]))
 
 
 @torch.library.custom_op("cute_cpp::rmsnorm", mutates_args=(), device_types="cuda")

@@ -171,6 +171,54 @@ nb::object linear(AnyArray x, AnyArray w, std::optional<AnyArray> out, std::stri
   return out ? nb::cast(*out) : result;
 }
 
+/// out = act(alpha * a @ b + beta * out + bias) for a (M, K) with contiguous rows and b (K, N) the
+/// transpose of an (N, K) weight with contiguous rows (K-major: b's stride along K is 1).
+nb::object gemm(AnyArray a, AnyArray b, std::optional<AnyArray> bias, std::string const& activation, float alpha,
+                float beta, std::optional<AnyArray> out, std::string const& framework, std::uintptr_t stream) {
+  int act = -1;
+  if (activation == "none") act = 0;
+  else if (activation == "relu") act = 1;
+  else if (activation == "gelu") act = 2;
+  else if (activation == "silu") act = 3;
+  else fail("ops.activation", "activation is None, \"relu\", \"gelu\" (tanh form) or \"silu\" (got \"" + activation + "\")");
+  if (beta != 0.0f && !out) fail("ops.shape", "beta != 0 adds beta * out: pass out (its values are read, then overwritten)");
+  std::vector<std::pair<char const*, AnyArray const*>> arrays{{"a", &a}, {"b", &b}};
+  if (out) arrays.push_back({"out", &*out});
+  check_dtypes(arrays, {Dtype::bf16});
+  check_rank("a", a, 2, "(M, K)");
+  check_rank("b", b, 2, "(K, N)");
+  check_extent("b", b, 0, a.shape(1), "K, a's last dimension");
+  if (out) {
+    check_rank("out", *out, 2, "(M, N)");
+    check_extent("out", *out, 0, a.shape(0), "M");
+    check_extent("out", *out, 1, b.shape(1), "N");
+  }
+  if (bias) {
+    if (dtype_of(*bias) != Dtype::f32) fail("ops.dtype", std::string("bias is ") + dtype_name(dtype_of(*bias)) +
+                                                             "; the epilogue adds a float32 bias");
+    check_rank("bias", *bias, 1, "(N,)");
+    check_extent("bias", *bias, 0, b.shape(1), "N, b's last dimension");
+    check_inner_contiguous("bias", *bias);
+  }
+  check_inner_contiguous("a", a);
+  if (out) check_inner_contiguous("out", *out);
+  if (b.shape(0) > 1 && b.stride(0) != 1)
+    fail("ops.layout", "b must be K-major: the transpose of an (N, K) weight with contiguous rows (w.T); got strides (" +
+                           std::to_string(b.stride(0)) + ", " + std::to_string(b.stride(1)) + ")");
+  if (bias) arrays.push_back({"bias", &*bias});
+  int const device = check_devices(arrays);
+  nb::object result = out ? nb::none() : new_array({a.shape(0), b.shape(1)}, a.dtype(), device, framework);
+  AnyArray const o = out ? *out : nb::cast<AnyArray>(result);
+  long long const ldb = b.shape(1) > 1 ? b.stride(1) : (long long)b.shape(0);
+  char message[1024] = "";
+  check_status(cute_cpp_gemm_bf16_epilogue(a.data(), a.stride(0), b.data(), ldb, o.data(), o.stride(0),
+                                           (long long)a.shape(0), (long long)b.shape(1), (long long)a.shape(1), alpha,
+                                           beta, bias ? static_cast<float const*>(bias->data()) : nullptr, act, nullptr,
+                                           0, nullptr, reinterpret_cast<void*>(stream), message, sizeof message),
+               message);
+  return out ? nb::cast(*out) : result;
+}
+
 /// y = rmsnorm(x [+ residual]) * w over the rows of a contiguous (rows, width) x.
 nb::object rmsnorm(AnyArray x, AnyArray w, float eps, std::optional<AnyArray> residual, std::optional<AnyArray> out,
                    std::optional<AnyArray> residual_out, std::string const& framework, std::uintptr_t stream) {
@@ -384,6 +432,8 @@ NB_MODULE(_ops, m) {
   m.def("attention", &attention, "q"_a, "k"_a, "v"_a, "causal"_a, "scale"_a, "window_left"_a, "window_right"_a,
         "out"_a.none(), "framework"_a, "stream"_a,
         "O = softmax(scale Q K^T + mask) V (bf16 or f16; (batch, seq, heads, head_dim)).");
+  m.def("gemm", &gemm, "a"_a, "b"_a, "bias"_a.none(), "activation"_a, "alpha"_a, "beta"_a, "out"_a.none(),
+        "framework"_a, "stream"_a, "out = act(alpha * a @ b + beta * out + bias) (bf16; b K-major, float32 bias).");
   m.def("softmax", &softmax, "x"_a, "out"_a.none(), "framework"_a, "stream"_a,
         "y = softmax(x) over the last dimension (bf16, f16 or f32; contiguous).");
   m.def("swiglu", &swiglu, "x"_a, "out"_a.none(), "framework"_a, "stream"_a,

@@ -52,6 +52,10 @@ static void bad_arguments(void) {
               message, "[reduce.op]");
   expect_rule("softmax with a null y", cute_cpp_softmax(2, a, NULL, 4, 64, NULL, message, sizeof message), message,
               "[softmax.pointers]");
+  expect_rule("gemm epilogue with activation 9",
+              cute_cpp_gemm_bf16_epilogue(a, 64, b, 64, c, 64, 8, 64, 64, 1.0f, 0.0f, NULL, 9, NULL, 0, NULL, NULL, message,
+                                          sizeof message),
+              message, "[gemm.activation]");
   expect_rule("gemm with M = 0", cute_cpp_gemm_bf16(a, 64, b, 64, c, 64, 0, 64, 64, NULL, 0, NULL, NULL, message,
                                                     sizeof message),
               message, "[gemm.shape]");

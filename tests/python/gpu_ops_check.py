@@ -72,6 +72,26 @@ def checks(ops):
         y = ops.linear(x, w)
         check(f"linear {m}x{n}x{k} returns a torch tensor", isinstance(y, torch.Tensor) and y.shape == (m, n)
               and torch.equal(y, out))
+    # gemm with the fused epilogue: b = w.T (K-major), float32 bias, each activation, alpha and beta.
+    acts = {None: lambda t: t, "relu": F.relu, "gelu": lambda t: F.gelu(t, approximate="tanh"), "silu": F.silu}
+    m, n, k = 300, 1000, 264
+    x = torch.randn(m, k, device="cuda", dtype=bf, generator=g)
+    w = torch.randn(n, k, device="cuda", dtype=bf, generator=g)
+    bias = torch.randn(n, device="cuda", dtype=torch.float32, generator=g)
+    c0 = torch.randn(m, n, device="cuda", dtype=bf, generator=g)
+    for act, fn in acts.items():
+        for alpha, beta, with_bias in ((1.0, 0.0, True), (0.75, -0.5, True), (1.0, 0.0, False)):
+            out = c0.clone() if beta != 0.0 else poisoned(m, n, dtype=bf)
+            ops.gemm(x, w.T, bias=bias if with_bias else None, activation=act, alpha=alpha, beta=beta, out=out)
+            pre = alpha * (x.double() @ w.double().T) + beta * c0.double() + (bias.double() if with_bias else 0.0)
+            bad, worst = close(out, fn(pre), 1e-2, 1e-2 * k ** 0.5)
+            check(f"gemm {m}x{n}x{k} act={act} alpha={alpha} beta={beta} bias={with_bias}", bad == 0,
+                  f"({bad} bad, max err {worst:.3g})")
+    try:
+        ops.gemm(x, w.T.contiguous(), out=poisoned(m, n, dtype=bf))
+        check("gemm rejects an N-major b", False, "(no error)")
+    except ValueError as e:
+        check("gemm rejects an N-major b", "ops.layout" in str(e), f"({e})")
     # rmsnorm, with and without the residual.
     for rows, width, dtype in ((1, 4096, bf), (77, 5120, bf), (33, 1000, torch.float16), (5, 4096, torch.float32)):
         x = torch.randn(rows, width, device="cuda", dtype=dtype, generator=g)
@@ -152,6 +172,7 @@ def checks(ops):
                            ("rmsnorm", torch.ops.cute_cpp.rmsnorm.default, (xs, ws[0], 1e-6)),
                            ("fused_add_rmsnorm", torch.ops.cute_cpp.fused_add_rmsnorm.default,
                             (xs, torch.randn_like(xs), ws[0], 1e-6)),
+                           ("gemm", torch.ops.cute_cpp.gemm.default, (xs, ws.T, None, "silu", 1.0, 0.0, None)),
                            ("softmax", torch.ops.cute_cpp.softmax.default, (xs,)),
                            ("swiglu", torch.ops.cute_cpp.swiglu.default, (xs,)),
                            ("reduce_sum", torch.ops.cute_cpp.reduce_sum.default, (xs,)),
