@@ -130,7 +130,6 @@ struct DecodeParams {
   std::int32_t rows = 1;      ///< group x q_tokens: query rows per kv head
   std::int32_t m_blocks = 1;  ///< 64-row blocks of them
   std::int32_t splits = 1;
-  std::int32_t blocks_per_split = 1;  ///< key blocks of each split but the last (which takes the rest)
   FastDivmod m_blocks_div, splits_div, heads_kv_div;  ///< a CTA's coordinates from its index
   float scale_log2 = 0.0f;  ///< softmax scale times log2(e)
   bool causal = true;

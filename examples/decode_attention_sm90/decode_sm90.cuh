@@ -68,11 +68,13 @@ __device__ __forceinline__ DecodeWork decode_work(DecodeParams const& p, std::ui
     // Release builds clamp a bad length, so that it reads nothing outside the cache.
     w.seq_k = max(0, min(len, room));
   }
-  // Splits are fixed runs of blocks_per_split blocks (from max_seq_k), so a split's first block is
-  // known before its sequence's length arrives; the last split takes whatever remains.
+  // Each sequence's own key blocks are cut into p.splits runs of one length (the last ones shorter or
+  // empty): a short sequence in a launch sized for max_seq_k (a CUDA graph's, recorded for the
+  // longest sequence it may meet) still spreads over every split instead of filling the first.
   std::int32_t const blocks = (w.seq_k + BlockN - 1) / BlockN;
-  w.n_begin = w.split * p.blocks_per_split;
-  w.n_end = min(blocks, w.split == p.splits - 1 ? blocks : w.n_begin + p.blocks_per_split);
+  std::int32_t const per_split = (blocks + p.splits - 1) / p.splits;
+  w.n_begin = min(blocks, w.split * per_split);
+  w.n_end = min(blocks, w.n_begin + per_split);
   return w;
 }
 
@@ -94,7 +96,7 @@ struct PageWindow {
     arch::cp_async<4>(&windows[w & 1][lane], inside ? row + slot : row, inside ? 4u : 0u);
     arch::cp_async_commit_group();
   }
-  /// Starts the first two windows' loads (before the sequence's length is known).
+  /// Starts the first two windows' loads.
   __device__ __forceinline__ PageWindow(std::int32_t (*shared)[32], std::int32_t const* table_row,
                                         std::int32_t first_slot, std::int32_t row_slots, std::uint32_t lane_index)
       : windows(shared), address(ctm::cvta_to_shared_u32(shared)), row(table_row), first(first_slot),
@@ -580,8 +582,6 @@ void run_decode(DecodeArguments<typename Plan::Element> const& a, cudaStream_t s
   p.rows = p.group * a.q_tokens;
   p.m_blocks = (p.rows + Plan::block_m - 1) / Plan::block_m;
   p.splits = splits;
-  std::int64_t const key_blocks = (std::int64_t(a.max_seq_k) + Plan::block_n - 1) / Plan::block_n;
-  p.blocks_per_split = std::int32_t((key_blocks + splits - 1) / splits);
   p.m_blocks_div = FastDivmod(std::uint32_t(p.m_blocks));
   p.splits_div = FastDivmod(std::uint32_t(splits));
   p.heads_kv_div = FastDivmod(std::uint32_t(a.heads_kv));
