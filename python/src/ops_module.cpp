@@ -53,6 +53,9 @@ Dtype dtype_of(AnyArray const& a) {
   return Dtype::other;
 }
 
+/// The code the C entry points take for a dtype: 0 bf16, 1 f16, 2 f32.
+int dtype_code(Dtype d) { return d == Dtype::bf16 ? 0 : d == Dtype::f16 ? 1 : 2; }
+
 char const* dtype_name(Dtype d) {
   switch (d) {
     case Dtype::bf16: return "bfloat16";
@@ -145,6 +148,19 @@ void check_status(int status, char const* message) {
   if (status != 0) throw nb::value_error(message);
 }
 
+/// The op's result: the caller's `out`, or a new array of `shape` and `dtype` in the caller's
+/// framework, written by `run(o, message, size)`, a C entry point's call whose nonzero status raises
+/// ValueError with its message (the rule).
+template <class Run>
+nb::object write_output(std::optional<AnyArray> const& out, std::vector<std::size_t> const& shape,
+                        nb::dlpack::dtype dtype, int device, std::string const& framework, Run&& run) {
+  nb::object result = out ? nb::cast(*out) : new_array(shape, dtype, device, framework);
+  AnyArray const o = out ? *out : nb::cast<AnyArray>(result);
+  char message[1024] = "";
+  check_status(run(o, message, sizeof message), message);
+  return result;
+}
+
 /// out = x w^T for x (M, K) and w (N, K), both with contiguous rows (nn.Linear's weight).
 nb::object linear(AnyArray x, AnyArray w, std::optional<AnyArray> out, std::string const& framework,
                   std::uintptr_t stream) {
@@ -161,14 +177,12 @@ nb::object linear(AnyArray x, AnyArray w, std::optional<AnyArray> out, std::stri
   }
   for (auto const& [name, a] : arrays) check_inner_contiguous(name, *a);
   int const device = check_devices(arrays);
-  nb::object result = out ? nb::none() : new_array({x.shape(0), w.shape(0)}, x.dtype(), device, framework);
-  AnyArray const o = out ? *out : nb::cast<AnyArray>(result);
-  char message[1024] = "";
-  check_status(cute_cpp_gemm_bf16(x.data(), x.stride(0), w.data(), w.stride(0), o.data(), o.stride(0),
-                                  (long long)x.shape(0), (long long)w.shape(0), (long long)x.shape(1), nullptr, 0,
-                                  nullptr, reinterpret_cast<void*>(stream), message, sizeof message),
-               message);
-  return out ? nb::cast(*out) : result;
+  return write_output(out, {x.shape(0), w.shape(0)}, x.dtype(), device, framework,
+                      [&](AnyArray const& o, char* message, unsigned long size) {
+                        return cute_cpp_gemm_bf16(x.data(), x.stride(0), w.data(), w.stride(0), o.data(), o.stride(0),
+                                                  (long long)x.shape(0), (long long)w.shape(0), (long long)x.shape(1),
+                                                  nullptr, 0, nullptr, reinterpret_cast<void*>(stream), message, size);
+                      });
 }
 
 /// out = act(alpha * a @ b + beta * out + bias) for a (M, K) with contiguous rows and b (K, N) the
@@ -207,16 +221,15 @@ nb::object gemm(AnyArray a, AnyArray b, std::optional<AnyArray> bias, std::strin
                            std::to_string(b.stride(0)) + ", " + std::to_string(b.stride(1)) + ")");
   if (bias) arrays.push_back({"bias", &*bias});
   int const device = check_devices(arrays);
-  nb::object result = out ? nb::none() : new_array({a.shape(0), b.shape(1)}, a.dtype(), device, framework);
-  AnyArray const o = out ? *out : nb::cast<AnyArray>(result);
   long long const ldb = b.shape(1) > 1 ? b.stride(1) : (long long)b.shape(0);
-  char message[1024] = "";
-  check_status(cute_cpp_gemm_bf16_epilogue(a.data(), a.stride(0), b.data(), ldb, o.data(), o.stride(0),
-                                           (long long)a.shape(0), (long long)b.shape(1), (long long)a.shape(1), alpha,
-                                           beta, bias ? static_cast<float const*>(bias->data()) : nullptr, act, nullptr,
-                                           0, nullptr, reinterpret_cast<void*>(stream), message, sizeof message),
-               message);
-  return out ? nb::cast(*out) : result;
+  float const* const bias_data = bias ? static_cast<float const*>(bias->data()) : nullptr;
+  return write_output(out, {a.shape(0), b.shape(1)}, a.dtype(), device, framework,
+                      [&](AnyArray const& o, char* message, unsigned long size) {
+                        return cute_cpp_gemm_bf16_epilogue(
+                            a.data(), a.stride(0), b.data(), ldb, o.data(), o.stride(0), (long long)a.shape(0),
+                            (long long)b.shape(1), (long long)a.shape(1), alpha, beta, bias_data, act, nullptr, 0,
+                            nullptr, reinterpret_cast<void*>(stream), message, size);
+                      });
 }
 
 /// y = rmsnorm(x [+ residual]) * w over the rows of a contiguous (rows, width) x.
@@ -245,15 +258,13 @@ nb::object rmsnorm(AnyArray x, AnyArray w, float eps, std::optional<AnyArray> re
     if (!packed) fail("ops.layout", std::string(name) + " must be contiguous (row-major, no gaps between rows)");
   }
   int const device = check_devices(arrays);
-  nb::object result = out ? nb::none() : new_array({x.shape(0), x.shape(1)}, x.dtype(), device, framework);
-  AnyArray const y = out ? *out : nb::cast<AnyArray>(result);
-  char message[1024] = "";
-  int const code = dtype == Dtype::bf16 ? 0 : dtype == Dtype::f16 ? 1 : 2;
-  check_status(cute_cpp_rmsnorm(code, x.data(), residual ? residual->data() : nullptr, w.data(), y.data(),
-                                residual_out ? residual_out->data() : nullptr, x.shape(0), x.shape(1), eps,
-                                reinterpret_cast<void*>(stream), message, sizeof message),
-               message);
-  return out ? nb::cast(*out) : result;
+  return write_output(out, {x.shape(0), x.shape(1)}, x.dtype(), device, framework,
+                      [&](AnyArray const& y, char* message, unsigned long size) {
+                        return cute_cpp_rmsnorm(dtype_code(dtype), x.data(), residual ? residual->data() : nullptr,
+                                                w.data(), y.data(), residual_out ? residual_out->data() : nullptr,
+                                                x.shape(0), x.shape(1), eps, reinterpret_cast<void*>(stream), message,
+                                                size);
+                      });
 }
 
 /// O = softmax(scale Q K^T + mask) V for q (B, Sq, Hq, D), k and v (B, Sk, Hkv, D / Dv) with any
@@ -276,24 +287,19 @@ nb::object attention(AnyArray q, AnyArray k, AnyArray v, bool causal, float scal
   }
   for (auto const& [name, a] : arrays) check_inner_contiguous(name, *a);
   int const device = check_devices(arrays);
-  nb::object result = out ? nb::none() : new_array(o_shape, q.dtype(), device, framework);
-  AnyArray const o = out ? *out : nb::cast<AnyArray>(result);
-  long long strides[12];
-  AnyArray const* const ops[] = {&q, &k, &v, &o};
-  for (int i = 0; i < 4; ++i)
-    for (int d = 0; d < 3; ++d) strides[3 * i + d] = ops[i]->stride(std::size_t(d));
-  char message[1024] = "";
-  check_status(cute_cpp_fmha_forward(dtype == Dtype::bf16 ? 0 : 1, q.data(), k.data(), v.data(), o.data(), nullptr,
-                                     strides, int(q.shape(0)), int(q.shape(1)), int(k.shape(1)), int(q.shape(2)),
-                                     int(k.shape(2)), int(q.shape(3)), int(v.shape(3)), scale, causal ? 1 : 0,
-                                     window_left, window_right, nullptr, nullptr, 0, 0,
-                                     reinterpret_cast<void*>(stream), message, sizeof message),
-               message);
-  return out ? nb::cast(*out) : result;
+  return write_output(out, o_shape, q.dtype(), device, framework,
+                      [&](AnyArray const& o, char* message, unsigned long size) {
+                        long long strides[12];
+                        AnyArray const* const ops[] = {&q, &k, &v, &o};
+                        for (int i = 0; i < 4; ++i)
+                          for (int d = 0; d < 3; ++d) strides[3 * i + d] = ops[i]->stride(std::size_t(d));
+                        return cute_cpp_fmha_forward(
+                            dtype_code(dtype), q.data(), k.data(), v.data(), o.data(), nullptr, strides, int(q.shape(0)),
+                            int(q.shape(1)), int(k.shape(1)), int(q.shape(2)), int(k.shape(2)), int(q.shape(3)),
+                            int(v.shape(3)), scale, causal ? 1 : 0, window_left, window_right, nullptr, nullptr, 0, 0,
+                            reinterpret_cast<void*>(stream), message, size);
+                      });
 }
-
-/// The code the C entry points take for a dtype: 0 bf16, 1 f16, 2 f32.
-int dtype_code(Dtype d) { return d == Dtype::bf16 ? 0 : d == Dtype::f16 ? 1 : 2; }
 
 /// A contiguous (row-major, no gaps) array seen as rows of its last dimension: (rows, width).
 std::pair<std::size_t, std::size_t> rows_of(char const* name, AnyArray const& a) {
@@ -339,13 +345,11 @@ nb::object softmax(AnyArray x, std::optional<AnyArray> out, std::string const& f
     (void)rows_of("out", *out);
   }
   int const device = check_devices(arrays);
-  nb::object result = out ? nb::none() : new_array(shape_of(x), x.dtype(), device, framework);
-  AnyArray const y = out ? *out : nb::cast<AnyArray>(result);
-  char message[1024] = "";
-  check_status(cute_cpp_softmax(dtype_code(dtype), x.data(), y.data(), rows, width, reinterpret_cast<void*>(stream),
-                                message, sizeof message),
-               message);
-  return out ? nb::cast(*out) : result;
+  return write_output(out, shape_of(x), x.dtype(), device, framework,
+                      [&](AnyArray const& y, char* message, unsigned long size) {
+                        return cute_cpp_softmax(dtype_code(dtype), x.data(), y.data(), rows, width,
+                                                reinterpret_cast<void*>(stream), message, size);
+                      });
 }
 
 /// out (..., H) = silu(x[..., :H]) * x[..., H:] for a contiguous x (..., 2H).
@@ -363,13 +367,11 @@ nb::object swiglu(AnyArray x, std::optional<AnyArray> out, std::string const& fr
     (void)rows_of("out", *out);
   }
   int const device = check_devices(arrays);
-  nb::object result = out ? nb::none() : new_array(o_shape, x.dtype(), device, framework);
-  AnyArray const o = out ? *out : nb::cast<AnyArray>(result);
-  char message[1024] = "";
-  check_status(cute_cpp_swiglu(dtype_code(dtype), x.data(), o.data(), rows, width / 2, reinterpret_cast<void*>(stream),
-                               message, sizeof message),
-               message);
-  return out ? nb::cast(*out) : result;
+  return write_output(out, o_shape, x.dtype(), device, framework,
+                      [&](AnyArray const& o, char* message, unsigned long size) {
+                        return cute_cpp_swiglu(dtype_code(dtype), x.data(), o.data(), rows, width / 2,
+                                               reinterpret_cast<void*>(stream), message, size);
+                      });
 }
 
 /// out (...) = the sum or maximum over the last dimension of a contiguous x, in float32.
@@ -389,13 +391,12 @@ nb::object reduce(AnyArray x, std::string const& op, std::optional<AnyArray> out
     arrays.push_back({"out", &*out});
   }
   int const device = check_devices(arrays);
-  nb::object result = out ? nb::none() : new_array(o_shape, nb::dtype<float>(), device, framework);
-  AnyArray const o = out ? *out : nb::cast<AnyArray>(result);
-  char message[1024] = "";
-  check_status(cute_cpp_reduce_rows(op == "sum" ? 0 : 1, dtype_code(dtype), x.data(), static_cast<float*>(o.data()),
-                                    rows, width, reinterpret_cast<void*>(stream), message, sizeof message),
-               message);
-  return out ? nb::cast(*out) : result;
+  return write_output(out, o_shape, nb::dtype<float>(), device, framework,
+                      [&](AnyArray const& o, char* message, unsigned long size) {
+                        return cute_cpp_reduce_rows(op == "sum" ? 0 : 1, dtype_code(dtype), x.data(),
+                                                    static_cast<float*>(o.data()), rows, width,
+                                                    reinterpret_cast<void*>(stream), message, size);
+                      });
 }
 
 /// out = a + b elementwise for contiguous arrays of one shape and dtype.
@@ -412,13 +413,11 @@ nb::object add(AnyArray a, AnyArray b, std::optional<AnyArray> out, std::string 
     (void)rows_of("out", *out);
   }
   int const device = check_devices(arrays);
-  nb::object result = out ? nb::none() : new_array(shape_of(a), a.dtype(), device, framework);
-  AnyArray const o = out ? *out : nb::cast<AnyArray>(result);
-  char message[1024] = "";
-  check_status(cute_cpp_add(dtype_code(dtype), a.data(), b.data(), o.data(), a.size(), reinterpret_cast<void*>(stream),
-                            message, sizeof message),
-               message);
-  return out ? nb::cast(*out) : result;
+  return write_output(out, shape_of(a), a.dtype(), device, framework,
+                      [&](AnyArray const& o, char* message, unsigned long size) {
+                        return cute_cpp_add(dtype_code(dtype), a.data(), b.data(), o.data(), a.size(),
+                                            reinterpret_cast<void*>(stream), message, size);
+                      });
 }
 
 }  // namespace
