@@ -7,33 +7,7 @@
 #include <cute_cpp/host/buffer.hpp>  // DeviceBuffer
 #include <cute_cpp/host/error.hpp>   // cuda_check
 
-#include "models/common/error.hpp"  // LoadError
-
 namespace cute_cpp::models {
-
-void check_prompts(const Qwen3Config& config, int max_seq, std::span<const std::vector<std::int32_t>> prompts,
-                   int max_new_tokens) {
-  std::int64_t const limit =
-      max_seq > 0 ? std::min<std::int64_t>(max_seq, config.max_position_embeddings) : config.max_position_embeddings;
-  for (std::size_t i = 0; i < prompts.size(); ++i) {
-    auto const& p = prompts[i];
-    if (p.empty()) throw LoadError(kQwen3InputRule, "prompt " + std::to_string(i) + " is empty");
-    for (std::size_t j = 0; j < p.size(); ++j) {
-      if (p[j] < 0 || p[j] >= config.vocab_size)
-        throw LoadError(kQwen3InputRule, "prompt " + std::to_string(i) + ": id " + std::to_string(p[j]) + " at position " +
-                                        std::to_string(j) + " is outside [0, " + std::to_string(config.vocab_size) +
-                                        ")");
-    }
-    // A sequence must hold its prompt and every token it may generate.
-    std::int64_t const need = std::int64_t(p.size()) + std::max(max_new_tokens, 0);
-    if (need > limit)
-      throw LoadError(kQwen3InputRule, "prompt " + std::to_string(i) + ": " + std::to_string(p.size()) + " tokens and " +
-                                      std::to_string(std::max(max_new_tokens, 0)) +
-                                      " new ones exceed the sequence limit " + std::to_string(limit) +
-                                      " (max_seq " + std::to_string(max_seq) + ", max_position_embeddings " +
-                                      std::to_string(config.max_position_embeddings) + ")");
-  }
-}
 
 std::vector<std::vector<std::int32_t>> generate(Qwen3Model& model, std::span<const std::vector<std::int32_t>> prompts,
                                                 const GenerateOptions& options) {

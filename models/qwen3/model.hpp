@@ -15,6 +15,7 @@
 #include <cuda_runtime_api.h>
 
 #include "models/common/checkpoint.hpp"  // Qwen3Config
+#include "models/qwen3/prompts.hpp"      // check_prompts, kQwen3InputRule
 
 namespace cute_cpp::models {
 
@@ -33,17 +34,6 @@ struct Qwen3Options {
   /// Off until measured on the GPU (the bench reports decode with it beside without).
   bool programmatic_launch = false;
 };
-
-/// The rule every refused prompt, id or sequence length names.
-inline constexpr char const* kQwen3InputRule =
-    "cute-cpp [qwen3.input]: prompts are non-empty, ids lie in [0, vocab_size), and every sequence fits max_seq and "
-    "max_position_embeddings";
-
-/// Checks prompts against a config before anything is loaded or launched: each is non-empty, its
-/// ids lie in [0, vocab_size), and it fits `max_seq` (0: no limit beyond the config) and
-/// max_position_embeddings together with `max_new_tokens` [qwen3.input]. (Defined in generate.cpp.)
-void check_prompts(const Qwen3Config& config, int max_seq, std::span<const std::vector<std::int32_t>> prompts,
-                   int max_new_tokens);
 
 /// What a forward pass leaves in logits(): one row per prompt (its last token), or every position.
 enum class LogitsRows { Last, All };

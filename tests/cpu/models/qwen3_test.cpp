@@ -14,6 +14,7 @@
 #include "models/common/error.hpp"
 #include "models/common/tokenizer.hpp"
 #include "models/qwen3/chat.hpp"
+#include "models/qwen3/prompts.hpp"
 #include "models/qwen3/weights.hpp"
 #include "tests/cpu/models/st_writer.hpp"
 #include "tests/cpu/models/tokenizer_json.hpp"
@@ -526,4 +527,24 @@ TEST(Qwen3Chat, TokenizerWithoutTheChatTokensIsRefused) {
   auto const tok = cm::Tokenizer::from_json(tokenizer_json(/*with_im_start=*/false), "tokenizer.json");
   expect_load_error([&] { cm::Qwen3Chat const chat(tok); }, "[qwen3.chat-token]",
                     "the tokenizer has no added token \"<|im_start|>\"");
+}
+
+// The checks every prompt passes before anything loads: empty, an id outside the vocabulary, a
+// sequence (prompt and new tokens) past max_seq or max_position_embeddings, each naming the prompt.
+TEST(Qwen3Prompts, RefusedWithTheRuleThePromptAndTheValue) {
+  cm::Qwen3Config c;
+  c.vocab_size = 1000;
+  c.max_position_embeddings = 64;
+  std::vector<std::vector<std::int32_t>> const fine{{1, 2, 3}, {999}};
+  EXPECT_NO_THROW(cm::check_prompts(c, 0, fine, 60));
+  auto const check = [&](std::vector<std::vector<std::int32_t>> const& prompts, int max_seq, int new_tokens) {
+    cm::check_prompts(c, max_seq, prompts, new_tokens);
+  };
+  expect_load_error([&] { check({{1}, {}}, 0, 0); }, "[qwen3.input]", "prompt 1 is empty");
+  expect_load_error([&] { check({{1, 1000}}, 0, 0); }, "[qwen3.input]", "prompt 0: id 1000 at position 1 is outside [0, 1000)");
+  expect_load_error([&] { check({{-1}}, 0, 0); }, "[qwen3.input]", "prompt 0: id -1 at position 0 is outside [0, 1000)");
+  expect_load_error([&] { check({{1, 2, 3}}, 0, 62); }, "[qwen3.input]",
+                    "prompt 0: 3 tokens and 62 new ones exceed the sequence limit 64 (max_seq 0, max_position_embeddings 64)");
+  expect_load_error([&] { check({{1, 2, 3}}, 16, 14); }, "[qwen3.input]", "the sequence limit 16 (max_seq 16");
+  EXPECT_NO_THROW(check({{1, 2, 3}}, 16, 13));
 }
