@@ -4,7 +4,6 @@
 // What the examples' C entry points share: the element type from a dtype code, errors as a status
 // and a message (naming the rule) instead of exceptions, and attention strides from a flat array.
 #include <cute_cpp/attention/tensors.hpp>
-#include <cute_cpp/host/error.hpp>  // argument_error
 
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
@@ -13,6 +12,7 @@
 #include <exception>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 namespace cute_cpp::examples {
 
@@ -29,26 +29,34 @@ int capi_try(char* message, unsigned long message_size, F&& f) {
   }
 }
 
-/// Calls f(T{}) with T the element type of `dtype` (0 bf16, 1 f16), as capi_try.
-template <class F>
-int capi_call(int dtype, char* message, unsigned long message_size, F&& f) {
+/// Calls f(T{}) with T the element type of `dtype` (0 bf16, 1 f16, and with Float32 2 f32), as
+/// capi_try; another code is std::invalid_argument(refusal()), the text made only then.
+template <bool Float32, class Refusal, class F>
+int capi_call_typed(int dtype, Refusal&& refusal, char* message, unsigned long message_size, F&& f) {
   return capi_try(message, message_size, [&] {
-    if (dtype == 0) f(__nv_bfloat16{});
-    else if (dtype == 1) f(__half{});
-    else throw std::invalid_argument("cute-cpp [attention.dtype]: dtype is 0 (bf16) or 1 (f16)");
+    if (dtype == 0) return f(__nv_bfloat16{});
+    if (dtype == 1) return f(__half{});
+    if constexpr (Float32) {
+      if (dtype == 2) return f(float{});
+    }
+    throw std::invalid_argument(refusal());
   });
 }
 
-/// Calls f(T{}) with T the element type of `dtype` (0 bf16, 1 f16, 2 f32), as capi_try; another
-/// code is an error naming `<area>.dtype`. The row kernels' and elementwise entry points take all three.
+/// The attention entry points: bf16 or f16.
+template <class F>
+int capi_call(int dtype, char* message, unsigned long message_size, F&& f) {
+  auto const refusal = [] { return "cute-cpp [attention.dtype]: dtype is 0 (bf16) or 1 (f16)"; };
+  return capi_call_typed<false>(dtype, refusal, message, message_size, std::forward<F>(f));
+}
+
+/// The row kernels' and elementwise entry points: bf16, f16 or f32 [<area>.dtype].
 template <class F>
 int capi_call_float(int dtype, char const* area, char* message, unsigned long message_size, F&& f) {
-  return capi_try(message, message_size, [&] {
-    if (dtype == 0) f(__nv_bfloat16{});
-    else if (dtype == 1) f(__half{});
-    else if (dtype == 2) f(float{});
-    else host::argument_error((std::string(area) + ".dtype").c_str(), "dtype is 0 (bf16), 1 (f16) or 2 (f32)");
-  });
+  auto const refusal = [area] {
+    return std::string("cute-cpp [") + area + ".dtype]: dtype is 0 (bf16), 1 (f16) or 2 (f32)";
+  };
+  return capi_call_typed<true>(dtype, refusal, message, message_size, std::forward<F>(f));
 }
 
 /// q's, k's, v's and o's element strides (batch or page, seq, head) from 12 values; null leaves
