@@ -472,10 +472,10 @@ def top2_margin(z):
     return float(top[1] - top[0])
 
 
-def tie_tolerance(ref, prefix):
-    """The fp32 logit gap under which two bf16 implementations may choose differently after `prefix`:
-    NEAR_TIE, or NOISE_TIE times the rms of transformers' own bf16 error there, whichever is larger."""
-    fp32 = ref.logits(ref.fp32, prefix)[-1].astype(np.float64)
+def tie_tolerance(ref, prefix, fp32):
+    """The fp32 logit gap under which two bf16 implementations may choose differently after `prefix`
+    (whose next-token fp32 logits, already at hand, are `fp32`): NEAR_TIE, or NOISE_TIE times the rms
+    of transformers' own bf16 error there, whichever is larger."""
     bf16 = ref.logits(ref.bf16, prefix)[-1].astype(np.float64)
     return max(NEAR_TIE, NOISE_TIE * float(np.sqrt(np.mean((bf16 - fp32) ** 2))))
 
@@ -556,7 +556,7 @@ def check_greedy(report, program, spec, folder, ref):
         a, b = ours[step], theirs[j]
         gap = abs(float(z[a] - z[b]))
         fp32_top1 = int(np.argmax(z))
-        tie = tie_tolerance(ref, prompt + ours[:step])
+        tie = tie_tolerance(ref, prompt + ours[:step], z)
         allowed = gap < tie or a == fp32_top1
         why = "near-tie" if gap < tie else "ours is the fp32 argmax" if a == fp32_top1 else "NOT a near-tie"
         parts.append(f"step {step}: ours {a}, transformers {b}, fp32 top1 {fp32_top1} top1-top2 margin "
@@ -595,7 +595,7 @@ def check_batched_generate(report, program, spec, folder, ref):
         j = first_mismatch(t, a)
         if j is not None:
             z = ref.logits(ref.fp32, p + a[:j]).astype(np.float64)[-1]
-            gap, tie = abs(float(z[t[j]] - z[a[j]])), tie_tolerance(ref, p + a[:j])
+            gap, tie = abs(float(z[t[j]] - z[a[j]])), tie_tolerance(ref, p + a[:j], z)
             (ties if gap < tie else problems).append(
                 f"prompt {i} ({len(p)} ids) step {j}: batched {t[j]}, alone {a[j]}, fp32 gap between the two "
                 f"{gap:.4f} ({'a near-tie' if gap < tie else 'NOT a near-tie'}: tie under {tie:.4f})")
