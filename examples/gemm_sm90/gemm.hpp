@@ -185,6 +185,12 @@ enum class Decomposition {
   StreamK,       ///< needs more cluster tiles than resident clusters
 };
 
+/// The operand of a GEMM that no kernel before it in the stream writes (a layer's weights). Under
+/// programmatic dependent launch the kernel starts while the kernel before it still runs and
+/// waits for it before touching memory that kernel may write; this operand's part of the first
+/// stages is loaded before that wait, so its DRAM latency overlaps the kernel before.
+enum class IndependentOperand : std::uint8_t { None, A, B };
+
 /// The run-time half of a GEMM: pointers, leading dimensions, sizes, the epilogue functor's
 /// parameters, how the work is cut. It depends on the element types and the functor only, so one
 /// set of arguments runs on any plan of those types (the heuristic's choice among tiles).
@@ -208,6 +214,8 @@ struct GemmProblemArguments {
   /// before its first use (the kernel leaves it zeroed); one GEMM at a time may use it.
   void* workspace = nullptr;
   std::size_t workspace_bytes = 0;
+  /// The operand whose first stages may load before the previous kernel ends (weights).
+  IndependentOperand independent = IndependentOperand::None;
 };
 
 /// The checks of a GEMM's arguments that need no device, made by every entry point before it
@@ -288,6 +296,8 @@ GemmArguments<To> swap_ab_arguments(GemmArguments<From> const& args) {
   GemmArguments<To> r = args;  // C, K, the decomposition and the workspace stay
   r.a = args.b, r.lda = args.ldb, r.m = args.n;
   r.b = args.a, r.ldb = args.lda, r.n = args.m;
+  using enum IndependentOperand;
+  r.independent = args.independent == A ? B : args.independent == B ? A : None;
   return r;
 }
 

@@ -48,11 +48,14 @@ struct ClusterPlace {
 };
 
 /// The producer (one thread): per K block of each of its tiles, waits for an empty stage, arms its
-/// barrier and loads this CTA's parts of the A and B tiles into it.
+/// barrier and loads this CTA's parts of the A and B tiles into it. It waits for the kernel before
+/// (programmatic dependent launch) before its first load, except the `independent` operand's
+/// part of the first tile's first stages, which it loads before that wait.
 template <class Plan>
 __device__ __forceinline__ void gemm_producer(typename Plan::SharedStorage& smem, typename Plan::MapA const& tma_a,
                                               typename Plan::MapB const& tma_b,
-                                              PersistentTileSchedulerParams const& tiles) {
+                                              PersistentTileSchedulerParams const& tiles,
+                                              IndependentOperand const independent) {
   using Pipeline = typename Plan::Pipeline;
   constexpr int BM = Plan::block_m, BN = Plan::block_n, BK = Plan::block_k;
   constexpr int cluster_m = Plan::cluster_m, cluster_n = Plan::cluster_n;
@@ -77,20 +80,48 @@ __device__ __forceinline__ void gemm_producer(typename Plan::SharedStorage& smem
   std::int32_t const a_row = rank_n * (BM / cluster_n), b_row = rank_m * (BN / cluster_m);
   std::size_t const a_offset = std::size_t(rank_n) * (Plan::a_bytes / sizeof(typename Plan::TA) / cluster_n);
   std::size_t const b_offset = std::size_t(rank_m) * (Plan::b_bytes / sizeof(typename Plan::TB) / cluster_m);
+  auto const load_a = [&](auto& stage, std::int32_t m0, int kb, std::uint64_t* full) {
+    load_operand(tma_a, stage.a + a_offset, Plan::major_a == OperandMajorMode::K, cluster_n, m0 + a_row, kb * BK, full);
+  };
+  auto const load_b = [&](auto& stage, std::int32_t n0, int kb, std::uint64_t* full) {
+    load_operand(tma_b, stage.b + b_offset, Plan::major_b == OperandMajorMode::K, cluster_m, n0 + b_row, kb * BK, full);
+  };
+  // The first tile's first stages (empty at the start): each armed for both operands and given
+  // the independent one now, the other after the wait.
+  int early = 0;
+  if (independent != IndependentOperand::None && scheduler.has_work()) {
+    WorkTileInfo const tile = scheduler.get_current_work();
+    early = min(tile.k_block_end - tile.k_block_begin, Plan::stages);
+    auto s = state;
+    for (int i = 0; i < early; ++i, s.advance()) {
+      pipeline.producer_acquire(s);
+      pipeline.producer_expect_tx(s);
+      int const kb = tile.k_block_begin + i;
+      if (independent == IndependentOperand::A) load_a(smem.stage[s.index()], tile.m * BM, kb, pipeline.producer_get_barrier(s));
+      else load_b(smem.stage[s.index()], tile.n * BN, kb, pipeline.producer_get_barrier(s));
+    }
+  }
+  arch::griddepcontrol_wait();
   for (; scheduler.has_work(); scheduler.advance_to_next_work()) {
     WorkTileInfo const tile = scheduler.get_current_work();
     std::int32_t const m0 = tile.m * BM, n0 = tile.n * BN;
-    for (int kb = tile.k_block_begin; kb < tile.k_block_end; ++kb) {
+    for (int kb = tile.k_block_begin; kb < tile.k_block_begin + early; ++kb) {
+      auto& stage = smem.stage[state.index()];
+      std::uint64_t* const full = pipeline.producer_get_barrier(state);
+      if (independent == IndependentOperand::A) load_b(stage, n0, kb, full);
+      else load_a(stage, m0, kb, full);
+      state.advance();
+    }
+    for (int kb = tile.k_block_begin + early; kb < tile.k_block_end; ++kb) {
       pipeline.producer_acquire(state);
       pipeline.producer_expect_tx(state);
       auto& stage = smem.stage[state.index()];
       std::uint64_t* const full = pipeline.producer_get_barrier(state);
-      load_operand(tma_a, stage.a + a_offset, Plan::major_a == OperandMajorMode::K, cluster_n, m0 + a_row, kb * BK,
-                   full);
-      load_operand(tma_b, stage.b + b_offset, Plan::major_b == OperandMajorMode::K, cluster_m, n0 + b_row, kb * BK,
-                   full);
+      load_a(stage, m0, kb, full);
+      load_b(stage, n0, kb, full);
       state.advance();
     }
+    early = 0;
   }
   if constexpr (Plan::cluster_size > 1) {
     // NOTE: the producer's tail: wait until every stage is released by the consumers of both
@@ -309,7 +340,7 @@ __global__ void __launch_bounds__(Plan::threads, 1)
 gemm_kernel(const __grid_constant__ typename Plan::MapA tma_a, const __grid_constant__ typename Plan::MapB tma_b,
             const __grid_constant__ typename Plan::MapC tma_c, typename Plan::EpilogueOp const epilogue_op,
             std::int64_t const m, std::int64_t const n, PersistentTileSchedulerParams const tiles,
-            SplitKWorkspace const workspace) {
+            SplitKWorkspace const workspace, IndependentOperand const independent) {
   static_assert(verify_plan<Plan>());
   extern __shared__ char smem_raw[];
   SmemAllocator carve(smem_raw);
@@ -328,14 +359,15 @@ gemm_kernel(const __grid_constant__ typename Plan::MapA tma_a, const __grid_cons
     __syncthreads();
   }
   // Programmatic dependent launch (no-ops for a plain launch): the next grid may launch now, and
-  // this one waits for its predecessor's memory before touching global memory.
+  // each role waits for its predecessor's memory before touching global memory the predecessor
+  // may write (the producer first loads the independent operand's first stages).
   arch::griddepcontrol_launch_dependents();
-  arch::griddepcontrol_wait();
   if (threadIdx.x / 128 == 0) {
     arch::warpgroup_reg_dealloc<Plan::producer_registers>();
-    if (threadIdx.x == 0) gemm_producer<Plan>(smem, tma_a, tma_b, tiles);
+    if (threadIdx.x == 0) gemm_producer<Plan>(smem, tma_a, tma_b, tiles, independent);
     return;
   }
+  arch::griddepcontrol_wait();
   arch::warpgroup_reg_alloc<Plan::consumer_registers>();
   gemm_consumer<Plan>(smem, tma_c, epilogue_op, m, n, tiles, workspace);
 }
@@ -478,7 +510,7 @@ void run_gemm(GemmArguments<Plan> const& args, cudaStream_t stream) {
 
   auto const grid = StaticPersistentTileScheduler::get_grid_shape(schedule.tiles, schedule.resident_ctas);
   host::launch(&gemm_kernel<Plan>, "gemm_sm90", gemm_launch_config<Plan>(unsigned(grid), stream), a_map, b_map, c_map,
-               args.epilogue_op, args.m, c_cols, schedule.tiles, workspace);
+               args.epilogue_op, args.m, c_cols, schedule.tiles, workspace, args.independent);
 }
 
 }  // namespace cute_cpp::examples

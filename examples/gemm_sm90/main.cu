@@ -630,6 +630,17 @@ void k_sweep(std::mt19937_64& rng, cublasLtHandle_t handle, std::vector<ex::Reco
   bench_auto(16, 16384, 1024, rng, handle, records);
 }
 
+/// --decode-sweep: the four projections of a Qwen3-8B decode step at batch 1 (1 x N x K, the
+/// weights N x K) in swapped 128 x 16 tiles, by K splits (0: choose_split_k's count) and, where
+/// the tiles pass a wave, stream-K: the split-K model's NOTE for streamed operands.
+void decode_sweep(std::mt19937_64& rng, cublasLtHandle_t handle, std::vector<ex::Record>& records) {
+  for (auto const& shape : {std::array<std::int64_t, 2>{6144, 4096}, {4096, 4096}, {24576, 4096}, {4096, 12288}}) {
+    for (int s : {0, 1, 2, 3, 4, 6, 8, 12, 16})
+      bench_plan<plans::Bf16TNSwap16, true>(1, shape[0], shape[1], rng, handle, records, s == 1 ? whole : split(s));
+    if (shape[0] / 128 > 132) bench_plan<plans::Bf16TNSwap16, true>(1, shape[0], shape[1], rng, handle, records, stream_k);
+  }
+}
+
 /// --profile: for ncu / nsys, two launches of ours (the heuristic's plan) and of cuBLAS on each
 /// of the benchmark's shapes, and nothing else.
 void profile_launches(std::mt19937_64& rng, cublasLtHandle_t handle) {
@@ -683,9 +694,11 @@ int main(int argc, char** argv) {
         else if (options.has("--split-sweep")) split_sweep(rng, cublas(), records);
         else if (options.has("--k-sweep")) k_sweep(rng, cublas(), records);
         else if (options.has("--decomposition-sweep")) decomposition_sweep(rng, cublas(), records);
+        else if (options.has("--decode-sweep")) decode_sweep(rng, cublas(), records);
         else benchmarks(rng, cublas(), records);
       },
-      {"--small", "--profile", "--raster-sweep", "--split-sweep", "--k-sweep", "--decomposition-sweep"});
+      {"--small", "--profile", "--raster-sweep", "--split-sweep", "--k-sweep", "--decomposition-sweep",
+       "--decode-sweep"});
   if (handle != nullptr) cublasLtDestroy(handle);
   return status;
 }

@@ -157,18 +157,19 @@ def main():
                         "microseconds": f["ms"] * 1e3})
         print(f"{name_of[key]} {shape_of[key]}: ours {f['value']:.1f} {f['unit']}, transformers {ref_value:.1f}"
               f" ({'ref/ours' if lower_is_better else 'ours/ref'} {ratio:.2f})", flush=True)
-    # The decode step's graph with programmatic dependent launch, for what PDL buys.
-    pdl_json = work / "ours-pdl.json"
+    # The decode step's graph without programmatic dependent launch (and without the GEMMs' early
+    # weight loads, which need it), for what PDL buys.
+    plain_json = work / "ours-no-pdl.json"
     p = subprocess.run([str(binary), "bench", "--model", str(folder), "--prefill-len", "64", "--ttft-len", "64",
                         "--context", str(CONTEXT), "--steps", str(STEPS), "--batches", ",".join(map(str, BATCHES)),
-                        "--pdl", "--json", str(pdl_json)], capture_output=True, text=True, timeout=900)
+                        "--no-pdl", "--json", str(plain_json)], capture_output=True, text=True, timeout=900)
     if p.returncode != 0 or "no CUDA graph" in p.stderr:
-        print(p.stdout, p.stderr, "bench: cute-cpp-qwen3 bench --pdl failed", sep="", flush=True)
+        print(p.stdout, p.stderr, "bench: cute-cpp-qwen3 bench --no-pdl failed", sep="", flush=True)
         return 1
-    pdl = {f["name"] + "|" + f["shape"]: f for f in json.loads(pdl_json.read_text())}
+    plain = {f["name"] + "|" + f["shape"]: f for f in json.loads(plain_json.read_text())}
     for b in BATCHES:
         key = f"qwen3 decode|batch {b}, context {CONTEXT}"
-        with_pdl, without = pdl[key], ours[key]
+        with_pdl, without = ours[key], plain[key]
         records.append({"kernel": f"qwen3 decode with PDL (Qwen3-8B, {opts.layers} layers)", "shape": shape_of[f"decode{b}"],
                         "dtype": "bf16", "ours": with_pdl["value"], "reference": "the same graph without PDL",
                         "reference_value": without["value"], "unit": "tok/s",

@@ -38,8 +38,9 @@ Checks, per checkpoint unless noted:
                            same ids as each generated alone, up to a near-tie (the tie tolerance above):
                            decode steps of other batch sizes sum in other orders.
   graphs-vs-eager.<ckpt>   those prompts' decode steps replayed from CUDA graphs and launched eagerly
-                           (--eager) give the same ids; graphs-pdl-vs-eager: the same with the graphs'
-                           kernels launched as programmatic dependents (--pdl).
+                           (--eager) give the same ids (the graphs' kernels launched as programmatic
+                           dependents, the default); graphs-no-pdl-vs-eager: the same with plain
+                           edges (--no-pdl).
   sampling.tiny-tied       T 0.8, top-k 20, top-p 0.9: seed 7 twice gives the same ids, seed 8 others,
                            and every sampled token lies in the kept set of the fp32 logits given the
                            sampled prefix (transformers' order: temperature, top-k, top-p over the top-k).
@@ -603,20 +604,21 @@ def check_batched_generate(report, program, spec, folder, ref):
     report.check(f"batched-generate.{spec.name}", not problems,
                  f"prompts of {sizes} ids x {BATCH_TOKENS} greedy ids, together and alone: "
                  + ("identical" if not problems and not ties else "; ".join(problems + ties)))
-    # Decode steps replay CUDA graphs (padded to a power of two rows); --eager launches every
-    # kernel. The same launches either way, so the same ids.
+    # Decode steps replay CUDA graphs (padded to a power of two rows) whose kernels are programmatic
+    # dependents (each starts while the one before runs and waits for its memory: a kernel that
+    # did not wait would race and differ); --eager launches every kernel. The same launches either
+    # way, so the same ids.
     eager = program.generate(folder, prompts, BATCH_TOKENS, spec.vocab, extra=("--eager",))
     same = eager == together
     report.check(f"graphs-vs-eager.{spec.name}", same,
                  "decode steps through CUDA graphs and eagerly give " + ("identical ids" if same else
                  f"different ids: graphs {together}, eager {eager}"))
-    # The same graphs with programmatic dependent launch (--pdl): each kernel starts while the one
-    # before it runs and waits for its memory; a kernel that does not wait would race and differ.
-    pdl = program.generate(folder, prompts, BATCH_TOKENS, spec.vocab, extra=("--pdl",))
-    same_pdl = pdl == eager
-    report.check(f"graphs-pdl-vs-eager.{spec.name}", same_pdl,
-                 "decode steps through CUDA graphs with PDL and eagerly give " + ("identical ids" if same_pdl else
-                 f"different ids: PDL graphs {pdl}, eager {eager}"))
+    # The same graphs with plain edges (--no-pdl).
+    plain = program.generate(folder, prompts, BATCH_TOKENS, spec.vocab, extra=("--no-pdl",))
+    same_plain = plain == eager
+    report.check(f"graphs-no-pdl-vs-eager.{spec.name}", same_plain,
+                 "decode steps through CUDA graphs without PDL and eagerly give " + ("identical ids" if same_plain
+                 else f"different ids: plain graphs {plain}, eager {eager}"))
 
 
 # ---- 5: sampling ----

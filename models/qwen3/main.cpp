@@ -42,12 +42,16 @@ constexpr const char* kRuleUsage = "cute-cpp [qwen3.usage]: the command line of 
 constexpr const char* kUsage =
     "usage: cute-cpp-qwen3 generate --model DIR (--prompt TEXT | --chat TEXT | --ids \"1,2;3,4\")\n"
     "                      [--max-new-tokens N] [--temperature T] [--top-k K] [--top-p P] [--seed S]\n"
-    "                      [--ignore-eos] [--max-seq N] [--max-batch N] [--eager] [--pdl]\n"
+    "                      [--ignore-eos] [--max-seq N] [--max-batch N] [--eager] [--no-pdl]\n"
     "       cute-cpp-qwen3 logits --model DIR --ids \"1,2,3;4,5\" --out FILE [--max-seq N]\n"
     "       cute-cpp-qwen3 bench --model DIR [--prefill-len 2048] [--ttft-len 512] [--batches 1,32]\n"
-    "                      [--context 512] [--steps 64] [--json FILE] [--eager] [--pdl]\n"
+    "                      [--context 512] [--steps 64] [--json FILE] [--eager] [--no-pdl | --no-prefetch]\n"
+    "                      [--profile]\n"
     "--eager: decode steps launch every kernel instead of replaying a CUDA graph\n"
-    "--pdl: the decode graphs' kernels launch while the one before runs (programmatic dependent launch)\n";
+    "--no-pdl: the decode graphs' kernels do not launch while the one before runs (programmatic\n"
+    "          dependent launch, on by default)\n"
+    "--no-prefetch: the GEMMs do not load their first weight tiles before waiting for the kernel before\n"
+    "--profile: after each batch size's decode figure, the time of each phase of a step\n";
 
 /// --name value pairs, and flags without a value.
 struct Args {
@@ -88,7 +92,7 @@ struct Args {
 };
 
 Args parse_args(int argc, char** argv) {
-  static const char* const flags[] = {"ignore-eos", "eager", "pdl"};
+  static const char* const flags[] = {"ignore-eos", "eager", "no-pdl", "no-prefetch", "profile"};
   Args a;
   if (argc < 2) throw LoadError(kRuleUsage, std::string("no command\n") + kUsage);
   a.command = argv[1];
@@ -145,7 +149,7 @@ Qwen3Options model_options(const Args& a) {
   o.max_seq = int(a.number("max-seq", 0));
   o.max_batch = int(a.number("max-batch", 8));
   o.cuda_graphs = !a.has("eager");
-  o.programmatic_launch = a.has("pdl");
+  o.programmatic_launch = !a.has("no-pdl");
   return o;
 }
 
@@ -291,7 +295,8 @@ int run_bench(const Args& a) {
   int const max_batch = *std::max_element(batches.begin(), batches.end());
   Qwen3Options o;
   o.cuda_graphs = !a.has("eager");
-  o.programmatic_launch = a.has("pdl");
+  o.programmatic_launch = !a.has("no-pdl");
+  o.prefetch_weights = !a.has("no-prefetch");
   o.max_batch = max_batch;
   o.max_seq = std::max(prefill_len, context + steps + 1);
   o.max_prefill_tokens = std::max({prefill_len, ttft_len, context * max_batch});
@@ -358,6 +363,16 @@ int run_bench(const Args& a) {
         draw(b, std::uint64_t(s + 1));
       });
       if (s >= 4) t.push_back(ms);
+    }
+    if (a.has("profile")) {
+      std::vector<std::int32_t> const feed(host_ids.begin(), host_ids.begin() + b);
+      double total = 0.0;
+      for (StepPhase const& phase : model->profile_decode(slots, feed, 20)) {
+        std::printf("profile batch %d: %-18s %8.1f us per step (%d per step)\n", b, phase.name, phase.microseconds,
+                    phase.count);
+        total += phase.microseconds;
+      }
+      std::printf("profile batch %d: %-18s %8.1f us\n", b, "total", total);
     }
     for (int s : slots) model->release(s);
     double const step_ms = median(t);

@@ -183,6 +183,7 @@ class Model final : public Qwen3Model {
   Model(const std::filesystem::path& folder, Qwen3Options options);
   ~Model() override {
     for (auto& [rows, exec] : graphs_) (void)cudaGraphExecDestroy(exec);
+    for (cudaEvent_t e : mark_events_) (void)cudaEventDestroy(e);
     if (stream_ != nullptr) (void)cudaStreamDestroy(stream_);
   }
 
@@ -192,6 +193,8 @@ class Model final : public Qwen3Model {
   std::uint64_t kv_cache_bytes() const noexcept override { return k_cache_.bytes() + v_cache_.bytes(); }
   std::vector<int> prefill(std::span<const std::vector<std::int32_t>> prompts, LogitsRows rows) override;
   void decode(std::span<const int> slots, std::span<const std::int32_t> ids, const std::int32_t* device_ids) override;
+  std::vector<StepPhase> profile_decode(std::span<const int> slots, std::span<const std::int32_t> ids,
+                                        int replays) override;
   void release(int slot) override { pages_.release(slot); }
   int length(int slot) const override { return pages_.length(slot); }
   const bf16* logits() const noexcept override { return logits_.data(); }
@@ -217,6 +220,10 @@ class Model final : public Qwen3Model {
   /// graph; the first step of each size runs eagerly and records the graph, later ones replay it.
   /// Without graphs (Qwen3Options::cuda_graphs false) the same padded launches run eagerly.
   void decode_step(int n);
+  /// profile_decode's step: the uploaded batch recorded with marks and replayed.
+  std::vector<StepPhase> profile_step(Batch const& batch, int replays);
+  /// While profile_step records: an event recorded on the stream, closing the phase `name`.
+  void mark(const char* name);
   void attention(Batch const& batch, int layer);
   void linear(bf16 const* in, bf16 const* weight, bf16* out, std::int64_t m, std::int64_t n, std::int64_t k);
   void grow_activations(std::int64_t tokens);
@@ -259,7 +266,93 @@ class Model final : public Qwen3Model {
   }
   /// The page padded rows of a graph's batch write to and read: one past the allocator's pages.
   std::int32_t scratch_page_ = 0;
+  // profile_decode: replays asked for the next step (0: none), and the marks of its recording.
+  int profile_replays_ = 0;
+  bool marking_ = false;
+  std::vector<const char*> mark_names_;
+  std::vector<cudaEvent_t> mark_events_;
+  std::vector<StepPhase> profile_;
 };
+
+void Model::mark(const char* name) {
+  if (!marking_) return;
+  if (mark_names_.size() == mark_events_.size()) {
+    cudaEvent_t e = nullptr;
+    cuda_check(cudaEventCreate(&e), "cudaEventCreate(mark)");
+    mark_events_.push_back(e);
+  }
+  cuda_check(cudaEventRecordWithFlags(mark_events_[mark_names_.size()], stream_, cudaEventRecordExternal),
+             "cudaEventRecordWithFlags(mark)");
+  mark_names_.push_back(name);
+}
+
+std::vector<StepPhase> Model::profile_decode(std::span<const int> slots, std::span<const std::int32_t> ids,
+                                             int replays) {
+  if (replays < 1) throw LoadError(kQwen3InputRule, "profile_decode needs at least one replay");
+  profile_replays_ = replays;
+  profile_.clear();
+  try {
+    decode(slots, ids, nullptr);
+  } catch (...) {
+    profile_replays_ = 0;
+    throw;
+  }
+  profile_replays_ = 0;
+  return std::move(profile_);
+}
+
+std::vector<StepPhase> Model::profile_step(Batch const& batch, int replays) {
+  forward(batch, LogitsRows::All);  // sizes every workspace outside the recording
+  mark_names_.clear();
+  cudaGraph_t graph = nullptr;
+  cuda_check(cudaStreamBeginCapture(stream_, cudaStreamCaptureModeRelaxed), "cudaStreamBeginCapture(profile)");
+  marking_ = true;
+  try {
+    mark("start");
+    forward(batch, LogitsRows::All);
+  } catch (...) {
+    marking_ = false;
+    (void)cudaStreamEndCapture(stream_, &graph);
+    if (graph != nullptr) (void)cudaGraphDestroy(graph);
+    throw;
+  }
+  marking_ = false;
+  cuda_check(cudaStreamEndCapture(stream_, &graph), "cudaStreamEndCapture(profile)");
+  cudaGraphExec_t exec = nullptr;
+  cudaError_t const e = cudaGraphInstantiate(&exec, graph, 0);
+  (void)cudaGraphDestroy(graph);
+  cuda_check(e, "cudaGraphInstantiate(profile)");
+  // Per phase name, in the order of first appearance: each replay's sum over its occurrences.
+  std::vector<StepPhase> phases;
+  std::vector<std::vector<double>> samples;
+  for (int r = 0; r < replays + 1; ++r) {
+    cuda_check(cudaGraphLaunch(exec, stream_), "cudaGraphLaunch(profile)");
+    cuda_check(cudaStreamSynchronize(stream_), "cudaStreamSynchronize(profile)");
+    if (r == 0) continue;  // warm-up
+    std::vector<double> sums(phases.size(), 0.0);
+    for (std::size_t i = 1; i < mark_names_.size(); ++i) {
+      float ms = 0.0f;
+      cuda_check(cudaEventElapsedTime(&ms, mark_events_[i - 1], mark_events_[i]), "cudaEventElapsedTime(profile)");
+      std::size_t p = 0;
+      while (p < phases.size() && std::strcmp(phases[p].name, mark_names_[i]) != 0) ++p;
+      if (p == phases.size()) {
+        phases.push_back({mark_names_[i], 0.0, 0});
+        sums.push_back(0.0);
+        samples.emplace_back();
+      }
+      sums[p] += double(ms) * 1e3;
+      if (r == 1) ++phases[p].count;
+    }
+    for (std::size_t p = 0; p < phases.size(); ++p) samples[p].push_back(sums[p]);
+  }
+  (void)cudaGraphExecDestroy(exec);
+  for (std::size_t p = 0; p < phases.size(); ++p) {
+    auto& v = samples[p];
+    std::nth_element(v.begin(), v.begin() + std::ptrdiff_t(v.size() / 2), v.end());
+    phases[p].microseconds = v[v.size() / 2];
+  }
+  return phases;
+}
 
 Model::Model(const std::filesystem::path& folder, Qwen3Options options)
     : config_(read_qwen3_config(folder)),
@@ -375,6 +468,8 @@ void Model::linear(bf16 const* in, bf16 const* weight, bf16* out, std::int64_t m
   a.b = weight, a.ldb = k;
   a.c = out, a.ldc = n;
   a.m = m, a.n = n, a.k = k;
+  // The weights: no kernel of the step writes them, so they may stream before the wait (PDL).
+  if (options_.programmatic_launch && options_.prefetch_weights) a.independent = ex::IndependentOperand::B;
   a.workspace_bytes = ex::gemm_bf16_tn_workspace_bytes(a);
   a.workspace = gemm_workspace_.ensure(a.workspace_bytes, stream_);
   ex::run_gemm_bf16_tn(a, stream_);
@@ -481,7 +576,9 @@ void Model::decode_step(int n) {
   upload(batch);
   drop_stale_graphs();
   auto const found = graphs_.find(rows);
-  if (!options_.cuda_graphs || graphs_off_) {
+  if (profile_replays_ > 0) {
+    profile_ = profile_step(batch, profile_replays_);
+  } else if (!options_.cuda_graphs || graphs_off_) {
     forward(batch, LogitsRows::All);
   } else if (found != graphs_.end()) {
     cuda_check(cudaGraphLaunch(found->second, stream_), "cudaGraphLaunch(decode step)");
@@ -537,6 +634,7 @@ void Model::forward(Batch const& batch, LogitsRows rows) {
   current_residual_ = 0;
   float const eps = float(config_.rms_norm_eps);
   gather_rows(embed_.data(), config_.vocab_size, ids_.data(), delta_.data(), t, hidden_, stream_);
+  mark("embedding");
   // The residual stream: delta is added to residual_[current] by each RMSNorm, the sum written
   // to the other buffer (the kernel's inputs and outputs must not alias). The first layer's sum
   // is the embedding alone.
@@ -555,6 +653,7 @@ void Model::forward(Batch const& batch, LogitsRows rows) {
       ex::rmsnorm<bf16>(delta_.data(), in, w, normed_.data(), out, std::size_t(t), std::size_t(hidden_), eps, stream_);
     }
     current_residual_ = 1 - current_residual_;
+    mark("add + rmsnorm");
   };
   QkNormRopeParams rope;
   rope.tokens = t;
@@ -570,15 +669,21 @@ void Model::forward(Batch const& batch, LogitsRows rows) {
     LayerWeights const& w = layers_[l];
     add_norm(w.input_norm.data());
     linear(normed_.data(), w.qkv.data(), qkv_.data(), t, qkv_width_, hidden_);
+    mark("qkv gemm");
     qk_norm_rope(qkv_.data(), positions_.data(), w.q_norm.data(), w.k_norm.data(), rope, head_dim_, stream_);
+    mark("q/k norm + rope");
     attention(batch, int(l));
     linear(attn_.data(), w.o.data(), delta_.data(), t, hidden_, std::int64_t(heads_) * head_dim_);
+    mark("o gemm");
     add_norm(w.post_norm.data());
     if (t <= kSkinnyRows) {
       // A few rows: the gate-up product through the swapped skinny GEMM, then SwiGLU.
       linear(normed_.data(), w.gate_up.data(), gate_up_.data(), t, 2 * std::int64_t(ffn_), hidden_);
+      mark("gate-up gemm");
       swiglu_interleaved(gate_up_.data(), ffn_hidden_.data(), t, ffn_, stream_);
+      mark("swiglu");
       linear(ffn_hidden_.data(), w.down.data(), delta_.data(), t, hidden_, ffn_);
+      mark("down gemm");
     } else {
       ffn_weights.gate_up = w.gate_up.data();
       ffn_weights.down = w.down.data();
@@ -600,6 +705,7 @@ void Model::forward(Batch const& batch, LogitsRows rows) {
     ++buffer_moves_;
   }
   linear(head_in, output_weight_, logits_.data(), logits_rows_, config_.vocab_size, hidden_);
+  mark("lm head");
   cuda_check(cudaGetLastError(), "forward");
 }
 
@@ -628,6 +734,7 @@ void Model::attention(Batch const& batch, int layer) {
     append.seqlens_k = seqlens_.data();
     append.block_table = block_table_.data();
     ex::run_kv_append(append, stream_);
+    mark("kv append");
   } else {
     for (int b = 0; b < batch.sequences; ++b) {
       std::int64_t const first = h_cu_seqlens_[std::size_t(b)];
@@ -655,6 +762,7 @@ void Model::attention(Batch const& batch, int layer) {
     a.workspace_bytes = ex::decode_workspace_bytes(a);
     a.workspace = decode_workspace_.ensure(a.workspace_bytes, stream_);
     ex::run_decode_attention(a, stream_);
+    mark("decode attention");
   } else {
     // Fresh prompts attend to their own tokens only: varlen attention on the QKV activation,
     // which holds exactly the keys the cache just received.

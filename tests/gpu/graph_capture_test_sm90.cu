@@ -13,8 +13,11 @@
 #include "examples/gemm_sm90/plans.hpp"
 #include "examples/rmsnorm/rmsnorm.cuh"
 
+#include <cute_cpp/arch/griddepcontrol.hpp>
 #include <cute_cpp/host/buffer.hpp>
 #include <cute_cpp/host/graph_pdl.hpp>
+
+#include <ctm/common/sreg.hpp>
 
 #include <gtest/gtest.h>
 
@@ -94,6 +97,7 @@ void norm_then_linear(std::int64_t m, std::int64_t n, std::int64_t k, Recording 
   args.a = normed.data(), args.lda = k;
   args.b = w.data(), args.ldb = k;
   args.ldc = n, args.m = m, args.n = n, args.k = k;
+  args.independent = ex::IndependentOperand::B;  // the weights' first tiles are fetched before the wait
   std::size_t const workspace_bytes = ex::gemm_bf16_tn_workspace_bytes(args);
   host::DeviceBuffer<unsigned char> workspace(workspace_bytes);
   if (workspace_bytes > 0) workspace.fill_bytes(0);
@@ -129,4 +133,56 @@ TEST(GraphCapture, NormAndLinearWithProgrammaticEdges) {
   for (std::int64_t m : {1, 4, 300}) norm_then_linear(m, 4096, 4096, {.cold = true, .programmatic = true});
 }
 
+/// The primary: lets its dependents launch, then spins for `spin_ns` and stamps its end.
+__global__ void spin_then_stamp(std::uint64_t* stamps, std::uint64_t spin_ns) {
+  cute_cpp::arch::griddepcontrol_launch_dependents();
+  std::uint64_t const start = ctm::globaltimer();
+  while (ctm::globaltimer() - start < spin_ns) {
+  }
+  stamps[0] = ctm::globaltimer();
+}
+
+/// The dependent: stamps its start (a word the primary does not touch), waits, stamps again.
+__global__ void stamp_wait_stamp(std::uint64_t* stamps) {
+  stamps[1] = ctm::globaltimer();
+  cute_cpp::arch::griddepcontrol_wait();
+  stamps[2] = ctm::globaltimer();
+}
+
+/// Whether a recorded pair (primary spinning 50 us, then dependent) overlaps: the dependent's
+/// start stamped before the primary's end, and its wait returning only after that end.
+void expect_overlap(bool programmatic) {
+  Stream stream;
+  host::DeviceBuffer<std::uint64_t> stamps(3);
+  stamps.fill_bytes(0);
+  cudaGraph_t graph = nullptr;
+  cudaGraphExec_t exec = nullptr;
+  ASSERT_EQ(cudaStreamBeginCapture(stream.s, cudaStreamCaptureModeRelaxed), cudaSuccess);
+  spin_then_stamp<<<1, 32, 0, stream.s>>>(stamps.data(), 50'000);
+  stamp_wait_stamp<<<1, 32, 0, stream.s>>>(stamps.data());
+  ASSERT_EQ(cudaStreamEndCapture(stream.s, &graph), cudaSuccess);
+  if (programmatic) EXPECT_EQ(host::make_kernel_edges_programmatic(graph), 1u);
+  ASSERT_EQ(cudaGraphInstantiate(&exec, graph, 0), cudaSuccess);
+  for (int replay = 0; replay < 3; ++replay) ASSERT_EQ(cudaGraphLaunch(exec, stream.s), cudaSuccess);
+  ASSERT_EQ(cudaStreamSynchronize(stream.s), cudaSuccess);
+  (void)cudaGraphExecDestroy(exec);
+  (void)cudaGraphDestroy(graph);
+  std::uint64_t t[3] = {};
+  ASSERT_EQ(cudaMemcpy(t, stamps.data(), sizeof(t), cudaMemcpyDeviceToHost), cudaSuccess);
+  if (programmatic) {
+    EXPECT_LT(t[1], t[0]) << "the dependent started " << (t[1] - t[0]) << " ns after the primary ended";
+  } else {
+    EXPECT_GE(t[1], t[0]) << "a plain edge let the dependent start early";
+  }
+  EXPECT_GE(t[2], t[0]) << "griddepcontrol.wait returned before the primary ended";
+}
+
 }  // namespace
+
+// What PDL buys: across a programmatic edge the dependent launches while the primary runs (its
+// prologue overlaps), and its griddepcontrol.wait still orders it after the primary.
+TEST(GraphCapture, ProgrammaticEdgeStartsTheDependentEarly) {
+  if (!cute_cpp::test::has_device()) GTEST_SKIP() << "no GPU";
+  expect_overlap(false);
+  expect_overlap(true);
+}

@@ -49,6 +49,7 @@ TEST(SwapAbArguments, SwapsOperandsAndSizes) {
   args.m = 16, args.n = 50, args.k = 24;
   args.decomposition = ex::Decomposition::SplitK;
   args.k_splits = 3, args.workspace = workspace, args.workspace_bytes = sizeof(workspace);
+  args.independent = ex::IndependentOperand::B;
   auto const s = ex::swap_ab_arguments<SwappedPlan, RowPlan>(args);
   EXPECT_EQ(s.a, b);
   EXPECT_EQ(s.lda, 24);
@@ -63,6 +64,10 @@ TEST(SwapAbArguments, SwapsOperandsAndSizes) {
   EXPECT_EQ(s.k_splits, 3);
   EXPECT_EQ(s.workspace, workspace);
   EXPECT_EQ(s.workspace_bytes, sizeof(workspace));
+  // The weights were B; swapped they are A.
+  EXPECT_EQ(s.independent, ex::IndependentOperand::A);
+  args.independent = ex::IndependentOperand::None;
+  EXPECT_EQ((ex::swap_ab_arguments<SwappedPlan, RowPlan>(args).independent), ex::IndependentOperand::None);
 }
 
 TEST(ChooseSplitK, SplitsOnlyThePartialLastWave) {
