@@ -96,6 +96,9 @@ struct DecodePlan {
 ///   lse    [batch, q_tokens, heads_q] float, natural log (optional)
 /// The cache already holds the new tokens: sequence b has seqlens_k[b] keys, the last q_tokens of
 /// them the queries' own. With `causal`, query token t sees keys [0, seqlens_k[b] - q_tokens + t].
+/// Launched as a programmatic dependent (PDL), the kernel reads seqlens_k and block_table before
+/// it waits for the kernel before it: that kernel must not write them (a serving loop's host
+/// writes them before the step).
 template <class T>
 struct DecodeArguments {
   T const* q = nullptr;

@@ -142,6 +142,9 @@ __device__ __forceinline__ void decode_producer(typename Pipeline::SharedStorage
   PageWindow pages(windows, p.paged() ? p.block_table + w.batch * p.max_pages_per_seq : nullptr,
                    p.paged() ? std::int32_t(p.page_div.divide(std::uint32_t(w.n_begin * BN))) : 0,
                    p.max_pages_per_seq, lane);
+  // Programmatic dependent launch: the table's first windows are on their way; the keys are the
+  // predecessors' writes (the append).
+  arch::griddepcontrol_wait();
   std::int32_t const last_key = w.seq_k - 1;  // the length's load lands here, behind the table's
   for (std::int32_t n = w.n_begin; n < w.n_end; ++n) {
     // Where each box of the block lies: (row, outer) of the cache's (dim, row, head, outer) map.
@@ -364,8 +367,8 @@ decode_kernel(const __grid_constant__ typename Plan::MapKV map_k, const __grid_c
   }
   __syncthreads();
   // Programmatic dependent launch (a no-op for a plain launch): the keys just appended and the
-  // queries are the predecessors' writes.
-  arch::griddepcontrol_wait();
+  // queries are the predecessors' writes, so each role waits for them before its loads (the
+  // producers once their page-table reads are under way; lengths and tables come from the host).
   // Two producer warps, K's and V's: each issues half the boxes (with small pages, one warp's
   // issue rate is what limits the stream).
   if (threadIdx.x >= 160) {
@@ -378,6 +381,7 @@ decode_kernel(const __grid_constant__ typename Plan::MapKV map_k, const __grid_c
         &smem.k_barriers, smem.k[0], Plan::block_n * Plan::head_dim, map_k, smem.page_windows[0], p, w);
     return;
   }
+  arch::griddepcontrol_wait();
   decode_consumer<Plan>(smem, p, w);
 }
 

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
-// models/qwen3/layer_kernels.cuh: the two small kernels of the Qwen3 decoder that no example
+// models/qwen3/layer_kernels.cuh: the small kernels of the Qwen3 decoder that no example
 // provides: gathering rows by index (the embedding lookup, and the last token of each prompt
-// before the LM head), and the per-head q_norm/k_norm RMSNorm followed by RoPE, in place on the
-// fused QKV activation. Both are memory-bound and tiny beside the GEMMs; one warp per row.
+// before the LM head), SwiGLU of the interleaved gate-up product, and the per-head q_norm/k_norm
+// RMSNorm followed by RoPE, in place on the fused QKV activation (in a decode step also
+// appending k and v to the paged cache). All are memory-bound and tiny beside the GEMMs.
 #include <cute_cpp/arch/griddepcontrol.hpp>  // griddepcontrol_*
 #include <cute_cpp/host/launch.hpp>  // launch, LaunchConfig
 
@@ -89,6 +90,16 @@ inline void swiglu_interleaved(bf16 const* gu, bf16* h, std::int64_t rows, int f
   host::launch(&swiglu_interleaved_kernel, "swiglu_interleaved_kernel", config, gu, h, rows, f);
 }
 
+/// A decode step's paged KV cache, for qk_norm_rope to append each token's k and v heads to:
+/// token t is sequence t, its slot the one at positions[t] in row t of the block table. The cache
+/// is [pages, page_size, heads_kv, head_dim] (one layer's K or V).
+struct KvCacheAppend {
+  bf16* k = nullptr;  ///< null: no append
+  bf16* v = nullptr;
+  std::int32_t const* block_table = nullptr;  ///< [tokens, max_pages_per_seq]
+  int max_pages_per_seq = 0, page_size = 0, num_pages = 0;
+};
+
 /// Where the heads lie in one token's row of the fused QKV activation, and what to apply.
 struct QkNormRopeParams {
   std::int64_t tokens = 0;
@@ -96,31 +107,66 @@ struct QkNormRopeParams {
   int heads_q = 0, heads_kv = 0;
   float eps = 1e-6f;
   float const* inv_freq = nullptr;  ///< [head_dim / 2]: theta^(-2i / head_dim), as transformers computes it
+  KvCacheAppend cache;              ///< decode: where the k and v heads go as well
 };
 
+/// The cache row (page * page_size + offset) of token `token` at `position`, or -1 where its block
+/// table entry is no page (a bad table: trapped in debug builds, the append skipped otherwise).
+__device__ __forceinline__ std::int64_t cache_row(KvCacheAppend const& c, std::int64_t token, std::int32_t position) {
+  std::int32_t const page = position >= 0 && position < c.max_pages_per_seq * c.page_size
+                                ? c.block_table[token * c.max_pages_per_seq + position / c.page_size]
+                                : -1;
+  if (page < 0 || page >= c.num_pages) {
+#if !defined(NDEBUG)
+    if (threadIdx.x % 32 == 0)
+      printf("cute-cpp [attention.block-table]: token %lld at position %d has no page in [0, %d)\n", (long long)token,
+             position, c.num_pages);
+    __trap();
+#endif
+    return -1;
+  }
+  return std::int64_t(page) * c.page_size + position % c.page_size;
+}
+
 /// One warp per (token, head) of q and k: x = rmsnorm(x) * w (q_norm or k_norm), then RoPE at
-/// the token's position, in place. The roundings follow transformers' bf16 arithmetic (the norm
-/// rounds x * rstd, then the product with w; RoPE rounds cos, sin, each product and the sum), so
-/// that greedy decoding agrees with its bf16 reference as far as arithmetic order allows.
+/// the token's position, in place; with a cache to append to (decode), also one warp per v head,
+/// and the k and v heads written to the token's cache slot (what kv_append would do after).
+/// The roundings follow transformers' bf16 arithmetic (the norm rounds x * rstd, then the
+/// product with w; RoPE rounds cos, sin, each product and the sum), so that greedy decoding
+/// agrees with its bf16 reference as far as arithmetic order allows.
 /// Lane l holds elements l + 32 j of the first half and their rotation partners in the second.
+/// The positions and the block table are read before waiting for the kernel before (PDL): the
+/// host writes them before the step, no kernel of it does.
 template <int HeadDim>
 __global__ void __launch_bounds__(128) qk_norm_rope_kernel(bf16* __restrict__ qkv, std::int32_t const* __restrict__ positions,
                                                            bf16 const* __restrict__ q_norm, bf16 const* __restrict__ k_norm,
                                                            QkNormRopeParams const p) {
-  // Programmatic dependent launch (no-ops for a plain launch): the next grid may launch now, and
-  // this one waits for its predecessor's memory before touching global memory.
+  // Programmatic dependent launch (no-ops for a plain launch): the next grid may launch now.
   arch::griddepcontrol_launch_dependents();
-  arch::griddepcontrol_wait();
   constexpr int half = HeadDim / 2, per_lane = half / 32;
   static_assert(HeadDim == 64 || HeadDim == 128 || HeadDim == 256,
                 "cute-cpp [qwen3.head-dim]: the attention kernels take head_dim 64, 128 or 256");
-  int const heads = p.heads_q + p.heads_kv;
+  bool const append = p.cache.k != nullptr;
+  int const heads = p.heads_q + p.heads_kv * (append ? 2 : 1);  // q, k, then v heads: adjacent in QKV
   std::int64_t const item = std::int64_t(blockIdx.x) * 4 + threadIdx.x / 32;
-  if (item >= p.tokens * heads) return;
+  if (item >= p.tokens * heads) {
+    arch::griddepcontrol_wait();  // a grid completes only after its predecessor (PDL chains stay ordered)
+    return;
+  }
   std::int64_t const token = item / heads;
-  int const head = int(item % heads);  // q heads, then k heads: their rows are adjacent in QKV
+  int const head = int(item % heads);
   int const lane = int(threadIdx.x % 32);
+  std::int32_t const position_index = positions[token];
+  std::int64_t const slot = append && head >= p.heads_q ? cache_row(p.cache, token, position_index) : -1;
+  arch::griddepcontrol_wait();
   bf16* const x = qkv + token * p.row_stride + std::int64_t(head) * HeadDim;
+  std::int64_t const cache_offset = slot * p.heads_kv * HeadDim + std::int64_t((head - p.heads_q) % p.heads_kv) * HeadDim;
+  if (head >= p.heads_q + p.heads_kv) {  // a v head: copied to the cache as it is
+    if (slot >= 0)
+      for (int i = lane * 8; i < HeadDim; i += 32 * 8)
+        *reinterpret_cast<int4*>(p.cache.v + cache_offset + i) = *reinterpret_cast<int4 const*>(x + i);
+    return;
+  }
   bf16 const* const w = head < p.heads_q ? q_norm : k_norm;
   float lo[per_lane], hi[per_lane];
   float sum_sq = 0.f;
@@ -134,7 +180,8 @@ __global__ void __launch_bounds__(128) qk_norm_rope_kernel(bf16* __restrict__ qk
   for (int offset = 16; offset > 0; offset /= 2) sum_sq += __shfl_xor_sync(0xffffffffu, sum_sq, offset);
   float const rstd = rsqrtf(sum_sq / float(HeadDim) + p.eps);
   auto const round = [](float v) { return __bfloat162float(__float2bfloat16(v)); };
-  float const position = float(positions[token]);
+  float const position = float(position_index);
+  bf16* const cached = slot >= 0 ? p.cache.k + cache_offset : nullptr;  // set for k heads only
 #pragma unroll
   for (int j = 0; j < per_lane; ++j) {
     int const i = lane + 32 * j;
@@ -142,16 +189,28 @@ __global__ void __launch_bounds__(128) qk_norm_rope_kernel(bf16* __restrict__ qk
     float const b = round(round(hi[j] * rstd) * __bfloat162float(w[half + i]));
     float const angle = position * p.inv_freq[i];
     float const c = round(cosf(angle)), s = round(sinf(angle));
-    x[i] = __float2bfloat16(round(a * c) - round(b * s));
-    x[half + i] = __float2bfloat16(round(b * c) + round(a * s));
+    bf16 const first = __float2bfloat16(round(a * c) - round(b * s));
+    bf16 const second = __float2bfloat16(round(b * c) + round(a * s));
+    x[i] = first;
+    x[half + i] = second;
+    if (cached != nullptr) {
+      cached[i] = first;
+      cached[half + i] = second;
+    }
   }
 }
 
 inline void qk_norm_rope(bf16* qkv, std::int32_t const* positions, bf16 const* q_norm, bf16 const* k_norm,
                          QkNormRopeParams const& p, int head_dim, cudaStream_t stream) {
   if (p.tokens == 0) return;
+  if (p.cache.k != nullptr &&
+      (p.cache.v == nullptr || p.cache.block_table == nullptr || p.cache.page_size < 1 || p.cache.num_pages < 1 ||
+       p.cache.max_pages_per_seq < 1 || reinterpret_cast<std::uintptr_t>(p.cache.k) % 16 != 0 ||
+       reinterpret_cast<std::uintptr_t>(p.cache.v) % 16 != 0))
+    throw std::invalid_argument("cute-cpp [attention.block-table]: a KV cache append needs 16-byte aligned k and v, a block "
+                                "table, and a page size, page count and pages per sequence of at least 1");
   host::LaunchConfig config;
-  config.grid = dim3(unsigned((p.tokens * (p.heads_q + p.heads_kv) + 3) / 4));
+  config.grid = dim3(unsigned((p.tokens * (p.heads_q + p.heads_kv * (p.cache.k != nullptr ? 2 : 1)) + 3) / 4));
   config.block = dim3(128);
   config.stream = stream;
   auto const go = [&](auto kernel) { host::launch(kernel, "qk_norm_rope_kernel", config, qkv, positions, q_norm, k_norm, p); };

@@ -662,6 +662,12 @@ void Model::forward(Batch const& batch, LogitsRows rows) {
   rope.heads_kv = kv_heads_;
   rope.eps = eps;
   rope.inv_freq = inv_freq_.data();
+  if (batch.decode) {  // one token per sequence: the rope kernel appends k and v to the cache as well
+    rope.cache.block_table = block_table_.data();
+    rope.cache.max_pages_per_seq = pages_.shape().max_pages_per_seq;
+    rope.cache.page_size = options_.page_size;
+    rope.cache.num_pages = options_.num_pages + 1;  // and the scratch page of padded rows
+  }
   ex::FfnWeights ffn_weights;
   std::size_t const ffn_workspace =
       t <= kSkinnyRows ? 0 : ex::ffn_workspace_bytes(std::size_t(t), std::size_t(hidden_), std::size_t(ffn_));
@@ -670,8 +676,12 @@ void Model::forward(Batch const& batch, LogitsRows rows) {
     add_norm(w.input_norm.data());
     linear(normed_.data(), w.qkv.data(), qkv_.data(), t, qkv_width_, hidden_);
     mark("qkv gemm");
+    if (batch.decode) {
+      rope.cache.k = k_cache_.data() + std::int64_t(l) * layer_cache_elems_;
+      rope.cache.v = v_cache_.data() + std::int64_t(l) * layer_cache_elems_;
+    }
     qk_norm_rope(qkv_.data(), positions_.data(), w.q_norm.data(), w.k_norm.data(), rope, head_dim_, stream_);
-    mark("q/k norm + rope");
+    mark(batch.decode ? "q/k norm, rope, kv" : "q/k norm + rope");
     attention(batch, int(l));
     linear(attn_.data(), w.o.data(), delta_.data(), t, hidden_, std::int64_t(heads_) * head_dim_);
     mark("o gemm");
@@ -720,22 +730,15 @@ void Model::attention(Batch const& batch, int layer) {
   cute_cpp::AttentionStrides const cache_stride{std::int64_t(page_size) * kv_heads_ * head_dim_,
                                           std::int64_t(kv_heads_) * head_dim_, head_dim_};
 
-  // The new tokens' K and V into their pages: per sequence when prefilling (each has its own
-  // number of tokens), all at once when decoding (one each).
+  // Prefill: the new tokens' K and V into their pages, per sequence (each has its own number of
+  // tokens). A decode step's qk_norm_rope appended them already.
   ex::KvAppendArguments<bf16> append;
   append.k_new_stride = append.v_new_stride = {qkv_width_, qkv_width_, head_dim_};
   append.k = k_cache, append.v = v_cache;
   append.k_stride = append.v_stride = cache_stride;
   append.heads_kv = kv_heads_, append.head_dim = append.head_dim_v = head_dim_;
   append.page_size = page_size, append.max_pages_per_seq = max_pages, append.num_pages = options_.num_pages + 1;
-  if (batch.decode) {
-    append.k_new = k, append.v_new = v;
-    append.batch = batch.sequences, append.q_tokens = 1;
-    append.seqlens_k = seqlens_.data();
-    append.block_table = block_table_.data();
-    ex::run_kv_append(append, stream_);
-    mark("kv append");
-  } else {
+  if (!batch.decode) {
     for (int b = 0; b < batch.sequences; ++b) {
       std::int64_t const first = h_cu_seqlens_[std::size_t(b)];
       append.k_new = k + first * qkv_width_, append.v_new = v + first * qkv_width_;
