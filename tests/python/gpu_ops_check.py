@@ -7,7 +7,7 @@ output untouched; torch.library's opcheck and torch.compile; then each op timed 
 counterpart in the same run (examples/common/torch_timing.py: alternating, L2 flushed, median of
 50) and, at a tiny size, the host time per call from Python beside torch's.
 
-    gpu_ops_check.py --build DIR [--json FILE]
+    gpu_ops_check.py --build DIR [--json FILE] [--package DIR] [--no-bench]
 """
 import argparse
 import json
@@ -276,11 +276,14 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--build", required=True)
     ap.add_argument("--json")
+    ap.add_argument("--package", help="a folder holding an installed cute_cpp (a wheel's) instead of the build's")
+    ap.add_argument("--no-bench", action="store_true", help="the checks only")
     opts = ap.parse_args()
-    sys.path.insert(0, str(Path(opts.build) / "python"))
+    sys.path.insert(0, opts.package or str(Path(opts.build) / "python"))
     import cute_cpp.ops as ops
+    print(f"cute_cpp from {Path(ops.__file__).parent}", flush=True)
     checks(ops)
-    records = benchmarks(ops) if not failures else []
+    records = benchmarks(ops) if not failures and not opts.no_bench else []
     if opts.json:
         Path(opts.json).write_text(json.dumps(records, indent=1) + "\n")
     print(f"{len(failures)} failed" if failures else "all checks pass")
