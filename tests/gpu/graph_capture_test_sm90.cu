@@ -169,7 +169,9 @@ void expect_overlap(bool programmatic) {
   (void)cudaGraphDestroy(graph);
   std::uint64_t t[3] = {};
   ASSERT_EQ(cudaMemcpy(t, stamps.data(), sizeof(t), cudaMemcpyDeviceToHost), cudaSuccess);
-  if (programmatic) {
+  if (cute_cpp::test::under_sanitizer()) {
+    // compute-sanitizer runs one kernel at a time: only the ordering below holds there.
+  } else if (programmatic) {
     EXPECT_LT(t[1], t[0]) << "the dependent started " << (t[1] - t[0]) << " ns after the primary ended";
   } else {
     EXPECT_GE(t[1], t[0]) << "a plain edge let the dependent start early";
