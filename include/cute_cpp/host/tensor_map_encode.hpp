@@ -6,6 +6,7 @@
 // link against libcuda). The box and swizzle come from the shared layout type; bad arguments are
 // std::invalid_argument with the rule id. CuTeDSL: cpasync.make_tiled_tma_atom (host half).
 #include <cute_cpp/host/error.hpp>
+#include <cute_cpp/host/tensor_map_cache.hpp>
 #include <cute_cpp/tma/tensor_map.hpp>
 
 #include <cuda.h>
@@ -15,6 +16,7 @@
 #include <cuda_fp8.h>
 #include <cuda_runtime_api.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <cstring>
@@ -135,32 +137,40 @@ void check_tensor_in_allocation(T const* ptr, std::array<std::uint64_t, Rank> co
 #endif
 }
 
-/// Encodes a TensorMap for a rank-R global tensor of T at `ptr`, dims[0] contiguous.
+/// Encodes a TensorMap for a rank-R global tensor of T at `ptr`, dims[0] contiguous. The calling
+/// thread's last descriptors of these types are cached (TensorMapCache): the same arguments again
+/// encode nothing.
 template <class T, class SmemLayout, std::size_t Rank>
 TensorMap<T, SmemLayout> create_tensor_map_tiled(T const* ptr, std::array<std::uint64_t, Rank> const& dims,
                                                  std::array<std::uint64_t, Rank - 1> const& byte_strides) {
   using tile = SmemTile<T, SmemLayout>;
   check_tensor_map_arguments<T, SmemLayout, Rank>(ptr, dims, byte_strides);
   check_tensor_in_allocation<T, Rank>(ptr, dims, byte_strides);
-  std::array<cuuint32_t, Rank> box{};
-  std::array<cuuint32_t, Rank> element_strides{};
-  box.fill(1);
-  element_strides.fill(1);
-  box[0] = tile::box_inner;
-  box[1] = tile::box_outer;
-  CUtensorMap map{};
-  CUresult const result = detail::encode_tiled_entry_point()(
-      &map, detail::tma_data_type<T>(), Rank, const_cast<T*>(ptr), dims.data(), byte_strides.data(), box.data(),
-      element_strides.data(), CU_TENSOR_MAP_INTERLEAVE_NONE, detail::tma_swizzle(tile::swizzle_bytes),
-      // NOTE: L2 fetches 128 bytes per miss: faster than 256-byte or no promotion for the GEMM's
-      // K-major tiles of 128-byte rows (examples/gemm_sm90/README.md).
-      CU_TENSOR_MAP_L2_PROMOTION_L2_128B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
-  if (result != CUDA_SUCCESS)
-    throw std::runtime_error("cute-cpp [tma.encode]: cuTensorMapEncodeTiled failed with CUresult " +
-                             std::to_string(static_cast<int>(result)));
   TensorMap<T, SmemLayout> out;
   static_assert(sizeof(out.opaque) == sizeof(CUtensorMap));
-  std::memcpy(out.opaque, &map, sizeof map);
+  TensorMapKey key{ptr, std::uint32_t(Rank), {}, {}};
+  std::copy(dims.begin(), dims.end(), key.dims.begin());
+  std::copy(byte_strides.begin(), byte_strides.end(), key.byte_strides.begin());
+  thread_local TensorMapCache<sizeof(CUtensorMap)> cache;
+  cache.find_or_encode(key, out.opaque, [&](std::byte(&bytes)[sizeof(CUtensorMap)]) {
+    std::array<cuuint32_t, Rank> box{};
+    std::array<cuuint32_t, Rank> element_strides{};
+    box.fill(1);
+    element_strides.fill(1);
+    box[0] = tile::box_inner;
+    box[1] = tile::box_outer;
+    CUtensorMap map{};
+    CUresult const result = detail::encode_tiled_entry_point()(
+        &map, detail::tma_data_type<T>(), Rank, const_cast<T*>(ptr), dims.data(), byte_strides.data(), box.data(),
+        element_strides.data(), CU_TENSOR_MAP_INTERLEAVE_NONE, detail::tma_swizzle(tile::swizzle_bytes),
+        // NOTE: L2 fetches 128 bytes per miss: faster than 256-byte or no promotion for the GEMM's
+        // K-major tiles of 128-byte rows (examples/gemm_sm90/README.md).
+        CU_TENSOR_MAP_L2_PROMOTION_L2_128B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+    if (result != CUDA_SUCCESS)
+      throw std::runtime_error("cute-cpp [tma.encode]: cuTensorMapEncodeTiled failed with CUresult " +
+                               std::to_string(static_cast<int>(result)));
+    std::memcpy(bytes, &map, sizeof map);
+  });
   return out;
 }
 
