@@ -23,6 +23,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <numeric>
 #include <random>
 #include <string>
 #include <vector>
@@ -641,6 +642,53 @@ void decode_sweep(std::mt19937_64& rng, cublasLtHandle_t handle, std::vector<ex:
   }
 }
 
+/// --shape-sweep (issue 20): the bf16 TN GEMM as users call it (run_gemm_bf16_tn, the tile
+/// heuristic's dispatch) against cuBLASLt on shapes nobody tuned for: the linear layers of
+/// Llama-3-8B/70B, Qwen3-8B/30B-A3B and DeepSeek-V3 at 1 to 16384 tokens, and 200 shapes whose M,
+/// N and K are drawn log-uniformly from 1 to 32768 (seeded: the same shapes every run). K is
+/// rounded up to a multiple of 8 (the GEMM's [gemm.k-multiple-of-8]); a drawn shape of more than
+/// 2^41 flops or an operand of more than 2^28 elements is drawn again, to bound the run. Prints
+/// the geomean and minimum ratio and the ten worst shapes; every shape is a record.
+void shape_sweep(std::mt19937_64& rng, cublasLtHandle_t handle, std::vector<ex::Record>& records) {
+  std::vector<std::array<std::int64_t, 3>> shapes;
+  // (N, K) of each model's projections: fused QKV, attention output, gate-up, down (MoE: one expert).
+  constexpr std::array<std::int64_t, 2> layers[] = {
+      {6144, 4096}, {4096, 4096}, {28672, 4096}, {4096, 14336},      // Llama-3-8B
+      {10240, 8192}, {8192, 8192}, {57344, 8192}, {8192, 28672},     // Llama-3-70B
+      {6144, 4096}, {4096, 4096}, {24576, 4096}, {4096, 12288},      // Qwen3-8B
+      {5120, 2048}, {2048, 4096}, {1536, 2048}, {2048, 768},         // Qwen3-30B-A3B (attention, expert)
+      {24576, 1536}, {7168, 16384}, {4096, 7168}, {7168, 2048}};     // DeepSeek-V3 (q_b, o, expert gate-up, down)
+  auto const add = [&](std::int64_t m, std::int64_t n, std::int64_t k) {
+    if (std::find(shapes.begin(), shapes.end(), std::array{m, n, k}) == shapes.end()) shapes.push_back({m, n, k});
+  };
+  for (std::int64_t tokens : {1, 16, 128, 1024, 16384})
+    for (auto const& [n, k] : layers) add(tokens, n, k);
+  std::size_t const drawn = shapes.size() + 200;
+  std::mt19937_64 draw(20261202);  // the shapes, apart from the data (--seed)
+  std::uniform_real_distribution<double> log_extent(0.0, std::log(32768.0));
+  auto const extent = [&] { return std::int64_t(std::floor(std::exp(log_extent(draw)))); };
+  while (shapes.size() < drawn) {
+    std::int64_t const m = extent(), n = extent(), k = (extent() + 7) / 8 * 8;
+    if (2.0 * double(m) * double(n) * double(k) > std::ldexp(1.0, 41) || m * k > (1 << 28) || n * k > (1 << 28) ||
+        m * n > (1 << 28))
+      continue;
+    add(m, n, k);
+  }
+  std::vector<ex::Record> sweep;
+  for (auto const& [m, n, k] : shapes) bench_auto(m, n, k, rng, handle, sweep);
+  std::vector<std::size_t> order(sweep.size());
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return sweep[a].ratio() < sweep[b].ratio(); });
+  double log_sum = 0.0;
+  for (auto const& r : sweep) log_sum += std::log(r.ratio());
+  std::printf("shape sweep: %zu shapes, geomean %.3f of cuBLASLt, minimum %.3f (%s)\n", sweep.size(),
+              std::exp(log_sum / double(sweep.size())), sweep[order[0]].ratio(), sweep[order[0]].shape.c_str());
+  for (std::size_t i = 0; i < std::min<std::size_t>(10, order.size()); ++i)
+    std::printf("  worst %2zu: %-24s %-40s %.3f\n", i + 1, sweep[order[i]].shape.c_str(), sweep[order[i]].kernel.c_str(),
+                sweep[order[i]].ratio());
+  records.insert(records.end(), sweep.begin(), sweep.end());
+}
+
 /// --profile: for ncu / nsys, two launches of ours (the heuristic's plan) and of cuBLAS on each
 /// of the benchmark's shapes, and nothing else.
 void profile_launches(std::mt19937_64& rng, cublasLtHandle_t handle) {
@@ -695,10 +743,11 @@ int main(int argc, char** argv) {
         else if (options.has("--k-sweep")) k_sweep(rng, cublas(), records);
         else if (options.has("--decomposition-sweep")) decomposition_sweep(rng, cublas(), records);
         else if (options.has("--decode-sweep")) decode_sweep(rng, cublas(), records);
+        else if (options.has("--shape-sweep")) shape_sweep(rng, cublas(), records);
         else benchmarks(rng, cublas(), records);
       },
       {"--small", "--profile", "--raster-sweep", "--split-sweep", "--k-sweep", "--decomposition-sweep",
-       "--decode-sweep"});
+       "--decode-sweep", "--shape-sweep"});
   if (handle != nullptr) cublasLtDestroy(handle);
   return status;
 }
