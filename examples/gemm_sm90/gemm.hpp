@@ -28,7 +28,9 @@
 
 #include <cstddef>  // offsetof
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <type_traits>
 #include <utility>
 
@@ -394,6 +396,26 @@ std::size_t gemm_workspace_bytes(GemmArguments<Plan> const& args);
 /// along N (cn2) or alone (c1); swapN: A and B swapped (C^T = B^T A^T), 128 columns of C by N
 /// rows, alone.
 enum class GemmTile { n256, n128, n64, n256c1, n128c1, n112cn2, n64c1, swap16, swap32, swap64 };
+
+/// Every GemmTile, with the name a tuning cache stores it under.
+inline constexpr std::pair<GemmTile, std::string_view> gemm_tile_names[] = {
+    {GemmTile::n256, "n256"},     {GemmTile::n128, "n128"},     {GemmTile::n64, "n64"},
+    {GemmTile::n256c1, "n256c1"}, {GemmTile::n128c1, "n128c1"}, {GemmTile::n112cn2, "n112cn2"},
+    {GemmTile::n64c1, "n64c1"},   {GemmTile::swap16, "swap16"}, {GemmTile::swap32, "swap32"},
+    {GemmTile::swap64, "swap64"}};
+
+constexpr std::string_view gemm_tile_name(GemmTile tile) {
+  for (auto const& [t, name] : gemm_tile_names)
+    if (t == tile) return name;
+  return "";
+}
+
+/// The tile a name stands for; none for a name no tile has (a cache from another build).
+constexpr std::optional<GemmTile> parse_gemm_tile(std::string_view name) {
+  for (auto const& [t, n] : gemm_tile_names)
+    if (n == name) return t;
+  return std::nullopt;
+}
 
 /// The tile for an m x n problem on `ctas` resident CTAs: the one whose waves are fullest,
 /// weighted by how efficiently a tile of that width uses L2 and shared-memory bandwidth.

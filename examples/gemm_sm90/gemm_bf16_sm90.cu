@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 // The bf16 GEMMs for sm_90a: every operand major-ness, and the tile heuristic's dispatch.
 #include "gemm_sm90.cuh"
+#include "gemm_tuner.hpp"
 #include "plans.hpp"
+
+#include <algorithm>
 
 namespace cute_cpp::examples {
 
@@ -41,14 +44,19 @@ extern template std::size_t gemm_workspace_bytes<plans::Bf16TNSwap64>(GemmArgume
 extern template std::size_t gemm_workspace_bytes<plans::Bf16TNSwap128c2>(GemmArguments<plans::Bf16TNSwap128c2> const&);
 
 void run_gemm_bf16_tn(GemmArguments<plans::Bf16TN> const& args, cudaStream_t stream) {
+  if (gemm_tuning_enabled()) return GemmTuner::process().run(args, stream);
   // Checked before the plan choice, which asks the device for its SM count.
   check_gemm_arguments(args, plans::Bf16TN::major_a, plans::Bf16TN::major_b, plans::Bf16TN::layout_c, false);
   with_chosen_plan(args, [&]<class P>(std::type_identity<P>, auto const& a) { run_gemm<P>(a, stream); });
 }
 
 std::size_t gemm_bf16_tn_workspace_bytes(GemmArguments<plans::Bf16TN> const& args) {
-  return with_chosen_plan(args,
-                          [&]<class P>(std::type_identity<P>, auto const& a) { return gemm_workspace_bytes<P>(a); });
+  auto const bytes = [&]<class P>(std::type_identity<P>, auto const& a) { return gemm_workspace_bytes<P>(a); };
+  if (!gemm_tuning_enabled()) return with_chosen_plan(args, bytes);
+  // Tuned, any tile may run: the most any of them needs.
+  std::size_t most = 0;
+  for (auto const& [tile, name] : gemm_tile_names) most = std::max(most, with_tile_plan(tile, args, bytes));
+  return most;
 }
 
 }  // namespace cute_cpp::examples

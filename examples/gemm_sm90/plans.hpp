@@ -10,6 +10,7 @@
 #include <cuda_fp16.h>
 
 #include <type_traits>
+#include <utility>
 
 namespace cute_cpp::examples::plans {
 
@@ -95,17 +96,15 @@ using Instantiated = GemmPlanList<Bf16TN, Bf16NN, Bf16TT, Bf16NT, Bf16TNNoCluste
 
 namespace cute_cpp::examples {
 
-/// f(std::type_identity<P>{}, args) for the bf16 TN plan P that choose_gemm_tile picks for the
-/// shape (the same arguments serve every plan of these types), or a swapped plan P with the
-/// arguments swapped (swap_ab_arguments).
+/// f(std::type_identity<P>{}, args) for the bf16 TN plan P of `tile` (the same arguments serve
+/// every plan of these types), or a swapped plan P with the arguments swapped (swap_ab_arguments).
 template <class F>
-decltype(auto) with_chosen_plan(GemmArguments<plans::Bf16TN> const& args, F&& f) {
-  static int const sms = host::multiprocessor_count();
+decltype(auto) with_tile_plan(GemmTile tile, GemmArguments<plans::Bf16TN> const& args, F&& f) {
   auto const on = [&]<class P>(std::type_identity<P> plan) -> decltype(auto) { return f(plan, args); };
   auto const swapped = [&]<class P>(std::type_identity<P> plan) -> decltype(auto) {
     return f(plan, swap_ab_arguments<P, plans::Bf16TN>(args));
   };
-  switch (choose_gemm_tile(args.m, args.n, sms)) {
+  switch (tile) {
     case GemmTile::n256: break;
     case GemmTile::n128: return on(std::type_identity<plans::Bf16TN128>{});
     case GemmTile::n64: return on(std::type_identity<plans::Bf16TN64>{});
@@ -120,7 +119,15 @@ decltype(auto) with_chosen_plan(GemmArguments<plans::Bf16TN> const& args, F&& f)
   return on(std::type_identity<plans::Bf16TN>{});
 }
 
-/// bf16 C = A B (A K-major, B K-major) with the tile choose_gemm_tile picks for the shape.
+/// with_tile_plan for the tile choose_gemm_tile picks for the shape.
+template <class F>
+decltype(auto) with_chosen_plan(GemmArguments<plans::Bf16TN> const& args, F&& f) {
+  static int const sms = host::multiprocessor_count();
+  return with_tile_plan(choose_gemm_tile(args.m, args.n, sms), args, std::forward<F>(f));
+}
+
+/// bf16 C = A B (A K-major, B K-major) with the tile choose_gemm_tile picks for the shape, or,
+/// with CUTE_CPP_TUNE=1 in the environment, the one the process's GemmTuner measured fastest.
 void run_gemm_bf16_tn(GemmArguments<plans::Bf16TN> const& args, cudaStream_t stream);
 /// The split-K workspace run_gemm_bf16_tn needs for `args`.
 std::size_t gemm_bf16_tn_workspace_bytes(GemmArguments<plans::Bf16TN> const& args);

@@ -142,3 +142,14 @@ TEST(ChooseGemmTile, PlansFitTheSharedMemoryBudget) {
   using T = std::uint16_t;
   EXPECT_LE((ex::GemmPlan<T, T, T, ex::GemmConfig{.block_n = 128, .stages = 6, .cluster_m = 2}>::smem_bytes), 232448u);
 }
+
+TEST(GemmTileNames, EveryTileHasANameThatParsesBack) {
+  for (auto const& [tile, name] : ex::gemm_tile_names) {
+    EXPECT_EQ(ex::gemm_tile_name(tile), name);
+    EXPECT_EQ(ex::parse_gemm_tile(name), tile) << name;
+  }
+  // A cache written by another build may name a tile this one lacks.
+  EXPECT_EQ(ex::parse_gemm_tile("n512"), std::nullopt);
+  EXPECT_EQ(ex::parse_gemm_tile(""), std::nullopt);
+  static_assert(ex::gemm_tile_name(ex::GemmTile::swap16) == "swap16");
+}
