@@ -31,6 +31,15 @@ __device__ __forceinline__ void copy_row(T* dst, T const* src, int dim, int lane
     *reinterpret_cast<int4*>(dst + i) = *reinterpret_cast<int4 const*>(src + i);
 }
 
+/// The page holding key `position` of a sequence whose block-table row is `table_row`, or -1 when
+/// the position lies past the row or its entry names no page in [0, num_pages).
+__device__ __forceinline__ std::int32_t page_of(std::int32_t const* table_row, std::int32_t max_pages_per_seq,
+                                                std::int32_t page_size, std::int32_t num_pages, std::int32_t position) {
+  if (position < 0 || position >= max_pages_per_seq * page_size) return -1;
+  std::int32_t const page = table_row[position / page_size];
+  return page >= 0 && page < num_pages ? page : -1;
+}
+
 template <class T>
 __global__ void __launch_bounds__(128) kv_append_kernel(T const* k_new, T const* v_new, T* k, T* v,
                                                         KvAppendParams const p) {
@@ -45,11 +54,11 @@ __global__ void __launch_bounds__(128) kv_append_kernel(T const* k_new, T const*
   std::int32_t const b = std::int32_t(item / (std::int64_t(p.heads_kv) * p.q_tokens));
   std::int32_t const position = p.seqlens_k[b] - p.q_tokens + t;
   std::int64_t outer = b, row = position;
-  bool ok = position >= 0 && position < (p.block_table != nullptr ? p.max_pages_per_seq * p.page_size : p.max_seq_k);
-  if (ok && p.block_table != nullptr) {
-    std::int32_t const page = p.block_table[std::int64_t(b) * p.max_pages_per_seq + position / p.page_size];
-    ok = page >= 0 && page < p.num_pages;
-    outer = page;
+  bool ok = position >= 0 && position < p.max_seq_k;
+  if (p.block_table != nullptr) {
+    outer = page_of(p.block_table + std::int64_t(b) * p.max_pages_per_seq, p.max_pages_per_seq, p.page_size,
+                    p.num_pages, position);
+    ok = outer >= 0;
     row = position % p.page_size;
   }
   if (!ok) {

@@ -5,6 +5,8 @@
 // before the LM head), SwiGLU of the interleaved gate-up product, and the per-head q_norm/k_norm
 // RMSNorm followed by RoPE, in place on the fused QKV activation (in a decode step also
 // appending k and v to the paged cache). All are memory-bound and tiny beside the GEMMs.
+#include "examples/decode_attention_sm90/kv_append.cuh"  // copy_row, page_of
+
 #include <cute_cpp/arch/griddepcontrol.hpp>  // griddepcontrol_*
 #include <cute_cpp/host/launch.hpp>  // launch, LaunchConfig
 
@@ -110,17 +112,16 @@ struct QkNormRopeParams {
   KvCacheAppend cache;              ///< decode: where the k and v heads go as well
 };
 
-/// The cache row (page * page_size + offset) of token `token` at `position`, or -1 where its block
-/// table entry is no page (a bad table: trapped in debug builds, the append skipped otherwise).
+/// The cache row (page * page_size + offset) of token `token` at `position`, or -1 where it has no
+/// slot (a bad table: trapped in debug builds, the append skipped otherwise), as kv_append.
 __device__ __forceinline__ std::int64_t cache_row(KvCacheAppend const& c, std::int64_t token, std::int32_t position) {
-  std::int32_t const page = position >= 0 && position < c.max_pages_per_seq * c.page_size
-                                ? c.block_table[token * c.max_pages_per_seq + position / c.page_size]
-                                : -1;
-  if (page < 0 || page >= c.num_pages) {
+  std::int32_t const page = examples::page_of(c.block_table + token * c.max_pages_per_seq, c.max_pages_per_seq,
+                                              c.page_size, c.num_pages, position);
+  if (page < 0) {
 #if !defined(NDEBUG)
     if (threadIdx.x % 32 == 0)
-      printf("cute-cpp [attention.block-table]: token %lld at position %d has no page in [0, %d)\n", (long long)token,
-             position, c.num_pages);
+      printf("cute-cpp [attention.kv-slot]: token %lld: key position %d has no slot in the cache\n", (long long)token,
+             position);
     __trap();
 #endif
     return -1;
@@ -162,9 +163,7 @@ __global__ void __launch_bounds__(128) qk_norm_rope_kernel(bf16* __restrict__ qk
   bf16* const x = qkv + token * p.row_stride + std::int64_t(head) * HeadDim;
   std::int64_t const cache_offset = slot * p.heads_kv * HeadDim + std::int64_t((head - p.heads_q) % p.heads_kv) * HeadDim;
   if (head >= p.heads_q + p.heads_kv) {  // a v head: copied to the cache as it is
-    if (slot >= 0)
-      for (int i = lane * 8; i < HeadDim; i += 32 * 8)
-        *reinterpret_cast<int4*>(p.cache.v + cache_offset + i) = *reinterpret_cast<int4 const*>(x + i);
+    if (slot >= 0) examples::copy_row(p.cache.v + cache_offset, x, HeadDim, lane);
     return;
   }
   bf16 const* const w = head < p.heads_q ? q_norm : k_norm;

@@ -3,7 +3,8 @@
 //   h = rmsnorm(x + delta)                 examples/rmsnorm (the residual add fused; x keeps the sum)
 //   qkv = h Wqkv^T                          examples/gemm_sm90 (bf16 TN dispatch)
 //   q, k = rope(rmsnorm_head(q, k))         layer_kernels.cuh, in place in qkv
-//   K/V cache <- k, v                       decode_attention_sm90's run_kv_append (paged)
+//   K/V cache <- k, v                       prefill: decode_attention_sm90's run_kv_append (paged);
+//                                           decode: the rope kernel above, in the same launch
 //   a = attention(q, k, v)                  prefill: fmha_sm90 varlen on qkv; decode: paged decode
 //   delta = a Wo^T                          gemm_sm90
 //   h = rmsnorm(x + delta); delta = ffn(h)  rmsnorm, then examples/ffn (gate-up GEMM with the
@@ -220,6 +221,11 @@ class Model final : public Qwen3Model {
   /// graph; the first step of each size runs eagerly and records the graph, later ones replay it.
   /// Without graphs (Qwen3Options::cuda_graphs false) the same padded launches run eagerly.
   void decode_step(int n);
+  /// decode()'s checks and the step's host tables for `slots` (the sequences grown by one token);
+  /// returns their count.
+  int stage_decode(std::span<const int> slots, std::span<const std::int32_t> ids, const std::int32_t* device_ids);
+  /// The staged step's `n` sequences padded to the batch size of a CUDA graph, uploaded.
+  Batch upload_decode(int n);
   /// profile_decode's step: the uploaded batch recorded with marks and replayed.
   std::vector<StepPhase> profile_step(Batch const& batch, int replays);
   /// While profile_step records: an event recorded on the stream, closing the phase `name`.
@@ -266,12 +272,10 @@ class Model final : public Qwen3Model {
   }
   /// The page padded rows of a graph's batch write to and read: one past the allocator's pages.
   std::int32_t scratch_page_ = 0;
-  // profile_decode: replays asked for the next step (0: none), and the marks of its recording.
-  int profile_replays_ = 0;
+  // profile_step's recording: whether mark() records, and the marks so far.
   bool marking_ = false;
   std::vector<const char*> mark_names_;
   std::vector<cudaEvent_t> mark_events_;
-  std::vector<StepPhase> profile_;
 };
 
 void Model::mark(const char* name) {
@@ -289,16 +293,11 @@ void Model::mark(const char* name) {
 std::vector<StepPhase> Model::profile_decode(std::span<const int> slots, std::span<const std::int32_t> ids,
                                              int replays) {
   if (replays < 1) throw LoadError(kQwen3InputRule, "profile_decode needs at least one replay");
-  profile_replays_ = replays;
-  profile_.clear();
-  try {
-    decode(slots, ids, nullptr);
-  } catch (...) {
-    profile_replays_ = 0;
-    throw;
-  }
-  profile_replays_ = 0;
-  return std::move(profile_);
+  int const n = stage_decode(slots, ids, nullptr);
+  if (n == 0) return {};
+  std::vector<StepPhase> phases = profile_step(upload_decode(n), replays);
+  logits_rows_ = n;
+  return phases;
 }
 
 std::vector<StepPhase> Model::profile_step(Batch const& batch, int replays) {
@@ -520,8 +519,13 @@ std::vector<int> Model::prefill(std::span<const std::vector<std::int32_t>> promp
 }
 
 void Model::decode(std::span<const int> slots, std::span<const std::int32_t> ids, const std::int32_t* device_ids) {
+  if (int const n = stage_decode(slots, ids, device_ids); n > 0) decode_step(n);
+}
+
+int Model::stage_decode(std::span<const int> slots, std::span<const std::int32_t> ids,
+                        const std::int32_t* device_ids) {
   int const n = int(slots.size());
-  if (n == 0) return;
+  if (n == 0) return 0;
   if (n > options_.max_batch)
     throw LoadError(kQwen3InputRule, std::to_string(n) + " sequences exceed max_batch " + std::to_string(options_.max_batch));
   if (device_ids == nullptr) {
@@ -555,10 +559,10 @@ void Model::decode(std::span<const int> slots, std::span<const std::int32_t> ids
     cuda_check(cudaMemcpyAsync(ids_.data(), device_ids, std::size_t(n) * sizeof(std::int32_t),
                                cudaMemcpyDeviceToDevice, stream_),
                "cudaMemcpyAsync(ids)");
-  decode_step(n);
+  return n;
 }
 
-void Model::decode_step(int n) {
+Model::Batch Model::upload_decode(int n) {
   // Padded to a power of two (or max_batch), so that a handful of graphs serve every batch size.
   int rows = 1;
   while (rows < n) rows *= 2;
@@ -574,11 +578,14 @@ void Model::decode_step(int n) {
   }
   Batch const batch{.tokens = rows, .sequences = rows, .decode = true, .max_len = options_.max_seq, .graph = true};
   upload(batch);
+  return batch;
+}
+
+void Model::decode_step(int n) {
+  Batch const batch = upload_decode(n);
   drop_stale_graphs();
-  auto const found = graphs_.find(rows);
-  if (profile_replays_ > 0) {
-    profile_ = profile_step(batch, profile_replays_);
-  } else if (!options_.cuda_graphs || graphs_off_) {
+  auto const found = graphs_.find(batch.sequences);
+  if (!options_.cuda_graphs || graphs_off_) {
     forward(batch, LogitsRows::All);
   } else if (found != graphs_.end()) {
     cuda_check(cudaGraphLaunch(found->second, stream_), "cudaGraphLaunch(decode step)");
@@ -604,7 +611,7 @@ void Model::decode_step(int n) {
     if (e == cudaSuccess && graph != nullptr) e = cudaGraphInstantiate(&exec, graph, 0);
     if (graph != nullptr) (void)cudaGraphDestroy(graph);
     if (e == cudaSuccess && exec != nullptr) {
-      graphs_.emplace(rows, exec);
+      graphs_.emplace(batch.sequences, exec);
       graphs_recorded_at_ = buffer_moves_;
     } else {
       (void)cudaGetLastError();
@@ -732,13 +739,13 @@ void Model::attention(Batch const& batch, int layer) {
 
   // Prefill: the new tokens' K and V into their pages, per sequence (each has its own number of
   // tokens). A decode step's qk_norm_rope appended them already.
-  ex::KvAppendArguments<bf16> append;
-  append.k_new_stride = append.v_new_stride = {qkv_width_, qkv_width_, head_dim_};
-  append.k = k_cache, append.v = v_cache;
-  append.k_stride = append.v_stride = cache_stride;
-  append.heads_kv = kv_heads_, append.head_dim = append.head_dim_v = head_dim_;
-  append.page_size = page_size, append.max_pages_per_seq = max_pages, append.num_pages = options_.num_pages + 1;
   if (!batch.decode) {
+    ex::KvAppendArguments<bf16> append;
+    append.k_new_stride = append.v_new_stride = {qkv_width_, qkv_width_, head_dim_};
+    append.k = k_cache, append.v = v_cache;
+    append.k_stride = append.v_stride = cache_stride;
+    append.heads_kv = kv_heads_, append.head_dim = append.head_dim_v = head_dim_;
+    append.page_size = page_size, append.max_pages_per_seq = max_pages, append.num_pages = options_.num_pages + 1;
     for (int b = 0; b < batch.sequences; ++b) {
       std::int64_t const first = h_cu_seqlens_[std::size_t(b)];
       append.k_new = k + first * qkv_width_, append.v_new = v + first * qkv_width_;
