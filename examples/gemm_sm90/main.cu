@@ -9,7 +9,9 @@
 //             argument rejections, no benchmark, for compute-sanitizer)
 #include "cublaslt_gemm.hpp"
 #include "examples/common/cli.hpp"
+#include "examples/common/fill.hpp"
 #include "gemm.hpp"
+#include "gemm_tuner.hpp"
 #include "plans.hpp"
 
 #include <cute_cpp/host/buffer.hpp>
@@ -57,16 +59,26 @@ struct Problem {
   host::DeviceBuffer<TC> dc;
   host::DeviceBuffer<unsigned char> workspace;  // split-K's, zeroed when (re)allocated
 
-  Problem(std::int64_t m_, std::int64_t n_, std::int64_t k_, std::mt19937_64& rng) : m(m_), n(n_), k(k_) {
+  /// `checked`: keep host copies of A and B for a reference; a benchmark's operands are made on
+  /// the device (fill_random_tiled), which takes a fraction of the time for large ones.
+  Problem(std::int64_t m_, std::int64_t n_, std::int64_t k_, std::mt19937_64& rng, bool checked = true)
+      : m(m_), n(n_), k(k_) {
     // NOTE: leading dimensions are padded to a multiple of 8 beyond the extent, so strided access is exercised.
     lda = (Plan::major_a == OperandMajorMode::K ? k : m) + 8 - (Plan::major_a == OperandMajorMode::K ? k : m) % 8;
     ldb = (Plan::major_b == OperandMajorMode::K ? k : n) + 8 - (Plan::major_b == OperandMajorMode::K ? k : n) % 8;
     ldc = (row_major_c ? n : m) + 8 - (row_major_c ? n : m) % 8;
-    a = ex::random_values<TA>(std::size_t(lda) * (Plan::major_a == OperandMajorMode::K ? m : k), rng, -1.0, 1.0);
-    b = ex::random_values<TB>(std::size_t(ldb) * (Plan::major_b == OperandMajorMode::K ? n : k), rng, -1.0, 1.0);
-    da = host::DeviceBuffer<TA>(a.size());
-    db = host::DeviceBuffer<TB>(b.size());
+    std::size_t const a_size = std::size_t(lda) * std::size_t(Plan::major_a == OperandMajorMode::K ? m : k);
+    std::size_t const b_size = std::size_t(ldb) * std::size_t(Plan::major_b == OperandMajorMode::K ? n : k);
+    da = host::DeviceBuffer<TA>(a_size);
+    db = host::DeviceBuffer<TB>(b_size);
     dc = host::DeviceBuffer<TC>(std::size_t(ldc) * std::size_t(row_major_c ? m : n));
+    if (!checked) {
+      ex::fill_random_tiled(da.data(), a_size, rng, -1.0, 1.0);
+      ex::fill_random_tiled(db.data(), b_size, rng, -1.0, 1.0);
+      return;
+    }
+    a = ex::random_values<TA>(a_size, rng, -1.0, 1.0);
+    b = ex::random_values<TB>(b_size, rng, -1.0, 1.0);
     da.upload(std::span<TA const>(a));
     db.upload(std::span<TB const>(b));
   }
@@ -500,12 +512,12 @@ constexpr std::int64_t benchmark_shapes[][3] = {{8192, 8192, 8192}, {4096, 4096,
 /// `workspace(args)` is the split-K workspace `ours` needs.
 template <class Plan, class Ours, class Workspace>
 void bench(std::int64_t m, std::int64_t n, std::int64_t k, std::mt19937_64& rng, cublasLtHandle_t handle,
-           std::vector<ex::Record>& records, Ours ours, Workspace workspace, std::string const& kernel) {
+           std::vector<ex::Record>& records, Ours ours, Workspace workspace, std::string const& kernel, int reps = 50) {
   double const bytes = double(m * k * sizeof(typename Plan::TA) + k * n * sizeof(typename Plan::TB) +
                               m * n * sizeof(typename Plan::TC));
   int const copies = int(std::min(8.0, std::ceil(150e6 / bytes)));
   std::vector<Problem<Plan>> problems;
-  for (int i = 0; i < copies; ++i) problems.emplace_back(m, n, k, rng);
+  for (int i = 0; i < copies; ++i) problems.emplace_back(m, n, k, rng, false);
   for (auto& p : problems) p.reserve_workspace(workspace(p.arguments()));
   std::vector<host::DeviceBuffer<typename Plan::TC>> cref;
   for (int i = 0; i < copies; ++i) cref.emplace_back(std::size_t(problems[0].ldc) * m);
@@ -517,7 +529,7 @@ void bench(std::int64_t m, std::int64_t n, std::int64_t k, std::mt19937_64& rng,
   int ours_next = 0, cublas_next = 0;
   auto const [ours_ms, cublas_ms] = ex::median_ms_interleaved(
       [&] { ours(problems[std::size_t(ours_next++ % copies)].arguments()); },
-      [&] { run_reference(cublas_next++ % copies); }, nullptr);
+      [&] { run_reference(cublas_next++ % copies); }, nullptr, std::max(2, reps / 5), reps);
   // Host time per call (checks, tensor-map encoding, launch), which the GPU timings above exclude.
   auto host_us = [&](auto&& call) {
     host::cuda_check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
@@ -562,16 +574,19 @@ void bench_plan(std::int64_t m, std::int64_t n, std::int64_t k, std::mt19937_64&
       plan_name<Plan>() + (Swapped ? " swapped" : "") + cut.name());
 }
 
-/// The bf16 TN GEMM with the heuristic's tile, named after the tile it chose.
+/// The bf16 TN GEMM with the heuristic's tile, named after the tile it chose; under
+/// CUTE_CPP_TUNE=1, with the tile the process's GemmTuner measured (during the warm-up), named so.
 void bench_auto(std::int64_t m, std::int64_t n, std::int64_t k, std::mt19937_64& rng, cublasLtHandle_t handle,
-                std::vector<ex::Record>& records) {
+                std::vector<ex::Record>& records, int reps = 50) {
   ex::GemmArguments<plans::Bf16TN> shape;
   shape.m = m, shape.n = n, shape.k = k;
-  std::string const name = dispatched_tile_name(shape);
   bench<plans::Bf16TN>(m, n, k, rng, handle, records,
                        [](ex::GemmArguments<plans::Bf16TN> const& a) { ex::run_gemm_bf16_tn(a, nullptr); },
                        [](ex::GemmArguments<plans::Bf16TN> const& a) { return ex::gemm_bf16_tn_workspace_bytes(a); },
-                       "gemm_sm90 auto: " + name);
+                       "gemm_sm90 auto: " + dispatched_tile_name(shape), reps);
+  if (ex::gemm_tuning_enabled())  // the shape is in the tuner's cache by now: nothing is timed here
+    records.back().kernel = "gemm_sm90 tuned: " +
+                            std::string(ex::gemm_tile_name(ex::GemmTuner::process().tile(shape, nullptr)));
 }
 
 /// --raster-sweep: tile rows per rasterization group against time (the default's NOTE).
@@ -675,7 +690,8 @@ void shape_sweep(std::mt19937_64& rng, cublasLtHandle_t handle, std::vector<ex::
     add(m, n, k);
   }
   std::vector<ex::Record> sweep;
-  for (auto const& [m, n, k] : shapes) bench_auto(m, n, k, rng, handle, sweep);
+  // 15 timed calls a shape (not 50): a few hundred shapes, some of seconds' worth of flops, in minutes.
+  for (auto const& [m, n, k] : shapes) bench_auto(m, n, k, rng, handle, sweep, 15);
   std::vector<std::size_t> order(sweep.size());
   std::iota(order.begin(), order.end(), std::size_t{0});
   std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return sweep[a].ratio() < sweep[b].ratio(); });

@@ -5,7 +5,9 @@
 Each op runs on the caller's current stream (torch's or CuPy's) and returns an array of the
 caller's framework; pass ``out=`` to write into an existing one (which is then returned). Arguments are checked before
 anything is allocated or launched; a violation raises ``ValueError`` whose text starts with
-``cute-cpp [rule]:``, the rule of docs/verification.md.
+``cute-cpp [rule]:``, the rule of docs/verification.md. The ops record no autograd graph (a tensor
+that requires grad is read like any other); torch tensors are read directly, other arrays through
+DLPack.
 
     >>> import torch, cute_cpp.ops as ops
     >>> x = torch.randn(37, 4096, device="cuda", dtype=torch.bfloat16)

@@ -13,6 +13,8 @@
 #include <nanobind/stl/optional.h>
 #include <nanobind/stl/string.h>
 
+#include "array.hpp"
+
 #include <cute_cpp_elementwise.h>
 #include <cute_cpp_fmha.h>
 #include <cute_cpp_gemm.h>
@@ -35,8 +37,8 @@ using namespace nb::literals;
 
 namespace {
 
-/// Any DLPack array: the checks below say what each op takes.
-using AnyArray = nb::ndarray<>;
+/// Any DLPack array (a torch tensor read directly: array.hpp): the checks below say what each op takes.
+using AnyArray = cute_cpp::python::Array;
 
 [[noreturn]] void fail(char const* rule, std::string const& what) {
   throw nb::value_error((std::string("cute-cpp [") + rule + "]: " + what).c_str());
@@ -128,6 +130,16 @@ int check_devices(std::vector<std::pair<char const*, AnyArray const*>> const& ar
 /// "dlpack" (an object with __dlpack__).
 nb::object new_array(std::vector<std::size_t> const& shape, nb::dlpack::dtype dtype, int device,
                      std::string const& framework) {
+  // torch's own allocator: stream-ordered and cached (cudaMalloc and cudaFree cost tens of
+  // microseconds a call, and cudaFree waits for the whole device).
+  if (auto const* torch = cute_cpp::python::detail::torch_objects(); torch != nullptr && framework == "torch") {
+    nb::list extents;
+    for (std::size_t e : shape) extents.append(e);
+    nb::handle const type = dtype.code == std::uint8_t(nb::dlpack::dtype_code::Bfloat) ? torch->bfloat16
+                            : dtype.bits == 16                                          ? torch->float16
+                                                                                        : torch->float32;
+    return torch->empty(nb::tuple(extents), "dtype"_a = type, "device"_a = device);
+  }
   std::size_t count = 1;
   for (std::size_t e : shape) count *= e;
   void* p = nullptr;
@@ -154,7 +166,7 @@ void check_status(int status, char const* message) {
 template <class Run>
 nb::object write_output(std::optional<AnyArray> const& out, std::vector<std::size_t> const& shape,
                         nb::dlpack::dtype dtype, int device, std::string const& framework, Run&& run) {
-  nb::object result = out ? nb::cast(*out) : new_array(shape, dtype, device, framework);
+  nb::object result = out ? out->object() : new_array(shape, dtype, device, framework);
   AnyArray const o = out ? *out : nb::cast<AnyArray>(result);
   char message[1024] = "";
   check_status(run(o, message, sizeof message), message);
