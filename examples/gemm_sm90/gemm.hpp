@@ -417,20 +417,32 @@ constexpr std::optional<GemmTile> parse_gemm_tile(std::string_view name) {
   return std::nullopt;
 }
 
-/// The tile for an m x n problem on `ctas` resident CTAs: the one whose waves are fullest,
-/// weighted by how efficiently a tile of that width uses L2 and shared-memory bandwidth.
-/// A problem of at most 64 rows swaps A and B, so that N fills wgmma's 64-row side and M
-/// (rounded up to 16, 32 or 64) its N side: a 128-row tile would multiply mostly zeros.
-/// A problem of one tile row takes no cluster along M (its second CTA would have no rows): a
-/// width whose tiles fill at least 90% of one wave if there is one (no split-K then; 112
-/// columns go in pairs along N that share A), else the widest tile without a cluster that
-/// still gives every fifth CTA a tile, since there the A tile is re-read for every tile, so
-/// wide tiles pay, and split-K fills the GPU.
+/// The tile for an m x n x k problem on `ctas` resident CTAs. The rules, each fitted to
+/// --shape-sweep (README: measurements; sweep of 2026-12-02 at 24ba451, 290 shapes, where the
+/// tuner's pick beat this heuristic's by 10% or more):
+/// - at most 64 rows: A and B swapped, so that N fills wgmma's 64-row side and M (rounded up to
+///   16, 32 or 64) its N side: a 128-row tile would multiply mostly zeros;
+/// - at most 64 columns (and more rows): the mirror image. Up to 1536 rows and 8192 of K, swapped
+///   tiles of 32 rows of M give more CTAs than 128-row ones; beyond, 128 x 64 tiles alone, with
+///   split-K (the sweep: 0.33-0.55x of cuBLAS in 128 x 256 tiles, 0.72-1.3x so);
+/// - one tile row (at most 128 rows): no cluster along M (its second CTA would have no rows).
+///   At most 128 columns: swapped 16-row tiles. K and N of 4096 or more: 112 columns in pairs
+///   along N that share A (0.86-0.89x alone in 128 or 256 columns, 0.93-1.01x so). Else a width
+///   whose tiles fill at least 90% of one wave if there is one, else the widest tile without a
+///   cluster that still gives every fifth CTA a tile, since there the A tile is re-read for
+///   every tile, so wide tiles pay, and split-K fills the GPU;
+/// - a full wave of 128 x 256 tiles or more: that tile (stream-K evens out the last wave; in
+///   128 x 128 tiles, 1024 x 10240 x 8192 ran at 0.77x of cuBLAS, 0.97x in 128 x 256);
+/// - else the one whose waves are fullest, weighted by how efficiently a tile of that width uses
+///   L2 and shared-memory bandwidth.
 /// NOTE: the weights are rough: wide tiles without multicast are bound by L2, so narrower ones,
 /// which read more per output, lose more (README: measurements, with the one-tile-row sweep).
-constexpr GemmTile choose_gemm_tile(std::int64_t m, std::int64_t n, int ctas) {
+constexpr GemmTile choose_gemm_tile(std::int64_t m, std::int64_t n, std::int64_t k, int ctas) {
   if (m <= 64) return m <= 16 ? GemmTile::swap16 : m <= 32 ? GemmTile::swap32 : GemmTile::swap64;
+  if (n <= 64) return m <= 1536 && k <= 8192 ? GemmTile::swap32 : GemmTile::n64c1;
   if (m <= 128) {
+    if (n <= 128) return GemmTile::swap16;
+    if (n >= 4096 && k >= 4096) return GemmTile::n112cn2;
     struct Width {
       GemmTile tile;
       std::int64_t width;
@@ -443,6 +455,7 @@ constexpr GemmTile choose_gemm_tile(std::int64_t m, std::int64_t n, int ctas) {
     if ((n + 127) / 128 * 5 >= ctas) return GemmTile::n128c1;
     return GemmTile::n64c1;
   }
+  if ((m + 127) / 128 * ((n + 255) / 256) >= ctas) return GemmTile::n256;
   struct Candidate {
     GemmTile tile;
     std::int64_t width;

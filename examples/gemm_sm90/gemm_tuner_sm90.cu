@@ -91,8 +91,8 @@ GemmTile GemmTuner::tile(GemmArguments<plans::Bf16TN> const& args, cudaStream_t 
                    path_.string().c_str(), e->plan.c_str());
     }
   }
-  if (host::capturing(stream)) return choose_gemm_tile(args.m, args.n, host::multiprocessor_count());
-  GemmTile best = choose_gemm_tile(args.m, args.n, host::multiprocessor_count());
+  if (host::capturing(stream)) return choose_gemm_tile(args.m, args.n, args.k, host::multiprocessor_count());
+  GemmTile best = choose_gemm_tile(args.m, args.n, args.k, host::multiprocessor_count());
   double best_us = time_tile(best, args, stream, 5);
   for (auto const& [candidate, name] : gemm_tile_names) {
     if (candidate == best) continue;

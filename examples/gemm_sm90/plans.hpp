@@ -123,7 +123,7 @@ decltype(auto) with_tile_plan(GemmTile tile, GemmArguments<plans::Bf16TN> const&
 template <class F>
 decltype(auto) with_chosen_plan(GemmArguments<plans::Bf16TN> const& args, F&& f) {
   static int const sms = host::multiprocessor_count();
-  return with_tile_plan(choose_gemm_tile(args.m, args.n, sms), args, std::forward<F>(f));
+  return with_tile_plan(choose_gemm_tile(args.m, args.n, args.k, sms), args, std::forward<F>(f));
 }
 
 /// bf16 C = A B (A K-major, B K-major) with the tile choose_gemm_tile picks for the shape, or,

@@ -7,32 +7,50 @@
 namespace ex = cute_cpp::examples;
 
 TEST(ChooseGemmTile, LargeProblemsTakeTheWideTile) {
-  static_assert(ex::choose_gemm_tile(8192, 8192, 132) == ex::GemmTile::n256);
-  static_assert(ex::choose_gemm_tile(4096, 14336, 132) == ex::GemmTile::n256);
-  static_assert(ex::choose_gemm_tile(8192, 1536, 132) == ex::GemmTile::n256);
-  static_assert(ex::choose_gemm_tile(2048, 2048, 132) == ex::GemmTile::n256);
+  static_assert(ex::choose_gemm_tile(8192, 8192, 8192, 132) == ex::GemmTile::n256);
+  static_assert(ex::choose_gemm_tile(4096, 14336, 4096, 132) == ex::GemmTile::n256);
+  static_assert(ex::choose_gemm_tile(8192, 1536, 8192, 132) == ex::GemmTile::n256);
+  static_assert(ex::choose_gemm_tile(2048, 2048, 2048, 132) == ex::GemmTile::n256);
+  // A full wave of 128 x 256 tiles (8 x 40 = 320) takes them, whatever the last wave leaves.
+  static_assert(ex::choose_gemm_tile(1024, 10240, 8192, 132) == ex::GemmTile::n256);
+  // Less than a wave: the fullest waves, weighted by the tile's efficiency.
+  static_assert(ex::choose_gemm_tile(129, 4096, 4096, 132) == ex::GemmTile::n64);
 }
 
 TEST(ChooseGemmTile, OneTileRowTakesTilesWithoutClusters) {
-  // One tile row: no clusters (a 2-CTA cluster's second CTA would have no rows). A width whose
-  // tiles fill 90% of a wave: 14336 / 112 = 128 tiles on 132 SMs.
-  static_assert(ex::choose_gemm_tile(128, 14336, 132) == ex::GemmTile::n112cn2);
-  static_assert(ex::choose_gemm_tile(100, 16384, 132) == ex::GemmTile::n128c1);
+  // One tile row: no clusters along M (a 2-CTA cluster's second CTA would have no rows).
+  // Long K and wide N: 112 columns in pairs along N that share A.
+  static_assert(ex::choose_gemm_tile(128, 14336, 4096, 132) == ex::GemmTile::n112cn2);
+  static_assert(ex::choose_gemm_tile(128, 4096, 4096, 132) == ex::GemmTile::n112cn2);
+  static_assert(ex::choose_gemm_tile(65, 4096, 4096, 132) == ex::GemmTile::n112cn2);
+  // Else a width whose tiles fill 90% of a wave: 16384 / 128 = 128 tiles on 132 SMs.
+  static_assert(ex::choose_gemm_tile(100, 16384, 1024, 132) == ex::GemmTile::n128c1);
   // Else the widest tile that gives a fifth of the CTAs a tile (split-K fills the rest).
-  static_assert(ex::choose_gemm_tile(128, 4096, 132) == ex::GemmTile::n128c1);
-  static_assert(ex::choose_gemm_tile(65, 8192, 132) == ex::GemmTile::n256c1);
-  static_assert(ex::choose_gemm_tile(128, 1024, 132) == ex::GemmTile::n64c1);
-  static_assert(ex::choose_gemm_tile(129, 4096, 132) == ex::GemmTile::n64);
+  static_assert(ex::choose_gemm_tile(128, 4096, 2048, 132) == ex::GemmTile::n128c1);
+  static_assert(ex::choose_gemm_tile(65, 8192, 2048, 132) == ex::GemmTile::n256c1);
+  static_assert(ex::choose_gemm_tile(128, 1024, 4096, 132) == ex::GemmTile::n64c1);
+  // At most 128 columns too: swapped, in 16-row tiles of M.
+  static_assert(ex::choose_gemm_tile(111, 75, 10752, 132) == ex::GemmTile::swap16);
 }
 
 TEST(ChooseGemmTile, AtMost64RowsSwapAAndB) {
-  static_assert(ex::choose_gemm_tile(1, 4096, 132) == ex::GemmTile::swap16);
-  static_assert(ex::choose_gemm_tile(16, 4096, 132) == ex::GemmTile::swap16);
-  static_assert(ex::choose_gemm_tile(17, 1024, 132) == ex::GemmTile::swap32);
-  static_assert(ex::choose_gemm_tile(32, 14336, 132) == ex::GemmTile::swap32);
-  static_assert(ex::choose_gemm_tile(33, 4096, 132) == ex::GemmTile::swap64);
-  static_assert(ex::choose_gemm_tile(64, 4096, 132) == ex::GemmTile::swap64);
-  static_assert(ex::choose_gemm_tile(65, 4096, 132) == ex::GemmTile::n128c1);
+  static_assert(ex::choose_gemm_tile(1, 4096, 4096, 132) == ex::GemmTile::swap16);
+  static_assert(ex::choose_gemm_tile(16, 4096, 4096, 132) == ex::GemmTile::swap16);
+  static_assert(ex::choose_gemm_tile(17, 1024, 4096, 132) == ex::GemmTile::swap32);
+  static_assert(ex::choose_gemm_tile(32, 14336, 4096, 132) == ex::GemmTile::swap32);
+  static_assert(ex::choose_gemm_tile(33, 4096, 4096, 132) == ex::GemmTile::swap64);
+  static_assert(ex::choose_gemm_tile(64, 4096, 4096, 132) == ex::GemmTile::swap64);
+}
+
+TEST(ChooseGemmTile, AtMost64ColumnsTakeNarrowTiles) {
+  // Up to 1536 rows and K 8192: swapped, 32 rows of M a tile.
+  static_assert(ex::choose_gemm_tile(437, 10, 904, 132) == ex::GemmTile::swap32);
+  static_assert(ex::choose_gemm_tile(1536, 64, 8192, 132) == ex::GemmTile::swap32);
+  // Longer K or more rows: 128 x 64 tiles alone, split-K where the wave is partial.
+  static_assert(ex::choose_gemm_tile(448, 1, 32320, 132) == ex::GemmTile::n64c1);
+  static_assert(ex::choose_gemm_tile(20680, 1, 224, 132) == ex::GemmTile::n64c1);
+  // 65 columns are not narrow.
+  static_assert(ex::choose_gemm_tile(4096, 65, 4096, 132) != ex::GemmTile::n64c1);
 }
 
 namespace {
