@@ -76,4 +76,27 @@ int cute_cpp_gemm_bf16_epilogue(void const* a, long long lda, void const* b, lon
   });
 }
 
+/// The workspace bytes cute_cpp_gemm_bf16 (fused = 0) or cute_cpp_gemm_bf16_epilogue (fused = 1)
+/// uses for an m x n x k problem, into *bytes: the split-K / stream-K partials of the plan its
+/// heuristic picks. A caller that keeps one zeroed workspace of at least this size per stream gets
+/// the same plan and decomposition on every call. Returns 0, or 1 with the error in `message`.
+int cute_cpp_gemm_bf16_workspace_bytes(long long m, long long n, long long k, int fused, unsigned long long* bytes,
+                                       char* message, unsigned long message_size) {
+  namespace ex = cute_cpp::examples;
+  namespace host = cute_cpp::host;
+  return ex::capi_try(message, message_size, [&] {
+    if (bytes == nullptr) host::argument_error("gemm.workspace", "bytes is null");
+    if (m < 0 || n < 0 || k < 0) host::argument_error("gemm.shape", "m, n and k are not negative");
+    if (fused == 0) {
+      ex::GemmArguments<ex::plans::Bf16TN> shape;
+      shape.m = m, shape.n = n, shape.k = k;
+      *bytes = ex::gemm_bf16_tn_workspace_bytes(shape);
+    } else {
+      ex::GemmArguments<ex::plans::Bf16TNLinear> shape;  // every activation's plan has this tile
+      shape.m = m, shape.n = n, shape.k = k;
+      *bytes = ex::gemm_workspace_bytes<ex::plans::Bf16TNLinear>(shape);
+    }
+  });
+}
+
 }  // extern "C"

@@ -14,6 +14,7 @@
 #include <nanobind/stl/string.h>
 
 #include "array.hpp"
+#include "workspace.hpp"
 
 #include <cute_cpp_elementwise.h>
 #include <cute_cpp_fmha.h>
@@ -173,6 +174,19 @@ nb::object write_output(std::optional<AnyArray> const& out, std::vector<std::siz
   return result;
 }
 
+/// The stream's GEMM workspace, as large as cute_cpp_gemm_bf16 (fused 0) or its epilogue form
+/// (fused 1) uses for the shape (workspace.hpp).
+std::pair<void*, std::size_t> gemm_workspace(std::size_t m, std::size_t n, std::size_t k, int fused, int device,
+                                             std::uintptr_t stream) {
+  if (m == 0 || n == 0 || k == 0) return {nullptr, 0};
+  unsigned long long bytes = 0;
+  char message[1024] = "";
+  check_status(cute_cpp_gemm_bf16_workspace_bytes((long long)m, (long long)n, (long long)k, fused, &bytes, message,
+                                                  sizeof message),
+               message);
+  return cute_cpp::python::StreamWorkspaces::process().get(device, stream, std::size_t(bytes));
+}
+
 /// out = x w^T for x (M, K) and w (N, K), both with contiguous rows (nn.Linear's weight).
 nb::object linear(AnyArray x, AnyArray w, std::optional<AnyArray> out, std::string const& framework,
                   std::uintptr_t stream) {
@@ -189,11 +203,13 @@ nb::object linear(AnyArray x, AnyArray w, std::optional<AnyArray> out, std::stri
   }
   for (auto const& [name, a] : arrays) check_inner_contiguous(name, *a);
   int const device = check_devices(arrays);
+  auto const [workspace, workspace_bytes] = gemm_workspace(x.shape(0), w.shape(0), x.shape(1), 0, device, stream);
   return write_output(out, {x.shape(0), w.shape(0)}, x.dtype(), device, framework,
                       [&](AnyArray const& o, char* message, unsigned long size) {
                         return cute_cpp_gemm_bf16(x.data(), x.stride(0), w.data(), w.stride(0), o.data(), o.stride(0),
                                                   (long long)x.shape(0), (long long)w.shape(0), (long long)x.shape(1),
-                                                  nullptr, 0, nullptr, reinterpret_cast<void*>(stream), message, size);
+                                                  workspace, workspace_bytes, nullptr, reinterpret_cast<void*>(stream),
+                                                  message, size);
                       });
 }
 
@@ -235,12 +251,13 @@ nb::object gemm(AnyArray a, AnyArray b, std::optional<AnyArray> bias, std::strin
   int const device = check_devices(arrays);
   long long const ldb = b.shape(1) > 1 ? b.stride(1) : (long long)b.shape(0);
   float const* const bias_data = bias ? static_cast<float const*>(bias->data()) : nullptr;
+  auto const [workspace, workspace_bytes] = gemm_workspace(a.shape(0), b.shape(1), a.shape(1), 1, device, stream);
   return write_output(out, {a.shape(0), b.shape(1)}, a.dtype(), device, framework,
                       [&](AnyArray const& o, char* message, unsigned long size) {
                         return cute_cpp_gemm_bf16_epilogue(
                             a.data(), a.stride(0), b.data(), ldb, o.data(), o.stride(0), (long long)a.shape(0),
-                            (long long)b.shape(1), (long long)a.shape(1), alpha, beta, bias_data, act, nullptr, 0,
-                            nullptr, reinterpret_cast<void*>(stream), message, size);
+                            (long long)b.shape(1), (long long)a.shape(1), alpha, beta, bias_data, act, workspace,
+                            workspace_bytes, nullptr, reinterpret_cast<void*>(stream), message, size);
                       });
 }
 

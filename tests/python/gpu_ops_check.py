@@ -152,6 +152,19 @@ def checks(ops):
         y = ops.linear(x, w)
     s2.synchronize()
     check("linear on a second stream", close(y, x.double() @ w.double().T, 1e-2, 0.7)[0] == 0)
+    # Captured in a CUDA graph on a shape that wants a larger split-K workspace than the stream has
+    # (workspace.hpp does not grow it while capturing: the GEMM takes a decomposition that fits).
+    xg = torch.randn(8, 16384, device="cuda", dtype=bf, generator=g)
+    wg = torch.randn(3000, 16384, device="cuda", dtype=bf, generator=g)
+    yg = poisoned(8, 3000, dtype=bf)
+    side = torch.cuda.Stream()
+    side.wait_stream(torch.cuda.current_stream())
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.stream(side), torch.cuda.graph(graph, stream=side):
+        ops.linear(xg, wg, out=yg)
+    graph.replay()
+    torch.cuda.synchronize()
+    check("linear captured in a CUDA graph", close(yg, xg.double() @ wg.double().T, 1e-2, 1.3)[0] == 0)
     # Views read directly (array.hpp): a row offset into a larger tensor, and an output view.
     big = torch.randn(80, 4096, device="cuda", dtype=bf, generator=g)
     wide = poisoned(70, 2 * 4096, dtype=bf)

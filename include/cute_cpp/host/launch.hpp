@@ -132,8 +132,9 @@ void launch(void (*kernel)(Params...), std::string_view name, LaunchConfig const
   launch_config.stream = config.stream;
   launch_config.attrs = attributes;
   launch_config.numAttrs = count;
-  cuda_check(cudaLaunchKernelEx(&launch_config, kernel, std::forward<Args>(args)...),
-             std::string("cudaLaunchKernelEx(") + std::string(name) + ")");
+  // The message is made only on failure: it costs a heap allocation a launch.
+  if (cudaError_t const e = cudaLaunchKernelEx(&launch_config, kernel, std::forward<Args>(args)...); e != cudaSuccess)
+    cuda_check(e, std::string("cudaLaunchKernelEx(") + std::string(name) + ")");
 }
 
 }  // namespace cute_cpp::host

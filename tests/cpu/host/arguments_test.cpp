@@ -48,3 +48,17 @@ TEST(Arguments, OverlapsAreRefusedAdjacentRangesAreNot) {
 TEST(Arguments, TheDefaultStreamBelongsToEveryDevice) {
   EXPECT_EQ(error_of([] { host::check_stream("gemm", nullptr); }), "no error");
 }
+
+TEST(Arguments, ThePointerCacheKeepsTheLastSlotsPerDevice) {
+  host::detail::DevicePointerCache cache;
+  alignas(16) static char memory[64 * host::detail::DevicePointerCache::slots];
+  EXPECT_FALSE(cache.holds(memory, 0));
+  cache.add(memory, 0);
+  EXPECT_TRUE(cache.holds(memory, 0));
+  EXPECT_FALSE(cache.holds(memory, 1));  // the same address seen on another device is asked again
+  EXPECT_FALSE(cache.holds(memory + 16, 0));
+  // One more than it holds: the oldest goes.
+  for (int i = 1; i <= host::detail::DevicePointerCache::slots; ++i) cache.add(memory + 64 * i - 64 + 32, 0);
+  EXPECT_FALSE(cache.holds(memory, 0));
+  EXPECT_TRUE(cache.holds(memory + 32, 0));
+}

@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: Apache-2.0
+// SPDX-FileCopyrightText: 2026 cute-cpp authors
+#pragma once
+// The GEMM's split-K / stream-K workspace for calls from Python: one zeroed buffer per (device,
+// stream), grown in stream order when a shape needs more, so that a Python call gets the plan and
+// decomposition the C++ caller who passes a workspace gets (without one, skinny shapes run as
+// whole tiles on a fraction of the SMs). One per stream, because two GEMMs running at once must
+// not share partial sums.
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+namespace cute_cpp::python {
+
+class StreamWorkspaces {
+ public:
+  /// A zeroed workspace of at least `bytes` for work on `stream` (the current device's), or, while
+  /// the stream records a graph and the buffer would have to grow, the smaller one it has (the
+  /// GEMM then takes a decomposition that fits). Null for 0 bytes. Callers hold the GIL.
+  std::pair<void*, std::size_t> get(int device, std::uintptr_t stream, std::size_t bytes) {
+    Buffer& b = buffers_[{device, stream}];
+    if (bytes == 0 || b.bytes >= bytes) return {b.data, b.bytes};
+    auto const s = reinterpret_cast<cudaStream_t>(stream);
+    cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
+    check(cudaStreamIsCapturing(s, &capture), "cudaStreamIsCapturing");
+    if (capture != cudaStreamCaptureStatusNone) return {b.data, b.bytes};
+    // Freed and allocated in stream order: work already queued on the stream keeps the old one.
+    if (b.data != nullptr) check(cudaFreeAsync(b.data, s), "cudaFreeAsync");
+    b = {};
+    std::size_t const grown = std::max(bytes, std::size_t{1} << 20);
+    check(cudaMallocAsync(&b.data, grown, s), "cudaMallocAsync");
+    b.bytes = grown;
+    check(cudaMemsetAsync(b.data, 0, grown, s), "cudaMemsetAsync");
+    return {b.data, b.bytes};
+  }
+
+  /// The process's (never freed: freeing at exit would race the CUDA runtime's own teardown).
+  static StreamWorkspaces& process() {
+    static auto* workspaces = new StreamWorkspaces;
+    return *workspaces;
+  }
+
+ private:
+  struct Buffer {
+    void* data = nullptr;
+    std::size_t bytes = 0;
+  };
+  static void check(cudaError_t e, char const* what) {
+    if (e != cudaSuccess) throw std::runtime_error(std::string("cute-cpp: ") + what + ": " + cudaGetErrorString(e));
+  }
+  std::map<std::pair<int, std::uintptr_t>, Buffer> buffers_;
+};
+
+}  // namespace cute_cpp::python
