@@ -25,15 +25,37 @@ struct LtOperand {
   bool transposed = false;
 };
 
+/// FP8 operands' per-tensor scales (device floats, cublasLt's A and B) and whether cublasLt may
+/// accumulate in wgmma's FP8 accumulator throughout (fast accumulation) rather than promote it.
+struct LtScaling {
+  float const* a_scale = nullptr;
+  float const* b_scale = nullptr;
+  bool fast_accumulation = false;
+};
+
 /// A planned cublasLt matmul D = A' B' (alpha 1, beta 0); `run` takes the operands' pointers.
 class LtGemm {
  public:
-  LtGemm(cublasLtHandle_t handle, LtOperand a, LtOperand b, LtOperand c) : handle_(handle), workspace_(32u << 20) {
+  LtGemm(cublasLtHandle_t handle, LtOperand a, LtOperand b, LtOperand c, LtScaling scaling = {})
+      : handle_(handle), workspace_(32u << 20) {
     cublas_check(cublasLtMatmulDescCreate(&desc_, CUBLAS_COMPUTE_32F, CUDA_R_32F), "cublasLtMatmulDescCreate");
     cublasOperation_t const ta = a.transposed ? CUBLAS_OP_T : CUBLAS_OP_N;
     cublasOperation_t const tb = b.transposed ? CUBLAS_OP_T : CUBLAS_OP_N;
     cublas_check(cublasLtMatmulDescSetAttribute(desc_, CUBLASLT_MATMUL_DESC_TRANSA, &ta, sizeof ta), "TRANSA");
     cublas_check(cublasLtMatmulDescSetAttribute(desc_, CUBLASLT_MATMUL_DESC_TRANSB, &tb, sizeof tb), "TRANSB");
+    if (scaling.a_scale != nullptr)
+      cublas_check(cublasLtMatmulDescSetAttribute(desc_, CUBLASLT_MATMUL_DESC_A_SCALE_POINTER, &scaling.a_scale,
+                                                  sizeof scaling.a_scale),
+                   "A_SCALE_POINTER");
+    if (scaling.b_scale != nullptr)
+      cublas_check(cublasLtMatmulDescSetAttribute(desc_, CUBLASLT_MATMUL_DESC_B_SCALE_POINTER, &scaling.b_scale,
+                                                  sizeof scaling.b_scale),
+                   "B_SCALE_POINTER");
+    if (scaling.fast_accumulation) {
+      std::int8_t const fast = 1;
+      cublas_check(cublasLtMatmulDescSetAttribute(desc_, CUBLASLT_MATMUL_DESC_FAST_ACCUM, &fast, sizeof fast),
+                   "FAST_ACCUM");
+    }
     cublas_check(cublasLtMatrixLayoutCreate(&a_, a.type, a.rows, a.cols, a.ld), "cublasLtMatrixLayoutCreate");
     cublas_check(cublasLtMatrixLayoutCreate(&b_, b.type, b.rows, b.cols, b.ld), "cublasLtMatrixLayoutCreate");
     cublas_check(cublasLtMatrixLayoutCreate(&c_, c.type, c.rows, c.cols, c.ld), "cublasLtMatrixLayoutCreate");

@@ -71,6 +71,9 @@ struct GemmPlan {
   static constexpr int cluster_m = Config.cluster_m, cluster_n = Config.cluster_n;
   static_assert(cluster_m >= 1 && cluster_n >= 1 && cluster_m * cluster_n <= 2,
                 "cute-cpp [gemm.cluster]: clusters of 1 or 2 CTAs, along M or along N");
+  static_assert((sizeof(TA) != 1 || major_a == OperandMajorMode::K) && (sizeof(TB) != 1 || major_b == OperandMajorMode::K),
+                "cute-cpp [gemm.fp8-k-major]: wgmma reads 8-bit operands K-major only: A row-major, B as a weight "
+                "(N x K, rows contiguous)");
   static constexpr int consumer_warpgroups = 2;
   static constexpr bool pingpong = Config.schedule == KernelSchedule::PingPong;
   static constexpr int threads = 128 * (1 + consumer_warpgroups);

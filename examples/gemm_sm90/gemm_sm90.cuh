@@ -474,9 +474,12 @@ void run_gemm(GemmArguments<Plan> const& args, cudaStream_t stream) {
   if (Plan::gated && args.n % (2 * epilogue::SwiGLU::block) != 0)
     host::argument_error("gemm.gated", "a gated epilogue pairs blocks of 8 gate and 8 up columns: N must be a multiple "
                                        "of 16 (got " + std::to_string(args.n) + ")");
-  if (args.k % 8 != 0)
-    host::argument_error("gemm.k-multiple-of-8", "K must be a multiple of 8 elements (got " + std::to_string(args.k) +
-                                                     "): TMA needs 16-byte row strides; pad K with zeros");
+  // 16 bytes of the narrower operand: 8 elements of 16 bits, 16 of FP8.
+  constexpr int k_multiple = 16 / int(sizeof(TA) < sizeof(TB) ? sizeof(TA) : sizeof(TB));
+  if (args.k % k_multiple != 0)
+    host::argument_error(k_multiple == 8 ? "gemm.k-multiple-of-8" : "gemm.k-multiple-of-16",
+                         "K must be a multiple of " + std::to_string(k_multiple) + " elements (got " +
+                             std::to_string(args.k) + "): TMA needs 16-byte row strides; pad K with zeros");
   if (args.k_splits < 0 || (args.k_splits != 0 && args.decomposition != Decomposition::SplitK))
     host::argument_error("gemm.k-splits", "k_splits is 0 or, with Decomposition::SplitK, a count (got " +
                                               std::to_string(args.k_splits) + ")");

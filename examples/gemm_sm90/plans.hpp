@@ -8,6 +8,7 @@
 
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
+#include <cuda_fp8.h>
 
 #include <type_traits>
 #include <utility>
@@ -86,11 +87,24 @@ using Bf16TNSilu = Wide<bf16, bf16, K, K, epilogue::LinearCombination<bf16, epil
 /// an FFN): 128 x 128 of C per 128 x 256 tile.
 using Bf16TNSwiGLU = Wide<bf16, bf16, K, K, epilogue::SwiGLU>;
 
+/// FP8 (e4m3 or e5m2, any mix) with bf16 out, scaled per tensor or per row and column in the
+/// epilogue (epilogue::Dequantize), 128 x 256 x 128 tiles: a K block of 128 one-byte elements is
+/// the same 128-byte swizzled row as bf16's 64, so the stages and shared memory match Wide's.
+/// fp32 accumulation in wgmma's accumulator throughout (cuBLASLt's fast-accumulation mode).
+template <class TA, class TB>
+using Fp8TN = GemmPlan<TA, TB, bf16, GemmConfig{.block_k = 128, .stages = 4, .cluster_m = 2}, epilogue::Dequantize<>>;
+using e4m3 = __nv_fp8_e4m3;
+using e5m2 = __nv_fp8_e5m2;
+using Fp8E4M3 = Fp8TN<e4m3, e4m3>;
+using Fp8E5M2E4M3 = Fp8TN<e5m2, e4m3>;  ///< gradients (e5m2) against weights (e4m3)
+
 /// Every plan the *_sm90.cu files instantiate (keep in step with them).
 using Instantiated = GemmPlanList<Bf16TN, Bf16NN, Bf16TT, Bf16NT, Bf16TNNoCluster, Bf16TN128, Bf16TN64, Bf16TN128NoCluster,
                                   Bf16TN64NoCluster, Bf16TNPingPong, Bf16TNLinear, Bf16TNRelu, Bf16TNGelu, Bf16TNSilu, Bf16TNSwiGLU,
                                   Bf16TN112NoCluster, Bf16TN112ClusterN, Bf16TNSwap16, Bf16TNSwap32, Bf16TNSwap64,
                                   Bf16TNSwap128c2, F16TN, Bf16TNf32, Bf16TNf32ColMajor, Bf16TN320>;
+/// The FP8 plans (gemm_fp8_sm90.cu; examples/gemm_fp8_sm90 runs them).
+using Fp8Instantiated = GemmPlanList<Fp8E4M3, Fp8E5M2E4M3>;
 
 }  // namespace cute_cpp::examples::plans
 

@@ -54,6 +54,30 @@ struct LinearCombination {
   }
 };
 
+/// D = act(acc * scale_a * scale_b + bias[col]) for operands stored scaled (FP8: A = A_real /
+/// scale_a, B = B_real / scale_b): scale_a is one float for all of A, or with a_per_row one per
+/// row of A (C's rows); scale_b one float, or with b_per_column one per column of B (C's
+/// columns: a weight's rows). The scales and the bias live in device memory, as torch._scaled_mm
+/// takes its scale tensors; a null scale is 1. CuTeDSL: the dense FP8 GEMM's scale_a / scale_b.
+template <class Activation = NoActivation>
+struct Dequantize {
+  float const* scale_a = nullptr;
+  float const* scale_b = nullptr;
+  float const* bias = nullptr;  ///< one value per column, or null
+  bool a_per_row = false;
+  bool b_per_column = false;
+  // NOTE: not [[no_unique_address]], as Gated's.
+  Activation activation{};
+
+  CUTE_CPP_HD float operator()(float acc, std::int64_t row, std::int64_t col) const {
+    float v = acc;
+    if (scale_a != nullptr) v *= scale_a[a_per_row ? row : 0];
+    if (scale_b != nullptr) v *= scale_b[b_per_column ? col : 0];
+    if (bias != nullptr) v += bias[col];
+    return activation(v);
+  }
+};
+
 /// A gated epilogue (the GLU family): out = act(gate) * up. The GEMM's B interleaves gate and up
 /// columns in blocks of 8: GEMM columns 16b .. 16b + 7 are gate columns 8b .. 8b + 7 and GEMM
 /// columns 16b + 8 .. 16b + 15 the up columns 8b .. 8b + 7 (gated_gate_row / gated_up_row say

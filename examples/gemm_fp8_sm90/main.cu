@@ -1,0 +1,238 @@
+// SPDX-License-Identifier: Apache-2.0
+// SPDX-FileCopyrightText: 2026 cute-cpp authors
+// gemm_fp8_sm90: checks the Hopper GEMM's FP8 plans (examples/gemm_sm90: e4m3 x e4m3 and
+// e5m2 x e4m3, bf16 out, scaled per tensor or per row and column in the epilogue) against a CPU
+// reference in double of the dequantized operands, on fresh random data with NaN-poisoned
+// outputs and sizes that are not multiples of the tile, then times them against cuBLASLt's FP8
+// GEMM with per-tensor scales, with and without its fast accumulation.
+//   gemm_fp8_sm90 [--no-bench] [--json FILE] [--seed N] [--small]   (--small: small cases and
+//   the rejections, no benchmark, for compute-sanitizer)
+#include "examples/common/bench.hpp"
+#include "examples/common/check.hpp"
+#include "examples/common/cli.hpp"
+#include "examples/common/fill.hpp"
+#include "examples/gemm_sm90/cublaslt_gemm.hpp"
+#include "examples/gemm_sm90/gemm.hpp"
+#include "examples/gemm_sm90/plans.hpp"
+
+#include <cute_cpp/host/buffer.hpp>
+#include <cute_cpp/host/error.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <random>
+#include <span>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+namespace ex = cute_cpp::examples;
+namespace host = cute_cpp::host;
+namespace plans = ex::plans;
+
+namespace {
+
+template <class T>
+constexpr char const* fp8_name() {
+  return std::is_same_v<T, plans::e4m3> ? "e4m3" : "e5m2";
+}
+template <class T>
+constexpr cudaDataType_t fp8_type() {
+  return std::is_same_v<T, plans::e4m3> ? CUDA_R_8F_E4M3 : CUDA_R_8F_E5M2;
+}
+
+/// How the operands are scaled: one float each, or one per row of A and one per column of B.
+enum class Scaling { Tensor, RowColumn };
+char const* scaling_name(Scaling s) { return s == Scaling::Tensor ? "per tensor" : "per row and column"; }
+
+/// An m x n x k problem: A (m, k) and B (n, k) row-major (a weight), rows padded to a multiple of
+/// 16 beyond K so the leading dimension is exercised; C (m, n) bf16 row-major; the scales.
+template <class Plan>
+struct Problem {
+  using TA = typename Plan::TA;
+  using TB = typename Plan::TB;
+  std::int64_t m, n, k, lda, ldb, ldc;
+  Scaling scaling;
+  std::vector<TA> a;  // host copies, kept for a checked problem only
+  std::vector<TB> b;
+  std::vector<float> scale_a, scale_b;
+  host::DeviceBuffer<TA> da;
+  host::DeviceBuffer<TB> db;
+  host::DeviceBuffer<plans::bf16> dc;
+  host::DeviceBuffer<float> dscale_a, dscale_b;
+  host::DeviceBuffer<unsigned char> workspace;
+
+  Problem(std::int64_t m_, std::int64_t n_, std::int64_t k_, Scaling s, std::mt19937_64& rng, bool checked = true)
+      : m(m_), n(n_), k(k_), lda(k_ + 16), ldb(k_ + 16), ldc(n_ + 8 - n_ % 8), scaling(s),
+        da(std::size_t(lda * m)), db(std::size_t(ldb * n)), dc(std::size_t(ldc * m)),
+        dscale_a(s == Scaling::Tensor ? 1 : std::size_t(m)), dscale_b(s == Scaling::Tensor ? 1 : std::size_t(n)) {
+    // Values within e5m2's and e4m3's range, scales around 1: a wrong scale or row shows.
+    if (checked) {
+      a = ex::random_values<TA>(da.size(), rng, -6.0, 6.0);
+      b = ex::random_values<TB>(db.size(), rng, -6.0, 6.0);
+      da.upload(std::span<TA const>(a));
+      db.upload(std::span<TB const>(b));
+    } else {
+      ex::fill_random_tiled(da.data(), da.size(), rng, -6.0, 6.0);
+      ex::fill_random_tiled(db.data(), db.size(), rng, -6.0, 6.0);
+    }
+    scale_a = ex::random_values<float>(dscale_a.size(), rng, 0.25, 2.0);
+    scale_b = ex::random_values<float>(dscale_b.size(), rng, 0.25, 2.0);
+    dscale_a.upload(std::span<float const>(scale_a));
+    dscale_b.upload(std::span<float const>(scale_b));
+    ex::GemmArguments<Plan> shape;
+    shape.m = m, shape.n = n, shape.k = k;
+    workspace = host::DeviceBuffer<unsigned char>(std::max<std::size_t>(ex::gemm_workspace_bytes<Plan>(shape), 16));
+    workspace.fill_bytes(0);
+  }
+
+  ex::GemmArguments<Plan> arguments() const {
+    ex::GemmArguments<Plan> args;
+    args.a = da.data(), args.lda = lda;
+    args.b = db.data(), args.ldb = ldb;
+    args.c = dc.data(), args.ldc = ldc;
+    args.m = m, args.n = n, args.k = k;
+    args.epilogue_op.scale_a = dscale_a.data();
+    args.epilogue_op.scale_b = dscale_b.data();
+    args.epilogue_op.a_per_row = args.epilogue_op.b_per_column = scaling == Scaling::RowColumn;
+    args.workspace = workspace.data(), args.workspace_bytes = workspace.bytes();
+    return args;
+  }
+  void run(cudaStream_t stream = nullptr) const { ex::run_gemm<Plan>(arguments(), stream); }
+
+  /// C in double from the dequantized operands, and the sum of |products| per element (the
+  /// scale of the accumulation's rounding).
+  void reference(std::vector<double>& want, double& magnitude) const {
+    want.assign(std::size_t(m * n), 0.0);
+    magnitude = 0;
+    for (std::int64_t i = 0; i < m; ++i)
+      for (std::int64_t j = 0; j < n; ++j) {
+        double sum = 0, abs_sum = 0;
+        for (std::int64_t kk = 0; kk < k; ++kk) {
+          double const p = double(float(a[std::size_t(i * lda + kk)])) * double(float(b[std::size_t(j * ldb + kk)]));
+          sum += p;
+          abs_sum += std::fabs(p);
+        }
+        double const s = double(scale_a[scaling == Scaling::Tensor ? 0 : std::size_t(i)]) *
+                         double(scale_b[scaling == Scaling::Tensor ? 0 : std::size_t(j)]);
+        want[std::size_t(i * n + j)] = sum * s;
+        magnitude = std::max(magnitude, abs_sum * s);
+      }
+  }
+  std::vector<plans::bf16> result() const {
+    auto const all = dc.download();
+    std::vector<plans::bf16> packed(std::size_t(m * n));
+    for (std::int64_t i = 0; i < m; ++i)
+      for (std::int64_t j = 0; j < n; ++j) packed[std::size_t(i * n + j)] = all[std::size_t(i * ldc + j)];
+    return packed;
+  }
+};
+
+/// Every element of C against the reference: bf16's rounding (2^-8 relative) and the FP8
+/// accumulation's (wgmma's accumulator rounds each product sum: 2^-10 of the sum of |products|).
+template <class Plan>
+bool check(std::int64_t m, std::int64_t n, std::int64_t k, Scaling scaling, std::mt19937_64& rng) {
+  Problem<Plan> p(m, n, k, scaling, rng);
+  p.dc.fill_bytes(0xFF);  // NaN
+  p.run();
+  host::cuda_check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
+  std::vector<double> want;
+  double magnitude = 0;
+  p.reference(want, magnitude);
+  auto const got = p.result();
+  auto const result = ex::check_close(std::span<plans::bf16 const>(got), std::span<double const>(want), 1.0 / 128,
+                                      magnitude / 1024);
+  std::printf("check %s x %s -> bf16 %-18s m=%-5lld n=%-5lld k=%-5lld %s\n", fp8_name<typename Plan::TA>(),
+              fp8_name<typename Plan::TB>(), scaling_name(scaling), (long long)m, (long long)n, (long long)k,
+              result.summary().c_str());
+  return result.ok();
+}
+
+/// A call the plan refuses: the error names the rule and nothing is written.
+template <class Plan>
+bool check_rejection(char const* what, char const* rule, std::mt19937_64& rng, auto&& edit) {
+  Problem<Plan> p(64, 64, 64, Scaling::Tensor, rng);
+  p.dc.fill_bytes(0x7F);
+  auto args = p.arguments();
+  edit(args);
+  std::string error = "no error";
+  try {
+    ex::run_gemm<Plan>(args, nullptr);
+  } catch (std::invalid_argument const& e) {
+    error = e.what();
+  }
+  host::cuda_check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
+  auto const c = p.dc.download();
+  bool const untouched = std::all_of(c.begin(), c.end(), [](plans::bf16 v) {
+    return reinterpret_cast<unsigned short const&>(v) == 0x7F7F;
+  });
+  bool const ok = error.find(rule) != std::string::npos && untouched;
+  std::printf("check rejects %-30s %s%s\n", what, ok ? "ok" : "FAILED: ", ok ? "" : error.c_str());
+  return ok;
+}
+
+bool run_checks(std::mt19937_64& rng, bool small) {
+  bool ok = true;
+  ok &= check_rejection<plans::Fp8E4M3>("K = 40 (not a multiple of 16)", "[gemm.k-multiple-of-16]", rng,
+                                        [](auto& a) { a.k = 40; });
+  ok &= check_rejection<plans::Fp8E4M3>("a misaligned A", "[tma.global.address]", rng,
+                                        [](auto& a) { a.a = a.a + 8; });
+  for (Scaling s : {Scaling::Tensor, Scaling::RowColumn}) {
+    ok &= check<plans::Fp8E4M3>(1, 256, 128, s, rng);
+    ok &= check<plans::Fp8E4M3>(77, 300, 272, s, rng);
+    ok &= check<plans::Fp8E5M2E4M3>(130, 200, 144, s, rng);
+    if (small) continue;
+    ok &= check<plans::Fp8E4M3>(300, 1000, 1040, s, rng);
+    ok &= check<plans::Fp8E4M3>(129, 520, 4096, s, rng);  // long K; split-K on one partial wave
+    ok &= check<plans::Fp8E5M2E4M3>(257, 700, 2048, s, rng);
+  }
+  return ok;
+}
+
+/// Ours and cuBLASLt's FP8 GEMM with per-tensor scales on the same operands, timed alternately.
+template <class Plan>
+void bench(std::int64_t m, std::int64_t n, std::int64_t k, Scaling scaling, bool fast_accumulation,
+           std::mt19937_64& rng, cublasLtHandle_t handle, std::vector<ex::Record>& records) {
+  Problem<Plan> p(m, n, k, scaling, rng, false);
+  host::DeviceBuffer<plans::bf16> c(p.dc.size());
+  // cublasLt's A is our B (the weight, K-major: transposed), its B our A; its A scale is ours for B.
+  ex::LtGemm reference(handle, {fp8_type<typename Plan::TB>(), std::uint64_t(k), std::uint64_t(n), p.ldb, true},
+                       {fp8_type<typename Plan::TA>(), std::uint64_t(k), std::uint64_t(m), p.lda, false},
+                       {CUDA_R_16BF, std::uint64_t(n), std::uint64_t(m), p.ldc},
+                       {p.dscale_b.data(), p.dscale_a.data(), fast_accumulation});
+  auto const [ours_ms, ref_ms] = ex::median_ms_interleaved(
+      [&] { p.run(); }, [&] { reference.run(p.db.data(), p.da.data(), c.data()); }, nullptr, 5, 30);
+  double const flops = 2.0 * double(m) * double(n) * double(k);
+  std::string const name = std::string("gemm_fp8_sm90 ") + fp8_name<typename Plan::TA>() + "x" +
+                           fp8_name<typename Plan::TB>() + " " + scaling_name(scaling);
+  records.push_back({name, std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k), "fp8",
+                     flops / (ours_ms * 1e9),
+                     std::string("cuBLASLt FP8 per tensor") + (fast_accumulation ? ", fast accumulation" : ""),
+                     flops / (ref_ms * 1e9), "TFLOP/s", ours_ms * 1e3});
+}
+
+void benchmarks(std::mt19937_64& rng, cublasLtHandle_t handle, std::vector<ex::Record>& records) {
+  for (auto const& s : {std::array<std::int64_t, 3>{8192, 8192, 8192}, {4096, 14336, 4096}, {4096, 4096, 4096}}) {
+    for (bool fast : {true, false}) bench<plans::Fp8E4M3>(s[0], s[1], s[2], Scaling::Tensor, fast, rng, handle, records);
+    bench<plans::Fp8E4M3>(s[0], s[1], s[2], Scaling::RowColumn, true, rng, handle, records);
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (ex::print_plan_kernels(argc, argv, plans::Fp8Instantiated{})) return 0;
+  cublasLtHandle_t handle{};
+  int const status = ex::run_example(
+      "gemm_fp8_sm90", argc, argv,
+      [](std::mt19937_64& rng, ex::ExampleOptions const& options) { return run_checks(rng, options.has("--small")); },
+      [&](std::mt19937_64& rng, ex::ExampleOptions const& options, std::vector<ex::Record>& records) {
+        if (options.has("--small")) return;
+        ex::cublas_check(cublasLtCreate(&handle), "cublasLtCreate");
+        benchmarks(rng, handle, records);
+      },
+      {"--small"});
+  if (handle != nullptr) cublasLtDestroy(handle);
+  return status;
+}
