@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 // SPDX-FileCopyrightText: 2026 cute-cpp authors
 // gemm_fp8_sm90: checks the Hopper GEMM's FP8 plans (examples/gemm_sm90: e4m3 x e4m3 and
-// e5m2 x e4m3, bf16 out, scaled per tensor or per row and column in the epilogue) against a CPU
+// e5m2 x e4m3, bf16 out, scaled per tensor or per row and column in the epilogue, and e4m3 scaled
+// by 1 x 128 and 128 x 128 blocks in the main loop) against a CPU
 // reference in double of the dequantized operands, on fresh random data with NaN-poisoned
 // outputs and sizes that are not multiples of the tile, then times them against cuBLASLt's FP8
 // GEMM with per-tensor scales, with and without its fast accumulation.
-//   gemm_fp8_sm90 [--no-bench] [--json FILE] [--seed N] [--small]   (--small: small cases and
-//   the rejections, no benchmark, for compute-sanitizer)
+//   gemm_fp8_sm90 [--no-bench] [--json FILE] [--seed N] [--small] [--profile]   (--small: small
+//   cases and the rejections, no benchmark, for compute-sanitizer; --profile: launches for ncu)
 #include "examples/common/bench.hpp"
 #include "examples/common/check.hpp"
 #include "examples/common/cli.hpp"
@@ -42,9 +43,20 @@ constexpr cudaDataType_t fp8_type() {
   return std::is_same_v<T, plans::e4m3> ? CUDA_R_8F_E4M3 : CUDA_R_8F_E5M2;
 }
 
-/// How the operands are scaled: one float each, or one per row of A and one per column of B.
-enum class Scaling { Tensor, RowColumn };
-char const* scaling_name(Scaling s) { return s == Scaling::Tensor ? "per tensor" : "per row and column"; }
+/// How the operands are scaled: one float each; one per row of A and one per column of B; or by
+/// blocks (1 x 128 on A, 128 x 128 on B), A's scales row-major (M, K/128) or K-block-major (K/128, M).
+enum class Scaling { Tensor, RowColumn, Block, BlockKMajor };
+char const* scaling_name(Scaling s) {
+  switch (s) {
+    case Scaling::Tensor: return "per tensor";
+    case Scaling::RowColumn: return "per row and column";
+    case Scaling::Block: return "1x128 / 128x128 blocks";
+    case Scaling::BlockKMajor: return "blocks, A's K-block-major";
+  }
+  return "";
+}
+bool by_blocks(Scaling s) { return s == Scaling::Block || s == Scaling::BlockKMajor; }
+std::int64_t k_blocks(std::int64_t k) { return (k + 127) / 128; }
 
 /// An m x n x k problem: A (m, k) and B (n, k) row-major (a weight), rows padded to a multiple of
 /// 16 beyond K so the leading dimension is exercised; C (m, n) bf16 row-major; the scales.
@@ -66,7 +78,8 @@ struct Problem {
   Problem(std::int64_t m_, std::int64_t n_, std::int64_t k_, Scaling s, std::mt19937_64& rng, bool checked = true)
       : m(m_), n(n_), k(k_), lda(k_ + 16), ldb(k_ + 16), ldc(n_ + 8 - n_ % 8), scaling(s),
         da(std::size_t(lda * m)), db(std::size_t(ldb * n)), dc(std::size_t(ldc * m)),
-        dscale_a(s == Scaling::Tensor ? 1 : std::size_t(m)), dscale_b(s == Scaling::Tensor ? 1 : std::size_t(n)) {
+        dscale_a(std::size_t(s == Scaling::Tensor ? 1 : by_blocks(s) ? m * k_blocks(k) : m)),
+        dscale_b(std::size_t(s == Scaling::Tensor ? 1 : by_blocks(s) ? (n + 127) / 128 * k_blocks(k) : n)) {
     // Values within e5m2's and e4m3's range, scales around 1: a wrong scale or row shows.
     if (checked) {
       a = ex::random_values<TA>(da.size(), rng, -6.0, 6.0);
@@ -93,15 +106,32 @@ struct Problem {
     args.b = db.data(), args.ldb = ldb;
     args.c = dc.data(), args.ldc = ldc;
     args.m = m, args.n = n, args.k = k;
-    args.epilogue_op.scale_a = dscale_a.data();
-    args.epilogue_op.scale_b = dscale_b.data();
-    args.epilogue_op.a_per_row = args.epilogue_op.b_per_column = scaling == Scaling::RowColumn;
+    if constexpr (Plan::block_scaled) {
+      bool const k_major = scaling == Scaling::BlockKMajor;
+      args.block_scales = {dscale_a.data(), k_major ? 1 : k_blocks(k), k_major ? m : 1,
+                           dscale_b.data(), k_blocks(k), 1};
+    } else {
+      args.epilogue_op.scale_a = dscale_a.data();
+      args.epilogue_op.scale_b = dscale_b.data();
+      args.epilogue_op.a_per_row = args.epilogue_op.b_per_column = scaling == Scaling::RowColumn;
+    }
     args.workspace = workspace.data(), args.workspace_bytes = workspace.bytes();
     return args;
   }
   void run(cudaStream_t stream = nullptr) const { ex::run_gemm<Plan>(arguments(), stream); }
 
-  /// C in double from the dequantized operands, and the sum of |products| per element (the
+  /// The product of the scales of A's row i and B's row (C's column) j in K block kb.
+  double scale_of(std::int64_t i, std::int64_t j, std::int64_t kb) const {
+    switch (scaling) {
+      case Scaling::Tensor: return double(scale_a[0]) * double(scale_b[0]);
+      case Scaling::RowColumn: return double(scale_a[std::size_t(i)]) * double(scale_b[std::size_t(j)]);
+      case Scaling::Block:
+      case Scaling::BlockKMajor: break;
+    }
+    std::size_t const a_at = std::size_t(scaling == Scaling::Block ? i * k_blocks(k) + kb : kb * m + i);
+    return double(scale_a[a_at]) * double(scale_b[std::size_t(j / 128 * k_blocks(k) + kb)]);
+  }
+  /// C in double from the dequantized operands, and the most of the sums of |products| (the
   /// scale of the accumulation's rounding).
   void reference(std::vector<double>& want, double& magnitude) const {
     want.assign(std::size_t(m * n), 0.0);
@@ -110,14 +140,13 @@ struct Problem {
       for (std::int64_t j = 0; j < n; ++j) {
         double sum = 0, abs_sum = 0;
         for (std::int64_t kk = 0; kk < k; ++kk) {
-          double const p = double(float(a[std::size_t(i * lda + kk)])) * double(float(b[std::size_t(j * ldb + kk)]));
+          double const p = double(float(a[std::size_t(i * lda + kk)])) * double(float(b[std::size_t(j * ldb + kk)])) *
+                           scale_of(i, j, kk / 128);
           sum += p;
           abs_sum += std::fabs(p);
         }
-        double const s = double(scale_a[scaling == Scaling::Tensor ? 0 : std::size_t(i)]) *
-                         double(scale_b[scaling == Scaling::Tensor ? 0 : std::size_t(j)]);
-        want[std::size_t(i * n + j)] = sum * s;
-        magnitude = std::max(magnitude, abs_sum * s);
+        want[std::size_t(i * n + j)] = sum;
+        magnitude = std::max(magnitude, abs_sum);
       }
   }
   std::vector<plans::bf16> result() const {
@@ -178,6 +207,18 @@ bool run_checks(std::mt19937_64& rng, bool small) {
                                         [](auto& a) { a.k = 40; });
   ok &= check_rejection<plans::Fp8E4M3>("a misaligned A", "[tma.global.address]", rng,
                                         [](auto& a) { a.a = a.a + 8; });
+  ok &= check_rejection<plans::Fp8E4M3>("block scales on a per-tensor plan", "[gemm.block-scales]", rng,
+                                        [](auto& a) { a.block_scales.a = a.epilogue_op.scale_a; });
+  ok &= check_rejection<plans::Fp8E4M3Blockwise>("a block-scaled plan without scales", "[gemm.block-scales]", rng,
+                                                 [](auto& a) { a.block_scales = {}; });
+  for (Scaling s : {Scaling::Block, Scaling::BlockKMajor}) {
+    ok &= check<plans::Fp8E4M3Blockwise>(1, 256, 128, s, rng);
+    ok &= check<plans::Fp8E4M3Blockwise>(77, 300, 272, s, rng);  // K past a scale block
+    ok &= check<plans::Fp8E4M3Blockwise>(130, 200, 400, s, rng);
+    if (small) continue;
+    ok &= check<plans::Fp8E4M3Blockwise>(300, 1000, 1040, s, rng);
+    ok &= check<plans::Fp8E4M3Blockwise>(129, 520, 4096, s, rng);
+  }
   for (Scaling s : {Scaling::Tensor, Scaling::RowColumn}) {
     ok &= check<plans::Fp8E4M3>(1, 256, 128, s, rng);
     ok &= check<plans::Fp8E4M3>(77, 300, 272, s, rng);
@@ -216,7 +257,27 @@ void benchmarks(std::mt19937_64& rng, cublasLtHandle_t handle, std::vector<ex::R
   for (auto const& s : {std::array<std::int64_t, 3>{8192, 8192, 8192}, {4096, 14336, 4096}, {4096, 4096, 4096}}) {
     for (bool fast : {true, false}) bench<plans::Fp8E4M3>(s[0], s[1], s[2], Scaling::Tensor, fast, rng, handle, records);
     bench<plans::Fp8E4M3>(s[0], s[1], s[2], Scaling::RowColumn, true, rng, handle, records);
+    // Blockwise against cuBLASLt's per-tensor GEMM that also promotes its accumulator.
+    bench<plans::Fp8E4M3Blockwise>(s[0], s[1], s[2], Scaling::Block, false, rng, handle, records);
   }
+}
+
+/// --profile: for ncu, two launches of ours and of cuBLASLt (fast accumulation) at 4096^3 and
+/// 8192^3, per-tensor scales, and nothing else.
+void profile_launches(std::mt19937_64& rng, cublasLtHandle_t handle) {
+  for (std::int64_t size : {4096, 8192}) {
+    Problem<plans::Fp8E4M3> p(size, size, size, Scaling::Tensor, rng, false);
+    host::DeviceBuffer<plans::bf16> c(p.dc.size());
+    ex::LtGemm reference(handle, {CUDA_R_8F_E4M3, std::uint64_t(size), std::uint64_t(size), p.ldb, true},
+                         {CUDA_R_8F_E4M3, std::uint64_t(size), std::uint64_t(size), p.lda, false},
+                         {CUDA_R_16BF, std::uint64_t(size), std::uint64_t(size), p.ldc},
+                         {p.dscale_b.data(), p.dscale_a.data(), true});
+    for (int i = 0; i < 2; ++i) {
+      p.run();
+      reference.run(p.db.data(), p.da.data(), c.data());
+    }
+  }
+  host::cuda_check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
 }
 
 }  // namespace
@@ -226,13 +287,16 @@ int main(int argc, char** argv) {
   cublasLtHandle_t handle{};
   int const status = ex::run_example(
       "gemm_fp8_sm90", argc, argv,
-      [](std::mt19937_64& rng, ex::ExampleOptions const& options) { return run_checks(rng, options.has("--small")); },
+      [](std::mt19937_64& rng, ex::ExampleOptions const& options) {
+        return options.has("--profile") || run_checks(rng, options.has("--small"));
+      },
       [&](std::mt19937_64& rng, ex::ExampleOptions const& options, std::vector<ex::Record>& records) {
         if (options.has("--small")) return;
         ex::cublas_check(cublasLtCreate(&handle), "cublasLtCreate");
+        if (options.has("--profile")) return profile_launches(rng, handle);
         benchmarks(rng, handle, records);
       },
-      {"--small"});
+      {"--small", "--profile"});
   if (handle != nullptr) cublasLtDestroy(handle);
   return status;
 }

@@ -53,6 +53,9 @@ struct GemmConfig {
   OperandMajorMode major_a = OperandMajorMode::K, major_b = OperandMajorMode::K;
   LayoutEnum layout_c = LayoutEnum::RowMajor;
   KernelSchedule schedule = KernelSchedule::Cooperative;
+  /// FP8 operands scaled per block (BlockScales): each K block's products are promoted into the
+  /// fp32 accumulator with their scales (DeepSeek-V3's recipe, CUTLASS's "2xAcc").
+  bool block_scaled = false;
 };
 
 /// Everything static about one GEMM kernel: element types, the configuration, and the epilogue
@@ -74,6 +77,12 @@ struct GemmPlan {
   static_assert((sizeof(TA) != 1 || major_a == OperandMajorMode::K) && (sizeof(TB) != 1 || major_b == OperandMajorMode::K),
                 "cute-cpp [gemm.fp8-k-major]: wgmma reads 8-bit operands K-major only: A row-major, B as a weight "
                 "(N x K, rows contiguous)");
+  static constexpr bool block_scaled = Config.block_scaled;
+  static_assert(!block_scaled || (sizeof(TA) == 1 && sizeof(TB) == 1 && Config.block_k == 128 &&
+                                  Config.block_n == 128 && Config.schedule == KernelSchedule::Cooperative),
+                "cute-cpp [gemm.block-scaled]: block scaling takes FP8 operands in 128 x 128 x 128 tiles (one scale "
+                "block of B per tile and K block; the promoted accumulator beside the K block's own fits no wider "
+                "tile), cooperative");
   static constexpr int consumer_warpgroups = 2;
   static constexpr bool pingpong = Config.schedule == KernelSchedule::PingPong;
   static constexpr int threads = 128 * (1 + consumer_warpgroups);
@@ -196,6 +205,18 @@ enum class Decomposition {
 /// stages is loaded before that wait, so its DRAM latency overlaps the kernel before.
 enum class IndependentOperand : std::uint8_t { None, A, B };
 
+/// Blockwise FP8 scales (DeepSeek-V3's): one float per row of A and 128 of K (1 x 128, an
+/// activation's), one per 128 rows of the weight B and 128 of K (128 x 128). The real operands are
+/// A[m, k] * a(m, k / 128) and B[n, k] * b(n / 128, k / 128). Scale (i, kb) is at
+/// i * row_stride + kb * k_stride: row-major (M, K/128) is {K/128, 1}; the K-block-major
+/// (K/128, M) of DeepGEMM is {1, M}. Only a plan with GemmConfig::block_scaled reads them.
+struct BlockScales {
+  float const* a = nullptr;
+  std::int64_t a_row_stride = 0, a_k_stride = 0;
+  float const* b = nullptr;
+  std::int64_t b_row_stride = 0, b_k_stride = 0;
+};
+
 /// The run-time half of a GEMM: pointers, leading dimensions, sizes, the epilogue functor's
 /// parameters, how the work is cut. It depends on the element types and the functor only, so one
 /// set of arguments runs on any plan of those types (the heuristic's choice among tiles).
@@ -221,6 +242,8 @@ struct GemmProblemArguments {
   std::size_t workspace_bytes = 0;
   /// The operand whose first stages may load before the previous kernel ends (weights).
   IndependentOperand independent = IndependentOperand::None;
+  /// The operands' block scales (a plan with GemmConfig::block_scaled needs them; others refuse them).
+  BlockScales block_scales{};
 };
 
 /// The checks of a GEMM's arguments that need no device, made by every entry point before it

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// FP8 operands for sm_90a: e4m3 x e4m3 and e5m2 x e4m3, bf16 out, dequantized in the epilogue.
+// FP8 operands for sm_90a: e4m3 x e4m3 and e5m2 x e4m3, bf16 out, dequantized in the epilogue;
+// e4m3 scaled by blocks, promoted in the main loop.
 #include "gemm_sm90.cuh"
 #include "plans.hpp"
 
@@ -8,4 +9,6 @@ template void run_gemm<plans::Fp8E4M3>(GemmArguments<plans::Fp8E4M3> const&, cud
 template std::size_t gemm_workspace_bytes<plans::Fp8E4M3>(GemmArguments<plans::Fp8E4M3> const&);
 template void run_gemm<plans::Fp8E5M2E4M3>(GemmArguments<plans::Fp8E5M2E4M3> const&, cudaStream_t);
 template std::size_t gemm_workspace_bytes<plans::Fp8E5M2E4M3>(GemmArguments<plans::Fp8E5M2E4M3> const&);
+template void run_gemm<plans::Fp8E4M3Blockwise>(GemmArguments<plans::Fp8E4M3Blockwise> const&, cudaStream_t);
+template std::size_t gemm_workspace_bytes<plans::Fp8E4M3Blockwise>(GemmArguments<plans::Fp8E4M3Blockwise> const&);
 }  // namespace cute_cpp::examples

@@ -157,13 +157,16 @@ struct GemmMainLoop {
     for (int kb = tile.k_block_begin; kb < tile.k_block_end; ++kb) state.advance();
   }
 
-  /// acc = the tile's product over its K blocks (this warpgroup's rows from `row0` of the tile).
+  /// acc = the tile's product over its K blocks (this warpgroup's rows from `row0` of the tile);
+  /// block-scaled plans: the sum of each K block's product times its scales (`scales`, for rows
+  /// of A below `m`).
   template <class Between>
   __device__ __forceinline__ void run(typename Mma::FragmentC& acc, WorkTileInfo const& tile, int row0,
-                                      Between&& between) {
+                                      Between&& between, BlockScales const& scales = {}, std::int64_t m = 0) {
     acc.fill(0.0f);
     auto previous = state;
     auto const step = [&](int kb) {
+      if constexpr (Plan::block_scaled) return scaled_step(acc, tile, row0, kb, scales, m);
       pipeline.consumer_wait(state);
       auto& stage = smem.stage[state.index()];
       Mma::warpgroup_arrive(acc);
@@ -196,11 +199,49 @@ struct GemmMainLoop {
   /// Waits for the tile's last wgmmas and releases the stage they read (unless released at once).
   __device__ __forceinline__ void finish(typename Mma::FragmentC& acc, WorkTileInfo const& tile) {
     Mma::template wait_group<0>(acc);
-    if (!Plan::release_at_once && tile.k_block_end > tile.k_block_begin)
+    if (!Plan::release_at_once && !Plan::block_scaled && tile.k_block_end > tile.k_block_begin)
       pipeline.consumer_release(in_flight, lane, cluster.mask, cluster.rank);
   }
 
  private:
+  /// One K block of a block-scaled plan: its products into a fresh accumulator, waited for (the
+  /// scales load meanwhile), the stage released, then acc += product * a(row, kb) * b(n block, kb).
+  /// NOTE: the wait leaves no wgmma in flight across K blocks in this warpgroup; the other
+  /// consumer warpgroup's wgmmas keep the tensor cores busy during the promotion.
+  __device__ __forceinline__ void scaled_step(typename Mma::FragmentC& acc, WorkTileInfo const& tile, int row0,
+                                              int kb, BlockScales const& scales, std::int64_t m) {
+    typename Mma::FragmentC product;
+    pipeline.consumer_wait(state);
+    auto& stage = smem.stage[state.index()];
+    Mma::warpgroup_arrive(product);
+    Mma::gemm(product, stage.a, stage.b, row0, false);
+    Mma::commit_group();
+    auto const slice = Mma::get_slice(int(threadIdx.x % 128));
+    std::int64_t const tile_row = std::int64_t(tile.m) * Plan::block_m + row0;
+    float const b_scale = epilogue::read_only(scales.b, std::int64_t(tile.n) * scales.b_row_stride +
+                                                            std::int64_t(kb) * scales.b_k_stride);
+    // A thread's values of an atom lie in two rows (value j's row: slice.row(a, j)).
+    float a_scale[Mma::atoms_m][2];
+#pragma unroll
+    for (int a = 0; a < Mma::atoms_m; ++a)
+#pragma unroll
+      for (int h = 0; h < 2; ++h) {
+        std::int64_t const row = tile_row + slice.row(a, 2 * h);
+        a_scale[a][h] = row < m ? epilogue::read_only(scales.a, row * scales.a_row_stride +
+                                                                    std::int64_t(kb) * scales.a_k_stride) * b_scale
+                                : 0.0f;
+      }
+    Mma::template wait_group<0>(product);
+    pipeline.consumer_release(state, lane, cluster.mask, cluster.rank);
+    state.advance();
+#pragma unroll
+    for (int a = 0; a < Mma::atoms_m; ++a)
+#pragma unroll
+      for (int j = 0; j < Mma::acc_per_atom; ++j)
+        acc.storage[a * Mma::acc_per_atom + j] +=
+            product.storage[a * Mma::acc_per_atom + j] * a_scale[a][slice.row(a, j) == slice.row(a, 0) ? 0 : 1];
+  }
+
   PipelineState<Plan::stages> in_flight;  ///< the stage of the last wgmmas issued
 };
 
@@ -255,9 +296,10 @@ __device__ __forceinline__ typename Plan::OutputAccumulator::FragmentC gated_out
 /// rows; the whole tile with PingPong, where the two take turns instead).
 template <class Plan>
 __device__ __forceinline__ void gemm_consumer(typename Plan::SharedStorage& smem, typename Plan::MapC const& tma_c,
-                                              typename Plan::EpilogueOp const& epilogue_op, std::int64_t m,
+                                              typename Plan::EpilogueOp const& epilogue_parameters, std::int64_t m,
                                               std::int64_t n, PersistentTileSchedulerParams const& tiles,
-                                              SplitKWorkspace const& workspace) {
+                                              SplitKWorkspace const& workspace, BlockScales const& block_scales) {
+  typename Plan::EpilogueOp const epilogue_op = epilogue::prepared(epilogue_parameters);
   using Mma = typename Plan::Mma;
   using OutputStore = typename Plan::OutputStore;
   StaticPersistentTileScheduler scheduler(tiles, blockIdx.x, gridDim.x);
@@ -288,9 +330,12 @@ __device__ __forceinline__ void gemm_consumer(typename Plan::SharedStorage& smem
       // the other has waited on all of them.
       if (turn > 0) Plan::TurnBarriers::sync(consumer);
     }
-    mainloop.run(acc, tile, slab * Plan::rows_per_warpgroup, [&](int c) {
-      if (has_pending) store_pending_chunk(c);
-    });
+    mainloop.run(
+        acc, tile, slab * Plan::rows_per_warpgroup,
+        [&](int c) {
+          if (has_pending) store_pending_chunk(c);
+        },
+        block_scales, m);
     has_pending = false;
     if constexpr (Plan::pingpong) {
       auto next = scheduler;
@@ -340,7 +385,7 @@ __global__ void __launch_bounds__(Plan::threads, 1)
 gemm_kernel(const __grid_constant__ typename Plan::MapA tma_a, const __grid_constant__ typename Plan::MapB tma_b,
             const __grid_constant__ typename Plan::MapC tma_c, typename Plan::EpilogueOp const epilogue_op,
             std::int64_t const m, std::int64_t const n, PersistentTileSchedulerParams const tiles,
-            SplitKWorkspace const workspace, IndependentOperand const independent) {
+            SplitKWorkspace const workspace, IndependentOperand const independent, BlockScales const block_scales) {
   static_assert(verify_plan<Plan>());
   extern __shared__ char smem_raw[];
   SmemAllocator carve(smem_raw);
@@ -369,7 +414,7 @@ gemm_kernel(const __grid_constant__ typename Plan::MapA tma_a, const __grid_cons
   }
   arch::griddepcontrol_wait();
   arch::warpgroup_reg_alloc<Plan::consumer_registers>();
-  gemm_consumer<Plan>(smem, tma_c, epilogue_op, m, n, tiles, workspace);
+  gemm_consumer<Plan>(smem, tma_c, epilogue_op, m, n, tiles, workspace, block_scales);
 }
 
 /// Tile rows per rasterization group when the arguments leave it at 0 (--raster-sweep moved
@@ -461,6 +506,23 @@ std::size_t gemm_workspace_bytes(GemmArguments<Plan> const& args) {
   return gemm_schedule<Plan>(args, args.decomposition).workspace_bytes;
 }
 
+/// Block scales are given exactly to a block-scaled plan, with positive strides
+/// [gemm.block-scales]: a plan that would ignore them refuses them rather than compute unscaled.
+inline void check_block_scales(BlockScales const& s, bool block_scaled, cudaStream_t stream) {
+  if (!block_scaled) {
+    if (s.a != nullptr || s.b != nullptr)
+      host::argument_error("gemm.block-scales", "this plan does not scale by blocks: use a block_scaled plan");
+    return;
+  }
+  if (s.a_row_stride <= 0 || s.a_k_stride <= 0 || s.b_row_stride <= 0 || s.b_k_stride <= 0)
+    host::argument_error("gemm.block-scales", "every scale stride is positive (got A's " +
+                                                  std::to_string(s.a_row_stride) + ", " + std::to_string(s.a_k_stride) +
+                                                  " and B's " + std::to_string(s.b_row_stride) + ", " +
+                                                  std::to_string(s.b_k_stride) + ")");
+  host::PointerArgument const scales[] = {{"block_scales.a", s.a}, {"block_scales.b", s.b}};
+  host::check_device_pointers("gemm", scales, stream);
+}
+
 template <class Plan>
 void run_gemm(GemmArguments<Plan> const& args, cudaStream_t stream) {
   static_assert(verify_plan<Plan>());
@@ -470,6 +532,7 @@ void run_gemm(GemmArguments<Plan> const& args, cudaStream_t stream) {
   check_gemm_arguments(args, Plan::major_a, Plan::major_b, Plan::layout_c, Plan::gated);
   host::PointerArgument const pointers[] = {{"A", args.a}, {"B", args.b}, {"C", args.c}};
   host::check_device_pointers("gemm", pointers, stream);
+  check_block_scales(args.block_scales, Plan::block_scaled, stream);
   host::check_stream("gemm", stream);
   if (Plan::gated && args.n % (2 * epilogue::SwiGLU::block) != 0)
     host::argument_error("gemm.gated", "a gated epilogue pairs blocks of 8 gate and 8 up columns: N must be a multiple "
@@ -513,7 +576,7 @@ void run_gemm(GemmArguments<Plan> const& args, cudaStream_t stream) {
 
   auto const grid = StaticPersistentTileScheduler::get_grid_shape(schedule.tiles, schedule.resident_ctas);
   host::launch(&gemm_kernel<Plan>, "gemm_sm90", gemm_launch_config<Plan>(unsigned(grid), stream), a_map, b_map, c_map,
-               args.epilogue_op, args.m, c_cols, schedule.tiles, workspace, args.independent);
+               args.epilogue_op, args.m, c_cols, schedule.tiles, workspace, args.independent, args.block_scales);
 }
 
 }  // namespace cute_cpp::examples

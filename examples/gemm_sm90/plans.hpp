@@ -97,6 +97,12 @@ using e4m3 = __nv_fp8_e4m3;
 using e5m2 = __nv_fp8_e5m2;
 using Fp8E4M3 = Fp8TN<e4m3, e4m3>;
 using Fp8E5M2E4M3 = Fp8TN<e5m2, e4m3>;  ///< gradients (e5m2) against weights (e4m3)
+/// Blockwise-scaled e4m3 (BlockScales: 1 x 128 on A, 128 x 128 on B), each K block's products
+/// promoted into the fp32 accumulator with their scales: 128 x 128 x 128 tiles (the promoted
+/// accumulator and the K block's own, 64 + 64 floats a thread), six stages of 32 KB.
+using Fp8E4M3Blockwise =
+    GemmPlan<e4m3, e4m3, bf16, GemmConfig{.block_n = 128, .block_k = 128, .stages = 6, .cluster_m = 2,
+                                          .block_scaled = true}>;
 
 /// Every plan the *_sm90.cu files instantiate (keep in step with them).
 using Instantiated = GemmPlanList<Bf16TN, Bf16NN, Bf16TT, Bf16NT, Bf16TNNoCluster, Bf16TN128, Bf16TN64, Bf16TN128NoCluster,
@@ -104,7 +110,7 @@ using Instantiated = GemmPlanList<Bf16TN, Bf16NN, Bf16TT, Bf16NT, Bf16TNNoCluste
                                   Bf16TN112NoCluster, Bf16TN112ClusterN, Bf16TNSwap16, Bf16TNSwap32, Bf16TNSwap64,
                                   Bf16TNSwap128c2, F16TN, Bf16TNf32, Bf16TNf32ColMajor, Bf16TN320>;
 /// The FP8 plans (gemm_fp8_sm90.cu; examples/gemm_fp8_sm90 runs them).
-using Fp8Instantiated = GemmPlanList<Fp8E4M3, Fp8E5M2E4M3>;
+using Fp8Instantiated = GemmPlanList<Fp8E4M3, Fp8E5M2E4M3, Fp8E4M3Blockwise>;
 
 }  // namespace cute_cpp::examples::plans
 

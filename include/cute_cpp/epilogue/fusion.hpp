@@ -13,6 +13,20 @@
 
 namespace cute_cpp::epilogue {
 
+/// A read of a parameter array no kernel writes while it runs (scales, biases), through the
+/// read-only path on the device: such loads may be merged, so a value each thread reads for many
+/// elements (a per-tensor scale, its rows' scales) is loaded once rather than per element.
+/// NOTE: with plain loads the FP8 GEMM's epilogue reloaded both scales for every element (ncu:
+/// 99.97% L1 hits, the SMs at 46% of their throughput against cuBLAS's 81% at 4096^3).
+template <class T>
+CUTE_CPP_HD T read_only(T const* p, std::int64_t i) {
+#if defined(__CUDA_ARCH__)
+  return __ldg(p + i);
+#else
+  return p[i];
+#endif
+}
+
 /// D = acc.
 struct Identity {
   CUTE_CPP_HD float operator()(float acc, std::int64_t, std::int64_t) const { return acc; }
@@ -49,7 +63,7 @@ struct LinearCombination {
   CUTE_CPP_HD float operator()(float acc, std::int64_t row, std::int64_t col) const {
     float v = alpha * acc;
     if (source != nullptr && beta != 0.0f) v += beta * static_cast<float>(source[row * ld_source + col]);
-    if (bias != nullptr) v += bias[col];
+    if (bias != nullptr) v += read_only(bias, col);
     return activation(v);
   }
 };
@@ -58,7 +72,8 @@ struct LinearCombination {
 /// scale_a, B = B_real / scale_b): scale_a is one float for all of A, or with a_per_row one per
 /// row of A (C's rows); scale_b one float, or with b_per_column one per column of B (C's
 /// columns: a weight's rows). The scales and the bias live in device memory, as torch._scaled_mm
-/// takes its scale tensors; a null scale is 1. CuTeDSL: the dense FP8 GEMM's scale_a / scale_b.
+/// takes its scale tensors; a null scale is 1. A kernel applies prepared() (epilogue::prepared),
+/// which reads the per-tensor scales once. CuTeDSL: the dense FP8 GEMM's scale_a / scale_b.
 template <class Activation = NoActivation>
 struct Dequantize {
   float const* scale_a = nullptr;
@@ -68,15 +83,32 @@ struct Dequantize {
   bool b_per_column = false;
   // NOTE: not [[no_unique_address]], as Gated's.
   Activation activation{};
+  /// The per-tensor scales, read once by prepared() (1 where a scale is per row or column).
+  float a_value = 1.0f, b_value = 1.0f;
 
+  /// A copy with the per-tensor scales in registers (epilogue::prepared calls it once a CTA).
+  CUTE_CPP_HD Dequantize prepared() const {
+    Dequantize p = *this;
+    p.a_per_row = a_per_row && scale_a != nullptr;  // a null scale is 1, whatever the flag says
+    p.b_per_column = b_per_column && scale_b != nullptr;
+    if (scale_a != nullptr && !a_per_row) p.a_value = read_only(scale_a, 0);
+    if (scale_b != nullptr && !b_per_column) p.b_value = read_only(scale_b, 0);
+    return p;
+  }
   CUTE_CPP_HD float operator()(float acc, std::int64_t row, std::int64_t col) const {
-    float v = acc;
-    if (scale_a != nullptr) v *= scale_a[a_per_row ? row : 0];
-    if (scale_b != nullptr) v *= scale_b[b_per_column ? col : 0];
-    if (bias != nullptr) v += bias[col];
+    float v = acc * (a_per_row ? read_only(scale_a, row) : a_value) * (b_per_column ? read_only(scale_b, col) : b_value);
+    if (bias != nullptr) v += read_only(bias, col);
     return activation(v);
   }
 };
+
+/// What a kernel applies: op.prepared() where the functor has it (values it would otherwise read
+/// for every element, loaded once), else op.
+template <class Op>
+CUTE_CPP_HD Op prepared(Op const& op) {
+  if constexpr (requires { op.prepared(); }) return op.prepared();
+  else return op;
+}
 
 /// A gated epilogue (the GLU family): out = act(gate) * up. The GEMM's B interleaves gate and up
 /// columns in blocks of 8: GEMM columns 16b .. 16b + 7 are gate columns 8b .. 8b + 7 and GEMM
