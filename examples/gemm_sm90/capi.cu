@@ -76,6 +76,77 @@ int cute_cpp_gemm_bf16_epilogue(void const* a, long long lda, void const* b, lon
   });
 }
 
+/// C [m, n] bf16 row-major = A B^T of FP8 operands stored scaled: A [m, k] row-major (a_dtype 0
+/// e4m3, 1 e5m2), B [n, k] row-major e4m3 (a weight), lda, ldb, ldc elements between rows, fp32
+/// accumulation. scaling 0: scale_a and scale_b one float each (per tensor); 1: scale_a one per
+/// row of A and scale_b one per row of B (C's columns) (rowwise); 2: blocks (e4m3 A only),
+/// scale_a (i, kb) for row i and K block kb of 128 at i * a_row_stride + kb * a_k_stride,
+/// scale_b (j, kb) for rows 128 j .. 128 j + 127 of B at j * b_row_stride + kb * b_k_stride, each
+/// K block's products promoted into the accumulator with their scales. bias: n floats added after
+/// the scaling (scaling 0 and 1), or null. Scales and bias in device memory. The strides are read
+/// for scaling 2 only. workspace, workspace_needed, stream and the result as cute_cpp_gemm_bf16.
+int cute_cpp_gemm_fp8(void const* a, long long lda, int a_dtype, void const* b, long long ldb, void* c, long long ldc,
+                      long long m, long long n, long long k, int scaling, float const* scale_a,
+                      long long a_row_stride, long long a_k_stride, float const* scale_b, long long b_row_stride,
+                      long long b_k_stride, float const* bias, void* workspace, unsigned long long workspace_bytes,
+                      unsigned long long* workspace_needed, void* stream, char* message, unsigned long message_size) {
+  namespace ex = cute_cpp::examples;
+  namespace host = cute_cpp::host;
+  auto const run = [&]<class Plan>(std::type_identity<Plan>) {
+    ex::GemmArguments<Plan> args;
+    args.a = static_cast<typename Plan::TA const*>(a), args.lda = lda;
+    args.b = static_cast<typename Plan::TB const*>(b), args.ldb = ldb;
+    args.c = static_cast<ex::plans::bf16*>(c), args.ldc = ldc;
+    args.m = m, args.n = n, args.k = k;
+    args.workspace = workspace, args.workspace_bytes = workspace_bytes;
+    ex::check_gemm_arguments(args, Plan::major_a, Plan::major_b, Plan::layout_c, false);
+    if constexpr (Plan::block_scaled) {
+      if (bias != nullptr) host::argument_error("gemm.bias", "block-scaled FP8 takes no bias (add it after)");
+      args.block_scales = {scale_a, a_row_stride, a_k_stride, scale_b, b_row_stride, b_k_stride};
+    } else {
+      args.epilogue_op.scale_a = scale_a, args.epilogue_op.scale_b = scale_b, args.epilogue_op.bias = bias;
+      args.epilogue_op.a_per_row = args.epilogue_op.b_per_column = scaling == 1;
+      host::PointerArgument const scales[] = {{"scale_a", scale_a}, {"scale_b", scale_b}};
+      host::check_device_pointers("gemm", scales, static_cast<cudaStream_t>(stream));
+      if (bias != nullptr) {
+        host::PointerArgument const pointers[] = {{"bias", bias}};
+        host::check_device_pointers("gemm", pointers, static_cast<cudaStream_t>(stream));
+      }
+    }
+    if (workspace_needed != nullptr) *workspace_needed = ex::gemm_workspace_bytes<Plan>(args);
+    ex::run_gemm<Plan>(args, static_cast<cudaStream_t>(stream));
+  };
+  return ex::capi_try(message, message_size, [&] {
+    if (scaling < 0 || scaling > 2) host::argument_error("gemm.scaling", "scaling is 0 (per tensor), 1 (rowwise) or 2 (blocks)");
+    if (a_dtype < 0 || a_dtype > 1) host::argument_error("gemm.dtype", "a_dtype is 0 (e4m3) or 1 (e5m2)");
+    if (scaling == 2) {
+      if (a_dtype != 0) host::argument_error("gemm.dtype", "block scaling takes an e4m3 A");
+      return run(std::type_identity<ex::plans::Fp8E4M3Blockwise>{});
+    }
+    if (a_dtype == 1) return run(std::type_identity<ex::plans::Fp8E5M2E4M3>{});
+    return run(std::type_identity<ex::plans::Fp8E4M3>{});
+  });
+}
+
+/// The workspace bytes cute_cpp_gemm_fp8 uses for an m x n x k problem with this scaling (0, 1
+/// or 2), into *bytes (as cute_cpp_gemm_bf16_workspace_bytes).
+int cute_cpp_gemm_fp8_workspace_bytes(long long m, long long n, long long k, int scaling, unsigned long long* bytes,
+                                      char* message, unsigned long message_size) {
+  namespace ex = cute_cpp::examples;
+  namespace host = cute_cpp::host;
+  return ex::capi_try(message, message_size, [&] {
+    if (bytes == nullptr) host::argument_error("gemm.workspace", "bytes is null");
+    if (m < 0 || n < 0 || k < 0) host::argument_error("gemm.shape", "m, n and k are not negative");
+    auto const of = [&]<class Plan>(std::type_identity<Plan>) {
+      ex::GemmArguments<Plan> shape;
+      shape.m = m, shape.n = n, shape.k = k;
+      return ex::gemm_workspace_bytes<Plan>(shape);
+    };
+    *bytes = scaling == 2 ? of(std::type_identity<ex::plans::Fp8E4M3Blockwise>{})
+                          : of(std::type_identity<ex::plans::Fp8E4M3>{});  // e5m2's plan has the same tile
+  });
+}
+
 /// The workspace bytes cute_cpp_gemm_bf16 (fused = 0) or cute_cpp_gemm_bf16_epilogue (fused = 1)
 /// uses for an m x n x k problem, into *bytes: the split-K / stream-K partials of the plan its
 /// heuristic picks. A caller that keeps one zeroed workspace of at least this size per stream gets

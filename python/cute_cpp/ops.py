@@ -21,7 +21,7 @@ except ImportError as e:  # built only with the CUDA kernels (the CMake build, C
                       "is found (pip install ., or the CMake build with -DCUTE_CPP_BUILD_PYTHON=ON); this "
                       f"installation has cute_cpp.layout only ({e})") from e
 
-__all__ = ["linear", "gemm", "rmsnorm", "attention", "softmax", "swiglu", "reduce", "add"]
+__all__ = ["linear", "gemm", "scaled_mm", "rmsnorm", "attention", "softmax", "swiglu", "reduce", "add"]
 
 
 _FRAMEWORK_OF_TYPE = {}  # type(x) -> "torch", "cupy", "jax" or "dlpack"
@@ -71,6 +71,19 @@ def gemm(a, b, *, bias=None, activation=None, alpha=1.0, beta=0.0, out=None):
     framework, stream = _framework(a)
     result = _ops.gemm(a, b, bias, "none" if activation is None else str(activation), float(alpha), float(beta),
                        out, framework, stream)
+    return result if out is None else out
+
+
+def scaled_mm(a, b, scale_a, scale_b, *, bias=None, out=None):
+    """``(a * scale_a) @ (b * scale_b)`` in bfloat16 for FP8 operands, as ``torch._scaled_mm``: a (M, K)
+    ``float8_e4m3fn`` or ``float8_e5m2`` with contiguous rows, b (K, N) ``float8_e4m3fn``, the transpose of
+    an (N, K) weight with contiguous rows (``w.T``); fp32 accumulation. The scales (float32) pick the
+    scaling: one element each (per tensor); (M, 1) and (1, N) (rowwise); or (M, ceil(K/128)) and
+    (ceil(N/128), ceil(K/128)) (DeepSeek-V3's 1x128 and 128x128 blocks, e4m3 a only, any strides:
+    each 128 of K promoted into the accumulator with its scales). ``bias`` float32 (N,), not with
+    blocks. K a multiple of 16."""
+    framework, stream = _framework(a)
+    result = _ops.scaled_mm(a, b, scale_a, scale_b, bias, out, framework, stream)
     return result if out is None else out
 
 

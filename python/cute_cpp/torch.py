@@ -14,7 +14,7 @@ import torch
 
 from . import ops
 
-__all__ = ["linear", "gemm", "rmsnorm", "fused_add_rmsnorm", "attention", "softmax", "swiglu", "reduce_sum", "reduce_max", "add"]
+__all__ = ["linear", "gemm", "scaled_mm", "rmsnorm", "fused_add_rmsnorm", "attention", "softmax", "swiglu", "reduce_sum", "reduce_max", "add"]
 
 
 @torch.library.custom_op("cute_cpp::linear", mutates_args=(), device_types="cuda")
@@ -40,6 +40,18 @@ def gemm(a: torch.Tensor, b: torch.Tensor, bias: Optional[torch.Tensor] = None, 
 @gemm.register_fake
 def _(a, b, bias=None, activation=None, alpha=1.0, beta=0.0, c=None):
     return a.new_empty((a.shape[0], b.shape[1]))
+
+
+@torch.library.custom_op("cute_cpp::scaled_mm", mutates_args=(), device_types="cuda")
+def scaled_mm(a: torch.Tensor, b: torch.Tensor, scale_a: torch.Tensor, scale_b: torch.Tensor,
+              bias: Optional[torch.Tensor] = None) -> torch.Tensor:
+    """(a * scale_a) @ (b * scale_b) of FP8 operands, bf16 out: cute_cpp.ops.scaled_mm."""
+    return ops.scaled_mm(a, b, scale_a, scale_b, bias=bias)
+
+
+@scaled_mm.register_fake
+def _(a, b, scale_a, scale_b, bias=None):
+    return a.new_empty((a.shape[0], b.shape[1]), dtype=torch.bfloat16)
 
 
 @torch.library.custom_op("cute_cpp::rmsnorm", mutates_args=(), device_types="cuda")

@@ -8,9 +8,9 @@
 // a small linear's 17 us per call against torch.matmul's 14; the direct read is a fraction of that.
 // A tensor the direct read would misread goes through DLPack and meets its rules (and errors)
 // unchanged: one that is not strided, has more than 8 dimensions, or whose dtype is not one the
-// ops take (bfloat16, float16, float32). A tensor that requires grad is read as DLPack reads it
-// (torch 2.11 exports it): the ops are not differentiable (cute_cpp.torch registers them for
-// tracing, not for autograd).
+// ops take (bfloat16, float16, float32, float8_e4m3fn, float8_e5m2). A tensor that requires grad
+// is read as DLPack reads it (torch 2.11 exports it): the ops are not differentiable
+// (cute_cpp.torch registers them for tracing, not for autograd).
 #include <nanobind/nanobind.h>
 #include <nanobind/ndarray.h>
 
@@ -70,6 +70,7 @@ namespace detail {
 /// import it themselves: an op that gets no tensor needs no torch).
 struct Torch {
   nb::handle tensor_type, strided, bfloat16, float16, float32, empty;
+  nb::handle float8_e4m3fn, float8_e5m2;  // none where this torch has no FP8
 };
 
 inline Torch const* torch_objects() {
@@ -80,8 +81,9 @@ inline Torch const* torch_objects() {
     nb::object const t = modules["torch"];
     // Kept for the process: the module outlives every call into this one.
     auto keep = [](nb::object o) { return o.release(); };
-    torch = Torch{keep(t.attr("Tensor")), keep(t.attr("strided")), keep(t.attr("bfloat16")),
-                  keep(t.attr("float16")),  keep(t.attr("float32")), keep(t.attr("empty"))};
+    torch = Torch{keep(t.attr("Tensor")),  keep(t.attr("strided")), keep(t.attr("bfloat16")),
+                  keep(t.attr("float16")), keep(t.attr("float32")), keep(t.attr("empty")),
+                  keep(nb::getattr(t, "float8_e4m3fn", nb::none())), keep(nb::getattr(t, "float8_e5m2", nb::none()))};
   }
   return &*torch;
 }
@@ -100,6 +102,10 @@ inline std::optional<Array> Array::from_torch(nb::handle tensor) {
   if (dtype.is(torch->bfloat16)) dt = float_type(nb::dlpack::dtype_code::Bfloat, 16);
   else if (dtype.is(torch->float16)) dt = float_type(nb::dlpack::dtype_code::Float, 16);
   else if (dtype.is(torch->float32)) dt = float_type(nb::dlpack::dtype_code::Float, 32);
+  else if (!torch->float8_e4m3fn.is_none() && dtype.is(torch->float8_e4m3fn))
+    dt = float_type(nb::dlpack::dtype_code::Float8_E4M3FN, 8);
+  else if (!torch->float8_e5m2.is_none() && dtype.is(torch->float8_e5m2))
+    dt = float_type(nb::dlpack::dtype_code::Float8_E5M2, 8);
   else return std::nullopt;
   if (!tensor.attr("layout").is(torch->strided)) return std::nullopt;
   nb::object const sizes = tensor.attr("shape");

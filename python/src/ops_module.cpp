@@ -45,7 +45,7 @@ using AnyArray = cute_cpp::python::Array;
   throw nb::value_error((std::string("cute-cpp [") + rule + "]: " + what).c_str());
 }
 
-enum class Dtype { bf16, f16, f32, other };
+enum class Dtype { bf16, f16, f32, e4m3, e5m2, other };
 
 Dtype dtype_of(AnyArray const& a) {
   auto const d = a.dtype();
@@ -53,6 +53,8 @@ Dtype dtype_of(AnyArray const& a) {
   if (d.code == std::uint8_t(nb::dlpack::dtype_code::Bfloat) && d.bits == 16) return Dtype::bf16;
   if (d.code == std::uint8_t(nb::dlpack::dtype_code::Float) && d.bits == 16) return Dtype::f16;
   if (d.code == std::uint8_t(nb::dlpack::dtype_code::Float) && d.bits == 32) return Dtype::f32;
+  if (d.code == std::uint8_t(nb::dlpack::dtype_code::Float8_E4M3FN) && d.bits == 8) return Dtype::e4m3;
+  if (d.code == std::uint8_t(nb::dlpack::dtype_code::Float8_E5M2) && d.bits == 8) return Dtype::e5m2;
   return Dtype::other;
 }
 
@@ -64,6 +66,8 @@ char const* dtype_name(Dtype d) {
     case Dtype::bf16: return "bfloat16";
     case Dtype::f16: return "float16";
     case Dtype::f32: return "float32";
+    case Dtype::e4m3: return "float8_e4m3fn";
+    case Dtype::e5m2: return "float8_e5m2";
     case Dtype::other: break;
   }
   return "an unsupported dtype";
@@ -258,6 +262,99 @@ nb::object gemm(AnyArray a, AnyArray b, std::optional<AnyArray> bias, std::strin
                             a.data(), a.stride(0), b.data(), ldb, o.data(), o.stride(0), (long long)a.shape(0),
                             (long long)b.shape(1), (long long)a.shape(1), alpha, beta, bias_data, act, workspace,
                             workspace_bytes, nullptr, reinterpret_cast<void*>(stream), message, size);
+                      });
+}
+
+/// Whether a holds its elements one after another along its only dimension of more than one
+/// element (a scale vector as (M,), (M, 1) or (1, N)).
+bool packed_vector(AnyArray const& a) {
+  for (std::size_t i = 0; i < a.ndim(); ++i)
+    if (a.shape(i) > 1 && (a.stride(i) != 1 || a.size() != a.shape(i))) return false;
+  return true;
+}
+
+/// A stride as the scale check wants it: any positive value for a dimension of one element.
+long long stride_or_one(AnyArray const& a, std::size_t dim) {
+  return a.shape(dim) > 1 ? (long long)a.stride(dim) : 1;
+}
+
+/// out (M, N) bf16 = a @ b of FP8 operands stored scaled, as torch._scaled_mm: a (M, K) e4m3 or
+/// e5m2 with contiguous rows, b (K, N) e4m3 K-major (w.T of an (N, K) weight); scale_a and
+/// scale_b float32: one element each (per tensor), (M, 1) and (1, N) (rowwise), or (M, ceil(K/128))
+/// and (ceil(N/128), ceil(K/128)) (1x128 and 128x128 blocks, any strides); bias float32 (N,).
+nb::object scaled_mm(AnyArray a, AnyArray b, AnyArray scale_a, AnyArray scale_b, std::optional<AnyArray> bias,
+                     std::optional<AnyArray> out, std::string const& framework, std::uintptr_t stream) {
+  Dtype const ta = dtype_of(a), tb = dtype_of(b);
+  if (ta != Dtype::e4m3 && ta != Dtype::e5m2)
+    fail("ops.dtype", std::string("a is ") + dtype_name(ta) + "; this op takes float8_e4m3fn, float8_e5m2");
+  if (tb != Dtype::e4m3) fail("ops.dtype", std::string("b is ") + dtype_name(tb) + "; this op takes float8_e4m3fn");
+  std::vector<std::pair<char const*, AnyArray const*>> floats{{"scale_a", &scale_a}, {"scale_b", &scale_b}};
+  if (bias) floats.push_back({"bias", &*bias});
+  for (auto const& [name, x] : floats)
+    if (dtype_of(*x) != Dtype::f32)
+      fail("ops.dtype", std::string(name) + " is " + dtype_name(dtype_of(*x)) + "; scales and bias are float32");
+  if (out && dtype_of(*out) != Dtype::bf16)
+    fail("ops.dtype", std::string("out is ") + dtype_name(dtype_of(*out)) + "; this op writes bfloat16");
+  check_rank("a", a, 2, "(M, K)");
+  check_rank("b", b, 2, "(K, N)");
+  check_extent("b", b, 0, a.shape(1), "K, a's last dimension");
+  std::size_t const m = a.shape(0), k = a.shape(1), n = b.shape(1);
+  if (out) {
+    check_rank("out", *out, 2, "(M, N)");
+    check_extent("out", *out, 0, m, "M");
+    check_extent("out", *out, 1, n, "N");
+  }
+  if (bias) {
+    check_rank("bias", *bias, 1, "(N,)");
+    check_extent("bias", *bias, 0, n, "N");
+  }
+  // The scaling, from the scales' shapes (torch._scaled_mm's forms).
+  std::size_t const k_blocks = (k + 127) / 128;
+  int scaling = -1;
+  if (scale_a.size() == 1 && scale_b.size() == 1) scaling = 0;
+  else if (scale_a.size() == m && scale_b.size() == n && scale_a.ndim() <= 2 && scale_b.ndim() <= 2 &&
+           (scale_a.ndim() == 1 || scale_a.shape(1) == 1) && (scale_b.ndim() == 1 || scale_b.shape(0) == 1))
+    scaling = 1;
+  else if (scale_a.ndim() == 2 && scale_b.ndim() == 2 && scale_a.shape(0) == m && scale_a.shape(1) == k_blocks &&
+           scale_b.shape(0) == (n + 127) / 128 && scale_b.shape(1) == k_blocks)
+    scaling = 2;
+  if (scaling < 0)
+    fail("ops.shape", "scale_a " + shape_text(scale_a) + " and scale_b " + shape_text(scale_b) +
+                          " match no scaling: one element each (per tensor), (" + std::to_string(m) + ", 1) and (1, " +
+                          std::to_string(n) + ") (rowwise), or (" + std::to_string(m) + ", " + std::to_string(k_blocks) +
+                          ") and (" + std::to_string((n + 127) / 128) + ", " + std::to_string(k_blocks) +
+                          ") (1x128 and 128x128 blocks)");
+  if (scaling == 2 && bias) fail("ops.shape", "block-scaled FP8 takes no bias (add it after)");
+  check_inner_contiguous("a", a);
+  if (out) check_inner_contiguous("out", *out);
+  if (b.shape(0) > 1 && b.stride(0) != 1)
+    fail("ops.layout", "b must be K-major: the transpose of an (N, K) weight with contiguous rows (w.T); got strides (" +
+                           std::to_string(b.stride(0)) + ", " + std::to_string(b.stride(1)) + ")");
+  if (bias && !packed_vector(*bias)) fail("ops.layout", "bias must be contiguous");
+  if (scaling == 1 && !(packed_vector(scale_a) && packed_vector(scale_b)))
+    fail("ops.layout", "rowwise scales must be contiguous vectors");
+  std::vector<std::pair<char const*, AnyArray const*>> arrays{{"a", &a}, {"b", &b}};
+  arrays.insert(arrays.end(), floats.begin(), floats.end());
+  if (out) arrays.push_back({"out", &*out});
+  int const device = check_devices(arrays);
+  long long const ldb = n > 1 ? (long long)b.stride(1) : (long long)k;
+  unsigned long long bytes = 0;
+  char message[1024] = "";
+  if (m > 0 && n > 0 && k > 0)
+    check_status(cute_cpp_gemm_fp8_workspace_bytes((long long)m, (long long)n, (long long)k, scaling, &bytes, message,
+                                                   sizeof message),
+                 message);
+  auto const [workspace, workspace_bytes] = cute_cpp::python::StreamWorkspaces::process().get(device, stream, bytes);
+  float const* const bias_data = bias ? static_cast<float const*>(bias->data()) : nullptr;
+  return write_output(out, {m, n}, nb::dlpack::dtype{std::uint8_t(nb::dlpack::dtype_code::Bfloat), 16, 1}, device,
+                      framework, [&](AnyArray const& o, char* text, unsigned long size) {
+                        return cute_cpp_gemm_fp8(
+                            a.data(), a.stride(0), ta == Dtype::e5m2 ? 1 : 0, b.data(), ldb, o.data(), o.stride(0),
+                            (long long)m, (long long)n, (long long)k, scaling,
+                            static_cast<float const*>(scale_a.data()), scaling == 2 ? stride_or_one(scale_a, 0) : 0,
+                            scaling == 2 ? stride_or_one(scale_a, 1) : 0, static_cast<float const*>(scale_b.data()),
+                            scaling == 2 ? stride_or_one(scale_b, 0) : 0, scaling == 2 ? stride_or_one(scale_b, 1) : 0,
+                            bias_data, workspace, workspace_bytes, nullptr, reinterpret_cast<void*>(stream), text, size);
                       });
 }
 
@@ -470,4 +567,7 @@ NB_MODULE(_ops, m) {
         "the sum or max over the last dimension, float32 (bf16, f16 or f32 in; contiguous).");
   m.def("add", &add, "a"_a, "b"_a, "out"_a.none(), "framework"_a, "stream"_a,
         "out = a + b (bf16, f16 or f32; contiguous, one shape).");
+  m.def("scaled_mm", &scaled_mm, "a"_a, "b"_a, "scale_a"_a, "scale_b"_a, "bias"_a.none(), "out"_a.none(),
+        "framework"_a, "stream"_a,
+        "out = a @ b of FP8 operands scaled per tensor, rowwise or by 1x128 / 128x128 blocks (bf16 out).");
 }

@@ -122,6 +122,39 @@ def checks(ops):
         if ref is not None:
             bad, worst = close(o, ref, 2e-2, 2e-2)
             check(f"attention b{b} s{sq}/{sk} h{h}/{hkv} d{d} causal={causal}", bad == 0, f"(max err {worst:.3g})")
+    # scaled_mm: FP8 per tensor, rowwise and by blocks (row-major and K-block-major A scales), ragged
+    # M and N, against the float64 product of the dequantized operands.
+    for m, n, k, a_dtype in ((77, 300, 272, torch.float8_e4m3fn), (300, 1000, 1040, torch.float8_e4m3fn),
+                             (130, 200, 144, torch.float8_e5m2)):
+        a = (torch.rand(m, k, device="cuda", generator=g) * 12 - 6).to(a_dtype)
+        w = (torch.rand(n, k, device="cuda", generator=g) * 12 - 6).to(torch.float8_e4m3fn)
+        kb = (k + 127) // 128
+        forms = {"per tensor": (torch.rand(1, device="cuda", generator=g) + 0.5,
+                                torch.rand(1, device="cuda", generator=g) + 0.5),
+                 "rowwise": (torch.rand(m, 1, device="cuda", generator=g) + 0.5,
+                             torch.rand(1, n, device="cuda", generator=g) + 0.5)}
+        if a_dtype == torch.float8_e4m3fn:
+            forms["blocks"] = (torch.rand(m, kb, device="cuda", generator=g) + 0.5,
+                               torch.rand((n + 127) // 128, kb, device="cuda", generator=g) + 0.5)
+            forms["blocks, A's K-block-major"] = (torch.rand(kb, m, device="cuda", generator=g).T + 0.5,
+                                                  forms["blocks"][1])
+        for form, (sa, sb) in forms.items():
+            if sa.dim() == 2 and sa.shape[1] == kb and form.startswith("blocks"):
+                da = a.double() * sa.double().repeat_interleave(128, 1)[:, :k]
+                db = w.double() * sb.double().repeat_interleave(128, 0)[:n].repeat_interleave(128, 1)[:, :k]
+            else:
+                da, db = a.double() * sa.double().reshape(-1, 1), w.double() * sb.double().reshape(-1, 1)
+            ref = da @ db.T
+            bound = (da.abs() @ db.abs().T).max().item() / 1024
+            out = poisoned(m, n, dtype=bf)
+            ops.scaled_mm(a, w.T, sa, sb, out=out)
+            bad, worst = close(out, ref, 1 / 128, bound)
+            check(f"scaled_mm {m}x{n}x{k} {str(a_dtype)[6:]} {form}", bad == 0, f"({bad} bad, max err {worst:.3g})")
+    try:
+        ops.scaled_mm(a, w.T, torch.ones(3, device="cuda"), torch.ones(1, device="cuda"))
+        check("scaled_mm rejects scales of no form", False, "(no error)")
+    except ValueError as e:
+        check("scaled_mm rejects scales of no form", "ops.shape" in str(e), f"({e})")
     # softmax, swiglu, the row reductions and add: every dtype, widths that are not a vector's multiple,
     # leading dimensions flattened into rows.
     for shape, dtype in (((37, 1000), bf), ((3, 5, 4097), torch.float16), ((129, 64), torch.float32)):
@@ -199,7 +232,10 @@ def checks(ops):
                            ("swiglu", torch.ops.cute_cpp.swiglu.default, (xs,)),
                            ("reduce_sum", torch.ops.cute_cpp.reduce_sum.default, (xs,)),
                            ("reduce_max", torch.ops.cute_cpp.reduce_max.default, (xs,)),
-                           ("add", torch.ops.cute_cpp.add.default, (xs, torch.randn_like(xs)))):
+                           ("add", torch.ops.cute_cpp.add.default, (xs, torch.randn_like(xs))),
+                           ("scaled_mm", torch.ops.cute_cpp.scaled_mm.default,
+                            (xs.to(torch.float8_e4m3fn), ws.to(torch.float8_e4m3fn).T,
+                             torch.ones(1, device="cuda"), torch.ones(1, device="cuda")))):
         try:
             torch.library.opcheck(op, args)
             check(f"torch.library.opcheck cute_cpp::{name}", True)
@@ -240,9 +276,9 @@ def benchmarks(ops):
     records = []
     bf = torch.bfloat16
 
-    def record(kernel, shape, ours_ms, ref_ms, ref_name, flops=None):
+    def record(kernel, shape, ours_ms, ref_ms, ref_name, flops=None, dtype="bf16"):
         ratio = ref_ms / ours_ms
-        records.append({"kernel": kernel, "shape": shape, "dtype": "bf16",
+        records.append({"kernel": kernel, "shape": shape, "dtype": dtype,
                         "ours": flops / ours_ms / 1e9 if flops else ours_ms * 1e3,
                         "reference": ref_name, "reference_value": flops / ref_ms / 1e9 if flops else ref_ms * 1e3,
                         "unit": "TFLOP/s" if flops else "us", "ratio": ratio, "microseconds": ours_ms * 1e3})
@@ -282,6 +318,24 @@ def benchmarks(ops):
     x2 = torch.randn_like(x)
     record("python ops.add", "16384x4096", *time_pair(lambda: ops.add(x, x2, out=y), lambda: torch.add(x, x2, out=y)),
            "torch.add")
+    # FP8 against torch._scaled_mm (cuBLASLt per tensor; rowwise: torch's own kernel).
+    m, n, k = 4096, 14336, 4096
+    a = (torch.randn(m, k, device="cuda") * 2).to(torch.float8_e4m3fn)
+    w = (torch.randn(n, k, device="cuda") * 2).to(torch.float8_e4m3fn)
+    y = torch.empty(m, n, device="cuda", dtype=bf)
+    one = torch.ones(1, device="cuda")
+    rows, cols = torch.rand(m, 1, device="cuda") + 0.5, torch.rand(1, n, device="cuda") + 0.5
+    blocks_a, blocks_b = torch.rand(m, k // 128, device="cuda") + 0.5, torch.rand(n // 128, k // 128, device="cuda") + 0.5
+    flops = 2 * m * n * k
+    record("python ops.scaled_mm per tensor", f"{m}x{n}x{k}", *time_pair(
+        lambda: ops.scaled_mm(a, w.T, one, one, out=y),
+        lambda: torch._scaled_mm(a, w.T, one, one, out_dtype=bf)), "torch._scaled_mm per tensor", flops, "fp8")
+    record("python ops.scaled_mm rowwise", f"{m}x{n}x{k}", *time_pair(
+        lambda: ops.scaled_mm(a, w.T, rows, cols, out=y),
+        lambda: torch._scaled_mm(a, w.T, rows, cols, out_dtype=bf)), "torch._scaled_mm rowwise", flops, "fp8")
+    record("python ops.scaled_mm 1x128/128x128 blocks", f"{m}x{n}x{k}", *time_pair(
+        lambda: ops.scaled_mm(a, w.T, blocks_a, blocks_b, out=y),
+        lambda: torch._scaled_mm(a, w.T, rows, cols, out_dtype=bf)), "torch._scaled_mm rowwise", flops, "fp8")
     # Per-call overhead at a tiny size: host time per call.
     xs, ws = torch.randn(8, 64, device="cuda", dtype=bf), torch.randn(64, 64, device="cuda", dtype=bf)
     outs = torch.empty(8, 64, device="cuda", dtype=bf)

@@ -33,6 +33,8 @@ def test_well_formed_cpu_arrays_reach_the_device_check():
 
 @pytest.mark.parametrize("call,rule,text", [
     (lambda: ops.linear(np.ones((4, 8), F32), np.ones((3, 8), F32)), "ops.dtype", "x is float32; this op takes bfloat16"),
+    (lambda: ops.scaled_mm(np.ones((4, 16), F32), np.ones((16, 8), F32), np.ones(1, F32), np.ones(1, F32)), "ops.dtype",
+     "a is float32; this op takes float8_e4m3fn, float8_e5m2"),
     (lambda: ops.rmsnorm(np.ones((4, 8), F32), np.ones(8, np.float64)), "ops.dtype", "w is an unsupported dtype but x is float32"),
     (lambda: ops.rmsnorm(np.ones((4, 8), np.int32), np.ones(8, np.int32)), "ops.dtype", "x is an unsupported dtype"),
     (lambda: ops.attention(*[np.ones((1, 4, 2, 64), F32)] * 3), "ops.dtype", "q is float32; this op takes bfloat16, float16"),
