@@ -15,6 +15,7 @@
 #include "examples/gemm_sm90/cublaslt_gemm.hpp"
 #include "examples/gemm_sm90/gemm.hpp"
 #include "examples/gemm_sm90/plans.hpp"
+#include "quantize.cuh"
 
 #include <cute_cpp/host/buffer.hpp>
 #include <cute_cpp/host/error.hpp>
@@ -201,8 +202,107 @@ bool check_rejection(char const* what, char const* rule, std::mt19937_64& rng, a
   return ok;
 }
 
+/// quantize_1x128 (blocks = false) or quantize_128x128 against the host's arithmetic: every scale
+/// and every e4m3 byte equal. Rows of magnitudes 2^-8 .. 2^7 and an all-zero group (scale 1); the
+/// 1x128 scales row-major, the 128x128 ones K-block-major (both stride forms).
+bool check_quantize(bool blocks, std::int64_t rows, std::int64_t k, std::mt19937_64& rng) {
+  std::int64_t const ldx = k + 8, ldq = k + 16, kb = (k + 127) / 128, rb = blocks ? (rows + 127) / 128 : rows;
+  std::vector<plans::bf16> x(std::size_t(rows * ldx));
+  std::uniform_real_distribution<float> unit(-1.0f, 1.0f);
+  for (std::int64_t r = 0; r < rows; ++r) {
+    float const magnitude = std::ldexp(1.0f, int(rng() % 16) - 8);
+    for (std::int64_t c = 0; c < ldx; ++c) x[std::size_t(r * ldx + c)] = plans::bf16(unit(rng) * magnitude);
+  }
+  for (std::int64_t r = 0; r < std::min<std::int64_t>(rows, 128); ++r)  // block (0, 0) of both forms is zero
+    for (std::int64_t c = 0; c < std::min<std::int64_t>(k, 128); ++c) x[std::size_t(r * ldx + c)] = plans::bf16(0.0f);
+  host::DeviceBuffer<plans::bf16> dx(x.size());
+  dx.upload(std::span<plans::bf16 const>(x));
+  host::DeviceBuffer<plans::e4m3> dq(std::size_t(rows * ldq));
+  host::DeviceBuffer<float> dscales(std::size_t(rb * kb));
+  dq.fill_bytes(0x7F);  // NaN
+  dscales.fill_bytes(0xFF);
+  ex::Fp8Quantized const out{dq.data(), ldq, dscales.data(), blocks ? 1 : kb, blocks ? rb : 1};
+  if (blocks) ex::quantize_128x128(dx.data(), ldx, rows, k, out);
+  else ex::quantize_1x128(dx.data(), ldx, rows, k, out);
+  host::cuda_check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
+  auto const q = dq.download();
+  auto const scales = dscales.download();
+  std::size_t bad_scales = 0, bad_values = 0;
+  for (std::int64_t g = 0; g < rb; ++g)
+    for (std::int64_t b = 0; b < kb; ++b) {
+      std::int64_t const r0 = blocks ? g * 128 : g, r1 = blocks ? std::min(rows, r0 + 128) : g + 1;
+      std::int64_t const c0 = b * 128, c1 = std::min(k, c0 + 128);
+      float amax = 0.0f;
+      for (std::int64_t r = r0; r < r1; ++r)
+        for (std::int64_t c = c0; c < c1; ++c) amax = std::max(amax, std::fabs(float(x[std::size_t(r * ldx + c)])));
+      float const scale = amax > 0.0f ? amax / ex::e4m3_max : 1.0f, inverse = amax > 0.0f ? ex::e4m3_max / amax : 1.0f;
+      float const got = scales[std::size_t(blocks ? g + b * rb : g * kb + b)];
+      bad_scales += got != scale;
+      for (std::int64_t r = r0; r < r1; ++r)
+        for (std::int64_t c = c0; c < c1; ++c) {
+          plans::e4m3 const want(float(x[std::size_t(r * ldx + c)]) * inverse);
+          bad_values += want.__x != q[std::size_t(r * ldq + c)].__x;
+        }
+    }
+  bool const ok = bad_scales == 0 && bad_values == 0;
+  std::printf("check %-16s rows=%-5lld k=%-5lld %s (%zu scales and %zu values differ)\n",
+              blocks ? "quantize_128x128" : "quantize_1x128", (long long)rows, (long long)k, ok ? "ok" : "FAILED",
+              bad_scales, bad_values);
+  return ok;
+}
+
+/// The model's path: bf16 A and W quantized (1x128 and 128x128), the block-scaled GEMM, against
+/// the bf16 product in double. FP8's rounding (2^-4 of each element) bounds the error at about
+/// 2^-4 sqrt(2 sum (a w)^2); four times that is allowed.
+bool check_quantized_gemm(std::int64_t m, std::int64_t n, std::int64_t k, std::mt19937_64& rng) {
+  std::int64_t const kb = (k + 127) / 128;
+  auto const a = ex::random_values<plans::bf16>(std::size_t(m * k), rng, -3.0, 3.0);
+  auto const w = ex::random_values<plans::bf16>(std::size_t(n * k), rng, -0.05, 0.05);
+  host::DeviceBuffer<plans::bf16> da(a.size()), dw(w.size()), dc(std::size_t(m * n));
+  da.upload(std::span<plans::bf16 const>(a));
+  dw.upload(std::span<plans::bf16 const>(w));
+  host::DeviceBuffer<plans::e4m3> qa(std::size_t(m * k)), qw(std::size_t(n * k));
+  host::DeviceBuffer<float> sa(std::size_t(m * kb)), sw(std::size_t((n + 127) / 128 * kb));
+  ex::quantize_1x128(da.data(), k, m, k, {qa.data(), k, sa.data(), kb, 1});
+  ex::quantize_128x128(dw.data(), k, n, k, {qw.data(), k, sw.data(), kb, 1});
+  ex::GemmArguments<plans::Fp8E4M3Blockwise> args;
+  args.a = qa.data(), args.lda = k, args.b = qw.data(), args.ldb = k, args.c = dc.data(), args.ldc = n;
+  args.m = m, args.n = n, args.k = k;
+  args.block_scales = {sa.data(), kb, 1, sw.data(), kb, 1};
+  dc.fill_bytes(0xFF);
+  ex::run_gemm<plans::Fp8E4M3Blockwise>(args, nullptr);
+  host::cuda_check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
+  auto const c = dc.download();
+  std::size_t bad = 0;
+  double worst = 0;
+  for (std::int64_t i = 0; i < m; ++i)
+    for (std::int64_t j = 0; j < n; ++j) {
+      double sum = 0, squares = 0;
+      for (std::int64_t kk = 0; kk < k; ++kk) {
+        double const p = double(float(a[std::size_t(i * k + kk)])) * double(float(w[std::size_t(j * k + kk)]));
+        sum += p;
+        squares += p * p;
+      }
+      double const error = std::fabs(double(float(c[std::size_t(i * n + j)])) - sum);
+      worst = std::max(worst, error / std::sqrt(2 * squares));
+      bad += !(error <= 4.0 / 16.0 * std::sqrt(2 * squares) + std::fabs(sum) / 128);
+    }
+  std::printf("check quantize + block-scaled GEMM against bf16 m=%-5lld n=%-5lld k=%-5lld %s (%zu bad; worst error "
+              "%.3f of sqrt(2 sum (a w)^2))\n",
+              (long long)m, (long long)n, (long long)k, bad == 0 ? "ok" : "FAILED", bad, worst);
+  return bad == 0;
+}
+
 bool run_checks(std::mt19937_64& rng, bool small) {
   bool ok = true;
+  ok &= check_quantize(false, 5, 272, rng);
+  ok &= check_quantize(true, 130, 272, rng);
+  ok &= check_quantized_gemm(77, 300, 272, rng);
+  if (!small) {
+    ok &= check_quantize(false, 1000, 4096, rng);
+    ok &= check_quantize(true, 1000, 1040, rng);
+    ok &= check_quantized_gemm(300, 1000, 2048, rng);
+  }
   ok &= check_rejection<plans::Fp8E4M3>("K = 40 (not a multiple of 16)", "[gemm.k-multiple-of-16]", rng,
                                         [](auto& a) { a.k = 40; });
   ok &= check_rejection<plans::Fp8E4M3>("a misaligned A", "[tma.global.address]", rng,
@@ -253,7 +353,26 @@ void bench(std::int64_t m, std::int64_t n, std::int64_t k, Scaling scaling, bool
                      flops / (ref_ms * 1e9), "TFLOP/s", ours_ms * 1e3});
 }
 
+/// The quantizers against a device copy of as many bytes (bf16 read, e4m3 and the scales written).
+void bench_quantize(std::mt19937_64& rng, std::vector<ex::Record>& records) {
+  for (bool blocks : {false, true}) {
+    std::int64_t const rows = 8192, k = 7168, kb = k / 128, rb = blocks ? rows / 128 : rows;
+    host::DeviceBuffer<plans::bf16> x(std::size_t(rows * k));
+    ex::fill_random_tiled(x.data(), x.size(), rng, -4.0, 4.0);
+    host::DeviceBuffer<plans::e4m3> q(std::size_t(rows * k));
+    host::DeviceBuffer<float> scales(std::size_t(rb * kb));
+    ex::Fp8Quantized const out{q.data(), k, scales.data(), kb, 1};
+    std::size_t const bytes = x.bytes() + q.bytes() + scales.bytes();
+    records.push_back(ex::bench_against_copy(blocks ? "quantize_128x128" : "quantize_1x128",
+                                             ex::shape_name(std::size_t(rows), std::size_t(k)), "bf16", bytes, [&] {
+                                               if (blocks) ex::quantize_128x128(x.data(), k, rows, k, out);
+                                               else ex::quantize_1x128(x.data(), k, rows, k, out);
+                                             }));
+  }
+}
+
 void benchmarks(std::mt19937_64& rng, cublasLtHandle_t handle, std::vector<ex::Record>& records) {
+  bench_quantize(rng, records);
   for (auto const& s : {std::array<std::int64_t, 3>{8192, 8192, 8192}, {4096, 14336, 4096}, {4096, 4096, 4096}}) {
     for (bool fast : {true, false}) bench<plans::Fp8E4M3>(s[0], s[1], s[2], Scaling::Tensor, fast, rng, handle, records);
     bench<plans::Fp8E4M3>(s[0], s[1], s[2], Scaling::RowColumn, true, rng, handle, records);
