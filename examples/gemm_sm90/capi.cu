@@ -9,6 +9,43 @@
 
 #include <type_traits>
 
+namespace {
+
+namespace ex = cute_cpp::examples;
+namespace host = cute_cpp::host;
+
+/// A C call's operands, leading dimensions, sizes and workspace as Plan's arguments, checked
+/// (the rules that need no device: check_gemm_arguments).
+template <class Plan>
+ex::GemmArguments<Plan> c_arguments(void const* a, long long lda, void const* b, long long ldb, void* c, long long ldc,
+                                    long long m, long long n, long long k, void* workspace,
+                                    unsigned long long workspace_bytes) {
+  ex::GemmArguments<Plan> args;
+  args.a = static_cast<typename Plan::TA const*>(a), args.lda = lda;
+  args.b = static_cast<typename Plan::TB const*>(b), args.ldb = ldb;
+  args.c = static_cast<typename Plan::TC*>(c), args.ldc = ldc;
+  args.m = m, args.n = n, args.k = k;
+  args.workspace = workspace, args.workspace_bytes = workspace_bytes;
+  ex::check_gemm_arguments(args, Plan::major_a, Plan::major_b, Plan::layout_c, false);
+  return args;
+}
+
+/// An optional parameter array (bias), where it is given: memory of the current device.
+void check_optional(char const* name, float const* p, void* stream) {
+  if (p == nullptr) return;
+  host::PointerArgument const pointers[] = {{name, p}};
+  host::check_device_pointers("gemm", pointers, static_cast<cudaStream_t>(stream));
+}
+
+/// Plan's run, telling the workspace it uses first.
+template <class Plan>
+void run_reporting(ex::GemmArguments<Plan> const& args, unsigned long long* workspace_needed, void* stream) {
+  if (workspace_needed != nullptr) *workspace_needed = ex::gemm_workspace_bytes<Plan>(args);
+  ex::run_gemm<Plan>(args, static_cast<cudaStream_t>(stream));
+}
+
+}  // namespace
+
 extern "C" {
 
 /// C = A B^T: A [m, k] and B [n, k] row-major bf16 (B as nn.Linear stores its weight), C [m, n]
@@ -21,16 +58,8 @@ int cute_cpp_gemm_bf16(void const* a, long long lda, void const* b, long long ld
                        long long n, long long k, void* workspace, unsigned long long workspace_bytes,
                        unsigned long long* workspace_needed, void* stream, char* message,
                        unsigned long message_size) {
-  namespace ex = cute_cpp::examples;
   return ex::capi_try(message, message_size, [&] {
-    ex::GemmArguments<ex::plans::Bf16TN> args;
-    args.a = static_cast<ex::plans::bf16 const*>(a), args.lda = lda;
-    args.b = static_cast<ex::plans::bf16 const*>(b), args.ldb = ldb;
-    args.c = static_cast<ex::plans::bf16*>(c), args.ldc = ldc;
-    args.m = m, args.n = n, args.k = k;
-    args.workspace = workspace, args.workspace_bytes = workspace_bytes;
-    ex::check_gemm_arguments(args, ex::plans::Bf16TN::major_a, ex::plans::Bf16TN::major_b,
-                             ex::plans::Bf16TN::layout_c, false);
+    auto const args = c_arguments<ex::plans::Bf16TN>(a, lda, b, ldb, c, ldc, m, n, k, workspace, workspace_bytes);
     if (workspace_needed != nullptr) *workspace_needed = ex::gemm_bf16_tn_workspace_bytes(args);
     ex::run_gemm_bf16_tn(args, static_cast<cudaStream_t>(stream));
   });
@@ -45,25 +74,13 @@ int cute_cpp_gemm_bf16_epilogue(void const* a, long long lda, void const* b, lon
                                 int activation, void* workspace, unsigned long long workspace_bytes,
                                 unsigned long long* workspace_needed, void* stream, char* message,
                                 unsigned long message_size) {
-  namespace ex = cute_cpp::examples;
-  namespace host = cute_cpp::host;
   auto const run = [&]<class Plan>(std::type_identity<Plan>) {
-    ex::GemmArguments<Plan> args;
-    args.a = static_cast<ex::plans::bf16 const*>(a), args.lda = lda;
-    args.b = static_cast<ex::plans::bf16 const*>(b), args.ldb = ldb;
-    args.c = static_cast<ex::plans::bf16*>(c), args.ldc = ldc;
-    args.m = m, args.n = n, args.k = k;
-    args.workspace = workspace, args.workspace_bytes = workspace_bytes;
+    auto args = c_arguments<Plan>(a, lda, b, ldb, c, ldc, m, n, k, workspace, workspace_bytes);
     args.epilogue_op.alpha = alpha, args.epilogue_op.beta = beta;
     args.epilogue_op.source = beta != 0.0f ? args.c : nullptr, args.epilogue_op.ld_source = ldc;
     args.epilogue_op.bias = bias;
-    ex::check_gemm_arguments(args, Plan::major_a, Plan::major_b, Plan::layout_c, false);
-    if (bias != nullptr) {
-      host::PointerArgument const pointers[] = {{"bias", bias}};
-      host::check_device_pointers("gemm", pointers, static_cast<cudaStream_t>(stream));
-    }
-    if (workspace_needed != nullptr) *workspace_needed = ex::gemm_workspace_bytes<Plan>(args);
-    ex::run_gemm<Plan>(args, static_cast<cudaStream_t>(stream));
+    check_optional("bias", bias, stream);
+    run_reporting<Plan>(args, workspace_needed, stream);
   };
   return ex::capi_try(message, message_size, [&] {
     switch (activation) {
@@ -90,16 +107,8 @@ int cute_cpp_gemm_fp8(void const* a, long long lda, int a_dtype, void const* b, 
                       long long a_row_stride, long long a_k_stride, float const* scale_b, long long b_row_stride,
                       long long b_k_stride, float const* bias, void* workspace, unsigned long long workspace_bytes,
                       unsigned long long* workspace_needed, void* stream, char* message, unsigned long message_size) {
-  namespace ex = cute_cpp::examples;
-  namespace host = cute_cpp::host;
   auto const run = [&]<class Plan>(std::type_identity<Plan>) {
-    ex::GemmArguments<Plan> args;
-    args.a = static_cast<typename Plan::TA const*>(a), args.lda = lda;
-    args.b = static_cast<typename Plan::TB const*>(b), args.ldb = ldb;
-    args.c = static_cast<ex::plans::bf16*>(c), args.ldc = ldc;
-    args.m = m, args.n = n, args.k = k;
-    args.workspace = workspace, args.workspace_bytes = workspace_bytes;
-    ex::check_gemm_arguments(args, Plan::major_a, Plan::major_b, Plan::layout_c, false);
+    auto args = c_arguments<Plan>(a, lda, b, ldb, c, ldc, m, n, k, workspace, workspace_bytes);
     if constexpr (Plan::block_scaled) {
       if (bias != nullptr) host::argument_error("gemm.bias", "block-scaled FP8 takes no bias (add it after)");
       args.block_scales = {scale_a, a_row_stride, a_k_stride, scale_b, b_row_stride, b_k_stride};
@@ -108,13 +117,9 @@ int cute_cpp_gemm_fp8(void const* a, long long lda, int a_dtype, void const* b, 
       args.epilogue_op.a_per_row = args.epilogue_op.b_per_column = scaling == 1;
       host::PointerArgument const scales[] = {{"scale_a", scale_a}, {"scale_b", scale_b}};
       host::check_device_pointers("gemm", scales, static_cast<cudaStream_t>(stream));
-      if (bias != nullptr) {
-        host::PointerArgument const pointers[] = {{"bias", bias}};
-        host::check_device_pointers("gemm", pointers, static_cast<cudaStream_t>(stream));
-      }
+      check_optional("bias", bias, stream);
     }
-    if (workspace_needed != nullptr) *workspace_needed = ex::gemm_workspace_bytes<Plan>(args);
-    ex::run_gemm<Plan>(args, static_cast<cudaStream_t>(stream));
+    run_reporting<Plan>(args, workspace_needed, stream);
   };
   return ex::capi_try(message, message_size, [&] {
     if (scaling < 0 || scaling > 2) host::argument_error("gemm.scaling", "scaling is 0 (per tensor), 1 (rowwise) or 2 (blocks)");
@@ -132,8 +137,6 @@ int cute_cpp_gemm_fp8(void const* a, long long lda, int a_dtype, void const* b, 
 /// or 2), into *bytes (as cute_cpp_gemm_bf16_workspace_bytes).
 int cute_cpp_gemm_fp8_workspace_bytes(long long m, long long n, long long k, int scaling, unsigned long long* bytes,
                                       char* message, unsigned long message_size) {
-  namespace ex = cute_cpp::examples;
-  namespace host = cute_cpp::host;
   return ex::capi_try(message, message_size, [&] {
     if (bytes == nullptr) host::argument_error("gemm.workspace", "bytes is null");
     if (m < 0 || n < 0 || k < 0) host::argument_error("gemm.shape", "m, n and k are not negative");
@@ -153,8 +156,6 @@ int cute_cpp_gemm_fp8_workspace_bytes(long long m, long long n, long long k, int
 /// the same plan and decomposition on every call. Returns 0, or 1 with the error in `message`.
 int cute_cpp_gemm_bf16_workspace_bytes(long long m, long long n, long long k, int fused, unsigned long long* bytes,
                                        char* message, unsigned long message_size) {
-  namespace ex = cute_cpp::examples;
-  namespace host = cute_cpp::host;
   return ex::capi_try(message, message_size, [&] {
     if (bytes == nullptr) host::argument_error("gemm.workspace", "bytes is null");
     if (m < 0 || n < 0 || k < 0) host::argument_error("gemm.shape", "m, n and k are not negative");
