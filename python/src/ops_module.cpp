@@ -178,16 +178,17 @@ nb::object write_output(std::optional<AnyArray> const& out, std::vector<std::siz
   return result;
 }
 
-/// The stream's GEMM workspace, as large as cute_cpp_gemm_bf16 (fused 0) or its epilogue form
-/// (fused 1) uses for the shape (workspace.hpp).
-std::pair<void*, std::size_t> gemm_workspace(std::size_t m, std::size_t n, std::size_t k, int fused, int device,
-                                             std::uintptr_t stream) {
+/// The stream's GEMM workspace (workspace.hpp) for an m x n x k problem, as large as
+/// `bytes_of(m, n, k, kind, &bytes, message, size)` says: a C entry point's workspace query
+/// (cute_cpp_gemm_bf16_workspace_bytes with kind 0 plain, 1 fused epilogue;
+/// cute_cpp_gemm_fp8_workspace_bytes with kind the scaling).
+template <class Query>
+std::pair<void*, std::size_t> gemm_workspace(Query&& bytes_of, std::size_t m, std::size_t n, std::size_t k, int kind,
+                                             int device, std::uintptr_t stream) {
   if (m == 0 || n == 0 || k == 0) return {nullptr, 0};
   unsigned long long bytes = 0;
   char message[1024] = "";
-  check_status(cute_cpp_gemm_bf16_workspace_bytes((long long)m, (long long)n, (long long)k, fused, &bytes, message,
-                                                  sizeof message),
-               message);
+  check_status(bytes_of((long long)m, (long long)n, (long long)k, kind, &bytes, message, sizeof message), message);
   return cute_cpp::python::StreamWorkspaces::process().get(device, stream, std::size_t(bytes));
 }
 
@@ -207,7 +208,8 @@ nb::object linear(AnyArray x, AnyArray w, std::optional<AnyArray> out, std::stri
   }
   for (auto const& [name, a] : arrays) check_inner_contiguous(name, *a);
   int const device = check_devices(arrays);
-  auto const [workspace, workspace_bytes] = gemm_workspace(x.shape(0), w.shape(0), x.shape(1), 0, device, stream);
+  auto const [workspace, workspace_bytes] =
+      gemm_workspace(cute_cpp_gemm_bf16_workspace_bytes, x.shape(0), w.shape(0), x.shape(1), 0, device, stream);
   return write_output(out, {x.shape(0), w.shape(0)}, x.dtype(), device, framework,
                       [&](AnyArray const& o, char* message, unsigned long size) {
                         return cute_cpp_gemm_bf16(x.data(), x.stride(0), w.data(), w.stride(0), o.data(), o.stride(0),
@@ -255,7 +257,8 @@ nb::object gemm(AnyArray a, AnyArray b, std::optional<AnyArray> bias, std::strin
   int const device = check_devices(arrays);
   long long const ldb = b.shape(1) > 1 ? b.stride(1) : (long long)b.shape(0);
   float const* const bias_data = bias ? static_cast<float const*>(bias->data()) : nullptr;
-  auto const [workspace, workspace_bytes] = gemm_workspace(a.shape(0), b.shape(1), a.shape(1), 1, device, stream);
+  auto const [workspace, workspace_bytes] =
+      gemm_workspace(cute_cpp_gemm_bf16_workspace_bytes, a.shape(0), b.shape(1), a.shape(1), 1, device, stream);
   return write_output(out, {a.shape(0), b.shape(1)}, a.dtype(), device, framework,
                       [&](AnyArray const& o, char* message, unsigned long size) {
                         return cute_cpp_gemm_bf16_epilogue(
@@ -338,13 +341,8 @@ nb::object scaled_mm(AnyArray a, AnyArray b, AnyArray scale_a, AnyArray scale_b,
   if (out) arrays.push_back({"out", &*out});
   int const device = check_devices(arrays);
   long long const ldb = n > 1 ? (long long)b.stride(1) : (long long)k;
-  unsigned long long bytes = 0;
-  char message[1024] = "";
-  if (m > 0 && n > 0 && k > 0)
-    check_status(cute_cpp_gemm_fp8_workspace_bytes((long long)m, (long long)n, (long long)k, scaling, &bytes, message,
-                                                   sizeof message),
-                 message);
-  auto const [workspace, workspace_bytes] = cute_cpp::python::StreamWorkspaces::process().get(device, stream, bytes);
+  auto const [workspace, workspace_bytes] =
+      gemm_workspace(cute_cpp_gemm_fp8_workspace_bytes, m, n, k, scaling, device, stream);
   float const* const bias_data = bias ? static_cast<float const*>(bias->data()) : nullptr;
   return write_output(out, {m, n}, nb::dlpack::dtype{std::uint8_t(nb::dlpack::dtype_code::Bfloat), 16, 1}, device,
                       framework, [&](AnyArray const& o, char* text, unsigned long size) {

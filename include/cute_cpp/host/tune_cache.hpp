@@ -81,11 +81,9 @@ class TuneCache {
   /// Adds `entry`, replacing the one of its key. Text fields may hold no tab or line break, sizes
   /// are at least 1 and the time positive [tune.key].
   void put(TuneEntry entry) {
-    for (std::string const* field : {&entry.key.gpu, &entry.key.problem, &entry.plan})
-      if (field->empty() || field->find_first_of("\t\r\n") != std::string::npos)
-        argument_error("tune.key", "the GPU, problem and plan names must be non-empty, without tabs or line breaks");
-    if (entry.key.m < 1 || entry.key.n < 1 || entry.key.k < 1 || entry.key.clock_class < 0 ||
-        !(entry.microseconds > 0.0) || !std::isfinite(entry.microseconds))
+    if (!names_valid(entry))
+      argument_error("tune.key", "the GPU, problem and plan names must be non-empty, without tabs or line breaks");
+    if (!values_valid(entry))
       argument_error("tune.key", "sizes must be at least 1, the clock class at least 0 and the time positive");
     for (TuneEntry& e : entries_) {
       if (e.key == entry.key) {
@@ -154,10 +152,20 @@ class TuneCache {
     e.key.clock_class = int(clock_class);
     e.key.problem = fields[2];
     e.plan = fields[6];
-    if (e.key.gpu.empty() || e.key.problem.empty() || e.plan.empty() || e.key.m < 1 || e.key.n < 1 || e.key.k < 1 ||
-        e.key.clock_class < 0 || !(e.microseconds > 0.0) || !std::isfinite(e.microseconds))
-      return std::nullopt;
+    if (!names_valid(e) || !values_valid(e)) return std::nullopt;
     return e;
+  }
+
+  /// What put() takes and parse() accepts [tune.key]: names non-empty without tabs or line breaks
+  /// (the file's separators); sizes at least 1, the clock class at least 0, a positive finite time.
+  static bool names_valid(TuneEntry const& e) {
+    for (std::string const* field : {&e.key.gpu, &e.key.problem, &e.plan})
+      if (field->empty() || field->find_first_of("\t\r\n") != std::string::npos) return false;
+    return true;
+  }
+  static bool values_valid(TuneEntry const& e) {
+    return e.key.m >= 1 && e.key.n >= 1 && e.key.k >= 1 && e.key.clock_class >= 0 && e.microseconds > 0.0 &&
+           std::isfinite(e.microseconds);
   }
 
   /// Distinct per write, so that two writers at once (threads or processes) do not share a
