@@ -56,6 +56,9 @@ struct GemmConfig {
   /// FP8 operands scaled per block (BlockScales): each K block's products are promoted into the
   /// fp32 accumulator with their scales (DeepSeek-V3's recipe, CUTLASS's "2xAcc").
   bool block_scaled = false;
+  /// Groups of rows with their own B (MoE experts; run_grouped_gemm): each tile row belongs to
+  /// one group, found in a table the device writes (sched/grouped_tiles.hpp).
+  bool grouped = false;
 };
 
 /// Everything static about one GEMM kernel: element types, the configuration, and the epilogue
@@ -83,6 +86,14 @@ struct GemmPlan {
                 "cute-cpp [gemm.block-scaled]: block scaling takes FP8 operands in 128 x 128 x 128 tiles (one scale "
                 "block of B per tile and K block; the promoted accumulator beside the K block's own fits no wider "
                 "tile), cooperative");
+  static constexpr bool grouped = Config.grouped;
+  static_assert(!grouped || (Config.cluster_m == 1 && !block_scaled &&
+                             major_a == OperandMajorMode::K && major_b == OperandMajorMode::K &&
+                             Config.layout_c == LayoutEnum::RowMajor &&
+                             (std::is_same_v<EpilogueOp_, epilogue::Identity> || epilogue::is_gated_v<EpilogueOp_>)),
+                "cute-cpp [gemm.grouped]: a grouped plan has K-major A and B, row-major C, no clusters along M "
+                "(the two CTAs' tile rows may lie in different groups, with different B), no block scaling, and an "
+                "Identity or gated epilogue (a functor's row is the group's, not C's)");
   static constexpr int consumer_warpgroups = 2;
   static constexpr bool pingpong = Config.schedule == KernelSchedule::PingPong;
   static constexpr int threads = 128 * (1 + consumer_warpgroups);

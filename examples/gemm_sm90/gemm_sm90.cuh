@@ -30,6 +30,7 @@
 #include <cute_cpp/host/launch.hpp>
 #include <cute_cpp/host/tensor_map_encode.hpp>
 #include <cute_cpp/pipeline/pipeline_state.hpp>
+#include <cute_cpp/sched/grouped_tiles.hpp>
 
 #include <algorithm>
 #include <stdexcept>
@@ -55,7 +56,7 @@ template <class Plan>
 __device__ __forceinline__ void gemm_producer(typename Plan::SharedStorage& smem, typename Plan::MapA const& tma_a,
                                               typename Plan::MapB const& tma_b,
                                               PersistentTileSchedulerParams const& tiles,
-                                              IndependentOperand const independent) {
+                                              IndependentOperand const independent, GroupedTiles const& grouped) {
   using Pipeline = typename Plan::Pipeline;
   constexpr int BM = Plan::block_m, BN = Plan::block_n, BK = Plan::block_k;
   constexpr int cluster_m = Plan::cluster_m, cluster_n = Plan::cluster_n;
@@ -80,16 +81,19 @@ __device__ __forceinline__ void gemm_producer(typename Plan::SharedStorage& smem
   std::int32_t const a_row = rank_n * (BM / cluster_n), b_row = rank_m * (BN / cluster_m);
   std::size_t const a_offset = std::size_t(rank_n) * (Plan::a_bytes / sizeof(typename Plan::TA) / cluster_n);
   std::size_t const b_offset = std::size_t(rank_m) * (Plan::b_bytes / sizeof(typename Plan::TB) / cluster_m);
+  // A grouped plan reads each group's operands through the group's maps (sched/grouped_tiles.hpp).
+  auto const* map_a = &tma_a;
+  auto const* map_b = &tma_b;
   auto const load_a = [&](auto& stage, std::int32_t m0, int kb, std::uint64_t* full) {
-    load_operand(tma_a, stage.a + a_offset, Plan::major_a == OperandMajorMode::K, cluster_n, m0 + a_row, kb * BK, full);
+    load_operand(*map_a, stage.a + a_offset, Plan::major_a == OperandMajorMode::K, cluster_n, m0 + a_row, kb * BK, full);
   };
   auto const load_b = [&](auto& stage, std::int32_t n0, int kb, std::uint64_t* full) {
-    load_operand(tma_b, stage.b + b_offset, Plan::major_b == OperandMajorMode::K, cluster_m, n0 + b_row, kb * BK, full);
+    load_operand(*map_b, stage.b + b_offset, Plan::major_b == OperandMajorMode::K, cluster_m, n0 + b_row, kb * BK, full);
   };
   // The first tile's first stages (empty at the start): each armed for both operands and given
   // the independent one now, the other after the wait.
   int early = 0;
-  if (independent != IndependentOperand::None && scheduler.has_work()) {
+  if (!Plan::grouped && independent != IndependentOperand::None && scheduler.has_work()) {
     WorkTileInfo const tile = scheduler.get_current_work();
     early = min(tile.k_block_end - tile.k_block_begin, Plan::stages);
     auto s = state;
@@ -104,7 +108,17 @@ __device__ __forceinline__ void gemm_producer(typename Plan::SharedStorage& smem
   arch::griddepcontrol_wait();
   for (; scheduler.has_work(); scheduler.advance_to_next_work()) {
     WorkTileInfo const tile = scheduler.get_current_work();
-    std::int32_t const m0 = tile.m * BM, n0 = tile.n * BN;
+    std::int32_t m0 = tile.m * BM;
+    std::int32_t const n0 = tile.n * BN;
+    if constexpr (Plan::grouped) {
+      GroupedTileRow const row = grouped.row(tile.m);
+      if (row.group < 0) break;  // past the last group (the walk's tail: run_grouped_gemm)
+      map_a = grouped.template map<typename Plan::MapA>(row.group, 0);
+      map_b = grouped.template map<typename Plan::MapB>(row.group, 1);
+      GroupedTiles::acquire(map_a);
+      GroupedTiles::acquire(map_b);
+      m0 = row.row0;
+    }
     for (int kb = tile.k_block_begin; kb < tile.k_block_begin + early; ++kb) {
       auto& stage = smem.stage[state.index()];
       std::uint64_t* const full = pipeline.producer_get_barrier(state);
@@ -298,7 +312,8 @@ template <class Plan>
 __device__ __forceinline__ void gemm_consumer(typename Plan::SharedStorage& smem, typename Plan::MapC const& tma_c,
                                               typename Plan::EpilogueOp const& epilogue_parameters, std::int64_t m,
                                               std::int64_t n, PersistentTileSchedulerParams const& tiles,
-                                              SplitKWorkspace const& workspace, BlockScales const& block_scales) {
+                                              SplitKWorkspace const& workspace, BlockScales const& block_scales,
+                                              GroupedTiles const& grouped) {
   typename Plan::EpilogueOp const epilogue_op = epilogue::prepared(epilogue_parameters);
   using Mma = typename Plan::Mma;
   using OutputStore = typename Plan::OutputStore;
@@ -315,11 +330,24 @@ __device__ __forceinline__ void gemm_consumer(typename Plan::SharedStorage& smem
   struct NoSlab {};
   std::conditional_t<Plan::overlap_epilogue, typename OutputStore::Packed, NoSlab> pending;
   bool has_pending = false;
+  // C's map: a grouped plan's is the tile's group's (and the pending slab's, its own tile's).
+  auto const* map_c = &tma_c;
+  auto const* pending_map = &tma_c;
   auto const store_pending_chunk = [&](int c) {
-    if constexpr (Plan::overlap_epilogue) output.store_packed_chunk(pending, c, tma_c);
+    if constexpr (Plan::overlap_epilogue) output.store_packed_chunk(pending, c, *pending_map);
   };
   for (int turn = 0; scheduler.has_work(); scheduler.advance_to_next_work(), ++turn) {
     WorkTileInfo const tile = scheduler.get_current_work();
+    // The tile's first row in C (a grouped plan's: in its group) and the rows C has there.
+    std::int64_t tile_row = std::int64_t(tile.m) * Plan::block_m, rows = m;
+    if constexpr (Plan::grouped) {
+      GroupedTileRow const row = grouped.row(tile.m);
+      if (row.group < 0) break;  // as the producer
+      map_c = grouped.template map<typename Plan::MapC>(row.group, 2);
+      if (thread == 0) GroupedTiles::acquire(map_c);  // the thread that stores
+      tile_row = row.row0;
+      rows = row.rows;
+    }
     if constexpr (Plan::pingpong) {
       if (turn % 2 != consumer) {
         mainloop.skip(tile);
@@ -340,7 +368,9 @@ __device__ __forceinline__ void gemm_consumer(typename Plan::SharedStorage& smem
     if constexpr (Plan::pingpong) {
       auto next = scheduler;
       next.advance_to_next_work();
-      if (next.has_work()) Plan::TurnBarriers::arrive(1 - consumer);
+      bool next_runs = next.has_work();
+      if constexpr (Plan::grouped) next_runs = next_runs && grouped.row(next.get_current_work().m).group >= 0;
+      if (next_runs) Plan::TurnBarriers::arrive(1 - consumer);
     }
     mainloop.finish(acc, tile);
     if (tile.splits > 1 || tile.stream_k_slot >= 0) {
@@ -348,19 +378,20 @@ __device__ __forceinline__ void gemm_consumer(typename Plan::SharedStorage& smem
     }
 
     // ---- epilogue ----
-    std::int64_t const row0 = std::int64_t(tile.m) * Plan::block_m + slab * Plan::rows_per_warpgroup;
+    std::int64_t const row0 = tile_row + slab * Plan::rows_per_warpgroup;
     std::int64_t const col0 = std::int64_t(tile.n) * Plan::output_n;
     if constexpr (Plan::gated) {
       auto const out = gated_outputs<Plan>(acc, epilogue_op);
 #pragma unroll
       for (int atom = 0; atom < Mma::atoms_m; ++atom) {
         output.template store<typename Plan::OutputAccumulator>(out, atom, epilogue::Identity{},
-                                                                {tma_c, row0 + atom * 64, col0, m, n});
+                                                                {*map_c, row0 + atom * 64, col0, rows, n});
       }
     } else {
       if constexpr (Plan::overlap_epilogue) {
         if (tile.splits == 1) {
-          pending = output.template pack_slab<Mma>(acc, 0, epilogue_op, {tma_c, row0, col0, m, n});
+          pending = output.template pack_slab<Mma>(acc, 0, epilogue_op, {*map_c, row0, col0, rows, n});
+          pending_map = map_c;
 #pragma unroll
           for (int c = 0; c < Plan::overlap_first_chunk; ++c) store_pending_chunk(c);
           has_pending = true;
@@ -369,7 +400,7 @@ __device__ __forceinline__ void gemm_consumer(typename Plan::SharedStorage& smem
       }
 #pragma unroll
       for (int atom = 0; atom < Mma::atoms_m; ++atom)
-        output.template store<Mma>(acc, atom, epilogue_op, {tma_c, row0 + atom * 64, col0, m, n});
+        output.template store<Mma>(acc, atom, epilogue_op, {*map_c, row0 + atom * 64, col0, rows, n});
     }
   }
   if (has_pending) {
@@ -385,7 +416,8 @@ __global__ void __launch_bounds__(Plan::threads, 1)
 gemm_kernel(const __grid_constant__ typename Plan::MapA tma_a, const __grid_constant__ typename Plan::MapB tma_b,
             const __grid_constant__ typename Plan::MapC tma_c, typename Plan::EpilogueOp const epilogue_op,
             std::int64_t const m, std::int64_t const n, PersistentTileSchedulerParams const tiles,
-            SplitKWorkspace const workspace, IndependentOperand const independent, BlockScales const block_scales) {
+            SplitKWorkspace const workspace, IndependentOperand const independent, BlockScales const block_scales,
+            GroupedTiles const grouped) {
   static_assert(verify_plan<Plan>());
   extern __shared__ char smem_raw[];
   SmemAllocator carve(smem_raw);
@@ -409,12 +441,12 @@ gemm_kernel(const __grid_constant__ typename Plan::MapA tma_a, const __grid_cons
   arch::griddepcontrol_launch_dependents();
   if (threadIdx.x / 128 == 0) {
     arch::warpgroup_reg_dealloc<Plan::producer_registers>();
-    if (threadIdx.x == 0) gemm_producer<Plan>(smem, tma_a, tma_b, tiles, independent);
+    if (threadIdx.x == 0) gemm_producer<Plan>(smem, tma_a, tma_b, tiles, independent, grouped);
     return;
   }
   arch::griddepcontrol_wait();
   arch::warpgroup_reg_alloc<Plan::consumer_registers>();
-  gemm_consumer<Plan>(smem, tma_c, epilogue_op, m, n, tiles, workspace, block_scales);
+  gemm_consumer<Plan>(smem, tma_c, epilogue_op, m, n, tiles, workspace, block_scales, grouped);
 }
 
 /// Tile rows per rasterization group when the arguments leave it at 0 (--raster-sweep moved
@@ -576,7 +608,8 @@ void run_gemm(GemmArguments<Plan> const& args, cudaStream_t stream) {
 
   auto const grid = StaticPersistentTileScheduler::get_grid_shape(schedule.tiles, schedule.resident_ctas);
   host::launch(&gemm_kernel<Plan>, "gemm_sm90", gemm_launch_config<Plan>(unsigned(grid), stream), a_map, b_map, c_map,
-               args.epilogue_op, args.m, c_cols, schedule.tiles, workspace, args.independent, args.block_scales);
+               args.epilogue_op, args.m, c_cols, schedule.tiles, workspace, args.independent, args.block_scales,
+               GroupedTiles{});
 }
 
 }  // namespace cute_cpp::examples

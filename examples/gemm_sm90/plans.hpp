@@ -3,6 +3,7 @@
 #pragma once
 // The GEMM instantiations this example builds (each explicitly instantiated in a *_sm90.cu file).
 #include "gemm.hpp"
+#include "grouped_gemm.hpp"
 
 #include <cute_cpp/host/target_check.hpp>
 
@@ -104,11 +105,26 @@ using Fp8E4M3Blockwise =
     GemmPlan<e4m3, e4m3, bf16, GemmConfig{.block_n = 128, .block_k = 128, .stages = 6, .cluster_m = 2,
                                           .block_scaled = true}>;
 
+/// Grouped (MoE experts; run_grouped_gemm): 128 x 256 tiles without clusters (the two tile rows of
+/// a cluster along M may belong to different groups, with different B), and the fused gate-up
+/// projection of the experts' FFN with the SwiGLU epilogue.
+using Bf16Grouped = GemmPlan<bf16, bf16, bf16, GemmConfig{.stages = 4, .grouped = true}>;
+using Bf16GroupedSwiGLU = GemmPlan<bf16, bf16, bf16, GemmConfig{.stages = 4, .grouped = true}, epilogue::SwiGLU>;
+/// 64-row tiles for groups of few rows (decode, fine-grained experts): half the rows a 128-row
+/// tile would waste; PingPong, each consumer warpgroup taking whole tiles in turn.
+using Bf16GroupedPingPong =
+    GemmPlan<bf16, bf16, bf16, GemmConfig{.block_m = 64, .stages = 4, .schedule = KernelSchedule::PingPong, .grouped = true}>;
+using Bf16GroupedPingPongSwiGLU =
+    GemmPlan<bf16, bf16, bf16, GemmConfig{.block_m = 64, .stages = 4, .schedule = KernelSchedule::PingPong, .grouped = true},
+             epilogue::SwiGLU>;
+
 /// Every plan the *_sm90.cu files instantiate (keep in step with them).
 using Instantiated = GemmPlanList<Bf16TN, Bf16NN, Bf16TT, Bf16NT, Bf16TNNoCluster, Bf16TN128, Bf16TN64, Bf16TN128NoCluster,
                                   Bf16TN64NoCluster, Bf16TNPingPong, Bf16TNLinear, Bf16TNRelu, Bf16TNGelu, Bf16TNSilu, Bf16TNSwiGLU,
                                   Bf16TN112NoCluster, Bf16TN112ClusterN, Bf16TNSwap16, Bf16TNSwap32, Bf16TNSwap64,
                                   Bf16TNSwap128c2, F16TN, Bf16TNf32, Bf16TNf32ColMajor, Bf16TN320>;
+/// The grouped plans (gemm_grouped_sm90.cu; examples/grouped_gemm_sm90 runs them).
+using GroupedInstantiated = GemmPlanList<Bf16Grouped, Bf16GroupedSwiGLU, Bf16GroupedPingPong, Bf16GroupedPingPongSwiGLU>;
 /// The FP8 plans (gemm_fp8_sm90.cu; examples/gemm_fp8_sm90 runs them).
 using Fp8Instantiated = GemmPlanList<Fp8E4M3, Fp8E5M2E4M3, Fp8E4M3Blockwise>;
 
@@ -151,5 +167,23 @@ decltype(auto) with_chosen_plan(GemmArguments<plans::Bf16TN> const& args, F&& f)
 void run_gemm_bf16_tn(GemmArguments<plans::Bf16TN> const& args, cudaStream_t stream);
 /// The split-K workspace run_gemm_bf16_tn needs for `args`.
 std::size_t gemm_bf16_tn_workspace_bytes(GemmArguments<plans::Bf16TN> const& args);
+
+/// Whether a grouped problem takes 64-row tiles: groups of at most 64 rows on average (contiguous)
+/// or of that capacity (masked), where a 128-row tile would be mostly empty.
+constexpr bool grouped_takes_64_rows(GroupedRows const& rows) {
+  return rows.masked() ? rows.capacity <= 64 : rows.rows <= 64 * std::int64_t(rows.groups);
+}
+/// bf16 grouped C = A B^T (grouped_gemm.hpp), in 64- or 128-row tiles (grouped_takes_64_rows);
+/// with `swiglu`, B interleaves gate and up rows and C is silu(gate) * up (epilogue::SwiGLU).
+template <bool SwiGLU = false>
+using GroupedBf16Arguments = GroupedGemmArguments<std::conditional_t<SwiGLU, plans::Bf16GroupedSwiGLU, plans::Bf16Grouped>>;
+template <bool SwiGLU>
+void run_grouped_gemm_bf16(GroupedBf16Arguments<SwiGLU> const& args, cudaStream_t stream);
+/// The workspace run_grouped_gemm_bf16 needs (that of the 64-row tiles: more tile rows).
+template <bool SwiGLU>
+std::size_t grouped_gemm_bf16_workspace_bytes(GroupedBf16Arguments<SwiGLU> const& args) {
+  return grouped_gemm_workspace_bytes(GroupedGemmArguments<plans::Bf16GroupedPingPong>{args.gemm, args.rows,
+                                                                                        args.b_group_stride});
+}
 
 }  // namespace cute_cpp::examples

@@ -1,0 +1,319 @@
+// SPDX-License-Identifier: Apache-2.0
+// SPDX-FileCopyrightText: 2026 cute-cpp authors
+// grouped_gemm_sm90: checks the grouped Hopper GEMM (MoE experts, examples/gemm_sm90/grouped_gemm.hpp)
+// against a CPU reference in double on fresh random data with NaN-poisoned outputs: contiguous
+// groups (ragged: 0, 1, 7, 128, 1000 rows, empty groups, rows past the last group left alone),
+// masked groups (rows past each count left alone), the SwiGLU gate-up projection, and bad
+// offsets / counts (found on the device, C not written, the rule read back); then times the MoE
+// layers of Qwen3-30B-A3B against a loop of cuBLAS calls, one per expert, and prints TFLOP/s and
+// the ratio.
+//   grouped_gemm_sm90 [--no-bench] [--json FILE] [--seed N] [--small]
+#include "examples/common/bench.hpp"
+#include "examples/common/check.hpp"
+#include "examples/common/cli.hpp"
+#include "examples/common/cublas.hpp"
+#include "examples/gemm_sm90/grouped_gemm.hpp"
+#include "examples/gemm_sm90/plans.hpp"
+
+#include <cute_cpp/host/buffer.hpp>
+#include <cute_cpp/host/error.hpp>
+
+#include <cublas_v2.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <numeric>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace ex = cute_cpp::examples;
+namespace host = cute_cpp::host;
+using cute_cpp::bf16;
+using cute_cpp::GroupedRows;
+
+namespace {
+
+double val(bf16 v) { return double(static_cast<float>(v)); }
+
+/// n random values on the device: a block of at most `period` of them, repeated (large benchmark
+/// operands in seconds); returns the block, which gives every value for a reference.
+std::vector<bf16> fill_periodic(host::DeviceBuffer<bf16>& dev, std::size_t n, std::size_t period, std::mt19937_64& rng,
+                                double lo, double hi) {
+  dev = host::DeviceBuffer<bf16>(n);
+  auto block = ex::random_values<bf16>(std::min(n, period), rng, lo, hi);
+  host::cuda_check(cudaMemcpy(dev.data(), block.data(), block.size() * sizeof(bf16), cudaMemcpyHostToDevice), "cudaMemcpy");
+  for (std::size_t done = block.size(); done < n;) {
+    std::size_t const count = std::min(done, n - done);
+    host::cuda_check(cudaMemcpy(dev.data() + done, dev.data(), count * sizeof(bf16), cudaMemcpyDeviceToDevice),
+                     "cudaMemcpy");
+    done += count;
+  }
+  return block;
+}
+
+/// A grouped problem: A (rows x K) and C over every group's rows, B (G x N x K), where each group's
+/// rows lie, and its buffers on the device.
+template <class Plan>
+struct Problem {
+  static constexpr bool gated = Plan::gated;
+  std::int64_t groups, rows, n, k;
+  std::vector<std::int64_t> first, count;  // each group's rows
+  bool masked;
+  std::vector<bf16> a, b;
+  host::DeviceBuffer<bf16> da, db, dc;
+  host::DeviceBuffer<std::int32_t> dgroups;  // offsets or counts
+  host::DeviceBuffer<unsigned char> workspace;
+
+  /// Contiguous groups of `sizes` rows, then `spare` rows no group holds; or masked groups of
+  /// `capacity` rows each, `sizes` of them used. A and B repeat a block of `period` random values.
+  Problem(std::vector<std::int64_t> const& sizes, std::int64_t n_, std::int64_t k_, std::mt19937_64& rng,
+          std::int64_t spare = 0, std::int64_t capacity = 0, std::size_t period = ~std::size_t{0})
+      : groups(std::int64_t(sizes.size())), n(n_), k(k_), count(sizes), masked(capacity > 0) {
+    std::int64_t at = 0;
+    for (std::int64_t s : sizes) {
+      first.push_back(masked ? std::int64_t(first.size()) * capacity : at);
+      at += s;
+    }
+    rows = masked ? groups * capacity : at + spare;
+    a = fill_periodic(da, std::size_t(rows * k), period, rng, -2.0, 2.0);
+    double const w = 1.0 / std::sqrt(double(k));
+    b = fill_periodic(db, std::size_t(groups * n * k), period, rng, -w, w);
+    dc = host::DeviceBuffer<bf16>(std::size_t(rows * c_cols()));
+    std::vector<std::int32_t> described;  // the counts, or the offsets (each group's end)
+    for (std::size_t i = 0; i < sizes.size(); ++i) {
+      std::int64_t const end = first[i] + sizes[i];
+      described.push_back(std::int32_t(masked ? sizes[i] : end));
+    }
+    dgroups = host::DeviceBuffer<std::int32_t>(described.size());
+    dgroups.upload(std::span<std::int32_t const>(described));
+    if (masked) capacity_ = capacity;
+    workspace = host::DeviceBuffer<unsigned char>(ex::grouped_gemm_workspace_bytes(arguments()));
+  }
+  [[nodiscard]] std::int64_t c_cols() const { return gated ? n / 2 : n; }
+  [[nodiscard]] ex::GroupedGemmArguments<Plan> arguments() {
+    ex::GroupedGemmArguments<Plan> g;
+    g.gemm.a = da.data(), g.gemm.lda = k;
+    g.gemm.b = db.data(), g.gemm.ldb = k;
+    g.gemm.c = dc.data(), g.gemm.ldc = c_cols();
+    g.gemm.m = rows, g.gemm.n = n, g.gemm.k = k;
+    g.gemm.workspace = workspace.data(), g.gemm.workspace_bytes = workspace.bytes();
+    g.rows = GroupedRows{.groups = std::int32_t(groups), .rows = rows};
+    if (masked) g.rows.counts = dgroups.data(), g.rows.capacity = capacity_;
+    else g.rows.offsets = dgroups.data();
+    g.b_group_stride = n * k;
+    return g;
+  }
+  void run(cudaStream_t stream = nullptr) { ex::run_grouped_gemm<Plan>(arguments(), stream); }
+
+  /// C's row r of group g in double (for a gated plan, silu(gate) * up of B's interleaved blocks of 8).
+  [[nodiscard]] std::vector<double> reference_row(std::int64_t g, std::int64_t r) const {
+    auto dot = [&](std::int64_t col) {
+      double s = 0;
+      for (std::int64_t i = 0; i < k; ++i)
+        s += val(a[std::size_t(r * k + i) % a.size()]) * val(b[std::size_t((g * n + col) * k + i) % b.size()]);
+      return s;
+    };
+    std::vector<double> out;
+    for (std::int64_t c = 0; c < c_cols(); ++c) {
+      if constexpr (gated) {
+        std::int64_t const gate = c / 8 * 16 + c % 8;
+        double const x = dot(gate), u = dot(gate + 8);
+        out.push_back(x / (1 + std::exp(-x)) * u);
+      } else {
+        out.push_back(dot(c));
+      }
+    }
+    return out;
+  }
+
+ private:
+  std::int64_t capacity_ = 0;
+};
+
+/// Runs the problem on NaN-poisoned C and checks every element of C: the groups' rows (those in
+/// `sampled`, or all) against the reference, every other row still poisoned.
+template <class Plan>
+bool check(Problem<Plan>& p, char const* what, std::vector<std::int64_t> const& sampled = {}) {
+  p.dc.fill_bytes(0xFF);
+  p.run();
+  host::cuda_check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
+  ex::grouped_gemm_check_status(p.workspace.data(), nullptr);
+  auto const got = p.dc.download();
+  std::int64_t const cols = p.c_cols();
+  std::vector<bf16> got_rows;
+  std::vector<double> want;
+  std::vector<char> owned(static_cast<std::size_t>(p.rows), 0);
+  for (std::int64_t g = 0; g < p.groups; ++g)
+    for (std::int64_t i = 0; i < p.count[std::size_t(g)]; ++i) {
+      std::int64_t const r = p.first[std::size_t(g)] + i;
+      owned[std::size_t(r)] = 1;
+      if (!sampled.empty() && std::find(sampled.begin(), sampled.end(), r) == sampled.end()) continue;
+      auto const w = p.reference_row(g, r);
+      want.insert(want.end(), w.begin(), w.end());
+      got_rows.insert(got_rows.end(), got.begin() + r * cols, got.begin() + (r + 1) * cols);
+    }
+  std::int64_t touched = 0;  // elements of rows no group holds that are no longer the poison
+  for (std::int64_t r = 0; r < p.rows; ++r)
+    if (!owned[std::size_t(r)])
+      for (std::int64_t c = 0; c < cols; ++c) touched += !std::isnan(static_cast<float>(got[std::size_t(r * cols + c)]));
+  double scale = 0;
+  for (double v : want) scale = std::max(scale, std::fabs(v));
+  auto const res = ex::check_close(std::span<bf16 const>(got_rows), std::span<double const>(want), 1.0 / 128, scale * 0.01);
+  bool const ok = res.ok() && touched == 0;
+  std::printf("check grouped %-34s G=%-4lld rows=%-6lld N=%-5lld K=%-5lld %s%s\n", what, (long long)p.groups,
+              (long long)p.rows, (long long)p.n, (long long)p.k, res.summary().c_str(),
+              touched ? (" FAILED: " + std::to_string(touched) + " elements outside the groups written").c_str() : "");
+  return ok;
+}
+
+/// Bad offsets or counts, found on the device: the status names the rule and C stays poisoned.
+template <class Plan>
+bool check_bad_rows(Problem<Plan>& p, std::vector<std::int32_t> const& bad, char const* rule, char const* what) {
+  p.dgroups.upload(std::span<std::int32_t const>(bad));
+  p.dc.fill_bytes(0xFF);
+  p.run();
+  std::string error;
+  try {
+    ex::grouped_gemm_check_status(p.workspace.data(), nullptr);
+  } catch (std::invalid_argument const& e) {
+    error = e.what();
+  }
+  auto const got = p.dc.download();
+  bool const untouched = std::all_of(got.begin(), got.end(), [](bf16 v) { return std::isnan(static_cast<float>(v)); });
+  bool const ok = error.find(rule) != std::string::npos && untouched;
+  std::printf("check grouped rejects %-27s %s %s\n", what, rule,
+              ok ? "ok" : error.empty() ? "FAILED: no error" : untouched ? ("FAILED: " + error).c_str() : "FAILED: C written");
+  return ok;
+}
+
+/// Host-side rejections: a rule each, thrown before anything runs.
+template <class Plan, class Change>
+bool check_rejected(Problem<Plan>& p, char const* rule, char const* what, Change&& change) {
+  auto args = p.arguments();
+  change(args);
+  try {
+    ex::run_grouped_gemm<Plan>(args, nullptr);
+  } catch (std::invalid_argument const& e) {
+    bool const named = std::string(e.what()).find(rule) != std::string::npos;
+    std::printf("check grouped rejects %-27s %s %s\n", what, rule, named ? "ok" : ("FAILED: " + std::string(e.what())).c_str());
+    return named;
+  }
+  std::printf("check grouped rejects %-27s %s FAILED: no error\n", what, rule);
+  return false;
+}
+
+/// The checks for one plan and its gated twin (128-row or 64-row tiles).
+template <class Plain, class Gated>
+bool run_checks(std::mt19937_64& rng, bool small) {
+  std::printf("grouped plans of %d-row tiles\n", Plain::block_m);
+  bool ok = true;
+  {
+    std::vector<std::int64_t> const sizes =
+        small ? std::vector<std::int64_t>{0, 1, 7, 130, 0} : std::vector<std::int64_t>{0, 1, 7, 128, 1000, 0, 300, 129};
+    Problem<Plain> p(sizes, small ? 72 : 200, small ? 72 : 136, rng, /*spare=*/small ? 5 : 37);
+    ok &= check(p, "contiguous, ragged groups");
+    ok &= check_bad_rows(p, {0, 1, 8, 4, 138}, "[grouped.offsets]", "offsets that decrease");
+    ok &= check_rejected(p, "[grouped.b-stride]", "overlapping weights",
+                         [&](auto& a) { a.b_group_stride = p.n * p.k - 8; });
+    ok &= check_rejected(p, "[grouped.workspace]", "a short workspace", [](auto& a) { a.gemm.workspace_bytes -= 16; });
+    ok &= check_rejected(p, "[grouped.rows]", "offsets and counts", [](auto& a) { a.rows.counts = a.rows.offsets; });
+  }
+  {
+    Problem<Plain> p({0, 1, 160, 77, 129}, small ? 40 : 264, 64, rng, 0, /*capacity=*/160);
+    ok &= check(p, "masked, counts below capacity");
+    ok &= check_bad_rows(p, {0, 1, 161, 77, 129}, "[grouped.counts]", "a count over the capacity");
+  }
+  if (!small) {
+    Problem<Plain> p({300, 0, 0, 1, 513}, 256, 4096, rng);
+    ok &= check(p, "contiguous, long K");
+  }
+  {
+    Problem<Gated> p(small ? std::vector<std::int64_t>{3, 0, 140} : std::vector<std::int64_t>{3, 0, 140, 257, 64},
+                     small ? 96 : 1536 / 4, 128, rng, 9);
+    ok &= check(p, "SwiGLU gate-up (interleaved)");
+  }
+  return ok;
+}
+
+bool run_checks(std::mt19937_64& rng, bool small) {
+  bool ok = run_checks<ex::plans::Bf16Grouped, ex::plans::Bf16GroupedSwiGLU>(rng, small);
+  ok &= run_checks<ex::plans::Bf16GroupedPingPong, ex::plans::Bf16GroupedPingPongSwiGLU>(rng, small);
+  return ok;
+}
+
+/// Expert loads of `tokens` tokens routed top-k over `experts`, drawn at random (uneven, as routers are).
+std::vector<std::int64_t> expert_loads(std::int64_t tokens, int top_k, int experts, std::mt19937_64& rng) {
+  std::vector<double> weight(static_cast<std::size_t>(experts));
+  std::gamma_distribution<double> gamma(4.0, 1.0);
+  for (double& w : weight) w = gamma(rng);
+  std::discrete_distribution<int> pick(weight.begin(), weight.end());
+  std::vector<std::int64_t> loads(static_cast<std::size_t>(experts), 0);
+  for (std::int64_t i = 0; i < tokens * top_k; ++i) ++loads[std::size_t(pick(rng))];
+  return loads;
+}
+
+/// cuBLAS: C (M, N) row-major = A (M, K) row-major times W (N, K) row-major, transposed.
+void cublas_linear(cublasHandle_t handle, bf16 const* a, bf16 const* w, bf16* c, int m, int n, int k) {
+  float const alpha = 1.f, beta = 0.f;
+  ex::cublas_check(cublasGemmEx(handle, CUBLAS_OP_T, CUBLAS_OP_N, n, m, k, &alpha, w, CUDA_R_16BF, k, a, CUDA_R_16BF, k,
+                                &beta, c, CUDA_R_16BF, n, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT),
+                   "cublasGemmEx");
+}
+
+template <class Plan>
+void bench(std::string const& name, std::vector<std::int64_t> const& loads, std::int64_t n, std::int64_t k,
+           std::vector<ex::Record>& records, std::mt19937_64& rng) {
+  Problem<Plan> p(loads, n, k, rng, 0, 0, std::size_t{1} << 20);
+  std::vector<std::int64_t> sampled;  // rows checked at the timed shape: the first and last of a few groups
+  for (std::int64_t g = 0; g < p.groups; g += std::max<std::int64_t>(1, p.groups / 4))
+    if (p.count[std::size_t(g)] > 0) sampled.insert(sampled.end(), {p.first[std::size_t(g)], p.first[std::size_t(g)] + p.count[std::size_t(g)] - 1});
+  if (!check(p, (name + " (sampled rows)").c_str(), sampled)) throw std::runtime_error("grouped: benchmark-shape check failed");
+  cublasHandle_t handle = nullptr;
+  ex::cublas_check(cublasCreate(&handle), "cublasCreate");
+  host::DeviceBuffer<bf16> c(std::size_t(p.rows * n));
+  auto const reference = [&] {
+    for (std::int64_t g = 0; g < p.groups; ++g)
+      if (p.count[std::size_t(g)] > 0)
+        cublas_linear(handle, p.da.data() + p.first[std::size_t(g)] * k, p.db.data() + g * n * k,
+                      c.data() + p.first[std::size_t(g)] * n, int(p.count[std::size_t(g)]), int(n), int(k));
+  };
+  auto const [ours_ms, ref_ms] = ex::median_ms_interleaved([&] { p.run(); }, reference, nullptr, 5, 20);
+  cublasDestroy(handle);
+  double const flops = 2.0 * double(p.rows) * double(n) * double(k);
+  auto const tflops = [&](double ms) { return flops / (ms * 1e9); };
+  records.push_back({"grouped_gemm_sm90 " + std::to_string(Plan::block_m) + "-row tiles", name, "bf16", tflops(ours_ms), "cuBLAS, one call per expert", tflops(ref_ms),
+                     "TFLOP/s", ours_ms * 1e3});
+}
+
+void run_benchmarks(std::vector<ex::Record>& records, std::mt19937_64& rng) {
+  auto const for_both_tiles = [&](std::string const& name, std::vector<std::int64_t> const& loads, std::int64_t n,
+                                  std::int64_t k) {
+    bench<ex::plans::Bf16Grouped>(name, loads, n, k, records, rng);
+    bench<ex::plans::Bf16GroupedPingPong>(name, loads, n, k, records, rng);
+  };
+  // Qwen3-30B-A3B's experts: 128 of them, top-8, hidden 2048, expert FFN 768 (gate and up fused: 1536).
+  for (std::int64_t tokens : {512, 4096}) {
+    auto const loads = expert_loads(tokens, 8, 128, rng);
+    std::string const t = std::to_string(tokens) + " tokens top-8 of 128 experts";
+    for_both_tiles("gate-up " + t + " N1536 K2048", loads, 1536, 2048);
+    for_both_tiles("down " + t + " N2048 K768", loads, 2048, 768);
+  }
+  // Even loads: 64 rows for each of 128 experts (torch._grouped_mm measured 160 TFLOP/s here).
+  for_both_tiles("128 experts x 64 rows N2048 K768", std::vector<std::int64_t>(128, 64), 2048, 768);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (ex::print_plan_kernels(argc, argv, ex::plans::GroupedInstantiated{})) return 0;
+  return ex::run_example(
+      "grouped_gemm_sm90", argc, argv,
+      [](std::mt19937_64& rng, ex::ExampleOptions const& options) { return run_checks(rng, options.has("--small")); },
+      [](std::mt19937_64& rng, ex::ExampleOptions const& options, std::vector<ex::Record>& records) {
+        if (options.has("--small")) return;
+        run_benchmarks(records, rng);
+      },
+      {"--small"});
+}
