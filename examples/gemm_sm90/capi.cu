@@ -171,4 +171,60 @@ int cute_cpp_gemm_bf16_workspace_bytes(long long m, long long n, long long k, in
   });
 }
 
+/// Grouped C_g = A_g B_g^T (MoE experts), bf16, fp32 accumulation: A [rows, k] row-major holds every
+/// group's rows, C [rows, n] (n / 2 with swiglu) row-major gets them, B holds each group's [n, k]
+/// row-major weight, b_group_stride elements apart. The groups, read on the device: contiguous
+/// (offsets, `groups` int32: group g's rows end at offsets[g], PyTorch's _grouped_mm offs; counts
+/// null) or masked (counts, `groups` int32 of at most `capacity` rows used from row g * capacity;
+/// offsets null; rows = groups * capacity). swiglu 1: B interleaves blocks of 8 gate and 8 up rows
+/// and C gets silu(gate) * up. Rows no group holds are not written. workspace: at least
+/// cute_cpp_grouped_gemm_bf16_workspace_bytes, 128-byte aligned, not shared with a call running at
+/// the same time (it need not be zeroed). Offsets or counts that are wrong (decreasing, past A's
+/// rows, over the capacity) are found on the device: C is not written, and
+/// cute_cpp_grouped_gemm_status then reports the rule. stream and the result as cute_cpp_gemm_bf16.
+int cute_cpp_grouped_gemm_bf16(void const* a, long long lda, void const* b, long long ldb, long long b_group_stride,
+                               void* c, long long ldc, long long rows, long long n, long long k, int groups,
+                               int const* offsets, int const* counts, long long capacity, int swiglu, void* workspace,
+                               unsigned long long workspace_bytes, void* stream, char* message,
+                               unsigned long message_size) {
+  auto const run = [&]<bool SwiGLU>(std::bool_constant<SwiGLU>) {
+    ex::GroupedBf16Arguments<SwiGLU> args;
+    auto& g = args.gemm;
+    g.a = static_cast<ex::plans::bf16 const*>(a), g.lda = lda;
+    g.b = static_cast<ex::plans::bf16 const*>(b), g.ldb = ldb;
+    g.c = static_cast<ex::plans::bf16*>(c), g.ldc = ldc;
+    g.m = rows, g.n = n, g.k = k;
+    g.workspace = workspace, g.workspace_bytes = workspace_bytes;
+    args.rows = {.groups = groups, .offsets = offsets, .counts = counts, .capacity = capacity, .rows = rows};
+    args.b_group_stride = b_group_stride;
+    ex::run_grouped_gemm_bf16<SwiGLU>(args, static_cast<cudaStream_t>(stream));
+  };
+  return ex::capi_try(message, message_size, [&] {
+    if (swiglu != 0 && swiglu != 1) host::argument_error("gemm.gated", "swiglu is 0 or 1");
+    if (swiglu == 1) return run(std::true_type{});
+    run(std::false_type{});
+  });
+}
+
+/// The workspace bytes cute_cpp_grouped_gemm_bf16 needs for `groups` groups over `rows` rows
+/// (capacity: the masked groups' capacity, 0 for contiguous groups), into *bytes.
+int cute_cpp_grouped_gemm_bf16_workspace_bytes(long long rows, int groups, long long capacity,
+                                               unsigned long long* bytes, char* message, unsigned long message_size) {
+  return ex::capi_try(message, message_size, [&] {
+    if (bytes == nullptr) host::argument_error("grouped.workspace", "bytes is null");
+    if (rows < 0 || groups < 0 || capacity < 0)
+      host::argument_error("grouped.rows", "rows, groups and capacity are not negative");
+    ex::GroupedBf16Arguments<false> args;
+    args.rows = {.groups = groups, .counts = capacity > 0 ? &groups : nullptr, .capacity = capacity, .rows = rows};
+    *bytes = ex::grouped_gemm_bf16_workspace_bytes<false>(args);
+  });
+}
+
+/// Waits for `stream` and reports (status 1, the rule in `message`) what the last grouped GEMM on
+/// `workspace` found wrong with its offsets or counts; 0 if nothing.
+int cute_cpp_grouped_gemm_status(void const* workspace, void* stream, char* message, unsigned long message_size) {
+  return ex::capi_try(message, message_size,
+                      [&] { ex::grouped_gemm_check_status(workspace, static_cast<cudaStream_t>(stream)); });
+}
+
 }  // extern "C"

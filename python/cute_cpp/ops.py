@@ -87,6 +87,20 @@ def scaled_mm(a, b, scale_a, scale_b, *, bias=None, out=None):
     return result if out is None else out
 
 
+def grouped_mm(a, b, offs, *, swiglu=False, validate=False, out=None):
+    """Per group g, ``a[rows of g] @ b[g]`` in bfloat16, as ``torch._grouped_mm(a, b, offs=offs)`` (MoE
+    experts in one launch): a (M, K) with contiguous rows holds every group's rows, group g's ending at
+    ``offs[g]`` (int32, (G,)); b (G, K, N) K-major, each ``b[g]`` the transpose of an (N, K) weight with
+    contiguous rows (``w.transpose(-2, -1)`` of a (G, N, K) weight); fp32 accumulation. With ``swiglu``,
+    each ``b[g]`` interleaves blocks of 8 gate and 8 up columns and the result (M, N/2) is
+    ``silu(gate) * up`` (the experts' fused gate-up projection). Rows past ``offs[-1]`` are not written.
+    The offsets are read on the GPU: with ``validate`` the call waits for it and raises ValueError
+    naming the rule if they decrease or pass M; without it, wrong offsets leave the result unwritten."""
+    framework, stream = _framework(a)
+    result = _ops.grouped_mm(a, b, offs, bool(swiglu), bool(validate), out, framework, stream)
+    return result if out is None else out
+
+
 def rmsnorm(x, w, eps=1e-6, *, residual=None, out=None, residual_out=None):
     """``x / sqrt(mean(x**2) + eps) * w`` over the rows of a contiguous (rows, width) x.
 

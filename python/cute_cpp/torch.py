@@ -14,7 +14,7 @@ import torch
 
 from . import ops
 
-__all__ = ["linear", "gemm", "scaled_mm", "rmsnorm", "fused_add_rmsnorm", "attention", "softmax", "swiglu", "reduce_sum", "reduce_max", "add"]
+__all__ = ["linear", "gemm", "scaled_mm", "grouped_mm", "rmsnorm", "fused_add_rmsnorm", "attention", "softmax", "swiglu", "reduce_sum", "reduce_max", "add"]
 
 
 @torch.library.custom_op("cute_cpp::linear", mutates_args=(), device_types="cuda")
@@ -52,6 +52,19 @@ def scaled_mm(a: torch.Tensor, b: torch.Tensor, scale_a: torch.Tensor, scale_b: 
 @scaled_mm.register_fake
 def _(a, b, scale_a, scale_b, bias=None):
     return a.new_empty((a.shape[0], b.shape[1]), dtype=torch.bfloat16)
+
+
+@torch.library.custom_op("cute_cpp::grouped_mm", mutates_args=(), device_types="cuda")
+def grouped_mm(a: torch.Tensor, b: torch.Tensor, offs: torch.Tensor, swiglu: bool = False) -> torch.Tensor:
+    """a[rows of group g] @ b[g] per group (bf16, torch._grouped_mm's offs): cute_cpp.ops.grouped_mm.
+    Rows past offs[-1] are zero here (a custom op's result is fully defined)."""
+    out = a.new_zeros((a.shape[0], b.shape[2] // 2 if swiglu else b.shape[2]))
+    return ops.grouped_mm(a, b, offs, swiglu=swiglu, out=out)
+
+
+@grouped_mm.register_fake
+def _(a, b, offs, swiglu=False):
+    return a.new_empty((a.shape[0], b.shape[2] // 2 if swiglu else b.shape[2]))
 
 
 @torch.library.custom_op("cute_cpp::rmsnorm", mutates_args=(), device_types="cuda")

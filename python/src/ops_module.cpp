@@ -45,7 +45,7 @@ using AnyArray = cute_cpp::python::Array;
   throw nb::value_error((std::string("cute-cpp [") + rule + "]: " + what).c_str());
 }
 
-enum class Dtype { bf16, f16, f32, e4m3, e5m2, other };
+enum class Dtype { bf16, f16, f32, e4m3, e5m2, i32, other };
 
 Dtype dtype_of(AnyArray const& a) {
   auto const d = a.dtype();
@@ -55,6 +55,7 @@ Dtype dtype_of(AnyArray const& a) {
   if (d.code == std::uint8_t(nb::dlpack::dtype_code::Float) && d.bits == 32) return Dtype::f32;
   if (d.code == std::uint8_t(nb::dlpack::dtype_code::Float8_E4M3FN) && d.bits == 8) return Dtype::e4m3;
   if (d.code == std::uint8_t(nb::dlpack::dtype_code::Float8_E5M2) && d.bits == 8) return Dtype::e5m2;
+  if (d.code == std::uint8_t(nb::dlpack::dtype_code::Int) && d.bits == 32) return Dtype::i32;
   return Dtype::other;
 }
 
@@ -68,6 +69,7 @@ char const* dtype_name(Dtype d) {
     case Dtype::f32: return "float32";
     case Dtype::e4m3: return "float8_e4m3fn";
     case Dtype::e5m2: return "float8_e5m2";
+    case Dtype::i32: return "int32";
     case Dtype::other: break;
   }
   return "an unsupported dtype";
@@ -356,6 +358,59 @@ nb::object scaled_mm(AnyArray a, AnyArray b, AnyArray scale_a, AnyArray scale_b,
                       });
 }
 
+/// out (M, N) bf16 = a[rows of group g] @ b[g] for each group g, as torch._grouped_mm(a, b, offs=offs):
+/// a (M, K) bf16 with contiguous rows, b (G, K, N) bf16 K-major (each b[g] the transpose of an (N, K)
+/// weight with contiguous rows), offs (G,) int32, group g's rows ending at offs[g]. With swiglu, b[g]
+/// interleaves blocks of 8 gate and 8 up columns and out (M, N/2) = silu(gate) * up. Rows past
+/// offs[G-1] are not written. validate: wait for the GPU and raise ValueError if offs is wrong
+/// (decreasing, past M); without it, wrong offsets leave out unwritten.
+nb::object grouped_mm(AnyArray a, AnyArray b, AnyArray offs, bool swiglu, bool validate, std::optional<AnyArray> out,
+                      std::string const& framework, std::uintptr_t stream) {
+  std::vector<std::pair<char const*, AnyArray const*>> arrays{{"a", &a}, {"b", &b}};
+  if (out) arrays.push_back({"out", &*out});
+  check_dtypes(arrays, {Dtype::bf16});
+  if (dtype_of(offs) != Dtype::i32)
+    fail("ops.dtype", std::string("offs is ") + dtype_name(dtype_of(offs)) + "; this op takes int32 offsets");
+  check_rank("a", a, 2, "(M, K)");
+  check_rank("b", b, 3, "(G, K, N)");
+  check_rank("offs", offs, 1, "(G,)");
+  check_extent("b", b, 1, a.shape(1), "K, a's last dimension");
+  check_extent("offs", offs, 0, b.shape(0), "G, b's groups");
+  std::size_t const m = a.shape(0), k = a.shape(1), n = b.shape(2), cols = swiglu ? n / 2 : n;
+  if (out) {
+    check_rank("out", *out, 2, "(M, N)");
+    check_extent("out", *out, 0, m, "M");
+    check_extent("out", *out, 1, cols, swiglu ? "N / 2" : "N");
+    check_inner_contiguous("out", *out);
+  }
+  check_inner_contiguous("a", a);
+  if (k > 1 && b.stride(1) != 1)
+    fail("ops.layout", "b must be K-major: each b[g] the transpose of an (N, K) weight with contiguous rows; got strides " +
+                           std::string("(") + std::to_string(b.stride(0)) + ", " + std::to_string(b.stride(1)) + ", " +
+                           std::to_string(b.stride(2)) + ")");
+  if (!packed_vector(offs)) fail("ops.layout", "offs must be contiguous");
+  arrays.push_back({"offs", &offs});
+  int const device = check_devices(arrays);
+  auto const groups = int(b.shape(0));
+  unsigned long long bytes = 0;
+  char text[1024] = "";
+  check_status(cute_cpp_grouped_gemm_bf16_workspace_bytes((long long)m, groups, 0, &bytes, text, sizeof text), text);
+  auto const [workspace, workspace_bytes] =
+      cute_cpp::python::StreamWorkspaces::process().get(device, stream, std::size_t(bytes), /*use=*/1);
+  long long const ldb = n > 1 ? (long long)b.stride(2) : (long long)k;
+  auto result = write_output(out, {m, cols}, nb::dlpack::dtype{std::uint8_t(nb::dlpack::dtype_code::Bfloat), 16, 1},
+                             device, framework, [&](AnyArray const& o, char* message, unsigned long size) {
+                               return cute_cpp_grouped_gemm_bf16(
+                                   a.data(), a.stride(0), b.data(), ldb, (long long)b.stride(0), o.data(),
+                                   o.stride(0), (long long)m, (long long)n, (long long)k, groups,
+                                   static_cast<int const*>(offs.data()), nullptr, 0, swiglu ? 1 : 0, workspace,
+                                   workspace_bytes, reinterpret_cast<void*>(stream), message, size);
+                             });
+  if (validate)
+    check_status(cute_cpp_grouped_gemm_status(workspace, reinterpret_cast<void*>(stream), text, sizeof text), text);
+  return result;
+}
+
 /// y = rmsnorm(x [+ residual]) * w over the rows of a contiguous (rows, width) x.
 nb::object rmsnorm(AnyArray x, AnyArray w, float eps, std::optional<AnyArray> residual, std::optional<AnyArray> out,
                    std::optional<AnyArray> residual_out, std::string const& framework, std::uintptr_t stream) {
@@ -568,4 +623,6 @@ NB_MODULE(_ops, m) {
   m.def("scaled_mm", &scaled_mm, "a"_a, "b"_a, "scale_a"_a, "scale_b"_a, "bias"_a.none(), "out"_a.none(),
         "framework"_a, "stream"_a,
         "out = a @ b of FP8 operands scaled per tensor, rowwise or by 1x128 / 128x128 blocks (bf16 out).");
+  m.def("grouped_mm", &grouped_mm, "a"_a, "b"_a, "offs"_a, "swiglu"_a, "validate"_a, "out"_a.none(), "framework"_a,
+        "stream"_a, "out = a[rows of group g] @ b[g] per group (bf16; torch._grouped_mm's offs), optionally SwiGLU.");
 }

@@ -14,6 +14,7 @@
 #include <map>
 #include <stdexcept>
 #include <string>
+#include <tuple>
 #include <utility>
 
 namespace cute_cpp::python {
@@ -23,8 +24,10 @@ class StreamWorkspaces {
   /// A zeroed workspace of at least `bytes` for work on `stream` (the current device's), or, while
   /// the stream records a graph and the buffer would have to grow, the smaller one it has (the
   /// GEMM then takes a decomposition that fits). Null for 0 bytes. Callers hold the GIL.
-  std::pair<void*, std::size_t> get(int device, std::uintptr_t stream, std::size_t bytes) {
-    Buffer& b = buffers_[{device, stream}];
+  /// `use` keeps workspaces apart that must not be shared: 0 split-K / stream-K partials (left
+  /// zeroed by the kernels), 1 the grouped GEMM's tables (left written).
+  std::pair<void*, std::size_t> get(int device, std::uintptr_t stream, std::size_t bytes, int use = 0) {
+    Buffer& b = buffers_[{device, stream, use}];
     if (bytes == 0 || b.bytes >= bytes) return {b.data, b.bytes};
     auto const s = reinterpret_cast<cudaStream_t>(stream);
     cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
@@ -54,7 +57,7 @@ class StreamWorkspaces {
   static void check(cudaError_t e, char const* what) {
     if (e != cudaSuccess) throw std::runtime_error(std::string("cute-cpp: ") + what + ": " + cudaGetErrorString(e));
   }
-  std::map<std::pair<int, std::uintptr_t>, Buffer> buffers_;
+  std::map<std::tuple<int, std::uintptr_t, int>, Buffer> buffers_;
 };
 
 }  // namespace cute_cpp::python

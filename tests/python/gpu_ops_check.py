@@ -156,6 +156,41 @@ def checks(ops):
         check("scaled_mm rejects scales of no form", False, "(no error)")
     except ValueError as e:
         check("scaled_mm rejects scales of no form", "ops.shape" in str(e), f"({e})")
+    # grouped_mm: ragged groups (empty, 1, 7, 128, 1000 rows), rows past the last group left alone, the
+    # SwiGLU gate-up form, wrong offsets found on the GPU (validate), against float64 per group.
+    sizes = (0, 1, 7, 128, 1000, 0, 300)
+    kg, ng = 136, 200
+    offs = torch.tensor(sizes, device="cuda", dtype=torch.int32).cumsum(0, dtype=torch.int32)
+    rows = int(offs[-1]) + 21
+    ag = torch.randn(rows, kg, device="cuda", dtype=bf, generator=g)
+    wg = torch.randn(len(sizes), ng, kg, device="cuda", dtype=bf, generator=g) / kg ** 0.5
+    for swiglu in (False, True):
+        cols = ng // 2 if swiglu else ng
+        out = poisoned(rows, cols, dtype=bf)
+        ops.grouped_mm(ag, wg.transpose(-2, -1), offs, swiglu=swiglu, validate=True, out=out)
+        ref = torch.empty(rows, cols, dtype=torch.float64, device="cuda")
+        begin = 0
+        for i, end in enumerate(offs.tolist()):
+            y = ag[begin:end].double() @ wg[i].double().T
+            if swiglu:  # blocks of 8 gate columns, then their 8 up columns
+                y = y.reshape(end - begin, -1, 2, 8)
+                y = (F.silu(y[:, :, 0]) * y[:, :, 1]).reshape(end - begin, -1)
+            ref[begin:end] = y
+            begin = end
+        bad, worst = close(out[:begin], ref[:begin], 1 / 128, 1e-2)
+        untouched = bool(out[begin:].isnan().all())
+        check(f"grouped_mm {len(sizes)} groups of {sizes} rows N{ng} K{kg} swiglu={swiglu}", bad == 0 and untouched,
+              f"(max err {worst:.3g}; rows past the groups {'untouched' if untouched else 'WRITTEN'})")
+    try:
+        ops.grouped_mm(ag, wg.transpose(-2, -1), offs.flip(0).contiguous(), validate=True)
+        check("grouped_mm rejects decreasing offsets (validate)", False, "(no error)")
+    except ValueError as e:
+        check("grouped_mm rejects decreasing offsets (validate)", "grouped.offsets" in str(e), f"({e})")
+    try:
+        ops.grouped_mm(ag, wg, offs)
+        check("grouped_mm rejects an N-major b", False, "(no error)")
+    except ValueError as e:
+        check("grouped_mm rejects an N-major b", "ops.layout" in str(e) or "ops.shape" in str(e), f"({e})")
     # softmax, swiglu, the row reductions and add: every dtype, widths that are not a vector's multiple,
     # leading dimensions flattened into rows.
     for shape, dtype in (((37, 1000), bf), ((3, 5, 4097), torch.float16), ((129, 64), torch.float32)):
@@ -234,6 +269,10 @@ def checks(ops):
                            ("reduce_sum", torch.ops.cute_cpp.reduce_sum.default, (xs,)),
                            ("reduce_max", torch.ops.cute_cpp.reduce_max.default, (xs,)),
                            ("add", torch.ops.cute_cpp.add.default, (xs, torch.randn_like(xs))),
+                           ("grouped_mm", torch.ops.cute_cpp.grouped_mm.default,
+                            (xs, torch.randn(3, xs.shape[1], 64, device="cuda", dtype=bf).transpose(-2, -1)
+                             .contiguous().transpose(-2, -1),
+                             torch.tensor([10, 10, 37], device="cuda", dtype=torch.int32))),
                            ("scaled_mm", torch.ops.cute_cpp.scaled_mm.default,
                             (xs.to(torch.float8_e4m3fn), ws.to(torch.float8_e4m3fn).T,
                              torch.ones(1, device="cuda"), torch.ones(1, device="cuda")))):
@@ -342,6 +381,31 @@ def benchmarks(ops):
     record("python ops.scaled_mm 1x128/128x128 blocks", f"{m}x{n}x{k}", *time_pair(
         lambda: ops.scaled_mm(a, w.T, blocks_a, blocks_b, out=y),
         lambda: torch._scaled_mm(a, w.T, rows, cols, out_dtype=bf)), "torch._scaled_mm rowwise", flops, "fp8")
+    # Grouped (MoE) against torch._grouped_mm: Qwen3-30B-A3B's experts (128, top-8, hidden 2048, expert
+    # FFN 768) at 4096 tokens, the loads drawn uneven; and 64 rows for each of 128 experts.
+    gen = torch.Generator(device="cuda").manual_seed(7)
+    for name, loads, n, k in (
+            ("4096 tokens top-8 of 128 experts, gate-up N1536 K2048",
+             torch.multinomial(torch.rand(128, device="cuda", generator=gen) + 0.5, 4096 * 8, True, generator=gen)
+             .bincount(minlength=128), 1536, 2048),
+            ("4096 tokens top-8 of 128 experts, down N2048 K768", None, 2048, 768),
+            ("128 experts x 64 rows, N2048 K768", torch.full((128,), 64, device="cuda"), 2048, 768)):
+        if loads is None:
+            loads = last_loads
+        last_loads = loads
+        # torch._grouped_mm takes offsets that are multiples of 16 rows: the loads are rounded up.
+        loads = (loads + 15) // 16 * 16
+        offs = loads.cumsum(0).to(torch.int32)
+        m = int(offs[-1])
+        a = torch.randn(m, k, device="cuda", dtype=bf)
+        wt = (torch.randn(128, n, k, device="cuda", dtype=bf) / k ** 0.5).transpose(-2, -1)
+        y = torch.empty(m, n, device="cuda", dtype=bf)
+        ok = torch.allclose(ops.grouped_mm(a, wt, offs, out=y).float(), torch._grouped_mm(a, wt, offs=offs).float(),
+                            rtol=1 / 64, atol=1e-2)
+        check(f"grouped_mm {name} matches torch._grouped_mm", ok)
+        record("python ops.grouped_mm", name, *time_pair(lambda: ops.grouped_mm(a, wt, offs, out=y),
+                                                         lambda: torch._grouped_mm(a, wt, offs=offs)),
+               "torch._grouped_mm", 2 * m * n * k)
     # Per-call overhead at a tiny size: host time per call.
     xs, ws = torch.randn(8, 64, device="cuda", dtype=bf), torch.randn(64, 64, device="cuda", dtype=bf)
     outs = torch.empty(8, 64, device="cuda", dtype=bf)
