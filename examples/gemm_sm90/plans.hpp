@@ -182,8 +182,7 @@ void run_grouped_gemm_bf16(GroupedBf16Arguments<SwiGLU> const& args, cudaStream_
 /// The workspace run_grouped_gemm_bf16 needs (that of the 64-row tiles: more tile rows).
 template <bool SwiGLU>
 std::size_t grouped_gemm_bf16_workspace_bytes(GroupedBf16Arguments<SwiGLU> const& args) {
-  return grouped_gemm_workspace_bytes(GroupedGemmArguments<plans::Bf16GroupedPingPong>{args.gemm, args.rows,
-                                                                                        args.b_group_stride});
+  return GroupedWorkspaceLayout(args.rows.groups, args.rows.tile_rows(plans::Bf16GroupedPingPong::block_m)).bytes;
 }
 
 }  // namespace cute_cpp::examples
