@@ -17,7 +17,7 @@ template <bool SwiGLU>
 void run_grouped_gemm_bf16(GroupedBf16Arguments<SwiGLU> const& args, cudaStream_t stream) {
   using Narrow = std::conditional_t<SwiGLU, plans::Bf16GroupedPingPongSwiGLU, plans::Bf16GroupedPingPong>;
   if (grouped_takes_64_rows(args.rows))
-    return run_grouped_gemm<Narrow>({args.gemm, args.rows, args.b_group_stride}, stream);
+    return run_grouped_gemm<Narrow>({args.gemm, args.rows, args.b_group_stride, args.pointers}, stream);
   run_grouped_gemm(args, stream);
 }
 template void run_grouped_gemm_bf16<false>(GroupedBf16Arguments<false> const&, cudaStream_t);

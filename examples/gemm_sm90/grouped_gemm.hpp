@@ -24,11 +24,14 @@ namespace cute_cpp::examples {
 
 /// A grouped GEMM's arguments: the GEMM's (A and C over every group's rows, gemm.m = rows.rows;
 /// B is group 0's; N, K, ld*, the epilogue, the workspace) and how the groups are found.
+/// With `pointers` (pointer-array groups: masked rows, rows.rows = G x capacity), gemm.a, gemm.b and
+/// gemm.c are not read (may be null): each group's come from the arrays, with gemm's ld*.
 template <class Plan>
 struct GroupedGemmArguments {
   GemmArguments<Plan> gemm;
   GroupedRows rows;
   std::int64_t b_group_stride = 0;  ///< elements from one group's B to the next (at least n * ldb)
+  GroupedPointers pointers{};
 };
 
 /// Where the prepare step's results lie in the workspace: the status, each group's three tensor
@@ -70,6 +73,9 @@ inline void grouped_gemm_check_status(void const* workspace, cudaStream_t stream
       host::argument_error("grouped.counts", "counts[" + g + "] = " + v + " is negative (C was not written)");
     case GroupedStatus::count_over_capacity:
       host::argument_error("grouped.counts", "counts[" + g + "] = " + v + " is over the capacity (C was not written)");
+    case GroupedStatus::pointer_misaligned:
+      host::argument_error("grouped.pointers", "group " + g + "'s A, B or C is not 16-byte aligned (TMA; C was not "
+                                               "written)");
     default: host::argument_error("grouped.status", "unknown status " + std::to_string(s.code));
   }
 }

@@ -25,6 +25,7 @@ struct GroupedOperands {
   std::int64_t b_group_stride;
   typename Plan::TC* c;
   std::int64_t ldc;
+  GroupedPointers pointers;  ///< pointer-array groups: these instead of a, b and c
 };
 
 /// Copies `map` to `dst` in global memory, then points it at `base` and, for rows >= 0, ends its
@@ -64,7 +65,24 @@ grouped_gemm_prepare(const __grid_constant__ typename Plan::MapA map_a, const __
   for (int base = 0; base < groups.groups; base += int(blockDim.x)) {
     int const g = base + t;
     GroupRows r;
-    if (g < groups.groups) r = group_rows(groups, g);
+    void const *a_base = nullptr, *b_base = nullptr, *c_base = nullptr;
+    if (g < groups.groups) {
+      r = group_rows(groups, g);
+      if (operands.pointers.given()) {
+        a_base = operands.pointers.a[g], b_base = operands.pointers.b[g], c_base = operands.pointers.c[g];
+        r.first = 0;
+        auto const misaligned = [](void const* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 != 0; };
+        if (r.error == GroupedStatus::ok && (misaligned(a_base) || misaligned(b_base) || misaligned(c_base))) {
+          r.error = GroupedStatus::pointer_misaligned, r.rows = 0;
+        }
+      } else {
+        // A group without rows keeps the dense bases (its first row may lie past A and C).
+        std::int64_t const first_row = r.rows > 0 ? r.first : 0;
+        a_base = operands.a + first_row * operands.lda;
+        b_base = operands.b + std::int64_t(g) * operands.b_group_stride;
+        c_base = operands.c + first_row * operands.ldc;
+      }
+    }
     if (r.error != GroupedStatus::ok && atomicCAS(&status->code, GroupedStatus::ok, r.error) == GroupedStatus::ok) {
       status->group = g;
       status->value = r.value;
@@ -91,11 +109,9 @@ grouped_gemm_prepare(const __grid_constant__ typename Plan::MapA map_a, const __
     std::int32_t const first = carry + (warp > 0 ? warp_sums[warp - 1] : 0) + x - tiles;
     if (g < groups.groups) {
       std::byte* const mine = maps + std::size_t(g) * GroupedTiles::maps_per_group * 128;
-      // A group without rows keeps the dense bases (its first row may lie past A and C).
-      std::int64_t const first_row = r.rows > 0 ? r.first : 0;
-      write_group_map(mine, map_a, operands.a + first_row * operands.lda, r.rows);
-      write_group_map(mine + 128, map_b, operands.b + std::int64_t(g) * operands.b_group_stride, -1);
-      write_group_map(mine + 256, map_c, operands.c + first_row * operands.ldc, r.rows);
+      write_group_map(mine, map_a, a_base, r.rows);
+      write_group_map(mine + 128, map_b, b_base, -1);
+      write_group_map(mine + 256, map_c, c_base, r.rows);
       for (std::int32_t i = 0; i < tiles; ++i)
         table[first + i] = GroupedTileRow{g, i * Plan::block_m, std::int32_t(r.rows), std::int32_t(r.first)};
     }
@@ -129,8 +145,20 @@ void run_grouped_gemm(GroupedGemmArguments<Plan> const& args, cudaStream_t strea
                                        ") must be the groups' rows (rows.rows = " + std::to_string(rows.rows) + ")");
   if (rows.rows >= (std::int64_t{1} << 31) - Plan::block_m || rows.tile_rows(Plan::block_m) * Plan::block_m >= (std::int64_t{1} << 31))
     argument_error("grouped.rows", "the groups' rows must stay below 2^31 (got " + std::to_string(rows.rows) + ")");
+  bool const pointer_array = args.pointers.given();
+  if (pointer_array) {
+    if (args.pointers.a == nullptr || args.pointers.b == nullptr || args.pointers.c == nullptr || !rows.masked())
+      argument_error("grouped.pointers", "pointer-array groups give all three arrays (A, B and C) and masked rows "
+                                         "(counts and a capacity)");
+    // The template maps' bases: never read (each group's own replace them), far apart so that the
+    // dense checks below hold.
+    constexpr std::uintptr_t apart = std::uintptr_t{1} << 44;
+    gemm.a = reinterpret_cast<typename Plan::TA const*>(apart);
+    gemm.b = reinterpret_cast<typename Plan::TB const*>(2 * apart);
+    gemm.c = reinterpret_cast<typename Plan::TC*>(3 * apart);
+  }
   check_gemm_arguments(gemm, Plan::major_a, Plan::major_b, Plan::layout_c, Plan::gated);
-  if (rows.groups > 1 && args.b_group_stride < gemm.n * gemm.ldb)
+  if (!pointer_array && rows.groups > 1 && args.b_group_stride < gemm.n * gemm.ldb)
     argument_error("grouped.b-stride", "B's groups overlap: b_group_stride (" + std::to_string(args.b_group_stride) +
                                            ") is below n x ldb (" + std::to_string(gemm.n * gemm.ldb) + ")");
   if ((std::uint64_t(args.b_group_stride) * sizeof(typename Plan::TB)) % 16 != 0)
@@ -152,9 +180,12 @@ void run_grouped_gemm(GroupedGemmArguments<Plan> const& args, cudaStream_t strea
   if (reinterpret_cast<std::uintptr_t>(gemm.workspace) % 128 != 0)
     argument_error("grouped.workspace", "the workspace must be 128-byte aligned (it holds tensor maps)");
   void const* const group_array = rows.masked() ? static_cast<void const*>(rows.counts) : rows.offsets;
-  host::PointerArgument const pointers[] = {{"A", gemm.a}, {"B", gemm.b}, {"C", gemm.c},
-                                            {rows.masked() ? "counts" : "offsets", group_array},
-                                            {"workspace", gemm.workspace}};
+  host::PointerArgument const pointers[] = {
+      {"A", pointer_array ? static_cast<void const*>(args.pointers.a) : gemm.a},
+      {"B", pointer_array ? static_cast<void const*>(args.pointers.b) : gemm.b},
+      {"C", pointer_array ? static_cast<void const*>(args.pointers.c) : gemm.c},
+      {rows.masked() ? "counts" : "offsets", group_array},
+      {"workspace", gemm.workspace}};
   host::check_device_pointers("gemm", pointers, stream);
   host::check_stream("gemm", stream);
 
@@ -181,7 +212,8 @@ void run_grouped_gemm(GroupedGemmArguments<Plan> const& args, cudaStream_t strea
   prepare.block = dim3(1024);
   prepare.stream = stream;
   host::launch(&grouped_gemm_prepare<Plan>, "grouped_gemm_prepare", prepare, a_map, b_map, c_map, rows,
-               GroupedOperands<Plan>{gemm.a, gemm.lda, gemm.b, args.b_group_stride, gemm.c, gemm.ldc}, workspace,
+               GroupedOperands<Plan>{gemm.a, gemm.lda, gemm.b, args.b_group_stride, gemm.c, gemm.ldc, args.pointers},
+               workspace,
                std::int32_t(tile_rows));
   auto const grid = StaticPersistentTileScheduler::get_grid_shape(schedule.tiles, schedule.resident_ctas);
   auto config = gemm_launch_config<Plan>(unsigned(grid), stream);

@@ -7,7 +7,9 @@
 //               (PyTorch's _grouped_mm `offs`): group g is rows [offsets[g-1], offsets[g]);
 //   masked      a fixed capacity of rows per group and a device array of how many are used:
 //               group g is rows [g * capacity, g * capacity + counts[g]) (CUDA-graph friendly
-//               decode: the host never reads the counts).
+//               decode: the host never reads the counts);
+//   pointers    masked rows, each group's operands in memory of its own (device arrays of
+//               pointers, GroupedPointers): group g is rows [0, counts[g]) of its own A and C.
 // A persistent scheduler walks a fixed number of tile rows, known on the host from the bound
 // (every group adds at most one ragged tile row); a prepare step on the device writes, for each
 // tile row of the walk, which group it belongs to and where, and marks the rows past the last
@@ -41,6 +43,14 @@ struct GroupedRows {
   }
 };
 
+/// Pointer-array groups: device arrays of each group's A, B and C (G pointers each).
+struct GroupedPointers {
+  void const* const* a = nullptr;
+  void const* const* b = nullptr;
+  void* const* c = nullptr;
+  [[nodiscard]] CUTE_CPP_HD constexpr bool given() const { return a != nullptr || b != nullptr || c != nullptr; }
+};
+
 /// One tile row of the walk: its group (-1: empty, past the last group), its first row within
 /// the group, and the group's rows.
 struct alignas(16) GroupedTileRow {
@@ -53,7 +63,14 @@ struct alignas(16) GroupedTileRow {
 /// What the prepare step found wrong with a description (code 0: nothing); the GEMM then computes
 /// nothing and the host reads it back (grouped_gemm_status).
 struct GroupedStatus {
-  enum Code : std::int32_t { ok = 0, offsets_decrease = 1, offsets_past_rows = 2, count_negative = 3, count_over_capacity = 4 };
+  enum Code : std::int32_t {
+    ok = 0,
+    offsets_decrease = 1,
+    offsets_past_rows = 2,
+    count_negative = 3,
+    count_over_capacity = 4,
+    pointer_misaligned = 5,  ///< a pointer-array group's A, B or C is not 16-byte aligned (TMA)
+  };
   std::int32_t code = ok;
   std::int32_t group = 0;
   std::int64_t value = 0;  ///< the offending offset or count
