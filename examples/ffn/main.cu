@@ -142,14 +142,6 @@ bool check_small(std::mt19937_64& rng) {
   return ok;
 }
 
-/// cuBLAS: C (M, N) row-major = A (M, K) row-major times W (N, K) row-major, transposed.
-void cublas_linear(cublasHandle_t handle, bf16 const* a, bf16 const* w, bf16* c, int m, int n, int k, int ldc) {
-  float const alpha = 1.f, beta = 0.f;
-  ex::cublas_check(cublasGemmEx(handle, CUBLAS_OP_T, CUBLAS_OP_N, n, m, k, &alpha, w, CUDA_R_16BF, k, a, CUDA_R_16BF, k, &beta,
-                            c, CUDA_R_16BF, ldc, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT),
-               "cublasGemmEx");
-}
-
 void bench(std::size_t m, std::size_t d, std::size_t f, std::vector<ex::Record>& records, std::mt19937_64& rng) {
   Problem p(m, d, f, rng);
   // A few rows of the timed shape are checked too (first, last, and two at random).
@@ -159,10 +151,10 @@ void bench(std::size_t m, std::size_t d, std::size_t f, std::vector<ex::Record>&
   ex::cublas_check(cublasCreate(&handle), "cublasCreate");
   host::DeviceBuffer<bf16> gu(m * 2 * f), h(m * f), y(m * d);
   auto const reference = [&] {
-    cublas_linear(handle, p.dx.data(), p.dwg.data(), gu.data(), int(m), int(f), int(d), int(2 * f));
-    cublas_linear(handle, p.dx.data(), p.dwu.data(), gu.data() + f, int(m), int(f), int(d), int(2 * f));
+    ex::cublas_linear(handle, p.dx.data(), p.dwg.data(), gu.data(), int(m), int(f), int(d), int(2 * f));
+    ex::cublas_linear(handle, p.dx.data(), p.dwu.data(), gu.data() + f, int(m), int(f), int(d), int(2 * f));
     ex::swiglu<bf16>(gu.data(), h.data(), m, f);
-    cublas_linear(handle, h.data(), p.dwd.data(), y.data(), int(m), int(d), int(f), int(d));
+    ex::cublas_linear(handle, h.data(), p.dwd.data(), y.data(), int(m), int(d), int(f), int(d));
   };
   auto const [ours_ms, ref_ms] = ex::median_ms_interleaved([&] { p.run_ours(); }, reference, nullptr, 5, 20);
   cublasDestroy(handle);

@@ -338,14 +338,6 @@ std::vector<std::int64_t> expert_loads(std::int64_t tokens, int top_k, int exper
   return loads;
 }
 
-/// cuBLAS: C (M, N) row-major = A (M, K) row-major times W (N, K) row-major, transposed.
-void cublas_linear(cublasHandle_t handle, bf16 const* a, bf16 const* w, bf16* c, int m, int n, int k) {
-  float const alpha = 1.f, beta = 0.f;
-  ex::cublas_check(cublasGemmEx(handle, CUBLAS_OP_T, CUBLAS_OP_N, n, m, k, &alpha, w, CUDA_R_16BF, k, a, CUDA_R_16BF, k,
-                                &beta, c, CUDA_R_16BF, n, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT),
-                   "cublasGemmEx");
-}
-
 template <class Plan>
 void bench(std::string const& name, std::vector<std::int64_t> const& loads, std::int64_t n, std::int64_t k,
            std::vector<ex::Record>& records, std::mt19937_64& rng) {
@@ -360,7 +352,7 @@ void bench(std::string const& name, std::vector<std::int64_t> const& loads, std:
   auto const reference = [&] {
     for (std::int64_t g = 0; g < p.groups; ++g)
       if (p.count[std::size_t(g)] > 0)
-        cublas_linear(handle, p.da.data() + p.first[std::size_t(g)] * k, p.db.data() + g * n * k,
+        ex::cublas_linear(handle, p.da.data() + p.first[std::size_t(g)] * k, p.db.data() + g * n * k,
                       c.data() + p.first[std::size_t(g)] * n, int(p.count[std::size_t(g)]), int(n), int(k));
   };
   auto const [ours_ms, ref_ms] = ex::median_ms_interleaved([&] { p.run(); }, reference, nullptr, 5, 20);

@@ -179,14 +179,6 @@ bool run_checks(std::mt19937_64& rng, bool small) {
   return ok;
 }
 
-/// cuBLAS: C (M, N) row-major = A (M, K) row-major times W (N, K) row-major, transposed.
-void cublas_linear(cublasHandle_t handle, bf16 const* a, bf16 const* w, bf16* c, int m, int n, int k) {
-  float const alpha = 1.f, beta = 0.f;
-  ex::cublas_check(cublasGemmEx(handle, CUBLAS_OP_T, CUBLAS_OP_N, n, m, k, &alpha, w, CUDA_R_16BF, k, a, CUDA_R_16BF, k,
-                                &beta, c, CUDA_R_16BF, n, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT),
-                   "cublasGemmEx");
-}
-
 void bench(std::int64_t tokens, std::vector<ex::Record>& records, std::mt19937_64& rng) {
   moe::MoeShape const s{.tokens = tokens, .hidden = 2048, .ffn = 768, .experts = 128, .top_k = 8};
   Layer l(s, rng);
@@ -205,14 +197,14 @@ void bench(std::int64_t tokens, std::vector<ex::Record>& records, std::mt19937_6
     for (int e = 0; e < s.experts; ++e) {
       int const lo = e ? offsets[std::size_t(e - 1)] : 0, rows = offsets[std::size_t(e)] - lo;
       if (rows == 0) continue;
-      cublas_linear(handle, m.x_perm + std::int64_t(lo) * s.hidden, l.dgate_up.data() + std::int64_t(e) * 2 * s.ffn * s.hidden,
+      ex::cublas_linear(handle, m.x_perm + std::int64_t(lo) * s.hidden, l.dgate_up.data() + std::int64_t(e) * 2 * s.ffn * s.hidden,
                     gu.data() + std::int64_t(lo) * 2 * s.ffn, rows, int(2 * s.ffn), int(s.hidden));
     }
     ex::swiglu<bf16>(gu.data(), m.h, std::size_t(s.rows()), std::size_t(s.ffn));
     for (int e = 0; e < s.experts; ++e) {
       int const lo = e ? offsets[std::size_t(e - 1)] : 0, rows = offsets[std::size_t(e)] - lo;
       if (rows == 0) continue;
-      cublas_linear(handle, m.h + std::int64_t(lo) * s.ffn, l.ddown.data() + std::int64_t(e) * s.hidden * s.ffn,
+      ex::cublas_linear(handle, m.h + std::int64_t(lo) * s.ffn, l.ddown.data() + std::int64_t(e) * s.hidden * s.ffn,
                     m.y_perm + std::int64_t(lo) * s.hidden, rows, int(s.hidden), int(s.ffn));
     }
     moe::combine_kernel<<<unsigned((s.tokens + 7) / 8), 256>>>(m.y_perm, m.rows, m.weights, s.tokens, s.top_k,

@@ -231,26 +231,29 @@ struct MoeScratch {
     a.m = s.tokens, a.n = s.experts, a.k = s.hidden;
     return a;
   }
-  /// The experts' GEMMs over the rows in expert order (offsets: the experts' ends).
+  /// The experts' GEMM out = in W_e^T over the rows in expert order (offsets: the experts' ends):
+  /// in (T k, K), each expert's weight (N, K), E of them contiguous; out (T k, N), or N / 2 with SwiGLU.
+  template <bool SwiGLU>
+  [[nodiscard]] static GroupedBf16Arguments<SwiGLU> expert_arguments(MoeShape const& s, bf16 const* in,
+                                                                     bf16 const* weights, bf16* out,
+                                                                     std::int32_t const* offsets, std::int64_t n,
+                                                                     std::int64_t k) {
+    GroupedBf16Arguments<SwiGLU> a;
+    a.gemm.a = in, a.gemm.lda = k, a.gemm.b = weights, a.gemm.ldb = k, a.gemm.c = out, a.gemm.ldc = SwiGLU ? n / 2 : n;
+    a.gemm.m = s.rows(), a.gemm.n = n, a.gemm.k = k;
+    a.rows = GroupedRows{.groups = s.experts, .offsets = offsets, .rows = s.rows()};
+    a.b_group_stride = n * k;
+    return a;
+  }
   [[nodiscard]] static GroupedBf16Arguments<true> gate_up_arguments(MoeShape const& s, bf16 const* x_perm = nullptr,
                                                                     bf16 const* gate_up = nullptr, bf16* h = nullptr,
                                                                     std::int32_t const* offsets = nullptr) {
-    GroupedBf16Arguments<true> a;
-    a.gemm.a = x_perm, a.gemm.lda = s.hidden, a.gemm.b = gate_up, a.gemm.ldb = s.hidden, a.gemm.c = h, a.gemm.ldc = s.ffn;
-    a.gemm.m = s.rows(), a.gemm.n = 2 * s.ffn, a.gemm.k = s.hidden;
-    a.rows = {.groups = s.experts, .offsets = offsets, .rows = s.rows()};
-    a.b_group_stride = 2 * s.ffn * s.hidden;
-    return a;
+    return expert_arguments<true>(s, x_perm, gate_up, h, offsets, 2 * s.ffn, s.hidden);
   }
   [[nodiscard]] static GroupedBf16Arguments<false> down_arguments(MoeShape const& s, bf16 const* h = nullptr,
                                                                   bf16 const* down = nullptr, bf16* y_perm = nullptr,
                                                                   std::int32_t const* offsets = nullptr) {
-    GroupedBf16Arguments<false> a;
-    a.gemm.a = h, a.gemm.lda = s.ffn, a.gemm.b = down, a.gemm.ldb = s.ffn, a.gemm.c = y_perm, a.gemm.ldc = s.hidden;
-    a.gemm.m = s.rows(), a.gemm.n = s.hidden, a.gemm.k = s.ffn;
-    a.rows = {.groups = s.experts, .offsets = offsets, .rows = s.rows()};
-    a.b_group_stride = s.hidden * s.ffn;
-    return a;
+    return expert_arguments<false>(s, h, down, y_perm, offsets, s.hidden, s.ffn);
   }
 };
 
