@@ -87,12 +87,12 @@ struct GemmPlan {
                 "block of B per tile and K block; the promoted accumulator beside the K block's own fits no wider "
                 "tile), cooperative");
   static constexpr bool grouped = Config.grouped;
-  static_assert(!grouped || (Config.cluster_m == 1 && !block_scaled &&
+  static_assert(!grouped || (Config.cluster_m == 1 &&
                              major_a == OperandMajorMode::K && major_b == OperandMajorMode::K &&
                              Config.layout_c == LayoutEnum::RowMajor &&
                              (std::is_same_v<EpilogueOp_, epilogue::Identity> || epilogue::is_gated_v<EpilogueOp_>)),
                 "cute-cpp [gemm.grouped]: a grouped plan has K-major A and B, row-major C, no clusters along M "
-                "(the two CTAs' tile rows may lie in different groups, with different B), no block scaling, and an "
+                "(the two CTAs' tile rows may lie in different groups, with different B), and an "
                 "Identity or gated epilogue (a functor's row is the group's, not C's)");
   static constexpr int consumer_warpgroups = 2;
   static constexpr bool pingpong = Config.schedule == KernelSchedule::PingPong;
@@ -226,6 +226,7 @@ struct BlockScales {
   std::int64_t a_row_stride = 0, a_k_stride = 0;
   float const* b = nullptr;
   std::int64_t b_row_stride = 0, b_k_stride = 0;
+  std::int64_t b_group_stride = 0;  ///< a grouped GEMM's: floats from one group's B scales to the next
 };
 
 /// The run-time half of a GEMM: pointers, leading dimensions, sizes, the epilogue functor's

@@ -338,8 +338,12 @@ __device__ __forceinline__ void gemm_consumer(typename Plan::SharedStorage& smem
   };
   for (int turn = 0; scheduler.has_work(); scheduler.advance_to_next_work(), ++turn) {
     WorkTileInfo const tile = scheduler.get_current_work();
-    // The tile's first row in C (a grouped plan's: in its group) and the rows C has there.
+    // The tile's first row in C (a grouped plan's: in its group) and the rows C has there; what
+    // the main loop sees of it (a grouped plan's: its tile row within the group, its block scales
+    // from the group's first row of A and the group's B).
     std::int64_t tile_row = std::int64_t(tile.m) * Plan::block_m, rows = m;
+    WorkTileInfo main_tile = tile;
+    BlockScales scales = block_scales;
     if constexpr (Plan::grouped) {
       GroupedTileRow const row = grouped.row(tile.m);
       if (row.group < 0) break;  // as the producer
@@ -347,6 +351,11 @@ __device__ __forceinline__ void gemm_consumer(typename Plan::SharedStorage& smem
       if (thread == 0) GroupedTiles::acquire(map_c);  // the thread that stores
       tile_row = row.row0;
       rows = row.rows;
+      if constexpr (Plan::block_scaled) {
+        main_tile.m = row.row0 / Plan::block_m;
+        scales.a += std::int64_t(row.first_row) * scales.a_row_stride;
+        scales.b += std::int64_t(row.group) * scales.b_group_stride;
+      }
     }
     if constexpr (Plan::pingpong) {
       if (turn % 2 != consumer) {
@@ -359,11 +368,11 @@ __device__ __forceinline__ void gemm_consumer(typename Plan::SharedStorage& smem
       if (turn > 0) Plan::TurnBarriers::sync(consumer);
     }
     mainloop.run(
-        acc, tile, slab * Plan::rows_per_warpgroup,
+        acc, main_tile, slab * Plan::rows_per_warpgroup,
         [&](int c) {
           if (has_pending) store_pending_chunk(c);
         },
-        block_scales, m);
+        scales, rows);
     has_pending = false;
     if constexpr (Plan::pingpong) {
       auto next = scheduler;

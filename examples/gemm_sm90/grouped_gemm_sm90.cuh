@@ -166,7 +166,7 @@ void run_grouped_gemm(GroupedGemmArguments<Plan> const& args, cudaStream_t strea
                                              " elements) must be a multiple of 16 bytes: each group's B is a TMA base");
   constexpr int k_multiple = 16 / int(sizeof(typename Plan::TA));
   if (gemm.k % k_multiple != 0)
-    argument_error("gemm.k-multiple-of-8", "K must be a multiple of " + std::to_string(k_multiple) + " elements (got " +
+    argument_error(k_multiple == 8 ? "gemm.k-multiple-of-8" : "gemm.k-multiple-of-16", "K must be a multiple of " + std::to_string(k_multiple) + " elements (got " +
                                                std::to_string(gemm.k) + "): TMA needs 16-byte row strides");
   if (Plan::gated && gemm.n % (2 * epilogue::SwiGLU::block) != 0)
     argument_error("gemm.gated", "a gated epilogue pairs blocks of 8 gate and 8 up columns: N must be a multiple of 16 "
@@ -188,6 +188,12 @@ void run_grouped_gemm(GroupedGemmArguments<Plan> const& args, cudaStream_t strea
       {"workspace", gemm.workspace}};
   host::check_device_pointers("gemm", pointers, stream);
   host::check_stream("gemm", stream);
+  check_block_scales(gemm.block_scales, Plan::block_scaled, stream);
+  if (Plan::block_scaled && rows.groups > 1 &&
+      gemm.block_scales.b_group_stride < (gemm.n + Plan::block_n - 1) / Plan::block_n * gemm.block_scales.b_row_stride)
+    argument_error("gemm.block-scales", "B's scales of one group overlap the next: b_group_stride (" +
+                                            std::to_string(gemm.block_scales.b_group_stride) +
+                                            ") is below its blocks of 128 rows times b_row_stride");
 
   using TA = typename Plan::TA;
   using TB = typename Plan::TB;
@@ -221,7 +227,7 @@ void run_grouped_gemm(GroupedGemmArguments<Plan> const& args, cudaStream_t strea
   GroupedTiles const grouped{reinterpret_cast<GroupedTileRow const*>(workspace + layout.table_offset),
                              workspace + layout.maps_offset};
   host::launch(&gemm_kernel<Plan>, "gemm_sm90 grouped", config, a_map, b_map, c_map, gemm.epilogue_op, gemm.m, c_cols,
-               schedule.tiles, SplitKWorkspace{}, IndependentOperand::None, BlockScales{}, grouped);
+               schedule.tiles, SplitKWorkspace{}, IndependentOperand::None, gemm.block_scales, grouped);
 }
 
 }  // namespace cute_cpp::examples

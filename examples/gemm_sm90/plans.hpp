@@ -118,13 +118,20 @@ using Bf16GroupedPingPongSwiGLU =
     GemmPlan<bf16, bf16, bf16, GemmConfig{.block_m = 64, .stages = 4, .schedule = KernelSchedule::PingPong, .grouped = true},
              epilogue::SwiGLU>;
 
+/// Grouped blockwise-scaled e4m3 (DeepSeek-V3's experts): Fp8E4M3Blockwise's tile without the
+/// cluster; A's scales by row of the packed rows, B's per group (BlockScales::b_group_stride).
+using Fp8E4M3BlockwiseGrouped =
+    GemmPlan<e4m3, e4m3, bf16, GemmConfig{.block_n = 128, .block_k = 128, .stages = 6, .block_scaled = true,
+                                          .grouped = true}>;
+
 /// Every plan the *_sm90.cu files instantiate (keep in step with them).
 using Instantiated = GemmPlanList<Bf16TN, Bf16NN, Bf16TT, Bf16NT, Bf16TNNoCluster, Bf16TN128, Bf16TN64, Bf16TN128NoCluster,
                                   Bf16TN64NoCluster, Bf16TNPingPong, Bf16TNLinear, Bf16TNRelu, Bf16TNGelu, Bf16TNSilu, Bf16TNSwiGLU,
                                   Bf16TN112NoCluster, Bf16TN112ClusterN, Bf16TNSwap16, Bf16TNSwap32, Bf16TNSwap64,
                                   Bf16TNSwap128c2, F16TN, Bf16TNf32, Bf16TNf32ColMajor, Bf16TN320>;
 /// The grouped plans (gemm_grouped_sm90.cu; examples/grouped_gemm_sm90 runs them).
-using GroupedInstantiated = GemmPlanList<Bf16Grouped, Bf16GroupedSwiGLU, Bf16GroupedPingPong, Bf16GroupedPingPongSwiGLU>;
+using GroupedInstantiated =
+    GemmPlanList<Bf16Grouped, Bf16GroupedSwiGLU, Bf16GroupedPingPong, Bf16GroupedPingPongSwiGLU, Fp8E4M3BlockwiseGrouped>;
 /// The FP8 plans (gemm_fp8_sm90.cu; examples/gemm_fp8_sm90 runs them).
 using Fp8Instantiated = GemmPlanList<Fp8E4M3, Fp8E5M2E4M3, Fp8E4M3Blockwise>;
 

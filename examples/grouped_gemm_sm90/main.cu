@@ -287,6 +287,64 @@ bool check_pointer_array(std::mt19937_64& rng) {
   return ok && named;
 }
 
+/// FP8 e4m3 with DeepSeek-V3's block scales, grouped: A's 1 x 128 scales by row of the packed rows,
+/// each group's B with its own 128 x 128 scales; K past a scale block, ragged groups, an empty one.
+bool check_fp8_blockwise(std::mt19937_64& rng) {
+  using Plan = ex::plans::Fp8E4M3BlockwiseGrouped;
+  using e4m3 = ex::plans::e4m3;
+  std::vector<std::int32_t> const sizes{0, 1, 130, 77};
+  std::int64_t const n = 264, k = 400, kb = (k + 127) / 128, nb = (n + 127) / 128;
+  auto const groups = std::int64_t(sizes.size());
+  std::vector<std::int32_t> ends;
+  std::int64_t rows = 0;
+  for (std::int32_t s : sizes) ends.push_back(std::int32_t(rows += s));
+  auto const a = ex::random_values<e4m3>(std::size_t(rows * k), rng, -6.0, 6.0);
+  auto const b = ex::random_values<e4m3>(std::size_t(groups * n * k), rng, -6.0, 6.0);
+  auto const sa = ex::random_values<float>(std::size_t(rows * kb), rng, 0.5, 1.5);
+  auto const sb = ex::random_values<float>(std::size_t(groups * nb * kb), rng, 0.5, 1.5);
+  auto const upload = [](auto const& v) {
+    using T = std::remove_cvref_t<decltype(v[0])>;
+    host::DeviceBuffer<T> d(v.size());
+    d.upload(std::span<T const>(v));
+    return d;
+  };
+  auto da = upload(a), db = upload(b);
+  auto dsa = upload(sa), dsb = upload(sb);
+  auto dends = upload(ends);
+  host::DeviceBuffer<bf16> dc(std::size_t(rows * n));
+  dc.fill_bytes(0xFF);
+  ex::GroupedGemmArguments<Plan> args;
+  args.gemm.a = da.data(), args.gemm.lda = k, args.gemm.b = db.data(), args.gemm.ldb = k;
+  args.gemm.c = dc.data(), args.gemm.ldc = n, args.gemm.m = rows, args.gemm.n = n, args.gemm.k = k;
+  args.gemm.block_scales = {dsa.data(), kb, 1, dsb.data(), kb, 1, nb * kb};
+  args.rows = GroupedRows{.groups = std::int32_t(groups), .offsets = dends.data(), .rows = rows};
+  args.b_group_stride = n * k;
+  host::DeviceBuffer<unsigned char> workspace(ex::grouped_gemm_workspace_bytes(args));
+  args.gemm.workspace = workspace.data(), args.gemm.workspace_bytes = workspace.bytes();
+  ex::run_grouped_gemm<Plan>(args, nullptr);
+  ex::grouped_gemm_check_status(workspace.data(), nullptr);
+  auto const got = dc.download();
+  std::vector<double> want;
+  double bound = 0;
+  for (std::int64_t g = 0, r = 0; g < groups; ++g)
+    for (; r < ends[std::size_t(g)]; ++r)
+      for (std::int64_t j = 0; j < n; ++j) {
+        double sum = 0, mag = 0;
+        for (std::int64_t i = 0; i < k; ++i) {
+          double const p = double(float(a[std::size_t(r * k + i)])) * double(float(b[std::size_t((g * n + j) * k + i)])) *
+                           sa[std::size_t(r * kb + i / 128)] * sb[std::size_t(g * nb * kb + (j / 128) * kb + i / 128)];
+          sum += p;
+          mag += std::fabs(p);
+        }
+        want.push_back(sum);
+        bound = std::max(bound, mag);
+      }
+  auto const res = ex::check_close(std::span<bf16 const>(got), std::span<double const>(want), 1.0 / 128, bound / 1024);
+  std::printf("check grouped %-34s G=%-4lld rows=%-6lld N=%-5lld K=%-5lld %s\n", "e4m3, 1x128 / 128x128 block scales",
+              (long long)groups, (long long)rows, (long long)n, (long long)k, res.summary().c_str());
+  return res.ok();
+}
+
 /// The checks for one plan and its gated twin (128-row or 64-row tiles).
 template <class Plain, class Gated>
 bool run_checks(std::mt19937_64& rng, bool small) {
@@ -322,7 +380,8 @@ bool run_checks(std::mt19937_64& rng, bool small) {
 }
 
 bool run_checks(std::mt19937_64& rng, bool small) {
-  bool ok = run_checks<ex::plans::Bf16Grouped, ex::plans::Bf16GroupedSwiGLU>(rng, small);
+  bool ok = check_fp8_blockwise(rng);
+  ok &= run_checks<ex::plans::Bf16Grouped, ex::plans::Bf16GroupedSwiGLU>(rng, small);
   ok &= run_checks<ex::plans::Bf16GroupedPingPong, ex::plans::Bf16GroupedPingPongSwiGLU>(rng, small);
   return ok;
 }
