@@ -132,6 +132,14 @@ using Instantiated = GemmPlanList<Bf16TN, Bf16NN, Bf16TT, Bf16NT, Bf16TNNoCluste
 /// The grouped plans (gemm_grouped_sm90.cu; examples/grouped_gemm_sm90 runs them).
 using GroupedInstantiated =
     GemmPlanList<Bf16Grouped, Bf16GroupedSwiGLU, Bf16GroupedPingPong, Bf16GroupedPingPongSwiGLU, Fp8E4M3BlockwiseGrouped>;
+template <class L1, class L2>
+struct JoinedPlanLists;
+template <class... A, class... B>
+struct JoinedPlanLists<GemmPlanList<A...>, GemmPlanList<B...>> {
+  using type = GemmPlanList<A..., B...>;
+};
+/// The dense bf16 plans and the grouped ones: what a program running both links (moe_sm90).
+using DenseAndGrouped = typename JoinedPlanLists<Instantiated, GroupedInstantiated>::type;
 /// The FP8 plans (gemm_fp8_sm90.cu; examples/gemm_fp8_sm90 runs them).
 using Fp8Instantiated = GemmPlanList<Fp8E4M3, Fp8E5M2E4M3, Fp8E4M3Blockwise>;
 

@@ -224,6 +224,7 @@ void bench(std::int64_t tokens, std::vector<ex::Record>& records, std::mt19937_6
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (ex::print_plan_kernels(argc, argv, ex::plans::DenseAndGrouped{})) return 0;
   return ex::run_example(
       "moe_sm90", argc, argv,
       [](std::mt19937_64& rng, ex::ExampleOptions const& options) { return run_checks(rng, options.has("--small")); },

@@ -90,9 +90,9 @@ __global__ void __launch_bounds__(256) route_kernel(bf16 const* logits, std::int
   }
 #pragma unroll
   for (int d = 16; d > 0; d /= 2) sum += __shfl_xor_sync(~0u, sum, d);
-  float chosen[max_top_k];
-  int chosen_id[max_top_k];
-  float chosen_sum = 0;
+  // Lane j keeps choice j (no per-thread array: it would live in local memory).
+  float mine = 0, chosen_sum = 0;
+  int mine_id = 0;
   for (int j = 0; j < top_k; ++j) {
     float best = -2.0f;
     int best_id = experts;
@@ -108,17 +108,12 @@ __global__ void __launch_bounds__(256) route_kernel(bf16 const* logits, std::int
 #pragma unroll
     for (int i = 0; i < per_lane; ++i)
       if (lane + 32 * i == best_id) v[i] = -1.5f;  // taken
-    chosen[j] = best / sum;
-    chosen_id[j] = best_id;
-    chosen_sum += chosen[j];
+    if (lane == j) mine = best / sum, mine_id = best_id;
+    chosen_sum += best / sum;
   }
   if (lane < top_k) {
-    float p = 0;
-    int id = 0;
-    for (int j = 0; j < top_k; ++j)
-      if (j == lane) p = chosen[j], id = chosen_id[j];
-    ids[token * top_k + lane] = id;
-    weights[token * top_k + lane] = renormalize ? p / chosen_sum : p;
+    ids[token * top_k + lane] = mine_id;
+    weights[token * top_k + lane] = renormalize ? mine / chosen_sum : mine;
   }
 }
 
