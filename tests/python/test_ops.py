@@ -36,7 +36,8 @@ def test_well_formed_cpu_arrays_reach_the_device_check():
     (lambda: ops.scaled_mm(np.ones((4, 16), F32), np.ones((16, 8), F32), np.ones(1, F32), np.ones(1, F32)), "ops.dtype",
      "a is float32; this op takes float8_e4m3fn, float8_e5m2"),
     (lambda: ops.rmsnorm(np.ones((4, 8), F32), np.ones(8, np.float64)), "ops.dtype", "w is an unsupported dtype but x is float32"),
-    (lambda: ops.rmsnorm(np.ones((4, 8), np.int32), np.ones(8, np.int32)), "ops.dtype", "x is an unsupported dtype"),
+    (lambda: ops.rmsnorm(np.ones((4, 8), np.int32), np.ones(8, np.int32)), "ops.dtype",
+     "x is int32; this op takes bfloat16, float16, float32"),
     (lambda: ops.attention(*[np.ones((1, 4, 2, 64), F32)] * 3), "ops.dtype", "q is float32; this op takes bfloat16, float16"),
     (lambda: ops.rmsnorm(np.ones((4, 8), F32), np.ones(7, F32)), "ops.shape", "w has shape (7,); dimension 0 must be 8"),
     (lambda: ops.rmsnorm(np.ones((4, 8, 2), F32), np.ones(8, F32)), "ops.shape", "x has shape (4, 8, 2); expected 2"),
@@ -53,7 +54,7 @@ def test_well_formed_cpu_arrays_reach_the_device_check():
      'activation is None, "relu"'),
     (lambda: ops.gemm(np.ones((4, 8), F32), np.ones((8, 3), F32), beta=0.5), "ops.shape", "beta != 0 adds beta * out"),
     (lambda: ops.gemm(np.ones((4, 8), F32), np.ones((8, 3), F32)), "ops.dtype", "a is float32; this op takes bfloat16"),
-    (lambda: ops.softmax(np.ones((4, 8), np.int32)), "ops.dtype", "x is an unsupported dtype"),
+    (lambda: ops.softmax(np.ones((4, 8), np.int32)), "ops.dtype", "x is int32; this op takes bfloat16"),
     (lambda: ops.softmax(np.ones((4, 16), F32)[:, ::2]), "ops.layout", "x must be contiguous"),
     (lambda: ops.softmax(np.ones((4, 8), F32), out=np.ones((4, 7), F32)), "ops.shape", "out has shape (4, 7)"),
     (lambda: ops.swiglu(np.ones((4, 7), F32)), "ops.shape", "its last dimension (gate then up) must be even"),
@@ -64,6 +65,8 @@ def test_well_formed_cpu_arrays_reach_the_device_check():
     (lambda: ops.reduce(np.ones((4, 8), F32), out=np.ones(5, F32)), "ops.shape", "out has shape (5,); expected (4,)"),
     (lambda: ops.add(np.ones((4, 8), F32), np.ones((4, 9), F32)), "ops.shape", "b has shape (4, 9); expected (4, 8)"),
     (lambda: ops.add(np.ones((4, 8), F32), np.ones((4, 8), np.float16)), "ops.dtype", "b is float16 but a is float32"),
+    (lambda: ops.grouped_mm(np.ones((4, 8), F32), np.ones((2, 8, 16), F32), np.ones(2, np.int32)), "ops.dtype",
+     "a is float32; this op takes bfloat16"),
 ])
 def test_bad_calls_name_their_rule(call, rule, text):
     got_rule, got_text = rule_of(call)
