@@ -159,7 +159,7 @@ def checks(ops):
     # grouped_mm: ragged groups (empty, 1, 7, 128, 1000 rows), rows past the last group left alone, the
     # SwiGLU gate-up form, wrong offsets found on the GPU (validate), against float64 per group.
     sizes = (0, 1, 7, 128, 1000, 0, 300)
-    kg, ng = 136, 200
+    kg, ng = 136, 208  # N and N/2 multiples of 8: C's rows 16-byte aligned (TMA)
     offs = torch.tensor(sizes, device="cuda", dtype=torch.int32).cumsum(0, dtype=torch.int32)
     rows = int(offs[-1]) + 21
     ag = torch.randn(rows, kg, device="cuda", dtype=bf, generator=g)
