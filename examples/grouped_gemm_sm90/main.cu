@@ -38,6 +38,14 @@ namespace {
 
 double val(bf16 v) { return double(static_cast<float>(v)); }
 
+/// A device copy of host values.
+template <class T>
+host::DeviceBuffer<T> to_device(std::vector<T> const& v) {
+  host::DeviceBuffer<T> d(v.size());
+  d.upload(std::span<T const>(v));
+  return d;
+}
+
 /// n random values on the device: a block of at most `period` of them, repeated (large benchmark
 /// operands in seconds); returns the block, which gives every value for a reference.
 std::vector<bf16> fill_periodic(host::DeviceBuffer<bf16>& dev, std::size_t n, std::size_t period, std::mt19937_64& rng,
@@ -226,15 +234,9 @@ bool check_pointer_array(std::mt19937_64& rng) {
     dc.back().fill_bytes(0xFF);
     pa.push_back(da.back().data()), pb.push_back(db.back().data()), pc.push_back(dc.back().data());
   }
-  auto const device_array = [](auto const& v) {
-    using T = std::remove_cvref_t<decltype(v[0])>;
-    host::DeviceBuffer<T> d(v.size());
-    d.upload(std::span<T const>(v));
-    return d;
-  };
-  auto dpa = device_array(pa), dpb = device_array(pb);
-  auto dpc = device_array(pc);
-  auto dcounts = device_array(counts);
+  auto dpa = to_device(pa), dpb = to_device(pb);
+  auto dpc = to_device(pc);
+  auto dcounts = to_device(counts);
   ex::GroupedGemmArguments<Plan> args;
   args.gemm.lda = k, args.gemm.ldb = k, args.gemm.ldc = n;
   args.gemm.m = std::int64_t(groups) * capacity, args.gemm.n = n, args.gemm.k = k;
@@ -302,15 +304,9 @@ bool check_fp8_blockwise(std::mt19937_64& rng) {
   auto const b = ex::random_values<e4m3>(std::size_t(groups * n * k), rng, -6.0, 6.0);
   auto const sa = ex::random_values<float>(std::size_t(rows * kb), rng, 0.5, 1.5);
   auto const sb = ex::random_values<float>(std::size_t(groups * nb * kb), rng, 0.5, 1.5);
-  auto const upload = [](auto const& v) {
-    using T = std::remove_cvref_t<decltype(v[0])>;
-    host::DeviceBuffer<T> d(v.size());
-    d.upload(std::span<T const>(v));
-    return d;
-  };
-  auto da = upload(a), db = upload(b);
-  auto dsa = upload(sa), dsb = upload(sb);
-  auto dends = upload(ends);
+  auto da = to_device(a), db = to_device(b);
+  auto dsa = to_device(sa), dsb = to_device(sb);
+  auto dends = to_device(ends);
   host::DeviceBuffer<bf16> dc(std::size_t(rows * n));
   dc.fill_bytes(0xFF);
   ex::GroupedGemmArguments<Plan> args;
