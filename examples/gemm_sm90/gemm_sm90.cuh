@@ -564,6 +564,21 @@ inline void check_block_scales(BlockScales const& s, bool block_scaled, cudaStre
   host::check_device_pointers("gemm", scales, stream);
 }
 
+/// The shape rules Plan adds to check_gemm_arguments': a gated epilogue's N, and K's multiple for
+/// TMA's 16-byte rows (8 elements of 16 bits, 16 of FP8, of the narrower operand).
+template <class Plan>
+void check_plan_shape(std::int64_t n, std::int64_t k) {
+  if (Plan::gated && n % (2 * epilogue::SwiGLU::block) != 0)
+    host::argument_error("gemm.gated", "a gated epilogue pairs blocks of 8 gate and 8 up columns: N must be a multiple "
+                                       "of 16 (got " + std::to_string(n) + ")");
+  constexpr int k_multiple = 16 / int(sizeof(typename Plan::TA) < sizeof(typename Plan::TB) ? sizeof(typename Plan::TA)
+                                                                                             : sizeof(typename Plan::TB));
+  if (k % k_multiple != 0)
+    host::argument_error(k_multiple == 8 ? "gemm.k-multiple-of-8" : "gemm.k-multiple-of-16",
+                         "K must be a multiple of " + std::to_string(k_multiple) + " elements (got " +
+                             std::to_string(k) + "): TMA needs 16-byte row strides; pad K with zeros");
+}
+
 template <class Plan>
 void run_gemm(GemmArguments<Plan> const& args, cudaStream_t stream) {
   static_assert(verify_plan<Plan>());
@@ -575,15 +590,7 @@ void run_gemm(GemmArguments<Plan> const& args, cudaStream_t stream) {
   host::check_device_pointers("gemm", pointers, stream);
   check_block_scales(args.block_scales, Plan::block_scaled, stream);
   host::check_stream("gemm", stream);
-  if (Plan::gated && args.n % (2 * epilogue::SwiGLU::block) != 0)
-    host::argument_error("gemm.gated", "a gated epilogue pairs blocks of 8 gate and 8 up columns: N must be a multiple "
-                                       "of 16 (got " + std::to_string(args.n) + ")");
-  // 16 bytes of the narrower operand: 8 elements of 16 bits, 16 of FP8.
-  constexpr int k_multiple = 16 / int(sizeof(TA) < sizeof(TB) ? sizeof(TA) : sizeof(TB));
-  if (args.k % k_multiple != 0)
-    host::argument_error(k_multiple == 8 ? "gemm.k-multiple-of-8" : "gemm.k-multiple-of-16",
-                         "K must be a multiple of " + std::to_string(k_multiple) + " elements (got " +
-                             std::to_string(args.k) + "): TMA needs 16-byte row strides; pad K with zeros");
+  check_plan_shape<Plan>(args.n, args.k);
   if (args.k_splits < 0 || (args.k_splits != 0 && args.decomposition != Decomposition::SplitK))
     host::argument_error("gemm.k-splits", "k_splits is 0 or, with Decomposition::SplitK, a count (got " +
                                               std::to_string(args.k_splits) + ")");

@@ -164,13 +164,7 @@ void run_grouped_gemm(GroupedGemmArguments<Plan> const& args, cudaStream_t strea
   if ((std::uint64_t(args.b_group_stride) * sizeof(typename Plan::TB)) % 16 != 0)
     argument_error("tma.global.address", "b_group_stride (" + std::to_string(args.b_group_stride) +
                                              " elements) must be a multiple of 16 bytes: each group's B is a TMA base");
-  constexpr int k_multiple = 16 / int(sizeof(typename Plan::TA));
-  if (gemm.k % k_multiple != 0)
-    argument_error(k_multiple == 8 ? "gemm.k-multiple-of-8" : "gemm.k-multiple-of-16", "K must be a multiple of " + std::to_string(k_multiple) + " elements (got " +
-                                               std::to_string(gemm.k) + "): TMA needs 16-byte row strides");
-  if (Plan::gated && gemm.n % (2 * epilogue::SwiGLU::block) != 0)
-    argument_error("gemm.gated", "a gated epilogue pairs blocks of 8 gate and 8 up columns: N must be a multiple of 16 "
-                                 "(got " + std::to_string(gemm.n) + ")");
+  check_plan_shape<Plan>(gemm.n, gemm.k);
   std::int64_t const tile_rows = rows.tile_rows(Plan::block_m);
   GroupedWorkspaceLayout const layout(rows.groups, tile_rows);
   if (gemm.workspace == nullptr || gemm.workspace_bytes < layout.bytes)
