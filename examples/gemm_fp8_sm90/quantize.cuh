@@ -6,11 +6,13 @@
 // on every GEMM input) or per 128 x 128 block (quantize_128x128: weights, once at load). A group's
 // scale is amax / 448 (448: e4m3's largest finite value), so the group's largest element maps to
 // 448; each element is x * (448 / amax) rounded to nearest, saturated. An all-zero group gets
-// scale 1 (its elements stay 0). The scales are written at i * row_stride + kb * k_stride
+// scale 1 (its elements stay 0): epilogue/block_quantize.hpp's rules, which the GEMM's FP8
+// epilogue follows too. The scales are written at i * row_stride + kb * k_stride
 // (examples/gemm_sm90's BlockScales), so either layout the GEMM takes comes out directly.
 // Constraints [fp8.quantize]: K a multiple of 16 (the GEMM's), rows of x and q 16-byte aligned
 // (row strides multiples of 8 and 16 elements), strides positive.
 #include <cute_cpp/diag/verify_plan.hpp>
+#include <cute_cpp/epilogue/block_quantize.hpp>
 #include <cute_cpp/host/arguments.hpp>
 #include <cute_cpp/host/error.hpp>
 #include <cute_cpp/host/launch.hpp>
@@ -26,7 +28,7 @@
 namespace cute_cpp::examples {
 
 /// e4m3's largest finite value.
-inline constexpr float e4m3_max = 448.0f;
+inline constexpr float e4m3_max = epilogue::fp8_max_finite<__nv_fp8_e4m3>;
 
 /// Where a quantization writes: q (rows, K) e4m3 with `ldq` elements between rows, and the scales.
 struct Fp8Quantized {
@@ -39,8 +41,8 @@ struct Fp8Quantized {
 namespace detail {
 
 /// The scale of a group whose largest magnitude is amax, and its reciprocal's use: x * (448 / amax).
-__device__ __forceinline__ float fp8_scale(float amax) { return amax > 0.0f ? amax / e4m3_max : 1.0f; }
-__device__ __forceinline__ float fp8_inverse_scale(float amax) { return amax > 0.0f ? e4m3_max / amax : 1.0f; }
+__device__ __forceinline__ float fp8_scale(float amax) { return epilogue::fp8_block_scale(amax, e4m3_max); }
+__device__ __forceinline__ float fp8_inverse_scale(float amax) { return epilogue::fp8_block_inverse_scale(amax, e4m3_max); }
 
 // NOTE: eight bf16 stay packed in a uint4 (four registers) between the load and the store, so a
 // lane holds its eight loads in flight in 32 registers.

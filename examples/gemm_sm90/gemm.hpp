@@ -9,6 +9,8 @@
 // C is M x N, row-major (ldc >= N) or, with layout_c = LayoutEnum::ColMajor, column-major (ldc >= M).
 // A gated epilogue_op (epilogue::SwiGLU) writes C[m, j] = act(gate) * up of the gate and up
 // columns that B interleaves in blocks of 8 (epilogue/fusion.hpp): C is then M x N/2.
+// An FP8 C (TC e4m3 or e5m2) is quantized by 1 x 128 blocks of a row, each block's scale computed
+// from its outputs and written to output_scales (epilogue/block_quantize.hpp).
 #include <cute_cpp/diag/verify_plan.hpp>
 #include <cute_cpp/epilogue/fusion.hpp>
 #include <cute_cpp/epilogue/sm90_tma_store.hpp>
@@ -89,10 +91,10 @@ struct GemmPlan {
   static constexpr bool grouped = Config.grouped;
   static_assert(!grouped || (Config.cluster_m == 1 &&
                              major_a == OperandMajorMode::K && major_b == OperandMajorMode::K &&
-                             Config.layout_c == LayoutEnum::RowMajor &&
+                             Config.layout_c == LayoutEnum::RowMajor && !epilogue::is_fp8_v<TC_> &&
                              (std::is_same_v<EpilogueOp_, epilogue::Identity> || epilogue::is_gated_v<EpilogueOp_>)),
-                "cute-cpp [gemm.grouped]: a grouped plan has K-major A and B, row-major C, no clusters along M "
-                "(the two CTAs' tile rows may lie in different groups, with different B), and an "
+                "cute-cpp [gemm.grouped]: a grouped plan has K-major A and B, a 16- or 32-bit row-major C, no "
+                "clusters along M (the two CTAs' tile rows may lie in different groups, with different B), and an "
                 "Identity or gated epilogue (a functor's row is the group's, not C's)");
   static constexpr int consumer_warpgroups = 2;
   static constexpr bool pingpong = Config.schedule == KernelSchedule::PingPong;
@@ -140,6 +142,8 @@ struct GemmPlan {
   using OutputAccumulator = sm90::WgmmaAccumulator<Mma::atoms_m, output_n>;
   /// The TMA-store machinery that writes C (the functor is EpilogueOp).
   using OutputStore = sm90::EpilogueTmaStore<TC, output_n, StoreBarriers, layout_c>;
+  /// An FP8 C, quantized by 1 x 128 blocks with the scales the epilogue computes.
+  static constexpr bool quantized_output = OutputStore::quantized;
   /// fp32 accumulators a consumer thread holds.
   static constexpr int accumulators = Mma::atoms_m * Mma::acc_per_atom;
   /// The epilogue of a whole tile (no split) stores the first chunks of its 16-bit row-major
@@ -256,6 +260,9 @@ struct GemmProblemArguments {
   IndependentOperand independent = IndependentOperand::None;
   /// The operands' block scales (a plan with GemmConfig::block_scaled needs them; others refuse them).
   BlockScales block_scales{};
+  /// Where an FP8 C's 1 x 128 block scales go ((M, ceil(C's columns / 128)) at these strides); an
+  /// FP8 C needs them, others refuse them.
+  epilogue::OutputBlockScales output_scales{};
 };
 
 /// The checks of a GEMM's arguments that need no device, made by every entry point before it

@@ -313,6 +313,7 @@ __device__ __forceinline__ void gemm_consumer(typename Plan::SharedStorage& smem
                                               typename Plan::EpilogueOp const& epilogue_parameters, std::int64_t m,
                                               std::int64_t n, PersistentTileSchedulerParams const& tiles,
                                               SplitKWorkspace const& workspace, BlockScales const& block_scales,
+                                              epilogue::OutputBlockScales const& output_scales,
                                               GroupedTiles const& grouped) {
   typename Plan::EpilogueOp const epilogue_op = epilogue::prepared(epilogue_parameters);
   using Mma = typename Plan::Mma;
@@ -393,8 +394,8 @@ __device__ __forceinline__ void gemm_consumer(typename Plan::SharedStorage& smem
       auto const out = gated_outputs<Plan>(acc, epilogue_op);
 #pragma unroll
       for (int atom = 0; atom < Mma::atoms_m; ++atom) {
-        output.template store<typename Plan::OutputAccumulator>(out, atom, epilogue::Identity{},
-                                                                {*map_c, row0 + atom * 64, col0, rows, n});
+        output.template store<typename Plan::OutputAccumulator>(
+            out, atom, epilogue::Identity{}, {*map_c, row0 + atom * 64, col0, rows, n, -1, -1, output_scales});
       }
     } else {
       if constexpr (Plan::overlap_epilogue) {
@@ -409,7 +410,7 @@ __device__ __forceinline__ void gemm_consumer(typename Plan::SharedStorage& smem
       }
 #pragma unroll
       for (int atom = 0; atom < Mma::atoms_m; ++atom)
-        output.template store<Mma>(acc, atom, epilogue_op, {*map_c, row0 + atom * 64, col0, rows, n});
+        output.template store<Mma>(acc, atom, epilogue_op, {*map_c, row0 + atom * 64, col0, rows, n, -1, -1, output_scales});
     }
   }
   if (has_pending) {
@@ -426,7 +427,7 @@ gemm_kernel(const __grid_constant__ typename Plan::MapA tma_a, const __grid_cons
             const __grid_constant__ typename Plan::MapC tma_c, typename Plan::EpilogueOp const epilogue_op,
             std::int64_t const m, std::int64_t const n, PersistentTileSchedulerParams const tiles,
             SplitKWorkspace const workspace, IndependentOperand const independent, BlockScales const block_scales,
-            GroupedTiles const grouped) {
+            epilogue::OutputBlockScales const output_scales, GroupedTiles const grouped) {
   static_assert(verify_plan<Plan>());
   extern __shared__ char smem_raw[];
   SmemAllocator carve(smem_raw);
@@ -455,7 +456,7 @@ gemm_kernel(const __grid_constant__ typename Plan::MapA tma_a, const __grid_cons
   }
   arch::griddepcontrol_wait();
   arch::warpgroup_reg_alloc<Plan::consumer_registers>();
-  gemm_consumer<Plan>(smem, tma_c, epilogue_op, m, n, tiles, workspace, block_scales, grouped);
+  gemm_consumer<Plan>(smem, tma_c, epilogue_op, m, n, tiles, workspace, block_scales, output_scales, grouped);
 }
 
 /// Tile rows per rasterization group when the arguments leave it at 0 (--raster-sweep moved
@@ -564,6 +565,25 @@ inline void check_block_scales(BlockScales const& s, bool block_scaled, cudaStre
   host::check_device_pointers("gemm", scales, stream);
 }
 
+/// An FP8 C's block scales are given exactly to a plan with an FP8 C, with positive strides
+/// [gemm.output-scales]: the output is meaningless without them, and a plan that writes no scales
+/// refuses them rather than leave them unwritten.
+inline void check_output_scales(epilogue::OutputBlockScales const& s, bool quantized, cudaStream_t stream) {
+  if (!quantized) {
+    if (s.data != nullptr)
+      host::argument_error("gemm.output-scales", "this plan's C is not FP8: it writes no block scales");
+    return;
+  }
+  if (s.data == nullptr)
+    host::argument_error("gemm.output-scales", "an FP8 C is quantized by 1 x 128 blocks: give output_scales");
+  if (s.row_stride <= 0 || s.block_stride <= 0)
+    host::argument_error("gemm.output-scales", "the output scales' strides are positive (got " +
+                                                   std::to_string(s.row_stride) + ", " +
+                                                   std::to_string(s.block_stride) + ")");
+  host::PointerArgument const scales[] = {{"output_scales", s.data}};
+  host::check_device_pointers("gemm", scales, stream);
+}
+
 /// The shape rules Plan adds to check_gemm_arguments': a gated epilogue's N, and K's multiple for
 /// TMA's 16-byte rows (8 elements of 16 bits, 16 of FP8, of the narrower operand).
 template <class Plan>
@@ -589,6 +609,7 @@ void run_gemm(GemmArguments<Plan> const& args, cudaStream_t stream) {
   host::PointerArgument const pointers[] = {{"A", args.a}, {"B", args.b}, {"C", args.c}};
   host::check_device_pointers("gemm", pointers, stream);
   check_block_scales(args.block_scales, Plan::block_scaled, stream);
+  check_output_scales(args.output_scales, Plan::quantized_output, stream);
   host::check_stream("gemm", stream);
   check_plan_shape<Plan>(args.n, args.k);
   if (args.k_splits < 0 || (args.k_splits != 0 && args.decomposition != Decomposition::SplitK))
@@ -625,7 +646,7 @@ void run_gemm(GemmArguments<Plan> const& args, cudaStream_t stream) {
   auto const grid = StaticPersistentTileScheduler::get_grid_shape(schedule.tiles, schedule.resident_ctas);
   host::launch(&gemm_kernel<Plan>, "gemm_sm90", gemm_launch_config<Plan>(unsigned(grid), stream), a_map, b_map, c_map,
                args.epilogue_op, args.m, c_cols, schedule.tiles, workspace, args.independent, args.block_scales,
-               GroupedTiles{});
+               args.output_scales, GroupedTiles{});
 }
 
 }  // namespace cute_cpp::examples

@@ -183,6 +183,7 @@ void run_grouped_gemm(GroupedGemmArguments<Plan> const& args, cudaStream_t strea
   host::check_device_pointers("gemm", pointers, stream);
   host::check_stream("gemm", stream);
   check_block_scales(gemm.block_scales, Plan::block_scaled, stream);
+  check_output_scales(gemm.output_scales, Plan::quantized_output, stream);
   if (Plan::block_scaled && rows.groups > 1 &&
       gemm.block_scales.b_group_stride < (gemm.n + Plan::block_n - 1) / Plan::block_n * gemm.block_scales.b_row_stride)
     argument_error("gemm.block-scales", "B's scales of one group overlap the next: b_group_stride (" +
@@ -221,7 +222,8 @@ void run_grouped_gemm(GroupedGemmArguments<Plan> const& args, cudaStream_t strea
   GroupedTiles const grouped{reinterpret_cast<GroupedTileRow const*>(workspace + layout.table_offset),
                              workspace + layout.maps_offset};
   host::launch(&gemm_kernel<Plan>, "gemm_sm90 grouped", config, a_map, b_map, c_map, gemm.epilogue_op, gemm.m, c_cols,
-               schedule.tiles, SplitKWorkspace{}, IndependentOperand::None, gemm.block_scales, grouped);
+               schedule.tiles, SplitKWorkspace{}, IndependentOperand::None, gemm.block_scales, gemm.output_scales,
+               grouped);
 }
 
 }  // namespace cute_cpp::examples

@@ -105,6 +105,15 @@ using Fp8E4M3Blockwise =
     GemmPlan<e4m3, e4m3, bf16, GemmConfig{.block_n = 128, .block_k = 128, .stages = 6, .cluster_m = 2,
                                           .block_scaled = true}>;
 
+/// FP8 C, quantized by 1 x 128 blocks of a row with the scales the epilogue computes
+/// (GemmArguments::output_scales): a GEMM whose output is the next block-scaled GEMM's A without a
+/// bf16 round trip (DeepSeek-V3's chain). The block-scaled GEMM's tile, and the fused gate-up
+/// projection of an FFN, whose silu(gate) * up goes to an FP8 down projection.
+using Fp8E4M3BlockwiseToFp8 =
+    GemmPlan<e4m3, e4m3, e4m3, GemmConfig{.block_n = 128, .block_k = 128, .stages = 6, .cluster_m = 2,
+                                          .block_scaled = true}>;
+using Bf16TNSwiGLUToFp8 = Wide<bf16, e4m3, K, K, epilogue::SwiGLU>;
+
 /// Grouped (MoE experts; run_grouped_gemm): 128 x 256 tiles without clusters (the two tile rows of
 /// a cluster along M may belong to different groups, with different B), and the fused gate-up
 /// projection of the experts' FFN with the SwiGLU epilogue.
@@ -141,7 +150,7 @@ struct JoinedPlanLists<GemmPlanList<A...>, GemmPlanList<B...>> {
 /// The dense bf16 plans and the grouped ones: what a program running both links (moe_sm90).
 using DenseAndGrouped = typename JoinedPlanLists<Instantiated, GroupedInstantiated>::type;
 /// The FP8 plans (gemm_fp8_sm90.cu; examples/gemm_fp8_sm90 runs them).
-using Fp8Instantiated = GemmPlanList<Fp8E4M3, Fp8E5M2E4M3, Fp8E4M3Blockwise>;
+using Fp8Instantiated = GemmPlanList<Fp8E4M3, Fp8E5M2E4M3, Fp8E4M3Blockwise, Fp8E4M3BlockwiseToFp8, Bf16TNSwiGLUToFp8>;
 
 }  // namespace cute_cpp::examples::plans
 

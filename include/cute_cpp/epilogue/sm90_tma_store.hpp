@@ -6,11 +6,15 @@
 // 64-row slab is written in chunks through two shared buffers, so filling one chunk overlaps the
 // store of the previous one. A row-major C goes out in column chunks of the widest swizzle
 // (128, 64 or 32 bytes) that divides the tile's N; a column-major C in chunks of whole 64-row
-// columns, which stmatrix's transposing form writes for 16-bit outputs.
+// columns, which stmatrix's transposing form writes for 16-bit outputs. An FP8 C is quantized on
+// the way (block_quantize.hpp): a row-major chunk is 128 columns, one scale block, whose rows'
+// largest magnitudes meet across the four threads that hold each row, and the block scales go to
+// global memory beside the chunk's TMA store.
 // CuTeDSL: the epilogue of the Hopper dense GEMM (StMatrix8x8x16bOp + TMA store, PipelineTmaStore;
 // the C layout is utils.LayoutEnum).
 #include <cute_cpp/config.hpp>
 #include <cute_cpp/operand_modes.hpp>
+#include <cute_cpp/epilogue/block_quantize.hpp>
 #include <cute_cpp/mma/sm90_wgmma.hpp>
 #include <cute_cpp/pipeline/named_barrier.hpp>
 #include <cute_cpp/pipeline/pipeline_tma_store.hpp>
@@ -45,9 +49,15 @@ constexpr int epilogue_chunk_bytes(int n) {
 /// per kernel by each consumer warpgroup (all 128 threads).
 template <class TC, int N, class Barriers, LayoutEnum LayoutC = LayoutEnum::RowMajor>
 struct EpilogueTmaStore {
-  static_assert(sizeof(TC) == 2 || sizeof(TC) == 4,
-                "cute-cpp [epilogue.output-type]: the TMA-store epilogue writes 16-bit or 32-bit outputs");
+  static_assert(sizeof(TC) == 2 || sizeof(TC) == 4 || epilogue::is_fp8_v<TC>,
+                "cute-cpp [epilogue.output-type]: the TMA-store epilogue writes FP8 (quantized by blocks), 16-bit or "
+                "32-bit outputs");
   static_assert(Barriers::threads == 128);
+  /// FP8 outputs are quantized by 1 x 128 blocks of a row (block_quantize.hpp).
+  static constexpr bool quantized = sizeof(TC) == 1;
+  static_assert(!quantized || (LayoutC == LayoutEnum::RowMajor && N % 128 == 0),
+                "cute-cpp [epilogue.fp8-output]: an FP8 output is quantized by 1 x 128 blocks of a row: C row-major "
+                "and the tile's N a multiple of 128 (one scale block per chunk)");
   static constexpr bool row_major = LayoutC == LayoutEnum::RowMajor;
   /// Row-major: the chunk's width in bytes (its swizzle). Column-major: 128-byte runs of a
   /// column (64 rows of 16 bits, or 32 of 32 bits: the 64-row slab is then two boxes).
@@ -89,8 +99,10 @@ struct EpilogueTmaStore {
     Map const& map;
     std::int64_t row0, col0;
     std::int64_t m, n;
-    /// A rank-4 map's third and fourth coordinates (an attention output's head and batch); -1: a 2-D map.
+      /// A rank-4 map's third and fourth coordinates (an attention output's head and batch); -1: a 2-D map.
     std::int32_t outer2 = -1, outer3 = -1;
+    /// An FP8 output's block scales (their row 0 is the slab's C map's row 0).
+    epilogue::OutputBlockScales scales{};
   };
 
 #if defined(__CUDACC__)
@@ -123,7 +135,8 @@ struct EpilogueTmaStore {
 #pragma unroll
           for (int j = 0; j < chunk_cols / 2; ++j)
             v[j] = output<Acc>(acc, atom, op, slice, c * (chunk_cols / 2) + j, at);
-          write_values(buffer, v, warp, lane);
+          if constexpr (quantized) write_quantized(buffer, v, c, at, warp, lane);
+          else write_values(buffer, v, warp, lane);
         }
       });
     }
@@ -180,14 +193,14 @@ struct EpilogueTmaStore {
     }
     ++chunk_counter_;
   }
-  /// The functor's output for this thread's accumulator jj of atom `atom`; outside M x N the raw
-  /// value (TMA drops it).
+  /// The functor's output for this thread's accumulator jj of atom `atom`; outside M x N 0 (TMA
+  /// drops it, and it adds nothing to an FP8 block's largest magnitude).
   template <class Acc, class Op, class Slice>
   __device__ __forceinline__ float output(typename Acc::FragmentC const& acc, int atom, Op const& op,
                                           Slice const& slice, int jj, Slab const& at) const {
     std::int64_t const row = at.row0 + slice.row(0, jj), col = at.col0 + slice.col(jj);
     float const x = acc(jj, atom);
-    return (row < at.m && col < at.n) ? op(x, row, col) : x;
+    return (row < at.m && col < at.n) ? op(x, row, col) : 0.0f;
   }
   /// Chunk c of a 16-bit row-major slab as stmatrix operands: output pairs, in accumulator order.
   template <class Acc, class Op>
@@ -203,6 +216,44 @@ struct EpilogueTmaStore {
                             output<Acc>(acc, atom, op, slice, jj + 1, at));
     }
     return chunk;
+  }
+  /// Quantizes chunk c of an FP8 slab (one 1 x 128 block of each of its 64 rows) into `buffer`
+  /// and writes the rows' scales. v[4b + 2h + e] is row 16 warp + lane / 4 + 8h, column
+  /// 8b + 2 (lane % 4) + e of the chunk: the four lanes of a quad hold a row between them.
+  static __device__ __forceinline__ void write_quantized(char* buffer, float const (&v)[chunk_cols / 2], int c,
+                                                         Slab const& at, int warp, int lane) {
+    constexpr float max_finite = epilogue::fp8_max_finite<TC>;
+    float amax[2] = {0.0f, 0.0f};
+#pragma unroll
+    for (int j = 0; j < chunk_cols / 2; ++j) amax[(j / 2) % 2] = fmaxf(amax[(j / 2) % 2], fabsf(v[j]));
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {
+      amax[h] = fmaxf(amax[h], __shfl_xor_sync(0xffffffffu, amax[h], 1));
+      amax[h] = fmaxf(amax[h], __shfl_xor_sync(0xffffffffu, amax[h], 2));
+    }
+    float const inverse[2] = {epilogue::fp8_block_inverse_scale(amax[0], max_finite),
+                              epilogue::fp8_block_inverse_scale(amax[1], max_finite)};
+#pragma unroll
+    for (int b = 0; b < chunk_cols / 8; ++b) {
+#pragma unroll
+      for (int h = 0; h < 2; ++h) {
+        float const lo = v[4 * b + 2 * h] * inverse[h], hi = v[4 * b + 2 * h + 1] * inverse[h];
+        std::uint16_t const pair = std::is_same_v<TC, __nv_fp8_e4m3> ? ctm::cvt_rn_satfinite_e4m3x2_f32(hi, lo)
+                                                                      : ctm::cvt_rn_satfinite_e5m2x2_f32(hi, lo);
+        *reinterpret_cast<std::uint16_t*>(buffer + offset_bytes(b * 8 + (lane % 4) * 2, warp * 16 + lane / 4 + h * 8)) =
+            pair;
+      }
+    }
+    if (lane % 4 == 0) {
+      std::int64_t const block = (at.col0 + c * chunk_cols) / 128;
+#pragma unroll
+      for (int h = 0; h < 2; ++h) {
+        std::int64_t const row = at.row0 + warp * 16 + lane / 4 + h * 8;
+        if (row < at.m)
+          at.scales.data[row * at.scales.row_stride + block * at.scales.block_stride] =
+              epilogue::fp8_block_scale(amax[h], max_finite);
+      }
+    }
   }
   /// Writes a chunk's outputs (not 16-bit row-major: those go through pack_chunk) into `buffer`.
   static __device__ __forceinline__ void write_values(char* buffer, float const (&v)[chunk_cols / 2], int warp,
