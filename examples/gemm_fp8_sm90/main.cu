@@ -436,7 +436,12 @@ bool run_checks(std::mt19937_64& rng, bool small) {
     ok &= check<plans::Fp8E4M3Blockwise>(1, 256, 128, s, rng);
     ok &= check<plans::Fp8E4M3Blockwise>(77, 300, 272, s, rng);  // K past a scale block
     ok &= check<plans::Fp8E4M3Blockwise>(130, 200, 400, s, rng);
+    // 192 columns: tiles whose columns meet two scale blocks of B, split at 128 or at 64, and a
+    // last tile whose second block lies past N.
+    ok &= check<plans::Fp8E4M3BlockwiseN192>(77, 300, 272, s, rng);
+    ok &= check<plans::Fp8E4M3BlockwiseN192>(130, 200, 400, s, rng);
     if (small) continue;
+    ok &= check<plans::Fp8E4M3BlockwiseN192>(300, 1000, 1040, s, rng);
     ok &= check<plans::Fp8E4M3Blockwise>(300, 1000, 1040, s, rng);
     ok &= check<plans::Fp8E4M3Blockwise>(129, 520, 4096, s, rng);
   }
@@ -467,7 +472,8 @@ void bench(std::int64_t m, std::int64_t n, std::int64_t k, Scaling scaling, bool
       [&] { p.run(); }, [&] { reference.run(p.db.data(), p.da.data(), c.data()); }, nullptr, 5, 30);
   double const flops = 2.0 * double(m) * double(n) * double(k);
   std::string const name = std::string("gemm_fp8_sm90 ") + fp8_name<typename Plan::TA>() + "x" +
-                           fp8_name<typename Plan::TB>() + " " + scaling_name(scaling);
+                           fp8_name<typename Plan::TB>() + " " + scaling_name(scaling) +
+                           (Plan::block_scaled ? ", tile 128x" + std::to_string(Plan::block_n) : "");
   records.push_back({name, std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k), "fp8",
                      flops / (ours_ms * 1e9),
                      std::string("cuBLASLt FP8 per tensor") + (fast_accumulation ? ", fast accumulation" : ""),
@@ -550,6 +556,7 @@ void benchmarks(std::mt19937_64& rng, cublasLtHandle_t handle, std::vector<ex::R
     bench<plans::Fp8E4M3>(s[0], s[1], s[2], Scaling::RowColumn, true, rng, handle, records);
     // Blockwise against cuBLASLt's per-tensor GEMM that also promotes its accumulator.
     bench<plans::Fp8E4M3Blockwise>(s[0], s[1], s[2], Scaling::Block, false, rng, handle, records);
+    bench<plans::Fp8E4M3BlockwiseN192>(s[0], s[1], s[2], Scaling::Block, false, rng, handle, records);
   }
 }
 

@@ -126,7 +126,7 @@ int cute_cpp_gemm_fp8(void const* a, long long lda, int a_dtype, void const* b, 
     if (a_dtype < 0 || a_dtype > 1) host::argument_error("gemm.dtype", "a_dtype is 0 (e4m3) or 1 (e5m2)");
     if (scaling == 2) {
       if (a_dtype != 0) host::argument_error("gemm.dtype", "block scaling takes an e4m3 A");
-      return run(std::type_identity<ex::plans::Fp8E4M3Blockwise>{});
+      return ex::plans::with_blockwise_plan(n, run);
     }
     if (a_dtype == 1) return run(std::type_identity<ex::plans::Fp8E5M2E4M3>{});
     return run(std::type_identity<ex::plans::Fp8E4M3>{});
@@ -145,7 +145,7 @@ int cute_cpp_gemm_fp8_workspace_bytes(long long m, long long n, long long k, int
       shape.m = m, shape.n = n, shape.k = k;
       return ex::gemm_workspace_bytes<Plan>(shape);
     };
-    *bytes = scaling == 2 ? of(std::type_identity<ex::plans::Fp8E4M3Blockwise>{})
+    *bytes = scaling == 2 ? ex::plans::with_blockwise_plan(n, of)
                           : of(std::type_identity<ex::plans::Fp8E4M3>{});  // e5m2's plan has the same tile
   });
 }

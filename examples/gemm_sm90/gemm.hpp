@@ -84,10 +84,11 @@ struct GemmPlan {
                 "(N x K, rows contiguous)");
   static constexpr bool block_scaled = Config.block_scaled;
   static_assert(!block_scaled || (sizeof(TA) == 1 && sizeof(TB) == 1 && Config.block_k == 128 &&
-                                  Config.block_n == 128 && Config.schedule == KernelSchedule::Cooperative),
-                "cute-cpp [gemm.block-scaled]: block scaling takes FP8 operands in 128 x 128 x 128 tiles (one scale "
-                "block of B per tile and K block; the promoted accumulator beside the K block's own fits no wider "
-                "tile), cooperative");
+                                  (Config.block_n == 128 || Config.block_n == 192) &&
+                                  Config.schedule == KernelSchedule::Cooperative),
+                "cute-cpp [gemm.block-scaled]: block scaling takes FP8 operands in 128 x 128 x 128 or 128 x 192 x 128 "
+                "tiles (a tile's columns meet at most two scale blocks of B; the promoted accumulator beside the K "
+                "block's own fits no wider tile), cooperative");
   static constexpr bool grouped = Config.grouped;
   static_assert(!grouped || (Config.cluster_m == 1 &&
                              major_a == OperandMajorMode::K && major_b == OperandMajorMode::K &&

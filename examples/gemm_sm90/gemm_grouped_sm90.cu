@@ -13,8 +13,6 @@ template void run_grouped_gemm<plans::Bf16GroupedPingPong>(GroupedGemmArguments<
 template void run_grouped_gemm<plans::Bf16GroupedPingPongSwiGLU>(
     GroupedGemmArguments<plans::Bf16GroupedPingPongSwiGLU> const&, cudaStream_t);
 
-template void run_grouped_gemm<plans::Fp8E4M3BlockwiseGrouped>(
-    GroupedGemmArguments<plans::Fp8E4M3BlockwiseGrouped> const&, cudaStream_t);
 
 template <bool SwiGLU>
 void run_grouped_gemm_bf16(GroupedBf16Arguments<SwiGLU> const& args, cudaStream_t stream) {

@@ -173,14 +173,15 @@ struct GemmMainLoop {
 
   /// acc = the tile's product over its K blocks (this warpgroup's rows from `row0` of the tile);
   /// block-scaled plans: the sum of each K block's product times its scales (`scales`, for rows
-  /// of A below `m`).
+  /// of A below `m` and rows of B below `n`).
   template <class Between>
   __device__ __forceinline__ void run(typename Mma::FragmentC& acc, WorkTileInfo const& tile, int row0,
-                                      Between&& between, BlockScales const& scales = {}, std::int64_t m = 0) {
+                                      Between&& between, BlockScales const& scales = {}, std::int64_t m = 0,
+                                      std::int64_t n = 0) {
     acc.fill(0.0f);
     auto previous = state;
     auto const step = [&](int kb) {
-      if constexpr (Plan::block_scaled) return scaled_step(acc, tile, row0, kb, scales, m);
+      if constexpr (Plan::block_scaled) return scaled_step(acc, tile, row0, kb, scales, m, n);
       pipeline.consumer_wait(state);
       auto& stage = smem.stage[state.index()];
       Mma::warpgroup_arrive(acc);
@@ -218,42 +219,73 @@ struct GemmMainLoop {
   }
 
  private:
+  /// B's 128-row scale blocks a tile's columns meet: one for 128 columns, two for 192 (a tile
+  /// starts at a multiple of 64 columns, so its 192 meet two blocks, split at 64 or 128).
+  static constexpr int b_blocks = Plan::block_n > 128 ? 2 : 1;
+  /// A K block's scales for this thread's values: A's scale of each of its rows times B's of each
+  /// scale block its columns meet, and the tile column where the second block starts.
+  struct KBlockScales {
+    float row_block[Mma::atoms_m][2][b_blocks];
+    int boundary;
+  };
+  __device__ __forceinline__ KBlockScales load_scales(WorkTileInfo const& tile, int row0, int kb,
+                                                      BlockScales const& scales, std::int64_t m,
+                                                      std::int64_t n) const {
+    KBlockScales r;
+    auto const slice = Mma::get_slice(int(threadIdx.x % 128));
+    std::int64_t const tile_row = std::int64_t(tile.m) * Plan::block_m + row0;
+    std::int64_t const n0 = std::int64_t(tile.n) * Plan::block_n;
+    r.boundary = 128 - int(n0 % 128);
+    float b_scale[b_blocks];
+#pragma unroll
+    for (int b = 0; b < b_blocks; ++b)
+      // NOTE: past B's last row block (a ragged tile's columns past N) the scale is not read.
+      b_scale[b] = b == 0 || n0 + r.boundary < n
+                       ? epilogue::read_only(scales.b, (n0 / 128 + b) * scales.b_row_stride +
+                                                           std::int64_t(kb) * scales.b_k_stride)
+                       : 0.0f;
+#pragma unroll
+    for (int a = 0; a < Mma::atoms_m; ++a)
+#pragma unroll
+      for (int h = 0; h < 2; ++h) {
+        std::int64_t const row = tile_row + slice.row(a, 2 * h);
+        float const a_scale =
+            row < m ? epilogue::read_only(scales.a, row * scales.a_row_stride + std::int64_t(kb) * scales.a_k_stride)
+                    : 0.0f;
+#pragma unroll
+        for (int b = 0; b < b_blocks; ++b) r.row_block[a][h][b] = a_scale * b_scale[b];
+      }
+    return r;
+  }
   /// One K block of a block-scaled plan: its products into a fresh accumulator, waited for (the
   /// scales load meanwhile), the stage released, then acc += product * a(row, kb) * b(n block, kb).
   /// NOTE: the wait leaves no wgmma in flight across K blocks in this warpgroup; the other
-  /// consumer warpgroup's wgmmas keep the tensor cores busy during the promotion.
+  /// consumer warpgroup's wgmmas keep the tensor cores busy during the promotion. Measured
+  /// slower (README): the next block's scales loaded a block ahead, and a second product
+  /// accumulator to keep a wgmma group in flight.
   __device__ __forceinline__ void scaled_step(typename Mma::FragmentC& acc, WorkTileInfo const& tile, int row0,
-                                              int kb, BlockScales const& scales, std::int64_t m) {
+                                              int kb, BlockScales const& scales, std::int64_t m, std::int64_t n) {
     typename Mma::FragmentC product;
     pipeline.consumer_wait(state);
     auto& stage = smem.stage[state.index()];
     Mma::warpgroup_arrive(product);
     Mma::gemm(product, stage.a, stage.b, row0, false);
     Mma::commit_group();
-    auto const slice = Mma::get_slice(int(threadIdx.x % 128));
-    std::int64_t const tile_row = std::int64_t(tile.m) * Plan::block_m + row0;
-    float const b_scale = epilogue::read_only(scales.b, std::int64_t(tile.n) * scales.b_row_stride +
-                                                            std::int64_t(kb) * scales.b_k_stride);
-    // A thread's values of an atom lie in two rows (value j's row: slice.row(a, j)).
-    float a_scale[Mma::atoms_m][2];
-#pragma unroll
-    for (int a = 0; a < Mma::atoms_m; ++a)
-#pragma unroll
-      for (int h = 0; h < 2; ++h) {
-        std::int64_t const row = tile_row + slice.row(a, 2 * h);
-        a_scale[a][h] = row < m ? epilogue::read_only(scales.a, row * scales.a_row_stride +
-                                                                    std::int64_t(kb) * scales.a_k_stride) * b_scale
-                                : 0.0f;
-      }
+    KBlockScales const s = load_scales(tile, row0, kb, scales, m, n);
     Mma::template wait_group<0>(product);
     pipeline.consumer_release(state, lane, cluster.mask, cluster.rank);
     state.advance();
+    auto const slice = Mma::get_slice(int(threadIdx.x % 128));
 #pragma unroll
     for (int a = 0; a < Mma::atoms_m; ++a)
 #pragma unroll
-      for (int j = 0; j < Mma::acc_per_atom; ++j)
-        acc.storage[a * Mma::acc_per_atom + j] +=
-            product.storage[a * Mma::acc_per_atom + j] * a_scale[a][slice.row(a, j) == slice.row(a, 0) ? 0 : 1];
+      for (int j = 0; j < Mma::acc_per_atom; ++j) {
+        // Value j lies in column block j / 4 (8 columns) and in the atom's first or second row.
+        int const h = slice.row(a, j) == slice.row(a, 0) ? 0 : 1;
+        float const scale = b_blocks == 1 || 8 * (j / 4) < s.boundary ? s.row_block[a][h][0]
+                                                                       : s.row_block[a][h][b_blocks - 1];
+        acc.storage[a * Mma::acc_per_atom + j] += product.storage[a * Mma::acc_per_atom + j] * scale;
+      }
   }
 
   PipelineState<Plan::stages> in_flight;  ///< the stage of the last wgmmas issued
@@ -325,6 +357,7 @@ __device__ __forceinline__ void gemm_consumer(typename Plan::SharedStorage& smem
   GemmMainLoop<Plan> mainloop(smem);
   OutputStore output(smem.epilogue[consumer], consumer, thread);
   ReductionGroup<typename Plan::FixupBarriers> const fixup_group{consumer, thread, &smem.split_k_flag[consumer]};
+
   typename Mma::FragmentC acc;
   // overlap_epilogue: the previous tile's slab, packed (its chunks from overlap_first_chunk on
   // are still to store while has_pending).
@@ -373,7 +406,7 @@ __device__ __forceinline__ void gemm_consumer(typename Plan::SharedStorage& smem
         [&](int c) {
           if (has_pending) store_pending_chunk(c);
         },
-        scales, rows);
+        scales, rows, Plan::gated ? 2 * n : n);
     has_pending = false;
     if constexpr (Plan::pingpong) {
       auto next = scheduler;

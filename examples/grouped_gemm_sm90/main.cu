@@ -12,6 +12,8 @@
 #include "examples/common/check.hpp"
 #include "examples/common/cli.hpp"
 #include "examples/common/cublas.hpp"
+#include "examples/common/fill.hpp"
+#include "examples/gemm_sm90/cublaslt_gemm.hpp"
 #include "examples/gemm_sm90/grouped_gemm.hpp"
 #include "examples/gemm_sm90/plans.hpp"
 
@@ -25,7 +27,9 @@
 #include <cstdio>
 #include <numeric>
 #include <random>
+#include <span>
 #include <string>
+#include <tuple>
 #include <type_traits>
 #include <vector>
 
@@ -336,7 +340,8 @@ bool check_fp8_blockwise(std::mt19937_64& rng) {
         bound = std::max(bound, mag);
       }
   auto const res = ex::check_close(std::span<bf16 const>(got), std::span<double const>(want), 1.0 / 128, bound / 1024);
-  std::printf("check grouped %-34s G=%-4lld rows=%-6lld N=%-5lld K=%-5lld %s\n", "e4m3, 1x128 / 128x128 block scales",
+  std::printf("check grouped %-34s G=%-4lld rows=%-6lld N=%-5lld K=%-5lld %s\n",
+              "e4m3, 1x128 / 128x128 block scales",
               (long long)groups, (long long)rows, (long long)n, (long long)k, res.summary().c_str());
   return res.ok();
 }
@@ -418,7 +423,65 @@ void bench(std::string const& name, std::vector<std::int64_t> const& loads, std:
                      "TFLOP/s", ours_ms * 1e3});
 }
 
+/// Grouped block-scaled e4m3 against cuBLASLt's FP8 GEMM (per-tensor scales, promoted
+/// accumulation) over the same rows as one dense GEMM with a single weight: the same FLOPs without
+/// the groups, an upper bound for a grouped GEMM.
+template <class Plan>
+void bench_fp8(std::string const& name, std::vector<std::int64_t> const& loads, std::int64_t n, std::int64_t k,
+               std::vector<ex::Record>& records, std::mt19937_64& rng) {
+  using e4m3 = ex::plans::e4m3;
+  auto const groups = std::int64_t(loads.size());
+  std::int64_t const kb = (k + 127) / 128, nb = (n + 127) / 128;
+  std::vector<std::int32_t> ends;
+  std::int64_t rows = 0;
+  for (std::int64_t l : loads) ends.push_back(std::int32_t(rows += l));
+  host::DeviceBuffer<e4m3> a(std::size_t(rows * k)), b(std::size_t(groups * n * k));
+  host::DeviceBuffer<float> sa(std::size_t(rows * kb)), sb(std::size_t(groups * nb * kb)), unit(1);
+  ex::fill_random_tiled(a.data(), a.size(), rng, -6.0, 6.0);
+  ex::fill_random_tiled(b.data(), b.size(), rng, -6.0, 6.0);
+  ex::fill_random_tiled(sa.data(), sa.size(), rng, 0.5, 1.5);
+  ex::fill_random_tiled(sb.data(), sb.size(), rng, 0.5, 1.5);
+  std::vector<float> const one{1.0f};
+  unit.upload(std::span<float const>(one));
+  auto dends = to_device(ends);
+  host::DeviceBuffer<bf16> c(std::size_t(rows * n)), c_ref(std::size_t(rows * n));
+  ex::GroupedGemmArguments<Plan> args;
+  args.gemm.a = a.data(), args.gemm.lda = k, args.gemm.b = b.data(), args.gemm.ldb = k;
+  args.gemm.c = c.data(), args.gemm.ldc = n, args.gemm.m = rows, args.gemm.n = n, args.gemm.k = k;
+  args.gemm.block_scales = {sa.data(), kb, 1, sb.data(), kb, 1, nb * kb};
+  args.rows = GroupedRows{.groups = std::int32_t(groups), .offsets = dends.data(), .rows = rows};
+  args.b_group_stride = n * k;
+  host::DeviceBuffer<unsigned char> workspace(ex::grouped_gemm_workspace_bytes(args));
+  args.gemm.workspace = workspace.data(), args.gemm.workspace_bytes = workspace.bytes();
+  cublasLtHandle_t handle = nullptr;
+  ex::cublas_check(cublasLtCreate(&handle), "cublasLtCreate");
+  {
+    ex::LtGemm reference(handle, {CUDA_R_8F_E4M3, std::uint64_t(k), std::uint64_t(n), k, true},
+                         {CUDA_R_8F_E4M3, std::uint64_t(k), std::uint64_t(rows), k, false},
+                         {CUDA_R_16BF, std::uint64_t(n), std::uint64_t(rows), n}, {unit.data(), unit.data(), false});
+    auto const [ours_ms, ref_ms] = ex::median_ms_interleaved(
+        [&] { ex::run_grouped_gemm<Plan>(args, nullptr); }, [&] { reference.run(b.data(), a.data(), c_ref.data()); },
+        nullptr, 5, 20);
+    ex::grouped_gemm_check_status(workspace.data(), nullptr);
+    double const flops = 2.0 * double(rows) * double(n) * double(k);
+    records.push_back({"grouped_gemm_sm90 e4m3, 1x128 / 128x128 block scales", name,
+                       "fp8", flops / (ours_ms * 1e9), "cuBLASLt FP8 per tensor, one dense GEMM of the same rows",
+                       flops / (ref_ms * 1e9), "TFLOP/s", ours_ms * 1e3});
+  }
+  cublasLtDestroy(handle);
+}
+
 void run_benchmarks(std::vector<ex::Record>& records, std::mt19937_64& rng) {
+  // DeepSeek-V3-like experts: 256 of them, top-8, hidden 7168, expert FFN 2048 (gate and up
+  // fused: 4096), FP8 with block scales, at prefill sizes.
+  for (std::int64_t tokens : {4096, 16384}) {
+    auto const loads = expert_loads(tokens, 8, 256, rng);
+    std::string const t = std::to_string(tokens) + " tokens top-8 of 256 experts";
+    for (auto const& [what, n, k] : {std::tuple{"gate-up ", 4096, 7168}, std::tuple{"down ", 7168, 2048}}) {
+      std::string const name = what + t + " N" + std::to_string(n) + " K" + std::to_string(k);
+      bench_fp8<ex::plans::Fp8E4M3BlockwiseGrouped>(name, loads, n, k, records, rng);
+    }
+  }
   auto const for_both_tiles = [&](std::string const& name, std::vector<std::int64_t> const& loads, std::int64_t n,
                                   std::int64_t k) {
     bench<ex::plans::Bf16Grouped>(name, loads, n, k, records, rng);
