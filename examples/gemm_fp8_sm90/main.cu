@@ -170,26 +170,6 @@ struct Problem {
   }
 };
 
-/// Every element of C against the reference: bf16's rounding (2^-8 relative) and the FP8
-/// accumulation's (wgmma's accumulator rounds each product sum: 2^-10 of the sum of |products|).
-template <class Plan>
-bool check(std::int64_t m, std::int64_t n, std::int64_t k, Scaling scaling, std::mt19937_64& rng) {
-  Problem<Plan> p(m, n, k, scaling, rng);
-  p.dc.fill_bytes(0xFF);  // NaN
-  p.run();
-  host::cuda_check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
-  std::vector<double> want;
-  double magnitude = 0;
-  p.reference(want, magnitude);
-  auto const got = p.result();
-  auto const result = ex::check_close(std::span<plans::bf16 const>(got), std::span<double const>(want), 1.0 / 128,
-                                      magnitude / 1024);
-  std::printf("check %s x %s -> bf16 %-18s m=%-5lld n=%-5lld k=%-5lld %s\n", fp8_name<typename Plan::TA>(),
-              fp8_name<typename Plan::TB>(), scaling_name(scaling), (long long)m, (long long)n, (long long)k,
-              result.summary().c_str());
-  return result.ok();
-}
-
 /// An FP8 C quantized by 1 x 128 blocks (q: m x cols, packed; the scale of block (i, b) at
 /// i * row_stride + b * block_stride) against the reference `want` in double. The GPU's outputs
 /// before quantization differ from want by at most `slack` (the accumulation's rounding), so
@@ -223,24 +203,34 @@ bool check_fp8_blocks(char const* what, std::span<plans::e4m3 const> q, std::spa
   return ok;
 }
 
-/// The block-scaled GEMM with an FP8 C (Fp8E4M3BlockwiseToFp8): the bf16 check's reference and
-/// accumulation bound, the output through check_fp8_blocks.
-bool check_fp8_output(std::int64_t m, std::int64_t n, std::int64_t k, Scaling scaling, std::mt19937_64& rng) {
-  using Plan = plans::Fp8E4M3BlockwiseToFp8;
+/// Every element of C against the reference: bf16's rounding (2^-8 relative) and the FP8
+/// accumulation's (wgmma's accumulator rounds each product sum: 2^-10 of the sum of |products|);
+/// an FP8 C (and its block scales) through check_fp8_blocks with that accumulation bound.
+template <class Plan>
+bool check(std::int64_t m, std::int64_t n, std::int64_t k, Scaling scaling, std::mt19937_64& rng) {
   Problem<Plan> p(m, n, k, scaling, rng);
-  p.dc.fill_bytes(0xFF);  // NaN, C and its scales
-  p.dscale_c.fill_bytes(0xFF);
+  p.dc.fill_bytes(0xFF);  // NaN, C and an FP8 C's scales
+  if constexpr (Plan::quantized_output) p.dscale_c.fill_bytes(0xFF);
   p.run();
   host::cuda_check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
   std::vector<double> want;
   double magnitude = 0;
   p.reference(want, magnitude);
-  auto const q = p.result();
-  auto const scales = p.dscale_c.download();
-  std::string const what = std::string("block-scaled e4m3 -> e4m3 1x128, ") + (scaling == Scaling::Block ? "row" : "block") +
-                           "-major scales";
-  return check_fp8_blocks(what.c_str(), std::span<plans::e4m3 const>(q), std::span<float const>(scales), p.c_scales(), m,
-                          n, std::span<double const>(want), magnitude / 1024);
+  auto const got = p.result();
+  if constexpr (Plan::quantized_output) {
+    auto const scales = p.dscale_c.download();
+    std::string const what = std::string("block-scaled e4m3 -> e4m3 1x128, ") +
+                             (scaling == Scaling::Block ? "row" : "block") + "-major scales";
+    return check_fp8_blocks(what.c_str(), std::span<plans::e4m3 const>(got), std::span<float const>(scales),
+                            p.c_scales(), m, n, std::span<double const>(want), magnitude / 1024);
+  } else {
+    auto const result = ex::check_close(std::span<plans::bf16 const>(got), std::span<double const>(want), 1.0 / 128,
+                                        magnitude / 1024);
+    std::printf("check %s x %s -> bf16 %-18s m=%-5lld n=%-5lld k=%-5lld %s\n", fp8_name<typename Plan::TA>(),
+                fp8_name<typename Plan::TB>(), scaling_name(scaling), (long long)m, (long long)n, (long long)k,
+                result.summary().c_str());
+    return result.ok();
+  }
 }
 
 /// The fused gate-up projection with an FP8 C (Bf16TNSwiGLUToFp8): C = silu(gate) * up of the
@@ -426,8 +416,8 @@ bool run_checks(std::mt19937_64& rng, bool small) {
   ok &= check_rejection<plans::Fp8E4M3>("output scales on a bf16 C", "[gemm.output-scales]", rng,
                                         [](auto& a) { a.output_scales.data = const_cast<float*>(a.epilogue_op.scale_a); });
   for (Scaling s : {Scaling::Block, Scaling::BlockKMajor}) {
-    ok &= check_fp8_output(77, 300, 272, s, rng);  // a partial last scale block of C
-    if (!small) ok &= check_fp8_output(300, 1000, 1040, s, rng);
+    ok &= check<plans::Fp8E4M3BlockwiseToFp8>(77, 300, 272, s, rng);  // a partial last scale block of C
+    if (!small) ok &= check<plans::Fp8E4M3BlockwiseToFp8>(300, 1000, 1040, s, rng);
   }
   ok &= check_swiglu_fp8_output(1, 16, 8, rng);
   ok &= check_swiglu_fp8_output(333, 528, 264, rng);

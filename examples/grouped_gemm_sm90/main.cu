@@ -293,6 +293,22 @@ bool check_pointer_array(std::mt19937_64& rng) {
   return ok && named;
 }
 
+/// The grouped block-scaled GEMM's arguments: contiguous groups ending at the device's `ends`, A
+/// (rows, K) and each group's B (n, K) row-major, their 1 x 128 and 128 x 128 scales row-major (B's
+/// a group after another), C (rows, n); the workspace is the caller's to give.
+ex::GroupedGemmArguments<ex::plans::Fp8E4M3BlockwiseGrouped> fp8_grouped_arguments(
+    ex::plans::e4m3 const* a, ex::plans::e4m3 const* b, float const* sa, float const* sb, std::int32_t const* ends,
+    std::int64_t groups, bf16* c, std::int64_t rows, std::int64_t n, std::int64_t k) {
+  std::int64_t const kb = (k + 127) / 128, nb = (n + 127) / 128;
+  ex::GroupedGemmArguments<ex::plans::Fp8E4M3BlockwiseGrouped> args;
+  args.gemm.a = a, args.gemm.lda = k, args.gemm.b = b, args.gemm.ldb = k;
+  args.gemm.c = c, args.gemm.ldc = n, args.gemm.m = rows, args.gemm.n = n, args.gemm.k = k;
+  args.gemm.block_scales = {sa, kb, 1, sb, kb, 1, nb * kb};
+  args.rows = GroupedRows{.groups = std::int32_t(groups), .offsets = ends, .rows = rows};
+  args.b_group_stride = n * k;
+  return args;
+}
+
 /// FP8 e4m3 with DeepSeek-V3's block scales, grouped: A's 1 x 128 scales by row of the packed rows,
 /// each group's B with its own 128 x 128 scales; K past a scale block, ragged groups, an empty one.
 bool check_fp8_blockwise(std::mt19937_64& rng) {
@@ -313,12 +329,8 @@ bool check_fp8_blockwise(std::mt19937_64& rng) {
   auto dends = to_device(ends);
   host::DeviceBuffer<bf16> dc(std::size_t(rows * n));
   dc.fill_bytes(0xFF);
-  ex::GroupedGemmArguments<Plan> args;
-  args.gemm.a = da.data(), args.gemm.lda = k, args.gemm.b = db.data(), args.gemm.ldb = k;
-  args.gemm.c = dc.data(), args.gemm.ldc = n, args.gemm.m = rows, args.gemm.n = n, args.gemm.k = k;
-  args.gemm.block_scales = {dsa.data(), kb, 1, dsb.data(), kb, 1, nb * kb};
-  args.rows = GroupedRows{.groups = std::int32_t(groups), .offsets = dends.data(), .rows = rows};
-  args.b_group_stride = n * k;
+  auto args = fp8_grouped_arguments(da.data(), db.data(), dsa.data(), dsb.data(), dends.data(), groups, dc.data(), rows,
+                                    n, k);
   host::DeviceBuffer<unsigned char> workspace(ex::grouped_gemm_workspace_bytes(args));
   args.gemm.workspace = workspace.data(), args.gemm.workspace_bytes = workspace.bytes();
   ex::run_grouped_gemm<Plan>(args, nullptr);
@@ -426,7 +438,6 @@ void bench(std::string const& name, std::vector<std::int64_t> const& loads, std:
 /// Grouped block-scaled e4m3 against cuBLASLt's FP8 GEMM (per-tensor scales, promoted
 /// accumulation) over the same rows as one dense GEMM with a single weight: the same FLOPs without
 /// the groups, an upper bound for a grouped GEMM.
-template <class Plan>
 void bench_fp8(std::string const& name, std::vector<std::int64_t> const& loads, std::int64_t n, std::int64_t k,
                std::vector<ex::Record>& records, std::mt19937_64& rng) {
   using e4m3 = ex::plans::e4m3;
@@ -445,12 +456,7 @@ void bench_fp8(std::string const& name, std::vector<std::int64_t> const& loads, 
   unit.upload(std::span<float const>(one));
   auto dends = to_device(ends);
   host::DeviceBuffer<bf16> c(std::size_t(rows * n)), c_ref(std::size_t(rows * n));
-  ex::GroupedGemmArguments<Plan> args;
-  args.gemm.a = a.data(), args.gemm.lda = k, args.gemm.b = b.data(), args.gemm.ldb = k;
-  args.gemm.c = c.data(), args.gemm.ldc = n, args.gemm.m = rows, args.gemm.n = n, args.gemm.k = k;
-  args.gemm.block_scales = {sa.data(), kb, 1, sb.data(), kb, 1, nb * kb};
-  args.rows = GroupedRows{.groups = std::int32_t(groups), .offsets = dends.data(), .rows = rows};
-  args.b_group_stride = n * k;
+  auto args = fp8_grouped_arguments(a.data(), b.data(), sa.data(), sb.data(), dends.data(), groups, c.data(), rows, n, k);
   host::DeviceBuffer<unsigned char> workspace(ex::grouped_gemm_workspace_bytes(args));
   args.gemm.workspace = workspace.data(), args.gemm.workspace_bytes = workspace.bytes();
   cublasLtHandle_t handle = nullptr;
@@ -460,7 +466,7 @@ void bench_fp8(std::string const& name, std::vector<std::int64_t> const& loads, 
                          {CUDA_R_8F_E4M3, std::uint64_t(k), std::uint64_t(rows), k, false},
                          {CUDA_R_16BF, std::uint64_t(n), std::uint64_t(rows), n}, {unit.data(), unit.data(), false});
     auto const [ours_ms, ref_ms] = ex::median_ms_interleaved(
-        [&] { ex::run_grouped_gemm<Plan>(args, nullptr); }, [&] { reference.run(b.data(), a.data(), c_ref.data()); },
+        [&] { ex::run_grouped_gemm(args, nullptr); }, [&] { reference.run(b.data(), a.data(), c_ref.data()); },
         nullptr, 5, 20);
     ex::grouped_gemm_check_status(workspace.data(), nullptr);
     double const flops = 2.0 * double(rows) * double(n) * double(k);
@@ -479,7 +485,7 @@ void run_benchmarks(std::vector<ex::Record>& records, std::mt19937_64& rng) {
     std::string const t = std::to_string(tokens) + " tokens top-8 of 256 experts";
     for (auto const& [what, n, k] : {std::tuple{"gate-up ", 4096, 7168}, std::tuple{"down ", 7168, 2048}}) {
       std::string const name = what + t + " N" + std::to_string(n) + " K" + std::to_string(k);
-      bench_fp8<ex::plans::Fp8E4M3BlockwiseGrouped>(name, loads, n, k, records, rng);
+      bench_fp8(name, loads, n, k, records, rng);
     }
   }
   auto const for_both_tiles = [&](std::string const& name, std::vector<std::int64_t> const& loads, std::int64_t n,
