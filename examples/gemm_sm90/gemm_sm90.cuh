@@ -262,7 +262,8 @@ struct GemmMainLoop {
   /// NOTE: the wait leaves no wgmma in flight across K blocks in this warpgroup; the other
   /// consumer warpgroup's wgmmas keep the tensor cores busy during the promotion. Measured
   /// slower (README): the next block's scales loaded a block ahead, and a second product
-  /// accumulator to keep a wgmma group in flight.
+  /// accumulator to keep a wgmma group in flight; the tile's columns in two halves, one promoted
+  /// while the other's wgmmas run, ptxas serializes (C7514: accumulators read in flight).
   __device__ __forceinline__ void scaled_step(typename Mma::FragmentC& acc, WorkTileInfo const& tile, int row0,
                                               int kb, BlockScales const& scales, std::int64_t m, std::int64_t n) {
     typename Mma::FragmentC product;
@@ -357,7 +358,6 @@ __device__ __forceinline__ void gemm_consumer(typename Plan::SharedStorage& smem
   GemmMainLoop<Plan> mainloop(smem);
   OutputStore output(smem.epilogue[consumer], consumer, thread);
   ReductionGroup<typename Plan::FixupBarriers> const fixup_group{consumer, thread, &smem.split_k_flag[consumer]};
-
   typename Mma::FragmentC acc;
   // overlap_epilogue: the previous tile's slab, packed (its chunks from overlap_first_chunk on
   // are still to store while has_pending).
@@ -443,7 +443,8 @@ __device__ __forceinline__ void gemm_consumer(typename Plan::SharedStorage& smem
       }
 #pragma unroll
       for (int atom = 0; atom < Mma::atoms_m; ++atom)
-        output.template store<Mma>(acc, atom, epilogue_op, {*map_c, row0 + atom * 64, col0, rows, n, -1, -1, output_scales});
+        output.template store<Mma>(acc, atom, epilogue_op,
+                                   {*map_c, row0 + atom * 64, col0, rows, n, -1, -1, output_scales});
     }
   }
   if (has_pending) {
