@@ -126,7 +126,7 @@ std::pair<double, double> median_ms_interleaved(Ours&& ours, Reference&& referen
   return {median(ours_ms), median(reference_ms)};
 }
 
-/// One figure beside its reference; ratio = ours / reference, higher is better.
+/// One figure beside its reference; ratio = ours / reference (reference / ours for times), higher is better.
 struct Record {
   std::string kernel;
   std::string shape;
@@ -136,7 +136,12 @@ struct Record {
   double reference_value = 0;
   std::string unit;
   double microseconds = 0;
-  [[nodiscard]] double ratio() const { return reference_value > 0 ? ours / reference_value : 0; }
+  /// The figures are times (host microseconds a call, say): ratio = reference / ours.
+  bool lower_is_better = false;
+  [[nodiscard]] double ratio() const {
+    if (lower_is_better) return ours > 0 ? reference_value / ours : 0;
+    return reference_value > 0 ? ours / reference_value : 0;
+  }
 };
 
 /// A benchmark's shape in the tables: "rows x cols".
