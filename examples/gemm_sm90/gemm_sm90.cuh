@@ -239,8 +239,9 @@ struct GemmMainLoop {
     float b_scale[b_blocks];
 #pragma unroll
     for (int b = 0; b < b_blocks; ++b)
-      // NOTE: past B's last row block (a ragged tile's columns past N) the scale is not read.
-      b_scale[b] = b == 0 || n0 + r.boundary < n
+      // NOTE: past B's last row block (a ragged tile's columns past N, or a cluster's tile past
+      // N altogether) the scale is not read.
+      b_scale[b] = n0 + (b == 0 ? 0 : r.boundary) < n
                        ? epilogue::read_only(scales.b, (n0 / 128 + b) * scales.b_row_stride +
                                                            std::int64_t(kb) * scales.b_k_stride)
                        : 0.0f;
