@@ -490,7 +490,7 @@ void bench_quantize(std::mt19937_64& rng, std::vector<ex::Record>& records) {
 
 /// An FP8 C quantized in the epilogue against the same GEMM writing bf16 followed by
 /// quantize_1x128 (what a model runs without the fusion), timed alternately: `Fused` and
-/// `Unfused` are the two plans, `setup(args)` gives a problem's operands.
+/// `Unfused` are the two plans, `operands(args)` sets a problem's A and B (and their scales).
 template <class Fused, class Unfused>
 void bench_fp8_output(char const* name, std::int64_t m, std::int64_t n, std::int64_t k, auto const& operands,
                       std::vector<ex::Record>& records) {

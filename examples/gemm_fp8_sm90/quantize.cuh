@@ -41,9 +41,6 @@ struct Fp8Quantized {
 
 namespace detail {
 
-/// The scale of a group whose largest magnitude is amax, and its reciprocal's use: x * (448 / amax).
-__device__ __forceinline__ float fp8_scale(float amax) { return epilogue::fp8_block_scale(amax, e4m3_max); }
-__device__ __forceinline__ float fp8_inverse_scale(float amax) { return epilogue::fp8_block_inverse_scale(amax, e4m3_max); }
 
 // NOTE: eight bf16 stay packed in a uint4 (four registers) between the load and the store, so a
 // lane holds its eight loads in flight in 32 registers.
@@ -111,9 +108,11 @@ quantize_1x128_kernel(__nv_bfloat16 const* __restrict__ x, std::int64_t ldx, Fas
     float amax = detail::amax8(v[i]);
 #pragma unroll
     for (int offset = 8; offset > 0; offset /= 2) amax = fmaxf(amax, __shfl_xor_sync(0xffffffffu, amax, offset));
-    if (in[i]) detail::store8(out.q + row[i] * out.ldq + kb[i] * 128 + piece * 8, v[i], detail::fp8_inverse_scale(amax));
+    if (in[i])
+      detail::store8(out.q + row[i] * out.ldq + kb[i] * 128 + piece * 8, v[i],
+                     epilogue::fp8_block_inverse_scale(amax, e4m3_max));
     if (piece == 0 && first + 2 * i + half < total)
-      out.scales[row[i] * out.scale_row_stride + kb[i] * out.scale_k_stride] = detail::fp8_scale(amax);
+      out.scales[row[i] * out.scale_row_stride + kb[i] * out.scale_k_stride] = epilogue::fp8_block_scale(amax, e4m3_max);
   }
 }
 
@@ -144,7 +143,7 @@ quantize_128x128_kernel(__nv_bfloat16 const* __restrict__ x, std::int64_t ldx, s
   __syncthreads();
 #pragma unroll
   for (int w = 0; w < warps; ++w) amax = fmaxf(amax, warp_amax[w]);
-  float const inverse = detail::fp8_inverse_scale(amax);
+  float const inverse = epilogue::fp8_block_inverse_scale(amax, e4m3_max);
 #pragma unroll
   for (int i = 0; i < steps; ++i) {
     std::int64_t const row = row0 + i * 2 * warps;
@@ -152,7 +151,7 @@ quantize_128x128_kernel(__nv_bfloat16 const* __restrict__ x, std::int64_t ldx, s
   }
   if (threadIdx.x == 0)
     out.scales[std::int64_t(blockIdx.y) * out.scale_row_stride + std::int64_t(blockIdx.x) * out.scale_k_stride] =
-        detail::fp8_scale(amax);
+        epilogue::fp8_block_scale(amax, e4m3_max);
 }
 
 namespace detail {

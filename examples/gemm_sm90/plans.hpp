@@ -167,7 +167,8 @@ struct JoinedPlanLists<GemmPlanList<A...>, GemmPlanList<B...>> {
 /// The dense bf16 plans and the grouped ones: what a program running both links (moe_sm90).
 using DenseAndGrouped = typename JoinedPlanLists<Instantiated, GroupedInstantiated>::type;
 /// The FP8 plans (gemm_fp8_sm90.cu; examples/gemm_fp8_sm90 runs them).
-using Fp8Instantiated = GemmPlanList<Fp8E4M3, Fp8E5M2E4M3, Fp8E4M3Blockwise, Fp8E4M3BlockwiseN192, Fp8E4M3BlockwiseToFp8, Bf16TNSwiGLUToFp8>;
+using Fp8Instantiated = GemmPlanList<Fp8E4M3, Fp8E5M2E4M3, Fp8E4M3Blockwise, Fp8E4M3BlockwiseN192, Fp8E4M3BlockwiseToFp8,
+                                     Bf16TNSwiGLUToFp8>;
 
 }  // namespace cute_cpp::examples::plans
 

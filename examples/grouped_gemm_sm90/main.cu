@@ -352,8 +352,7 @@ bool check_fp8_blockwise(std::mt19937_64& rng) {
         bound = std::max(bound, mag);
       }
   auto const res = ex::check_close(std::span<bf16 const>(got), std::span<double const>(want), 1.0 / 128, bound / 1024);
-  std::printf("check grouped %-34s G=%-4lld rows=%-6lld N=%-5lld K=%-5lld %s\n",
-              "e4m3, 1x128 / 128x128 block scales",
+  std::printf("check grouped %-34s G=%-4lld rows=%-6lld N=%-5lld K=%-5lld %s\n", "e4m3, 1x128 / 128x128 block scales",
               (long long)groups, (long long)rows, (long long)n, (long long)k, res.summary().c_str());
   return res.ok();
 }
