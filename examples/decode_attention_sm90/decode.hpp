@@ -26,6 +26,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 namespace cute_cpp::examples {
 
@@ -36,13 +37,18 @@ struct DecodeConfig {
   int stages = 4;
   int ctas_per_sm = 1;
   int box_rows = 64;  ///< keys per TMA box: pages must be a multiple (16 serves every page size)
+  /// Consumer warpgroups, each with O's next head_dim_v / consumer_warpgroups columns (and the
+  /// whole S, computed by each: wide D_v, MLA's 512, does not fit one warpgroup's registers).
+  int consumer_warpgroups = 1;
+  /// V is K's first head_dim_v columns (MLA's latent cache, one tensor): one pipeline, read once.
+  bool v_in_k = false;
 };
 
 /// A decode attention plan: element type, head dims and the tile shape, checked where the type is
 /// formed ([attention.*]) and by verify_plan (shared memory, threads).
 template <class T, int HeadDim, int HeadDimV, DecodeConfig Config>
 struct DecodePlan {
-  static_assert(diag::attention_head_dims<HeadDim, HeadDimV>::ok &&
+  static_assert(diag::attention_decode_head_dims<HeadDim, HeadDimV, Config.consumer_warpgroups, Config.v_in_k>::ok &&
                 diag::attention_decode_tile<Config.block_n, Config.box_rows, Config.stages>::ok);
   using Element = T;
   static constexpr int head_dim = HeadDim, head_dim_v = HeadDimV;
@@ -51,40 +57,65 @@ struct DecodePlan {
   /// Keys per TMA box: a page is a whole number of boxes, so a box never straddles two pages.
   static constexpr int box_rows = Config.box_rows;
   static constexpr int boxes_per_tile = block_n / box_rows;
-  /// One consumer warpgroup (threads 0-127) and two producer warps (K's, V's).
-  static constexpr int consumer_warps = 4;
-  static constexpr int threads = 128 + 64;
+  static constexpr bool v_in_k = Config.v_in_k;
+  /// The consumer warpgroups (threads 0 ..), then the producer warps: K's, and V's unless V is in K.
+  static constexpr int consumer_warpgroups = Config.consumer_warpgroups;
+  static constexpr int consumer_threads = 128 * consumer_warpgroups;
+  static constexpr int consumer_warps = 4 * consumer_warpgroups;
+  static constexpr int producer_warps = v_in_k ? 1 : 2;
+  /// Two consumer warpgroups: the producer warps are a warpgroup of their own that gives its
+  /// registers to them (setmaxnreg); without it, 288 threads would hold every thread to 168.
+  static constexpr bool producer_warpgroup = consumer_warpgroups > 1;
+  static constexpr int threads = consumer_threads + (producer_warpgroup ? 128 : 32 * producer_warps);
+  static constexpr int producer_registers = 40, consumer_registers = 232;
+  static_assert(!producer_warpgroup || producer_registers + consumer_warpgroups * consumer_registers <= 3 * 168,
+                "cute-cpp [plan.registers]: the warpgroups' setmaxnreg budgets exceed the register file");
+  /// O's columns per consumer warpgroup (its MmaO's N).
+  static constexpr int value_cols = HeadDimV / consumer_warpgroups;
 
   /// Q, K and V lie in 64-column chunks (one 128-byte swizzle row each), K and V as block_n rows
-  /// per chunk, filled box_rows at a time; V is the M/N-major B of O += P V.
+  /// per chunk, filled box_rows at a time; V is the M/N-major B of O += P V (a warpgroup's
+  /// value_cols of it: its chunks).
   static constexpr int qk_chunks = HeadDim / 64;
   using QChunk = SmemKMajor<T, block_m, 64>;
   using KChunk = SmemKMajor<T, block_n, 64>;
-  using VTile = SmemMNMajor<T, HeadDimV, block_n>;
+  using VTile = SmemMNMajor<T, value_cols, block_n>;
   using Box = SmemKMajor<T, box_rows, 64>;
   using MmaS = sm90::WgmmaTiledMma<T, T, float, sm90::AOperand<QChunk>, sm90::BOperand<KChunk>, 1, block_n>;
-  using MmaO = sm90::WgmmaTiledMmaRS<T, T, float, sm90::BOperand<VTile>, 1, HeadDimV>;
-  using ConsumersBarrier = NamedBarrier<1, 128>;
+  using MmaO = sm90::WgmmaTiledMmaRS<T, T, float, sm90::BOperand<VTile>, 1, value_cols>;
+  using ConsumersBarrier = NamedBarrier<1, consumer_threads>;
 
   static constexpr std::uint32_t k_bytes = std::uint32_t(block_n) * HeadDim * sizeof(T);
   static constexpr std::uint32_t v_bytes = std::uint32_t(block_n) * HeadDimV * sizeof(T);
-  /// Every consumer warp releases each stage.
+  /// Every consumer warp releases each stage (V in K: after its O += P V, not after S).
   using PipelineK = PipelineTmaAsync<stages, consumer_warps, k_bytes>;
-  using PipelineV = PipelineTmaAsync<stages, consumer_warps, v_bytes>;
+  using PipelineV = std::conditional_t<v_in_k, PipelineK, PipelineTmaAsync<stages, consumer_warps, v_bytes>>;
   using Pipeline = PipelineK;  ///< what verify_plan checks the consumer arrivals of
   using MapKV = TensorMap<T, Box>;
   static_assert(qk_chunks * boxes_per_tile * MapKV::tile_bytes == k_bytes &&
                     HeadDimV / 64 * boxes_per_tile * MapKV::tile_bytes == v_bytes,
                 "cute-cpp [pipeline.tx-bytes]: a stage's expected bytes must equal its TMA boxes");
 
-  struct SharedStorage {
+  struct SharedStorageKV {
     alignas(1024) T q[block_m * HeadDim];
     alignas(1024) T k[stages][block_n * HeadDim];
     alignas(1024) T v[stages][block_n * HeadDimV];
     typename PipelineK::SharedStorage k_barriers;
     typename PipelineV::SharedStorage v_barriers;
     std::int32_t page_windows[2][2][32];  ///< each producer's page-table entries (PageWindow)
+    __device__ T* v_stage(int stage) { return v[stage]; }
+    __device__ typename PipelineV::SharedStorage* v_pipeline() { return &v_barriers; }
   };
+  /// V in K: V's stages and barriers are K's.
+  struct SharedStorageK {
+    alignas(1024) T q[block_m * HeadDim];
+    alignas(1024) T k[stages][block_n * HeadDim];
+    typename PipelineK::SharedStorage k_barriers;
+    std::int32_t page_windows[1][2][32];
+    __device__ T* v_stage(int stage) { return k[stage]; }
+    __device__ typename PipelineK::SharedStorage* v_pipeline() { return &k_barriers; }
+  };
+  using SharedStorage = std::conditional_t<v_in_k, SharedStorageK, SharedStorageKV>;
   static constexpr std::size_t smem_bytes = smem_bytes_for<SharedStorage>();
 };
 
@@ -174,13 +205,22 @@ using D128Page16 = Plan<T, 128, 16>;
 template <class T>
 using D256Page16 = Plan<T, 256, 16>;
 
+/// MLA (DeepSeek's latent attention, FlashMLA's workload): D_qk 576 (512 latent + 64 rope), V
+/// the latent's 512 columns of the same cache (v_in_k), usually one kv head for 16 to 128 q heads.
+/// Two consumer warpgroups of 256 O columns; 64-key tiles in two stages (Q and the stages take
+/// 216 KB); boxes of 64 keys, so pages of a multiple of 64.
+template <class T>
+using Mla = DecodePlan<T, 576, 512,
+                       DecodeConfig{.block_n = 64, .stages = 2, .box_rows = 64, .consumer_warpgroups = 2,
+                                    .v_in_k = true}>;
+
 template <class... Plans>
 struct DecodePlanList {};
 /// Every plan decode_*_sm90.cu instantiate, for the build report.
 using Instantiated =
     DecodePlanList<D64<__nv_bfloat16>, D128<__nv_bfloat16>, D256<__nv_bfloat16>, D64Page16<__nv_bfloat16>,
                    D128Page16<__nv_bfloat16>, D256Page16<__nv_bfloat16>, D64<__half>, D128<__half>, D256<__half>,
-                   D64Page16<__half>, D128Page16<__half>, D256Page16<__half>>;
+                   D64Page16<__half>, D128Page16<__half>, D256Page16<__half>, Mla<__nv_bfloat16>, Mla<__half>>;
 }  // namespace decode_plans
 
 /// The new tokens' K and V, to be written into a decode cache (run_kv_append): token t of sequence
@@ -200,7 +240,8 @@ struct KvAppendArguments {
   int page_size = 0, max_pages_per_seq = 0, num_pages = 0;
 };
 
-/// Writes the new tokens' K and V into their cache slots. A slot outside the sequence's pages or a
+/// Writes the new tokens' K and V into their cache slots (v_new and v both null: K alone, for
+/// MLA's latent cache). A slot outside the sequence's pages or a
 /// page outside the cache is skipped (release builds) or a trap naming it (debug builds); bad
 /// shapes throw std::invalid_argument. Defined for __nv_bfloat16 and __half.
 template <class T>

@@ -21,6 +21,7 @@
 #include <cute_cpp/arch/fence.hpp>
 #include <cute_cpp/arch/griddepcontrol.hpp>
 #include <cute_cpp/arch/math.hpp>
+#include <cute_cpp/arch/registers.hpp>
 #include <cute_cpp/arch/thread.hpp>
 #include <cute_cpp/attention/online_softmax.hpp>
 #include <cute_cpp/attention/value_rows.hpp>
@@ -194,14 +195,14 @@ __device__ __forceinline__ DecodeRow decode_row(DecodeParams const& p, DecodeWor
 }
 
 /// Loads the block's query rows into the swizzled Q tile (rows past the group's are zero), shared
-/// among the consumer warpgroup's threads; then the tile is visible to wgmma.
+/// among the consumer warpgroups' threads; then the tile is visible to wgmma.
 template <class Plan>
 __device__ __forceinline__ void load_queries(typename Plan::Element* q_tile, DecodeParams const& p,
                                              DecodeWork const& w, int thread) {
   using T = typename Plan::Element;
   constexpr int units_per_row = Plan::head_dim / 8;  // 16-byte units
   auto const* const q = static_cast<T const*>(p.q) + w.batch * p.q_batch_stride;
-  for (int u = thread; u < Plan::block_m * units_per_row; u += 128) {
+  for (int u = thread; u < Plan::block_m * units_per_row; u += Plan::consumer_threads) {
     int const r = u / units_per_row, unit = u % units_per_row, chunk = unit / 8, col = unit % 8 * 8;
     std::int32_t const row = w.m_block * Plan::block_m + r;
     int4 value = make_int4(0, 0, 0, 0);
@@ -215,22 +216,25 @@ __device__ __forceinline__ void load_queries(typename Plan::Element* q_tile, Dec
   Plan::ConsumersBarrier::sync();
 }
 
-/// The consumer warpgroup (see the file comment).
+/// A consumer warpgroup (see the file comment): with more than one, each computes the same S and
+/// softmax and keeps O's next value_cols columns.
 template <class Plan>
 __device__ __forceinline__ void decode_consumer(typename Plan::SharedStorage& smem, DecodeParams const& p,
                                                 DecodeWork const& w) {
   using T = typename Plan::Element;
   using MmaS = typename Plan::MmaS;
   using MmaO = typename Plan::MmaO;
-  using Softmax = OnlineSoftmax<Plan::block_n, Plan::head_dim_v>;
+  using Softmax = OnlineSoftmax<Plan::block_n, Plan::value_cols>;
   constexpr int BN = Plan::block_n;
   typename Plan::PipelineK const pipe_k{&smem.k_barriers};
-  typename Plan::PipelineV const pipe_v{&smem.v_barriers};
+  typename Plan::PipelineV const pipe_v{smem.v_pipeline()};
   auto k_state = make_pipeline_state<Plan::stages>(PipelineUserType::Consumer);
   auto v_state = k_state;
-  int const thread = int(threadIdx.x);
+  int const thread = int(threadIdx.x) % 128, warpgroup = int(threadIdx.x) / 128;
   auto const lane = std::uint32_t(thread % 32);
   auto const slice = MmaS::get_slice(thread);
+  // This warpgroup's chunks of a V stage.
+  int const v_offset = warpgroup * Plan::value_cols * BN;
   std::int32_t const row0 = w.m_block * Plan::block_m;
   // The keys this thread's two rows see end at band_hi (from its first column); keys below
   // all_to are seen by every row of the block.
@@ -246,26 +250,31 @@ __device__ __forceinline__ void decode_consumer(typename Plan::SharedStorage& sm
   o.fill(0.0f);
   Softmax softmax;
   // The queries load while the sequence's length does.
-  load_queries<Plan>(smem.q, p, w, thread);
+  load_queries<Plan>(smem.q, p, w, int(threadIdx.x));
   if (w.n_begin < w.n_end) {
     typename MmaS::FragmentC s;
     typename MmaO::FragmentA pa;
     auto const issue_s = [&] {
+      // Q's wgmma descriptors are the same every block: with many chunks (MLA's nine: 36 wgmmas)
+      // the compiler would keep them all in registers and spill; derived from an opaque offset
+      // they are recomputed here instead.
+      T const* const q = smem.q + (Plan::qk_chunks > 4 ? arch::recompute_from_here(0) : 0u);
       pipe_k.consumer_wait(k_state);
       MmaS::warpgroup_arrive(s);
 #pragma unroll
       for (int c = 0; c < Plan::qk_chunks; ++c)
-        MmaS::gemm(s, smem.q + c * Plan::block_m * 64, smem.k[k_state.index()] + c * BN * 64, 0, c > 0);
+        MmaS::gemm(s, q + c * Plan::block_m * 64, smem.k[k_state.index()] + c * BN * 64, 0, c > 0);
       MmaS::commit_group();
     };
     auto const issue_pv = [&] {
       pipe_v.consumer_wait(v_state);
       MmaO::warpgroup_arrive(o, pa);
-      MmaO::gemm(o, pa, smem.v[v_state.index()]);
+      MmaO::gemm(o, pa, smem.v_stage(v_state.index()) + v_offset);
       MmaO::commit_group();
     };
     auto const softmax_of_s = [&](std::int32_t n) {
-      pipe_k.consumer_release(k_state, lane);
+      // V in K: the stage is released with V's (after O += P V).
+      if constexpr (!Plan::v_in_k) pipe_k.consumer_release(k_state, lane);
       k_state.advance();
       std::int32_t const n0 = n * BN;
       if (n0 + BN > all_to) {
@@ -297,9 +306,11 @@ __device__ __forceinline__ void decode_consumer(typename Plan::SharedStorage& sm
     }
     if (w.n_end * BN > w.seq_k) {
       // The last block reaches past the sequence: its V rows there may be anything (0 x NaN is NaN).
+      // V in K with two warpgroups: the other's S may still read them.
       pipe_v.consumer_wait(v_state);
-      zero_value_rows_from<T, Plan::head_dim_v, BN>(smem.v[v_state.index()], w.seq_k - (w.n_end - 1) * BN, thread,
-                                                    128);
+      if constexpr (Plan::v_in_k && Plan::consumer_warpgroups > 1) Plan::ConsumersBarrier::sync();
+      zero_value_rows_from<T, Plan::head_dim_v, BN>(smem.v_stage(v_state.index()), w.seq_k - (w.n_end - 1) * BN,
+                                                    int(threadIdx.x), Plan::consumer_threads);
       arch::fence_view_async_shared();
       Plan::ConsumersBarrier::sync();
     }
@@ -327,15 +338,15 @@ __device__ __forceinline__ void decode_consumer(typename Plan::SharedStorage& sm
     std::int64_t const q_row = (std::int64_t(w.batch) * p.q_tokens + d.token) * p.heads_q + d.head;
     if (partial) {
       out_partial[h] = p.partial_o + (w.split * rows_total + q_row) * Plan::head_dim_v;
-      if (thread % 4 == 0) p.partial_lse[w.split * rows_total + q_row] = lse[h];
+      if (thread % 4 == 0 && warpgroup == 0) p.partial_lse[w.split * rows_total + q_row] = lse[h];
     } else {
       out[h] = static_cast<T*>(p.o) + w.batch * p.o_batch_stride + d.token * p.o_seq_stride + d.head * p.o_head_stride;
-      if (thread % 4 == 0 && p.lse != nullptr) p.lse[q_row] = lse[h];
+      if (thread % 4 == 0 && warpgroup == 0 && p.lse != nullptr) p.lse[q_row] = lse[h];
     }
   }
 #pragma unroll
-  for (int jj = 0; jj < Plan::head_dim_v / 2; jj += 2) {
-    int const h = Softmax::half(jj), col = os.col(jj);
+  for (int jj = 0; jj < Plan::value_cols / 2; jj += 2) {
+    int const h = Softmax::half(jj), col = warpgroup * Plan::value_cols + os.col(jj);
     if (out_partial[h] != nullptr)
       *reinterpret_cast<float2*>(out_partial[h] + col) = make_float2(o(jj, 0), o(jj + 1, 0));
     if (out[h] != nullptr) {
@@ -359,28 +370,32 @@ decode_kernel(const __grid_constant__ typename Plan::MapKV map_k, const __grid_c
   arch::griddepcontrol_launch_dependents();
   if (threadIdx.x == 0) {
     Plan::PipelineK::init(smem.k_barriers);
-    Plan::PipelineV::init(smem.v_barriers);
+    if constexpr (!Plan::v_in_k) Plan::PipelineV::init(smem.v_barriers);
   }
-  if (threadIdx.x == 128) {
+  if (threadIdx.x == Plan::consumer_threads) {
     TmaCopy::prefetch_descriptor(map_k);
-    TmaCopy::prefetch_descriptor(map_v);
+    if constexpr (!Plan::v_in_k) TmaCopy::prefetch_descriptor(map_v);
   }
   __syncthreads();
   // Programmatic dependent launch (a no-op for a plain launch): the keys just appended and the
   // queries are the predecessors' writes, so each role waits for them before its loads (the
   // producers once their page-table reads are under way; lengths and tables come from the host).
   // Two producer warps, K's and V's: each issues half the boxes (with small pages, one warp's
-  // issue rate is what limits the stream).
-  if (threadIdx.x >= 160) {
-    decode_producer<Plan, typename Plan::PipelineV, Plan::head_dim_v / 64>(
-        &smem.v_barriers, smem.v[0], Plan::block_n * Plan::head_dim_v, map_v, smem.page_windows[1], p, w);
+  // issue rate is what limits the stream); V in K: one, K's.
+  if (threadIdx.x >= Plan::consumer_threads) {
+    if constexpr (Plan::producer_warpgroup) arch::warpgroup_reg_dealloc<Plan::producer_registers>();
+    int const warp = int(threadIdx.x - Plan::consumer_threads) / 32;
+    if (warp == 0) {
+      decode_producer<Plan, typename Plan::PipelineK, Plan::qk_chunks>(
+          &smem.k_barriers, smem.k[0], Plan::block_n * Plan::head_dim, map_k, smem.page_windows[0], p, w);
+    } else if constexpr (!Plan::v_in_k) {
+      if (warp == 1)
+        decode_producer<Plan, typename Plan::PipelineV, Plan::head_dim_v / 64>(
+            &smem.v_barriers, smem.v[0], Plan::block_n * Plan::head_dim_v, map_v, smem.page_windows[1], p, w);
+    }
     return;
   }
-  if (threadIdx.x >= 128) {
-    decode_producer<Plan, typename Plan::PipelineK, Plan::qk_chunks>(
-        &smem.k_barriers, smem.k[0], Plan::block_n * Plan::head_dim, map_k, smem.page_windows[0], p, w);
-    return;
-  }
+  if constexpr (Plan::producer_warpgroup) arch::warpgroup_reg_alloc<Plan::consumer_registers>();
   arch::griddepcontrol_wait();
   decode_consumer<Plan>(smem, p, w);
 }
@@ -566,7 +581,19 @@ void run_decode(DecodeArguments<typename Plan::Element> const& a, cudaStream_t s
   int const k_outer = paged ? a.num_pages : a.batch;
   auto const qs = cute_cpp::detail::attention_strides(a.q_stride, "q", Plan::head_dim, a.heads_q, a.q_tokens);
   auto const ks = cute_cpp::detail::attention_strides(a.k_stride, "k", Plan::head_dim, a.heads_kv, k_rows);
-  auto const vs = cute_cpp::detail::attention_strides(a.v_stride, "v", Plan::head_dim_v, a.heads_kv, k_rows);
+  if constexpr (Plan::v_in_k) {
+    AttentionStrides const unset{};
+    bool const same_strides = a.v_stride.batch == a.k_stride.batch && a.v_stride.seq == a.k_stride.seq &&
+                              a.v_stride.head == a.k_stride.head;
+    bool const v_unset = a.v_stride.batch == unset.batch && a.v_stride.seq == unset.seq && a.v_stride.head == unset.head;
+    if (a.v != a.k || !(same_strides || v_unset))
+      argument_error("attention.mla-value", "the plan reads V as the first " + std::to_string(Plan::head_dim_v) +
+                                                " columns of K (MLA's latent cache): v must be k, with k's strides "
+                                                "or none");
+  }
+  auto const vs = Plan::v_in_k ? ks
+                               : cute_cpp::detail::attention_strides(a.v_stride, "v", Plan::head_dim_v, a.heads_kv,
+                                                                     k_rows);
   auto const os = cute_cpp::detail::attention_strides(a.o_stride, "o", Plan::head_dim_v, a.heads_q, a.q_tokens);
   if ((qs.batch | qs.seq | qs.head) % 8 != 0 || reinterpret_cast<std::uintptr_t>(a.q) % 16 != 0)
     argument_error("attention.strides", "q's address must be 16-byte aligned and its strides multiples of 8 "
@@ -639,9 +666,10 @@ decltype(auto) with_decode_plan(DecodeArguments<T> const& a, F&& f) {
   if (a.head_dim == 64 && a.head_dim_v == 64) return small_pages ? f(D64Page16<T>{}) : f(D64<T>{});
   if (a.head_dim == 128 && a.head_dim_v == 128) return small_pages ? f(D128Page16<T>{}) : f(D128<T>{});
   if (a.head_dim == 256 && a.head_dim_v == 256) return small_pages ? f(D256Page16<T>{}) : f(D256<T>{});
+  if (a.head_dim == 576 && a.head_dim_v == 512) return f(Mla<T>{});
   host::argument_error("attention.head-dim", "no decode plan for head dims (" + std::to_string(a.head_dim) + ", " +
                                                  std::to_string(a.head_dim_v) +
-                                                 "): built are (64, 64), (128, 128) and (256, 256)");
+                                                 "): built are (64, 64), (128, 128), (256, 256) and MLA's (576, 512)");
 }
 
 template <class T>

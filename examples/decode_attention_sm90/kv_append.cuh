@@ -78,10 +78,19 @@ __global__ void __launch_bounds__(128) kv_append_kernel(T const* k_new, T const*
 }
 
 template <class T>
-void run_kv_append(KvAppendArguments<T> const& a, cudaStream_t stream) {
+void run_kv_append(KvAppendArguments<T> const& args, cudaStream_t stream) {
   using host::argument_error;
+  // v_new and v both null: the cache is K alone (MLA's latent cache, V read from K's columns);
+  // V's checks then see K's tensors and nothing of V is written (head_dim_v 0).
+  bool const k_only = args.v_new == nullptr && args.v == nullptr;
+  KvAppendArguments<T> a = args;
+  if (k_only) {
+    a.v_new = a.k_new, a.v = a.k, a.head_dim_v = a.head_dim;
+    a.v_new_stride = a.k_new_stride, a.v_stride = a.k_stride;
+  }
   if (a.k_new == nullptr || a.v_new == nullptr || a.k == nullptr || a.v == nullptr || a.seqlens_k == nullptr)
-    argument_error("attention.pointers", "k_new, v_new, k, v and seqlens_k must be device pointers (one is null)");
+    argument_error("attention.pointers", "k_new, v_new, k, v and seqlens_k must be device pointers (one is null; "
+                                         "v_new and v both null: a K-only cache)");
   host::PointerArgument const pointers[] = {
       {"k_new", a.k_new}, {"v_new", a.v_new}, {"k", a.k}, {"v", a.v}, {"seqlens_k", a.seqlens_k}};
   host::check_device_pointers("attention", pointers, stream);
@@ -101,7 +110,7 @@ void run_kv_append(KvAppendArguments<T> const& a, cudaStream_t stream) {
   p.q_tokens = a.q_tokens;
   p.heads_kv = a.heads_kv;
   p.head_dim = a.head_dim;
-  p.head_dim_v = a.head_dim_v;
+  p.head_dim_v = k_only ? 0 : a.head_dim_v;
   using cute_cpp::detail::attention_strides;
   p.k_new = attention_strides(a.k_new_stride, "k_new", a.head_dim, a.heads_kv, a.q_tokens);
   p.v_new = attention_strides(a.v_new_stride, "v_new", a.head_dim_v, a.heads_kv, a.q_tokens);

@@ -38,10 +38,11 @@ using cute_cpp::AttentionStrides;
 namespace {
 
 /// One check: the batch's key lengths (each at least q_tokens), the heads, the cache's layout, and
-/// the split counts run on the same data. Every plan has D_v = D.
+/// the split counts run on the same data.
 struct Case {
   std::vector<int> lens;  ///< keys per sequence, the new tokens' included; the batch is its size
   int q_tokens = 1, heads_q = 32, heads_kv = 8, d = 128;
+  bool mla = false;             ///< MLA: one cache tensor of D 576, V its first 512 columns
   int page_size = 16;           ///< 0: a contiguous cache [batch, extent, heads_kv, d]
   std::vector<int> splits{0};   ///< num_splits of each run (0: automatic)
   bool seqlens = true;          ///< false: seqlens_k null (contiguous; every sequence fills the extent)
@@ -54,9 +55,10 @@ struct Case {
 
   [[nodiscard]] int batch() const { return int(lens.size()); }
   [[nodiscard]] int max_len() const { return *std::max_element(lens.begin(), lens.end()); }
+  [[nodiscard]] int dv() const { return mla ? 512 : d; }
   [[nodiscard]] std::string name() const {
     std::string s = "B" + std::to_string(batch()) + " q" + std::to_string(q_tokens) + " H" + std::to_string(heads_q) +
-                    "/" + std::to_string(heads_kv) + " D" + std::to_string(d);
+                    "/" + std::to_string(heads_kv) + " D" + std::to_string(d) + (mla ? " MLA" : "");
     s += page_size > 0 ? " page" + std::to_string(page_size) : std::string(" contiguous");
     if (!seqlens) s += " no-seqlens";
     if (kv_interleaved) s += " kv-interleaved";
@@ -93,7 +95,7 @@ std::int64_t at(AttentionStrides const& s, std::int64_t outer, std::int64_t seq,
 template <class T>
 struct Inputs {
   std::vector<T> q;                  ///< [batch, q_tokens, heads_q, d]
-  std::vector<std::vector<T>> k, v;  ///< per sequence: [len, heads_kv, d]
+  std::vector<std::vector<T>> k, v;  ///< per sequence: [len, heads_kv, d] (MLA: v empty, V in k)
 };
 
 template <class T>
@@ -103,12 +105,12 @@ Inputs<T> make_inputs(Case const& c, std::mt19937_64& rng) {
   for (int len : c.lens) {
     std::size_t const n = std::size_t(len) * c.heads_kv * c.d;
     in.k.push_back(ex::random_values<T>(n, rng, -1.0, 1.0));
-    in.v.push_back(ex::random_values<T>(n, rng, -1.0, 1.0));
+    if (!c.mla) in.v.push_back(ex::random_values<T>(n, rng, -1.0, 1.0));
   }
   return in;
 }
 
-/// O [batch, q_tokens, heads_q, d] and LSE [batch, q_tokens, heads_q] in double: query token t of
+/// O [batch, q_tokens, heads_q, dv] and LSE [batch, q_tokens, heads_q] in double: query token t of
 /// sequence b sees keys [0, len - q_tokens + t] (causal) or all of them.
 template <class T>
 void reference(Case const& c, Inputs<T> const& in, std::vector<double>& o, std::vector<double>& lse) {
@@ -133,10 +135,11 @@ void reference(Case const& c, Inputs<T> const& in, std::vector<double>& o, std::
     double sum = 0;
     for (auto& x : s) sum += (x = std::exp(x - mx));
     lse[std::size_t(row)] = mx + std::log(sum);
-    for (int e = 0; e < c.d; ++e) {
+    auto const& values = c.mla ? in.k[std::size_t(b)] : in.v[std::size_t(b)];
+    for (int e = 0; e < c.dv(); ++e) {
       double acc = 0;
-      for (int j = 0; j < visible; ++j) acc += s[std::size_t(j)] * key(in.v[std::size_t(b)], j, e);
-      o[std::size_t(row) * c.d + std::size_t(e)] = acc / sum;
+      for (int j = 0; j < visible; ++j) acc += s[std::size_t(j)] * key(values, j, e);
+      o[std::size_t(row) * c.dv() + std::size_t(e)] = acc / sum;
     }
   };
   std::vector<std::thread> pool;
@@ -168,7 +171,7 @@ struct Problem {
 template <class T>
 void place_q_and_o(Case const& c, Inputs<T> const& in, Problem<T>& p) {
   std::int64_t const q_heads = c.strided_qo ? c.heads_q + 2 * c.heads_kv : c.heads_q;
-  std::int64_t const o_head = c.strided_qo ? c.d + 8 : c.d;  // 16 bytes of padding after each head
+  std::int64_t const o_head = c.strided_qo ? c.dv() + 8 : c.dv();  // 16 bytes of padding after each head
   p.q_stride = {c.q_tokens * q_heads * c.d, q_heads * c.d, c.d};
   p.o_stride = {c.q_tokens * c.heads_q * o_head, c.heads_q * o_head, o_head};
   std::vector<T> q(std::size_t(c.batch() * p.q_stride.batch), nan_bits<T>());
@@ -218,7 +221,8 @@ PageTable make_page_table(std::vector<int> const& lens, int page_size, std::mt19
 }
 
 /// Where K and V live in the one cache buffer: per unit (a page, or a sequence when contiguous),
-/// K's [unit_rows, heads_kv, d] and V's, either as two regions or interleaved per page.
+/// K's [unit_rows, heads_kv, d] and V's, either as two regions or interleaved per page (MLA: K's
+/// alone, V the same).
 struct CacheLayout {
   AttentionStrides k, v;
   std::int64_t k_base = 0, v_base = 0, elems = 0;
@@ -227,6 +231,11 @@ struct CacheLayout {
 CacheLayout cache_layout(Case const& c, std::int64_t units, std::int64_t unit_rows) {
   std::int64_t const row = std::int64_t(c.heads_kv) * c.d, unit = unit_rows * row;
   CacheLayout l;
+  if (c.mla) {
+    l.k = l.v = {unit, row, c.d};
+    l.elems = units * unit;
+    return l;
+  }
   if (c.kv_interleaved) {  // [units, 2, unit_rows, heads_kv, d]
     l.k = l.v = {2 * unit, row, c.d};
     l.v_base = unit;
@@ -249,17 +258,20 @@ void append_new_tokens(Case const& c, Inputs<T> const& in, Problem<T>& p, std::i
   for (int b = 0; b < c.batch(); ++b) {
     std::size_t const first = std::size_t(c.lens[std::size_t(b)] - c.q_tokens) * row;
     k_new.insert(k_new.end(), in.k[std::size_t(b)].begin() + std::ptrdiff_t(first), in.k[std::size_t(b)].end());
-    v_new.insert(v_new.end(), in.v[std::size_t(b)].begin() + std::ptrdiff_t(first), in.v[std::size_t(b)].end());
+    if (!c.mla)
+      v_new.insert(v_new.end(), in.v[std::size_t(b)].begin() + std::ptrdiff_t(first), in.v[std::size_t(b)].end());
   }
   host::DeviceBuffer<T> dk(k_new.size()), dv(v_new.size());
   dk.upload(std::span<T const>(k_new));
-  dv.upload(std::span<T const>(v_new));
+  if (!c.mla) dv.upload(std::span<T const>(v_new));
   auto const& a = p.args;
   ex::KvAppendArguments<T> ap;
   ap.k_new = dk.data();
-  ap.v_new = dv.data();
   ap.k = p.kv.data() + k_base;
-  ap.v = p.kv.data() + v_base;
+  if (!c.mla) {  // MLA: a K-only append
+    ap.v_new = dv.data();
+    ap.v = p.kv.data() + v_base;
+  }
   ap.k_stride = a.k_stride;
   ap.v_stride = a.v_stride;
   ap.batch = c.batch();
@@ -304,7 +316,8 @@ void place_cache(Case const& c, Inputs<T> const& in, Problem<T>& p, std::mt19937
           auto const [unit, row] = slot(b, j);
           std::ptrdiff_t const from = (std::ptrdiff_t(j) * c.heads_kv + h) * c.d;
           std::copy_n(in.k[std::size_t(b)].begin() + from, c.d, to.begin() + l.k_base + at(l.k, unit, row, h));
-          std::copy_n(in.v[std::size_t(b)].begin() + from, c.d, to.begin() + l.v_base + at(l.v, unit, row, h));
+          if (!c.mla)
+            std::copy_n(in.v[std::size_t(b)].begin() + from, c.d, to.begin() + l.v_base + at(l.v, unit, row, h));
         }
       }
   };
@@ -347,7 +360,8 @@ void set_shape(Case const& c, ex::DecodeArguments<T>& a) {
   a.q_tokens = c.q_tokens;
   a.heads_q = c.heads_q;
   a.heads_kv = c.heads_kv;
-  a.head_dim = a.head_dim_v = c.d;
+  a.head_dim = c.d;
+  a.head_dim_v = c.dv();
   a.softmax_scale = c.scale;
   a.causal = c.causal;
 }
@@ -358,7 +372,7 @@ void set_shape(Case const& c, ex::DecodeArguments<T>& a) {
 template <class T>
 struct Output {
   int splits = 0;
-  std::vector<T> o;  ///< [batch, q_tokens, heads_q, d]
+  std::vector<T> o;  ///< [batch, q_tokens, heads_q, dv]
   std::vector<float> lse;
   std::size_t padding_written = 0;
 };
@@ -385,8 +399,8 @@ Output<T> run(Case const& c, Problem<T>& p, int num_splits) {
     for (int t = 0; t < c.q_tokens; ++t)
       for (int h = 0; h < c.heads_q; ++h) {
         auto const row = o.begin() + at(p.o_stride, b, t, h);
-        out.o.insert(out.o.end(), row, row + c.d);
-        out.padding_written += std::size_t(std::count_if(row + c.d, row + p.o_stride.head,
+        out.o.insert(out.o.end(), row, row + c.dv());
+        out.padding_written += std::size_t(std::count_if(row + c.dv(), row + p.o_stride.head,
                                                          [](T const& x) { return !is_nan_bits(x); }));
       }
   if (c.lse) out.lse = p.lse.download();
@@ -454,7 +468,7 @@ bool check_case(Case const& c, std::mt19937_64& rng) {
   set_shape(c, p.args);
   place_q_and_o(c, in, p);
   place_cache(c, in, p, rng);
-  std::vector<double> want_o(in.q.size()), want_lse(p.lse.size());
+  std::vector<double> want_o(p.lse.size() * std::size_t(c.dv())), want_lse(p.lse.size());
   reference<T>(c, in, want_o, want_lse);
   bool ok = p.append_ok;
   if (c.append)
@@ -463,7 +477,7 @@ bool check_case(Case const& c, std::mt19937_64& rng) {
   std::vector<double> first_o;
   for (int splits : c.splits) {
     auto const out = run<T>(c, p, splits);
-    auto const r_o = check_o<T>(out.o, want_o, c.d);
+    auto const r_o = check_o<T>(out.o, want_o, c.dv());
     auto const r_l = c.lse ? check_lse(out.lse, want_lse) : ex::CheckResult{};
     bool const pad_ok = out.padding_written == 0;
     ok &= r_o.ok() && (!c.lse || r_l.ok()) && pad_ok;
@@ -475,7 +489,7 @@ bool check_case(Case const& c, std::mt19937_64& rng) {
       first_o = as_double(out.o);
       continue;
     }
-    auto const same = check_o<T>(out.o, first_o, c.d);
+    auto const same = check_o<T>(out.o, first_o, c.dv());
     ok &= same.ok();
     std::printf("       O against the run with splits %d: %s\n", c.splits.front(), same.summary().c_str());
   }
@@ -536,6 +550,10 @@ bool check_errors() {
   std::vector<std::int32_t> const long_lens{16 * 16 + 1};  // one key past the table's 16 pages
   b.seqlens_k_host = long_lens.data();
   ok &= expect("[attention.block-table]", b);
+  b = a;  // MLA's plan reads V from K: another v is refused
+  b.heads_q = b.heads_kv = 1, b.head_dim = 576, b.head_dim_v = 512, b.page_size = 64;
+  b.v = in.data() + 64;
+  ok &= expect("[attention.mla-value]", b);
   b = a;
   b.q_tokens = 9;
   ok &= expect("[attention.q-tokens]", b);
@@ -563,6 +581,9 @@ bool check_small(std::mt19937_64& rng) {
   ok &= check_case<__half>({.lens = {2, 65}, .q_tokens = 2, .heads_q = 4, .heads_kv = 1, .d = 256, .page_size = 64},
                            rng);
   ok &= check_case<bf16>({.lens = {4, 40}, .q_tokens = 4, .heads_q = 32, .heads_kv = 1, .append = true}, rng);
+  ok &= check_case<bf16>({.lens = {2, 65, 130}, .q_tokens = 2, .heads_q = 16, .heads_kv = 1, .d = 576, .mla = true,
+                          .page_size = 64, .splits = {1, 3}, .append = true},
+                         rng);
   return ok;
 }
 
@@ -603,6 +624,16 @@ bool check_all(std::mt19937_64& rng) {
       {.lens = {4, 17, 31, 1000}, .q_tokens = 4, .heads_q = 16, .heads_kv = 4, .append = true},
       {.lens = {1, 64, 65}, .heads_q = 8, .heads_kv = 2, .page_size = 64, .kv_interleaved = true, .append = true},
       {.lens = {2, 300}, .q_tokens = 2, .heads_q = 8, .heads_kv = 2, .d = 64, .page_size = 0, .append = true},
+      // MLA (D_qk 576, V the latent's first 512 columns of the one cache): 16 q heads on pages of 64
+      // with lengths around a page; 32 heads x 4 tokens (two 64-row blocks); 128 heads with 2
+      // tokens in a contiguous cache, appended; every key seen, another scale.
+      {.lens = {1, 15, 64, 65, 1000, 5000}, .heads_q = 16, .heads_kv = 1, .d = 576, .mla = true, .page_size = 64,
+       .splits = {0, 1, 3}},
+      {.lens = {4, 100, 2000}, .q_tokens = 4, .heads_q = 32, .heads_kv = 1, .d = 576, .mla = true, .page_size = 64},
+      {.lens = {2, 300, 700}, .q_tokens = 2, .heads_q = 128, .heads_kv = 1, .d = 576, .mla = true, .page_size = 0,
+       .splits = {0, 2}, .append = true},
+      {.lens = {1, 500}, .heads_q = 64, .heads_kv = 1, .d = 576, .mla = true, .page_size = 128, .causal = false,
+       .scale = 0.07f},
   };
   for (auto const& c : cases) ok &= check_case<bf16>(c, rng);
   ok &= check_case<__half>({.lens = {1, 17, 1000, 5000}, .splits = {0, 3}}, rng);
@@ -676,6 +707,40 @@ void bench(int batch, int len, int page_size, std::mt19937_64& rng, std::vector<
                                            [&] { ex::run_decode_attention<T>(a, nullptr); }));
 }
 
+/// MLA decode (FlashMLA's workload): one latent cache of D 576 on pages of 64 (V its first 512
+/// columns), one query token, every sequence the full length. Bytes: the cache once, Q and O; the
+/// FLOPs (2 · rows · keys · (576 + 512)) are printed beside, for the compute-bound shapes.
+void bench_mla(int batch, int len, int heads_q, std::mt19937_64& rng, std::vector<ex::Record>& records) {
+  using T = __nv_bfloat16;
+  constexpr int d = 576, dv = 512, page = 64;
+  std::size_t const tokens = std::size_t(batch) * len;
+  std::string const shape = "MLA B" + std::to_string(batch) + " H" + std::to_string(heads_q) + " KV" +
+                            std::to_string(len) + " page" + std::to_string(page);
+  host::DeviceBuffer<T> q(std::size_t(batch) * heads_q * d), o(std::size_t(batch) * heads_q * dv), cache(tokens * d);
+  ex::fill_random_tiled(q.data(), q.size(), rng, -1.0, 1.0);
+  ex::fill_random_tiled(cache.data(), cache.size(), rng, -1.0, 1.0);
+  std::vector<std::int32_t> lens(std::size_t(batch), len), table(tokens / page);
+  std::iota(table.begin(), table.end(), 0);
+  std::shuffle(table.begin(), table.end(), rng);
+  host::DeviceBuffer<std::int32_t> dlens(lens.size()), dtable(table.size());
+  dlens.upload(std::span<std::int32_t const>(lens));
+  dtable.upload(std::span<std::int32_t const>(table));
+  ex::DecodeArguments<T> a;
+  a.q = q.data(), a.k = a.v = cache.data(), a.o = o.data();
+  a.batch = batch, a.heads_q = heads_q, a.heads_kv = 1, a.head_dim = d, a.head_dim_v = dv;
+  a.seqlens_k = dlens.data(), a.max_seq_k = len;
+  a.block_table = dtable.data(), a.page_size = page, a.max_pages_per_seq = len / page, a.num_pages = int(table.size());
+  std::size_t const workspace_bytes = ex::decode_workspace_bytes(a);
+  host::DeviceBuffer<unsigned char> workspace(workspace_bytes);
+  a.workspace = workspace.data(), a.workspace_bytes = workspace_bytes;
+  std::size_t const bytes = (cache.size() + q.size() + o.size()) * sizeof(T);
+  records.push_back(ex::bench_against_copy("decode_attention_sm90", shape, ex::dtype_name<T>(), bytes,
+                                           [&] { ex::run_decode_attention<T>(a, nullptr); }));
+  double const flops = 2.0 * double(batch) * heads_q * len * (d + dv);
+  std::printf("  bench %-34s %d splits: %.0f TFLOP/s\n", shape.c_str(), ex::decode_num_splits(a),
+              flops / (records.back().microseconds * 1e6));
+}
+
 void bench_all(std::mt19937_64& rng, std::vector<ex::Record>& records) {
   using bf16 = __nv_bfloat16;
   for (int page_size : bench_page_sizes)
@@ -684,6 +749,9 @@ void bench_all(std::mt19937_64& rng, std::vector<ex::Record>& records) {
   // Beside B32 KV4096's paged rows: what the pages cost, shuffled and in order, against none.
   bench<bf16>(32, 4096, 16, rng, records, -1, false);
   bench<bf16>(32, 4096, 0, rng, records);
+  for (int batch : {64, 128})
+    for (int len : {4096, 8192})
+      for (int heads : {16, 64, 128}) bench_mla(batch, len, heads, rng, records);
 }
 
 /// --sweep: the D128 candidate plans on a few shapes (how decode_plans::D128 was chosen).

@@ -16,6 +16,23 @@ struct attention_head_dims {
   static constexpr bool ok = true;
 };
 
+/// Decode's head dims: as attention_head_dims, or, with V read from K's first D_v columns (MLA's
+/// latent cache: D_qk 576 = 512 + 64 rope, D_v 512), D_v within D_qk; D_v is split over the
+/// consumer warpgroups (1 or 2), each taking whole 64-column chunks, at most 256 (one wgmma's N).
+template <int HeadDim, int HeadDimV, int ConsumerWarpgroups, bool VInK>
+struct attention_decode_head_dims {
+  static_assert(ConsumerWarpgroups == 1 || ConsumerWarpgroups == 2,
+                "cute-cpp [attention.head-dim]: decode has one or two consumer warpgroups");
+  static_assert(HeadDim % 64 == 0 && HeadDim >= 64 && HeadDim <= (VInK ? 576 : 256) && HeadDimV % 64 == 0 &&
+                    HeadDimV >= 64 && HeadDimV <= (VInK ? HeadDim : 256),
+                "cute-cpp [attention.head-dim]: decode's head dims (D_qk, D_v) must be 64, 128, 192 or 256, or with "
+                "V in K (MLA) D_v <= D_qk <= 576, multiples of 64");
+  static_assert(HeadDimV % (64 * ConsumerWarpgroups) == 0 && HeadDimV / ConsumerWarpgroups <= 256,
+                "cute-cpp [attention.head-dim]: each consumer warpgroup takes whole 64-column chunks of D_v, at most "
+                "256 (one wgmma's N)");
+  static constexpr bool ok = true;
+};
+
 /// A CTA tile of Q rows is one 64-row wgmma atom per consumer warpgroup (2 or 3 of them); a K/V
 /// tile of block_n keys is S's wgmma N (a multiple of 16, so P's k-slices are whole) and a TMA box.
 template <int BlockM, int BlockN, int Stages>
