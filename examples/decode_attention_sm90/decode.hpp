@@ -22,6 +22,7 @@
 
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
+#include <cuda_fp8.h>
 #include <cuda_runtime_api.h>
 
 #include <cstddef>
@@ -44,13 +45,19 @@ struct DecodeConfig {
   bool v_in_k = false;
 };
 
-/// A decode attention plan: element type, head dims and the tile shape, checked where the type is
+/// A decode attention plan: element type (Q, O and the MMAs'), the cache's element type (T, or
+/// e4m3: widened to T in shared memory), head dims and the tile shape, checked where the type is
 /// formed ([attention.*]) and by verify_plan (shared memory, threads).
-template <class T, int HeadDim, int HeadDimV, DecodeConfig Config>
+template <class T, int HeadDim, int HeadDimV, DecodeConfig Config, class KV = T>
 struct DecodePlan {
   static_assert(diag::attention_decode_head_dims<HeadDim, HeadDimV, Config.consumer_warpgroups, Config.v_in_k>::ok &&
                 diag::attention_decode_tile<Config.block_n, Config.box_rows, Config.stages>::ok);
+  static_assert(diag::attention_decode_kv<sizeof(KV) == 1, std::is_same_v<KV, __nv_fp8_e4m3> || std::is_same_v<KV, T>,
+                                          HeadDim, HeadDimV, Config.consumer_warpgroups, Config.v_in_k>::ok);
   using Element = T;
+  using KvElement = KV;
+  /// An e4m3 cache: stages hold the widened tile, TMA fills their first half.
+  static constexpr bool kv_fp8 = sizeof(KV) == 1;
   static constexpr int head_dim = HeadDim, head_dim_v = HeadDimV;
   static constexpr int block_m = 64;  ///< query rows (tokens x q heads of a group) per CTA
   static constexpr int block_n = Config.block_n, stages = Config.stages, ctas_per_sm = Config.ctas_per_sm;
@@ -75,25 +82,27 @@ struct DecodePlan {
 
   /// Q, K and V lie in 64-column chunks (one 128-byte swizzle row each), K and V as block_n rows
   /// per chunk, filled box_rows at a time; V is the M/N-major B of O += P V (a warpgroup's
-  /// value_cols of it: its chunks).
+  /// value_cols of it: its chunks). A TMA box is one 128-byte row of box_rows keys: 64 columns,
+  /// or 128 of e4m3 (widened in place to two 64-column chunks).
   static constexpr int qk_chunks = HeadDim / 64;
+  static constexpr int box_cols = 128 / int(sizeof(KV));
   using QChunk = SmemKMajor<T, block_m, 64>;
   using KChunk = SmemKMajor<T, block_n, 64>;
   using VTile = SmemMNMajor<T, value_cols, block_n>;
-  using Box = SmemKMajor<T, box_rows, 64>;
+  using Box = SmemKMajor<KV, box_rows, box_cols>;
   using MmaS = sm90::WgmmaTiledMma<T, T, float, sm90::AOperand<QChunk>, sm90::BOperand<KChunk>, 1, block_n>;
   using MmaO = sm90::WgmmaTiledMmaRS<T, T, float, sm90::BOperand<VTile>, 1, value_cols>;
   using ConsumersBarrier = NamedBarrier<1, consumer_threads>;
 
-  static constexpr std::uint32_t k_bytes = std::uint32_t(block_n) * HeadDim * sizeof(T);
-  static constexpr std::uint32_t v_bytes = std::uint32_t(block_n) * HeadDimV * sizeof(T);
+  static constexpr std::uint32_t k_bytes = std::uint32_t(block_n) * HeadDim * sizeof(KV);
+  static constexpr std::uint32_t v_bytes = std::uint32_t(block_n) * HeadDimV * sizeof(KV);
   /// Every consumer warp releases each stage (V in K: after its O += P V, not after S).
   using PipelineK = PipelineTmaAsync<stages, consumer_warps, k_bytes>;
   using PipelineV = std::conditional_t<v_in_k, PipelineK, PipelineTmaAsync<stages, consumer_warps, v_bytes>>;
   using Pipeline = PipelineK;  ///< what verify_plan checks the consumer arrivals of
-  using MapKV = TensorMap<T, Box>;
-  static_assert(qk_chunks * boxes_per_tile * MapKV::tile_bytes == k_bytes &&
-                    HeadDimV / 64 * boxes_per_tile * MapKV::tile_bytes == v_bytes,
+  using MapKV = TensorMap<KV, Box>;
+  static_assert(HeadDim / box_cols * boxes_per_tile * MapKV::tile_bytes == k_bytes &&
+                    HeadDimV / box_cols * boxes_per_tile * MapKV::tile_bytes == v_bytes,
                 "cute-cpp [pipeline.tx-bytes]: a stage's expected bytes must equal its TMA boxes");
 
   struct SharedStorageKV {
@@ -130,13 +139,17 @@ struct DecodePlan {
 /// Launched as a programmatic dependent (PDL), the kernel reads seqlens_k and block_table before
 /// it waits for the kernel before it: that kernel must not write them (a serving loop's host
 /// writes them before the step).
-template <class T>
+template <class T, class KV = T>
 struct DecodeArguments {
   T const* q = nullptr;
-  T const* k = nullptr;
-  T const* v = nullptr;
+  KV const* k = nullptr;  ///< the cache: T, or e4m3 (an FP8 cache, with k_scale and v_scale)
+  KV const* v = nullptr;
   T* o = nullptr;
   float* lse = nullptr;
+  /// Per kv head (device, [heads_kv]; null: 1): the cache holds K / k_scale and V / v_scale, as
+  /// run_kv_append quantizes them. Q Kᵀ is scaled by k_scale before the softmax, O by v_scale.
+  float const* k_scale = nullptr;
+  float const* v_scale = nullptr;
   AttentionStrides q_stride{}, k_stride{}, v_stride{}, o_stride{};
   int batch = 1, q_tokens = 1, heads_q = 1, heads_kv = 1;
   int head_dim = 0, head_dim_v = 0;  ///< must be a plan's (checked)
@@ -172,6 +185,8 @@ struct DecodeParams {
   void* o = nullptr;
   std::int64_t o_batch_stride = 0, o_seq_stride = 0, o_head_stride = 0;
   float* lse = nullptr;
+  float const* k_scale = nullptr;  ///< per kv head, or null
+  float const* v_scale = nullptr;
   /// Splits: each writes its normalised O and LSE per query row (row (b, t, head) is
   /// (b * q_tokens + t) * heads_q + head) to [split][row][head_dim_v] and [split][row].
   float* partial_o = nullptr;
@@ -214,24 +229,47 @@ using Mla = DecodePlan<T, 576, 512,
                        DecodeConfig{.block_n = 64, .stages = 2, .box_rows = 64, .consumer_warpgroups = 2,
                                     .v_in_k = true}>;
 
+/// An e4m3 cache (FP8 KV) for bf16 or f16 queries: the 16-bit plans' tiles, stages and boxes (the
+/// stages hold the widened tile), head dims 128 and 256.
+template <class T, int D, int BoxRows>
+using Fp8Plan = DecodePlan<T, D, D,
+                           DecodeConfig{.block_n = D == 256 ? 64 : 128, .stages = D == 128 ? 3 : 2,
+                                        .box_rows = BoxRows},
+                           __nv_fp8_e4m3>;
+template <class T>
+using Fp8D128 = Fp8Plan<T, 128, 64>;
+template <class T>
+using Fp8D256 = Fp8Plan<T, 256, 64>;
+template <class T>
+using Fp8D128Page16 = Fp8Plan<T, 128, 16>;
+template <class T>
+using Fp8D256Page16 = Fp8Plan<T, 256, 16>;
+
 template <class... Plans>
 struct DecodePlanList {};
 /// Every plan decode_*_sm90.cu instantiate, for the build report.
 using Instantiated =
     DecodePlanList<D64<__nv_bfloat16>, D128<__nv_bfloat16>, D256<__nv_bfloat16>, D64Page16<__nv_bfloat16>,
                    D128Page16<__nv_bfloat16>, D256Page16<__nv_bfloat16>, D64<__half>, D128<__half>, D256<__half>,
-                   D64Page16<__half>, D128Page16<__half>, D256Page16<__half>, Mla<__nv_bfloat16>, Mla<__half>>;
+                   D64Page16<__half>, D128Page16<__half>, D256Page16<__half>, Mla<__nv_bfloat16>, Mla<__half>,
+                   Fp8D128<__nv_bfloat16>, Fp8D256<__nv_bfloat16>, Fp8D128Page16<__nv_bfloat16>,
+                   Fp8D256Page16<__nv_bfloat16>, Fp8D128<__half>, Fp8D256<__half>, Fp8D128Page16<__half>,
+                   Fp8D256Page16<__half>>;
 }  // namespace decode_plans
 
 /// The new tokens' K and V, to be written into a decode cache (run_kv_append): token t of sequence
 /// b goes to key position seqlens_k[b] - q_tokens + t, the cache's lengths counting the new tokens.
-template <class T>
+template <class T, class KV = T>
 struct KvAppendArguments {
   T const* k_new = nullptr;  ///< [batch, q_tokens, heads_kv, head_dim]
   T const* v_new = nullptr;  ///< [batch, q_tokens, heads_kv, head_dim_v]
   AttentionStrides k_new_stride{}, v_new_stride{};
-  T* k = nullptr;  ///< the cache, laid out as DecodeArguments' k and v
-  T* v = nullptr;
+  KV* k = nullptr;  ///< the cache, laid out as DecodeArguments' k and v
+  KV* v = nullptr;
+  /// An e4m3 cache: per kv head (device, [heads_kv], required), the cache is written K / k_scale
+  /// and V / v_scale, rounded to nearest and saturated to ±448 (DecodeArguments' scales).
+  float const* k_scale = nullptr;
+  float const* v_scale = nullptr;
   AttentionStrides k_stride{}, v_stride{};
   int batch = 1, q_tokens = 1, heads_kv = 1, head_dim = 0, head_dim_v = 0;
   std::int32_t const* seqlens_k = nullptr;  ///< device, [batch]: the lengths after the append
@@ -243,23 +281,25 @@ struct KvAppendArguments {
 /// Writes the new tokens' K and V into their cache slots (v_new and v both null: K alone, for
 /// MLA's latent cache). A slot outside the sequence's pages or a
 /// page outside the cache is skipped (release builds) or a trap naming it (debug builds); bad
-/// shapes throw std::invalid_argument. Defined for __nv_bfloat16 and __half.
-template <class T>
-void run_kv_append(KvAppendArguments<T> const& args, cudaStream_t stream);
+/// shapes throw std::invalid_argument. Defined for __nv_bfloat16 and __half, into a cache of the
+/// same type or of e4m3.
+template <class T, class KV>
+void run_kv_append(KvAppendArguments<T, KV> const& args, cudaStream_t stream);
 
 /// The split count run_decode_attention uses for these arguments (num_splits, or the choice from
 /// the batch, lengths and the current device's SM count when it is 0).
-template <class T>
-int decode_num_splits(DecodeArguments<T> const& args);
+template <class T, class KV>
+int decode_num_splits(DecodeArguments<T, KV> const& args);
 
 /// Workspace bytes run_decode_attention needs for these arguments (0 without splits).
-template <class T>
-std::size_t decode_workspace_bytes(DecodeArguments<T> const& args);
+template <class T, class KV>
+std::size_t decode_workspace_bytes(DecodeArguments<T, KV> const& args);
 
-/// Decode attention with the plan for the arguments' head dims (64, 128, 256); bad arguments throw
-/// std::invalid_argument naming the rule, before anything is launched. Defined for __nv_bfloat16
-/// and __half (decode_*_sm90.cu).
-template <class T>
-void run_decode_attention(DecodeArguments<T> const& args, cudaStream_t stream);
+/// Decode attention with the plan for the arguments' head dims (64, 128, 256; MLA's 576 / 512; an
+/// e4m3 cache: 128, 256); bad arguments throw std::invalid_argument naming the rule, before
+/// anything is launched. Defined for __nv_bfloat16 and __half queries, each with a cache of the
+/// same type or of e4m3 (decode_*_sm90.cu).
+template <class T, class KV>
+void run_decode_attention(DecodeArguments<T, KV> const& args, cudaStream_t stream);
 
 }  // namespace cute_cpp::examples

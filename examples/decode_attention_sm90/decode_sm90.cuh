@@ -23,6 +23,7 @@
 #include <cute_cpp/arch/math.hpp>
 #include <cute_cpp/arch/registers.hpp>
 #include <cute_cpp/arch/thread.hpp>
+#include <cute_cpp/attention/kv_widen.hpp>
 #include <cute_cpp/attention/online_softmax.hpp>
 #include <cute_cpp/attention/value_rows.hpp>
 #include <cute_cpp/copy/tma_copy.hpp>
@@ -125,16 +126,20 @@ struct PageWindow {
   }
 };
 
-/// A producer warp: per key block, `Chunks` 64-column chunks of the block's keys (K's
+/// A producer warp: per key block, `Chunks` box_cols-column chunks of the block's keys (K's
 /// or V's) into its pipeline's stage, as box_rows-key boxes; lane 0 issues the loads, the warp reads
 /// the page table (PageWindow). Boxes past the sequence's end read its last box again (their keys
 /// are masked and their V rows zeroed), so a table entry past the sequence is never used.
 template <class Plan, class Pipeline, int Chunks>
 __device__ __forceinline__ void decode_producer(typename Pipeline::SharedStorage* barriers,
-                                                typename Plan::Element* stage0, int stage_elems,
+                                                typename Plan::Element* stage0_wide, int stage_wide_elems,
                                                 typename Plan::MapKV const& map, std::int32_t (*windows)[32],
                                                 DecodeParams const& p, DecodeWork const& w) {
-  constexpr int BN = Plan::block_n, R = Plan::box_rows;
+  constexpr int BN = Plan::block_n, R = Plan::box_rows, BC = Plan::box_cols;
+  using KV = typename Plan::KvElement;
+  // Stages are sized for the widened tile; an e4m3 one fills the first half.
+  auto* const stage0 = reinterpret_cast<KV*>(stage0_wide);
+  int const stage_elems = stage_wide_elems * int(sizeof(typename Plan::Element) / sizeof(KV));
   Pipeline const pipe{barriers};
   auto state = make_pipeline_state<Plan::stages>(PipelineUserType::Producer);
   auto const lane = std::uint32_t(threadIdx.x % 32);
@@ -177,8 +182,8 @@ __device__ __forceinline__ void decode_producer(typename Pipeline::SharedStorage
       for (int c = 0; c < Chunks; ++c)
 #pragma unroll
         for (int j = 0; j < Plan::boxes_per_tile; ++j)
-          TmaCopy::load(map, stage0 + state.index() * stage_elems + (c * BN + j * R) * 64,
-                        pipe.producer_get_barrier(state), 64 * c, rows[j], w.kv_head, outers[j]);
+          TmaCopy::load(map, stage0 + state.index() * stage_elems + (c * BN + j * R) * BC,
+                        pipe.producer_get_barrier(state), BC * c, rows[j], w.kv_head, outers[j]);
     }
     state.advance();
     __syncwarp();
@@ -245,6 +250,16 @@ __device__ __forceinline__ void decode_consumer(typename Plan::SharedStorage& sm
     band_hi[h] = (p.causal ? w.seq_k - p.q_tokens + token + 1 : w.seq_k) - slice.col(0);
   }
   std::int32_t const all_to = p.causal ? w.seq_k - p.q_tokens + 1 : w.seq_k;
+  // A scaled cache: K's scale folds into the softmax's, V's into O at the end.
+  float const scale_log2 = p.scale_log2 * (p.k_scale != nullptr ? p.k_scale[w.kv_head] : 1.0f);
+  float const v_scale = p.v_scale != nullptr ? p.v_scale[w.kv_head] : 1.0f;
+  // An e4m3 stage is widened in place before the wgmma reads it (attention/kv_widen.hpp).
+  auto const widen = [&](T* tile, auto rows_cols) {
+    if constexpr (Plan::kv_fp8) {
+      constexpr int cols = decltype(rows_cols)::value;
+      widen_e4m3_tile<T, BN, cols, 128>(tile, thread, [] { Plan::ConsumersBarrier::sync(); });
+    }
+  };
 
   typename MmaO::FragmentC o;
   o.fill(0.0f);
@@ -260,14 +275,26 @@ __device__ __forceinline__ void decode_consumer(typename Plan::SharedStorage& sm
       // they are recomputed here instead.
       T const* const q = smem.q + (Plan::qk_chunks > 4 ? arch::recompute_from_here(0) : 0u);
       pipe_k.consumer_wait(k_state);
+      widen(smem.k[k_state.index()], std::integral_constant<int, Plan::head_dim>{});
       MmaS::warpgroup_arrive(s);
 #pragma unroll
       for (int c = 0; c < Plan::qk_chunks; ++c)
         MmaS::gemm(s, q + c * Plan::block_m * 64, smem.k[k_state.index()] + c * BN * 64, 0, c > 0);
       MmaS::commit_group();
     };
-    auto const issue_pv = [&] {
+    // V's stage ready for the wgmma: widened, and in the last block, where it reaches past the
+    // sequence, its rows there zeroed (they may be anything; 0 x NaN is NaN).
+    auto const issue_pv = [&](bool last) {
       pipe_v.consumer_wait(v_state);
+      widen(smem.v_stage(v_state.index()), std::integral_constant<int, Plan::head_dim_v>{});
+      if (last && w.n_end * BN > w.seq_k) {
+        // V in K with two warpgroups: the other's S may still read them.
+        if constexpr (Plan::v_in_k && Plan::consumer_warpgroups > 1) Plan::ConsumersBarrier::sync();
+        zero_value_rows_from<T, Plan::head_dim_v, BN>(smem.v_stage(v_state.index()), w.seq_k - (w.n_end - 1) * BN,
+                                                      int(threadIdx.x), Plan::consumer_threads);
+        arch::fence_view_async_shared();
+        Plan::ConsumersBarrier::sync();
+      }
       MmaO::warpgroup_arrive(o, pa);
       MmaO::gemm(o, pa, smem.v_stage(v_state.index()) + v_offset);
       MmaO::commit_group();
@@ -283,7 +310,7 @@ __device__ __forceinline__ void decode_consumer(typename Plan::SharedStorage& sm
           if (n0 + slice.col(jj) - slice.col(0) >= band_hi[Softmax::half(jj)]) s(jj, 0) = -INFINITY;
         }
       }
-      return softmax.scores(s, p.scale_log2);
+      return softmax.scores(s, scale_log2);
     };
     auto const release_v = [&] {
       pipe_v.consumer_release(v_state, lane);
@@ -297,30 +324,21 @@ __device__ __forceinline__ void decode_consumer(typename Plan::SharedStorage& sm
     for (++n; n < w.n_end; ++n) {
       issue_s();
       softmax.rescale(o, correction);
-      issue_pv();
+      issue_pv(false);
       MmaS::template wait_group<1>(s);
       correction = softmax_of_s(n);
       MmaO::template wait_group<0>(o, pa);
       release_v();
       pa = MmaO::make_a_fragment(s);
     }
-    if (w.n_end * BN > w.seq_k) {
-      // The last block reaches past the sequence: its V rows there may be anything (0 x NaN is NaN).
-      // V in K with two warpgroups: the other's S may still read them.
-      pipe_v.consumer_wait(v_state);
-      if constexpr (Plan::v_in_k && Plan::consumer_warpgroups > 1) Plan::ConsumersBarrier::sync();
-      zero_value_rows_from<T, Plan::head_dim_v, BN>(smem.v_stage(v_state.index()), w.seq_k - (w.n_end - 1) * BN,
-                                                    int(threadIdx.x), Plan::consumer_threads);
-      arch::fence_view_async_shared();
-      Plan::ConsumersBarrier::sync();
-    }
     softmax.rescale(o, correction);
-    issue_pv();
+    issue_pv(true);
     MmaO::template wait_group<0>(o, pa);
     release_v();
   }
   float lse[2];
-  softmax.finish(o, p.scale_log2, lse);
+  softmax.finish(o, scale_log2, lse);
+  if (p.v_scale != nullptr) Softmax::rescale(o, make_float2(v_scale, v_scale));
 
   // ---- epilogue: per row, the output (no splits) or the split's partial ----
   // This thread's two rows (row halves h) are fixed: their destinations are found once, then each
@@ -386,11 +404,11 @@ decode_kernel(const __grid_constant__ typename Plan::MapKV map_k, const __grid_c
     if constexpr (Plan::producer_warpgroup) arch::warpgroup_reg_dealloc<Plan::producer_registers>();
     int const warp = int(threadIdx.x - Plan::consumer_threads) / 32;
     if (warp == 0) {
-      decode_producer<Plan, typename Plan::PipelineK, Plan::qk_chunks>(
+      decode_producer<Plan, typename Plan::PipelineK, Plan::head_dim / Plan::box_cols>(
           &smem.k_barriers, smem.k[0], Plan::block_n * Plan::head_dim, map_k, smem.page_windows[0], p, w);
     } else if constexpr (!Plan::v_in_k) {
       if (warp == 1)
-        decode_producer<Plan, typename Plan::PipelineV, Plan::head_dim_v / 64>(
+        decode_producer<Plan, typename Plan::PipelineV, Plan::head_dim_v / Plan::box_cols>(
             &smem.v_barriers, smem.v[0], Plan::block_n * Plan::head_dim_v, map_v, smem.page_windows[1], p, w);
     }
     return;
@@ -477,8 +495,8 @@ inline int sm_count() {
 /// The split count (flash-decoding's rule): the CTAs of a launch run in waves over the SMs' slots,
 /// and a last wave that is mostly empty wastes its share of the time. Of the split counts that keep
 /// every split at least two key blocks, the smallest whose waves are within 5% of the best filled.
-template <int BlockN, int CtasPerSm, class T>
-int choose_splits(DecodeArguments<T> const& a) {
+template <int BlockN, int CtasPerSm, class T, class KV>
+int choose_splits(DecodeArguments<T, KV> const& a) {
   if (a.num_splits > 0) return a.num_splits;
   std::int64_t const m_blocks = (std::int64_t(a.heads_q / std::max(a.heads_kv, 1)) * a.q_tokens + 63) / 64;
   std::int64_t const ctas = std::int64_t(a.batch) * a.heads_kv * m_blocks;
@@ -496,16 +514,16 @@ int choose_splits(DecodeArguments<T> const& a) {
   return 1;
 }
 
-template <class Plan, class T>
-std::size_t workspace_bytes(DecodeArguments<T> const& a, int splits) {
+template <class Plan, class T, class KV>
+std::size_t workspace_bytes(DecodeArguments<T, KV> const& a, int splits) {
   if (splits <= 1) return 0;
   std::size_t const rows = std::size_t(a.batch) * a.q_tokens * a.heads_q;
   return std::size_t(splits) * rows * (Plan::head_dim_v + 1) * sizeof(float);
 }
 
 /// Every check of the arguments that needs no plan but the key tile.
-template <class T>
-void check_decode(DecodeArguments<T> const& a, cudaStream_t stream) {
+template <class T, class KV>
+void check_decode(DecodeArguments<T, KV> const& a, cudaStream_t stream) {
   using host::argument_error;
   if (a.q == nullptr || a.k == nullptr || a.v == nullptr || a.o == nullptr)
     argument_error("attention.pointers", "q, k, v and o must be device pointers (one is null)");
@@ -547,15 +565,16 @@ void check_decode(DecodeArguments<T> const& a, cudaStream_t stream) {
 }  // namespace detail
 
 template <class Plan>
-int decode_splits_for(DecodeArguments<typename Plan::Element> const& a) {
+int decode_splits_for(DecodeArguments<typename Plan::Element, typename Plan::KvElement> const& a) {
   return detail::choose_splits<Plan::block_n, Plan::ctas_per_sm>(a);
 }
 
 /// Runs decode attention with Plan (its head dims must be the arguments').
 template <class Plan>
-void run_decode(DecodeArguments<typename Plan::Element> const& a, cudaStream_t stream) {
+void run_decode(DecodeArguments<typename Plan::Element, typename Plan::KvElement> const& a, cudaStream_t stream) {
   static_assert(verify_plan<Plan>());
   using T = typename Plan::Element;
+  using KV = typename Plan::KvElement;
   using host::argument_error;
   if (a.head_dim != Plan::head_dim || a.head_dim_v != Plan::head_dim_v)
     argument_error("attention.head-dim", "the plan is for head dims (" + std::to_string(Plan::head_dim) + ", " +
@@ -601,8 +620,8 @@ void run_decode(DecodeArguments<typename Plan::Element> const& a, cudaStream_t s
   if ((os.batch | os.seq | os.head) % 2 != 0 || reinterpret_cast<std::uintptr_t>(a.o) % 4 != 0)
     argument_error("attention.strides", "o's strides must be even (pairs of outputs are stored together)");
   using cute_cpp::detail::attention_map;
-  auto const map_k = attention_map<T, typename Plan::Box>(a.k, Plan::head_dim, k_rows, a.heads_kv, k_outer, ks);
-  auto const map_v = attention_map<T, typename Plan::Box>(a.v, Plan::head_dim_v, k_rows, a.heads_kv, k_outer, vs);
+  auto const map_k = attention_map<KV, typename Plan::Box>(a.k, Plan::head_dim, k_rows, a.heads_kv, k_outer, ks);
+  auto const map_v = attention_map<KV, typename Plan::Box>(a.v, Plan::head_dim_v, k_rows, a.heads_kv, k_outer, vs);
 
   DecodeParams p;
   p.batch = a.batch;
@@ -627,6 +646,8 @@ void run_decode(DecodeArguments<typename Plan::Element> const& a, cudaStream_t s
   p.o_seq_stride = os.seq;
   p.o_head_stride = os.head;
   p.lse = a.lse;
+  p.k_scale = a.k_scale;
+  p.v_scale = a.v_scale;
   std::int64_t const rows = std::int64_t(a.batch) * a.q_tokens * a.heads_q;
   if (splits > 1) {
     p.partial_o = static_cast<float*>(a.workspace);
@@ -659,10 +680,17 @@ void run_decode(DecodeArguments<typename Plan::Element> const& a, cudaStream_t s
 }
 
 /// The plan run_decode_attention uses for `a`'s head dims, as a callable on it.
-template <class T, class F>
-decltype(auto) with_decode_plan(DecodeArguments<T> const& a, F&& f) {
+template <class T, class KV, class F>
+decltype(auto) with_decode_plan(DecodeArguments<T, KV> const& a, F&& f) {
   using namespace decode_plans;
   bool const small_pages = a.block_table != nullptr && a.page_size % 64 != 0;
+  if constexpr (!std::is_same_v<KV, T>) {
+    if (a.head_dim == 128 && a.head_dim_v == 128) return small_pages ? f(Fp8D128Page16<T>{}) : f(Fp8D128<T>{});
+    if (a.head_dim == 256 && a.head_dim_v == 256) return small_pages ? f(Fp8D256Page16<T>{}) : f(Fp8D256<T>{});
+    host::argument_error("attention.head-dim", "no decode plan for an e4m3 cache of head dims (" +
+                                                   std::to_string(a.head_dim) + ", " + std::to_string(a.head_dim_v) +
+                                                   "): built are (128, 128) and (256, 256)");
+  } else {
   if (a.head_dim == 64 && a.head_dim_v == 64) return small_pages ? f(D64Page16<T>{}) : f(D64<T>{});
   if (a.head_dim == 128 && a.head_dim_v == 128) return small_pages ? f(D128Page16<T>{}) : f(D128<T>{});
   if (a.head_dim == 256 && a.head_dim_v == 256) return small_pages ? f(D256Page16<T>{}) : f(D256<T>{});
@@ -670,23 +698,24 @@ decltype(auto) with_decode_plan(DecodeArguments<T> const& a, F&& f) {
   host::argument_error("attention.head-dim", "no decode plan for head dims (" + std::to_string(a.head_dim) + ", " +
                                                  std::to_string(a.head_dim_v) +
                                                  "): built are (64, 64), (128, 128), (256, 256) and MLA's (576, 512)");
+  }
 }
 
-template <class T>
-int decode_num_splits(DecodeArguments<T> const& a) {
+template <class T, class KV>
+int decode_num_splits(DecodeArguments<T, KV> const& a) {
   return with_decode_plan(a, [&](auto plan) { return decode_splits_for<decltype(plan)>(a); });
 }
 
-template <class T>
-std::size_t decode_workspace_bytes(DecodeArguments<T> const& a) {
+template <class T, class KV>
+std::size_t decode_workspace_bytes(DecodeArguments<T, KV> const& a) {
   return with_decode_plan(a, [&](auto plan) {
     using Plan = decltype(plan);
     return detail::workspace_bytes<Plan>(a, decode_splits_for<Plan>(a));
   });
 }
 
-template <class T>
-void run_decode_attention(DecodeArguments<T> const& a, cudaStream_t stream) {
+template <class T, class KV>
+void run_decode_attention(DecodeArguments<T, KV> const& a, cudaStream_t stream) {
   with_decode_plan(a, [&](auto plan) { run_decode<decltype(plan)>(a, stream); });
 }
 

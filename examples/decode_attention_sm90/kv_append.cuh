@@ -6,6 +6,7 @@
 // 16 bytes per lane. Memory-bound and small (a few KB per step); no tensor cores, any target.
 #include "decode.hpp"
 
+#include <ctm/common/cvt.hpp>
 #include <cute_cpp/arch/griddepcontrol.hpp>
 #include <cute_cpp/host/arguments.hpp>
 #include <cute_cpp/host/error.hpp>
@@ -23,12 +24,29 @@ struct KvAppendParams {
   std::int32_t max_seq_k = 0;
   std::int32_t const* block_table = nullptr;
   std::int32_t page_size = 0, max_pages_per_seq = 0, num_pages = 0;
+  float const* k_scale = nullptr;  ///< an e4m3 cache's, per kv head
+  float const* v_scale = nullptr;
 };
 
-template <class T>
-__device__ __forceinline__ void copy_row(T* dst, T const* src, int dim, int lane) {
-  for (int i = lane * 8; i < dim; i += 32 * 8)
-    *reinterpret_cast<int4*>(dst + i) = *reinterpret_cast<int4 const*>(src + i);
+/// A row of `dim` elements, 8 per lane at a time; into an e4m3 cache each divided by `scale` and
+/// rounded (saturating), 8 bytes per lane.
+template <class T, class KV>
+__device__ __forceinline__ void copy_row(KV* dst, T const* src, int dim, int lane, float scale) {
+  for (int i = lane * 8; i < dim; i += 32 * 8) {
+    int4 const in = *reinterpret_cast<int4 const*>(src + i);
+    if constexpr (sizeof(KV) == sizeof(T)) {
+      *reinterpret_cast<int4*>(dst + i) = in;
+    } else {
+      T const* const x = reinterpret_cast<T const*>(&in);
+      float const inverse = 1.0f / scale;
+      std::uint16_t pairs[4];
+#pragma unroll
+      for (int j = 0; j < 4; ++j)
+        pairs[j] = ctm::cvt_rn_satfinite_e4m3x2_f32(float(x[2 * j + 1]) * inverse, float(x[2 * j]) * inverse);
+      *reinterpret_cast<uint2*>(dst + i) =
+          make_uint2(pairs[0] | std::uint32_t(pairs[1]) << 16, pairs[2] | std::uint32_t(pairs[3]) << 16);
+    }
+  }
 }
 
 /// The page holding key `position` of a sequence whose block-table row is `table_row`, or -1 when
@@ -40,8 +58,8 @@ __device__ __forceinline__ std::int32_t page_of(std::int32_t const* table_row, s
   return page >= 0 && page < num_pages ? page : -1;
 }
 
-template <class T>
-__global__ void __launch_bounds__(128) kv_append_kernel(T const* k_new, T const* v_new, T* k, T* v,
+template <class T, class KV>
+__global__ void __launch_bounds__(128) kv_append_kernel(T const* k_new, T const* v_new, KV* k, KV* v,
                                                         KvAppendParams const p) {
   // Programmatic dependent launch (no-ops for a plain launch): the next grid may launch now, and
   // this one waits for its predecessor's memory before touching global memory.
@@ -71,19 +89,21 @@ __global__ void __launch_bounds__(128) kv_append_kernel(T const* k_new, T const*
 #endif
     return;
   }
+  float const k_scale = p.k_scale != nullptr ? p.k_scale[head] : 1.0f;
+  float const v_scale = p.v_scale != nullptr ? p.v_scale[head] : 1.0f;
   copy_row(k + outer * p.k.batch + row * p.k.seq + head * p.k.head,
-           k_new + b * p.k_new.batch + t * p.k_new.seq + head * p.k_new.head, p.head_dim, lane);
+           k_new + b * p.k_new.batch + t * p.k_new.seq + head * p.k_new.head, p.head_dim, lane, k_scale);
   copy_row(v + outer * p.v.batch + row * p.v.seq + head * p.v.head,
-           v_new + b * p.v_new.batch + t * p.v_new.seq + head * p.v_new.head, p.head_dim_v, lane);
+           v_new + b * p.v_new.batch + t * p.v_new.seq + head * p.v_new.head, p.head_dim_v, lane, v_scale);
 }
 
-template <class T>
-void run_kv_append(KvAppendArguments<T> const& args, cudaStream_t stream) {
+template <class T, class KV>
+void run_kv_append(KvAppendArguments<T, KV> const& args, cudaStream_t stream) {
   using host::argument_error;
   // v_new and v both null: the cache is K alone (MLA's latent cache, V read from K's columns);
   // V's checks then see K's tensors and nothing of V is written (head_dim_v 0).
   bool const k_only = args.v_new == nullptr && args.v == nullptr;
-  KvAppendArguments<T> a = args;
+  KvAppendArguments<T, KV> a = args;
   if (k_only) {
     a.v_new = a.k_new, a.v = a.k, a.head_dim_v = a.head_dim;
     a.v_new_stride = a.k_new_stride, a.v_stride = a.k_stride;
@@ -120,6 +140,12 @@ void run_kv_append(KvAppendArguments<T> const& args, cudaStream_t stream) {
     if ((s->batch | s->seq | s->head) % 8 != 0)
       argument_error("attention.strides", "the append's strides must be multiples of 8 elements (16-byte rows)");
   }
+  if constexpr (sizeof(KV) != sizeof(T)) {
+    if (a.k_scale == nullptr || (!k_only && a.v_scale == nullptr))
+      argument_error("attention.kv-scale", "an e4m3 cache takes k_scale and v_scale (per kv head, device)");
+    p.k_scale = a.k_scale;
+    p.v_scale = a.v_scale;
+  }
   for (void const* ptr : {static_cast<void const*>(a.k_new), static_cast<void const*>(a.v_new),
                           static_cast<void const*>(a.k), static_cast<void const*>(a.v)}) {
     if (reinterpret_cast<std::uintptr_t>(ptr) % 16 != 0)
@@ -136,7 +162,7 @@ void run_kv_append(KvAppendArguments<T> const& args, cudaStream_t stream) {
   config.grid = dim3(unsigned((items + 3) / 4));
   config.block = dim3(128);
   config.stream = stream;
-  host::launch(&kv_append_kernel<T>, "kv_append", config, a.k_new, a.v_new, a.k, a.v, p);
+  host::launch(&kv_append_kernel<T, KV>, "kv_append", config, a.k_new, a.v_new, a.k, a.v, p);
 }
 
 }  // namespace cute_cpp::examples

@@ -72,16 +72,23 @@ struct Case {
   }
 };
 
-/// A 16-bit element whose bits are all ones: a NaN in bf16 and in f16.
+/// The element's bits as an unsigned integer of its size.
+template <class T>
+auto bits_of(T const& value) {
+  if constexpr (sizeof(T) == 1) return std::bit_cast<std::uint8_t>(value);
+  else return std::bit_cast<std::uint16_t>(value);
+}
+
+/// A NaN: all ones in bf16 and f16, 0x7F in e4m3.
 template <class T>
 T nan_bits() {
-  static_assert(sizeof(T) == 2);
-  return std::bit_cast<T>(std::uint16_t{0xFFFF});
+  if constexpr (sizeof(T) == 1) return std::bit_cast<T>(std::uint8_t{0x7F});
+  else return std::bit_cast<T>(std::uint16_t{0xFFFF});
 }
 
 template <class T>
 bool is_nan_bits(T const& value) {
-  return std::bit_cast<std::uint16_t>(value) == 0xFFFF;
+  return bits_of(value) == bits_of(nan_bits<T>());
 }
 
 /// The element offset of (outer, seq, head) under strides: outer is a batch entry or a page.
@@ -91,45 +98,71 @@ std::int64_t at(AttentionStrides const& s, std::int64_t outer, std::int64_t seq,
 
 // ---- inputs and the reference ----
 
-/// The problem in logical order, as the reference reads it.
-template <class T>
+/// The problem in logical order, as the reference reads it. The cache's K and V are KV: the
+/// sources themselves, or (an e4m3 cache) the sources divided by their kv head's scale and rounded
+/// as run_kv_append rounds them.
+template <class T, class KV>
 struct Inputs {
-  std::vector<T> q;                  ///< [batch, q_tokens, heads_q, d]
-  std::vector<std::vector<T>> k, v;  ///< per sequence: [len, heads_kv, d] (MLA: v empty, V in k)
+  std::vector<T> q;                          ///< [batch, q_tokens, heads_q, d]
+  std::vector<std::vector<T>> k_src, v_src;  ///< per sequence: [len, heads_kv, d] (MLA: v empty)
+  std::vector<std::vector<KV>> k, v;         ///< as the cache holds them
+  std::vector<float> k_scale, v_scale;       ///< per kv head (1 for a 16-bit cache)
 };
 
-template <class T>
-Inputs<T> make_inputs(Case const& c, std::mt19937_64& rng) {
-  Inputs<T> in;
+/// x / scale in e4m3, as run_kv_append computes it (x times the float inverse, rounded to nearest,
+/// saturated).
+template <class KV, class T>
+std::vector<KV> quantize(std::vector<T> const& x, int heads_kv, int d, std::vector<float> const& scale) {
+  std::vector<KV> out(x.size());
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    if constexpr (std::is_same_v<KV, T>) out[i] = x[i];
+    else out[i] = KV(float(x[i]) * (1.0f / scale[i / std::size_t(d) % std::size_t(heads_kv)]));
+  }
+  return out;
+}
+
+template <class T, class KV>
+Inputs<T, KV> make_inputs(Case const& c, std::mt19937_64& rng) {
+  Inputs<T, KV> in;
   in.q = ex::random_values<T>(std::size_t(c.batch()) * c.q_tokens * c.heads_q * c.d, rng, -1.0, 1.0);
+  // An e4m3 cache: per head, |x| / scale reaches 200-450 of e4m3's 448 (the largest saturate).
+  std::uniform_real_distribution<float> spread(1.0f / 450, 1.0f / 200);
+  for (int h = 0; h < c.heads_kv; ++h) {
+    in.k_scale.push_back(std::is_same_v<KV, T> ? 1.0f : spread(rng));
+    in.v_scale.push_back(std::is_same_v<KV, T> ? 1.0f : spread(rng));
+  }
   for (int len : c.lens) {
     std::size_t const n = std::size_t(len) * c.heads_kv * c.d;
-    in.k.push_back(ex::random_values<T>(n, rng, -1.0, 1.0));
-    if (!c.mla) in.v.push_back(ex::random_values<T>(n, rng, -1.0, 1.0));
+    in.k_src.push_back(ex::random_values<T>(n, rng, -1.0, 1.0));
+    in.k.push_back(quantize<KV>(in.k_src.back(), c.heads_kv, c.d, in.k_scale));
+    if (c.mla) continue;
+    in.v_src.push_back(ex::random_values<T>(n, rng, -1.0, 1.0));
+    in.v.push_back(quantize<KV>(in.v_src.back(), c.heads_kv, c.d, in.v_scale));
   }
   return in;
 }
 
 /// O [batch, q_tokens, heads_q, dv] and LSE [batch, q_tokens, heads_q] in double: query token t of
 /// sequence b sees keys [0, len - q_tokens + t] (causal) or all of them.
-template <class T>
-void reference(Case const& c, Inputs<T> const& in, std::vector<double>& o, std::vector<double>& lse) {
+template <class T, class KV>
+void reference(Case const& c, Inputs<T, KV> const& in, std::vector<double>& o, std::vector<double>& lse) {
   double const scale = c.scale > 0 ? double(c.scale) : 1.0 / std::sqrt(double(c.d));
   int const group = c.heads_q / c.heads_kv, rows_per_seq = c.q_tokens * c.heads_q;
   auto const work = [&](int row) {  // row = (b * q_tokens + t) * heads_q + h
     int const b = row / rows_per_seq, t = row / c.heads_q % c.q_tokens, h = row % c.heads_q, hk = h / group;
     int const len = c.lens[std::size_t(b)];
     int const visible = c.causal ? len - c.q_tokens + t + 1 : len;
-    auto const key = [&](std::vector<T> const& cache, int j, int e) {
+    auto const key = [&](std::vector<KV> const& cache, int j, int e) {
       return double(float(cache[(std::size_t(j) * c.heads_kv + hk) * c.d + std::size_t(e)]));
     };
+    double const k_scale = in.k_scale[std::size_t(hk)], v_scale = c.mla ? k_scale : in.v_scale[std::size_t(hk)];
     T const* qrow = in.q.data() + std::size_t(row) * c.d;
     std::vector<double> s(static_cast<std::size_t>(visible));
     double mx = -INFINITY;
     for (int j = 0; j < visible; ++j) {
       double dot = 0;
       for (int e = 0; e < c.d; ++e) dot += double(float(qrow[e])) * key(in.k[std::size_t(b)], j, e);
-      s[std::size_t(j)] = dot * scale;
+      s[std::size_t(j)] = dot * k_scale * scale;
       mx = std::max(mx, s[std::size_t(j)]);
     }
     double sum = 0;
@@ -139,7 +172,7 @@ void reference(Case const& c, Inputs<T> const& in, std::vector<double>& o, std::
     for (int e = 0; e < c.dv(); ++e) {
       double acc = 0;
       for (int j = 0; j < visible; ++j) acc += s[std::size_t(j)] * key(values, j, e);
-      o[std::size_t(row) * c.dv() + std::size_t(e)] = acc / sum;
+      o[std::size_t(row) * c.dv() + std::size_t(e)] = acc * v_scale / sum;
     }
   };
   std::vector<std::thread> pool;
@@ -155,21 +188,23 @@ void reference(Case const& c, Inputs<T> const& in, std::vector<double>& o, std::
 // ---- the device problem ----
 
 /// The buffers a check's arguments point at, and the host copies of the lengths and the table.
-template <class T>
+template <class T, class KV>
 struct Problem {
   std::vector<std::int32_t> lens, table;
-  host::DeviceBuffer<T> q, kv, o;
+  host::DeviceBuffer<T> q, o;
+  host::DeviceBuffer<KV> kv;
+  host::DeviceBuffer<float> scales;  ///< k's per kv head, then v's (an e4m3 cache)
   host::DeviceBuffer<float> lse;
   host::DeviceBuffer<std::int32_t> dlens, dtable;
   host::DeviceBuffer<unsigned char> workspace;
   bool append_ok = true;  ///< with Case::append: the cache after run_kv_append is the full one, bit for bit
   AttentionStrides q_stride, o_stride;  ///< as laid out (the arguments' may be 0: contiguous)
-  ex::DecodeArguments<T> args;
+  ex::DecodeArguments<T, KV> args;
 };
 
 /// Q in its buffer (NaN around it: the QKV buffer's K and V heads are never Q's), and O's buffer.
-template <class T>
-void place_q_and_o(Case const& c, Inputs<T> const& in, Problem<T>& p) {
+template <class T, class KV>
+void place_q_and_o(Case const& c, Inputs<T, KV> const& in, Problem<T, KV>& p) {
   std::int64_t const q_heads = c.strided_qo ? c.heads_q + 2 * c.heads_kv : c.heads_q;
   std::int64_t const o_head = c.strided_qo ? c.dv() + 8 : c.dv();  // 16 bytes of padding after each head
   p.q_stride = {c.q_tokens * q_heads * c.d, q_heads * c.d, c.d};
@@ -250,22 +285,24 @@ CacheLayout cache_layout(Case const& c, std::int64_t units, std::int64_t unit_ro
 /// run_kv_append of the new tokens (the last q_tokens keys of each sequence, as a [batch, q_tokens,
 /// heads_kv, d] projection output) into the cache; the cache must then be `full`, bit for bit:
 /// every new slot written, nothing else touched.
-template <class T>
-void append_new_tokens(Case const& c, Inputs<T> const& in, Problem<T>& p, std::int64_t k_base, std::int64_t v_base,
-                       std::vector<T> const& full) {
+template <class T, class KV>
+void append_new_tokens(Case const& c, Inputs<T, KV> const& in, Problem<T, KV>& p, std::int64_t k_base,
+                       std::int64_t v_base, std::vector<KV> const& full) {
   std::size_t const row = std::size_t(c.heads_kv) * c.d;
   std::vector<T> k_new, v_new;
   for (int b = 0; b < c.batch(); ++b) {
     std::size_t const first = std::size_t(c.lens[std::size_t(b)] - c.q_tokens) * row;
-    k_new.insert(k_new.end(), in.k[std::size_t(b)].begin() + std::ptrdiff_t(first), in.k[std::size_t(b)].end());
-    if (!c.mla)
-      v_new.insert(v_new.end(), in.v[std::size_t(b)].begin() + std::ptrdiff_t(first), in.v[std::size_t(b)].end());
+    auto const& k_src = in.k_src[std::size_t(b)];
+    k_new.insert(k_new.end(), k_src.begin() + std::ptrdiff_t(first), k_src.end());
+    if (c.mla) continue;
+    auto const& v_src = in.v_src[std::size_t(b)];
+    v_new.insert(v_new.end(), v_src.begin() + std::ptrdiff_t(first), v_src.end());
   }
   host::DeviceBuffer<T> dk(k_new.size()), dv(v_new.size());
   dk.upload(std::span<T const>(k_new));
   if (!c.mla) dv.upload(std::span<T const>(v_new));
   auto const& a = p.args;
-  ex::KvAppendArguments<T> ap;
+  ex::KvAppendArguments<T, KV> ap;
   ap.k_new = dk.data();
   ap.k = p.kv.data() + k_base;
   if (!c.mla) {  // MLA: a K-only append
@@ -284,19 +321,20 @@ void append_new_tokens(Case const& c, Inputs<T> const& in, Problem<T>& p, std::i
   ap.page_size = a.page_size;
   ap.max_pages_per_seq = a.max_pages_per_seq;
   ap.num_pages = a.num_pages;
+  ap.k_scale = a.k_scale;
+  ap.v_scale = a.v_scale;
   ex::run_kv_append<T>(ap, nullptr);
   host::cuda_check(cudaDeviceSynchronize(), "kv_append");
   auto const after = p.kv.download();
-  p.append_ok = std::equal(after.begin(), after.end(), full.begin(), [](T const& x, T const& y) {
-    return std::bit_cast<std::uint16_t>(x) == std::bit_cast<std::uint16_t>(y);
-  });
+  p.append_ok = std::equal(after.begin(), after.end(), full.begin(),
+                           [](KV const& x, KV const& y) { return bits_of(x) == bits_of(y); });
 }
 
 /// The cache: every slot NaN, then each sequence's keys and values written where the table (or the
 /// contiguous layout) puts them. A kernel that reads a spare page, a slot past a sequence's end,
 /// or a table entry past its pages, and lets it reach O, writes NaN.
-template <class T>
-void place_cache(Case const& c, Inputs<T> const& in, Problem<T>& p, std::mt19937_64& rng) {
+template <class T, class KV>
+void place_cache(Case const& c, Inputs<T, KV> const& in, Problem<T, KV>& p, std::mt19937_64& rng) {
   bool const paged = c.page_size > 0;
   int const extent = c.seqlens ? c.max_len() + 7 : c.max_len();  // contiguous: NaN past every sequence
   PageTable table = paged ? make_page_table(c.lens, c.page_size, rng) : PageTable{};
@@ -307,8 +345,8 @@ void place_cache(Case const& c, Inputs<T> const& in, Problem<T>& p, std::mt19937
   };
   // With append, the cache first holds every key but the new tokens' (their slots NaN), and
   // `full` what it must hold after run_kv_append.
-  std::vector<T> cache(std::size_t(l.elems), nan_bits<T>()), full;
-  auto const write_keys = [&](std::vector<T>& to, bool new_tokens) {
+  std::vector<KV> cache(std::size_t(l.elems), nan_bits<KV>()), full;
+  auto const write_keys = [&](std::vector<KV>& to, bool new_tokens) {
     for (int b = 0; b < c.batch(); ++b)
       for (int j = 0; j < c.lens[std::size_t(b)]; ++j) {
         if (!new_tokens && j >= c.lens[std::size_t(b)] - c.q_tokens) continue;
@@ -326,14 +364,22 @@ void place_cache(Case const& c, Inputs<T> const& in, Problem<T>& p, std::mt19937
     write_keys(full, true);
   }
   write_keys(cache, !c.append);
-  p.kv = host::DeviceBuffer<T>(cache.size());
-  p.kv.upload(std::span<T const>(cache));
+  p.kv = host::DeviceBuffer<KV>(cache.size());
+  p.kv.upload(std::span<KV const>(cache));
   p.lens.assign(c.lens.begin(), c.lens.end());
   p.dlens = host::DeviceBuffer<std::int32_t>(p.lens.size());
   p.dlens.upload(std::span<std::int32_t const>(p.lens));
   auto& a = p.args;
   a.k = p.kv.data() + l.k_base;
   a.v = p.kv.data() + l.v_base;
+  if constexpr (!std::is_same_v<KV, T>) {
+    std::vector<float> scales = in.k_scale;
+    scales.insert(scales.end(), in.v_scale.begin(), in.v_scale.end());
+    p.scales = host::DeviceBuffer<float>(scales.size());
+    p.scales.upload(std::span<float const>(scales));
+    a.k_scale = p.scales.data();
+    a.v_scale = p.scales.data() + c.heads_kv;
+  }
   if (c.kv_interleaved) {
     a.k_stride = l.k;
     a.v_stride = l.v;
@@ -354,8 +400,8 @@ void place_cache(Case const& c, Inputs<T> const& in, Problem<T>& p, std::mt19937
   if (c.append) append_new_tokens(c, in, p, l.k_base, l.v_base, full);
 }
 
-template <class T>
-void set_shape(Case const& c, ex::DecodeArguments<T>& a) {
+template <class T, class KV>
+void set_shape(Case const& c, ex::DecodeArguments<T, KV>& a) {
   a.batch = c.batch();
   a.q_tokens = c.q_tokens;
   a.heads_q = c.heads_q;
@@ -379,8 +425,8 @@ struct Output {
 
 /// Runs with num_splits on poisoned outputs and a poisoned workspace (a partial O or LSE that the
 /// combine reads without a split having written it is NaN).
-template <class T>
-Output<T> run(Case const& c, Problem<T>& p, int num_splits) {
+template <class T, class KV>
+Output<T> run(Case const& c, Problem<T, KV>& p, int num_splits) {
   auto& a = p.args;
   a.num_splits = num_splits;
   std::size_t const bytes = ex::decode_workspace_bytes(a);
@@ -457,31 +503,33 @@ std::vector<double> as_double(std::vector<T> const& values) {
 }
 
 /// Every run of a case (one per split count) against the reference, and against the first run.
-template <class T>
+template <class T, class KV = T>
 bool check_case(Case const& c, std::mt19937_64& rng) {
   bool const all_full = std::all_of(c.lens.begin(), c.lens.end(), [&](int len) { return len == c.max_len(); });
   if (*std::min_element(c.lens.begin(), c.lens.end()) < c.q_tokens || (!c.seqlens && !all_full))
     throw std::logic_error("decode_attention_sm90: case " + c.name() +
                            ": each length must hold the query tokens, and without seqlens_k be the extent");
-  auto const in = make_inputs<T>(c, rng);
-  Problem<T> p;
+  auto const in = make_inputs<T, KV>(c, rng);
+  Problem<T, KV> p;
   set_shape(c, p.args);
   place_q_and_o(c, in, p);
   place_cache(c, in, p, rng);
   std::vector<double> want_o(p.lse.size() * std::size_t(c.dv())), want_lse(p.lse.size());
-  reference<T>(c, in, want_o, want_lse);
+  reference(c, in, want_o, want_lse);
+  // The element names printed: the query's, and the cache's when it differs.
+  std::string const dtype = std::string(ex::dtype_name<T>()) + (std::is_same_v<KV, T> ? "" : "/e4m3");
   bool ok = p.append_ok;
   if (c.append)
-    std::printf("  %-4s %s: the cache after run_kv_append %s\n", ex::dtype_name<T>(), c.name().c_str(),
+    std::printf("  %-4s %s: the cache after run_kv_append %s\n", dtype.c_str(), c.name().c_str(),
                 p.append_ok ? "is the full cache, bit for bit" : "DIFFERS from the full cache");
   std::vector<double> first_o;
   for (int splits : c.splits) {
-    auto const out = run<T>(c, p, splits);
+    auto const out = run(c, p, splits);
     auto const r_o = check_o<T>(out.o, want_o, c.dv());
     auto const r_l = c.lse ? check_lse(out.lse, want_lse) : ex::CheckResult{};
     bool const pad_ok = out.padding_written == 0;
     ok &= r_o.ok() && (!c.lse || r_l.ok()) && pad_ok;
-    std::printf("  %-4s %s, splits %d%s\n       O: %s; LSE: %s%s\n", ex::dtype_name<T>(), c.name().c_str(),
+    std::printf("  %-4s %s, splits %d%s\n       O: %s; LSE: %s%s\n", dtype.c_str(), c.name().c_str(),
                 out.splits, splits == 0 ? " (auto)" : "", r_o.summary().c_str(),
                 c.lse ? r_l.summary().c_str() : "not asked for",
                 pad_ok ? "" : ("; WROTE " + std::to_string(out.padding_written) + " elements of o's padding").c_str());
@@ -520,9 +568,10 @@ bool check_errors() {
   // The control: these arguments run, so each error below comes from the one thing changed.
   ex::run_decode_attention(a, nullptr);
   host::cuda_check(cudaDeviceSynchronize(), "decode_attention_sm90");
-  auto const expect = [](char const* rule, ex::DecodeArguments<bf16> const& args) {  // rule: "[id]"
+  auto const expect = [](char const* rule, auto const& args) {  // rule: "[id]"
     try {
-      ex::run_decode_attention(args, nullptr);
+      if constexpr (requires { args.k_new; }) ex::run_kv_append(args, nullptr);
+      else ex::run_decode_attention(args, nullptr);
     } catch (std::invalid_argument const& e) {
       bool const named = std::string(e.what()).find(rule) != std::string::npos;
       std::printf("  error %-24s %s: %s\n", rule, named ? "ok" : "WRONG RULE", e.what());
@@ -568,6 +617,24 @@ bool check_errors() {
   b.workspace = workspace.data();
   b.workspace_bytes = need - 1;
   ok &= expect("[attention.workspace]", b);
+  // An e4m3 cache: head dim 64 has no plan (its boxes are 128 columns); its append takes scales.
+  using fp8 = __nv_fp8_e4m3;
+  auto* const bytes = reinterpret_cast<fp8*>(in.data());
+  ex::DecodeArguments<bf16, fp8> f;
+  f.q = a.q, f.o = a.o, f.k = f.v = bytes;
+  f.batch = a.batch, f.q_tokens = a.q_tokens, f.heads_q = a.heads_q, f.heads_kv = a.heads_kv;
+  f.head_dim = f.head_dim_v = 64;
+  f.seqlens_k = a.seqlens_k, f.seqlens_k_host = a.seqlens_k_host, f.max_seq_k = a.max_seq_k;
+  f.block_table = a.block_table, f.block_table_host = a.block_table_host;
+  f.page_size = a.page_size, f.max_pages_per_seq = a.max_pages_per_seq, f.num_pages = a.num_pages;
+  f.num_splits = 1;
+  ok &= expect("[attention.head-dim]", f);
+  ex::KvAppendArguments<bf16, fp8> ap;
+  ap.k_new = ap.v_new = in.data();
+  ap.k = ap.v = bytes;
+  ap.heads_kv = 4, ap.head_dim = ap.head_dim_v = 128;
+  ap.seqlens_k = dlens.data(), ap.max_seq_k = 250;
+  ok &= expect("[attention.kv-scale]", ap);
   return ok;
 }
 
@@ -584,6 +651,11 @@ bool check_small(std::mt19937_64& rng) {
   ok &= check_case<bf16>({.lens = {2, 65, 130}, .q_tokens = 2, .heads_q = 16, .heads_kv = 1, .d = 576, .mla = true,
                           .page_size = 64, .splits = {1, 3}, .append = true},
                          rng);
+  ok &= check_case<bf16, __nv_fp8_e4m3>(
+      {.lens = {1, 17, 300}, .heads_q = 8, .heads_kv = 2, .splits = {1, 3}, .append = true}, rng);
+  ok &= check_case<__half, __nv_fp8_e4m3>({.lens = {2, 65}, .q_tokens = 2, .heads_q = 4, .heads_kv = 1, .d = 256,
+                                           .page_size = 64},
+                                          rng);
   return ok;
 }
 
@@ -637,6 +709,21 @@ bool check_all(std::mt19937_64& rng) {
   };
   for (auto const& c : cases) ok &= check_case<bf16>(c, rng);
   ok &= check_case<__half>({.lens = {1, 17, 1000, 5000}, .splits = {0, 3}}, rng);
+  // An e4m3 cache with per-head scales, against the reference on the dequantized cache: pages of
+  // 16 and 64, D128 and D256, contiguous, appended (quantized by run_kv_append, bit for bit as the
+  // host quantizes), f16 queries.
+  using fp8 = __nv_fp8_e4m3;
+  std::vector<Case> const fp8_cases = {
+      {.lens = {1, 15, 16, 17, 1000, 32768}, .splits = {0, 1, 3}},
+      {.lens = {4, 15, 16, 17, 1000, 5000}, .q_tokens = 4, .heads_kv = 4, .page_size = 64, .splits = {0, 3}},
+      {.lens = {1, 100, 3000}, .heads_q = 16, .heads_kv = 4, .d = 256, .page_size = 64, .splits = {0, 3}},
+      {.lens = {4, 250}, .q_tokens = 4, .heads_q = 8, .heads_kv = 8, .d = 256},
+      {.lens = {1, 500, 2000}, .heads_q = 16, .heads_kv = 4, .page_size = 0, .splits = {0, 3}},
+      {.lens = {4, 17, 31, 1000}, .q_tokens = 4, .heads_q = 16, .heads_kv = 4, .append = true},
+      {.lens = {1, 64, 65}, .heads_q = 8, .heads_kv = 2, .page_size = 64, .kv_interleaved = true, .append = true},
+  };
+  for (auto const& c : fp8_cases) ok &= check_case<bf16, fp8>(c, rng);
+  ok &= check_case<__half, fp8>({.lens = {1, 17, 1000, 5000}, .splits = {0, 3}}, rng);
   return ok;
 }
 
@@ -654,24 +741,29 @@ constexpr double bench_max_cache_bytes = 40e9;
 /// GB/s of one shape against a device copy of as many bytes: the K and V the kernel reads, Q and O.
 /// NOTE: the bench helper flushes L2 before every timed call, so the small caches (B1 KV1024: 4 MB)
 /// are read from HBM too; their time is mostly launch and tail, not bandwidth.
-/// `candidate` >= 0 times that plan of decode_candidates.hpp instead of run_decode_attention's.
-template <class T>
+/// `candidate` >= 0 times that plan of decode_candidates.hpp instead of run_decode_attention's. KV
+/// e4m3: an FP8 cache (half the bytes) with per-head scales.
+template <class T, class KV = T>
 void bench(int batch, int len, int page_size, std::mt19937_64& rng, std::vector<ex::Record>& records,
            int candidate = -1, bool shuffled = true) {
+  constexpr bool fp8 = !std::is_same_v<KV, T>;
   std::size_t const tokens = std::size_t(batch) * len;
-  std::size_t const cache_bytes = tokens * bench_heads_kv * (bench_d + bench_d) * sizeof(T);
+  std::size_t const cache_bytes = tokens * bench_heads_kv * (bench_d + bench_d) * sizeof(KV);
   std::string const shape = "B" + std::to_string(batch) + " H" + std::to_string(bench_heads_q) + "/" +
                             std::to_string(bench_heads_kv) + " KV" + std::to_string(len) + " D" +
                             std::to_string(bench_d) +
                             (page_size > 0 ? " page" + std::to_string(page_size) : std::string(" contiguous")) +
                             (candidate >= 0 ? std::string(" plan ") + ex::decode_candidate_name(candidate) : "") +
-                            (shuffled ? "" : " in order");
+                            (shuffled ? "" : " in order") + (fp8 ? " e4m3 cache" : "");
   if (double(cache_bytes) > bench_max_cache_bytes) {
     std::printf("  bench %s: skipped (cache of %.1f GB)\n", shape.c_str(), double(cache_bytes) / 1e9);
     return;
   }
   std::size_t const q_elems = std::size_t(batch) * bench_heads_q * bench_d;
-  host::DeviceBuffer<T> q(q_elems), o(q_elems), k(tokens * bench_heads_kv * bench_d), v(k.size());
+  host::DeviceBuffer<T> q(q_elems), o(q_elems);
+  host::DeviceBuffer<KV> k(tokens * bench_heads_kv * bench_d), v(k.size());
+  host::DeviceBuffer<float> scales(2 * bench_heads_kv);
+  ex::fill_random_tiled(scales.data(), scales.size(), rng, 0.5 / 448, 1.0 / 448);
   ex::fill_random_tiled(q.data(), q.size(), rng, -1.0, 1.0);
   ex::fill_random_tiled(k.data(), k.size(), rng, -1.0, 1.0);
   ex::fill_random_tiled(v.data(), v.size(), rng, -1.0, 1.0);
@@ -682,21 +774,23 @@ void bench(int batch, int len, int page_size, std::mt19937_64& rng, std::vector<
   dlens.upload(std::span<std::int32_t const>(lens));
   if (!table.empty()) dtable.upload(std::span<std::int32_t const>(table));
 
-  ex::DecodeArguments<T> a;
+  ex::DecodeArguments<T, KV> a;
   a.q = q.data(), a.k = k.data(), a.v = v.data(), a.o = o.data();
+  if (fp8) a.k_scale = scales.data(), a.v_scale = scales.data() + bench_heads_kv;
   a.batch = batch, a.heads_q = bench_heads_q, a.heads_kv = bench_heads_kv, a.head_dim = a.head_dim_v = bench_d;
   a.seqlens_k = dlens.data(), a.max_seq_k = len;
   if (page_size > 0) {
     a.block_table = dtable.data(), a.page_size = page_size;
     a.max_pages_per_seq = len / page_size, a.num_pages = int(table.size());
   }
-  std::size_t const workspace_bytes =
-      candidate >= 0 ? ex::decode_candidate_workspace_bytes(candidate, a) : ex::decode_workspace_bytes(a);
+  std::size_t workspace_bytes = ex::decode_workspace_bytes(a);
+  if constexpr (std::is_same_v<T, __nv_bfloat16> && !fp8)
+    if (candidate >= 0) workspace_bytes = ex::decode_candidate_workspace_bytes(candidate, a);
   host::DeviceBuffer<unsigned char> workspace(workspace_bytes);
   a.workspace = workspace.data(), a.workspace_bytes = workspace_bytes;
   std::size_t const bytes = cache_bytes + (q.size() + o.size()) * sizeof(T);
   if (candidate >= 0) {
-    if constexpr (std::is_same_v<T, __nv_bfloat16>) {
+    if constexpr (std::is_same_v<T, __nv_bfloat16> && !fp8) {
       records.push_back(ex::bench_against_copy("decode_attention_sm90", shape, ex::dtype_name<T>(), bytes,
                                                [&] { ex::run_decode_candidate(candidate, a, nullptr); }));
     }
@@ -749,6 +843,10 @@ void bench_all(std::mt19937_64& rng, std::vector<ex::Record>& records) {
   // Beside B32 KV4096's paged rows: what the pages cost, shuffled and in order, against none.
   bench<bf16>(32, 4096, 16, rng, records, -1, false);
   bench<bf16>(32, 4096, 0, rng, records);
+  // An e4m3 cache: half the bytes of each row above, on both page sizes.
+  for (int page_size : bench_page_sizes)
+    for (int batch : {8, 32, 128})
+      for (int len : {4096, 32768}) bench<bf16, __nv_fp8_e4m3>(batch, len, page_size, rng, records);
   for (int batch : {64, 128})
     for (int len : {4096, 8192})
       for (int heads : {16, 64, 128}) bench_mla(batch, len, heads, rng, records);

@@ -33,6 +33,18 @@ struct attention_decode_head_dims {
   static constexpr bool ok = true;
 };
 
+/// A decode cache of another type than Q's is e4m3 (widened to Q's type in shared memory), read
+/// as boxes of 128 columns by one consumer warpgroup, with V its own tensor.
+template <bool Fp8, bool KnownType, int HeadDim, int HeadDimV, int ConsumerWarpgroups, bool VInK>
+struct attention_decode_kv {
+  static_assert(KnownType, "cute-cpp [attention.fp8-kv]: the cache's element type is Q's or e4m3");
+  static_assert(!Fp8 || (HeadDim % 128 == 0 && HeadDimV % 128 == 0),
+                "cute-cpp [attention.fp8-kv]: an e4m3 cache is read in 128-column boxes: head dims multiples of 128");
+  static_assert(!Fp8 || (ConsumerWarpgroups == 1 && !VInK),
+                "cute-cpp [attention.fp8-kv]: an e4m3 cache is widened by one consumer warpgroup, V its own tensor");
+  static constexpr bool ok = true;
+};
+
 /// A CTA tile of Q rows is one 64-row wgmma atom per consumer warpgroup (2 or 3 of them); a K/V
 /// tile of block_n keys is S's wgmma N (a multiple of 16, so P's k-slices are whole) and a TMA box.
 template <int BlockM, int BlockN, int Stages>
