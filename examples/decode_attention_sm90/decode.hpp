@@ -14,6 +14,7 @@
 #include <cute_cpp/diag/verify_plan.hpp>
 #include <cute_cpp/mma/sm90_wgmma.hpp>
 #include <cute_cpp/pipeline/named_barrier.hpp>
+#include <cute_cpp/pipeline/pipeline_async.hpp>
 #include <cute_cpp/pipeline/pipeline_tma_async.hpp>
 #include <cute_cpp/sched/fast_divmod.hpp>
 #include <cute_cpp/smem/allocator.hpp>
@@ -43,6 +44,11 @@ struct DecodeConfig {
   int consumer_warpgroups = 1;
   /// V is K's first head_dim_v columns (MLA's latent cache, one tensor): one pipeline, read once.
   bool v_in_k = false;
+  /// An e4m3 cache: stages of the widened (16-bit) ring that the consumers read (`stages` are the
+  /// TMA's e4m3 ring).
+  int wide_stages = 2;
+  /// An e4m3 cache: warpgroups that widen it, one for K and V, or two, K's and V's.
+  int widen_warpgroups = 1;
 };
 
 /// A decode attention plan: element type (Q, O and the MMAs'), the cache's element type (T, or
@@ -56,8 +62,6 @@ struct DecodePlan {
                                           HeadDim, HeadDimV, Config.consumer_warpgroups, Config.v_in_k>::ok);
   using Element = T;
   using KvElement = KV;
-  /// An e4m3 cache: stages hold the widened tile, TMA fills their first half.
-  static constexpr bool kv_fp8 = sizeof(KV) == 1;
   static constexpr int head_dim = HeadDim, head_dim_v = HeadDimV;
   static constexpr int block_m = 64;  ///< query rows (tokens x q heads of a group) per CTA
   static constexpr int block_n = Config.block_n, stages = Config.stages, ctas_per_sm = Config.ctas_per_sm;
@@ -65,17 +69,30 @@ struct DecodePlan {
   static constexpr int box_rows = Config.box_rows;
   static constexpr int boxes_per_tile = block_n / box_rows;
   static constexpr bool v_in_k = Config.v_in_k;
-  /// The consumer warpgroups (threads 0 ..), then the producer warps: K's, and V's unless V is in K.
+  /// An e4m3 cache: TMA fills a ring of `stages` e4m3 tiles and a widening warpgroup turns each
+  /// into a 16-bit tile of a ring of wide_stages, which the consumers read (wide_stages: the
+  /// stages the consumers walk, whichever ring it is).
+  static constexpr bool kv_fp8 = sizeof(KV) == 1;
+  static constexpr int wide_stages = kv_fp8 ? Config.wide_stages : stages;
+  /// The consumer warpgroups (threads 0 ..), the widening warpgroups (an e4m3 cache: one for K and
+  /// V, or K's then V's), then the producer warps: K's, and V's unless V is in K.
   static constexpr int consumer_warpgroups = Config.consumer_warpgroups;
   static constexpr int consumer_threads = 128 * consumer_warpgroups;
   static constexpr int consumer_warps = 4 * consumer_warpgroups;
+  static constexpr int widen_warpgroups = kv_fp8 ? Config.widen_warpgroups : 0;
+  static constexpr int widen_threads = 128 * widen_warpgroups;
   static constexpr int producer_warps = v_in_k ? 1 : 2;
-  /// Two consumer warpgroups: the producer warps are a warpgroup of their own that gives its
-  /// registers to them (setmaxnreg); without it, 288 threads would hold every thread to 168.
-  static constexpr bool producer_warpgroup = consumer_warpgroups > 1;
-  static constexpr int threads = consumer_threads + (producer_warpgroup ? 128 : 32 * producer_warps);
-  static constexpr int producer_registers = 40, consumer_registers = 232;
-  static_assert(!producer_warpgroup || producer_registers + consumer_warpgroups * consumer_registers <= 3 * 168,
+  static constexpr int producer_thread0 = consumer_threads + widen_threads;
+  /// More than one consumer or widening warpgroup: the producer warps are a warpgroup of their own
+  /// that gives its registers to the others (setmaxnreg); without it, 288 threads would hold
+  /// every thread to 168 registers.
+  static constexpr bool producer_warpgroup = consumer_warpgroups > 1 || kv_fp8;
+  static constexpr int threads = producer_thread0 + (producer_warpgroup ? 128 : 32 * producer_warps);
+  static constexpr int producer_registers = 40, widen_registers = 104;
+  static constexpr int consumer_registers = consumer_warpgroups == 1 ? 240 : 232;
+  static_assert(!producer_warpgroup || producer_registers + widen_warpgroups * widen_registers +
+                                               consumer_warpgroups * consumer_registers <=
+                                           threads / 128 * (65536 / threads / 8 * 8),
                 "cute-cpp [plan.registers]: the warpgroups' setmaxnreg budgets exceed the register file");
   /// O's columns per consumer warpgroup (its MmaO's N).
   static constexpr int value_cols = HeadDimV / consumer_warpgroups;
@@ -83,7 +100,7 @@ struct DecodePlan {
   /// Q, K and V lie in 64-column chunks (one 128-byte swizzle row each), K and V as block_n rows
   /// per chunk, filled box_rows at a time; V is the M/N-major B of O += P V (a warpgroup's
   /// value_cols of it: its chunks). A TMA box is one 128-byte row of box_rows keys: 64 columns,
-  /// or 128 of e4m3 (widened in place to two 64-column chunks).
+  /// or 128 of e4m3 (widened to two 64-column chunks).
   static constexpr int qk_chunks = HeadDim / 64;
   static constexpr int box_cols = 128 / int(sizeof(KV));
   using QChunk = SmemKMajor<T, block_m, 64>;
@@ -96,35 +113,70 @@ struct DecodePlan {
 
   static constexpr std::uint32_t k_bytes = std::uint32_t(block_n) * HeadDim * sizeof(KV);
   static constexpr std::uint32_t v_bytes = std::uint32_t(block_n) * HeadDimV * sizeof(KV);
-  /// Every consumer warp releases each stage (V in K: after its O += P V, not after S).
-  using PipelineK = PipelineTmaAsync<stages, consumer_warps, k_bytes>;
-  using PipelineV = std::conditional_t<v_in_k, PipelineK, PipelineTmaAsync<stages, consumer_warps, v_bytes>>;
-  using Pipeline = PipelineK;  ///< what verify_plan checks the consumer arrivals of
+  /// The TMA rings: every warp that reads a stage releases it (the consumers', or the widening
+  /// warpgroup's; V in K: after O += P V, not after S).
+  static constexpr int tma_readers = kv_fp8 ? 4 : consumer_warps;
+  using PipelineK = PipelineTmaAsync<stages, tma_readers, k_bytes>;
+  using PipelineV = std::conditional_t<v_in_k, PipelineK, PipelineTmaAsync<stages, tma_readers, v_bytes>>;
+  /// The widened rings: every thread of its widening warpgroup fills, every consumer warp releases.
+  using WidePipeline = PipelineAsync<wide_stages, 128, consumer_warps>;
+  /// The rings the consumers read.
+  using ConsumerPipelineK = std::conditional_t<kv_fp8, WidePipeline, PipelineK>;
+  using ConsumerPipelineV = std::conditional_t<kv_fp8, WidePipeline, PipelineV>;
+  using Pipeline = ConsumerPipelineK;  ///< what verify_plan checks the consumer arrivals of
   using MapKV = TensorMap<KV, Box>;
   static_assert(HeadDim / box_cols * boxes_per_tile * MapKV::tile_bytes == k_bytes &&
                     HeadDimV / box_cols * boxes_per_tile * MapKV::tile_bytes == v_bytes,
                 "cute-cpp [pipeline.tx-bytes]: a stage's expected bytes must equal its TMA boxes");
 
-  struct SharedStorageKV {
+  /// A ring's tiles, and what stands in for a ring or barriers the plan does not have.
+  template <class E, int Stages, int Elems>
+  struct Ring {
+    alignas(1024) E tile[Stages][Elems];
+  };
+  struct None {};
+  template <bool Present, class X>
+  using Maybe = std::conditional_t<Present, X, None>;
+
+  /// Q; the rings the consumers read (V's is K's when V is in K); an e4m3 cache's TMA rings; the
+  /// barriers; the producers' page-table windows.
+  struct SharedStorage {
     alignas(1024) T q[block_m * HeadDim];
-    alignas(1024) T k[stages][block_n * HeadDim];
-    alignas(1024) T v[stages][block_n * HeadDimV];
+    Ring<T, wide_stages, block_n * HeadDim> k;
+    [[no_unique_address]] Maybe<!v_in_k, Ring<T, wide_stages, block_n * HeadDimV>> v;
+    [[no_unique_address]] Maybe<kv_fp8, Ring<KV, stages, block_n * HeadDim>> k_e4m3;
+    [[no_unique_address]] Maybe<kv_fp8, Ring<KV, stages, block_n * HeadDimV>> v_e4m3;
     typename PipelineK::SharedStorage k_barriers;
-    typename PipelineV::SharedStorage v_barriers;
+    [[no_unique_address]] Maybe<!v_in_k, typename PipelineV::SharedStorage> v_barriers;
+    [[no_unique_address]] Maybe<kv_fp8, typename WidePipeline::SharedStorage> k_wide_barriers, v_wide_barriers;
     std::int32_t page_windows[2][2][32];  ///< each producer's page-table entries (PageWindow)
-    __device__ T* v_stage(int stage) { return v[stage]; }
-    __device__ typename PipelineV::SharedStorage* v_pipeline() { return &v_barriers; }
+
+    /// The consumers' stages.
+    __device__ T* k_stage(int stage) { return k.tile[stage]; }
+    __device__ T* v_stage(int stage) {
+      if constexpr (v_in_k) return k.tile[stage];
+      else return v.tile[stage];
+    }
+    /// The first stage TMA fills.
+    __device__ KV* k_tma() {
+      if constexpr (kv_fp8) return k_e4m3.tile[0];
+      else return k.tile[0];
+    }
+    __device__ KV* v_tma() {
+      if constexpr (kv_fp8) return v_e4m3.tile[0];
+      else return v_stage(0);
+    }
+    /// The barriers of the rings the consumers read.
+    __device__ auto* k_pipeline() {
+      if constexpr (kv_fp8) return &k_wide_barriers;
+      else return &k_barriers;
+    }
+    __device__ auto* v_pipeline() {
+      if constexpr (kv_fp8) return &v_wide_barriers;
+      else if constexpr (v_in_k) return &k_barriers;
+      else return &v_barriers;
+    }
   };
-  /// V in K: V's stages and barriers are K's.
-  struct SharedStorageK {
-    alignas(1024) T q[block_m * HeadDim];
-    alignas(1024) T k[stages][block_n * HeadDim];
-    typename PipelineK::SharedStorage k_barriers;
-    std::int32_t page_windows[1][2][32];
-    __device__ T* v_stage(int stage) { return k[stage]; }
-    __device__ typename PipelineK::SharedStorage* v_pipeline() { return &k_barriers; }
-  };
-  using SharedStorage = std::conditional_t<v_in_k, SharedStorageK, SharedStorageKV>;
   static constexpr std::size_t smem_bytes = smem_bytes_for<SharedStorage>();
 };
 
@@ -222,19 +274,24 @@ using D256Page16 = Plan<T, 256, 16>;
 
 /// MLA (DeepSeek's latent attention, FlashMLA's workload): D_qk 576 (512 latent + 64 rope), V
 /// the latent's 512 columns of the same cache (v_in_k), usually one kv head for 16 to 128 q heads.
-/// Two consumer warpgroups of 256 O columns; 64-key tiles in two stages (Q and the stages take
-/// 216 KB); boxes of 64 keys, so pages of a multiple of 64.
+/// Two consumer warpgroups of 256 O columns; 32-key tiles in four stages (Q and the stages take
+/// 216 KB; 64-key tiles in two stages measured 0.46-0.58x of a device copy where these reach
+/// 0.49-0.66x: two stages left the next tile's load waiting on the one in use); boxes of 32 keys,
+/// so pages of a multiple of 32.
 template <class T>
 using Mla = DecodePlan<T, 576, 512,
-                       DecodeConfig{.block_n = 64, .stages = 2, .box_rows = 64, .consumer_warpgroups = 2,
+                       DecodeConfig{.block_n = 32, .stages = 4, .box_rows = 32, .consumer_warpgroups = 2,
                                     .v_in_k = true}>;
 
-/// An e4m3 cache (FP8 KV) for bf16 or f16 queries: the 16-bit plans' tiles, stages and boxes (the
-/// stages hold the widened tile), head dims 128 and 256.
+/// An e4m3 cache (FP8 KV) for bf16 or f16 queries, head dims 128 and 256: D128 in 64-key tiles,
+/// six e4m3 and three widened stages (208 KB), K and V widened by a warpgroup each; D256 in 32-key
+/// tiles, four and four (224 KB), one widening warpgroup (with two, 512 threads would cap every
+/// thread at 128 registers, and D256's O alone takes 128). Boxes of BoxRows keys, at most the tile.
 template <class T, int D, int BoxRows>
 using Fp8Plan = DecodePlan<T, D, D,
-                           DecodeConfig{.block_n = D == 256 ? 64 : 128, .stages = D == 128 ? 3 : 2,
-                                        .box_rows = BoxRows},
+                           DecodeConfig{.block_n = D == 256 ? 32 : 64, .stages = D == 256 ? 4 : 6,
+                                        .box_rows = D == 256 && BoxRows > 32 ? 32 : BoxRows,
+                                        .wide_stages = D == 256 ? 4 : 3, .widen_warpgroups = D == 256 ? 1 : 2},
                            __nv_fp8_e4m3>;
 template <class T>
 using Fp8D128 = Fp8Plan<T, 128, 64>;

@@ -5,7 +5,9 @@
 // queries, split of its keys); it reads as its stages:
 //   decode_producer   two producer warps, K's and V's: per key block, TMA boxes of
 //                     the plan's box_rows keys from the block's pages (a box never straddles one);
-//   decode_consumer   the consumer warpgroup:
+//   decode_widener    (an e4m3 cache) one or two warpgroups: each e4m3 stage widened into the
+//                     16-bit ring the consumers read;
+//   decode_consumer   the consumer warpgroup (MLA: two, each with half of O's columns):
 //     Q               the group's q heads x new tokens, loaded once into a swizzled 64-row tile;
 //     S = Q Kᵀ        wgmma SS; the causal mask on the block holding the sequence's end;
 //     OnlineSoftmax   in exp2 with the scale folded in; P converted in place as wgmma's A;
@@ -132,14 +134,10 @@ struct PageWindow {
 /// are masked and their V rows zeroed), so a table entry past the sequence is never used.
 template <class Plan, class Pipeline, int Chunks>
 __device__ __forceinline__ void decode_producer(typename Pipeline::SharedStorage* barriers,
-                                                typename Plan::Element* stage0_wide, int stage_wide_elems,
+                                                typename Plan::KvElement* stage0, int stage_elems,
                                                 typename Plan::MapKV const& map, std::int32_t (*windows)[32],
                                                 DecodeParams const& p, DecodeWork const& w) {
   constexpr int BN = Plan::block_n, R = Plan::box_rows, BC = Plan::box_cols;
-  using KV = typename Plan::KvElement;
-  // Stages are sized for the widened tile; an e4m3 one fills the first half.
-  auto* const stage0 = reinterpret_cast<KV*>(stage0_wide);
-  int const stage_elems = stage_wide_elems * int(sizeof(typename Plan::Element) / sizeof(KV));
   Pipeline const pipe{barriers};
   auto state = make_pipeline_state<Plan::stages>(PipelineUserType::Producer);
   auto const lane = std::uint32_t(threadIdx.x % 32);
@@ -191,6 +189,43 @@ __device__ __forceinline__ void decode_producer(typename Pipeline::SharedStorage
   arch::cp_async_wait_group<0>();  // no copy outlives the warp (an empty split's, a window past the end)
 }
 
+/// A widening warpgroup (an e4m3 cache): per key block, K's and V's e4m3 stages (with two such
+/// warpgroups, `group` 0 K's and 1 V's) widened into the 16-bit rings the consumers read
+/// (attention/kv_widen.hpp); each e4m3 stage is released as soon as it is read, so the TMA runs
+/// ahead of the consumers by the e4m3 ring's depth.
+template <class Plan>
+__device__ __forceinline__ void decode_widener(typename Plan::SharedStorage& smem, DecodeWork const& w, int group) {
+  using T = typename Plan::Element;
+  constexpr int BN = Plan::block_n;
+  typename Plan::PipelineK const tma_k{&smem.k_barriers};
+  typename Plan::PipelineV const tma_v{&smem.v_barriers};
+  typename Plan::WidePipeline const wide_k{&smem.k_wide_barriers}, wide_v{&smem.v_wide_barriers};
+  auto in = make_pipeline_state<Plan::stages>(PipelineUserType::Consumer);
+  auto out = make_pipeline_state<Plan::wide_stages>(PipelineUserType::Producer);
+  int const thread = int(threadIdx.x) % 128;
+  auto const lane = std::uint32_t(thread % 32);
+  bool const keys = Plan::widen_warpgroups == 1 || group == 0, values = Plan::widen_warpgroups == 1 || group == 1;
+  auto const widen = [&](auto const& tma, auto const& wide, auto const* e4m3, T* wide_stage, auto dim) {
+    tma.consumer_wait(in);
+    wide.producer_acquire(out);
+    widen_e4m3_tile<T, BN, decltype(dim)::value, 128>(e4m3, wide_stage, thread);
+    __syncwarp();  // the warp's reads are done before its lane 0 releases the stage
+    tma.consumer_release(in, lane);
+    arch::fence_view_async_shared();  // the consumers' wgmmas read the widened tile
+    wide.producer_commit(out);
+  };
+  for (std::int32_t n = w.n_begin; n < w.n_end; ++n) {
+    if (keys)
+      widen(tma_k, wide_k, smem.k_e4m3.tile[in.index()], smem.k_stage(out.index()),
+            std::integral_constant<int, Plan::head_dim>{});
+    if (values)
+      widen(tma_v, wide_v, smem.v_e4m3.tile[in.index()], smem.v_stage(out.index()),
+            std::integral_constant<int, Plan::head_dim_v>{});
+    in.advance();
+    out.advance();
+  }
+}
+
 /// The query row `row` (0 .. rows) of a kv head's block: its token and q head.
 struct DecodeRow {
   std::int32_t token, head;
@@ -231,9 +266,9 @@ __device__ __forceinline__ void decode_consumer(typename Plan::SharedStorage& sm
   using MmaO = typename Plan::MmaO;
   using Softmax = OnlineSoftmax<Plan::block_n, Plan::value_cols>;
   constexpr int BN = Plan::block_n;
-  typename Plan::PipelineK const pipe_k{&smem.k_barriers};
-  typename Plan::PipelineV const pipe_v{smem.v_pipeline()};
-  auto k_state = make_pipeline_state<Plan::stages>(PipelineUserType::Consumer);
+  typename Plan::ConsumerPipelineK const pipe_k{smem.k_pipeline()};
+  typename Plan::ConsumerPipelineV const pipe_v{smem.v_pipeline()};
+  auto k_state = make_pipeline_state<Plan::wide_stages>(PipelineUserType::Consumer);
   auto v_state = k_state;
   int const thread = int(threadIdx.x) % 128, warpgroup = int(threadIdx.x) / 128;
   auto const lane = std::uint32_t(thread % 32);
@@ -253,13 +288,6 @@ __device__ __forceinline__ void decode_consumer(typename Plan::SharedStorage& sm
   // A scaled cache: K's scale folds into the softmax's, V's into O at the end.
   float const scale_log2 = p.scale_log2 * (p.k_scale != nullptr ? p.k_scale[w.kv_head] : 1.0f);
   float const v_scale = p.v_scale != nullptr ? p.v_scale[w.kv_head] : 1.0f;
-  // An e4m3 stage is widened in place before the wgmma reads it (attention/kv_widen.hpp).
-  auto const widen = [&](T* tile, auto rows_cols) {
-    if constexpr (Plan::kv_fp8) {
-      constexpr int cols = decltype(rows_cols)::value;
-      widen_e4m3_tile<T, BN, cols, 128>(tile, thread, [] { Plan::ConsumersBarrier::sync(); });
-    }
-  };
 
   typename MmaO::FragmentC o;
   o.fill(0.0f);
@@ -275,19 +303,17 @@ __device__ __forceinline__ void decode_consumer(typename Plan::SharedStorage& sm
       // they are recomputed here instead.
       T const* const q = smem.q + (Plan::qk_chunks > 4 ? arch::recompute_from_here(0) : 0u);
       pipe_k.consumer_wait(k_state);
-      widen(smem.k[k_state.index()], std::integral_constant<int, Plan::head_dim>{});
       MmaS::warpgroup_arrive(s);
 #pragma unroll
       for (int c = 0; c < Plan::qk_chunks; ++c)
-        MmaS::gemm(s, q + c * Plan::block_m * 64, smem.k[k_state.index()] + c * BN * 64, 0, c > 0);
+        MmaS::gemm(s, q + c * Plan::block_m * 64, smem.k_stage(k_state.index()) + c * BN * 64, 0, c > 0);
       MmaS::commit_group();
     };
-    // V's stage ready for the wgmma: widened, and in the last block, where it reaches past the
-    // sequence, its rows there zeroed (they may be anything; 0 x NaN is NaN).
-    auto const issue_pv = [&](bool last) {
+    // In the last block, where it reaches past the sequence, V's rows there are zeroed first (they
+    // may be anything; 0 x NaN is NaN).
+    auto const issue_pv = [&](std::int32_t n) {
       pipe_v.consumer_wait(v_state);
-      widen(smem.v_stage(v_state.index()), std::integral_constant<int, Plan::head_dim_v>{});
-      if (last && w.n_end * BN > w.seq_k) {
+      if (n == w.n_end - 1 && w.n_end * BN > w.seq_k) {
         // V in K with two warpgroups: the other's S may still read them.
         if constexpr (Plan::v_in_k && Plan::consumer_warpgroups > 1) Plan::ConsumersBarrier::sync();
         zero_value_rows_from<T, Plan::head_dim_v, BN>(smem.v_stage(v_state.index()), w.seq_k - (w.n_end - 1) * BN,
@@ -324,7 +350,7 @@ __device__ __forceinline__ void decode_consumer(typename Plan::SharedStorage& sm
     for (++n; n < w.n_end; ++n) {
       issue_s();
       softmax.rescale(o, correction);
-      issue_pv(false);
+      issue_pv(n - 1);
       MmaS::template wait_group<1>(s);
       correction = softmax_of_s(n);
       MmaO::template wait_group<0>(o, pa);
@@ -332,7 +358,7 @@ __device__ __forceinline__ void decode_consumer(typename Plan::SharedStorage& sm
       pa = MmaO::make_a_fragment(s);
     }
     softmax.rescale(o, correction);
-    issue_pv(true);
+    issue_pv(n - 1);
     MmaO::template wait_group<0>(o, pa);
     release_v();
   }
@@ -389,8 +415,12 @@ decode_kernel(const __grid_constant__ typename Plan::MapKV map_k, const __grid_c
   if (threadIdx.x == 0) {
     Plan::PipelineK::init(smem.k_barriers);
     if constexpr (!Plan::v_in_k) Plan::PipelineV::init(smem.v_barriers);
+    if constexpr (Plan::kv_fp8) {
+      Plan::WidePipeline::init(smem.k_wide_barriers);
+      Plan::WidePipeline::init(smem.v_wide_barriers);
+    }
   }
-  if (threadIdx.x == Plan::consumer_threads) {
+  if (threadIdx.x == Plan::producer_thread0) {
     TmaCopy::prefetch_descriptor(map_k);
     if constexpr (!Plan::v_in_k) TmaCopy::prefetch_descriptor(map_v);
   }
@@ -400,18 +430,25 @@ decode_kernel(const __grid_constant__ typename Plan::MapKV map_k, const __grid_c
   // producers once their page-table reads are under way; lengths and tables come from the host).
   // Two producer warps, K's and V's: each issues half the boxes (with small pages, one warp's
   // issue rate is what limits the stream); V in K: one, K's.
-  if (threadIdx.x >= Plan::consumer_threads) {
+  if (threadIdx.x >= Plan::producer_thread0) {
     if constexpr (Plan::producer_warpgroup) arch::warpgroup_reg_dealloc<Plan::producer_registers>();
-    int const warp = int(threadIdx.x - Plan::consumer_threads) / 32;
+    int const warp = int(threadIdx.x - Plan::producer_thread0) / 32;
     if (warp == 0) {
       decode_producer<Plan, typename Plan::PipelineK, Plan::head_dim / Plan::box_cols>(
-          &smem.k_barriers, smem.k[0], Plan::block_n * Plan::head_dim, map_k, smem.page_windows[0], p, w);
+          &smem.k_barriers, smem.k_tma(), Plan::block_n * Plan::head_dim, map_k, smem.page_windows[0], p, w);
     } else if constexpr (!Plan::v_in_k) {
       if (warp == 1)
         decode_producer<Plan, typename Plan::PipelineV, Plan::head_dim_v / Plan::box_cols>(
-            &smem.v_barriers, smem.v[0], Plan::block_n * Plan::head_dim_v, map_v, smem.page_windows[1], p, w);
+            &smem.v_barriers, smem.v_tma(), Plan::block_n * Plan::head_dim_v, map_v, smem.page_windows[1], p, w);
     }
     return;
+  }
+  if constexpr (Plan::kv_fp8) {
+    if (threadIdx.x >= Plan::consumer_threads) {
+      arch::warpgroup_reg_dealloc<Plan::widen_registers>();
+      decode_widener<Plan>(smem, w, int(threadIdx.x - Plan::consumer_threads) / 128);
+      return;
+    }
   }
   if constexpr (Plan::producer_warpgroup) arch::warpgroup_reg_alloc<Plan::consumer_registers>();
   arch::griddepcontrol_wait();

@@ -31,7 +31,7 @@ struct KvAppendParams {
 /// A row of `dim` elements, 8 per lane at a time; into an e4m3 cache each divided by `scale` and
 /// rounded (saturating), 8 bytes per lane.
 template <class T, class KV>
-__device__ __forceinline__ void copy_row(KV* dst, T const* src, int dim, int lane, float scale) {
+__device__ __forceinline__ void copy_row(KV* dst, T const* src, int dim, int lane, float scale = 1.0f) {
   for (int i = lane * 8; i < dim; i += 32 * 8) {
     int4 const in = *reinterpret_cast<int4 const*>(src + i);
     if constexpr (sizeof(KV) == sizeof(T)) {

@@ -4,7 +4,8 @@
 // Loads, stores and atomics with memory-model semantics, for flags and semaphores between CTAs
 // (persistent schedulers, stream-K fix-up, split-K): ld.acquire / ld.relaxed, st.release /
 // st.relaxed, atom.acquire / atom.release / atom.acq_rel at GPU scope, ld.acquire at cluster
-// scope on shared::cluster, and nanosleep. Targets: sm_90a, sm_100a, sm_120a.
+// scope on shared::cluster, 16-byte shared::cta loads and stores, and nanosleep. Targets:
+// sm_90a, sm_100a, sm_120a.
 #include <cstdint>
 #include <ctm/common/config.hpp>  // CTM_DEVICE
 
@@ -64,6 +65,20 @@ CTM_DEVICE std::uint32_t atom_acquire_gpu_global_cas_b32(std::uint32_t* addr, st
 /// atom.release.gpu.global.exch.b32 d, [addr], v (a lock's release).
 CTM_DEVICE std::uint32_t atom_release_gpu_global_exch_b32(std::uint32_t* addr, std::uint32_t v) {
   std::uint32_t d; asm volatile("atom.release.gpu.global.exch.b32 %0, [%1], %2;\n" : "=r"(d) : "l"(addr), "r"(v) : "memory"); return d;
+}
+
+// ---- shared memory, 16 bytes ----
+
+/// ld.shared.v4.b32: 16 bytes at a shared::cta address (cvta_to_shared_u32). Volatile, so loads
+/// written before stores stay before them (a copy's loads in flight together).
+CTM_DEVICE uint4 ld_shared_v4_b32(std::uint32_t addr) {
+  uint4 d;
+  asm volatile("ld.shared.v4.b32 {%0, %1, %2, %3}, [%4];\n" : "=r"(d.x), "=r"(d.y), "=r"(d.z), "=r"(d.w) : "r"(addr) : "memory");
+  return d;
+}
+/// st.shared.v4.b32 [addr], v.
+CTM_DEVICE void st_shared_v4_b32(std::uint32_t addr, uint4 v) {
+  asm volatile("st.shared.v4.b32 [%0], {%1, %2, %3, %4};\n" ::"r"(addr), "r"(v.x), "r"(v.y), "r"(v.z), "r"(v.w) : "memory");
 }
 
 // ---- waiting ----

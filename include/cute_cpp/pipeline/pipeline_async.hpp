@@ -51,6 +51,12 @@ struct PipelineAsync {
   __device__ __forceinline__ void consumer_release(State const& state) const {
     ctm::mbarrier_arrive(&storage->empty[state.index()]);
   }
+  /// One consumer warp's arrival (ConsumerArrivals counting warps): lane 0 arrives once the warp's
+  /// reads are done.
+  __device__ __forceinline__ void consumer_release(State const& state, std::uint32_t lane) const {
+    __syncwarp();
+    if (lane == 0) ctm::mbarrier_arrive(&storage->empty[state.index()]);
+  }
 #endif
 };
 
