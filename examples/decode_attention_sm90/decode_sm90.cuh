@@ -311,9 +311,9 @@ __device__ __forceinline__ void decode_consumer(typename Plan::SharedStorage& sm
     };
     // In the last block, where it reaches past the sequence, V's rows there are zeroed first (they
     // may be anything; 0 x NaN is NaN).
-    auto const issue_pv = [&](std::int32_t n) {
+    auto const issue_pv = [&](bool last) {
       pipe_v.consumer_wait(v_state);
-      if (n == w.n_end - 1 && w.n_end * BN > w.seq_k) {
+      if (last && w.n_end * BN > w.seq_k) {
         // V in K with two warpgroups: the other's S may still read them.
         if constexpr (Plan::v_in_k && Plan::consumer_warpgroups > 1) Plan::ConsumersBarrier::sync();
         zero_value_rows_from<T, Plan::head_dim_v, BN>(smem.v_stage(v_state.index()), w.seq_k - (w.n_end - 1) * BN,
@@ -350,7 +350,7 @@ __device__ __forceinline__ void decode_consumer(typename Plan::SharedStorage& sm
     for (++n; n < w.n_end; ++n) {
       issue_s();
       softmax.rescale(o, correction);
-      issue_pv(n - 1);
+      issue_pv(false);
       MmaS::template wait_group<1>(s);
       correction = softmax_of_s(n);
       MmaO::template wait_group<0>(o, pa);
@@ -358,7 +358,7 @@ __device__ __forceinline__ void decode_consumer(typename Plan::SharedStorage& sm
       pa = MmaO::make_a_fragment(s);
     }
     softmax.rescale(o, correction);
-    issue_pv(n - 1);
+    issue_pv(true);
     MmaO::template wait_group<0>(o, pa);
     release_v();
   }
