@@ -83,6 +83,40 @@ inline void bench_cold_start(cudaStream_t stream) {
   cuda_check(cudaGetLastError(), "bench::hold");
 }
 
+/// Median milliseconds a call of `ours()` and of `reference()` takes over `reps` rounds: each round
+/// runs `prepare()` and then `calls` calls of ours between two events, then the same for the
+/// reference, so both see the same clocks and temperature.
+template <class Prepare, class Ours, class Reference>
+std::pair<double, double> median_ms_rounds(Prepare&& prepare, Ours&& ours, Reference&& reference, cudaStream_t stream,
+                                           int calls, int reps) {
+  using host::cuda_check;
+  cudaEvent_t events[4]{};
+  for (auto& e : events) cuda_check(cudaEventCreate(&e), "cudaEventCreate");
+  std::vector<double> ours_ms, reference_ms;
+  for (int i = 0; i < reps; ++i) {
+    prepare();
+    cuda_check(cudaEventRecord(events[0], stream), "cudaEventRecord");
+    for (int c = 0; c < calls; ++c) ours();
+    cuda_check(cudaEventRecord(events[1], stream), "cudaEventRecord");
+    prepare();
+    cuda_check(cudaEventRecord(events[2], stream), "cudaEventRecord");
+    for (int c = 0; c < calls; ++c) reference();
+    cuda_check(cudaEventRecord(events[3], stream), "cudaEventRecord");
+    cuda_check(cudaEventSynchronize(events[3]), "cudaEventSynchronize");
+    float a = 0, b = 0;
+    cuda_check(cudaEventElapsedTime(&a, events[0], events[1]), "cudaEventElapsedTime");
+    cuda_check(cudaEventElapsedTime(&b, events[2], events[3]), "cudaEventElapsedTime");
+    ours_ms.push_back(a / calls);
+    reference_ms.push_back(b / calls);
+  }
+  for (auto& e : events) cuda_check(cudaEventDestroy(e), "cudaEventDestroy");
+  auto median = [](std::vector<double>& v) {
+    std::nth_element(v.begin(), v.begin() + v.size() / 2, v.end());
+    return v[v.size() / 2];
+  };
+  return {median(ours_ms), median(reference_ms)};
+}
+
 /// Median milliseconds of `ours()` and of `reference()`, timed alternately (one of each per
 /// round) so both see the same clocks and temperature; warm-up runs of both come first.
 /// Each timed call starts cold: L2 flushed, so neither side reads what the other just loaded.
@@ -93,37 +127,31 @@ inline void bench_cold_start(cudaStream_t stream) {
 template <class Ours, class Reference>
 std::pair<double, double> median_ms_interleaved(Ours&& ours, Reference&& reference, cudaStream_t stream,
                                                 int warmup = 10, int reps = 50) {
-  using host::cuda_check;
   for (int i = 0; i < warmup; ++i) {
     ours();
     reference();
   }
-  cuda_check(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
-  cudaEvent_t events[4]{};
-  for (auto& e : events) cuda_check(cudaEventCreate(&e), "cudaEventCreate");
-  std::vector<double> ours_ms, reference_ms;
-  for (int i = 0; i < reps; ++i) {
-    bench_cold_start(stream);
-    cuda_check(cudaEventRecord(events[0], stream), "cudaEventRecord");
-    ours();
-    cuda_check(cudaEventRecord(events[1], stream), "cudaEventRecord");
-    bench_cold_start(stream);
-    cuda_check(cudaEventRecord(events[2], stream), "cudaEventRecord");
-    reference();
-    cuda_check(cudaEventRecord(events[3], stream), "cudaEventRecord");
-    cuda_check(cudaEventSynchronize(events[3]), "cudaEventSynchronize");
-    float a = 0, b = 0;
-    cuda_check(cudaEventElapsedTime(&a, events[0], events[1]), "cudaEventElapsedTime");
-    cuda_check(cudaEventElapsedTime(&b, events[2], events[3]), "cudaEventElapsedTime");
-    ours_ms.push_back(a);
-    reference_ms.push_back(b);
-  }
-  for (auto& e : events) cuda_check(cudaEventDestroy(e), "cudaEventDestroy");
-  auto median = [](std::vector<double>& v) {
-    std::nth_element(v.begin(), v.begin() + v.size() / 2, v.end());
-    return v[v.size() / 2];
+  host::cuda_check(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
+  return median_ms_rounds([&] { bench_cold_start(stream); }, ours, reference, stream, 1, reps);
+}
+
+/// Median milliseconds a call of `ours()` and of `reference()` takes warm: `calls` calls back to
+/// back on the same operands (what of them fits in L2 stays there from the call before, as inside
+/// a model), queued behind bench::hold so that no host launch time shows; ours' rounds and the
+/// reference's alternate, after a warm-up call of each.
+template <class Ours, class Reference>
+std::pair<double, double> median_ms_warm(Ours&& ours, Reference&& reference, cudaStream_t stream, int calls = 5,
+                                         int reps = 10) {
+  ours();
+  reference();
+  host::cuda_check(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
+  // About 20 us of GPU time per call to enqueue: more than a call's host time (cuBLASLt's 6-11 us).
+  long long const hold_cycles = 40000LL * calls;
+  auto const hold = [&] {
+    bench::hold<<<1, 1, 0, stream>>>(hold_cycles);
+    host::cuda_check(cudaGetLastError(), "bench::hold");
   };
-  return {median(ours_ms), median(reference_ms)};
+  return median_ms_rounds(hold, ours, reference, stream, calls, reps);
 }
 
 /// One figure beside its reference; ratio = ours / reference (reference / ours for times), higher is better.

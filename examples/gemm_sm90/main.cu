@@ -510,12 +510,15 @@ constexpr std::int64_t benchmark_shapes[][3] = {{8192, 8192, 8192}, {4096, 4096,
 /// layouts, fp32 accumulate), alternately, rotating through enough copies of the operands to
 /// exceed three times the 50 MB L2.
 /// `workspace(args)` is the split-K workspace `ours` needs. Returns both sides' host time per call.
+/// `warm`: a second record of both timed warm, back to back on one copy of the operands (the
+/// kernel's name with " warm" before its colon).
 struct HostTimes {
   double ours_us = 0, cublas_us = 0;
 };
 template <class Plan, class Ours, class Workspace>
 HostTimes bench(std::int64_t m, std::int64_t n, std::int64_t k, std::mt19937_64& rng, cublasLtHandle_t handle,
-           std::vector<ex::Record>& records, Ours ours, Workspace workspace, std::string const& kernel, int reps = 50) {
+                std::vector<ex::Record>& records, Ours ours, Workspace workspace, std::string const& kernel,
+                int reps = 50, bool warm = false) {
   double const bytes = double(m * k * sizeof(typename Plan::TA) + k * n * sizeof(typename Plan::TB) +
                               m * n * sizeof(typename Plan::TC));
   int const copies = int(std::min(8.0, std::ceil(150e6 / bytes)));
@@ -551,6 +554,15 @@ HostTimes bench(std::int64_t m, std::int64_t n, std::int64_t k, std::mt19937_64&
                             major_name(Plan::major_a) + major_name(Plan::major_b);
   records.push_back({kernel, shape, ex::dtype_name<typename Plan::TA>(), flops / (ours_ms * 1e9), "cuBLASLt",
                      flops / (cublas_ms * 1e9), "TFLOP/s", ours_ms * 1e3});
+  if (warm) {
+    auto const [ours_warm, cublas_warm] =
+        ex::median_ms_warm([&] { ours(problems[0].arguments()); }, [&] { run_reference(0); }, nullptr);
+    std::size_t const colon = kernel.find(": ");
+    std::string const name =
+        colon == std::string::npos ? kernel + " warm" : kernel.substr(0, colon) + " warm" + kernel.substr(colon);
+    records.push_back({name, shape, ex::dtype_name<typename Plan::TA>(), flops / (ours_warm * 1e9), "cuBLASLt",
+                       flops / (cublas_warm * 1e9), "TFLOP/s", ours_warm * 1e3});
+  }
   return {ours_host, cublas_host};
 }
 
@@ -581,16 +593,19 @@ void bench_plan(std::int64_t m, std::int64_t n, std::int64_t k, std::mt19937_64&
 /// The bf16 TN GEMM with the heuristic's tile, named after the tile it chose; under
 /// CUTE_CPP_TUNE=1, with the tile the process's GemmTuner measured (during the warm-up), named so.
 HostTimes bench_auto(std::int64_t m, std::int64_t n, std::int64_t k, std::mt19937_64& rng, cublasLtHandle_t handle,
-                     std::vector<ex::Record>& records, int reps = 50) {
+                     std::vector<ex::Record>& records, int reps = 50, bool warm = false) {
   ex::GemmArguments<plans::Bf16TN> shape;
   shape.m = m, shape.n = n, shape.k = k;
+  std::size_t const first = records.size();
   HostTimes const host = bench<plans::Bf16TN>(m, n, k, rng, handle, records,
                        [](ex::GemmArguments<plans::Bf16TN> const& a) { ex::run_gemm_bf16_tn(a, nullptr); },
                        [](ex::GemmArguments<plans::Bf16TN> const& a) { return ex::gemm_bf16_tn_workspace_bytes(a); },
-                       "gemm_sm90 auto: " + dispatched_tile_name(shape), reps);
-  if (ex::gemm_tuning_enabled())  // the shape is in the tuner's cache by now: nothing is timed here
-    records.back().kernel = "gemm_sm90 tuned: " +
-                            std::string(ex::gemm_tile_name(ex::GemmTuner::process().tile(shape, nullptr)));
+                       "gemm_sm90 auto: " + dispatched_tile_name(shape), reps, warm);
+  if (ex::gemm_tuning_enabled()) {  // the shape is in the tuner's cache by now: nothing is timed here
+    std::string const tile(ex::gemm_tile_name(ex::GemmTuner::process().tile(shape, nullptr)));
+    records[first].kernel = "gemm_sm90 tuned: " + tile;
+    if (warm) records[first + 1].kernel = "gemm_sm90 tuned warm: " + tile;
+  }
   return host;
 }
 
@@ -667,8 +682,10 @@ void decode_sweep(std::mt19937_64& rng, cublasLtHandle_t handle, std::vector<ex:
 /// Llama-3-8B/70B, Qwen3-8B/30B-A3B and DeepSeek-V3 at 1 to 16384 tokens, and 200 shapes whose M,
 /// N and K are drawn log-uniformly from 1 to 32768 (seeded: the same shapes every run). K is
 /// rounded up to a multiple of 8 (the GEMM's [gemm.k-multiple-of-8]); a drawn shape of more than
-/// 2^41 flops or an operand of more than 2^28 elements is drawn again, to bound the run. Prints
-/// the geomean and minimum ratio and the ten worst shapes; every shape is a record.
+/// 2^41 flops or an operand of more than 2^28 elements is drawn again, to bound the run. Each shape
+/// is timed cold (L2 flushed before each call) and warm (calls back to back on one copy of the
+/// operands: "gemm_sm90 auto warm: "). Prints, cold and warm, the geomean and minimum ratio and the
+/// ten worst shapes; every shape is a record of each.
 void shape_sweep(std::mt19937_64& rng, cublasLtHandle_t handle, std::vector<ex::Record>& records) {
   std::vector<std::array<std::int64_t, 3>> shapes;
   // (N, K) of each model's projections: fused QKV, attention output, gate-up, down (MoE: one expert).
@@ -694,20 +711,30 @@ void shape_sweep(std::mt19937_64& rng, cublasLtHandle_t handle, std::vector<ex::
       continue;
     add(m, n, k);
   }
-  std::vector<ex::Record> sweep;
-  // 15 timed calls a shape (not 50): a few hundred shapes, some of seconds' worth of flops, in minutes.
-  for (auto const& [m, n, k] : shapes) bench_auto(m, n, k, rng, handle, sweep, 15);
-  std::vector<std::size_t> order(sweep.size());
-  std::iota(order.begin(), order.end(), std::size_t{0});
-  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return sweep[a].ratio() < sweep[b].ratio(); });
-  double log_sum = 0.0;
-  for (auto const& r : sweep) log_sum += std::log(r.ratio());
-  std::printf("shape sweep: %zu shapes, geomean %.3f of cuBLASLt, minimum %.3f (%s)\n", sweep.size(),
-              std::exp(log_sum / double(sweep.size())), sweep[order[0]].ratio(), sweep[order[0]].shape.c_str());
-  for (std::size_t i = 0; i < std::min<std::size_t>(10, order.size()); ++i)
-    std::printf("  worst %2zu: %-24s %-40s %.3f\n", i + 1, sweep[order[i]].shape.c_str(), sweep[order[i]].kernel.c_str(),
-                sweep[order[i]].ratio());
-  records.insert(records.end(), sweep.begin(), sweep.end());
+  std::vector<ex::Record> cold, warm;
+  // 15 timed calls a shape cold (not 50): a few hundred shapes, some of seconds' worth of flops, in
+  // minutes; then the same shape warm, five calls back to back on one copy of the operands.
+  for (auto const& [m, n, k] : shapes) {
+    std::vector<ex::Record> both;
+    bench_auto(m, n, k, rng, handle, both, 15, true);
+    cold.push_back(both[0]);
+    warm.push_back(both[1]);
+  }
+  for (auto const* sweep : {&cold, &warm}) {
+    std::vector<std::size_t> order(sweep->size());
+    std::iota(order.begin(), order.end(), std::size_t{0});
+    std::sort(order.begin(), order.end(),
+              [&](std::size_t a, std::size_t b) { return (*sweep)[a].ratio() < (*sweep)[b].ratio(); });
+    double log_sum = 0.0;
+    for (auto const& r : *sweep) log_sum += std::log(r.ratio());
+    std::printf("shape sweep (%s L2): %zu shapes, geomean %.3f of cuBLASLt, minimum %.3f (%s)\n",
+                sweep == &cold ? "cold" : "warm", sweep->size(), std::exp(log_sum / double(sweep->size())),
+                (*sweep)[order[0]].ratio(), (*sweep)[order[0]].shape.c_str());
+    for (std::size_t i = 0; i < std::min<std::size_t>(10, order.size()); ++i)
+      std::printf("  worst %2zu: %-24s %-40s %.3f\n", i + 1, (*sweep)[order[i]].shape.c_str(),
+                  (*sweep)[order[i]].kernel.c_str(), (*sweep)[order[i]].ratio());
+    records.insert(records.end(), sweep->begin(), sweep->end());
+  }
 }
 
 /// --profile: for ncu / nsys, two launches of ours (the heuristic's plan) and of cuBLAS on each
