@@ -115,7 +115,7 @@ struct DecodePlan {
   static constexpr std::uint32_t v_bytes = std::uint32_t(block_n) * HeadDimV * sizeof(KV);
   /// The TMA rings: every warp that reads a stage releases it (the consumers', or the widening
   /// warpgroup's; V in K: after O += P V, not after S).
-  static constexpr int tma_readers = kv_fp8 ? 4 : consumer_warps;
+  static constexpr int tma_readers = kv_fp8 ? 128 / 32 : consumer_warps;  ///< warps of one widening warpgroup
   using PipelineK = PipelineTmaAsync<stages, tma_readers, k_bytes>;
   using PipelineV = std::conditional_t<v_in_k, PipelineK, PipelineTmaAsync<stages, tma_readers, v_bytes>>;
   /// The widened rings: every thread of its widening warpgroup fills, every consumer warp releases.

@@ -638,11 +638,7 @@ void run_decode(DecodeArguments<typename Plan::Element, typename Plan::KvElement
   auto const qs = cute_cpp::detail::attention_strides(a.q_stride, "q", Plan::head_dim, a.heads_q, a.q_tokens);
   auto const ks = cute_cpp::detail::attention_strides(a.k_stride, "k", Plan::head_dim, a.heads_kv, k_rows);
   if constexpr (Plan::v_in_k) {
-    AttentionStrides const unset{};
-    bool const same_strides = a.v_stride.batch == a.k_stride.batch && a.v_stride.seq == a.k_stride.seq &&
-                              a.v_stride.head == a.k_stride.head;
-    bool const v_unset = a.v_stride.batch == unset.batch && a.v_stride.seq == unset.seq && a.v_stride.head == unset.head;
-    if (a.v != a.k || !(same_strides || v_unset))
+    if (a.v != a.k || !(a.v_stride == a.k_stride || a.v_stride == AttentionStrides{}))
       argument_error("attention.mla-value", "the plan reads V as the first " + std::to_string(Plan::head_dim_v) +
                                                 " columns of K (MLA's latent cache): v must be k, with k's strides "
                                                 "or none");
@@ -728,13 +724,13 @@ decltype(auto) with_decode_plan(DecodeArguments<T, KV> const& a, F&& f) {
                                                    std::to_string(a.head_dim) + ", " + std::to_string(a.head_dim_v) +
                                                    "): built are (128, 128) and (256, 256)");
   } else {
-  if (a.head_dim == 64 && a.head_dim_v == 64) return small_pages ? f(D64Page16<T>{}) : f(D64<T>{});
-  if (a.head_dim == 128 && a.head_dim_v == 128) return small_pages ? f(D128Page16<T>{}) : f(D128<T>{});
-  if (a.head_dim == 256 && a.head_dim_v == 256) return small_pages ? f(D256Page16<T>{}) : f(D256<T>{});
-  if (a.head_dim == 576 && a.head_dim_v == 512) return f(Mla<T>{});
-  host::argument_error("attention.head-dim", "no decode plan for head dims (" + std::to_string(a.head_dim) + ", " +
-                                                 std::to_string(a.head_dim_v) +
-                                                 "): built are (64, 64), (128, 128), (256, 256) and MLA's (576, 512)");
+    if (a.head_dim == 64 && a.head_dim_v == 64) return small_pages ? f(D64Page16<T>{}) : f(D64<T>{});
+    if (a.head_dim == 128 && a.head_dim_v == 128) return small_pages ? f(D128Page16<T>{}) : f(D128<T>{});
+    if (a.head_dim == 256 && a.head_dim_v == 256) return small_pages ? f(D256Page16<T>{}) : f(D256<T>{});
+    if (a.head_dim == 576 && a.head_dim_v == 512) return f(Mla<T>{});
+    host::argument_error("attention.head-dim", "no decode plan for head dims (" + std::to_string(a.head_dim) + ", " +
+                                                   std::to_string(a.head_dim_v) +
+                                                   "): built are (64, 64), (128, 128), (256, 256) and MLA's (576, 512)");
   }
 }
 

@@ -32,13 +32,13 @@ struct KvAppendParams {
 /// rounded (saturating), 8 bytes per lane.
 template <class T, class KV>
 __device__ __forceinline__ void copy_row(KV* dst, T const* src, int dim, int lane, float scale = 1.0f) {
+  float const inverse = 1.0f / scale;
   for (int i = lane * 8; i < dim; i += 32 * 8) {
     int4 const in = *reinterpret_cast<int4 const*>(src + i);
     if constexpr (sizeof(KV) == sizeof(T)) {
       *reinterpret_cast<int4*>(dst + i) = in;
     } else {
       T const* const x = reinterpret_cast<T const*>(&in);
-      float const inverse = 1.0f / scale;
       std::uint16_t pairs[4];
 #pragma unroll
       for (int j = 0; j < 4; ++j)

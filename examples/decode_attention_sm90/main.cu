@@ -738,6 +738,39 @@ constexpr int bench_page_sizes[] = {16, 64};
 /// Larger caches are skipped: the copy reference needs as much again.
 constexpr double bench_max_cache_bytes = 40e9;
 
+/// The benchmark's lengths (every sequence `len` keys) and, with pages, a table over the batch's
+/// pages (shuffled or in order), on the device; place(a) points the arguments at them.
+struct BenchTable {
+  int len = 0, page_size = 0;
+  host::DeviceBuffer<std::int32_t> lens, table;
+  BenchTable(int batch, int len_, int page_size_, bool shuffled, std::mt19937_64& rng)
+      : len(len_), page_size(page_size_), lens(std::size_t(batch)),
+        table(page_size_ > 0 ? std::size_t(batch) * std::size_t(len_ / page_size_) : 0) {
+    std::vector<std::int32_t> const host_lens(lens.size(), len);
+    lens.upload(std::span<std::int32_t const>(host_lens));
+    if (table.size() == 0) return;
+    std::vector<std::int32_t> pages(table.size());
+    std::iota(pages.begin(), pages.end(), 0);
+    if (shuffled) std::shuffle(pages.begin(), pages.end(), rng);
+    table.upload(std::span<std::int32_t const>(pages));
+  }
+  template <class Arguments>
+  void place(Arguments& a) const {
+    a.seqlens_k = lens.data(), a.max_seq_k = len;
+    if (page_size == 0) return;
+    a.block_table = table.data(), a.page_size = page_size;
+    a.max_pages_per_seq = len / page_size, a.num_pages = int(table.size());
+  }
+};
+
+/// A workspace of `bytes` for the arguments, which point at it.
+template <class Arguments>
+host::DeviceBuffer<unsigned char> attach_workspace(Arguments& a, std::size_t bytes) {
+  host::DeviceBuffer<unsigned char> workspace(bytes);
+  a.workspace = workspace.data(), a.workspace_bytes = bytes;
+  return workspace;
+}
+
 /// GB/s of one shape against a device copy of as many bytes: the K and V the kernel reads, Q and O.
 /// NOTE: the bench helper flushes L2 before every timed call, so the small caches (B1 KV1024: 4 MB)
 /// are read from HBM too; their time is mostly launch and tail, not bandwidth.
@@ -767,27 +800,16 @@ void bench(int batch, int len, int page_size, std::mt19937_64& rng, std::vector<
   ex::fill_random_tiled(q.data(), q.size(), rng, -1.0, 1.0);
   ex::fill_random_tiled(k.data(), k.size(), rng, -1.0, 1.0);
   ex::fill_random_tiled(v.data(), v.size(), rng, -1.0, 1.0);
-  std::vector<std::int32_t> lens(std::size_t(batch), len), table(page_size > 0 ? tokens / std::size_t(page_size) : 0);
-  std::iota(table.begin(), table.end(), 0);
-  if (shuffled) std::shuffle(table.begin(), table.end(), rng);
-  host::DeviceBuffer<std::int32_t> dlens(lens.size()), dtable(table.size());
-  dlens.upload(std::span<std::int32_t const>(lens));
-  if (!table.empty()) dtable.upload(std::span<std::int32_t const>(table));
-
+  BenchTable const table(batch, len, page_size, shuffled, rng);
   ex::DecodeArguments<T, KV> a;
   a.q = q.data(), a.k = k.data(), a.v = v.data(), a.o = o.data();
   if (fp8) a.k_scale = scales.data(), a.v_scale = scales.data() + bench_heads_kv;
   a.batch = batch, a.heads_q = bench_heads_q, a.heads_kv = bench_heads_kv, a.head_dim = a.head_dim_v = bench_d;
-  a.seqlens_k = dlens.data(), a.max_seq_k = len;
-  if (page_size > 0) {
-    a.block_table = dtable.data(), a.page_size = page_size;
-    a.max_pages_per_seq = len / page_size, a.num_pages = int(table.size());
-  }
+  table.place(a);
   std::size_t workspace_bytes = ex::decode_workspace_bytes(a);
   if constexpr (std::is_same_v<T, __nv_bfloat16> && !fp8)
     if (candidate >= 0) workspace_bytes = ex::decode_candidate_workspace_bytes(candidate, a);
-  host::DeviceBuffer<unsigned char> workspace(workspace_bytes);
-  a.workspace = workspace.data(), a.workspace_bytes = workspace_bytes;
+  auto const workspace = attach_workspace(a, workspace_bytes);
   std::size_t const bytes = cache_bytes + (q.size() + o.size()) * sizeof(T);
   if (candidate >= 0) {
     if constexpr (std::is_same_v<T, __nv_bfloat16> && !fp8) {
@@ -813,20 +835,12 @@ void bench_mla(int batch, int len, int heads_q, std::mt19937_64& rng, std::vecto
   host::DeviceBuffer<T> q(std::size_t(batch) * heads_q * d), o(std::size_t(batch) * heads_q * dv), cache(tokens * d);
   ex::fill_random_tiled(q.data(), q.size(), rng, -1.0, 1.0);
   ex::fill_random_tiled(cache.data(), cache.size(), rng, -1.0, 1.0);
-  std::vector<std::int32_t> lens(std::size_t(batch), len), table(tokens / page);
-  std::iota(table.begin(), table.end(), 0);
-  std::shuffle(table.begin(), table.end(), rng);
-  host::DeviceBuffer<std::int32_t> dlens(lens.size()), dtable(table.size());
-  dlens.upload(std::span<std::int32_t const>(lens));
-  dtable.upload(std::span<std::int32_t const>(table));
+  BenchTable const table(batch, len, page, true, rng);
   ex::DecodeArguments<T> a;
   a.q = q.data(), a.k = a.v = cache.data(), a.o = o.data();
   a.batch = batch, a.heads_q = heads_q, a.heads_kv = 1, a.head_dim = d, a.head_dim_v = dv;
-  a.seqlens_k = dlens.data(), a.max_seq_k = len;
-  a.block_table = dtable.data(), a.page_size = page, a.max_pages_per_seq = len / page, a.num_pages = int(table.size());
-  std::size_t const workspace_bytes = ex::decode_workspace_bytes(a);
-  host::DeviceBuffer<unsigned char> workspace(workspace_bytes);
-  a.workspace = workspace.data(), a.workspace_bytes = workspace_bytes;
+  table.place(a);
+  auto const workspace = attach_workspace(a, ex::decode_workspace_bytes(a));
   std::size_t const bytes = (cache.size() + q.size() + o.size()) * sizeof(T);
   records.push_back(ex::bench_against_copy("decode_attention_sm90", shape, ex::dtype_name<T>(), bytes,
                                            [&] { ex::run_decode_attention<T>(a, nullptr); }));

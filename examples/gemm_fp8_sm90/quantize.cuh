@@ -41,7 +41,6 @@ struct Fp8Quantized {
 
 namespace detail {
 
-
 // NOTE: eight bf16 stay packed in a uint4 (four registers) between the load and the store, so a
 // lane holds its eight loads in flight in 32 registers.
 

@@ -16,6 +16,7 @@ namespace cute_cpp {
 /// Element strides of a [batch, seq, heads, dim] tensor (dim's is 1); 0 everywhere: contiguous.
 struct AttentionStrides {
   std::int64_t batch = 0, seq = 0, head = 0;
+  friend bool operator==(AttentionStrides const&, AttentionStrides const&) = default;
 };
 
 namespace detail {
