@@ -28,9 +28,12 @@
 
 #include <cute_cpp/host/error.hpp>  // argument_error
 
+#include <algorithm>
+#include <cmath>
 #include <cstddef>  // offsetof
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -349,6 +352,31 @@ GemmArguments<To> swap_ab_arguments(GemmArguments<From> const& args) {
   return r;
 }
 
+/// The SIMT GEMM's tile (simt_gemm.cuh): 32 x 64 of C per CTA of 256 threads, K in chunks of 32.
+struct SimtGemmTile {
+  static constexpr int block_m = 32, block_n = 64, block_k = 32, threads = 256;
+};
+
+/// A plan for the SIMT GEMM (simt_gemm.cuh): fp32 FMAs on CUDA cores for problems too small for
+/// the tensor-core kernel's fixed costs; the element types and layouts of a GemmPlan, whose
+/// GemmArguments it takes (whole tiles, no workspace, the Identity epilogue).
+template <class TA_, class TC_, OperandMajorMode MA, OperandMajorMode MB, LayoutEnum LC = LayoutEnum::RowMajor>
+struct SimtGemmPlan : SimtGemmTile {
+  using TA = TA_;
+  using TB = TA_;
+  using TC = TC_;
+  using EpilogueOp = epilogue::Identity;
+  static constexpr OperandMajorMode major_a = MA, major_b = MB;
+  static constexpr LayoutEnum layout_c = LC;
+  static_assert(sizeof(TA_) == 2 && (sizeof(TC_) == 2 || sizeof(TC_) == 4),
+                "cute-cpp [gemm.simt-types]: the SIMT GEMM takes 16-bit operands and a 16- or 32-bit C");
+};
+
+template <class Plan>
+inline constexpr bool is_simt_plan_v = false;
+template <class TA, class TC, OperandMajorMode MA, OperandMajorMode MB, LayoutEnum LC>
+inline constexpr bool is_simt_plan_v<SimtGemmPlan<TA, TC, MA, MB, LC>> = true;
+
 /// The split of the work: `splits` K ranges for each of the last `split_tiles` cluster tiles.
 struct SplitKChoice {
   int splits = 1;
@@ -440,15 +468,15 @@ std::size_t gemm_workspace_bytes(GemmArguments<Plan> const& args);
 
 /// The tiles the heuristic chooses among: 128 rows, N columns, in 2-CTA clusters along M (c2),
 /// along N (cn2) or alone (c1); swapN: A and B swapped (C^T = B^T A^T), 128 columns of C by N
-/// rows, alone.
-enum class GemmTile { n256, n128, n64, n256c1, n128c1, n112cn2, n64c1, swap16, swap32, swap64 };
+/// rows, alone; simt: the SIMT GEMM (SimtGemmPlan).
+enum class GemmTile { n256, n128, n64, n256c1, n128c1, n112cn2, n64c1, swap16, swap32, swap64, simt };
 
 /// Every GemmTile, with the name a tuning cache stores it under.
 inline constexpr std::pair<GemmTile, std::string_view> gemm_tile_names[] = {
     {GemmTile::n256, "n256"},     {GemmTile::n128, "n128"},     {GemmTile::n64, "n64"},
     {GemmTile::n256c1, "n256c1"}, {GemmTile::n128c1, "n128c1"}, {GemmTile::n112cn2, "n112cn2"},
     {GemmTile::n64c1, "n64c1"},   {GemmTile::swap16, "swap16"}, {GemmTile::swap32, "swap32"},
-    {GemmTile::swap64, "swap64"}};
+    {GemmTile::swap64, "swap64"}, {GemmTile::simt, "simt"}};
 
 constexpr std::string_view gemm_tile_name(GemmTile tile) {
   for (auto const& [t, name] : gemm_tile_names)
@@ -461,6 +489,59 @@ constexpr std::optional<GemmTile> parse_gemm_tile(std::string_view name) {
   for (auto const& [t, n] : gemm_tile_names)
     if (n == name) return t;
   return std::nullopt;
+}
+
+/// A tile and how its work is cut: what the tile table chooses for a shape.
+struct GemmChoice {
+  GemmTile tile = GemmTile::n256;
+  Decomposition decomposition = Decomposition::Heuristic;
+  int k_splits = 0;
+};
+
+/// One measured shape of a tile table (gemm_tile_table.hpp): log2 of M, N and K, and the mask of
+/// the table's choices that ran within a few percent of its fastest.
+struct GemmTableShape {
+  float log2_m = 0, log2_n = 0, log2_k = 0;
+  std::uint64_t good = 0;
+};
+
+/// The choice good on the most of the `neighbours` measured shapes nearest m x n x k (distance in
+/// log2 of M, N and K), each counted by 1 / (distance + 0.5), the nearer first among equals, the
+/// earlier choice among equal counts (tools/fit_gemm_tiles.py's predict, which fits the table).
+inline GemmChoice choose_from_table(std::int64_t m, std::int64_t n, std::int64_t k, std::span<GemmTableShape const> table,
+                                    std::span<GemmChoice const> choices, int neighbours) {
+  double const here[3] = {std::log2(double(m)), std::log2(double(n)), std::log2(double(k))};
+  constexpr int most = 8;
+  neighbours = std::min(neighbours, most);
+  struct Near {
+    double distance = 0;
+    std::size_t shape = 0;
+  };
+  Near near[most];
+  int found = 0;
+  for (std::size_t i = 0; i < table.size(); ++i) {
+    double const dm = here[0] - table[i].log2_m, dn = here[1] - table[i].log2_n, dk = here[2] - table[i].log2_k;
+    Near candidate{std::sqrt(dm * dm + dn * dn + dk * dk), i};
+    // Insertion into the sorted `near`, keeping the first `neighbours`.
+    int at = found < neighbours ? found++ : neighbours;
+    if (at == neighbours && candidate.distance >= near[neighbours - 1].distance) continue;
+    if (at == neighbours) at = neighbours - 1;
+    while (at > 0 && near[at - 1].distance > candidate.distance) {
+      near[at] = near[at - 1];
+      --at;
+    }
+    near[at] = candidate;
+  }
+  double votes[64] = {};
+  for (int r = 0; r < found; ++r) {
+    double const weight = 1.0 / (near[r].distance + 0.5) + 1e-6 * double(neighbours - r);
+    for (std::size_t c = 0; c < choices.size() && c < 64; ++c)
+      if (table[near[r].shape].good >> c & 1u) votes[c] += weight;
+  }
+  std::size_t best = 0;
+  for (std::size_t c = 1; c < choices.size() && c < 64; ++c)
+    if (votes[c] > votes[best]) best = c;
+  return choices.empty() ? GemmChoice{} : choices[best];
 }
 
 /// The tile for an m x n x k problem on `ctas` resident CTAs. The rules, each fitted to

@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-// The bf16 GEMMs for sm_90a: every operand major-ness, and the tile heuristic's dispatch.
-#include "gemm_sm90.cuh"
-#include "gemm_tuner.hpp"
-#include "plans.hpp"
+// The bf16 GEMMs for sm_90a: the 128 x 256 tile for every operand major-ness, the narrower
+// K-major tiles, and the tile heuristic's dispatch for K-major A and B.
+#include "gemm_auto.cuh"
 
 #include <algorithm>
 
@@ -42,21 +41,11 @@ extern template std::size_t gemm_workspace_bytes<plans::Bf16TNSwap16>(GemmArgume
 extern template std::size_t gemm_workspace_bytes<plans::Bf16TNSwap32>(GemmArguments<plans::Bf16TNSwap32> const&);
 extern template std::size_t gemm_workspace_bytes<plans::Bf16TNSwap64>(GemmArguments<plans::Bf16TNSwap64> const&);
 extern template std::size_t gemm_workspace_bytes<plans::Bf16TNSwap128c2>(GemmArguments<plans::Bf16TNSwap128c2> const&);
+// Instantiated in gemm_simt_sm90.cu.
+extern template void run_gemm<plans::Bf16TNSimt>(GemmArguments<plans::Bf16TNSimt> const&, cudaStream_t);
+extern template std::size_t gemm_workspace_bytes<plans::Bf16TNSimt>(GemmArguments<plans::Bf16TNSimt> const&);
 
-void run_gemm_bf16_tn(GemmArguments<plans::Bf16TN> const& args, cudaStream_t stream) {
-  if (gemm_tuning_enabled()) return GemmTuner::process().run(args, stream);
-  // Checked before the plan choice, which asks the device for its SM count.
-  check_gemm_arguments(args, plans::Bf16TN::major_a, plans::Bf16TN::major_b, plans::Bf16TN::layout_c, false);
-  with_chosen_plan(args, [&]<class P>(std::type_identity<P>, auto const& a) { run_gemm<P>(a, stream); });
-}
-
-std::size_t gemm_bf16_tn_workspace_bytes(GemmArguments<plans::Bf16TN> const& args) {
-  auto const bytes = [&]<class P>(std::type_identity<P>, auto const& a) { return gemm_workspace_bytes<P>(a); };
-  if (!gemm_tuning_enabled()) return with_chosen_plan(args, bytes);
-  // Tuned, any tile may run: the most any of them needs.
-  std::size_t most = 0;
-  for (auto const& [tile, name] : gemm_tile_names) most = std::max(most, with_tile_plan(tile, args, bytes));
-  return most;
-}
+template void run_gemm_auto<plans::bf16, plans::K, plans::K>(AutoGemmArguments<plans::bf16> const&, cudaStream_t);
+template std::size_t gemm_auto_workspace_bytes<plans::bf16, plans::K, plans::K>(AutoGemmArguments<plans::bf16> const&);
 
 }  // namespace cute_cpp::examples

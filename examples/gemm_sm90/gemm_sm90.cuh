@@ -21,6 +21,7 @@
 // for A, with horizontally adjacent tiles. A stage is then free only when the consumers of both
 // CTAs have released it.
 #include "gemm.hpp"
+#include "simt_gemm.cuh"
 
 #include <cute_cpp/arch/cluster.hpp>
 #include <cute_cpp/arch/griddepcontrol.hpp>
@@ -580,7 +581,8 @@ GemmSchedule gemm_schedule(GemmArguments<Plan> const& args, Decomposition asked)
 
 template <class Plan>
 std::size_t gemm_workspace_bytes(GemmArguments<Plan> const& args) {
-  return gemm_schedule<Plan>(args, args.decomposition).workspace_bytes;
+  if constexpr (is_simt_plan_v<Plan>) return 0;
+  else return gemm_schedule<Plan>(args, args.decomposition).workspace_bytes;
 }
 
 /// Block scales are given exactly to a block-scaled plan, with positive strides
@@ -634,8 +636,9 @@ void check_plan_shape(std::int64_t n, std::int64_t k) {
                              std::to_string(k) + "): TMA needs 16-byte row strides; pad K with zeros");
 }
 
+/// run_gemm for a tensor-core plan.
 template <class Plan>
-void run_gemm(GemmArguments<Plan> const& args, cudaStream_t stream) {
+void run_wgmma_gemm(GemmArguments<Plan> const& args, cudaStream_t stream) {
   static_assert(verify_plan<Plan>());
   using TA = typename Plan::TA;
   using TB = typename Plan::TB;
@@ -682,6 +685,12 @@ void run_gemm(GemmArguments<Plan> const& args, cudaStream_t stream) {
   host::launch(&gemm_kernel<Plan>, "gemm_sm90", gemm_launch_config<Plan>(unsigned(grid), stream), a_map, b_map, c_map,
                args.epilogue_op, args.m, c_cols, schedule.tiles, workspace, args.independent, args.block_scales,
                args.output_scales, GroupedTiles{});
+}
+
+template <class Plan>
+void run_gemm(GemmArguments<Plan> const& args, cudaStream_t stream) {
+  if constexpr (is_simt_plan_v<Plan>) run_simt_gemm<Plan>(args, stream);
+  else run_wgmma_gemm<Plan>(args, stream);
 }
 
 }  // namespace cute_cpp::examples

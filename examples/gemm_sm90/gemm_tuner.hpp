@@ -1,43 +1,117 @@
 // SPDX-License-Identifier: Apache-2.0
 // SPDX-FileCopyrightText: 2026 cute-cpp authors
 #pragma once
-// GemmTuner: the bf16 TN GEMM with the tile measured fastest for each shape on this GPU. The first
-// call of a shape times every compiled tile (GemmTile) on the call's own buffers and keeps the
-// winner, in memory and in a TuneCache file keyed by GPU name, clock class and shape; later calls
-// and later processes read it. While the stream records a graph nothing is timed (the heuristic's
-// tile, or a cached one, runs). CuTeDSL: autotune_jit, which compiles its candidates at run time;
-// ours are the plans built ahead of time.
+// GemmTuner: run_gemm_auto's GEMM with the tile measured fastest for each shape on this GPU. The
+// first call of a shape times every compiled tile (GemmTile) on the call's own buffers and keeps
+// the winner, in memory and in a TuneCache file keyed by GPU name, clock class, element type,
+// layout and shape; later calls and later processes read it. While the stream records a graph
+// nothing is timed (the heuristic's tile, or a cached one, runs). CuTeDSL: autotune_jit, which
+// compiles its candidates at run time; ours are the plans built ahead of time.
 #include "plans.hpp"
 
+#include <cute_cpp/host/arguments.hpp>  // capturing
+#include <cute_cpp/host/error.hpp>
 #include <cute_cpp/host/tune_cache.hpp>
 
+#include <algorithm>
+#include <exception>
 #include <filesystem>
-#include <map>
+#include <functional>
+#include <limits>
 #include <mutex>
 #include <string>
-#include <tuple>
+#include <string_view>
+#include <vector>
 
 namespace cute_cpp::examples {
 
-/// Times the bf16 TN tiles per shape and runs the winner (see the file comment). Thread-safe.
+/// "TN", "NN", "TT" or "NT": A and B K-major, A M-major, B N-major, both M/N-major.
+constexpr std::string_view gemm_layout_name(OperandMajorMode a, OperandMajorMode b) {
+  bool const ak = a == OperandMajorMode::K, bk = b == OperandMajorMode::K;
+  return ak ? (bk ? "TN" : "TT") : (bk ? "NN" : "NT");
+}
+
+namespace detail {
+/// Events around launches on one stream, destroyed with it.
+struct EventPair {
+  cudaEvent_t start = nullptr, stop = nullptr;
+  EventPair() {
+    host::cuda_check(cudaEventCreate(&start), "cudaEventCreate");
+    host::cuda_check(cudaEventCreate(&stop), "cudaEventCreate");
+  }
+  ~EventPair() {
+    (void)cudaEventDestroy(start);
+    (void)cudaEventDestroy(stop);
+  }
+  EventPair(EventPair const&) = delete;
+  EventPair& operator=(EventPair const&) = delete;
+};
+
+/// The median microseconds of `runs` calls of `run` after two unclocked ones; infinity when the
+/// call refuses the arguments.
+template <class Run>
+double median_call_us(Run&& run, cudaStream_t stream, int runs) {
+  try {
+    for (int i = 0; i < 2; ++i) run();
+  } catch (std::exception const&) {
+    return std::numeric_limits<double>::infinity();
+  }
+  EventPair events;
+  std::vector<double> us;
+  for (int i = 0; i < runs; ++i) {
+    host::cuda_check(cudaEventRecord(events.start, stream), "cudaEventRecord");
+    run();
+    host::cuda_check(cudaEventRecord(events.stop, stream), "cudaEventRecord");
+    host::cuda_check(cudaEventSynchronize(events.stop), "cudaEventSynchronize");
+    float ms = 0.0f;
+    host::cuda_check(cudaEventElapsedTime(&ms, events.start, events.stop), "cudaEventElapsedTime");
+    us.push_back(double(ms) * 1e3);
+  }
+  std::nth_element(us.begin(), us.begin() + std::ptrdiff_t(us.size() / 2), us.end());
+  return us[us.size() / 2];
+}
+}  // namespace detail
+
+/// Times the tiles per shape and runs the winner (see the file comment). Thread-safe.
 class GemmTuner {
  public:
   /// The cache file is read once here; a corrupt one is ignored with a warning on stderr.
   explicit GemmTuner(std::filesystem::path cache_path = host::default_tune_cache_path());
 
-  /// The tile for args' shape: cached, or measured now on args' buffers (C is overwritten; the
-  /// workspace is args'), or, while `stream` records a graph, the heuristic's.
-  GemmTile tile(GemmArguments<plans::Bf16TN> const& args, cudaStream_t stream);
+  /// The tile for a problem of `kind` ("gemm bf16 TN") and shape m x n x k: cached, or measured
+  /// now by `time` (microseconds of a tile's run, infinity where it refuses), or, while
+  /// `capturing`, the heuristic's.
+  GemmTile tile(std::string const& kind, std::int64_t m, std::int64_t n, std::int64_t k, bool capturing,
+                std::function<double(GemmTile)> const& time);
 
-  /// run_gemm_bf16_tn's work with tile(args, stream).
-  void run(GemmArguments<plans::Bf16TN> const& args, cudaStream_t stream);
+  /// The tile for args' shape, measured on args' buffers (C is overwritten; the workspace is args').
+  template <OperandMajorMode MA = plans::K, OperandMajorMode MB = plans::K, class T>
+  GemmTile tile(AutoGemmArguments<T> const& args, cudaStream_t stream) {
+    std::string const kind = std::string("gemm ") + dtype_of<T>() + " " + std::string(gemm_layout_name(MA, MB));
+    return tile(kind, args.m, args.n, args.k, host::capturing(stream), [&](GemmTile t) {
+      return detail::median_call_us([&] { run_tile<MA, MB>(t, args, stream); }, stream, 5);
+    });
+  }
 
-  /// The tuner run_gemm_bf16_tn uses under CUTE_CPP_TUNE=1 (one per process).
+  /// run_gemm_auto's work with tile(args, stream).
+  template <OperandMajorMode MA = plans::K, OperandMajorMode MB = plans::K, class T>
+  void run(AutoGemmArguments<T> const& args, cudaStream_t stream) {
+    check_gemm_arguments(args, MA, MB, LayoutEnum::RowMajor, false);
+    run_tile<MA, MB>(tile<MA, MB>(args, stream), args, stream);
+  }
+
+  /// The tuner run_gemm_auto uses under CUTE_CPP_TUNE=1 (one per process).
   static GemmTuner& process();
 
  private:
-  GemmTile measure(GemmArguments<plans::Bf16TN> const& args, cudaStream_t stream) const;
-  host::TuneKey key(GemmArguments<plans::Bf16TN> const& args) const;
+  template <OperandMajorMode MA, OperandMajorMode MB, class T>
+  static void run_tile(GemmTile t, AutoGemmArguments<T> const& args, cudaStream_t stream) {
+    with_tile_plan<MA, MB>(t, args, [&]<class P>(std::type_identity<P>, auto const& a) { run_gemm<P>(a, stream); });
+  }
+  template <class T>
+  static constexpr char const* dtype_of() {
+    return std::is_same_v<T, plans::f16> ? "f16" : "bf16";
+  }
 
   std::filesystem::path path_;
   std::mutex mutex_;

@@ -5,8 +5,10 @@
 // operand major-ness, output type and fused epilogue built; then times it against cuBLAS
 // (bf16 in, bf16 out, fp32 accumulate) in the same run.
 //   gemm_sm90 [--no-bench] [--json FILE] [--seed N] [--small] [--profile] [--raster-sweep] [--split-sweep]
-//             [--k-sweep] [--decomposition-sweep]   (--small: nine small cases against fp64 and the
-//             argument rejections, no benchmark, for compute-sanitizer)
+//             [--k-sweep] [--decomposition-sweep] [--decode-sweep] [--shape-sweep] [--candidate-sweep]
+//             [--host-profile]
+//             (--small: ten small cases against fp64 and the argument rejections, no benchmark, for
+//             compute-sanitizer)
 #include "cublaslt_gemm.hpp"
 #include "examples/common/cli.hpp"
 #include "examples/common/fill.hpp"
@@ -14,8 +16,10 @@
 #include "gemm_tuner.hpp"
 #include "plans.hpp"
 
+#include <cute_cpp/host/arguments.hpp>
 #include <cute_cpp/host/buffer.hpp>
 #include <cute_cpp/host/error.hpp>
+#include <cute_cpp/host/launch.hpp>
 #include <cute_cpp/host/target_check.hpp>
 
 
@@ -170,15 +174,17 @@ template <class TC> double rtol_of() { return std::is_same_v<TC, float> ? 1e-5 :
 /// A plan's tile, stages and cluster: "128x256x64s4c2" (c1x2: a cluster along N), "pingpong".
 template <class Plan>
 std::string tile_name() {
-  return std::to_string(Plan::block_m) + "x" + std::to_string(Plan::block_n) + "x" + std::to_string(Plan::block_k) +
+  if constexpr (ex::is_simt_plan_v<Plan>) return "simt 32x64x32";
+  else return std::to_string(Plan::block_m) + "x" + std::to_string(Plan::block_n) + "x" + std::to_string(Plan::block_k) +
          "s" + std::to_string(Plan::stages) + "c" + std::to_string(Plan::cluster_m) +
          (Plan::cluster_n > 1 ? "x" + std::to_string(Plan::cluster_n) : "") + (Plan::pingpong ? " pingpong" : "");
 }
 
 /// The tile of the plan the bf16 TN dispatcher runs for these arguments; "swapped" when it swaps
 /// A and B (its plan writes a column-major C).
-std::string dispatched_tile_name(ex::GemmArguments<plans::Bf16TN> const& args) {
-  return ex::with_chosen_plan(args, []<class P>(std::type_identity<P>, auto const&) {
+template <OperandMajorMode MA = plans::K, OperandMajorMode MB = plans::K, class T>
+std::string dispatched_tile_name(ex::AutoGemmArguments<T> const& args) {
+  return ex::with_chosen_plan<MA, MB>(args, []<class P>(std::type_identity<P>, auto const&) {
     return tile_name<P>() + (P::layout_c == cute_cpp::LayoutEnum::ColMajor ? " swapped" : "");
   });
 }
@@ -289,6 +295,44 @@ bool check_shapes(std::mt19937_64& rng, cublasLtHandle_t handle, bool large) {
   ok &= check<Plan>(333, 517, 264, rng, handle, no_epilogue);
   ok &= check<Plan>(700, 300, 1000, rng, handle, no_epilogue);
   if (large) ok &= check<Plan>(2048 + 77, 4096 - 40, 4096 + 8, rng, handle, no_epilogue);
+  return ok;
+}
+
+/// Every tile of one element type's and layout's TileFamily (the nearest built one where the layout
+/// lacks it), through with_tile_plan as run_gemm_auto runs it, on a ragged shape (heuristic cut),
+/// and run_gemm_auto itself on shapes whose heuristic choices differ, against the fp64 product.
+template <class T, OperandMajorMode MA, OperandMajorMode MB>
+bool check_family(std::mt19937_64& rng) {
+  using Home = typename plans::TileFamily<T, MA, MB>::n256;
+  bool ok = true;
+  auto const one = [&](std::int64_t m, std::int64_t n, std::int64_t k, char const* what, auto&& run, auto&& bytes) {
+    Problem<Home> p(m, n, k, rng);
+    p.dc.fill_bytes(0xFF);
+    p.reserve_workspace(bytes(p.arguments()));
+    run(p.arguments());
+    host::cuda_check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
+    auto const want = p.cpu_product();
+    auto const got = p.result();
+    auto const result =
+        ex::check_close(std::span<T const>(got), std::span<double const>(want), rtol_of<T>(), 1e-5 * double(k) + 1e-2);
+    std::printf("check %-4s %s via %-10s m=%-5lld n=%-5lld k=%-5lld vs fp64    %s\n", ex::dtype_name<T>(),
+                std::string(ex::gemm_layout_name(MA, MB)).c_str(), what, (long long)m, (long long)n, (long long)k,
+                result.summary().c_str());
+    ok &= result.ok();
+  };
+  for (auto const& [tile, name] : ex::gemm_tile_names) {
+    auto const on_tile = [tile](auto const& a, auto&& f) { return ex::with_tile_plan<MA, MB>(tile, a, f); };
+    one(150, 200, 136, std::string(name).c_str(),
+        [&](ex::AutoGemmArguments<T> const& a) {
+          on_tile(a, [&]<class P>(std::type_identity<P>, auto const& b) { ex::run_gemm<P>(b, nullptr); });
+        },
+        [&](ex::AutoGemmArguments<T> const& a) {
+          return on_tile(a, [&]<class P>(std::type_identity<P>, auto const& b) { return ex::gemm_workspace_bytes<P>(b); });
+        });
+  }
+  for (auto const& s : {std::array<std::int64_t, 3>{5, 300, 520}, {300, 40, 264}, {100, 700, 72}, {777, 1030, 200}})
+    one(s[0], s[1], s[2], "auto", [](ex::AutoGemmArguments<T> const& a) { ex::run_gemm_auto<T, MA, MB>(a, nullptr); },
+        [](ex::AutoGemmArguments<T> const& a) { return ex::gemm_auto_workspace_bytes<T, MA, MB>(a); });
   return ok;
 }
 
@@ -455,6 +499,8 @@ bool run_checks(std::mt19937_64& rng, cublasLtHandle_t handle) {
   ok &= check_shapes<plans::Bf16TNSwap16>(rng, handle, false);
   ok &= check_shapes<plans::Bf16TNSwap32>(rng, handle, false);
   ok &= check_shapes<plans::Bf16TNSwap64>(rng, handle, true);
+  ok &= check_shapes<plans::Bf16TNSimt>(rng, handle, true);
+  ok &= check_shapes<plans::Bf16NTSimt>(rng, handle, false);
   ok &= check_shapes<plans::Bf16NN>(rng, handle, true);
   ok &= check_shapes<plans::Bf16TT>(rng, handle, true);
   ok &= check_shapes<plans::Bf16NT>(rng, handle, true);
@@ -474,6 +520,14 @@ bool run_checks(std::mt19937_64& rng, cublasLtHandle_t handle) {
   ok &= check_gated<plans::Bf16TNSwiGLU>(1100, 4096, 128, rng, stream_k);
   ok &= check_split_k(rng, handle);
   ok &= check_stream_k(rng, handle);
+  ok &= check_family<plans::bf16, plans::K, plans::K>(rng);
+  ok &= check_family<plans::bf16, plans::MN, plans::K>(rng);
+  ok &= check_family<plans::bf16, plans::K, plans::MN>(rng);
+  ok &= check_family<plans::bf16, plans::MN, plans::MN>(rng);
+  ok &= check_family<plans::f16, plans::K, plans::K>(rng);
+  ok &= check_family<plans::f16, plans::MN, plans::K>(rng);
+  ok &= check_family<plans::f16, plans::K, plans::MN>(rng);
+  ok &= check_family<plans::f16, plans::MN, plans::MN>(rng);
   ok &= check_rejections();
   return ok;
 }
@@ -496,6 +550,7 @@ bool run_small_checks(std::mt19937_64& rng) {
   ok &= check_epilogue<plans::Bf16TNRelu>([](double x) { return x > 0 ? x : 0.0; }, "a*P+b*S+bias, relu", rng,
                                           fp64_only, split(3), 130, 200);
   ok &= check<plans::Bf16TNSwap16>(300, 1000, 136, rng, fp64_only, no_epilogue, {}, "", stream_k);
+  ok &= check<plans::Bf16TNSimt>(37, 130, 72, rng, fp64_only, no_epilogue);
   ok &= check_gated<plans::Bf16TNSwiGLU>(130, 208, 136, rng);
   ok &= check_rejections();
   return ok;
@@ -590,19 +645,22 @@ void bench_plan(std::int64_t m, std::int64_t n, std::int64_t k, std::mt19937_64&
       plan_name<Plan>() + (Swapped ? " swapped" : "") + cut.name());
 }
 
-/// The bf16 TN GEMM with the heuristic's tile, named after the tile it chose; under
-/// CUTE_CPP_TUNE=1, with the tile the process's GemmTuner measured (during the warm-up), named so.
+/// run_gemm_auto's GEMM (T in and out, A MA-major, B MB-major) with the heuristic's tile, named
+/// after the tile it chose; under CUTE_CPP_TUNE=1, with the tile the process's GemmTuner measured
+/// (during the warm-up), named so.
+template <class T = plans::bf16, OperandMajorMode MA = plans::K, OperandMajorMode MB = plans::K>
 HostTimes bench_auto(std::int64_t m, std::int64_t n, std::int64_t k, std::mt19937_64& rng, cublasLtHandle_t handle,
                      std::vector<ex::Record>& records, int reps = 50, bool warm = false) {
-  ex::GemmArguments<plans::Bf16TN> shape;
+  using Home = typename plans::TileFamily<T, MA, MB>::n256;
+  ex::AutoGemmArguments<T> shape;
   shape.m = m, shape.n = n, shape.k = k;
   std::size_t const first = records.size();
-  HostTimes const host = bench<plans::Bf16TN>(m, n, k, rng, handle, records,
-                       [](ex::GemmArguments<plans::Bf16TN> const& a) { ex::run_gemm_bf16_tn(a, nullptr); },
-                       [](ex::GemmArguments<plans::Bf16TN> const& a) { return ex::gemm_bf16_tn_workspace_bytes(a); },
-                       "gemm_sm90 auto: " + dispatched_tile_name(shape), reps, warm);
+  HostTimes const host = bench<Home>(m, n, k, rng, handle, records,
+                       [](ex::AutoGemmArguments<T> const& a) { ex::run_gemm_auto<T, MA, MB>(a, nullptr); },
+                       [](ex::AutoGemmArguments<T> const& a) { return ex::gemm_auto_workspace_bytes<T, MA, MB>(a); },
+                       "gemm_sm90 auto: " + dispatched_tile_name<MA, MB>(shape), reps, warm);
   if (ex::gemm_tuning_enabled()) {  // the shape is in the tuner's cache by now: nothing is timed here
-    std::string const tile(ex::gemm_tile_name(ex::GemmTuner::process().tile(shape, nullptr)));
+    std::string const tile(ex::gemm_tile_name(ex::GemmTuner::process().tile<MA, MB>(shape, nullptr)));
     records[first].kernel = "gemm_sm90 tuned: " + tile;
     if (warm) records[first + 1].kernel = "gemm_sm90 tuned warm: " + tile;
   }
@@ -677,16 +735,12 @@ void decode_sweep(std::mt19937_64& rng, cublasLtHandle_t handle, std::vector<ex:
   }
 }
 
-/// --shape-sweep (issue 20): the bf16 TN GEMM as users call it (run_gemm_bf16_tn, the tile
-/// heuristic's dispatch) against cuBLASLt on shapes nobody tuned for: the linear layers of
-/// Llama-3-8B/70B, Qwen3-8B/30B-A3B and DeepSeek-V3 at 1 to 16384 tokens, and 200 shapes whose M,
-/// N and K are drawn log-uniformly from 1 to 32768 (seeded: the same shapes every run). K is
-/// rounded up to a multiple of 8 (the GEMM's [gemm.k-multiple-of-8]); a drawn shape of more than
-/// 2^41 flops or an operand of more than 2^28 elements is drawn again, to bound the run. Each shape
-/// is timed cold (L2 flushed before each call) and warm (calls back to back on one copy of the
-/// operands: "gemm_sm90 auto warm: "). Prints, cold and warm, the geomean and minimum ratio and the
-/// ten worst shapes; every shape is a record of each.
-void shape_sweep(std::mt19937_64& rng, cublasLtHandle_t handle, std::vector<ex::Record>& records) {
+/// The shape sweep's shapes (issue 20): the linear layers of Llama-3-8B/70B, Qwen3-8B/30B-A3B and
+/// DeepSeek-V3 at 1 to 16384 tokens, and 200 shapes whose M, N and K are drawn log-uniformly from 1
+/// to 32768 (seeded: the same shapes every run). K is rounded up to a multiple of 8 (the GEMM's
+/// [gemm.k-multiple-of-8]); a drawn shape of more than 2^41 flops or an operand of more than 2^28
+/// elements is drawn again, to bound the run.
+std::vector<std::array<std::int64_t, 3>> sweep_shapes() {
   std::vector<std::array<std::int64_t, 3>> shapes;
   // (N, K) of each model's projections: fused QKV, attention output, gate-up, down (MoE: one expert).
   constexpr std::array<std::int64_t, 2> layers[] = {
@@ -711,15 +765,45 @@ void shape_sweep(std::mt19937_64& rng, cublasLtHandle_t handle, std::vector<ex::
       continue;
     add(m, n, k);
   }
+  return shapes;
+}
+
+/// --shape-sweep (issue 20): the GEMM as users call it (run_gemm_auto, the tile heuristic's
+/// dispatch) against cuBLASLt on sweep_shapes(), nobody's tuned shapes: bf16 with A and B K-major
+/// on all of them, fp16 and both types' other three layouts on every fifth. Each shape
+/// is timed cold (L2 flushed before each call) and warm (calls back to back on one copy of the
+/// operands: "gemm_sm90 auto warm: "). Prints, cold and warm, the geomean and minimum ratio and the
+/// ten worst shapes; every shape is a record of each.
+void shape_sweep(std::mt19937_64& rng, cublasLtHandle_t handle, std::vector<ex::Record>& records) {
+  std::vector<std::array<std::int64_t, 3>> const shapes = sweep_shapes();
   std::vector<ex::Record> cold, warm;
   // 15 timed calls a shape cold (not 50): a few hundred shapes, some of seconds' worth of flops, in
   // minutes; then the same shape warm, five calls back to back on one copy of the operands.
-  for (auto const& [m, n, k] : shapes) {
-    std::vector<ex::Record> both;
-    bench_auto(m, n, k, rng, handle, both, 15, true);
-    cold.push_back(both[0]);
-    warm.push_back(both[1]);
-  }
+  // bf16 with A and B K-major on every shape; fp16 likewise and both types in the other three
+  // layouts on every fifth shape (each layout's tiles are its own kernels).
+  auto const sweep_layout = [&]<class T, OperandMajorMode MA, OperandMajorMode MB>(std::type_identity<T>,
+                                                                          std::integral_constant<OperandMajorMode, MA>,
+                                                                          std::integral_constant<OperandMajorMode, MB>,
+                                                                          std::size_t every) {
+    for (std::size_t i = 0; i < shapes.size(); i += every) {
+      auto const& [m, n, k] = shapes[i];
+      std::vector<ex::Record> both;
+      bench_auto<T, MA, MB>(m, n, k, rng, handle, both, 15, true);
+      cold.push_back(both[0]);
+      warm.push_back(both[1]);
+    }
+  };
+  using KMajor = std::integral_constant<OperandMajorMode, plans::K>;
+  using MNMajor = std::integral_constant<OperandMajorMode, plans::MN>;
+  auto const other_layouts = [&](auto type) {
+    sweep_layout(type, MNMajor{}, KMajor{}, 5);
+    sweep_layout(type, KMajor{}, MNMajor{}, 5);
+    sweep_layout(type, MNMajor{}, MNMajor{}, 5);
+  };
+  sweep_layout(std::type_identity<plans::bf16>{}, KMajor{}, KMajor{}, 1);
+  sweep_layout(std::type_identity<plans::f16>{}, KMajor{}, KMajor{}, 5);
+  other_layouts(std::type_identity<plans::bf16>{});
+  other_layouts(std::type_identity<plans::f16>{});
   for (auto const* sweep : {&cold, &warm}) {
     std::vector<std::size_t> order(sweep->size());
     std::iota(order.begin(), order.end(), std::size_t{0});
@@ -734,6 +818,115 @@ void shape_sweep(std::mt19937_64& rng, cublasLtHandle_t handle, std::vector<ex::
       std::printf("  worst %2zu: %-24s %-40s %.3f\n", i + 1, (*sweep)[order[i]].shape.c_str(),
                   (*sweep)[order[i]].kernel.c_str(), (*sweep)[order[i]].ratio());
     records.insert(records.end(), sweep->begin(), sweep->end());
+  }
+}
+
+/// Median microseconds of `call`, each of `reps` calls cold (bench_cold_start before it), after
+/// one unclocked call; the rounds are queued together and read after one synchronisation.
+template <class Call>
+double cold_us(Call&& call, int reps = 7) {
+  call();
+  std::vector<cudaEvent_t> events(std::size_t(2 * reps));
+  for (auto& e : events) host::cuda_check(cudaEventCreate(&e), "cudaEventCreate");
+  for (int i = 0; i < reps; ++i) {
+    ex::bench_cold_start(nullptr);
+    host::cuda_check(cudaEventRecord(events[std::size_t(2 * i)], nullptr), "cudaEventRecord");
+    call();
+    host::cuda_check(cudaEventRecord(events[std::size_t(2 * i + 1)], nullptr), "cudaEventRecord");
+  }
+  host::cuda_check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
+  std::vector<double> us;
+  for (int i = 0; i < reps; ++i) {
+    float ms = 0;
+    host::cuda_check(cudaEventElapsedTime(&ms, events[std::size_t(2 * i)], events[std::size_t(2 * i + 1)]),
+                     "cudaEventElapsedTime");
+    us.push_back(double(ms) * 1e3);
+  }
+  for (auto& e : events) host::cuda_check(cudaEventDestroy(e), "cudaEventDestroy");
+  std::nth_element(us.begin(), us.begin() + reps / 2, us.end());
+  return us[std::size_t(reps / 2)];
+}
+
+/// --candidate-sweep (issue 20: what the tile heuristic is fitted to): on every shape of
+/// sweep_shapes(), cuBLASLt's cold time and every tile's (GemmTile) under each cut: whole tiles,
+/// the heuristic's, stream-K, and, where the tile's units fit one wave, split-K by 2 to 64. One line
+/// per figure, "candidate M N K TILE CUT US", "cublas M N K US" and "chosen M N K TILE" (the
+/// heuristic's tile), and "floor US": an empty kernel's.
+void candidate_sweep(std::mt19937_64& rng, cublasLtHandle_t handle) {
+  std::printf("floor %.3f\n", cold_us([] { ex::bench::hold<<<1, 1>>>(0); }));
+  int const sms = host::multiprocessor_count();
+  for (auto const& [m, n, k] : sweep_shapes()) {
+    Problem<plans::Bf16TN> p(m, n, k, rng, false);
+    host::DeviceBuffer<plans::bf16> cref(std::size_t(p.ldc) * std::size_t(m));
+    ex::LtGemm reference = p.cublas_plan(handle, CUDA_R_16BF, p.ldc);
+    std::printf("cublas %lld %lld %lld %.3f\n", (long long)m, (long long)n, (long long)k,
+                cold_us([&] { reference.run(p.db.data(), p.da.data(), cref.data()); }));
+    std::printf("chosen %lld %lld %lld %s\n", (long long)m, (long long)n, (long long)k,
+                std::string(ex::gemm_tile_name(ex::choose_gemm_tile(m, n, k, sms))).c_str());
+    for (auto const& [tile, name] : ex::gemm_tile_names) {
+      std::vector<Cut> cuts = {whole, heuristic, stream_k};
+      for (int s : {2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64})
+        if (s <= k / 64) cuts.push_back(split(s));
+      for (Cut const cut : cuts) {
+        auto args = p.arguments();
+        args.decomposition = cut.mode;
+        args.k_splits = cut.k_splits;
+        double us = -1;
+        try {
+          ex::with_tile_plan(tile, args, [&]<class P>(std::type_identity<P>, auto const& a) {
+            if constexpr (!ex::is_simt_plan_v<P>) {
+              // Split-K cuts only the last wave's tiles: past one wave, a count is the heuristic's.
+              std::int64_t const units = (a.m + P::block_m - 1) / P::block_m * ((a.n + P::block_n - 1) / P::block_n) /
+                                         P::cluster_size;
+              if (cut.mode == ex::Decomposition::SplitK && units > sms / P::cluster_size) return;
+            }
+            p.reserve_workspace(ex::gemm_workspace_bytes<P>(a));
+            auto b = a;
+            b.workspace = p.workspace.data();
+            b.workspace_bytes = p.workspace.bytes();
+            us = cold_us([&] { ex::run_gemm<P>(b, nullptr); });
+          });
+        } catch (std::invalid_argument const&) {
+          us = -1;  // the tile refuses the cut
+        }
+        if (us > 0)
+          std::printf("candidate %lld %lld %lld %s%s %.3f\n", (long long)m, (long long)n, (long long)k,
+                      std::string(name).c_str(), cut.name().c_str(), us);
+      }
+    }
+    std::fflush(stdout);
+  }
+}
+
+/// --host-profile (issue 20's host time): microseconds of host time per call, 2000 calls back to
+/// back, of the pieces of a GEMM call: a bare launch of an empty kernel, the same through
+/// host::launch in a cluster of two, the pointer checks, the schedule, and whole calls.
+void host_profile(std::mt19937_64& rng) {
+  auto const per_call = [](char const* what, auto&& call) {
+    host::cuda_check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
+    constexpr int calls = 2000;
+    auto const start = std::chrono::steady_clock::now();
+    for (int i = 0; i < calls; ++i) call();
+    double const us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count() / calls;
+    host::cuda_check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
+    std::printf("host %-52s %.3f us\n", what, us);
+  };
+  per_call("empty kernel <<<1, 1>>>", [] { ex::bench::hold<<<1, 1>>>(0); });
+  host::LaunchConfig cluster;
+  cluster.grid = dim3(2);
+  cluster.cluster = dim3(2, 1, 1);
+  per_call("empty kernel, host::launch, cluster of 2", [&] {
+    host::launch(&ex::bench::hold<0>, "hold", cluster, 0LL);
+  });
+  for (auto const& s : {std::array<std::int64_t, 3>{4096, 4096, 4096}, {16, 4096, 4096}, {128, 14336, 4096}}) {
+    Problem<plans::Bf16TN> p(s[0], s[1], s[2], rng, false);
+    p.reserve_workspace(ex::gemm_bf16_tn_workspace_bytes(p.arguments()));
+    auto const args = p.arguments();
+    std::string const shape = std::to_string(s[0]) + "x" + std::to_string(s[1]) + "x" + std::to_string(s[2]);
+    host::PointerArgument const pointers[] = {{"A", args.a}, {"B", args.b}, {"C", args.c}};
+    per_call("check_device_pointers (3)", [&] { host::check_device_pointers("gemm", pointers, nullptr); });
+    per_call(("gemm_bf16_tn_workspace_bytes " + shape).c_str(), [&] { (void)ex::gemm_bf16_tn_workspace_bytes(args); });
+    per_call(("run_gemm_bf16_tn " + shape).c_str(), [&] { ex::run_gemm_bf16_tn(args, nullptr); });
   }
 }
 
@@ -800,10 +993,12 @@ int main(int argc, char** argv) {
         else if (options.has("--decomposition-sweep")) decomposition_sweep(rng, cublas(), records);
         else if (options.has("--decode-sweep")) decode_sweep(rng, cublas(), records);
         else if (options.has("--shape-sweep")) shape_sweep(rng, cublas(), records);
+        else if (options.has("--candidate-sweep")) candidate_sweep(rng, cublas());
+        else if (options.has("--host-profile")) host_profile(rng);
         else benchmarks(rng, cublas(), records);
       },
       {"--small", "--profile", "--raster-sweep", "--split-sweep", "--k-sweep", "--decomposition-sweep",
-       "--decode-sweep", "--shape-sweep"});
+       "--decode-sweep", "--shape-sweep", "--candidate-sweep", "--host-profile"});
   if (handle != nullptr) cublasLtDestroy(handle);
   return status;
 }

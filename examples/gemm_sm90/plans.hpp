@@ -34,32 +34,73 @@ using Wide = GemmPlan<TA, TA, TC, GemmConfig{.stages = 4, .cluster_m = 2, .major
 /// stages each tile is slower (README); choose_gemm_tile does not take it.
 using Bf16TN320 = GemmPlan<bf16, bf16, bf16, GemmConfig{.block_n = 320, .stages = 3, .cluster_m = 2}>;
 
-/// Narrower tiles for problems with few 128 x 256 tiles (chosen by choose_gemm_tile): more
-/// stages fill the same shared memory.
-using Bf16TN128 = GemmPlan<bf16, bf16, bf16, GemmConfig{.block_n = 128, .stages = 6, .cluster_m = 2}>;
-using Bf16TN64 = GemmPlan<bf16, bf16, bf16, GemmConfig{.block_n = 64, .stages = 8, .cluster_m = 2}>;
-/// The same without clusters, for problems of a single tile row.
-using Bf16TN128NoCluster = GemmPlan<bf16, bf16, bf16, GemmConfig{.block_n = 128, .stages = 6}>;
-using Bf16TN64NoCluster = GemmPlan<bf16, bf16, bf16, GemmConfig{.block_n = 64, .stages = 8}>;
-
+/// The tiles the heuristic and the tuner choose among (GemmTile) for one element type and operand
+/// layout, C row-major in T. Narrower tiles for problems with few 128 x 256 ones: more stages
+/// fill the same shared memory; without clusters for a single tile row.
 /// 112 columns: 14336 / 112 = 128 tiles fill one wave of 132 SMs without split-K. Alone, every
 /// CTA reads the same A tile from L2 at once; in clusters of two CTAs along N, which share
 /// (multicast) the A tile, a quarter faster (README).
+/// swapN: A and B swapped for problems of few rows: 128 columns of C (rows of the swapped
+/// product) by N rows, C written column-major (= the original row-major C); 12 stages for 16
+/// rows, the deepest pipeline that fits (README: the stage sweep).
+/// NOTE: an M/N-major operand is loaded in boxes of whole 128-byte swizzle rows, 64 elements: the
+/// tiles whose M/N-major part is narrower (n64 in pairs, n112cn2, swap16, swap32) are not built
+/// for that layout; `has` says which are, and `nearest` what stands in.
+template <class T, OperandMajorMode MA, OperandMajorMode MB>
+struct TileFamily {
+  template <int Rows, int Stages, int ClusterM = 1>
+  using Swapped = GemmPlan<T, T, T, GemmConfig{.block_n = Rows, .stages = Stages, .cluster_m = ClusterM, .major_a = MB,
+                                               .major_b = MA, .layout_c = LayoutEnum::ColMajor}>;
+  using n256 = Wide<T, T, MA, MB>;
+  using n128 = GemmPlan<T, T, T, GemmConfig{.block_n = 128, .stages = 6, .cluster_m = 2, .major_a = MA, .major_b = MB}>;
+  using n64 = GemmPlan<T, T, T, GemmConfig{.block_n = 64, .stages = 8, .cluster_m = 2, .major_a = MA, .major_b = MB}>;
+  using n256c1 = GemmPlan<T, T, T, GemmConfig{.stages = 4, .major_a = MA, .major_b = MB}>;
+  using n128c1 = GemmPlan<T, T, T, GemmConfig{.block_n = 128, .stages = 6, .major_a = MA, .major_b = MB}>;
+  using n112cn2 =
+      GemmPlan<T, T, T, GemmConfig{.block_n = 112, .stages = 7, .cluster_n = 2, .major_a = MA, .major_b = MB}>;
+  using n64c1 = GemmPlan<T, T, T, GemmConfig{.block_n = 64, .stages = 8, .major_a = MA, .major_b = MB}>;
+  using swap16 = Swapped<16, 12>;
+  using swap32 = Swapped<32, 10>;
+  using swap64 = Swapped<64, 8>;
+  using simt = SimtGemmPlan<T, T, MA, MB>;
+
+  /// Whether `tile` is built for this layout (the NOTE above).
+  static constexpr bool has(GemmTile tile) {
+    switch (tile) {
+      case GemmTile::n64:
+      case GemmTile::n112cn2: return MB == OperandMajorMode::K;
+      case GemmTile::swap16:
+      case GemmTile::swap32: return MA == OperandMajorMode::K;
+      default: return true;
+    }
+  }
+  /// `tile`, or the built tile closest to it.
+  static constexpr GemmTile nearest(GemmTile tile) {
+    if (has(tile)) return tile;
+    switch (tile) {
+      case GemmTile::n64: return GemmTile::n64c1;
+      case GemmTile::n112cn2: return GemmTile::n128c1;
+      default: return GemmTile::swap64;
+    }
+  }
+};
+
+using Bf16TN128 = TileFamily<bf16, K, K>::n128;
+using Bf16TN64 = TileFamily<bf16, K, K>::n64;
+using Bf16TN128NoCluster = TileFamily<bf16, K, K>::n128c1;
+using Bf16TN64NoCluster = TileFamily<bf16, K, K>::n64c1;
 using Bf16TN112NoCluster = GemmPlan<bf16, bf16, bf16, GemmConfig{.block_n = 112, .stages = 7}>;
-using Bf16TN112ClusterN = GemmPlan<bf16, bf16, bf16, GemmConfig{.block_n = 112, .stages = 7, .cluster_n = 2}>;
-/// A and B swapped for problems of few rows: 128 columns of C (rows of the swapped product) by
-/// Rows rows, C written column-major (= the original row-major C). With ClusterM = 2 the two
-/// CTAs take adjacent column blocks and share (multicast) the rows of A.
-template <int Rows, int Stages, int ClusterM = 1>
-using Bf16TNSwapped = GemmPlan<bf16, bf16, bf16,
-                               GemmConfig{.block_n = Rows, .stages = Stages, .cluster_m = ClusterM,
-                                          .layout_c = LayoutEnum::ColMajor}>;
-/// 12 stages for 16 rows: the deepest pipeline that fits (README: the stage sweep).
-using Bf16TNSwap16 = Bf16TNSwapped<16, 12>;
-using Bf16TNSwap32 = Bf16TNSwapped<32, 10>;
-using Bf16TNSwap64 = Bf16TNSwapped<64, 8>;
+using Bf16TN112ClusterN = TileFamily<bf16, K, K>::n112cn2;
+using Bf16TNSwap16 = TileFamily<bf16, K, K>::swap16;
+using Bf16TNSwap32 = TileFamily<bf16, K, K>::swap32;
+using Bf16TNSwap64 = TileFamily<bf16, K, K>::swap64;
 /// The sweep's comparison for one tile row of 128: 128 x 128 tiles in pairs sharing A.
-using Bf16TNSwap128c2 = Bf16TNSwapped<128, 6, 2>;
+using Bf16TNSwap128c2 = TileFamily<bf16, K, K>::Swapped<128, 6, 2>;
+
+/// CUDA cores for the smallest problems (choose_gemm_tile), where the tensor-core kernel's fixed
+/// costs are most of the time.
+using Bf16TNSimt = TileFamily<bf16, K, K>::simt;
+using Bf16NTSimt = SimtGemmPlan<bf16, bf16, MN, MN>;  ///< the loads of MN-major operands (checked)
 
 /// PingPong: each consumer warpgroup takes whole 64 x 256 tiles, alternately.
 using Bf16TNPingPong = GemmPlan<bf16, bf16, bf16,
@@ -67,7 +108,7 @@ using Bf16TNPingPong = GemmPlan<bf16, bf16, bf16,
                                            .schedule = KernelSchedule::PingPong}>;
 
 /// The same tile without clusters: the benchmark's measure of what multicast buys.
-using Bf16TNNoCluster = GemmPlan<bf16, bf16, bf16, GemmConfig{.stages = 4}>;
+using Bf16TNNoCluster = TileFamily<bf16, K, K>::n256c1;
 
 using Bf16TN = Wide<bf16, bf16, K, K>;
 using Bf16NN = Wide<bf16, bf16, MN, K>;
@@ -174,41 +215,68 @@ using Fp8Instantiated = GemmPlanList<Fp8E4M3, Fp8E5M2E4M3, Fp8E4M3Blockwise, Fp8
 
 namespace cute_cpp::examples {
 
-/// f(std::type_identity<P>{}, args) for the bf16 TN plan P of `tile` (the same arguments serve
-/// every plan of these types), or a swapped plan P with the arguments swapped (swap_ab_arguments).
-template <class F>
-decltype(auto) with_tile_plan(GemmTile tile, GemmArguments<plans::Bf16TN> const& args, F&& f) {
+/// The arguments of the GEMMs the tile heuristic dispatches: T in and out, the Identity epilogue.
+template <class T>
+using AutoGemmArguments = GemmProblemArguments<T, T, T, epilogue::Identity>;
+
+/// f(std::type_identity<P>{}, args) for the plan P of `tile` (or the nearest built for the layout:
+/// TileFamily::nearest) for T and operand majors MA, MB, or a swapped plan P with the arguments
+/// swapped (swap_ab_arguments).
+template <OperandMajorMode MA = plans::K, OperandMajorMode MB = plans::K, class T, class F>
+decltype(auto) with_tile_plan(GemmTile tile, AutoGemmArguments<T> const& args, F&& f) {
+  using Family = plans::TileFamily<T, MA, MB>;
+  using Home = typename Family::n256;
   auto const on = [&]<class P>(std::type_identity<P> plan) -> decltype(auto) { return f(plan, args); };
   auto const swapped = [&]<class P>(std::type_identity<P> plan) -> decltype(auto) {
-    return f(plan, swap_ab_arguments<P, plans::Bf16TN>(args));
+    return f(plan, swap_ab_arguments<P, Home>(args));
   };
-  switch (tile) {
+  switch (Family::nearest(tile)) {
     case GemmTile::n256: break;
-    case GemmTile::n128: return on(std::type_identity<plans::Bf16TN128>{});
-    case GemmTile::n64: return on(std::type_identity<plans::Bf16TN64>{});
-    case GemmTile::n256c1: return on(std::type_identity<plans::Bf16TNNoCluster>{});
-    case GemmTile::n128c1: return on(std::type_identity<plans::Bf16TN128NoCluster>{});
-    case GemmTile::n112cn2: return on(std::type_identity<plans::Bf16TN112ClusterN>{});
-    case GemmTile::n64c1: return on(std::type_identity<plans::Bf16TN64NoCluster>{});
-    case GemmTile::swap16: return swapped(std::type_identity<plans::Bf16TNSwap16>{});
-    case GemmTile::swap32: return swapped(std::type_identity<plans::Bf16TNSwap32>{});
-    case GemmTile::swap64: return swapped(std::type_identity<plans::Bf16TNSwap64>{});
+    case GemmTile::n128: return on(std::type_identity<typename Family::n128>{});
+    case GemmTile::n64:
+      if constexpr (Family::has(GemmTile::n64)) return on(std::type_identity<typename Family::n64>{});
+      break;
+    case GemmTile::n256c1: return on(std::type_identity<typename Family::n256c1>{});
+    case GemmTile::n128c1: return on(std::type_identity<typename Family::n128c1>{});
+    case GemmTile::n112cn2:
+      if constexpr (Family::has(GemmTile::n112cn2)) return on(std::type_identity<typename Family::n112cn2>{});
+      break;
+    case GemmTile::n64c1: return on(std::type_identity<typename Family::n64c1>{});
+    case GemmTile::swap16:
+      if constexpr (Family::has(GemmTile::swap16)) return swapped(std::type_identity<typename Family::swap16>{});
+      break;
+    case GemmTile::swap32:
+      if constexpr (Family::has(GemmTile::swap32)) return swapped(std::type_identity<typename Family::swap32>{});
+      break;
+    case GemmTile::swap64: return swapped(std::type_identity<typename Family::swap64>{});
+    case GemmTile::simt: return on(std::type_identity<typename Family::simt>{});
   }
-  return on(std::type_identity<plans::Bf16TN>{});
+  return on(std::type_identity<Home>{});
 }
 
 /// with_tile_plan for the tile choose_gemm_tile picks for the shape.
-template <class F>
-decltype(auto) with_chosen_plan(GemmArguments<plans::Bf16TN> const& args, F&& f) {
+template <OperandMajorMode MA = plans::K, OperandMajorMode MB = plans::K, class T, class F>
+decltype(auto) with_chosen_plan(AutoGemmArguments<T> const& args, F&& f) {
   static int const sms = host::multiprocessor_count();
-  return with_tile_plan(choose_gemm_tile(args.m, args.n, args.k, sms), args, std::forward<F>(f));
+  return with_tile_plan<MA, MB>(choose_gemm_tile(args.m, args.n, args.k, sms), args, std::forward<F>(f));
 }
 
-/// bf16 C = A B (A K-major, B K-major) with the tile choose_gemm_tile picks for the shape, or,
-/// with CUTE_CPP_TUNE=1 in the environment, the one the process's GemmTuner measured fastest.
-void run_gemm_bf16_tn(GemmArguments<plans::Bf16TN> const& args, cudaStream_t stream);
-/// The split-K workspace run_gemm_bf16_tn needs for `args`.
-std::size_t gemm_bf16_tn_workspace_bytes(GemmArguments<plans::Bf16TN> const& args);
+/// C = A B in T (bf16 or fp16) with A MA-major and B MB-major (C row-major), with the tile
+/// choose_gemm_tile picks for the shape, or, with CUTE_CPP_TUNE=1 in the environment, the one
+/// the process's GemmTuner measured fastest. Built for bf16 and fp16 and every layout.
+template <class T, OperandMajorMode MA, OperandMajorMode MB>
+void run_gemm_auto(AutoGemmArguments<T> const& args, cudaStream_t stream);
+/// The split-K workspace run_gemm_auto needs for `args`.
+template <class T, OperandMajorMode MA, OperandMajorMode MB>
+std::size_t gemm_auto_workspace_bytes(AutoGemmArguments<T> const& args);
+
+/// bf16 C = A B with A and B K-major (a linear layer's x W^T): run_gemm_auto's most common case.
+inline void run_gemm_bf16_tn(GemmArguments<plans::Bf16TN> const& args, cudaStream_t stream) {
+  run_gemm_auto<plans::bf16, plans::K, plans::K>(args, stream);
+}
+inline std::size_t gemm_bf16_tn_workspace_bytes(GemmArguments<plans::Bf16TN> const& args) {
+  return gemm_auto_workspace_bytes<plans::bf16, plans::K, plans::K>(args);
+}
 
 /// Whether a grouped problem takes 64-row tiles: groups of at most 64 rows on average (contiguous)
 /// or of that capacity (masked), where a 128-row tile would be mostly empty.

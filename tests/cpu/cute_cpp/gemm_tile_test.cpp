@@ -171,3 +171,27 @@ TEST(GemmTileNames, EveryTileHasANameThatParsesBack) {
   EXPECT_EQ(ex::parse_gemm_tile(""), std::nullopt);
   static_assert(ex::gemm_tile_name(ex::GemmTile::swap16) == "swap16");
 }
+
+TEST(ChooseFromTable, TakesTheChoiceGoodOnMostOfTheNearestShapes) {
+  using ex::Decomposition;
+  constexpr ex::GemmChoice choices[] = {{ex::GemmTile::n256, Decomposition::Heuristic, 0},
+                                        {ex::GemmTile::swap16, Decomposition::SplitK, 8},
+                                        {ex::GemmTile::simt, Decomposition::DataParallel, 0}};
+  // Three shapes near 16 x 4096 x 4096 where swap16 split 8 was good, one far one where only
+  // n256 was, and two tiny ones good with simt and n256.
+  constexpr ex::GemmTableShape table[] = {{4.0f, 12.0f, 12.0f, 0b010},  {4.0f, 12.5f, 12.0f, 0b011},
+                                          {3.5f, 12.0f, 12.5f, 0b010},  {13.0f, 13.0f, 13.0f, 0b001},
+                                          {2.0f, 3.0f, 3.0f, 0b101},    {2.5f, 3.5f, 3.0f, 0b100}};
+  auto const pick = [&](std::int64_t m, std::int64_t n, std::int64_t k) {
+    return ex::choose_from_table(m, n, k, table, choices, 3);
+  };
+  EXPECT_EQ(pick(16, 4096, 4096).tile, ex::GemmTile::swap16);
+  EXPECT_EQ(pick(16, 4096, 4096).k_splits, 8);
+  EXPECT_EQ(pick(6, 10, 8).tile, ex::GemmTile::simt);
+  EXPECT_EQ(pick(6, 10, 8).decomposition, Decomposition::DataParallel);
+  // Two of the large shape's three neighbours vote for swap16 split 8, but from far away: the
+  // measured shape itself (distance 0) outweighs them.
+  EXPECT_EQ(pick(8192, 8192, 8192).tile, ex::GemmTile::n256);
+  // Equal counts go to the earlier choice: both of (2, 3, 3)'s are good there.
+  EXPECT_EQ(ex::choose_from_table(4, 8, 8, table, choices, 1).tile, ex::GemmTile::n256);
+}

@@ -1,0 +1,156 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+"""Fits the GEMM's tile table (examples/gemm_sm90/gemm_tile_table.hpp) to a candidate sweep
+(`gemm_sm90 --candidate-sweep`: every tile under every cut, timed cold, on the shape sweep's
+shapes) and reports how the table's choice does against cuBLASLt beside the hand-written
+heuristic's (choose_gemm_tile with its own cut) and the best measured, each shape predicted
+with itself left out of the table (leave-one-out): the figure a shape nobody measured can expect.
+
+The table is a nearest-neighbour model: per measured shape, log2 of M, N and K and the set of
+choices (tile and cut) within `GOOD` of that shape's fastest. A shape takes the choice that is
+good on the most of its NEIGHBOURS nearest measured shapes, each counted by closeness.
+Standard library only.
+
+    tools/fit_gemm_tiles.py CANDIDATES                  the report
+    tools/fit_gemm_tiles.py CANDIDATES --write COMMIT   also write the table (measured at COMMIT)"""
+import math
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+TABLE = ROOT / "examples/gemm_sm90/gemm_tile_table.hpp"
+GOOD = 1.05
+NEIGHBOURS = 4
+TILES = ["n256", "n128", "n64", "n256c1", "n128c1", "n112cn2", "n64c1", "swap16", "swap32", "swap64", "simt"]
+
+
+def parse(path):
+    """shape -> {"cublas": us, "chosen": tile, "times": {choice: us}}; a choice is (tile, cut),
+    cut "" (whole tiles), "heuristic", "stream-K" or "split N"."""
+    shapes = {}
+    floor = None
+    for line in Path(path).read_text().splitlines():
+        words = line.split()
+        if not words:
+            continue
+        if words[0] == "floor":
+            floor = float(words[1])
+        elif words[0] in ("cublas", "chosen", "candidate"):
+            shape = tuple(int(w) for w in words[1:4])
+            entry = shapes.setdefault(shape, {"times": {}})
+            if words[0] == "cublas":
+                entry["cublas"] = float(words[4])
+            elif words[0] == "chosen":
+                entry["chosen"] = words[4]
+            else:
+                entry["times"][(words[4], " ".join(words[5:-1]))] = float(words[-1])
+    return floor, {s: e for s, e in shapes.items() if "cublas" in e and e["times"]}
+
+
+def point(shape):
+    return tuple(math.log2(v) for v in shape)
+
+
+def good_set(entry):
+    best = min(entry["times"].values())
+    return {c for c, us in entry["times"].items() if us <= GOOD * best}
+
+
+def ordered_choices(table):
+    """Every choice good somewhere, in the table's order (ties go to the earlier)."""
+    return sorted({c for g in table.values() for c in g}, key=lambda c: (TILES.index(c[0]), c[1]))
+
+
+def predict(shape, table, choices):
+    """The choice for `shape` from `table` (shape -> good set), as choose_from_table makes it: the
+    one good on the most of the nearest measured shapes, each counted by 1 / (distance + 0.5),
+    the nearer first among equals, the earlier choice among equal counts."""
+    here = point(shape)
+    near = sorted(table, key=lambda s: math.dist(here, point(s)))[:NEIGHBOURS]
+    votes = [0.0] * len(choices)
+    for rank, s in enumerate(near):
+        weight = 1.0 / (math.dist(here, point(s)) + 0.5) + 1e-6 * (NEIGHBOURS - rank)
+        for i, choice in enumerate(choices):
+            if choice in table[s]:
+                votes[i] += weight
+    return choices[max(range(len(choices)), key=lambda i: (votes[i], -i))]
+
+
+def time_of(entry, choice):
+    """The measured time of `choice`, or, where the shape did not take it (a split count past its
+    K blocks), that tile's time under the heuristic's cut."""
+    return entry["times"].get(choice, entry["times"].get((choice[0], "heuristic"), math.inf))
+
+
+def summary(name, ratios):
+    geo = math.exp(sum(math.log(r) for r in ratios) / len(ratios))
+    return f"{name:34s} geomean {geo:.3f}  min {min(ratios):.3f}  below 0.90: {sum(r < 0.9 for r in ratios)}"
+
+
+def main(argv):
+    if len(argv) < 2:
+        sys.exit(__doc__)
+    floor, shapes = parse(argv[1])
+    table = {s: good_set(e) for s, e in shapes.items()}
+    choices = ordered_choices(table)
+    rows = []
+    for s, e in shapes.items():
+        rest = {t: g for t, g in table.items() if t != s}
+        choice = predict(s, rest, choices)
+        heuristic = time_of(e, (e.get("chosen", "n256"), "heuristic"))
+        best = min(e["times"].values())
+        rows.append((s, e["cublas"] / time_of(e, choice), e["cublas"] / heuristic, e["cublas"] / best, choice))
+    print(f"{len(shapes)} shapes; an empty kernel takes {floor} us")
+    print(summary("table, leave-one-out", [r[1] for r in rows]))
+    print(summary("hand-written heuristic", [r[2] for r in rows]))
+    print(summary("best measured", [r[3] for r in rows]))
+    print("worst (table, left out): shape  table  heuristic  best  choice")
+    for s, t, h, b, c in sorted(rows, key=lambda r: r[1])[:25]:
+        print(f"  {'x'.join(map(str, s)):18s} {t:.3f} {h:.3f} {b:.3f}  {c[0]} {c[1]}")
+    if "--write" in argv:
+        write_table(table, argv[argv.index("--write") + 1])
+
+
+def write_table(table, commit):
+    choices = ordered_choices(table)
+    if len(choices) > 64:
+        sys.exit(f"{len(choices)} choices: more than a 64-bit mask holds")
+    def cut(c):
+        if c == "":
+            return "Decomposition::DataParallel, 0"
+        if c == "heuristic":
+            return "Decomposition::Heuristic, 0"
+        if c == "stream-K":
+            return "Decomposition::StreamK, 0"
+        return f"Decomposition::SplitK, {int(c.split()[1])}"
+    lines = [
+        "// SPDX-License-Identifier: Apache-2.0",
+        "// SPDX-FileCopyrightText: 2026 cute-cpp authors",
+        "#pragma once",
+        f"// Written by tools/fit_gemm_tiles.py from gemm_sm90 --candidate-sweep on the H200 at {commit}: do not edit.",
+        "// Per measured shape, log2 of M, N and K and the mask of the choices (gemm_tile_choices) that ran",
+        f"// within {GOOD:.2f}x of its fastest; choose_gemm_plan takes the choice good on most of the",
+        f"// {NEIGHBOURS} nearest.",
+        '#include "gemm.hpp"',
+        "",
+        "#include <cstdint>",
+        "",
+        "namespace cute_cpp::examples {",
+        "",
+        f"inline constexpr int gemm_table_neighbours = {NEIGHBOURS};",
+        "",
+        "inline constexpr GemmChoice gemm_tile_choices[] = {",
+    ]
+    lines += [f"    {{GemmTile::{t}, {cut(c)}}}," for t, c in choices]
+    lines += ["};", "", "inline constexpr GemmTableShape gemm_tile_table[] = {"]
+    for s in sorted(table):
+        mask = sum(1 << choices.index(c) for c in table[s])
+        m, n, k = (math.log2(v) for v in s)
+        lines.append(f"    {{{m:.4f}f, {n:.4f}f, {k:.4f}f, 0x{mask:x}ull}},  // {s[0]}x{s[1]}x{s[2]}")
+    lines += ["};", "", "}  // namespace cute_cpp::examples", ""]
+    TABLE.write_text("\n".join(lines))
+    print(f"wrote {TABLE.relative_to(ROOT)}: {len(table)} shapes, {len(choices)} choices")
+
+
+if __name__ == "__main__":
+    main(sys.argv)
