@@ -498,6 +498,39 @@ struct GemmChoice {
   int k_splits = 0;
 };
 
+/// A choice's name in a tuning cache: the tile's, then " whole", " split N" or " stream-K" for a
+/// cut other than the heuristic's ("n128 split 4", "swap16").
+inline std::string gemm_choice_name(GemmChoice const& c) {
+  std::string name(gemm_tile_name(c.tile));
+  switch (c.decomposition) {
+    case Decomposition::Heuristic: break;
+    case Decomposition::DataParallel: name += " whole"; break;
+    case Decomposition::SplitK: name += " split " + std::to_string(c.k_splits); break;
+    case Decomposition::StreamK: name += " stream-K"; break;
+  }
+  return name;
+}
+
+/// The choice a name stands for; none for a name no choice has (a cache from another build).
+inline std::optional<GemmChoice> parse_gemm_choice(std::string_view name) {
+  std::size_t const space = name.find(' ');
+  std::optional<GemmTile> const tile = parse_gemm_tile(name.substr(0, space));
+  if (!tile) return std::nullopt;
+  if (space == std::string_view::npos) return GemmChoice{*tile};
+  std::string_view const cut = name.substr(space + 1);
+  if (cut == "whole") return GemmChoice{*tile, Decomposition::DataParallel};
+  if (cut == "stream-K") return GemmChoice{*tile, Decomposition::StreamK};
+  if (cut.starts_with("split ") && cut.size() > 6) {
+    int splits = 0;
+    for (char const ch : cut.substr(6)) {
+      if (ch < '0' || ch > '9' || splits > 100000) return std::nullopt;
+      splits = splits * 10 + (ch - '0');
+    }
+    if (splits >= 2) return GemmChoice{*tile, Decomposition::SplitK, splits};
+  }
+  return std::nullopt;
+}
+
 /// One measured shape of a tile table (gemm_tile_table.hpp): log2 of M, N and K, and the mask of
 /// the table's choices that ran within a few percent of its fastest.
 struct GemmTableShape {

@@ -17,15 +17,22 @@ void run_gemm_auto(AutoGemmArguments<T> const& args, cudaStream_t stream) {
   if (gemm_tuning_enabled()) return GemmTuner::process().run<MA, MB>(args, stream);
   // Checked before the plan choice, which asks the device for its SM count.
   check_gemm_arguments(args, MA, MB, LayoutEnum::RowMajor, false);
-  with_chosen_plan<MA, MB>(args, [&]<class P>(std::type_identity<P>, auto const& a) { run_gemm<P>(a, stream); });
+  with_chosen_plan<MA, MB>(args, [&]<class P>(std::type_identity<P>, auto const& a, GemmChoice const& c) {
+    run_gemm<P>(cut_for_run<P>(a, c), stream);
+  });
 }
 
 template <class T, OperandMajorMode MA, OperandMajorMode MB>
 std::size_t gemm_auto_workspace_bytes(AutoGemmArguments<T> const& args) {
   auto const bytes = [&]<class P>(std::type_identity<P>, auto const& a) { return gemm_workspace_bytes<P>(a); };
-  if (!gemm_tuning_enabled()) return with_chosen_plan<MA, MB>(args, bytes);
-  // Tuned, any tile may run: the most any of them needs.
-  std::size_t most = 0;
+  if (!gemm_tuning_enabled())
+    return with_chosen_plan<MA, MB>(args, [&]<class P>(std::type_identity<P>, auto const& a, GemmChoice const& c) {
+      return gemm_workspace_bytes<P>(cut_as<P>(a, c));
+    });
+  // Tuned, the heuristic's choice or any tile under the heuristic's cut may run: the most any needs.
+  std::size_t most = with_chosen_plan<MA, MB>(args, [&]<class P>(std::type_identity<P>, auto const& a, GemmChoice const& c) {
+    return gemm_workspace_bytes<P>(cut_as<P>(a, c));
+  });
   for (auto const& [tile, name] : gemm_tile_names) most = std::max(most, with_tile_plan<MA, MB>(tile, args, bytes));
   return most;
 }

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // SPDX-FileCopyrightText: 2026 cute-cpp authors
 #pragma once
-// GemmTuner: run_gemm_auto's GEMM with the tile measured fastest for each shape on this GPU. The
-// first call of a shape times every compiled tile (GemmTile) on the call's own buffers and keeps
-// the winner, in memory and in a TuneCache file keyed by GPU name, clock class, element type,
+// GemmTuner: run_gemm_auto's GEMM with the tile and cut measured fastest for each shape on this
+// GPU. The first call of a shape times the heuristic's choice and every compiled tile (GemmTile)
+// under the heuristic's cut on the call's own buffers and keeps the winner, in memory and in a TuneCache file keyed by GPU name, clock class, element type,
 // layout and shape; later calls and later processes read it. While the stream records a graph
 // nothing is timed (the heuristic's tile, or a cached one, runs). CuTeDSL: autotune_jit, which
 // compiles its candidates at run time; ours are the plans built ahead of time.
@@ -78,36 +78,41 @@ class GemmTuner {
   /// The cache file is read once here; a corrupt one is ignored with a warning on stderr.
   explicit GemmTuner(std::filesystem::path cache_path = host::default_tune_cache_path());
 
-  /// The tile for a problem of `kind` ("gemm bf16 TN") and shape m x n x k: cached, or measured
-  /// now by `time` (microseconds of a tile's run, infinity where it refuses), or, while
-  /// `capturing`, the heuristic's.
-  GemmTile tile(std::string const& kind, std::int64_t m, std::int64_t n, std::int64_t k, bool capturing,
-                std::function<double(GemmTile)> const& time);
+  /// The choice for a problem of `kind` ("gemm bf16 TN") and shape m x n x k: cached, or
+  /// measured now by `time` (microseconds of a choice's run, infinity where it refuses) among
+  /// `first` (the heuristic's) and every tile under the heuristic's cut, or, while `capturing`,
+  /// `first`.
+  GemmChoice choice(std::string const& kind, std::int64_t m, std::int64_t n, std::int64_t k, GemmChoice first,
+                    bool capturing, std::function<double(GemmChoice)> const& time);
 
-  /// The tile for args' shape, measured on args' buffers (C is overwritten; the workspace is args').
+  /// The choice for args' shape, measured on args' buffers (C is overwritten; the workspace is args').
   template <OperandMajorMode MA = plans::K, OperandMajorMode MB = plans::K, class T>
-  GemmTile tile(AutoGemmArguments<T> const& args, cudaStream_t stream) {
+  GemmChoice choice(AutoGemmArguments<T> const& args, cudaStream_t stream) {
     std::string const kind = std::string("gemm ") + dtype_of<T>() + " " + std::string(gemm_layout_name(MA, MB));
-    return tile(kind, args.m, args.n, args.k, host::capturing(stream), [&](GemmTile t) {
-      return detail::median_call_us([&] { run_tile<MA, MB>(t, args, stream); }, stream, 5);
-    });
+    static int const sms = host::multiprocessor_count();
+    return choice(kind, args.m, args.n, args.k, choose_gemm_plan(args.m, args.n, args.k, sms), host::capturing(stream),
+                  [&](GemmChoice c) { return detail::median_call_us([&] { run_choice<MA, MB>(c, args, stream); }, stream, 5); });
   }
 
-  /// run_gemm_auto's work with tile(args, stream).
+  /// run_gemm_auto's work with choice(args, stream).
   template <OperandMajorMode MA = plans::K, OperandMajorMode MB = plans::K, class T>
   void run(AutoGemmArguments<T> const& args, cudaStream_t stream) {
     check_gemm_arguments(args, MA, MB, LayoutEnum::RowMajor, false);
-    run_tile<MA, MB>(tile<MA, MB>(args, stream), args, stream);
+    run_choice<MA, MB>(choice<MA, MB>(args, stream), args, stream);
+  }
+
+  /// Runs `c`'s plan and cut on args (the arguments' own cut where they ask for one).
+  template <OperandMajorMode MA = plans::K, OperandMajorMode MB = plans::K, class T>
+  static void run_choice(GemmChoice const& c, AutoGemmArguments<T> const& args, cudaStream_t stream) {
+    with_tile_plan<MA, MB>(c.tile, args, [&]<class P>(std::type_identity<P>, auto const& a) {
+      run_gemm<P>(cut_for_run<P>(a, c), stream);
+    });
   }
 
   /// The tuner run_gemm_auto uses under CUTE_CPP_TUNE=1 (one per process).
   static GemmTuner& process();
 
  private:
-  template <OperandMajorMode MA, OperandMajorMode MB, class T>
-  static void run_tile(GemmTile t, AutoGemmArguments<T> const& args, cudaStream_t stream) {
-    with_tile_plan<MA, MB>(t, args, [&]<class P>(std::type_identity<P>, auto const& a) { run_gemm<P>(a, stream); });
-  }
   template <class T>
   static constexpr char const* dtype_of() {
     return std::is_same_v<T, plans::f16> ? "f16" : "bf16";

@@ -30,31 +30,32 @@ GemmTuner::GemmTuner(std::filesystem::path cache_path) : path_(std::move(cache_p
   clock_class_ = clock_khz / 100'000;
 }
 
-GemmTile GemmTuner::tile(std::string const& kind, std::int64_t m, std::int64_t n, std::int64_t k, bool capturing,
-                         std::function<double(GemmTile)> const& time) {
+GemmChoice GemmTuner::choice(std::string const& kind, std::int64_t m, std::int64_t n, std::int64_t k, GemmChoice first,
+                             bool capturing, std::function<double(GemmChoice)> const& time) {
   host::TuneKey const key{gpu_, clock_class_, kind, m, n, k};
   {
     std::lock_guard lock(mutex_);
     if (host::TuneEntry const* e = cache_.find(key)) {
-      if (std::optional<GemmTile> const t = parse_gemm_tile(e->plan)) return *t;
-      std::fprintf(stderr, "cute-cpp [tune.cache]: %s: no tile \"%s\" in this build; measuring again\n",
+      if (std::optional<GemmChoice> const c = parse_gemm_choice(e->plan)) return *c;
+      std::fprintf(stderr, "cute-cpp [tune.cache]: %s: no choice \"%s\" in this build; measuring again\n",
                    path_.string().c_str(), e->plan.c_str());
     }
   }
-  GemmTile best = choose_gemm_tile(m, n, k, host::multiprocessor_count());
-  if (capturing) return best;
+  if (capturing) return first;
+  GemmChoice best = first;
   double best_us = time(best);
-  for (auto const& [candidate, name] : gemm_tile_names) {
-    if (candidate == best) continue;
+  for (auto const& [tile, name] : gemm_tile_names) {
+    GemmChoice const candidate{tile};
+    if (candidate.tile == first.tile && first.decomposition == Decomposition::Heuristic) continue;
     double const us = time(candidate);
     if (us < best_us) {
       best = candidate;
       best_us = us;
     }
   }
-  if (!(best_us < std::numeric_limits<double>::infinity())) return best;  // every tile refused: let run say why
+  if (!(best_us < std::numeric_limits<double>::infinity())) return best;  // every choice refused: let run say why
   std::lock_guard lock(mutex_);
-  cache_.put({key, std::string(gemm_tile_name(best)), best_us});
+  cache_.put({key, gemm_choice_name(best), best_us});
   try {
     cache_.write(path_);
   } catch (std::exception const& e) {

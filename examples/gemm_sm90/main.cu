@@ -184,8 +184,9 @@ std::string tile_name() {
 /// A and B (its plan writes a column-major C).
 template <OperandMajorMode MA = plans::K, OperandMajorMode MB = plans::K, class T>
 std::string dispatched_tile_name(ex::AutoGemmArguments<T> const& args) {
-  return ex::with_chosen_plan<MA, MB>(args, []<class P>(std::type_identity<P>, auto const&) {
-    return tile_name<P>() + (P::layout_c == cute_cpp::LayoutEnum::ColMajor ? " swapped" : "");
+  return ex::with_chosen_plan<MA, MB>(args, []<class P>(std::type_identity<P>, auto const&, ex::GemmChoice const& c) {
+    std::string const cut = ex::gemm_choice_name({ex::GemmTile::n256, c.decomposition, c.k_splits});
+    return tile_name<P>() + (P::layout_c == cute_cpp::LayoutEnum::ColMajor ? " swapped" : "") + cut.substr(4);
   });
 }
 
@@ -660,7 +661,7 @@ HostTimes bench_auto(std::int64_t m, std::int64_t n, std::int64_t k, std::mt1993
                        [](ex::AutoGemmArguments<T> const& a) { return ex::gemm_auto_workspace_bytes<T, MA, MB>(a); },
                        "gemm_sm90 auto: " + dispatched_tile_name<MA, MB>(shape), reps, warm);
   if (ex::gemm_tuning_enabled()) {  // the shape is in the tuner's cache by now: nothing is timed here
-    std::string const tile(ex::gemm_tile_name(ex::GemmTuner::process().tile<MA, MB>(shape, nullptr)));
+    std::string const tile = ex::gemm_choice_name(ex::GemmTuner::process().choice<MA, MB>(shape, nullptr));
     records[first].kernel = "gemm_sm90 tuned: " + tile;
     if (warm) records[first + 1].kernel = "gemm_sm90 tuned warm: " + tile;
   }

@@ -254,11 +254,48 @@ decltype(auto) with_tile_plan(GemmTile tile, AutoGemmArguments<T> const& args, F
   return on(std::type_identity<Home>{});
 }
 
-/// with_tile_plan for the tile choose_gemm_tile picks for the shape.
+/// The tile and cut for an m x n x k problem on `sms` SMs: choose_gemm_tile's tile with the
+/// heuristic's cut.
+inline GemmChoice choose_gemm_plan(std::int64_t m, std::int64_t n, std::int64_t k, int sms) {
+  return {choose_gemm_tile(m, n, k, sms)};
+}
+
+/// Plan P's arguments `a` with the cut of `c` where `a` leaves the cut to the heuristic: whole
+/// tiles, stream-K, or K splits (at most one per two K blocks; none where K has fewer than four).
+template <class P>
+GemmArguments<P> cut_as(GemmArguments<P> a, GemmChoice const& c) {
+  if (a.decomposition != Decomposition::Heuristic || c.decomposition == Decomposition::Heuristic) return a;
+  if constexpr (is_simt_plan_v<P>) return a;  // whole tiles only
+  else {
+    a.decomposition = c.decomposition;
+    if (c.decomposition == Decomposition::SplitK) {
+      std::int64_t const half = (a.k + P::block_k - 1) / P::block_k / 2;
+      if (half < 2) a.decomposition = Decomposition::Heuristic;
+      else a.k_splits = int(std::min<std::int64_t>(c.k_splits, half));
+    }
+    return a;
+  }
+}
+
+/// cut_as for a run: the chosen cut only where the workspace holds what it needs (else the
+/// heuristic's, which falls back to whole tiles without room).
+template <class P>
+GemmArguments<P> cut_for_run(GemmArguments<P> const& a, GemmChoice const& c) {
+  GemmArguments<P> const cut = cut_as<P>(a, c);
+  if (cut.decomposition == a.decomposition) return a;
+  std::size_t const need = gemm_workspace_bytes<P>(cut);
+  return need == 0 || (cut.workspace != nullptr && need <= cut.workspace_bytes) ? cut : a;
+}
+
+/// with_tile_plan for the tile choose_gemm_plan picks for the shape; f(plan, args, choice).
 template <OperandMajorMode MA = plans::K, OperandMajorMode MB = plans::K, class T, class F>
 decltype(auto) with_chosen_plan(AutoGemmArguments<T> const& args, F&& f) {
   static int const sms = host::multiprocessor_count();
-  return with_tile_plan<MA, MB>(choose_gemm_tile(args.m, args.n, args.k, sms), args, std::forward<F>(f));
+  GemmChoice const choice = choose_gemm_plan(args.m, args.n, args.k, sms);
+  return with_tile_plan<MA, MB>(choice.tile, args,
+                                [&]<class P>(std::type_identity<P> plan, auto const& a) -> decltype(auto) {
+                                  return f(plan, a, choice);
+                                });
 }
 
 /// C = A B in T (bf16 or fp16) with A MA-major and B MB-major (C row-major), with the tile

@@ -98,15 +98,27 @@ __global__ void __launch_bounds__(simt::threads) simt_gemm_kernel(GemmArguments<
     __syncthreads();
   }
   using TC = typename Plan::TC;
+  // A row-major C's cols_per_thread adjacent outputs go out as one vector store: C's rows start
+  // 16-byte aligned (check_gemm_arguments) and col is a multiple of cols_per_thread.
+  struct alignas(cols_per_thread * sizeof(TC)) Vector {
+    TC v[cols_per_thread];
+  };
 #pragma unroll
   for (int i = 0; i < rows_per_thread; ++i) {
     std::int64_t const m = m0 + row + i;
     if (m >= args.m) break;
+    std::int64_t const n = n0 + col;
+    if (Plan::layout_c == LayoutEnum::RowMajor && n + cols_per_thread <= args.n) {
+      Vector out;
+#pragma unroll
+      for (int j = 0; j < cols_per_thread; ++j) out.v[j] = TC(acc[i][j]);
+      *reinterpret_cast<Vector*>(args.c + m * args.ldc + n) = out;
+      continue;
+    }
 #pragma unroll
     for (int j = 0; j < cols_per_thread; ++j) {
-      std::int64_t const n = n0 + col + j;
-      if (n >= args.n) break;
-      std::int64_t const at = Plan::layout_c == LayoutEnum::RowMajor ? m * args.ldc + n : n * args.ldc + m;
+      if (n + j >= args.n) break;
+      std::int64_t const at = Plan::layout_c == LayoutEnum::RowMajor ? m * args.ldc + n + j : (n + j) * args.ldc + m;
       args.c[at] = TC(acc[i][j]);
     }
   }

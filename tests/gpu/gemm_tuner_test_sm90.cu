@@ -49,19 +49,20 @@ TEST(GemmTuner, TheTunedRunIsItsTilesRunAndTheWinnerIsKept) {
   ex::GemmTuner tuner(cache.path);
   args.c = tuned.data();
   tuner.run(args, stream.s);
-  ex::GemmTile const tile = tuner.tile(args, stream.s);  // cached now
+  ex::GemmChoice const choice = tuner.choice(args, stream.s);  // cached now
   args.c = direct.data();
-  ex::with_tile_plan(tile, args, [&]<class P>(std::type_identity<P>, auto const& a2) { ex::run_gemm<P>(a2, stream.s); });
+  ex::GemmTuner::run_choice(choice, args, stream.s);
   ASSERT_EQ(cudaStreamSynchronize(stream.s), cudaSuccess);
   auto const x = tuned.download(), y = direct.download();
-  EXPECT_EQ(std::memcmp(x.data(), y.data(), x.size() * sizeof(bf16)), 0) << "tile " << ex::gemm_tile_name(tile);
+  EXPECT_EQ(std::memcmp(x.data(), y.data(), x.size() * sizeof(bf16)), 0) << "choice " << ex::gemm_choice_name(choice);
   // The file holds the winner; another tuner reads it.
   std::string warning;
   auto const file = host::TuneCache::read(cache.path, &warning);
   EXPECT_EQ(warning, "");
   ASSERT_EQ(file.size(), 1u);
   ex::GemmTuner later(cache.path);
-  EXPECT_EQ(later.tile(args, stream.s), tile);
+  ex::GemmChoice const again = later.choice(args, stream.s);
+  EXPECT_EQ(ex::gemm_choice_name(again), ex::gemm_choice_name(choice));
 }
 
 TEST(GemmTuner, ACorruptCacheIsIgnored) {

@@ -172,6 +172,24 @@ TEST(GemmTileNames, EveryTileHasANameThatParsesBack) {
   static_assert(ex::gemm_tile_name(ex::GemmTile::swap16) == "swap16");
 }
 
+TEST(GemmChoiceNames, EveryCutHasANameThatParsesBack) {
+  using ex::Decomposition;
+  for (ex::GemmChoice const c : {ex::GemmChoice{ex::GemmTile::n128}, ex::GemmChoice{ex::GemmTile::swap16, Decomposition::SplitK, 12},
+                                 ex::GemmChoice{ex::GemmTile::n256, Decomposition::StreamK},
+                                 ex::GemmChoice{ex::GemmTile::simt, Decomposition::DataParallel}}) {
+    auto const back = ex::parse_gemm_choice(ex::gemm_choice_name(c));
+    ASSERT_TRUE(back.has_value()) << ex::gemm_choice_name(c);
+    EXPECT_EQ(back->tile, c.tile);
+    EXPECT_EQ(back->decomposition, c.decomposition);
+    EXPECT_EQ(back->k_splits, c.k_splits);
+  }
+  EXPECT_EQ(ex::gemm_choice_name({ex::GemmTile::swap16, Decomposition::SplitK, 12}), "swap16 split 12");
+  // A cache's tile alone (written before cuts were kept) is the heuristic's cut.
+  EXPECT_EQ(ex::parse_gemm_choice("n64c1")->decomposition, Decomposition::Heuristic);
+  for (char const* bad : {"n512", "n128 split", "n128 split 1", "n128 split x", "n128 halves", ""})
+    EXPECT_EQ(ex::parse_gemm_choice(bad), std::nullopt) << bad;
+}
+
 TEST(ChooseFromTable, TakesTheChoiceGoodOnMostOfTheNearestShapes) {
   using ex::Decomposition;
   constexpr ex::GemmChoice choices[] = {{ex::GemmTile::n256, Decomposition::Heuristic, 0},
