@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// The tile heuristic's dispatch for bf16, A and B M/N-major (NT), and that TileFamily's plans
-// (each explicitly: a plan only instantiated along the way leaves no symbol to link).
+// The tile heuristic's dispatch for bf16, A and B M/N-major (NT), and run_gemm_choice, and
+// with them that TileFamily's plans.
 #include "gemm_auto.cuh"
 
 namespace cute_cpp::examples {
@@ -8,20 +8,9 @@ namespace cute_cpp::examples {
 // Its 128 x 256 tile is instantiated in gemm_bf16_sm90.cu.
 extern template void run_gemm<plans::Bf16NT>(GemmArguments<plans::Bf16NT> const&, cudaStream_t);
 extern template std::size_t gemm_workspace_bytes<plans::Bf16NT>(GemmArguments<plans::Bf16NT> const&);
-using Family = plans::TileFamily<plans::bf16, plans::MN, plans::MN>;
-template void run_gemm<Family::n128>(GemmArguments<Family::n128> const&, cudaStream_t);
-template void run_gemm<Family::n256c1>(GemmArguments<Family::n256c1> const&, cudaStream_t);
-template void run_gemm<Family::n128c1>(GemmArguments<Family::n128c1> const&, cudaStream_t);
-template void run_gemm<Family::n64c1>(GemmArguments<Family::n64c1> const&, cudaStream_t);
-template void run_gemm<Family::swap64>(GemmArguments<Family::swap64> const&, cudaStream_t);
-template void run_gemm<Family::simt>(GemmArguments<Family::simt> const&, cudaStream_t);
-template std::size_t gemm_workspace_bytes<Family::n128>(GemmArguments<Family::n128> const&);
-template std::size_t gemm_workspace_bytes<Family::n256c1>(GemmArguments<Family::n256c1> const&);
-template std::size_t gemm_workspace_bytes<Family::n128c1>(GemmArguments<Family::n128c1> const&);
-template std::size_t gemm_workspace_bytes<Family::n64c1>(GemmArguments<Family::n64c1> const&);
-template std::size_t gemm_workspace_bytes<Family::swap64>(GemmArguments<Family::swap64> const&);
-template std::size_t gemm_workspace_bytes<Family::simt>(GemmArguments<Family::simt> const&);
 template void run_gemm_auto<plans::bf16, plans::MN, plans::MN>(AutoGemmArguments<plans::bf16> const&, cudaStream_t);
 template std::size_t gemm_auto_workspace_bytes<plans::bf16, plans::MN, plans::MN>(AutoGemmArguments<plans::bf16> const&);
+template void run_gemm_choice<plans::bf16, plans::MN, plans::MN>(GemmChoice const&, AutoGemmArguments<plans::bf16> const&, cudaStream_t);
+template std::size_t gemm_choice_workspace_bytes<plans::bf16, plans::MN, plans::MN>(GemmChoice const&, AutoGemmArguments<plans::bf16> const&);
 
 }  // namespace cute_cpp::examples

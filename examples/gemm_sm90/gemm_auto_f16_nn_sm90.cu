@@ -1,30 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
-// The tile heuristic's dispatch for f16, A M-major (NN), and that TileFamily's plans
-// (each explicitly: a plan only instantiated along the way leaves no symbol to link).
+// The tile heuristic's dispatch for f16, A M-major (NN), and run_gemm_choice, and
+// with them that TileFamily's plans.
 #include "gemm_auto.cuh"
 
 namespace cute_cpp::examples {
 
-using Family = plans::TileFamily<plans::f16, plans::MN, plans::K>;
-template void run_gemm<Family::n256>(GemmArguments<Family::n256> const&, cudaStream_t);
-template void run_gemm<Family::n128>(GemmArguments<Family::n128> const&, cudaStream_t);
-template void run_gemm<Family::n64>(GemmArguments<Family::n64> const&, cudaStream_t);
-template void run_gemm<Family::n256c1>(GemmArguments<Family::n256c1> const&, cudaStream_t);
-template void run_gemm<Family::n128c1>(GemmArguments<Family::n128c1> const&, cudaStream_t);
-template void run_gemm<Family::n112cn2>(GemmArguments<Family::n112cn2> const&, cudaStream_t);
-template void run_gemm<Family::n64c1>(GemmArguments<Family::n64c1> const&, cudaStream_t);
-template void run_gemm<Family::swap64>(GemmArguments<Family::swap64> const&, cudaStream_t);
-template void run_gemm<Family::simt>(GemmArguments<Family::simt> const&, cudaStream_t);
-template std::size_t gemm_workspace_bytes<Family::n256>(GemmArguments<Family::n256> const&);
-template std::size_t gemm_workspace_bytes<Family::n128>(GemmArguments<Family::n128> const&);
-template std::size_t gemm_workspace_bytes<Family::n64>(GemmArguments<Family::n64> const&);
-template std::size_t gemm_workspace_bytes<Family::n256c1>(GemmArguments<Family::n256c1> const&);
-template std::size_t gemm_workspace_bytes<Family::n128c1>(GemmArguments<Family::n128c1> const&);
-template std::size_t gemm_workspace_bytes<Family::n112cn2>(GemmArguments<Family::n112cn2> const&);
-template std::size_t gemm_workspace_bytes<Family::n64c1>(GemmArguments<Family::n64c1> const&);
-template std::size_t gemm_workspace_bytes<Family::swap64>(GemmArguments<Family::swap64> const&);
-template std::size_t gemm_workspace_bytes<Family::simt>(GemmArguments<Family::simt> const&);
 template void run_gemm_auto<plans::f16, plans::MN, plans::K>(AutoGemmArguments<plans::f16> const&, cudaStream_t);
 template std::size_t gemm_auto_workspace_bytes<plans::f16, plans::MN, plans::K>(AutoGemmArguments<plans::f16> const&);
+template void run_gemm_choice<plans::f16, plans::MN, plans::K>(GemmChoice const&, AutoGemmArguments<plans::f16> const&, cudaStream_t);
+template std::size_t gemm_choice_workspace_bytes<plans::f16, plans::MN, plans::K>(GemmChoice const&, AutoGemmArguments<plans::f16> const&);
 
 }  // namespace cute_cpp::examples

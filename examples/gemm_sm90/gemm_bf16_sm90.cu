@@ -47,5 +47,7 @@ extern template std::size_t gemm_workspace_bytes<plans::Bf16TNSimt>(GemmArgument
 
 template void run_gemm_auto<plans::bf16, plans::K, plans::K>(AutoGemmArguments<plans::bf16> const&, cudaStream_t);
 template std::size_t gemm_auto_workspace_bytes<plans::bf16, plans::K, plans::K>(AutoGemmArguments<plans::bf16> const&);
+template void run_gemm_choice<plans::bf16, plans::K, plans::K>(GemmChoice const&, AutoGemmArguments<plans::bf16> const&, cudaStream_t);
+template std::size_t gemm_choice_workspace_bytes<plans::bf16, plans::K, plans::K>(GemmChoice const&, AutoGemmArguments<plans::bf16> const&);
 
 }  // namespace cute_cpp::examples

@@ -104,9 +104,7 @@ class GemmTuner {
   /// Runs `c`'s plan and cut on args (the arguments' own cut where they ask for one).
   template <OperandMajorMode MA = plans::K, OperandMajorMode MB = plans::K, class T>
   static void run_choice(GemmChoice const& c, AutoGemmArguments<T> const& args, cudaStream_t stream) {
-    with_tile_plan<MA, MB>(c.tile, args, [&]<class P>(std::type_identity<P>, auto const& a) {
-      run_gemm<P>(cut_for_run<P>(a, c), stream);
-    });
+    run_gemm_choice<T, MA, MB>(c, args, stream);
   }
 
   /// The tuner run_gemm_auto uses under CUTE_CPP_TUNE=1 (one per process).

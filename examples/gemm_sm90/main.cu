@@ -300,7 +300,7 @@ bool check_shapes(std::mt19937_64& rng, cublasLtHandle_t handle, bool large) {
 }
 
 /// Every tile of one element type's and layout's TileFamily (the nearest built one where the layout
-/// lacks it), through with_tile_plan as run_gemm_auto runs it, on a ragged shape (heuristic cut),
+/// lacks it), through run_gemm_choice as run_gemm_auto runs it, on a ragged shape (heuristic cut),
 /// and run_gemm_auto itself on shapes whose heuristic choices differ, against the fp64 product.
 template <class T, OperandMajorMode MA, OperandMajorMode MB>
 bool check_family(std::mt19937_64& rng) {
@@ -322,14 +322,10 @@ bool check_family(std::mt19937_64& rng) {
     ok &= result.ok();
   };
   for (auto const& [tile, name] : ex::gemm_tile_names) {
-    auto const on_tile = [tile](auto const& a, auto&& f) { return ex::with_tile_plan<MA, MB>(tile, a, f); };
+    ex::GemmChoice const c{tile};
     one(150, 200, 136, std::string(name).c_str(),
-        [&](ex::AutoGemmArguments<T> const& a) {
-          on_tile(a, [&]<class P>(std::type_identity<P>, auto const& b) { ex::run_gemm<P>(b, nullptr); });
-        },
-        [&](ex::AutoGemmArguments<T> const& a) {
-          return on_tile(a, [&]<class P>(std::type_identity<P>, auto const& b) { return ex::gemm_workspace_bytes<P>(b); });
-        });
+        [&](ex::AutoGemmArguments<T> const& a) { ex::run_gemm_choice<T, MA, MB>(c, a, nullptr); },
+        [&](ex::AutoGemmArguments<T> const& a) { return ex::gemm_choice_workspace_bytes<T, MA, MB>(c, a); });
   }
   for (auto const& s : {std::array<std::int64_t, 3>{5, 300, 520}, {300, 40, 264}, {100, 700, 72}, {777, 1030, 200}})
     one(s[0], s[1], s[2], "auto", [](ex::AutoGemmArguments<T> const& a) { ex::run_gemm_auto<T, MA, MB>(a, nullptr); },
@@ -872,21 +868,21 @@ void candidate_sweep(std::mt19937_64& rng, cublasLtHandle_t handle) {
         auto args = p.arguments();
         args.decomposition = cut.mode;
         args.k_splits = cut.k_splits;
+        // Split-K cuts only the last wave's tiles: past one wave, a count is the heuristic's.
+        bool const past_a_wave = ex::with_tile_plan(tile, args, [&]<class P>(std::type_identity<P>, auto const& a) {
+          if constexpr (ex::is_simt_plan_v<P>) return false;
+          else
+            return (a.m + P::block_m - 1) / P::block_m * ((a.n + P::block_n - 1) / P::block_n) / P::cluster_size >
+                   sms / P::cluster_size;
+        });
+        if (cut.mode == ex::Decomposition::SplitK && past_a_wave) continue;
         double us = -1;
+        ex::GemmChoice const choice{tile};
         try {
-          ex::with_tile_plan(tile, args, [&]<class P>(std::type_identity<P>, auto const& a) {
-            if constexpr (!ex::is_simt_plan_v<P>) {
-              // Split-K cuts only the last wave's tiles: past one wave, a count is the heuristic's.
-              std::int64_t const units = (a.m + P::block_m - 1) / P::block_m * ((a.n + P::block_n - 1) / P::block_n) /
-                                         P::cluster_size;
-              if (cut.mode == ex::Decomposition::SplitK && units > sms / P::cluster_size) return;
-            }
-            p.reserve_workspace(ex::gemm_workspace_bytes<P>(a));
-            auto b = a;
-            b.workspace = p.workspace.data();
-            b.workspace_bytes = p.workspace.bytes();
-            us = cold_us([&] { ex::run_gemm<P>(b, nullptr); });
-          });
+          p.reserve_workspace(ex::gemm_choice_workspace_bytes<plans::bf16, plans::K, plans::K>(choice, args));
+          args.workspace = p.workspace.data();
+          args.workspace_bytes = p.workspace.bytes();
+          us = cold_us([&] { ex::run_gemm_choice<plans::bf16, plans::K, plans::K>(choice, args, nullptr); });
         } catch (std::invalid_argument const&) {
           us = -1;  // the tile refuses the cut
         }

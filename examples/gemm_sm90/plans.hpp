@@ -306,6 +306,14 @@ void run_gemm_auto(AutoGemmArguments<T> const& args, cudaStream_t stream);
 /// The split-K workspace run_gemm_auto needs for `args`.
 template <class T, OperandMajorMode MA, OperandMajorMode MB>
 std::size_t gemm_auto_workspace_bytes(AutoGemmArguments<T> const& args);
+/// run_gemm_auto's GEMM with a given choice: `c`'s tile (TileFamily::nearest for the layout) and,
+/// where the arguments leave the cut to the heuristic, its cut (cut_for_run). The tuner's and the
+/// benchmarks' way to run any tile of any family.
+template <class T, OperandMajorMode MA, OperandMajorMode MB>
+void run_gemm_choice(GemmChoice const& c, AutoGemmArguments<T> const& args, cudaStream_t stream);
+/// The workspace run_gemm_choice needs for `c` and `args`.
+template <class T, OperandMajorMode MA, OperandMajorMode MB>
+std::size_t gemm_choice_workspace_bytes(GemmChoice const& c, AutoGemmArguments<T> const& args);
 
 /// bf16 C = A B with A and B K-major (a linear layer's x W^T): run_gemm_auto's most common case.
 inline void run_gemm_bf16_tn(GemmArguments<plans::Bf16TN> const& args, cudaStream_t stream) {
