@@ -138,6 +138,7 @@ def write_table(table, commit):
         "namespace cute_cpp::examples {",
         "",
         f"inline constexpr int gemm_table_neighbours = {NEIGHBOURS};",
+        "inline constexpr int gemm_table_sms = 132;  ///< the H200's, where the table was measured",
         "",
         "inline constexpr GemmChoice gemm_tile_choices[] = {",
     ]
