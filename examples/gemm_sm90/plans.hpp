@@ -287,11 +287,17 @@ GemmArguments<P> cut_for_run(GemmArguments<P> const& a, GemmChoice const& c) {
   return need == 0 || (cut.workspace != nullptr && need <= cut.workspace_bytes) ? cut : a;
 }
 
+/// choose_gemm_plan for args' shape on this device's SMs (asked once).
+template <class T>
+GemmChoice chosen_gemm_plan(AutoGemmArguments<T> const& args) {
+  static int const sms = host::multiprocessor_count();
+  return choose_gemm_plan(args.m, args.n, args.k, sms);
+}
+
 /// with_tile_plan for the tile choose_gemm_plan picks for the shape; f(plan, args, choice).
 template <OperandMajorMode MA = plans::K, OperandMajorMode MB = plans::K, class T, class F>
 decltype(auto) with_chosen_plan(AutoGemmArguments<T> const& args, F&& f) {
-  static int const sms = host::multiprocessor_count();
-  GemmChoice const choice = choose_gemm_plan(args.m, args.n, args.k, sms);
+  GemmChoice const choice = chosen_gemm_plan(args);
   return with_tile_plan<MA, MB>(choice.tile, args,
                                 [&]<class P>(std::type_identity<P> plan, auto const& a) -> decltype(auto) {
                                   return f(plan, a, choice);
