@@ -8,7 +8,8 @@ with itself left out of the table (leave-one-out): the figure a shape nobody mea
 
 The table is a nearest-neighbour model: per measured shape, log2 of M, N and K and the set of
 choices (tile and cut) within `GOOD` of that shape's fastest. A shape takes the choice that is
-good on the most of its NEIGHBOURS nearest measured shapes, each counted by closeness.
+good on the most of its NEIGHBOURS nearest measured shapes, each counted by closeness; at most 64
+choices are kept (the C++ side holds a good set as a 64-bit mask).
 Standard library only.
 
     tools/fit_gemm_tiles.py CANDIDATES                  the report
@@ -20,7 +21,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 TABLE = ROOT / "examples/gemm_sm90/gemm_tile_table.hpp"
 GOOD = 1.05
-NEIGHBOURS = 4
+NEIGHBOURS = 4  # 2-8 neighbours and 1.02-1.12 for GOOD fit the first sweep within 0.005 of geomean
+SKINNY = 8  # SimtGemmTile::skinny_rows
 TILES = ["n256", "n128", "n64", "n256c1", "n128c1", "n112cn2", "n64c1", "swap16", "swap32", "swap64", "simt"]
 
 
@@ -56,6 +58,24 @@ def good_set(entry):
     return {c for c, us in entry["times"].items() if us <= GOOD * best}
 
 
+def keep_most(table, most=64):
+    """`table` with its good sets cut to at most `most` choices (what choose_from_table's 64-bit
+    mask holds): first a set that leaves every shape a good choice (greedy, the choice good on most
+    shapes not yet served first; cut at `most`), then those good on the most shapes."""
+    count = {}
+    for g in table.values():
+        for c in g:
+            count[c] = count.get(c, 0) + 1
+    kept, unserved = [], set(table)
+    while unserved:
+        c = max(count, key=lambda c: (sum(c in table[s] for s in unserved), count[c], c))
+        kept.append(c)
+        unserved = {s for s in unserved if c not in table[s]}
+    kept = kept[:most]  # past `most`, the shapes served last lose their good choices
+    kept += sorted((c for c in count if c not in kept), key=lambda c: (-count[c], c))[: most - len(kept)]
+    return {s: {c for c in g if c in kept} for s, g in table.items()}
+
+
 def ordered_choices(table):
     """Every choice good somewhere, in the table's order (ties go to the earlier)."""
     return sorted({c for g in table.values() for c in g}, key=lambda c: (TILES.index(c[0]), c[1]))
@@ -64,7 +84,10 @@ def ordered_choices(table):
 def predict(shape, table, choices):
     """The choice for `shape` from `table` (shape -> good set), as choose_from_table makes it: the
     one good on the most of the nearest measured shapes, each counted by 1 / (distance + 0.5),
-    the nearer first among equals, the earlier choice among equal counts."""
+    the nearer first among equals, the earlier choice among equal counts; None where no allowed
+    choice was good on any of them (the hand-written heuristic's then). SIMT stands for its
+    skinny kernel, so only M or N of at most SKINNY may take it (the table is fitted to K-major
+    operands, for which that kernel is built)."""
     here = point(shape)
     near = sorted(table, key=lambda s: math.dist(here, point(s)))[:NEIGHBOURS]
     votes = [0.0] * len(choices)
@@ -73,7 +96,8 @@ def predict(shape, table, choices):
         for i, choice in enumerate(choices):
             if choice in table[s]:
                 votes[i] += weight
-    return choices[max(range(len(choices)), key=lambda i: (votes[i], -i))]
+    allowed = [i for i, c in enumerate(choices) if votes[i] > 0 and (c[0] != "simt" or min(shape[:2]) <= SKINNY)]
+    return choices[max(allowed, key=lambda i: (votes[i], -i))] if allowed else None
 
 
 def time_of(entry, choice):
@@ -91,12 +115,12 @@ def main(argv):
     if len(argv) < 2:
         sys.exit(__doc__)
     floor, shapes = parse(argv[1])
-    table = {s: good_set(e) for s, e in shapes.items()}
+    table = keep_most({s: good_set(e) for s, e in shapes.items()})
     choices = ordered_choices(table)
     rows = []
     for s, e in shapes.items():
         rest = {t: g for t, g in table.items() if t != s}
-        choice = predict(s, rest, choices)
+        choice = predict(s, rest, choices) or (e.get("chosen", "n256"), "heuristic")
         heuristic = time_of(e, (e.get("chosen", "n256"), "heuristic"))
         best = min(e["times"].values())
         rows.append((s, e["cublas"] / time_of(e, choice), e["cublas"] / heuristic, e["cublas"] / best, choice))

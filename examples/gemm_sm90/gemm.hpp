@@ -170,8 +170,9 @@ struct GemmPlan {
   /// 128x320 plan) its code leaves the consumers short of registers (ptxas spilled 8 bytes).
   static constexpr bool stream_k = accumulators <= 128;
   /// float4 loads in flight per thread in split-K's reduction: 4 beside more than 128
-  /// accumulators (8 spill there).
-  static constexpr int split_k_in_flight = accumulators > 128 ? 4 : 8;
+  /// accumulators (8 spill there); 32 beside at most 32 (the skinny tiles, whose last split
+  /// otherwise sums a long split-K's partials in as many L2 round trips as it has rounds of 8).
+  static constexpr int split_k_in_flight = accumulators > 128 ? 4 : accumulators <= 32 ? 32 : 8;
   static constexpr std::uint32_t a_bytes = size_in_bytes<TA, ASmem>();
   static constexpr std::uint32_t b_bytes = size_in_bytes<TB, BSmem>();
   // NOTE: a stage is released by the consumer warps (of the warpgroups sharing its tile) of every
@@ -355,6 +356,8 @@ GemmArguments<To> swap_ab_arguments(GemmArguments<From> const& args) {
 /// The SIMT GEMM's tile (simt_gemm.cuh): 32 x 64 of C per CTA of 256 threads, K in chunks of 32.
 struct SimtGemmTile {
   static constexpr int block_m = 32, block_n = 64, block_k = 32, threads = 256;
+  /// M or N at most this, with both operands K-major: the skinny kernel (simt_gemv.cuh) instead.
+  static constexpr int skinny_rows = 8;
 };
 
 /// A plan for the SIMT GEMM (simt_gemm.cuh): fp32 FMAs on CUDA cores for problems too small for
@@ -540,9 +543,12 @@ struct GemmTableShape {
 
 /// The choice good on the most of the `neighbours` measured shapes nearest m x n x k (distance in
 /// log2 of M, N and K), each counted by 1 / (distance + 0.5), the nearer first among equals, the
-/// earlier choice among equal counts (tools/fit_gemm_tiles.py's predict, which fits the table).
-inline GemmChoice choose_from_table(std::int64_t m, std::int64_t n, std::int64_t k, std::span<GemmTableShape const> table,
-                                    std::span<GemmChoice const> choices, int neighbours) {
+/// earlier choice among equal counts (tools/fit_gemm_tiles.py's predict, which fits the table),
+/// among the choices whose bit is set in `allowed`; none where no allowed choice was good on any
+/// of the nearest shapes.
+inline std::optional<GemmChoice> choose_from_table(std::int64_t m, std::int64_t n, std::int64_t k, std::span<GemmTableShape const> table,
+                                    std::span<GemmChoice const> choices, int neighbours,
+                                    std::uint64_t allowed = ~std::uint64_t{0}) {
   double const here[3] = {std::log2(double(m)), std::log2(double(n)), std::log2(double(k))};
   constexpr int most = 8;
   neighbours = std::min(neighbours, most);
@@ -571,10 +577,11 @@ inline GemmChoice choose_from_table(std::int64_t m, std::int64_t n, std::int64_t
     for (std::size_t c = 0; c < choices.size() && c < 64; ++c)
       if (table[near[r].shape].good >> c & 1u) votes[c] += weight;
   }
-  std::size_t best = 0;
-  for (std::size_t c = 1; c < choices.size() && c < 64; ++c)
-    if (votes[c] > votes[best]) best = c;
-  return choices.empty() ? GemmChoice{} : choices[best];
+  std::size_t best = 64;
+  for (std::size_t c = 0; c < choices.size() && c < 64; ++c)
+    if ((allowed >> c & 1u) && votes[c] > 0 && (best == 64 || votes[c] > votes[best])) best = c;
+  if (best == 64) return std::nullopt;
+  return choices[best];
 }
 
 /// The tile for an m x n x k problem on `ctas` resident CTAs. The rules, each fitted to

@@ -18,12 +18,12 @@ void run_gemm_auto(AutoGemmArguments<T> const& args, cudaStream_t stream) {
   if (gemm_tuning_enabled()) return GemmTuner::process().run<MA, MB>(args, stream);
   // Checked before the plan choice, which asks the device for its SM count.
   check_gemm_arguments(args, MA, MB, LayoutEnum::RowMajor, false);
-  run_gemm_choice<T, MA, MB>(chosen_gemm_plan(args), args, stream);
+  run_gemm_choice<T, MA, MB>(chosen_gemm_plan<MA, MB>(args), args, stream);
 }
 
 template <class T, OperandMajorMode MA, OperandMajorMode MB>
 std::size_t gemm_auto_workspace_bytes(AutoGemmArguments<T> const& args) {
-  std::size_t const chosen = gemm_choice_workspace_bytes<T, MA, MB>(chosen_gemm_plan(args), args);
+  std::size_t const chosen = gemm_choice_workspace_bytes<T, MA, MB>(chosen_gemm_plan<MA, MB>(args), args);
   if (!gemm_tuning_enabled()) return chosen;
   // Tuned, the heuristic's choice or any tile under the heuristic's cut may run: the most any needs.
   std::size_t most = chosen;

@@ -89,7 +89,7 @@ class GemmTuner {
   template <OperandMajorMode MA = plans::K, OperandMajorMode MB = plans::K, class T>
   GemmChoice choice(AutoGemmArguments<T> const& args, cudaStream_t stream) {
     std::string const kind = std::string("gemm ") + dtype_of<T>() + " " + std::string(gemm_layout_name(MA, MB));
-    return choice(kind, args.m, args.n, args.k, chosen_gemm_plan(args), host::capturing(stream),
+    return choice(kind, args.m, args.n, args.k, chosen_gemm_plan<MA, MB>(args), host::capturing(stream),
                   [&](GemmChoice c) { return detail::median_call_us([&] { run_choice<MA, MB>(c, args, stream); }, stream, 5); });
   }
 

@@ -327,6 +327,12 @@ bool check_family(std::mt19937_64& rng) {
         [&](ex::AutoGemmArguments<T> const& a) { ex::run_gemm_choice<T, MA, MB>(c, a, nullptr); },
         [&](ex::AutoGemmArguments<T> const& a) { return ex::gemm_choice_workspace_bytes<T, MA, MB>(c, a); });
   }
+  for (auto const& s : {std::array<std::int64_t, 3>{6, 333, 1003}, {333, 2, 520}}) {  // SIMT's skinny shapes
+    ex::GemmChoice const c{ex::GemmTile::simt};
+    one(s[0], s[1], s[2], "simt",
+        [&](ex::AutoGemmArguments<T> const& a) { ex::run_gemm_choice<T, MA, MB>(c, a, nullptr); },
+        [&](ex::AutoGemmArguments<T> const& a) { return ex::gemm_choice_workspace_bytes<T, MA, MB>(c, a); });
+  }
   for (auto const& s : {std::array<std::int64_t, 3>{5, 300, 520}, {300, 40, 264}, {100, 700, 72}, {777, 1030, 200}})
     one(s[0], s[1], s[2], "auto", [](ex::AutoGemmArguments<T> const& a) { ex::run_gemm_auto<T, MA, MB>(a, nullptr); },
         [](ex::AutoGemmArguments<T> const& a) { return ex::gemm_auto_workspace_bytes<T, MA, MB>(a); });
@@ -497,6 +503,11 @@ bool run_checks(std::mt19937_64& rng, cublasLtHandle_t handle) {
   ok &= check_shapes<plans::Bf16TNSwap32>(rng, handle, false);
   ok &= check_shapes<plans::Bf16TNSwap64>(rng, handle, true);
   ok &= check_shapes<plans::Bf16TNSimt>(rng, handle, true);
+  // The skinny kernel (simt_gemv.cuh): M or N of at most 8 (1, 3, 5 and 8 rows; K with a tail
+  // past its 8-element loads, long K shared by a row's warps).
+  for (auto const& s : {std::array<std::int64_t, 3>{23, 1, 11488}, {1, 1023, 2376}, {5, 777, 1003}, {300, 3, 4100},
+                        {8, 8, 8}, {2, 50, 7}})
+    ok &= check<plans::Bf16TNSimt>(s[0], s[1], s[2], rng, handle, no_epilogue);
   ok &= check_shapes<plans::Bf16NTSimt>(rng, handle, false);
   ok &= check_shapes<plans::Bf16NN>(rng, handle, true);
   ok &= check_shapes<plans::Bf16TT>(rng, handle, true);
@@ -548,6 +559,7 @@ bool run_small_checks(std::mt19937_64& rng) {
                                           fp64_only, split(3), 130, 200);
   ok &= check<plans::Bf16TNSwap16>(300, 1000, 136, rng, fp64_only, no_epilogue, {}, "", stream_k);
   ok &= check<plans::Bf16TNSimt>(37, 130, 72, rng, fp64_only, no_epilogue);
+  ok &= check<plans::Bf16TNSimt>(3, 130, 1003, rng, fp64_only, no_epilogue);
   ok &= check_gated<plans::Bf16TNSwiGLU>(130, 208, 136, rng);
   ok &= check_rejections();
   return ok;

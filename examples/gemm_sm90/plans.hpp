@@ -3,6 +3,7 @@
 #pragma once
 // The GEMM instantiations this example builds (each explicitly instantiated in a *_sm90.cu file).
 #include "gemm.hpp"
+#include "gemm_tile_table.hpp"
 #include "grouped_gemm.hpp"
 
 #include <cute_cpp/host/target_check.hpp>
@@ -11,6 +12,8 @@
 #include <cuda_fp16.h>
 #include <cuda_fp8.h>
 
+#include <algorithm>
+#include <iterator>
 #include <type_traits>
 #include <utility>
 
@@ -254,10 +257,34 @@ decltype(auto) with_tile_plan(GemmTile tile, AutoGemmArguments<T> const& args, F
   return on(std::type_identity<Home>{});
 }
 
-/// The tile and cut for an m x n x k problem on `sms` SMs: choose_gemm_tile's tile with the
-/// heuristic's cut.
-inline GemmChoice choose_gemm_plan(std::int64_t m, std::int64_t n, std::int64_t k, int sms) {
-  return {choose_gemm_tile(m, n, k, sms)};
+/// The tile and cut for an m x n x k problem on `sms` SMs: on the 132 SMs of the H200, where the
+/// tile table (gemm_tile_table.hpp) was measured, the table's choice for the nearest measured
+/// shapes; elsewhere (or where the table has no choice) choose_gemm_tile's tile with the
+/// heuristic's cut. The table's SIMT choices
+/// stand for the skinny kernel (simt_gemv.cuh), so SIMT is chosen only where that kernel runs:
+/// `k_major` operands and M or N of at most SimtGemmTile::skinny_rows. The last few shapes'
+/// choices are kept per thread (a table lookup is a few hundred distances).
+inline GemmChoice choose_gemm_plan(std::int64_t m, std::int64_t n, std::int64_t k, int sms, bool k_major = true) {
+  if (sms != gemm_table_sms) return {choose_gemm_tile(m, n, k, sms)};
+  bool const skinny = k_major && std::min(m, n) <= SimtGemmTile::skinny_rows;
+  struct Known {
+    std::int64_t m = -1, n = -1, k = -1;
+    bool skinny = false;
+    GemmChoice choice;
+  };
+  constexpr unsigned kept = 16;
+  thread_local Known known[kept];
+  thread_local unsigned next = 0;
+  for (Known const& e : known)
+    if (e.m == m && e.n == n && e.k == k && e.skinny == skinny) return e.choice;
+  std::uint64_t allowed = ~std::uint64_t{0};
+  for (std::size_t c = 0; c < std::size(gemm_tile_choices); ++c)
+    if (gemm_tile_choices[c].tile == GemmTile::simt && !skinny) allowed &= ~(std::uint64_t{1} << c);
+  GemmChoice const choice =
+      choose_from_table(m, n, k, gemm_tile_table, gemm_tile_choices, gemm_table_neighbours, allowed)
+          .value_or(GemmChoice{choose_gemm_tile(m, n, k, sms)});
+  known[next++ % kept] = {m, n, k, skinny, choice};
+  return choice;
 }
 
 /// Plan P's arguments `a` with the cut of `c` where `a` leaves the cut to the heuristic: whole
@@ -287,17 +314,17 @@ GemmArguments<P> cut_for_run(GemmArguments<P> const& a, GemmChoice const& c) {
   return need == 0 || (cut.workspace != nullptr && need <= cut.workspace_bytes) ? cut : a;
 }
 
-/// choose_gemm_plan for args' shape on this device's SMs (asked once).
-template <class T>
+/// choose_gemm_plan for args' shape and layout on this device's SMs (asked once).
+template <OperandMajorMode MA, OperandMajorMode MB, class T>
 GemmChoice chosen_gemm_plan(AutoGemmArguments<T> const& args) {
   static int const sms = host::multiprocessor_count();
-  return choose_gemm_plan(args.m, args.n, args.k, sms);
+  return choose_gemm_plan(args.m, args.n, args.k, sms, MA == plans::K && MB == plans::K);
 }
 
 /// with_tile_plan for the tile choose_gemm_plan picks for the shape; f(plan, args, choice).
 template <OperandMajorMode MA = plans::K, OperandMajorMode MB = plans::K, class T, class F>
 decltype(auto) with_chosen_plan(AutoGemmArguments<T> const& args, F&& f) {
-  GemmChoice const choice = chosen_gemm_plan(args);
+  GemmChoice const choice = chosen_gemm_plan<MA, MB>(args);
   return with_tile_plan<MA, MB>(choice.tile, args,
                                 [&]<class P>(std::type_identity<P> plan, auto const& a) -> decltype(auto) {
                                   return f(plan, a, choice);

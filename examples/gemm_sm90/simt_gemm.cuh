@@ -6,8 +6,10 @@
 // beside a few thousand outputs) is a chain of latencies, not of throughput; the wgmma kernel adds
 // to it setmaxnreg, barrier set-up, TMA descriptor fetches, a TMA store and its wait; cuBLAS takes
 // a SIMT kernel there too. One CTA computes a 32 x 64 tile of C in K chunks of 32, the next chunk's
-// loads issued before the current one is multiplied. Any operand major-ness and C layout.
+// loads issued before the current one is multiplied. Any operand major-ness and C layout; M or N
+// of at most 8 with K-major operands goes to the skinny kernel (simt_gemv.cuh).
 #include "gemm.hpp"
+#include "simt_gemv.cuh"
 
 #include <cute_cpp/host/arguments.hpp>
 #include <cute_cpp/host/launch.hpp>
@@ -135,6 +137,7 @@ void run_simt_gemm(GemmArguments<Plan> const& args, cudaStream_t stream) {
     host::argument_error("gemm.k-splits", "the SIMT GEMM takes whole tiles only (Heuristic or DataParallel)");
   if (args.block_scales.a != nullptr || args.block_scales.b != nullptr || args.output_scales.data != nullptr)
     host::argument_error("gemm.block-scales", "the SIMT GEMM scales nothing");
+  if (simt_gemv_takes<Plan>(args)) return run_simt_gemv<Plan>(args, stream);
   std::int64_t const tiles_n = (args.n + simt::block_n - 1) / simt::block_n;
   std::int64_t const tiles_m = (args.m + simt::block_m - 1) / simt::block_m;
   if (tiles_n > std::int64_t(0x7fffffff) || tiles_m > 65535)

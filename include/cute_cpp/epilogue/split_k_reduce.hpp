@@ -78,7 +78,7 @@ struct SplitKPart {
 
 #if defined(__CUDACC__)
 /// Called by all threads of `group` once their split of the tile is accumulated in `acc` (any
-/// fragment of floats, a multiple of 4 per thread). InFlight (1, 2, 4 or 8): the float4 loads a
+/// fragment of floats, a multiple of 4 per thread). InFlight (a power of two up to 32): the float4 loads a
 /// thread keeps in flight while summing, 4 InFlight registers on top of the fragment. A thread
 /// whose accumulators all lie outside the problem passes `active` false: it neither writes nor
 /// reads partials (the group still syncs).
@@ -92,7 +92,7 @@ __device__ __forceinline__ bool split_k_reduce(Fragment& acc, SplitKWorkspace co
   int const split = part.split, splits = part.splits, thread = group.thread;
   constexpr int vectors = int(sizeof(Fragment) / sizeof(float4));
   static_assert(diag::split_k_fragment<int(sizeof(Fragment) / sizeof(float))>::ok);
-  static_assert(InFlight == 1 || InFlight == 2 || InFlight == 4 || InFlight == 8);
+  static_assert(InFlight == 1 || InFlight == 2 || InFlight == 4 || InFlight == 8 || InFlight == 16 || InFlight == 32);
   // NOTE: float by float (not as float4 lvalues), so the fragment stays in registers.
   float* const v = reinterpret_cast<float*>(&acc);
   // Slot layout [vector][thread]: each store and load of the group is one contiguous 16-byte run per thread.

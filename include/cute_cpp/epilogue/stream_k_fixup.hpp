@@ -73,7 +73,7 @@ __device__ __forceinline__ void stream_k_leave_partial(Fragment const& acc, Spli
 
 /// Called by all threads of the group holding the shared tile's later K blocks, once they are
 /// accumulated in `acc`: waits for the other group's partial sums in `slot` and adds them
-/// (InFlight float4 loads in flight per thread: 1, 2, 4 or 8). Debug builds trap after
+/// (InFlight float4 loads in flight per thread: a power of two up to 32). Debug builds trap after
 /// TimeoutCycles of waiting, naming the slot.
 template <int InFlight = 8, long long TimeoutCycles = detail::default_wait_timeout_cycles, class Fragment,
           class Barriers>
@@ -83,7 +83,7 @@ __device__ __forceinline__ void stream_k_add_partial(Fragment& acc, SplitKWorksp
   int const thread = group.thread;
   constexpr int vectors = int(sizeof(Fragment) / sizeof(float4));
   static_assert(diag::split_k_fragment<int(sizeof(Fragment) / sizeof(float))>::ok);
-  static_assert(InFlight == 1 || InFlight == 2 || InFlight == 4 || InFlight == 8);
+  static_assert(InFlight == 1 || InFlight == 2 || InFlight == 4 || InFlight == 8 || InFlight == 16 || InFlight == 32);
   if (thread == 0) {
 #  if !defined(NDEBUG)
     long long const start = clock64();

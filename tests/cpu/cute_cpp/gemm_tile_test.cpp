@@ -203,13 +203,17 @@ TEST(ChooseFromTable, TakesTheChoiceGoodOnMostOfTheNearestShapes) {
   auto const pick = [&](std::int64_t m, std::int64_t n, std::int64_t k) {
     return ex::choose_from_table(m, n, k, table, choices, 3);
   };
-  EXPECT_EQ(pick(16, 4096, 4096).tile, ex::GemmTile::swap16);
-  EXPECT_EQ(pick(16, 4096, 4096).k_splits, 8);
-  EXPECT_EQ(pick(6, 10, 8).tile, ex::GemmTile::simt);
-  EXPECT_EQ(pick(6, 10, 8).decomposition, Decomposition::DataParallel);
+  EXPECT_EQ(pick(16, 4096, 4096)->tile, ex::GemmTile::swap16);
+  EXPECT_EQ(pick(16, 4096, 4096)->k_splits, 8);
+  EXPECT_EQ(pick(6, 10, 8)->tile, ex::GemmTile::simt);
+  EXPECT_EQ(pick(6, 10, 8)->decomposition, Decomposition::DataParallel);
   // Two of the large shape's three neighbours vote for swap16 split 8, but from far away: the
   // measured shape itself (distance 0) outweighs them.
-  EXPECT_EQ(pick(8192, 8192, 8192).tile, ex::GemmTile::n256);
+  EXPECT_EQ(pick(8192, 8192, 8192)->tile, ex::GemmTile::n256);
   // Equal counts go to the earlier choice: both of (2, 3, 3)'s are good there.
-  EXPECT_EQ(ex::choose_from_table(4, 8, 8, table, choices, 1).tile, ex::GemmTile::n256);
+  EXPECT_EQ(ex::choose_from_table(4, 8, 8, table, choices, 1)->tile, ex::GemmTile::n256);
+  // A choice left out of `allowed` is not taken; with none of the good ones allowed, no choice.
+  std::uint64_t const no_simt = ~std::uint64_t{0b100};
+  EXPECT_EQ(ex::choose_from_table(6, 10, 8, table, choices, 3, no_simt)->tile, ex::GemmTile::n256);
+  EXPECT_EQ(ex::choose_from_table(6, 12, 8, table, choices, 1, no_simt), std::nullopt);
 }
