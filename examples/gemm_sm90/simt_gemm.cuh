@@ -11,6 +11,7 @@
 #include "gemm.hpp"
 #include "simt_gemv.cuh"
 
+#include <cute_cpp/arch/griddepcontrol.hpp>
 #include <cute_cpp/host/arguments.hpp>
 #include <cute_cpp/host/launch.hpp>
 
@@ -72,6 +73,9 @@ __global__ void __launch_bounds__(simt::threads) simt_gemm_kernel(GemmArguments<
   constexpr auto MA = Plan::major_a, MB = Plan::major_b;
   __shared__ float a_tile[block_k][a_row];
   __shared__ float b_tile[block_k][b_row];
+  // Programmatic dependent launch, as in simt_gemv_kernel: A and B may be the previous grid's output.
+  arch::griddepcontrol_launch_dependents();
+  arch::griddepcontrol_wait();
   std::int64_t const m0 = std::int64_t(blockIdx.y) * block_m, n0 = std::int64_t(blockIdx.x) * block_n;
   int const row = int(threadIdx.x) / (block_n / cols_per_thread) * rows_per_thread;
   int const col = int(threadIdx.x) % (block_n / cols_per_thread) * cols_per_thread;

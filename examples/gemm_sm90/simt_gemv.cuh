@@ -10,6 +10,7 @@
 // spreads over the GPU without split-K's workspace.
 #include "gemm.hpp"
 
+#include <cute_cpp/arch/griddepcontrol.hpp>
 #include <cute_cpp/host/launch.hpp>
 
 #include <cuda_bf16.h>
@@ -59,15 +60,22 @@ __device__ __forceinline__ void widen(uint4 const& raw, float (&to)[vector]) {
 
 /// Long-operand vectors a thread loads per round: every load of a round (these and the short
 /// operand's vectors at the same K) is issued before the first is used, so a round costs one
-/// memory round trip, about 8 to 16 loads in flight per thread.
+/// memory round trip, 8 or 9 loads in flight per thread. NOTE: 8 long vectors beside one short
+/// row took 90 registers (2 CTAs an SM) and ran slower than 4 wherever many rows had little K
+/// each (candidate sweeps of 2026-12-03: 25217 x 1 x 344 in 23.0 us at b52f891; 13.2 us in this
+/// kernel's first form, 4 long vectors at 48 registers).
 template <int Short>
-inline constexpr int round_vectors = Short >= 8 ? 1 : 8 / Short;
+inline constexpr int round_vectors = Short >= 8 ? 1 : Short >= 4 ? 2 : 4;
 }  // namespace gemv
 
 /// Short: the short operand's rows rounded up to 1, 2, 4 or 8 (the accumulators a thread holds).
 template <class T, class TC, int Short>
 __global__ void __launch_bounds__(gemv::threads) simt_gemv_kernel(gemv::Problem<T, TC> const p) {
   using namespace gemv;
+  // Programmatic dependent launch (no-ops for a plain launch): the next grid may launch now; the
+  // operands may be the previous grid's output, so nothing is read before its memory is.
+  arch::griddepcontrol_launch_dependents();
+  arch::griddepcontrol_wait();
   int const warp = int(threadIdx.x) / 32, lane = int(threadIdx.x) % 32;
   int const rows_per_cta = warps / p.warps_per_row;
   std::int64_t const row = std::int64_t(blockIdx.x) * rows_per_cta + warp / p.warps_per_row;
