@@ -546,9 +546,10 @@ struct GemmTableShape {
 /// earlier choice among equal counts (tools/fit_gemm_tiles.py's predict, which fits the table),
 /// among the choices whose bit is set in `allowed`; none where no allowed choice was good on any
 /// of the nearest shapes.
-inline std::optional<GemmChoice> choose_from_table(std::int64_t m, std::int64_t n, std::int64_t k, std::span<GemmTableShape const> table,
-                                    std::span<GemmChoice const> choices, int neighbours,
-                                    std::uint64_t allowed = ~std::uint64_t{0}) {
+inline std::optional<GemmChoice> choose_from_table(std::int64_t m, std::int64_t n, std::int64_t k,
+                                                   std::span<GemmTableShape const> table,
+                                                   std::span<GemmChoice const> choices, int neighbours,
+                                                   std::uint64_t allowed = ~std::uint64_t{0}) {
   double const here[3] = {std::log2(double(m)), std::log2(double(n)), std::log2(double(k))};
   constexpr int most = 8;
   neighbours = std::min(neighbours, most);

@@ -260,10 +260,10 @@ decltype(auto) with_tile_plan(GemmTile tile, AutoGemmArguments<T> const& args, F
 /// The tile and cut for an m x n x k problem on `sms` SMs: on the 132 SMs of the H200, where the
 /// tile table (gemm_tile_table.hpp) was measured, the table's choice for the nearest measured
 /// shapes; elsewhere (or where the table has no choice) choose_gemm_tile's tile with the
-/// heuristic's cut. The table's SIMT choices
-/// stand for the skinny kernel (simt_gemv.cuh), so SIMT is chosen only where that kernel runs:
-/// `k_major` operands and M or N of at most SimtGemmTile::skinny_rows. The last few shapes'
-/// choices are kept per thread (a table lookup is a few hundred distances).
+/// heuristic's cut. The table's SIMT choices stand for the skinny kernel (simt_gemv.cuh), so
+/// SIMT is chosen only where that kernel runs: `k_major` operands and M or N of at most
+/// SimtGemmTile::skinny_rows. The last few shapes' choices are kept per thread (a table lookup
+/// is a few hundred distances).
 inline GemmChoice choose_gemm_plan(std::int64_t m, std::int64_t n, std::int64_t k, int sms, bool k_major = true) {
   if (sms != gemm_table_sms) return {choose_gemm_tile(m, n, k, sms)};
   bool const skinny = k_major && std::min(m, n) <= SimtGemmTile::skinny_rows;
