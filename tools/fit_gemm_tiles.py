@@ -15,6 +15,8 @@ Standard library only.
     tools/fit_gemm_tiles.py CANDIDATES                  the report
     tools/fit_gemm_tiles.py CANDIDATES --write COMMIT   also write the table (measured at COMMIT)"""
 import math
+import random
+import struct
 import sys
 from pathlib import Path
 
@@ -81,18 +83,18 @@ def ordered_choices(table):
     return sorted({c for g in table.values() for c in g}, key=lambda c: (TILES.index(c[0]), c[1]))
 
 
-def predict(shape, table, choices):
+def predict(shape, table, choices, at=point):
     """The choice for `shape` from `table` (shape -> good set), as choose_from_table makes it: the
     one good on the most of the nearest measured shapes, each counted by 1 / (distance + 0.5),
     the nearer first among equals, the earlier choice among equal counts; None where no allowed
     choice was good on any of them (the hand-written heuristic's then). SIMT stands for its
     skinny kernel, so only M or N of at most SKINNY may take it (the table is fitted to K-major
-    operands, for which that kernel is built)."""
+    operands, for which that kernel is built). `at`: a measured shape's point (log2 of M, N, K)."""
     here = point(shape)
-    near = sorted(table, key=lambda s: math.dist(here, point(s)))[:NEIGHBOURS]
+    near = sorted(table, key=lambda s: math.dist(here, at(s)))[:NEIGHBOURS]
     votes = [0.0] * len(choices)
     for rank, s in enumerate(near):
-        weight = 1.0 / (math.dist(here, point(s)) + 0.5) + 1e-6 * (NEIGHBOURS - rank)
+        weight = 1.0 / (math.dist(here, at(s)) + 0.5) + 1e-6 * (NEIGHBOURS - rank)
         for i, choice in enumerate(choices):
             if choice in table[s]:
                 votes[i] += weight
@@ -135,6 +137,26 @@ def main(argv):
         write_table(table, argv[argv.index("--write") + 1])
 
 
+def stored(value):
+    """`value` as the table stores it: 4 decimals, then a float."""
+    return struct.unpack("f", struct.pack("f", float(f"{value:.4f}")))[0]
+
+
+def probes(table, choices, count=32):
+    """Shapes off the table (seeded, log-uniform in 1..32768, a quarter of them skinny) with the
+    choice predict makes for them from the stored table: choose_from_table must make the same
+    (tests/cpu/cute_cpp/gemm_tile_test.cpp), or None where it has none."""
+    rng = random.Random(20)
+    at = lambda s: tuple(stored(v) for v in point(s))
+    out = []
+    for i in range(count):
+        m, n, k = (int(2 ** rng.uniform(0, 15)) for _ in range(3))
+        if i % 4 == 0:
+            m = rng.randint(1, SKINNY)
+        out.append(((m, n, k), predict((m, n, k), table, choices, at)))
+    return out
+
+
 def write_table(table, commit):
     choices = ordered_choices(table)
     if len(choices) > 64:
@@ -172,6 +194,10 @@ def write_table(table, commit):
         mask = sum(1 << choices.index(c) for c in table[s])
         m, n, k = (math.log2(v) for v in s)
         lines.append(f"    {{{m:.4f}f, {n:.4f}f, {k:.4f}f, 0x{mask:x}ull}},  // {s[0]}x{s[1]}x{s[2]}")
+    lines += ["};", "", "/// Shapes off the table and the choice the fitting tool predicts for each (-1: none), which",
+              "/// choose_from_table must reproduce.", "inline constexpr GemmTableProbe gemm_table_probes[] = {"]
+    for (m, n, k), c in probes(table, choices):
+        lines.append(f"    {{{m}, {n}, {k}, {-1 if c is None else choices.index(c)}}},")
     lines += ["};", "", "}  // namespace cute_cpp::examples", ""]
     TABLE.write_text("\n".join(lines))
     print(f"wrote {TABLE.relative_to(ROOT)}: {len(table)} shapes, {len(choices)} choices")

@@ -541,6 +541,12 @@ struct GemmTableShape {
   std::uint64_t good = 0;
 };
 
+/// A shape off a tile table and the index of the choice its fitting tool predicts (-1: none).
+struct GemmTableProbe {
+  std::int64_t m = 0, n = 0, k = 0;
+  int choice = -1;
+};
+
 /// The choice good on the most of the `neighbours` measured shapes nearest m x n x k (distance in
 /// log2 of M, N and K), each counted by 1 / (distance + 0.5), the nearer first among equals, the
 /// earlier choice among equal counts (tools/fit_gemm_tiles.py's predict, which fits the table),

@@ -257,6 +257,14 @@ decltype(auto) with_tile_plan(GemmTile tile, AutoGemmArguments<T> const& args, F
   return on(std::type_identity<Home>{});
 }
 
+/// The mask of gemm_tile_choices a shape may take: all but SIMT's unless the skinny kernel runs it.
+inline std::uint64_t gemm_table_allowed(bool skinny) {
+  std::uint64_t allowed = ~std::uint64_t{0};
+  for (std::size_t c = 0; c < std::size(gemm_tile_choices); ++c)
+    if (gemm_tile_choices[c].tile == GemmTile::simt && !skinny) allowed &= ~(std::uint64_t{1} << c);
+  return allowed;
+}
+
 /// The tile and cut for an m x n x k problem on `sms` SMs: on the 132 SMs of the H200, where the
 /// tile table (gemm_tile_table.hpp) was measured, the table's choice for the nearest measured
 /// shapes; elsewhere (or where the table has no choice) choose_gemm_tile's tile with the
@@ -277,12 +285,9 @@ inline GemmChoice choose_gemm_plan(std::int64_t m, std::int64_t n, std::int64_t 
   thread_local unsigned next = 0;
   for (Known const& e : known)
     if (e.m == m && e.n == n && e.k == k && e.skinny == skinny) return e.choice;
-  std::uint64_t allowed = ~std::uint64_t{0};
-  for (std::size_t c = 0; c < std::size(gemm_tile_choices); ++c)
-    if (gemm_tile_choices[c].tile == GemmTile::simt && !skinny) allowed &= ~(std::uint64_t{1} << c);
-  GemmChoice const choice =
-      choose_from_table(m, n, k, gemm_tile_table, gemm_tile_choices, gemm_table_neighbours, allowed)
-          .value_or(GemmChoice{choose_gemm_tile(m, n, k, sms)});
+  GemmChoice const choice = choose_from_table(m, n, k, gemm_tile_table, gemm_tile_choices, gemm_table_neighbours,
+                                              gemm_table_allowed(skinny))
+                                .value_or(GemmChoice{choose_gemm_tile(m, n, k, sms)});
   known[next++ % kept] = {m, n, k, skinny, choice};
   return choice;
 }

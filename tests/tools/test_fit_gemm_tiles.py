@@ -86,6 +86,7 @@ class FitGemmTiles(unittest.TestCase):
         self.assertIn("{GemmTile::simt, Decomposition::DataParallel, 0},", text)
         self.assertIn("{GemmTile::n256, Decomposition::StreamK, 0},", text)
         self.assertIn("// 4096x4096x4096", text)
+        self.assertIn("gemm_table_probes[] = {", text)
 
 
 if __name__ == "__main__":

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // The GEMM example's tile heuristic (examples/gemm_sm90/gemm.hpp), on the H200's 132 SMs.
 #include "examples/gemm_sm90/gemm.hpp"
+#include "examples/gemm_sm90/plans.hpp"
 
 #include <gtest/gtest.h>
 
@@ -216,4 +217,20 @@ TEST(ChooseFromTable, TakesTheChoiceGoodOnMostOfTheNearestShapes) {
   std::uint64_t const no_simt = ~std::uint64_t{0b100};
   EXPECT_EQ(ex::choose_from_table(6, 10, 8, table, choices, 3, no_simt)->tile, ex::GemmTile::n256);
   EXPECT_EQ(ex::choose_from_table(6, 12, 8, table, choices, 1, no_simt), std::nullopt);
+}
+
+// The fitting tool wrote, beside the table, its own prediction for shapes off it: the C++ lookup
+// on the stored table must agree, choice for choice.
+TEST(ChooseFromTable, AgreesWithTheFittingToolOnTheCommittedTable) {
+  ASSERT_GT(std::size(ex::gemm_table_probes), 0u);
+  for (ex::GemmTableProbe const& p : ex::gemm_table_probes) {
+    bool const skinny = std::min(p.m, p.n) <= ex::SimtGemmTile::skinny_rows;
+    auto const got = ex::choose_from_table(p.m, p.n, p.k, ex::gemm_tile_table, ex::gemm_tile_choices,
+                                           ex::gemm_table_neighbours, ex::gemm_table_allowed(skinny));
+    std::string const shape = std::to_string(p.m) + "x" + std::to_string(p.n) + "x" + std::to_string(p.k);
+    ASSERT_EQ(got.has_value(), p.choice >= 0) << shape;
+    if (!got) continue;
+    ex::GemmChoice const want = ex::gemm_tile_choices[p.choice];
+    EXPECT_EQ(ex::gemm_choice_name(*got), ex::gemm_choice_name(want)) << shape;
+  }
 }
