@@ -360,6 +360,14 @@ struct SimtGemmTile {
   static constexpr int skinny_rows = 8;
 };
 
+/// Whether the SIMT GEMM runs an m x n problem in its skinny kernel (simt_gemv.cuh): both
+/// operands K-major, M or N at most SimtGemmTile::skinny_rows. The dispatch's table takes SIMT
+/// only there.
+constexpr bool simt_skinny(std::int64_t m, std::int64_t n, OperandMajorMode major_a, OperandMajorMode major_b) {
+  return major_a == OperandMajorMode::K && major_b == OperandMajorMode::K &&
+         (m < n ? m : n) <= SimtGemmTile::skinny_rows;
+}
+
 /// A plan for the SIMT GEMM (simt_gemm.cuh): fp32 FMAs on CUDA cores for problems too small for
 /// the tensor-core kernel's fixed costs; the element types and layouts of a GemmPlan, whose
 /// GemmArguments it takes (whole tiles, no workspace, the Identity epilogue).

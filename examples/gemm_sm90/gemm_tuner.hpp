@@ -90,20 +90,14 @@ class GemmTuner {
   GemmChoice choice(AutoGemmArguments<T> const& args, cudaStream_t stream) {
     std::string const kind = std::string("gemm ") + dtype_of<T>() + " " + std::string(gemm_layout_name(MA, MB));
     return choice(kind, args.m, args.n, args.k, chosen_gemm_plan<MA, MB>(args), host::capturing(stream),
-                  [&](GemmChoice c) { return detail::median_call_us([&] { run_choice<MA, MB>(c, args, stream); }, stream, 5); });
+                  [&](GemmChoice c) { return detail::median_call_us([&] { run_gemm_choice<T, MA, MB>(c, args, stream); }, stream, 5); });
   }
 
   /// run_gemm_auto's work with choice(args, stream).
   template <OperandMajorMode MA = plans::K, OperandMajorMode MB = plans::K, class T>
   void run(AutoGemmArguments<T> const& args, cudaStream_t stream) {
     check_gemm_arguments(args, MA, MB, LayoutEnum::RowMajor, false);
-    run_choice<MA, MB>(choice<MA, MB>(args, stream), args, stream);
-  }
-
-  /// Runs `c`'s plan and cut on args (the arguments' own cut where they ask for one).
-  template <OperandMajorMode MA = plans::K, OperandMajorMode MB = plans::K, class T>
-  static void run_choice(GemmChoice const& c, AutoGemmArguments<T> const& args, cudaStream_t stream) {
-    run_gemm_choice<T, MA, MB>(c, args, stream);
+    run_gemm_choice<T, MA, MB>(choice<MA, MB>(args, stream), args, stream);
   }
 
   /// The tuner run_gemm_auto uses under CUTE_CPP_TUNE=1 (one per process).

@@ -184,7 +184,8 @@ std::string tile_name() {
 /// A and B (its plan writes a column-major C).
 template <OperandMajorMode MA = plans::K, OperandMajorMode MB = plans::K, class T>
 std::string dispatched_tile_name(ex::AutoGemmArguments<T> const& args) {
-  return ex::with_chosen_plan<MA, MB>(args, []<class P>(std::type_identity<P>, auto const&, ex::GemmChoice const& c) {
+  ex::GemmChoice const c = ex::chosen_gemm_plan<MA, MB>(args);
+  return ex::with_tile_plan<MA, MB>(c.tile, args, [&]<class P>(std::type_identity<P>, auto const&) {
     std::string const cut = ex::gemm_choice_name({ex::GemmTile::n256, c.decomposition, c.k_splits});
     return tile_name<P>() + (P::layout_c == cute_cpp::LayoutEnum::ColMajor ? " swapped" : "") + cut.substr(4);
   });

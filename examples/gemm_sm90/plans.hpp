@@ -269,12 +269,12 @@ inline std::uint64_t gemm_table_allowed(bool skinny) {
 /// tile table (gemm_tile_table.hpp) was measured, the table's choice for the nearest measured
 /// shapes; elsewhere (or where the table has no choice) choose_gemm_tile's tile with the
 /// heuristic's cut. The table's SIMT choices stand for the skinny kernel (simt_gemv.cuh), so
-/// SIMT is chosen only where that kernel runs: `k_major` operands and M or N of at most
-/// SimtGemmTile::skinny_rows. The last few shapes' choices are kept per thread (a table lookup
-/// is a few hundred distances).
-inline GemmChoice choose_gemm_plan(std::int64_t m, std::int64_t n, std::int64_t k, int sms, bool k_major = true) {
+/// SIMT is chosen only where that kernel runs (simt_skinny for the operands' major modes). The
+/// last few shapes' choices are kept per thread (a table lookup is a few hundred distances).
+inline GemmChoice choose_gemm_plan(std::int64_t m, std::int64_t n, std::int64_t k, int sms,
+                                   OperandMajorMode major_a = plans::K, OperandMajorMode major_b = plans::K) {
   if (sms != gemm_table_sms) return {choose_gemm_tile(m, n, k, sms)};
-  bool const skinny = k_major && std::min(m, n) <= SimtGemmTile::skinny_rows;
+  bool const skinny = simt_skinny(m, n, major_a, major_b);
   struct Known {
     std::int64_t m = -1, n = -1, k = -1;
     bool skinny = false;
@@ -323,17 +323,7 @@ GemmArguments<P> cut_for_run(GemmArguments<P> const& a, GemmChoice const& c) {
 template <OperandMajorMode MA, OperandMajorMode MB, class T>
 GemmChoice chosen_gemm_plan(AutoGemmArguments<T> const& args) {
   static int const sms = host::multiprocessor_count();
-  return choose_gemm_plan(args.m, args.n, args.k, sms, MA == plans::K && MB == plans::K);
-}
-
-/// with_tile_plan for the tile choose_gemm_plan picks for the shape; f(plan, args, choice).
-template <OperandMajorMode MA = plans::K, OperandMajorMode MB = plans::K, class T, class F>
-decltype(auto) with_chosen_plan(AutoGemmArguments<T> const& args, F&& f) {
-  GemmChoice const choice = chosen_gemm_plan<MA, MB>(args);
-  return with_tile_plan<MA, MB>(choice.tile, args,
-                                [&]<class P>(std::type_identity<P> plan, auto const& a) -> decltype(auto) {
-                                  return f(plan, a, choice);
-                                });
+  return choose_gemm_plan(args.m, args.n, args.k, sms, MA, MB);
 }
 
 /// C = A B in T (bf16 or fp16) with A MA-major and B MB-major (C row-major), with the tile

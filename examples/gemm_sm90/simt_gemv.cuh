@@ -25,10 +25,8 @@ namespace gemv {
 inline constexpr int threads = 256, warps = threads / 32;
 /// Elements of a 16-byte load of 16-bit operands.
 inline constexpr int vector = 8;
-/// The most rows the short operand may have.
-inline constexpr int most_short = SimtGemmTile::skinny_rows;
-/// Warps on the GPU that keep its DRAM busy: 4 CTAs of 8 warps on each of 132 SMs.
-inline constexpr std::int64_t warps_to_fill = 132 * 4 * warps;
+/// Warps a GPU of `sms` SMs needs to keep its DRAM busy: 4 CTAs of 8 warps on each.
+inline std::int64_t warps_to_fill(int sms) { return std::int64_t(sms) * 4 * warps; }
 
 /// One skinny product: `rows` long rows of K each times `short_rows` short ones, as pointers and
 /// strides (so either of A and B may be the short one, and C either layout).
@@ -139,11 +137,10 @@ __global__ void __launch_bounds__(gemv::threads) simt_gemv_kernel(gemv::Problem<
   p.c[out * p.c_long_stride + s * p.c_short_stride] = TC(sum);
 }
 
-/// Whether the skinny kernel takes a plan's m x n problem: both operands K-major, M or N at most 8.
+/// Whether the skinny kernel takes a plan's m x n problem (simt_skinny).
 template <class Plan>
 bool simt_gemv_takes(GemmArguments<Plan> const& args) {
-  return Plan::major_a == OperandMajorMode::K && Plan::major_b == OperandMajorMode::K &&
-         std::min(args.m, args.n) <= gemv::most_short;
+  return simt_skinny(args.m, args.n, Plan::major_a, Plan::major_b);
 }
 
 /// Launches the skinny kernel for checked arguments that simt_gemv_takes. The short operand is the
@@ -168,8 +165,9 @@ void run_simt_gemv(GemmArguments<Plan> const& args, cudaStream_t stream) {
   std::int64_t const m_stride = c_row ? args.ldc : 1, n_stride = c_row ? 1 : args.ldc;
   p.c_long_stride = a_short ? n_stride : m_stride;
   p.c_short_stride = a_short ? m_stride : n_stride;
+  static std::int64_t const warps_to_fill = gemv::warps_to_fill(host::multiprocessor_count());
   std::int64_t const k_loads = std::max<std::int64_t>(1, args.k / (32 * gemv::vector));
-  while (p.warps_per_row < gemv::warps && p.rows * p.warps_per_row < gemv::warps_to_fill &&
+  while (p.warps_per_row < gemv::warps && p.rows * p.warps_per_row < warps_to_fill &&
          2 * p.warps_per_row <= k_loads)
     p.warps_per_row *= 2;
   int const rows_per_cta = gemv::warps / p.warps_per_row;

@@ -51,7 +51,7 @@ TEST(GemmTuner, TheTunedRunIsItsTilesRunAndTheWinnerIsKept) {
   tuner.run(args, stream.s);
   ex::GemmChoice const choice = tuner.choice(args, stream.s);  // cached now
   args.c = direct.data();
-  ex::GemmTuner::run_choice(choice, args, stream.s);
+  ex::run_gemm_choice<bf16, ex::plans::K, ex::plans::K>(choice, args, stream.s);
   ASSERT_EQ(cudaStreamSynchronize(stream.s), cudaSuccess);
   auto const x = tuned.download(), y = direct.download();
   EXPECT_EQ(std::memcmp(x.data(), y.data(), x.size() * sizeof(bf16)), 0) << "choice " << ex::gemm_choice_name(choice);

@@ -93,7 +93,7 @@ __device__ __forceinline__ bool split_k_reduce(Fragment& acc, SplitKWorkspace co
   int const split = part.split, splits = part.splits, thread = group.thread;
   constexpr int vectors = int(sizeof(Fragment) / sizeof(float4));
   static_assert(diag::split_k_fragment<int(sizeof(Fragment) / sizeof(float))>::ok);
-  static_assert(InFlight == 1 || InFlight == 2 || InFlight == 4 || InFlight == 8 || InFlight == 16 || InFlight == 32);
+  static_assert(InFlight >= 1 && InFlight <= 32 && (InFlight & (InFlight - 1)) == 0);
   // NOTE: float by float (not as float4 lvalues), so the fragment stays in registers.
   float* const v = reinterpret_cast<float*>(&acc);
   // Slot layout [vector][thread]: each store and load of the group is one contiguous 16-byte run per thread.

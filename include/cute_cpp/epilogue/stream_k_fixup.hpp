@@ -83,7 +83,7 @@ __device__ __forceinline__ void stream_k_add_partial(Fragment& acc, SplitKWorksp
   int const thread = group.thread;
   constexpr int vectors = int(sizeof(Fragment) / sizeof(float4));
   static_assert(diag::split_k_fragment<int(sizeof(Fragment) / sizeof(float))>::ok);
-  static_assert(InFlight == 1 || InFlight == 2 || InFlight == 4 || InFlight == 8 || InFlight == 16 || InFlight == 32);
+  static_assert(InFlight >= 1 && InFlight <= 32 && (InFlight & (InFlight - 1)) == 0);
   if (thread == 0) {
 #  if !defined(NDEBUG)
     long long const start = clock64();
