@@ -356,16 +356,26 @@ GemmArguments<To> swap_ab_arguments(GemmArguments<From> const& args) {
 /// The SIMT GEMM's tile (simt_gemm.cuh): 32 x 64 of C per CTA of 256 threads, K in chunks of 32.
 struct SimtGemmTile {
   static constexpr int block_m = 32, block_n = 64, block_k = 32, threads = 256;
-  /// M or N at most this, with both operands K-major: the skinny kernel (simt_gemv.cuh) instead.
+  /// M or N at most this beside a K-major other operand: the skinny kernel (simt_gemv.cuh) instead.
   static constexpr int skinny_rows = 8;
 };
 
-/// Whether the SIMT GEMM runs an m x n problem in its skinny kernel (simt_gemv.cuh): both
-/// operands K-major, M or N at most SimtGemmTile::skinny_rows. The dispatch's table takes SIMT
-/// only there.
+/// Which operand the skinny kernel (simt_gemv.cuh) takes as its short one for an m x n problem:
+/// at most SimtGemmTile::skinny_rows rows (M for A, N for B) beside a K-major other operand, the
+/// one it streams; the shorter where both are; neither where neither is.
+enum class SkinnyShort { none, a, b };
+constexpr SkinnyShort skinny_short_operand(std::int64_t m, std::int64_t n, OperandMajorMode major_a,
+                                           OperandMajorMode major_b) {
+  bool const a = m <= SimtGemmTile::skinny_rows && major_b == OperandMajorMode::K;
+  bool const b = n <= SimtGemmTile::skinny_rows && major_a == OperandMajorMode::K;
+  if (a && b) return m <= n ? SkinnyShort::a : SkinnyShort::b;
+  return a ? SkinnyShort::a : b ? SkinnyShort::b : SkinnyShort::none;
+}
+
+/// Whether the SIMT GEMM runs an m x n problem in its skinny kernel (simt_gemv.cuh); the dispatch's
+/// table takes SIMT only there.
 constexpr bool simt_skinny(std::int64_t m, std::int64_t n, OperandMajorMode major_a, OperandMajorMode major_b) {
-  return major_a == OperandMajorMode::K && major_b == OperandMajorMode::K &&
-         (m < n ? m : n) <= SimtGemmTile::skinny_rows;
+  return skinny_short_operand(m, n, major_a, major_b) != SkinnyShort::none;
 }
 
 /// A plan for the SIMT GEMM (simt_gemm.cuh): fp32 FMAs on CUDA cores for problems too small for

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 // SPDX-FileCopyrightText: 2026 cute-cpp authors
 #pragma once
-// The SIMT GEMM's kernel for a skinny problem: M or N of at most 8 with both operands K-major
+// The SIMT GEMM's kernel for a skinny problem: M or N of at most 8 beside a K-major other operand
 // (a matrix-vector product, or a few of them: one decode token through a linear layer, 23 x 1 x
-// 11488). The tensor-core kernel pads the short side to a 16- or 128-row tile and walks K in one
-// CTA per output tile; here a warp streams one row of the long operand along K in 16-byte loads
+// 11488); the short operand may be either major-ness. The tensor-core kernel pads the short side
+// to a 16- or 128-row tile and walks K in one CTA per output tile; here a warp streams one row of the long operand along K in 16-byte loads
 // and multiplies it with every row of the short one (L1-resident, read by every warp), and up to
 // eight warps of a CTA share one row's K, meeting in shared memory: a long-K, few-row product
 // spreads over the GPU without split-K's workspace.
@@ -67,7 +67,9 @@ inline constexpr int round_vectors = Short >= 8 ? 1 : Short >= 4 ? 2 : 4;
 }  // namespace gemv
 
 /// Short: the short operand's rows rounded up to 1, 2, 4 or 8 (the accumulators a thread holds).
-template <class T, class TC, int Short>
+/// ShortK: the short operand is K-major (its row's 8 elements one 16-byte load); else element
+/// (s, k) sits at k * ld_short + s and is loaded alone (the short operand stays in L1).
+template <class T, class TC, int Short, bool ShortK>
 __global__ void __launch_bounds__(gemv::threads) simt_gemv_kernel(gemv::Problem<T, TC> const p) {
   using namespace gemv;
   // Programmatic dependent launch (no-ops for a plain launch): the next grid may launch now; the
@@ -85,15 +87,24 @@ __global__ void __launch_bounds__(gemv::threads) simt_gemv_kernel(gemv::Problem<
     std::int64_t const stride = std::int64_t(p.warps_per_row) * 32;  // vectors between a thread's loads
     constexpr int round = round_vectors<Short>;
     for (std::int64_t v0 = slice * 32 + lane; v0 < vectors; v0 += round * stride) {
-      uint4 x[round], y[round][Short];
+      uint4 x[round];
+      // The short rows' elements at the same K: 16-byte loads (K-major) or elements (MN-major).
+      std::conditional_t<ShortK, uint4[round][Short], T[round][Short][vector]> y;
 #pragma unroll
       for (int u = 0; u < round; ++u) {
         std::int64_t const v = v0 + u * stride;
         if (v >= vectors) continue;
         x[u] = __ldg(reinterpret_cast<uint4 const*>(long_row) + v);
 #pragma unroll
-        for (int s = 0; s < Short; ++s)
-          if (s < p.short_rows) y[u][s] = __ldg(reinterpret_cast<uint4 const*>(p.short_op + s * p.ld_short) + v);
+        for (int s = 0; s < Short; ++s) {
+          if (s >= p.short_rows) continue;
+          if constexpr (ShortK) {
+            y[u][s] = __ldg(reinterpret_cast<uint4 const*>(p.short_op + s * p.ld_short) + v);
+          } else {
+#pragma unroll
+            for (int e = 0; e < vector; ++e) y[u][s][e] = p.short_op[(v * vector + e) * p.ld_short + s];
+          }
+        }
       }
 #pragma unroll
       for (int u = 0; u < round; ++u) {
@@ -104,7 +115,12 @@ __global__ void __launch_bounds__(gemv::threads) simt_gemv_kernel(gemv::Problem<
         for (int s = 0; s < Short; ++s) {
           if (s >= p.short_rows) continue;
           float b[vector];
-          widen<T>(y[u][s], b);
+          if constexpr (ShortK) {
+            widen<T>(y[u][s], b);
+          } else {
+#pragma unroll
+            for (int e = 0; e < vector; ++e) b[e] = float(y[u][s][e]);
+          }
 #pragma unroll
           for (int e = 0; e < vector; ++e) acc[s] = fmaf(a[e], b[e], acc[s]);
         }
@@ -116,7 +132,8 @@ __global__ void __launch_bounds__(gemv::threads) simt_gemv_kernel(gemv::Problem<
       float const x = float(long_row[tail]);
 #pragma unroll
       for (int s = 0; s < Short; ++s)
-        if (s < p.short_rows) acc[s] = fmaf(x, float(p.short_op[s * p.ld_short + tail]), acc[s]);
+        if (s < p.short_rows)
+          acc[s] = fmaf(x, float(p.short_op[ShortK ? s * p.ld_short + tail : tail * p.ld_short + s]), acc[s]);
     }
   }
   __shared__ float partial[warps][Short];
@@ -143,14 +160,14 @@ bool simt_gemv_takes(GemmArguments<Plan> const& args) {
   return simt_skinny(args.m, args.n, Plan::major_a, Plan::major_b);
 }
 
-/// Launches the skinny kernel for checked arguments that simt_gemv_takes. The short operand is the
-/// one with fewer rows; a long row's K is shared by as many warps (up to 8) as fill the GPU,
-/// while each keeps at least a warp-wide load's worth of K.
+/// Launches the skinny kernel for checked arguments that simt_gemv_takes, the short operand as
+/// skinny_short_operand picks it. A long row's K is shared by as many warps (up to 8) as fill
+/// the GPU, while each keeps at least a warp-wide load's worth of K.
 template <class Plan>
 void run_simt_gemv(GemmArguments<Plan> const& args, cudaStream_t stream) {
   using T = typename Plan::TA;
   using TC = typename Plan::TC;
-  bool const a_short = args.m <= args.n;
+  bool const a_short = skinny_short_operand(args.m, args.n, Plan::major_a, Plan::major_b) == SkinnyShort::a;
   bool const c_row = Plan::layout_c == LayoutEnum::RowMajor;
   gemv::Problem<T, TC> p;
   p.long_op = a_short ? args.b : args.a;
@@ -179,11 +196,20 @@ void run_simt_gemv(GemmArguments<Plan> const& args, cudaStream_t stream) {
   config.grid = dim3(unsigned(ctas));
   config.block = dim3(gemv::threads);
   config.stream = stream;
-  auto const launch = [&](auto kernel) { host::launch(kernel, "gemm_simt_gemv", config, p); };
-  if (p.short_rows == 1) launch(&simt_gemv_kernel<T, TC, 1>);
-  else if (p.short_rows == 2) launch(&simt_gemv_kernel<T, TC, 2>);
-  else if (p.short_rows <= 4) launch(&simt_gemv_kernel<T, TC, 4>);
-  else launch(&simt_gemv_kernel<T, TC, 8>);
+  auto const launch = [&]<bool ShortK>(std::bool_constant<ShortK>) {
+    auto const go = [&](auto kernel) { host::launch(kernel, "gemm_simt_gemv", config, p); };
+    if (p.short_rows == 1) go(&simt_gemv_kernel<T, TC, 1, ShortK>);
+    else if (p.short_rows == 2) go(&simt_gemv_kernel<T, TC, 2, ShortK>);
+    else if (p.short_rows <= 4) go(&simt_gemv_kernel<T, TC, 4, ShortK>);
+    else go(&simt_gemv_kernel<T, TC, 8, ShortK>);
+  };
+  constexpr bool a_k = Plan::major_a == OperandMajorMode::K, b_k = Plan::major_b == OperandMajorMode::K;
+  // Only the layouts the plan can have: a short MN-major operand beside a K-major long one.
+  if (a_short) {
+    if constexpr (b_k) launch(std::bool_constant<a_k>{});
+  } else {
+    if constexpr (a_k) launch(std::bool_constant<b_k>{});
+  }
 }
 
 }  // namespace cute_cpp::examples

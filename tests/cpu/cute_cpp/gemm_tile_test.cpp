@@ -234,3 +234,21 @@ TEST(ChooseFromTable, AgreesWithTheFittingToolOnTheCommittedTable) {
     EXPECT_EQ(ex::gemm_choice_name(*got), ex::gemm_choice_name(want)) << shape;
   }
 }
+
+TEST(SkinnyShortOperand, TakesTheShortSideBesideAKMajorLongOne) {
+  using ex::SkinnyShort;
+  constexpr auto K = cute_cpp::OperandMajorMode::K, MN = cute_cpp::OperandMajorMode::MN;
+  EXPECT_EQ(ex::skinny_short_operand(1, 4096, K, K), SkinnyShort::a);
+  EXPECT_EQ(ex::skinny_short_operand(4096, 8, K, K), SkinnyShort::b);
+  EXPECT_EQ(ex::skinny_short_operand(4096, 9, K, K), SkinnyShort::none);
+  EXPECT_EQ(ex::skinny_short_operand(3, 5, K, K), SkinnyShort::a);  // the shorter of two
+  // The long operand must be K-major; the short one may be either.
+  EXPECT_EQ(ex::skinny_short_operand(1, 4096, MN, K), SkinnyShort::a);
+  EXPECT_EQ(ex::skinny_short_operand(1, 4096, K, MN), SkinnyShort::none);
+  EXPECT_EQ(ex::skinny_short_operand(3, 5, K, MN), SkinnyShort::b);
+  EXPECT_EQ(ex::skinny_short_operand(4096, 2, MN, MN), SkinnyShort::none);
+  // The table takes SIMT only there: a shape it measured good with SIMT, in a layout without the kernel.
+  EXPECT_EQ(ex::choose_gemm_plan(23, 1, 11488, ex::gemm_table_sms, K, K).tile, ex::GemmTile::simt);
+  EXPECT_EQ(ex::choose_gemm_plan(23, 1, 11488, ex::gemm_table_sms, K, MN).tile, ex::GemmTile::simt);
+  EXPECT_NE(ex::choose_gemm_plan(23, 1, 11488, ex::gemm_table_sms, MN, MN).tile, ex::GemmTile::simt);
+}
