@@ -4,10 +4,10 @@
 // The SIMT GEMM's kernel for a skinny problem: M or N of at most 8 beside a K-major other operand
 // (a matrix-vector product, or a few of them: one decode token through a linear layer, 23 x 1 x
 // 11488); the short operand may be either major-ness. The tensor-core kernel pads the short side
-// to a 16- or 128-row tile and walks K in one CTA per output tile; here a warp streams one row of the long operand along K in 16-byte loads
-// and multiplies it with every row of the short one (L1-resident, read by every warp), and up to
-// eight warps of a CTA share one row's K, meeting in shared memory: a long-K, few-row product
-// spreads over the GPU without split-K's workspace.
+// to a 16- or 128-row tile and walks K in one CTA per output tile; here a warp streams one row of
+// the long operand along K in 16-byte loads and multiplies it with every row of the short one
+// (L1-resident, read by every warp), and up to eight warps of a CTA share one row's K, meeting in
+// shared memory: a long-K, few-row product spreads over the GPU without split-K's workspace.
 #include "gemm.hpp"
 
 #include <cute_cpp/arch/griddepcontrol.hpp>
