@@ -274,7 +274,7 @@ inline std::uint64_t gemm_table_allowed(bool skinny) {
 inline GemmChoice choose_gemm_plan(std::int64_t m, std::int64_t n, std::int64_t k, int sms,
                                    OperandMajorMode major_a = plans::K, OperandMajorMode major_b = plans::K) {
   if (sms != gemm_table_sms) return {choose_gemm_tile(m, n, k, sms)};
-  bool const skinny = simt_skinny(m, n, major_a, major_b);
+  bool const skinny = simt_skinny(m, n, k, major_a, major_b);
   struct Known {
     std::int64_t m = -1, n = -1, k = -1;
     bool skinny = false;

@@ -154,10 +154,10 @@ __global__ void __launch_bounds__(gemv::threads) simt_gemv_kernel(gemv::Problem<
   p.c[out * p.c_long_stride + s * p.c_short_stride] = TC(sum);
 }
 
-/// Whether the skinny kernel takes a plan's m x n problem (simt_skinny).
+/// Whether the skinny kernel takes a plan's m x n x k problem (simt_skinny).
 template <class Plan>
 bool simt_gemv_takes(GemmArguments<Plan> const& args) {
-  return simt_skinny(args.m, args.n, Plan::major_a, Plan::major_b);
+  return simt_skinny(args.m, args.n, args.k, Plan::major_a, Plan::major_b);
 }
 
 /// Launches the skinny kernel for checked arguments that simt_gemv_takes, the short operand as
@@ -167,7 +167,7 @@ template <class Plan>
 void run_simt_gemv(GemmArguments<Plan> const& args, cudaStream_t stream) {
   using T = typename Plan::TA;
   using TC = typename Plan::TC;
-  bool const a_short = skinny_short_operand(args.m, args.n, Plan::major_a, Plan::major_b) == SkinnyShort::a;
+  bool const a_short = skinny_short_operand(args.m, args.n, args.k, Plan::major_a, Plan::major_b) == SkinnyShort::a;
   bool const c_row = Plan::layout_c == LayoutEnum::RowMajor;
   gemv::Problem<T, TC> p;
   p.long_op = a_short ? args.b : args.a;

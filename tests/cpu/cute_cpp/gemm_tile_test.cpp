@@ -238,15 +238,20 @@ TEST(ChooseFromTable, AgreesWithTheFittingToolOnTheCommittedTable) {
 TEST(SkinnyShortOperand, TakesTheShortSideBesideAKMajorLongOne) {
   using ex::SkinnyShort;
   constexpr auto K = cute_cpp::OperandMajorMode::K, MN = cute_cpp::OperandMajorMode::MN;
-  EXPECT_EQ(ex::skinny_short_operand(1, 4096, K, K), SkinnyShort::a);
-  EXPECT_EQ(ex::skinny_short_operand(4096, 8, K, K), SkinnyShort::b);
-  EXPECT_EQ(ex::skinny_short_operand(4096, 9, K, K), SkinnyShort::none);
-  EXPECT_EQ(ex::skinny_short_operand(3, 5, K, K), SkinnyShort::a);  // the shorter of two
+  EXPECT_EQ(ex::skinny_short_operand(1, 4096, 64, K, K), SkinnyShort::a);
+  EXPECT_EQ(ex::skinny_short_operand(4096, 8, 64, K, K), SkinnyShort::b);
+  EXPECT_EQ(ex::skinny_short_operand(4096, 9, 64, K, K), SkinnyShort::none);
+  EXPECT_EQ(ex::skinny_short_operand(3, 5, 64, K, K), SkinnyShort::a);  // the shorter of two
   // The long operand must be K-major; the short one may be either.
-  EXPECT_EQ(ex::skinny_short_operand(1, 4096, MN, K), SkinnyShort::a);
-  EXPECT_EQ(ex::skinny_short_operand(1, 4096, K, MN), SkinnyShort::none);
-  EXPECT_EQ(ex::skinny_short_operand(3, 5, K, MN), SkinnyShort::b);
-  EXPECT_EQ(ex::skinny_short_operand(4096, 2, MN, MN), SkinnyShort::none);
+  EXPECT_EQ(ex::skinny_short_operand(1, 4096, 64, MN, K), SkinnyShort::a);
+  EXPECT_EQ(ex::skinny_short_operand(1, 4096, 64, K, MN), SkinnyShort::none);
+  EXPECT_EQ(ex::skinny_short_operand(3, 5, 64, K, MN), SkinnyShort::b);
+  EXPECT_EQ(ex::skinny_short_operand(4096, 2, 64, MN, MN), SkinnyShort::none);
+  // An M/N-major short operand only within its budget of scattered loads (long rows x K x rows).
+  EXPECT_EQ(ex::skinny_short_operand(1, 4096, 128, MN, K), SkinnyShort::a);
+  EXPECT_EQ(ex::skinny_short_operand(1, 4096, 129, MN, K), SkinnyShort::none);
+  EXPECT_EQ(ex::skinny_short_operand(448, 1, 32320, K, MN), SkinnyShort::none);
+  EXPECT_EQ(ex::skinny_short_operand(448, 1, 32320, K, K), SkinnyShort::b);
   // The table takes SIMT only there: a shape it measured good with SIMT, in a layout without the kernel.
   EXPECT_EQ(ex::choose_gemm_plan(23, 1, 11488, ex::gemm_table_sms, K, K).tile, ex::GemmTile::simt);
   EXPECT_EQ(ex::choose_gemm_plan(23, 1, 11488, ex::gemm_table_sms, K, MN).tile, ex::GemmTile::simt);
