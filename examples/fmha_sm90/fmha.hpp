@@ -182,29 +182,19 @@ using D256 = FmhaPlan<T, 256, 256, FmhaConfig{.block_m = 128, .block_n = 64, .st
 template <class T>
 using D192V128 = FmhaPlan<T, 192, 128, FmhaConfig{.block_m = 128, .block_n = 112, .stages = 2}>;
 /// A paged cache's key tiles lie within its pages: tiles of 128 keys (64 for D256) serve pages
-/// of any multiple of them. D128Keys128 also serves short sequences (d128_short_tiles).
+/// of any multiple of them.
 template <class T>
-using D64Keys128 = FmhaPlan<T, 64, 64, FmhaConfig{.block_m = 128, .block_n = 128, .stages = 4, .q_stages = 2}>;
+using D64Paged = FmhaPlan<T, 64, 64, FmhaConfig{.block_m = 128, .block_n = 128, .stages = 4, .q_stages = 2}>;
 template <class T>
-using D128Keys128 = FmhaPlan<T, 128, 128, FmhaConfig{.block_m = 128, .block_n = 128, .stages = 2, .q_stages = 2}>;
-
-/// Whether run_attention serves a (128, 128) problem of seq_k keys (the longest) with D128Keys128's
-/// 128-key tiles instead of D128's 160: the 160-key plan computed 4.6% faster (551 against 527
-/// TFLOP/s at S 4096, README), so it wins unless its padded last tile costs more than that
-/// (S 1024: 7 tiles of 160, 1120 keys, against 8 of 128).
-constexpr bool d128_short_tiles(std::int64_t seq_k) {
-  std::int64_t const padded_160 = (seq_k + 159) / 160 * 160, padded_128 = (seq_k + 127) / 128 * 128;
-  return padded_128 * 1046 < padded_160 * 1000;
-}
-static_assert(d128_short_tiles(1024) && !d128_short_tiles(4096) && !d128_short_tiles(16384));
+using D128Paged = FmhaPlan<T, 128, 128, FmhaConfig{.block_m = 128, .block_n = 128, .stages = 2, .q_stages = 2}>;
 
 template <class... Plans>
 struct FmhaPlanList {};
 /// Every plan fmha_*_sm90.cu instantiate (run_attention's), for the build report.
 using Instantiated =
     FmhaPlanList<D64<__nv_bfloat16>, D128<__nv_bfloat16>, D256<__nv_bfloat16>, D192V128<__nv_bfloat16>,
-                 D64Keys128<__nv_bfloat16>, D128Keys128<__nv_bfloat16>, D64<__half>, D128<__half>, D256<__half>,
-                 D192V128<__half>, D64Keys128<__half>, D128Keys128<__half>>;
+                 D64Paged<__nv_bfloat16>, D128Paged<__nv_bfloat16>, D64<__half>, D128<__half>, D256<__half>,
+                 D192V128<__half>, D64Paged<__half>, D128Paged<__half>>;
 }  // namespace fmha_plans
 
 /// Attention with the plan for the arguments' head dims (64, 128, 256; 192 with D_v 128); others are
