@@ -748,8 +748,8 @@ void decode_sweep(std::mt19937_64& rng, cublasLtHandle_t handle, std::vector<ex:
 }
 
 /// The shape sweep's shapes (issue 20): the linear layers of Llama-3-8B/70B, Qwen3-8B/30B-A3B and
-/// DeepSeek-V3 at 1 to 16384 tokens, and 200 shapes whose M, N and K are drawn log-uniformly from 1
-/// to 32768 (seeded: the same shapes every run). K is rounded up to a multiple of 8 (the GEMM's
+/// DeepSeek-V3 at 1 to 16384 tokens, 200 shapes whose M, N and K are drawn log-uniformly from 1
+/// to 32768 (seeded: the same shapes every run), and the squares of 256 to 8192. K is rounded up to a multiple of 8 (the GEMM's
 /// [gemm.k-multiple-of-8]); a drawn shape of more than 2^41 flops or an operand of more than 2^28
 /// elements is drawn again, to bound the run.
 std::vector<std::array<std::int64_t, 3>> sweep_shapes() {
@@ -777,6 +777,9 @@ std::vector<std::array<std::int64_t, 3>> sweep_shapes() {
       continue;
     add(m, n, k);
   }
+  // Squares, the shapes most often benchmarked (the table has them measured, not only their
+  // neighbours: a tile's wave count jumps between powers of two).
+  for (std::int64_t e = 256; e <= 8192; e *= 2) add(e, e, e);
   return shapes;
 }
 
