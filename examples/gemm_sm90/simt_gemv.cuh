@@ -17,6 +17,7 @@
 #include <cuda_fp16.h>
 
 #include <algorithm>
+#include <stdexcept>
 #include <type_traits>
 
 namespace cute_cpp::examples {
@@ -68,7 +69,7 @@ inline constexpr int round_vectors = Short >= 8 ? 1 : Short >= 4 ? 2 : 4;
 
 /// Short: the short operand's rows rounded up to 1, 2, 4 or 8 (the accumulators a thread holds).
 /// ShortK: the short operand is K-major (its row's 8 elements one 16-byte load); else element
-/// (s, k) sits at k * ld_short + s and is loaded alone (the short operand stays in L1).
+/// (s, k) sits at k * ld_short + s and is loaded alone (skinny_scattered_loads bounds where).
 template <class T, class TC, int Short, bool ShortK>
 __global__ void __launch_bounds__(gemv::threads) simt_gemv_kernel(gemv::Problem<T, TC> const p) {
   using namespace gemv;
@@ -204,12 +205,13 @@ void run_simt_gemv(GemmArguments<Plan> const& args, cudaStream_t stream) {
     else go(&simt_gemv_kernel<T, TC, 8, ShortK>);
   };
   constexpr bool a_k = Plan::major_a == OperandMajorMode::K, b_k = Plan::major_b == OperandMajorMode::K;
-  // Only the layouts the plan can have: a short MN-major operand beside a K-major long one.
+  // Instantiated for the layouts this plan has: the long operand K-major, the short one either.
   if (a_short) {
-    if constexpr (b_k) launch(std::bool_constant<a_k>{});
+    if constexpr (b_k) return launch(std::bool_constant<a_k>{});
   } else {
-    if constexpr (a_k) launch(std::bool_constant<b_k>{});
+    if constexpr (a_k) return launch(std::bool_constant<b_k>{});
   }
+  throw std::logic_error("cute-cpp: run_simt_gemv called for a problem simt_gemv_takes refuses (no K-major long operand)");
 }
 
 }  // namespace cute_cpp::examples
