@@ -6,6 +6,7 @@
 // Tensors are [batch, seq, heads, dim] with any element strides whose innermost is 1 (a fused QKV
 // buffer is read in place); varlen packs the sequences as [total, heads, dim] with cumulative offsets.
 #include <cute_cpp/attention/tensors.hpp>
+#include <cute_cpp/attention/tile_order.hpp>
 #include <cute_cpp/diag/attention.hpp>
 #include <cute_cpp/diag/verify_plan.hpp>
 #include <cute_cpp/epilogue/sm90_tma_store.hpp>
@@ -142,7 +143,7 @@ struct FmhaArguments {
 struct FmhaParams {
   std::int32_t batch = 1, seq_q = 0, seq_k = 0, heads_q = 1, group = 1;  ///< group: q heads per kv head
   std::int32_t m_blocks = 0;
-  FastDivmod heads_div, heads_batches_div;  ///< by heads_q and heads_q x batch: a tile's coordinates
+  AttentionTileOrder order;  ///< a tile's coordinates from its linear index
   float scale_log2 = 0.0f;  ///< softmax scale times log2(e): exp(scale x) = 2^(scale_log2 x)
   std::int32_t window_left = -1, window_right = -1;
   std::int32_t const* cu_seqlens_q = nullptr;

@@ -28,6 +28,7 @@
 #include <cute_cpp/host/arguments.hpp>
 #include <cute_cpp/host/error.hpp>
 #include <cute_cpp/host/launch.hpp>
+#include <cute_cpp/host/target_check.hpp>
 #include <cute_cpp/host/tensor_map_encode.hpp>
 #include <cute_cpp/pipeline/pipeline_state.hpp>
 #include <cute_cpp/sched/static_persistent_tile_scheduler.hpp>
@@ -59,12 +60,10 @@ struct FmhaTile {
 template <int BlockM, int BlockN>
 __device__ __forceinline__ FmhaTile fmha_tile(FmhaParams const& p, std::int64_t linear) {
   FmhaTile t;
-  std::uint32_t mb = 0, rest = 0, batch = 0, head = 0;
-  p.heads_batches_div.divmod(std::uint32_t(linear), mb, rest);
-  p.heads_div.divmod(rest, batch, head);
-  t.batch = std::int32_t(batch);
-  t.head = std::int32_t(head);
-  t.m_block = p.masked() ? p.m_blocks - 1 - std::int32_t(mb) : std::int32_t(mb);
+  AttentionTileCoord const c = p.order(std::uint32_t(linear));
+  t.batch = c.batch;
+  t.head = c.head;
+  t.m_block = c.m_block;
   t.seq_q = p.seq_q;
   t.seq_k = p.seq_k;
   // Offsets and lengths from device arrays are clamped so that bad ones read nothing outside the
@@ -468,11 +467,14 @@ void run_fmha(FmhaArguments<typename Plan::Element> const& a, cudaStream_t strea
   p.heads_q = a.heads_q;
   p.group = a.heads_q / a.heads_kv;
   p.m_blocks = (a.seq_q + Plan::block_m - 1) / Plan::block_m;
-  p.heads_div = FastDivmod(std::uint32_t(a.heads_q));
-  p.heads_batches_div = FastDivmod(std::uint32_t(a.heads_q) * std::uint32_t(a.batch));
   p.scale_log2 = cute_cpp::detail::softmax_scale_log2(a.softmax_scale, Plan::head_dim);
   p.window_left = a.window_left;
   p.window_right = a.causal ? (a.window_right < 0 ? 0 : std::min(a.window_right, 0)) : a.window_right;
+  // Sections of kv heads whose K/V fit half the L2 (AttentionTileOrder); masked problems take
+  // each section's longest Q blocks first.
+  static std::int64_t const l2_bytes = host::l2_cache_bytes();
+  std::int64_t const kv_bytes = std::int64_t(a.seq_k) * (Plan::head_dim + Plan::head_dim_v) * std::int64_t(sizeof(T));
+  p.order = AttentionTileOrder::make(p.m_blocks, a.heads_q, a.heads_kv, a.batch, p.masked(), kv_bytes, l2_bytes / 2);
   p.cu_seqlens_q = a.cu_seqlens_q;
   p.cu_seqlens_k = a.cu_seqlens_k;
   p.total_q = std::int32_t(q_rows);

@@ -7,6 +7,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -88,6 +89,14 @@ inline void check_device_supported(DeviceInfo const& device, std::string_view ta
   cuda_check(cudaGetDevice(&ordinal), "cudaGetDevice");
   cuda_check(cudaDeviceGetAttribute(&count, cudaDevAttrMultiProcessorCount, ordinal), "cudaDeviceGetAttribute");
   return count;
+}
+
+/// The current device's L2 cache size in bytes (what tile orders that reuse operands in L2 size by).
+[[nodiscard]] inline std::int64_t l2_cache_bytes() {
+  int ordinal = 0, bytes = 0;
+  cuda_check(cudaGetDevice(&ordinal), "cudaGetDevice");
+  cuda_check(cudaDeviceGetAttribute(&bytes, cudaDevAttrL2CacheSize, ordinal), "cudaDeviceGetAttribute");
+  return bytes;
 }
 
 /// Checks that `kernel` has code for the current device: the device must be a cute-cpp target

@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: Apache-2.0
+// SPDX-FileCopyrightText: 2026 cute-cpp authors
+#include <cute_cpp/attention/tile_order.hpp>
+
+#include <gtest/gtest.h>
+
+#include <set>
+#include <string>
+#include <tuple>
+#include <vector>
+
+namespace {
+
+using cute_cpp::AttentionTileCoord;
+using cute_cpp::AttentionTileOrder;
+
+struct Problem {
+  std::int64_t m_blocks, heads_q, heads_kv, batch, kv_bytes, budget;
+  bool longest_first;
+};
+
+std::string name(Problem const& p) {
+  return "m_blocks " + std::to_string(p.m_blocks) + " heads " + std::to_string(p.heads_q) + "/" +
+         std::to_string(p.heads_kv) + " batch " + std::to_string(p.batch) + " kv " + std::to_string(p.kv_bytes) +
+         " budget " + std::to_string(p.budget);
+}
+
+// Every tile once; a section's tiles are its q heads' (whole kv groups, the section's q heads
+// fastest), Q block by Q block, longest first when asked; at most budget / kv_bytes kv heads (and
+// at least one) to a section.
+TEST(AttentionTileOrder, VisitsEveryTileOnceSectionBySection) {
+  std::vector<Problem> const problems = {
+      {32, 32, 32, 4, 2 << 20, 25 << 20, false},   // B4 H32 S4096 D128: 12 kv heads a section
+      {32, 32, 32, 4, 2 << 20, 25 << 20, true},    // causal
+      {128, 32, 32, 1, 8 << 20, 25 << 20, true},   // B1 S16384: 3 heads a section, the last 2
+      {32, 32, 8, 4, 2 << 20, 25 << 20, false},    // GQA 32/8: 12 kv heads = 48 q heads
+      {8, 32, 32, 16, 1 << 19, 25 << 20, false},   // B16 S1024: 50 heads, the last section short
+      {3, 6, 3, 5, 100, 1 << 30, true},            // everything one section
+      {5, 4, 1, 3, 1 << 30, 1 << 20, false},       // K/V past the budget: one kv head a section
+      {1, 1, 1, 1, 1, 1, true}};
+  for (Problem const& p : problems) {
+    AttentionTileOrder const order =
+        AttentionTileOrder::make(p.m_blocks, p.heads_q, p.heads_kv, p.batch, p.longest_first, p.kv_bytes, p.budget);
+    std::int64_t const group = p.heads_q / p.heads_kv;
+    std::int64_t const section_kv = std::max<std::int64_t>(1, std::min(p.budget / p.kv_bytes, p.heads_kv * p.batch));
+    ASSERT_EQ(order.section_heads, std::uint32_t(section_kv * group)) << name(p);
+    std::int64_t const units = p.m_blocks * p.heads_q * p.batch;
+    std::set<std::tuple<int, int, int>> seen;
+    for (std::int64_t i = 0; i < units; ++i) {
+      AttentionTileCoord const t = order(std::uint32_t(i));
+      ASSERT_TRUE(t.m_block >= 0 && t.m_block < p.m_blocks && t.head >= 0 && t.head < p.heads_q && t.batch >= 0 &&
+                  t.batch < p.batch)
+          << name(p) << " tile " << i;
+      seen.insert({t.m_block, t.head, t.batch});
+      // The section and the place in it, from the tile.
+      std::int64_t const hb = std::int64_t(t.batch) * p.heads_q + t.head;
+      std::int64_t const section = hb / order.section_heads;
+      std::int64_t const first = section * order.section_heads;
+      std::int64_t const heads_here = std::min<std::int64_t>(order.section_heads, p.heads_q * p.batch - first);
+      std::int64_t const rank = p.longest_first ? p.m_blocks - 1 - t.m_block : t.m_block;
+      EXPECT_EQ(i, first * p.m_blocks + rank * heads_here + (hb - first)) << name(p) << " tile " << i;
+    }
+    EXPECT_EQ(std::int64_t(seen.size()), units) << name(p);
+  }
+}
+
+// The order the kernels had before (q heads fastest) against this one, in kv heads that the
+// CTAs running at once (132, one an SM) read: B4 H32 S4096 D128, K/V 2 MB a head.
+TEST(AttentionTileOrder, KeepsTheRunningTilesOnFewHeads) {
+  AttentionTileOrder const order = AttentionTileOrder::make(32, 32, 32, 4, false, 2 << 20, 25 << 20);
+  for (std::uint32_t start = 0; start + 132 <= 32 * 32 * 4; start += 132) {
+    std::set<std::pair<int, int>> heads;
+    for (std::uint32_t i = start; i < start + 132; ++i) {
+      AttentionTileCoord const t = order(i);
+      heads.insert({t.head, t.batch});
+    }
+    EXPECT_LE(heads.size(), 24u) << "tiles " << start;  // two sections of 12 at most
+  }
+}
+
+}  // namespace
