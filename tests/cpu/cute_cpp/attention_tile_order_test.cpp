@@ -64,8 +64,8 @@ TEST(AttentionTileOrder, VisitsEveryTileOnceSectionBySection) {
   }
 }
 
-// The order the kernels had before (q heads fastest) against this one, in kv heads that the
-// CTAs running at once (132, one an SM) read: B4 H32 S4096 D128, K/V 2 MB a head.
+// The CTAs running at once (132, one an SM) read the K/V of at most two sections' heads at B4 H32
+// S4096 D128 (K/V 2 MB a head, 12 heads a section); q heads fastest, the order before, spanned all 128.
 TEST(AttentionTileOrder, KeepsTheRunningTilesOnFewHeads) {
   AttentionTileOrder const order = AttentionTileOrder::make(32, 32, 32, 4, false, 2 << 20, 25 << 20);
   for (std::uint32_t start = 0; start + 132 <= 32 * 32 * 4; start += 132) {
