@@ -749,9 +749,9 @@ void decode_sweep(std::mt19937_64& rng, cublasLtHandle_t handle, std::vector<ex:
 
 /// The shape sweep's shapes (issue 20): the linear layers of Llama-3-8B/70B, Qwen3-8B/30B-A3B and
 /// DeepSeek-V3 at 1 to 16384 tokens, 200 shapes whose M, N and K are drawn log-uniformly from 1
-/// to 32768 (seeded: the same shapes every run), and the squares of 256 to 8192. K is rounded up to a multiple of 8 (the GEMM's
-/// [gemm.k-multiple-of-8]); a drawn shape of more than 2^41 flops or an operand of more than 2^28
-/// elements is drawn again, to bound the run.
+/// to 32768 (seeded: the same shapes every run), and the squares of 256 to 8192. K is rounded up
+/// to a multiple of 8 (the GEMM's [gemm.k-multiple-of-8]); a drawn shape of more than 2^41 flops
+/// or an operand of more than 2^28 elements is drawn again, to bound the run.
 std::vector<std::array<std::int64_t, 3>> sweep_shapes() {
   std::vector<std::array<std::int64_t, 3>> shapes;
   // (N, K) of each model's projections: fused QKV, attention output, gate-up, down (MoE: one expert).

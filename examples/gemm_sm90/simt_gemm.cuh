@@ -7,7 +7,8 @@
 // to it setmaxnreg, barrier set-up, TMA descriptor fetches, a TMA store and its wait; cuBLAS takes
 // a SIMT kernel there too. One CTA computes a 32 x 64 tile of C in K chunks of 32, the next chunk's
 // loads issued before the current one is multiplied. Any operand major-ness and C layout; M or N
-// of at most 8 with K-major operands goes to the skinny kernel (simt_gemv.cuh).
+// of at most 8 beside a K-major other operand goes to the skinny kernel (simt_gemv.cuh,
+// skinny_short_operand).
 #include "gemm.hpp"
 #include "simt_gemv.cuh"
 
@@ -141,7 +142,8 @@ void run_simt_gemm(GemmArguments<Plan> const& args, cudaStream_t stream) {
     host::argument_error("gemm.k-splits", "the SIMT GEMM takes whole tiles only (Heuristic or DataParallel)");
   if (args.block_scales.a != nullptr || args.block_scales.b != nullptr || args.output_scales.data != nullptr)
     host::argument_error("gemm.block-scales", "the SIMT GEMM scales nothing");
-  if (simt_gemv_takes<Plan>(args)) return run_simt_gemv<Plan>(args, stream);
+  SkinnyShort const skinny = skinny_short_operand(args.m, args.n, args.k, Plan::major_a, Plan::major_b);
+  if (skinny != SkinnyShort::none) return run_simt_gemv<Plan>(args, skinny, stream);
   std::int64_t const tiles_n = (args.n + simt::block_n - 1) / simt::block_n;
   std::int64_t const tiles_m = (args.m + simt::block_m - 1) / simt::block_m;
   if (tiles_n > std::int64_t(0x7fffffff) || tiles_m > 65535)

@@ -155,20 +155,14 @@ __global__ void __launch_bounds__(gemv::threads) simt_gemv_kernel(gemv::Problem<
   p.c[out * p.c_long_stride + s * p.c_short_stride] = TC(sum);
 }
 
-/// Whether the skinny kernel takes a plan's m x n x k problem (simt_skinny).
+/// Launches the skinny kernel for checked arguments whose short operand skinny_short_operand
+/// named (`side`, not none). A long row's K is shared by as many warps (up to 8) as fill the GPU,
+/// while each keeps at least a warp-wide load's worth of K.
 template <class Plan>
-bool simt_gemv_takes(GemmArguments<Plan> const& args) {
-  return simt_skinny(args.m, args.n, args.k, Plan::major_a, Plan::major_b);
-}
-
-/// Launches the skinny kernel for checked arguments that simt_gemv_takes, the short operand as
-/// skinny_short_operand picks it. A long row's K is shared by as many warps (up to 8) as fill
-/// the GPU, while each keeps at least a warp-wide load's worth of K.
-template <class Plan>
-void run_simt_gemv(GemmArguments<Plan> const& args, cudaStream_t stream) {
+void run_simt_gemv(GemmArguments<Plan> const& args, SkinnyShort side, cudaStream_t stream) {
   using T = typename Plan::TA;
   using TC = typename Plan::TC;
-  bool const a_short = skinny_short_operand(args.m, args.n, args.k, Plan::major_a, Plan::major_b) == SkinnyShort::a;
+  bool const a_short = side == SkinnyShort::a;
   bool const c_row = Plan::layout_c == LayoutEnum::RowMajor;
   gemv::Problem<T, TC> p;
   p.long_op = a_short ? args.b : args.a;
@@ -211,7 +205,7 @@ void run_simt_gemv(GemmArguments<Plan> const& args, cudaStream_t stream) {
   } else {
     if constexpr (a_k) return launch(std::bool_constant<b_k>{});
   }
-  throw std::logic_error("cute-cpp: run_simt_gemv called for a problem simt_gemv_takes refuses (no K-major long operand)");
+  throw std::logic_error("cute-cpp: run_simt_gemv: the short operand's partner is not K-major (skinny_short_operand refuses it)");
 }
 
 }  // namespace cute_cpp::examples

@@ -80,9 +80,8 @@ struct SplitKPart {
 /// Called by all threads of `group` once their split of the tile is accumulated in `acc` (any
 /// fragment of floats, a multiple of 4 per thread). InFlight (a power of two up to 32): the
 /// float4 loads a thread keeps in flight while summing, 4 InFlight registers on top of the
-/// fragment. A thread
-/// whose accumulators all lie outside the problem passes `active` false: it neither writes nor
-/// reads partials (the group still syncs).
+/// fragment. A thread whose accumulators all lie outside the problem passes `active` false: it
+/// neither writes nor reads partials (the group still syncs).
 /// Returns true in the group that arrived last, whose `acc` then holds the whole tile's sum
 /// (for active threads); false elsewhere (that group is done with the tile).
 template <int InFlight = 8, class Fragment, class Barriers>
