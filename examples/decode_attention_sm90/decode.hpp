@@ -44,54 +44,46 @@ struct DecodeConfig {
   int consumer_warpgroups = 1;
   /// V is K's first head_dim_v columns (MLA's latent cache, one tensor): one pipeline, read once.
   bool v_in_k = false;
-  /// An e4m3 cache: stages of the widened (16-bit) ring that the consumers read (`stages` are the
-  /// TMA's e4m3 ring).
-  int wide_stages = 2;
-  /// An e4m3 cache: warpgroups that widen it, one for K and V, or two, K's and V's.
-  int widen_warpgroups = 1;
 };
 
 /// A decode attention plan: element type (Q, O and the MMAs'), the cache's element type (T, or
-/// e4m3: widened to T in shared memory), head dims and the tile shape, checked where the type is
+/// e4m3: widened to T in registers), head dims and the tile shape, checked where the type is
 /// formed ([attention.*]) and by verify_plan (shared memory, threads).
 template <class T, int HeadDim, int HeadDimV, DecodeConfig Config, class KV = T>
 struct DecodePlan {
   static_assert(diag::attention_decode_head_dims<HeadDim, HeadDimV, Config.consumer_warpgroups, Config.v_in_k>::ok &&
                 diag::attention_decode_tile<Config.block_n, Config.box_rows, Config.stages>::ok);
   static_assert(diag::attention_decode_kv<sizeof(KV) == 1, std::is_same_v<KV, __nv_fp8_e4m3> || std::is_same_v<KV, T>,
-                                          HeadDim, HeadDimV, Config.consumer_warpgroups, Config.v_in_k>::ok);
+                                          HeadDim, HeadDimV, Config.consumer_warpgroups, Config.v_in_k,
+                                          Config.block_n>::ok);
   using Element = T;
   using KvElement = KV;
   static constexpr int head_dim = HeadDim, head_dim_v = HeadDimV;
-  static constexpr int block_m = 64;  ///< query rows (tokens x q heads of a group) per CTA
+  /// An e4m3 cache: the products are transposed (Sᵀ = K Qᵀ, Oᵀ += Vᵀ Pᵀ), so that K and V are
+  /// wgmma's A, loaded from shared memory into registers and widened there, and the query rows
+  /// are its N (8) instead of 64 padded M rows (decode_fp8_consumer.cuh).
+  static constexpr bool kv_fp8 = sizeof(KV) == 1;
+  /// Query rows (tokens x q heads of a group) per CTA.
+  static constexpr int block_m = kv_fp8 ? 8 : 64;
   static constexpr int block_n = Config.block_n, stages = Config.stages, ctas_per_sm = Config.ctas_per_sm;
   /// Keys per TMA box: a page is a whole number of boxes, so a box never straddles two pages.
   static constexpr int box_rows = Config.box_rows;
   static constexpr int boxes_per_tile = block_n / box_rows;
   static constexpr bool v_in_k = Config.v_in_k;
-  /// An e4m3 cache: TMA fills a ring of `stages` e4m3 tiles and a widening warpgroup turns each
-  /// into a 16-bit tile of a ring of wide_stages, which the consumers read (wide_stages: the
-  /// stages the consumers walk, whichever ring it is).
-  static constexpr bool kv_fp8 = sizeof(KV) == 1;
-  static constexpr int wide_stages = kv_fp8 ? Config.wide_stages : stages;
-  /// The consumer warpgroups (threads 0 ..), the widening warpgroups (an e4m3 cache: one for K and
-  /// V, or K's then V's), then the producer warps: K's, and V's unless V is in K.
+  /// The consumer warpgroups (threads 0 ..), then the producer warps: K's, and V's unless V is in K.
   static constexpr int consumer_warpgroups = Config.consumer_warpgroups;
   static constexpr int consumer_threads = 128 * consumer_warpgroups;
   static constexpr int consumer_warps = 4 * consumer_warpgroups;
-  static constexpr int widen_warpgroups = kv_fp8 ? Config.widen_warpgroups : 0;
-  static constexpr int widen_threads = 128 * widen_warpgroups;
   static constexpr int producer_warps = v_in_k ? 1 : 2;
-  static constexpr int producer_thread0 = consumer_threads + widen_threads;
-  /// More than one consumer or widening warpgroup: the producer warps are a warpgroup of their own
-  /// that gives its registers to the others (setmaxnreg); without it, 288 threads would hold
-  /// every thread to 168 registers.
-  static constexpr bool producer_warpgroup = consumer_warpgroups > 1 || kv_fp8;
+  static constexpr int producer_thread0 = consumer_threads;
+  /// More than one consumer warpgroup: the producer warps are a warpgroup of their own that gives
+  /// its registers to the others (setmaxnreg); without it, 320 threads would hold every thread
+  /// to 200 registers.
+  static constexpr bool producer_warpgroup = consumer_warpgroups > 1;
   static constexpr int threads = producer_thread0 + (producer_warpgroup ? 128 : 32 * producer_warps);
-  static constexpr int producer_registers = 40, widen_registers = 104;
+  static constexpr int producer_registers = 40;
   static constexpr int consumer_registers = consumer_warpgroups == 1 ? 240 : 232;
-  static_assert(!producer_warpgroup || producer_registers + widen_warpgroups * widen_registers +
-                                               consumer_warpgroups * consumer_registers <=
+  static_assert(!producer_warpgroup || producer_registers + consumer_warpgroups * consumer_registers <=
                                            threads / 128 * (65536 / threads / 8 * 8),
                 "cute-cpp [plan.registers]: the warpgroups' setmaxnreg budgets exceed the register file");
   /// O's columns per consumer warpgroup (its MmaO's N).
@@ -100,30 +92,33 @@ struct DecodePlan {
   /// Q, K and V lie in 64-column chunks (one 128-byte swizzle row each), K and V as block_n rows
   /// per chunk, filled box_rows at a time; V is the M/N-major B of O += P V (a warpgroup's
   /// value_cols of it: its chunks). A TMA box is one 128-byte row of box_rows keys: 64 columns,
-  /// or 128 of e4m3 (widened to two 64-column chunks).
+  /// or 128 of e4m3 (read into registers by ldmatrix, attention/kv_widen.hpp).
+  /// An e4m3 cache: Qᵀ and Pᵀ are the B tiles (N = block_m rows, K-major), Pᵀ in 64-key chunks,
+  /// and the products are f16 whatever T is: e4m3 widens to f16 in one instruction a pair (to
+  /// bf16 in four), Qᵀ's rows are scaled by powers of two into f16's range, and P lies in [0, 1].
+  using MmaElement = std::conditional_t<kv_fp8, __half, T>;
   static constexpr int qk_chunks = HeadDim / 64;
   static constexpr int box_cols = 128 / int(sizeof(KV));
-  using QChunk = SmemKMajor<T, block_m, 64>;
+  using QChunk = SmemKMajor<MmaElement, block_m, 64>;
   using KChunk = SmemKMajor<T, block_n, 64>;
   using VTile = SmemMNMajor<T, value_cols, block_n>;
+  using PChunk = SmemKMajor<MmaElement, block_m, 64>;
   using Box = SmemKMajor<KV, box_rows, box_cols>;
-  using MmaS = sm90::WgmmaTiledMma<T, T, float, sm90::AOperand<QChunk>, sm90::BOperand<KChunk>, 1, block_n>;
-  using MmaO = sm90::WgmmaTiledMmaRS<T, T, float, sm90::BOperand<VTile>, 1, value_cols>;
+  using MmaS = std::conditional_t<
+      kv_fp8, sm90::WgmmaTiledMmaRS<__half, __half, float, sm90::BOperand<QChunk>, block_n / 64, block_m>,
+      sm90::WgmmaTiledMma<T, T, float, sm90::AOperand<QChunk>, sm90::BOperand<KChunk>, 1, block_n>>;
+  using MmaO = std::conditional_t<
+      kv_fp8, sm90::WgmmaTiledMmaRS<__half, __half, float, sm90::BOperand<PChunk>, HeadDimV / 64, block_m>,
+      sm90::WgmmaTiledMmaRS<T, T, float, sm90::BOperand<VTile>, 1, value_cols>>;
   using ConsumersBarrier = NamedBarrier<1, consumer_threads>;
 
   static constexpr std::uint32_t k_bytes = std::uint32_t(block_n) * HeadDim * sizeof(KV);
   static constexpr std::uint32_t v_bytes = std::uint32_t(block_n) * HeadDimV * sizeof(KV);
-  /// The TMA rings: every warp that reads a stage releases it (the consumers', or the widening
-  /// warpgroup's; V in K: after O += P V, not after S).
-  static constexpr int tma_readers = kv_fp8 ? 128 / 32 : consumer_warps;  ///< warps of one widening warpgroup
-  using PipelineK = PipelineTmaAsync<stages, tma_readers, k_bytes>;
-  using PipelineV = std::conditional_t<v_in_k, PipelineK, PipelineTmaAsync<stages, tma_readers, v_bytes>>;
-  /// The widened rings: every thread of its widening warpgroup fills, every consumer warp releases.
-  using WidePipeline = PipelineAsync<wide_stages, 128, consumer_warps>;
-  /// The rings the consumers read.
-  using ConsumerPipelineK = std::conditional_t<kv_fp8, WidePipeline, PipelineK>;
-  using ConsumerPipelineV = std::conditional_t<kv_fp8, WidePipeline, PipelineV>;
-  using Pipeline = ConsumerPipelineK;  ///< what verify_plan checks the consumer arrivals of
+  /// The TMA rings: every consumer warp releases a stage it read (V in K: after O += P V, not
+  /// after S).
+  using PipelineK = PipelineTmaAsync<stages, consumer_warps, k_bytes>;
+  using PipelineV = std::conditional_t<v_in_k, PipelineK, PipelineTmaAsync<stages, consumer_warps, v_bytes>>;
+  using Pipeline = PipelineK;  ///< what verify_plan checks the consumer arrivals of
   using MapKV = TensorMap<KV, Box>;
   static_assert(HeadDim / box_cols * boxes_per_tile * MapKV::tile_bytes == k_bytes &&
                     HeadDimV / box_cols * boxes_per_tile * MapKV::tile_bytes == v_bytes,
@@ -138,42 +133,32 @@ struct DecodePlan {
   template <bool Present, class X>
   using Maybe = std::conditional_t<Present, X, None>;
 
-  /// Q; the rings the consumers read (V's is K's when V is in K); an e4m3 cache's TMA rings; the
-  /// barriers; the producers' page-table windows.
+  /// An e4m3 cache's softmax: Pᵀ (two buffers: the wgmma reading one runs while the next is
+  /// written) and the warps' column maxima, then sums, met through shared memory.
+  struct TransposedSoftmax {
+    alignas(1024) __half p[2][block_n / 64][block_m * 64];
+    float partial[2][4][block_m];
+    float q_scale[block_m];  ///< Qᵀ's row scales (powers of two)
+  };
+
+  /// Q (an e4m3 cache: Qᵀ); the K and V rings (V's is K's when V is in K); the barriers; the
+  /// producers' page-table windows.
   struct SharedStorage {
-    alignas(1024) T q[block_m * HeadDim];
-    Ring<T, wide_stages, block_n * HeadDim> k;
-    [[no_unique_address]] Maybe<!v_in_k, Ring<T, wide_stages, block_n * HeadDimV>> v;
-    [[no_unique_address]] Maybe<kv_fp8, Ring<KV, stages, block_n * HeadDim>> k_e4m3;
-    [[no_unique_address]] Maybe<kv_fp8, Ring<KV, stages, block_n * HeadDimV>> v_e4m3;
+    alignas(1024) MmaElement q[block_m * HeadDim];
+    Ring<KV, stages, block_n * HeadDim> k;
+    [[no_unique_address]] Maybe<!v_in_k, Ring<KV, stages, block_n * HeadDimV>> v;
+    [[no_unique_address]] Maybe<kv_fp8, TransposedSoftmax> softmax;
     typename PipelineK::SharedStorage k_barriers;
     [[no_unique_address]] Maybe<!v_in_k, typename PipelineV::SharedStorage> v_barriers;
-    [[no_unique_address]] Maybe<kv_fp8, typename WidePipeline::SharedStorage> k_wide_barriers, v_wide_barriers;
     std::int32_t page_windows[2][2][32];  ///< each producer's page-table entries (PageWindow)
 
-    /// The consumers' stages.
-    __device__ T* k_stage(int stage) { return k.tile[stage]; }
-    __device__ T* v_stage(int stage) {
+    __device__ KV* k_stage(int stage) { return k.tile[stage]; }
+    __device__ KV* v_stage(int stage) {
       if constexpr (v_in_k) return k.tile[stage];
       else return v.tile[stage];
     }
-    /// The first stage TMA fills.
-    __device__ KV* k_tma() {
-      if constexpr (kv_fp8) return k_e4m3.tile[0];
-      else return k.tile[0];
-    }
-    __device__ KV* v_tma() {
-      if constexpr (kv_fp8) return v_e4m3.tile[0];
-      else return v_stage(0);
-    }
-    /// The barriers of the rings the consumers read.
-    __device__ auto* k_pipeline() {
-      if constexpr (kv_fp8) return &k_wide_barriers;
-      else return &k_barriers;
-    }
     __device__ auto* v_pipeline() {
-      if constexpr (kv_fp8) return &v_wide_barriers;
-      else if constexpr (v_in_k) return &k_barriers;
+      if constexpr (v_in_k) return &k_barriers;
       else return &v_barriers;
     }
   };
@@ -283,15 +268,12 @@ using Mla = DecodePlan<T, 576, 512,
                        DecodeConfig{.block_n = 32, .stages = 4, .box_rows = 32, .consumer_warpgroups = 2,
                                     .v_in_k = true}>;
 
-/// An e4m3 cache (FP8 KV) for bf16 or f16 queries, head dims 128 and 256: D128 in 64-key tiles,
-/// six e4m3 and three widened stages (208 KB), K and V widened by a warpgroup each; D256 in 32-key
-/// tiles, four and four (224 KB), one widening warpgroup (with two, 512 threads would cap every
-/// thread at 128 registers, and D256's O alone takes 128). Boxes of BoxRows keys, at most the tile.
+/// An e4m3 cache (FP8 KV) for bf16 or f16 queries, head dims 128 and 256, read by the consumer
+/// straight from the TMA ring into registers: D128 in 128-key tiles, D256 in 64-key tiles, six
+/// stages (192 KB). Boxes of BoxRows keys.
 template <class T, int D, int BoxRows>
 using Fp8Plan = DecodePlan<T, D, D,
-                           DecodeConfig{.block_n = D == 256 ? 32 : 64, .stages = D == 256 ? 4 : 6,
-                                        .box_rows = D == 256 && BoxRows > 32 ? 32 : BoxRows,
-                                        .wide_stages = D == 256 ? 4 : 3, .widen_warpgroups = D == 256 ? 1 : 2},
+                           DecodeConfig{.block_n = D == 256 ? 64 : 128, .stages = 6, .box_rows = BoxRows},
                            __nv_fp8_e4m3>;
 template <class T>
 using Fp8D128 = Fp8Plan<T, 128, 64>;

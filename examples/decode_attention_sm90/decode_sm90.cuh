@@ -5,9 +5,8 @@
 // queries, split of its keys); it reads as its stages:
 //   decode_producer   two producer warps, K's and V's: per key block, TMA boxes of
 //                     the plan's box_rows keys from the block's pages (a box never straddles one);
-//   decode_widener    (an e4m3 cache) one or two warpgroups: each e4m3 stage widened into the
-//                     16-bit ring the consumers read;
-//   decode_consumer   the consumer warpgroup (MLA: two, each with half of O's columns):
+//   decode_consumer   the consumer warpgroup (MLA: two, each with half of O's columns; an e4m3
+//                     cache: decode_fp8_consumer.cuh, the same steps transposed):
 //     Q               the group's q heads x new tokens, loaded once into a swizzled 64-row tile;
 //     S = Q Kᵀ        wgmma SS; the causal mask on the block holding the sequence's end;
 //     OnlineSoftmax   in exp2 with the scale folded in; P converted in place as wgmma's A;
@@ -25,7 +24,6 @@
 #include <cute_cpp/arch/math.hpp>
 #include <cute_cpp/arch/registers.hpp>
 #include <cute_cpp/arch/thread.hpp>
-#include <cute_cpp/attention/kv_widen.hpp>
 #include <cute_cpp/attention/online_softmax.hpp>
 #include <cute_cpp/attention/value_rows.hpp>
 #include <cute_cpp/copy/tma_copy.hpp>
@@ -189,43 +187,6 @@ __device__ __forceinline__ void decode_producer(typename Pipeline::SharedStorage
   arch::cp_async_wait_group<0>();  // no copy outlives the warp (an empty split's, a window past the end)
 }
 
-/// A widening warpgroup (an e4m3 cache): per key block, K's and V's e4m3 stages (with two such
-/// warpgroups, `group` 0 K's and 1 V's) widened into the 16-bit rings the consumers read
-/// (attention/kv_widen.hpp); each e4m3 stage is released as soon as it is read, so the TMA runs
-/// ahead of the consumers by the e4m3 ring's depth.
-template <class Plan>
-__device__ __forceinline__ void decode_widener(typename Plan::SharedStorage& smem, DecodeWork const& w, int group) {
-  using T = typename Plan::Element;
-  constexpr int BN = Plan::block_n;
-  typename Plan::PipelineK const tma_k{&smem.k_barriers};
-  typename Plan::PipelineV const tma_v{&smem.v_barriers};
-  typename Plan::WidePipeline const wide_k{&smem.k_wide_barriers}, wide_v{&smem.v_wide_barriers};
-  auto in = make_pipeline_state<Plan::stages>(PipelineUserType::Consumer);
-  auto out = make_pipeline_state<Plan::wide_stages>(PipelineUserType::Producer);
-  int const thread = int(threadIdx.x) % 128;
-  auto const lane = std::uint32_t(thread % 32);
-  bool const keys = Plan::widen_warpgroups == 1 || group == 0, values = Plan::widen_warpgroups == 1 || group == 1;
-  auto const widen = [&](auto const& tma, auto const& wide, auto const* e4m3, T* wide_stage, auto dim) {
-    tma.consumer_wait(in);
-    wide.producer_acquire(out);
-    widen_e4m3_tile<T, BN, decltype(dim)::value, 128>(e4m3, wide_stage, thread);
-    __syncwarp();  // the warp's reads are done before its lane 0 releases the stage
-    tma.consumer_release(in, lane);
-    arch::fence_view_async_shared();  // the consumers' wgmmas read the widened tile
-    wide.producer_commit(out);
-  };
-  for (std::int32_t n = w.n_begin; n < w.n_end; ++n) {
-    if (keys)
-      widen(tma_k, wide_k, smem.k_e4m3.tile[in.index()], smem.k_stage(out.index()),
-            std::integral_constant<int, Plan::head_dim>{});
-    if (values)
-      widen(tma_v, wide_v, smem.v_e4m3.tile[in.index()], smem.v_stage(out.index()),
-            std::integral_constant<int, Plan::head_dim_v>{});
-    in.advance();
-    out.advance();
-  }
-}
-
 /// The query row `row` (0 .. rows) of a kv head's block: its token and q head.
 struct DecodeRow {
   std::int32_t token, head;
@@ -266,9 +227,9 @@ __device__ __forceinline__ void decode_consumer(typename Plan::SharedStorage& sm
   using MmaO = typename Plan::MmaO;
   using Softmax = OnlineSoftmax<Plan::block_n, Plan::value_cols>;
   constexpr int BN = Plan::block_n;
-  typename Plan::ConsumerPipelineK const pipe_k{smem.k_pipeline()};
-  typename Plan::ConsumerPipelineV const pipe_v{smem.v_pipeline()};
-  auto k_state = make_pipeline_state<Plan::wide_stages>(PipelineUserType::Consumer);
+  typename Plan::PipelineK const pipe_k{&smem.k_barriers};
+  typename Plan::PipelineV const pipe_v{smem.v_pipeline()};
+  auto k_state = make_pipeline_state<Plan::stages>(PipelineUserType::Consumer);
   auto v_state = k_state;
   int const thread = int(threadIdx.x) % 128, warpgroup = int(threadIdx.x) / 128;
   auto const lane = std::uint32_t(thread % 32);
@@ -400,6 +361,13 @@ __device__ __forceinline__ void decode_consumer(typename Plan::SharedStorage& sm
   }
 }
 
+}  // namespace cute_cpp::examples
+
+// The e4m3 cache's consumer: it shares this file's work split, query rows and producers.
+#include "decode_fp8_consumer.cuh"
+
+namespace cute_cpp::examples {
+
 /// The decode kernel: one CTA per (sequence, kv head, query-row block, split).
 template <class Plan>
 __global__ void __launch_bounds__(Plan::threads, Plan::ctas_per_sm)
@@ -415,10 +383,6 @@ decode_kernel(const __grid_constant__ typename Plan::MapKV map_k, const __grid_c
   if (threadIdx.x == 0) {
     Plan::PipelineK::init(smem.k_barriers);
     if constexpr (!Plan::v_in_k) Plan::PipelineV::init(smem.v_barriers);
-    if constexpr (Plan::kv_fp8) {
-      Plan::WidePipeline::init(smem.k_wide_barriers);
-      Plan::WidePipeline::init(smem.v_wide_barriers);
-    }
   }
   if (threadIdx.x == Plan::producer_thread0) {
     TmaCopy::prefetch_descriptor(map_k);
@@ -435,24 +399,18 @@ decode_kernel(const __grid_constant__ typename Plan::MapKV map_k, const __grid_c
     int const warp = int(threadIdx.x - Plan::producer_thread0) / 32;
     if (warp == 0) {
       decode_producer<Plan, typename Plan::PipelineK, Plan::head_dim / Plan::box_cols>(
-          &smem.k_barriers, smem.k_tma(), Plan::block_n * Plan::head_dim, map_k, smem.page_windows[0], p, w);
+          &smem.k_barriers, smem.k_stage(0), Plan::block_n * Plan::head_dim, map_k, smem.page_windows[0], p, w);
     } else if constexpr (!Plan::v_in_k) {
       if (warp == 1)
         decode_producer<Plan, typename Plan::PipelineV, Plan::head_dim_v / Plan::box_cols>(
-            &smem.v_barriers, smem.v_tma(), Plan::block_n * Plan::head_dim_v, map_v, smem.page_windows[1], p, w);
+            &smem.v_barriers, smem.v_stage(0), Plan::block_n * Plan::head_dim_v, map_v, smem.page_windows[1], p, w);
     }
     return;
   }
-  if constexpr (Plan::kv_fp8) {
-    if (threadIdx.x >= Plan::consumer_threads) {
-      arch::warpgroup_reg_dealloc<Plan::widen_registers>();
-      decode_widener<Plan>(smem, w, int(threadIdx.x - Plan::consumer_threads) / 128);
-      return;
-    }
-  }
   if constexpr (Plan::producer_warpgroup) arch::warpgroup_reg_alloc<Plan::consumer_registers>();
   arch::griddepcontrol_wait();
-  decode_consumer<Plan>(smem, p, w);
+  if constexpr (Plan::kv_fp8) decode_fp8_consumer<Plan>(smem, p, w);
+  else decode_consumer<Plan>(smem, p, w);
 }
 
 /// The most splits a launch may have (the combine keeps one weight per split in shared memory).
@@ -532,10 +490,10 @@ inline int sm_count() {
 /// The split count (flash-decoding's rule): the CTAs of a launch run in waves over the SMs' slots,
 /// and a last wave that is mostly empty wastes its share of the time. Of the split counts that keep
 /// every split at least two key blocks, the smallest whose waves are within 5% of the best filled.
-template <int BlockN, int CtasPerSm, class T, class KV>
+template <int BlockM, int BlockN, int CtasPerSm, class T, class KV>
 int choose_splits(DecodeArguments<T, KV> const& a) {
   if (a.num_splits > 0) return a.num_splits;
-  std::int64_t const m_blocks = (std::int64_t(a.heads_q / std::max(a.heads_kv, 1)) * a.q_tokens + 63) / 64;
+  std::int64_t const m_blocks = (std::int64_t(a.heads_q / std::max(a.heads_kv, 1)) * a.q_tokens + BlockM - 1) / BlockM;
   std::int64_t const ctas = std::int64_t(a.batch) * a.heads_kv * m_blocks;
   std::int64_t const slots = std::int64_t(sm_count()) * CtasPerSm;
   std::int64_t const blocks = (std::int64_t(a.max_seq_k) + BlockN - 1) / BlockN;
@@ -603,7 +561,7 @@ void check_decode(DecodeArguments<T, KV> const& a, cudaStream_t stream) {
 
 template <class Plan>
 int decode_splits_for(DecodeArguments<typename Plan::Element, typename Plan::KvElement> const& a) {
-  return detail::choose_splits<Plan::block_n, Plan::ctas_per_sm>(a);
+  return detail::choose_splits<Plan::block_m, Plan::block_n, Plan::ctas_per_sm>(a);
 }
 
 /// Runs decode attention with Plan (its head dims must be the arguments').

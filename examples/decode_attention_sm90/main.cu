@@ -721,6 +721,9 @@ bool check_all(std::mt19937_64& rng) {
       {.lens = {1, 500, 2000}, .heads_q = 16, .heads_kv = 4, .page_size = 0, .splits = {0, 3}},
       {.lens = {4, 17, 31, 1000}, .q_tokens = 4, .heads_q = 16, .heads_kv = 4, .append = true},
       {.lens = {1, 64, 65}, .heads_q = 8, .heads_kv = 2, .page_size = 64, .kv_interleaved = true, .append = true},
+      // Query rows (tokens x group) filling one 8-row block exactly, and 12 of them in two blocks.
+      {.lens = {1, 127, 4097}, .heads_q = 32, .heads_kv = 4, .page_size = 64, .splits = {0, 5}},
+      {.lens = {3, 33, 777}, .q_tokens = 3, .heads_q = 32, .heads_kv = 8, .page_size = 32, .splits = {0, 2}},
   };
   for (auto const& c : fp8_cases) ok &= check_case<bf16, fp8>(c, rng);
   ok &= check_case<__half, fp8>({.lens = {1, 17, 1000, 5000}, .splits = {0, 3}}, rng);
