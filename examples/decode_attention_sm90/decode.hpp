@@ -73,7 +73,9 @@ struct DecodePlan {
   /// The consumer warpgroups (threads 0 ..), then the producer warps: K's, and V's unless V is in K.
   static constexpr int consumer_warpgroups = Config.consumer_warpgroups;
   static constexpr int consumer_threads = 128 * consumer_warpgroups;
-  static constexpr int consumer_warps = 4 * consumer_warpgroups;
+  /// The warps that read (and release) each stage: every consumer's, or (an e4m3 cache, whose
+  /// warpgroups take the blocks in turn) one warpgroup's.
+  static constexpr int consumer_warps = kv_fp8 ? 4 : 4 * consumer_warpgroups;
   static constexpr int producer_warps = v_in_k ? 1 : 2;
   static constexpr int producer_thread0 = consumer_threads;
   /// More than one consumer warpgroup: the producer warps are a warpgroup of their own that gives
@@ -111,6 +113,7 @@ struct DecodePlan {
       kv_fp8, sm90::WgmmaTiledMmaRS<__half, __half, float, sm90::BOperand<PChunk>, HeadDimV / 64, block_m>,
       sm90::WgmmaTiledMmaRS<T, T, float, sm90::BOperand<VTile>, 1, value_cols>>;
   using ConsumersBarrier = NamedBarrier<1, consumer_threads>;
+  using GroupBarriers = NamedBarriers<2, consumer_warpgroups, 128>;  ///< one consumer warpgroup's
 
   static constexpr std::uint32_t k_bytes = std::uint32_t(block_n) * HeadDim * sizeof(KV);
   static constexpr std::uint32_t v_bytes = std::uint32_t(block_n) * HeadDimV * sizeof(KV);
@@ -133,12 +136,20 @@ struct DecodePlan {
   template <bool Present, class X>
   using Maybe = std::conditional_t<Present, X, None>;
 
-  /// An e4m3 cache's softmax: Pᵀ (two buffers: the wgmma reading one runs while the next is
-  /// written) and the warps' column maxima, then sums, met through shared memory.
+  /// An e4m3 cache's softmax, per consumer warpgroup: Pᵀ (two buffers: the wgmma reading one runs
+  /// while the next is written) and the warps' column maxima, then sums; Qᵀ's row scales; the
+  /// second warpgroup's O, maxima and sums, merged into the first's at the end (unused with one).
   struct TransposedSoftmax {
-    alignas(1024) __half p[2][block_n / 64][block_m * 64];
-    float partial[2][4][block_m];
-    float q_scale[block_m];  ///< Qᵀ's row scales (powers of two)
+    struct Group {
+      alignas(1024) __half p[2][block_n / 64][block_m * 64];
+      float partial[2][4][block_m];
+    };
+    Group group[consumer_warpgroups];
+    float q_scale[block_m];  ///< powers of two
+    struct Merge {
+      float o[HeadDimV / 16][128];  ///< element i of each thread's fragment, thread-minor
+      float max[block_m], sum[block_m];
+    } merge;
   };
 
   /// Q (an e4m3 cache: Qᵀ); the K and V rings (V's is K's when V is in K); the barriers; the
@@ -268,12 +279,13 @@ using Mla = DecodePlan<T, 576, 512,
                        DecodeConfig{.block_n = 32, .stages = 4, .box_rows = 32, .consumer_warpgroups = 2,
                                     .v_in_k = true}>;
 
-/// An e4m3 cache (FP8 KV) for bf16 or f16 queries, head dims 128 and 256, read by the consumer
-/// straight from the TMA ring into registers: D128 in 128-key tiles, D256 in 64-key tiles, six
-/// stages (192 KB). Boxes of BoxRows keys.
+/// An e4m3 cache (FP8 KV) for bf16 or f16 queries, head dims 128 and 256, read by two consumer
+/// warpgroups (blocks in turn) straight from the TMA ring into registers: D128 in 128-key tiles,
+/// D256 in 64-key tiles, six stages (192 KB). Boxes of BoxRows keys.
 template <class T, int D, int BoxRows>
 using Fp8Plan = DecodePlan<T, D, D,
-                           DecodeConfig{.block_n = D == 256 ? 64 : 128, .stages = 6, .box_rows = BoxRows},
+                           DecodeConfig{.block_n = D == 256 ? 64 : 128, .stages = 6, .box_rows = BoxRows,
+                                        .consumer_warpgroups = 2},
                            __nv_fp8_e4m3>;
 template <class T>
 using Fp8D128 = Fp8Plan<T, 128, 64>;

@@ -8,6 +8,9 @@
 //                    columns in e4m3_keys_a's order;
 //   Sᵀ = K Qᵀ        wgmma RS: M = block_n keys, N = 8 rows (not 64 padded rows: an eighth of the
 //                    tensor work of the 16-bit plans' S = Q Kᵀ), K's stage released once loaded;
+//                    two warpgroups take the blocks in turn (the widening's instructions and
+//                    each block's chain of waits are what bound a warpgroup), each with its own
+//                    softmax, merged at the end;
 //   softmax          per query row (a column of Sᵀ) over the warpgroup's keys: the warps' maxima
 //                    and, at the end, sums meet in shared memory; Pᵀ written there as B;
 //   Oᵀ += Vᵀ Pᵀ      wgmma RS: M = the head dim (rows in e4m3_value_column's order), issued
@@ -85,11 +88,20 @@ __device__ __forceinline__ void decode_fp8_consumer(typename Plan::SharedStorage
   using MmaO = typename Plan::MmaO;
   using H = __half;  // the products' type (Plan::MmaElement)
   constexpr int BN = Plan::block_n, key_atoms = BN / 64, value_atoms = Plan::head_dim_v / 64;
-  static_assert(Plan::block_m == 8 && Plan::consumer_warpgroups == 1);
+  constexpr int groups = Plan::consumer_warpgroups;
+  static_assert(Plan::block_m == 8);
   typename Plan::PipelineK const pipe_k{&smem.k_barriers};
   typename Plan::PipelineV const pipe_v{&smem.v_barriers};
+  // The warpgroups take the split's blocks in turn: this one's stages are every groups-th.
+  int const group = int(threadIdx.x) / 128;
   auto state = make_pipeline_state<Plan::stages>(PipelineUserType::Consumer);
+  for (int g = 0; g < group; ++g) state.advance();
+  auto const next_block = [&] {
+    for (int g = 0; g < groups; ++g) state.advance();
+  };
   auto& shared = smem.softmax;
+  auto& mine = shared.group[group];
+  using GroupBarrier = typename Plan::GroupBarriers;
   int const thread = int(threadIdx.x) % 128, warp = thread / 32;
   auto const lane = std::uint32_t(thread % 32);
   // This thread's two query rows are Sᵀ's and Oᵀ's columns c0 and c0 + 1; its keys in Sᵀ are rows
@@ -113,7 +125,7 @@ __device__ __forceinline__ void decode_fp8_consumer(typename Plan::SharedStorage
   o.fill(0.0f);
   // Per row: the running maximum of the scaled scores (log2 units) and this thread's share of the sum.
   float row_max[2] = {-INFINITY, -INFINITY}, row_sum[2] = {0.0f, 0.0f};
-  load_queries_for_e4m3<Plan>(smem.q, shared.q_scale, p, w, thread);
+  load_queries_for_e4m3<Plan>(smem.q, shared.q_scale, p, w, int(threadIdx.x));
   // Per row, the softmax's scale over Qᵀ's.
   float row_scale[2];
 #pragma unroll
@@ -126,8 +138,8 @@ __device__ __forceinline__ void decode_fp8_consumer(typename Plan::SharedStorage
     for (int c = 0; c < key_atoms; ++c) ctm::wgmma_fence_operand(v[c].storage);
   };
 
-  for (std::int32_t n = w.n_begin; n < w.n_end; ++n) {
-    int const buffer = (n - w.n_begin) & 1;
+  for (std::int32_t n = w.n_begin + group; n < w.n_end; n += groups) {
+    int const buffer = (n - w.n_begin) / groups & 1;
     // ---- Sᵀ = K Qᵀ: K's stage into registers, released at once ----
     pipe_k.consumer_wait(state);
 #pragma unroll
@@ -175,15 +187,15 @@ __device__ __forceinline__ void decode_fp8_consumer(typename Plan::SharedStorage
 #pragma unroll
       for (int offset = 4; offset < 32; offset *= 2)
         block_max[e] = fmaxf(block_max[e], arch::shuffle_sync_bfly(block_max[e], offset));
-      if (lane < 4) shared.partial[buffer][warp][c0 + e] = block_max[e];
+      if (lane < 4) mine.partial[buffer][warp][c0 + e] = block_max[e];
     }
-    Plan::ConsumersBarrier::sync();
+    GroupBarrier::sync(group);
     float correction[2], subtract[2];
 #pragma unroll
     for (int e = 0; e < 2; ++e) {
-      float m = shared.partial[buffer][0][c0 + e];
+      float m = mine.partial[buffer][0][c0 + e];
 #pragma unroll
-      for (int other = 1; other < 4; ++other) m = fmaxf(m, shared.partial[buffer][other][c0 + e]);
+      for (int other = 1; other < 4; ++other) m = fmaxf(m, mine.partial[buffer][other][c0 + e]);
       float const next = fmaxf(row_max[e], m * row_scale[e]);
       // A row that has seen no key yet keeps -inf; exp2 of (-inf) - (-inf) would be NaN.
       subtract[e] = next == -INFINITY ? 0.0f : next;
@@ -191,7 +203,7 @@ __device__ __forceinline__ void decode_fp8_consumer(typename Plan::SharedStorage
       row_max[e] = next;
       row_sum[e] *= correction[e];
     }
-    H* const pt = shared.p[buffer][0];
+    H* const pt = mine.p[buffer][0];
 #pragma unroll
     for (int a = 0; a < key_atoms; ++a) {
 #pragma unroll
@@ -202,7 +214,7 @@ __device__ __forceinline__ void decode_fp8_consumer(typename Plan::SharedStorage
       }
     }
     arch::fence_view_async_shared();  // Pᵀ is read by wgmma
-    Plan::ConsumersBarrier::sync();
+    GroupBarrier::sync(group);
 
     // ---- Oᵀ += Vᵀ Pᵀ: V's stage into registers, released at once; the wgmmas left in flight ----
     pipe_v.consumer_wait(state);
@@ -220,7 +232,7 @@ __device__ __forceinline__ void decode_fp8_consumer(typename Plan::SharedStorage
     }
     __syncwarp();
     pipe_v.consumer_release(state, lane);
-    state.advance();
+    next_block();
     if (n0 + BN > w.seq_k) {
       // Keys past the sequence: their P is 0, but V there may be anything (0 x NaN is NaN). This
       // thread's registers r hold keys 16 slice + 2q (+1), + 8 for r = 2, 3 (low, high halves).
@@ -242,29 +254,59 @@ __device__ __forceinline__ void decode_fp8_consumer(typename Plan::SharedStorage
     fence_values();
     MmaO::warpgroup_arrive(o, v[0]);
 #pragma unroll
-    for (int c = 0; c < key_atoms; ++c) MmaO::gemm(o, v[c], shared.p[buffer][c]);
+    for (int c = 0; c < key_atoms; ++c) MmaO::gemm(o, v[c], mine.p[buffer][c]);
     MmaO::commit_group();
   }
   MmaO::template wait_group<0>(o, v[0]);
   fence_values();
 
-  // ---- the rows' sums over the warpgroup, then O / sum and the LSE ----
-  float lse[2], inverse[2];
+  // ---- the rows' sums over the warpgroup, then the warpgroups' parts merged into the first's ----
 #pragma unroll
   for (int e = 0; e < 2; ++e) {
 #pragma unroll
     for (int offset = 4; offset < 32; offset *= 2) row_sum[e] += arch::shuffle_sync_bfly(row_sum[e], offset);
-    if (lane < 4) shared.partial[0][warp][c0 + e] = row_sum[e];
+    if (lane < 4) mine.partial[0][warp][c0 + e] = row_sum[e];
   }
-  Plan::ConsumersBarrier::sync();
+  GroupBarrier::sync(group);
+  float sum[2];
 #pragma unroll
   for (int e = 0; e < 2; ++e) {
-    float sum = 0.0f;
+    sum[e] = 0.0f;
 #pragma unroll
-    for (int other = 0; other < 4; ++other) sum += shared.partial[0][other][c0 + e];
+    for (int other = 0; other < 4; ++other) sum[e] += mine.partial[0][other][c0 + e];
+  }
+  if constexpr (groups > 1) {
+    static_assert(groups == 2);
+    // The second warpgroup's O, running maxima and sums, element for element as the first holds them.
+    if (group == 1) {
+#pragma unroll
+      for (int i = 0; i < 4 * value_atoms; ++i) shared.merge.o[i][thread] = o.storage[i];
+      if (thread < 4)
+#pragma unroll
+        for (int e = 0; e < 2; ++e) shared.merge.max[c0 + e] = row_max[e], shared.merge.sum[c0 + e] = sum[e];
+    }
+    Plan::ConsumersBarrier::sync();
+    if (group == 1) return;
+#pragma unroll
+    for (int e = 0; e < 2; ++e) {
+      float const other = shared.merge.max[c0 + e], both = fmaxf(row_max[e], other);
+      float const subtract = both == -INFINITY ? 0.0f : both;
+      float const mine_weight = arch::exp2(row_max[e] - subtract), other_weight = arch::exp2(other - subtract);
+      sum[e] = sum[e] * mine_weight + shared.merge.sum[c0 + e] * other_weight;
+      row_max[e] = both;
+#pragma unroll
+      for (int a = 0; a < value_atoms; ++a)
+#pragma unroll
+        for (int h = 0; h < 2; ++h)
+          o(2 * h + e, a) = o(2 * h + e, a) * mine_weight + shared.merge.o[4 * a + 2 * h + e][thread] * other_weight;
+    }
+  }
+  float lse[2], inverse[2];
+#pragma unroll
+  for (int e = 0; e < 2; ++e) {
     // ln(sum 2^(x - max)) + max ln 2, from the log2-unit maximum; a row that saw no key: -inf.
-    lse[e] = sum > 0.0f ? (row_max[e] + log2f(sum)) * 0.69314718055994531f : -INFINITY;
-    inverse[e] = sum > 0.0f ? v_scale / sum : 0.0f;
+    lse[e] = sum[e] > 0.0f ? (row_max[e] + log2f(sum[e])) * 0.69314718055994531f : -INFINITY;
+    inverse[e] = sum[e] > 0.0f ? v_scale / sum[e] : 0.0f;
   }
 
   // ---- epilogue: this thread's rows c0, c0 + 1; per atom its pair of columns ----

@@ -789,7 +789,7 @@ void bench(int batch, int len, int page_size, std::mt19937_64& rng, std::vector<
                             std::to_string(bench_heads_kv) + " KV" + std::to_string(len) + " D" +
                             std::to_string(bench_d) +
                             (page_size > 0 ? " page" + std::to_string(page_size) : std::string(" contiguous")) +
-                            (candidate >= 0 ? std::string(" plan ") + ex::decode_candidate_name(candidate) : "") +
+                            (candidate >= 0 ? std::string(" plan ") + ex::decode_candidate_name<KV>(candidate) : "") +
                             (shuffled ? "" : " in order") + (fp8 ? " e4m3 cache" : "");
   if (double(cache_bytes) > bench_max_cache_bytes) {
     std::printf("  bench %s: skipped (cache of %.1f GB)\n", shape.c_str(), double(cache_bytes) / 1e9);
@@ -810,12 +810,12 @@ void bench(int batch, int len, int page_size, std::mt19937_64& rng, std::vector<
   a.batch = batch, a.heads_q = bench_heads_q, a.heads_kv = bench_heads_kv, a.head_dim = a.head_dim_v = bench_d;
   table.place(a);
   std::size_t workspace_bytes = ex::decode_workspace_bytes(a);
-  if constexpr (std::is_same_v<T, __nv_bfloat16> && !fp8)
+  if constexpr (std::is_same_v<T, __nv_bfloat16>)
     if (candidate >= 0) workspace_bytes = ex::decode_candidate_workspace_bytes(candidate, a);
   auto const workspace = attach_workspace(a, workspace_bytes);
   std::size_t const bytes = cache_bytes + (q.size() + o.size()) * sizeof(T);
   if (candidate >= 0) {
-    if constexpr (std::is_same_v<T, __nv_bfloat16> && !fp8) {
+    if constexpr (std::is_same_v<T, __nv_bfloat16>) {
       records.push_back(ex::bench_against_copy("decode_attention_sm90", shape, ex::dtype_name<T>(), bytes,
                                                [&] { ex::run_decode_candidate(candidate, a, nullptr); }));
     }
@@ -869,18 +869,20 @@ void bench_all(std::mt19937_64& rng, std::vector<ex::Record>& records) {
       for (int heads : {16, 64, 128}) bench_mla(batch, len, heads, rng, records);
 }
 
-/// --sweep: the D128 candidate plans on a few shapes (how decode_plans::D128 was chosen).
-void sweep_all(std::mt19937_64& rng, std::vector<ex::Record>& records) {
+/// --sweep: the D128 candidate plans on a few shapes (how decode_plans::D128 and Fp8Plan were
+/// chosen); `--sweep-e4m3` only the e4m3 cache's.
+template <class KV>
+void sweep(std::mt19937_64& rng, std::vector<ex::Record>& records) {
   struct Shape {
     int batch, len, page_size;
   };
-  for (Shape const s : {Shape{1, 4096, 16}, Shape{8, 4096, 16}, Shape{32, 4096, 16}, Shape{8, 32768, 64},
-                        Shape{32, 4096, 64}, Shape{128, 4096, 64}})
-    for (int c = 0; c < ex::decode_candidates(); ++c) {
+  for (Shape const s : {Shape{1, 4096, 16}, Shape{8, 4096, 16}, Shape{32, 4096, 16}, Shape{128, 4096, 16},
+                        Shape{8, 32768, 64}, Shape{32, 4096, 64}, Shape{128, 4096, 64}})
+    for (int c = 0; c < ex::decode_candidates<KV>(); ++c) {
       try {
-        bench<__nv_bfloat16>(s.batch, s.len, s.page_size, rng, records, c);
+        bench<__nv_bfloat16, KV>(s.batch, s.len, s.page_size, rng, records, c);
       } catch (std::invalid_argument const& e) {  // a plan whose boxes the page size cannot hold
-        std::printf("  sweep: plan %s skipped: %s\n", ex::decode_candidate_name(c), e.what());
+        std::printf("  sweep: plan %s skipped: %s\n", ex::decode_candidate_name<KV>(c), e.what());
       }
     }
 }
@@ -895,8 +897,9 @@ int main(int argc, char** argv) {
         return options.has("--small") ? check_small(rng) : check_all(rng);
       },
       [](std::mt19937_64& rng, ex::ExampleOptions const& options, std::vector<ex::Record>& records) {
-        if (options.has("--sweep")) sweep_all(rng, records);
-        else bench_all(rng, records);
+        if (options.has("--sweep")) sweep<__nv_bfloat16>(rng, records);
+        if (options.has("--sweep") || options.has("--sweep-e4m3")) sweep<__nv_fp8_e4m3>(rng, records);
+        if (!options.has("--sweep") && !options.has("--sweep-e4m3")) bench_all(rng, records);
       },
-      {"--small", "--sweep"});
+      {"--small", "--sweep", "--sweep-e4m3"});
 }

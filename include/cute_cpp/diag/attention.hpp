@@ -33,16 +33,15 @@ struct attention_decode_head_dims {
   static constexpr bool ok = true;
 };
 
-/// A decode cache of another type than Q's is e4m3 (widened to Q's type in registers), read as
-/// boxes of 128 columns by one consumer warpgroup, with V its own tensor, in tiles of whole
-/// 64-key wgmma atoms (the keys are the M of Sᵀ = K Qᵀ).
+/// A decode cache of another type than Q's is e4m3 (widened in registers), read as boxes of 128
+/// columns, with V its own tensor, in tiles of whole 64-key wgmma atoms (the keys are the M of
+/// Sᵀ = K Qᵀ).
 template <bool Fp8, bool KnownType, int HeadDim, int HeadDimV, int ConsumerWarpgroups, bool VInK, int BlockN = 64>
 struct attention_decode_kv {
   static_assert(KnownType, "cute-cpp [attention.fp8-kv]: the cache's element type is Q's or e4m3");
   static_assert(!Fp8 || (HeadDim % 128 == 0 && HeadDimV % 128 == 0),
                 "cute-cpp [attention.fp8-kv]: an e4m3 cache is read in 128-column boxes: head dims multiples of 128");
-  static_assert(!Fp8 || (ConsumerWarpgroups == 1 && !VInK),
-                "cute-cpp [attention.fp8-kv]: an e4m3 cache is widened by one consumer warpgroup, V its own tensor");
+  static_assert(!Fp8 || !VInK, "cute-cpp [attention.fp8-kv]: an e4m3 cache's V is its own tensor");
   static_assert(!Fp8 || BlockN % 64 == 0,
                 "cute-cpp [attention.fp8-kv]: an e4m3 cache's key tile is whole 64-key wgmma atoms (Sᵀ = K Qᵀ)");
   static constexpr bool ok = true;
