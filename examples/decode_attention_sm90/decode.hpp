@@ -280,11 +280,13 @@ using Mla = DecodePlan<T, 576, 512,
                                     .v_in_k = true}>;
 
 /// An e4m3 cache (FP8 KV) for bf16 or f16 queries, head dims 128 and 256, read by two consumer
-/// warpgroups (blocks in turn) straight from the TMA ring into registers: D128 in 128-key tiles,
-/// D256 in 64-key tiles, six stages (192 KB). Boxes of BoxRows keys.
+/// warpgroups (blocks in turn) straight from the TMA ring into registers, the ring 192 KB: D128 in
+/// 128-key tiles with 64-key boxes, 64-key tiles with 16-key boxes (the --sweep-e4m3 rows in the
+/// README), D256 in 64-key tiles.
 template <class T, int D, int BoxRows>
 using Fp8Plan = DecodePlan<T, D, D,
-                           DecodeConfig{.block_n = D == 256 ? 64 : 128, .stages = 6, .box_rows = BoxRows,
+                           DecodeConfig{.block_n = D == 128 && BoxRows == 64 ? 128 : 64,
+                                        .stages = D == 128 && BoxRows < 64 ? 12 : 6, .box_rows = BoxRows,
                                         .consumer_warpgroups = 2},
                            __nv_fp8_e4m3>;
 template <class T>

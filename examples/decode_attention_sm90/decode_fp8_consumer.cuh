@@ -130,17 +130,16 @@ __device__ __forceinline__ void decode_fp8_consumer(typename Plan::SharedStorage
   float row_scale[2];
 #pragma unroll
   for (int e = 0; e < 2; ++e) row_scale[e] = scale_log2 / shared.q_scale[c0 + e];
-  // K's and V's widened stages; V's are read by a block's O += V P while the next block's K loads.
+  // K's and V's widened stages. A block's K loads while the block before's O += V P runs, which is
+  // waited for within its iteration: left in flight across the loop's back edge, O's registers
+  // pass through copies there and ptxas serialises every wgmma.
   typename MmaS::FragmentA k[Plan::qk_chunks];
   typename MmaO::FragmentA v[key_atoms];
   auto const fence_values = [&] {
 #pragma unroll
     for (int c = 0; c < key_atoms; ++c) ctm::wgmma_fence_operand(v[c].storage);
   };
-
-  for (std::int32_t n = w.n_begin + group; n < w.n_end; n += groups) {
-    int const buffer = (n - w.n_begin) / groups & 1;
-    // ---- Sᵀ = K Qᵀ: K's stage into registers, released at once ----
+  auto const load_keys = [&] {  // K's stage into registers, released at once
     pipe_k.consumer_wait(state);
 #pragma unroll
     for (int a = 0; a < key_atoms; ++a) {
@@ -156,17 +155,20 @@ __device__ __forceinline__ void decode_fp8_consumer(typename Plan::SharedStorage
     }
     __syncwarp();
     pipe_k.consumer_release(state, lane);
+  };
+
+  if (w.n_begin + group < w.n_end) load_keys();
+  for (std::int32_t n = w.n_begin + group; n < w.n_end; n += groups) {
+    int const buffer = (n - w.n_begin) / groups & 1;
+    // ---- Sᵀ = K Qᵀ ----
     typename MmaS::FragmentC s;
-    s.fill(0.0f);
-    // O's previous wgmmas are still in flight: the fence orders this group's registers only.
 #pragma unroll
     for (int c = 0; c < Plan::qk_chunks; ++c) ctm::wgmma_fence_operand(k[c].storage);
-    MmaS::warpgroup_arrive(s, k[0]);
+    ctm::wgmma_fence();
 #pragma unroll
-    for (int c = 0; c < Plan::qk_chunks; ++c) MmaS::gemm(s, k[c], smem.q + c * Plan::block_m * 64);
+    for (int c = 0; c < Plan::qk_chunks; ++c) MmaS::gemm(s, k[c], smem.q + c * Plan::block_m * 64, c > 0);
     MmaS::commit_group();
-    MmaS::template wait_group<0>(s, k[0]);  // O += V P of the block before has finished too
-    fence_values();
+    MmaS::template wait_group<0>(s, k[0]);
 
     // ---- the softmax of this block's columns ----
     std::int32_t const n0 = n * BN;
@@ -256,9 +258,10 @@ __device__ __forceinline__ void decode_fp8_consumer(typename Plan::SharedStorage
 #pragma unroll
     for (int c = 0; c < key_atoms; ++c) MmaO::gemm(o, v[c], mine.p[buffer][c]);
     MmaO::commit_group();
+    if (n + groups < w.n_end) load_keys();
+    MmaO::template wait_group<0>(o, v[0]);
+    fence_values();
   }
-  MmaO::template wait_group<0>(o, v[0]);
-  fence_values();
 
   // ---- the rows' sums over the warpgroup, then the warpgroups' parts merged into the first's ----
 #pragma unroll

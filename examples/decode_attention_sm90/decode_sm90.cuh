@@ -18,7 +18,7 @@
 #include "decode.hpp"
 
 #include <cute_cpp/arch/copy.hpp>
-#include <ctm/common/cluster.hpp>
+#include <ctm/common/ld_st.hpp>
 #include <cute_cpp/arch/fence.hpp>
 #include <cute_cpp/arch/griddepcontrol.hpp>
 #include <cute_cpp/arch/math.hpp>
@@ -122,7 +122,9 @@ struct PageWindow {
       __syncwarp();
       window = w;
     }
-    return std::int32_t(ctm::ld_shared_cluster_u32(address + 4 * (32 * (w & 1) + (slot - first) % 32)));
+    // A plain shared load: a cluster-scope one with a memory clobber (as before) serialised the
+    // block's boxes behind each load's latency, the limit of pages of 16 keys.
+    return std::int32_t(ctm::ld_shared_b32(address + 4 * (32 * (w & 1) + (slot - first) % 32)));
   }
 };
 

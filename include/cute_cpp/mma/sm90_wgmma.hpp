@@ -291,8 +291,11 @@ struct WgmmaTiledMmaRS {
   }
 
 #if defined(__CUDACC__)
-  /// acc += A · B over the tile's K. The caller fences (warpgroup_arrive), commits and waits.
-  static __device__ __forceinline__ void gemm(FragmentC& acc, FragmentA const& a, TB const* b_tile) {
+  /// acc += A · B over the tile's K (acc = the product when `accumulate` is false: no zeroing,
+  /// which would define the accumulator outside wgmma while earlier groups are in flight and make
+  /// ptxas serialise them). The caller fences (warpgroup_arrive), commits and waits.
+  static __device__ __forceinline__ void gemm(FragmentC& acc, FragmentA const& a, TB const* b_tile,
+                                              bool accumulate = true) {
     auto const b_start = std::uint32_t(ctm::wgmma_desc_encode_bytes(ctm::cvta_to_shared_u32(b_tile)));
 #pragma unroll
     for (int kk = 0; kk < k_slices; ++kk) {
@@ -303,8 +306,8 @@ struct WgmmaTiledMmaRS {
       for (int atom = 0; atom < AtomsM; ++atom) {
         auto const& regs = *reinterpret_cast<std::uint32_t const(*)[4]>(&a.storage[4 * (kk + k_slices * atom)]);
         auto& part = *reinterpret_cast<float(*)[N / 2]>(&acc.storage[atom * (N / 2)]);
-        ctm::wgmma_mma_async<N, ctm::DataType::f32, type_a, type_b, ctm::WgmmaMajor::k, OpB::major>(part, regs, db,
-                                                                                                    1u);
+        ctm::wgmma_mma_async<N, ctm::DataType::f32, type_a, type_b, ctm::WgmmaMajor::k, OpB::major>(
+            part, regs, db, kk > 0 || accumulate ? 1u : 0u);
       }
     }
   }
