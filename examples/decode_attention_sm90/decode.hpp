@@ -136,8 +136,9 @@ struct DecodePlan {
   template <bool Present, class X>
   using Maybe = std::conditional_t<Present, X, None>;
 
-  /// An e4m3 cache's softmax, per consumer warpgroup: Pᵀ (two buffers: the wgmma reading one runs
-  /// while the next is written) and the warps' column maxima, then sums; Qᵀ's row scales; the
+  /// An e4m3 cache's softmax, per consumer warpgroup: Pᵀ and the warps' column maxima, then sums,
+  /// each in two buffers used in turn (a fast warp writes the next block's while a slow one may
+  /// still read this block's maxima); Qᵀ's row scales; the
   /// second warpgroup's O, maxima and sums, merged into the first's at the end (unused with one).
   struct TransposedSoftmax {
     struct Group {

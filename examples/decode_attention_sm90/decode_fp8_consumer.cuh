@@ -13,8 +13,8 @@
 //                    softmax, merged at the end;
 //   softmax          per query row (a column of Sᵀ) over the warpgroup's keys: the warps' maxima
 //                    and, at the end, sums meet in shared memory; Pᵀ written there as B;
-//   Oᵀ += Vᵀ Pᵀ      wgmma RS: M = the head dim (rows in e4m3_value_column's order), issued
-//                    without waiting, so it runs under the next block's loads and Sᵀ;
+//   Oᵀ += Vᵀ Pᵀ      wgmma RS: M = the head dim (rows in e4m3_value_column's order); the next
+//                    block's K loads into registers while it runs;
 //   epilogue         per row, the output (no splits) or the split's partial in float.
 #include <cute_cpp/arch/fence.hpp>
 #include <cute_cpp/arch/math.hpp>
@@ -105,7 +105,7 @@ __device__ __forceinline__ void decode_fp8_consumer(typename Plan::SharedStorage
   int const thread = int(threadIdx.x) % 128, warp = thread / 32;
   auto const lane = std::uint32_t(thread % 32);
   // This thread's two query rows are Sᵀ's and Oᵀ's columns c0 and c0 + 1; its keys in Sᵀ are rows
-  // key_row(a, j) of the tile.
+  // slice.row(a, j) of the tile.
   auto const slice = MmaS::get_slice(thread);
   int const c0 = slice.col(0);
   std::int32_t const row0 = w.m_block * Plan::block_m;
