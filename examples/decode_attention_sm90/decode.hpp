@@ -153,8 +153,7 @@ struct DecodePlan {
     } merge;
   };
 
-  /// Q (an e4m3 cache: Qᵀ); the K and V rings (V's is K's when V is in K); the barriers; the
-  /// producers' page-table windows.
+  /// Q (an e4m3 cache: Qᵀ); the K and V rings (V's is K's when V is in K); the barriers.
   struct SharedStorage {
     alignas(1024) MmaElement q[block_m * HeadDim];
     Ring<KV, stages, block_n * HeadDim> k;
@@ -162,7 +161,6 @@ struct DecodePlan {
     [[no_unique_address]] Maybe<kv_fp8, TransposedSoftmax> softmax;
     typename PipelineK::SharedStorage k_barriers;
     [[no_unique_address]] Maybe<!v_in_k, typename PipelineV::SharedStorage> v_barriers;
-    std::int32_t page_windows[2][2][32];  ///< each producer's page-table entries (PageWindow)
 
     __device__ KV* k_stage(int stage) { return k.tile[stage]; }
     __device__ KV* v_stage(int stage) {

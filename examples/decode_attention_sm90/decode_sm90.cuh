@@ -18,7 +18,6 @@
 #include "decode.hpp"
 
 #include <cute_cpp/arch/copy.hpp>
-#include <ctm/common/ld_st.hpp>
 #include <cute_cpp/arch/fence.hpp>
 #include <cute_cpp/arch/griddepcontrol.hpp>
 #include <cute_cpp/arch/math.hpp>
@@ -80,70 +79,62 @@ __device__ __forceinline__ DecodeWork decode_work(DecodeParams const& p, std::ui
   return w;
 }
 
-/// A split's page-table entries, read 32 slots at a time by a producer warp's lanes (cp.async,
-/// one entry each) into two shared windows: the next window's entries are in flight while this
-/// one's pages are used, so nothing waits on a table load. Windows are walked from the split's
-/// first slot up, as the blocks are.
+/// A split's page-table entries in its producer warp's registers: each lane holds one entry of the
+/// 32-slot window in use and one of the next, loaded a window ahead so that no block waits on the
+/// table; a box's page is one shuffle away. Windows are walked from the split's first slot up, as
+/// the blocks are. (Two shared windows filled by cp.async, read with one shared load per box, cost
+/// a load's latency per box: pages of 16 keys streamed at half a device copy's rate.)
 struct PageWindow {
-  std::int32_t (*windows)[32];        ///< two windows of 32 entries, in shared memory
-  std::uint32_t address = 0;          ///< their shared-window address (read with ld.shared)
   std::int32_t const* row = nullptr;  ///< the sequence's table row
   std::int32_t first = 0, slots = 0;  ///< the split's first slot; the row's length
-  std::int32_t window = -1;           ///< the window in use: slots first + 32 window ..
-  std::uint32_t lane = 0;
+  std::int32_t window = 0;            ///< the window in `current`: slots first + 32 window ..
+  std::int32_t lane = 0;
+  std::int32_t current = 0, next = 0;
 
-  __device__ __forceinline__ void fetch(std::int32_t w) const {
-    std::int32_t const slot = first + 32 * w + std::int32_t(lane);
-    bool const inside = slot < slots;
-    arch::cp_async<4>(&windows[w & 1][lane], inside ? row + slot : row, inside ? 4u : 0u);
-    arch::cp_async_commit_group();
+  [[nodiscard]] __device__ __forceinline__ std::int32_t load(std::int32_t w) const {
+    std::int32_t const slot = first + 32 * w + lane;
+    return slot < slots ? __ldg(row + slot) : 0;
   }
   /// Starts the first two windows' loads.
-  __device__ __forceinline__ PageWindow(std::int32_t (*shared)[32], std::int32_t const* table_row,
-                                        std::int32_t first_slot, std::int32_t row_slots, std::uint32_t lane_index)
-      : windows(shared), address(ctm::cvta_to_shared_u32(shared)), row(table_row), first(first_slot),
-        slots(row_slots), lane(lane_index) {
+  __device__ __forceinline__ PageWindow(std::int32_t const* table_row, std::int32_t first_slot,
+                                        std::int32_t row_slots, std::uint32_t lane_index)
+      : row(table_row), first(first_slot), slots(row_slots), lane(std::int32_t(lane_index)) {
     if (row == nullptr) return;
-    fetch(0);
-    fetch(1);
+    current = load(0);
+    next = load(1);
   }
-  /// The page of `slot` (at or above the previous call's, at most one window on); every lane of
-  /// the warp calls it.
-  __device__ __forceinline__ std::int32_t page(std::int32_t slot) {
-    std::int32_t const w = (slot - first) / 32;
+  /// The page of this lane's `slot`, in the window of `block_slot` (the block's first slot, the
+  /// same in every lane, which all call this; a block's slots lie in one window).
+  __device__ __forceinline__ std::int32_t page(std::int32_t block_slot, std::int32_t slot) {
+    std::int32_t const w = (block_slot - first) / 32;
     if (w != window) {
-      // Entering window w: the one after it may overwrite the one left (read by every lane), and
-      // w's own group lands (the next window's, the youngest, may pend).
-      if (w > 0) {
-        __syncwarp();
-        fetch(w + 1);
-      }
-      arch::cp_async_wait_group<1>();
-      __syncwarp();
+      current = w == window + 1 ? next : load(w);
+      next = load(w + 1);
       window = w;
     }
-    // A plain shared load: a cluster-scope one with a memory clobber (as before) serialised the
-    // block's boxes behind each load's latency, the limit of pages of 16 keys.
-    return std::int32_t(ctm::ld_shared_b32(address + 4 * (32 * (w & 1) + (slot - first) % 32)));
+    return __shfl_sync(~0u, current, (slot - first) % 32);
   }
 };
 
 /// A producer warp: per key block, `Chunks` box_cols-column chunks of the block's keys (K's
-/// or V's) into its pipeline's stage, as box_rows-key boxes; lane 0 issues the loads, the warp reads
-/// the page table (PageWindow). Boxes past the sequence's end read its last box again (their keys
-/// are masked and their V rows zeroed), so a table entry past the sequence is never used.
+/// or V's) into its pipeline's stage, as box_rows-key boxes. Lane j finds box j (its page by one
+/// shuffle of the table's window, PageWindow) and issues its loads once lane 0 has acquired the
+/// stage. Boxes past the sequence's end read its last box again (their keys are masked and their V
+/// rows zeroed), so a table entry past the sequence is never used.
 template <class Plan, class Pipeline, int Chunks>
 __device__ __forceinline__ void decode_producer(typename Pipeline::SharedStorage* barriers,
                                                 typename Plan::KvElement* stage0, int stage_elems,
-                                                typename Plan::MapKV const& map, std::int32_t (*windows)[32],
-                                                DecodeParams const& p, DecodeWork const& w) {
-  constexpr int BN = Plan::block_n, R = Plan::box_rows, BC = Plan::box_cols;
+                                                typename Plan::MapKV const& map, DecodeParams const& p,
+                                                DecodeWork const& w) {
+  constexpr int BN = Plan::block_n, R = Plan::box_rows, BC = Plan::box_cols, Boxes = Plan::boxes_per_tile;
+  static_assert(Boxes <= 32, "cute-cpp [attention.decode-tile]: a block's boxes are one a lane");
   Pipeline const pipe{barriers};
   auto state = make_pipeline_state<Plan::stages>(PipelineUserType::Producer);
   auto const lane = std::uint32_t(threadIdx.x % 32);
+  std::int32_t const box = std::int32_t(lane) % Boxes;  // lanes past the boxes shadow one
   // A block's keys lie in one window: 32 slots hold 512 keys or more, a multiple of any block_n.
   static_assert(32 * 16 % BN == 0, "cute-cpp [attention.decode-tile]: a key block within one page-table window");
-  PageWindow pages(windows, p.paged() ? p.block_table + w.batch * p.max_pages_per_seq : nullptr,
+  PageWindow pages(p.paged() ? p.block_table + w.batch * p.max_pages_per_seq : nullptr,
                    p.paged() ? std::int32_t(p.page_div.divide(std::uint32_t(w.n_begin * BN))) : 0,
                    p.max_pages_per_seq, lane);
   // Programmatic dependent launch: the table's first windows are on their way; the keys are the
@@ -151,42 +142,37 @@ __device__ __forceinline__ void decode_producer(typename Pipeline::SharedStorage
   arch::griddepcontrol_wait();
   std::int32_t const last_key = w.seq_k - 1;  // the length's load lands here, behind the table's
   for (std::int32_t n = w.n_begin; n < w.n_end; ++n) {
-    // Where each box of the block lies: (row, outer) of the cache's (dim, row, head, outer) map.
-    std::int32_t rows[Plan::boxes_per_tile], outers[Plan::boxes_per_tile];
-#pragma unroll
-    for (int j = 0; j < Plan::boxes_per_tile; ++j) {
-      if (p.paged()) {
-        std::uint32_t slot = 0, in_page = 0;
-        p.page_div.divmod(std::uint32_t(min(n * BN + j * R, last_key)), slot, in_page);
-        std::int32_t const page = pages.page(std::int32_t(slot));
+    // Where this lane's box lies: (row, outer) of the cache's (dim, row, head, outer) map.
+    std::int32_t row = n * BN + box * R, outer = w.batch;
+    if (p.paged()) {
+      std::uint32_t slot = 0, in_page = 0;
+      p.page_div.divmod(std::uint32_t(min(row, last_key)), slot, in_page);
+      std::int32_t const page =
+          pages.page(std::int32_t(p.page_div.divide(std::uint32_t(n * BN))), std::int32_t(slot));
 #if !defined(NDEBUG)
-        if (lane == 0 && (page < 0 || page >= p.num_pages)) {
-          printf("cute-cpp [attention.block-table]: sequence %d: page %d of %d at slot %u\n", w.batch, page,
-                 p.num_pages, slot);
-          __trap();
-        }
-#endif
-        rows[j] = std::int32_t(in_page) / R * R;
-        outers[j] = max(0, min(page, p.num_pages - 1));
-      } else {
-        rows[j] = n * BN + j * R;
-        outers[j] = w.batch;
+      if (std::int32_t(lane) < Boxes && (page < 0 || page >= p.num_pages)) {
+        printf("cute-cpp [attention.block-table]: sequence %d: page %d of %d at slot %u\n", w.batch, page,
+               p.num_pages, slot);
+        __trap();
       }
+#endif
+      row = std::int32_t(in_page) / R * R;
+      outer = max(0, min(page, p.num_pages - 1));
     }
     if (lane == 0) {
       pipe.producer_acquire(state);
       pipe.producer_expect_tx(state);
+    }
+    __syncwarp();
+    if (std::int32_t(lane) < Boxes) {
 #pragma unroll
       for (int c = 0; c < Chunks; ++c)
-#pragma unroll
-        for (int j = 0; j < Plan::boxes_per_tile; ++j)
-          TmaCopy::load(map, stage0 + state.index() * stage_elems + (c * BN + j * R) * BC,
-                        pipe.producer_get_barrier(state), BC * c, rows[j], w.kv_head, outers[j]);
+        TmaCopy::load(map, stage0 + state.index() * stage_elems + (c * BN + box * R) * BC,
+                      pipe.producer_get_barrier(state), BC * c, row, w.kv_head, outer);
     }
     state.advance();
     __syncwarp();
   }
-  arch::cp_async_wait_group<0>();  // no copy outlives the warp (an empty split's, a window past the end)
 }
 
 /// The query row `row` (0 .. rows) of a kv head's block: its token and q head.
@@ -401,11 +387,11 @@ decode_kernel(const __grid_constant__ typename Plan::MapKV map_k, const __grid_c
     int const warp = int(threadIdx.x - Plan::producer_thread0) / 32;
     if (warp == 0) {
       decode_producer<Plan, typename Plan::PipelineK, Plan::head_dim / Plan::box_cols>(
-          &smem.k_barriers, smem.k_stage(0), Plan::block_n * Plan::head_dim, map_k, smem.page_windows[0], p, w);
+          &smem.k_barriers, smem.k_stage(0), Plan::block_n * Plan::head_dim, map_k, p, w);
     } else if constexpr (!Plan::v_in_k) {
       if (warp == 1)
         decode_producer<Plan, typename Plan::PipelineV, Plan::head_dim_v / Plan::box_cols>(
-            &smem.v_barriers, smem.v_stage(0), Plan::block_n * Plan::head_dim_v, map_v, smem.page_windows[1], p, w);
+            &smem.v_barriers, smem.v_stage(0), Plan::block_n * Plan::head_dim_v, map_v, p, w);
     }
     return;
   }
