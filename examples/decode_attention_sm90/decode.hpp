@@ -161,6 +161,7 @@ struct DecodePlan {
     [[no_unique_address]] Maybe<kv_fp8, TransposedSoftmax> softmax;
     typename PipelineK::SharedStorage k_barriers;
     [[no_unique_address]] Maybe<!v_in_k, typename PipelineV::SharedStorage> v_barriers;
+    float combine_weights[consumer_threads / 32][32];  ///< a consumer warp's split weights (in-cluster combine)
 
     __device__ KV* k_stage(int stage) { return k.tile[stage]; }
     __device__ KV* v_stage(int stage) {
@@ -224,6 +225,9 @@ struct DecodeParams {
   std::int32_t rows = 1;      ///< group x q_tokens: query rows per kv head
   std::int32_t m_blocks = 1;  ///< 64-row blocks of them
   std::int32_t splits = 1;
+  /// The splits of a (sequence, kv head, row block) are one cluster, which combines their partials
+  /// itself (no combine kernel): at most max_cluster_splits splits.
+  bool combine_in_cluster = false;
   FastDivmod m_blocks_div, splits_div, heads_kv_div;  ///< a CTA's coordinates from its index
   float scale_log2 = 0.0f;  ///< softmax scale times log2(e)
   bool causal = true;
@@ -279,13 +283,11 @@ using Mla = DecodePlan<T, 576, 512,
                                     .v_in_k = true}>;
 
 /// An e4m3 cache (FP8 KV) for bf16 or f16 queries, head dims 128 and 256, read by two consumer
-/// warpgroups (blocks in turn) straight from the TMA ring into registers, the ring 192 KB: D128 in
-/// 128-key tiles with 64-key boxes, 64-key tiles with 16-key boxes (the --sweep-e4m3 rows in the
-/// README), D256 in 64-key tiles.
+/// warpgroups (blocks in turn) straight from the TMA ring into registers, the ring 192 KB in six
+/// stages: D128 in 128-key tiles, D256 in 64-key tiles (the --sweep-e4m3 rows in the README).
 template <class T, int D, int BoxRows>
 using Fp8Plan = DecodePlan<T, D, D,
-                           DecodeConfig{.block_n = D == 128 && BoxRows == 64 ? 128 : 64,
-                                        .stages = D == 128 && BoxRows < 64 ? 12 : 6, .box_rows = BoxRows,
+                           DecodeConfig{.block_n = D == 128 ? 128 : 64, .stages = 6, .box_rows = BoxRows,
                                         .consumer_warpgroups = 2},
                            __nv_fp8_e4m3>;
 template <class T>

@@ -17,6 +17,7 @@
 // one consumer warpgroup per CTA and the producer's stages are what keep the cache streaming.
 #include "decode.hpp"
 
+#include <cute_cpp/arch/cluster.hpp>
 #include <cute_cpp/arch/copy.hpp>
 #include <cute_cpp/arch/fence.hpp>
 #include <cute_cpp/arch/griddepcontrol.hpp>
@@ -49,8 +50,9 @@ template <int BlockN>
 __device__ __forceinline__ DecodeWork decode_work(DecodeParams const& p, std::uint32_t cta) {
   DecodeWork w;
   std::uint32_t rest = 0, m_block = 0, split = 0, batch = 0, kv_head = 0;
-  p.m_blocks_div.divmod(cta, rest, m_block);
-  p.splits_div.divmod(rest, rest, split);
+  // The splits are the fastest index: a cluster's CTAs (combine_in_cluster) are consecutive.
+  p.splits_div.divmod(cta, rest, split);
+  p.m_blocks_div.divmod(rest, rest, m_block);
   p.heads_kv_div.divmod(rest, batch, kv_head);
   w.batch = std::int32_t(batch);
   w.kv_head = std::int32_t(kv_head);
@@ -356,6 +358,102 @@ __device__ __forceinline__ void decode_consumer(typename Plan::SharedStorage& sm
 
 namespace cute_cpp::examples {
 
+/// The most splits a launch may have (the combine keeps one weight per split in shared memory).
+inline constexpr int max_decode_splits = 128;
+/// The most splits combined within their cluster (a portable size; clusters of 16 measured slower).
+inline constexpr int max_cluster_splits = 8;
+
+/// One query row's combination over the splits, by one warp: the lanes read the splits' LSEs
+/// together and turn them into weights exp(LSE - max) / sum (in `weights`, MaxSplits floats of
+/// the warp's shared memory); then each lane sums HeadDimV / 32 columns over the splits, several
+/// splits' loads in flight at once. The partials are other CTAs' writes: read from L2 (ld.cg).
+template <class T, int HeadDimV, int MaxSplits>
+__device__ __forceinline__ void decode_combine_row(DecodeParams const& p, std::int64_t q_row, int lane,
+                                                   float* weights) {
+  constexpr int per_lane = HeadDimV / 32, lse_per_lane = MaxSplits / 32;
+  std::int64_t const rows = std::int64_t(p.batch) * p.q_tokens * p.heads_q;
+  float lse[lse_per_lane];
+  float max_lse = -INFINITY;
+#pragma unroll
+  for (int i = 0; i < lse_per_lane; ++i) {
+    int const split = lane + 32 * i;
+    lse[i] = split < p.splits ? __ldcg(p.partial_lse + split * rows + q_row) : -INFINITY;
+    max_lse = fmaxf(max_lse, lse[i]);
+  }
+#pragma unroll
+  for (int offset = 16; offset > 0; offset /= 2) max_lse = fmaxf(max_lse, arch::shuffle_sync_bfly(max_lse, offset));
+  float total = 0.0f;
+#pragma unroll
+  for (int i = 0; i < lse_per_lane; ++i) {
+    // A split that saw no key has LSE -inf and weight 0 (its O is 0); so has every split when no
+    // split saw one.
+    lse[i] = lse[i] == -INFINITY ? 0.0f : expf(lse[i] - max_lse);
+    total += lse[i];
+  }
+#pragma unroll
+  for (int offset = 16; offset > 0; offset /= 2) total += arch::shuffle_sync_bfly(total, offset);
+  float const inverse = total > 0.0f ? 1.0f / total : 0.0f;
+#pragma unroll
+  for (int i = 0; i < lse_per_lane; ++i) weights[lane + 32 * i] = lse[i] * inverse;
+  __syncwarp();
+  float acc[per_lane] = {};
+  float const* part = p.partial_o + q_row * HeadDimV + lane * per_lane;
+#pragma unroll 4
+  for (int split = 0; split < p.splits; ++split, part += rows * HeadDimV) {
+    float const weight = weights[split];
+#pragma unroll
+    for (int i = 0; i < per_lane; i += 2) {
+      float2 const v = __ldcg(reinterpret_cast<float2 const*>(part + i));
+      acc[i] += weight * v.x;
+      acc[i + 1] += weight * v.y;
+    }
+  }
+  __syncwarp();  // the weights are read before the warp's next row writes them
+  std::int32_t const head = std::int32_t(q_row % p.heads_q), token = std::int32_t(q_row / p.heads_q % p.q_tokens);
+  std::int32_t const batch = std::int32_t(q_row / (std::int64_t(p.heads_q) * p.q_tokens));
+  T* const out = static_cast<T*>(p.o) + batch * p.o_batch_stride + token * p.o_seq_stride + head * p.o_head_stride +
+                 lane * per_lane;
+#pragma unroll
+  for (int i = 0; i < per_lane; i += 2) {
+    T pair[2] = {T(acc[i]), T(acc[i + 1])};
+    *reinterpret_cast<std::uint32_t*>(out + i) = *reinterpret_cast<std::uint32_t const*>(pair);
+  }
+  if (p.lse != nullptr && lane == 0) p.lse[q_row] = total > 0.0f ? max_lse + logf(total) : -INFINITY;
+}
+
+/// The splits' combination as a kernel of its own (more splits than a cluster holds): one warp
+/// per query row.
+template <class T, int HeadDimV>
+__global__ void __launch_bounds__(128) decode_combine_kernel(DecodeParams const p) {
+  __shared__ float weights[4][max_decode_splits];
+  // Launched as a programmatic dependent of the decode kernel: its launch overlaps that kernel's
+  // run, and this waits here until the partials are written.
+  arch::griddepcontrol_wait();
+  std::int64_t const rows = std::int64_t(p.batch) * p.q_tokens * p.heads_q;
+  int const warp = int(threadIdx.x / 32), lane = int(threadIdx.x % 32);
+  std::int64_t const q_row = std::int64_t(blockIdx.x) * 4 + warp;
+  if (q_row >= rows) return;
+  decode_combine_row<T, HeadDimV, max_decode_splits>(p, q_row, lane, weights[warp]);
+}
+
+/// The splits' combination within their cluster (combine_in_cluster), once every split's partial
+/// is written (the cluster barrier, release and acquire): the cluster's consumer warps share the
+/// block's query rows, a warp a row.
+template <class Plan>
+__device__ __forceinline__ void decode_combine_in_cluster(DecodeParams const& p, DecodeWork const& w,
+                                                          float (*weights)[32]) {
+  static_assert(max_cluster_splits <= 32, "cute-cpp [attention.splits]: a cluster's splits are one a lane");
+  constexpr int warps = Plan::consumer_threads / 32;
+  int const warp = int(threadIdx.x / 32), lane = int(threadIdx.x % 32);
+  std::int32_t const first = w.m_block * Plan::block_m;
+  std::int32_t const rows = min(Plan::block_m, p.rows - first);
+  for (std::int32_t r = w.split * warps + warp; r < rows; r += p.splits * warps) {
+    DecodeRow const d = decode_row(p, w, first + r);
+    std::int64_t const q_row = (std::int64_t(w.batch) * p.q_tokens + d.token) * p.heads_q + d.head;
+    decode_combine_row<typename Plan::Element, Plan::head_dim_v, 32>(p, q_row, lane, weights[warp]);
+  }
+}
+
 /// The decode kernel: one CTA per (sequence, kv head, query-row block, split).
 template <class Plan>
 __global__ void __launch_bounds__(Plan::threads, Plan::ctas_per_sm)
@@ -366,7 +464,7 @@ decode_kernel(const __grid_constant__ typename Plan::MapKV map_k, const __grid_c
   SmemAllocator carve(smem_raw);
   auto& smem = *carve.allocate_object<typename Plan::SharedStorage>();
   DecodeWork const w = decode_work<Plan::block_n>(p, blockIdx.x);
-  // The combine kernel (with splits) may launch now: it waits for this grid's writes itself.
+  // The combine kernel (splits beyond a cluster) may launch now: it waits for this grid's writes.
   arch::griddepcontrol_launch_dependents();
   if (threadIdx.x == 0) {
     Plan::PipelineK::init(smem.k_barriers);
@@ -393,77 +491,18 @@ decode_kernel(const __grid_constant__ typename Plan::MapKV map_k, const __grid_c
         decode_producer<Plan, typename Plan::PipelineV, Plan::head_dim_v / Plan::box_cols>(
             &smem.v_barriers, smem.v_stage(0), Plan::block_n * Plan::head_dim_v, map_v, p, w);
     }
+    // Every thread of the cluster meets at its barrier (the producers' part is done).
+    if (p.combine_in_cluster) arch::cluster_sync();
     return;
   }
   if constexpr (Plan::producer_warpgroup) arch::warpgroup_reg_alloc<Plan::consumer_registers>();
   arch::griddepcontrol_wait();
   if constexpr (Plan::kv_fp8) decode_fp8_consumer<Plan>(smem, p, w);
   else decode_consumer<Plan>(smem, p, w);
-}
-
-/// The most splits a launch may have (the combine keeps one weight per split in shared memory).
-inline constexpr int max_decode_splits = 128;
-
-/// The splits' combination: one warp per query row. The lanes read the splits' LSEs together and
-/// turn them into weights exp(LSE - max) / sum; then each lane sums HeadDimV / 32 columns over the
-/// splits, several splits' loads in flight at once.
-template <class T, int HeadDimV>
-__global__ void __launch_bounds__(128) decode_combine_kernel(DecodeParams const p) {
-  constexpr int per_lane = HeadDimV / 32, lse_per_lane = max_decode_splits / 32;
-  __shared__ float weights[4][max_decode_splits];
-  // Launched as a programmatic dependent of the decode kernel: its launch overlaps that kernel's
-  // run, and this waits here until the partials are written.
-  arch::griddepcontrol_wait();
-  std::int64_t const rows = std::int64_t(p.batch) * p.q_tokens * p.heads_q;
-  int const warp = int(threadIdx.x / 32), lane = int(threadIdx.x % 32);
-  std::int64_t const q_row = std::int64_t(blockIdx.x) * 4 + warp;
-  if (q_row >= rows) return;
-  float lse[lse_per_lane];
-  float max_lse = -INFINITY;
-#pragma unroll
-  for (int i = 0; i < lse_per_lane; ++i) {
-    int const split = lane + 32 * i;
-    lse[i] = split < p.splits ? p.partial_lse[split * rows + q_row] : -INFINITY;
-    max_lse = fmaxf(max_lse, lse[i]);
+  if (p.combine_in_cluster) {
+    arch::cluster_sync();  // release: this split's partials; acquire: the others'
+    decode_combine_in_cluster<Plan>(p, w, smem.combine_weights);
   }
-#pragma unroll
-  for (int offset = 16; offset > 0; offset /= 2) max_lse = fmaxf(max_lse, arch::shuffle_sync_bfly(max_lse, offset));
-  float total = 0.0f;
-#pragma unroll
-  for (int i = 0; i < lse_per_lane; ++i) {
-    // A split that saw no key has LSE -inf and weight 0 (its O is 0); so has every split when no
-    // split saw one.
-    lse[i] = lse[i] == -INFINITY ? 0.0f : expf(lse[i] - max_lse);
-    total += lse[i];
-  }
-#pragma unroll
-  for (int offset = 16; offset > 0; offset /= 2) total += arch::shuffle_sync_bfly(total, offset);
-  float const inverse = total > 0.0f ? 1.0f / total : 0.0f;
-#pragma unroll
-  for (int i = 0; i < lse_per_lane; ++i) weights[warp][lane + 32 * i] = lse[i] * inverse;
-  __syncwarp();
-  float acc[per_lane] = {};
-  float const* part = p.partial_o + q_row * HeadDimV + lane * per_lane;
-#pragma unroll 4
-  for (int split = 0; split < p.splits; ++split, part += rows * HeadDimV) {
-    float const weight = weights[warp][split];
-#pragma unroll
-    for (int i = 0; i < per_lane; i += 2) {
-      float2 const v = *reinterpret_cast<float2 const*>(part + i);
-      acc[i] += weight * v.x;
-      acc[i + 1] += weight * v.y;
-    }
-  }
-  std::int32_t const head = std::int32_t(q_row % p.heads_q), token = std::int32_t(q_row / p.heads_q % p.q_tokens);
-  std::int32_t const batch = std::int32_t(q_row / (std::int64_t(p.heads_q) * p.q_tokens));
-  T* const out = static_cast<T*>(p.o) + batch * p.o_batch_stride + token * p.o_seq_stride + head * p.o_head_stride +
-                 lane * per_lane;
-#pragma unroll
-  for (int i = 0; i < per_lane; i += 2) {
-    T pair[2] = {T(acc[i]), T(acc[i + 1])};
-    *reinterpret_cast<std::uint32_t*>(out + i) = *reinterpret_cast<std::uint32_t const*>(pair);
-  }
-  if (p.lse != nullptr && lane == 0) p.lse[q_row] = total > 0.0f ? max_lse + logf(total) : -INFINITY;
 }
 
 namespace detail {
@@ -492,9 +531,13 @@ int choose_splits(DecodeArguments<T, KV> const& a) {
   };
   double best = 0;
   for (std::int64_t s = 1; s <= most; ++s) best = std::max(best, filled(s));
-  for (std::int64_t s = 1; s <= most; ++s)
-    if (filled(s) >= 0.95 * best) return int(s);
-  return 1;
+  std::int64_t chosen = 1;
+  for (std::int64_t s = most; s >= 1; --s)
+    if (filled(s) >= 0.95 * best) chosen = s;
+  // A short sequence in a small launch (B1 KV4k: 16 splits of two blocks) is bound by each CTA's
+  // start and the combine, not by bandwidth: as many splits as combine within one cluster.
+  if (chosen > max_cluster_splits && blocks <= 8 * max_cluster_splits) chosen = max_cluster_splits;
+  return int(chosen);
 }
 
 template <class Plan, class T, class KV>
@@ -647,8 +690,18 @@ void run_decode(DecodeArguments<typename Plan::Element, typename Plan::KvElement
   config.block = dim3(Plan::threads);
   config.smem_bytes = Plan::smem_bytes;
   config.stream = stream;
+  // Up to max_cluster_splits splits combine in their cluster (no second kernel, no wait for the
+  // whole grid), where a cluster of them can be resident (it cannot under some MIG slices).
+  if (splits > 1 && splits <= max_cluster_splits) {
+    host::LaunchConfig clustered = config;
+    clustered.cluster = dim3(unsigned(splits));
+    if (host::resident_clusters(&decode_kernel<Plan>, clustered) > 0) {
+      config = clustered;
+      p.combine_in_cluster = true;
+    }
+  }
   host::launch(&decode_kernel<Plan>, "decode_attention_sm90", config, map_k, map_v, p);
-  if (splits > 1) {
+  if (splits > 1 && !p.combine_in_cluster) {
     host::LaunchConfig combine;
     combine.grid = dim3(unsigned((rows + 3) / 4));
     combine.block = dim3(128);
