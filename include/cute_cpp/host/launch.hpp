@@ -12,7 +12,6 @@
 #include <cstddef>
 #include <map>
 #include <mutex>
-#include <set>
 #include <string>
 #include <string_view>
 #include <tuple>
@@ -65,18 +64,6 @@ void allow_dynamic_smem(void (*kernel)(Params...), std::size_t bytes) {
   cuda_check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)),
              "cudaFuncSetAttribute(MaxDynamicSharedMemorySize)");
 }
-/// Lets `kernel` run in clusters of more than 8 CTAs (Hopper's non-portable sizes, up to 16),
-/// once per kernel and device; portable sizes need nothing.
-template <class... Params>
-void allow_cluster_size(void (*kernel)(Params...), dim3 cluster) {
-  if (cluster.x * cluster.y * cluster.z <= 8) return;
-  static std::mutex mutex;
-  static std::set<std::pair<void const*, int>> allowed;
-  std::lock_guard lock(mutex);
-  if (!allowed.insert({reinterpret_cast<void const*>(kernel), current_device()}).second) return;
-  cuda_check(cudaFuncSetAttribute(kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1),
-             "cudaFuncSetAttribute(NonPortableClusterSizeAllowed)");
-}
 }  // namespace detail
 
 /// How many clusters of config.cluster can be resident at once for `kernel` with
@@ -84,7 +71,6 @@ void allow_cluster_size(void (*kernel)(Params...), dim3 cluster) {
 template <class... Params>
 int max_active_clusters(void (*kernel)(Params...), LaunchConfig const& config) {
   detail::allow_dynamic_smem(kernel, config.smem_bytes);
-  detail::allow_cluster_size(kernel, config.cluster);
   cudaLaunchAttribute attribute{};
   attribute.id = cudaLaunchAttributeClusterDimension;
   attribute.val.clusterDim = {config.cluster.x, config.cluster.y, config.cluster.z};
@@ -127,7 +113,6 @@ void launch(void (*kernel)(Params...), std::string_view name, LaunchConfig const
     check_kernel_target(reinterpret_cast<void const*>(kernel), name);
   }
   detail::allow_dynamic_smem(kernel, config.smem_bytes);
-  detail::allow_cluster_size(kernel, config.cluster);
   cudaLaunchAttribute attributes[2]{};
   unsigned count = 0;
   if (config.cluster.x * config.cluster.y * config.cluster.z > 1) {
