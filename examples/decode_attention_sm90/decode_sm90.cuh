@@ -46,6 +46,38 @@ struct DecodeWork {
   std::int32_t seq_k = 0, n_begin = 0, n_end = 0;
 };
 
+/// `w`'s split's key blocks for its sequence's w.seq_k keys. Each sequence's own blocks are cut
+/// into p.splits runs of one length (the last ones shorter or empty): a short sequence in a launch
+/// sized for max_seq_k (a CUDA graph's, recorded for the longest sequence it may meet) still
+/// spreads over every split instead of filling the first.
+template <int BlockN>
+__device__ __forceinline__ void decode_split_range(DecodeParams const& p, DecodeWork& w) {
+  std::int32_t const blocks = (w.seq_k + BlockN - 1) / BlockN;
+  std::int32_t const per_split = (blocks + p.splits - 1) / p.splits;
+  w.n_begin = min(blocks, w.split * per_split);
+  w.n_end = min(blocks, w.n_begin + per_split);
+}
+
+/// Sets `w`'s sequence length (`seq_k`, as loaded: checked against the cache's room here, after
+/// the kernel's barriers, so that its load is not waited on before them) and its split's blocks.
+template <int BlockN>
+__device__ __forceinline__ DecodeWork decode_split_keys(DecodeParams const& p, DecodeWork w, std::int32_t loaded) {
+  std::int32_t const seq_k = p.seqlens_k != nullptr ? loaded : p.max_seq_k;
+  std::int32_t const room = p.paged() ? p.max_pages_per_seq * std::int32_t(p.page_div.divisor) : p.max_seq_k;
+  if (seq_k < 0 || seq_k > room) {
+#if !defined(NDEBUG)
+    printf("cute-cpp [attention.block-table]: sequence %d: k length %d outside 0..%d\n", w.batch, seq_k, room);
+    __trap();
+#endif
+  }
+  // Release builds clamp a bad length, so that it reads nothing outside the cache.
+  w.seq_k = max(0, min(seq_k, room));
+  decode_split_range<BlockN>(p, w);
+  return w;
+}
+
+/// A CTA's coordinates from its index, and its split's keys as if the sequence were max_seq_k
+/// keys long (decode_split_keys sets the real ones).
 template <int BlockN>
 __device__ __forceinline__ DecodeWork decode_work(DecodeParams const& p, std::uint32_t cta) {
   DecodeWork w;
@@ -58,27 +90,17 @@ __device__ __forceinline__ DecodeWork decode_work(DecodeParams const& p, std::ui
   w.kv_head = std::int32_t(kv_head);
   w.m_block = std::int32_t(m_block);
   w.split = std::int32_t(split);
-  w.seq_k = p.max_seq_k;
-  if (p.seqlens_k != nullptr) {
-    std::int32_t const len = p.seqlens_k[w.batch];
-    std::int32_t const room = p.paged() ? p.max_pages_per_seq * std::int32_t(p.page_div.divisor) : p.max_seq_k;
-    if (len < 0 || len > room) {
-#if !defined(NDEBUG)
-      printf("cute-cpp [attention.block-table]: sequence %d: k length %d outside 0..%d\n", w.batch, len, room);
-      __trap();
-#endif
-    }
-    // Release builds clamp a bad length, so that it reads nothing outside the cache.
-    w.seq_k = max(0, min(len, room));
-  }
-  // Each sequence's own key blocks are cut into p.splits runs of one length (the last ones shorter or
-  // empty): a short sequence in a launch sized for max_seq_k (a CUDA graph's, recorded for the
-  // longest sequence it may meet) still spreads over every split instead of filling the first.
-  std::int32_t const blocks = (w.seq_k + BlockN - 1) / BlockN;
-  std::int32_t const per_split = (blocks + p.splits - 1) / p.splits;
-  w.n_begin = min(blocks, w.split * per_split);
-  w.n_end = min(blocks, w.n_begin + per_split);
+  w.seq_k = p.max_seq_k;  // checked on the host: max_seq_k fits the cache
+  decode_split_range<BlockN>(p, w);
   return w;
+}
+
+/// Sequence `batch`'s key length as loaded (0 without seqlens_k: decode_split_keys takes max_seq_k
+/// then, and checks it; selected there, a load in flight is not waited on before the barriers).
+__device__ __forceinline__ std::int32_t decode_seq_k(DecodeParams const& p, std::int32_t batch) {
+  std::int32_t len = 0;
+  if (p.seqlens_k != nullptr) len = p.seqlens_k[batch];
+  return len;
 }
 
 /// A split's page-table entries in its producer warp's registers: each lane holds one entry of the
@@ -118,6 +140,15 @@ struct PageWindow {
   }
 };
 
+/// The page-table window of `w`'s split (its first slot's), started loading by `lane`.
+template <int BlockN>
+__device__ __forceinline__ PageWindow decode_page_window(DecodeParams const& p, DecodeWork const& w,
+                                                         std::uint32_t lane) {
+  if (!p.paged()) return PageWindow(nullptr, 0, 0, lane);
+  return PageWindow(p.block_table + w.batch * p.max_pages_per_seq,
+                    std::int32_t(p.page_div.divide(std::uint32_t(w.n_begin * BlockN))), p.max_pages_per_seq, lane);
+}
+
 /// A producer warp: per key block, `Chunks` box_cols-column chunks of the block's keys (K's
 /// or V's) into its pipeline's stage, as box_rows-key boxes. Lane j finds box j (its page by one
 /// shuffle of the table's window, PageWindow) and issues its loads once lane 0 has acquired the
@@ -127,7 +158,7 @@ template <class Plan, class Pipeline, int Chunks>
 __device__ __forceinline__ void decode_producer(typename Pipeline::SharedStorage* barriers,
                                                 typename Plan::KvElement* stage0, int stage_elems,
                                                 typename Plan::MapKV const& map, DecodeParams const& p,
-                                                DecodeWork const& w) {
+                                                DecodeWork const& w, PageWindow pages) {
   constexpr int BN = Plan::block_n, R = Plan::box_rows, BC = Plan::box_cols, Boxes = Plan::boxes_per_tile;
   static_assert(Boxes <= 32, "cute-cpp [attention.decode-tile]: a block's boxes are one a lane");
   Pipeline const pipe{barriers};
@@ -136,13 +167,13 @@ __device__ __forceinline__ void decode_producer(typename Pipeline::SharedStorage
   std::int32_t const box = std::int32_t(lane) % Boxes;  // lanes past the boxes shadow one
   // A block's keys lie in one window: 32 slots hold 512 keys or more, a multiple of any block_n.
   static_assert(32 * 16 % BN == 0, "cute-cpp [attention.decode-tile]: a key block within one page-table window");
-  PageWindow pages(p.paged() ? p.block_table + w.batch * p.max_pages_per_seq : nullptr,
-                   p.paged() ? std::int32_t(p.page_div.divide(std::uint32_t(w.n_begin * BN))) : 0,
-                   p.max_pages_per_seq, lane);
+  // `pages` was started for a guess at the split's keys: loaded again where it was wrong.
+  if (p.paged() && std::int32_t(p.page_div.divide(std::uint32_t(w.n_begin * BN))) != pages.first)
+    pages = decode_page_window<BN>(p, w, lane);
   // Programmatic dependent launch: the table's first windows are on their way; the keys are the
   // predecessors' writes (the append).
   arch::griddepcontrol_wait();
-  std::int32_t const last_key = w.seq_k - 1;  // the length's load lands here, behind the table's
+  std::int32_t const last_key = w.seq_k - 1;
   for (std::int32_t n = w.n_begin; n < w.n_end; ++n) {
     // Where this lane's box lies: (row, outer) of the cache's (dim, row, head, outer) map.
     std::int32_t row = n * BN + box * R, outer = w.batch;
@@ -463,7 +494,16 @@ decode_kernel(const __grid_constant__ typename Plan::MapKV map_k, const __grid_c
   extern __shared__ char smem_raw[];
   SmemAllocator carve(smem_raw);
   auto& smem = *carve.allocate_object<typename Plan::SharedStorage>();
-  DecodeWork const w = decode_work<Plan::block_n>(p, blockIdx.x);
+  // The length loads while the barriers are set up; beside it, each producer warp's page-table
+  // window for the split of a max_seq_k-long sequence (a batch's longest, where the time goes),
+  // loaded again once the length shows it wrong. Both are used past the barrier only, so that
+  // neither load is waited on before it.
+  DecodeWork const guess = decode_work<Plan::block_n>(p, blockIdx.x);
+  std::int32_t const seq_k = decode_seq_k(p, guess.batch);
+  bool const producer = threadIdx.x >= Plan::producer_thread0 &&
+                        threadIdx.x < Plan::producer_thread0 + 32 * Plan::producer_warps;
+  PageWindow const pages = producer ? decode_page_window<Plan::block_n>(p, guess, threadIdx.x % 32)
+                                    : PageWindow(nullptr, 0, 0, 0);
   // The combine kernel (splits beyond a cluster) may launch now: it waits for this grid's writes.
   arch::griddepcontrol_launch_dependents();
   if (threadIdx.x == 0) {
@@ -485,17 +525,18 @@ decode_kernel(const __grid_constant__ typename Plan::MapKV map_k, const __grid_c
     int const warp = int(threadIdx.x - Plan::producer_thread0) / 32;
     if (warp == 0) {
       decode_producer<Plan, typename Plan::PipelineK, Plan::head_dim / Plan::box_cols>(
-          &smem.k_barriers, smem.k_stage(0), Plan::block_n * Plan::head_dim, map_k, p, w);
+          &smem.k_barriers, smem.k_stage(0), Plan::block_n * Plan::head_dim, map_k, p, decode_split_keys<Plan::block_n>(p, guess, seq_k), pages);
     } else if constexpr (!Plan::v_in_k) {
       if (warp == 1)
         decode_producer<Plan, typename Plan::PipelineV, Plan::head_dim_v / Plan::box_cols>(
-            &smem.v_barriers, smem.v_stage(0), Plan::block_n * Plan::head_dim_v, map_v, p, w);
+            &smem.v_barriers, smem.v_stage(0), Plan::block_n * Plan::head_dim_v, map_v, p, decode_split_keys<Plan::block_n>(p, guess, seq_k), pages);
     }
     // Every thread of the cluster meets at its barrier (the producers' part is done).
     if (p.combine_in_cluster) arch::cluster_sync();
     return;
   }
   if constexpr (Plan::producer_warpgroup) arch::warpgroup_reg_alloc<Plan::consumer_registers>();
+  DecodeWork const w = decode_split_keys<Plan::block_n>(p, guess, seq_k);
   arch::griddepcontrol_wait();
   if constexpr (Plan::kv_fp8) decode_fp8_consumer<Plan>(smem, p, w);
   else decode_consumer<Plan>(smem, p, w);
