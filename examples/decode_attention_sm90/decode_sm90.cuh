@@ -12,7 +12,9 @@
 //     OnlineSoftmax   in exp2 with the scale folded in; P converted in place as wgmma's A;
 //     O += P V        wgmma RS, overlapped with the next block's S;
 //     epilogue        O / rowsum and LSE: the output in q's type, or a split's partial in float.
-//   decode_combine    (splits only) per query row, the splits' O weighted by exp(LSE - max).
+//   decode_combine    (splits only) per query row, the splits' O weighted by exp(LSE - max):
+//                     by the splits' cluster once all are written (up to 8 splits), or by a
+//                     kernel of its own.
 // Memory-bound: the consumer's work per block is well under the time its bytes take to arrive, so
 // one consumer warpgroup per CTA and the producer's stages are what keep the cache streaming.
 #include "decode.hpp"

@@ -76,14 +76,6 @@ CTM_DEVICE uint4 ld_shared_v4_b32(std::uint32_t addr) {
   asm volatile("ld.shared.v4.b32 {%0, %1, %2, %3}, [%4];\n" : "=r"(d.x), "=r"(d.y), "=r"(d.z), "=r"(d.w) : "r"(addr) : "memory");
   return d;
 }
-/// ld.shared.b32: 4 bytes at a shared::cta address. Volatile (kept after the waits that make the
-/// word visible, e.g. cp.async.wait_group) but without a memory clobber, so that several such
-/// loads issue back to back and their uses can be scheduled after all of them.
-CTM_DEVICE std::uint32_t ld_shared_b32(std::uint32_t addr) {
-  std::uint32_t d;
-  asm volatile("ld.shared.b32 %0, [%1];\n" : "=r"(d) : "r"(addr));
-  return d;
-}
 /// st.shared.v4.b32 [addr], v.
 CTM_DEVICE void st_shared_v4_b32(std::uint32_t addr, uint4 v) {
   asm volatile("st.shared.v4.b32 [%0], {%1, %2, %3, %4};\n" ::"r"(addr), "r"(v.x), "r"(v.y), "r"(v.z), "r"(v.w) : "memory");
