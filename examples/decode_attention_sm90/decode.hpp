@@ -161,7 +161,6 @@ struct DecodePlan {
     [[no_unique_address]] Maybe<kv_fp8, TransposedSoftmax> softmax;
     typename PipelineK::SharedStorage k_barriers;
     [[no_unique_address]] Maybe<!v_in_k, typename PipelineV::SharedStorage> v_barriers;
-    float combine_weights[consumer_threads / 32][32];  ///< a consumer warp's split weights (in-cluster combine)
 
     __device__ KV* k_stage(int stage) { return k.tile[stage]; }
     __device__ KV* v_stage(int stage) {

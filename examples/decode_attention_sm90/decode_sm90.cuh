@@ -397,14 +397,28 @@ inline constexpr int max_decode_splits = 128;
 inline constexpr int max_cluster_splits = 8;
 
 /// One query row's combination over the splits, by one warp: the lanes read the splits' LSEs
-/// together and turn them into weights exp(LSE - max) / sum (in `weights`, MaxSplits floats of
-/// the warp's shared memory); then each lane sums HeadDimV / 32 columns over the splits, several
-/// splits' loads in flight at once. The partials are other CTAs' writes: read from L2 (ld.cg).
-template <class T, int HeadDimV, int MaxSplits>
+/// together and turn them into weights exp(LSE - max) / sum; then each lane sums HeadDimV / 32
+/// columns over the splits. The partials are other CTAs' writes: read from L2 (ld.cg). Held > 0
+/// (at most Held splits, one a lane): every split's O is loaded beside the LSEs, before the
+/// weights are known, and a split's weight is a shuffle from its lane (one L2 round trip, not
+/// two); otherwise the weights go through `weights` (MaxSplits floats of the warp's shared
+/// memory) and the O loads follow them, several splits in flight at once.
+template <class T, int HeadDimV, int MaxSplits, int Held = 0>
 __device__ __forceinline__ void decode_combine_row(DecodeParams const& p, std::int64_t q_row, int lane,
                                                    float* weights) {
   constexpr int per_lane = HeadDimV / 32, lse_per_lane = MaxSplits / 32;
+  static_assert(Held <= 32 && (Held == 0 || lse_per_lane == 1),
+                "cute-cpp [attention.splits]: held splits are one a lane");
   std::int64_t const rows = std::int64_t(p.batch) * p.q_tokens * p.heads_q;
+  float const* const part0 = p.partial_o + q_row * HeadDimV + lane * per_lane;
+  float2 held[Held > 0 ? Held : 1][per_lane / 2];
+#pragma unroll
+  for (int split = 0; split < Held; ++split)
+    if (split < p.splits) {
+#pragma unroll
+      for (int i = 0; i < per_lane; i += 2)
+        held[split][i / 2] = __ldcg(reinterpret_cast<float2 const*>(part0 + split * rows * HeadDimV + i));
+    }
   float lse[lse_per_lane];
   float max_lse = -INFINITY;
 #pragma unroll
@@ -426,22 +440,36 @@ __device__ __forceinline__ void decode_combine_row(DecodeParams const& p, std::i
 #pragma unroll
   for (int offset = 16; offset > 0; offset /= 2) total += arch::shuffle_sync_bfly(total, offset);
   float const inverse = total > 0.0f ? 1.0f / total : 0.0f;
-#pragma unroll
-  for (int i = 0; i < lse_per_lane; ++i) weights[lane + 32 * i] = lse[i] * inverse;
-  __syncwarp();
   float acc[per_lane] = {};
-  float const* part = p.partial_o + q_row * HeadDimV + lane * per_lane;
-#pragma unroll 4
-  for (int split = 0; split < p.splits; ++split, part += rows * HeadDimV) {
-    float const weight = weights[split];
+  if constexpr (Held > 0) {
 #pragma unroll
-    for (int i = 0; i < per_lane; i += 2) {
-      float2 const v = __ldcg(reinterpret_cast<float2 const*>(part + i));
-      acc[i] += weight * v.x;
-      acc[i + 1] += weight * v.y;
+    for (int split = 0; split < Held; ++split) {
+      float const weight = __shfl_sync(~0u, lse[0] * inverse, split);
+      if (split < p.splits) {
+#pragma unroll
+        for (int i = 0; i < per_lane; i += 2) {
+          acc[i] += weight * held[split][i / 2].x;
+          acc[i + 1] += weight * held[split][i / 2].y;
+        }
+      }
     }
+  } else {
+#pragma unroll
+    for (int i = 0; i < lse_per_lane; ++i) weights[lane + 32 * i] = lse[i] * inverse;
+    __syncwarp();
+    float const* part = part0;
+#pragma unroll 4
+    for (int split = 0; split < p.splits; ++split, part += rows * HeadDimV) {
+      float const weight = weights[split];
+#pragma unroll
+      for (int i = 0; i < per_lane; i += 2) {
+        float2 const v = __ldcg(reinterpret_cast<float2 const*>(part + i));
+        acc[i] += weight * v.x;
+        acc[i + 1] += weight * v.y;
+      }
+    }
+    __syncwarp();  // the weights are read before the warp's next row writes them
   }
-  __syncwarp();  // the weights are read before the warp's next row writes them
   std::int32_t const head = std::int32_t(q_row % p.heads_q), token = std::int32_t(q_row / p.heads_q % p.q_tokens);
   std::int32_t const batch = std::int32_t(q_row / (std::int64_t(p.heads_q) * p.q_tokens));
   T* const out = static_cast<T*>(p.o) + batch * p.o_batch_stride + token * p.o_seq_stride + head * p.o_head_stride +
@@ -473,9 +501,7 @@ __global__ void __launch_bounds__(128) decode_combine_kernel(DecodeParams const 
 /// is written (the cluster barrier, release and acquire): the cluster's consumer warps share the
 /// block's query rows, a warp a row.
 template <class Plan>
-__device__ __forceinline__ void decode_combine_in_cluster(DecodeParams const& p, DecodeWork const& w,
-                                                          float (*weights)[32]) {
-  static_assert(max_cluster_splits <= 32, "cute-cpp [attention.splits]: a cluster's splits are one a lane");
+__device__ __forceinline__ void decode_combine_in_cluster(DecodeParams const& p, DecodeWork const& w) {
   constexpr int warps = Plan::consumer_threads / 32;
   int const warp = int(threadIdx.x / 32), lane = int(threadIdx.x % 32);
   std::int32_t const first = w.m_block * Plan::block_m;
@@ -483,7 +509,7 @@ __device__ __forceinline__ void decode_combine_in_cluster(DecodeParams const& p,
   for (std::int32_t r = w.split * warps + warp; r < rows; r += p.splits * warps) {
     DecodeRow const d = decode_row(p, w, first + r);
     std::int64_t const q_row = (std::int64_t(w.batch) * p.q_tokens + d.token) * p.heads_q + d.head;
-    decode_combine_row<typename Plan::Element, Plan::head_dim_v, 32>(p, q_row, lane, weights[warp]);
+    decode_combine_row<typename Plan::Element, Plan::head_dim_v, 32, max_cluster_splits>(p, q_row, lane, nullptr);
   }
 }
 
@@ -544,7 +570,7 @@ decode_kernel(const __grid_constant__ typename Plan::MapKV map_k, const __grid_c
   else decode_consumer<Plan>(smem, p, w);
   if (p.combine_in_cluster) {
     arch::cluster_sync();  // release: this split's partials; acquire: the others'
-    decode_combine_in_cluster<Plan>(p, w, smem.combine_weights);
+    decode_combine_in_cluster<Plan>(p, w);
   }
 }
 
