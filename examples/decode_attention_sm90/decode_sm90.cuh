@@ -142,13 +142,19 @@ struct PageWindow {
   }
 };
 
+/// The page-table slot of `w`'s split's first key.
+template <int BlockN>
+__device__ __forceinline__ std::int32_t decode_first_slot(DecodeParams const& p, DecodeWork const& w) {
+  return std::int32_t(p.page_div.divide(std::uint32_t(w.n_begin * BlockN)));
+}
+
 /// The page-table window of `w`'s split (its first slot's), started loading by `lane`.
 template <int BlockN>
 __device__ __forceinline__ PageWindow decode_page_window(DecodeParams const& p, DecodeWork const& w,
                                                          std::uint32_t lane) {
   if (!p.paged()) return PageWindow(nullptr, 0, 0, lane);
-  return PageWindow(p.block_table + w.batch * p.max_pages_per_seq,
-                    std::int32_t(p.page_div.divide(std::uint32_t(w.n_begin * BlockN))), p.max_pages_per_seq, lane);
+  return PageWindow(p.block_table + w.batch * p.max_pages_per_seq, decode_first_slot<BlockN>(p, w),
+                    p.max_pages_per_seq, lane);
 }
 
 /// A producer warp: per key block, `Chunks` box_cols-column chunks of the block's keys (K's
@@ -170,7 +176,7 @@ __device__ __forceinline__ void decode_producer(typename Pipeline::SharedStorage
   // A block's keys lie in one window: 32 slots hold 512 keys or more, a multiple of any block_n.
   static_assert(32 * 16 % BN == 0, "cute-cpp [attention.decode-tile]: a key block within one page-table window");
   // `pages` was started for a guess at the split's keys: loaded again where it was wrong.
-  if (p.paged() && std::int32_t(p.page_div.divide(std::uint32_t(w.n_begin * BN))) != pages.first)
+  if (p.paged() && decode_first_slot<BN>(p, w) != pages.first)
     pages = decode_page_window<BN>(p, w, lane);
   // Programmatic dependent launch: the table's first windows are on their way; the keys are the
   // predecessors' writes (the append).
@@ -543,6 +549,7 @@ decode_kernel(const __grid_constant__ typename Plan::MapKV map_k, const __grid_c
     if constexpr (!Plan::v_in_k) TmaCopy::prefetch_descriptor(map_v);
   }
   __syncthreads();
+  DecodeWork const w = decode_split_keys<Plan::block_n>(p, guess, seq_k);
   // Programmatic dependent launch (a no-op for a plain launch): the keys just appended and the
   // queries are the predecessors' writes, so each role waits for them before its loads (the
   // producers once their page-table reads are under way; lengths and tables come from the host).
@@ -553,18 +560,17 @@ decode_kernel(const __grid_constant__ typename Plan::MapKV map_k, const __grid_c
     int const warp = int(threadIdx.x - Plan::producer_thread0) / 32;
     if (warp == 0) {
       decode_producer<Plan, typename Plan::PipelineK, Plan::head_dim / Plan::box_cols>(
-          &smem.k_barriers, smem.k_stage(0), Plan::block_n * Plan::head_dim, map_k, p, decode_split_keys<Plan::block_n>(p, guess, seq_k), pages);
+          &smem.k_barriers, smem.k_stage(0), Plan::block_n * Plan::head_dim, map_k, p, w, pages);
     } else if constexpr (!Plan::v_in_k) {
       if (warp == 1)
         decode_producer<Plan, typename Plan::PipelineV, Plan::head_dim_v / Plan::box_cols>(
-            &smem.v_barriers, smem.v_stage(0), Plan::block_n * Plan::head_dim_v, map_v, p, decode_split_keys<Plan::block_n>(p, guess, seq_k), pages);
+            &smem.v_barriers, smem.v_stage(0), Plan::block_n * Plan::head_dim_v, map_v, p, w, pages);
     }
     // Every thread of the cluster meets at its barrier (the producers' part is done).
     if (p.combine_in_cluster) arch::cluster_sync();
     return;
   }
   if constexpr (Plan::producer_warpgroup) arch::warpgroup_reg_alloc<Plan::consumer_registers>();
-  DecodeWork const w = decode_split_keys<Plan::block_n>(p, guess, seq_k);
   arch::griddepcontrol_wait();
   if constexpr (Plan::kv_fp8) decode_fp8_consumer<Plan>(smem, p, w);
   else decode_consumer<Plan>(smem, p, w);
