@@ -39,8 +39,9 @@ struct DecodeConfig {
   int stages = 4;
   int ctas_per_sm = 1;
   int box_rows = 64;  ///< keys per TMA box: pages must be a multiple (16 serves every page size)
-  /// Consumer warpgroups, each with O's next head_dim_v / consumer_warpgroups columns (and the
-  /// whole S, computed by each: wide D_v, MLA's 512, does not fit one warpgroup's registers).
+  /// Consumer warpgroups, each with O's next head_dim_v / consumer_warpgroups columns (wide D_v,
+  /// MLA's 512, does not fit one warpgroup's registers); they compute S for the blocks in turn
+  /// (decode_mla_consumer.cuh).
   int consumer_warpgroups = 1;
   /// V is K's first head_dim_v columns (MLA's latent cache, one tensor): one pipeline, read once.
   bool v_in_k = false;
@@ -112,8 +113,20 @@ struct DecodePlan {
   using MmaO = std::conditional_t<
       kv_fp8, sm90::WgmmaTiledMmaRS<__half, __half, float, sm90::BOperand<PChunk>, HeadDimV / 64, block_m>,
       sm90::WgmmaTiledMmaRS<T, T, float, sm90::BOperand<VTile>, 1, value_cols>>;
-  using ConsumersBarrier = NamedBarrier<1, consumer_threads>;
-  using GroupBarriers = NamedBarriers<2, consumer_warpgroups, 128>;  ///< one consumer warpgroup's
+  /// Two 16-bit consumer warpgroups (MLA) take S's blocks in turn, each passing its P to the other
+  /// through shared memory (the seesaw, decode_mla_consumer.cuh): O += P V from registers for its
+  /// own blocks (MmaO), from P's shared tile for the other's (MmaOShared).
+  static constexpr bool seesaw = !kv_fp8 && consumer_warpgroups == 2;
+  using PTile = SmemKMajor<T, block_m, block_n, block_n * int(sizeof(T)) >= 128 ? 128 : block_n * int(sizeof(T))>;
+  using MmaOShared = sm90::WgmmaTiledMma<T, T, float, sm90::AOperand<PTile>, sm90::BOperand<VTile>, 1, value_cols>;
+  /// The consumers' named barriers: all of them; one warpgroup's; and the seesaw's, per
+  /// warpgroup's P tile, full (its owner arrives, the other syncs) and empty (the other way).
+  using Barriers = NamedBarrierAllocation<BarrierRequest<1, consumer_threads>, BarrierRequest<consumer_warpgroups, 128>,
+                                          BarrierRequest<2, 256>, BarrierRequest<2, 256>>;
+  using ConsumersBarrier = typename Barriers::template user<0>::template barrier<0>;
+  using GroupBarriers = typename Barriers::template user<1>;
+  using PFull = typename Barriers::template user<2>;
+  using PEmpty = typename Barriers::template user<3>;
 
   static constexpr std::uint32_t k_bytes = std::uint32_t(block_n) * HeadDim * sizeof(KV);
   static constexpr std::uint32_t v_bytes = std::uint32_t(block_n) * HeadDimV * sizeof(KV);
@@ -153,12 +166,21 @@ struct DecodePlan {
     } merge;
   };
 
+  /// The seesaw's exchange: per warpgroup, the P of its latest block and its rows' running
+  /// maxima (log2 units, scale folded in) at that block; at the end, each one's row sums.
+  struct SeesawExchange {
+    alignas(1024) T p[2][block_m * block_n];
+    float max[2][block_m];
+    float sum[2][block_m];
+  };
+
   /// Q (an e4m3 cache: Qᵀ); the K and V rings (V's is K's when V is in K); the barriers.
   struct SharedStorage {
     alignas(1024) MmaElement q[block_m * HeadDim];
     Ring<KV, stages, block_n * HeadDim> k;
     [[no_unique_address]] Maybe<!v_in_k, Ring<KV, stages, block_n * HeadDimV>> v;
     [[no_unique_address]] Maybe<kv_fp8, TransposedSoftmax> softmax;
+    [[no_unique_address]] Maybe<seesaw, SeesawExchange> exchange;
     typename PipelineK::SharedStorage k_barriers;
     [[no_unique_address]] Maybe<!v_in_k, typename PipelineV::SharedStorage> v_barriers;
 
@@ -272,10 +294,9 @@ using D256Page16 = Plan<T, 256, 16>;
 
 /// MLA (DeepSeek's latent attention, FlashMLA's workload): D_qk 576 (512 latent + 64 rope), V
 /// the latent's 512 columns of the same cache (v_in_k), usually one kv head for 16 to 128 q heads.
-/// Two consumer warpgroups of 256 O columns; 32-key tiles in four stages (Q and the stages take
-/// 216 KB; 64-key tiles in two stages measured 0.46-0.58x of a device copy where these reach
-/// 0.49-0.66x: two stages left the next tile's load waiting on the one in use); boxes of 32 keys,
-/// so pages of a multiple of 32.
+/// Two consumer warpgroups of 256 O columns taking S's blocks in turn (the seesaw); 32-key tiles in
+/// four stages (Q, the stages and the P exchange take 225 KB); boxes of 32 keys, so pages of a
+/// multiple of 32.
 template <class T>
 using Mla = DecodePlan<T, 576, 512,
                        DecodeConfig{.block_n = 32, .stages = 4, .box_rows = 32, .consumer_warpgroups = 2,

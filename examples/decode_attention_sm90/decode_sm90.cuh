@@ -5,8 +5,9 @@
 // queries, split of its keys); it reads as its stages:
 //   decode_producer   two producer warps, K's and V's: per key block, TMA boxes of
 //                     the plan's box_rows keys from the block's pages (a box never straddles one);
-//   decode_consumer   the consumer warpgroup (MLA: two, each with half of O's columns; an e4m3
-//                     cache: decode_fp8_consumer.cuh, the same steps transposed):
+//   decode_consumer   the consumer warpgroup (MLA: two, each with half of O's columns, taking
+//                     S's blocks in turn, decode_mla_consumer.cuh; an e4m3 cache:
+//                     decode_fp8_consumer.cuh, the same steps transposed):
 //     Q               the group's q heads x new tokens, loaded once into a swizzled 64-row tile;
 //     S = Q Kᵀ        wgmma SS; the causal mask on the block holding the sequence's end;
 //     OnlineSoftmax   in exp2 with the scale folded in; P converted in place as wgmma's A;
@@ -246,11 +247,81 @@ __device__ __forceinline__ void load_queries(typename Plan::Element* q_tile, Dec
   Plan::ConsumersBarrier::sync();
 }
 
-/// A consumer warpgroup (see the file comment): with more than one, each computes the same S and
-/// softmax and keeps O's next value_cols columns.
+/// Where a 16-bit consumer's S (= Q Kᵀ, the block's 64 rows by block_n keys) is masked: the keys
+/// each of this thread's two rows sees end at band_hi (counted from its first column); keys below
+/// all_to are seen by every row of the block.
+struct DecodeBand {
+  std::int32_t band_hi[2];
+  std::int32_t all_to;
+
+  template <class Slice>
+  __device__ __forceinline__ DecodeBand(DecodeParams const& p, DecodeWork const& w, Slice const& slice,
+                                        std::int32_t row0) {
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {
+      std::int32_t const token = (row0 + slice.row(0, 2 * h)) / p.group;
+      band_hi[h] = (p.causal ? w.seq_k - p.q_tokens + token + 1 : w.seq_k) - slice.col(0);
+    }
+    all_to = p.causal ? w.seq_k - p.q_tokens + 1 : w.seq_k;
+  }
+  /// Sets the scores of block `n`'s keys that a row does not see to -inf.
+  template <int BlockN, class Slice, class FragmentS>
+  __device__ __forceinline__ void apply(FragmentS& s, std::int32_t n, Slice const& slice) const {
+    std::int32_t const n0 = n * BlockN;
+    if (n0 + BlockN <= all_to) return;
+#pragma unroll
+    for (int jj = 0; jj < BlockN / 2; ++jj) {
+      if (n0 + slice.col(jj) - slice.col(0) >= band_hi[OnlineSoftmax<BlockN, 8>::half(jj)]) s(jj, 0) = -INFINITY;
+    }
+  }
+};
+
+/// A 16-bit consumer's epilogue: per row of the block (this thread's two), the output in q's type
+/// (no splits) and its LSE, or the split's partial O and LSE in float; `o` is the warpgroup's
+/// value_cols columns of O, already divided by the rows' sums.
+template <class Plan>
+__device__ __forceinline__ void decode_store(typename Plan::MmaO::FragmentC const& o, float const (&lse)[2],
+                                             DecodeParams const& p, DecodeWork const& w) {
+  using T = typename Plan::Element;
+  int const thread = int(threadIdx.x) % 128, warpgroup = int(threadIdx.x) / 128;
+  // This thread's two rows (row halves h) are fixed: their destinations are found once, then each
+  // writes its column pairs (null: a row past the block's queries).
+  auto const os = Plan::MmaO::get_slice(thread);
+  bool const partial = p.splits > 1;
+  std::int64_t const rows_total = std::int64_t(p.batch) * p.q_tokens * p.heads_q;
+  T* out[2] = {nullptr, nullptr};
+  float* out_partial[2] = {nullptr, nullptr};
+#pragma unroll
+  for (int h = 0; h < 2; ++h) {
+    std::int32_t const row = w.m_block * Plan::block_m + os.row(0, 2 * h);
+    if (row >= p.rows) continue;
+    DecodeRow const d = decode_row(p, w, row);
+    std::int64_t const q_row = (std::int64_t(w.batch) * p.q_tokens + d.token) * p.heads_q + d.head;
+    if (partial) {
+      out_partial[h] = p.partial_o + (w.split * rows_total + q_row) * Plan::head_dim_v;
+      if (thread % 4 == 0 && warpgroup == 0) p.partial_lse[w.split * rows_total + q_row] = lse[h];
+    } else {
+      out[h] = static_cast<T*>(p.o) + w.batch * p.o_batch_stride + d.token * p.o_seq_stride + d.head * p.o_head_stride;
+      if (thread % 4 == 0 && warpgroup == 0 && p.lse != nullptr) p.lse[q_row] = lse[h];
+    }
+  }
+#pragma unroll
+  for (int jj = 0; jj < Plan::value_cols / 2; jj += 2) {
+    int const h = OnlineSoftmax<8, Plan::value_cols>::half(jj), col = warpgroup * Plan::value_cols + os.col(jj);
+    if (out_partial[h] != nullptr)
+      *reinterpret_cast<float2*>(out_partial[h] + col) = make_float2(o(jj, 0), o(jj + 1, 0));
+    if (out[h] != nullptr) {
+      T pair[2] = {T(o(jj, 0)), T(o(jj + 1, 0))};
+      *reinterpret_cast<std::uint32_t*>(out[h] + col) = *reinterpret_cast<std::uint32_t const*>(pair);
+    }
+  }
+}
+
+/// The consumer warpgroup of a 16-bit cache (see the file comment).
 template <class Plan>
 __device__ __forceinline__ void decode_consumer(typename Plan::SharedStorage& smem, DecodeParams const& p,
                                                 DecodeWork const& w) {
+  static_assert(Plan::consumer_warpgroups == 1, "cute-cpp [attention.head-dim]: two warpgroups take the seesaw");
   using T = typename Plan::Element;
   using MmaS = typename Plan::MmaS;
   using MmaO = typename Plan::MmaO;
@@ -260,21 +331,10 @@ __device__ __forceinline__ void decode_consumer(typename Plan::SharedStorage& sm
   typename Plan::PipelineV const pipe_v{smem.v_pipeline()};
   auto k_state = make_pipeline_state<Plan::stages>(PipelineUserType::Consumer);
   auto v_state = k_state;
-  int const thread = int(threadIdx.x) % 128, warpgroup = int(threadIdx.x) / 128;
+  int const thread = int(threadIdx.x) % 128;
   auto const lane = std::uint32_t(thread % 32);
   auto const slice = MmaS::get_slice(thread);
-  // This warpgroup's chunks of a V stage.
-  int const v_offset = warpgroup * Plan::value_cols * BN;
-  std::int32_t const row0 = w.m_block * Plan::block_m;
-  // The keys this thread's two rows see end at band_hi (from its first column); keys below
-  // all_to are seen by every row of the block.
-  std::int32_t band_hi[2];
-#pragma unroll
-  for (int h = 0; h < 2; ++h) {
-    std::int32_t const token = (row0 + slice.row(0, 2 * h)) / p.group;
-    band_hi[h] = (p.causal ? w.seq_k - p.q_tokens + token + 1 : w.seq_k) - slice.col(0);
-  }
-  std::int32_t const all_to = p.causal ? w.seq_k - p.q_tokens + 1 : w.seq_k;
+  DecodeBand const band(p, w, slice, w.m_block * Plan::block_m);
   // A scaled cache: K's scale folds into the softmax's, V's into O at the end.
   float const scale_log2 = p.scale_log2 * (p.k_scale != nullptr ? p.k_scale[w.kv_head] : 1.0f);
   float const v_scale = p.v_scale != nullptr ? p.v_scale[w.kv_head] : 1.0f;
@@ -288,15 +348,11 @@ __device__ __forceinline__ void decode_consumer(typename Plan::SharedStorage& sm
     typename MmaS::FragmentC s;
     typename MmaO::FragmentA pa;
     auto const issue_s = [&] {
-      // Q's wgmma descriptors are the same every block: with many chunks (MLA's nine: 36 wgmmas)
-      // the compiler would keep them all in registers and spill; derived from an opaque offset
-      // they are recomputed here instead.
-      T const* const q = smem.q + (Plan::qk_chunks > 4 ? arch::recompute_from_here(0) : 0u);
       pipe_k.consumer_wait(k_state);
       MmaS::warpgroup_arrive(s);
 #pragma unroll
       for (int c = 0; c < Plan::qk_chunks; ++c)
-        MmaS::gemm(s, q + c * Plan::block_m * 64, smem.k_stage(k_state.index()) + c * BN * 64, 0, c > 0);
+        MmaS::gemm(s, smem.q + c * Plan::block_m * 64, smem.k_stage(k_state.index()) + c * BN * 64, 0, c > 0);
       MmaS::commit_group();
     };
     // In the last block, where it reaches past the sequence, V's rows there are zeroed first (they
@@ -304,28 +360,20 @@ __device__ __forceinline__ void decode_consumer(typename Plan::SharedStorage& sm
     auto const issue_pv = [&](bool last) {
       pipe_v.consumer_wait(v_state);
       if (last && w.n_end * BN > w.seq_k) {
-        // V in K with two warpgroups: the other's S may still read them.
-        if constexpr (Plan::v_in_k && Plan::consumer_warpgroups > 1) Plan::ConsumersBarrier::sync();
         zero_value_rows_from<T, Plan::head_dim_v, BN>(smem.v_stage(v_state.index()), w.seq_k - (w.n_end - 1) * BN,
-                                                      int(threadIdx.x), Plan::consumer_threads);
+                                                      thread, 128);
         arch::fence_view_async_shared();
         Plan::ConsumersBarrier::sync();
       }
       MmaO::warpgroup_arrive(o, pa);
-      MmaO::gemm(o, pa, smem.v_stage(v_state.index()) + v_offset);
+      MmaO::gemm(o, pa, smem.v_stage(v_state.index()));
       MmaO::commit_group();
     };
     auto const softmax_of_s = [&](std::int32_t n) {
       // V in K: the stage is released with V's (after O += P V).
       if constexpr (!Plan::v_in_k) pipe_k.consumer_release(k_state, lane);
       k_state.advance();
-      std::int32_t const n0 = n * BN;
-      if (n0 + BN > all_to) {
-#pragma unroll
-        for (int jj = 0; jj < BN / 2; ++jj) {
-          if (n0 + slice.col(jj) - slice.col(0) >= band_hi[Softmax::half(jj)]) s(jj, 0) = -INFINITY;
-        }
-      }
+      band.template apply<BN>(s, n, slice);
       return softmax.scores(s, scale_log2);
     };
     auto const release_v = [&] {
@@ -355,45 +403,15 @@ __device__ __forceinline__ void decode_consumer(typename Plan::SharedStorage& sm
   float lse[2];
   softmax.finish(o, scale_log2, lse);
   if (p.v_scale != nullptr) Softmax::rescale(o, make_float2(v_scale, v_scale));
-
-  // ---- epilogue: per row, the output (no splits) or the split's partial ----
-  // This thread's two rows (row halves h) are fixed: their destinations are found once, then each
-  // writes its column pairs (null: a row past the block's queries).
-  auto const os = MmaO::get_slice(thread);
-  bool const partial = p.splits > 1;
-  std::int64_t const rows_total = std::int64_t(p.batch) * p.q_tokens * p.heads_q;
-  T* out[2] = {nullptr, nullptr};
-  float* out_partial[2] = {nullptr, nullptr};
-#pragma unroll
-  for (int h = 0; h < 2; ++h) {
-    std::int32_t const row = row0 + os.row(0, 2 * h);
-    if (row >= p.rows) continue;
-    DecodeRow const d = decode_row(p, w, row);
-    std::int64_t const q_row = (std::int64_t(w.batch) * p.q_tokens + d.token) * p.heads_q + d.head;
-    if (partial) {
-      out_partial[h] = p.partial_o + (w.split * rows_total + q_row) * Plan::head_dim_v;
-      if (thread % 4 == 0 && warpgroup == 0) p.partial_lse[w.split * rows_total + q_row] = lse[h];
-    } else {
-      out[h] = static_cast<T*>(p.o) + w.batch * p.o_batch_stride + d.token * p.o_seq_stride + d.head * p.o_head_stride;
-      if (thread % 4 == 0 && warpgroup == 0 && p.lse != nullptr) p.lse[q_row] = lse[h];
-    }
-  }
-#pragma unroll
-  for (int jj = 0; jj < Plan::value_cols / 2; jj += 2) {
-    int const h = Softmax::half(jj), col = warpgroup * Plan::value_cols + os.col(jj);
-    if (out_partial[h] != nullptr)
-      *reinterpret_cast<float2*>(out_partial[h] + col) = make_float2(o(jj, 0), o(jj + 1, 0));
-    if (out[h] != nullptr) {
-      T pair[2] = {T(o(jj, 0)), T(o(jj + 1, 0))};
-      *reinterpret_cast<std::uint32_t*>(out[h] + col) = *reinterpret_cast<std::uint32_t const*>(pair);
-    }
-  }
+  decode_store<Plan>(o, lse, p, w);
 }
 
 }  // namespace cute_cpp::examples
 
-// The e4m3 cache's consumer: it shares this file's work split, query rows and producers.
+// The e4m3 cache's consumer and MLA's two: they share this file's work split, query rows, producers
+// and (MLA's) band and epilogue.
 #include "decode_fp8_consumer.cuh"
+#include "decode_mla_consumer.cuh"
 
 namespace cute_cpp::examples {
 
@@ -573,6 +591,7 @@ decode_kernel(const __grid_constant__ typename Plan::MapKV map_k, const __grid_c
   if constexpr (Plan::producer_warpgroup) arch::warpgroup_reg_alloc<Plan::consumer_registers>();
   arch::griddepcontrol_wait();
   if constexpr (Plan::kv_fp8) decode_fp8_consumer<Plan>(smem, p, w);
+  else if constexpr (Plan::seesaw) decode_mla_consumer<Plan>(smem, p, w);
   else decode_consumer<Plan>(smem, p, w);
   if (p.combine_in_cluster) {
     arch::cluster_sync();  // release: this split's partials; acquire: the others'

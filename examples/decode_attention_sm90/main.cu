@@ -858,6 +858,13 @@ void bench_mla(int batch, int len, int heads_q, std::mt19937_64& rng, std::vecto
               flops / (records.back().microseconds * 1e6));
 }
 
+/// The MLA rows of bench_all (--mla: these alone).
+void bench_mla_all(std::mt19937_64& rng, std::vector<ex::Record>& records) {
+  for (int batch : {64, 128})
+    for (int len : {4096, 8192})
+      for (int heads : {16, 64, 128}) bench_mla(batch, len, heads, rng, records);
+}
+
 void bench_all(std::mt19937_64& rng, std::vector<ex::Record>& records) {
   using bf16 = __nv_bfloat16;
   for (int page_size : bench_page_sizes)
@@ -870,9 +877,7 @@ void bench_all(std::mt19937_64& rng, std::vector<ex::Record>& records) {
   for (int page_size : bench_page_sizes)
     for (int batch : {8, 32, 128})
       for (int len : {4096, 32768}) bench<bf16, __nv_fp8_e4m3>(batch, len, page_size, rng, records);
-  for (int batch : {64, 128})
-    for (int len : {4096, 8192})
-      for (int heads : {16, 64, 128}) bench_mla(batch, len, heads, rng, records);
+  bench_mla_all(rng, records);
 }
 
 /// --sweep: the D128 candidate plans on a few shapes (how decode_plans::D128 and Fp8Plan were
@@ -904,8 +909,6 @@ int main(int argc, char** argv) {
         return options.has("--small") ? check_small(rng) : check_all(rng);
       },
       [](std::mt19937_64& rng, ex::ExampleOptions const& options, std::vector<ex::Record>& records) {
-        if (options.has("--sweep")) sweep<__nv_bfloat16>(rng, records);
-        if (options.has("--sweep") || options.has("--sweep-e4m3")) sweep<__nv_fp8_e4m3>(rng, records);
         if (options.has("--profile")) {
           // Pages of 16 against 64, e4m3 against bf16: the shapes whose per-box cost is studied.
           for (int page_size : {16, 64}) {
@@ -916,7 +919,8 @@ int main(int argc, char** argv) {
         }
         if (options.has("--sweep")) sweep<__nv_bfloat16>(rng, records);
         if (options.has("--sweep") || options.has("--sweep-e4m3")) sweep<__nv_fp8_e4m3>(rng, records);
-        if (!options.has("--sweep") && !options.has("--sweep-e4m3")) bench_all(rng, records);
+        if (options.has("--mla")) bench_mla_all(rng, records);
+        else if (!options.has("--sweep") && !options.has("--sweep-e4m3")) bench_all(rng, records);
       },
-      {"--small", "--sweep", "--sweep-e4m3", "--profile"});
+      {"--small", "--sweep", "--sweep-e4m3", "--profile", "--mla"});
 }
