@@ -115,18 +115,24 @@ struct DecodePlan {
       sm90::WgmmaTiledMmaRS<T, T, float, sm90::BOperand<VTile>, 1, value_cols>>;
   /// Two 16-bit consumer warpgroups (MLA) take S's blocks in turn, each passing its P to the other
   /// through shared memory (the seesaw, decode_mla_consumer.cuh): O += P V from registers for its
-  /// own blocks (MmaO), from P's shared tile for the other's (MmaOShared).
+  /// own blocks (MmaO), from P's shared tile for the other's (MmaOShared). The tile is the block's
+  /// stage's last K chunk (past V's columns: MLA's rope), which only S reads.
   static constexpr bool seesaw = !kv_fp8 && consumer_warpgroups == 2;
+  static_assert(!seesaw || (v_in_k && HeadDim - HeadDimV >= 64),
+                "cute-cpp [attention.head-dim]: two 16-bit consumer warpgroups pass P through a K chunk past V's "
+                "columns (V in K, D_qk - D_v >= 64)");
+  static_assert(!seesaw || Config.stages >= 3,
+                "cute-cpp [pipeline.stages]: the seesaw issues a block's S while the stage two blocks before is still "
+                "held: at least three stages");
   using PTile = SmemKMajor<T, block_m, block_n, block_n * int(sizeof(T)) >= 128 ? 128 : block_n * int(sizeof(T))>;
   using MmaOShared = sm90::WgmmaTiledMma<T, T, float, sm90::AOperand<PTile>, sm90::BOperand<VTile>, 1, value_cols>;
   /// The consumers' named barriers: all of them; one warpgroup's; and the seesaw's, per
-  /// warpgroup's P tile, full (its owner arrives, the other syncs) and empty (the other way).
+  /// warpgroup, "P published" (its owner arrives, the other syncs).
   using Barriers = NamedBarrierAllocation<BarrierRequest<1, consumer_threads>, BarrierRequest<consumer_warpgroups, 128>,
-                                          BarrierRequest<2, 256>, BarrierRequest<2, 256>>;
+                                          BarrierRequest<2, 256>>;
   using ConsumersBarrier = typename Barriers::template user<0>::template barrier<0>;
   using GroupBarriers = typename Barriers::template user<1>;
   using PFull = typename Barriers::template user<2>;
-  using PEmpty = typename Barriers::template user<3>;
 
   static constexpr std::uint32_t k_bytes = std::uint32_t(block_n) * HeadDim * sizeof(KV);
   static constexpr std::uint32_t v_bytes = std::uint32_t(block_n) * HeadDimV * sizeof(KV);
@@ -166,10 +172,9 @@ struct DecodePlan {
     } merge;
   };
 
-  /// The seesaw's exchange: per warpgroup, the P of its latest block and its rows' running
-  /// maxima (log2 units, scale folded in) at that block; at the end, each one's row sums.
+  /// The seesaw's exchange (P is in the stage): per warpgroup, its rows' running maxima (log2
+  /// units, scale folded in) at its latest block; at the end, each one's row sums.
   struct SeesawExchange {
-    alignas(1024) T p[2][block_m * block_n];
     float max[2][block_m];
     float sum[2][block_m];
   };
@@ -295,8 +300,9 @@ using D256Page16 = Plan<T, 256, 16>;
 /// MLA (DeepSeek's latent attention, FlashMLA's workload): D_qk 576 (512 latent + 64 rope), V
 /// the latent's 512 columns of the same cache (v_in_k), usually one kv head for 16 to 128 q heads.
 /// Two consumer warpgroups of 256 O columns taking S's blocks in turn (the seesaw); 32-key tiles in
-/// four stages (Q, the stages and the P exchange take 225 KB); boxes of 32 keys, so pages of a
-/// multiple of 32.
+/// four stages (Q and the stages take 216 KB; 64-key tiles fit two stages, which the seesaw cannot
+/// run on: a warpgroup issues its next block's S before it releases the block before); boxes of
+/// 32 keys, so pages of a multiple of 32.
 template <class T>
 using Mla = DecodePlan<T, 576, 512,
                        DecodeConfig{.block_n = 32, .stages = 4, .box_rows = 32, .consumer_warpgroups = 2,

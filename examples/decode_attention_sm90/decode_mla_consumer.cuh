@@ -6,12 +6,13 @@
 // memory per wgmma), is computed once per block, by the warpgroups in turn:
 //   own block        the block's S (issued while the other's block before it is still being
 //                    folded in), its masked scores, the rows' new maxima (the other's running
-//                    maxima at the block before, from shared memory, folded in), P; P and the
-//                    maxima written to this warpgroup's exchange tile for the other; O rescaled
-//                    and O += P V from registers (wgmma RS) on this warpgroup's V columns;
-//   other's block    its maxima read once the other arrives (a named barrier a warpgroup,
-//                    "full"); O rescaled and O += P V with P from the exchange tile (wgmma SS);
-//                    the tile handed back ("empty") once that wgmma has read it;
+//                    maxima at the block before, from shared memory, folded in), P; P written
+//                    for the other into the stage's last K chunk (MLA's rope columns, which only
+//                    S reads), the maxima beside; O rescaled and O += P V from registers (wgmma
+//                    RS) on this warpgroup's V columns;
+//   other's block    its maxima read once the other arrives (a named barrier a warpgroup); O
+//                    rescaled and O += P V with P from the stage (wgmma SS); the stage released
+//                    once both warpgroups' O += P V have read it;
 //   end              each warpgroup's row sums (over its own blocks, all at the final maxima)
 //                    added through shared memory; O / sum and the LSE (decode_store).
 // The maxima are a chain: a block's P needs the maxima through the block before it, which the
@@ -36,7 +37,6 @@ __device__ __forceinline__ void decode_mla_consumer(typename Plan::SharedStorage
   using MmaOShared = typename Plan::MmaOShared;
   using Softmax = OnlineSoftmax<Plan::block_n, Plan::value_cols>;  // half(), rescale()
   using Full = typename Plan::PFull;
-  using Empty = typename Plan::PEmpty;
   constexpr int BN = Plan::block_n;
   static_assert(Plan::consumer_warpgroups == 2 && Plan::v_in_k,
                 "cute-cpp [attention.head-dim]: the seesaw is two warpgroups over V in K");
@@ -69,8 +69,11 @@ __device__ __forceinline__ void decode_mla_consumer(typename Plan::SharedStorage
     return correction;
   };
   load_queries<Plan>(smem.q, p, w, int(threadIdx.x));
-  // The other's tile starts empty: its first write waits for nothing but this.
-  if (owns(other, first + other)) Empty::arrive(other);
+  // A block's P, written by the warpgroup that owns the block once its S is done, in the stage.
+  // The stage is refilled only once both warpgroups have released it, and a warpgroup writes its
+  // next block's maxima only after the other's block between, whose owner published it after its
+  // O += P V from this warpgroup's tile and its read of these maxima: no "empty" barrier is needed.
+  auto const p_tile = [&](int stage) { return smem.k_stage(stage) + (Plan::qk_chunks - 1) * BN * 64; };
 
   typename MmaS::FragmentC s;
   typename MmaO::FragmentA pa;
@@ -113,12 +116,9 @@ __device__ __forceinline__ void decode_mla_consumer(typename Plan::SharedStorage
       s(jj, 0) = e;
       row_sum[Softmax::half(jj)] += e;
     }
-    // The other's block n - 1 is folded in: its stage and the other's tile are free.
+    // The other's block n - 1 is folded in: its stage is free.
     MmaO::template wait_group<0>(o, pa);
-    if (n > first) {
-      pipe.consumer_release(previous, lane);
-      if (owns(other, n + 1)) Empty::arrive(other);
-    }
+    if (n > first) pipe.consumer_release(previous, lane);
     pa = MmaO::make_a_fragment(s);
     // In the last block, where it reaches past the sequence, V's rows there are zeroed (they may
     // be anything; 0 x NaN is NaN) before either warpgroup reads them; this one's S is done.
@@ -128,8 +128,7 @@ __device__ __forceinline__ void decode_mla_consumer(typename Plan::SharedStorage
       Plan::GroupBarriers::sync(group);
     }
     // P (as rounded for this warpgroup's own wgmma) and the maxima, for the other.
-    Empty::sync(group);
-    T* const tile = exchange.p[group];
+    T* const tile = p_tile(state.index());
 #pragma unroll
     for (int jj = 0; jj < BN / 2; jj += 2)
       *reinterpret_cast<std::uint32_t*>(tile + int(typename Plan::PTile{}(slice.row(0, jj), slice.col(jj)))) =
@@ -156,7 +155,7 @@ __device__ __forceinline__ void decode_mla_consumer(typename Plan::SharedStorage
     Softmax::rescale(o, make_float2(correction[0], correction[1]));
     pipe.consumer_wait(state);
     MmaOShared::warpgroup_arrive(o);
-    MmaOShared::gemm(o, exchange.p[other], smem.k_stage(state.index()) + v_offset, 0);
+    MmaOShared::gemm(o, p_tile(state.index()), smem.k_stage(state.index()) + v_offset, 0);
     MmaOShared::commit_group();
     next_block();
   };

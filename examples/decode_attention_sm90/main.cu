@@ -651,6 +651,10 @@ bool check_small(std::mt19937_64& rng) {
   ok &= check_case<bf16>({.lens = {2, 65, 130}, .q_tokens = 2, .heads_q = 16, .heads_kv = 1, .d = 576, .mla = true,
                           .page_size = 64, .splits = {1, 3}, .append = true},
                          rng);
+  // MLA with a full 64-row block, on pages of 32.
+  ok &= check_case<bf16>({.lens = {3, 100, 161}, .heads_q = 64, .heads_kv = 1, .d = 576, .mla = true, .page_size = 32,
+                          .splits = {1, 2}},
+                         rng);
   ok &= check_case<bf16, __nv_fp8_e4m3>(
       {.lens = {1, 17, 300}, .heads_q = 8, .heads_kv = 2, .splits = {1, 3}, .append = true}, rng);
   ok &= check_case<__half, __nv_fp8_e4m3>({.lens = {2, 65}, .q_tokens = 2, .heads_q = 4, .heads_kv = 1, .d = 256,
