@@ -69,10 +69,10 @@ __device__ __forceinline__ void decode_mla_consumer(typename Plan::SharedStorage
     return correction;
   };
   load_queries<Plan>(smem.q, p, w, int(threadIdx.x));
-  // A block's P, written by the warpgroup that owns the block once its S is done, in the stage.
-  // The stage is refilled only once both warpgroups have released it, and a warpgroup writes its
-  // next block's maxima only after the other's block between, whose owner published it after its
-  // O += P V from this warpgroup's tile and its read of these maxima: no "empty" barrier is needed.
+  // A block's P, written into its own stage by the warpgroup that owns the block once its S is
+  // done. The stage is refilled only once both warpgroups have released it, and a warpgroup
+  // writes its next block's maxima only after the other's block between, which the other
+  // published after reading these maxima: no "empty" barrier is needed.
   auto const p_tile = [&](int stage) { return smem.k_stage(stage) + (Plan::qk_chunks - 1) * BN * 64; };
 
   typename MmaS::FragmentC s;
@@ -149,7 +149,7 @@ __device__ __forceinline__ void decode_mla_consumer(typename Plan::SharedStorage
 #pragma unroll
     for (int h = 0; h < 2; ++h) correction[h] = move_max(h, exchange.max[other][rows[h]]);
   };
-  // Then O += P V with the other's P from its tile, left in flight.
+  // Then O += P V with the other's P from the stage, left in flight.
   auto const fold_in = [&](std::int32_t n) {
     if (n > first) pipe.consumer_release(previous, lane);
     Softmax::rescale(o, make_float2(correction[0], correction[1]));
