@@ -271,7 +271,7 @@ struct DecodeBand {
     if (n0 + BlockN <= all_to) return;
 #pragma unroll
     for (int jj = 0; jj < BlockN / 2; ++jj) {
-      if (n0 + slice.col(jj) - slice.col(0) >= band_hi[OnlineSoftmax<BlockN, 8>::half(jj)]) s(jj, 0) = -INFINITY;
+      if (n0 + slice.col(jj) - slice.col(0) >= band_hi[accumulator_row_half(jj)]) s(jj, 0) = -INFINITY;
     }
   }
 };
@@ -307,7 +307,7 @@ __device__ __forceinline__ void decode_store(typename Plan::MmaO::FragmentC cons
   }
 #pragma unroll
   for (int jj = 0; jj < Plan::value_cols / 2; jj += 2) {
-    int const h = OnlineSoftmax<8, Plan::value_cols>::half(jj), col = warpgroup * Plan::value_cols + os.col(jj);
+    int const h = accumulator_row_half(jj), col = warpgroup * Plan::value_cols + os.col(jj);
     if (out_partial[h] != nullptr)
       *reinterpret_cast<float2*>(out_partial[h] + col) = make_float2(o(jj, 0), o(jj + 1, 0));
     if (out[h] != nullptr) {

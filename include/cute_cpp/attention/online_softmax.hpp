@@ -14,6 +14,10 @@
 
 namespace cute_cpp {
 
+/// The row half (0: row r, 1: row r + 8 of the thread's warp) of value jj of a thread's wgmma
+/// accumulator: (jj / 2) % 2 (AtomLayoutC's order).
+constexpr CUTE_CPP_HD int accumulator_row_half(int jj) { return (jj / 2) % 2; }
+
 /// A warpgroup's softmax state for its 64 rows: per thread, two rows (r and r + 8 of its warp's
 /// 16), their running maximum (of the raw scores) and partial sum (of this thread's columns; the
 /// quad's four threads are summed at the end).
@@ -22,8 +26,8 @@ struct OnlineSoftmax {
   float row_max[2] = {-INFINITY, -INFINITY};
   float row_sum[2] = {0.0f, 0.0f};
 
-  /// S's values of one row half h: value jj lies in row half (jj / 2) % 2 (AtomLayoutC's order).
-  static constexpr CUTE_CPP_HD int half(int jj) { return (jj / 2) % 2; }
+  /// S's values of one row half h: value jj lies in row half accumulator_row_half(jj).
+  static constexpr CUTE_CPP_HD int half(int jj) { return accumulator_row_half(jj); }
 
 #if defined(__CUDACC__)
   /// Folds the block's scores `s` in: s becomes P = 2^(scale_log2 (s - max)); returns how much
