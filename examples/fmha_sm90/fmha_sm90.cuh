@@ -195,6 +195,15 @@ __device__ __forceinline__ void fmha_consumer(typename Plan::SharedStorage& smem
       band_hi[h] = keys.y - ts.col(0);
     }
     std::int32_t const all_from = t.visible_keys(p, row_lo + 63).x, all_to = t.visible_keys(p, row_lo).y;
+    // The key blocks [own_end, n_end) hold no key any of this warpgroup's rows sees (the rows
+    // past the sequence see none): under a causal mask, the last blocks of a tile of three
+    // warpgroups are the lower ones' for nothing, and the rows of a tile past seq_q are all of it.
+    // The last row sees the highest keys (a band's end rises with its row).
+    std::int32_t own_end = t.n_begin;
+    if (row_lo < t.seq_q) {
+      std::int32_t const keys_to = t.visible_keys(p, min(row_lo + 63, t.seq_q - 1)).y;
+      own_end = max(t.n_begin, min(t.n_end, (keys_to + BN - 1) / BN));
+    }
     typename MmaO::FragmentC o;
     o.fill(0.0f);
     Softmax softmax;
@@ -244,40 +253,62 @@ __device__ __forceinline__ void fmha_consumer(typename Plan::SharedStorage& smem
       };
       pipe_q.consumer_wait(q_state);
       std::int32_t n = t.n_end - 1;
-      Turns::wait(wg);
-      issue_s();
-      Turns::pass(wg);
-      MmaS::template wait_group<0>(s);
-      float2 correction = softmax_of_s(n);  // O is still 0: its rescale changes nothing
-      pa = MmaO::make_a_fragment(s);
       if (p.paged() && t.n_end * BN > t.seq_k) {
         // The last block reaches past the sequence into its page's unused slots, whose P is 0 but
-        // whose V may be anything (0 x NaN is NaN): every consumer zeroes a share of those rows.
+        // whose V may be anything (0 x NaN is NaN): every consumer zeroes a share of those rows
+        // before any reads them.
         pipe_v.consumer_wait(v_state);
         zero_value_rows_from<T, Plan::head_dim_v, BN>(smem.v[v_state.index()], t.seq_k - n * BN, int(threadIdx.x) - 128,
                                                         128 * Plan::consumer_warpgroups);
         arch::fence_view_async_shared();
         Plan::ConsumersBarrier::template barrier<0>::sync();
       }
-      for (--n; n >= t.n_begin; --n) {
+      // The blocks this warpgroup's rows see nothing of: no GEMM, no softmax (P would be 0); their
+      // stages released once landed (a release ahead of the load would count towards the stage's
+      // next phase), and the turns taken, each warpgroup as many per tile as the others.
+      for (; n >= own_end; --n) {
+        Turns::wait(wg);
+        Turns::pass(wg);
+        pipe_k.consumer_wait(k_state);
+        pipe_k.consumer_release(k_state, lane);
+        k_state.advance();
+        if (n == t.n_begin) {
+          pipe_q.consumer_release(q_state, lane);
+          q_state.advance();
+        }
+        pipe_v.consumer_wait(v_state);
+        release_v();
+      }
+      if (n < t.n_begin) {  // no key seen at all: the turn of the last block's O += P V
+        Turns::wait(wg);
+        Turns::pass(wg);
+      } else {
         Turns::wait(wg);
         issue_s();
-        // O's rescale for the previous block's maximum runs while S's wgmmas do.
+        Turns::pass(wg);
+        MmaS::template wait_group<0>(s);
+        float2 correction = softmax_of_s(n);  // O is still 0: its rescale changes nothing
+        pa = MmaO::make_a_fragment(s);
+        for (--n; n >= t.n_begin; --n) {
+          Turns::wait(wg);
+          issue_s();
+          // O's rescale for the previous block's maximum runs while S's wgmmas do.
+          softmax.rescale(o, correction);
+          issue_pv();
+          Turns::pass(wg);
+          MmaS::template wait_group<1>(s);
+          correction = softmax_of_s(n);
+          MmaO::template wait_group<0>(o, pa);
+          release_v();
+          pa = MmaO::make_a_fragment(s);
+        }
+        Turns::wait(wg);
         softmax.rescale(o, correction);
         issue_pv();
         Turns::pass(wg);
-        MmaS::template wait_group<1>(s);
-        correction = softmax_of_s(n);
         MmaO::template wait_group<0>(o, pa);
         release_v();
-        pa = MmaO::make_a_fragment(s);
       }
-      Turns::wait(wg);
-      softmax.rescale(o, correction);
-      issue_pv();
-      Turns::pass(wg);
-      MmaO::template wait_group<0>(o, pa);
-      release_v();
     }
     float lse[2];
     softmax.finish(o, p.scale_log2, lse);
@@ -512,7 +543,7 @@ namespace cute_cpp::examples {
 template <class T>
 void run_attention(FmhaArguments<T> const& a, cudaStream_t stream) {
   if (a.block_table != nullptr) {
-    if (a.head_dim == 64 && a.head_dim_v == 64) return run_fmha<fmha_plans::D64Paged<T>>(a, stream);
+    if (a.head_dim == 64 && a.head_dim_v == 64) return run_fmha<fmha_plans::D64<T>>(a, stream);
     if (a.head_dim == 128 && a.head_dim_v == 128) return run_fmha<fmha_plans::D128Paged<T>>(a, stream);
     if (a.head_dim == 256 && a.head_dim_v == 256) return run_fmha<fmha_plans::D256<T>>(a, stream);
     host::argument_error("attention.head-dim", "no paged-cache plan for head dims (" + std::to_string(a.head_dim) +
