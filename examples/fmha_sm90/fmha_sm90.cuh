@@ -543,7 +543,7 @@ namespace cute_cpp::examples {
 template <class T>
 void run_attention(FmhaArguments<T> const& a, cudaStream_t stream) {
   if (a.block_table != nullptr) {
-    if (a.head_dim == 64 && a.head_dim_v == 64) return run_fmha<fmha_plans::D64<T>>(a, stream);
+    if (a.head_dim == 64 && a.head_dim_v == 64) return run_fmha<fmha_plans::D64Paged<T>>(a, stream);
     if (a.head_dim == 128 && a.head_dim_v == 128) return run_fmha<fmha_plans::D128Paged<T>>(a, stream);
     if (a.head_dim == 256 && a.head_dim_v == 256) return run_fmha<fmha_plans::D256<T>>(a, stream);
     host::argument_error("attention.head-dim", "no paged-cache plan for head dims (" + std::to_string(a.head_dim) +
