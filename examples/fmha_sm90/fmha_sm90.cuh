@@ -501,8 +501,8 @@ void run_fmha(FmhaArguments<typename Plan::Element> const& a, cudaStream_t strea
   p.scale_log2 = cute_cpp::detail::softmax_scale_log2(a.softmax_scale, Plan::head_dim);
   p.window_left = a.window_left;
   p.window_right = a.causal ? (a.window_right < 0 ? 0 : std::min(a.window_right, 0)) : a.window_right;
-  // Sections of kv heads whose K/V fit half the L2 (AttentionTileOrder); masked problems take
-  // each section's longest Q blocks first.
+  // AttentionTileOrder: one kv head's tiles after another; masked problems in sections of kv
+  // heads whose K/V fit half the L2, each section's longest Q blocks first.
   static std::int64_t const l2_bytes = host::l2_cache_bytes();
   std::int64_t const kv_bytes = std::int64_t(a.seq_k) * (Plan::head_dim + Plan::head_dim_v) * std::int64_t(sizeof(T));
   p.order = AttentionTileOrder::make(p.m_blocks, a.heads_q, a.heads_kv, a.batch, p.masked(), kv_bytes, l2_bytes / 2);

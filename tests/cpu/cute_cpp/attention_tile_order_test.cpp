@@ -26,23 +26,25 @@ std::string name(Problem const& p) {
 }
 
 // Every tile once; a section's tiles are its q heads' (whole kv groups, the section's q heads
-// fastest), Q block by Q block, longest first when asked; at most budget / kv_bytes kv heads (and
-// at least one) to a section.
+// fastest), Q block by Q block; longest first when asked, and then at most budget / kv_bytes kv
+// heads (and at least one) to a section; one kv head a section otherwise.
 TEST(AttentionTileOrder, VisitsEveryTileOnceSectionBySection) {
   std::vector<Problem> const problems = {
-      {32, 32, 32, 4, 2 << 20, 25 << 20, false},   // B4 H32 S4096 D128: 12 kv heads a section
-      {32, 32, 32, 4, 2 << 20, 25 << 20, true},    // causal
-      {128, 32, 32, 1, 8 << 20, 25 << 20, true},   // B1 S16384: 3 heads a section, the last 2
-      {32, 32, 8, 4, 2 << 20, 25 << 20, false},    // GQA 32/8: 12 kv heads = 48 q heads
-      {8, 32, 32, 16, 1 << 19, 25 << 20, false},   // B16 S1024: 50 heads, the last section short
+      {32, 32, 32, 4, 2 << 20, 25 << 20, false},   // B4 H32 S4096 D128: one kv head a section
+      {32, 32, 32, 4, 2 << 20, 25 << 20, true},    // causal: 12 kv heads a section
+      {128, 32, 32, 1, 8 << 20, 25 << 20, true},   // B1 S16384 causal: 3 heads a section, the last 2
+      {32, 32, 8, 4, 2 << 20, 25 << 20, false},    // GQA 32/8: one kv head = 4 q heads
+      {32, 32, 8, 4, 2 << 20, 25 << 20, true},     // GQA 32/8 causal: 12 kv heads = 48 q heads
+      {8, 32, 32, 16, 1 << 19, 25 << 20, true},    // B16 S1024 causal: 50 heads, the last section short
       {3, 6, 3, 5, 100, 1 << 30, true},            // everything one section
-      {5, 4, 1, 3, 1 << 30, 1 << 20, false},       // K/V past the budget: one kv head a section
+      {5, 4, 1, 3, 1 << 30, 1 << 20, true},        // K/V past the budget: one kv head a section
       {1, 1, 1, 1, 1, 1, true}};
   for (Problem const& p : problems) {
     AttentionTileOrder const order =
         AttentionTileOrder::make(p.m_blocks, p.heads_q, p.heads_kv, p.batch, p.longest_first, p.kv_bytes, p.budget);
     std::int64_t const group = p.heads_q / p.heads_kv;
-    std::int64_t const section_kv = std::max<std::int64_t>(1, std::min(p.budget / p.kv_bytes, p.heads_kv * p.batch));
+    std::int64_t const section_kv =
+        p.longest_first ? std::max<std::int64_t>(1, std::min(p.budget / p.kv_bytes, p.heads_kv * p.batch)) : 1;
     ASSERT_EQ(order.section_heads, std::uint32_t(section_kv * group)) << name(p);
     std::int64_t const units = p.m_blocks * p.heads_q * p.batch;
     std::set<std::tuple<int, int, int>> seen;
@@ -64,17 +66,20 @@ TEST(AttentionTileOrder, VisitsEveryTileOnceSectionBySection) {
   }
 }
 
-// The CTAs running at once (132, one an SM) read the K/V of at most two sections' heads at B4 H32
-// S4096 D128 (K/V 2 MB a head, 12 heads a section); q heads fastest, the order before, spanned all 128.
+// The CTAs running at once (132, one an SM) read the K/V of few heads at B4 H32 S4096 D128 (K/V 2
+// MB a head, 32 Q blocks): unmasked, of 5 at most (132 tiles over heads of 32); causal, of two
+// sections' (12 heads each) at most. q heads fastest, the order before, spanned all 128.
 TEST(AttentionTileOrder, KeepsTheRunningTilesOnFewHeads) {
-  AttentionTileOrder const order = AttentionTileOrder::make(32, 32, 32, 4, false, 2 << 20, 25 << 20);
-  for (std::uint32_t start = 0; start + 132 <= 32 * 32 * 4; start += 132) {
-    std::set<std::pair<int, int>> heads;
-    for (std::uint32_t i = start; i < start + 132; ++i) {
-      AttentionTileCoord const t = order(i);
-      heads.insert({t.head, t.batch});
+  for (bool const causal : {false, true}) {
+    AttentionTileOrder const order = AttentionTileOrder::make(32, 32, 32, 4, causal, 2 << 20, 25 << 20);
+    for (std::uint32_t start = 0; start + 132 <= 32 * 32 * 4; start += 132) {
+      std::set<std::pair<int, int>> heads;
+      for (std::uint32_t i = start; i < start + 132; ++i) {
+        AttentionTileCoord const t = order(i);
+        heads.insert({t.head, t.batch});
+      }
+      EXPECT_LE(heads.size(), causal ? 24u : 5u) << "tiles " << start << (causal ? " causal" : "");
     }
-    EXPECT_LE(heads.size(), 24u) << "tiles " << start;  // two sections of 12 at most
   }
 }
 
