@@ -229,13 +229,17 @@ __device__ __forceinline__ void fmha_consumer(typename Plan::SharedStorage& smem
         MmaO::commit_group();
       };
       // S's wgmmas are done: free K (and Q after the tile's last block), mask, softmax.
-      auto const softmax_of_s = [&](std::int32_t n) {
+      // Block n's K is read: free it (and Q after the tile's last block).
+      auto const release_k = [&](std::int32_t n) {
         pipe_k.consumer_release(k_state, lane);
         k_state.advance();
         if (n == t.n_begin) {
           pipe_q.consumer_release(q_state, lane);
           q_state.advance();
         }
+      };
+      auto const softmax_of_s = [&](std::int32_t n) {
+        release_k(n);
         std::int32_t const n0 = n * BN;
         if (n0 < all_from || n0 + BN > all_to) {
           // Value jj's column is a constant from the thread's first one.
@@ -270,12 +274,7 @@ __device__ __forceinline__ void fmha_consumer(typename Plan::SharedStorage& smem
         Turns::wait(wg);
         Turns::pass(wg);
         pipe_k.consumer_wait(k_state);
-        pipe_k.consumer_release(k_state, lane);
-        k_state.advance();
-        if (n == t.n_begin) {
-          pipe_q.consumer_release(q_state, lane);
-          q_state.advance();
-        }
+        release_k(n);
         pipe_v.consumer_wait(v_state);
         release_v();
       }
