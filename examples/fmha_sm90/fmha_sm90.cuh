@@ -228,7 +228,6 @@ __device__ __forceinline__ void fmha_consumer(typename Plan::SharedStorage& smem
         MmaO::gemm(o, pa, smem.v[v_state.index()]);
         MmaO::commit_group();
       };
-      // S's wgmmas are done: free K (and Q after the tile's last block), mask, softmax.
       // Block n's K is read: free it (and Q after the tile's last block).
       auto const release_k = [&](std::int32_t n) {
         pipe_k.consumer_release(k_state, lane);
@@ -238,6 +237,7 @@ __device__ __forceinline__ void fmha_consumer(typename Plan::SharedStorage& smem
           q_state.advance();
         }
       };
+      // S's wgmmas are done: free K, mask, softmax.
       auto const softmax_of_s = [&](std::int32_t n) {
         release_k(n);
         std::int32_t const n0 = n * BN;
