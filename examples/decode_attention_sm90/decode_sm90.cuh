@@ -369,12 +369,15 @@ __device__ __forceinline__ void decode_consumer(typename Plan::SharedStorage& sm
       MmaO::gemm(o, pa, smem.v_stage(v_state.index()));
       MmaO::commit_group();
     };
+    // K is released after the softmax, as in fmha_sm90.cuh (ptxas hoists P V's wait up to the
+    // release's arrive).
     auto const softmax_of_s = [&](std::int32_t n) {
+      band.template apply<BN>(s, n, slice);
+      float2 const correction = softmax.scores(s, scale_log2);
       // V in K: the stage is released with V's (after O += P V).
       if constexpr (!Plan::v_in_k) pipe_k.consumer_release(k_state, lane);
       k_state.advance();
-      band.template apply<BN>(s, n, slice);
-      return softmax.scores(s, scale_log2);
+      return correction;
     };
     auto const release_v = [&] {
       pipe_v.consumer_release(v_state, lane);

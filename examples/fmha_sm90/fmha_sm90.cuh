@@ -237,9 +237,10 @@ __device__ __forceinline__ void fmha_consumer(typename Plan::SharedStorage& smem
           q_state.advance();
         }
       };
-      // S's wgmmas are done: free K, mask, softmax.
+      // S's wgmmas are done: mask, softmax, then free K. NOTE: the release comes after the
+      // softmax because ptxas hoists the next wgmma wait (P V's) up to the mbarrier arrive:
+      // released first, the softmax ran after P V had finished instead of under it.
       auto const softmax_of_s = [&](std::int32_t n) {
-        release_k(n);
         std::int32_t const n0 = n * BN;
         if (n0 < all_from || n0 + BN > all_to) {
           // Value jj's column is a constant from the thread's first one.
@@ -249,7 +250,9 @@ __device__ __forceinline__ void fmha_consumer(typename Plan::SharedStorage& smem
             if (col < band_lo[h] || col >= band_hi[h]) s(jj, 0) = -INFINITY;
           }
         }
-        return softmax.scores(s, p.scale_log2);
+        float2 const correction = softmax.scores(s, p.scale_log2);
+        release_k(n);
+        return correction;
       };
       auto const release_v = [&] {
         pipe_v.consumer_release(v_state, lane);
