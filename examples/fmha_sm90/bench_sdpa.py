@@ -5,7 +5,7 @@
 scaled_dot_product_attention on the cuDNN backend, in one process, and checks both against an fp32
 reference on the same fresh random data (outputs poisoned first).
 
-  bench_sdpa.py --build BUILD [--json FILE] [--quick]
+  bench_sdpa.py --build BUILD [--json FILE] [--quick] [--sweep] [--only NAME] [--lib LIB]
 
 Method (as examples/common/bench.hpp): per round, L2 flushed, a spin queued ahead so that launch
 overhead is not timed, ours and cuDNN alternately; the median of 50 rounds after 10 warm-up rounds.
@@ -110,6 +110,8 @@ def main():
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--lib", help="another build of libcute_cpp_fmha.so (default: the build's)")
     ap.add_argument("--only", help="run the configurations whose name contains this")
+    ap.add_argument("--sweep", action="store_true",
+                    help="D64 and D128 over sequence lengths 512-8192 at 64k tokens (the key tile's choice, README)")
     opts = ap.parse_args()
     fmha = Fmha(opts.lib or Path(opts.build) / "examples/fmha_sm90/libcute_cpp_fmha.so")
     torch.manual_seed(int.from_bytes(__import__("os").urandom(4), "little"))
@@ -124,6 +126,9 @@ def main():
     ]
     if opts.quick:
         configs = configs[:2]
+    if opts.sweep:
+        configs = [(65536 // S, 32, 32, S, D, causal) for D in (64, 128)
+                   for S in (512, 768, 1024, 1280, 1536, 2048, 3072, 4096, 8192) for causal in (False, True)]
     records, ok = [], True
     for B, H, Hkv, S, D, causal in configs:
         name = f"B{B} H{H}" + (f"/{Hkv}" if Hkv != H else "") + f" S{S} D{D}" + (" causal" if causal else "")
@@ -155,7 +160,7 @@ def main():
                             reference_value=ref, unit="TFLOP/s", ratio=ours / ref, microseconds=t_ours * 1e3))
     # Varlen: one launch over packed sequences of mixed lengths, against cuDNN called once per
     # sequence (what a caller without a varlen kernel does), the same FLOPs either way.
-    for causal in (False, True):
+    for causal in () if opts.sweep else (False, True):
         lengths = [8192, 512, 3000, 1024, 6000, 700, 4096, 2048]
         H, D = 32, 128
         name = f"varlen 8 seqs 512-8192 H{H} D{D}" + (" causal" if causal else "")

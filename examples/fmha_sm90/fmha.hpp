@@ -170,7 +170,8 @@ namespace cute_cpp::examples {
 /// The plans run_attention chooses from, by head dims (measured on the H200, README):
 /// D64: 192 Q rows, three consumer warpgroups (each softmax hides behind two others' GEMMs;
 ///      16% faster than 128 rows); 112 keys leave the 160-register consumers room (128 spilled).
-/// D128: 160 keys (4% faster than 128 with two Q stages); one Q stage is what then fits.
+/// D128: 160 keys (4% faster than 128 with two Q stages at 4096 keys); one Q stage is what then
+///       fits. Up to 1024 keys, D128Short (below).
 /// D256: 64 keys (12% faster than 48), two stages of 64 KB.
 namespace fmha_plans {
 template <class T>
@@ -186,16 +187,22 @@ using D192V128 = FmhaPlan<T, 192, 128, FmhaConfig{.block_m = 128, .block_n = 112
 /// of any multiple of them.
 template <class T>
 using D64Paged = FmhaPlan<T, 64, 64, FmhaConfig{.block_m = 128, .block_n = 128, .stages = 4, .q_stages = 2}>;
+/// D128 on a paged cache, and on sequences of at most 1024 keys: there 160-key tiles leave a
+/// partly empty last block (1024 = 6.4 x 160) and the next tile's Q, loaded during this tile's
+/// blocks, hides more of the per-tile cost (5% faster at 1024 keys, 18% at 512; 4-6% slower from
+/// 2048 keys; bench_sdpa.py --sweep).
 template <class T>
-using D128Paged = FmhaPlan<T, 128, 128, FmhaConfig{.block_m = 128, .block_n = 128, .stages = 2, .q_stages = 2}>;
+using D128Short = FmhaPlan<T, 128, 128, FmhaConfig{.block_m = 128, .block_n = 128, .stages = 2, .q_stages = 2}>;
+/// The longest key sequence D128Short serves.
+inline constexpr int d128_short_keys = 1024;
 
 template <class... Plans>
 struct FmhaPlanList {};
 /// Every plan fmha_*_sm90.cu instantiate (run_attention's), for the build report.
 using Instantiated =
     FmhaPlanList<D64<__nv_bfloat16>, D128<__nv_bfloat16>, D256<__nv_bfloat16>, D192V128<__nv_bfloat16>,
-                 D64Paged<__nv_bfloat16>, D128Paged<__nv_bfloat16>, D64<__half>, D128<__half>, D256<__half>,
-                 D192V128<__half>, D64Paged<__half>, D128Paged<__half>>;
+                 D64Paged<__nv_bfloat16>, D128Short<__nv_bfloat16>, D64<__half>, D128<__half>, D256<__half>,
+                 D192V128<__half>, D64Paged<__half>, D128Short<__half>>;
 }  // namespace fmha_plans
 
 /// Attention with the plan for the arguments' head dims (64, 128, 256; 192 with D_v 128); others are

@@ -546,14 +546,17 @@ template <class T>
 void run_attention(FmhaArguments<T> const& a, cudaStream_t stream) {
   if (a.block_table != nullptr) {
     if (a.head_dim == 64 && a.head_dim_v == 64) return run_fmha<fmha_plans::D64Paged<T>>(a, stream);
-    if (a.head_dim == 128 && a.head_dim_v == 128) return run_fmha<fmha_plans::D128Paged<T>>(a, stream);
+    if (a.head_dim == 128 && a.head_dim_v == 128) return run_fmha<fmha_plans::D128Short<T>>(a, stream);
     if (a.head_dim == 256 && a.head_dim_v == 256) return run_fmha<fmha_plans::D256<T>>(a, stream);
     host::argument_error("attention.head-dim", "no paged-cache plan for head dims (" + std::to_string(a.head_dim) +
                                                    ", " + std::to_string(a.head_dim_v) +
                                                    "): built are (64, 64), (128, 128) and (256, 256)");
   }
   if (a.head_dim == 64 && a.head_dim_v == 64) return run_fmha<fmha_plans::D64<T>>(a, stream);
-  if (a.head_dim == 128 && a.head_dim_v == 128) return run_fmha<fmha_plans::D128<T>>(a, stream);
+  if (a.head_dim == 128 && a.head_dim_v == 128) {
+    if (a.seq_k <= fmha_plans::d128_short_keys) return run_fmha<fmha_plans::D128Short<T>>(a, stream);
+    return run_fmha<fmha_plans::D128<T>>(a, stream);
+  }
   if (a.head_dim == 256 && a.head_dim_v == 256) return run_fmha<fmha_plans::D256<T>>(a, stream);
   if (a.head_dim == 192 && a.head_dim_v == 128) return run_fmha<fmha_plans::D192V128<T>>(a, stream);
   host::argument_error("attention.head-dim", "no plan for head dims (" + std::to_string(a.head_dim) + ", " +

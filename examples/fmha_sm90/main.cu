@@ -317,6 +317,7 @@ int main(int argc, char** argv) {
           // For compute-sanitizer (memcheck, racecheck): every head-dim plan, masks, varlen, ragged.
           bool ok = check_case<bf16>({1, 130, 200, 2, 1, 64, 64, true}, rng);
           ok &= check_case<bf16>({2, 0, 0, 2, 2, 128, 128, false, 16, -1, {33, 140}, {90, 140}}, rng);
+          ok &= check_case<bf16>({1, 70, 1100, 2, 1, 128, 128, true}, rng);  // past d128_short_keys
           ok &= check_case<bf16>({1, 65, 65, 1, 1, 256, 256}, rng);
           ok &= check_case<__half>({1, 100, 100, 2, 2, 192, 128, true}, rng);
           ok &= check_case<bf16>({2, 0, 0, 2, 1, 128, 128, true, -1, -1, {20, 60}, {150, 260}, false, 128}, rng);
@@ -333,6 +334,10 @@ int main(int argc, char** argv) {
             {1, 127, 1000, 8, 2, 128, 128, true},
             {1, 1000, 127, 8, 1, 128, 128, true},  // rows before the diagonal see no key: O 0, LSE -inf
             {1, 700, 700, 4, 1, 128, 128, false, 64, 16},
+            // D128 past d128_short_keys: the 160-key plan (1025 keys: one key in its last block).
+            {1, 1025, 1025, 4, 2, 128, 128},
+            {1, 1300, 1200, 4, 1, 128, 128, false, 64, 16},
+            {3, 0, 0, 4, 2, 128, 128, false, -1, -1, {1, 1100, 300}, {5, 1030, 2000}},
             {2, 4097, 4097, 1, 1, 128, 128, true},
             {3, 0, 0, 4, 2, 128, 128, true, -1, -1, {1, 300, 129}, {5, 1000, 129}},
             {4, 0, 0, 2, 2, 64, 64, false, -1, -1, {17, 1, 127, 640}, {17, 33, 127, 640}},
