@@ -435,6 +435,10 @@ host::LaunchConfig fmha_launch_config(unsigned ctas, cudaStream_t stream = nullp
   return config;
 }
 
+/// The shortest key sequence whose masked tiles are dealt in one-kv-head sections, every other
+/// round reversed (AttentionTileOrder; README 7).
+inline constexpr int fmha_dealt_keys = 2048;
+
 /// Runs attention with Plan (its head dims must be the arguments'); bad arguments throw
 /// std::invalid_argument naming the rule, before anything is launched.
 template <class Plan>
@@ -503,11 +507,24 @@ void run_fmha(FmhaArguments<typename Plan::Element> const& a, cudaStream_t strea
   p.scale_log2 = cute_cpp::detail::softmax_scale_log2(a.softmax_scale, Plan::head_dim);
   p.window_left = a.window_left;
   p.window_right = a.causal ? (a.window_right < 0 ? 0 : std::min(a.window_right, 0)) : a.window_right;
-  // AttentionTileOrder: one kv head's tiles after another; masked problems in sections of kv
-  // heads whose K/V fit half the L2, each section's longest Q blocks first.
+  PersistentTileSchedulerParams tiles;
+  std::int64_t const units = std::int64_t(p.m_blocks) * a.heads_q * a.batch;
+  if (units >= (std::int64_t{1} << 31))
+    argument_error("attention.shape", "too many tiles for the scheduler's 32-bit arithmetic");
+  tiles.tiles_m = std::int32_t(units);
+  int const resident = host::resident_clusters(&fmha_kernel<Plan>, fmha_launch_config<Plan>(1));
+  if (resident < 1) throw std::runtime_error("cute-cpp [attention.occupancy]: the attention kernel cannot be resident");
+  auto const grid = StaticPersistentTileScheduler::get_grid_shape(tiles, resident);
+  // AttentionTileOrder: one kv head's tiles after another. Masked problems take each section's
+  // longest Q blocks first; from fmha_dealt_keys keys, in sections of one kv head, every other
+  // round of the grid's CTAs dealt in reverse (so each CTA's work is within a tile of the mean);
+  // below, in sections of kv heads whose K/V fit half the L2, dealt in order (measured faster
+  // there; README 7).
   static std::int64_t const l2_bytes = host::l2_cache_bytes();
   std::int64_t const kv_bytes = std::int64_t(a.seq_k) * (Plan::head_dim + Plan::head_dim_v) * std::int64_t(sizeof(T));
-  p.order = AttentionTileOrder::make(p.m_blocks, a.heads_q, a.heads_kv, a.batch, p.masked(), kv_bytes, l2_bytes / 2);
+  bool const dealt = p.masked() && a.seq_k >= fmha_dealt_keys;
+  p.order = AttentionTileOrder::make(p.m_blocks, a.heads_q, a.heads_kv, a.batch, p.masked(), kv_bytes,
+                                     dealt ? 0 : l2_bytes / 2, dealt ? grid : 1);
   p.cu_seqlens_q = a.cu_seqlens_q;
   p.cu_seqlens_k = a.cu_seqlens_k;
   p.total_q = std::int32_t(q_rows);
@@ -525,15 +542,6 @@ void run_fmha(FmhaArguments<typename Plan::Element> const& a, cudaStream_t strea
   p.o = a.o;
   p.o_seq_stride = os.seq;
   p.o_head_stride = os.head;
-
-  PersistentTileSchedulerParams tiles;
-  std::int64_t const units = std::int64_t(p.m_blocks) * a.heads_q * a.batch;
-  if (units >= (std::int64_t{1} << 31))
-    argument_error("attention.shape", "too many tiles for the scheduler's 32-bit arithmetic");
-  tiles.tiles_m = std::int32_t(units);
-  int const resident = host::resident_clusters(&fmha_kernel<Plan>, fmha_launch_config<Plan>(1));
-  if (resident < 1) throw std::runtime_error("cute-cpp [attention.occupancy]: the attention kernel cannot be resident");
-  auto const grid = StaticPersistentTileScheduler::get_grid_shape(tiles, resident);
   host::launch(&fmha_kernel<Plan>, "fmha_sm90", fmha_launch_config<Plan>(unsigned(grid), stream), map_q, map_k, map_v,
                map_o, p, tiles);
 }

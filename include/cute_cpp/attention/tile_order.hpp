@@ -14,7 +14,10 @@
 // varlen +5%, S4096 +2% against half-L2 sections). Masked ones keep sections of many heads: the
 // static scheduler deals tiles round-robin, so with one head's Q blocks a section (22 at D64
 // S4096, and 132 CTAs a multiple of 22) each CTA got the same rank of length over and over: D64
-// causal fell from 0.92x to 0.57x of cuDNN.
+// causal fell from 0.92x to 0.57x of cuDNN. A static persistent scheduler deals tile i to CTA
+// i mod ctas; with the lengths falling along a masked section, the lowest CTAs would get the
+// longest tile of every round, so every other round is dealt in reverse (a CTA's tiles alternate
+// between the long and the short end of a round).
 #include <cute_cpp/config.hpp>
 #include <cute_cpp/sched/fast_divmod.hpp>
 
@@ -38,14 +41,17 @@ struct AttentionTileOrder {
   FastDivmod section_tiles_div;     ///< by section_heads x m_blocks
   FastDivmod section_heads_div;     ///< by section_heads
   FastDivmod heads_div;             ///< by heads_q
+  std::uint32_t tiles = 1;          ///< m_blocks x heads_total
+  FastDivmod ctas_div;              ///< by the CTAs the tiles are dealt to
 
   /// The order for a problem whose kv heads each hold `kv_bytes` of K and V: one kv head a
   /// section, or (longest_first: a masked problem) sections sized to `budget` bytes (half the L2:
-  /// the section in flight and the next one's first tiles).
-  /// @pre m_blocks x heads_q x batch < 2^31, heads_kv divides heads_q
+  /// the section in flight and the next one's first tiles); `ctas`: the CTAs a static scheduler
+  /// deals the linear indices to, round-robin (1: the order as it is).
+  /// @pre m_blocks x heads_q x batch < 2^31, heads_kv divides heads_q, ctas >= 1
   static AttentionTileOrder make(std::int64_t m_blocks, std::int64_t heads_q, std::int64_t heads_kv,
-                                 std::int64_t batch, bool longest_first, std::int64_t kv_bytes,
-                                 std::int64_t budget) {
+                                 std::int64_t batch, bool longest_first, std::int64_t kv_bytes, std::int64_t budget,
+                                 std::int64_t ctas) {
     std::int64_t const kv_total = heads_kv * batch;
     std::int64_t const section_kv =
         longest_first ? std::clamp<std::int64_t>(budget / std::max<std::int64_t>(kv_bytes, 1), 1, kv_total) : 1;
@@ -57,11 +63,24 @@ struct AttentionTileOrder {
     o.section_tiles_div = FastDivmod(o.section_heads * o.m_blocks);
     o.section_heads_div = FastDivmod(o.section_heads);
     o.heads_div = FastDivmod(std::uint32_t(heads_q));
+    o.tiles = std::uint32_t(m_blocks * heads_q * batch);
+    o.ctas_div = FastDivmod(std::uint32_t(std::max<std::int64_t>(ctas, 1)));
     return o;
   }
 
-  /// The tile at `linear` (< m_blocks x heads_total).
-  [[nodiscard]] CUTE_CPP_HD constexpr AttentionTileCoord operator()(std::uint32_t linear) const {
+  /// The place in the order of the tile dealt as `dealt`: every other round of `ctas` reversed.
+  [[nodiscard]] CUTE_CPP_HD constexpr std::uint32_t undealt(std::uint32_t dealt) const {
+    std::uint32_t round = 0, slot = 0;
+    ctas_div.divmod(dealt, round, slot);
+    if (round % 2 == 0) return dealt;
+    std::uint32_t const start = dealt - slot;
+    std::uint32_t const here = tiles - start < ctas_div.divisor ? tiles - start : ctas_div.divisor;
+    return start + here - 1 - slot;
+  }
+
+  /// The tile dealt as `dealt` (< m_blocks x heads_total).
+  [[nodiscard]] CUTE_CPP_HD constexpr AttentionTileCoord operator()(std::uint32_t dealt) const {
+    std::uint32_t const linear = undealt(dealt);
     std::uint32_t section = 0, rest = 0;
     section_tiles_div.divmod(linear, section, rest);
     std::uint32_t const first = section * section_heads;

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <set>
 #include <string>
 #include <tuple>
@@ -41,7 +42,7 @@ TEST(AttentionTileOrder, VisitsEveryTileOnceSectionBySection) {
       {1, 1, 1, 1, 1, 1, true}};
   for (Problem const& p : problems) {
     AttentionTileOrder const order =
-        AttentionTileOrder::make(p.m_blocks, p.heads_q, p.heads_kv, p.batch, p.longest_first, p.kv_bytes, p.budget);
+        AttentionTileOrder::make(p.m_blocks, p.heads_q, p.heads_kv, p.batch, p.longest_first, p.kv_bytes, p.budget, 1);
     std::int64_t const group = p.heads_q / p.heads_kv;
     std::int64_t const section_kv =
         p.longest_first ? std::max<std::int64_t>(1, std::min(p.budget / p.kv_bytes, p.heads_kv * p.batch)) : 1;
@@ -71,7 +72,7 @@ TEST(AttentionTileOrder, VisitsEveryTileOnceSectionBySection) {
 // sections' (12 heads each) at most. q heads fastest, the order before, spanned all 128.
 TEST(AttentionTileOrder, KeepsTheRunningTilesOnFewHeads) {
   for (bool const causal : {false, true}) {
-    AttentionTileOrder const order = AttentionTileOrder::make(32, 32, 32, 4, causal, 2 << 20, 25 << 20);
+    AttentionTileOrder const order = AttentionTileOrder::make(32, 32, 32, 4, causal, 2 << 20, 25 << 20, 132);
     for (std::uint32_t start = 0; start + 132 <= 32 * 32 * 4; start += 132) {
       std::set<std::pair<int, int>> heads;
       for (std::uint32_t i = start; i < start + 132; ++i) {
@@ -81,6 +82,44 @@ TEST(AttentionTileOrder, KeepsTheRunningTilesOnFewHeads) {
       EXPECT_LE(heads.size(), causal ? 24u : 5u) << "tiles " << start << (causal ? " causal" : "");
     }
   }
+}
+
+// Dealt to `ctas` CTAs round-robin, the even rounds keep the order and the odd ones reverse it
+// (the last round too, when it is short): every tile once, each round the same tiles.
+TEST(AttentionTileOrder, DealsEveryOtherRoundInReverse) {
+  for (std::int64_t const ctas : {1, 2, 7, 132, 1000}) {
+    AttentionTileOrder const dealt = AttentionTileOrder::make(8, 6, 3, 5, true, 100, 300, ctas);
+    AttentionTileOrder const plain = AttentionTileOrder::make(8, 6, 3, 5, true, 100, 300, 1);
+    std::uint32_t const tiles = 8 * 6 * 5;
+    for (std::uint32_t i = 0; i < tiles; ++i) {
+      std::uint32_t const round = i / std::uint32_t(ctas), slot = i % std::uint32_t(ctas), start = i - slot;
+      std::uint32_t const here = std::min<std::uint32_t>(std::uint32_t(ctas), tiles - start);
+      std::uint32_t const expected = round % 2 == 0 ? i : start + here - 1 - slot;
+      ASSERT_EQ(dealt.undealt(i), expected) << "ctas " << ctas << " tile " << i;
+      AttentionTileCoord const a = dealt(i), b = plain(expected);
+      EXPECT_TRUE(a.m_block == b.m_block && a.head == b.head && a.batch == b.batch) << "ctas " << ctas << " tile " << i;
+    }
+  }
+}
+
+// B4 H32 S4096 D64 causal (192-row tiles: 22 Q blocks, Q block m sees m + 1 of them) in
+// sections of one head, dealt to 132 CTAs: the most work a CTA gets, against the mean. Dealt
+// plainly, CTA j gets the same Q block of every head (132 = 6 x 22).
+TEST(AttentionTileOrder, BalancesTheCausalWorkOverTheCtas) {
+  auto const worst_over_mean = [](AttentionTileOrder const& order, std::uint32_t ctas) {
+    std::vector<std::int64_t> work(ctas, 0);
+    std::int64_t total = 0;
+    for (std::uint32_t i = 0; i < 22 * 32 * 4; ++i) {
+      std::int64_t const blocks = order(i).m_block + 1;
+      work[i % ctas] += blocks;
+      total += blocks;
+    }
+    return double(*std::max_element(work.begin(), work.end())) * ctas / double(total);
+  };
+  double const dealt = worst_over_mean(AttentionTileOrder::make(22, 32, 32, 4, true, 1 << 20, 0, 132), 132);
+  double const plain = worst_over_mean(AttentionTileOrder::make(22, 32, 32, 4, true, 1 << 20, 0, 1), 132);
+  EXPECT_LT(dealt, 1.04);  // 22 tiles to some CTAs, 21 to others: 1.031 at best
+  EXPECT_GT(plain, 1.8);
 }
 
 }  // namespace
