@@ -11,13 +11,13 @@
 // section's q heads fastest; masked problems take a section's longest Q blocks first, so each
 // section ends on short tiles. Unmasked problems, whose tiles are all alike, take one kv head a
 // section: the running CTAs then span the fewest heads (H200, 2026-12-04: B16 S1024 D128 +3%,
-// varlen +5%, S4096 +2% against half-L2 sections). Masked ones keep sections of many heads: the
-// static scheduler deals tiles round-robin, so with one head's Q blocks a section (22 at D64
-// S4096, and 132 CTAs a multiple of 22) each CTA got the same rank of length over and over: D64
-// causal fell from 0.92x to 0.57x of cuDNN. A static persistent scheduler deals tile i to CTA
-// i mod ctas; with the lengths falling along a masked section, the lowest CTAs would get the
-// longest tile of every round, so every other round is dealt in reverse (a CTA's tiles alternate
-// between the long and the short end of a round).
+// varlen +5%, S4096 +2% against half-L2 sections). A static persistent scheduler deals tile i to
+// CTA i mod ctas: with one head's Q blocks a masked section (22 at D64 S4096, and 132 CTAs a
+// multiple of 22) each CTA got the same rank of length over and over (D64 causal fell from 0.92x
+// to 0.57x of cuDNN). So the order can deal every other round of `ctas` in reverse: a CTA's
+// tiles then alternate between the long and the short end of a round, and one-head sections
+// give each CTA the mean work within a tile (fmha_sm90 from 2048 keys; below, half-L2 sections
+// dealt in order measured faster).
 #include <cute_cpp/config.hpp>
 #include <cute_cpp/sched/fast_divmod.hpp>
 
