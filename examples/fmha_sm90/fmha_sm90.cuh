@@ -522,7 +522,7 @@ void run_fmha(FmhaArguments<typename Plan::Element> const& a, cudaStream_t strea
   // there; README 7).
   static std::int64_t const l2_bytes = host::l2_cache_bytes();
   std::int64_t const kv_bytes = std::int64_t(a.seq_k) * (Plan::head_dim + Plan::head_dim_v) * std::int64_t(sizeof(T));
-  bool const dealt = p.masked() && a.seq_k >= fmha_dealt_keys;
+  bool const dealt = p.masked() && a.seq_k >= fmha_dealt_keys;  // a budget of 0: one kv head a section
   p.order = AttentionTileOrder::make(p.m_blocks, a.heads_q, a.heads_kv, a.batch, p.masked(), kv_bytes,
                                      dealt ? 0 : l2_bytes / 2, dealt ? grid : 1);
   p.cu_seqlens_q = a.cu_seqlens_q;

@@ -41,7 +41,6 @@ struct AttentionTileOrder {
   FastDivmod section_tiles_div;     ///< by section_heads x m_blocks
   FastDivmod section_heads_div;     ///< by section_heads
   FastDivmod heads_div;             ///< by heads_q
-  std::uint32_t tiles = 1;          ///< m_blocks x heads_total
   FastDivmod ctas_div;              ///< by the CTAs the tiles are dealt to
 
   /// The order for a problem whose kv heads each hold `kv_bytes` of K and V: one kv head a
@@ -63,7 +62,6 @@ struct AttentionTileOrder {
     o.section_tiles_div = FastDivmod(o.section_heads * o.m_blocks);
     o.section_heads_div = FastDivmod(o.section_heads);
     o.heads_div = FastDivmod(std::uint32_t(heads_q));
-    o.tiles = std::uint32_t(m_blocks * heads_q * batch);
     o.ctas_div = FastDivmod(std::uint32_t(std::max<std::int64_t>(ctas, 1)));
     return o;
   }
@@ -73,8 +71,8 @@ struct AttentionTileOrder {
     std::uint32_t round = 0, slot = 0;
     ctas_div.divmod(dealt, round, slot);
     if (round % 2 == 0) return dealt;
-    std::uint32_t const start = dealt - slot;
-    std::uint32_t const here = tiles - start < ctas_div.divisor ? tiles - start : ctas_div.divisor;
+    std::uint32_t const start = dealt - slot, left = m_blocks * heads_total - start;
+    std::uint32_t const here = left < ctas_div.divisor ? left : ctas_div.divisor;
     return start + here - 1 - slot;
   }
 
