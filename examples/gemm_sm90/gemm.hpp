@@ -257,8 +257,9 @@ struct GemmProblemArguments {
   Decomposition decomposition = Decomposition::Heuristic;
   /// SplitK's K ranges per tile of the last, partial wave (n > 1; 0 chooses). 0 otherwise.
   int k_splits = 0;
-  /// Split-K's or stream-K's workspace, at least gemm_workspace_bytes(args) bytes, zeroed once
-  /// before its first use (the kernel leaves it zeroed); one GEMM at a time may use it.
+  /// Split-K's or stream-K's workspace, at least gemm_workspace_bytes(args) bytes, 16-byte
+  /// aligned, zeroed once when allocated: the kernels leave its counters zeroed, so one workspace
+  /// serves any later sequence of GEMMs of any shapes and plans, one GEMM at a time (a stream's).
   void* workspace = nullptr;
   std::size_t workspace_bytes = 0;
   /// The operand whose first stages may load before the previous kernel ends (weights).

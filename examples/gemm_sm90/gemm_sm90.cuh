@@ -571,11 +571,14 @@ GemmSchedule gemm_schedule(GemmArguments<Plan> const& args, Decomposition asked)
     host::argument_error("gemm.shape", "the problem has too many tiles for the scheduler's 32-bit arithmetic (" +
                                            std::to_string(tiles.work_units()) + " units of work)");
   constexpr std::int64_t tile_floats = std::int64_t(Plan::block_m) * Plan::block_n;
-  s.workspace_bytes =
-      d.mode == Decomposition::StreamK
-          ? stream_k_workspace_bytes(d.stream_k_tiles * Plan::cluster_size, Plan::tile_warpgroups, tile_floats)
-          : split_k_workspace_bytes(d.split.split_tiles * Plan::cluster_size, d.split.splits, Plan::tile_warpgroups,
-                                    tile_floats);
+  if (!split_k_counters_fit(s.workspace_slots(), Plan::tile_warpgroups))
+    throw std::logic_error("cute-cpp [gemm.workspace]: " + std::to_string(s.workspace_slots()) +
+                           " shared tiles of " + std::to_string(Plan::tile_warpgroups) +
+                           " warpgroups need more counters than the workspace's fixed region holds (" +
+                           std::to_string(split_k_counter_words) + ")");
+  s.workspace_bytes = d.mode == Decomposition::StreamK
+                          ? stream_k_workspace_bytes(d.stream_k_tiles * Plan::cluster_size, tile_floats)
+                          : split_k_workspace_bytes(d.split.split_tiles * Plan::cluster_size, d.split.splits, tile_floats);
   return s;
 }
 
@@ -679,7 +682,7 @@ void run_wgmma_gemm(GemmArguments<Plan> const& args, cudaStream_t stream) {
                          : host::create_tensor_map_tiled<TC, CChunk>(args.c, c_cols, args.m, args.ldc);
   SplitKWorkspace workspace{};
   if (schedule.workspace_bytes > 0)
-    workspace = split_k_workspace(args.workspace, schedule.workspace_slots(), Plan::tile_warpgroups);
+    workspace = split_k_workspace(args.workspace);
 
   auto const grid = StaticPersistentTileScheduler::get_grid_shape(schedule.tiles, schedule.resident_ctas);
   host::launch(&gemm_kernel<Plan>, "gemm_sm90", gemm_launch_config<Plan>(unsigned(grid), stream), a_map, b_map, c_map,

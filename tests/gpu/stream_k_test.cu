@@ -47,10 +47,10 @@ using cute_cpp::test::has_device;
 TEST(StreamKFixup, AddsTheOtherCtasPartialsThenAHangTraps) {
   if (!has_device()) GTEST_SKIP() << "no GPU";
   constexpr std::int64_t slots = 4;
-  std::size_t const bytes = cute_cpp::stream_k_workspace_bytes(slots, 1, threads * floats);
+  std::size_t const bytes = cute_cpp::stream_k_workspace_bytes(slots, threads * floats);
   cute_cpp::host::DeviceBuffer<unsigned char> workspace(bytes);
   workspace.fill_bytes(0);
-  auto const ws = cute_cpp::split_k_workspace(workspace.data(), slots, 1);
+  auto const ws = cute_cpp::split_k_workspace(workspace.data());
   cute_cpp::host::DeviceBuffer<float> out(threads * floats);
   for (int run = 0; run < 2; ++run) {  // the flag is back at zero: the workspace serves again
     out.fill_bytes(0xFF);

@@ -236,6 +236,24 @@ def checks(ops):
     graph.replay()
     torch.cuda.synchronize()
     check("linear captured in a CUDA graph", close(yg, xg.double() @ wg.double().T, 1e-2, 1.3)[0] == 0)
+    # One stream's workspace serves every shape (issue 51): a decoder layer's projections at the
+    # widths of Qwen3-0.6B and -4B (q heads x head_dim != hidden), where the output and down
+    # projections split K or share tiles out by stream-K with different tile counts, queued
+    # twice without a synchronisation between; every output is checked at the end.
+    seq = []
+    for hidden, attn, ffn in ((1024, 2048, 3072), (2560, 4096, 9728)):
+        for t in (37, 300):
+            for n, k in ((attn + 1024, hidden), (hidden, attn), (2 * ffn, hidden), (hidden, ffn)):
+                seq.append((torch.randn(t, k, device="cuda", dtype=bf, generator=g),
+                            torch.randn(n, k, device="cuda", dtype=bf, generator=g)))
+    outs = [[poisoned(x.shape[0], w.shape[0], dtype=bf) for x, w in seq] for _ in range(2)]
+    for rnd in range(2):
+        for (x, w), y in zip(seq, outs[rnd]):
+            ops.linear(x, w, out=y)
+    torch.cuda.synchronize()
+    bad = [f"{tuple(x.shape)}x{tuple(w.shape)}" for rnd in range(2) for (x, w), y in zip(seq, outs[rnd])
+           if close(y, x.double() @ w.double().T, 1e-2, 0.02 * x.shape[1] ** 0.5)[0] != 0]
+    check("linear: one workspace across a sequence of split-K / stream-K shapes", not bad, " ".join(bad[:4]))
     # Views read directly (array.hpp): a row offset into a larger tensor, and an output view.
     big = torch.randn(80, 4096, device="cuda", dtype=bf, generator=g)
     wide = poisoned(70, 2 * 4096, dtype=bf)

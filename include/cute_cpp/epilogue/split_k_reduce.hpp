@@ -5,7 +5,9 @@
 // their fp32 partial sums in a workspace slot and count themselves in; the one that arrives
 // last sums every slot, in split order, and runs the epilogue. No CTA waits for another, and
 // the sum does not depend on which split finished last (it is bit-identical run to run).
-// Counters go back to zero as they complete, so a workspace zeroed once serves every launch.
+// Counters go back to zero as they complete, and they live in a fixed region at the workspace's
+// head (never where any launch's partial sums go), so a workspace zeroed once serves every later
+// launch of any shape, plan or decomposition.
 // The scheduler's side is StaticPersistentTileScheduler's split_tiles / splits.
 #include <cute_cpp/diag/epilogue.hpp>
 #include <cute_cpp/config.hpp>
@@ -26,22 +28,30 @@ struct SplitKWorkspace {
   float* partials = nullptr;
 };
 
+/// The counter words at the head of every split-K or stream-K workspace. The region is the same
+/// size for every launch, so one launch's counters never lie where an earlier launch of another
+/// shape left partial sums (issue 51: counters sized per launch met a larger launch's stale
+/// partials). Bounded because both decompositions share out at most two waves of tiles: at most
+/// 2 x resident CTAs x groups counters (checked by split_k_counters_fit).
+inline constexpr std::int64_t split_k_counter_words = 4096;
+inline constexpr std::size_t split_k_counter_bytes = std::size_t(split_k_counter_words) * sizeof(std::uint32_t);
+
+/// Whether `split_tiles` CTA tiles reduced by `groups` thread groups each have a counter each.
+constexpr bool split_k_counters_fit(std::int64_t split_tiles, int groups) {
+  return split_tiles * groups <= split_k_counter_words;
+}
+
 /// Workspace bytes for `split_tiles` CTA tiles of `tile_floats` accumulators each, cut in
-/// `splits`, reduced by `groups` thread groups each (counters first, 256-byte aligned).
-constexpr std::size_t split_k_counter_bytes(std::int64_t split_tiles, int groups) {
-  return (std::size_t(split_tiles) * std::size_t(groups) * sizeof(std::uint32_t) + 255) / 256 * 256;
-}
-constexpr std::size_t split_k_workspace_bytes(std::int64_t split_tiles, int splits, int groups,
-                                              std::int64_t tile_floats) {
+/// `splits`: the counter region, then the partial sums.
+constexpr std::size_t split_k_workspace_bytes(std::int64_t split_tiles, int splits, std::int64_t tile_floats) {
   if (split_tiles == 0 || splits <= 1) return 0;
-  return split_k_counter_bytes(split_tiles, groups) +
-         std::size_t(split_tiles) * std::size_t(splits) * std::size_t(tile_floats) * sizeof(float);
+  return split_k_counter_bytes + std::size_t(split_tiles) * std::size_t(splits) * std::size_t(tile_floats) * sizeof(float);
 }
-/// The workspace's parts, laid out from `base` (as split_k_workspace_bytes counts them).
-inline SplitKWorkspace split_k_workspace(void* base, std::int64_t split_tiles, int groups) {
+/// The workspace's parts, laid out from `base` (as split_k_workspace_bytes counts them): the same
+/// for every launch.
+inline SplitKWorkspace split_k_workspace(void* base) {
   auto* const bytes = static_cast<unsigned char*>(base);
-  return {reinterpret_cast<std::uint32_t*>(bytes),
-          reinterpret_cast<float*>(bytes + split_k_counter_bytes(split_tiles, groups))};
+  return {reinterpret_cast<std::uint32_t*>(bytes), reinterpret_cast<float*>(bytes + split_k_counter_bytes)};
 }
 
 namespace detail {

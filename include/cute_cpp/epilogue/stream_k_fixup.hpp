@@ -26,12 +26,12 @@
 
 namespace cute_cpp {
 
-/// Workspace bytes for `tiles` shared CTA tiles of `tile_floats` accumulators each, held by
-/// `groups` thread groups each: a flag per (tile, group), 256-byte aligned, then one fp32 slot
-/// per (tile, group). split_k_workspace(base, tiles, groups) lays it out.
-constexpr std::size_t stream_k_workspace_bytes(std::int64_t tiles, int groups, std::int64_t tile_floats) {
+/// Workspace bytes for `tiles` shared CTA tiles of `tile_floats` accumulators each: split-K's
+/// counter region (a flag per (tile, thread group) in it), then the tiles' fp32 partial sums.
+/// split_k_workspace(base) lays it out.
+constexpr std::size_t stream_k_workspace_bytes(std::int64_t tiles, std::int64_t tile_floats) {
   if (tiles == 0) return 0;
-  return split_k_counter_bytes(tiles, groups) + std::size_t(tiles) * std::size_t(tile_floats) * sizeof(float);
+  return split_k_counter_bytes + std::size_t(tiles) * std::size_t(tile_floats) * sizeof(float);
 }
 
 #if defined(__CUDACC__)

@@ -3,7 +3,12 @@
 #include "examples/gemm_sm90/gemm.hpp"
 #include "examples/gemm_sm90/plans.hpp"
 
+#include <cute_cpp/epilogue/split_k_reduce.hpp>
+#include <cute_cpp/epilogue/stream_k_fixup.hpp>
+
 #include <gtest/gtest.h>
+
+#include <cstddef>
 
 namespace ex = cute_cpp::examples;
 
@@ -256,4 +261,34 @@ TEST(SkinnyShortOperand, TakesTheShortSideBesideAKMajorLongOne) {
   EXPECT_EQ(ex::choose_gemm_plan(23, 1, 11488, ex::gemm_table_sms, K, K).tile, ex::GemmTile::simt);
   EXPECT_EQ(ex::choose_gemm_plan(23, 1, 11488, ex::gemm_table_sms, K, MN).tile, ex::GemmTile::simt);
   EXPECT_NE(ex::choose_gemm_plan(23, 1, 11488, ex::gemm_table_sms, MN, MN).tile, ex::GemmTile::simt);
+}
+
+// The workspace contract (issue 51): every launch's counters lie in one fixed region at the head
+// and its partial sums after it, so one workspace serves any sequence of shapes: a launch's
+// counters never lie where another's partial sums were.
+TEST(GemmWorkspace, CountersLieInOneFixedRegionForEveryDecomposition) {
+  alignas(16) static unsigned char base[64];
+  auto const ws = cute_cpp::split_k_workspace(base);
+  EXPECT_EQ(static_cast<void*>(ws.counters), static_cast<void*>(base));
+  EXPECT_EQ(reinterpret_cast<unsigned char*>(ws.partials) - base, std::ptrdiff_t(cute_cpp::split_k_counter_bytes));
+  EXPECT_EQ(cute_cpp::split_k_counter_bytes % 256, 0u);  // partials stay aligned for float4 stores
+  // Every decomposition the heuristic or a caller can ask for, on up to 1024 CTAs in clusters of
+  // 1 or 2 with two consumer warpgroups: its shared CTA tiles' counters fit the region.
+  using D = ex::Decomposition;
+  for (std::int64_t ctas : {66, 132, 264, 1024})
+    for (int cluster : {1, 2})
+      for (std::int64_t units : {std::int64_t{1}, ctas / cluster - 1, ctas / cluster + 7, 3 * ctas + 5})
+        for (D asked : {D::Heuristic, D::SplitK, D::StreamK}) {
+          std::int64_t const clusters = ctas / cluster;
+          if (asked == D::StreamK && units <= clusters) continue;
+          auto const d = ex::choose_decomposition(units, clusters, 64, 64, asked, asked == D::SplitK ? 8 : 0);
+          std::int64_t const shared = (d.split.splits > 1 ? d.split.split_tiles : 0) + d.stream_k_tiles;
+          EXPECT_TRUE(cute_cpp::split_k_counters_fit(shared * cluster, 2))
+              << units << " cluster tiles on " << clusters << " clusters of " << cluster;
+        }
+  // The bytes a launch asks for are the fixed region and its own partial sums.
+  EXPECT_EQ(cute_cpp::split_k_workspace_bytes(3, 4, 128 * 256),
+            cute_cpp::split_k_counter_bytes + 3u * 4u * 128u * 256u * sizeof(float));
+  EXPECT_EQ(cute_cpp::stream_k_workspace_bytes(5, 128 * 256), cute_cpp::split_k_counter_bytes + 5u * 128u * 256u * sizeof(float));
+  EXPECT_EQ(cute_cpp::split_k_workspace_bytes(3, 1, 128 * 256), 0u);
 }
