@@ -39,6 +39,7 @@ function(cute_cpp_add_example name)
   endif()
   cute_cpp_add_kernels(${name} ${arg_SOURCES})
   target_include_directories(${name} PRIVATE ${PROJECT_SOURCE_DIR})
+  target_link_libraries(${name} PRIVATE cute_cpp::kernels)
 
   set(annotations "")
   set(expect_json "")

@@ -10,7 +10,7 @@ find_program(CUTE_CPP_CUOBJDUMP cuobjdump
 
 # nvcc invoked directly by compile and compile-fail cases, so they run in parallel under ctest.
 set(CUTE_CPP_NVCC_TEST_COMMAND ${CMAKE_CUDA_COMPILER} -std=c++20 -x cu
-    -I${PROJECT_SOURCE_DIR}/include -I${PROJECT_SOURCE_DIR})
+    -I${PROJECT_SOURCE_DIR}/include -I${PROJECT_BINARY_DIR}/kernels-include -I${PROJECT_SOURCE_DIR})
 
 # The CPU tests are -Wall -Wextra clean with g++ and clang; CUTE_CPP_WERROR (scripts/test's clang
 # pass) makes a warning an error.
@@ -45,7 +45,7 @@ function(cute_cpp_add_cpu_test name)
     endif()
   endforeach()
   target_include_directories(${name} PRIVATE ${PROJECT_SOURCE_DIR}/tests ${PROJECT_SOURCE_DIR})
-  target_link_libraries(${name} PRIVATE cute_cpp::cute_cpp GTest::gtest_main)
+  target_link_libraries(${name} PRIVATE cute_cpp::cute_cpp cute_cpp::kernels GTest::gtest_main)
   cute_cpp_cpu_warnings(${name})
   add_dependencies(cute_cpp_cpu_tests ${name})
   gtest_discover_tests(${name} PROPERTIES LABELS cpu DISCOVERY_TIMEOUT 60)
@@ -64,7 +64,7 @@ function(cute_cpp_add_gpu_test name)
   add_executable(${name})
   cute_cpp_add_kernels(${name} ${ARGN})
   target_include_directories(${name} PRIVATE ${PROJECT_SOURCE_DIR}/tests ${PROJECT_SOURCE_DIR})
-  target_link_libraries(${name} PRIVATE cute_cpp::cute_cpp GTest::gtest_main)
+  target_link_libraries(${name} PRIVATE cute_cpp::cute_cpp cute_cpp::kernels GTest::gtest_main)
   add_test(NAME gpu.${name} COMMAND ${name})
   set_tests_properties(gpu.${name} PROPERTIES LABELS gpu)
 endfunction()

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0
-"""Fits the GEMM's tile table (examples/gemm_sm90/gemm_tile_table.hpp) to a candidate sweep
+"""Fits the GEMM's tile table (kernels/gemm/gemm_tile_table.hpp) to a candidate sweep
 (`gemm_sm90 --candidate-sweep`: every tile under every cut, timed cold, on the shape sweep's
 shapes) and reports how the table's choice does against cuBLASLt beside the hand-written
 heuristic's (choose_gemm_tile with its own cut) and the best measured, each shape predicted
@@ -21,7 +21,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-TABLE = ROOT / "examples/gemm_sm90/gemm_tile_table.hpp"
+TABLE = ROOT / "kernels/gemm/gemm_tile_table.hpp"
 GOOD = 1.05
 NEIGHBOURS = 4  # 2-8 neighbours and 1.02-1.12 for GOOD fit the first sweep within 0.005 of geomean
 SKINNY = 8  # SimtGemmTile::skinny_rows
@@ -181,7 +181,7 @@ def write_table(table, commit):
         "",
         "#include <cstdint>",
         "",
-        "namespace cute_cpp::examples {",
+        "namespace cute_cpp::kernels {",
         "",
         f"inline constexpr int gemm_table_neighbours = {NEIGHBOURS};",
         "inline constexpr int gemm_table_sms = 132;  ///< the H200's, where the table was measured",
@@ -198,7 +198,7 @@ def write_table(table, commit):
               "/// choose_from_table must reproduce.", "inline constexpr GemmTableProbe gemm_table_probes[] = {"]
     for (m, n, k), c in probes(table, choices):
         lines.append(f"    {{{m}, {n}, {k}, {-1 if c is None else choices.index(c)}}},")
-    lines += ["};", "", "}  // namespace cute_cpp::examples", ""]
+    lines += ["};", "", "}  // namespace cute_cpp::kernels", ""]
     TABLE.write_text("\n".join(lines))
     print(f"wrote {TABLE.relative_to(ROOT)}: {len(table)} shapes, {len(choices)} choices")
 

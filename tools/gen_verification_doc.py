@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0
-"""Writes docs/verification.md: every rule id found in the headers, examples and models (the
+"""Writes docs/verification.md: every rule id found in the headers, kernels, examples and models (the
 `cute-cpp [rule]: message` and `ctm [rule]: message` strings), its message, where it is checked,
 and the compile-fail cases whose expected error names it.
 
@@ -16,8 +16,9 @@ RULE = re.compile(r'"(cute-cpp|ctm) \[([a-z0-9][a-z0-9.\-]*)\]: ((?:[^"\\]|\\.)*
 
 def rules():
     found = {}
-    for path in sorted(list((ROOT / "include").rglob("*.hpp")) + list((ROOT / "examples").rglob("*.cu*")) +
-                       list((ROOT / "examples").rglob("*.hpp")) +
+    sources = [p for folder in ("kernels", "examples") for p in (ROOT / folder).rglob("*")
+               if p.suffix in (".cu", ".cuh", ".hpp")]
+    for path in sorted(list((ROOT / "include").rglob("*.hpp")) + sources +
                        [p for p in (ROOT / "models").rglob("*") if p.suffix in (".hpp", ".cpp", ".cu", ".cuh")]):
         text = path.read_text()
         for m in RULE.finditer(text):

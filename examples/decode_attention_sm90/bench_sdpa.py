@@ -7,7 +7,7 @@ one process, and checks ours against an fp32 reference (output poisoned first).
 
   bench_sdpa.py --build BUILD [--json FILE] [--quick] [--only TEXT]
 
-Method (as examples/common/bench.hpp): per round, L2 flushed, a spin queued ahead so that launch
+Method (as bench/support/bench.hpp): per round, L2 flushed, a spin queued ahead so that launch
 overhead is not timed, ours and PyTorch's alternately; the median of 50 rounds after 10 warm-up.
 Bytes: the K/V cache read plus Q and O (what a decode step must move)."""
 import argparse
@@ -21,7 +21,7 @@ from pathlib import Path
 import torch
 import torch.nn.functional as F
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "common"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench/support"))
 from torch_timing import time_pair  # noqa: E402
 
 
@@ -63,7 +63,7 @@ def main():
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--only", help="run the configurations whose name contains this")
     opts = ap.parse_args()
-    decode = Decode(Path(opts.build) / "examples/decode_attention_sm90/libcute_cpp_decode.so")
+    decode = Decode(Path(opts.build) / "kernels/libcute_cpp_decode.so")
     torch.manual_seed(int.from_bytes(os.urandom(4), "little"))
     dt, H, Hkv, D = torch.bfloat16, 32, 8, 128
     configs = [(1, 4096, 16), (8, 4096, 16), (32, 4096, 16), (32, 4096, 64), (128, 4096, 16), (8, 32768, 16),

@@ -4,12 +4,12 @@
 // cache, for the benchmark's --sweep: the measurements that chose decode_plans::D128 and Fp8Plan
 // (README) are rerun from here.
 #include "decode_candidates.hpp"
-#include "decode_sm90.cuh"
+#include <cute_cpp/kernels/attention/decode/decode_sm90.cuh>
 
 #include <cstddef>
 #include <type_traits>
 
-namespace cute_cpp::examples {
+namespace cute_cpp::kernels {
 namespace decode_candidate_plans {
 using T = __nv_bfloat16;
 template <DecodeConfig C>
@@ -100,4 +100,4 @@ void run_decode_candidate(int index, DecodeArguments<__nv_bfloat16, __nv_fp8_e4m
   decode_candidate_plans::with<__nv_fp8_e4m3>(index, [&](auto plan) { run_decode<decltype(plan)>(a, stream); });
 }
 
-}  // namespace cute_cpp::examples
+}  // namespace cute_cpp::kernels

@@ -8,12 +8,12 @@
 // the LSE; and that bad arguments are errors. Then the bandwidth against a device copy.
 //   decode_attention_sm90 [--no-bench] [--json FILE] [--seed N] [--small]   (--small: a few short
 //   sequences, for compute-sanitizer)
-#include "decode.hpp"
+#include <cute_cpp/kernels/attention/decode/decode.hpp>
 #include "decode_candidates.hpp"
-#include "examples/common/bench.hpp"
-#include "examples/common/check.hpp"
-#include "examples/common/cli.hpp"
-#include "examples/common/fill.hpp"
+#include "bench/support/bench.hpp"
+#include "tests/support/check.hpp"
+#include "tests/support/cli.hpp"
+#include "tests/support/fill.hpp"
 
 #include <cute_cpp/host/buffer.hpp>
 
@@ -31,7 +31,7 @@
 #include <type_traits>
 #include <vector>
 
-namespace ex = cute_cpp::examples;
+namespace kn = cute_cpp::kernels;
 namespace host = cute_cpp::host;
 using cute_cpp::AttentionStrides;
 
@@ -124,7 +124,7 @@ std::vector<KV> quantize(std::vector<T> const& x, int heads_kv, int d, std::vect
 template <class T, class KV>
 Inputs<T, KV> make_inputs(Case const& c, std::mt19937_64& rng) {
   Inputs<T, KV> in;
-  in.q = ex::random_values<T>(std::size_t(c.batch()) * c.q_tokens * c.heads_q * c.d, rng, -1.0, 1.0);
+  in.q = kn::random_values<T>(std::size_t(c.batch()) * c.q_tokens * c.heads_q * c.d, rng, -1.0, 1.0);
   // An e4m3 cache: per head, |x| / scale reaches 200-450 of e4m3's 448 (the largest saturate).
   std::uniform_real_distribution<float> spread(1.0f / 450, 1.0f / 200);
   for (int h = 0; h < c.heads_kv; ++h) {
@@ -133,10 +133,10 @@ Inputs<T, KV> make_inputs(Case const& c, std::mt19937_64& rng) {
   }
   for (int len : c.lens) {
     std::size_t const n = std::size_t(len) * c.heads_kv * c.d;
-    in.k_src.push_back(ex::random_values<T>(n, rng, -1.0, 1.0));
+    in.k_src.push_back(kn::random_values<T>(n, rng, -1.0, 1.0));
     in.k.push_back(quantize<KV>(in.k_src.back(), c.heads_kv, c.d, in.k_scale));
     if (c.mla) continue;
-    in.v_src.push_back(ex::random_values<T>(n, rng, -1.0, 1.0));
+    in.v_src.push_back(kn::random_values<T>(n, rng, -1.0, 1.0));
     in.v.push_back(quantize<KV>(in.v_src.back(), c.heads_kv, c.d, in.v_scale));
   }
   return in;
@@ -199,7 +199,7 @@ struct Problem {
   host::DeviceBuffer<unsigned char> workspace;
   bool append_ok = true;  ///< with Case::append: the cache after run_kv_append is the full one, bit for bit
   AttentionStrides q_stride, o_stride;  ///< as laid out (the arguments' may be 0: contiguous)
-  ex::DecodeArguments<T, KV> args;
+  kn::DecodeArguments<T, KV> args;
 };
 
 /// Q in its buffer (NaN around it: the QKV buffer's K and V heads are never Q's), and O's buffer.
@@ -302,7 +302,7 @@ void append_new_tokens(Case const& c, Inputs<T, KV> const& in, Problem<T, KV>& p
   dk.upload(std::span<T const>(k_new));
   if (!c.mla) dv.upload(std::span<T const>(v_new));
   auto const& a = p.args;
-  ex::KvAppendArguments<T, KV> ap;
+  kn::KvAppendArguments<T, KV> ap;
   ap.k_new = dk.data();
   ap.k = p.kv.data() + k_base;
   if (!c.mla) {  // MLA: a K-only append
@@ -323,7 +323,7 @@ void append_new_tokens(Case const& c, Inputs<T, KV> const& in, Problem<T, KV>& p
   ap.num_pages = a.num_pages;
   ap.k_scale = a.k_scale;
   ap.v_scale = a.v_scale;
-  ex::run_kv_append<T>(ap, nullptr);
+  kn::run_kv_append<T>(ap, nullptr);
   host::cuda_check(cudaDeviceSynchronize(), "kv_append");
   auto const after = p.kv.download();
   p.append_ok = std::equal(after.begin(), after.end(), full.begin(),
@@ -401,7 +401,7 @@ void place_cache(Case const& c, Inputs<T, KV> const& in, Problem<T, KV>& p, std:
 }
 
 template <class T, class KV>
-void set_shape(Case const& c, ex::DecodeArguments<T, KV>& a) {
+void set_shape(Case const& c, kn::DecodeArguments<T, KV>& a) {
   a.batch = c.batch();
   a.q_tokens = c.q_tokens;
   a.heads_q = c.heads_q;
@@ -429,7 +429,7 @@ template <class T, class KV>
 Output<T> run(Case const& c, Problem<T, KV>& p, int num_splits) {
   auto& a = p.args;
   a.num_splits = num_splits;
-  std::size_t const bytes = ex::decode_workspace_bytes(a);
+  std::size_t const bytes = kn::decode_workspace_bytes(a);
   p.workspace = host::DeviceBuffer<unsigned char>(bytes);
   if (bytes > 0) p.workspace.fill_bytes(0xFF);
   a.workspace = p.workspace.data();
@@ -437,8 +437,8 @@ Output<T> run(Case const& c, Problem<T, KV>& p, int num_splits) {
   p.o.fill_bytes(0xFF);
   p.lse.fill_bytes(0xFF);
   Output<T> out;
-  out.splits = ex::decode_num_splits(a);
-  ex::run_decode_attention<T>(a, nullptr);
+  out.splits = kn::decode_num_splits(a);
+  kn::run_decode_attention<T>(a, nullptr);
   host::cuda_check(cudaDeviceSynchronize(), "decode_attention_sm90");
   auto const o = p.o.download();
   for (int b = 0; b < c.batch(); ++b)
@@ -458,13 +458,13 @@ Output<T> run(Case const& c, Problem<T, KV>& p, int num_splits) {
 /// 32k keys), so fmha's fixed atol of 1e-2 would pass an O of zeros; P and O round to 16 bits
 /// relative to the row's scale.
 template <class T>
-ex::CheckResult check_o(std::span<T const> got, std::span<double const> want, int d) {
-  ex::CheckResult all;
+kn::CheckResult check_o(std::span<T const> got, std::span<double const> want, int d) {
+  kn::CheckResult all;
   for (std::size_t first = 0; first < want.size(); first += std::size_t(d)) {
     auto const w = want.subspan(first, std::size_t(d));
     double row_max = 0;
     for (double x : w) row_max = std::max(row_max, std::fabs(x));
-    auto const r = ex::check_close<T>(got.subspan(first, std::size_t(d)), w, 2e-2, 2e-2 * row_max);
+    auto const r = kn::check_close<T>(got.subspan(first, std::size_t(d)), w, 2e-2, 2e-2 * row_max);
     if (r.bad > 0 && all.bad == 0) {
       all.first_bad = first + r.first_bad;
       all.got_at_first_bad = r.got_at_first_bad;
@@ -478,8 +478,8 @@ ex::CheckResult check_o(std::span<T const> got, std::span<double const> want, in
 }
 
 /// The LSE within 1e-3 + 1e-4 |want| (float accumulation over up to 32k keys); NaN never passes.
-ex::CheckResult check_lse(std::span<float const> got, std::span<double const> want) {
-  ex::CheckResult r;
+kn::CheckResult check_lse(std::span<float const> got, std::span<double const> want) {
+  kn::CheckResult r;
   for (std::size_t i = 0; i < want.size(); ++i) {
     double const g = got[i], error = std::fabs(g - want[i]);
     bool const good = error <= 1e-3 + 1e-4 * std::fabs(want[i]);
@@ -517,7 +517,7 @@ bool check_case(Case const& c, std::mt19937_64& rng) {
   std::vector<double> want_o(p.lse.size() * std::size_t(c.dv())), want_lse(p.lse.size());
   reference(c, in, want_o, want_lse);
   // The element names printed: the query's, and the cache's when it differs.
-  std::string const dtype = std::string(ex::dtype_name<T>()) + (std::is_same_v<KV, T> ? "" : "/e4m3");
+  std::string const dtype = std::string(kn::dtype_name<T>()) + (std::is_same_v<KV, T> ? "" : "/e4m3");
   bool ok = p.append_ok;
   if (c.append)
     std::printf("  %-4s %s: the cache after run_kv_append %s\n", dtype.c_str(), c.name().c_str(),
@@ -526,7 +526,7 @@ bool check_case(Case const& c, std::mt19937_64& rng) {
   for (int splits : c.splits) {
     auto const out = run(c, p, splits);
     auto const r_o = check_o<T>(out.o, want_o, c.dv());
-    auto const r_l = c.lse ? check_lse(out.lse, want_lse) : ex::CheckResult{};
+    auto const r_l = c.lse ? check_lse(out.lse, want_lse) : kn::CheckResult{};
     bool const pad_ok = out.padding_written == 0;
     ok &= r_o.ok() && (!c.lse || r_l.ok()) && pad_ok;
     std::printf("  %-4s %s, splits %d%s\n       O: %s; LSE: %s%s\n", dtype.c_str(), c.name().c_str(),
@@ -557,7 +557,7 @@ bool check_errors() {
   host::DeviceBuffer<std::int32_t> dtable(table.size()), dlens(lens.size());
   dtable.upload(std::span<std::int32_t const>(table));
   dlens.upload(std::span<std::int32_t const>(lens));
-  ex::DecodeArguments<bf16> a;
+  kn::DecodeArguments<bf16> a;
   a.q = a.k = a.v = in.data();
   a.o = out.data();
   a.batch = 1, a.q_tokens = 1, a.heads_q = 4, a.heads_kv = 4, a.head_dim = a.head_dim_v = 128;
@@ -566,12 +566,12 @@ bool check_errors() {
   a.page_size = 16, a.max_pages_per_seq = 16, a.num_pages = 20;
   a.num_splits = 1;
   // The control: these arguments run, so each error below comes from the one thing changed.
-  ex::run_decode_attention(a, nullptr);
+  kn::run_decode_attention(a, nullptr);
   host::cuda_check(cudaDeviceSynchronize(), "decode_attention_sm90");
   auto const expect = [](char const* rule, auto const& args) {  // rule: "[id]"
     try {
-      if constexpr (requires { args.k_new; }) ex::run_kv_append(args, nullptr);
-      else ex::run_decode_attention(args, nullptr);
+      if constexpr (requires { args.k_new; }) kn::run_kv_append(args, nullptr);
+      else kn::run_decode_attention(args, nullptr);
     } catch (std::invalid_argument const& e) {
       bool const named = std::string(e.what()).find(rule) != std::string::npos;
       std::printf("  error %-24s %s: %s\n", rule, named ? "ok" : "WRONG RULE", e.what());
@@ -608,7 +608,7 @@ bool check_errors() {
   ok &= expect("[attention.q-tokens]", b);
   b = a;
   b.num_splits = 4;
-  std::size_t const need = ex::decode_workspace_bytes(b);
+  std::size_t const need = kn::decode_workspace_bytes(b);
   if (need == 0) {
     std::printf("  error [attention.workspace]     WRONG: decode_workspace_bytes is 0 for 4 splits\n");
     return false;
@@ -620,7 +620,7 @@ bool check_errors() {
   // An e4m3 cache: head dim 64 has no plan (its boxes are 128 columns); its append takes scales.
   using fp8 = __nv_fp8_e4m3;
   auto* const bytes = reinterpret_cast<fp8*>(in.data());
-  ex::DecodeArguments<bf16, fp8> f;
+  kn::DecodeArguments<bf16, fp8> f;
   f.q = a.q, f.o = a.o, f.k = f.v = bytes;
   f.batch = a.batch, f.q_tokens = a.q_tokens, f.heads_q = a.heads_q, f.heads_kv = a.heads_kv;
   f.head_dim = f.head_dim_v = 64;
@@ -629,7 +629,7 @@ bool check_errors() {
   f.page_size = a.page_size, f.max_pages_per_seq = a.max_pages_per_seq, f.num_pages = a.num_pages;
   f.num_splits = 1;
   ok &= expect("[attention.head-dim]", f);
-  ex::KvAppendArguments<bf16, fp8> ap;
+  kn::KvAppendArguments<bf16, fp8> ap;
   ap.k_new = ap.v_new = in.data();
   ap.k = ap.v = bytes;
   ap.heads_kv = 4, ap.head_dim = ap.head_dim_v = 128;
@@ -784,7 +784,7 @@ host::DeviceBuffer<unsigned char> attach_workspace(Arguments& a, std::size_t byt
 /// `candidate` >= 0 times that plan of decode_candidates.hpp instead of run_decode_attention's. KV
 /// e4m3: an FP8 cache (half the bytes) with per-head scales.
 template <class T, class KV = T>
-void bench(int batch, int len, int page_size, std::mt19937_64& rng, std::vector<ex::Record>& records,
+void bench(int batch, int len, int page_size, std::mt19937_64& rng, std::vector<kn::Record>& records,
            int candidate = -1, bool shuffled = true, bool profile = false) {
   constexpr bool fp8 = !std::is_same_v<KV, T>;
   std::size_t const tokens = std::size_t(batch) * len;
@@ -793,7 +793,7 @@ void bench(int batch, int len, int page_size, std::mt19937_64& rng, std::vector<
                             std::to_string(bench_heads_kv) + " KV" + std::to_string(len) + " D" +
                             std::to_string(bench_d) +
                             (page_size > 0 ? " page" + std::to_string(page_size) : std::string(" contiguous")) +
-                            (candidate >= 0 ? std::string(" plan ") + ex::decode_candidate_name<KV>(candidate) : "") +
+                            (candidate >= 0 ? std::string(" plan ") + kn::decode_candidate_name<KV>(candidate) : "") +
                             (shuffled ? "" : " in order") + (fp8 ? " e4m3 cache" : "");
   if (double(cache_bytes) > bench_max_cache_bytes) {
     std::printf("  bench %s: skipped (cache of %.1f GB)\n", shape.c_str(), double(cache_bytes) / 1e9);
@@ -803,73 +803,73 @@ void bench(int batch, int len, int page_size, std::mt19937_64& rng, std::vector<
   host::DeviceBuffer<T> q(q_elems), o(q_elems);
   host::DeviceBuffer<KV> k(tokens * bench_heads_kv * bench_d), v(k.size());
   host::DeviceBuffer<float> scales(2 * bench_heads_kv);
-  ex::fill_random_tiled(scales.data(), scales.size(), rng, 0.5 / 448, 1.0 / 448);
-  ex::fill_random_tiled(q.data(), q.size(), rng, -1.0, 1.0);
-  ex::fill_random_tiled(k.data(), k.size(), rng, -1.0, 1.0);
-  ex::fill_random_tiled(v.data(), v.size(), rng, -1.0, 1.0);
+  kn::fill_random_tiled(scales.data(), scales.size(), rng, 0.5 / 448, 1.0 / 448);
+  kn::fill_random_tiled(q.data(), q.size(), rng, -1.0, 1.0);
+  kn::fill_random_tiled(k.data(), k.size(), rng, -1.0, 1.0);
+  kn::fill_random_tiled(v.data(), v.size(), rng, -1.0, 1.0);
   BenchTable const table(batch, len, page_size, shuffled, rng);
-  ex::DecodeArguments<T, KV> a;
+  kn::DecodeArguments<T, KV> a;
   a.q = q.data(), a.k = k.data(), a.v = v.data(), a.o = o.data();
   if (fp8) a.k_scale = scales.data(), a.v_scale = scales.data() + bench_heads_kv;
   a.batch = batch, a.heads_q = bench_heads_q, a.heads_kv = bench_heads_kv, a.head_dim = a.head_dim_v = bench_d;
   table.place(a);
-  std::size_t workspace_bytes = ex::decode_workspace_bytes(a);
+  std::size_t workspace_bytes = kn::decode_workspace_bytes(a);
   if constexpr (std::is_same_v<T, __nv_bfloat16>)
-    if (candidate >= 0) workspace_bytes = ex::decode_candidate_workspace_bytes(candidate, a);
+    if (candidate >= 0) workspace_bytes = kn::decode_candidate_workspace_bytes(candidate, a);
   auto const workspace = attach_workspace(a, workspace_bytes);
   std::size_t const bytes = cache_bytes + (q.size() + o.size()) * sizeof(T);
   if (profile) {  // a few plain launches for a profiler (ncu -k regex:decode_kernel)
     std::printf("  profile %s\n", shape.c_str());
-    for (int i = 0; i < 3; ++i) ex::run_decode_attention<T>(a, nullptr);
+    for (int i = 0; i < 3; ++i) kn::run_decode_attention<T>(a, nullptr);
     host::cuda_check(cudaDeviceSynchronize(), "profile");
     return;
   }
   if (candidate >= 0) {
     if constexpr (std::is_same_v<T, __nv_bfloat16>) {
-      records.push_back(ex::bench_against_copy("decode_attention_sm90", shape, ex::dtype_name<T>(), bytes,
-                                               [&] { ex::run_decode_candidate(candidate, a, nullptr); }));
+      records.push_back(kn::bench_against_copy("decode_attention_sm90", shape, kn::dtype_name<T>(), bytes,
+                                               [&] { kn::run_decode_candidate(candidate, a, nullptr); }));
     }
     return;
   }
-  std::printf("  bench %-34s %d splits\n", shape.c_str(), ex::decode_num_splits(a));
-  records.push_back(ex::bench_against_copy("decode_attention_sm90", shape, ex::dtype_name<T>(), bytes,
-                                           [&] { ex::run_decode_attention<T>(a, nullptr); }));
+  std::printf("  bench %-34s %d splits\n", shape.c_str(), kn::decode_num_splits(a));
+  records.push_back(kn::bench_against_copy("decode_attention_sm90", shape, kn::dtype_name<T>(), bytes,
+                                           [&] { kn::run_decode_attention<T>(a, nullptr); }));
 }
 
 /// MLA decode (FlashMLA's workload): one latent cache of D 576 on pages of 64 (V its first 512
 /// columns), one query token, every sequence the full length. Bytes: the cache once, Q and O; the
 /// FLOPs (2 · rows · keys · (576 + 512)) are printed beside, for the compute-bound shapes.
-void bench_mla(int batch, int len, int heads_q, std::mt19937_64& rng, std::vector<ex::Record>& records) {
+void bench_mla(int batch, int len, int heads_q, std::mt19937_64& rng, std::vector<kn::Record>& records) {
   using T = __nv_bfloat16;
   constexpr int d = 576, dv = 512, page = 64;
   std::size_t const tokens = std::size_t(batch) * len;
   std::string const shape = "MLA B" + std::to_string(batch) + " H" + std::to_string(heads_q) + " KV" +
                             std::to_string(len) + " page" + std::to_string(page);
   host::DeviceBuffer<T> q(std::size_t(batch) * heads_q * d), o(std::size_t(batch) * heads_q * dv), cache(tokens * d);
-  ex::fill_random_tiled(q.data(), q.size(), rng, -1.0, 1.0);
-  ex::fill_random_tiled(cache.data(), cache.size(), rng, -1.0, 1.0);
+  kn::fill_random_tiled(q.data(), q.size(), rng, -1.0, 1.0);
+  kn::fill_random_tiled(cache.data(), cache.size(), rng, -1.0, 1.0);
   BenchTable const table(batch, len, page, true, rng);
-  ex::DecodeArguments<T> a;
+  kn::DecodeArguments<T> a;
   a.q = q.data(), a.k = a.v = cache.data(), a.o = o.data();
   a.batch = batch, a.heads_q = heads_q, a.heads_kv = 1, a.head_dim = d, a.head_dim_v = dv;
   table.place(a);
-  auto const workspace = attach_workspace(a, ex::decode_workspace_bytes(a));
+  auto const workspace = attach_workspace(a, kn::decode_workspace_bytes(a));
   std::size_t const bytes = (cache.size() + q.size() + o.size()) * sizeof(T);
-  records.push_back(ex::bench_against_copy("decode_attention_sm90", shape, ex::dtype_name<T>(), bytes,
-                                           [&] { ex::run_decode_attention<T>(a, nullptr); }));
+  records.push_back(kn::bench_against_copy("decode_attention_sm90", shape, kn::dtype_name<T>(), bytes,
+                                           [&] { kn::run_decode_attention<T>(a, nullptr); }));
   double const flops = 2.0 * double(batch) * heads_q * len * (d + dv);
-  std::printf("  bench %-34s %d splits: %.0f TFLOP/s\n", shape.c_str(), ex::decode_num_splits(a),
+  std::printf("  bench %-34s %d splits: %.0f TFLOP/s\n", shape.c_str(), kn::decode_num_splits(a),
               flops / (records.back().microseconds * 1e6));
 }
 
 /// The MLA rows of bench_all (--mla: these alone).
-void bench_mla_all(std::mt19937_64& rng, std::vector<ex::Record>& records) {
+void bench_mla_all(std::mt19937_64& rng, std::vector<kn::Record>& records) {
   for (int batch : {64, 128})
     for (int len : {4096, 8192})
       for (int heads : {16, 64, 128}) bench_mla(batch, len, heads, rng, records);
 }
 
-void bench_all(std::mt19937_64& rng, std::vector<ex::Record>& records) {
+void bench_all(std::mt19937_64& rng, std::vector<kn::Record>& records) {
   using bf16 = __nv_bfloat16;
   for (int page_size : bench_page_sizes)
     for (int batch : bench_batches)
@@ -887,17 +887,17 @@ void bench_all(std::mt19937_64& rng, std::vector<ex::Record>& records) {
 /// --sweep: the D128 candidate plans on a few shapes (how decode_plans::D128 and Fp8Plan were
 /// chosen); `--sweep-e4m3` only the e4m3 cache's.
 template <class KV>
-void sweep(std::mt19937_64& rng, std::vector<ex::Record>& records) {
+void sweep(std::mt19937_64& rng, std::vector<kn::Record>& records) {
   struct Shape {
     int batch, len, page_size;
   };
   for (Shape const s : {Shape{1, 4096, 16}, Shape{8, 4096, 16}, Shape{32, 4096, 16}, Shape{128, 4096, 16},
                         Shape{8, 32768, 64}, Shape{32, 4096, 64}, Shape{128, 4096, 64}})
-    for (int c = 0; c < ex::decode_candidates<KV>(); ++c) {
+    for (int c = 0; c < kn::decode_candidates<KV>(); ++c) {
       try {
         bench<__nv_bfloat16, KV>(s.batch, s.len, s.page_size, rng, records, c);
       } catch (std::invalid_argument const& e) {  // a plan whose boxes the page size cannot hold
-        std::printf("  sweep: plan %s skipped: %s\n", ex::decode_candidate_name<KV>(c), e.what());
+        std::printf("  sweep: plan %s skipped: %s\n", kn::decode_candidate_name<KV>(c), e.what());
       }
     }
 }
@@ -905,14 +905,14 @@ void sweep(std::mt19937_64& rng, std::vector<ex::Record>& records) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (ex::print_plan_kernels(argc, argv, ex::decode_plans::Instantiated{})) return 0;
-  return ex::run_example(
+  if (kn::print_plan_kernels(argc, argv, kn::decode_plans::Instantiated{})) return 0;
+  return kn::run_example(
       "decode_attention_sm90", argc, argv,
-      [](std::mt19937_64& rng, ex::ExampleOptions const& options) {
+      [](std::mt19937_64& rng, kn::ExampleOptions const& options) {
         if (options.has("--profile")) return true;  // launches for a profiler only
         return options.has("--small") ? check_small(rng) : check_all(rng);
       },
-      [](std::mt19937_64& rng, ex::ExampleOptions const& options, std::vector<ex::Record>& records) {
+      [](std::mt19937_64& rng, kn::ExampleOptions const& options, std::vector<kn::Record>& records) {
         if (options.has("--profile")) {
           // Pages of 16 against 64, e4m3 against bf16: the shapes whose per-box cost is studied.
           for (int page_size : {16, 64}) {

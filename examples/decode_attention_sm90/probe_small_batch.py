@@ -13,7 +13,7 @@ from pathlib import Path
 import torch
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "common"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench/support"))
 from bench_sdpa import Decode  # noqa: E402
 from torch_timing import time_pair  # noqa: E402
 
@@ -22,7 +22,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--build", required=True)
     opts = ap.parse_args()
-    decode = Decode(Path(opts.build) / "examples/decode_attention_sm90/libcute_cpp_decode.so")
+    decode = Decode(Path(opts.build) / "kernels/libcute_cpp_decode.so")
     dt, H, Hkv, D = torch.bfloat16, 32, 8, 128
     for B, S, page in [(1, 1024, 16), (1, 4096, 16), (1, 4096, 64), (1, 32768, 64), (8, 4096, 64)]:
         pages = B * S // page

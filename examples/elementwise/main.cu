@@ -5,8 +5,8 @@
 // times them against a device-to-device copy of the same bytes and prints GB/s and the ratio.
 //   elementwise [--no-bench] [--json FILE] [--seed N] [--small]   (--small: a few small cases, for
 //   compute-sanitizer; no benchmark)
-#include "elementwise.cuh"
-#include "examples/common/cli.hpp"
+#include <cute_cpp/kernels/rows/elementwise.cuh>
+#include "tests/support/cli.hpp"
 
 #include <cute_cpp/host/buffer.hpp>
 #include <cute_cpp/host/error.hpp>
@@ -22,7 +22,7 @@
 #include <tuple>
 #include <vector>
 
-namespace ex = cute_cpp::examples;
+namespace kn = cute_cpp::kernels;
 namespace host = cute_cpp::host;
 using bf16 = __nv_bfloat16;
 
@@ -54,7 +54,7 @@ struct Input {
   std::vector<T> values;
 
   Input(std::size_t n, std::size_t offset, std::mt19937_64& rng) : buffer(n + offset) {
-    auto const all = ex::random_values<T>(n + offset, rng);
+    auto const all = kn::random_values<T>(n + offset, rng);
     buffer.upload(std::span<T const>(all));
     ptr = buffer.data() + offset;
     values.assign(all.begin() + static_cast<std::ptrdiff_t>(offset), all.end());
@@ -70,7 +70,7 @@ bool check_case(char const* what, F f, Ref reference, std::size_t n,
   std::tuple<Input<In>...> inputs{Input<In>(n, offsets[++k], rng)...};
   host::DeviceBuffer<Out> out(n + offsets[0]);
   out.fill_bytes(0xFF);  // NaN in every float and bf16 element
-  std::apply([&](auto const&... in) { ex::elementwise_apply(f, n, nullptr, out.data() + offsets[0], in.ptr...); },
+  std::apply([&](auto const&... in) { kn::elementwise_apply(f, n, nullptr, out.data() + offsets[0], in.ptr...); },
              inputs);
   host::cuda_check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
   auto const got = out.download();
@@ -78,7 +78,7 @@ bool check_case(char const* what, F f, Ref reference, std::size_t n,
   std::apply([&](auto const&... in) {
     for (std::size_t i = 0; i < n; ++i) want[i] = reference(static_cast<double>(static_cast<float>(in.values[i]))...);
   }, inputs);
-  auto const result = ex::check_close(std::span<Out const>(got).subspan(offsets[0], n),
+  auto const result = kn::check_close(std::span<Out const>(got).subspan(offsets[0], n),
                                       std::span<double const>(want), rtol_of<Out>(), 1e-6);
   std::printf("check %-44s n=%-9zu %s\n", what, n, result.summary().c_str());
   return result.ok();
@@ -88,7 +88,7 @@ bool rejects_misaligned_pointer() {
   host::DeviceBuffer<float> buffer(64);
   auto const* odd = reinterpret_cast<float const*>(reinterpret_cast<char const*>(buffer.data()) + 2);
   try {
-    ex::elementwise_add(odd, odd, buffer.data(), 8);
+    kn::elementwise_add(odd, odd, buffer.data(), 8);
   } catch (std::invalid_argument const& e) {
     bool const named = std::strstr(e.what(), "[elementwise.pointer-alignment]") != nullptr;
     std::printf("check %-40s %s\n", "misaligned float* rejected", named ? "ok" : e.what());
@@ -102,12 +102,12 @@ bool run_checks(std::mt19937_64& rng) {
   auto const add_ref = [](double a, double b) { return a + b; };
   bool ok = true;
   for (std::size_t n : {std::size_t{1}, std::size_t{7}, std::size_t{4099}, std::size_t{1000003}, std::size_t{(1u << 22) + 5}}) {
-    ok &= check_case<float, float, float>("add f32", ex::Add{}, add_ref, n, {0, 0, 0}, rng);
-    ok &= check_case<bf16, bf16, bf16>("add bf16", ex::Add{}, add_ref, n, {0, 0, 0}, rng);
+    ok &= check_case<float, float, float>("add f32", kn::Add{}, add_ref, n, {0, 0, 0}, rng);
+    ok &= check_case<bf16, bf16, bf16>("add bf16", kn::Add{}, add_ref, n, {0, 0, 0}, rng);
   }
-  ok &= check_case<float, float, float>("add f32, all pointers +1 (peeled head)", ex::Add{}, add_ref, 100003, {1, 1, 1}, rng);
-  ok &= check_case<bf16, bf16, bf16>("add bf16, all pointers +3 (peeled head)", ex::Add{}, add_ref, 100003, {3, 3, 3}, rng);
-  ok &= check_case<float, float, float>("add f32, mixed offsets (scalar path)", ex::Add{}, add_ref, 100003, {0, 1, 2}, rng);
+  ok &= check_case<float, float, float>("add f32, all pointers +1 (peeled head)", kn::Add{}, add_ref, 100003, {1, 1, 1}, rng);
+  ok &= check_case<bf16, bf16, bf16>("add bf16, all pointers +3 (peeled head)", kn::Add{}, add_ref, 100003, {3, 3, 3}, rng);
+  ok &= check_case<float, float, float>("add f32, mixed offsets (scalar path)", kn::Add{}, add_ref, 100003, {0, 1, 2}, rng);
   ok &= check_case<float, bf16, float, bf16>("apply a*b+c (bf16,f32,bf16 -> f32)", MulAdd{},
                                              [](double a, double b, double c) { return a * b + c; }, 1000003, {0, 0, 0, 0}, rng);
   ok &= check_case<bf16, bf16>("apply silu (bf16 -> bf16)", Silu{},
@@ -123,12 +123,12 @@ bool run_small_checks(std::mt19937_64& rng) {
   auto const add_ref = [](double a, double b) { return a + b; };
   bool ok = true;
   for (std::size_t n : {std::size_t{7}, std::size_t{10007}}) {
-    ok &= check_case<float, float, float>("add f32", ex::Add{}, add_ref, n, {0, 0, 0}, rng);
-    ok &= check_case<bf16, bf16, bf16>("add bf16", ex::Add{}, add_ref, n, {0, 0, 0}, rng);
+    ok &= check_case<float, float, float>("add f32", kn::Add{}, add_ref, n, {0, 0, 0}, rng);
+    ok &= check_case<bf16, bf16, bf16>("add bf16", kn::Add{}, add_ref, n, {0, 0, 0}, rng);
   }
-  ok &= check_case<float, float, float>("add f32, all pointers +1 (peeled head)", ex::Add{}, add_ref, 10007, {1, 1, 1}, rng);
-  ok &= check_case<bf16, bf16, bf16>("add bf16, all pointers +3 (peeled head)", ex::Add{}, add_ref, 10007, {3, 3, 3}, rng);
-  ok &= check_case<float, float, float>("add f32, mixed offsets (scalar path)", ex::Add{}, add_ref, 10007, {0, 1, 2}, rng);
+  ok &= check_case<float, float, float>("add f32, all pointers +1 (peeled head)", kn::Add{}, add_ref, 10007, {1, 1, 1}, rng);
+  ok &= check_case<bf16, bf16, bf16>("add bf16, all pointers +3 (peeled head)", kn::Add{}, add_ref, 10007, {3, 3, 3}, rng);
+  ok &= check_case<float, float, float>("add f32, mixed offsets (scalar path)", kn::Add{}, add_ref, 10007, {0, 1, 2}, rng);
   ok &= check_case<float, bf16, float, bf16>("apply a*b+c (bf16,f32,bf16 -> f32)", MulAdd{},
                                              [](double a, double b, double c) { return a * b + c; }, 10007, {0, 0, 0, 0}, rng);
   ok &= check_case<bf16, bf16>("apply silu (bf16 -> bf16)", Silu{},
@@ -138,35 +138,35 @@ bool run_small_checks(std::mt19937_64& rng) {
 }
 
 template <class T>
-void bench_add(std::size_t n, std::vector<ex::Record>& records, std::mt19937_64& rng) {
+void bench_add(std::size_t n, std::vector<kn::Record>& records, std::mt19937_64& rng) {
   host::DeviceBuffer<T> a(n), b(n), c(n);
-  auto const values = ex::random_values<T>(n, rng);
+  auto const values = kn::random_values<T>(n, rng);
   a.upload(std::span<T const>(values));
   b.upload(std::span<T const>(values));
   std::size_t const bytes = 3 * n * sizeof(T);  // two reads and one write
-  records.push_back(ex::bench_against_copy("elementwise_add", std::to_string(n), ex::dtype_name<T>(), bytes,
-                                           [&] { ex::elementwise_add(a.data(), b.data(), c.data(), n); }));
+  records.push_back(kn::bench_against_copy("elementwise_add", std::to_string(n), kn::dtype_name<T>(), bytes,
+                                           [&] { kn::elementwise_add(a.data(), b.data(), c.data(), n); }));
 }
 
-void bench_silu(std::size_t n, std::vector<ex::Record>& records, std::mt19937_64& rng) {
+void bench_silu(std::size_t n, std::vector<kn::Record>& records, std::mt19937_64& rng) {
   host::DeviceBuffer<bf16> x(n), y(n);
-  auto const values = ex::random_values<bf16>(n, rng);
+  auto const values = kn::random_values<bf16>(n, rng);
   x.upload(std::span<bf16 const>(values));
   std::size_t const bytes = 2 * n * sizeof(bf16);
-  records.push_back(ex::bench_against_copy("elementwise_apply_silu", std::to_string(n), "bf16", bytes,
-                                           [&] { ex::elementwise_apply(Silu{}, n, nullptr, y.data(), static_cast<bf16 const*>(x.data())); }));
+  records.push_back(kn::bench_against_copy("elementwise_apply_silu", std::to_string(n), "bf16", bytes,
+                                           [&] { kn::elementwise_apply(Silu{}, n, nullptr, y.data(), static_cast<bf16 const*>(x.data())); }));
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (ex::print_kernels(argc, argv, {})) return 0;  // --kernels: none takes dynamic shared memory
-  return ex::run_example(
+  if (kn::print_kernels(argc, argv, {})) return 0;  // --kernels: none takes dynamic shared memory
+  return kn::run_example(
       "elementwise", argc, argv,
-      [](std::mt19937_64& rng, ex::ExampleOptions const& options) {
+      [](std::mt19937_64& rng, kn::ExampleOptions const& options) {
         return options.has("--small") ? run_small_checks(rng) : run_checks(rng);
       },
-      [](std::mt19937_64& rng, ex::ExampleOptions const& options, std::vector<ex::Record>& records) {
+      [](std::mt19937_64& rng, kn::ExampleOptions const& options, std::vector<kn::Record>& records) {
         if (options.has("--small")) return;
         // NOTE: the smallest size's arrays (64 MiB each) are already larger than the H200's 50 MiB L2.
         for (std::size_t n : {std::size_t{1} << 24, std::size_t{1} << 26, std::size_t{1} << 28}) {

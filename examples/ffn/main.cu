@@ -7,12 +7,12 @@
 // fused SwiGLU kernel of examples/swiglu, and prints TFLOP/s and the ratio.
 //   ffn [--no-bench] [--json FILE] [--seed N] [--small]   (--small: two small cases and the
 //   rejection, no benchmark, for compute-sanitizer)
-#include "ffn.cuh"
-#include "examples/common/bench.hpp"
-#include "examples/common/check.hpp"
-#include "examples/common/cublas.hpp"
-#include "examples/common/cli.hpp"
-#include "examples/swiglu/swiglu.cuh"
+#include <cute_cpp/kernels/gemm/ffn.cuh>
+#include "bench/support/bench.hpp"
+#include "tests/support/check.hpp"
+#include "bench/support/cublas.hpp"
+#include "tests/support/cli.hpp"
+#include <cute_cpp/kernels/rows/swiglu.cuh>
 
 #include <cute_cpp/host/buffer.hpp>
 #include <cute_cpp/host/error.hpp>
@@ -26,7 +26,7 @@
 #include <string>
 #include <vector>
 
-namespace ex = cute_cpp::examples;
+namespace kn = cute_cpp::kernels;
 namespace host = cute_cpp::host;
 using cute_cpp::bf16;
 
@@ -40,21 +40,21 @@ struct Problem {
   host::DeviceBuffer<unsigned char> workspace;  // the GEMMs' stream-K / split-K, zeroed once
   Problem(std::size_t m_, std::size_t d_, std::size_t f_, std::mt19937_64& rng)
       : m(m_), d(d_), f(f_),
-        x(ex::random_values<bf16>(m * d, rng)),
-        wg(ex::random_values<bf16>(f * d, rng, -1.0 / std::sqrt(double(d)), 1.0 / std::sqrt(double(d)))),
-        wu(ex::random_values<bf16>(f * d, rng, -1.0 / std::sqrt(double(d)), 1.0 / std::sqrt(double(d)))),
-        wd(ex::random_values<bf16>(d * f, rng, -1.0 / std::sqrt(double(f)), 1.0 / std::sqrt(double(f)))),
+        x(kn::random_values<bf16>(m * d, rng)),
+        wg(kn::random_values<bf16>(f * d, rng, -1.0 / std::sqrt(double(d)), 1.0 / std::sqrt(double(d)))),
+        wu(kn::random_values<bf16>(f * d, rng, -1.0 / std::sqrt(double(d)), 1.0 / std::sqrt(double(d)))),
+        wd(kn::random_values<bf16>(d * f, rng, -1.0 / std::sqrt(double(f)), 1.0 / std::sqrt(double(f)))),
         dx(m * d), dwg(f * d), dwu(f * d), dwd(d * f), dwgu(2 * f * d), dh(m * f), dy(m * d),
-        workspace(std::max<std::size_t>(ex::ffn_workspace_bytes(m, d, f), 1)) {
+        workspace(std::max<std::size_t>(kn::ffn_workspace_bytes(m, d, f), 1)) {
     dx.upload(std::span<bf16 const>(x));
     dwg.upload(std::span<bf16 const>(wg));
     dwu.upload(std::span<bf16 const>(wu));
     dwd.upload(std::span<bf16 const>(wd));
     workspace.fill_bytes(0);
-    ex::pack_gate_up(dwg.data(), dwu.data(), dwgu.data(), f, d);  // once, as a model loading its weights
+    kn::pack_gate_up(dwg.data(), dwu.data(), dwgu.data(), f, d);  // once, as a model loading its weights
   }
   void run_ours(cudaStream_t stream = nullptr) {
-    ex::ffn(dx.data(), {dwgu.data(), dwd.data()}, dh.data(), dy.data(), m, d, f, workspace.data(), workspace.bytes(),
+    kn::ffn(dx.data(), {dwgu.data(), dwd.data()}, dh.data(), dy.data(), m, d, f, workspace.data(), workspace.bytes(),
             stream);
   }
 
@@ -97,7 +97,7 @@ bool check_rows(Problem& p, std::vector<std::size_t> const& rows, char const* wh
   for (double v : want) scale = std::max(scale, std::fabs(v));
   // NOTE: y is rounded to bf16 (2^-9 relative), and h's bf16 rounding may differ from the
   // reference's where f32 and double accumulation straddle a rounding boundary.
-  auto const res = ex::check_close(std::span<bf16 const>(got_rows), std::span<double const>(want), 1.0 / 128, scale * 0.01);
+  auto const res = kn::check_close(std::span<bf16 const>(got_rows), std::span<double const>(want), 1.0 / 128, scale * 0.01);
   std::printf("check ffn %-28s M=%-6zu D=%-5zu F=%-6zu rows checked=%-5zu %s\n", what, p.m, p.d, p.f, rows.size(),
               res.summary().c_str());
   return res.ok();
@@ -142,21 +142,21 @@ bool check_small(std::mt19937_64& rng) {
   return ok;
 }
 
-void bench(std::size_t m, std::size_t d, std::size_t f, std::vector<ex::Record>& records, std::mt19937_64& rng) {
+void bench(std::size_t m, std::size_t d, std::size_t f, std::vector<kn::Record>& records, std::mt19937_64& rng) {
   Problem p(m, d, f, rng);
   // A few rows of the timed shape are checked too (first, last, and two at random).
   std::vector<std::size_t> rows{0, m - 1, std::size_t(rng() % m), std::size_t(rng() % m)};
   if (!check_rows(p, rows, "benchmark shape (sampled)")) throw std::runtime_error("ffn: benchmark-shape check failed");
   cublasHandle_t handle = nullptr;
-  ex::cublas_check(cublasCreate(&handle), "cublasCreate");
+  kn::cublas_check(cublasCreate(&handle), "cublasCreate");
   host::DeviceBuffer<bf16> gu(m * 2 * f), h(m * f), y(m * d);
   auto const reference = [&] {
-    ex::cublas_linear(handle, p.dx.data(), p.dwg.data(), gu.data(), int(m), int(f), int(d), int(2 * f));
-    ex::cublas_linear(handle, p.dx.data(), p.dwu.data(), gu.data() + f, int(m), int(f), int(d), int(2 * f));
-    ex::swiglu<bf16>(gu.data(), h.data(), m, f);
-    ex::cublas_linear(handle, h.data(), p.dwd.data(), y.data(), int(m), int(d), int(f), int(d));
+    kn::cublas_linear(handle, p.dx.data(), p.dwg.data(), gu.data(), int(m), int(f), int(d), int(2 * f));
+    kn::cublas_linear(handle, p.dx.data(), p.dwu.data(), gu.data() + f, int(m), int(f), int(d), int(2 * f));
+    kn::swiglu<bf16>(gu.data(), h.data(), m, f);
+    kn::cublas_linear(handle, h.data(), p.dwd.data(), y.data(), int(m), int(d), int(f), int(d));
   };
-  auto const [ours_ms, ref_ms] = ex::median_ms_interleaved([&] { p.run_ours(); }, reference, nullptr, 5, 20);
+  auto const [ours_ms, ref_ms] = kn::median_ms_interleaved([&] { p.run_ours(); }, reference, nullptr, 5, 20);
   cublasDestroy(handle);
   double const flops = 2.0 * double(m) * double(d) * double(f) * 3.0;
   auto const tflops = [&](double ms) { return flops / (ms * 1e9); };
@@ -168,13 +168,13 @@ void bench(std::size_t m, std::size_t d, std::size_t f, std::vector<ex::Record>&
 
 int main(int argc, char** argv) {
   // --kernels: the dynamic shared memory of the GEMM kernels linked in, for scripts/build-report.
-  if (ex::print_plan_kernels(argc, argv, ex::plans::Instantiated{})) return 0;
-  return ex::run_example(
+  if (kn::print_plan_kernels(argc, argv, kn::plans::Instantiated{})) return 0;
+  return kn::run_example(
       "ffn", argc, argv,
-      [](std::mt19937_64& rng, ex::ExampleOptions const& options) {
+      [](std::mt19937_64& rng, kn::ExampleOptions const& options) {
         return options.has("--small") ? check_small(rng) : run_checks(rng);
       },
-      [](std::mt19937_64& rng, ex::ExampleOptions const& options, std::vector<ex::Record>& records) {
+      [](std::mt19937_64& rng, kn::ExampleOptions const& options, std::vector<kn::Record>& records) {
         if (options.has("--small")) return;  // checks only, as with --no-bench
         bench(8192, 4096, 11008, records, rng);
         bench(2048, 4096, 11008, records, rng);

@@ -7,7 +7,7 @@ reference on the same fresh random data (outputs poisoned first).
 
   bench_sdpa.py --build BUILD [--json FILE] [--quick] [--sweep] [--only NAME] [--lib LIB]
 
-Method (as examples/common/bench.hpp): per round, L2 flushed, a spin queued ahead so that launch
+Method (as bench/support/bench.hpp): per round, L2 flushed, a spin queued ahead so that launch
 overhead is not timed, ours and cuDNN alternately; the median of 50 rounds after 10 warm-up rounds.
 FLOPs: 4 B H Sq Sk D (halved for causal), the convention of FlashAttention and cuDNN's figures."""
 import argparse
@@ -21,7 +21,7 @@ import torch
 import torch.nn.functional as F
 from torch.nn.attention import SDPBackend, sdpa_kernel
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "common"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench/support"))
 from torch_timing import time_pair  # noqa: E402
 
 
@@ -113,7 +113,7 @@ def main():
     ap.add_argument("--sweep", action="store_true",
                     help="D64 and D128 over sequence lengths 512-8192 at 64k tokens (the key tile's choice, README)")
     opts = ap.parse_args()
-    fmha = Fmha(opts.lib or Path(opts.build) / "examples/fmha_sm90/libcute_cpp_fmha.so")
+    fmha = Fmha(opts.lib or Path(opts.build) / "kernels/libcute_cpp_fmha.so")
     torch.manual_seed(int.from_bytes(__import__("os").urandom(4), "little"))
     dt = torch.bfloat16
     configs = [  # (B, H, Hkv, S, D, causal)

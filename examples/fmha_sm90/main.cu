@@ -7,10 +7,10 @@
 // (PyTorch's cuDNN attention is the reference; it times both in one process through libcute_cpp_fmha).
 //   fmha_sm90 [--no-bench] [--json FILE] [--seed N] [--small]   (--small: four small cases, for
 //   compute-sanitizer)
-#include "fmha.hpp"
-#include "examples/common/bench.hpp"
-#include "examples/common/check.hpp"
-#include "examples/common/cli.hpp"
+#include <cute_cpp/kernels/attention/prefill/fmha.hpp>
+#include "bench/support/bench.hpp"
+#include "tests/support/check.hpp"
+#include "tests/support/cli.hpp"
 
 #include <cute_cpp/host/buffer.hpp>
 
@@ -23,7 +23,7 @@
 #include <thread>
 #include <vector>
 
-namespace ex = cute_cpp::examples;
+namespace kn = cute_cpp::kernels;
 namespace host = cute_cpp::host;
 
 namespace {
@@ -127,9 +127,9 @@ bool check_case(Case const& c, std::mt19937_64& rng) {
   Strides vs{std::int64_t(c.seq_k) * c.heads_kv * c.dv, std::int64_t(c.heads_kv) * c.dv, c.dv};
   if (c.fused_qkv) qs = ks = vs = {c.seq_q * fused_row, fused_row, c.d};
   std::size_t const q_elems = c.fused_qkv ? std::size_t(rows_q * fused_row) : std::size_t(rows_q * c.heads_q * c.d);
-  auto const q = ex::random_values<T>(q_elems, rng, -1.0, 1.0);
+  auto const q = kn::random_values<T>(q_elems, rng, -1.0, 1.0);
   // Fused: K and V live in Q's buffer (k, v are placeholders).
-  auto const random = [&](std::int64_t n) { return ex::random_values<T>(std::size_t(n), rng, -1.0, 1.0); };
+  auto const random = [&](std::int64_t n) { return kn::random_values<T>(std::size_t(n), rng, -1.0, 1.0); };
   auto const k = c.fused_qkv ? std::vector<T>(1) : random(rows_k * c.heads_kv * c.d);
   auto const v = c.fused_qkv ? std::vector<T>(1) : random(rows_k * c.heads_kv * c.dv);
   std::int64_t const k_base = c.fused_qkv ? std::int64_t(c.heads_q) * c.d : 0;
@@ -146,7 +146,7 @@ bool check_case(Case const& c, std::mt19937_64& rng) {
   dout.fill_bytes(0xFF);  // NaN
   dlse.fill_bytes(0xFF);
 
-  ex::FmhaArguments<T> a;
+  kn::FmhaArguments<T> a;
   a.q = dq.data();
   a.k = c.fused_qkv ? dq.data() + k_base : dk.data();
   a.v = c.fused_qkv ? dq.data() + v_base : dv.data();
@@ -219,7 +219,7 @@ bool check_case(Case const& c, std::mt19937_64& rng) {
     a.block_table_host = table.data();
     a.seqlens_k_host = lengths.data();
   }
-  ex::run_attention<T>(a, nullptr);
+  kn::run_attention<T>(a, nullptr);
   host::cuda_check(cudaDeviceSynchronize(), "fmha_sm90");
 
   std::vector<double> want_o(dout.size()), want_lse(dlse.size());
@@ -233,9 +233,9 @@ bool check_case(Case const& c, std::mt19937_64& rng) {
   auto const got_o = dout.download();
   auto const got_lse = dlse.download();
   // O: P rounds to 16 bits before P V, O to T; LSE in float.
-  auto const r_o = ex::check_close<T>(std::span<T const>(got_o), want_o, 2e-2, 1e-2);
+  auto const r_o = kn::check_close<T>(std::span<T const>(got_o), want_o, 2e-2, 1e-2);
   std::vector<float> lse_f(got_lse.begin(), got_lse.end());
-  ex::CheckResult r_l;
+  kn::CheckResult r_l;
   for (std::size_t i = 0; i < want_lse.size(); ++i) {
     double const g = lse_f[i], w = want_lse[i];
     bool const good = (std::isinf(w) && g == w) || std::fabs(g - w) <= 1e-3 + 1e-4 * std::fabs(w);
@@ -256,13 +256,13 @@ bool check_case(Case const& c, std::mt19937_64& rng) {
 /// Bad arguments are errors naming the rule, and nothing is launched.
 bool check_errors() {
   host::DeviceBuffer<__nv_bfloat16> buf(1 << 16);
-  ex::FmhaArguments<__nv_bfloat16> a;
+  kn::FmhaArguments<__nv_bfloat16> a;
   a.q = a.k = a.v = buf.data();
   a.o = buf.data();
   a.batch = 1, a.seq_q = a.seq_k = 16, a.heads_q = 4, a.heads_kv = 4, a.head_dim = a.head_dim_v = 64;
   auto const expect = [](char const* rule, auto args) {  // rule: "[id]"
     try {
-      ex::run_attention(args, nullptr);
+      kn::run_attention(args, nullptr);
     } catch (std::invalid_argument const& e) {
       bool const named = std::string(e.what()).find(rule) != std::string::npos;
       std::printf("  error %-24s %s: %s\n", rule, named ? "ok" : "WRONG RULE", e.what());
@@ -309,10 +309,10 @@ bool check_errors() {
 
 int main(int argc, char** argv) {
   using bf16 = __nv_bfloat16;
-  if (ex::print_plan_kernels(argc, argv, ex::fmha_plans::Instantiated{})) return 0;
-  return ex::run_example(
+  if (kn::print_plan_kernels(argc, argv, kn::fmha_plans::Instantiated{})) return 0;
+  return kn::run_example(
       "fmha_sm90", argc, argv,
-      [](std::mt19937_64& rng, ex::ExampleOptions const& options) {
+      [](std::mt19937_64& rng, kn::ExampleOptions const& options) {
         if (options.has("--small")) {
           // For compute-sanitizer (memcheck, racecheck): every head-dim plan, masks, varlen, ragged.
           bool ok = check_case<bf16>({1, 130, 200, 2, 1, 64, 64, true}, rng);
@@ -354,7 +354,7 @@ int main(int argc, char** argv) {
         ok &= check_case<__half>({1, 129, 129, 2, 2, 64, 64}, rng);
         return ok;
       },
-      [](std::mt19937_64&, ex::ExampleOptions const&, std::vector<ex::Record>&) {
+      [](std::mt19937_64&, kn::ExampleOptions const&, std::vector<kn::Record>&) {
         std::printf("fmha_sm90: timing against cuDNN is bench_sdpa.py (scripts/gpu-check runs it)\n");
       },
       {"--small"});

@@ -9,14 +9,14 @@
 // FP8 outputs against the same GEMM with a bf16 output followed by quantize_1x128).
 //   gemm_fp8_sm90 [--no-bench] [--json FILE] [--seed N] [--small] [--profile]   (--small: small
 //   cases and the rejections, no benchmark, for compute-sanitizer; --profile: launches for ncu)
-#include "examples/common/bench.hpp"
-#include "examples/common/check.hpp"
-#include "examples/common/cli.hpp"
-#include "examples/common/fill.hpp"
-#include "examples/gemm_sm90/cublaslt_gemm.hpp"
-#include "examples/gemm_sm90/gemm.hpp"
-#include "examples/gemm_sm90/plans.hpp"
-#include "quantize.cuh"
+#include "bench/support/bench.hpp"
+#include "tests/support/check.hpp"
+#include "tests/support/cli.hpp"
+#include "tests/support/fill.hpp"
+#include "bench/support/cublaslt_gemm.hpp"
+#include <cute_cpp/kernels/gemm/gemm.hpp>
+#include <cute_cpp/kernels/gemm/plans.hpp>
+#include <cute_cpp/kernels/gemm/quantize.cuh>
 
 #include <cute_cpp/host/buffer.hpp>
 #include <cute_cpp/host/error.hpp>
@@ -30,10 +30,10 @@
 #include <type_traits>
 #include <vector>
 
-namespace ex = cute_cpp::examples;
+namespace kn = cute_cpp::kernels;
 namespace epi = cute_cpp::epilogue;
 namespace host = cute_cpp::host;
-namespace plans = ex::plans;
+namespace plans = kn::plans;
 
 namespace {
 
@@ -88,26 +88,26 @@ struct Problem {
         dscale_c(std::size_t(Plan::quantized_output ? m * k_blocks(n) : 0)) {
     // Values within e5m2's and e4m3's range, scales around 1: a wrong scale or row shows.
     if (checked) {
-      a = ex::random_values<TA>(da.size(), rng, -6.0, 6.0);
-      b = ex::random_values<TB>(db.size(), rng, -6.0, 6.0);
+      a = kn::random_values<TA>(da.size(), rng, -6.0, 6.0);
+      b = kn::random_values<TB>(db.size(), rng, -6.0, 6.0);
       da.upload(std::span<TA const>(a));
       db.upload(std::span<TB const>(b));
     } else {
-      ex::fill_random_tiled(da.data(), da.size(), rng, -6.0, 6.0);
-      ex::fill_random_tiled(db.data(), db.size(), rng, -6.0, 6.0);
+      kn::fill_random_tiled(da.data(), da.size(), rng, -6.0, 6.0);
+      kn::fill_random_tiled(db.data(), db.size(), rng, -6.0, 6.0);
     }
-    scale_a = ex::random_values<float>(dscale_a.size(), rng, 0.25, 2.0);
-    scale_b = ex::random_values<float>(dscale_b.size(), rng, 0.25, 2.0);
+    scale_a = kn::random_values<float>(dscale_a.size(), rng, 0.25, 2.0);
+    scale_b = kn::random_values<float>(dscale_b.size(), rng, 0.25, 2.0);
     dscale_a.upload(std::span<float const>(scale_a));
     dscale_b.upload(std::span<float const>(scale_b));
-    ex::GemmArguments<Plan> shape;
+    kn::GemmArguments<Plan> shape;
     shape.m = m, shape.n = n, shape.k = k;
-    workspace = host::DeviceBuffer<unsigned char>(std::max<std::size_t>(ex::gemm_workspace_bytes<Plan>(shape), 16));
+    workspace = host::DeviceBuffer<unsigned char>(std::max<std::size_t>(kn::gemm_workspace_bytes<Plan>(shape), 16));
     workspace.fill_bytes(0);
   }
 
-  ex::GemmArguments<Plan> arguments() const {
-    ex::GemmArguments<Plan> args;
+  kn::GemmArguments<Plan> arguments() const {
+    kn::GemmArguments<Plan> args;
     args.a = da.data(), args.lda = lda;
     args.b = db.data(), args.ldb = ldb;
     args.c = dc.data(), args.ldc = ldc;
@@ -130,7 +130,7 @@ struct Problem {
     bool const block_major = scaling == Scaling::BlockKMajor;
     return {dscale_c.data(), block_major ? 1 : k_blocks(n), block_major ? m : 1};
   }
-  void run(cudaStream_t stream = nullptr) const { ex::run_gemm<Plan>(arguments(), stream); }
+  void run(cudaStream_t stream = nullptr) const { kn::run_gemm<Plan>(arguments(), stream); }
 
   /// The product of the scales of A's row i and B's row (C's column) j in K block kb.
   double scale_of(std::int64_t i, std::int64_t j, std::int64_t kb) const {
@@ -224,7 +224,7 @@ bool check(std::int64_t m, std::int64_t n, std::int64_t k, Scaling scaling, std:
     return check_fp8_blocks(what.c_str(), std::span<plans::e4m3 const>(got), std::span<float const>(scales),
                             p.c_scales(), m, n, std::span<double const>(want), magnitude / 1024);
   } else {
-    auto const result = ex::check_close(std::span<plans::bf16 const>(got), std::span<double const>(want), 1.0 / 128,
+    auto const result = kn::check_close(std::span<plans::bf16 const>(got), std::span<double const>(want), 1.0 / 128,
                                         magnitude / 1024);
     std::printf("check %s x %s -> bf16 %-18s m=%-5lld n=%-5lld k=%-5lld %s\n", fp8_name<typename Plan::TA>(),
                 fp8_name<typename Plan::TB>(), scaling_name(scaling), (long long)m, (long long)n, (long long)k,
@@ -239,8 +239,8 @@ bool check(std::int64_t m, std::int64_t n, std::int64_t k, Scaling scaling, std:
 /// output is slack enough).
 bool check_swiglu_fp8_output(std::int64_t m, std::int64_t n, std::int64_t k, std::mt19937_64& rng) {
   std::int64_t const f = n / 2, ldc = f + 16 - f % 16;
-  auto const a = ex::random_values<plans::bf16>(std::size_t(m * k), rng, -1.0, 1.0);
-  auto const b = ex::random_values<plans::bf16>(std::size_t(n * k), rng, -1.0, 1.0);
+  auto const a = kn::random_values<plans::bf16>(std::size_t(m * k), rng, -1.0, 1.0);
+  auto const b = kn::random_values<plans::bf16>(std::size_t(n * k), rng, -1.0, 1.0);
   host::DeviceBuffer<plans::bf16> da(a.size()), db(b.size());
   da.upload(std::span<plans::bf16 const>(a));
   db.upload(std::span<plans::bf16 const>(b));
@@ -248,11 +248,11 @@ bool check_swiglu_fp8_output(std::int64_t m, std::int64_t n, std::int64_t k, std
   host::DeviceBuffer<float> dscales(std::size_t(m * k_blocks(f)));
   dc.fill_bytes(0xFF);
   dscales.fill_bytes(0xFF);
-  ex::GemmArguments<plans::Bf16TNSwiGLUToFp8> args;
+  kn::GemmArguments<plans::Bf16TNSwiGLUToFp8> args;
   args.a = da.data(), args.lda = k, args.b = db.data(), args.ldb = k, args.c = dc.data(), args.ldc = ldc;
   args.m = m, args.n = n, args.k = k;
   args.output_scales = {dscales.data(), k_blocks(f), 1};
-  ex::run_gemm<plans::Bf16TNSwiGLUToFp8>(args, nullptr);
+  kn::run_gemm<plans::Bf16TNSwiGLUToFp8>(args, nullptr);
   host::cuda_check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
   auto const column = [&](std::int64_t i, std::int64_t row_of_b) {
     double sum = 0;
@@ -287,7 +287,7 @@ bool check_rejection(char const* what, char const* rule, std::mt19937_64& rng, a
   edit(args);
   std::string error = "no error";
   try {
-    ex::run_gemm<Plan>(args, nullptr);
+    kn::run_gemm<Plan>(args, nullptr);
   } catch (std::invalid_argument const& e) {
     error = e.what();
   }
@@ -319,9 +319,9 @@ bool check_quantize(bool blocks, std::int64_t rows, std::int64_t k, std::mt19937
   host::DeviceBuffer<float> dscales(std::size_t(rb * kb));
   dq.fill_bytes(0x7F);  // NaN
   dscales.fill_bytes(0xFF);
-  ex::Fp8Quantized const out{dq.data(), ldq, dscales.data(), blocks ? 1 : kb, blocks ? rb : 1};
-  if (blocks) ex::quantize_128x128(dx.data(), ldx, rows, k, out);
-  else ex::quantize_1x128(dx.data(), ldx, rows, k, out);
+  kn::Fp8Quantized const out{dq.data(), ldq, dscales.data(), blocks ? 1 : kb, blocks ? rb : 1};
+  if (blocks) kn::quantize_128x128(dx.data(), ldx, rows, k, out);
+  else kn::quantize_1x128(dx.data(), ldx, rows, k, out);
   host::cuda_check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
   auto const q = dq.download();
   auto const scales = dscales.download();
@@ -333,7 +333,7 @@ bool check_quantize(bool blocks, std::int64_t rows, std::int64_t k, std::mt19937
       float amax = 0.0f;
       for (std::int64_t r = r0; r < r1; ++r)
         for (std::int64_t c = c0; c < c1; ++c) amax = std::max(amax, std::fabs(float(x[std::size_t(r * ldx + c)])));
-      float const scale = amax > 0.0f ? amax / ex::e4m3_max : 1.0f, inverse = amax > 0.0f ? ex::e4m3_max / amax : 1.0f;
+      float const scale = amax > 0.0f ? amax / kn::e4m3_max : 1.0f, inverse = amax > 0.0f ? kn::e4m3_max / amax : 1.0f;
       float const got = scales[std::size_t(blocks ? g + b * rb : g * kb + b)];
       bad_scales += got != scale;
       for (std::int64_t r = r0; r < r1; ++r)
@@ -354,21 +354,21 @@ bool check_quantize(bool blocks, std::int64_t rows, std::int64_t k, std::mt19937
 /// 2^-4 sqrt(2 sum (a w)^2); four times that is allowed.
 bool check_quantized_gemm(std::int64_t m, std::int64_t n, std::int64_t k, std::mt19937_64& rng) {
   std::int64_t const kb = (k + 127) / 128;
-  auto const a = ex::random_values<plans::bf16>(std::size_t(m * k), rng, -3.0, 3.0);
-  auto const w = ex::random_values<plans::bf16>(std::size_t(n * k), rng, -0.05, 0.05);
+  auto const a = kn::random_values<plans::bf16>(std::size_t(m * k), rng, -3.0, 3.0);
+  auto const w = kn::random_values<plans::bf16>(std::size_t(n * k), rng, -0.05, 0.05);
   host::DeviceBuffer<plans::bf16> da(a.size()), dw(w.size()), dc(std::size_t(m * n));
   da.upload(std::span<plans::bf16 const>(a));
   dw.upload(std::span<plans::bf16 const>(w));
   host::DeviceBuffer<plans::e4m3> qa(std::size_t(m * k)), qw(std::size_t(n * k));
   host::DeviceBuffer<float> sa(std::size_t(m * kb)), sw(std::size_t((n + 127) / 128 * kb));
-  ex::quantize_1x128(da.data(), k, m, k, {qa.data(), k, sa.data(), kb, 1});
-  ex::quantize_128x128(dw.data(), k, n, k, {qw.data(), k, sw.data(), kb, 1});
-  ex::GemmArguments<plans::Fp8E4M3Blockwise> args;
+  kn::quantize_1x128(da.data(), k, m, k, {qa.data(), k, sa.data(), kb, 1});
+  kn::quantize_128x128(dw.data(), k, n, k, {qw.data(), k, sw.data(), kb, 1});
+  kn::GemmArguments<plans::Fp8E4M3Blockwise> args;
   args.a = qa.data(), args.lda = k, args.b = qw.data(), args.ldb = k, args.c = dc.data(), args.ldc = n;
   args.m = m, args.n = n, args.k = k;
   args.block_scales = {sa.data(), kb, 1, sw.data(), kb, 1};
   dc.fill_bytes(0xFF);
-  ex::run_gemm<plans::Fp8E4M3Blockwise>(args, nullptr);
+  kn::run_gemm<plans::Fp8E4M3Blockwise>(args, nullptr);
   host::cuda_check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
   auto const c = dc.download();
   std::size_t bad = 0;
@@ -450,15 +450,15 @@ bool run_checks(std::mt19937_64& rng, bool small) {
 /// Ours and cuBLASLt's FP8 GEMM with per-tensor scales on the same operands, timed alternately.
 template <class Plan>
 void bench(std::int64_t m, std::int64_t n, std::int64_t k, Scaling scaling, bool fast_accumulation,
-           std::mt19937_64& rng, cublasLtHandle_t handle, std::vector<ex::Record>& records) {
+           std::mt19937_64& rng, cublasLtHandle_t handle, std::vector<kn::Record>& records) {
   Problem<Plan> p(m, n, k, scaling, rng, false);
   host::DeviceBuffer<plans::bf16> c(p.dc.size());
   // cublasLt's A is our B (the weight, K-major: transposed), its B our A; its A scale is ours for B.
-  ex::LtGemm reference(handle, {fp8_type<typename Plan::TB>(), std::uint64_t(k), std::uint64_t(n), p.ldb, true},
+  kn::LtGemm reference(handle, {fp8_type<typename Plan::TB>(), std::uint64_t(k), std::uint64_t(n), p.ldb, true},
                        {fp8_type<typename Plan::TA>(), std::uint64_t(k), std::uint64_t(m), p.lda, false},
                        {CUDA_R_16BF, std::uint64_t(n), std::uint64_t(m), p.ldc},
                        {p.dscale_b.data(), p.dscale_a.data(), fast_accumulation});
-  auto const [ours_ms, ref_ms] = ex::median_ms_interleaved(
+  auto const [ours_ms, ref_ms] = kn::median_ms_interleaved(
       [&] { p.run(); }, [&] { reference.run(p.db.data(), p.da.data(), c.data()); }, nullptr, 5, 30);
   double const flops = 2.0 * double(m) * double(n) * double(k);
   std::string const name = std::string("gemm_fp8_sm90 ") + fp8_name<typename Plan::TA>() + "x" +
@@ -471,19 +471,19 @@ void bench(std::int64_t m, std::int64_t n, std::int64_t k, Scaling scaling, bool
 }
 
 /// The quantizers against a device copy of as many bytes (bf16 read, e4m3 and the scales written).
-void bench_quantize(std::mt19937_64& rng, std::vector<ex::Record>& records) {
+void bench_quantize(std::mt19937_64& rng, std::vector<kn::Record>& records) {
   for (bool blocks : {false, true}) {
     std::int64_t const rows = 8192, k = 7168, kb = k / 128, rb = blocks ? rows / 128 : rows;
     host::DeviceBuffer<plans::bf16> x(std::size_t(rows * k));
-    ex::fill_random_tiled(x.data(), x.size(), rng, -4.0, 4.0);
+    kn::fill_random_tiled(x.data(), x.size(), rng, -4.0, 4.0);
     host::DeviceBuffer<plans::e4m3> q(std::size_t(rows * k));
     host::DeviceBuffer<float> scales(std::size_t(rb * kb));
-    ex::Fp8Quantized const out{q.data(), k, scales.data(), kb, 1};
+    kn::Fp8Quantized const out{q.data(), k, scales.data(), kb, 1};
     std::size_t const bytes = x.bytes() + q.bytes() + scales.bytes();
-    records.push_back(ex::bench_against_copy(blocks ? "quantize_128x128" : "quantize_1x128",
-                                             ex::shape_name(std::size_t(rows), std::size_t(k)), "bf16", bytes, [&] {
-                                               if (blocks) ex::quantize_128x128(x.data(), k, rows, k, out);
-                                               else ex::quantize_1x128(x.data(), k, rows, k, out);
+    records.push_back(kn::bench_against_copy(blocks ? "quantize_128x128" : "quantize_1x128",
+                                             kn::shape_name(std::size_t(rows), std::size_t(k)), "bf16", bytes, [&] {
+                                               if (blocks) kn::quantize_128x128(x.data(), k, rows, k, out);
+                                               else kn::quantize_1x128(x.data(), k, rows, k, out);
                                              }));
   }
 }
@@ -493,23 +493,23 @@ void bench_quantize(std::mt19937_64& rng, std::vector<ex::Record>& records) {
 /// `Unfused` are the two plans, `operands(args)` sets a problem's A and B (and their scales).
 template <class Fused, class Unfused>
 void bench_fp8_output(char const* name, std::int64_t m, std::int64_t n, std::int64_t k, auto const& operands,
-                      std::vector<ex::Record>& records) {
+                      std::vector<kn::Record>& records) {
   std::int64_t const cols = Fused::gated ? n / 2 : n, blocks = k_blocks(cols);
   host::DeviceBuffer<plans::e4m3> q(std::size_t(m * cols)), q2(std::size_t(m * cols));
   host::DeviceBuffer<plans::bf16> c(std::size_t(m * cols));
   host::DeviceBuffer<float> scales(std::size_t(m * blocks)), scales2(std::size_t(m * blocks));
-  ex::GemmArguments<Fused> fused;
+  kn::GemmArguments<Fused> fused;
   operands(fused);
   fused.c = q.data(), fused.ldc = cols, fused.m = m, fused.n = n, fused.k = k;
   fused.output_scales = {scales.data(), blocks, 1};
-  ex::GemmArguments<Unfused> unfused;
+  kn::GemmArguments<Unfused> unfused;
   operands(unfused);
   unfused.c = c.data(), unfused.ldc = cols, unfused.m = m, unfused.n = n, unfused.k = k;
-  auto const [ours_ms, ref_ms] = ex::median_ms_interleaved(
-      [&] { ex::run_gemm<Fused>(fused, nullptr); },
+  auto const [ours_ms, ref_ms] = kn::median_ms_interleaved(
+      [&] { kn::run_gemm<Fused>(fused, nullptr); },
       [&] {
-        ex::run_gemm<Unfused>(unfused, nullptr);
-        ex::quantize_1x128(c.data(), cols, m, cols, {q2.data(), cols, scales2.data(), blocks, 1});
+        kn::run_gemm<Unfused>(unfused, nullptr);
+        kn::quantize_1x128(c.data(), cols, m, cols, {q2.data(), cols, scales2.data(), blocks, 1});
       },
       nullptr, 5, 30);
   double const flops = 2.0 * double(m) * double(n) * double(k);
@@ -519,7 +519,7 @@ void bench_fp8_output(char const* name, std::int64_t m, std::int64_t n, std::int
                      "TFLOP/s", ours_ms * 1e3});
 }
 
-void benchmarks(std::mt19937_64& rng, cublasLtHandle_t handle, std::vector<ex::Record>& records) {
+void benchmarks(std::mt19937_64& rng, cublasLtHandle_t handle, std::vector<kn::Record>& records) {
   bench_quantize(rng, records);
   for (auto const& s : {std::array<std::int64_t, 3>{8192, 8192, 8192}, {4096, 7168, 2048}}) {
     Problem<plans::Fp8E4M3Blockwise> p(s[0], s[1], s[2], Scaling::Block, rng, false);
@@ -535,8 +535,8 @@ void benchmarks(std::mt19937_64& rng, cublasLtHandle_t handle, std::vector<ex::R
     // Llama-3-8B's gate-up projection of 4096 tokens: 2 x 14336 rows of B, K 4096.
     std::int64_t const m = 4096, n = 28672, k = 4096;
     host::DeviceBuffer<plans::bf16> a(std::size_t(m * k)), b(std::size_t(n * k));
-    ex::fill_random_tiled(a.data(), a.size(), rng, -1.0, 1.0);
-    ex::fill_random_tiled(b.data(), b.size(), rng, -1.0, 1.0);
+    kn::fill_random_tiled(a.data(), a.size(), rng, -1.0, 1.0);
+    kn::fill_random_tiled(b.data(), b.size(), rng, -1.0, 1.0);
     bench_fp8_output<plans::Bf16TNSwiGLUToFp8, plans::Bf16TNSwiGLU>(
         "bf16 SwiGLU -> e4m3 1x128", m, n, k,
         [&](auto& args) { args.a = a.data(), args.lda = k, args.b = b.data(), args.ldb = k; }, records);
@@ -556,7 +556,7 @@ void profile_launches(std::mt19937_64& rng, cublasLtHandle_t handle) {
   for (std::int64_t size : {4096, 8192}) {
     Problem<plans::Fp8E4M3> p(size, size, size, Scaling::Tensor, rng, false);
     host::DeviceBuffer<plans::bf16> c(p.dc.size());
-    ex::LtGemm reference(handle, {CUDA_R_8F_E4M3, std::uint64_t(size), std::uint64_t(size), p.ldb, true},
+    kn::LtGemm reference(handle, {CUDA_R_8F_E4M3, std::uint64_t(size), std::uint64_t(size), p.ldb, true},
                          {CUDA_R_8F_E4M3, std::uint64_t(size), std::uint64_t(size), p.lda, false},
                          {CUDA_R_16BF, std::uint64_t(size), std::uint64_t(size), p.ldc},
                          {p.dscale_b.data(), p.dscale_a.data(), true});
@@ -571,16 +571,16 @@ void profile_launches(std::mt19937_64& rng, cublasLtHandle_t handle) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (ex::print_plan_kernels(argc, argv, plans::Fp8Instantiated{})) return 0;
+  if (kn::print_plan_kernels(argc, argv, plans::Fp8Instantiated{})) return 0;
   cublasLtHandle_t handle{};
-  int const status = ex::run_example(
+  int const status = kn::run_example(
       "gemm_fp8_sm90", argc, argv,
-      [](std::mt19937_64& rng, ex::ExampleOptions const& options) {
+      [](std::mt19937_64& rng, kn::ExampleOptions const& options) {
         return options.has("--profile") || run_checks(rng, options.has("--small"));
       },
-      [&](std::mt19937_64& rng, ex::ExampleOptions const& options, std::vector<ex::Record>& records) {
+      [&](std::mt19937_64& rng, kn::ExampleOptions const& options, std::vector<kn::Record>& records) {
         if (options.has("--small")) return;
-        ex::cublas_check(cublasLtCreate(&handle), "cublasLtCreate");
+        kn::cublas_check(cublasLtCreate(&handle), "cublasLtCreate");
         if (options.has("--profile")) return profile_launches(rng, handle);
         benchmarks(rng, handle, records);
       },

@@ -9,12 +9,12 @@
 //             [--host-profile]
 //             (--small: ten small cases against fp64 and the argument rejections, no benchmark, for
 //             compute-sanitizer)
-#include "cublaslt_gemm.hpp"
-#include "examples/common/cli.hpp"
-#include "examples/common/fill.hpp"
-#include "gemm.hpp"
-#include "gemm_tuner.hpp"
-#include "plans.hpp"
+#include "bench/support/cublaslt_gemm.hpp"
+#include "tests/support/cli.hpp"
+#include "tests/support/fill.hpp"
+#include <cute_cpp/kernels/gemm/gemm.hpp>
+#include <cute_cpp/kernels/gemm/gemm_tuner.hpp>
+#include <cute_cpp/kernels/gemm/plans.hpp>
 
 #include <cute_cpp/host/arguments.hpp>
 #include <cute_cpp/host/buffer.hpp>
@@ -34,9 +34,9 @@
 #include <string>
 #include <vector>
 
-namespace ex = cute_cpp::examples;
+namespace kn = cute_cpp::kernels;
 namespace host = cute_cpp::host;
-namespace plans = ex::plans;
+namespace plans = kn::plans;
 using cute_cpp::OperandMajorMode;
 
 namespace {
@@ -77,12 +77,12 @@ struct Problem {
     db = host::DeviceBuffer<TB>(b_size);
     dc = host::DeviceBuffer<TC>(std::size_t(ldc) * std::size_t(row_major_c ? m : n));
     if (!checked) {
-      ex::fill_random_tiled(da.data(), a_size, rng, -1.0, 1.0);
-      ex::fill_random_tiled(db.data(), b_size, rng, -1.0, 1.0);
+      kn::fill_random_tiled(da.data(), a_size, rng, -1.0, 1.0);
+      kn::fill_random_tiled(db.data(), b_size, rng, -1.0, 1.0);
       return;
     }
-    a = ex::random_values<TA>(a_size, rng, -1.0, 1.0);
-    b = ex::random_values<TB>(b_size, rng, -1.0, 1.0);
+    a = kn::random_values<TA>(a_size, rng, -1.0, 1.0);
+    b = kn::random_values<TB>(b_size, rng, -1.0, 1.0);
     da.upload(std::span<TA const>(a));
     db.upload(std::span<TB const>(b));
   }
@@ -92,8 +92,8 @@ struct Problem {
   double b_at(std::int64_t kk, std::int64_t j) const {
     return double(float(Plan::major_b == OperandMajorMode::K ? b[j * ldb + kk] : b[kk * ldb + j]));
   }
-  ex::GemmArguments<Plan> arguments() const {
-    ex::GemmArguments<Plan> args;
+  kn::GemmArguments<Plan> arguments() const {
+    kn::GemmArguments<Plan> args;
     args.a = da.data();
     args.lda = lda;
     args.b = db.data();
@@ -127,10 +127,10 @@ struct Problem {
   /// cublasLt's C = A B (fp32 accumulate) for this problem's shape and layouts, into a row-major
   /// C of `out_type` with `ldc_out`: row-major C = A B is column-major C^T = B^T A^T, so
   /// cublasLt's A is our B (n x k) and its B our A (k x m). Run it with run(db, da, out).
-  ex::LtGemm cublas_plan(cublasLtHandle_t handle, cudaDataType_t out_type, std::int64_t ldc_out) const {
+  kn::LtGemm cublas_plan(cublasLtHandle_t handle, cudaDataType_t out_type, std::int64_t ldc_out) const {
     bool const b_k = Plan::major_b == OperandMajorMode::K, a_k = Plan::major_a == OperandMajorMode::K;
     auto const un = std::uint64_t(n), um = std::uint64_t(m), uk = std::uint64_t(k);
-    return ex::LtGemm(handle, {cuda_type<TB>(), b_k ? uk : un, b_k ? un : uk, ldb, b_k},
+    return kn::LtGemm(handle, {cuda_type<TB>(), b_k ? uk : un, b_k ? un : uk, ldb, b_k},
                       {cuda_type<TA>(), a_k ? uk : um, a_k ? um : uk, lda, !a_k}, {out_type, un, um, ldc_out});
   }
   /// The product in fp32 through cublasLt (large problems), row-major m x n.
@@ -153,28 +153,28 @@ struct Problem {
 
 /// A decomposition to check or time: GemmArguments' decomposition and k_splits.
 struct Cut {
-  ex::Decomposition mode = ex::Decomposition::DataParallel;
+  kn::Decomposition mode = kn::Decomposition::DataParallel;
   int k_splits = 0;
   /// " split N", " split" (count chosen), " stream-K", " heuristic" or "" (whole tiles).
   std::string name() const {
     switch (mode) {
-      case ex::Decomposition::SplitK: return " split" + (k_splits > 0 ? " " + std::to_string(k_splits) : "");
-      case ex::Decomposition::StreamK: return " stream-K";
-      case ex::Decomposition::Heuristic: return " heuristic";
-      case ex::Decomposition::DataParallel: break;
+      case kn::Decomposition::SplitK: return " split" + (k_splits > 0 ? " " + std::to_string(k_splits) : "");
+      case kn::Decomposition::StreamK: return " stream-K";
+      case kn::Decomposition::Heuristic: return " heuristic";
+      case kn::Decomposition::DataParallel: break;
     }
     return "";
   }
 };
-constexpr Cut whole{}, heuristic{ex::Decomposition::Heuristic}, stream_k{ex::Decomposition::StreamK};
-constexpr Cut split(int k_splits) { return {ex::Decomposition::SplitK, k_splits}; }
+constexpr Cut whole{}, heuristic{kn::Decomposition::Heuristic}, stream_k{kn::Decomposition::StreamK};
+constexpr Cut split(int k_splits) { return {kn::Decomposition::SplitK, k_splits}; }
 
 template <class TC> double rtol_of() { return std::is_same_v<TC, float> ? 1e-5 : std::is_same_v<TC, plans::f16> ? 2e-3 : 1.0 / 128; }
 
 /// A plan's tile, stages and cluster: "128x256x64s4c2" (c1x2: a cluster along N), "pingpong".
 template <class Plan>
 std::string tile_name() {
-  if constexpr (ex::is_simt_plan_v<Plan>) return "simt 32x64x32";
+  if constexpr (kn::is_simt_plan_v<Plan>) return "simt 32x64x32";
   else return std::to_string(Plan::block_m) + "x" + std::to_string(Plan::block_n) + "x" + std::to_string(Plan::block_k) +
          "s" + std::to_string(Plan::stages) + "c" + std::to_string(Plan::cluster_m) +
          (Plan::cluster_n > 1 ? "x" + std::to_string(Plan::cluster_n) : "") + (Plan::pingpong ? " pingpong" : "");
@@ -183,10 +183,10 @@ std::string tile_name() {
 /// The tile of the plan the bf16 TN dispatcher runs for these arguments; "swapped" when it swaps
 /// A and B (its plan writes a column-major C).
 template <OperandMajorMode MA = plans::K, OperandMajorMode MB = plans::K, class T>
-std::string dispatched_tile_name(ex::AutoGemmArguments<T> const& args) {
-  ex::GemmChoice const c = ex::chosen_gemm_plan<MA, MB>(args);
-  return ex::with_tile_plan<MA, MB>(c.tile, args, [&]<class P>(std::type_identity<P>, auto const&) {
-    std::string const cut = ex::gemm_choice_name({ex::GemmTile::n256, c.decomposition, c.k_splits});
+std::string dispatched_tile_name(kn::AutoGemmArguments<T> const& args) {
+  kn::GemmChoice const c = kn::chosen_gemm_plan<MA, MB>(args);
+  return kn::with_tile_plan<MA, MB>(c.tile, args, [&]<class P>(std::type_identity<P>, auto const&) {
+    std::string const cut = kn::gemm_choice_name({kn::GemmTile::n256, c.decomposition, c.k_splits});
     return tile_name<P>() + (P::layout_c == cute_cpp::LayoutEnum::ColMajor ? " swapped" : "") + cut.substr(4);
   });
 }
@@ -199,9 +199,9 @@ bool check(std::int64_t m, std::int64_t n, std::int64_t k, std::mt19937_64& rng,
            Reference&& reference, typename Plan::EpilogueOp epilogue_op = {}, char const* what = "", Cut cut = whole) {
   // The bf16 TN plan goes through the tile heuristic's dispatch (with its own choice of split).
   constexpr bool dispatched = std::is_same_v<Plan, plans::Bf16TN>;
-  auto run = [](ex::GemmArguments<Plan> const& a) {
-    if constexpr (dispatched) ex::run_gemm_bf16_tn(a, nullptr);
-    else ex::run_gemm<Plan>(a, nullptr);
+  auto run = [](kn::GemmArguments<Plan> const& a) {
+    if constexpr (dispatched) kn::run_gemm_bf16_tn(a, nullptr);
+    else kn::run_gemm<Plan>(a, nullptr);
   };
   Problem<Plan> p(m, n, k, rng);
   p.dc.fill_bytes(0xFF);
@@ -212,13 +212,13 @@ bool check(std::int64_t m, std::int64_t n, std::int64_t k, std::mt19937_64& rng,
     a.epilogue_op = epilogue_op;
     return a;
   };
-  if constexpr (dispatched) p.reserve_workspace(ex::gemm_bf16_tn_workspace_bytes(arguments()));
-  else p.reserve_workspace(ex::gemm_workspace_bytes<Plan>(arguments()));
+  if constexpr (dispatched) p.reserve_workspace(kn::gemm_bf16_tn_workspace_bytes(arguments()));
+  else p.reserve_workspace(kn::gemm_workspace_bytes<Plan>(arguments()));
   auto const args = arguments();  // with the workspace
   run(args);
   host::cuda_check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
   bool repeatable = true;
-  if (cut.mode != ex::Decomposition::DataParallel) {
+  if (cut.mode != kn::Decomposition::DataParallel) {
     auto const first = p.dc.download();
     p.dc.fill_bytes(0xFF);
     run(args);
@@ -231,13 +231,13 @@ bool check(std::int64_t m, std::int64_t n, std::int64_t k, std::mt19937_64& rng,
   auto const got = p.result();
   // Output rounding, plus fp32 accumulation over K terms of magnitude <= 1.
   double const atol = 1e-5 * double(k) + (std::is_same_v<typename Plan::TC, float> ? 0.0 : 1e-2);
-  auto const result = ex::check_close(std::span<typename Plan::TC const>(got), std::span<double const>(want),
+  auto const result = kn::check_close(std::span<typename Plan::TC const>(got), std::span<double const>(want),
                                       rtol_of<typename Plan::TC>(), atol);
   std::string tile = tile_name<Plan>();
   if constexpr (dispatched) tile = dispatched_tile_name(args);
   std::printf("check %-4s A %-2s B %-2s -> %-4s %-3s %-24s %-22s m=%-5lld n=%-5lld k=%-5lld%-11s vs %-7s %s%s\n",
-              ex::dtype_name<typename Plan::TA>(), major_name(Plan::major_a), major_name(Plan::major_b),
-              ex::dtype_name<typename Plan::TC>(), Problem<Plan>::row_major_c ? "row" : "col", tile.c_str(), what,
+              kn::dtype_name<typename Plan::TA>(), major_name(Plan::major_a), major_name(Plan::major_b),
+              kn::dtype_name<typename Plan::TC>(), Problem<Plan>::row_major_c ? "row" : "col", tile.c_str(), what,
               (long long)m, (long long)n, (long long)k, cut.name().c_str(), small ? "fp64" : "cuBLAS",
               result.summary().c_str(), repeatable ? "" : "; FAILED: a second run differs");
   return result.ok() && repeatable;
@@ -254,11 +254,11 @@ bool check_gated(std::int64_t m, std::int64_t n, std::int64_t k, std::mt19937_64
   auto args = p.arguments();
   args.decomposition = cut.mode;
   args.k_splits = cut.k_splits;
-  p.reserve_workspace(ex::gemm_workspace_bytes<Plan>(args));
+  p.reserve_workspace(kn::gemm_workspace_bytes<Plan>(args));
   args = p.arguments();
   args.decomposition = cut.mode;
   args.k_splits = cut.k_splits;
-  ex::run_gemm<Plan>(args, nullptr);
+  kn::run_gemm<Plan>(args, nullptr);
   host::cuda_check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
   std::int64_t const f = n / 2;
   auto const product = p.cpu_product();
@@ -273,7 +273,7 @@ bool check_gated(std::int64_t m, std::int64_t n, std::int64_t k, std::mt19937_64
   std::vector<typename Plan::TC> got(std::size_t(m * f));
   for (std::int64_t i = 0; i < m; ++i)
     for (std::int64_t j = 0; j < f; ++j) got[std::size_t(i * f + j)] = all[std::size_t(i * p.ldc + j)];
-  auto const result = ex::check_close(std::span<typename Plan::TC const>(got), std::span<double const>(want),
+  auto const result = kn::check_close(std::span<typename Plan::TC const>(got), std::span<double const>(want),
                                       rtol_of<typename Plan::TC>(), 1e-5 * double(k) + 1e-2);
   // Columns past n/2 of each row of C are not C's: the kernel must leave them as poisoned.
   bool untouched = true;
@@ -283,7 +283,7 @@ bool check_gated(std::int64_t m, std::int64_t n, std::int64_t k, std::mt19937_64
       untouched = std::memcmp(&v, "\xff\xff\xff\xff", sizeof(v)) == 0;
     }
   std::printf("check %-4s A K  B K  -> %-4s row %-24s %-22s m=%-5lld n=%-5lld k=%-5lld%-11s vs fp64    %s%s\n",
-              ex::dtype_name<typename Plan::TA>(), ex::dtype_name<typename Plan::TC>(), tile_name<Plan>().c_str(),
+              kn::dtype_name<typename Plan::TA>(), kn::dtype_name<typename Plan::TC>(), tile_name<Plan>().c_str(),
               "swiglu", (long long)m, (long long)n, (long long)k, cut.name().c_str(), result.summary().c_str(),
               untouched ? "" : "; FAILED: wrote past C's n/2 columns");
   return result.ok() && untouched;
@@ -316,29 +316,29 @@ bool check_family(std::mt19937_64& rng) {
     auto const want = p.cpu_product();
     auto const got = p.result();
     auto const result =
-        ex::check_close(std::span<T const>(got), std::span<double const>(want), rtol_of<T>(), 1e-5 * double(k) + 1e-2);
-    std::printf("check %-4s %s via %-10s m=%-5lld n=%-5lld k=%-5lld vs fp64    %s\n", ex::dtype_name<T>(),
-                std::string(ex::gemm_layout_name(MA, MB)).c_str(), what, (long long)m, (long long)n, (long long)k,
+        kn::check_close(std::span<T const>(got), std::span<double const>(want), rtol_of<T>(), 1e-5 * double(k) + 1e-2);
+    std::printf("check %-4s %s via %-10s m=%-5lld n=%-5lld k=%-5lld vs fp64    %s\n", kn::dtype_name<T>(),
+                std::string(kn::gemm_layout_name(MA, MB)).c_str(), what, (long long)m, (long long)n, (long long)k,
                 result.summary().c_str());
     ok &= result.ok();
   };
-  for (auto const& [tile, name] : ex::gemm_tile_names) {
-    ex::GemmChoice const c{tile};
+  for (auto const& [tile, name] : kn::gemm_tile_names) {
+    kn::GemmChoice const c{tile};
     one(150, 200, 136, std::string(name).c_str(),
-        [&](ex::AutoGemmArguments<T> const& a) { ex::run_gemm_choice<T, MA, MB>(c, a, nullptr); },
-        [&](ex::AutoGemmArguments<T> const& a) { return ex::gemm_choice_workspace_bytes<T, MA, MB>(c, a); });
+        [&](kn::AutoGemmArguments<T> const& a) { kn::run_gemm_choice<T, MA, MB>(c, a, nullptr); },
+        [&](kn::AutoGemmArguments<T> const& a) { return kn::gemm_choice_workspace_bytes<T, MA, MB>(c, a); });
   }
   // SIMT's skinny shapes: the skinny kernel wherever the long operand is K-major (A or B short,
   // either major-ness, K with and without a tail), the tiled kernel elsewhere.
   for (auto const& s : {std::array<std::int64_t, 3>{6, 333, 1003}, {333, 2, 520}, {300, 5, 201}, {1, 77, 40}}) {
-    ex::GemmChoice const c{ex::GemmTile::simt};
+    kn::GemmChoice const c{kn::GemmTile::simt};
     one(s[0], s[1], s[2], "simt",
-        [&](ex::AutoGemmArguments<T> const& a) { ex::run_gemm_choice<T, MA, MB>(c, a, nullptr); },
-        [&](ex::AutoGemmArguments<T> const& a) { return ex::gemm_choice_workspace_bytes<T, MA, MB>(c, a); });
+        [&](kn::AutoGemmArguments<T> const& a) { kn::run_gemm_choice<T, MA, MB>(c, a, nullptr); },
+        [&](kn::AutoGemmArguments<T> const& a) { return kn::gemm_choice_workspace_bytes<T, MA, MB>(c, a); });
   }
   for (auto const& s : {std::array<std::int64_t, 3>{5, 300, 520}, {300, 40, 264}, {100, 700, 72}, {777, 1030, 200}})
-    one(s[0], s[1], s[2], "auto", [](ex::AutoGemmArguments<T> const& a) { ex::run_gemm_auto<T, MA, MB>(a, nullptr); },
-        [](ex::AutoGemmArguments<T> const& a) { return ex::gemm_auto_workspace_bytes<T, MA, MB>(a); });
+    one(s[0], s[1], s[2], "auto", [](kn::AutoGemmArguments<T> const& a) { kn::run_gemm_auto<T, MA, MB>(a, nullptr); },
+        [](kn::AutoGemmArguments<T> const& a) { return kn::gemm_auto_workspace_bytes<T, MA, MB>(a); });
   return ok;
 }
 
@@ -392,8 +392,8 @@ template <class Plan, class Act>
 bool check_epilogue(Act act, char const* what, std::mt19937_64& rng, cublasLtHandle_t handle, Cut cut = whole,
                     std::int64_t const m = 333, std::int64_t const n = 517) {
   std::int64_t const k = 264;
-  auto const source = ex::random_values<plans::bf16>(std::size_t(m * n), rng, -1.0, 1.0);
-  auto const bias = ex::random_values<float>(std::size_t(n), rng, -1.0, 1.0);
+  auto const source = kn::random_values<plans::bf16>(std::size_t(m * n), rng, -1.0, 1.0);
+  auto const bias = kn::random_values<float>(std::size_t(n), rng, -1.0, 1.0);
   host::DeviceBuffer<plans::bf16> dsource(source.size());
   host::DeviceBuffer<float> dbias(bias.size());
   dsource.upload(std::span<plans::bf16 const>(source));
@@ -431,61 +431,61 @@ bool check_rejections() {
   // A and B may share a buffer (both are read); C has its own (gemm.aliasing), and each operand's
   // extent stays inside its allocation, so no two can overlap by where the allocator put them.
   host::DeviceBuffer<plans::bf16> buffer(1 << 20), out(1 << 16), wide_c(std::size_t(4096) * 4096);
-  ex::GemmArguments<plans::Bf16TN> args;
+  kn::GemmArguments<plans::Bf16TN> args;
   args.a = buffer.data();
   args.b = buffer.data();
   args.c = out.data();
   args.m = 64, args.n = 64, args.k = 12, args.lda = 16, args.ldb = 16, args.ldc = 64;
-  expect([&] { ex::run_gemm<plans::Bf16TN>(args, nullptr); }, "[gemm.k-multiple-of-8]");
+  expect([&] { kn::run_gemm<plans::Bf16TN>(args, nullptr); }, "[gemm.k-multiple-of-8]");
   {
     auto bad = args;
     bad.k = 16, bad.b = nullptr;
-    expect([&] { ex::run_gemm<plans::Bf16TN>(bad, nullptr); }, "[gemm.pointers]");
-    expect([&] { ex::run_gemm_bf16_tn(bad, nullptr); }, "[gemm.pointers]");
+    expect([&] { kn::run_gemm<plans::Bf16TN>(bad, nullptr); }, "[gemm.pointers]");
+    expect([&] { kn::run_gemm_bf16_tn(bad, nullptr); }, "[gemm.pointers]");
     bad.b = buffer.data(), bad.lda = 8;  // below K
-    expect([&] { ex::run_gemm<plans::Bf16TN>(bad, nullptr); }, "[gemm.leading-dimension]");
+    expect([&] { kn::run_gemm<plans::Bf16TN>(bad, nullptr); }, "[gemm.leading-dimension]");
     bad.lda = 16, bad.c = buffer.data() + 512;  // inside A
-    expect([&] { ex::run_gemm<plans::Bf16TN>(bad, nullptr); }, "[gemm.aliasing]");
-    expect([&] { ex::run_gemm_bf16_tn(bad, nullptr); }, "[gemm.aliasing]");
+    expect([&] { kn::run_gemm<plans::Bf16TN>(bad, nullptr); }, "[gemm.aliasing]");
+    expect([&] { kn::run_gemm_bf16_tn(bad, nullptr); }, "[gemm.aliasing]");
     bad.c = out.data(), bad.m = 0;
-    expect([&] { ex::run_gemm_bf16_tn(bad, nullptr); }, "[gemm.shape]");
+    expect([&] { kn::run_gemm_bf16_tn(bad, nullptr); }, "[gemm.shape]");
   }
   args.k = 16, args.lda = 20;
-  expect([&] { ex::run_gemm<plans::Bf16TN>(args, nullptr); }, "[tma.global.stride]");
+  expect([&] { kn::run_gemm<plans::Bf16TN>(args, nullptr); }, "[tma.global.stride]");
   args.lda = 16, args.a = buffer.data() + 1;
-  expect([&] { ex::run_gemm<plans::Bf16TN>(args, nullptr); }, "[tma.global.address]");
+  expect([&] { kn::run_gemm<plans::Bf16TN>(args, nullptr); }, "[tma.global.address]");
   args.a = buffer.data();
-  args.decomposition = ex::Decomposition::SplitK, args.k_splits = 2;  // one K block
-  expect([&] { ex::run_gemm<plans::Bf16TN>(args, nullptr); }, "[gemm.k-splits]");
+  args.decomposition = kn::Decomposition::SplitK, args.k_splits = 2;  // one K block
+  expect([&] { kn::run_gemm<plans::Bf16TN>(args, nullptr); }, "[gemm.k-splits]");
   args.k_splits = -1;
-  expect([&] { ex::run_gemm<plans::Bf16TN>(args, nullptr); }, "[gemm.k-splits]");
-  args.decomposition = ex::Decomposition::Heuristic, args.k_splits = 3;  // a count is SplitK's
-  expect([&] { ex::run_gemm<plans::Bf16TN>(args, nullptr); }, "[gemm.k-splits]");
-  args.decomposition = ex::Decomposition::StreamK, args.k_splits = 0;  // one tile
-  expect([&] { ex::run_gemm<plans::Bf16TN>(args, nullptr); }, "[gemm.stream-k]");
+  expect([&] { kn::run_gemm<plans::Bf16TN>(args, nullptr); }, "[gemm.k-splits]");
+  args.decomposition = kn::Decomposition::Heuristic, args.k_splits = 3;  // a count is SplitK's
+  expect([&] { kn::run_gemm<plans::Bf16TN>(args, nullptr); }, "[gemm.k-splits]");
+  args.decomposition = kn::Decomposition::StreamK, args.k_splits = 0;  // one tile
+  expect([&] { kn::run_gemm<plans::Bf16TN>(args, nullptr); }, "[gemm.stream-k]");
   {
     auto wide = args;
     wide.m = wide.n = 4096, wide.ldc = 4096, wide.c = wide_c.data();
-    expect([&] { ex::run_gemm<plans::Bf16TN320>(wide, nullptr); }, "[gemm.stream-k]");  // 160 accumulators a thread
+    expect([&] { kn::run_gemm<plans::Bf16TN320>(wide, nullptr); }, "[gemm.stream-k]");  // 160 accumulators a thread
   }
   {
-    ex::GemmArguments<plans::Bf16TNSwiGLU> gated;
+    kn::GemmArguments<plans::Bf16TNSwiGLU> gated;
     gated.a = gated.b = buffer.data();
     gated.c = out.data();
     gated.m = 64, gated.n = 56, gated.k = 16;  // n: three and a half blocks of 8 gate and 8 up columns
     gated.lda = gated.ldb = 16, gated.ldc = 64;
-    expect([&] { ex::run_gemm<plans::Bf16TNSwiGLU>(gated, nullptr); }, "[gemm.gated]");
+    expect([&] { kn::run_gemm<plans::Bf16TNSwiGLU>(gated, nullptr); }, "[gemm.gated]");
   }
-  args.decomposition = ex::Decomposition::SplitK;
+  args.decomposition = kn::Decomposition::SplitK;
   args.k = 128, args.lda = 128, args.ldb = 128, args.k_splits = 2;
-  expect([&] { ex::run_gemm<plans::Bf16TN>(args, nullptr); }, "[gemm.workspace]");
+  expect([&] { kn::run_gemm<plans::Bf16TN>(args, nullptr); }, "[gemm.workspace]");
   host::DeviceBuffer<unsigned char> workspace(std::size_t(1) << 20);  // room enough, misaligned by 4
   args.workspace = workspace.data() + 4, args.workspace_bytes = workspace.bytes() - 4;
-  expect([&] { ex::run_gemm<plans::Bf16TN>(args, nullptr); }, "[gemm.workspace]");
+  expect([&] { kn::run_gemm<plans::Bf16TN>(args, nullptr); }, "[gemm.workspace]");
   args.workspace = nullptr, args.workspace_bytes = 0;
-  args.decomposition = ex::Decomposition::StreamK, args.k_splits = 0;
+  args.decomposition = kn::Decomposition::StreamK, args.k_splits = 0;
   args.m = 4096, args.n = 4096, args.ldc = 4096, args.c = wide_c.data();  // 256 tiles, no room for stream-K's partials
-  expect([&] { ex::run_gemm<plans::Bf16TN>(args, nullptr); }, "[gemm.workspace]");
+  expect([&] { kn::run_gemm<plans::Bf16TN>(args, nullptr); }, "[gemm.workspace]");
   return ok;
 }
 
@@ -584,7 +584,7 @@ struct HostTimes {
 };
 template <class Plan, class Ours, class Workspace>
 HostTimes bench(std::int64_t m, std::int64_t n, std::int64_t k, std::mt19937_64& rng, cublasLtHandle_t handle,
-                std::vector<ex::Record>& records, Ours ours, Workspace workspace, std::string const& kernel,
+                std::vector<kn::Record>& records, Ours ours, Workspace workspace, std::string const& kernel,
                 int reps = 50, bool warm = false) {
   double const bytes = double(m * k * sizeof(typename Plan::TA) + k * n * sizeof(typename Plan::TB) +
                               m * n * sizeof(typename Plan::TC));
@@ -594,13 +594,13 @@ HostTimes bench(std::int64_t m, std::int64_t n, std::int64_t k, std::mt19937_64&
   for (auto& p : problems) p.reserve_workspace(workspace(p.arguments()));
   std::vector<host::DeviceBuffer<typename Plan::TC>> cref;
   for (int i = 0; i < copies; ++i) cref.emplace_back(std::size_t(problems[0].ldc) * m);
-  ex::LtGemm reference = problems[0].cublas_plan(handle, cuda_type<typename Plan::TC>(), problems[0].ldc);
+  kn::LtGemm reference = problems[0].cublas_plan(handle, cuda_type<typename Plan::TC>(), problems[0].ldc);
   auto run_reference = [&](int i) {
     auto const& p = problems[std::size_t(i)];
     reference.run(p.db.data(), p.da.data(), cref[std::size_t(i)].data());
   };
   int ours_next = 0, cublas_next = 0;
-  auto const [ours_ms, cublas_ms] = ex::median_ms_interleaved(
+  auto const [ours_ms, cublas_ms] = kn::median_ms_interleaved(
       [&] { ours(problems[std::size_t(ours_next++ % copies)].arguments()); },
       [&] { run_reference(cublas_next++ % copies); }, nullptr, std::max(2, reps / 5), reps);
   // Host time per call (checks, tensor-map encoding, launch), which the GPU timings above exclude.
@@ -619,15 +619,15 @@ HostTimes bench(std::int64_t m, std::int64_t n, std::int64_t k, std::mt19937_64&
   double const flops = 2.0 * double(m) * double(n) * double(k);
   std::string const shape = std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k) + " " +
                             major_name(Plan::major_a) + major_name(Plan::major_b);
-  records.push_back({kernel, shape, ex::dtype_name<typename Plan::TA>(), flops / (ours_ms * 1e9), "cuBLASLt",
+  records.push_back({kernel, shape, kn::dtype_name<typename Plan::TA>(), flops / (ours_ms * 1e9), "cuBLASLt",
                      flops / (cublas_ms * 1e9), "TFLOP/s", ours_ms * 1e3});
   if (warm) {
     auto const [ours_warm, cublas_warm] =
-        ex::median_ms_warm([&] { ours(problems[0].arguments()); }, [&] { run_reference(0); }, nullptr);
+        kn::median_ms_warm([&] { ours(problems[0].arguments()); }, [&] { run_reference(0); }, nullptr);
     std::size_t const colon = kernel.find(": ");
     std::string const name =
         colon == std::string::npos ? kernel + " warm" : kernel.substr(0, colon) + " warm" + kernel.substr(colon);
-    records.push_back({name, shape, ex::dtype_name<typename Plan::TA>(), flops / (ours_warm * 1e9), "cuBLASLt",
+    records.push_back({name, shape, kn::dtype_name<typename Plan::TA>(), flops / (ours_warm * 1e9), "cuBLASLt",
                        flops / (cublas_warm * 1e9), "TFLOP/s", ours_warm * 1e3});
   }
   return {ours_host, cublas_host};
@@ -642,18 +642,18 @@ std::string plan_name() {
 /// (swap_ab_arguments).
 template <class Plan, bool Swapped = false>
 void bench_plan(std::int64_t m, std::int64_t n, std::int64_t k, std::mt19937_64& rng, cublasLtHandle_t handle,
-                std::vector<ex::Record>& records, Cut cut = whole) {
+                std::vector<kn::Record>& records, Cut cut = whole) {
   using On = std::conditional_t<Swapped, plans::Bf16TN, Plan>;
-  auto launched = [cut](ex::GemmArguments<On> a) {
+  auto launched = [cut](kn::GemmArguments<On> a) {
     a.decomposition = cut.mode;
     a.k_splits = cut.k_splits;
-    if constexpr (Swapped) return ex::swap_ab_arguments<Plan, plans::Bf16TN>(a);
+    if constexpr (Swapped) return kn::swap_ab_arguments<Plan, plans::Bf16TN>(a);
     else return a;
   };
   bench<On>(
       m, n, k, rng, handle, records,
-      [&](ex::GemmArguments<On> const& a) { ex::run_gemm<Plan>(launched(a), nullptr); },
-      [&](ex::GemmArguments<On> const& a) { return ex::gemm_workspace_bytes<Plan>(launched(a)); },
+      [&](kn::GemmArguments<On> const& a) { kn::run_gemm<Plan>(launched(a), nullptr); },
+      [&](kn::GemmArguments<On> const& a) { return kn::gemm_workspace_bytes<Plan>(launched(a)); },
       plan_name<Plan>() + (Swapped ? " swapped" : "") + cut.name());
 }
 
@@ -662,17 +662,17 @@ void bench_plan(std::int64_t m, std::int64_t n, std::int64_t k, std::mt19937_64&
 /// (during the warm-up), named so.
 template <class T = plans::bf16, OperandMajorMode MA = plans::K, OperandMajorMode MB = plans::K>
 HostTimes bench_auto(std::int64_t m, std::int64_t n, std::int64_t k, std::mt19937_64& rng, cublasLtHandle_t handle,
-                     std::vector<ex::Record>& records, int reps = 50, bool warm = false) {
+                     std::vector<kn::Record>& records, int reps = 50, bool warm = false) {
   using Home = typename plans::TileFamily<T, MA, MB>::n256;
-  ex::AutoGemmArguments<T> shape;
+  kn::AutoGemmArguments<T> shape;
   shape.m = m, shape.n = n, shape.k = k;
   std::size_t const first = records.size();
   HostTimes const host = bench<Home>(m, n, k, rng, handle, records,
-                       [](ex::AutoGemmArguments<T> const& a) { ex::run_gemm_auto<T, MA, MB>(a, nullptr); },
-                       [](ex::AutoGemmArguments<T> const& a) { return ex::gemm_auto_workspace_bytes<T, MA, MB>(a); },
+                       [](kn::AutoGemmArguments<T> const& a) { kn::run_gemm_auto<T, MA, MB>(a, nullptr); },
+                       [](kn::AutoGemmArguments<T> const& a) { return kn::gemm_auto_workspace_bytes<T, MA, MB>(a); },
                        "gemm_sm90 auto: " + dispatched_tile_name<MA, MB>(shape), reps, warm);
-  if (ex::gemm_tuning_enabled()) {  // the shape is in the tuner's cache by now: nothing is timed here
-    std::string const tile = ex::gemm_choice_name(ex::GemmTuner::process().choice<MA, MB>(shape, nullptr));
+  if (kn::gemm_tuning_enabled()) {  // the shape is in the tuner's cache by now: nothing is timed here
+    std::string const tile = kn::gemm_choice_name(kn::GemmTuner::process().choice<MA, MB>(shape, nullptr));
     records[first].kernel = "gemm_sm90 tuned: " + tile;
     if (warm) records[first + 1].kernel = "gemm_sm90 tuned warm: " + tile;
   }
@@ -680,16 +680,16 @@ HostTimes bench_auto(std::int64_t m, std::int64_t n, std::int64_t k, std::mt1993
 }
 
 /// --raster-sweep: tile rows per rasterization group against time (the default's NOTE).
-void raster_sweep(std::mt19937_64& rng, cublasLtHandle_t handle, std::vector<ex::Record>& records) {
+void raster_sweep(std::mt19937_64& rng, cublasLtHandle_t handle, std::vector<kn::Record>& records) {
   for (int rows : {4, 8, 16, 32}) {
     for (std::int64_t size : {std::int64_t{4096}, std::int64_t{8192}}) {
       bench<plans::Bf16TN>(size, size, size, rng, handle, records,
-                           [rows](ex::GemmArguments<plans::Bf16TN> a) {
+                           [rows](kn::GemmArguments<plans::Bf16TN> a) {
                              a.raster_group_rows = rows;
-                             ex::run_gemm<plans::Bf16TN>(a, nullptr);
+                             kn::run_gemm<plans::Bf16TN>(a, nullptr);
                            },
-                           [](ex::GemmArguments<plans::Bf16TN> const& a) {
-                             return ex::gemm_workspace_bytes<plans::Bf16TN>(a);
+                           [](kn::GemmArguments<plans::Bf16TN> const& a) {
+                             return kn::gemm_workspace_bytes<plans::Bf16TN>(a);
                            },
                            "raster group " + std::to_string(rows));
     }
@@ -698,7 +698,7 @@ void raster_sweep(std::mt19937_64& rng, cublasLtHandle_t handle, std::vector<ex:
 
 /// --split-sweep: plans and K splits on the shapes whose last wave is partial (choose_split_k's
 /// and choose_gemm_tile's NOTEs).
-void split_sweep(std::mt19937_64& rng, cublasLtHandle_t handle, std::vector<ex::Record>& records) {
+void split_sweep(std::mt19937_64& rng, cublasLtHandle_t handle, std::vector<kn::Record>& records) {
   auto const cut = [](int s) { return s == 1 ? whole : split(s); };  // 0: split-K's own count
   for (int s : {0, 2, 8}) bench_plan<plans::Bf16TNSwap16, true>(16, 4096, 4096, rng, handle, records, cut(s));
   bench_plan<plans::Bf16TNSwap128c2, true>(128, 14336, 4096, rng, handle, records, cut(0));
@@ -721,7 +721,7 @@ void split_sweep(std::mt19937_64& rng, cublasLtHandle_t handle, std::vector<ex::
 
 /// --decomposition-sweep: stream-K against split-K (its own count) and whole tiles on shapes
 /// whose last wave of 128 x 256 tiles is partial (choose_decomposition's NOTE), twice over.
-void decomposition_sweep(std::mt19937_64& rng, cublasLtHandle_t handle, std::vector<ex::Record>& records) {
+void decomposition_sweep(std::mt19937_64& rng, cublasLtHandle_t handle, std::vector<kn::Record>& records) {
   for (int round = 0; round < 2; ++round)
     for (auto const& shape : {std::array<std::int64_t, 3>{4096, 14336, 4096}, {8192, 8192, 8192},
                               {8192, 1536, 8192}, {4096, 4096, 4096}, {6144, 6144, 6144}})
@@ -731,7 +731,7 @@ void decomposition_sweep(std::mt19937_64& rng, cublasLtHandle_t handle, std::vec
 
 /// --k-sweep: 16 x 4096 x K for growing K, and a shape of 16x4096x4096's bytes that needs no
 /// split-K: where the skinny GEMM's time goes (the README's figures).
-void k_sweep(std::mt19937_64& rng, cublasLtHandle_t handle, std::vector<ex::Record>& records) {
+void k_sweep(std::mt19937_64& rng, cublasLtHandle_t handle, std::vector<kn::Record>& records) {
   for (std::int64_t k : {64, 512, 2048, 4096, 16384}) bench_auto(16, 4096, k, rng, handle, records);
   bench_auto(16, 16384, 1024, rng, handle, records);
 }
@@ -739,7 +739,7 @@ void k_sweep(std::mt19937_64& rng, cublasLtHandle_t handle, std::vector<ex::Reco
 /// --decode-sweep: the four projections of a Qwen3-8B decode step at batch 1 (1 x N x K, the
 /// weights N x K) in swapped 128 x 16 tiles, by K splits (0: choose_split_k's count) and, where
 /// the tiles pass a wave, stream-K: the split-K model's NOTE for streamed operands.
-void decode_sweep(std::mt19937_64& rng, cublasLtHandle_t handle, std::vector<ex::Record>& records) {
+void decode_sweep(std::mt19937_64& rng, cublasLtHandle_t handle, std::vector<kn::Record>& records) {
   for (auto const& shape : {std::array<std::int64_t, 2>{6144, 4096}, {4096, 4096}, {24576, 4096}, {4096, 12288}}) {
     for (int s : {0, 1, 2, 3, 4, 6, 8, 12, 16})
       bench_plan<plans::Bf16TNSwap16, true>(1, shape[0], shape[1], rng, handle, records, s == 1 ? whole : split(s));
@@ -789,9 +789,9 @@ std::vector<std::array<std::int64_t, 3>> sweep_shapes() {
 /// is timed cold (L2 flushed before each call) and warm (calls back to back on one copy of the
 /// operands: "gemm_sm90 auto warm: "). Prints, cold and warm, the geomean and minimum ratio and the
 /// ten worst shapes; every shape is a record of each.
-void shape_sweep(std::mt19937_64& rng, cublasLtHandle_t handle, std::vector<ex::Record>& records) {
+void shape_sweep(std::mt19937_64& rng, cublasLtHandle_t handle, std::vector<kn::Record>& records) {
   std::vector<std::array<std::int64_t, 3>> const shapes = sweep_shapes();
-  std::vector<ex::Record> cold, warm;
+  std::vector<kn::Record> cold, warm;
   // 15 timed calls a shape cold (not 50): a few hundred shapes, some of seconds' worth of flops, in
   // minutes; then the same shape warm, five calls back to back on one copy of the operands.
   // bf16 with A and B K-major on every shape; fp16 likewise and both types in the other three
@@ -802,7 +802,7 @@ void shape_sweep(std::mt19937_64& rng, cublasLtHandle_t handle, std::vector<ex::
                                                                           std::size_t every) {
     for (std::size_t i = 0; i < shapes.size(); i += every) {
       auto const& [m, n, k] = shapes[i];
-      std::vector<ex::Record> both;
+      std::vector<kn::Record> both;
       bench_auto<T, MA, MB>(m, n, k, rng, handle, both, 15, true);
       cold.push_back(both[0]);
       warm.push_back(both[1]);
@@ -844,7 +844,7 @@ double cold_us(Call&& call, int reps = 7) {
   std::vector<cudaEvent_t> events(std::size_t(2 * reps));
   for (auto& e : events) host::cuda_check(cudaEventCreate(&e), "cudaEventCreate");
   for (int i = 0; i < reps; ++i) {
-    ex::bench_cold_start(nullptr);
+    kn::bench_cold_start(nullptr);
     host::cuda_check(cudaEventRecord(events[std::size_t(2 * i)], nullptr), "cudaEventRecord");
     call();
     host::cuda_check(cudaEventRecord(events[std::size_t(2 * i + 1)], nullptr), "cudaEventRecord");
@@ -868,17 +868,17 @@ double cold_us(Call&& call, int reps = 7) {
 /// per figure, "candidate M N K TILE CUT US", "cublas M N K US" and "chosen M N K TILE" (the
 /// heuristic's tile), and "floor US": an empty kernel's.
 void candidate_sweep(std::mt19937_64& rng, cublasLtHandle_t handle) {
-  std::printf("floor %.3f\n", cold_us([] { ex::bench::hold<<<1, 1>>>(0); }));
+  std::printf("floor %.3f\n", cold_us([] { kn::bench::hold<<<1, 1>>>(0); }));
   int const sms = host::multiprocessor_count();
   for (auto const& [m, n, k] : sweep_shapes()) {
     Problem<plans::Bf16TN> p(m, n, k, rng, false);
     host::DeviceBuffer<plans::bf16> cref(std::size_t(p.ldc) * std::size_t(m));
-    ex::LtGemm reference = p.cublas_plan(handle, CUDA_R_16BF, p.ldc);
+    kn::LtGemm reference = p.cublas_plan(handle, CUDA_R_16BF, p.ldc);
     std::printf("cublas %lld %lld %lld %.3f\n", (long long)m, (long long)n, (long long)k,
                 cold_us([&] { reference.run(p.db.data(), p.da.data(), cref.data()); }));
     std::printf("chosen %lld %lld %lld %s\n", (long long)m, (long long)n, (long long)k,
-                std::string(ex::gemm_tile_name(ex::choose_gemm_tile(m, n, k, sms))).c_str());
-    for (auto const& [tile, name] : ex::gemm_tile_names) {
+                std::string(kn::gemm_tile_name(kn::choose_gemm_tile(m, n, k, sms))).c_str());
+    for (auto const& [tile, name] : kn::gemm_tile_names) {
       std::vector<Cut> cuts = {whole, heuristic, stream_k};
       for (int s : {2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64})
         if (s <= k / 64) cuts.push_back(split(s));
@@ -887,20 +887,20 @@ void candidate_sweep(std::mt19937_64& rng, cublasLtHandle_t handle) {
         args.decomposition = cut.mode;
         args.k_splits = cut.k_splits;
         // Split-K cuts only the last wave's tiles: past one wave, a count is the heuristic's.
-        bool const past_a_wave = ex::with_tile_plan(tile, args, [&]<class P>(std::type_identity<P>, auto const& a) {
-          if constexpr (ex::is_simt_plan_v<P>) return false;
+        bool const past_a_wave = kn::with_tile_plan(tile, args, [&]<class P>(std::type_identity<P>, auto const& a) {
+          if constexpr (kn::is_simt_plan_v<P>) return false;
           else
             return (a.m + P::block_m - 1) / P::block_m * ((a.n + P::block_n - 1) / P::block_n) / P::cluster_size >
                    sms / P::cluster_size;
         });
-        if (cut.mode == ex::Decomposition::SplitK && past_a_wave) continue;
+        if (cut.mode == kn::Decomposition::SplitK && past_a_wave) continue;
         double us = -1;
-        ex::GemmChoice const choice{tile};
+        kn::GemmChoice const choice{tile};
         try {
-          p.reserve_workspace(ex::gemm_choice_workspace_bytes<plans::bf16, plans::K, plans::K>(choice, args));
+          p.reserve_workspace(kn::gemm_choice_workspace_bytes<plans::bf16, plans::K, plans::K>(choice, args));
           args.workspace = p.workspace.data();
           args.workspace_bytes = p.workspace.bytes();
-          us = cold_us([&] { ex::run_gemm_choice<plans::bf16, plans::K, plans::K>(choice, args, nullptr); });
+          us = cold_us([&] { kn::run_gemm_choice<plans::bf16, plans::K, plans::K>(choice, args, nullptr); });
         } catch (std::invalid_argument const&) {
           us = -1;  // the tile refuses the cut
         }
@@ -926,22 +926,22 @@ void host_profile(std::mt19937_64& rng) {
     host::cuda_check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
     std::printf("host %-52s %.3f us\n", what, us);
   };
-  per_call("empty kernel <<<1, 1>>>", [] { ex::bench::hold<<<1, 1>>>(0); });
+  per_call("empty kernel <<<1, 1>>>", [] { kn::bench::hold<<<1, 1>>>(0); });
   host::LaunchConfig cluster;
   cluster.grid = dim3(2);
   cluster.cluster = dim3(2, 1, 1);
   per_call("empty kernel, host::launch, cluster of 2", [&] {
-    host::launch(&ex::bench::hold<0>, "hold", cluster, 0LL);
+    host::launch(&kn::bench::hold<0>, "hold", cluster, 0LL);
   });
   for (auto const& s : {std::array<std::int64_t, 3>{4096, 4096, 4096}, {16, 4096, 4096}, {128, 14336, 4096}}) {
     Problem<plans::Bf16TN> p(s[0], s[1], s[2], rng, false);
-    p.reserve_workspace(ex::gemm_bf16_tn_workspace_bytes(p.arguments()));
+    p.reserve_workspace(kn::gemm_bf16_tn_workspace_bytes(p.arguments()));
     auto const args = p.arguments();
     std::string const shape = std::to_string(s[0]) + "x" + std::to_string(s[1]) + "x" + std::to_string(s[2]);
     host::PointerArgument const pointers[] = {{"A", args.a}, {"B", args.b}, {"C", args.c}};
     per_call("check_device_pointers (3)", [&] { host::check_device_pointers("gemm", pointers, nullptr); });
-    per_call(("gemm_bf16_tn_workspace_bytes " + shape).c_str(), [&] { (void)ex::gemm_bf16_tn_workspace_bytes(args); });
-    per_call(("run_gemm_bf16_tn " + shape).c_str(), [&] { ex::run_gemm_bf16_tn(args, nullptr); });
+    per_call(("gemm_bf16_tn_workspace_bytes " + shape).c_str(), [&] { (void)kn::gemm_bf16_tn_workspace_bytes(args); });
+    per_call(("run_gemm_bf16_tn " + shape).c_str(), [&] { kn::run_gemm_bf16_tn(args, nullptr); });
   }
 }
 
@@ -950,23 +950,23 @@ void host_profile(std::mt19937_64& rng) {
 void profile_launches(std::mt19937_64& rng, cublasLtHandle_t handle) {
   for (auto const& s : benchmark_shapes) {
     Problem<plans::Bf16TN> p(s[0], s[1], s[2], rng);
-    p.reserve_workspace(ex::gemm_bf16_tn_workspace_bytes(p.arguments()));
+    p.reserve_workspace(kn::gemm_bf16_tn_workspace_bytes(p.arguments()));
     host::DeviceBuffer<plans::bf16> c(std::size_t(p.ldc) * std::size_t(p.m));
-    ex::LtGemm reference = p.cublas_plan(handle, CUDA_R_16BF, p.ldc);
+    kn::LtGemm reference = p.cublas_plan(handle, CUDA_R_16BF, p.ldc);
     for (int i = 0; i < 2; ++i) {
-      ex::run_gemm_bf16_tn(p.arguments(), nullptr);
+      kn::run_gemm_bf16_tn(p.arguments(), nullptr);
       reference.run(p.db.data(), p.da.data(), c.data());
     }
   }
   host::cuda_check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
 }
 
-void benchmarks(std::mt19937_64& rng, cublasLtHandle_t handle, std::vector<ex::Record>& records) {
+void benchmarks(std::mt19937_64& rng, cublasLtHandle_t handle, std::vector<kn::Record>& records) {
   for (auto const& s : benchmark_shapes) {
     // The host's share of a call (checks, the cached tensor maps, the launch) at steady state,
     // beside cuBLASLt's (a planned cublasLtMatmul): issue 20's goal is 3 us.
     HostTimes const host = bench_auto(s[0], s[1], s[2], rng, handle, records);
-    ex::Record r{"gemm_sm90 host time per call", records.back().shape, "bf16", host.ours_us, "cuBLASLt",
+    kn::Record r{"gemm_sm90 host time per call", records.back().shape, "bf16", host.ours_us, "cuBLASLt",
                  host.cublas_us, "us/call (host)", host.ours_us};
     r.lower_is_better = true;
     records.push_back(r);
@@ -986,20 +986,20 @@ void benchmarks(std::mt19937_64& rng, cublasLtHandle_t handle, std::vector<ex::R
 
 int main(int argc, char** argv) {
   // --kernels: the dynamic shared memory of every plan's kernel, for scripts/build-report.
-  if (ex::print_plan_kernels(argc, argv, plans::Instantiated{})) return 0;
+  if (kn::print_plan_kernels(argc, argv, plans::Instantiated{})) return 0;
   cublasLtHandle_t handle{};
   auto cublas = [&] {
-    if (handle == nullptr) ex::cublas_check(cublasLtCreate(&handle), "cublasLtCreate");
+    if (handle == nullptr) kn::cublas_check(cublasLtCreate(&handle), "cublasLtCreate");
     return handle;
   };
-  int const status = ex::run_example(
+  int const status = kn::run_example(
       "gemm_sm90", argc, argv,
-      [&](std::mt19937_64& rng, ex::ExampleOptions const& options) {
+      [&](std::mt19937_64& rng, kn::ExampleOptions const& options) {
         if (options.has("--small")) return run_small_checks(rng);
         // Each of the example's other flags runs a sweep or the profile instead of the checks.
         return !options.flags.empty() || run_checks(rng, cublas());
       },
-      [&](std::mt19937_64& rng, ex::ExampleOptions const& options, std::vector<ex::Record>& records) {
+      [&](std::mt19937_64& rng, kn::ExampleOptions const& options, std::vector<kn::Record>& records) {
         if (options.has("--small")) return;  // checks only, as with --no-bench
         if (options.has("--profile")) profile_launches(rng, cublas());
         else if (options.has("--raster-sweep")) raster_sweep(rng, cublas(), records);

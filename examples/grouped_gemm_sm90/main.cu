@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // SPDX-FileCopyrightText: 2026 cute-cpp authors
-// grouped_gemm_sm90: checks the grouped Hopper GEMM (MoE experts, examples/gemm_sm90/grouped_gemm.hpp)
+// grouped_gemm_sm90: checks the grouped Hopper GEMM (MoE experts, kernels/gemm/grouped_gemm.hpp)
 // against a CPU reference in double on fresh random data with NaN-poisoned outputs: contiguous
 // groups (ragged: 0, 1, 7, 128, 1000 rows, empty groups, rows past the last group left alone),
 // masked groups (rows past each count left alone), the SwiGLU gate-up projection, and bad
@@ -8,14 +8,14 @@
 // layers of Qwen3-30B-A3B against a loop of cuBLAS calls, one per expert, and prints TFLOP/s and
 // the ratio.
 //   grouped_gemm_sm90 [--no-bench] [--json FILE] [--seed N] [--small]
-#include "examples/common/bench.hpp"
-#include "examples/common/check.hpp"
-#include "examples/common/cli.hpp"
-#include "examples/common/cublas.hpp"
-#include "examples/common/fill.hpp"
-#include "examples/gemm_sm90/cublaslt_gemm.hpp"
-#include "examples/gemm_sm90/grouped_gemm.hpp"
-#include "examples/gemm_sm90/plans.hpp"
+#include "bench/support/bench.hpp"
+#include "tests/support/check.hpp"
+#include "tests/support/cli.hpp"
+#include "bench/support/cublas.hpp"
+#include "tests/support/fill.hpp"
+#include "bench/support/cublaslt_gemm.hpp"
+#include <cute_cpp/kernels/gemm/grouped_gemm.hpp>
+#include <cute_cpp/kernels/gemm/plans.hpp>
 
 #include <cute_cpp/host/buffer.hpp>
 #include <cute_cpp/host/error.hpp>
@@ -33,7 +33,7 @@
 #include <type_traits>
 #include <vector>
 
-namespace ex = cute_cpp::examples;
+namespace kn = cute_cpp::kernels;
 namespace host = cute_cpp::host;
 using cute_cpp::bf16;
 using cute_cpp::GroupedRows;
@@ -55,7 +55,7 @@ host::DeviceBuffer<T> to_device(std::vector<T> const& v) {
 std::vector<bf16> fill_periodic(host::DeviceBuffer<bf16>& dev, std::size_t n, std::size_t period, std::mt19937_64& rng,
                                 double lo, double hi) {
   dev = host::DeviceBuffer<bf16>(n);
-  auto block = ex::random_values<bf16>(std::min(n, period), rng, lo, hi);
+  auto block = kn::random_values<bf16>(std::min(n, period), rng, lo, hi);
   host::cuda_check(cudaMemcpy(dev.data(), block.data(), block.size() * sizeof(bf16), cudaMemcpyHostToDevice), "cudaMemcpy");
   for (std::size_t done = block.size(); done < n;) {
     std::size_t const count = std::min(done, n - done);
@@ -102,11 +102,11 @@ struct Problem {
     dgroups = host::DeviceBuffer<std::int32_t>(described.size());
     dgroups.upload(std::span<std::int32_t const>(described));
     if (masked) capacity_ = capacity;
-    workspace = host::DeviceBuffer<unsigned char>(ex::grouped_gemm_workspace_bytes(arguments()));
+    workspace = host::DeviceBuffer<unsigned char>(kn::grouped_gemm_workspace_bytes(arguments()));
   }
   [[nodiscard]] std::int64_t c_cols() const { return gated ? n / 2 : n; }
-  [[nodiscard]] ex::GroupedGemmArguments<Plan> arguments() {
-    ex::GroupedGemmArguments<Plan> g;
+  [[nodiscard]] kn::GroupedGemmArguments<Plan> arguments() {
+    kn::GroupedGemmArguments<Plan> g;
     g.gemm.a = da.data(), g.gemm.lda = k;
     g.gemm.b = db.data(), g.gemm.ldb = k;
     g.gemm.c = dc.data(), g.gemm.ldc = c_cols();
@@ -118,7 +118,7 @@ struct Problem {
     g.b_group_stride = n * k;
     return g;
   }
-  void run(cudaStream_t stream = nullptr) { ex::run_grouped_gemm<Plan>(arguments(), stream); }
+  void run(cudaStream_t stream = nullptr) { kn::run_grouped_gemm<Plan>(arguments(), stream); }
 
   /// C's row r of group g in double (for a gated plan, silu(gate) * up of B's interleaved blocks of 8).
   [[nodiscard]] std::vector<double> reference_row(std::int64_t g, std::int64_t r) const {
@@ -152,7 +152,7 @@ bool check(Problem<Plan>& p, char const* what, std::vector<std::int64_t> const& 
   p.dc.fill_bytes(0xFF);
   p.run();
   host::cuda_check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
-  ex::grouped_gemm_check_status(p.workspace.data(), nullptr);
+  kn::grouped_gemm_check_status(p.workspace.data(), nullptr);
   auto const got = p.dc.download();
   std::int64_t const cols = p.c_cols();
   std::vector<bf16> got_rows;
@@ -173,7 +173,7 @@ bool check(Problem<Plan>& p, char const* what, std::vector<std::int64_t> const& 
       for (std::int64_t c = 0; c < cols; ++c) touched += !std::isnan(static_cast<float>(got[std::size_t(r * cols + c)]));
   double scale = 0;
   for (double v : want) scale = std::max(scale, std::fabs(v));
-  auto const res = ex::check_close(std::span<bf16 const>(got_rows), std::span<double const>(want), 1.0 / 128, scale * 0.01);
+  auto const res = kn::check_close(std::span<bf16 const>(got_rows), std::span<double const>(want), 1.0 / 128, scale * 0.01);
   bool const ok = res.ok() && touched == 0;
   std::printf("check grouped %-34s G=%-4lld rows=%-6lld N=%-5lld K=%-5lld %s%s\n", what, (long long)p.groups,
               (long long)p.rows, (long long)p.n, (long long)p.k, res.summary().c_str(),
@@ -189,7 +189,7 @@ bool check_bad_rows(Problem<Plan>& p, std::vector<std::int32_t> const& bad, char
   p.run();
   std::string error;
   try {
-    ex::grouped_gemm_check_status(p.workspace.data(), nullptr);
+    kn::grouped_gemm_check_status(p.workspace.data(), nullptr);
   } catch (std::invalid_argument const& e) {
     error = e.what();
   }
@@ -207,7 +207,7 @@ bool check_rejected(Problem<Plan>& p, char const* rule, char const* what, Change
   auto args = p.arguments();
   change(args);
   try {
-    ex::run_grouped_gemm<Plan>(args, nullptr);
+    kn::run_grouped_gemm<Plan>(args, nullptr);
   } catch (std::invalid_argument const& e) {
     bool const named = std::string(e.what()).find(rule) != std::string::npos;
     std::printf("check grouped rejects %-27s %s %s\n", what, rule, named ? "ok" : ("FAILED: " + std::string(e.what())).c_str());
@@ -230,8 +230,8 @@ bool check_pointer_array(std::mt19937_64& rng) {
   std::vector<void const*> pa, pb;
   std::vector<void*> pc;
   for (std::size_t g = 0; g < groups; ++g) {
-    a.push_back(ex::random_values<bf16>(std::size_t(capacity * k), rng));
-    b.push_back(ex::random_values<bf16>(std::size_t(n * k), rng, -0.2, 0.2));
+    a.push_back(kn::random_values<bf16>(std::size_t(capacity * k), rng));
+    b.push_back(kn::random_values<bf16>(std::size_t(n * k), rng, -0.2, 0.2));
     da.emplace_back(a.back().size()), db.emplace_back(b.back().size()), dc.emplace_back(std::size_t(capacity * n));
     da.back().upload(std::span<bf16 const>(a.back()));
     db.back().upload(std::span<bf16 const>(b.back()));
@@ -241,16 +241,16 @@ bool check_pointer_array(std::mt19937_64& rng) {
   auto dpa = to_device(pa), dpb = to_device(pb);
   auto dpc = to_device(pc);
   auto dcounts = to_device(counts);
-  ex::GroupedGemmArguments<Plan> args;
+  kn::GroupedGemmArguments<Plan> args;
   args.gemm.lda = k, args.gemm.ldb = k, args.gemm.ldc = n;
   args.gemm.m = std::int64_t(groups) * capacity, args.gemm.n = n, args.gemm.k = k;
   args.rows = GroupedRows{.groups = std::int32_t(groups), .counts = dcounts.data(), .capacity = capacity,
                           .rows = args.gemm.m};
   args.pointers = {dpa.data(), dpb.data(), dpc.data()};
-  host::DeviceBuffer<unsigned char> workspace(ex::grouped_gemm_workspace_bytes(args));
+  host::DeviceBuffer<unsigned char> workspace(kn::grouped_gemm_workspace_bytes(args));
   args.gemm.workspace = workspace.data(), args.gemm.workspace_bytes = workspace.bytes();
-  ex::run_grouped_gemm<Plan>(args, nullptr);
-  ex::grouped_gemm_check_status(workspace.data(), nullptr);
+  kn::run_grouped_gemm<Plan>(args, nullptr);
+  kn::grouped_gemm_check_status(workspace.data(), nullptr);
   std::vector<bf16> got_rows;
   std::vector<double> want;
   std::int64_t touched = 0;
@@ -269,7 +269,7 @@ bool check_pointer_array(std::mt19937_64& rng) {
         got_rows.push_back(v);
       }
   }
-  auto const res = ex::check_close(std::span<bf16 const>(got_rows), std::span<double const>(want), 1.0 / 128, 1e-2);
+  auto const res = kn::check_close(std::span<bf16 const>(got_rows), std::span<double const>(want), 1.0 / 128, 1e-2);
   std::printf("check grouped %-34s G=%-4zu cap=%-5lld N=%-5lld K=%-5lld %s%s\n", "pointer arrays, own allocations",
               groups, (long long)capacity, (long long)n, (long long)k, res.summary().c_str(),
               touched ? " FAILED: rows past a count written" : "");
@@ -278,10 +278,10 @@ bool check_pointer_array(std::mt19937_64& rng) {
   pc[3] = static_cast<char*>(pc[3]) + 2;
   dpc.upload(std::span<void* const>(pc));
   dc[0].fill_bytes(0xFF);
-  ex::run_grouped_gemm<Plan>(args, nullptr);
+  kn::run_grouped_gemm<Plan>(args, nullptr);
   std::string error;
   try {
-    ex::grouped_gemm_check_status(workspace.data(), nullptr);
+    kn::grouped_gemm_check_status(workspace.data(), nullptr);
   } catch (std::invalid_argument const& e) {
     error = e.what();
   }
@@ -296,11 +296,11 @@ bool check_pointer_array(std::mt19937_64& rng) {
 /// The grouped block-scaled GEMM's arguments: contiguous groups ending at the device's `ends`, A
 /// (rows, K) and each group's B (n, K) row-major, their 1 x 128 and 128 x 128 scales row-major (B's
 /// a group after another), C (rows, n); the workspace is the caller's to give.
-ex::GroupedGemmArguments<ex::plans::Fp8E4M3BlockwiseGrouped> fp8_grouped_arguments(
-    ex::plans::e4m3 const* a, ex::plans::e4m3 const* b, float const* sa, float const* sb, std::int32_t const* ends,
+kn::GroupedGemmArguments<kn::plans::Fp8E4M3BlockwiseGrouped> fp8_grouped_arguments(
+    kn::plans::e4m3 const* a, kn::plans::e4m3 const* b, float const* sa, float const* sb, std::int32_t const* ends,
     std::int64_t groups, bf16* c, std::int64_t rows, std::int64_t n, std::int64_t k) {
   std::int64_t const kb = (k + 127) / 128, nb = (n + 127) / 128;
-  ex::GroupedGemmArguments<ex::plans::Fp8E4M3BlockwiseGrouped> args;
+  kn::GroupedGemmArguments<kn::plans::Fp8E4M3BlockwiseGrouped> args;
   args.gemm.a = a, args.gemm.lda = k, args.gemm.b = b, args.gemm.ldb = k;
   args.gemm.c = c, args.gemm.ldc = n, args.gemm.m = rows, args.gemm.n = n, args.gemm.k = k;
   args.gemm.block_scales = {sa, kb, 1, sb, kb, 1, nb * kb};
@@ -312,18 +312,18 @@ ex::GroupedGemmArguments<ex::plans::Fp8E4M3BlockwiseGrouped> fp8_grouped_argumen
 /// FP8 e4m3 with DeepSeek-V3's block scales, grouped: A's 1 x 128 scales by row of the packed rows,
 /// each group's B with its own 128 x 128 scales; K past a scale block, ragged groups, an empty one.
 bool check_fp8_blockwise(std::mt19937_64& rng) {
-  using Plan = ex::plans::Fp8E4M3BlockwiseGrouped;
-  using e4m3 = ex::plans::e4m3;
+  using Plan = kn::plans::Fp8E4M3BlockwiseGrouped;
+  using e4m3 = kn::plans::e4m3;
   std::vector<std::int32_t> const sizes{0, 1, 130, 77};
   std::int64_t const n = 264, k = 400, kb = (k + 127) / 128, nb = (n + 127) / 128;
   auto const groups = std::int64_t(sizes.size());
   std::vector<std::int32_t> ends;
   std::int64_t rows = 0;
   for (std::int32_t s : sizes) ends.push_back(std::int32_t(rows += s));
-  auto const a = ex::random_values<e4m3>(std::size_t(rows * k), rng, -6.0, 6.0);
-  auto const b = ex::random_values<e4m3>(std::size_t(groups * n * k), rng, -6.0, 6.0);
-  auto const sa = ex::random_values<float>(std::size_t(rows * kb), rng, 0.5, 1.5);
-  auto const sb = ex::random_values<float>(std::size_t(groups * nb * kb), rng, 0.5, 1.5);
+  auto const a = kn::random_values<e4m3>(std::size_t(rows * k), rng, -6.0, 6.0);
+  auto const b = kn::random_values<e4m3>(std::size_t(groups * n * k), rng, -6.0, 6.0);
+  auto const sa = kn::random_values<float>(std::size_t(rows * kb), rng, 0.5, 1.5);
+  auto const sb = kn::random_values<float>(std::size_t(groups * nb * kb), rng, 0.5, 1.5);
   auto da = to_device(a), db = to_device(b);
   auto dsa = to_device(sa), dsb = to_device(sb);
   auto dends = to_device(ends);
@@ -331,10 +331,10 @@ bool check_fp8_blockwise(std::mt19937_64& rng) {
   dc.fill_bytes(0xFF);
   auto args = fp8_grouped_arguments(da.data(), db.data(), dsa.data(), dsb.data(), dends.data(), groups, dc.data(), rows,
                                     n, k);
-  host::DeviceBuffer<unsigned char> workspace(ex::grouped_gemm_workspace_bytes(args));
+  host::DeviceBuffer<unsigned char> workspace(kn::grouped_gemm_workspace_bytes(args));
   args.gemm.workspace = workspace.data(), args.gemm.workspace_bytes = workspace.bytes();
-  ex::run_grouped_gemm<Plan>(args, nullptr);
-  ex::grouped_gemm_check_status(workspace.data(), nullptr);
+  kn::run_grouped_gemm<Plan>(args, nullptr);
+  kn::grouped_gemm_check_status(workspace.data(), nullptr);
   auto const got = dc.download();
   std::vector<double> want;
   double bound = 0;
@@ -351,7 +351,7 @@ bool check_fp8_blockwise(std::mt19937_64& rng) {
         want.push_back(sum);
         bound = std::max(bound, mag);
       }
-  auto const res = ex::check_close(std::span<bf16 const>(got), std::span<double const>(want), 1.0 / 128, bound / 1024);
+  auto const res = kn::check_close(std::span<bf16 const>(got), std::span<double const>(want), 1.0 / 128, bound / 1024);
   std::printf("check grouped %-34s G=%-4lld rows=%-6lld N=%-5lld K=%-5lld %s\n", "e4m3, 1x128 / 128x128 block scales",
               (long long)groups, (long long)rows, (long long)n, (long long)k, res.summary().c_str());
   return res.ok();
@@ -393,8 +393,8 @@ bool run_checks(std::mt19937_64& rng, bool small) {
 
 bool run_checks(std::mt19937_64& rng, bool small) {
   bool ok = check_fp8_blockwise(rng);
-  ok &= run_checks<ex::plans::Bf16Grouped, ex::plans::Bf16GroupedSwiGLU>(rng, small);
-  ok &= run_checks<ex::plans::Bf16GroupedPingPong, ex::plans::Bf16GroupedPingPongSwiGLU>(rng, small);
+  ok &= run_checks<kn::plans::Bf16Grouped, kn::plans::Bf16GroupedSwiGLU>(rng, small);
+  ok &= run_checks<kn::plans::Bf16GroupedPingPong, kn::plans::Bf16GroupedPingPongSwiGLU>(rng, small);
   return ok;
 }
 
@@ -411,22 +411,22 @@ std::vector<std::int64_t> expert_loads(std::int64_t tokens, int top_k, int exper
 
 template <class Plan>
 void bench(std::string const& name, std::vector<std::int64_t> const& loads, std::int64_t n, std::int64_t k,
-           std::vector<ex::Record>& records, std::mt19937_64& rng) {
+           std::vector<kn::Record>& records, std::mt19937_64& rng) {
   Problem<Plan> p(loads, n, k, rng, 0, 0, std::size_t{1} << 20);
   std::vector<std::int64_t> sampled;  // rows checked at the timed shape: the first and last of a few groups
   for (std::int64_t g = 0; g < p.groups; g += std::max<std::int64_t>(1, p.groups / 4))
     if (p.count[std::size_t(g)] > 0) sampled.insert(sampled.end(), {p.first[std::size_t(g)], p.first[std::size_t(g)] + p.count[std::size_t(g)] - 1});
   if (!check(p, (name + " (sampled rows)").c_str(), sampled)) throw std::runtime_error("grouped: benchmark-shape check failed");
   cublasHandle_t handle = nullptr;
-  ex::cublas_check(cublasCreate(&handle), "cublasCreate");
+  kn::cublas_check(cublasCreate(&handle), "cublasCreate");
   host::DeviceBuffer<bf16> c(std::size_t(p.rows * n));
   auto const reference = [&] {
     for (std::int64_t g = 0; g < p.groups; ++g)
       if (p.count[std::size_t(g)] > 0)
-        ex::cublas_linear(handle, p.da.data() + p.first[std::size_t(g)] * k, p.db.data() + g * n * k,
+        kn::cublas_linear(handle, p.da.data() + p.first[std::size_t(g)] * k, p.db.data() + g * n * k,
                       c.data() + p.first[std::size_t(g)] * n, int(p.count[std::size_t(g)]), int(n), int(k));
   };
-  auto const [ours_ms, ref_ms] = ex::median_ms_interleaved([&] { p.run(); }, reference, nullptr, 5, 20);
+  auto const [ours_ms, ref_ms] = kn::median_ms_interleaved([&] { p.run(); }, reference, nullptr, 5, 20);
   cublasDestroy(handle);
   double const flops = 2.0 * double(p.rows) * double(n) * double(k);
   auto const tflops = [&](double ms) { return flops / (ms * 1e9); };
@@ -438,8 +438,8 @@ void bench(std::string const& name, std::vector<std::int64_t> const& loads, std:
 /// accumulation) over the same rows as one dense GEMM with a single weight: the same FLOPs without
 /// the groups, an upper bound for a grouped GEMM.
 void bench_fp8(std::string const& name, std::vector<std::int64_t> const& loads, std::int64_t n, std::int64_t k,
-               std::vector<ex::Record>& records, std::mt19937_64& rng) {
-  using e4m3 = ex::plans::e4m3;
+               std::vector<kn::Record>& records, std::mt19937_64& rng) {
+  using e4m3 = kn::plans::e4m3;
   auto const groups = std::int64_t(loads.size());
   std::int64_t const kb = (k + 127) / 128, nb = (n + 127) / 128;
   std::vector<std::int32_t> ends;
@@ -447,27 +447,27 @@ void bench_fp8(std::string const& name, std::vector<std::int64_t> const& loads, 
   for (std::int64_t l : loads) ends.push_back(std::int32_t(rows += l));
   host::DeviceBuffer<e4m3> a(std::size_t(rows * k)), b(std::size_t(groups * n * k));
   host::DeviceBuffer<float> sa(std::size_t(rows * kb)), sb(std::size_t(groups * nb * kb)), unit(1);
-  ex::fill_random_tiled(a.data(), a.size(), rng, -6.0, 6.0);
-  ex::fill_random_tiled(b.data(), b.size(), rng, -6.0, 6.0);
-  ex::fill_random_tiled(sa.data(), sa.size(), rng, 0.5, 1.5);
-  ex::fill_random_tiled(sb.data(), sb.size(), rng, 0.5, 1.5);
+  kn::fill_random_tiled(a.data(), a.size(), rng, -6.0, 6.0);
+  kn::fill_random_tiled(b.data(), b.size(), rng, -6.0, 6.0);
+  kn::fill_random_tiled(sa.data(), sa.size(), rng, 0.5, 1.5);
+  kn::fill_random_tiled(sb.data(), sb.size(), rng, 0.5, 1.5);
   std::vector<float> const one{1.0f};
   unit.upload(std::span<float const>(one));
   auto dends = to_device(ends);
   host::DeviceBuffer<bf16> c(std::size_t(rows * n)), c_ref(std::size_t(rows * n));
   auto args = fp8_grouped_arguments(a.data(), b.data(), sa.data(), sb.data(), dends.data(), groups, c.data(), rows, n, k);
-  host::DeviceBuffer<unsigned char> workspace(ex::grouped_gemm_workspace_bytes(args));
+  host::DeviceBuffer<unsigned char> workspace(kn::grouped_gemm_workspace_bytes(args));
   args.gemm.workspace = workspace.data(), args.gemm.workspace_bytes = workspace.bytes();
   cublasLtHandle_t handle = nullptr;
-  ex::cublas_check(cublasLtCreate(&handle), "cublasLtCreate");
+  kn::cublas_check(cublasLtCreate(&handle), "cublasLtCreate");
   {
-    ex::LtGemm reference(handle, {CUDA_R_8F_E4M3, std::uint64_t(k), std::uint64_t(n), k, true},
+    kn::LtGemm reference(handle, {CUDA_R_8F_E4M3, std::uint64_t(k), std::uint64_t(n), k, true},
                          {CUDA_R_8F_E4M3, std::uint64_t(k), std::uint64_t(rows), k, false},
                          {CUDA_R_16BF, std::uint64_t(n), std::uint64_t(rows), n}, {unit.data(), unit.data(), false});
-    auto const [ours_ms, ref_ms] = ex::median_ms_interleaved(
-        [&] { ex::run_grouped_gemm(args, nullptr); }, [&] { reference.run(b.data(), a.data(), c_ref.data()); },
+    auto const [ours_ms, ref_ms] = kn::median_ms_interleaved(
+        [&] { kn::run_grouped_gemm(args, nullptr); }, [&] { reference.run(b.data(), a.data(), c_ref.data()); },
         nullptr, 5, 20);
-    ex::grouped_gemm_check_status(workspace.data(), nullptr);
+    kn::grouped_gemm_check_status(workspace.data(), nullptr);
     double const flops = 2.0 * double(rows) * double(n) * double(k);
     records.push_back({"grouped_gemm_sm90 e4m3, 1x128 / 128x128 block scales", name,
                        "fp8", flops / (ours_ms * 1e9), "cuBLASLt FP8 per tensor, one dense GEMM of the same rows",
@@ -476,7 +476,7 @@ void bench_fp8(std::string const& name, std::vector<std::int64_t> const& loads, 
   cublasLtDestroy(handle);
 }
 
-void run_benchmarks(std::vector<ex::Record>& records, std::mt19937_64& rng) {
+void run_benchmarks(std::vector<kn::Record>& records, std::mt19937_64& rng) {
   // DeepSeek-V3-like experts: 256 of them, top-8, hidden 7168, expert FFN 2048 (gate and up
   // fused: 4096), FP8 with block scales, at prefill sizes.
   for (std::int64_t tokens : {4096, 16384}) {
@@ -489,8 +489,8 @@ void run_benchmarks(std::vector<ex::Record>& records, std::mt19937_64& rng) {
   }
   auto const for_both_tiles = [&](std::string const& name, std::vector<std::int64_t> const& loads, std::int64_t n,
                                   std::int64_t k) {
-    bench<ex::plans::Bf16Grouped>(name, loads, n, k, records, rng);
-    bench<ex::plans::Bf16GroupedPingPong>(name, loads, n, k, records, rng);
+    bench<kn::plans::Bf16Grouped>(name, loads, n, k, records, rng);
+    bench<kn::plans::Bf16GroupedPingPong>(name, loads, n, k, records, rng);
   };
   // Qwen3-30B-A3B's experts: 128 of them, top-8, hidden 2048, expert FFN 768 (gate and up fused: 1536).
   for (std::int64_t tokens : {512, 4096}) {
@@ -506,11 +506,11 @@ void run_benchmarks(std::vector<ex::Record>& records, std::mt19937_64& rng) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (ex::print_plan_kernels(argc, argv, ex::plans::GroupedInstantiated{})) return 0;
-  return ex::run_example(
+  if (kn::print_plan_kernels(argc, argv, kn::plans::GroupedInstantiated{})) return 0;
+  return kn::run_example(
       "grouped_gemm_sm90", argc, argv,
-      [](std::mt19937_64& rng, ex::ExampleOptions const& options) { return run_checks(rng, options.has("--small")); },
-      [](std::mt19937_64& rng, ex::ExampleOptions const& options, std::vector<ex::Record>& records) {
+      [](std::mt19937_64& rng, kn::ExampleOptions const& options) { return run_checks(rng, options.has("--small")); },
+      [](std::mt19937_64& rng, kn::ExampleOptions const& options, std::vector<kn::Record>& records) {
         if (options.has("--small")) return;
         run_benchmarks(records, rng);
       },

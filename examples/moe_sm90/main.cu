@@ -7,12 +7,12 @@
 // the same routing with cuBLAS doing the experts' products one expert at a time (gate and up,
 // then examples/swiglu's kernel, then down).
 //   moe_sm90 [--no-bench] [--json FILE] [--seed N] [--small]
-#include "moe.cuh"
-#include "examples/common/bench.hpp"
-#include "examples/common/check.hpp"
-#include "examples/common/cli.hpp"
-#include "examples/common/cublas.hpp"
-#include "examples/swiglu/swiglu.cuh"
+#include <cute_cpp/kernels/moe/moe.cuh>
+#include "bench/support/bench.hpp"
+#include "tests/support/check.hpp"
+#include "tests/support/cli.hpp"
+#include "bench/support/cublas.hpp"
+#include <cute_cpp/kernels/rows/swiglu.cuh>
 
 #include <cute_cpp/host/buffer.hpp>
 
@@ -26,8 +26,8 @@
 #include <string>
 #include <vector>
 
-namespace ex = cute_cpp::examples;
-namespace moe = cute_cpp::examples::moe;
+namespace kn = cute_cpp::kernels;
+namespace moe = cute_cpp::kernels::moe;
 namespace host = cute_cpp::host;
 using moe::bf16;
 
@@ -43,10 +43,10 @@ struct Layer {
   host::DeviceBuffer<unsigned char> scratch;
   Layer(moe::MoeShape const& shape, std::mt19937_64& rng) : s(shape) {
     auto const e = std::size_t(s.experts), h = std::size_t(s.hidden), f = std::size_t(s.ffn);
-    x = ex::random_values<bf16>(std::size_t(s.tokens) * h, rng, -1.0, 1.0);
-    router = ex::random_values<bf16>(e * h, rng, -3.0 / std::sqrt(double(h)), 3.0 / std::sqrt(double(h)));
-    gate_up = ex::random_values<bf16>(e * 2 * f * h, rng, -2.0 / std::sqrt(double(h)), 2.0 / std::sqrt(double(h)));
-    down = ex::random_values<bf16>(e * h * f, rng, -1.0 / std::sqrt(double(f)), 1.0 / std::sqrt(double(f)));
+    x = kn::random_values<bf16>(std::size_t(s.tokens) * h, rng, -1.0, 1.0);
+    router = kn::random_values<bf16>(e * h, rng, -3.0 / std::sqrt(double(h)), 3.0 / std::sqrt(double(h)));
+    gate_up = kn::random_values<bf16>(e * 2 * f * h, rng, -2.0 / std::sqrt(double(h)), 2.0 / std::sqrt(double(h)));
+    down = kn::random_values<bf16>(e * h * f, rng, -1.0 / std::sqrt(double(f)), 1.0 / std::sqrt(double(f)));
     auto up = [](host::DeviceBuffer<bf16>& d, std::vector<bf16> const& v) {
       d = host::DeviceBuffer<bf16>(v.size());
       d.upload(std::span<bf16 const>(v));
@@ -148,7 +148,7 @@ bool check_layer(moe::MoeShape const& shape, std::mt19937_64& rng) {
     }
   double scale = 0;
   for (double v : want) scale = std::max(scale, std::fabs(v));
-  auto const res = ex::check_close(std::span<bf16 const>(y), std::span<double const>(want), 1.0 / 64, scale * 0.01);
+  auto const res = kn::check_close(std::span<bf16 const>(y), std::span<double const>(want), 1.0 / 64, scale * 0.01);
   bool const ok = bad_route == 0 && bad_rows == 0 && res.ok();
   std::printf("check moe T=%-5lld H=%-5lld F=%-5lld E=%-4d k=%-2d routing %s (%zu bad), rows %s (%zu bad), y %s\n",
               (long long)s.tokens, (long long)s.hidden, (long long)s.ffn, s.experts, s.top_k,
@@ -179,7 +179,7 @@ bool run_checks(std::mt19937_64& rng, bool small) {
   return ok;
 }
 
-void bench(std::int64_t tokens, std::vector<ex::Record>& records, std::mt19937_64& rng) {
+void bench(std::int64_t tokens, std::vector<kn::Record>& records, std::mt19937_64& rng) {
   moe::MoeShape const s{.tokens = tokens, .hidden = 2048, .ffn = 768, .experts = 128, .top_k = 8};
   Layer l(s, rng);
   l.run();
@@ -187,7 +187,7 @@ void bench(std::int64_t tokens, std::vector<ex::Record>& records, std::mt19937_6
   auto const m = l.carved();
   auto const offsets = download(m.offsets, std::size_t(s.experts));
   cublasHandle_t handle = nullptr;
-  ex::cublas_check(cublasCreate(&handle), "cublasCreate");
+  kn::cublas_check(cublasCreate(&handle), "cublasCreate");
   host::DeviceBuffer<bf16> gu(std::size_t(s.rows() * 2 * s.ffn));
   // The reference: the same routing steps, then each expert's products by cuBLAS (the fused weight's
   // interleaved rows give an interleaved gu; the swiglu kernel's split halves cost the same), then
@@ -197,20 +197,20 @@ void bench(std::int64_t tokens, std::vector<ex::Record>& records, std::mt19937_6
     for (int e = 0; e < s.experts; ++e) {
       int const lo = e ? offsets[std::size_t(e - 1)] : 0, rows = offsets[std::size_t(e)] - lo;
       if (rows == 0) continue;
-      ex::cublas_linear(handle, m.x_perm + std::int64_t(lo) * s.hidden, l.dgate_up.data() + std::int64_t(e) * 2 * s.ffn * s.hidden,
+      kn::cublas_linear(handle, m.x_perm + std::int64_t(lo) * s.hidden, l.dgate_up.data() + std::int64_t(e) * 2 * s.ffn * s.hidden,
                     gu.data() + std::int64_t(lo) * 2 * s.ffn, rows, int(2 * s.ffn), int(s.hidden));
     }
-    ex::swiglu<bf16>(gu.data(), m.h, std::size_t(s.rows()), std::size_t(s.ffn));
+    kn::swiglu<bf16>(gu.data(), m.h, std::size_t(s.rows()), std::size_t(s.ffn));
     for (int e = 0; e < s.experts; ++e) {
       int const lo = e ? offsets[std::size_t(e - 1)] : 0, rows = offsets[std::size_t(e)] - lo;
       if (rows == 0) continue;
-      ex::cublas_linear(handle, m.h + std::int64_t(lo) * s.ffn, l.ddown.data() + std::int64_t(e) * s.hidden * s.ffn,
+      kn::cublas_linear(handle, m.h + std::int64_t(lo) * s.ffn, l.ddown.data() + std::int64_t(e) * s.hidden * s.ffn,
                     m.y_perm + std::int64_t(lo) * s.hidden, rows, int(s.hidden), int(s.ffn));
     }
     moe::combine_kernel<<<unsigned((s.tokens + 7) / 8), 256>>>(m.y_perm, m.rows, m.weights, s.tokens, s.top_k,
                                                                s.hidden, l.dy.data());
   };
-  auto const [ours_ms, ref_ms] = ex::median_ms_interleaved([&] { l.run(); }, reference, nullptr, 5, 20);
+  auto const [ours_ms, ref_ms] = kn::median_ms_interleaved([&] { l.run(); }, reference, nullptr, 5, 20);
   cublasDestroy(handle);
   // FLOPs: the router and the experts' three products per chosen row.
   double const flops = 2.0 * double(tokens) * double(s.hidden) * double(s.experts) +
@@ -224,11 +224,11 @@ void bench(std::int64_t tokens, std::vector<ex::Record>& records, std::mt19937_6
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (ex::print_plan_kernels(argc, argv, ex::plans::DenseAndGrouped{})) return 0;
-  return ex::run_example(
+  if (kn::print_plan_kernels(argc, argv, kn::plans::DenseAndGrouped{})) return 0;
+  return kn::run_example(
       "moe_sm90", argc, argv,
-      [](std::mt19937_64& rng, ex::ExampleOptions const& options) { return run_checks(rng, options.has("--small")); },
-      [](std::mt19937_64& rng, ex::ExampleOptions const& options, std::vector<ex::Record>& records) {
+      [](std::mt19937_64& rng, kn::ExampleOptions const& options) { return run_checks(rng, options.has("--small")); },
+      [](std::mt19937_64& rng, kn::ExampleOptions const& options, std::vector<kn::Record>& records) {
         if (options.has("--small")) return;
         bench(512, records, rng);
         bench(4096, records, rng);

@@ -5,11 +5,11 @@
 // outputs, then times them against a device copy of the bytes read.
 //   reduce [--no-bench] [--json FILE] [--seed N] [--small]   (--small: a few small cases, for
 //   compute-sanitizer; no benchmark)
-#include "reduce.cuh"
-#include "examples/common/bench.hpp"
-#include "examples/common/check.hpp"
-#include "examples/common/cli.hpp"
-#include "examples/common/fill.hpp"
+#include <cute_cpp/kernels/rows/reduce.cuh>
+#include "bench/support/bench.hpp"
+#include "tests/support/check.hpp"
+#include "tests/support/cli.hpp"
+#include "tests/support/fill.hpp"
 
 #include <cute_cpp/host/buffer.hpp>
 #include <cute_cpp/host/error.hpp>
@@ -21,40 +21,40 @@
 #include <string>
 #include <vector>
 
-namespace ex = cute_cpp::examples;
+namespace kn = cute_cpp::kernels;
 namespace host = cute_cpp::host;
 using cute_cpp::bf16;
 using cute_cpp::f16;
 
 namespace {
 
-template <ex::RowReduction R, class T>
+template <kn::RowReduction R, class T>
 bool check_case(std::size_t rows, std::size_t width, std::size_t offset, std::mt19937_64& rng) {
   std::size_t const n = rows * width;
-  auto const xs = ex::random_values<T>(n + offset, rng);
+  auto const xs = kn::random_values<T>(n + offset, rng);
   host::DeviceBuffer<T> x(n + offset);
   host::DeviceBuffer<float> out(rows);
   x.upload(std::span<T const>(xs));
   out.fill_bytes(0xFF);
-  ex::reduce_rows<R>(x.data() + offset, out.data(), rows, width);
+  kn::reduce_rows<R>(x.data() + offset, out.data(), rows, width);
   host::cuda_check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
   auto const got = out.download();
   std::vector<double> want(rows);
   double scale = 0;  // the sum's error grows with sum |x|, not with the (possibly cancelling) sum
   for (std::size_t i = 0; i < rows; ++i) {
-    double acc = R == ex::RowReduction::sum ? 0.0 : -INFINITY, abs_sum = 0;
+    double acc = R == kn::RowReduction::sum ? 0.0 : -INFINITY, abs_sum = 0;
     for (std::size_t j = 0; j < width; ++j) {
       double const v = double(static_cast<float>(xs[offset + i * width + j]));
-      acc = R == ex::RowReduction::sum ? acc + v : std::max(acc, v);
+      acc = R == kn::RowReduction::sum ? acc + v : std::max(acc, v);
       abs_sum += std::fabs(v);
     }
     want[i] = acc;
     scale = std::max(scale, abs_sum);
   }
-  double const atol = R == ex::RowReduction::sum ? scale * 1e-6 : 0.0;
-  auto const res = ex::check_close(std::span<float const>(got), std::span<double const>(want), 1e-6, atol);
-  std::printf("check reduce %-3s %-4s rows=%-8zu width=%-6zu offset=%zu  %s\n", R == ex::RowReduction::sum ? "sum" : "max",
-              ex::dtype_name<T>(), rows, width, offset, res.summary().c_str());
+  double const atol = R == kn::RowReduction::sum ? scale * 1e-6 : 0.0;
+  auto const res = kn::check_close(std::span<float const>(got), std::span<double const>(want), 1e-6, atol);
+  std::printf("check reduce %-3s %-4s rows=%-8zu width=%-6zu offset=%zu  %s\n", R == kn::RowReduction::sum ? "sum" : "max",
+              kn::dtype_name<T>(), rows, width, offset, res.summary().c_str());
   return res.ok();
 }
 
@@ -62,13 +62,13 @@ template <class T>
 bool check_type(std::mt19937_64& rng) {
   bool ok = true;
   for (std::size_t width : {1, 7, 64, 100, 1000, 1024, 1030, 2048, 3000, 4096, 8192, 8200, 20000}) {
-    ok &= check_case<ex::RowReduction::sum, T>(23, width, 0, rng);
-    ok &= check_case<ex::RowReduction::max, T>(23, width, 0, rng);
+    ok &= check_case<kn::RowReduction::sum, T>(23, width, 0, rng);
+    ok &= check_case<kn::RowReduction::max, T>(23, width, 0, rng);
   }
-  ok &= check_case<ex::RowReduction::sum, T>(9, 4096, 1, rng);
-  ok &= check_case<ex::RowReduction::max, T>(1, 65536, 0, rng);
-  ok &= check_case<ex::RowReduction::sum, T>(2, 150000, 0, rng);
-  ok &= check_case<ex::RowReduction::sum, T>(std::size_t(1) << 20, 8, 0, rng);
+  ok &= check_case<kn::RowReduction::sum, T>(9, 4096, 1, rng);
+  ok &= check_case<kn::RowReduction::max, T>(1, 65536, 0, rng);
+  ok &= check_case<kn::RowReduction::sum, T>(2, 150000, 0, rng);
+  ok &= check_case<kn::RowReduction::sum, T>(std::size_t(1) << 20, 8, 0, rng);
   return ok;
 }
 
@@ -76,7 +76,7 @@ bool check_type(std::mt19937_64& rng) {
 /// both reductions, under 250 KB a case (reduce takes no cluster: wide rows stream through a block).
 template <class T>
 bool check_small(std::mt19937_64& rng) {
-  using R = ex::RowReduction;
+  using R = kn::RowReduction;
   bool ok = check_case<R::sum, T>(23, 64, 0, rng);     // narrow, vectors: a warp a row, the last block partial
   ok &= check_case<R::max, T>(23, 98, 0, rng);         // ragged, narrow: scalars, a warp a row
   ok &= check_case<R::sum, T>(11, 2000, 0, rng);       // groups of 64 (f32: 128) threads, the last block partial
@@ -86,37 +86,37 @@ bool check_small(std::mt19937_64& rng) {
   return ok;
 }
 
-template <ex::RowReduction R, class T>
-void bench(std::size_t rows, std::size_t width, std::vector<ex::Record>& records, std::mt19937_64& rng) {
+template <kn::RowReduction R, class T>
+void bench(std::size_t rows, std::size_t width, std::vector<kn::Record>& records, std::mt19937_64& rng) {
   std::size_t const n = rows * width;
   host::DeviceBuffer<T> x(n);
   host::DeviceBuffer<float> out(rows);
-  ex::fill_random_tiled(x.data(), n, rng);
+  kn::fill_random_tiled(x.data(), n, rng);
   std::size_t const bytes = n * sizeof(T) + rows * sizeof(float);
   // NOTE: the copy reads and writes half the bytes each, so it moves as many bytes as we read.
-  auto const shape = ex::shape_name(rows, width);
-  char const* const kernel = R == ex::RowReduction::sum ? "reduce_sum" : "reduce_max";
-  records.push_back(ex::bench_against_copy(kernel, shape, ex::dtype_name<T>(), bytes,
-                                           [&] { ex::reduce_rows<R>(x.data(), out.data(), rows, width); }));
+  auto const shape = kn::shape_name(rows, width);
+  char const* const kernel = R == kn::RowReduction::sum ? "reduce_sum" : "reduce_max";
+  records.push_back(kn::bench_against_copy(kernel, shape, kn::dtype_name<T>(), bytes,
+                                           [&] { kn::reduce_rows<R>(x.data(), out.data(), rows, width); }));
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (ex::print_kernels(argc, argv, {})) return 0;  // --kernels: none takes dynamic shared memory
-  return ex::run_example(
+  if (kn::print_kernels(argc, argv, {})) return 0;  // --kernels: none takes dynamic shared memory
+  return kn::run_example(
       "reduce", argc, argv,
-      [](std::mt19937_64& rng, ex::ExampleOptions const& options) {
-        if (options.has("--small")) return ex::check_row_types([&]<class T>() { return check_small<T>(rng); });
-        return ex::check_row_types([&]<class T>() { return check_type<T>(rng); });
+      [](std::mt19937_64& rng, kn::ExampleOptions const& options) {
+        if (options.has("--small")) return kn::check_row_types([&]<class T>() { return check_small<T>(rng); });
+        return kn::check_row_types([&]<class T>() { return check_type<T>(rng); });
       },
-      [](std::mt19937_64& rng, ex::ExampleOptions const& options, std::vector<ex::Record>& records) {
+      [](std::mt19937_64& rng, kn::ExampleOptions const& options, std::vector<kn::Record>& records) {
         if (options.has("--small")) return;
-        bench<ex::RowReduction::sum, bf16>(16384, 8192, records, rng);
-        bench<ex::RowReduction::max, bf16>(16384, 8192, records, rng);
-        bench<ex::RowReduction::sum, float>(16384, 8192, records, rng);
-        bench<ex::RowReduction::sum, bf16>(262144, 512, records, rng);
-        bench<ex::RowReduction::sum, bf16>(65536, 2048, records, rng);
+        bench<kn::RowReduction::sum, bf16>(16384, 8192, records, rng);
+        bench<kn::RowReduction::max, bf16>(16384, 8192, records, rng);
+        bench<kn::RowReduction::sum, float>(16384, 8192, records, rng);
+        bench<kn::RowReduction::sum, bf16>(262144, 512, records, rng);
+        bench<kn::RowReduction::sum, bf16>(65536, 2048, records, rng);
       },
       {"--small"});
 }

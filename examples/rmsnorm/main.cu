@@ -5,11 +5,11 @@
 // random data with NaN-poisoned outputs, then times it against a device copy of the same bytes.
 //   rmsnorm [--no-bench] [--json FILE] [--seed N] [--small]   (--small: a few small cases, for
 //   compute-sanitizer; no benchmark)
-#include "rmsnorm.cuh"
-#include "examples/common/bench.hpp"
-#include "examples/common/check.hpp"
-#include "examples/common/cli.hpp"
-#include "examples/common/fill.hpp"
+#include <cute_cpp/kernels/rows/rmsnorm.cuh>
+#include "bench/support/bench.hpp"
+#include "tests/support/check.hpp"
+#include "tests/support/cli.hpp"
+#include "tests/support/fill.hpp"
 
 #include <cute_cpp/host/buffer.hpp>
 #include <cute_cpp/host/error.hpp>
@@ -20,7 +20,7 @@
 #include <string>
 #include <vector>
 
-namespace ex = cute_cpp::examples;
+namespace kn = cute_cpp::kernels;
 namespace host = cute_cpp::host;
 using cute_cpp::bf16;
 using cute_cpp::f16;
@@ -33,9 +33,9 @@ template <class T> double as_double(T v) { return static_cast<double>(static_cas
 template <class T>
 bool check_case(std::size_t rows, std::size_t width, bool with_residual, std::size_t offset, std::mt19937_64& rng) {
   std::size_t const n = rows * width;
-  auto const xs = ex::random_values<T>(n + offset, rng);
-  auto const rs = ex::random_values<T>(n + offset, rng);
-  auto const ws = ex::random_values<T>(width + offset, rng, 0.5, 1.5);
+  auto const xs = kn::random_values<T>(n + offset, rng);
+  auto const rs = kn::random_values<T>(n + offset, rng);
+  auto const ws = kn::random_values<T>(width + offset, rng, 0.5, 1.5);
   host::DeviceBuffer<T> x(n + offset), r(n + offset), w(width + offset), y(n + offset), ro(n + offset);
   x.upload(std::span<T const>(xs));
   r.upload(std::span<T const>(rs));
@@ -43,7 +43,7 @@ bool check_case(std::size_t rows, std::size_t width, bool with_residual, std::si
   y.fill_bytes(0xFF);
   ro.fill_bytes(0xFF);
   float const eps = 1e-6f;
-  ex::rmsnorm<T>(x.data() + offset, with_residual ? r.data() + offset : nullptr, w.data() + offset, y.data() + offset,
+  kn::rmsnorm<T>(x.data() + offset, with_residual ? r.data() + offset : nullptr, w.data() + offset, y.data() + offset,
                  with_residual ? ro.data() + offset : nullptr, rows, width, eps);
   host::cuda_check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
   auto const got_y = y.download();
@@ -61,16 +61,16 @@ bool check_case(std::size_t rows, std::size_t width, bool with_residual, std::si
     double const rstd = 1.0 / std::sqrt(ss / double(width) + eps);
     for (std::size_t j = 0; j < width; ++j) want_y[i * width + j] = want_r[i * width + j] * rstd * as_double(ws[offset + j]);
   }
-  auto const res = ex::check_close(std::span<T const>(got_y).subspan(offset, n), std::span<double const>(want_y),
-                                   ex::row_kernel_rtol<T>(), 1e-5);
+  auto const res = kn::check_close(std::span<T const>(got_y).subspan(offset, n), std::span<double const>(want_y),
+                                   kn::row_kernel_rtol<T>(), 1e-5);
   bool ok = res.ok();
   std::string line = res.summary();
   if (with_residual) {
-    auto const rr = ex::check_close(std::span<T const>(got_r).subspan(offset, n), std::span<double const>(want_r), 0.0, 0.0);
+    auto const rr = kn::check_close(std::span<T const>(got_r).subspan(offset, n), std::span<double const>(want_r), 0.0, 0.0);
     ok &= rr.ok();
     if (!rr.ok()) line += "; residual_out: " + rr.summary();
   }
-  std::printf("check rmsnorm %-4s rows=%-8zu width=%-6zu residual=%d offset=%zu  %s\n", ex::dtype_name<T>(), rows, width,
+  std::printf("check rmsnorm %-4s rows=%-8zu width=%-6zu residual=%d offset=%zu  %s\n", kn::dtype_name<T>(), rows, width,
               int(with_residual), offset, line.c_str());
   return ok;
 }
@@ -115,17 +115,17 @@ bool check_small(std::mt19937_64& rng) {
 }
 
 template <class T>
-void bench(std::size_t rows, std::size_t width, bool with_residual, std::vector<ex::Record>& records, std::mt19937_64& rng) {
+void bench(std::size_t rows, std::size_t width, bool with_residual, std::vector<kn::Record>& records, std::mt19937_64& rng) {
   std::size_t const n = rows * width;
   host::DeviceBuffer<T> x(n), r(n), w(width), y(n), ro(n);
-  ex::fill_random_tiled(x.data(), n, rng);
-  ex::fill_random_tiled(r.data(), n, rng);
-  ex::fill_random_tiled(w.data(), width, rng, 0.5, 1.5);
+  kn::fill_random_tiled(x.data(), n, rng);
+  kn::fill_random_tiled(r.data(), n, rng);
+  kn::fill_random_tiled(w.data(), width, rng, 0.5, 1.5);
   std::size_t const bytes = (with_residual ? 4 : 2) * n * sizeof(T);  // x, y (+ residual, residual_out)
-  auto const shape = ex::shape_name(rows, width);
-  records.push_back(ex::bench_against_copy(with_residual ? "rmsnorm+residual" : "rmsnorm", shape, ex::dtype_name<T>(),
+  auto const shape = kn::shape_name(rows, width);
+  records.push_back(kn::bench_against_copy(with_residual ? "rmsnorm+residual" : "rmsnorm", shape, kn::dtype_name<T>(),
                                            bytes, [&] {
-                                             ex::rmsnorm<T>(x.data(), with_residual ? r.data() : nullptr, w.data(),
+                                             kn::rmsnorm<T>(x.data(), with_residual ? r.data() : nullptr, w.data(),
                                                             y.data(), with_residual ? ro.data() : nullptr, rows, width);
                                            }));
 }
@@ -133,14 +133,14 @@ void bench(std::size_t rows, std::size_t width, bool with_residual, std::vector<
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (ex::print_kernels(argc, argv, {})) return 0;  // --kernels: none takes dynamic shared memory
-  return ex::run_example(
+  if (kn::print_kernels(argc, argv, {})) return 0;  // --kernels: none takes dynamic shared memory
+  return kn::run_example(
       "rmsnorm", argc, argv,
-      [](std::mt19937_64& rng, ex::ExampleOptions const& options) {
-        if (options.has("--small")) return ex::check_row_types([&]<class T>() { return check_small<T>(rng); });
-        return ex::check_row_types([&]<class T>() { return check_type<T>(rng); });
+      [](std::mt19937_64& rng, kn::ExampleOptions const& options) {
+        if (options.has("--small")) return kn::check_row_types([&]<class T>() { return check_small<T>(rng); });
+        return kn::check_row_types([&]<class T>() { return check_type<T>(rng); });
       },
-      [](std::mt19937_64& rng, ex::ExampleOptions const& options, std::vector<ex::Record>& records) {
+      [](std::mt19937_64& rng, kn::ExampleOptions const& options, std::vector<kn::Record>& records) {
         if (options.has("--small")) return;
         bench<bf16>(16384, 8192, false, records, rng);
         bench<bf16>(16384, 8192, true, records, rng);

@@ -5,11 +5,11 @@
 // outputs, then times it against a device copy of the same bytes.
 //   softmax [--no-bench] [--json FILE] [--seed N] [--small]   (--small: a few small cases, for
 //   compute-sanitizer; no benchmark)
-#include "softmax.cuh"
-#include "examples/common/bench.hpp"
-#include "examples/common/check.hpp"
-#include "examples/common/cli.hpp"
-#include "examples/common/fill.hpp"
+#include <cute_cpp/kernels/rows/softmax.cuh>
+#include "bench/support/bench.hpp"
+#include "tests/support/check.hpp"
+#include "tests/support/cli.hpp"
+#include "tests/support/fill.hpp"
 
 #include <cute_cpp/host/buffer.hpp>
 #include <cute_cpp/host/error.hpp>
@@ -21,7 +21,7 @@
 #include <string>
 #include <vector>
 
-namespace ex = cute_cpp::examples;
+namespace kn = cute_cpp::kernels;
 namespace host = cute_cpp::host;
 using cute_cpp::bf16;
 using cute_cpp::f16;
@@ -33,14 +33,14 @@ namespace {
 template <class T>
 bool check_case(std::size_t rows, std::size_t width, std::size_t offset, std::mt19937_64& rng, bool masked = false) {
   std::size_t const n = rows * width;
-  auto xs = ex::random_values<T>(n + offset, rng, -8.0, 8.0);
+  auto xs = kn::random_values<T>(n + offset, rng, -8.0, 8.0);
   if (masked)
     for (std::size_t i = 0; i < rows; ++i)
       for (std::size_t j = (width + 1) / 2; j < width; ++j) xs[offset + i * width + j] = static_cast<T>(-INFINITY);
   host::DeviceBuffer<T> x(n + offset), y(n + offset);
   x.upload(std::span<T const>(xs));
   y.fill_bytes(0xFF);
-  ex::softmax<T>(x.data() + offset, y.data() + offset, rows, width);
+  kn::softmax<T>(x.data() + offset, y.data() + offset, rows, width);
   host::cuda_check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
   auto const got = y.download();
   std::vector<double> want(n);
@@ -51,8 +51,8 @@ bool check_case(std::size_t rows, std::size_t width, std::size_t offset, std::mt
     for (std::size_t j = 0; j < width; ++j)
       want[i * width + j] = std::exp(double(static_cast<float>(xs[offset + i * width + j])) - m) / s;
   }
-  auto const res = ex::check_close(std::span<T const>(got).subspan(offset, n), std::span<double const>(want), ex::row_kernel_rtol<T>(), 1e-7);
-  std::printf("check softmax %-4s rows=%-8zu width=%-6zu offset=%zu%s  %s\n", ex::dtype_name<T>(), rows, width, offset,
+  auto const res = kn::check_close(std::span<T const>(got).subspan(offset, n), std::span<double const>(want), kn::row_kernel_rtol<T>(), 1e-7);
+  std::printf("check softmax %-4s rows=%-8zu width=%-6zu offset=%zu%s  %s\n", kn::dtype_name<T>(), rows, width, offset,
               masked ? " masked" : "", res.summary().c_str());
   return res.ok();
 }
@@ -87,26 +87,26 @@ bool check_small(std::mt19937_64& rng) {
 }
 
 template <class T>
-void bench(std::size_t rows, std::size_t width, std::vector<ex::Record>& records, std::mt19937_64& rng) {
+void bench(std::size_t rows, std::size_t width, std::vector<kn::Record>& records, std::mt19937_64& rng) {
   std::size_t const n = rows * width;
   host::DeviceBuffer<T> x(n), y(n);
-  ex::fill_random_tiled(x.data(), n, rng);
+  kn::fill_random_tiled(x.data(), n, rng);
   std::size_t const bytes = 2 * n * sizeof(T);
-  records.push_back(ex::bench_against_copy("softmax", ex::shape_name(rows, width), ex::dtype_name<T>(), bytes,
-                                           [&] { ex::softmax<T>(x.data(), y.data(), rows, width); }));
+  records.push_back(kn::bench_against_copy("softmax", kn::shape_name(rows, width), kn::dtype_name<T>(), bytes,
+                                           [&] { kn::softmax<T>(x.data(), y.data(), rows, width); }));
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (ex::print_kernels(argc, argv, {})) return 0;  // --kernels: none takes dynamic shared memory
-  return ex::run_example(
+  if (kn::print_kernels(argc, argv, {})) return 0;  // --kernels: none takes dynamic shared memory
+  return kn::run_example(
       "softmax", argc, argv,
-      [](std::mt19937_64& rng, ex::ExampleOptions const& options) {
-        if (options.has("--small")) return ex::check_row_types([&]<class T>() { return check_small<T>(rng); });
-        return ex::check_row_types([&]<class T>() { return check_type<T>(rng); });
+      [](std::mt19937_64& rng, kn::ExampleOptions const& options) {
+        if (options.has("--small")) return kn::check_row_types([&]<class T>() { return check_small<T>(rng); });
+        return kn::check_row_types([&]<class T>() { return check_type<T>(rng); });
       },
-      [](std::mt19937_64& rng, ex::ExampleOptions const& options, std::vector<ex::Record>& records) {
+      [](std::mt19937_64& rng, kn::ExampleOptions const& options, std::vector<kn::Record>& records) {
         if (options.has("--small")) return;
         bench<bf16>(16384, 8192, records, rng);
         bench<float>(16384, 8192, records, rng);

@@ -5,11 +5,11 @@
 // outputs, then times it against a device copy of the same bytes.
 //   swiglu [--no-bench] [--json FILE] [--seed N] [--small]   (--small: a few small cases, for
 //   compute-sanitizer; no benchmark)
-#include "swiglu.cuh"
-#include "examples/common/bench.hpp"
-#include "examples/common/check.hpp"
-#include "examples/common/cli.hpp"
-#include "examples/common/fill.hpp"
+#include <cute_cpp/kernels/rows/swiglu.cuh>
+#include "bench/support/bench.hpp"
+#include "tests/support/check.hpp"
+#include "tests/support/cli.hpp"
+#include "tests/support/fill.hpp"
 
 #include <cute_cpp/host/buffer.hpp>
 #include <cute_cpp/host/error.hpp>
@@ -21,7 +21,7 @@
 #include <string>
 #include <vector>
 
-namespace ex = cute_cpp::examples;
+namespace kn = cute_cpp::kernels;
 namespace host = cute_cpp::host;
 using cute_cpp::bf16;
 using cute_cpp::f16;
@@ -31,11 +31,11 @@ namespace {
 template <class T>
 bool check_case(std::size_t rows, std::size_t hidden, std::size_t offset, std::mt19937_64& rng) {
   std::size_t const n = rows * hidden;
-  auto const xs = ex::random_values<T>(2 * n + offset, rng, -6.0, 6.0);
+  auto const xs = kn::random_values<T>(2 * n + offset, rng, -6.0, 6.0);
   host::DeviceBuffer<T> x(2 * n + offset), y(n + offset);
   x.upload(std::span<T const>(xs));
   y.fill_bytes(0xFF);
-  ex::swiglu<T>(x.data() + offset, y.data() + offset, rows, hidden);
+  kn::swiglu<T>(x.data() + offset, y.data() + offset, rows, hidden);
   host::cuda_check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
   auto const got = y.download();
   std::vector<double> want(n);
@@ -45,8 +45,8 @@ bool check_case(std::size_t rows, std::size_t hidden, std::size_t offset, std::m
       double const u = double(static_cast<float>(xs[offset + i * 2 * hidden + hidden + j]));
       want[i * hidden + j] = g / (1 + std::exp(-g)) * u;
     }
-  auto const res = ex::check_close(std::span<T const>(got).subspan(offset, n), std::span<double const>(want), ex::row_kernel_rtol<T>(), 1e-5);
-  std::printf("check swiglu %-4s rows=%-8zu hidden=%-6zu offset=%zu  %s\n", ex::dtype_name<T>(), rows, hidden, offset,
+  auto const res = kn::check_close(std::span<T const>(got).subspan(offset, n), std::span<double const>(want), kn::row_kernel_rtol<T>(), 1e-5);
+  std::printf("check swiglu %-4s rows=%-8zu hidden=%-6zu offset=%zu  %s\n", kn::dtype_name<T>(), rows, hidden, offset,
               res.summary().c_str());
   return res.ok();
 }
@@ -73,26 +73,26 @@ bool check_small(std::mt19937_64& rng) {
 }
 
 template <class T>
-void bench(std::size_t rows, std::size_t hidden, std::vector<ex::Record>& records, std::mt19937_64& rng) {
+void bench(std::size_t rows, std::size_t hidden, std::vector<kn::Record>& records, std::mt19937_64& rng) {
   std::size_t const n = rows * hidden;
   host::DeviceBuffer<T> x(2 * n), y(n);
-  ex::fill_random_tiled(x.data(), 2 * n, rng);
+  kn::fill_random_tiled(x.data(), 2 * n, rng);
   std::size_t const bytes = 3 * n * sizeof(T);  // gate and up read, out written
-  records.push_back(ex::bench_against_copy("swiglu", ex::shape_name(rows, hidden), ex::dtype_name<T>(), bytes,
-                                           [&] { ex::swiglu<T>(x.data(), y.data(), rows, hidden); }));
+  records.push_back(kn::bench_against_copy("swiglu", kn::shape_name(rows, hidden), kn::dtype_name<T>(), bytes,
+                                           [&] { kn::swiglu<T>(x.data(), y.data(), rows, hidden); }));
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (ex::print_kernels(argc, argv, {})) return 0;  // --kernels: none takes dynamic shared memory
-  return ex::run_example(
+  if (kn::print_kernels(argc, argv, {})) return 0;  // --kernels: none takes dynamic shared memory
+  return kn::run_example(
       "swiglu", argc, argv,
-      [](std::mt19937_64& rng, ex::ExampleOptions const& options) {
-        if (options.has("--small")) return ex::check_row_types([&]<class T>() { return check_small<T>(rng); });
-        return ex::check_row_types([&]<class T>() { return check_type<T>(rng); });
+      [](std::mt19937_64& rng, kn::ExampleOptions const& options) {
+        if (options.has("--small")) return kn::check_row_types([&]<class T>() { return check_small<T>(rng); });
+        return kn::check_row_types([&]<class T>() { return check_type<T>(rng); });
       },
-      [](std::mt19937_64& rng, ex::ExampleOptions const& options, std::vector<ex::Record>& records) {
+      [](std::mt19937_64& rng, kn::ExampleOptions const& options, std::vector<kn::Record>& records) {
         if (options.has("--small")) return;
         bench<bf16>(16384, 8192, records, rng);
         bench<f16>(16384, 14336, records, rng);

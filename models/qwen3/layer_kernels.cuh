@@ -5,7 +5,7 @@
 // before the LM head), SwiGLU of the interleaved gate-up product, and the per-head q_norm/k_norm
 // RMSNorm followed by RoPE, in place on the fused QKV activation (in a decode step also
 // appending k and v to the paged cache). All are memory-bound and tiny beside the GEMMs.
-#include "examples/decode_attention_sm90/kv_append.cuh"  // copy_row, page_of
+#include <cute_cpp/kernels/attention/decode/kv_append.cuh>  // copy_row, page_of
 
 #include <cute_cpp/arch/griddepcontrol.hpp>  // griddepcontrol_*
 #include <cute_cpp/host/launch.hpp>  // launch, LaunchConfig
@@ -115,8 +115,8 @@ struct QkNormRopeParams {
 /// The cache row (page * page_size + offset) of token `token` at `position`, or -1 where it has no
 /// slot (a bad table: trapped in debug builds, the append skipped otherwise), as kv_append.
 __device__ __forceinline__ std::int64_t cache_row(KvCacheAppend const& c, std::int64_t token, std::int32_t position) {
-  std::int32_t const page = examples::page_of(c.block_table + token * c.max_pages_per_seq, c.max_pages_per_seq,
-                                              c.page_size, c.num_pages, position);
+  std::int32_t const page = kernels::page_of(c.block_table + token * c.max_pages_per_seq, c.max_pages_per_seq,
+                                             c.page_size, c.num_pages, position);
   if (page < 0) {
 #if !defined(NDEBUG)
     if (threadIdx.x % 32 == 0)
@@ -163,7 +163,7 @@ __global__ void __launch_bounds__(128) qk_norm_rope_kernel(bf16* __restrict__ qk
   bf16* const x = qkv + token * p.row_stride + std::int64_t(head) * HeadDim;
   std::int64_t const cache_offset = slot * p.heads_kv * HeadDim + std::int64_t((head - p.heads_q) % p.heads_kv) * HeadDim;
   if (head >= p.heads_q + p.heads_kv) {  // a v head: copied to the cache as it is
-    if (slot >= 0) examples::copy_row(p.cache.v + cache_offset, x, HeadDim, lane);
+    if (slot >= 0) kernels::copy_row(p.cache.v + cache_offset, x, HeadDim, lane);
     return;
   }
   bf16 const* const w = head < p.heads_q ? q_norm : k_norm;

@@ -12,12 +12,12 @@
 // and after the last layer rmsnorm(x + delta) and the LM head GEMM for the rows asked.
 #include "models/qwen3/model.hpp"
 
-#include "examples/decode_attention_sm90/decode.hpp"
-#include "examples/ffn/ffn.cuh"
-#include "examples/fmha_sm90/fmha.hpp"
-#include "examples/gemm_sm90/gemm.hpp"
-#include "examples/gemm_sm90/plans.hpp"
-#include "examples/rmsnorm/rmsnorm.cuh"
+#include <cute_cpp/kernels/attention/decode/decode.hpp>
+#include <cute_cpp/kernels/gemm/ffn.cuh>
+#include <cute_cpp/kernels/attention/prefill/fmha.hpp>
+#include <cute_cpp/kernels/gemm/gemm.hpp>
+#include <cute_cpp/kernels/gemm/plans.hpp>
+#include <cute_cpp/kernels/rows/rmsnorm.cuh>
 #include "models/common/error.hpp"
 #include "models/qwen3/kv_pages.hpp"
 #include "models/qwen3/layer_kernels.cuh"
@@ -43,7 +43,7 @@ namespace cute_cpp::models {
 
 namespace {
 
-namespace ex = cute_cpp::examples;
+namespace kn = cute_cpp::kernels;
 using host::cuda_check;
 using host::DeviceBuffer;
 
@@ -462,16 +462,16 @@ void Model::check_ids(std::span<const std::int32_t> ids) const {
 }
 
 void Model::linear(bf16 const* in, bf16 const* weight, bf16* out, std::int64_t m, std::int64_t n, std::int64_t k) {
-  ex::GemmArguments<ex::plans::Bf16TN> a;
+  kn::GemmArguments<kn::plans::Bf16TN> a;
   a.a = in, a.lda = k;
   a.b = weight, a.ldb = k;
   a.c = out, a.ldc = n;
   a.m = m, a.n = n, a.k = k;
   // The weights: no kernel of the step writes them, so they may stream before the wait (PDL).
-  if (options_.programmatic_launch && options_.prefetch_weights) a.independent = ex::IndependentOperand::B;
-  a.workspace_bytes = ex::gemm_bf16_tn_workspace_bytes(a);
+  if (options_.programmatic_launch && options_.prefetch_weights) a.independent = kn::IndependentOperand::B;
+  a.workspace_bytes = kn::gemm_bf16_tn_workspace_bytes(a);
   a.workspace = gemm_workspace_.ensure(a.workspace_bytes, stream_);
-  ex::run_gemm_bf16_tn(a, stream_);
+  kn::run_gemm_bf16_tn(a, stream_);
 }
 
 std::vector<int> Model::prefill(std::span<const std::vector<std::int32_t>> prompts, LogitsRows rows) {
@@ -650,14 +650,14 @@ void Model::forward(Batch const& batch, LogitsRows rows) {
     bf16* const in = residual_[current_residual_].data();
     bf16* const out = residual_[1 - current_residual_].data();
     if (first) {
-      ex::rmsnorm<bf16>(delta_.data(), nullptr, w, normed_.data(), nullptr, std::size_t(t), std::size_t(hidden_), eps,
+      kn::rmsnorm<bf16>(delta_.data(), nullptr, w, normed_.data(), nullptr, std::size_t(t), std::size_t(hidden_), eps,
                         stream_);
       cuda_check(cudaMemcpyAsync(out, delta_.data(), std::size_t(t * hidden_) * sizeof(bf16), cudaMemcpyDeviceToDevice,
                                  stream_),
                  "cudaMemcpyAsync(residual)");
       first = false;
     } else {
-      ex::rmsnorm<bf16>(delta_.data(), in, w, normed_.data(), out, std::size_t(t), std::size_t(hidden_), eps, stream_);
+      kn::rmsnorm<bf16>(delta_.data(), in, w, normed_.data(), out, std::size_t(t), std::size_t(hidden_), eps, stream_);
     }
     current_residual_ = 1 - current_residual_;
     mark("add + rmsnorm");
@@ -675,9 +675,9 @@ void Model::forward(Batch const& batch, LogitsRows rows) {
     rope.cache.page_size = options_.page_size;
     rope.cache.num_pages = options_.num_pages + 1;  // and the scratch page of padded rows
   }
-  ex::FfnWeights ffn_weights;
+  kn::FfnWeights ffn_weights;
   std::size_t const ffn_workspace =
-      t <= kSkinnyRows ? 0 : ex::ffn_workspace_bytes(std::size_t(t), std::size_t(hidden_), std::size_t(ffn_));
+      t <= kSkinnyRows ? 0 : kn::ffn_workspace_bytes(std::size_t(t), std::size_t(hidden_), std::size_t(ffn_));
   for (std::size_t l = 0; l < layers_.size(); ++l) {
     LayerWeights const& w = layers_[l];
     add_norm(w.input_norm.data());
@@ -704,7 +704,7 @@ void Model::forward(Batch const& batch, LogitsRows rows) {
     } else {
       ffn_weights.gate_up = w.gate_up.data();
       ffn_weights.down = w.down.data();
-      ex::ffn(normed_.data(), ffn_weights, ffn_hidden_.data(), delta_.data(), std::size_t(t), std::size_t(hidden_),
+      kn::ffn(normed_.data(), ffn_weights, ffn_hidden_.data(), delta_.data(), std::size_t(t), std::size_t(hidden_),
               std::size_t(ffn_), gemm_workspace_.ensure(ffn_workspace, stream_), ffn_workspace, stream_);
     }
   }
@@ -740,7 +740,7 @@ void Model::attention(Batch const& batch, int layer) {
   // Prefill: the new tokens' K and V into their pages, per sequence (each has its own number of
   // tokens). A decode step's qk_norm_rope appended them already.
   if (!batch.decode) {
-    ex::KvAppendArguments<bf16> append;
+    kn::KvAppendArguments<bf16> append;
     append.k_new_stride = append.v_new_stride = {qkv_width_, qkv_width_, head_dim_};
     append.k = k_cache, append.v = v_cache;
     append.k_stride = append.v_stride = cache_stride;
@@ -752,14 +752,14 @@ void Model::attention(Batch const& batch, int layer) {
       append.batch = 1, append.q_tokens = h_seqlens_[std::size_t(b)];
       append.seqlens_k = seqlens_.data() + b;
       append.block_table = block_table_.data() + std::int64_t(b) * max_pages;
-      ex::run_kv_append(append, stream_);
+      kn::run_kv_append(append, stream_);
     }
   }
 
   cute_cpp::AttentionStrides const q_stride{qkv_width_, qkv_width_, head_dim_};
   cute_cpp::AttentionStrides const o_stride{q_width, q_width, head_dim_};
   if (batch.decode) {
-    ex::DecodeArguments<bf16> a;
+    kn::DecodeArguments<bf16> a;
     a.q = q, a.k = k_cache, a.v = v_cache, a.o = attn_.data();
     a.q_stride = q_stride, a.k_stride = a.v_stride = cache_stride, a.o_stride = o_stride;
     a.batch = batch.sequences, a.q_tokens = 1, a.heads_q = heads_, a.heads_kv = kv_heads_;
@@ -769,14 +769,14 @@ void Model::attention(Batch const& batch, int layer) {
     a.block_table = block_table_.data();
     a.page_size = page_size, a.max_pages_per_seq = max_pages, a.num_pages = options_.num_pages + 1;
     if (!batch.graph) a.seqlens_k_host = h_seqlens_.data(), a.block_table_host = h_block_table_.data();
-    a.workspace_bytes = ex::decode_workspace_bytes(a);
+    a.workspace_bytes = kn::decode_workspace_bytes(a);
     a.workspace = decode_workspace_.ensure(a.workspace_bytes, stream_);
-    ex::run_decode_attention(a, stream_);
+    kn::run_decode_attention(a, stream_);
     mark("decode attention");
   } else {
     // Fresh prompts attend to their own tokens only: varlen attention on the QKV activation,
     // which holds exactly the keys the cache just received.
-    ex::FmhaArguments<bf16> a;
+    kn::FmhaArguments<bf16> a;
     a.q = q, a.k = k, a.v = v, a.o = attn_.data();
     a.q_stride = a.k_stride = a.v_stride = {0, qkv_width_, head_dim_};
     a.o_stride = {0, q_width, head_dim_};
@@ -787,7 +787,7 @@ void Model::attention(Batch const& batch, int layer) {
     a.cu_seqlens_q = a.cu_seqlens_k = cu_seqlens_.data();
     a.total_q = a.total_k = batch.tokens;
     a.cu_seqlens_q_host = a.cu_seqlens_k_host = h_cu_seqlens_.data();
-    ex::run_attention(a, stream_);
+    kn::run_attention(a, stream_);
   }
 }
 

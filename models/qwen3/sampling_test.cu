@@ -6,7 +6,7 @@
 // bad arguments throw. Then the time of greedy and top-p at vocab 151936.
 #include "models/qwen3/sampling.hpp"
 
-#include "examples/common/bench.hpp"  // bench::hold
+#include "bench/support/bench.hpp"  // bench::hold
 
 #include <cute_cpp/host/buffer.hpp>
 #include <cute_cpp/host/error.hpp>
@@ -451,7 +451,7 @@ TEST(Qwen3Sampling, Timing) {
       std::vector<cudaEvent_t> events(2 * reps);
       for (cudaEvent_t& e : events) cuda_check(cudaEventCreate(&e), "cudaEventCreate");
       // NOTE: the GPU spins while the host queues every timed launch, so launch overhead is not timed.
-      cute_cpp::examples::bench::hold<<<1, 1>>>(4'000'000);
+      cute_cpp::kernels::bench::hold<<<1, 1>>>(4'000'000);
       for (int i = 0; i < reps; ++i) {
         cuda_check(cudaEventRecord(events[std::size_t(2 * i)]), "cudaEventRecord");
         d.queue(c.p, std::uint64_t(i), ids.data());

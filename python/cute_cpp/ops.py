@@ -56,7 +56,7 @@ def _framework(x):
 def linear(x, w, *, out=None):
     """``x @ w.T`` for x (M, K) and w (N, K) in bfloat16 (an ``nn.Linear`` weight), fp32 accumulation.
 
-    The tile comes from the GEMM's heuristic (examples/gemm_sm90); rows of x, w and out must be
+    The tile comes from the GEMM's heuristic (kernels/gemm); rows of x, w and out must be
     contiguous and 16-byte aligned."""
     framework, stream = _framework(x)
     result = _ops.linear(x, w, out, framework, stream)

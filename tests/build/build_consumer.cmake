@@ -7,3 +7,8 @@ execute_process(COMMAND ${CMAKE_COMMAND} --build ${BINARY} COMMAND_ERROR_IS_FATA
 message(STATUS "consumer built against ${PREFIX}")
 # The exported library from C: no GPU is needed for the bad call it makes.
 execute_process(COMMAND ${BINARY}/use_from_c COMMAND_ERROR_IS_FATAL ANY)
+# The installed kernels: the README's snippets, and the GEMM's C entry point where it was built.
+execute_process(COMMAND ${BINARY}/use_kernels COMMAND_ERROR_IS_FATAL ANY)
+if(EXISTS ${BINARY}/gemm_from_c)
+  execute_process(COMMAND ${BINARY}/gemm_from_c COMMAND_ERROR_IS_FATAL ANY)
+endif()

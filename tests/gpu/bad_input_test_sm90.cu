@@ -5,15 +5,15 @@
 // back after the call). A stream of another device is not covered: the lent machine has one GPU.
 #include "has_device.hpp"
 
-#include "examples/decode_attention_sm90/decode.hpp"
-#include "examples/elementwise/elementwise.cuh"
-#include "examples/fmha_sm90/fmha.hpp"
-#include "examples/gemm_sm90/gemm.hpp"
-#include "examples/gemm_sm90/plans.hpp"
-#include "examples/reduce/reduce.cuh"
-#include "examples/rmsnorm/rmsnorm.cuh"
-#include "examples/softmax/softmax.cuh"
-#include "examples/swiglu/swiglu.cuh"
+#include <cute_cpp/kernels/attention/decode/decode.hpp>
+#include <cute_cpp/kernels/rows/elementwise.cuh>
+#include <cute_cpp/kernels/attention/prefill/fmha.hpp>
+#include <cute_cpp/kernels/gemm/gemm.hpp>
+#include <cute_cpp/kernels/gemm/plans.hpp>
+#include <cute_cpp/kernels/rows/reduce.cuh>
+#include <cute_cpp/kernels/rows/rmsnorm.cuh>
+#include <cute_cpp/kernels/rows/softmax.cuh>
+#include <cute_cpp/kernels/rows/swiglu.cuh>
 #include "models/qwen3/sampling.hpp"
 
 #include <cute_cpp/host/buffer.hpp>
@@ -28,7 +28,7 @@
 #include <string>
 #include <vector>
 
-namespace ex = cute_cpp::examples;
+namespace kn = cute_cpp::kernels;
 namespace host = cute_cpp::host;
 using bf16 = __nv_bfloat16;
 
@@ -80,127 +80,127 @@ std::vector<Case> cases() {
   auto const host_ptr = [](Buffers& b) { return b.pageable.data(); };
   // rmsnorm
   c.push_back({"rmsnorm null x", [](Buffers& b) {
-                 ex::rmsnorm<bf16>(nullptr, nullptr, b.a.data(), b.out.data(), nullptr, 4, 256);
+                 kn::rmsnorm<bf16>(nullptr, nullptr, b.a.data(), b.out.data(), nullptr, 4, 256);
                }, "[rmsnorm.pointers]"});
   c.push_back({"rmsnorm pageable x", [=](Buffers& b) {
-                 ex::rmsnorm<bf16>(host_ptr(b), nullptr, b.a.data(), b.out.data(), nullptr, 4, 256);
+                 kn::rmsnorm<bf16>(host_ptr(b), nullptr, b.a.data(), b.out.data(), nullptr, 4, 256);
                }, "[rmsnorm.pointers]"});
   c.push_back({"rmsnorm y over x", [](Buffers& b) {
-                 ex::rmsnorm<bf16>(b.out.data(), nullptr, b.a.data(), b.out.data() + 8, nullptr, 4, 256);
+                 kn::rmsnorm<bf16>(b.out.data(), nullptr, b.a.data(), b.out.data() + 8, nullptr, 4, 256);
                }, "[rmsnorm.aliasing]"});
   c.push_back({"rmsnorm residual without residual_out", [](Buffers& b) {
-                 ex::rmsnorm<bf16>(b.a.data(), b.b.data(), b.a.data(), b.out.data(), nullptr, 4, 256);
+                 kn::rmsnorm<bf16>(b.a.data(), b.b.data(), b.a.data(), b.out.data(), nullptr, 4, 256);
                }, "[rmsnorm.residual]"});
   c.push_back({"rmsnorm width past 2^31", [](Buffers& b) {
-                 ex::rmsnorm<bf16>(b.a.data(), nullptr, b.a.data(), b.out.data(), nullptr, 1, std::size_t(1) << 31);
+                 kn::rmsnorm<bf16>(b.a.data(), nullptr, b.a.data(), b.out.data(), nullptr, 1, std::size_t(1) << 31);
                }, "[rmsnorm.width]"});
   // softmax, reduce, swiglu, elementwise
   c.push_back({"softmax null y", [](Buffers& b) {
-                 ex::softmax<bf16>(b.a.data(), nullptr, 4, 256);
+                 kn::softmax<bf16>(b.a.data(), nullptr, 4, 256);
                }, "[softmax.pointers]"});
   c.push_back({"softmax pageable x", [=](Buffers& b) {
-                 ex::softmax<bf16>(host_ptr(b), b.out.data(), 4, 256);
+                 kn::softmax<bf16>(host_ptr(b), b.out.data(), 4, 256);
                }, "[softmax.pointers]"});
   c.push_back({"softmax in place", [](Buffers& b) {
-                 ex::softmax<bf16>(b.out.data(), b.out.data(), 4, 256);
+                 kn::softmax<bf16>(b.out.data(), b.out.data(), 4, 256);
                }, "[softmax.aliasing]"});
   c.push_back({"softmax width past 2^31", [](Buffers& b) {
-                 ex::softmax<bf16>(b.a.data(), b.out.data(), 1, std::size_t(1) << 31);
+                 kn::softmax<bf16>(b.a.data(), b.out.data(), 1, std::size_t(1) << 31);
                }, "[softmax.width]"});
   c.push_back({"reduce width 0", [](Buffers& b) {
-                 ex::reduce_rows<ex::RowReduction::sum, bf16>(b.a.data(), b.out_f.data(), 4, 0);
+                 kn::reduce_rows<kn::RowReduction::sum, bf16>(b.a.data(), b.out_f.data(), 4, 0);
                }, "[reduce.width]"});
   c.push_back({"reduce pageable x", [=](Buffers& b) {
-                 ex::reduce_rows<ex::RowReduction::sum, bf16>(host_ptr(b), b.out_f.data(), 4, 256);
+                 kn::reduce_rows<kn::RowReduction::sum, bf16>(host_ptr(b), b.out_f.data(), 4, 256);
                }, "[reduce.pointers]"});
   c.push_back({"swiglu null x", [](Buffers& b) {
-                 ex::swiglu<bf16>(nullptr, b.out.data(), 4, 128);
+                 kn::swiglu<bf16>(nullptr, b.out.data(), 4, 128);
                }, "[swiglu.pointers]"});
   c.push_back({"swiglu out over x", [](Buffers& b) {
-                 ex::swiglu<bf16>(b.out.data(), b.out.data() + 64, 4, 128);
+                 kn::swiglu<bf16>(b.out.data(), b.out.data() + 64, 4, 128);
                }, "[swiglu.aliasing]"});
   c.push_back({"elementwise misaligned", [](Buffers& b) {
                  auto const* odd = reinterpret_cast<float const*>(reinterpret_cast<char const*>(b.out_f.data()) + 2);
-                 ex::elementwise_add(odd, odd, b.out_f.data() + 64, 8); }, "[elementwise.pointer-alignment]"});
+                 kn::elementwise_add(odd, odd, b.out_f.data() + 64, 8); }, "[elementwise.pointer-alignment]"});
   c.push_back({"elementwise pageable input", [=](Buffers& b) {
-                 ex::elementwise_add(b.a.data(), host_ptr(b), b.out.data(), 256);
+                 kn::elementwise_add(b.a.data(), host_ptr(b), b.out.data(), 256);
                }, "[elementwise.pointers]"});
   c.push_back({"elementwise shifted overlap", [](Buffers& b) {
-                 ex::elementwise_add(b.out.data(), b.a.data(), b.out.data() + 1, 256);
+                 kn::elementwise_add(b.out.data(), b.a.data(), b.out.data() + 1, 256);
                }, "[elementwise.aliasing]"});
   // GEMM
   auto const gemm = [](Buffers& b) {
-    ex::GemmArguments<ex::plans::Bf16TN> g;
+    kn::GemmArguments<kn::plans::Bf16TN> g;
     g.a = b.a.data(), g.lda = 64, g.b = b.b.data(), g.ldb = 64, g.c = b.out.data(), g.ldc = 64;
     g.m = 37, g.n = 64, g.k = 64;
     return g;
   };
   c.push_back({"gemm M = 0", [=](Buffers& b) {
-                 auto g = gemm(b); g.m = 0; ex::run_gemm_bf16_tn(g, nullptr);
+                 auto g = gemm(b); g.m = 0; kn::run_gemm_bf16_tn(g, nullptr);
                }, "[gemm.shape]"});
   c.push_back({"gemm M = -5", [=](Buffers& b) {
-                 auto g = gemm(b); g.m = -5; ex::run_gemm_bf16_tn(g, nullptr);
+                 auto g = gemm(b); g.m = -5; kn::run_gemm_bf16_tn(g, nullptr);
                }, "[gemm.shape]"});
   c.push_back({"gemm null B", [=](Buffers& b) {
-                 auto g = gemm(b); g.b = nullptr; ex::run_gemm_bf16_tn(g, nullptr);
+                 auto g = gemm(b); g.b = nullptr; kn::run_gemm_bf16_tn(g, nullptr);
                }, "[gemm.pointers]"});
   c.push_back({"gemm pageable A", [=](Buffers& b) {
-                 auto g = gemm(b); g.a = host_ptr(b); ex::run_gemm_bf16_tn(g, nullptr);
+                 auto g = gemm(b); g.a = host_ptr(b); kn::run_gemm_bf16_tn(g, nullptr);
                }, "[gemm.pointers]"});
   c.push_back({"gemm misaligned C", [=](Buffers& b) {
-                 auto g = gemm(b); g.c = b.out.data() + 1; ex::run_gemm_bf16_tn(g, nullptr);
+                 auto g = gemm(b); g.c = b.out.data() + 1; kn::run_gemm_bf16_tn(g, nullptr);
                }, "[tma.global.address]"});
   c.push_back({"gemm ldc below N", [=](Buffers& b) {
-                 auto g = gemm(b); g.ldc = 32; ex::run_gemm_bf16_tn(g, nullptr);
+                 auto g = gemm(b); g.ldc = 32; kn::run_gemm_bf16_tn(g, nullptr);
                }, "[gemm.leading-dimension]"});
   c.push_back({"gemm C over A", [=](Buffers& b) {
-                 auto g = gemm(b); g.a = b.out.data(); ex::run_gemm_bf16_tn(g, nullptr);
+                 auto g = gemm(b); g.a = b.out.data(); kn::run_gemm_bf16_tn(g, nullptr);
                }, "[gemm.aliasing]"});
   c.push_back({"gemm K not a multiple of 8", [=](Buffers& b) {
-                 auto g = gemm(b); g.k = 60; ex::run_gemm_bf16_tn(g, nullptr);
+                 auto g = gemm(b); g.k = 60; kn::run_gemm_bf16_tn(g, nullptr);
                }, "[gemm.k-multiple-of-8]"});
   // attention (prefill and decode), the KV append
   auto const fmha = [](Buffers& b) {
-    ex::FmhaArguments<bf16> f;
+    kn::FmhaArguments<bf16> f;
     f.q = b.a.data(), f.k = b.b.data(), f.v = b.b.data(), f.o = b.out.data();
     f.batch = 1, f.seq_q = 64, f.seq_k = 64, f.heads_q = 2, f.heads_kv = 2, f.head_dim = f.head_dim_v = 128;
     return f;
   };
   c.push_back({"attention null q", [=](Buffers& b) {
-                 auto f = fmha(b); f.q = nullptr; ex::run_attention(f, nullptr);
+                 auto f = fmha(b); f.q = nullptr; kn::run_attention(f, nullptr);
                }, "[attention.pointers]"});
   c.push_back({"attention pageable k", [=](Buffers& b) {
-                 auto f = fmha(b); f.k = host_ptr(b); ex::run_attention(f, nullptr);
+                 auto f = fmha(b); f.k = host_ptr(b); kn::run_attention(f, nullptr);
                }, "[attention.pointers]"});
   c.push_back({"attention head_dim 100", [=](Buffers& b) {
-                 auto f = fmha(b); f.head_dim = f.head_dim_v = 100; ex::run_attention(f, nullptr);
+                 auto f = fmha(b); f.head_dim = f.head_dim_v = 100; kn::run_attention(f, nullptr);
                }, "[attention.head-dim]"});
   c.push_back({"attention heads 3/2", [=](Buffers& b) {
-                 auto f = fmha(b); f.heads_q = 3; ex::run_attention(f, nullptr);
+                 auto f = fmha(b); f.heads_q = 3; kn::run_attention(f, nullptr);
                }, "[attention.gqa]"});
   c.push_back({"attention batch 0", [=](Buffers& b) {
-                 auto f = fmha(b); f.batch = 0; ex::run_attention(f, nullptr);
+                 auto f = fmha(b); f.batch = 0; kn::run_attention(f, nullptr);
                }, "[attention.shape]"});
   auto const decode = [](Buffers& b) {
-    ex::DecodeArguments<bf16> d;
+    kn::DecodeArguments<bf16> d;
     d.q = b.a.data(), d.k = b.b.data(), d.v = b.b.data(), d.o = b.out.data();
     d.batch = 1, d.heads_q = 2, d.heads_kv = 2, d.head_dim = d.head_dim_v = 128, d.max_seq_k = 64;
     return d;
   };
   c.push_back({"decode null o", [=](Buffers& b) {
-                 auto d = decode(b); d.o = nullptr; ex::run_decode_attention(d, nullptr);
+                 auto d = decode(b); d.o = nullptr; kn::run_decode_attention(d, nullptr);
                }, "[attention.pointers]"});
   c.push_back({"decode pageable q", [=](Buffers& b) {
-                 auto d = decode(b); d.q = host_ptr(b); ex::run_decode_attention(d, nullptr);
+                 auto d = decode(b); d.q = host_ptr(b); kn::run_decode_attention(d, nullptr);
                }, "[attention.pointers]"});
   c.push_back({"decode max_seq_k 0", [=](Buffers& b) {
-                 auto d = decode(b); d.max_seq_k = 0; ex::run_decode_attention(d, nullptr);
+                 auto d = decode(b); d.max_seq_k = 0; kn::run_decode_attention(d, nullptr);
                }, "[attention.shape]"});
   c.push_back({"kv append null seqlens", [](Buffers& b) {
-                 ex::KvAppendArguments<bf16> k;
+                 kn::KvAppendArguments<bf16> k;
                  k.k_new = k.v_new = b.a.data(), k.k = k.v = b.out.data();
                  k.head_dim = k.head_dim_v = 128, k.max_seq_k = 16;
-                 ex::run_kv_append(k, nullptr); }, "[attention.pointers]"});
+                 kn::run_kv_append(k, nullptr); }, "[attention.pointers]"});
   // sampling
   namespace cm = cute_cpp::models;
   c.push_back({"sampling pageable logits", [=](Buffers& b) {

@@ -4,7 +4,7 @@
 #include "device_fixtures.hpp"
 #include "has_device.hpp"
 
-#include "examples/gemm_sm90/gemm_tuner.hpp"
+#include <cute_cpp/kernels/gemm/gemm_tuner.hpp>
 
 #include <cute_cpp/host/buffer.hpp>
 
@@ -16,7 +16,7 @@
 #include <random>
 #include <string>
 
-namespace ex = cute_cpp::examples;
+namespace kn = cute_cpp::kernels;
 namespace host = cute_cpp::host;
 namespace fs = std::filesystem;
 using bf16 = __nv_bfloat16;
@@ -43,26 +43,26 @@ TEST(GemmTuner, TheTunedRunIsItsTilesRunAndTheWinnerIsKept) {
   host::DeviceBuffer<bf16> tuned(std::size_t(m * n)), direct(std::size_t(m * n));
   tuned.fill_bytes(0xFF);
   direct.fill_bytes(0xFF);
-  ex::GemmArguments<ex::plans::Bf16TN> args;
+  kn::GemmArguments<kn::plans::Bf16TN> args;
   args.a = a.data(), args.lda = k, args.b = b.data(), args.ldb = k, args.ldc = n;
   args.m = m, args.n = n, args.k = k;
-  ex::GemmTuner tuner(cache.path);
+  kn::GemmTuner tuner(cache.path);
   args.c = tuned.data();
   tuner.run(args, stream.s);
-  ex::GemmChoice const choice = tuner.choice(args, stream.s);  // cached now
+  kn::GemmChoice const choice = tuner.choice(args, stream.s);  // cached now
   args.c = direct.data();
-  ex::run_gemm_choice<bf16, ex::plans::K, ex::plans::K>(choice, args, stream.s);
+  kn::run_gemm_choice<bf16, kn::plans::K, kn::plans::K>(choice, args, stream.s);
   ASSERT_EQ(cudaStreamSynchronize(stream.s), cudaSuccess);
   auto const x = tuned.download(), y = direct.download();
-  EXPECT_EQ(std::memcmp(x.data(), y.data(), x.size() * sizeof(bf16)), 0) << "choice " << ex::gemm_choice_name(choice);
+  EXPECT_EQ(std::memcmp(x.data(), y.data(), x.size() * sizeof(bf16)), 0) << "choice " << kn::gemm_choice_name(choice);
   // The file holds the winner; another tuner reads it.
   std::string warning;
   auto const file = host::TuneCache::read(cache.path, &warning);
   EXPECT_EQ(warning, "");
   ASSERT_EQ(file.size(), 1u);
-  ex::GemmTuner later(cache.path);
-  ex::GemmChoice const again = later.choice(args, stream.s);
-  EXPECT_EQ(ex::gemm_choice_name(again), ex::gemm_choice_name(choice));
+  kn::GemmTuner later(cache.path);
+  kn::GemmChoice const again = later.choice(args, stream.s);
+  EXPECT_EQ(kn::gemm_choice_name(again), kn::gemm_choice_name(choice));
 }
 
 TEST(GemmTuner, ACorruptCacheIsIgnored) {
@@ -73,10 +73,10 @@ TEST(GemmTuner, ACorruptCacheIsIgnored) {
   constexpr std::int64_t m = 16, n = 256, k = 64;
   auto const a = cute_cpp::test::random_bf16(std::size_t(m * k), 13), b = cute_cpp::test::random_bf16(std::size_t(n * k), 14);
   host::DeviceBuffer<bf16> c(std::size_t(m * n));
-  ex::GemmArguments<ex::plans::Bf16TN> args;
+  kn::GemmArguments<kn::plans::Bf16TN> args;
   args.a = a.data(), args.lda = k, args.b = b.data(), args.ldb = k, args.c = c.data(), args.ldc = n;
   args.m = m, args.n = n, args.k = k;
-  ex::GemmTuner tuner(cache.path);  // warns on stderr
+  kn::GemmTuner tuner(cache.path);  // warns on stderr
   EXPECT_NO_THROW(tuner.run(args, stream.s));
   std::string warning;
   EXPECT_EQ(host::TuneCache::read(cache.path, &warning).size(), 1u);  // rewritten whole

@@ -10,8 +10,8 @@
 #include "device_fixtures.hpp"
 #include "has_device.hpp"
 
-#include "examples/gemm_sm90/gemm.hpp"
-#include "examples/gemm_sm90/plans.hpp"
+#include <cute_cpp/kernels/gemm/gemm.hpp>
+#include <cute_cpp/kernels/gemm/plans.hpp>
 
 #include <cute_cpp/epilogue/split_k_reduce.hpp>
 #include <cute_cpp/host/buffer.hpp>
@@ -26,7 +26,7 @@
 #include <string>
 #include <vector>
 
-namespace ex = cute_cpp::examples;
+namespace kn = cute_cpp::kernels;
 namespace host = cute_cpp::host;
 using bf16 = __nv_bfloat16;
 
@@ -48,12 +48,12 @@ __global__ void reference_gemm(bf16 const* a, bf16 const* b, float* c, int m, in
 /// One GEMM of the sequence: its shape, the tile and cut it is forced to, its operands and output.
 struct Call {
   std::int64_t m, n, k;
-  ex::GemmChoice choice;
+  kn::GemmChoice choice;
   host::DeviceBuffer<bf16> a, b, c;
   std::vector<float> reference;
 };
 
-Call make_call(std::int64_t m, std::int64_t n, std::int64_t k, ex::GemmChoice choice, std::uint32_t seed) {
+Call make_call(std::int64_t m, std::int64_t n, std::int64_t k, kn::GemmChoice choice, std::uint32_t seed) {
   Call call{m, n, k, choice, random_bf16(std::size_t(m * k), seed), random_bf16(std::size_t(n * k), seed + 1),
             host::DeviceBuffer<bf16>(std::size_t(m * n)), {}};
   host::DeviceBuffer<float> ref(std::size_t(m * n));
@@ -64,8 +64,8 @@ Call make_call(std::int64_t m, std::int64_t n, std::int64_t k, ex::GemmChoice ch
   return call;
 }
 
-ex::AutoGemmArguments<bf16> arguments(Call const& call) {
-  ex::AutoGemmArguments<bf16> args;
+kn::AutoGemmArguments<bf16> arguments(Call const& call) {
+  kn::AutoGemmArguments<bf16> args;
   args.a = call.a.data(), args.lda = call.k;
   args.b = call.b.data(), args.ldb = call.k;
   args.c = call.c.data(), args.ldc = call.n;
@@ -89,8 +89,8 @@ std::int64_t wrong_elements(Call const& call) {
 
 TEST(GemmWorkspace, ServesAnySequenceOfSplitKAndStreamKShapes) {
   if (!cute_cpp::test::has_device()) GTEST_SKIP() << "no GPU";
-  using ex::Decomposition;
-  using ex::GemmTile;
+  using kn::Decomposition;
+  using kn::GemmTile;
   // Sizes not multiples of the tiles; shared tiles from a handful to two waves.
   std::vector<Call> calls;
   calls.push_back(make_call(200, 1000, 2048, {GemmTile::n128, Decomposition::SplitK, 2}, 10));
@@ -101,7 +101,7 @@ TEST(GemmWorkspace, ServesAnySequenceOfSplitKAndStreamKShapes) {
   calls.push_back(make_call(2100, 3300, 2000, {GemmTile::n128, Decomposition::StreamK}, 60));
   std::size_t bytes = 0;
   for (Call const& c : calls) {
-    std::size_t const need = ex::gemm_choice_workspace_bytes<bf16, ex::plans::K, ex::plans::K>(c.choice, arguments(c));
+    std::size_t const need = kn::gemm_choice_workspace_bytes<bf16, kn::plans::K, kn::plans::K>(c.choice, arguments(c));
     bytes = std::max(bytes, need);
   }
   ASSERT_GT(bytes, cute_cpp::split_k_counter_bytes) << "no call of the sequence splits or shares a tile";
@@ -114,15 +114,15 @@ TEST(GemmWorkspace, ServesAnySequenceOfSplitKAndStreamKShapes) {
     for (Call const& c : calls) {
       auto args = arguments(c);
       args.workspace = workspace.data(), args.workspace_bytes = bytes;
-      std::size_t const need = ex::gemm_choice_workspace_bytes<bf16, ex::plans::K, ex::plans::K>(c.choice, args);
+      std::size_t const need = kn::gemm_choice_workspace_bytes<bf16, kn::plans::K, kn::plans::K>(c.choice, args);
       ASSERT_GT(need, 0u)
-          << ex::gemm_choice_name(c.choice) << " takes no workspace for " << c.m << "x" << c.n << "x" << c.k;
-      ex::run_gemm_choice<bf16, ex::plans::K, ex::plans::K>(c.choice, args, stream.s);
+          << kn::gemm_choice_name(c.choice) << " takes no workspace for " << c.m << "x" << c.n << "x" << c.k;
+      kn::run_gemm_choice<bf16, kn::plans::K, kn::plans::K>(c.choice, args, stream.s);
     }
     ASSERT_EQ(cudaStreamSynchronize(stream.s), cudaSuccess);
     for (Call const& c : calls)
       EXPECT_EQ(wrong_elements(c), 0) << "round " << round << ": " << c.m << "x" << c.n << "x" << c.k << " as "
-                                      << ex::gemm_choice_name(c.choice);
+                                      << kn::gemm_choice_name(c.choice);
   }
   std::vector<std::uint32_t> counters(cute_cpp::split_k_counter_words);
   ASSERT_EQ(cudaMemcpy(counters.data(), workspace.data(), cute_cpp::split_k_counter_bytes, cudaMemcpyDeviceToHost),

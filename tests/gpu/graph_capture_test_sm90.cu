@@ -9,9 +9,9 @@
 #include "device_fixtures.hpp"
 #include "has_device.hpp"
 
-#include "examples/gemm_sm90/gemm.hpp"
-#include "examples/gemm_sm90/plans.hpp"
-#include "examples/rmsnorm/rmsnorm.cuh"
+#include <cute_cpp/kernels/gemm/gemm.hpp>
+#include <cute_cpp/kernels/gemm/plans.hpp>
+#include <cute_cpp/kernels/rows/rmsnorm.cuh>
 
 #include <cute_cpp/arch/griddepcontrol.hpp>
 #include <cute_cpp/host/buffer.hpp>
@@ -28,7 +28,7 @@
 #include <functional>
 #include <vector>
 
-namespace ex = cute_cpp::examples;
+namespace kn = cute_cpp::kernels;
 namespace host = cute_cpp::host;
 using bf16 = __nv_bfloat16;
 
@@ -93,22 +93,22 @@ void norm_then_linear(std::int64_t m, std::int64_t n, std::int64_t k, Recording 
   auto const g = random_bf16(std::size_t(k), 3), w = random_bf16(std::size_t(n * k), 4);
   host::DeviceBuffer<bf16> normed(std::size_t(m * k)), sum(std::size_t(m * k));
   normed.fill_bytes(0xFF);  // NaN: a GEMM that read it before the norm wrote it shows
-  ex::GemmArguments<ex::plans::Bf16TN> args;
+  kn::GemmArguments<kn::plans::Bf16TN> args;
   args.a = normed.data(), args.lda = k;
   args.b = w.data(), args.ldb = k;
   args.ldc = n, args.m = m, args.n = n, args.k = k;
-  args.independent = ex::IndependentOperand::B;  // the weights' first tiles are fetched before the wait
-  std::size_t const workspace_bytes = ex::gemm_bf16_tn_workspace_bytes(args);
+  args.independent = kn::IndependentOperand::B;  // the weights' first tiles are fetched before the wait
+  std::size_t const workspace_bytes = kn::gemm_bf16_tn_workspace_bytes(args);
   host::DeviceBuffer<unsigned char> workspace(workspace_bytes);
   if (workspace_bytes > 0) workspace.fill_bytes(0);
   args.workspace = workspace_bytes > 0 ? workspace.data() : nullptr, args.workspace_bytes = workspace_bytes;
   expect_graph_equals_eager(
       [&](bf16* out, cudaStream_t stream) {
-        ex::rmsnorm<bf16>(x.data(), r.data(), g.data(), normed.data(), sum.data(), std::size_t(m), std::size_t(k),
+        kn::rmsnorm<bf16>(x.data(), r.data(), g.data(), normed.data(), sum.data(), std::size_t(m), std::size_t(k),
                           1e-6f, stream);
         auto call = args;
         call.c = out;
-        ex::run_gemm_bf16_tn(call, stream);
+        kn::run_gemm_bf16_tn(call, stream);
       },
       std::size_t(m * n), how);
 }

@@ -8,15 +8,15 @@
 #include "device_fixtures.hpp"
 #include "has_device.hpp"
 
-#include "examples/decode_attention_sm90/decode.hpp"
-#include "examples/elementwise/elementwise.cuh"
-#include "examples/fmha_sm90/fmha.hpp"
-#include "examples/gemm_sm90/gemm.hpp"
-#include "examples/gemm_sm90/plans.hpp"
-#include "examples/reduce/reduce.cuh"
-#include "examples/rmsnorm/rmsnorm.cuh"
-#include "examples/softmax/softmax.cuh"
-#include "examples/swiglu/swiglu.cuh"
+#include <cute_cpp/kernels/attention/decode/decode.hpp>
+#include <cute_cpp/kernels/rows/elementwise.cuh>
+#include <cute_cpp/kernels/attention/prefill/fmha.hpp>
+#include <cute_cpp/kernels/gemm/gemm.hpp>
+#include <cute_cpp/kernels/gemm/plans.hpp>
+#include <cute_cpp/kernels/rows/reduce.cuh>
+#include <cute_cpp/kernels/rows/rmsnorm.cuh>
+#include <cute_cpp/kernels/rows/softmax.cuh>
+#include <cute_cpp/kernels/rows/swiglu.cuh>
 
 #include <cute_cpp/host/buffer.hpp>
 
@@ -34,7 +34,7 @@
 #include <thread>
 #include <vector>
 
-namespace ex = cute_cpp::examples;
+namespace kn = cute_cpp::kernels;
 namespace host = cute_cpp::host;
 using bf16 = __nv_bfloat16;
 
@@ -85,8 +85,8 @@ struct Family {
   std::function<std::vector<unsigned char>(Work const&)> result;
 };
 
-ex::GemmArguments<ex::plans::Bf16TN> gemm_args(Work& w, bool skinny) {
-  ex::GemmArguments<ex::plans::Bf16TN> g;
+kn::GemmArguments<kn::plans::Bf16TN> gemm_args(Work& w, bool skinny) {
+  kn::GemmArguments<kn::plans::Bf16TN> g;
   std::int64_t const m = skinny ? kSkinnyM : kGemmM, n = skinny ? kSkinnyN : kGemmN, k = skinny ? kSkinnyK : kGemmK;
   g.a = w.a.data(), g.lda = k, g.b = w.b.data(), g.ldb = k;
   g.c = skinny ? w.skinny_out.data() : w.gemm_out.data(), g.ldc = n;
@@ -94,16 +94,16 @@ ex::GemmArguments<ex::plans::Bf16TN> gemm_args(Work& w, bool skinny) {
   return g;
 }
 
-ex::FmhaArguments<bf16> fmha_args(Work& w) {
-  ex::FmhaArguments<bf16> f;
+kn::FmhaArguments<bf16> fmha_args(Work& w) {
+  kn::FmhaArguments<bf16> f;
   f.q = w.a.data(), f.k = w.b.data(), f.v = w.b.data() + std::size_t(kSeq) * kHeadsKv * kDim, f.o = w.fmha_out.data();
   f.batch = 1, f.seq_q = kSeq, f.seq_k = kSeq, f.heads_q = kHeadsQ, f.heads_kv = kHeadsKv;
   f.head_dim = f.head_dim_v = kDim, f.causal = true;
   return f;
 }
 
-ex::DecodeArguments<bf16> decode_args(Work& w) {
-  ex::DecodeArguments<bf16> d;
+kn::DecodeArguments<bf16> decode_args(Work& w) {
+  kn::DecodeArguments<bf16> d;
   std::size_t const cache = std::size_t(kDecodeBatch) * kDecodeKeys * kHeadsKv * kDim;
   d.q = w.a.data(), d.k = w.b.data(), d.v = w.b.data() + cache, d.o = w.decode_out.data();
   d.batch = kDecodeBatch, d.heads_q = kHeadsQ, d.heads_kv = kHeadsKv, d.head_dim = d.head_dim_v = kDim;
@@ -126,40 +126,40 @@ std::function<std::vector<unsigned char>(Work const&)> result(host::DeviceBuffer
 
 std::vector<Family> families() {
   std::vector<Family> f;
-  f.push_back({"gemm 100x200x264", [](Work& w, cudaStream_t s) { ex::run_gemm_bf16_tn(gemm_args(w, false), s); },
+  f.push_back({"gemm 100x200x264", [](Work& w, cudaStream_t s) { kn::run_gemm_bf16_tn(gemm_args(w, false), s); },
                poison(&Work::gemm_out), result(&Work::gemm_out)});
   f.push_back({"gemm 8x2048x4096 (split-K)",
                [](Work& w, cudaStream_t s) {
                  auto g = gemm_args(w, true);
                  g.workspace = w.gemm_workspace.data(), g.workspace_bytes = w.gemm_workspace.size();
-                 ex::run_gemm_bf16_tn(g, s);
+                 kn::run_gemm_bf16_tn(g, s);
                },
                poison(&Work::skinny_out), result(&Work::skinny_out)});
   f.push_back({"rmsnorm + residual",
                [](Work& w, cudaStream_t s) {
-                 ex::rmsnorm<bf16>(w.a.data(), w.b.data(), w.g.data(), w.norm_out.data(), w.sum_out.data(), kRows,
+                 kn::rmsnorm<bf16>(w.a.data(), w.b.data(), w.g.data(), w.norm_out.data(), w.sum_out.data(), kRows,
                                    kWidth, 1e-6f, s);
                },
                poison(&Work::norm_out), result(&Work::norm_out)});
-  f.push_back({"softmax", [](Work& w, cudaStream_t s) { ex::softmax<bf16>(w.a.data(), w.softmax_out.data(), kRows, kWidth, s); },
+  f.push_back({"softmax", [](Work& w, cudaStream_t s) { kn::softmax<bf16>(w.a.data(), w.softmax_out.data(), kRows, kWidth, s); },
                poison(&Work::softmax_out), result(&Work::softmax_out)});
   f.push_back({"reduce sum",
                [](Work& w, cudaStream_t s) {
-                 ex::reduce_rows<ex::RowReduction::sum, bf16>(w.a.data(), w.reduce_out.data(), kRows, kWidth, s);
+                 kn::reduce_rows<kn::RowReduction::sum, bf16>(w.a.data(), w.reduce_out.data(), kRows, kWidth, s);
                },
                poison(&Work::reduce_out), result(&Work::reduce_out)});
-  f.push_back({"swiglu", [](Work& w, cudaStream_t s) { ex::swiglu<bf16>(w.a.data(), w.swiglu_out.data(), kRows, kWidth / 2, s); },
+  f.push_back({"swiglu", [](Work& w, cudaStream_t s) { kn::swiglu<bf16>(w.a.data(), w.swiglu_out.data(), kRows, kWidth / 2, s); },
                poison(&Work::swiglu_out), result(&Work::swiglu_out)});
   f.push_back({"elementwise add",
-               [](Work& w, cudaStream_t s) { ex::elementwise_add(w.a.data(), w.b.data(), w.add_out.data(), kRows * kWidth, s); },
+               [](Work& w, cudaStream_t s) { kn::elementwise_add(w.a.data(), w.b.data(), w.add_out.data(), kRows * kWidth, s); },
                poison(&Work::add_out), result(&Work::add_out)});
-  f.push_back({"attention (causal, GQA)", [](Work& w, cudaStream_t s) { ex::run_attention(fmha_args(w), s); },
+  f.push_back({"attention (causal, GQA)", [](Work& w, cudaStream_t s) { kn::run_attention(fmha_args(w), s); },
                poison(&Work::fmha_out), result(&Work::fmha_out)});
   f.push_back({"decode attention",
                [](Work& w, cudaStream_t s) {
                  auto d = decode_args(w);
                  d.workspace = w.decode_workspace.data(), d.workspace_bytes = w.decode_workspace.size();
-                 ex::run_decode_attention(d, s);
+                 kn::run_decode_attention(d, s);
                },
                poison(&Work::decode_out), result(&Work::decode_out)});
   return f;
@@ -168,10 +168,10 @@ std::vector<Family> families() {
 /// A Work with its workspaces sized (and zeroed: split-K's must start so) for the calls.
 std::unique_ptr<Work> make_work() {
   auto w = std::make_unique<Work>();
-  std::size_t const gemm_bytes = ex::gemm_bf16_tn_workspace_bytes(gemm_args(*w, true));
+  std::size_t const gemm_bytes = kn::gemm_bf16_tn_workspace_bytes(gemm_args(*w, true));
   w->gemm_workspace = host::DeviceBuffer<unsigned char>(std::max<std::size_t>(gemm_bytes, 1));
   w->gemm_workspace.fill_bytes(0);
-  std::size_t const decode_bytes = ex::decode_workspace_bytes(decode_args(*w));
+  std::size_t const decode_bytes = kn::decode_workspace_bytes(decode_args(*w));
   w->decode_workspace = host::DeviceBuffer<unsigned char>(std::max<std::size_t>(decode_bytes, 1));
   w->decode_workspace.fill_bytes(0);
   return w;

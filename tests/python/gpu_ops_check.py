@@ -4,7 +4,7 @@
 instead, on fresh random data with the output poisoned first, sizes that are not multiples of any
 tile; out= writes in place; CuPy arrays in and out; a second stream; rejected inputs leave the
 output untouched; torch.library's opcheck and torch.compile; then each op timed beside its torch
-counterpart in the same run (examples/common/torch_timing.py: alternating, L2 flushed, median of
+counterpart in the same run (bench/support/torch_timing.py: alternating, L2 flushed, median of
 50) and, at a tiny size, the host time per call from Python beside torch's.
 
     gpu_ops_check.py --build DIR [--json FILE] [--package DIR] [--no-bench]
@@ -21,7 +21,7 @@ os.environ.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")  # JAX: allocate
 import torch
 import torch.nn.functional as F
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "examples/common"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench/support"))
 from torch_timing import time_pair  # noqa: E402  (the examples' method: L2 flushed, alternating)
 
 failures = []

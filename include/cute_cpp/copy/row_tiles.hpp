@@ -30,7 +30,7 @@ struct RowTiles {
   /// Loads the round's vectors that lie inside the row.
   /// NOTE: every load is issued before any value is used: computing on each vector before
   /// loading the next leaves one 16-byte load per thread in flight, too few to cover the
-  /// latency of HBM (examples/rmsnorm/README.md has the figures).
+  /// latency of HBM (kernels/rows/rmsnorm.md has the figures).
   __device__ __forceinline__ void load(T const* row, RowWalk const& w, unsigned base) {
 #pragma unroll
     for (int s = 0; s < Slots; ++s) {

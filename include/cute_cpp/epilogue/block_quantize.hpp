@@ -5,7 +5,7 @@
 // for activations): a block's scale is amax / max_finite (max_finite: 448 for e4m3, 57344 for
 // e5m2), so its largest element maps to the type's largest value, and each element is
 // x * (max_finite / amax), rounded to nearest and saturated. An all-zero block gets scale 1.
-// The quantizing kernels (examples/gemm_fp8_sm90/quantize.cuh) and the GEMM epilogue that writes
+// The quantizing kernels (kernels/gemm/quantize.cuh) and the GEMM epilogue that writes
 // FP8 (sm90_tma_store.hpp) share these rules, so either makes the operand the other's consumer reads.
 #include <cute_cpp/config.hpp>
 

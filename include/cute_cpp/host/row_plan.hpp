@@ -85,12 +85,12 @@ template <class T>
     std::size_t const needed = (width + per_block - 1) / per_block;
     // NOTE: a power of two, so that a block's rank and row are a mask and a shift. A cluster
     // only when one block cannot hold the row: splitting a row one block holds costs the
-    // exchange and halves the work per block (examples/rmsnorm/README.md).
+    // exchange and halves the work per block (kernels/rows/rmsnorm.md).
     while (p.cluster < needed && p.cluster < unsigned(row_max_cluster)) p.cluster *= 2;
     p.cached = needed <= p.cluster;
     if (!p.cached) p.cluster = 1;
     // NOTE: staged only when split: the cluster's exchange is the latency that the next row's
-    // copy hides (examples/rmsnorm/README.md has the figures); a row of one block has none.
+    // copy hides (kernels/rows/rmsnorm.md has the figures); a row of one block has none.
     p.staged = stage_split_rows && p.cached && p.cluster >= unsigned(row_stage_min_cluster) && p.vec == full;
     if (p.staged) p.segment_bytes = per_block * sizeof(T);
   }

@@ -164,7 +164,7 @@ TensorMap<T, SmemLayout> create_tensor_map_tiled(T const* ptr, std::array<std::u
         &map, detail::tma_data_type<T>(), Rank, const_cast<T*>(ptr), dims.data(), byte_strides.data(), box.data(),
         element_strides.data(), CU_TENSOR_MAP_INTERLEAVE_NONE, detail::tma_swizzle(tile::swizzle_bytes),
         // NOTE: L2 fetches 128 bytes per miss: faster than 256-byte or no promotion for the GEMM's
-        // K-major tiles of 128-byte rows (examples/gemm_sm90/README.md).
+        // K-major tiles of 128-byte rows (kernels/gemm/README.md).
         CU_TENSOR_MAP_L2_PROMOTION_L2_128B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
     if (result != CUDA_SUCCESS)
       throw std::runtime_error("cute-cpp [tma.encode]: cuTensorMapEncodeTiled failed with CUresult " +

@@ -24,7 +24,7 @@
 // its tail. The head leaves its partial sums in the workspace; the tail, walked last, adds them
 // and stores C (epilogue/stream_k_fixup.hpp).
 // NOTE: walked in plain order (the tail first), the clusters sat at as many K positions as
-// there are clusters and the stream-K phase lost its L2 reuse (examples/gemm_sm90/README.md).
+// there are clusters and the stream-K phase lost its L2 reuse (kernels/gemm/README.md).
 #include <cute_cpp/config.hpp>
 
 #include <cstdint>

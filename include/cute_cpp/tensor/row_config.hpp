@@ -18,11 +18,11 @@ inline constexpr int row_slots = 4;
 inline constexpr int row_max_cluster = 8;
 /// Rows in shared memory per block of a staged row kernel: the one being reduced and the next
 /// one, whose bulk copy is in flight meanwhile.
-/// NOTE: 3 stages measured no better (examples/rmsnorm/README.md).
+/// NOTE: 3 stages measured no better (kernels/rows/rmsnorm.md).
 inline constexpr int row_stages = 2;
 /// The fewest blocks per row for which a kernel that takes staged rows stages them.
 /// NOTE: at 4 blocks a row (8192 x 32768 bf16) staging measured 0.89 of a device copy against
-/// 0.94 in registers; at 8, 0.905 against 0.883 (examples/rmsnorm/README.md).
+/// 0.94 in registers; at 8, 0.905 against 0.883 (kernels/rows/rmsnorm.md).
 inline constexpr int row_stage_min_cluster = 8;
 
 /// The compile-time shape of a row kernel: V elements per access, ThreadsPerRow threads per row

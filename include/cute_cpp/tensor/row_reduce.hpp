@@ -87,7 +87,7 @@ __device__ __forceinline__ void row_start(RowShared& shared, RowPlace const& at)
 /// (cluster_sync, or fence.acq_rel.cluster) compiles to MEMBAR.ALL.GPU, st.async does not. And
 /// since every block waits for all pushes into it before going on, none exits while a peer may
 /// still write to it. Plain DSMEM stores and a cluster barrier instead, or every warp pushing its
-/// own partial (no block reduction first), measured slower (examples/rmsnorm/README.md).
+/// own partial (no block reduction first), measured slower (kernels/rows/rmsnorm.md).
 template <class Op>
 __device__ __forceinline__ float cluster_reduce(float x, Op op, RowShared& shared, unsigned blocks, int exchange) {
   if (exchange == 0) arch::cluster_wait();  // every block's barriers are initialised (row_start)

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-// The GEMM example's tile heuristic (examples/gemm_sm90/gemm.hpp), on the H200's 132 SMs.
-#include "examples/gemm_sm90/gemm.hpp"
-#include "examples/gemm_sm90/plans.hpp"
+// The GEMM example's tile heuristic (kernels/gemm/gemm.hpp), on the H200's 132 SMs.
+#include <cute_cpp/kernels/gemm/gemm.hpp>
+#include <cute_cpp/kernels/gemm/plans.hpp>
 
 #include <cute_cpp/epilogue/split_k_reduce.hpp>
 #include <cute_cpp/epilogue/stream_k_fixup.hpp>
@@ -10,71 +10,71 @@
 
 #include <cstddef>
 
-namespace ex = cute_cpp::examples;
+namespace kn = cute_cpp::kernels;
 
 TEST(ChooseGemmTile, LargeProblemsTakeTheWideTile) {
-  static_assert(ex::choose_gemm_tile(8192, 8192, 8192, 132) == ex::GemmTile::n256);
-  static_assert(ex::choose_gemm_tile(4096, 14336, 4096, 132) == ex::GemmTile::n256);
-  static_assert(ex::choose_gemm_tile(8192, 1536, 8192, 132) == ex::GemmTile::n256);
-  static_assert(ex::choose_gemm_tile(2048, 2048, 2048, 132) == ex::GemmTile::n256);
+  static_assert(kn::choose_gemm_tile(8192, 8192, 8192, 132) == kn::GemmTile::n256);
+  static_assert(kn::choose_gemm_tile(4096, 14336, 4096, 132) == kn::GemmTile::n256);
+  static_assert(kn::choose_gemm_tile(8192, 1536, 8192, 132) == kn::GemmTile::n256);
+  static_assert(kn::choose_gemm_tile(2048, 2048, 2048, 132) == kn::GemmTile::n256);
   // A full wave of 128 x 256 tiles (8 x 40 = 320) takes them, whatever the last wave leaves.
-  static_assert(ex::choose_gemm_tile(1024, 10240, 8192, 132) == ex::GemmTile::n256);
+  static_assert(kn::choose_gemm_tile(1024, 10240, 8192, 132) == kn::GemmTile::n256);
   // Less than a wave: the fullest waves, weighted by the tile's efficiency.
-  static_assert(ex::choose_gemm_tile(129, 4096, 4096, 132) == ex::GemmTile::n64);
+  static_assert(kn::choose_gemm_tile(129, 4096, 4096, 132) == kn::GemmTile::n64);
 }
 
 TEST(ChooseGemmTile, OneTileRowTakesTilesWithoutClusters) {
   // One tile row: no clusters along M (a 2-CTA cluster's second CTA would have no rows).
   // Long K and wide N: 112 columns in pairs along N that share A.
-  static_assert(ex::choose_gemm_tile(128, 14336, 4096, 132) == ex::GemmTile::n112cn2);
-  static_assert(ex::choose_gemm_tile(128, 4096, 4096, 132) == ex::GemmTile::n112cn2);
-  static_assert(ex::choose_gemm_tile(65, 4096, 4096, 132) == ex::GemmTile::n112cn2);
+  static_assert(kn::choose_gemm_tile(128, 14336, 4096, 132) == kn::GemmTile::n112cn2);
+  static_assert(kn::choose_gemm_tile(128, 4096, 4096, 132) == kn::GemmTile::n112cn2);
+  static_assert(kn::choose_gemm_tile(65, 4096, 4096, 132) == kn::GemmTile::n112cn2);
   // Else a width whose tiles fill 90% of a wave: 16384 / 128 = 128 tiles on 132 SMs.
-  static_assert(ex::choose_gemm_tile(100, 16384, 1024, 132) == ex::GemmTile::n128c1);
+  static_assert(kn::choose_gemm_tile(100, 16384, 1024, 132) == kn::GemmTile::n128c1);
   // Else the widest tile that gives a fifth of the CTAs a tile (split-K fills the rest).
-  static_assert(ex::choose_gemm_tile(128, 4096, 2048, 132) == ex::GemmTile::n128c1);
-  static_assert(ex::choose_gemm_tile(65, 8192, 2048, 132) == ex::GemmTile::n256c1);
-  static_assert(ex::choose_gemm_tile(128, 1024, 4096, 132) == ex::GemmTile::n64c1);
+  static_assert(kn::choose_gemm_tile(128, 4096, 2048, 132) == kn::GemmTile::n128c1);
+  static_assert(kn::choose_gemm_tile(65, 8192, 2048, 132) == kn::GemmTile::n256c1);
+  static_assert(kn::choose_gemm_tile(128, 1024, 4096, 132) == kn::GemmTile::n64c1);
   // At most 128 columns too: swapped, in 16-row tiles of M.
-  static_assert(ex::choose_gemm_tile(111, 75, 10752, 132) == ex::GemmTile::swap16);
+  static_assert(kn::choose_gemm_tile(111, 75, 10752, 132) == kn::GemmTile::swap16);
 }
 
 TEST(ChooseGemmTile, AtMost64RowsSwapAAndB) {
-  static_assert(ex::choose_gemm_tile(1, 4096, 4096, 132) == ex::GemmTile::swap16);
-  static_assert(ex::choose_gemm_tile(16, 4096, 4096, 132) == ex::GemmTile::swap16);
-  static_assert(ex::choose_gemm_tile(17, 1024, 4096, 132) == ex::GemmTile::swap32);
-  static_assert(ex::choose_gemm_tile(32, 14336, 4096, 132) == ex::GemmTile::swap32);
-  static_assert(ex::choose_gemm_tile(33, 4096, 4096, 132) == ex::GemmTile::swap64);
-  static_assert(ex::choose_gemm_tile(64, 4096, 4096, 132) == ex::GemmTile::swap64);
+  static_assert(kn::choose_gemm_tile(1, 4096, 4096, 132) == kn::GemmTile::swap16);
+  static_assert(kn::choose_gemm_tile(16, 4096, 4096, 132) == kn::GemmTile::swap16);
+  static_assert(kn::choose_gemm_tile(17, 1024, 4096, 132) == kn::GemmTile::swap32);
+  static_assert(kn::choose_gemm_tile(32, 14336, 4096, 132) == kn::GemmTile::swap32);
+  static_assert(kn::choose_gemm_tile(33, 4096, 4096, 132) == kn::GemmTile::swap64);
+  static_assert(kn::choose_gemm_tile(64, 4096, 4096, 132) == kn::GemmTile::swap64);
 }
 
 TEST(ChooseGemmTile, AtMost64ColumnsTakeNarrowTiles) {
   // Up to 1536 rows and K 8192: swapped, 32 rows of M a tile.
-  static_assert(ex::choose_gemm_tile(437, 10, 904, 132) == ex::GemmTile::swap32);
-  static_assert(ex::choose_gemm_tile(1536, 64, 8192, 132) == ex::GemmTile::swap32);
+  static_assert(kn::choose_gemm_tile(437, 10, 904, 132) == kn::GemmTile::swap32);
+  static_assert(kn::choose_gemm_tile(1536, 64, 8192, 132) == kn::GemmTile::swap32);
   // Longer K or more rows: 128 x 64 tiles alone, split-K where the wave is partial.
-  static_assert(ex::choose_gemm_tile(448, 1, 32320, 132) == ex::GemmTile::n64c1);
-  static_assert(ex::choose_gemm_tile(20680, 1, 224, 132) == ex::GemmTile::n64c1);
+  static_assert(kn::choose_gemm_tile(448, 1, 32320, 132) == kn::GemmTile::n64c1);
+  static_assert(kn::choose_gemm_tile(20680, 1, 224, 132) == kn::GemmTile::n64c1);
   // 65 columns are not narrow.
-  static_assert(ex::choose_gemm_tile(4096, 65, 4096, 132) != ex::GemmTile::n64c1);
+  static_assert(kn::choose_gemm_tile(4096, 65, 4096, 132) != kn::GemmTile::n64c1);
 }
 
 namespace {
 using T16 = std::uint16_t;
-using RowPlan = ex::GemmPlan<T16, T16, T16, ex::GemmConfig{.block_n = 128}>;
+using RowPlan = kn::GemmPlan<T16, T16, T16, kn::GemmConfig{.block_n = 128}>;
 using SwappedPlan =
-    ex::GemmPlan<T16, T16, T16, ex::GemmConfig{.block_n = 16, .layout_c = cute_cpp::LayoutEnum::ColMajor}>;
+    kn::GemmPlan<T16, T16, T16, kn::GemmConfig{.block_n = 16, .layout_c = cute_cpp::LayoutEnum::ColMajor}>;
 }  // namespace
 
 TEST(SwapAbArguments, SwapsOperandsAndSizes) {
   T16 a[1], b[1], c[1], workspace[8];
-  ex::GemmArguments<RowPlan> args;
+  kn::GemmArguments<RowPlan> args;
   args.a = a, args.lda = 40, args.b = b, args.ldb = 24, args.c = c, args.ldc = 56;
   args.m = 16, args.n = 50, args.k = 24;
-  args.decomposition = ex::Decomposition::SplitK;
+  args.decomposition = kn::Decomposition::SplitK;
   args.k_splits = 3, args.workspace = workspace, args.workspace_bytes = sizeof(workspace);
-  args.independent = ex::IndependentOperand::B;
-  auto const s = ex::swap_ab_arguments<SwappedPlan, RowPlan>(args);
+  args.independent = kn::IndependentOperand::B;
+  auto const s = kn::swap_ab_arguments<SwappedPlan, RowPlan>(args);
   EXPECT_EQ(s.a, b);
   EXPECT_EQ(s.lda, 24);
   EXPECT_EQ(s.b, a);
@@ -84,49 +84,49 @@ TEST(SwapAbArguments, SwapsOperandsAndSizes) {
   EXPECT_EQ(s.m, 50);
   EXPECT_EQ(s.n, 16);
   EXPECT_EQ(s.k, 24);
-  EXPECT_EQ(s.decomposition, ex::Decomposition::SplitK);
+  EXPECT_EQ(s.decomposition, kn::Decomposition::SplitK);
   EXPECT_EQ(s.k_splits, 3);
   EXPECT_EQ(s.workspace, workspace);
   EXPECT_EQ(s.workspace_bytes, sizeof(workspace));
   // The weights were B; swapped they are A.
-  EXPECT_EQ(s.independent, ex::IndependentOperand::A);
-  args.independent = ex::IndependentOperand::None;
-  EXPECT_EQ((ex::swap_ab_arguments<SwappedPlan, RowPlan>(args).independent), ex::IndependentOperand::None);
+  EXPECT_EQ(s.independent, kn::IndependentOperand::A);
+  args.independent = kn::IndependentOperand::None;
+  EXPECT_EQ((kn::swap_ab_arguments<SwappedPlan, RowPlan>(args).independent), kn::IndependentOperand::None);
 }
 
 TEST(ChooseSplitK, SplitsOnlyThePartialLastWave) {
   // Full waves: nothing to split, whatever was asked.
-  EXPECT_EQ(ex::choose_split_k(132, 132, 64, 64, 0).splits, 1);
-  EXPECT_EQ(ex::choose_split_k(264, 132, 64, 64, 4).splits, 1);
+  EXPECT_EQ(kn::choose_split_k(132, 132, 64, 64, 0).splits, 1);
+  EXPECT_EQ(kn::choose_split_k(264, 132, 64, 64, 4).splits, 1);
   // Off.
-  EXPECT_EQ(ex::choose_split_k(64, 132, 64, 64, 1).splits, 1);
+  EXPECT_EQ(kn::choose_split_k(64, 132, 64, 64, 1).splits, 1);
   // Asked: the tail (all tiles in a partial first wave; the remainder after full waves) is split.
-  auto const asked = ex::choose_split_k(64, 132, 64, 64, 3);
+  auto const asked = kn::choose_split_k(64, 132, 64, 64, 3);
   EXPECT_EQ(asked.splits, 3);
   EXPECT_EQ(asked.split_tiles, 64);
-  auto const tail = ex::choose_split_k(140, 132, 64, 64, 2);
+  auto const tail = kn::choose_split_k(140, 132, 64, 64, 2);
   EXPECT_EQ(tail.splits, 2);
   EXPECT_EQ(tail.split_tiles, 8);
 }
 
 TEST(ChooseSplitK, ChoosesByTheWaveModel) {
   // 16 x 4096 x 4096 in 128 x 128 tiles: 32 tiles on 132 SMs, 64 K blocks: four splits fill the GPU.
-  auto const skinny = ex::choose_split_k(32, 132, 64, 64, 0);
+  auto const skinny = kn::choose_split_k(32, 132, 64, 64, 0);
   EXPECT_EQ(skinny.splits, 4);
   EXPECT_EQ(skinny.split_tiles, 32);
   // 2048^3 in 128 x 256 tiles and 2-CTA clusters: 64 cluster tiles on 66 clusters: not split
   // (measured: 30 us whole, 48 us in two splits).
-  EXPECT_EQ(ex::choose_split_k(64, 66, 32, 64, 0).splits, 1);
+  EXPECT_EQ(kn::choose_split_k(64, 66, 32, 64, 0).splits, 1);
   // Short K: the partials cost more than the fuller wave gains.
-  EXPECT_EQ(ex::choose_split_k(64, 132, 4, 64, 0).splits, 1);
+  EXPECT_EQ(kn::choose_split_k(64, 132, 4, 64, 0).splits, 1);
   // Each split keeps at least two K blocks.
-  EXPECT_EQ(ex::choose_split_k(8, 132, 3, 64, 0).splits, 1);
+  EXPECT_EQ(kn::choose_split_k(8, 132, 3, 64, 0).splits, 1);
 }
 
 TEST(ChooseDecomposition, StreamKWhereTheLastWaveIsPartialAndKIsLong) {
-  using D = ex::Decomposition;
+  using D = kn::Decomposition;
   auto const heuristic = [](std::int64_t units, int k_blocks) {
-    return ex::choose_decomposition(units, 66, k_blocks, 64, D::Heuristic, 0);
+    return kn::choose_decomposition(units, 66, k_blocks, 64, D::Heuristic, 0);
   };
   // 4096 x 14336 x 4096 in 128 x 256 tiles, 2-CTA clusters: 896 cluster tiles on 66 clusters,
   // 38 in the last wave: stream-K (0.58 + 2/16 + 0.1 tile times).
@@ -136,131 +136,131 @@ TEST(ChooseDecomposition, StreamKWhereTheLastWaveIsPartialAndKIsLong) {
   EXPECT_EQ(llm.split.splits, 1);
   // A plan without stream-K's fixup (more than 128 accumulators a thread): whole tiles, as
   // split-K is never chosen after whole waves.
-  EXPECT_EQ(ex::choose_decomposition(896, 66, 64, 64, D::Heuristic, 0, false).mode, D::DataParallel);
+  EXPECT_EQ(kn::choose_decomposition(896, 66, 64, 64, D::Heuristic, 0, false).mode, D::DataParallel);
   // 8192^3: 1024 cluster tiles, 34 in the last wave.
   EXPECT_EQ(heuristic(1024, 128).mode, D::StreamK);
   EXPECT_EQ(heuristic(1024, 128).stream_k_tiles, 34 + 66);
   // 6144^3: 576 cluster tiles, 48 in the last wave (0.73 + 2/24 + 0.1).
-  EXPECT_EQ(ex::choose_decomposition(576, 66, 96, 64, D::Heuristic, 0).mode, D::StreamK);
+  EXPECT_EQ(kn::choose_decomposition(576, 66, 96, 64, D::Heuristic, 0).mode, D::StreamK);
   // 4096^3 (58 of 66 in the last wave) and 8192 x 1536 x 8192 (60): whole tiles.
   EXPECT_EQ(heuristic(256, 64).mode, D::DataParallel);
   EXPECT_EQ(heuristic(192, 128).mode, D::DataParallel);
   // One partial wave: never stream-K; full waves: nothing to share out.
   EXPECT_EQ(heuristic(64, 32).mode, D::DataParallel);
-  EXPECT_EQ(ex::choose_decomposition(32, 132, 64, 64, D::Heuristic, 0).mode, D::SplitK);
+  EXPECT_EQ(kn::choose_decomposition(32, 132, 64, 64, D::Heuristic, 0).mode, D::SplitK);
   EXPECT_EQ(heuristic(132, 64).mode, D::DataParallel);
   // Short K: the partial passes cost more than the balance gains.
   EXPECT_EQ(heuristic(100, 2).mode, D::DataParallel);
   // Asked for: whole tiles, split-K, stream-K.
-  EXPECT_EQ(ex::choose_decomposition(896, 66, 64, 64, D::DataParallel, 0).mode, D::DataParallel);
-  auto const split = ex::choose_decomposition(896, 66, 64, 64, D::SplitK, 4);
+  EXPECT_EQ(kn::choose_decomposition(896, 66, 64, 64, D::DataParallel, 0).mode, D::DataParallel);
+  auto const split = kn::choose_decomposition(896, 66, 64, 64, D::SplitK, 4);
   EXPECT_EQ(split.mode, D::SplitK);
   EXPECT_EQ(split.split.splits, 4);
   EXPECT_EQ(split.split.split_tiles, 38);
-  auto const stream_k = ex::choose_decomposition(132, 66, 64, 64, D::StreamK, 0);
+  auto const stream_k = kn::choose_decomposition(132, 66, 64, 64, D::StreamK, 0);
   EXPECT_EQ(stream_k.mode, D::StreamK);
   EXPECT_EQ(stream_k.stream_k_tiles, 66);  // full waves: one tile per cluster, none shared
 }
 
 TEST(ChooseGemmTile, PlansFitTheSharedMemoryBudget) {
   using T = std::uint16_t;
-  EXPECT_LE((ex::GemmPlan<T, T, T, ex::GemmConfig{.block_n = 128, .stages = 6, .cluster_m = 2}>::smem_bytes), 232448u);
+  EXPECT_LE((kn::GemmPlan<T, T, T, kn::GemmConfig{.block_n = 128, .stages = 6, .cluster_m = 2}>::smem_bytes), 232448u);
 }
 
 TEST(GemmTileNames, EveryTileHasANameThatParsesBack) {
-  for (auto const& [tile, name] : ex::gemm_tile_names) {
-    EXPECT_EQ(ex::gemm_tile_name(tile), name);
-    EXPECT_EQ(ex::parse_gemm_tile(name), tile) << name;
+  for (auto const& [tile, name] : kn::gemm_tile_names) {
+    EXPECT_EQ(kn::gemm_tile_name(tile), name);
+    EXPECT_EQ(kn::parse_gemm_tile(name), tile) << name;
   }
   // A cache written by another build may name a tile this one lacks.
-  EXPECT_EQ(ex::parse_gemm_tile("n512"), std::nullopt);
-  EXPECT_EQ(ex::parse_gemm_tile(""), std::nullopt);
-  static_assert(ex::gemm_tile_name(ex::GemmTile::swap16) == "swap16");
+  EXPECT_EQ(kn::parse_gemm_tile("n512"), std::nullopt);
+  EXPECT_EQ(kn::parse_gemm_tile(""), std::nullopt);
+  static_assert(kn::gemm_tile_name(kn::GemmTile::swap16) == "swap16");
 }
 
 TEST(GemmChoiceNames, EveryCutHasANameThatParsesBack) {
-  using ex::Decomposition;
-  for (ex::GemmChoice const c : {ex::GemmChoice{ex::GemmTile::n128}, ex::GemmChoice{ex::GemmTile::swap16, Decomposition::SplitK, 12},
-                                 ex::GemmChoice{ex::GemmTile::n256, Decomposition::StreamK},
-                                 ex::GemmChoice{ex::GemmTile::simt, Decomposition::DataParallel}}) {
-    auto const back = ex::parse_gemm_choice(ex::gemm_choice_name(c));
-    ASSERT_TRUE(back.has_value()) << ex::gemm_choice_name(c);
+  using kn::Decomposition;
+  for (kn::GemmChoice const c : {kn::GemmChoice{kn::GemmTile::n128}, kn::GemmChoice{kn::GemmTile::swap16, Decomposition::SplitK, 12},
+                                 kn::GemmChoice{kn::GemmTile::n256, Decomposition::StreamK},
+                                 kn::GemmChoice{kn::GemmTile::simt, Decomposition::DataParallel}}) {
+    auto const back = kn::parse_gemm_choice(kn::gemm_choice_name(c));
+    ASSERT_TRUE(back.has_value()) << kn::gemm_choice_name(c);
     EXPECT_EQ(back->tile, c.tile);
     EXPECT_EQ(back->decomposition, c.decomposition);
     EXPECT_EQ(back->k_splits, c.k_splits);
   }
-  EXPECT_EQ(ex::gemm_choice_name({ex::GemmTile::swap16, Decomposition::SplitK, 12}), "swap16 split 12");
+  EXPECT_EQ(kn::gemm_choice_name({kn::GemmTile::swap16, Decomposition::SplitK, 12}), "swap16 split 12");
   // A cache's tile alone (written before cuts were kept) is the heuristic's cut.
-  EXPECT_EQ(ex::parse_gemm_choice("n64c1")->decomposition, Decomposition::Heuristic);
+  EXPECT_EQ(kn::parse_gemm_choice("n64c1")->decomposition, Decomposition::Heuristic);
   for (char const* bad : {"n512", "n128 split", "n128 split 1", "n128 split x", "n128 halves", ""})
-    EXPECT_EQ(ex::parse_gemm_choice(bad), std::nullopt) << bad;
+    EXPECT_EQ(kn::parse_gemm_choice(bad), std::nullopt) << bad;
 }
 
 TEST(ChooseFromTable, TakesTheChoiceGoodOnMostOfTheNearestShapes) {
-  using ex::Decomposition;
-  constexpr ex::GemmChoice choices[] = {{ex::GemmTile::n256, Decomposition::Heuristic, 0},
-                                        {ex::GemmTile::swap16, Decomposition::SplitK, 8},
-                                        {ex::GemmTile::simt, Decomposition::DataParallel, 0}};
+  using kn::Decomposition;
+  constexpr kn::GemmChoice choices[] = {{kn::GemmTile::n256, Decomposition::Heuristic, 0},
+                                        {kn::GemmTile::swap16, Decomposition::SplitK, 8},
+                                        {kn::GemmTile::simt, Decomposition::DataParallel, 0}};
   // Three shapes near 16 x 4096 x 4096 where swap16 split 8 was good, one far one where only
   // n256 was, and two tiny ones good with simt and n256.
-  constexpr ex::GemmTableShape table[] = {{4.0f, 12.0f, 12.0f, 0b010},  {4.0f, 12.5f, 12.0f, 0b011},
+  constexpr kn::GemmTableShape table[] = {{4.0f, 12.0f, 12.0f, 0b010},  {4.0f, 12.5f, 12.0f, 0b011},
                                           {3.5f, 12.0f, 12.5f, 0b010},  {13.0f, 13.0f, 13.0f, 0b001},
                                           {2.0f, 3.0f, 3.0f, 0b101},    {2.5f, 3.5f, 3.0f, 0b100}};
   auto const pick = [&](std::int64_t m, std::int64_t n, std::int64_t k) {
-    return ex::choose_from_table(m, n, k, table, choices, 3);
+    return kn::choose_from_table(m, n, k, table, choices, 3);
   };
-  EXPECT_EQ(pick(16, 4096, 4096)->tile, ex::GemmTile::swap16);
+  EXPECT_EQ(pick(16, 4096, 4096)->tile, kn::GemmTile::swap16);
   EXPECT_EQ(pick(16, 4096, 4096)->k_splits, 8);
-  EXPECT_EQ(pick(6, 10, 8)->tile, ex::GemmTile::simt);
+  EXPECT_EQ(pick(6, 10, 8)->tile, kn::GemmTile::simt);
   EXPECT_EQ(pick(6, 10, 8)->decomposition, Decomposition::DataParallel);
   // Two of the large shape's three neighbours vote for swap16 split 8, but from far away: the
   // measured shape itself (distance 0) outweighs them.
-  EXPECT_EQ(pick(8192, 8192, 8192)->tile, ex::GemmTile::n256);
+  EXPECT_EQ(pick(8192, 8192, 8192)->tile, kn::GemmTile::n256);
   // Equal counts go to the earlier choice: both of (2, 3, 3)'s are good there.
-  EXPECT_EQ(ex::choose_from_table(4, 8, 8, table, choices, 1)->tile, ex::GemmTile::n256);
+  EXPECT_EQ(kn::choose_from_table(4, 8, 8, table, choices, 1)->tile, kn::GemmTile::n256);
   // A choice left out of `allowed` is not taken; with none of the good ones allowed, no choice.
   std::uint64_t const no_simt = ~std::uint64_t{0b100};
-  EXPECT_EQ(ex::choose_from_table(6, 10, 8, table, choices, 3, no_simt)->tile, ex::GemmTile::n256);
-  EXPECT_EQ(ex::choose_from_table(6, 12, 8, table, choices, 1, no_simt), std::nullopt);
+  EXPECT_EQ(kn::choose_from_table(6, 10, 8, table, choices, 3, no_simt)->tile, kn::GemmTile::n256);
+  EXPECT_EQ(kn::choose_from_table(6, 12, 8, table, choices, 1, no_simt), std::nullopt);
 }
 
 // The fitting tool wrote, beside the table, its own prediction for shapes off it: the C++ lookup
 // on the stored table must agree, choice for choice.
 TEST(ChooseFromTable, AgreesWithTheFittingToolOnTheCommittedTable) {
-  ASSERT_GT(std::size(ex::gemm_table_probes), 0u);
-  for (ex::GemmTableProbe const& p : ex::gemm_table_probes) {
-    bool const skinny = std::min(p.m, p.n) <= ex::SimtGemmTile::skinny_rows;
-    auto const got = ex::choose_from_table(p.m, p.n, p.k, ex::gemm_tile_table, ex::gemm_tile_choices,
-                                           ex::gemm_table_neighbours, ex::gemm_table_allowed(skinny));
+  ASSERT_GT(std::size(kn::gemm_table_probes), 0u);
+  for (kn::GemmTableProbe const& p : kn::gemm_table_probes) {
+    bool const skinny = std::min(p.m, p.n) <= kn::SimtGemmTile::skinny_rows;
+    auto const got = kn::choose_from_table(p.m, p.n, p.k, kn::gemm_tile_table, kn::gemm_tile_choices,
+                                           kn::gemm_table_neighbours, kn::gemm_table_allowed(skinny));
     std::string const shape = std::to_string(p.m) + "x" + std::to_string(p.n) + "x" + std::to_string(p.k);
     ASSERT_EQ(got.has_value(), p.choice >= 0) << shape;
     if (!got) continue;
-    ex::GemmChoice const want = ex::gemm_tile_choices[p.choice];
-    EXPECT_EQ(ex::gemm_choice_name(*got), ex::gemm_choice_name(want)) << shape;
+    kn::GemmChoice const want = kn::gemm_tile_choices[p.choice];
+    EXPECT_EQ(kn::gemm_choice_name(*got), kn::gemm_choice_name(want)) << shape;
   }
 }
 
 TEST(SkinnyShortOperand, TakesTheShortSideBesideAKMajorLongOne) {
-  using ex::SkinnyShort;
+  using kn::SkinnyShort;
   constexpr auto K = cute_cpp::OperandMajorMode::K, MN = cute_cpp::OperandMajorMode::MN;
-  EXPECT_EQ(ex::skinny_short_operand(1, 4096, 64, K, K), SkinnyShort::a);
-  EXPECT_EQ(ex::skinny_short_operand(4096, 8, 64, K, K), SkinnyShort::b);
-  EXPECT_EQ(ex::skinny_short_operand(4096, 9, 64, K, K), SkinnyShort::none);
-  EXPECT_EQ(ex::skinny_short_operand(3, 5, 64, K, K), SkinnyShort::a);  // the shorter of two
+  EXPECT_EQ(kn::skinny_short_operand(1, 4096, 64, K, K), SkinnyShort::a);
+  EXPECT_EQ(kn::skinny_short_operand(4096, 8, 64, K, K), SkinnyShort::b);
+  EXPECT_EQ(kn::skinny_short_operand(4096, 9, 64, K, K), SkinnyShort::none);
+  EXPECT_EQ(kn::skinny_short_operand(3, 5, 64, K, K), SkinnyShort::a);  // the shorter of two
   // The long operand must be K-major; the short one may be either.
-  EXPECT_EQ(ex::skinny_short_operand(1, 4096, 64, MN, K), SkinnyShort::a);
-  EXPECT_EQ(ex::skinny_short_operand(1, 4096, 64, K, MN), SkinnyShort::none);
-  EXPECT_EQ(ex::skinny_short_operand(3, 5, 64, K, MN), SkinnyShort::b);
-  EXPECT_EQ(ex::skinny_short_operand(4096, 2, 64, MN, MN), SkinnyShort::none);
+  EXPECT_EQ(kn::skinny_short_operand(1, 4096, 64, MN, K), SkinnyShort::a);
+  EXPECT_EQ(kn::skinny_short_operand(1, 4096, 64, K, MN), SkinnyShort::none);
+  EXPECT_EQ(kn::skinny_short_operand(3, 5, 64, K, MN), SkinnyShort::b);
+  EXPECT_EQ(kn::skinny_short_operand(4096, 2, 64, MN, MN), SkinnyShort::none);
   // An M/N-major short operand only within its budget of scattered loads (long rows x K x rows).
-  EXPECT_EQ(ex::skinny_short_operand(1, 4096, 128, MN, K), SkinnyShort::a);
-  EXPECT_EQ(ex::skinny_short_operand(1, 4096, 129, MN, K), SkinnyShort::none);
-  EXPECT_EQ(ex::skinny_short_operand(448, 1, 32320, K, MN), SkinnyShort::none);
-  EXPECT_EQ(ex::skinny_short_operand(448, 1, 32320, K, K), SkinnyShort::b);
+  EXPECT_EQ(kn::skinny_short_operand(1, 4096, 128, MN, K), SkinnyShort::a);
+  EXPECT_EQ(kn::skinny_short_operand(1, 4096, 129, MN, K), SkinnyShort::none);
+  EXPECT_EQ(kn::skinny_short_operand(448, 1, 32320, K, MN), SkinnyShort::none);
+  EXPECT_EQ(kn::skinny_short_operand(448, 1, 32320, K, K), SkinnyShort::b);
   // The table takes SIMT only there: a shape it measured good with SIMT, in a layout without the kernel.
-  EXPECT_EQ(ex::choose_gemm_plan(23, 1, 11488, ex::gemm_table_sms, K, K).tile, ex::GemmTile::simt);
-  EXPECT_EQ(ex::choose_gemm_plan(23, 1, 11488, ex::gemm_table_sms, K, MN).tile, ex::GemmTile::simt);
-  EXPECT_NE(ex::choose_gemm_plan(23, 1, 11488, ex::gemm_table_sms, MN, MN).tile, ex::GemmTile::simt);
+  EXPECT_EQ(kn::choose_gemm_plan(23, 1, 11488, kn::gemm_table_sms, K, K).tile, kn::GemmTile::simt);
+  EXPECT_EQ(kn::choose_gemm_plan(23, 1, 11488, kn::gemm_table_sms, K, MN).tile, kn::GemmTile::simt);
+  EXPECT_NE(kn::choose_gemm_plan(23, 1, 11488, kn::gemm_table_sms, MN, MN).tile, kn::GemmTile::simt);
 }
 
 // The workspace contract (issue 51): every launch's counters lie in one fixed region at the head
@@ -274,14 +274,14 @@ TEST(GemmWorkspace, CountersLieInOneFixedRegionForEveryDecomposition) {
   EXPECT_EQ(cute_cpp::split_k_counter_bytes % 256, 0u);  // partials stay aligned for float4 stores
   // Every decomposition the heuristic or a caller can ask for, on up to 1024 CTAs in clusters of
   // 1 or 2 with two consumer warpgroups: its shared CTA tiles' counters fit the region.
-  using D = ex::Decomposition;
+  using D = kn::Decomposition;
   for (std::int64_t ctas : {66, 132, 264, 1024})
     for (int cluster : {1, 2})
       for (std::int64_t units : {std::int64_t{1}, ctas / cluster - 1, ctas / cluster + 7, 3 * ctas + 5})
         for (D asked : {D::Heuristic, D::SplitK, D::StreamK}) {
           std::int64_t const clusters = ctas / cluster;
           if (asked == D::StreamK && units <= clusters) continue;
-          auto const d = ex::choose_decomposition(units, clusters, 64, 64, asked, asked == D::SplitK ? 8 : 0);
+          auto const d = kn::choose_decomposition(units, clusters, 64, 64, asked, asked == D::SplitK ? 8 : 0);
           std::int64_t const shared = (d.split.splits > 1 ? d.split.split_tiles : 0) + d.stream_k_tiles;
           EXPECT_TRUE(cute_cpp::split_k_counters_fit(shared * cluster, 2))
               << units << " cluster tiles on " << clusters << " clusters of " << cluster;

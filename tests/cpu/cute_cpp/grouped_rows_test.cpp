@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
-// The grouped GEMM's host-side arithmetic (sched/grouped_tiles.hpp, examples/gemm_sm90/grouped_gemm.hpp):
+// The grouped GEMM's host-side arithmetic (sched/grouped_tiles.hpp, kernels/gemm/grouped_gemm.hpp):
 // the walk's tile rows bound every valid description, and the workspace layout.
-#include "examples/gemm_sm90/grouped_gemm.hpp"
-#include "examples/gemm_sm90/plans.hpp"
+#include <cute_cpp/kernels/gemm/grouped_gemm.hpp>
+#include <cute_cpp/kernels/gemm/plans.hpp>
 
 #include <gtest/gtest.h>
 
 #include <random>
 
-namespace ex = cute_cpp::examples;
+namespace kn = cute_cpp::kernels;
 using cute_cpp::GroupedRows;
 
 TEST(GroupedRows, TheWalkHoldsEveryContiguousPartition) {
@@ -40,7 +40,7 @@ TEST(GroupedRows, MaskedGroupsTakeTheirCapacity) {
 }
 
 TEST(GroupedWorkspace, StatusThenMapsThenTable) {
-  constexpr ex::GroupedWorkspaceLayout layout(3, 10);
+  constexpr kn::GroupedWorkspaceLayout layout(3, 10);
   static_assert(layout.maps_offset % 128 == 0 && layout.table_offset % 128 == 0, "tensor maps are 128-byte aligned");
   EXPECT_EQ(layout.table_offset, 256u + 3u * 3u * 128u);
   EXPECT_EQ(layout.bytes, layout.table_offset + 10u * sizeof(cute_cpp::GroupedTileRow));
@@ -50,12 +50,12 @@ TEST(GroupedWorkspace, StatusThenMapsThenTable) {
 
 TEST(GroupedGemm, FewRowsAGroupTakeTheNarrowTile) {
   std::int32_t const p = 0;
-  EXPECT_TRUE(ex::grouped_takes_64_rows(GroupedRows{.groups = 128, .offsets = &p, .rows = 128 * 64}));
-  EXPECT_FALSE(ex::grouped_takes_64_rows(GroupedRows{.groups = 128, .offsets = &p, .rows = 128 * 64 + 1}));
-  EXPECT_TRUE(ex::grouped_takes_64_rows(GroupedRows{.groups = 8, .counts = &p, .capacity = 64, .rows = 512}));
-  EXPECT_FALSE(ex::grouped_takes_64_rows(GroupedRows{.groups = 8, .counts = &p, .capacity = 65, .rows = 520}));
+  EXPECT_TRUE(kn::grouped_takes_64_rows(GroupedRows{.groups = 128, .offsets = &p, .rows = 128 * 64}));
+  EXPECT_FALSE(kn::grouped_takes_64_rows(GroupedRows{.groups = 128, .offsets = &p, .rows = 128 * 64 + 1}));
+  EXPECT_TRUE(kn::grouped_takes_64_rows(GroupedRows{.groups = 8, .counts = &p, .capacity = 64, .rows = 512}));
+  EXPECT_FALSE(kn::grouped_takes_64_rows(GroupedRows{.groups = 8, .counts = &p, .capacity = 65, .rows = 520}));
   // The workspace the choice needs is the narrow tile's (more tile rows).
-  ex::GroupedBf16Arguments<false> args;
+  kn::GroupedBf16Arguments<false> args;
   args.rows = GroupedRows{.groups = 4, .offsets = &p, .rows = 1000};
-  EXPECT_EQ(ex::grouped_gemm_bf16_workspace_bytes<false>(args), ex::GroupedWorkspaceLayout(4, 1000 / 64 + 4).bytes);
+  EXPECT_EQ(kn::grouped_gemm_bf16_workspace_bytes<false>(args), kn::GroupedWorkspaceLayout(4, 1000 / 64 + 4).bytes);
 }

@@ -1,9 +1,0 @@
-// SPDX-License-Identifier: Apache-2.0
-// Grouped block-scaled e4m3 for sm_90a (DeepSeek-V3's experts): 128 x 128 tiles.
-#include "grouped_gemm_sm90.cuh"
-#include "plans.hpp"
-
-namespace cute_cpp::examples {
-template void run_grouped_gemm<plans::Fp8E4M3BlockwiseGrouped>(
-    GroupedGemmArguments<plans::Fp8E4M3BlockwiseGrouped> const&, cudaStream_t);
-}  // namespace cute_cpp::examples

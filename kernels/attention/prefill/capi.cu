@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: Apache-2.0
+// SPDX-FileCopyrightText: 2026 cute-cpp authors
+// A C entry point to the attention kernels (libcute_cpp_fmha.so), for callers without C++: Python's
+// ctypes in bench_sdpa.py, which times it against PyTorch's cuDNN attention in one process.
+#include <cute_cpp/kernels/common/capi.hpp>
+#include <cute_cpp/kernels/attention/prefill/fmha.hpp>
+
+
+extern "C" {
+
+/// O = attention(Q, K, V); returns 0, or 1 with the error (naming the rule) in `message`.
+/// dtype: 0 bf16, 1 f16. strides: element strides (batch, seq, head) of q, k, v, o (12 values;
+/// all 0 for contiguous). cu_seqlens_*: device offsets for varlen, or null.
+int cute_cpp_fmha_forward(int dtype, void const* q, void const* k, void const* v, void* o, float* lse,
+                          long long const* strides, int batch, int seq_q, int seq_k, int heads_q, int heads_kv,
+                          int head_dim, int head_dim_v, float softmax_scale, int causal, int window_left,
+                          int window_right, int const* cu_seqlens_q, int const* cu_seqlens_k, long long total_q,
+                          long long total_k, void* stream, char* message, unsigned long message_size) {
+  auto const run = [&](auto tag) {
+    using T = decltype(tag);
+    cute_cpp::kernels::FmhaArguments<T> a;
+    a.q = static_cast<T const*>(q);
+    a.k = static_cast<T const*>(k);
+    a.v = static_cast<T const*>(v);
+    a.o = static_cast<T*>(o);
+    a.lse = lse;
+    cute_cpp::kernels::unpack_attention_strides(strides, a.q_stride, a.k_stride, a.v_stride, a.o_stride);
+    a.batch = batch;
+    a.seq_q = seq_q;
+    a.seq_k = seq_k;
+    a.heads_q = heads_q;
+    a.heads_kv = heads_kv;
+    a.head_dim = head_dim;
+    a.head_dim_v = head_dim_v;
+    a.softmax_scale = softmax_scale;
+    a.causal = causal != 0;
+    a.window_left = window_left;
+    a.window_right = window_right;
+    a.cu_seqlens_q = cu_seqlens_q;
+    a.cu_seqlens_k = cu_seqlens_k;
+    a.total_q = total_q;
+    a.total_k = total_k;
+    cute_cpp::kernels::run_attention<T>(a, static_cast<cudaStream_t>(stream));
+  };
+  return cute_cpp::kernels::capi_call(dtype, message, message_size, run);
+}
+
+}  // extern "C"

@@ -1,0 +1,371 @@
+// SPDX-License-Identifier: Apache-2.0
+// SPDX-FileCopyrightText: 2026 cute-cpp authors
+#pragma once
+// The GEMM instantiations this example builds (each explicitly instantiated in a *_sm90.cu file).
+#include <cute_cpp/kernels/gemm/gemm.hpp>
+#include <cute_cpp/kernels/gemm/gemm_tile_table.hpp>
+#include <cute_cpp/kernels/gemm/grouped_gemm.hpp>
+
+#include <cute_cpp/host/target_check.hpp>
+
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+#include <cuda_fp8.h>
+
+#include <algorithm>
+#include <iterator>
+#include <type_traits>
+#include <utility>
+
+namespace cute_cpp::kernels::plans {
+
+using bf16 = __nv_bfloat16;
+using f16 = __half;
+constexpr auto K = OperandMajorMode::K;
+constexpr auto MN = OperandMajorMode::MN;
+using epilogue::Identity;
+
+/// 128 x 256 x 64 in 4 stages (192 KB of stages + 32 KB of output buffers), in clusters of two
+/// CTAs along M that share (multicast) each B tile: without the cluster the tile is bound by L2
+/// (README: measurements).
+template <class TA, class TC, OperandMajorMode MA, OperandMajorMode MB, class Op = Identity>
+using Wide = GemmPlan<TA, TA, TC, GemmConfig{.stages = 4, .cluster_m = 2, .major_a = MA, .major_b = MB}, Op>;
+
+/// 320 columns: each consumer warpgroup's 64 x 320 slab is two n160 wgmma atoms (160 of its
+/// registers), and a stage (16 + 40 KB) leaves room for three. Fewer waves where 128 x 256 tiles
+/// leave the last one mostly empty (4096 x 14336: 10.9 waves against 13.6), but with three
+/// stages each tile is slower (README); choose_gemm_tile does not take it.
+using Bf16TN320 = GemmPlan<bf16, bf16, bf16, GemmConfig{.block_n = 320, .stages = 3, .cluster_m = 2}>;
+
+/// The tiles the heuristic and the tuner choose among (GemmTile) for one element type and operand
+/// layout, C row-major in T. Narrower tiles for problems with few 128 x 256 ones: more stages
+/// fill the same shared memory; without clusters for a single tile row.
+/// 112 columns: 14336 / 112 = 128 tiles fill one wave of 132 SMs without split-K. Alone, every
+/// CTA reads the same A tile from L2 at once; in clusters of two CTAs along N, which share
+/// (multicast) the A tile, a quarter faster (README).
+/// swapN: A and B swapped for problems of few rows: 128 columns of C (rows of the swapped
+/// product) by N rows, C written column-major (= the original row-major C); 12 stages for 16
+/// rows, the deepest pipeline that fits (README: the stage sweep).
+/// NOTE: an M/N-major operand is loaded in boxes of whole 128-byte swizzle rows, 64 elements: the
+/// tiles whose M/N-major part is narrower (n64 in pairs, n112cn2, swap16, swap32) are not built
+/// for that layout; `has` says which are, and `nearest` what stands in.
+template <class T, OperandMajorMode MA, OperandMajorMode MB>
+struct TileFamily {
+  template <int Rows, int Stages, int ClusterM = 1>
+  using Swapped = GemmPlan<T, T, T, GemmConfig{.block_n = Rows, .stages = Stages, .cluster_m = ClusterM, .major_a = MB,
+                                               .major_b = MA, .layout_c = LayoutEnum::ColMajor}>;
+  using n256 = Wide<T, T, MA, MB>;
+  using n128 = GemmPlan<T, T, T, GemmConfig{.block_n = 128, .stages = 6, .cluster_m = 2, .major_a = MA, .major_b = MB}>;
+  using n64 = GemmPlan<T, T, T, GemmConfig{.block_n = 64, .stages = 8, .cluster_m = 2, .major_a = MA, .major_b = MB}>;
+  using n256c1 = GemmPlan<T, T, T, GemmConfig{.stages = 4, .major_a = MA, .major_b = MB}>;
+  using n128c1 = GemmPlan<T, T, T, GemmConfig{.block_n = 128, .stages = 6, .major_a = MA, .major_b = MB}>;
+  using n112cn2 =
+      GemmPlan<T, T, T, GemmConfig{.block_n = 112, .stages = 7, .cluster_n = 2, .major_a = MA, .major_b = MB}>;
+  using n64c1 = GemmPlan<T, T, T, GemmConfig{.block_n = 64, .stages = 8, .major_a = MA, .major_b = MB}>;
+  using swap16 = Swapped<16, 12>;
+  using swap32 = Swapped<32, 10>;
+  using swap64 = Swapped<64, 8>;
+  using simt = SimtGemmPlan<T, T, MA, MB>;
+
+  /// Whether `tile` is built for this layout (the NOTE above).
+  static constexpr bool has(GemmTile tile) {
+    switch (tile) {
+      case GemmTile::n64:
+      case GemmTile::n112cn2: return MB == OperandMajorMode::K;
+      case GemmTile::swap16:
+      case GemmTile::swap32: return MA == OperandMajorMode::K;
+      default: return true;
+    }
+  }
+  /// `tile`, or the built tile closest to it.
+  static constexpr GemmTile nearest(GemmTile tile) {
+    if (has(tile)) return tile;
+    switch (tile) {
+      case GemmTile::n64: return GemmTile::n64c1;
+      case GemmTile::n112cn2: return GemmTile::n128c1;
+      default: return GemmTile::swap64;
+    }
+  }
+};
+
+using Bf16TN128 = TileFamily<bf16, K, K>::n128;
+using Bf16TN64 = TileFamily<bf16, K, K>::n64;
+using Bf16TN128NoCluster = TileFamily<bf16, K, K>::n128c1;
+using Bf16TN64NoCluster = TileFamily<bf16, K, K>::n64c1;
+using Bf16TN112NoCluster = GemmPlan<bf16, bf16, bf16, GemmConfig{.block_n = 112, .stages = 7}>;
+using Bf16TN112ClusterN = TileFamily<bf16, K, K>::n112cn2;
+using Bf16TNSwap16 = TileFamily<bf16, K, K>::swap16;
+using Bf16TNSwap32 = TileFamily<bf16, K, K>::swap32;
+using Bf16TNSwap64 = TileFamily<bf16, K, K>::swap64;
+/// The sweep's comparison for one tile row of 128: 128 x 128 tiles in pairs sharing A.
+using Bf16TNSwap128c2 = TileFamily<bf16, K, K>::Swapped<128, 6, 2>;
+
+/// CUDA cores for the smallest problems (choose_gemm_tile), where the tensor-core kernel's fixed
+/// costs are most of the time.
+using Bf16TNSimt = TileFamily<bf16, K, K>::simt;
+using Bf16NTSimt = SimtGemmPlan<bf16, bf16, MN, MN>;  ///< the loads of MN-major operands (checked)
+
+/// PingPong: each consumer warpgroup takes whole 64 x 256 tiles, alternately.
+using Bf16TNPingPong = GemmPlan<bf16, bf16, bf16,
+                                GemmConfig{.block_m = 64, .stages = 4, .cluster_m = 2,
+                                           .schedule = KernelSchedule::PingPong}>;
+
+/// The same tile without clusters: the benchmark's measure of what multicast buys.
+using Bf16TNNoCluster = TileFamily<bf16, K, K>::n256c1;
+
+using Bf16TN = Wide<bf16, bf16, K, K>;
+using Bf16NN = Wide<bf16, bf16, MN, K>;
+using Bf16TT = Wide<bf16, bf16, K, MN>;
+using Bf16NT = Wide<bf16, bf16, MN, MN>;
+using F16TN = Wide<f16, f16, K, K>;
+using Bf16TNf32 = Wide<bf16, float, K, K>;
+/// fp32 out into a column-major C (the epilogue writes it element by element, in two boxes of
+/// 32 rows per 64-row slab).
+using Bf16TNf32ColMajor =
+    GemmPlan<bf16, bf16, float, GemmConfig{.block_n = 64, .stages = 6, .layout_c = LayoutEnum::ColMajor}>;
+/// alpha * A B + beta * S + bias without an activation (cute_cpp_gemm_bf16_epilogue's "none").
+using Bf16TNLinear = Wide<bf16, bf16, K, K, epilogue::LinearCombination<bf16>>;
+using Bf16TNRelu = Wide<bf16, bf16, K, K, epilogue::LinearCombination<bf16, epilogue::ReLU>>;
+using Bf16TNGelu = Wide<bf16, bf16, K, K, epilogue::LinearCombination<bf16, epilogue::GELU>>;
+using Bf16TNSilu = Wide<bf16, bf16, K, K, epilogue::LinearCombination<bf16, epilogue::SiLU>>;
+/// silu(gate) * up of a B that interleaves gate and up columns (the fused gate-up projection of
+/// an FFN): 128 x 128 of C per 128 x 256 tile.
+using Bf16TNSwiGLU = Wide<bf16, bf16, K, K, epilogue::SwiGLU>;
+
+/// FP8 (e4m3 or e5m2, any mix) with bf16 out, scaled per tensor or per row and column in the
+/// epilogue (epilogue::Dequantize), 128 x 256 x 128 tiles: a K block of 128 one-byte elements is
+/// the same 128-byte swizzled row as bf16's 64, so the stages and shared memory match Wide's.
+/// fp32 accumulation in wgmma's accumulator throughout (cuBLASLt's fast-accumulation mode).
+template <class TA, class TB>
+using Fp8TN = GemmPlan<TA, TB, bf16, GemmConfig{.block_k = 128, .stages = 4, .cluster_m = 2}, epilogue::Dequantize<>>;
+using e4m3 = __nv_fp8_e4m3;
+using e5m2 = __nv_fp8_e5m2;
+using Fp8E4M3 = Fp8TN<e4m3, e4m3>;
+using Fp8E5M2E4M3 = Fp8TN<e5m2, e4m3>;  ///< gradients (e5m2) against weights (e4m3)
+/// Blockwise-scaled e4m3 (BlockScales: 1 x 128 on A, 128 x 128 on B), each K block's products
+/// promoted into the fp32 accumulator with their scales: 128 x 128 x 128 tiles (the promoted
+/// accumulator and the K block's own, 64 + 64 floats a thread), six stages of 32 KB.
+using Fp8E4M3Blockwise =
+    GemmPlan<e4m3, e4m3, bf16, GemmConfig{.block_n = 128, .block_k = 128, .stages = 6, .cluster_m = 2,
+                                          .block_scaled = true}>;
+
+/// The same 192 columns wide (four stages of 40 KB): each K block's wgmmas are half as long again
+/// against the same wait and promotion.
+using Fp8E4M3BlockwiseN192 =
+    GemmPlan<e4m3, e4m3, bf16, GemmConfig{.block_n = 192, .block_k = 128, .stages = 4, .cluster_m = 2,
+                                          .block_scaled = true}>;
+
+/// f(std::type_identity<P>{}) for the block-scaled plan P of an n-column problem: 192-column tiles
+/// (faster by 10-17% at 4096-14336 columns, 2026-12-03), 128 for at most 128 columns.
+template <class F>
+decltype(auto) with_blockwise_plan(std::int64_t n, F&& f) {
+  if (n <= 128) return f(std::type_identity<Fp8E4M3Blockwise>{});
+  return f(std::type_identity<Fp8E4M3BlockwiseN192>{});
+}
+
+/// FP8 C, quantized by 1 x 128 blocks of a row with the scales the epilogue computes
+/// (GemmArguments::output_scales): a GEMM whose output is the next block-scaled GEMM's A without a
+/// bf16 round trip (DeepSeek-V3's chain). The block-scaled GEMM's tile, and the fused gate-up
+/// projection of an FFN, whose silu(gate) * up goes to an FP8 down projection.
+using Fp8E4M3BlockwiseToFp8 =
+    GemmPlan<e4m3, e4m3, e4m3, GemmConfig{.block_n = 128, .block_k = 128, .stages = 6, .cluster_m = 2,
+                                          .block_scaled = true}>;
+using Bf16TNSwiGLUToFp8 = Wide<bf16, e4m3, K, K, epilogue::SwiGLU>;
+
+/// Grouped (MoE experts; run_grouped_gemm): 128 x 256 tiles without clusters (the two tile rows of
+/// a cluster along M may belong to different groups, with different B), and the fused gate-up
+/// projection of the experts' FFN with the SwiGLU epilogue.
+using Bf16Grouped = GemmPlan<bf16, bf16, bf16, GemmConfig{.stages = 4, .grouped = true}>;
+using Bf16GroupedSwiGLU = GemmPlan<bf16, bf16, bf16, GemmConfig{.stages = 4, .grouped = true}, epilogue::SwiGLU>;
+/// 64-row tiles for groups of few rows (decode, fine-grained experts): half the rows a 128-row
+/// tile would waste; PingPong, each consumer warpgroup taking whole tiles in turn.
+using Bf16GroupedPingPong =
+    GemmPlan<bf16, bf16, bf16, GemmConfig{.block_m = 64, .stages = 4, .schedule = KernelSchedule::PingPong, .grouped = true}>;
+using Bf16GroupedPingPongSwiGLU =
+    GemmPlan<bf16, bf16, bf16, GemmConfig{.block_m = 64, .stages = 4, .schedule = KernelSchedule::PingPong, .grouped = true},
+             epilogue::SwiGLU>;
+
+/// Grouped blockwise-scaled e4m3 (DeepSeek-V3's experts): Fp8E4M3Blockwise's tile without the
+/// cluster; A's scales by row of the packed rows, B's per group (BlockScales::b_group_stride).
+/// NOTE: in pairs along N sharing A (cluster_n = 2) it ran 0.87-0.91x of this (2026-12-03).
+using Fp8E4M3BlockwiseGrouped =
+    GemmPlan<e4m3, e4m3, bf16, GemmConfig{.block_n = 128, .block_k = 128, .stages = 6, .block_scaled = true,
+                                          .grouped = true}>;
+/// NOTE: in 128 x 192 tiles the grouped consumer spills (108 bytes) and ran 0.89-0.93x of these
+/// (2026-12-03, DeepSeek-like experts): not built.
+
+/// Every plan the *_sm90.cu files instantiate (keep in step with them).
+using Instantiated = GemmPlanList<Bf16TN, Bf16NN, Bf16TT, Bf16NT, Bf16TNNoCluster, Bf16TN128, Bf16TN64, Bf16TN128NoCluster,
+                                  Bf16TN64NoCluster, Bf16TNPingPong, Bf16TNLinear, Bf16TNRelu, Bf16TNGelu, Bf16TNSilu, Bf16TNSwiGLU,
+                                  Bf16TN112NoCluster, Bf16TN112ClusterN, Bf16TNSwap16, Bf16TNSwap32, Bf16TNSwap64,
+                                  Bf16TNSwap128c2, F16TN, Bf16TNf32, Bf16TNf32ColMajor, Bf16TN320>;
+/// The grouped plans (gemm_grouped_sm90.cu; examples/grouped_gemm_sm90 runs them).
+using GroupedInstantiated =
+    GemmPlanList<Bf16Grouped, Bf16GroupedSwiGLU, Bf16GroupedPingPong, Bf16GroupedPingPongSwiGLU, Fp8E4M3BlockwiseGrouped>;
+template <class L1, class L2>
+struct JoinedPlanLists;
+template <class... A, class... B>
+struct JoinedPlanLists<GemmPlanList<A...>, GemmPlanList<B...>> {
+  using type = GemmPlanList<A..., B...>;
+};
+/// The dense bf16 plans and the grouped ones: what a program running both links (moe_sm90).
+using DenseAndGrouped = typename JoinedPlanLists<Instantiated, GroupedInstantiated>::type;
+/// The FP8 plans (gemm_fp8_sm90.cu; examples/gemm_fp8_sm90 runs them).
+using Fp8Instantiated = GemmPlanList<Fp8E4M3, Fp8E5M2E4M3, Fp8E4M3Blockwise, Fp8E4M3BlockwiseN192, Fp8E4M3BlockwiseToFp8,
+                                     Bf16TNSwiGLUToFp8>;
+
+}  // namespace cute_cpp::kernels::plans
+
+namespace cute_cpp::kernels {
+
+/// The arguments of the GEMMs the tile heuristic dispatches: T in and out, the Identity epilogue.
+template <class T>
+using AutoGemmArguments = GemmProblemArguments<T, T, T, epilogue::Identity>;
+
+/// f(std::type_identity<P>{}, args) for the plan P of `tile` (or the nearest built for the layout:
+/// TileFamily::nearest) for T and operand majors MA, MB, or a swapped plan P with the arguments
+/// swapped (swap_ab_arguments).
+template <OperandMajorMode MA = plans::K, OperandMajorMode MB = plans::K, class T, class F>
+decltype(auto) with_tile_plan(GemmTile tile, AutoGemmArguments<T> const& args, F&& f) {
+  using Family = plans::TileFamily<T, MA, MB>;
+  using Home = typename Family::n256;
+  auto const on = [&]<class P>(std::type_identity<P> plan) -> decltype(auto) { return f(plan, args); };
+  auto const swapped = [&]<class P>(std::type_identity<P> plan) -> decltype(auto) {
+    return f(plan, swap_ab_arguments<P, Home>(args));
+  };
+  switch (Family::nearest(tile)) {
+    case GemmTile::n256: break;
+    case GemmTile::n128: return on(std::type_identity<typename Family::n128>{});
+    case GemmTile::n64:
+      if constexpr (Family::has(GemmTile::n64)) return on(std::type_identity<typename Family::n64>{});
+      break;
+    case GemmTile::n256c1: return on(std::type_identity<typename Family::n256c1>{});
+    case GemmTile::n128c1: return on(std::type_identity<typename Family::n128c1>{});
+    case GemmTile::n112cn2:
+      if constexpr (Family::has(GemmTile::n112cn2)) return on(std::type_identity<typename Family::n112cn2>{});
+      break;
+    case GemmTile::n64c1: return on(std::type_identity<typename Family::n64c1>{});
+    case GemmTile::swap16:
+      if constexpr (Family::has(GemmTile::swap16)) return swapped(std::type_identity<typename Family::swap16>{});
+      break;
+    case GemmTile::swap32:
+      if constexpr (Family::has(GemmTile::swap32)) return swapped(std::type_identity<typename Family::swap32>{});
+      break;
+    case GemmTile::swap64: return swapped(std::type_identity<typename Family::swap64>{});
+    case GemmTile::simt: return on(std::type_identity<typename Family::simt>{});
+  }
+  return on(std::type_identity<Home>{});
+}
+
+/// The mask of gemm_tile_choices a shape may take: all but SIMT's unless the skinny kernel runs it.
+inline std::uint64_t gemm_table_allowed(bool skinny) {
+  std::uint64_t allowed = ~std::uint64_t{0};
+  for (std::size_t c = 0; c < std::size(gemm_tile_choices); ++c)
+    if (gemm_tile_choices[c].tile == GemmTile::simt && !skinny) allowed &= ~(std::uint64_t{1} << c);
+  return allowed;
+}
+
+/// The tile and cut for an m x n x k problem on `sms` SMs: on the 132 SMs of the H200, where the
+/// tile table (gemm_tile_table.hpp) was measured, the table's choice for the nearest measured
+/// shapes; elsewhere (or where the table has no choice) choose_gemm_tile's tile with the
+/// heuristic's cut. The table's SIMT choices stand for the skinny kernel (simt_gemv.cuh), so
+/// SIMT is chosen only where that kernel runs (simt_skinny for the operands' major modes). The
+/// last few shapes' choices are kept per thread (a table lookup is a few hundred distances).
+inline GemmChoice choose_gemm_plan(std::int64_t m, std::int64_t n, std::int64_t k, int sms,
+                                   OperandMajorMode major_a = plans::K, OperandMajorMode major_b = plans::K) {
+  if (sms != gemm_table_sms) return {choose_gemm_tile(m, n, k, sms)};
+  bool const skinny = simt_skinny(m, n, k, major_a, major_b);
+  struct Known {
+    std::int64_t m = -1, n = -1, k = -1;
+    bool skinny = false;
+    GemmChoice choice;
+  };
+  constexpr unsigned kept = 16;
+  thread_local Known known[kept];
+  thread_local unsigned next = 0;
+  for (Known const& e : known)
+    if (e.m == m && e.n == n && e.k == k && e.skinny == skinny) return e.choice;
+  GemmChoice const choice = choose_from_table(m, n, k, gemm_tile_table, gemm_tile_choices, gemm_table_neighbours,
+                                              gemm_table_allowed(skinny))
+                                .value_or(GemmChoice{choose_gemm_tile(m, n, k, sms)});
+  known[next++ % kept] = {m, n, k, skinny, choice};
+  return choice;
+}
+
+/// Plan P's arguments `a` with the cut of `c` where `a` leaves the cut to the heuristic: whole
+/// tiles, stream-K, or K splits (at most one per two K blocks; none where K has fewer than four).
+template <class P>
+GemmArguments<P> cut_as(GemmArguments<P> a, GemmChoice const& c) {
+  if (a.decomposition != Decomposition::Heuristic || c.decomposition == Decomposition::Heuristic) return a;
+  if constexpr (is_simt_plan_v<P>) return a;  // whole tiles only
+  else {
+    a.decomposition = c.decomposition;
+    if (c.decomposition == Decomposition::SplitK) {
+      std::int64_t const half = (a.k + P::block_k - 1) / P::block_k / 2;
+      if (half < 2) a.decomposition = Decomposition::Heuristic;
+      else a.k_splits = int(std::min<std::int64_t>(c.k_splits, half));
+    }
+    return a;
+  }
+}
+
+/// cut_as for a run: the chosen cut only where the workspace holds what it needs (else the
+/// heuristic's, which falls back to whole tiles without room).
+template <class P>
+GemmArguments<P> cut_for_run(GemmArguments<P> const& a, GemmChoice const& c) {
+  GemmArguments<P> const cut = cut_as<P>(a, c);
+  if (cut.decomposition == a.decomposition) return a;
+  std::size_t const need = gemm_workspace_bytes<P>(cut);
+  return need == 0 || (cut.workspace != nullptr && need <= cut.workspace_bytes) ? cut : a;
+}
+
+/// choose_gemm_plan for args' shape and layout on this device's SMs (asked once).
+template <OperandMajorMode MA, OperandMajorMode MB, class T>
+GemmChoice chosen_gemm_plan(AutoGemmArguments<T> const& args) {
+  static int const sms = host::multiprocessor_count();
+  return choose_gemm_plan(args.m, args.n, args.k, sms, MA, MB);
+}
+
+/// C = A B in T (bf16 or fp16) with A MA-major and B MB-major (C row-major), with the tile
+/// choose_gemm_tile picks for the shape, or, with CUTE_CPP_TUNE=1 in the environment, the one
+/// the process's GemmTuner measured fastest. Built for bf16 and fp16 and every layout.
+template <class T, OperandMajorMode MA, OperandMajorMode MB>
+void run_gemm_auto(AutoGemmArguments<T> const& args, cudaStream_t stream);
+/// The split-K workspace run_gemm_auto needs for `args`.
+template <class T, OperandMajorMode MA, OperandMajorMode MB>
+std::size_t gemm_auto_workspace_bytes(AutoGemmArguments<T> const& args);
+/// run_gemm_auto's GEMM with a given choice: `c`'s tile (TileFamily::nearest for the layout) and,
+/// where the arguments leave the cut to the heuristic, its cut (cut_for_run). The tuner's and the
+/// benchmarks' way to run any tile of any family.
+template <class T, OperandMajorMode MA, OperandMajorMode MB>
+void run_gemm_choice(GemmChoice const& c, AutoGemmArguments<T> const& args, cudaStream_t stream);
+/// The workspace run_gemm_choice needs for `c` and `args`.
+template <class T, OperandMajorMode MA, OperandMajorMode MB>
+std::size_t gemm_choice_workspace_bytes(GemmChoice const& c, AutoGemmArguments<T> const& args);
+
+/// bf16 C = A B with A and B K-major (a linear layer's x W^T): run_gemm_auto's most common case.
+inline void run_gemm_bf16_tn(GemmArguments<plans::Bf16TN> const& args, cudaStream_t stream) {
+  run_gemm_auto<plans::bf16, plans::K, plans::K>(args, stream);
+}
+inline std::size_t gemm_bf16_tn_workspace_bytes(GemmArguments<plans::Bf16TN> const& args) {
+  return gemm_auto_workspace_bytes<plans::bf16, plans::K, plans::K>(args);
+}
+
+/// Whether a grouped problem takes 64-row tiles: groups of at most 64 rows on average (contiguous)
+/// or of that capacity (masked), where a 128-row tile would be mostly empty.
+constexpr bool grouped_takes_64_rows(GroupedRows const& rows) {
+  return rows.masked() ? rows.capacity <= 64 : rows.rows <= 64 * std::int64_t(rows.groups);
+}
+/// bf16 grouped C = A B^T (grouped_gemm.hpp), in 64- or 128-row tiles (grouped_takes_64_rows);
+/// with `swiglu`, B interleaves gate and up rows and C is silu(gate) * up (epilogue::SwiGLU).
+template <bool SwiGLU = false>
+using GroupedBf16Arguments = GroupedGemmArguments<std::conditional_t<SwiGLU, plans::Bf16GroupedSwiGLU, plans::Bf16Grouped>>;
+template <bool SwiGLU>
+void run_grouped_gemm_bf16(GroupedBf16Arguments<SwiGLU> const& args, cudaStream_t stream);
+/// The workspace run_grouped_gemm_bf16 needs (that of the 64-row tiles: more tile rows).
+template <bool SwiGLU>
+std::size_t grouped_gemm_bf16_workspace_bytes(GroupedBf16Arguments<SwiGLU> const& args) {
+  return GroupedWorkspaceLayout(args.rows.groups, args.rows.tile_rows(plans::Bf16GroupedPingPong::block_m)).bytes;
+}
+
+}  // namespace cute_cpp::kernels

@@ -1,0 +1,211 @@
+// SPDX-License-Identifier: Apache-2.0
+// SPDX-FileCopyrightText: 2026 cute-cpp authors
+#pragma once
+// The SIMT GEMM's kernel for a skinny problem: M or N of at most 8 beside a K-major other operand
+// (a matrix-vector product, or a few of them: one decode token through a linear layer, 23 x 1 x
+// 11488); the short operand may be either major-ness. The tensor-core kernel pads the short side
+// to a 16- or 128-row tile and walks K in one CTA per output tile; here a warp streams one row of
+// the long operand along K in 16-byte loads and multiplies it with every row of the short one
+// (L1-resident, read by every warp), and up to eight warps of a CTA share one row's K, meeting in
+// shared memory: a long-K, few-row product spreads over the GPU without split-K's workspace.
+#include <cute_cpp/kernels/gemm/gemm.hpp>
+
+#include <cute_cpp/arch/griddepcontrol.hpp>
+#include <cute_cpp/host/launch.hpp>
+
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+
+#include <algorithm>
+#include <stdexcept>
+#include <type_traits>
+
+namespace cute_cpp::kernels {
+
+namespace gemv {
+inline constexpr int threads = 256, warps = threads / 32;
+/// Elements of a 16-byte load of 16-bit operands.
+inline constexpr int vector = 8;
+/// Warps a GPU of `sms` SMs needs to keep its DRAM busy: 4 CTAs of 8 warps on each.
+inline std::int64_t warps_to_fill(int sms) { return std::int64_t(sms) * 4 * warps; }
+
+/// One skinny product: `rows` long rows of K each times `short_rows` short ones, as pointers and
+/// strides (so either of A and B may be the short one, and C either layout).
+template <class T, class TC>
+struct Problem {
+  T const* long_op = nullptr;
+  T const* short_op = nullptr;
+  TC* c = nullptr;
+  std::int64_t ld_long = 0, ld_short = 0;
+  std::int64_t rows = 0, k = 0;
+  int short_rows = 0;
+  std::int64_t c_long_stride = 0, c_short_stride = 0;  // C's element (long row l, short row s): l * c_long_stride + s * c_short_stride
+  int warps_per_row = 1;                               // 1, 2, 4 or 8: the warps sharing a long row's K
+};
+
+/// The 8 elements of a 16-byte load, as floats.
+template <class T>
+__device__ __forceinline__ void widen(uint4 const& raw, float (&to)[vector]) {
+  auto const* pairs = reinterpret_cast<unsigned const*>(&raw);
+#pragma unroll
+  for (int i = 0; i < 4; ++i) {
+    float2 f;
+    if constexpr (std::is_same_v<T, __nv_bfloat16>) f = __bfloat1622float2(*reinterpret_cast<__nv_bfloat162 const*>(pairs + i));
+    else f = __half22float2(*reinterpret_cast<__half2 const*>(pairs + i));
+    to[2 * i] = f.x;
+    to[2 * i + 1] = f.y;
+  }
+}
+
+/// Long-operand vectors a thread loads per round: every load of a round (these and the short
+/// operand's vectors at the same K) is issued before the first is used, so a round costs one
+/// memory round trip, 8 or 9 loads in flight per thread. NOTE: 8 long vectors beside one short
+/// row took 90 registers (2 CTAs an SM) and ran slower than 4 wherever many rows had little K
+/// each (candidate sweeps of 2026-12-03: 25217 x 1 x 344 in 23.0 us at b52f891; 13.2 us in this
+/// kernel's first form, 4 long vectors at 48 registers).
+template <int Short>
+inline constexpr int round_vectors = Short >= 8 ? 1 : Short >= 4 ? 2 : 4;
+}  // namespace gemv
+
+/// Short: the short operand's rows rounded up to 1, 2, 4 or 8 (the accumulators a thread holds).
+/// ShortK: the short operand is K-major (its row's 8 elements one 16-byte load); else element
+/// (s, k) sits at k * ld_short + s and is loaded alone (skinny_scattered_loads bounds where).
+template <class T, class TC, int Short, bool ShortK>
+__global__ void __launch_bounds__(gemv::threads) simt_gemv_kernel(gemv::Problem<T, TC> const p) {
+  using namespace gemv;
+  // Programmatic dependent launch (no-ops for a plain launch): the next grid may launch now; the
+  // operands may be the previous grid's output, so nothing is read before its memory is.
+  arch::griddepcontrol_launch_dependents();
+  arch::griddepcontrol_wait();
+  int const warp = int(threadIdx.x) / 32, lane = int(threadIdx.x) % 32;
+  int const rows_per_cta = warps / p.warps_per_row;
+  std::int64_t const row = std::int64_t(blockIdx.x) * rows_per_cta + warp / p.warps_per_row;
+  int const slice = warp % p.warps_per_row;
+  float acc[Short] = {};
+  if (row < p.rows) {
+    T const* const long_row = p.long_op + row * p.ld_long;
+    std::int64_t const vectors = p.k / vector;
+    std::int64_t const stride = std::int64_t(p.warps_per_row) * 32;  // vectors between a thread's loads
+    constexpr int round = round_vectors<Short>;
+    for (std::int64_t v0 = slice * 32 + lane; v0 < vectors; v0 += round * stride) {
+      uint4 x[round];
+      // The short rows' elements at the same K: 16-byte loads (K-major) or elements (MN-major).
+      std::conditional_t<ShortK, uint4[round][Short], T[round][Short][vector]> y;
+#pragma unroll
+      for (int u = 0; u < round; ++u) {
+        std::int64_t const v = v0 + u * stride;
+        if (v >= vectors) continue;
+        x[u] = __ldg(reinterpret_cast<uint4 const*>(long_row) + v);
+#pragma unroll
+        for (int s = 0; s < Short; ++s) {
+          if (s >= p.short_rows) continue;
+          if constexpr (ShortK) {
+            y[u][s] = __ldg(reinterpret_cast<uint4 const*>(p.short_op + s * p.ld_short) + v);
+          } else {
+#pragma unroll
+            for (int e = 0; e < vector; ++e) y[u][s][e] = p.short_op[(v * vector + e) * p.ld_short + s];
+          }
+        }
+      }
+#pragma unroll
+      for (int u = 0; u < round; ++u) {
+        if (v0 + u * stride >= vectors) continue;
+        float a[vector];
+        widen<T>(x[u], a);
+#pragma unroll
+        for (int s = 0; s < Short; ++s) {
+          if (s >= p.short_rows) continue;
+          float b[vector];
+          if constexpr (ShortK) {
+            widen<T>(y[u][s], b);
+          } else {
+#pragma unroll
+            for (int e = 0; e < vector; ++e) b[e] = float(y[u][s][e]);
+          }
+#pragma unroll
+          for (int e = 0; e < vector; ++e) acc[s] = fmaf(a[e], b[e], acc[s]);
+        }
+      }
+    }
+    // K's last k % 8 elements, one a lane of the row's first warp.
+    std::int64_t const tail = vectors * vector + lane;
+    if (slice == 0 && tail < p.k) {
+      float const x = float(long_row[tail]);
+#pragma unroll
+      for (int s = 0; s < Short; ++s)
+        if (s < p.short_rows)
+          acc[s] = fmaf(x, float(p.short_op[ShortK ? s * p.ld_short + tail : tail * p.ld_short + s]), acc[s]);
+    }
+  }
+  __shared__ float partial[warps][Short];
+#pragma unroll
+  for (int s = 0; s < Short; ++s) {
+#pragma unroll
+    for (int offset = 16; offset > 0; offset /= 2) acc[s] += __shfl_xor_sync(0xffffffffu, acc[s], offset);
+    if (lane == 0) partial[warp][s] = acc[s];
+  }
+  __syncthreads();
+  int const t = int(threadIdx.x);
+  if (t >= rows_per_cta * p.short_rows) return;
+  int const r = t / p.short_rows, s = t % p.short_rows;
+  std::int64_t const out = std::int64_t(blockIdx.x) * rows_per_cta + r;
+  if (out >= p.rows) return;
+  float sum = 0.0f;  // the row's warps in K order
+  for (int w = 0; w < p.warps_per_row; ++w) sum += partial[r * p.warps_per_row + w][s];
+  p.c[out * p.c_long_stride + s * p.c_short_stride] = TC(sum);
+}
+
+/// Launches the skinny kernel for checked arguments whose short operand skinny_short_operand
+/// named (`side`, not none). A long row's K is shared by as many warps (up to 8) as fill the GPU,
+/// while each keeps at least a warp-wide load's worth of K.
+template <class Plan>
+void run_simt_gemv(GemmArguments<Plan> const& args, SkinnyShort side, cudaStream_t stream) {
+  using T = typename Plan::TA;
+  using TC = typename Plan::TC;
+  bool const a_short = side == SkinnyShort::a;
+  bool const c_row = Plan::layout_c == LayoutEnum::RowMajor;
+  gemv::Problem<T, TC> p;
+  p.long_op = a_short ? args.b : args.a;
+  p.short_op = a_short ? args.a : args.b;
+  p.ld_long = a_short ? args.ldb : args.lda;
+  p.ld_short = a_short ? args.lda : args.ldb;
+  p.rows = a_short ? args.n : args.m;
+  p.short_rows = int(a_short ? args.m : args.n);
+  p.k = args.k;
+  p.c = args.c;
+  // C (m, n) sits at m * ldc + n (row-major) or n * ldc + m; the long rows are n when A is short.
+  std::int64_t const m_stride = c_row ? args.ldc : 1, n_stride = c_row ? 1 : args.ldc;
+  p.c_long_stride = a_short ? n_stride : m_stride;
+  p.c_short_stride = a_short ? m_stride : n_stride;
+  static std::int64_t const warps_to_fill = gemv::warps_to_fill(host::multiprocessor_count());
+  std::int64_t const k_loads = std::max<std::int64_t>(1, args.k / (32 * gemv::vector));
+  while (p.warps_per_row < gemv::warps && p.rows * p.warps_per_row < warps_to_fill &&
+         2 * p.warps_per_row <= k_loads)
+    p.warps_per_row *= 2;
+  int const rows_per_cta = gemv::warps / p.warps_per_row;
+  std::int64_t const ctas = (p.rows + rows_per_cta - 1) / rows_per_cta;
+  if (ctas > std::int64_t(0x7fffffff))
+    host::argument_error("gemm.shape", "the skinny SIMT GEMM's grid takes at most 2^31 - 1 CTAs (got " +
+                                           std::to_string(ctas) + ")");
+  host::LaunchConfig config;
+  config.grid = dim3(unsigned(ctas));
+  config.block = dim3(gemv::threads);
+  config.stream = stream;
+  auto const launch = [&]<bool ShortK>(std::bool_constant<ShortK>) {
+    auto const go = [&](auto kernel) { host::launch(kernel, "gemm_simt_gemv", config, p); };
+    if (p.short_rows == 1) go(&simt_gemv_kernel<T, TC, 1, ShortK>);
+    else if (p.short_rows == 2) go(&simt_gemv_kernel<T, TC, 2, ShortK>);
+    else if (p.short_rows <= 4) go(&simt_gemv_kernel<T, TC, 4, ShortK>);
+    else go(&simt_gemv_kernel<T, TC, 8, ShortK>);
+  };
+  constexpr bool a_k = Plan::major_a == OperandMajorMode::K, b_k = Plan::major_b == OperandMajorMode::K;
+  // Instantiated for the layouts this plan has: the long operand K-major, the short one either.
+  if (a_short) {
+    if constexpr (b_k) return launch(std::bool_constant<a_k>{});
+  } else {
+    if constexpr (a_k) return launch(std::bool_constant<b_k>{});
+  }
+  throw std::logic_error("cute-cpp: run_simt_gemv: the short operand's partner is not K-major (skinny_short_operand refuses it)");
+}
+
+}  // namespace cute_cpp::kernels
