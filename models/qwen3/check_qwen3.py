@@ -3,7 +3,8 @@
 # SPDX-FileCopyrightText: 2026 cute-cpp authors
 """GPU check of the end-to-end Qwen3 decoder (models/qwen3/cute-cpp-qwen3) against Hugging Face transformers.
 
-  check_qwen3.py --build BUILD [--work DIR] [--json FILE]
+  check_qwen3.py --build BUILD [--work DIR] [--json FILE] [--family all|none|SIZE,...] [--no-toys]
+                 [--configs-dir DIR]
 
 Runs BUILD/models/qwen3/cute-cpp-qwen3 as a subprocess and compares what it prints and writes with
 transformers' Qwen3ForCausalLM (eager attention) on the same checkpoints. Prints one line per check,
@@ -13,20 +14,29 @@ Checkpoints (random weights, bf16, written by transformers' save_pretrained, so 
 and the sharded index are what a real export has):
   tiny-tied     2 layers, hidden 256, 4 heads / 2 KV heads of 64, FFN 768, vocab 1000, tied, one file
   small-untied  3 layers, hidden 512, 8 heads / 2 KV heads of 128, FFN 1536, vocab 4096, untied, >= 3 shards
+  Qwen3-<size>  each dense Qwen3 config published in shared/models (qwen3-0.6b.json to qwen3-32b.json; the
+                MoE qwen3-30b-a3b.json is not one) with its published widths, vocab (151936),
+                tie_word_embeddings, rope_theta, rms_norm_eps and max_position_embeddings, at 4 layers
+                (Qwen3-0.6B at its full 28): 1.0 GB (1.7B) to 7.0 GB (32B). Built in bf16 on the GPU just
+                before its checks, saved in shards of at most 5 GB, deleted after its checks if they pass.
 Weights are N(0, 0.05); every RMSNorm weight (the layer norms, q_norm, k_norm, the final norm) is
 gain * (1 + 0.1 N(0, 1)), so a norm that is skipped or applied over the wrong axis shows. The gains:
 q_norm/k_norm 1.0, so that attention is peaked enough that RoPE and the KV cache matter (at 1.5 the
 model amplified bf16 rounding so much that transformers' own bf16 logits fell below cosine 0.999 against
-fp32, and no bf16 implementation could pass the check); the final norm
-sized so that logits have a standard deviation of about 4, so that greedy choices are rarely near-ties.
+fp32, and no bf16 implementation could pass the check); the final norm 4 / (0.05 sqrt(hidden)), so
+that logits have a standard deviation of about 4 at every hidden size and vocab (the logits check prints
+it), so that greedy choices are rarely near-ties.
 (The final norm, not the output matrix, carries the scale: scaling a tied embedding would also scale
 the input embedding, the residual stream would be mostly the last token's embedding, and the tied model
 would only repeat its last token.)
 
-Checks, per checkpoint unless noted:
+Checks, per checkpoint unless noted (the Qwen3-<size> checkpoints have logits, greedy with 32 tokens,
+batched-generate and the two graphs checks):
   logits.<ckpt>            `logits` of a 512-id and a 77-id prompt in one batch against the float32 model
-                           on each prompt alone: cosine >= 0.999 at every position (bf16 against fp32);
-                           the max |error| is shown next to transformers' own bf16 model's, for scale.
+                           on each prompt alone, beside transformers' own bf16 model on the same prompts.
+                           Passes when our rms error against fp32 is at most 2.5x transformers' bf16 one,
+                           and our cosine against fp32 at every position is >= 0.999, or >= transformers'
+                           own bf16 minimum cosine where that is lower. Both figures and the ratio shown.
   logits-batched.<ckpt>    the 77-id prompt alone against its rows of the batched run: cosine >= 0.9999.
   greedy.<ckpt>            128 greedy tokens after 40 random ids against transformers' bf16 generate.
                            Two bf16 implementations may part at a near-tie; where they part, the float32
@@ -47,11 +57,21 @@ Checks, per checkpoint unless noted:
   bad-input.<case>         an id equal to vocab_size, a negative id, a prompt longer than
                            max_position_embeddings, prompt + new tokens past --max-seq, a llama config and
                            a truncated shard: exit 2 and the rule id on stderr.
+A checkpoint that cannot be built or loaded by transformers is the failed check checkpoint.<ckpt>.
+--json writes one record per checkpoint: `qwen3 logits vs transformers fp32`, shape `<ckpt> 512+77`
+(`Qwen3-32B (4/64 layers) 512+77` where the depth is reduced), the minimum cosine.
+
+Options: --family picks the published configs: sizes as a comma list (0.6b,1.7b,4b,8b,14b,32b), `all`
+(the default) or `none`; --no-toys skips tiny-tied and small-untied, and with them sampling and bad-input;
+--configs-dir is the folder of qwen3-<size>.json (default: the first of <repo>/shared/models and
+<repo>/../shared/models that holds every selected one). Each checkpoint's wall time is printed (build,
+reference load, checks).
 
 Needs torch with CUDA, transformers 5.x (4.x spellings are tried where they differ), safetensors, numpy. The work folder
 (default: a temporary one, removed when every check passes) keeps the checkpoints and the program's
 outputs for a failed run."""
 import argparse
+import gc
 import inspect
 import json
 import math
@@ -62,6 +82,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -87,7 +108,8 @@ NORM_JITTER = 0.1      # every RMSNorm weight: gain * (1 + NORM_JITTER * N(0, 1)
 QK_NORM_GAIN = 1.0     # attention logits of std ~ QK_NORM_GAIN^2: peaked enough that positions matter
 LOGIT_STD = 4.0        # the final norm's gain is chosen to give logits of about this std
 
-COSINE_VS_FP32 = 0.999      # bf16 logits against the fp32 model, every position
+COSINE_VS_FP32 = 0.999      # bf16 logits against the fp32 model, every position (or transformers' bf16 minimum)
+RMS_VS_BF16 = 2.5           # our rms logit error against fp32 at most this many times transformers' bf16 one
 COSINE_BATCHED = 0.9999     # one prompt alone against the same prompt in a batch, every position
 NEAR_TIE = 0.05             # fp32 logit gap under which two greedy choices are a tie for bf16 ...
 NOISE_TIE = 3.0             # ... or under this many times bf16's own logit noise at that step (the rms of
@@ -101,6 +123,12 @@ BATCH_PROMPTS, BATCH_TOKENS = (5, 33, 130), 32
 SAMPLING_PROMPT, SAMPLING_TOKENS = 16, 64
 SAMPLING = {"temperature": 0.8, "top_k": 20, "top_p": 0.9}
 TIMEOUT_S = 300
+
+FAMILY = ("0.6b", "1.7b", "4b", "8b", "14b", "32b")  # the dense configs published as qwen3-<size>.json
+FAMILY_LAYERS = 4           # their depth here, except the sizes checked at full depth
+FAMILY_FULL_DEPTH = ("0.6b",)
+FAMILY_SHARD_SIZE = "5GB"
+FAMILY_GREEDY_TOKENS = 32
 
 
 @dataclass(frozen=True)
@@ -118,14 +146,30 @@ class Spec:
     max_positions: int
     tied: bool
     max_shard_size: str | None  # None: one model.safetensors
+    min_shards: int = 1
+    rope_theta: float = ROPE_THETA
+    rms_norm_eps: float = RMS_NORM_EPS
+    greedy_tokens: int = GREEDY_TOKENS
+    published_layers: int | None = None  # a published config's depth; None for the toy checkpoints
+
+    @property
+    def family(self):
+        return self.published_layers is not None
+
+    @property
+    def label(self):
+        """The name, with the depth where it is less than the published one."""
+        if not self.family or self.layers == self.published_layers:
+            return self.name
+        return f"{self.name} ({self.layers}/{self.published_layers} layers)"
 
     def config_fields(self):
         """config.json's fields that cute-cpp reads, as a hub Qwen3 config spells them."""
         return {"model_type": "qwen3", "vocab_size": self.vocab, "hidden_size": self.hidden,
                 "intermediate_size": self.intermediate, "num_hidden_layers": self.layers,
                 "num_attention_heads": self.heads, "num_key_value_heads": self.kv_heads, "head_dim": self.head_dim,
-                "max_position_embeddings": self.max_positions, "rms_norm_eps": RMS_NORM_EPS,
-                "rope_theta": ROPE_THETA, "tie_word_embeddings": self.tied}
+                "max_position_embeddings": self.max_positions, "rms_norm_eps": self.rms_norm_eps,
+                "rope_theta": self.rope_theta, "tie_word_embeddings": self.tied}
 
     @property
     def final_norm_gain(self):
@@ -137,8 +181,50 @@ SPECS = [
     Spec("tiny-tied", 0, layers=2, hidden=256, heads=4, kv_heads=2, head_dim=64, intermediate=768, vocab=1000,
          max_positions=1024, tied=True, max_shard_size=None),
     Spec("small-untied", 1, layers=3, hidden=512, heads=8, kv_heads=2, head_dim=128, intermediate=1536, vocab=4096,
-         max_positions=2048, tied=False, max_shard_size="4MB"),
+         max_positions=2048, tied=False, max_shard_size="4MB", min_shards=3),
 ]
+
+
+def family_spec(size, path):
+    """A published config (qwen3-<size>.json) at its widths, at FAMILY_LAYERS layers unless full depth."""
+    c = json.loads(path.read_text())
+    dense = {"model_type": "qwen3", "hidden_act": "silu", "attention_bias": False}
+    wrong = {key: c.get(key) for key, value in dense.items() if c.get(key) != value}
+    if wrong:
+        raise ValueError(f"{path}: not a dense Qwen3 config: {wrong}")
+    published = c["num_hidden_layers"]
+    layers = published if size in FAMILY_FULL_DEPTH else min(FAMILY_LAYERS, published)
+    # index: the checkpoint and prompts of a size do not depend on which sizes are selected
+    return Spec(f"Qwen3-{size.upper()}", 2 + FAMILY.index(size), layers=layers, hidden=c["hidden_size"],
+                heads=c["num_attention_heads"], kv_heads=c["num_key_value_heads"], head_dim=c["head_dim"],
+                intermediate=c["intermediate_size"], vocab=c["vocab_size"],
+                max_positions=c["max_position_embeddings"], tied=c["tie_word_embeddings"],
+                max_shard_size=FAMILY_SHARD_SIZE, rope_theta=c["rope_theta"], rms_norm_eps=c["rms_norm_eps"],
+                greedy_tokens=FAMILY_GREEDY_TOKENS, published_layers=published)
+
+
+def family_sizes(text):
+    """--family: `all`, `none` or a comma list of sizes (0.6b or qwen3-0.6b), in FAMILY's order."""
+    text = text.strip().lower()
+    if text in ("all", "none"):
+        return list(FAMILY) if text == "all" else []
+    sizes = [t.strip().removeprefix("qwen3-") for t in text.split(",") if t.strip()]
+    unknown = [t for t in sizes if t not in FAMILY]
+    if unknown or not sizes:
+        raise argparse.ArgumentTypeError(f"{text!r}: expected all, none or a comma list of {', '.join(FAMILY)}")
+    return [size for size in FAMILY if size in sizes]
+
+
+def configs_folder(given, sizes):
+    """--configs-dir, else the first of <repo>/shared/models and <repo>/../shared/models holding every
+    selected config."""
+    root = Path(__file__).resolve().parents[2]
+    candidates = [Path(given)] if given else [root / "shared" / "models", root.parent / "shared" / "models"]
+    for folder in candidates:
+        if all((folder / f"qwen3-{size}.json").is_file() for size in sizes):
+            return folder
+    raise FileNotFoundError(f"no folder holds qwen3-{{{','.join(sizes)}}}.json; looked in "
+                            f"{', '.join(map(str, candidates))} (--configs-dir)")
 
 
 def rng_for(spec_index, check):
@@ -268,8 +354,14 @@ def parse_generated(stdout, count):
 # ---- checkpoints ----
 
 def set_random_weights(model, spec):
-    """Every weight drawn from a seeded CPU generator, so the checkpoint is the same on every machine."""
-    gen = torch.Generator().manual_seed(SEED + spec.index)
+    """Every weight drawn in float32 from a generator seeded for the spec on the model's device: the CPU
+    for the toys, so their checkpoints are the same on every machine; the GPU for the published widths."""
+    device = next(model.parameters()).device
+    gen = torch.Generator(device=device).manual_seed(SEED + spec.index)
+
+    def normal(shape):
+        return torch.randn(shape, generator=gen, device=device, dtype=torch.float32)
+
     with torch.no_grad():
         for name, p in model.named_parameters():  # a tied lm_head is the embedding: listed once
             if name.endswith("norm.weight"):
@@ -279,9 +371,9 @@ def set_random_weights(model, spec):
                     gain = spec.final_norm_gain
                 else:
                     gain = 1.0
-                p.copy_(gain * (1 + NORM_JITTER * torch.randn(p.shape, generator=gen)))
+                p.copy_(gain * (1 + NORM_JITTER * normal(p.shape)))
             else:
-                p.copy_(INIT_STD * torch.randn(p.shape, generator=gen))
+                p.copy_(INIT_STD * normal(p.shape))
     if spec.tied and model.lm_head.weight.data_ptr() != model.model.embed_tokens.weight.data_ptr():
         model.tie_weights()
         if model.lm_head.weight.data_ptr() != model.model.embed_tokens.weight.data_ptr():
@@ -298,8 +390,8 @@ def rope_theta_in_use(model, head_dim):
 
 def check_rope_theta(model, spec):
     theta = rope_theta_in_use(model, spec.head_dim)
-    if theta is not None and abs(theta / ROPE_THETA - 1) > 1e-3:
-        raise RuntimeError(f"transformers' rotary embedding uses theta {theta:.6g}, not {ROPE_THETA:g}")
+    if theta is not None and abs(theta / spec.rope_theta - 1) > 1e-3:
+        raise RuntimeError(f"transformers' rotary embedding uses theta {theta:.6g}, not {spec.rope_theta:g}")
 
 
 def make_config(spec):
@@ -318,7 +410,10 @@ def make_config(spec):
 
 
 def same_value(a, b):
-    if isinstance(b, float) and isinstance(a, (int, float)) and not isinstance(a, bool):
+    """Equal, numbers by value (a published rope_theta is the integer 1000000), anything else with its type."""
+    def number(x):
+        return isinstance(x, (int, float)) and not isinstance(x, bool)
+    if number(a) and number(b):
         return math.isclose(a, b)
     return a == b and type(a) is type(b)
 
@@ -346,10 +441,42 @@ def normalise_config_json(folder, spec):
     return added
 
 
+def new_model(spec):
+    """transformers' model of the spec, weights not yet drawn: the toys in float32 on the CPU (as they have
+    always been built), the published widths directly in bf16 on the GPU (4 layers of Qwen3-32B are 3.5 G
+    parameters). The rotary inv_freq is float32 either way (transformers computes it in float32)."""
+    config = make_config(spec)
+    if not spec.family:
+        return Qwen3ForCausalLM(config).eval()
+    default = torch.get_default_dtype()
+    torch.set_default_dtype(torch.bfloat16)  # what from_pretrained does for a bf16 load
+    try:
+        with torch.device("cuda"):
+            return Qwen3ForCausalLM(config).eval()
+    finally:
+        torch.set_default_dtype(default)
+
+
+def check_file_layout(spec, folder):
+    """The safetensors files: one model.safetensors without max_shard_size, an index and >= min_shards
+    shards where asked, either otherwise (save_pretrained writes one file when the model fits one shard)."""
+    shards = sorted(folder.glob("*.safetensors"))
+    names = [s.name for s in shards]
+    sharded = (folder / "model.safetensors.index.json").exists()
+    single = not sharded and names == ["model.safetensors"]
+    if spec.max_shard_size is None and not single:
+        raise RuntimeError(f"{folder}: expected one model.safetensors, found {names}")
+    if spec.min_shards > 1 and (not sharded or len(shards) < spec.min_shards):
+        raise RuntimeError(f"{folder}: expected an index and >= {spec.min_shards} shards, found {names}")
+    if not single and not (sharded and shards):
+        raise RuntimeError(f"{folder}: expected model.safetensors or an index and its shards, found {names}")
+    return shards
+
+
 def build_checkpoint(spec, folder):
     """Writes the random bf16 checkpoint with save_pretrained and checks its file layout."""
     torch.manual_seed(SEED + spec.index)
-    model = Qwen3ForCausalLM(make_config(spec)).eval()
+    model = new_model(spec)
     set_random_weights(model, spec)
     check_rope_theta(model, spec)
     model = model.to(device="cuda", dtype=torch.bfloat16)
@@ -361,19 +488,20 @@ def build_checkpoint(spec, folder):
     if "safe_serialization" in inspect.signature(model.save_pretrained).parameters:
         save_kwargs["safe_serialization"] = True  # transformers 4; 5 always writes safetensors
     model.save_pretrained(str(folder), **save_kwargs)
+    del model
+    free_cuda()
     added = normalise_config_json(folder, spec)
 
-    shards = sorted(folder.glob("*.safetensors"))
-    sharded = (folder / "model.safetensors.index.json").exists()
-    if spec.max_shard_size is None and (sharded or [s.name for s in shards] != ["model.safetensors"]):
-        raise RuntimeError(f"{folder}: expected one model.safetensors, found {[s.name for s in shards]}")
-    if spec.max_shard_size is not None and (not sharded or len(shards) < 3):
-        raise RuntimeError(f"{folder}: expected an index and >= 3 shards, found {[s.name for s in shards]}")
+    shards = check_file_layout(spec, folder)
     size = sum(s.stat().st_size for s in shards)
     note = f"; added to config.json: {', '.join(added)}" if added else ""
-    print(f"checkpoint {spec.name}: {len(shards)} safetensors file(s), {size / 1e6:.1f} MB, logit std ~{LOGIT_STD:g} "
+    print(f"checkpoint {spec.label}: {len(shards)} safetensors file(s), {size / 1e6:.1f} MB, logit std ~{LOGIT_STD:g} "
           f"(final norm gain {spec.final_norm_gain:.2f}){note}", flush=True)
-    del model
+
+
+def free_cuda():
+    """Returns freed models' memory to the device (a model in a reference cycle waits for the collector)."""
+    gc.collect()
     torch.cuda.empty_cache()
 
 
@@ -451,7 +579,7 @@ class Reference:
 
     def free(self):
         del self.fp32, self.bf16
-        torch.cuda.empty_cache()
+        free_cuda()
 
 
 # ---- helpers for the comparisons ----
@@ -496,28 +624,38 @@ def logits_prompts(spec):
     return [random_ids(rng, spec.vocab, 512), random_ids(rng, spec.vocab, 77)]
 
 
+def error_figures(logits, fp32):
+    """(cosine at each position, rms error, max |error|) of logits against the fp32 model's."""
+    diff = logits.astype(np.float64) - fp32
+    return row_cosines(logits, fp32), float(np.sqrt(np.vdot(diff, diff) / diff.size)), float(np.abs(diff).max())
+
+
 def check_logits(report, program, spec, folder, ref):
+    """Ours and transformers' bf16 model against fp32: the rms error within RMS_VS_BF16 of bf16's, and
+    the cosine at every position >= COSINE_VS_FP32, or >= bf16's own minimum where that is lower."""
     prompts = logits_prompts(spec)
     lengths = [len(p) for p in prompts]
     ours = program.logits(folder, prompts, spec.vocab)
     fp32 = np.concatenate([ref.logits(ref.fp32, p) for p in prompts])
     bf16 = np.concatenate([ref.logits(ref.bf16, p) for p in prompts])
 
-    cos = row_cosines(ours, fp32)
+    cos, rms, err = error_figures(ours, fp32)
+    cos_bf16, rms_bf16, err_bf16 = error_figures(bf16, fp32)
     worst = int(np.argmin(cos)) if np.isfinite(cos).all() else int(np.flatnonzero(~np.isfinite(cos))[0])
-    min_cos = float(cos[worst])
-    err = float(np.abs(ours.astype(np.float64) - fp32).max())
-    err_bf16 = float(np.abs(bf16.astype(np.float64) - fp32).max())
-    min_cos_bf16 = float(row_cosines(bf16, fp32).min())
+    min_cos, min_cos_bf16 = float(cos[worst]), float(cos_bf16.min())
+    needed_cos = min(COSINE_VS_FP32, min_cos_bf16)
+    ratio = rms / max(rms_bf16, 1e-30)
     finite = bool(np.isfinite(ours).all())
-    ok = finite and bool(np.all(cos >= COSINE_VS_FP32))
+    ok = finite and ratio <= RMS_VS_BF16 and bool(np.all(cos >= needed_cos))
+    std = float(fp32.std())
+    scale = "" if LOGIT_STD / 2 <= std <= 2 * LOGIT_STD else f" (NOT the ~{LOGIT_STD:g} the checkpoint was built for)"
     report.check(f"logits.{spec.name}", ok,
-                 f"512+77 tokens in one batch against fp32 transformers: min cosine {min_cos:.6f} "
-                 f"({where_in_batch(worst, lengths)}, needs >= {COSINE_VS_FP32}), max |ours - fp32| {err:.4g}; "
-                 f"transformers bf16: min cosine {min_cos_bf16:.6f}, max |bf16 - fp32| {err_bf16:.4g} "
-                 f"(ours / bf16 {err / max(err_bf16, 1e-30):.2f}); "
-                 f"logit std {float(fp32.std()):.2f}{'' if finite else '; NON-FINITE values'}")
-    report.records.append({"kernel": "qwen3 logits vs transformers fp32", "shape": f"{spec.name} 512+77",
+                 f"512+77 tokens in one batch against fp32 transformers, beside transformers bf16: "
+                 f"rms error ours {rms:.4g}, bf16 {rms_bf16:.4g}, ours / bf16 {ratio:.2f} (needs <= {RMS_VS_BF16}); "
+                 f"min cosine ours {min_cos:.6f} ({where_in_batch(worst, lengths)}), bf16 {min_cos_bf16:.6f} "
+                 f"(needs >= {needed_cos:.6f}); max |error| ours {err:.4g}, bf16 {err_bf16:.4g}; "
+                 f"logit std {std:.2f}{scale}{'' if finite else '; NON-FINITE values'}")
+    report.records.append({"kernel": "qwen3 logits vs transformers fp32", "shape": f"{spec.label} 512+77",
                            "dtype": "bf16", "ours": min_cos if math.isfinite(min_cos) else 0.0,
                            "reference": "transformers fp32", "reference_value": 1.0, "unit": "min cosine",
                            "ratio": min_cos if math.isfinite(min_cos) else 0.0, "microseconds": 0.0})
@@ -539,16 +677,16 @@ def check_logits_batched(report, program, spec, folder):
 # ---- 3: greedy against transformers ----
 
 def check_greedy(report, program, spec, folder, ref):
-    rng = rng_for(spec.index, 3)
+    rng, tokens = rng_for(spec.index, 3), spec.greedy_tokens
     prompt = random_ids(rng, spec.vocab, GREEDY_PROMPT)
-    ours = program.generate(folder, [prompt], GREEDY_TOKENS, spec.vocab)[0]
+    ours = program.generate(folder, [prompt], tokens, spec.vocab)[0]
     # fp32 logits given our prefix at every step: row len(prompt) - 1 + s predicts ours[s]
     fp32 = ref.logits(ref.fp32, prompt + ours[:-1]).astype(np.float64)[len(prompt) - 1:]
     margins = np.array([top2_margin(z) for z in fp32])
 
     parts, ok, pos = [], True, 0
-    while pos < GREEDY_TOKENS:
-        theirs = ref.greedy(prompt + ours[:pos], GREEDY_TOKENS - pos)
+    while pos < tokens:
+        theirs = ref.greedy(prompt + ours[:pos], tokens - pos)
         j = first_mismatch(ours[pos:], theirs)
         if j is None:
             break
@@ -574,10 +712,10 @@ def check_greedy(report, program, spec, folder, ref):
     context = (f"fp32 top1-top2 margin along our ids: min {margins.min():.4f}, "
                f"{int((margins < NEAR_TIE).sum())} steps under {NEAR_TIE}")
     if not parts:
-        figures = f"{GREEDY_TOKENS} ids after {GREEDY_PROMPT} identical to transformers bf16 generate; {context}"
+        figures = f"{tokens} ids after {GREEDY_PROMPT} identical to transformers bf16 generate; {context}"
     else:
         tail = "; the rest identical after restarting transformers from our prefix" if ok else ""
-        figures = (f"{len(parts)} divergence(s) from transformers bf16 generate in {GREEDY_TOKENS} ids: "
+        figures = (f"{len(parts)} divergence(s) from transformers bf16 generate in {tokens} ids: "
                    f"{'; '.join(parts)}{tail}; {context}")
     report.check(f"greedy.{spec.name}", ok, figures)
 
@@ -735,19 +873,109 @@ def check_bad_inputs(report, program, work, tiny_spec, tiny, small):
 
 # ---- main ----
 
-def main():
+def run_checks(report, program, spec, folder, ref):
+    """One checkpoint's checks: all of them for the toys; logits, greedy and batched generate (with the
+    graphs checks) for the published widths."""
+    report.guarded(f"logits.{spec.name}", check_logits, program, spec, folder, ref)
+    if not spec.family:
+        report.guarded(f"logits-batched.{spec.name}", check_logits_batched, program, spec, folder)
+    report.guarded(f"greedy.{spec.name}", check_greedy, program, spec, folder, ref)
+    report.guarded(f"batched-generate.{spec.name}", check_batched_generate, program, spec, folder, ref)
+    if spec.tied and not spec.family:
+        report.guarded(f"sampling.{spec.name}", check_sampling, program, spec, folder, ref)
+
+
+def check_checkpoint(report, program, spec, work):
+    """Builds one checkpoint, loads transformers' models of it, runs its checks, frees the models and
+    prints the wall times. Returns the checkpoint's folder, or None where it could not be built or loaded.
+    A published-width checkpoint whose checks all pass is deleted (up to 7 GB each)."""
+    folder = work / "checkpoints" / spec.name
+    failed_before, times, error = len(report.failed), [time.monotonic()], None
+    try:
+        build_checkpoint(spec, folder)
+        times.append(time.monotonic())
+        ref = Reference(spec, folder)
+        times.append(time.monotonic())
+    except Exception as e:  # noqa: BLE001 -- this checkpoint's failure; the others still run
+        error = f"{type(e).__name__}: {e}"
+    if error is not None:
+        free_cuda()
+        report.check(f"checkpoint.{spec.name}", False, error)
+        return None
+    try:
+        run_checks(report, program, spec, folder, ref)
+    finally:
+        ref.free()
+    times.append(time.monotonic())
+    build, load, checks = (b - a for a, b in zip(times, times[1:]))
+    print(f"time {spec.label}: {times[-1] - times[0]:.0f} s (checkpoint {build:.0f} s, transformers fp32 + bf16 "
+          f"load {load:.0f} s, checks {checks:.0f} s)", flush=True)
+    if spec.family and len(report.failed) == failed_before:
+        shutil.rmtree(folder, ignore_errors=True)
+    return folder
+
+
+def check_toys(report, program, work):
+    """tiny-tied and small-untied, then the bad inputs, which need both."""
+    tiny, small = SPECS
+    folders = [check_checkpoint(report, program, spec, work) for spec in SPECS]
+    if None in folders:
+        report.check("bad-input", False, f"needs the {tiny.name} and {small.name} checkpoints")
+    else:
+        report.guarded("bad-input", check_bad_inputs, program, work, tiny, *folders)
+
+
+def family_specs(opts):
+    """The published configs --family selects, from --configs-dir or the shared folder."""
+    if not opts.family:
+        return []
+    folder = configs_folder(opts.configs_dir, opts.family)
+    print(f"published configs: {', '.join(f'qwen3-{size}.json' for size in opts.family)} in {folder}", flush=True)
+    return [family_spec(size, folder / f"qwen3-{size}.json") for size in opts.family]
+
+
+def parse_options():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--build", required=True, help="the CMake build folder holding models/qwen3/cute-cpp-qwen3")
     ap.add_argument("--work", help="folder for checkpoints and outputs (default: a temporary one)")
     ap.add_argument("--json", help="write the records (the repository's benchmark record format) here")
+    ap.add_argument("--family", type=family_sizes, default="all", metavar="all|none|SIZE,...",
+                    help=f"the published configs to check: all (default), none, or some of {','.join(FAMILY)}")
+    ap.add_argument("--no-toys", action="store_true",
+                    help="skip tiny-tied and small-untied, and with them the sampling and bad-input checks")
+    ap.add_argument("--configs-dir", help="the folder of qwen3-<size>.json (default: <repo>/shared/models, "
+                                          "else <repo>/../shared/models)")
     opts = ap.parse_args()
+    if opts.no_toys and not opts.family:
+        ap.error("--no-toys with --family none leaves nothing to check")
+    return opts
 
+
+def finish(report, json_path, work, temporary):
+    if json_path:
+        Path(json_path).write_text(json.dumps(report.records, indent=1) + "\n")
+    print(f"{len(report.passed)} passed, {len(report.failed)} failed")
+    if report.failed:
+        print(f"failed: {', '.join(report.failed)}; work folder kept: {work}")
+        return 1
+    if temporary:
+        shutil.rmtree(work, ignore_errors=True)
+    return 0
+
+
+def main():
+    opts = parse_options()
     binary = Path(opts.build) / "models" / "qwen3" / "cute-cpp-qwen3"
     if not binary.is_file() or not os.access(binary, os.X_OK):
         print(f"FAIL: {binary} is not an executable file (build the target cute-cpp-qwen3)", file=sys.stderr)
         return 1
     if not torch.cuda.is_available():
         print("FAIL: torch sees no CUDA device; the references run on the GPU", file=sys.stderr)
+        return 1
+    try:
+        family = family_specs(opts)
+    except (OSError, ValueError, KeyError) as e:
+        print(f"FAIL: the published configs: {type(e).__name__}: {e}", file=sys.stderr)
         return 1
     torch.set_float32_matmul_precision("highest")  # the fp32 reference without TF32
     transformers.logging.set_verbosity_error()
@@ -760,37 +988,11 @@ def main():
 
     report = Report()
     program = Program(binary.resolve(), work)
-    folders = {}
-    for spec in SPECS:
-        folders[spec.name] = work / "checkpoints" / spec.name
-        try:
-            build_checkpoint(spec, folders[spec.name])
-        except Exception as e:  # noqa: BLE001 -- without checkpoints nothing else can run
-            print(f"FAIL: building the checkpoint {spec.name}: {type(e).__name__}: {e}", file=sys.stderr)
-            return 1
-
-    for spec in SPECS:
-        folder = folders[spec.name]
-        ref = Reference(spec, folder)
-        report.guarded(f"logits.{spec.name}", check_logits, program, spec, folder, ref)
-        report.guarded(f"logits-batched.{spec.name}", check_logits_batched, program, spec, folder)
-        report.guarded(f"greedy.{spec.name}", check_greedy, program, spec, folder, ref)
-        report.guarded(f"batched-generate.{spec.name}", check_batched_generate, program, spec, folder, ref)
-        if spec.tied:
-            report.guarded(f"sampling.{spec.name}", check_sampling, program, spec, folder, ref)
-        ref.free()
-    report.guarded("bad-input", check_bad_inputs, program, work, SPECS[0], folders[SPECS[0].name],
-                   folders[SPECS[1].name])
-
-    if opts.json:
-        Path(opts.json).write_text(json.dumps(report.records, indent=1) + "\n")
-    print(f"{len(report.passed)} passed, {len(report.failed)} failed")
-    if report.failed:
-        print(f"failed: {', '.join(report.failed)}; work folder kept: {work}")
-        return 1
-    if temporary:
-        shutil.rmtree(work, ignore_errors=True)
-    return 0
+    if not opts.no_toys:
+        check_toys(report, program, work)
+    for spec in family:
+        check_checkpoint(report, program, spec, work)
+    return finish(report, opts.json, work, temporary)
 
 
 if __name__ == "__main__":
