@@ -4,7 +4,7 @@
 // gate-up projection with the SwiGLU epilogue, then the down projection), against a CPU
 // reference in double on fresh random data with NaN-poisoned outputs (ragged M, N tails), then
 // times it against cuBLAS doing the same three products (bf16 in, f32 accumulate) plus the
-// fused SwiGLU kernel of examples/swiglu, and prints TFLOP/s and the ratio.
+// fused SwiGLU kernel of kernels/rows/swiglu.cuh, and prints TFLOP/s and the ratio.
 //   ffn [--no-bench] [--json FILE] [--seed N] [--small]   (--small: two small cases and the
 //   rejection, no benchmark, for compute-sanitizer)
 #include <cute_cpp/kernels/gemm/ffn.cuh>

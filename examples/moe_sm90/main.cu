@@ -5,7 +5,7 @@
 // renormalized), the experts' offsets and each choice's row, and y from the GPU's choices (h
 // rounded to bf16 as the kernels store it); then times the block at Qwen3-30B-A3B's size against
 // the same routing with cuBLAS doing the experts' products one expert at a time (gate and up,
-// then examples/swiglu's kernel, then down).
+// then kernels/rows/swiglu.cuh's kernel, then down).
 //   moe_sm90 [--no-bench] [--json FILE] [--seed N] [--small]
 #include <cute_cpp/kernels/moe/moe.cuh>
 #include "bench/support/bench.hpp"

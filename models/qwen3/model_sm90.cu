@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
-// models/qwen3/model_sm90.cu: the Qwen3 decoder's forward passes on the example kernels. Per layer:
-//   h = rmsnorm(x + delta)                 examples/rmsnorm (the residual add fused; x keeps the sum)
-//   qkv = h Wqkv^T                          examples/gemm_sm90 (bf16 TN dispatch)
+// models/qwen3/model_sm90.cu: the Qwen3 decoder's forward passes on the library's kernels. Per layer:
+//   h = rmsnorm(x + delta)                 kernels/rows/rmsnorm.cuh (the residual add fused; x keeps the sum)
+//   qkv = h Wqkv^T                          kernels/gemm (bf16 TN dispatch)
 //   q, k = rope(rmsnorm_head(q, k))         layer_kernels.cuh, in place in qkv
-//   K/V cache <- k, v                       prefill: decode_attention_sm90's run_kv_append (paged);
+//   K/V cache <- k, v                       prefill: kernels/attention/decode's run_kv_append (paged);
 //                                           decode: the rope kernel above, in the same launch
-//   a = attention(q, k, v)                  prefill: fmha_sm90 varlen on qkv; decode: paged decode
-//   delta = a Wo^T                          gemm_sm90
-//   h = rmsnorm(x + delta); delta = ffn(h)  rmsnorm, then examples/ffn (gate-up GEMM with the
+//   a = attention(q, k, v)                  prefill: kernels/attention/prefill varlen on qkv; decode: paged decode
+//   delta = a Wo^T                          kernels/gemm
+//   h = rmsnorm(x + delta); delta = ffn(h)  rmsnorm, then kernels/gemm/ffn.cuh (gate-up GEMM with the
 //                                           SwiGLU epilogue, down GEMM)
 // and after the last layer rmsnorm(x + delta) and the LM head GEMM for the rows asked.
 #include "models/qwen3/model.hpp"

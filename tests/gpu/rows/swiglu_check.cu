@@ -1,12 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 // SPDX-FileCopyrightText: 2026 cute-cpp authors
-// swiglu: checks the fused silu(gate) * up (bf16, f16, f32; ragged hidden sizes, misaligned
+// swiglu_check: checks the fused silu(gate) * up (bf16, f16, f32; ragged hidden sizes, misaligned
 // pointers, 1 to a million rows) against a CPU reference in double on fresh random data with NaN-poisoned
-// outputs, then times it against a device copy of the same bytes.
-//   swiglu [--no-bench] [--json FILE] [--seed N] [--small]   (--small: a few small cases, for
-//   compute-sanitizer; no benchmark)
+// outputs.
+//   swiglu_check [--seed N] [--small]   (--small: a few small cases, for compute-sanitizer)
+// Its timings: bench/rows/bench_rows.cu.
 #include <cute_cpp/kernels/rows/swiglu.cuh>
-#include "bench/support/bench.hpp"
 #include "tests/support/check.hpp"
 #include "tests/support/cli.hpp"
 #include "tests/support/fill.hpp"
@@ -72,31 +71,15 @@ bool check_small(std::mt19937_64& rng) {
   return ok;
 }
 
-template <class T>
-void bench(std::size_t rows, std::size_t hidden, std::vector<kn::Record>& records, std::mt19937_64& rng) {
-  std::size_t const n = rows * hidden;
-  host::DeviceBuffer<T> x(2 * n), y(n);
-  kn::fill_random_tiled(x.data(), 2 * n, rng);
-  std::size_t const bytes = 3 * n * sizeof(T);  // gate and up read, out written
-  records.push_back(kn::bench_against_copy("swiglu", kn::shape_name(rows, hidden), kn::dtype_name<T>(), bytes,
-                                           [&] { kn::swiglu<T>(x.data(), y.data(), rows, hidden); }));
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
   if (kn::print_kernels(argc, argv, {})) return 0;  // --kernels: none takes dynamic shared memory
-  return kn::run_example(
-      "swiglu", argc, argv,
+  return kn::run_check(
+      "swiglu_check", argc, argv,
       [](std::mt19937_64& rng, kn::ExampleOptions const& options) {
         if (options.has("--small")) return kn::check_row_types([&]<class T>() { return check_small<T>(rng); });
         return kn::check_row_types([&]<class T>() { return check_type<T>(rng); });
-      },
-      [](std::mt19937_64& rng, kn::ExampleOptions const& options, std::vector<kn::Record>& records) {
-        if (options.has("--small")) return;
-        bench<bf16>(16384, 8192, records, rng);
-        bench<f16>(16384, 14336, records, rng);
-        bench<float>(16384, 8192, records, rng);
       },
       {"--small"});
 }

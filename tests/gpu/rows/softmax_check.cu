@@ -1,12 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 // SPDX-FileCopyrightText: 2026 cute-cpp authors
-// softmax: checks the online row softmax (bf16, f16, f32; ragged widths, misaligned pointers,
+// softmax_check: checks the online row softmax (bf16, f16, f32; ragged widths, misaligned pointers,
 // 1 to a million rows) against a CPU reference in double on fresh random data with NaN-poisoned
-// outputs, then times it against a device copy of the same bytes.
-//   softmax [--no-bench] [--json FILE] [--seed N] [--small]   (--small: a few small cases, for
-//   compute-sanitizer; no benchmark)
+// outputs.
+//   softmax_check [--seed N] [--small]   (--small: a few small cases, for compute-sanitizer)
+// Its timings: bench/rows/bench_rows.cu.
 #include <cute_cpp/kernels/rows/softmax.cuh>
-#include "bench/support/bench.hpp"
 #include "tests/support/check.hpp"
 #include "tests/support/cli.hpp"
 #include "tests/support/fill.hpp"
@@ -86,33 +85,15 @@ bool check_small(std::mt19937_64& rng) {
   return ok;
 }
 
-template <class T>
-void bench(std::size_t rows, std::size_t width, std::vector<kn::Record>& records, std::mt19937_64& rng) {
-  std::size_t const n = rows * width;
-  host::DeviceBuffer<T> x(n), y(n);
-  kn::fill_random_tiled(x.data(), n, rng);
-  std::size_t const bytes = 2 * n * sizeof(T);
-  records.push_back(kn::bench_against_copy("softmax", kn::shape_name(rows, width), kn::dtype_name<T>(), bytes,
-                                           [&] { kn::softmax<T>(x.data(), y.data(), rows, width); }));
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
   if (kn::print_kernels(argc, argv, {})) return 0;  // --kernels: none takes dynamic shared memory
-  return kn::run_example(
-      "softmax", argc, argv,
+  return kn::run_check(
+      "softmax_check", argc, argv,
       [](std::mt19937_64& rng, kn::ExampleOptions const& options) {
         if (options.has("--small")) return kn::check_row_types([&]<class T>() { return check_small<T>(rng); });
         return kn::check_row_types([&]<class T>() { return check_type<T>(rng); });
-      },
-      [](std::mt19937_64& rng, kn::ExampleOptions const& options, std::vector<kn::Record>& records) {
-        if (options.has("--small")) return;
-        bench<bf16>(16384, 8192, records, rng);
-        bench<float>(16384, 8192, records, rng);
-        bench<bf16>(262144, 512, records, rng);
-        bench<bf16>(32768, 4096, records, rng);
-        bench<bf16>(4096, 32768, records, rng);
       },
       {"--small"});
 }

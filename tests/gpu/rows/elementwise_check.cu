@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 // SPDX-FileCopyrightText: 2026 cute-cpp authors
-// elementwise: checks elementwise_add and elementwise_apply against a CPU reference on fresh
+// elementwise_check: checks elementwise_add and elementwise_apply against a CPU reference on fresh
 // random data (outputs poisoned, every element checked, ragged lengths, offset pointers), then
 // times them against a device-to-device copy of the same bytes and prints GB/s and the ratio.
-//   elementwise [--no-bench] [--json FILE] [--seed N] [--small]   (--small: a few small cases, for
-//   compute-sanitizer; no benchmark)
+//   elementwise_check [--seed N] [--small]   (--small: a few small cases, for compute-sanitizer)
+// Its timings: bench/rows/bench_rows.cu.
 #include <cute_cpp/kernels/rows/elementwise.cuh>
 #include "tests/support/cli.hpp"
 
@@ -137,43 +137,14 @@ bool run_small_checks(std::mt19937_64& rng) {
   return ok;
 }
 
-template <class T>
-void bench_add(std::size_t n, std::vector<kn::Record>& records, std::mt19937_64& rng) {
-  host::DeviceBuffer<T> a(n), b(n), c(n);
-  auto const values = kn::random_values<T>(n, rng);
-  a.upload(std::span<T const>(values));
-  b.upload(std::span<T const>(values));
-  std::size_t const bytes = 3 * n * sizeof(T);  // two reads and one write
-  records.push_back(kn::bench_against_copy("elementwise_add", std::to_string(n), kn::dtype_name<T>(), bytes,
-                                           [&] { kn::elementwise_add(a.data(), b.data(), c.data(), n); }));
-}
-
-void bench_silu(std::size_t n, std::vector<kn::Record>& records, std::mt19937_64& rng) {
-  host::DeviceBuffer<bf16> x(n), y(n);
-  auto const values = kn::random_values<bf16>(n, rng);
-  x.upload(std::span<bf16 const>(values));
-  std::size_t const bytes = 2 * n * sizeof(bf16);
-  records.push_back(kn::bench_against_copy("elementwise_apply_silu", std::to_string(n), "bf16", bytes,
-                                           [&] { kn::elementwise_apply(Silu{}, n, nullptr, y.data(), static_cast<bf16 const*>(x.data())); }));
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
   if (kn::print_kernels(argc, argv, {})) return 0;  // --kernels: none takes dynamic shared memory
-  return kn::run_example(
-      "elementwise", argc, argv,
+  return kn::run_check(
+      "elementwise_check", argc, argv,
       [](std::mt19937_64& rng, kn::ExampleOptions const& options) {
         return options.has("--small") ? run_small_checks(rng) : run_checks(rng);
-      },
-      [](std::mt19937_64& rng, kn::ExampleOptions const& options, std::vector<kn::Record>& records) {
-        if (options.has("--small")) return;
-        // NOTE: the smallest size's arrays (64 MiB each) are already larger than the H200's 50 MiB L2.
-        for (std::size_t n : {std::size_t{1} << 24, std::size_t{1} << 26, std::size_t{1} << 28}) {
-          bench_add<float>(n, records, rng);
-          bench_add<bf16>(n, records, rng);
-        }
-        bench_silu(std::size_t{1} << 28, records, rng);
       },
       {"--small"});
 }

@@ -1,12 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 // SPDX-FileCopyrightText: 2026 cute-cpp authors
-// reduce: checks the row sum and row max (bf16, f16, f32; ragged widths, misaligned pointers,
+// reduce_check: checks the row sum and row max (bf16, f16, f32; ragged widths, misaligned pointers,
 // 1 to a million rows) against a CPU reference in double on fresh random data with NaN-poisoned
-// outputs, then times them against a device copy of the bytes read.
-//   reduce [--no-bench] [--json FILE] [--seed N] [--small]   (--small: a few small cases, for
-//   compute-sanitizer; no benchmark)
+// outputs.
+//   reduce_check [--seed N] [--small]   (--small: a few small cases, for compute-sanitizer)
+// Its timings: bench/rows/bench_rows.cu.
 #include <cute_cpp/kernels/rows/reduce.cuh>
-#include "bench/support/bench.hpp"
 #include "tests/support/check.hpp"
 #include "tests/support/cli.hpp"
 #include "tests/support/fill.hpp"
@@ -86,37 +85,15 @@ bool check_small(std::mt19937_64& rng) {
   return ok;
 }
 
-template <kn::RowReduction R, class T>
-void bench(std::size_t rows, std::size_t width, std::vector<kn::Record>& records, std::mt19937_64& rng) {
-  std::size_t const n = rows * width;
-  host::DeviceBuffer<T> x(n);
-  host::DeviceBuffer<float> out(rows);
-  kn::fill_random_tiled(x.data(), n, rng);
-  std::size_t const bytes = n * sizeof(T) + rows * sizeof(float);
-  // NOTE: the copy reads and writes half the bytes each, so it moves as many bytes as we read.
-  auto const shape = kn::shape_name(rows, width);
-  char const* const kernel = R == kn::RowReduction::sum ? "reduce_sum" : "reduce_max";
-  records.push_back(kn::bench_against_copy(kernel, shape, kn::dtype_name<T>(), bytes,
-                                           [&] { kn::reduce_rows<R>(x.data(), out.data(), rows, width); }));
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
   if (kn::print_kernels(argc, argv, {})) return 0;  // --kernels: none takes dynamic shared memory
-  return kn::run_example(
-      "reduce", argc, argv,
+  return kn::run_check(
+      "reduce_check", argc, argv,
       [](std::mt19937_64& rng, kn::ExampleOptions const& options) {
         if (options.has("--small")) return kn::check_row_types([&]<class T>() { return check_small<T>(rng); });
         return kn::check_row_types([&]<class T>() { return check_type<T>(rng); });
-      },
-      [](std::mt19937_64& rng, kn::ExampleOptions const& options, std::vector<kn::Record>& records) {
-        if (options.has("--small")) return;
-        bench<kn::RowReduction::sum, bf16>(16384, 8192, records, rng);
-        bench<kn::RowReduction::max, bf16>(16384, 8192, records, rng);
-        bench<kn::RowReduction::sum, float>(16384, 8192, records, rng);
-        bench<kn::RowReduction::sum, bf16>(262144, 512, records, rng);
-        bench<kn::RowReduction::sum, bf16>(65536, 2048, records, rng);
       },
       {"--small"});
 }

@@ -1,12 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 // SPDX-FileCopyrightText: 2026 cute-cpp authors
-// rmsnorm: checks rmsnorm (bf16, f16, f32; with and without the fused residual add; ragged
+// rmsnorm_check: checks rmsnorm (bf16, f16, f32; with and without the fused residual add; ragged
 // widths, misaligned pointers, 1 to millions of rows) against a CPU reference in double on fresh
-// random data with NaN-poisoned outputs, then times it against a device copy of the same bytes.
-//   rmsnorm [--no-bench] [--json FILE] [--seed N] [--small]   (--small: a few small cases, for
-//   compute-sanitizer; no benchmark)
+// random data with NaN-poisoned outputs.
+//   rmsnorm_check [--seed N] [--small]   (--small: a few small cases, for compute-sanitizer)
+// Its timings: bench/rows/bench_rows.cu.
 #include <cute_cpp/kernels/rows/rmsnorm.cuh>
-#include "bench/support/bench.hpp"
 #include "tests/support/check.hpp"
 #include "tests/support/cli.hpp"
 #include "tests/support/fill.hpp"
@@ -114,42 +113,15 @@ bool check_small(std::mt19937_64& rng) {
   return ok;
 }
 
-template <class T>
-void bench(std::size_t rows, std::size_t width, bool with_residual, std::vector<kn::Record>& records, std::mt19937_64& rng) {
-  std::size_t const n = rows * width;
-  host::DeviceBuffer<T> x(n), r(n), w(width), y(n), ro(n);
-  kn::fill_random_tiled(x.data(), n, rng);
-  kn::fill_random_tiled(r.data(), n, rng);
-  kn::fill_random_tiled(w.data(), width, rng, 0.5, 1.5);
-  std::size_t const bytes = (with_residual ? 4 : 2) * n * sizeof(T);  // x, y (+ residual, residual_out)
-  auto const shape = kn::shape_name(rows, width);
-  records.push_back(kn::bench_against_copy(with_residual ? "rmsnorm+residual" : "rmsnorm", shape, kn::dtype_name<T>(),
-                                           bytes, [&] {
-                                             kn::rmsnorm<T>(x.data(), with_residual ? r.data() : nullptr, w.data(),
-                                                            y.data(), with_residual ? ro.data() : nullptr, rows, width);
-                                           }));
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
   if (kn::print_kernels(argc, argv, {})) return 0;  // --kernels: none takes dynamic shared memory
-  return kn::run_example(
-      "rmsnorm", argc, argv,
+  return kn::run_check(
+      "rmsnorm_check", argc, argv,
       [](std::mt19937_64& rng, kn::ExampleOptions const& options) {
         if (options.has("--small")) return kn::check_row_types([&]<class T>() { return check_small<T>(rng); });
         return kn::check_row_types([&]<class T>() { return check_type<T>(rng); });
-      },
-      [](std::mt19937_64& rng, kn::ExampleOptions const& options, std::vector<kn::Record>& records) {
-        if (options.has("--small")) return;
-        bench<bf16>(16384, 8192, false, records, rng);
-        bench<bf16>(16384, 8192, true, records, rng);
-        bench<f16>(16384, 8192, false, records, rng);
-        bench<float>(16384, 8192, false, records, rng);
-        bench<bf16>(65536, 1024, false, records, rng);
-        bench<bf16>(32768, 4096, false, records, rng);
-        bench<bf16>(8192, 32768, false, records, rng);
-        bench<bf16>(4096, 65536, false, records, rng);
       },
       {"--small"});
 }
