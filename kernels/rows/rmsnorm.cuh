@@ -12,15 +12,16 @@
 // is scaled by rstd * w and stored.
 #include <cute_cpp/kernels/common/align.hpp>  // aligned16
 
-#include <cute_cpp/copy/row_tiles.hpp>          // RowTiles
+#include <cute_cpp/rows/tiles.hpp>              // RowTiles
 #include <cute_cpp/host/arguments.hpp>          // check_device_pointers, check_stream, check_disjoint
 #include <cute_cpp/diag/verify_plan.hpp>        // verify_plan
 #include <cute_cpp/host/launch.hpp>             // launch
-#include <cute_cpp/host/row_plan.hpp>           // RowPlan, plan_rows, dispatch_rows
+#include <cute_cpp/rows/plan.hpp>               // RowPlan, plan_rows, dispatch_rows
 #include <cute_cpp/pipeline/named_barrier.hpp>  // NamedBarrierAllocation
-#include <cute_cpp/tensor.hpp>                  // make_tensor, RegisterTile, row_place, row_reduce
-#include <cute_cpp/tensor/row_stage.hpp>        // RowStage, row_loop
-#include <cute_cpp/arch/griddepcontrol.hpp>  // griddepcontrol_*
+#include <cute_cpp/rows.hpp>                    // row_place, row_reduce
+#include <cute_cpp/tensor.hpp>                  // make_tensor, RegisterTile
+#include <cute_cpp/rows/stage.hpp>              // RowStage, row_loop
+#include <cute_cpp/arch/griddepcontrol.hpp>     // griddepcontrol_*
 #include <cute_cpp/arch/fence.hpp>              // fence_view_async_shared
 
 #include <cuda_runtime.h>

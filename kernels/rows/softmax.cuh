@@ -3,7 +3,7 @@
 #pragma once
 // Row softmax: y = exp(x - max) / sum(exp(x - max)) over each row of a (rows, width) row-major
 // tensor, bf16 / f16 / f32 in and out, f32 arithmetic, any width. Rows are read as the row
-// rooms lay them out (host/row_plan.hpp: a warp, a group, the blocks of a cluster, or one
+// rooms lay them out (rows/plan.hpp: a warp, a group, the blocks of a cluster, or one
 // streaming block per row).
 // A row held in registers takes three steps: the row's max (a warp / block / cluster
 // reduction), then exp(x - max) once per element, kept in registers while their sum is reduced,
@@ -13,13 +13,14 @@
 #include <cute_cpp/kernels/common/align.hpp>  // aligned16
 
 #include <cute_cpp/arch/math.hpp>               // exp2 (ex2.approx.ftz)
-#include <cute_cpp/copy/row_tiles.hpp>          // RowTiles
+#include <cute_cpp/rows/tiles.hpp>              // RowTiles
 #include <cute_cpp/diag/verify_plan.hpp>        // verify_plan
 #include <cute_cpp/host/arguments.hpp>          // check_device_pointers, check_stream, check_disjoint
 #include <cute_cpp/host/launch.hpp>             // launch
-#include <cute_cpp/host/row_plan.hpp>           // RowPlan, plan_rows, dispatch_rows
+#include <cute_cpp/rows/plan.hpp>               // RowPlan, plan_rows, dispatch_rows
 #include <cute_cpp/pipeline/named_barrier.hpp>  // NamedBarrierAllocation
-#include <cute_cpp/tensor.hpp>                  // make_tensor, RegisterTile, row_place, row_reduce
+#include <cute_cpp/rows.hpp>                    // row_place, row_reduce
+#include <cute_cpp/tensor.hpp>                  // make_tensor, RegisterTile
 
 #include <cuda_runtime.h>
 

@@ -1,7 +1,7 @@
 // A staged row is read in 16-byte vectors (the bulk copy's sizes and addresses): scalar bf16
 // elements (V = 1, 2 bytes) cannot be staged.
 // expected-error {{"rows\.staged-vector.*\n.*\n.*V=1, ElemBytes=2"}}
-#include <cute_cpp/tensor/row_stage.hpp>
+#include <cute_cpp/rows/stage.hpp>
 #include <cuda_bf16.h>
 namespace cc = cute_cpp;
 using Config = cc::RowConfig<1, 256, true, 4, true>;

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include <cute_cpp/host/row_plan.hpp>
+#include <cute_cpp/rows/plan.hpp>
 
 #include <gtest/gtest.h>
 

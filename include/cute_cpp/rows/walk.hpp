@@ -6,8 +6,8 @@
 // the row's rounds. A row is read by a warp, a group of 64 or 128 threads, the blocks of a
 // cluster, or one block that streams it. CuTeDSL: the thread-value layouts its rmsnorm/softmax
 // examples build by hand for each row width.
-#include <cute_cpp/arch/cluster.hpp>        // cluster_size
-#include <cute_cpp/tensor/row_config.hpp>  // RowConfig
+#include <cute_cpp/arch/cluster.hpp>  // cluster_size
+#include <cute_cpp/rows/config.hpp>   // RowConfig
 
 #include <cstdint>
 

@@ -3,8 +3,8 @@
 #pragma once
 // The static shape of a row kernel (rmsnorm, softmax, row reductions): how many threads share a
 // row, how wide their vectors are, how many vectors each holds per round, and whether the row
-// stays in registers. Host and device (no CUDA needed): host/row_plan.hpp picks one, the device
-// rooms (tensor/row_walk.hpp, copy/row_tiles.hpp, tensor/row_reduce.hpp) are templated on it.
+// stays in registers. Host and device (no CUDA needed): rows/plan.hpp picks one, the device
+// rooms (rows/walk.hpp, rows/tiles.hpp, rows/reduce.hpp) are templated on it.
 // CuTeDSL has no row-kernel type: its rmsnorm/softmax examples fix these as Python constants.
 #include <cute_cpp/diag/rows.hpp>
 

@@ -4,11 +4,11 @@
 // The host side of the row kernels: plan_rows picks, for rows of a run-time width, the RowConfig
 // (vector width, threads per row, cached or streamed) and the blocks per row (a cluster), and
 // gives the launch's LaunchConfig; dispatch_rows turns the plan into the kernel's template
-// argument. It lives in host/ because it is host-only run-time code that throws and builds a
-// host::LaunchConfig, which the device rooms of the surface (tensor/, copy/) may not include;
-// it needs only tensor/row_config.hpp from below, so it also builds with plain g++ (CPU tests).
-#include <cute_cpp/host/launch.hpp>        // LaunchConfig
-#include <cute_cpp/tensor/row_config.hpp>  // RowConfig, row_block_threads, row_slots, row_max_cluster
+// argument. Host-only run-time code (it throws and builds a host::LaunchConfig) beside the device
+// rooms of rows/; it needs only rows/config.hpp and host/launch.hpp, so it also builds with plain
+// g++ (CPU tests).
+#include <cute_cpp/host/launch.hpp>  // LaunchConfig
+#include <cute_cpp/rows/config.hpp>  // RowConfig, row_block_threads, row_slots, row_max_cluster
 
 #include <cuda_runtime.h>
 

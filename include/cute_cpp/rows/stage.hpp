@@ -6,12 +6,12 @@
 // loop over rows (a persistent grid, host::persistent_rows): the next row streams in while
 // this row is reduced over the cluster, the latency in which a block holding its row in
 // registers has no load in flight. CuTeDSL: cpasync.CopyBulkG2SOp with an mbarrier pipeline.
-#include <cute_cpp/arch/copy.hpp>           // cp_async_bulk_global_to_shared
-#include <cute_cpp/arch/mbarrier.hpp>       // mbarrier_arrive_and_expect_tx, mbarrier_wait
-#include <cute_cpp/diag/rows.hpp>           // row_staged_vector
-#include <cute_cpp/tensor/row_config.hpp>   // RowConfig, row_stages
-#include <cute_cpp/tensor/row_reduce.hpp>   // RowShared
-#include <cute_cpp/tensor/row_walk.hpp>     // RowPlace
+#include <cute_cpp/arch/copy.hpp>      // cp_async_bulk_global_to_shared
+#include <cute_cpp/arch/mbarrier.hpp>  // mbarrier_arrive_and_expect_tx, mbarrier_wait
+#include <cute_cpp/diag/rows.hpp>      // row_staged_vector
+#include <cute_cpp/rows/config.hpp>    // RowConfig, row_stages
+#include <cute_cpp/rows/reduce.hpp>    // RowShared
+#include <cute_cpp/rows/walk.hpp>      // RowPlace
 
 #include <cstdint>
 

@@ -6,8 +6,8 @@
 // used, and handed out as RegisterTiles. CuTeDSL: the register fragment and
 // cute.copy(CopyUniversalOp, ...) with a predicate tensor of its rmsnorm/softmax examples.
 #include <cute_cpp/tensor/register_tile.hpp>  // RegisterTile
-#include <cute_cpp/tensor/row_config.hpp>     // row_slots
-#include <cute_cpp/tensor/row_walk.hpp>       // RowWalk
+#include <cute_cpp/rows/config.hpp>           // row_slots
+#include <cute_cpp/rows/walk.hpp>             // RowWalk
 
 #include <type_traits>
 

@@ -6,13 +6,13 @@
 // a cluster (each block's partial pushed to every peer with st.async into distributed shared
 // memory). RowShared is the shared memory they use; RowKernelPlan is its plan for verify_plan.
 // CuTeDSL: the block / cluster reductions of its rmsnorm and softmax examples.
-#include <cute_cpp/arch/cluster.hpp>             // cluster_wait, cluster_arrive_relaxed, store_shared_remote
-#include <cute_cpp/arch/mbarrier.hpp>            // mbarrier_init, mbarrier_arrive_and_expect_tx, mbarrier_wait
-#include <cute_cpp/pipeline/named_barrier.hpp>   // BarrierRequest, NamedBarriers
-#include <cute_cpp/smem/allocator.hpp>           // SmemArray
-#include <cute_cpp/tensor/reduce.hpp>            // warp_reduce, block_reduce, SumOp, MaxOp
-#include <cute_cpp/tensor/row_config.hpp>        // RowConfig, row_block_threads, row_max_cluster
-#include <cute_cpp/tensor/row_walk.hpp>          // RowPlace
+#include <cute_cpp/arch/cluster.hpp>            // cluster_wait, cluster_arrive_relaxed, store_shared_remote
+#include <cute_cpp/arch/mbarrier.hpp>           // mbarrier_init, mbarrier_arrive_and_expect_tx, mbarrier_wait
+#include <cute_cpp/pipeline/named_barrier.hpp>  // BarrierRequest, NamedBarriers
+#include <cute_cpp/smem/allocator.hpp>          // SmemArray
+#include <cute_cpp/tensor/reduce.hpp>           // warp_reduce, block_reduce, SumOp, MaxOp
+#include <cute_cpp/rows/config.hpp>             // RowConfig, row_block_threads, row_max_cluster
+#include <cute_cpp/rows/walk.hpp>               // RowPlace
 
 #include <cstddef>
 #include <cstdint>
