@@ -2,7 +2,7 @@
 // SPDX-FileCopyrightText: 2026 cute-cpp authors
 #pragma once
 // cute_cpp/layout/ops.hpp (detail): one functor per public operation, naming the kind of each
-// argument (layout, tiler, int tuple, integer) and calling the value engine. layout.hpp converts
+// argument (layout, tiler, int tuple, integer) and calling the value engine. apply.hpp converts
 // the typed arguments by kind and runs the functor statically or at run time.
 #include <cute_cpp/config.hpp>            // CUTE_CPP_HD
 #include <cute_cpp/diag/layout.hpp>       // LayoutError
