@@ -257,11 +257,26 @@ decltype(auto) with_tile_plan(GemmTile tile, AutoGemmArguments<T> const& args, F
   return on(std::type_identity<Home>{});
 }
 
-/// The mask of gemm_tile_choices a shape may take: all but SIMT's unless the skinny kernel runs it.
-inline std::uint64_t gemm_table_allowed(bool skinny) {
+/// The rows of C a swapped tile holds (its N side), 0 for a tile that is not swapped.
+constexpr std::int64_t swapped_rows(GemmTile tile) {
+  return tile == GemmTile::swap16 ? 16 : tile == GemmTile::swap32 ? 32 : tile == GemmTile::swap64 ? 64 : 0;
+}
+
+/// The mask of gemm_tile_choices an m x n problem may take: all but SIMT's unless the skinny kernel
+/// runs it; and where the weights dominate the bytes (17 to 64 rows, n >= 8 m), only a swapped tile
+/// that holds every row of C. A narrower one reads the weights once per slice of rows, and a
+/// 128-row tile does twice the products or more where the problem is bound by the weights' bytes.
+/// NOTE: the table measured no such shape (its nearest are 16-row ones, whose swap16 it then
+/// chose: 0.40-0.57x of cuBLAS at 32-64 rows on Qwen3-8B's projections, issue 51); the swapped
+/// tile that covers M is what the heuristic alone chose at 8226f06, 0.94-0.97x there.
+inline std::uint64_t gemm_table_allowed(bool skinny, std::int64_t m = 0, std::int64_t n = 0) {
+  bool const weights_bound = m > 16 && m <= 64 && n >= 8 * m;
   std::uint64_t allowed = ~std::uint64_t{0};
-  for (std::size_t c = 0; c < std::size(gemm_tile_choices); ++c)
-    if (gemm_tile_choices[c].tile == GemmTile::simt && !skinny) allowed &= ~(std::uint64_t{1} << c);
+  for (std::size_t c = 0; c < std::size(gemm_tile_choices); ++c) {
+    GemmTile const tile = gemm_tile_choices[c].tile;
+    bool const covers = swapped_rows(tile) >= m && (m <= 16 || swapped_rows(tile) < 2 * m);
+    if ((tile == GemmTile::simt && !skinny) || (weights_bound && !covers)) allowed &= ~(std::uint64_t{1} << c);
+  }
   return allowed;
 }
 
@@ -269,7 +284,8 @@ inline std::uint64_t gemm_table_allowed(bool skinny) {
 /// tile table (gemm_tile_table.hpp) was measured, the table's choice for the nearest measured
 /// shapes; elsewhere (or where the table has no choice) choose_gemm_tile's tile with the
 /// heuristic's cut. The table's SIMT choices stand for the skinny kernel (simt_gemv.cuh), so
-/// SIMT is chosen only where that kernel runs (simt_skinny for the operands' major modes). The
+/// SIMT is chosen only where that kernel runs (simt_skinny for the operands' major modes); a
+/// problem bound by its weights takes a swapped tile holding all its rows (gemm_table_allowed). The
 /// last few shapes' choices are kept per thread (a table lookup is a few hundred distances).
 inline GemmChoice choose_gemm_plan(std::int64_t m, std::int64_t n, std::int64_t k, int sms,
                                    OperandMajorMode major_a = plans::K, OperandMajorMode major_b = plans::K) {
@@ -286,7 +302,7 @@ inline GemmChoice choose_gemm_plan(std::int64_t m, std::int64_t n, std::int64_t 
   for (Known const& e : known)
     if (e.m == m && e.n == n && e.k == k && e.skinny == skinny) return e.choice;
   GemmChoice const choice = choose_from_table(m, n, k, gemm_tile_table, gemm_tile_choices, gemm_table_neighbours,
-                                              gemm_table_allowed(skinny))
+                                              gemm_table_allowed(skinny, m, n))
                                 .value_or(GemmChoice{choose_gemm_tile(m, n, k, sms)});
   known[next++ % kept] = {m, n, k, skinny, choice};
   return choice;

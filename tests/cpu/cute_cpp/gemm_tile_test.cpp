@@ -292,3 +292,29 @@ TEST(GemmWorkspace, CountersLieInOneFixedRegionForEveryDecomposition) {
   EXPECT_EQ(cute_cpp::stream_k_workspace_bytes(5, 128 * 256), cute_cpp::split_k_counter_bytes + 5u * 128u * 256u * sizeof(float));
   EXPECT_EQ(cute_cpp::split_k_workspace_bytes(3, 1, 128 * 256), 0u);
 }
+
+// Issue 51: at 17-64 rows the weights' bytes bound a model's projections; the table, which
+// measured no such shape, chose its 16-row neighbours' swap16 (the weights read once per 16 rows).
+// Every published Qwen3 projection at those rows takes a swapped tile holding all of them, on the
+// H200's 132 SMs; a problem with few columns (not bound by its weights) keeps the table's choice.
+TEST(ChooseGemmPlan, WeightsBoundRowsTakeASwappedTileHoldingEveryRow) {
+  struct Projection {
+    std::int64_t n, k;
+  };
+  // Qwen3-0.6B, 4B, 8B, 32B: QKV, output, gate-up, down; the LM head.
+  Projection const projections[] = {{4096, 1024}, {1024, 2048}, {6144, 1024},   {1024, 3072},  {6144, 2560},
+                                    {2560, 4096}, {19456, 2560}, {2560, 9728},  {6144, 4096},  {4096, 4096},
+                                    {24576, 4096}, {4096, 12288}, {10240, 5120}, {5120, 8192}, {51200, 5120},
+                                    {5120, 25600}, {151936, 4096}};
+  for (std::int64_t m : {17, 24, 32, 33, 40, 48, 56, 64})
+    for (auto const& p : projections) {
+      auto const choice = kn::choose_gemm_plan(m, p.n, p.k, 132);
+      std::int64_t const rows = kn::swapped_rows(choice.tile);
+      EXPECT_TRUE(rows >= m && rows < 2 * m) << m << " x " << p.n << " x " << p.k << ": " << kn::gemm_choice_name(choice);
+    }
+  // Few columns (n < 8 m): the weights do not dominate, and the table's own choice stands.
+  auto const table = kn::choose_from_table(21, 100, 2496, kn::gemm_tile_table, kn::gemm_tile_choices,
+                                           kn::gemm_table_neighbours, kn::gemm_table_allowed(false));
+  ASSERT_TRUE(table.has_value());
+  EXPECT_EQ(kn::gemm_choice_name(kn::choose_gemm_plan(21, 100, 2496, 132)), kn::gemm_choice_name(*table));
+}
