@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 # SPDX-FileCopyrightText: 2026 cute-cpp authors
-"""Timing of a cute-cpp kernel beside a PyTorch reference in one process, for the examples'
-bench_*.py scripts, by the method of bench/support/bench.hpp: per round, L2 flushed and a spin
+"""Timing of a cute-cpp kernel beside a PyTorch reference in one process, for the bench_*.py
+scripts of bench/<family>/, by the method of bench/support/bench.hpp: per round, L2 flushed and a spin
 queued ahead (so that launch overhead is not timed), ours and theirs alternately; the median of
 `rounds` rounds after `warmup`."""
 import torch

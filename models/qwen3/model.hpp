@@ -2,8 +2,8 @@
 #pragma once
 // models/qwen3/model.hpp: the Qwen3 dense decoder on the GPU (sm_90a): its weights loaded from a
 // Hugging Face checkpoint, a paged KV cache, batched prefill of new prompts and batched decode
-// steps, every operation a cute-cpp kernel (examples/gemm_sm90, ffn, rmsnorm, fmha_sm90,
-// decode_attention_sm90; layer_kernels.cuh for the embedding gather and q/k-norm + RoPE).
+// steps, every operation a cute-cpp kernel (kernels/: the GEMM and FFN, rmsnorm, attention prefill
+// and decode; layer_kernels.cuh for the embedding gather and q/k-norm + RoPE).
 // Host-facing: no kernel is declared here.
 #include <cstdint>     // std::int32_t
 #include <filesystem>  // std::filesystem::path

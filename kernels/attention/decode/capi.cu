@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // SPDX-FileCopyrightText: 2026 cute-cpp authors
 // A C entry point to the decode attention kernels (libcute_cpp_decode.so), for callers without
-// C++: Python's ctypes in bench_sdpa.py, which times it against PyTorch's attention in one process.
+// C++: Python's ctypes in bench/attention/bench_sdpa_decode.py, which times it against PyTorch's
+// attention in one process.
 #include <cute_cpp/kernels/attention/decode/decode.hpp>
 #include <cute_cpp/kernels/common/capi.hpp>
 

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // SPDX-FileCopyrightText: 2026 cute-cpp authors
 // A C entry point to the attention kernels (libcute_cpp_fmha.so), for callers without C++: Python's
-// ctypes in bench_sdpa.py, which times it against PyTorch's cuDNN attention in one process.
+// ctypes in bench/attention/bench_sdpa_fmha.py, which times it against PyTorch's cuDNN attention in
+// one process.
 #include <cute_cpp/kernels/common/capi.hpp>
 #include <cute_cpp/kernels/attention/prefill/fmha.hpp>
 

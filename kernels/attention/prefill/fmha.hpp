@@ -190,7 +190,7 @@ using D64Paged = FmhaPlan<T, 64, 64, FmhaConfig{.block_m = 128, .block_n = 128, 
 /// D128 on a paged cache, and on sequences of at most 1024 keys: there 160-key tiles leave a
 /// partly empty last block (1024 = 6.4 x 160) and the next tile's Q, loaded during this tile's
 /// blocks, hides more of the per-tile cost (5% faster at 1024 keys, 18% at 512; 4-6% slower from
-/// 2048 keys; bench_sdpa.py --sweep).
+/// 2048 keys; bench/attention/bench_sdpa_fmha.py --sweep).
 template <class T>
 using D128Short = FmhaPlan<T, 128, 128, FmhaConfig{.block_m = 128, .block_n = 128, .stages = 2, .q_stages = 2}>;
 /// The longest key sequence D128Short serves.

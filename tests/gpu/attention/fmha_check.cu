@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 // SPDX-FileCopyrightText: 2026 cute-cpp authors
-// fmha_sm90: checks the Hopper attention forward against a CPU reference in double on fresh random
+// fmha_check: checks the Hopper attention forward against a CPU reference in double on fresh random
 // data with NaN-poisoned outputs: every head dim, no mask / causal / sliding window, GQA, lengths
 // that are not multiples of the tiles, seq_q != seq_k, varlen batches, a fused QKV buffer read in
-// place, the LSE; and that bad arguments are errors. The timing against cuDNN is bench_sdpa.py
-// (PyTorch's cuDNN attention is the reference; it times both in one process through libcute_cpp_fmha).
-//   fmha_sm90 [--no-bench] [--json FILE] [--seed N] [--small]   (--small: four small cases, for
-//   compute-sanitizer)
+// place, paged K/V, the LSE; and that bad arguments are errors.
+//   fmha_check [--seed N] [--small]   (--small: a few small cases, for compute-sanitizer)
+// Its timings: bench/attention/bench_sdpa_fmha.py (PyTorch's cuDNN attention is the reference; it
+// times both in one process through libcute_cpp_fmha).
 #include <cute_cpp/kernels/attention/prefill/fmha.hpp>
-#include "bench/support/bench.hpp"
+#include "bench/support/bench.hpp"  // print_plan_kernels
 #include "tests/support/check.hpp"
 #include "tests/support/cli.hpp"
 
@@ -220,7 +220,7 @@ bool check_case(Case const& c, std::mt19937_64& rng) {
     a.seqlens_k_host = lengths.data();
   }
   kn::run_attention<T>(a, nullptr);
-  host::cuda_check(cudaDeviceSynchronize(), "fmha_sm90");
+  host::cuda_check(cudaDeviceSynchronize(), "fmha_check");
 
   std::vector<double> want_o(dout.size()), want_lse(dlse.size());
   if (c.fused_qkv) {
@@ -310,8 +310,8 @@ bool check_errors() {
 int main(int argc, char** argv) {
   using bf16 = __nv_bfloat16;
   if (kn::print_plan_kernels(argc, argv, kn::fmha_plans::Instantiated{})) return 0;
-  return kn::run_example(
-      "fmha_sm90", argc, argv,
+  return kn::run_check(
+      "fmha_check", argc, argv,
       [](std::mt19937_64& rng, kn::ExampleOptions const& options) {
         if (options.has("--small")) {
           // For compute-sanitizer (memcheck, racecheck): every head-dim plan, masks, varlen, ragged.
@@ -353,9 +353,6 @@ int main(int argc, char** argv) {
         ok &= check_case<__half>({2, 257, 300, 4, 2, 128, 128, true}, rng);
         ok &= check_case<__half>({1, 129, 129, 2, 2, 64, 64}, rng);
         return ok;
-      },
-      [](std::mt19937_64&, kn::ExampleOptions const&, std::vector<kn::Record>&) {
-        std::printf("fmha_sm90: timing against cuDNN is bench_sdpa.py (scripts/gpu-check runs it)\n");
       },
       {"--small"});
 }

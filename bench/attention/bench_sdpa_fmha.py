@@ -5,7 +5,10 @@
 scaled_dot_product_attention on the cuDNN backend, in one process, and checks both against an fp32
 reference on the same fresh random data (outputs poisoned first).
 
-  bench_sdpa.py --build BUILD [--json FILE] [--quick] [--sweep] [--only NAME] [--lib LIB]
+  bench/attention/bench_sdpa_fmha.py --build BUILD [--json FILE] [--quick] [--sweep] [--only NAME] [--lib LIB]
+
+BUILD holds the C library (BUILD/kernels/libcute_cpp_fmha.so). Its records keep the name the
+example program gave them (kernel fmha_sm90), so scripts/gpu-check compares them across commits.
 
 Method (as bench/support/bench.hpp): per round, L2 flushed, a spin queued ahead so that launch
 overhead is not timed, ours and cuDNN alternately; the median of 50 rounds after 10 warm-up rounds.
@@ -111,7 +114,7 @@ def main():
     ap.add_argument("--lib", help="another build of libcute_cpp_fmha.so (default: the build's)")
     ap.add_argument("--only", help="run the configurations whose name contains this")
     ap.add_argument("--sweep", action="store_true",
-                    help="D64 and D128 over sequence lengths 512-8192 at 64k tokens (the key tile's choice, README)")
+                    help="D64 and D128 over sequence lengths 512-8192 at 64k tokens (the key tile's choice, kernels/attention/prefill/README.md)")
     opts = ap.parse_args()
     fmha = Fmha(opts.lib or Path(opts.build) / "kernels/libcute_cpp_fmha.so")
     torch.manual_seed(int.from_bytes(__import__("os").urandom(4), "little"))

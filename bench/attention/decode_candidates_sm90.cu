@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // SPDX-FileCopyrightText: 2026 cute-cpp authors
 // Other D128 decode plans for bf16 queries than run_decode_attention's, over a bf16 and an e4m3
-// cache, for the benchmark's --sweep: the measurements that chose decode_plans::D128 and Fp8Plan
-// (README) are rerun from here.
+// cache, for bench_attention's --sweep: the measurements that chose decode_plans::D128 and Fp8Plan
+// (kernels/attention/decode/README.md) are rerun from here.
 #include "decode_candidates.hpp"
 #include <cute_cpp/kernels/attention/decode/decode_sm90.cuh>
 

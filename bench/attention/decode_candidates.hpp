@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // SPDX-FileCopyrightText: 2026 cute-cpp authors
 #pragma once
-// The benchmark's --sweep: D128 decode plans for bf16 queries other than run_decode_attention's,
+// bench_attention's --sweep: D128 decode plans for bf16 queries other than run_decode_attention's,
 // over a bf16 cache and over an e4m3 one.
 #include <cute_cpp/kernels/attention/decode/decode.hpp>
 

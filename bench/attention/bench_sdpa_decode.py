@@ -5,7 +5,11 @@
 cache against PyTorch's scaled_dot_product_attention on a contiguous cache of the same data, in
 one process, and checks ours against an fp32 reference (output poisoned first).
 
-  bench_sdpa.py --build BUILD [--json FILE] [--quick] [--only TEXT]
+  bench/attention/bench_sdpa_decode.py --build BUILD [--json FILE] [--quick] [--only TEXT]
+
+BUILD holds the C library (BUILD/kernels/libcute_cpp_decode.so). Its records keep the name the
+example program gave them (kernel decode_attention_sm90), so scripts/gpu-check compares them across
+commits.
 
 Method (as bench/support/bench.hpp): per round, L2 flushed, a spin queued ahead so that launch
 overhead is not timed, ours and PyTorch's alternately; the median of 50 rounds after 10 warm-up.

@@ -5,7 +5,7 @@
 times the decode at every split count beside a device copy of as many bytes, and lists the
 kernels' own durations (torch.profiler) at the default split.
 
-  probe_small_batch.py --build BUILD"""
+  bench/attention/probe_decode_small_batch.py --build BUILD"""
 import argparse
 import sys
 from pathlib import Path
@@ -14,7 +14,7 @@ import torch
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench/support"))
-from bench_sdpa import Decode  # noqa: E402
+from bench_sdpa_decode import Decode  # noqa: E402
 from torch_timing import time_pair  # noqa: E402
 
 
