@@ -33,6 +33,35 @@ function(_cute_cpp_json_strings list out)
   set(${out} "[${joined}]" PARENT_SCOPE)
 endfunction()
 
+# The SASS checks of a program's kernels (tests <prefix>.<name>.sass.sm<arch>, label sass, with the
+# tests on): each regex of `sass` in every kernel whose demangled name matches `sass_kernels`, no
+# local memory anywhere; and the JSON forms of both lists for the program's manifest.
+function(_cute_cpp_program_sass name prefix archs sass sass_kernels sass_json_out kernels_json_out)
+  if(NOT sass_kernels)
+    set(sass_kernels ".")
+  endif()
+  set(annotations "")
+  foreach(regex IN LISTS sass)
+    string(APPEND annotations "// expect-sass: {{\"${regex}\"}}\n")
+  endforeach()
+  string(APPEND annotations "// reject-sass: {{\"[ \\t](LDL|STL)[. ]\"}}\n")
+  set(annotation_file ${CMAKE_CURRENT_BINARY_DIR}/${name}.sass-expect)
+  file(WRITE ${annotation_file} "${annotations}")
+  if(CUTE_CPP_BUILD_TESTS)
+    foreach(arch IN LISTS archs)
+      add_test(NAME ${prefix}.${name}.sass.sm${arch}
+               COMMAND ${CMAKE_COMMAND} -DCUOBJDUMP=${CUTE_CPP_CUOBJDUMP} -DARCH=${arch}
+                       -DANNOTATIONS=${annotation_file} -DBINARY=$<TARGET_FILE:${name}>
+                       -P ${PROJECT_SOURCE_DIR}/cmake/sass_check.cmake)
+      set_tests_properties(${prefix}.${name}.sass.sm${arch} PROPERTIES LABELS sass)
+    endforeach()
+  endif()
+  _cute_cpp_json_strings("${sass}" sass_json)
+  string(REPLACE "\\" "\\\\" kernels_json "${sass_kernels}")
+  set(${sass_json_out} "${sass_json}" PARENT_SCOPE)
+  set(${kernels_json_out} "${kernels_json}" PARENT_SCOPE)
+endfunction()
+
 # cute_cpp_add_kernel_check(<name> FAMILY <family> SOURCES <.cu>... [LINK <targets>...]
 #                           [SASS <regex>...] [SASS_KERNELS <regex>] [TARGETS <arch>...])
 # A self-checking GPU program of a kernel family, in <build>/tests/gpu/<family>/: ctest runs it
@@ -48,9 +77,6 @@ function(cute_cpp_add_kernel_check name)
     message(STATUS "cute-cpp: check ${name} needs ${arg_TARGETS}; not built for ${CUTE_CPP_ARCHS}")
     return()
   endif()
-  if(NOT arg_SASS_KERNELS)
-    set(arg_SASS_KERNELS ".")
-  endif()
   add_executable(${name})
   add_dependencies(cute_cpp_kernel_checks ${name})
   cute_cpp_add_kernels(${name} ${arg_SOURCES})
@@ -58,37 +84,24 @@ function(cute_cpp_add_kernel_check name)
   target_link_libraries(${name} PRIVATE cute_cpp::kernels ${arg_LINK})
   set_target_properties(${name} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/tests/gpu/${arg_FAMILY})
 
-  set(annotations "")
-  foreach(regex IN LISTS arg_SASS)
-    string(APPEND annotations "// expect-sass: {{\"${regex}\"}}\n")
-  endforeach()
-  string(APPEND annotations "// reject-sass: {{\"[ \\t](LDL|STL)[. ]\"}}\n")
-  set(annotation_file ${CMAKE_CURRENT_BINARY_DIR}/${name}.sass-expect)
-  file(WRITE ${annotation_file} "${annotations}")
-  _cute_cpp_json_strings("${arg_SASS}" sass_json)
+  _cute_cpp_program_sass(${name} kernel_check "${archs}" "${arg_SASS}" "${arg_SASS_KERNELS}" sass_json kernels_json)
   _cute_cpp_json_strings("${archs}" archs_json)
-  string(REPLACE "\\" "\\\\" kernels_json "${arg_SASS_KERNELS}")
   file(GENERATE OUTPUT ${PROJECT_BINARY_DIR}/tests/gpu/manifest/${name}.json CONTENT
 "{\"name\": \"${name}\", \"family\": \"${arg_FAMILY}\", \"binary\": \"$<TARGET_FILE:${name}>\", \"archs\": ${archs_json}, \"sass\": ${sass_json}, \"sass_kernels\": \"${kernels_json}\"}\n")
 
   if(CUTE_CPP_BUILD_TESTS)
-    foreach(arch IN LISTS archs)
-      add_test(NAME kernel_check.${name}.sass.sm${arch}
-               COMMAND ${CMAKE_COMMAND} -DCUOBJDUMP=${CUTE_CPP_CUOBJDUMP} -DARCH=${arch}
-                       -DANNOTATIONS=${annotation_file} -DBINARY=$<TARGET_FILE:${name}>
-                       -P ${PROJECT_SOURCE_DIR}/cmake/sass_check.cmake)
-      set_tests_properties(kernel_check.${name}.sass.sm${arch} PROPERTIES LABELS sass)
-    endforeach()
     add_test(NAME kernel_check.${name} COMMAND ${name})
     set_tests_properties(kernel_check.${name} PROPERTIES LABELS gpu)
   endif()
 endfunction()
 
-# cute_cpp_add_kernel_bench(<name> FAMILY <family> SOURCES <.cu>... [LINK <targets>...] [TARGETS <arch>...])
+# cute_cpp_add_kernel_bench(<name> FAMILY <family> SOURCES <.cu>... [LINK <targets>...] [TARGETS <arch>...]
+#                           [SASS <regex>... [SASS_KERNELS <regex>]])
 # A kernel family's benchmark, in <build>/bench/<family>/: `<name> --json FILE` times the family's
-# kernels beside their references and writes the records scripts/gpu-check keeps.
+# kernels beside their references and writes the records scripts/gpu-check keeps. With SASS, the
+# kernels it instantiates itself (candidate plans a sweep times) are SASS-checked as a check's are.
 function(cute_cpp_add_kernel_bench name)
-  cmake_parse_arguments(arg "" "FAMILY" "SOURCES;LINK;TARGETS" ${ARGN})
+  cmake_parse_arguments(arg "" "FAMILY;SASS_KERNELS" "SOURCES;LINK;TARGETS;SASS" ${ARGN})
   _cute_cpp_program_archs("${arg_TARGETS}" archs)
   if(NOT archs)
     message(STATUS "cute-cpp: benchmark ${name} needs ${arg_TARGETS}; not built for ${CUTE_CPP_ARCHS}")
@@ -100,6 +113,9 @@ function(cute_cpp_add_kernel_bench name)
   target_include_directories(${name} PRIVATE ${PROJECT_SOURCE_DIR})
   target_link_libraries(${name} PRIVATE cute_cpp::kernels ${arg_LINK})
   set_target_properties(${name} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/bench/${arg_FAMILY})
+  if(arg_SASS)
+    _cute_cpp_program_sass(${name} kernel_bench "${archs}" "${arg_SASS}" "${arg_SASS_KERNELS}" sass_json kernels_json)
+  endif()
   file(GENERATE OUTPUT ${PROJECT_BINARY_DIR}/bench/manifest/${name}.json CONTENT
 "{\"name\": \"${name}\", \"family\": \"${arg_FAMILY}\", \"binary\": \"$<TARGET_FILE:${name}>\"}\n")
 endfunction()
