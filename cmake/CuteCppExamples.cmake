@@ -6,6 +6,9 @@ include(${CMAKE_CURRENT_LIST_DIR}/CuteCppTargets.cmake)
 
 # cute_cpp_examples builds every example and nothing else (scripts/run).
 add_custom_target(cute_cpp_examples)
+# The manifests are written anew at each configure, so a program that left examples/ (for
+# tests/gpu or bench) leaves no manifest behind for scripts/gpu-check to run.
+file(REMOVE_RECURSE ${PROJECT_BINARY_DIR}/examples/manifest)
 
 # cute_cpp_add_example(<name> SOURCES <.cu>... SASS <regex>... [SASS_KERNELS <regex>] [TARGETS <arch>...])
 # Each SASS regex must appear in the SASS of every kernel whose demangled name matches

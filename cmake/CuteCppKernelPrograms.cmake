@@ -10,6 +10,8 @@ include(${CMAKE_CURRENT_LIST_DIR}/CuteCppTargets.cmake)
 # cute_cpp_kernel_checks builds every check program; cute_cpp_benchmarks every benchmark.
 add_custom_target(cute_cpp_kernel_checks)
 add_custom_target(cute_cpp_benchmarks)
+# The manifests are written anew at each configure: none is left behind for a program removed.
+file(REMOVE_RECURSE ${PROJECT_BINARY_DIR}/tests/gpu/manifest ${PROJECT_BINARY_DIR}/bench/manifest)
 
 # Targets among `wanted` (default: all of CUTE_CPP_ARCHS) that CUTE_CPP_ARCHS holds.
 function(_cute_cpp_program_archs wanted out)

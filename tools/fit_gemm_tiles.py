@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0
 """Fits the GEMM's tile table (kernels/gemm/gemm_tile_table.hpp) to a candidate sweep
-(`gemm_sm90 --candidate-sweep`: every tile under every cut, timed cold, on the shape sweep's
+(`bench_gemm --candidate-sweep`: every tile under every cut, timed cold, on the shape sweep's
 shapes) and reports how the table's choice does against cuBLASLt beside the hand-written
 heuristic's (choose_gemm_tile with its own cut) and the best measured, each shape predicted
 with itself left out of the table (leave-one-out): the figure a shape nobody measured can expect.
@@ -173,7 +173,7 @@ def write_table(table, commit):
         "// SPDX-License-Identifier: Apache-2.0",
         "// SPDX-FileCopyrightText: 2026 cute-cpp authors",
         "#pragma once",
-        f"// Written by tools/fit_gemm_tiles.py from gemm_sm90 --candidate-sweep on the H200 at {commit}: do not edit.",
+        f"// Written by tools/fit_gemm_tiles.py from bench_gemm --candidate-sweep on the H200 at {commit}: do not edit.",
         "// Per measured shape, log2 of M, N and K and the mask of the choices (gemm_tile_choices) that ran",
         f"// within {GOOD:.2f}x of its fastest; choose_gemm_plan takes the choice good on most of the",
         f"// {NEIGHBOURS} nearest.",

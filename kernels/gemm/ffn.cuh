@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // SPDX-FileCopyrightText: 2026 cute-cpp authors
 #pragma once
-// A feed-forward block on the Hopper GEMM (examples/gemm_sm90): y = (silu(x Wg^T) * (x Wu^T)) Wd^T
+// A feed-forward block on the Hopper GEMM (gemm.hpp): y = (silu(x Wg^T) * (x Wu^T)) Wd^T
 // for x (M, D), Wg and Wu (F, D), Wd (D, F), all bf16 row-major (nn.Linear weights), fp32
 // accumulation. Two GEMMs:
 //   1. the gate-up projection, one GEMM against the fused weight Wgu (2F, D) whose rows interleave

@@ -199,7 +199,7 @@ using Instantiated = GemmPlanList<Bf16TN, Bf16NN, Bf16TT, Bf16NT, Bf16TNNoCluste
                                   Bf16TN64NoCluster, Bf16TNPingPong, Bf16TNLinear, Bf16TNRelu, Bf16TNGelu, Bf16TNSilu, Bf16TNSwiGLU,
                                   Bf16TN112NoCluster, Bf16TN112ClusterN, Bf16TNSwap16, Bf16TNSwap32, Bf16TNSwap64,
                                   Bf16TNSwap128c2, F16TN, Bf16TNf32, Bf16TNf32ColMajor, Bf16TN320>;
-/// The grouped plans (gemm_grouped_sm90.cu; examples/grouped_gemm_sm90 runs them).
+/// The grouped plans (gemm_grouped_sm90.cu; tests/gpu/gemm/grouped_gemm_check.cu and bench_gemm run them).
 using GroupedInstantiated =
     GemmPlanList<Bf16Grouped, Bf16GroupedSwiGLU, Bf16GroupedPingPong, Bf16GroupedPingPongSwiGLU, Fp8E4M3BlockwiseGrouped>;
 template <class L1, class L2>
@@ -210,7 +210,7 @@ struct JoinedPlanLists<GemmPlanList<A...>, GemmPlanList<B...>> {
 };
 /// The dense bf16 plans and the grouped ones: what a program running both links (moe_sm90).
 using DenseAndGrouped = typename JoinedPlanLists<Instantiated, GroupedInstantiated>::type;
-/// The FP8 plans (gemm_fp8_sm90.cu; examples/gemm_fp8_sm90 runs them).
+/// The FP8 plans (gemm_fp8_sm90.cu; tests/gpu/gemm/gemm_fp8_check.cu and bench_gemm run them).
 using Fp8Instantiated = GemmPlanList<Fp8E4M3, Fp8E5M2E4M3, Fp8E4M3Blockwise, Fp8E4M3BlockwiseN192, Fp8E4M3BlockwiseToFp8,
                                      Bf16TNSwiGLUToFp8>;
 

@@ -8,7 +8,7 @@
 // 448; each element is x * (448 / amax) rounded to nearest, saturated. An all-zero group gets
 // scale 1 (its elements stay 0): epilogue/block_quantize.hpp's rules, which the GEMM's FP8
 // epilogue follows too. The scales are written at i * row_stride + kb * k_stride
-// (examples/gemm_sm90's BlockScales), so either layout the GEMM takes comes out directly.
+// (the GEMM's BlockScales, gemm.hpp), so either layout the GEMM takes comes out directly.
 // Constraints [fp8.quantize]: K a multiple of 16 (the GEMM's), rows of x and q 16-byte aligned
 // (row strides multiples of 8 and 16 elements), strides positive.
 #include <cute_cpp/diag/verify_plan.hpp>

@@ -54,7 +54,7 @@ constexpr const char* kRuleOptions =
     "max_position_embeddings, page_size a multiple of 16";
 
 /// Passes of at most this many tokens (decode steps) run the FFN as three launches: the swapped
-/// skinny GEMMs (examples/gemm_sm90's tiles for at most 64 rows) read the weights at the memory
+/// skinny GEMMs (kernels/gemm's tiles for at most 64 rows) read the weights at the memory
 /// rate, where the fused SwiGLU GEMM's 128-row tiles would leave most CTAs idle.
 constexpr std::int64_t kSkinnyRows = 64;
 

@@ -4,7 +4,7 @@
 // qwen3) must hold, derived from its Qwen3Config and checked against a Checkpoint, plus the host-side
 // packing a GPU loader does once per layer: q/k/v concatenated into one QKV weight, and gate/up
 // interleaved in blocks of 8 rows for the SwiGLU epilogue (include/cute_cpp/epilogue/fusion.hpp,
-// examples/ffn's pack_gate_up).
+// kernels/gemm/ffn.cuh's pack_gate_up).
 #include <array>        // std::array
 #include <cstddef>      // std::byte
 #include <cstdint>      // std::int64_t, std::uint64_t
@@ -124,7 +124,7 @@ void pack_qkv(const TensorInfo& q, const TensorInfo& k, const TensorInfo& v, std
 /// The interleaved gate-up weight [2F, C]: blocks of 8 gate rows and 8 up rows alternate, so gate
 /// row r is out row gated_gate_row(r) = r / 8 * 16 + r % 8 and up row r is out row
 /// gated_up_row(r) = r / 8 * 16 + 8 + r % 8 (include/cute_cpp/epilogue/fusion.hpp), as
-/// examples/ffn's pack_gate_up lays it out on the device.
+/// kernels/gemm/ffn.cuh's pack_gate_up lays it out on the device.
 /// @pre gate and up are 2-D [F, C] with one dtype and shape, F a multiple of 8; out.size() is twice
 ///      gate's bytes [qwen3.pack].
 void pack_gate_up(const TensorInfo& gate, const TensorInfo& up, std::span<std::byte> out);

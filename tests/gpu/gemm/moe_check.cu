@@ -1,75 +1,26 @@
 // SPDX-License-Identifier: Apache-2.0
 // SPDX-FileCopyrightText: 2026 cute-cpp authors
-// moe_sm90: checks the MoE block (moe.cuh) on fresh random data with poisoned outputs, step by
-// step against the host in double: the routing from the router's logits (softmax, top k,
+// moe_check: checks the MoE block (kernels/moe/moe.cuh) on fresh random data with poisoned outputs,
+// step by step against the host in double: the routing from the router's logits (softmax, top k,
 // renormalized), the experts' offsets and each choice's row, and y from the GPU's choices (h
-// rounded to bf16 as the kernels store it); then times the block at Qwen3-30B-A3B's size against
-// the same routing with cuBLAS doing the experts' products one expert at a time (gate and up,
-// then kernels/rows/swiglu.cuh's kernel, then down).
-//   moe_sm90 [--no-bench] [--json FILE] [--seed N] [--small]
-#include <cute_cpp/kernels/moe/moe.cuh>
-#include "bench/support/bench.hpp"
+// rounded to bf16 as the kernels store it); and the shape it refuses.
+//   moe_check [--seed N] [--small]   (--small: the two smaller layers, for compute-sanitizer)
+// Its timings: bench/gemm/bench_ffn_moe.cu.
+#include "tests/gpu/gemm/moe_operands.hpp"
 #include "tests/support/check.hpp"
 #include "tests/support/cli.hpp"
-#include "bench/support/cublas.hpp"
-#include <cute_cpp/kernels/rows/swiglu.cuh>
-
-#include <cute_cpp/host/buffer.hpp>
-
-#include <cublas_v2.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <numeric>
 #include <random>
+#include <span>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
-namespace kn = cute_cpp::kernels;
-namespace moe = cute_cpp::kernels::moe;
-namespace host = cute_cpp::host;
-using moe::bf16;
-
+namespace cute_cpp::test::moe_block {
 namespace {
-
-double val(bf16 v) { return double(static_cast<float>(v)); }
-
-/// A layer's weights and input on the host and the device.
-struct Layer {
-  moe::MoeShape s;
-  std::vector<bf16> x, router, gate_up, down;  // gate_up: each expert's (2F, H), gate and up rows in blocks of 8
-  host::DeviceBuffer<bf16> dx, drouter, dgate_up, ddown, dy;
-  host::DeviceBuffer<unsigned char> scratch;
-  Layer(moe::MoeShape const& shape, std::mt19937_64& rng) : s(shape) {
-    auto const e = std::size_t(s.experts), h = std::size_t(s.hidden), f = std::size_t(s.ffn);
-    x = kn::random_values<bf16>(std::size_t(s.tokens) * h, rng, -1.0, 1.0);
-    router = kn::random_values<bf16>(e * h, rng, -3.0 / std::sqrt(double(h)), 3.0 / std::sqrt(double(h)));
-    gate_up = kn::random_values<bf16>(e * 2 * f * h, rng, -2.0 / std::sqrt(double(h)), 2.0 / std::sqrt(double(h)));
-    down = kn::random_values<bf16>(e * h * f, rng, -1.0 / std::sqrt(double(f)), 1.0 / std::sqrt(double(f)));
-    auto up = [](host::DeviceBuffer<bf16>& d, std::vector<bf16> const& v) {
-      d = host::DeviceBuffer<bf16>(v.size());
-      d.upload(std::span<bf16 const>(v));
-    };
-    up(dx, x), up(drouter, router), up(dgate_up, gate_up), up(ddown, down);
-    dy = host::DeviceBuffer<bf16>(std::size_t(s.tokens) * h);
-    scratch = host::DeviceBuffer<unsigned char>(moe::moe_scratch_bytes(s));
-    scratch.fill_bytes(0);
-  }
-  [[nodiscard]] moe::MoeWeights weights() const { return {drouter.data(), dgate_up.data(), ddown.data()}; }
-  [[nodiscard]] moe::MoeScratch carved() const {
-    auto const base = (reinterpret_cast<std::uintptr_t>(scratch.data()) + 255) / 256 * 256;
-    return moe::MoeScratch(reinterpret_cast<void*>(base), s);
-  }
-  void run(cudaStream_t stream = nullptr) { moe::moe_layer(dx.data(), weights(), s, dy.data(), scratch.data(), stream); }
-};
-
-template <class T>
-std::vector<T> download(T const* p, std::size_t n) {
-  std::vector<T> v(n);
-  host::cuda_check(cudaMemcpy(v.data(), p, n * sizeof(T), cudaMemcpyDeviceToHost), "cudaMemcpy");
-  return v;
-}
 
 /// Every step of the layer against the host (see the file comment).
 bool check_layer(moe::MoeShape const& shape, std::mt19937_64& rng) {
@@ -179,59 +130,16 @@ bool run_checks(std::mt19937_64& rng, bool small) {
   return ok;
 }
 
-void bench(std::int64_t tokens, std::vector<kn::Record>& records, std::mt19937_64& rng) {
-  moe::MoeShape const s{.tokens = tokens, .hidden = 2048, .ffn = 768, .experts = 128, .top_k = 8};
-  Layer l(s, rng);
-  l.run();
-  host::cuda_check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
-  auto const m = l.carved();
-  auto const offsets = download(m.offsets, std::size_t(s.experts));
-  cublasHandle_t handle = nullptr;
-  kn::cublas_check(cublasCreate(&handle), "cublasCreate");
-  host::DeviceBuffer<bf16> gu(std::size_t(s.rows() * 2 * s.ffn));
-  // The reference: the same routing steps, then each expert's products by cuBLAS (the fused weight's
-  // interleaved rows give an interleaved gu; the swiglu kernel's split halves cost the same), then
-  // the same combine.
-  auto const reference = [&] {
-    moe::moe_dispatch(l.dx.data(), l.weights(), s, m, nullptr);
-    for (int e = 0; e < s.experts; ++e) {
-      int const lo = e ? offsets[std::size_t(e - 1)] : 0, rows = offsets[std::size_t(e)] - lo;
-      if (rows == 0) continue;
-      kn::cublas_linear(handle, m.x_perm + std::int64_t(lo) * s.hidden, l.dgate_up.data() + std::int64_t(e) * 2 * s.ffn * s.hidden,
-                    gu.data() + std::int64_t(lo) * 2 * s.ffn, rows, int(2 * s.ffn), int(s.hidden));
-    }
-    kn::swiglu<bf16>(gu.data(), m.h, std::size_t(s.rows()), std::size_t(s.ffn));
-    for (int e = 0; e < s.experts; ++e) {
-      int const lo = e ? offsets[std::size_t(e - 1)] : 0, rows = offsets[std::size_t(e)] - lo;
-      if (rows == 0) continue;
-      kn::cublas_linear(handle, m.h + std::int64_t(lo) * s.ffn, l.ddown.data() + std::int64_t(e) * s.hidden * s.ffn,
-                    m.y_perm + std::int64_t(lo) * s.hidden, rows, int(s.hidden), int(s.ffn));
-    }
-    moe::combine_kernel<<<unsigned((s.tokens + 7) / 8), 256>>>(m.y_perm, m.rows, m.weights, s.tokens, s.top_k,
-                                                               s.hidden, l.dy.data());
-  };
-  auto const [ours_ms, ref_ms] = kn::median_ms_interleaved([&] { l.run(); }, reference, nullptr, 5, 20);
-  cublasDestroy(handle);
-  // FLOPs: the router and the experts' three products per chosen row.
-  double const flops = 2.0 * double(tokens) * double(s.hidden) * double(s.experts) +
-                       2.0 * double(s.rows()) * double(s.hidden) * double(s.ffn) * 3.0;
-  auto const tflops = [&](double ms) { return flops / (ms * 1e9); };
-  records.push_back({"moe_sm90 layer", "Qwen3-30B-A3B T" + std::to_string(tokens) + " E128 k8 H2048 F768", "bf16",
-                     tflops(ours_ms), "same routing + cuBLAS per expert + swiglu", tflops(ref_ms), "TFLOP/s",
-                     ours_ms * 1e3});
-}
-
 }  // namespace
+}  // namespace cute_cpp::test::moe_block
 
 int main(int argc, char** argv) {
+  namespace kn = cute_cpp::kernels;
   if (kn::print_plan_kernels(argc, argv, kn::plans::DenseAndGrouped{})) return 0;
-  return kn::run_example(
-      "moe_sm90", argc, argv,
-      [](std::mt19937_64& rng, kn::ExampleOptions const& options) { return run_checks(rng, options.has("--small")); },
-      [](std::mt19937_64& rng, kn::ExampleOptions const& options, std::vector<kn::Record>& records) {
-        if (options.has("--small")) return;
-        bench(512, records, rng);
-        bench(4096, records, rng);
+  return kn::run_check(
+      "moe_check", argc, argv,
+      [](std::mt19937_64& rng, kn::ExampleOptions const& options) {
+        return cute_cpp::test::moe_block::run_checks(rng, options.has("--small"));
       },
       {"--small"});
 }

@@ -1,0 +1,57 @@
+// SPDX-License-Identifier: Apache-2.0
+// SPDX-FileCopyrightText: 2026 cute-cpp authors
+// bench_gemm: the GEMM family (kernels/gemm, kernels/moe) timed against cuBLAS / cuBLASLt in the
+// same run on random data (never zeros), rotating or flushing L2 (bench/support/bench.hpp): the
+// dense GEMM, FP8, grouped, the FFN and the MoE block, in that order; prints the table and writes
+// the records scripts/gpu-check keeps. Their checks: tests/gpu/gemm.
+//   bench_gemm [--json FILE] [--seed N] [--dense] [--fp8] [--grouped] [--ffn] [--moe]
+//   bench_gemm [--json FILE] [--seed N] --raster-sweep | --split-sweep | --decomposition-sweep |
+//              --k-sweep | --decode-sweep | --shape-sweep | --candidate-sweep | --host-profile |
+//              --profile | --fp8-profile
+// --dense ... --moe: only those parts of the default run (every part without them). Each of the
+// others runs one sweep or profile of bench_gemm_dense.cu / bench_gemm_fp8.cu instead.
+#include "bench/gemm/bench_gemm.hpp"
+#include "bench/support/cublas.hpp"
+#include "tests/support/cli.hpp"
+
+#include <cublasLt.h>
+
+#include <random>
+#include <vector>
+
+int main(int argc, char** argv) {
+  namespace kn = cute_cpp::kernels;
+  namespace test = cute_cpp::test;
+  cublasLtHandle_t handle{};
+  auto const cublas = [&] {
+    if (handle == nullptr) kn::cublas_check(cublasLtCreate(&handle), "cublasLtCreate");
+    return handle;
+  };
+  int const status = kn::run_bench(
+      "bench_gemm", argc, argv,
+      [&](std::mt19937_64& rng, kn::ExampleOptions const& options, std::vector<kn::Record>& records) {
+        if (options.has("--profile")) test::gemm_dense::profile_launches(rng, cublas());
+        else if (options.has("--fp8-profile")) test::gemm_fp8::profile_launches(rng, cublas());
+        else if (options.has("--raster-sweep")) test::gemm_dense::raster_sweep(rng, cublas(), records);
+        else if (options.has("--split-sweep")) test::gemm_dense::split_sweep(rng, cublas(), records);
+        else if (options.has("--k-sweep")) test::gemm_dense::k_sweep(rng, cublas(), records);
+        else if (options.has("--decomposition-sweep")) test::gemm_dense::decomposition_sweep(rng, cublas(), records);
+        else if (options.has("--decode-sweep")) test::gemm_dense::decode_sweep(rng, cublas(), records);
+        else if (options.has("--shape-sweep")) test::gemm_dense::shape_sweep(rng, cublas(), records);
+        else if (options.has("--candidate-sweep")) test::gemm_dense::candidate_sweep(rng, cublas());
+        else if (options.has("--host-profile")) test::gemm_dense::host_profile(rng);
+        else {
+          bool const every = options.flags.empty();  // no part named: every part
+          if (every || options.has("--dense")) test::gemm_dense::benchmarks(rng, cublas(), records);
+          if (every || options.has("--fp8")) test::gemm_fp8::benchmarks(rng, cublas(), records);
+          if (every || options.has("--grouped")) test::gemm_grouped::benchmarks(rng, records);
+          if (every || options.has("--ffn")) test::ffn_block::benchmarks(rng, records);
+          if (every || options.has("--moe")) test::moe_block::benchmarks(rng, records);
+        }
+      },
+      {"--dense", "--fp8", "--grouped", "--ffn", "--moe", "--profile", "--fp8-profile", "--raster-sweep",
+       "--split-sweep", "--k-sweep", "--decomposition-sweep", "--decode-sweep", "--shape-sweep", "--candidate-sweep",
+       "--host-profile"});
+  if (handle != nullptr) cublasLtDestroy(handle);
+  return status;
+}
