@@ -15,8 +15,7 @@
 // Weights are fixed point (see Weights), so every sum is exact and reruns reproduce.
 #include "models/qwen3/sampling.hpp"
 
-#include <ctm/common/cluster.hpp>      // mapa_u64
-#include <cute_cpp/arch/cluster.hpp>   // cluster_arrive_relaxed, cluster_wait, cluster_sync, cluster_size, block_rank_in_cluster
+#include <cute_cpp/arch/cluster.hpp>   // cluster_arrive_relaxed, cluster_wait, cluster_sync, map_to_block_in_cluster, ...
 #include <cute_cpp/host/arguments.hpp>  // check_device_pointers, check_stream
 #include <cute_cpp/host/error.hpp>     // argument_error
 #include <cute_cpp/host/launch.hpp>    // launch, LaunchConfig
@@ -109,7 +108,7 @@ __device__ __forceinline__ RowPart row_part(std::uint16_t const* logits, std::in
 /// The variable at `local` (this block's shared memory) in block `rank` of the row's cluster.
 template <class T>
 __device__ __forceinline__ T* in_block(T* local, unsigned rank, unsigned blocks) {
-  return blocks == 1 ? local : ctm::mapa_u64(local, rank);
+  return blocks == 1 ? local : arch::map_to_block_in_cluster(local, rank);
 }
 
 /// A barrier for every thread of the row's blocks: their shared-memory writes before it are seen after it.

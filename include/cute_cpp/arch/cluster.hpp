@@ -55,6 +55,13 @@ __device__ __forceinline__ std::uint32_t mapa_shared_cluster(void const* smem_pt
   return ctm::mapa_shared_cluster_u32(smem_ptr, peer_cta_rank_in_cluster);
 }
 
+/// mapa.u64: the generic address of the variable at `smem_ptr` (this block's shared memory) in the
+/// block of rank `peer_cta_rank_in_cluster`; ordinary loads and stores through it reach that block.
+template <class T>
+__device__ __forceinline__ T* map_to_block_in_cluster(T* smem_ptr, std::uint32_t peer_cta_rank_in_cluster) {
+  return ctm::mapa_u64(smem_ptr, peer_cta_rank_in_cluster);
+}
+
 /// st.async.shared::cluster.mbarrier::complete_tx::bytes.b32: stores v into the variable at
 /// `smem_ptr`'s offset in block `peer_cta_rank_in_cluster`, and completes 4 transaction bytes on
 /// that block's barrier at `mbar`'s offset (which expects them with mbarrier_arrive_and_expect_tx).

@@ -2,10 +2,10 @@
 // SPDX-FileCopyrightText: 2026 cute-cpp authors
 #pragma once
 // cute.arch arithmetic: fma/add/mul_packed_f32x2 (the f32x2 instructions on sm_100a and
-// sm_120a; two scalar operations on sm_90a, which lacks them), cvt_f16x2_f32,
+// sm_120a; two scalar operations on sm_90a, which lacks them), cvt_f16x2_f32, cvt_e4m3x2_f32,
 // warp_reduction_max_f32 / warp_reduction_sum_f32, exp2, rcp_approx, fmax, popc.
 #include <cstdint>
-#include <ctm/common/cvt.hpp>             // cvt_rn_f16x2_f32
+#include <ctm/common/cvt.hpp>             // cvt_rn_f16x2_f32, cvt_rn_satfinite_e4m3x2_f32
 #include <ctm/common/f32x2.hpp>           // fma_rn_f32x2, add_rn_f32x2, mul_rn_f32x2
 #include <ctm/common/math.hpp>            // ex2_approx_ftz_f32, rcp_approx_ftz_f32, popc_b32
 #include <ctm/common/shfl.hpp>            // shfl_sync_bfly_b32, redux_sync_max_f32
@@ -42,6 +42,12 @@ __device__ __forceinline__ float2 mul_packed_f32x2(float2 a, float2 b) {
 /// Two floats to a packed f16 pair, x in the low half (the order of __floats2half2_rn and of
 /// a half2's .x/.y); round to nearest even.
 __device__ __forceinline__ std::uint32_t cvt_f16x2_f32(float x, float y) { return ctm::cvt_rn_f16x2_f32(y, x); }
+
+/// Two floats to a packed e4m3 pair, x in the low byte; round to nearest even, out-of-range values
+/// clamped to +-448 (satfinite).
+__device__ __forceinline__ std::uint16_t cvt_e4m3x2_f32(float x, float y) {
+  return ctm::cvt_rn_satfinite_e4m3x2_f32(y, x);
+}
 
 /// The maximum of v over the 32 lanes, in every lane (redux.sync.max.f32 on sm_100a, a
 /// butterfly of shuffles and fmaxf elsewhere): NaN lanes are ignored unless all are NaN.

@@ -6,8 +6,8 @@
 // 16 bytes per lane. Memory-bound and small (a few KB per step); no tensor cores, any target.
 #include <cute_cpp/kernels/attention/decode/decode.hpp>
 
-#include <ctm/common/cvt.hpp>
 #include <cute_cpp/arch/griddepcontrol.hpp>
+#include <cute_cpp/arch/math.hpp>  // cvt_e4m3x2_f32
 #include <cute_cpp/host/arguments.hpp>
 #include <cute_cpp/host/error.hpp>
 #include <cute_cpp/host/launch.hpp>
@@ -42,7 +42,7 @@ __device__ __forceinline__ void copy_row(KV* dst, T const* src, int dim, int lan
       std::uint16_t pairs[4];
 #pragma unroll
       for (int j = 0; j < 4; ++j)
-        pairs[j] = ctm::cvt_rn_satfinite_e4m3x2_f32(float(x[2 * j + 1]) * inverse, float(x[2 * j]) * inverse);
+        pairs[j] = arch::cvt_e4m3x2_f32(float(x[2 * j]) * inverse, float(x[2 * j + 1]) * inverse);
       *reinterpret_cast<uint2*>(dst + i) =
           make_uint2(pairs[0] | std::uint32_t(pairs[1]) << 16, pairs[2] | std::uint32_t(pairs[3]) << 16);
     }
