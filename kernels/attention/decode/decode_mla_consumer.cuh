@@ -19,85 +19,96 @@
 // other warpgroup computed; each warpgroup issues its next S before it waits for that, so the
 // GEMMs of one overlap the other's softmax. Both computing every S (the earlier plan) read Q
 // from shared memory twice per block, and shared memory's bandwidth bound the kernel.
-#include <cute_cpp/arch/fence.hpp>
-#include <cute_cpp/arch/math.hpp>
-#include <cute_cpp/arch/registers.hpp>
+#include <cute_cpp/arch/fence.hpp>                                      // fence_view_async_shared
+#include <cute_cpp/arch/math.hpp>                                       // exp2
+#include <cute_cpp/arch/registers.hpp>                                  // recompute_from_here
+#include <cute_cpp/arch/thread.hpp>                                     // shuffle_sync_bfly
+#include <cute_cpp/attention/online_softmax.hpp>                        // OnlineSoftmax
+#include <cute_cpp/attention/value_rows.hpp>                            // zero_value_rows_from
+#include <cute_cpp/kernels/attention/decode/decode.hpp>                 // DecodeParams
+#include <cute_cpp/kernels/attention/decode/decode_consumer_parts.cuh>  // load_queries, DecodeBand, decode_store
+#include <cute_cpp/kernels/attention/decode/decode_work.cuh>            // DecodeWork
+#include <cute_cpp/pipeline/pipeline_state.hpp>                         // make_pipeline_state
 
 #include <cmath>
+#include <cstdint>
 
 namespace cute_cpp::kernels {
 
-/// MLA's consumer warpgroups (see the file comment).
+/// The seesaw's steps per block (see the file comment), over the state decode_mla_consumer holds:
+/// S's issue, this warpgroup's own block (its softmax, P for the other, O += P V), and the other's
+/// block (its maxima, O += P V with its P).
+/// NOTE: the members refer to decode_mla_consumer's locals, as the lambdas these steps were did,
+/// which keeps the kernel's SASS as it was; an object holding such state by value (GemmMainLoop's
+/// idiom), tried on the e4m3 consumer, changed its SASS (nvcc 13.0).
 template <class Plan>
-__device__ __forceinline__ void decode_mla_consumer(typename Plan::SharedStorage& smem, DecodeParams const& p,
-                                                    DecodeWork const& w) {
+struct DecodeMlaSteps {
   using T = typename Plan::Element;
   using MmaS = typename Plan::MmaS;
   using MmaO = typename Plan::MmaO;
   using MmaOShared = typename Plan::MmaOShared;
   using Softmax = OnlineSoftmax<Plan::block_n, Plan::value_cols>;  // half(), rescale()
   using Full = typename Plan::PFull;
-  constexpr int BN = Plan::block_n;
-  static_assert(Plan::consumer_warpgroups == 2 && Plan::v_in_k,
-                "cute-cpp [attention.head-dim]: the seesaw is two warpgroups over V in K");
-  typename Plan::PipelineK const pipe{&smem.k_barriers};
-  auto& exchange = smem.exchange;
-  int const thread = int(threadIdx.x) % 128;
-  // The warpgroup, uniform to the compiler (read from lane 0): the branches on it hold wgmmas,
-  // which ptxas serialises where it cannot prove the warps converged.
-  int const group = __shfl_sync(~0u, int(threadIdx.x) / 128, 0), other = 1 - group;
-  auto const lane = std::uint32_t(thread % 32);
-  auto const slice = MmaS::get_slice(thread);
-  int const rows[2] = {slice.row(0, 0), slice.row(0, 2)};  // this thread's two rows (halves)
-  DecodeBand const band(p, w, slice, w.m_block * Plan::block_m);
-  int const v_offset = group * Plan::value_cols * BN;  // this warpgroup's V columns of a stage
-  float const scale_log2 = p.scale_log2 * (p.k_scale != nullptr ? p.k_scale[w.kv_head] : 1.0f);
-  float const v_scale = p.v_scale != nullptr ? p.v_scale[w.kv_head] : 1.0f;
-  std::int32_t const first = w.n_begin, end = w.n_end;
-  auto const owns = [&](int g, std::int32_t n) { return n < end && (n - first) % 2 == g; };
+  using State = PipelineState<Plan::stages>;
+  static constexpr int BN = Plan::block_n;
 
-  typename MmaO::FragmentC o;
-  o.fill(0.0f);
-  // Per row half: the running maximum of the scaled scores (log2 units) and this thread's sum of
-  // its own blocks' P at that maximum.
-  float row_max[2] = {-INFINITY, -INFINITY}, row_sum[2] = {0.0f, 0.0f};
-  auto const move_max = [&](int h, float next) {  // returns O's correction
+  typename Plan::SharedStorage& smem;
+  DecodeWork const& w;
+  typename Plan::PipelineK const& pipe;
+  typename Plan::SeesawExchange& exchange;
+  int const& thread;
+  int const& group;
+  int const& other;
+  std::uint32_t const& lane;
+  decltype(MmaS::get_slice(0)) const& slice;
+  int const (&rows)[2];
+  DecodeBand const& band;
+  int const& v_offset;
+  float const& scale_log2;
+  std::int32_t const& first;
+  std::int32_t const& end;
+  typename MmaO::FragmentC& o;
+  float (&row_max)[2];
+  float (&row_sum)[2];
+  typename MmaS::FragmentC& s;
+  typename MmaO::FragmentA& pa;
+  State& state;
+  State& previous;
+  float (&correction)[2];
+
+  /// Row half h's running maximum moved to `next`; returns O's correction.
+  __device__ __forceinline__ float move_max(int h, float next) const {
     // A row that has seen no key keeps -inf: exp2 of (-inf) - (-inf) would be NaN.
     float const correction = arch::exp2(row_max[h] - (next == -INFINITY ? 0.0f : next));
     row_max[h] = next;
     row_sum[h] *= correction;
     return correction;
-  };
-  load_queries<Plan>(smem.q, p, w, int(threadIdx.x));
+  }
   // A block's P, written into its own stage by the warpgroup that owns the block once its S is
   // done. The stage is refilled only once both warpgroups have released it, and a warpgroup
   // writes its next block's maxima only after the other's block between, which the other
   // published after reading these maxima: no "empty" barrier is needed.
-  auto const p_tile = [&](int stage) { return smem.k_stage(stage) + (Plan::qk_chunks - 1) * BN * 64; };
-
-  typename MmaS::FragmentC s;
-  typename MmaO::FragmentA pa;
-  auto const issue_s = [&](auto state) {
+  __device__ __forceinline__ T* p_tile(int stage) const {
+    return smem.k_stage(stage) + (Plan::qk_chunks - 1) * BN * 64;
+  }
+  /// S of the block in stage `at`.
+  __device__ __forceinline__ void issue_s(State at) const {
     // Q's descriptors are the same every block: the compiler would keep all nine chunks' in
     // registers and spill; derived from an opaque offset they are recomputed here instead.
     T const* const q = smem.q + arch::recompute_from_here(0);
-    pipe.consumer_wait(state);
+    pipe.consumer_wait(at);
     MmaS::warpgroup_arrive(s);
 #pragma unroll
     for (int c = 0; c < Plan::qk_chunks; ++c)
-      MmaS::gemm(s, q + c * Plan::block_m * 64, smem.k_stage(state.index()) + c * BN * 64, 0, c > 0);
+      MmaS::gemm(s, q + c * Plan::block_m * 64, smem.k_stage(at.index()) + c * BN * 64, 0, c > 0);
     MmaS::commit_group();
-  };
-  // Each warpgroup meets the blocks in order, its own and the other's in turn; `state` is the
-  // stage of the block it meets next, `previous` the one before (released once folded in).
-  auto state = make_pipeline_state<Plan::stages>(PipelineUserType::Consumer);
-  auto previous = state;
-  auto const next_block = [&] {
+  }
+  __device__ __forceinline__ void next_block() const {
     previous = state;
     state.advance();
-  };
+  }
   // This warpgroup's block n once its S is done, up to its O += P V, left in flight.
-  auto const own_block = [&](std::int32_t n) {
+  __device__ __forceinline__ void own_block(std::int32_t n) const {
     band.template apply<BN>(s, n, slice);
     float block_max[2] = {-INFINITY, -INFINITY};
 #pragma unroll
@@ -141,28 +152,71 @@ __device__ __forceinline__ void decode_mla_consumer(typename Plan::SharedStorage
     MmaO::gemm(o, pa, smem.k_stage(state.index()) + v_offset);
     MmaO::commit_group();
     next_block();
-  };
+  }
   // The other's block n: its maxima, once the other arrives.
-  float correction[2];
-  auto const other_maxima = [&] {
+  __device__ __forceinline__ void other_maxima() const {
     Full::sync(other);
 #pragma unroll
     for (int h = 0; h < 2; ++h) correction[h] = move_max(h, exchange.max[other][rows[h]]);
-  };
+  }
   // Once this warpgroup's O += P V of its block before is done: that block's stage released (at
   // once, so that the producer refills it while this warpgroup waits for the other's P).
-  auto const release_own = [&](std::int32_t n) {
+  __device__ __forceinline__ void release_own(std::int32_t n) const {
     if (n >= first) pipe.consumer_release(previous, lane);
-  };
+  }
   // Then O += P V with the other's P from the stage, left in flight.
-  auto const fold_in = [&] {
+  __device__ __forceinline__ void fold_in() const {
     Softmax::rescale(o, make_float2(correction[0], correction[1]));
     pipe.consumer_wait(state);
     MmaOShared::warpgroup_arrive(o);
     MmaOShared::gemm(o, p_tile(state.index()), smem.k_stage(state.index()) + v_offset, 0);
     MmaOShared::commit_group();
     next_block();
-  };
+  }
+};
+
+/// MLA's consumer warpgroups (see the file comment).
+template <class Plan>
+__device__ __forceinline__ void decode_mla_consumer(typename Plan::SharedStorage& smem, DecodeParams const& p,
+                                                    DecodeWork const& w) {
+  using MmaS = typename Plan::MmaS;
+  using MmaO = typename Plan::MmaO;
+  using Softmax = OnlineSoftmax<Plan::block_n, Plan::value_cols>;  // rescale()
+  constexpr int BN = Plan::block_n;
+  static_assert(Plan::consumer_warpgroups == 2 && Plan::v_in_k,
+                "cute-cpp [attention.head-dim]: the seesaw is two warpgroups over V in K");
+  typename Plan::PipelineK const pipe{&smem.k_barriers};
+  auto& exchange = smem.exchange;
+  int const thread = int(threadIdx.x) % 128;
+  // The warpgroup, uniform to the compiler (read from lane 0): the branches on it hold wgmmas,
+  // which ptxas serialises where it cannot prove the warps converged.
+  int const group = __shfl_sync(~0u, int(threadIdx.x) / 128, 0), other = 1 - group;
+  auto const lane = std::uint32_t(thread % 32);
+  auto const slice = MmaS::get_slice(thread);
+  int const rows[2] = {slice.row(0, 0), slice.row(0, 2)};  // this thread's two rows (halves)
+  DecodeBand const band(p, w, slice, w.m_block * Plan::block_m);
+  int const v_offset = group * Plan::value_cols * BN;  // this warpgroup's V columns of a stage
+  float const scale_log2 = p.scale_log2 * (p.k_scale != nullptr ? p.k_scale[w.kv_head] : 1.0f);
+  float const v_scale = p.v_scale != nullptr ? p.v_scale[w.kv_head] : 1.0f;
+  std::int32_t const first = w.n_begin, end = w.n_end;
+  auto const owns = [&](int g, std::int32_t n) { return n < end && (n - first) % 2 == g; };
+
+  typename MmaO::FragmentC o;
+  o.fill(0.0f);
+  // Per row half: the running maximum of the scaled scores (log2 units) and this thread's sum of
+  // its own blocks' P at that maximum.
+  float row_max[2] = {-INFINITY, -INFINITY}, row_sum[2] = {0.0f, 0.0f};
+  load_queries<Plan>(smem.q, p, w, int(threadIdx.x));
+  typename MmaS::FragmentC s;
+  typename MmaO::FragmentA pa;
+  // Each warpgroup meets the blocks in order, its own and the other's in turn; `state` is the
+  // stage of the block it meets next, `previous` the one before (released once folded in).
+  auto state = make_pipeline_state<Plan::stages>(PipelineUserType::Consumer);
+  auto previous = state;
+  // O's correction for the other's block, from its maxima.
+  float correction[2];
+  DecodeMlaSteps<Plan> const step{smem, w, pipe, exchange, thread, group, other, lane, slice, rows, band, v_offset,
+                                  scale_log2, first, end, o, row_max, row_sum, s, pa, state, previous, correction};
   // The loop takes this warpgroup's blocks n, each after the other's block n - 1; the first
   // warpgroup's first block, which follows none, is peeled off. ptxas serialises every wgmma of
   // the kernel where it cannot prove that registers are touched only once their wgmma is done:
@@ -173,28 +227,28 @@ __device__ __forceinline__ void decode_mla_consumer(typename Plan::SharedStorage
   // cache-bound shapes: the producer refills it the sooner).
   std::int32_t n = first + group;
   if (group == 0 && n < end) {
-    issue_s(state);
+    step.issue_s(state);
     MmaS::template wait_group<0>(s);
-    own_block(n);
+    step.own_block(n);
     n += 2;
   }
   for (; n < end; n += 2) {
     auto mine = state;
     mine.advance();
     MmaO::template wait_group<0>(o, pa);
-    release_own(n - 2);
-    issue_s(mine);  // S of block n, while the other's block n - 1 is folded in
-    other_maxima();
-    fold_in();
+    step.release_own(n - 2);
+    step.issue_s(mine);  // S of block n, while the other's block n - 1 is folded in
+    step.other_maxima();
+    step.fold_in();
     MmaS::template wait_group<1>(s);
-    own_block(n);
+    step.own_block(n);
   }
   // The other's last block, where it follows this warpgroup's.
   if (owns(other, n - 1)) {
-    other_maxima();
+    step.other_maxima();
     MmaO::template wait_group<0>(o, pa);
-    release_own(n - 2);
-    fold_in();
+    step.release_own(n - 2);
+    step.fold_in();
   }
   MmaO::template wait_group<0>(o, pa);
   if (first < end) pipe.consumer_release(previous, lane);
