@@ -128,7 +128,7 @@ __device__ __forceinline__ void decode_fp8_keys(typename Plan::KvElement const* 
 template <class Plan>
 __device__ __forceinline__ void decode_fp8_fence(typename Plan::MmaO::FragmentA (&v)[Plan::block_n / 64]) {
 #pragma unroll
-  for (int c = 0; c < Plan::block_n / 64; ++c) ctm::wgmma_fence_operand(v[c].storage);
+  for (int c = 0; c < Plan::block_n / 64; ++c) sm90::warpgroup_fence_operand(v[c].storage);
 }
 
 /// Sᵀ = K Qᵀ for one block (`k` in registers, Qᵀ's chunks at `q`), waited for.
@@ -138,8 +138,8 @@ __device__ __forceinline__ void decode_fp8_scores(typename Plan::MmaS::FragmentC
                                                   __half const* q) {
   using MmaS = typename Plan::MmaS;
 #pragma unroll
-  for (int c = 0; c < Plan::qk_chunks; ++c) ctm::wgmma_fence_operand(k[c].storage);
-  ctm::wgmma_fence();
+  for (int c = 0; c < Plan::qk_chunks; ++c) sm90::warpgroup_fence_operand(k[c].storage);
+  sm90::warpgroup_fence();
 #pragma unroll
   for (int c = 0; c < Plan::qk_chunks; ++c) MmaS::gemm(s, k[c], q + c * Plan::block_m * 64, c > 0);
   MmaS::commit_group();
