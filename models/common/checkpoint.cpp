@@ -3,8 +3,10 @@
 // Qwen3 config reader.
 #include "models/common/checkpoint.hpp"
 
-#include <algorithm>      // std::sort, std::lower_bound
+#include <algorithm>      // std::sort, std::lower_bound, std::max
+#include <cmath>          // std::floor
 #include <unordered_map>  // std::unordered_map
+#include <utility>        // std::pair
 
 #include "models/common/error.hpp"  // LoadError
 
@@ -125,6 +127,75 @@ const TensorInfo& Checkpoint::at(std::string_view name) const {
 
 // ---- Qwen3Config ----
 
+namespace {
+/// The RoPE an object of rope_scaling / rope_parameters (named `key`) asks for: plain RoPE (empty)
+/// or YaRN with transformers 5's defaults; `c` holds max_position_embeddings already.
+std::optional<YarnScaling> parse_rope_type(const Qwen3Config& c, const Json& rope, std::string_view key) {
+  std::string const& file = rope.source();
+  std::string const where = file + ": " + in_quotes(key);
+  auto const* type = rope.find("rope_type");
+  if (type == nullptr) type = rope.find("type");
+  if (auto const* partial = rope.find("partial_rotary_factor");
+      partial != nullptr && !partial->is_null() && partial->as_double() != 1.0)
+    throw LoadError(kRuleUnsupported, where + " has \"partial_rotary_factor\" " + std::to_string(partial->as_double()) +
+                                          "; the decoder rotates whole heads (1)");
+  // NOTE: transformers takes a rope_parameters without a type as plain RoPE (and writes the type
+  // itself); a rope_scaling without one is refused rather than guessed at.
+  if (type == nullptr && key == "rope_parameters") return std::nullopt;
+  if (type == nullptr)
+    throw LoadError(kRuleUnsupported, where + " has no \"rope_type\"; the decoder implements plain RoPE "
+                                              "(\"default\") and YaRN (\"yarn\")");
+  std::string const& name = type->as_string();
+  if (name == "default") return std::nullopt;
+  if (name != "yarn")
+    throw LoadError(kRuleUnsupported, where + " has \"rope_type\" " + in_quotes(name) +
+                                          "; the decoder implements plain RoPE (\"default\") and YaRN (\"yarn\")");
+
+  // transformers 5's _compute_yarn_parameters: the factor as written (derived from the lengths only
+  // when null), the original length defaulting to max_position_embeddings (its standardize_rope_params),
+  // and `x or default` for the betas and mscales (0 and null count as unset).
+  YarnScaling y;
+  auto const optional = [&](std::string_view field) -> const Json* {
+    auto const* v = rope.find(field);
+    return v == nullptr || v->is_null() ? nullptr : v;
+  };
+  auto const positive = [&](std::string_view field, double v) {
+    if (!(v > 0))
+      throw LoadError(kRuleValue, where + " " + in_quotes(field) + " is " + std::to_string(v) +
+                                      ", expected a positive number");
+    return v;
+  };
+  y.original_max_position_embeddings = c.max_position_embeddings;
+  if (auto const* original = rope.find("original_max_position_embeddings")) {
+    y.original_max_position_embeddings = original->as_int();
+    if (y.original_max_position_embeddings <= 0)
+      throw LoadError(kRuleValue, where + " \"original_max_position_embeddings\" is " +
+                                      std::to_string(y.original_max_position_embeddings) +
+                                      ", expected a positive integer");
+  }
+  auto const* factor = rope.find("factor");
+  if (factor == nullptr)
+    throw LoadError(kRuleValue, where + " is of type \"yarn\" and has no \"factor\"; YaRN needs one "
+                                        "(Qwen's 131072-token setting: 4.0)");
+  y.factor = factor->is_null() ? double(c.max_position_embeddings) / double(y.original_max_position_embeddings)
+                               : positive("factor", factor->as_double());
+  if (auto const* v = optional("attention_factor")) y.attention_factor = positive("attention_factor", v->as_double());
+  if (auto const* v = optional("mscale")) y.mscale = v->as_double();
+  if (auto const* v = optional("mscale_all_dim")) y.mscale_all_dim = v->as_double();
+  if (auto const* v = optional("beta_fast"); v != nullptr && v->as_double() != 0) y.beta_fast = v->as_double();
+  if (auto const* v = optional("beta_slow"); v != nullptr && v->as_double() != 0) y.beta_slow = v->as_double();
+  if (auto const* v = rope.find("truncate")) y.truncate = !v->is_null() && v->as_bool();
+  return y;
+}
+}  // namespace
+
+std::int64_t Qwen3Config::max_positions() const noexcept {
+  if (!yarn) return max_position_embeddings;
+  double const scaled = std::floor(yarn->factor * double(yarn->original_max_position_embeddings));
+  constexpr double cap = double(std::int64_t(1) << 62);
+  return std::max(max_position_embeddings, scaled >= cap ? std::int64_t(1) << 62 : std::int64_t(scaled));
+}
+
 Qwen3Config parse_qwen3_config(const Json& config) {
   std::string const& file = config.source();
   Qwen3Config c;
@@ -161,15 +232,15 @@ Qwen3Config parse_qwen3_config(const Json& config) {
   };
   c.rms_norm_eps = positive_real("rms_norm_eps");
   // NOTE: transformers 5 writes RoPE's settings as "rope_parameters": {"rope_theta": ..., "rope_type":
-  // "default"} where the published configs have a top-level "rope_theta"; either is read.
-  auto const* rope_parameters = config.find("rope_parameters");
-  if (rope_parameters != nullptr && rope_parameters->is_null()) rope_parameters = nullptr;
-  if (rope_parameters != nullptr) {
-    if (auto const* type = rope_parameters->find("rope_type"); type != nullptr && type->as_string() != "default")
-      throw LoadError(kRuleUnsupported, file + ": \"rope_parameters\" has \"rope_type\" " +
-                                            in_quotes(type->as_string()) +
-                                            "; the decoder implements plain RoPE only (\"default\")");
-  }
+  // "default"} where the published configs have a top-level "rope_theta"; either is read. An empty
+  // object counts as absent, as it does in transformers (an empty dict is false).
+  auto const rope_object = [&](std::string_view key) -> const Json* {
+    auto const* v = config.find(key);
+    if (v == nullptr || v->is_null()) return nullptr;
+    return v->as_object().empty() ? nullptr : v;
+  };
+  auto const* rope_parameters = rope_object("rope_parameters");
+  auto const* rope_scaling = rope_object("rope_scaling");
   if (rope_parameters == nullptr || config.find("rope_theta") != nullptr) {
     c.rope_theta = positive_real("rope_theta");
   } else {
@@ -179,10 +250,11 @@ Qwen3Config parse_qwen3_config(const Json& config) {
                                       ", expected a positive number");
     c.rope_theta = theta;
   }
-  if (rope_parameters != nullptr && config.find("rope_theta") != nullptr) {
-    if (auto const* theta = rope_parameters->find("rope_theta"); theta != nullptr && theta->as_double() != c.rope_theta)
-      throw LoadError(kRuleValue, file + ": \"rope_theta\" is " + std::to_string(c.rope_theta) +
-                                      " but \"rope_parameters\" has " + std::to_string(theta->as_double()));
+  for (auto const& [key, rope] : {std::pair{"rope_parameters", rope_parameters}, std::pair{"rope_scaling", rope_scaling}}) {
+    if (rope == nullptr) continue;
+    if (auto const* theta = rope->find("rope_theta"); theta != nullptr && theta->as_double() != c.rope_theta)
+      throw LoadError(kRuleValue, file + ": \"rope_theta\" is " + std::to_string(c.rope_theta) + " but " +
+                                      in_quotes(key) + " has " + std::to_string(theta->as_double()));
   }
   // NOTE: optional, false when absent: transformers writes a config's fields that differ from its
   // defaults, and an untied model's false is PretrainedConfig's default, so save_pretrained may
@@ -202,14 +274,19 @@ Qwen3Config parse_qwen3_config(const Json& config) {
     throw LoadError(kRuleValue, file + ": \"torch_dtype\" is " + in_quotes(c.torch_dtype) +
                                     ", expected \"bfloat16\", \"float16\" or \"float32\"");
 
-  // Plain RoPE may also be spelled as a rope_scaling of type "default" (transformers 5 writes one).
-  if (auto const* scaling = config.find("rope_scaling"); scaling != nullptr && !scaling->is_null()) {
-    auto const* type = scaling->is_object() ? scaling->find("rope_type") : nullptr;
-    if (type == nullptr && scaling->is_object()) type = scaling->find("type");
-    if (type == nullptr || !type->is_string() || type->as_string() != "default")
-      throw LoadError(kRuleUnsupported, file + ": \"rope_scaling\" is set; the decoder implements plain RoPE only "
-                                               "(rope_scaling null or of type \"default\")");
-  }
+  // RoPE's type: plain RoPE may also be spelled as a rope_scaling of type "default" (transformers 5
+  // writes one); YaRN is a rope_scaling (as Qwen documents it) or rope_parameters of type "yarn".
+  std::optional<YarnScaling> from_parameters, from_scaling;
+  if (rope_parameters != nullptr) from_parameters = parse_rope_type(c, *rope_parameters, "rope_parameters");
+  if (rope_scaling != nullptr) from_scaling = parse_rope_type(c, *rope_scaling, "rope_scaling");
+  if (rope_parameters != nullptr && rope_scaling != nullptr && from_parameters != from_scaling)
+    throw LoadError(kRuleValue, file + ": \"rope_scaling\" and \"rope_parameters\" describe different RoPE settings "
+                                       "(transformers 5 would read \"rope_scaling\" alone); give one of them");
+  c.yarn = rope_scaling != nullptr ? from_scaling : from_parameters;
+  if (auto const* partial = config.find("partial_rotary_factor"); partial != nullptr && !partial->is_null() &&
+                                                                   partial->as_double() != 1.0)
+    throw LoadError(kRuleUnsupported, file + ": \"partial_rotary_factor\" is " + std::to_string(partial->as_double()) +
+                                          "; the decoder rotates whole heads (1)");
   return c;
 }
 

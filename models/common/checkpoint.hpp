@@ -5,6 +5,7 @@
 // its config.json (Qwen3Config for the dense Qwen3 decoder).
 #include <cstdint>      // std::int64_t
 #include <filesystem>   // std::filesystem::path
+#include <optional>     // std::optional
 #include <string>       // std::string
 #include <string_view>  // std::string_view
 #include <vector>       // std::vector
@@ -53,6 +54,20 @@ class Checkpoint {
 
 // ---- Qwen3Config ----
 
+/// YaRN RoPE scaling: a `rope_scaling` (or transformers 5's `rope_parameters`) of "rope_type" (or
+/// "type") "yarn", its optional fields filled in as transformers 5 fills them. Qwen's 131072-token
+/// setting adds {"rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": 32768}.
+/// rope_frequencies (models/common/rope.hpp) turns it into inverse frequencies and a cos/sin scale.
+struct YarnScaling {
+  double factor = 1;  ///< "factor" as written (null: max_position_embeddings / original_max_position_embeddings)
+  std::int64_t original_max_position_embeddings = 0;  ///< absent: max_position_embeddings
+  std::optional<double> attention_factor;             ///< absent or null: derived from factor (and the mscales)
+  double mscale = 0, mscale_all_dim = 0;              ///< 0 (or absent, null): unset; used when both are set
+  double beta_fast = 32, beta_slow = 1;               ///< absent, null or 0: 32 and 1
+  bool truncate = true;                               ///< the correction range floored and ceiled (null: false)
+  bool operator==(const YarnScaling&) const = default;
+};
+
 /// The fields of a Qwen3 (dense) config.json that a decoder needs.
 struct Qwen3Config {
   std::int64_t hidden_size = 0;
@@ -69,6 +84,12 @@ struct Qwen3Config {
   bool attention_bias = false;  // optional in config.json; false when absent
   std::string torch_dtype;      // "bfloat16", "float16" or "float32"
   std::string model_type;       // "qwen3"
+  std::optional<YarnScaling> yarn;  // RoPE scaling; empty: plain RoPE
+
+  /// The longest sequence the config describes: max_position_embeddings, or with YaRN the longer of
+  /// that and factor x original_max_position_embeddings (the context YaRN is set for: Qwen3-8B's
+  /// 40960 with Qwen's setting above gives 131072).
+  [[nodiscard]] std::int64_t max_positions() const noexcept;
 };
 
 /// Reads the fields from a parsed config.json; `Json::source()` names the file in errors.
@@ -78,7 +99,11 @@ struct Qwen3Config {
 ///      spelled "dtype", as newer transformers write it); model_type is "qwen3"
 ///      [config.model-type]; sizes are positive, num_attention_heads is a multiple of
 ///      num_key_value_heads, rms_norm_eps and rope_theta are positive, torch_dtype is bfloat16,
-///      float16 or float32 [config.value]; rope_scaling is absent or null [config.unsupported].
+///      float16 or float32 [config.value]; RoPE is plain or YaRN [config.unsupported]: rope_scaling
+///      and rope_parameters are absent, null, or of "rope_type" (or "type") "default" or "yarn"; a
+///      YaRN one has "factor" (a number, or null), and factor, original_max_position_embeddings and
+///      attention_factor, where given, are positive [config.value]; when both are given, they
+///      describe the same RoPE [config.value] (transformers 5 would take rope_scaling).
 [[nodiscard]] Qwen3Config parse_qwen3_config(const Json& config);
 /// read_json_file(path) then parse_qwen3_config; `path` is config.json or the folder holding it.
 [[nodiscard]] Qwen3Config read_qwen3_config(const std::filesystem::path& path);

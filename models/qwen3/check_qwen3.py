@@ -14,6 +14,10 @@ Checkpoints (random weights, bf16, written by transformers' save_pretrained, so 
 and the sharded index are what a real export has):
   tiny-tied     2 layers, hidden 256, 4 heads / 2 KV heads of 64, FFN 768, vocab 1000, tied, one file
   small-untied  3 layers, hidden 512, 8 heads / 2 KV heads of 128, FFN 1536, vocab 4096, untied, >= 3 shards
+  tiny-yarn     tiny-tied's widths with YaRN as Qwen documents it for long context, in miniature: config.json
+                given "rope_scaling": {"rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings":
+                256} and max_position_embeddings 1024; the logits check only, on prompts of 512 and 300 ids
+                (both past position 256, where YaRN's interpolated frequencies matter).
   Qwen3-<size>  each dense Qwen3 config published in shared/models (qwen3-0.6b.json to qwen3-32b.json; the
                 MoE qwen3-30b-a3b.json is not one) with its published widths, vocab (151936),
                 tie_word_embeddings, rope_theta, rms_norm_eps and max_position_embeddings, at 4 layers
@@ -31,7 +35,7 @@ the input embedding, the residual stream would be mostly the last token's embedd
 would only repeat its last token.)
 
 Checks, per checkpoint unless noted (the Qwen3-<size> checkpoints have logits, greedy with 32 tokens,
-batched-generate and the two graphs checks):
+batched-generate and the two graphs checks; tiny-yarn the logits check alone):
   logits.<ckpt>            `logits` of a 512-id and a 77-id prompt in one batch against the float32 model
                            on each prompt alone, beside transformers' own bf16 model on the same prompts.
                            Passes when our rms error against fp32 is at most 2.5x transformers' bf16 one,
@@ -57,15 +61,17 @@ batched-generate and the two graphs checks):
   bad-input.<case>         an id equal to vocab_size, a negative id, a prompt longer than
                            max_position_embeddings, prompt + new tokens past --max-seq, a llama config and
                            a truncated shard: exit 2 and the rule id on stderr.
-A checkpoint that cannot be built or loaded by transformers is the failed check checkpoint.<ckpt>.
+A checkpoint that cannot be built or loaded by transformers is the failed check checkpoint.<ckpt>; so is
+one whose rotary embedding in transformers is not the spec's RoPE (theta; for YaRN its type, the last pair's
+frequency theta^(-(d-2)/d) / factor, i.e. the factor as written, and the cos/sin scale 0.1 ln(factor) + 1).
 --json writes one record per checkpoint: `qwen3 logits vs transformers fp32`, shape `<ckpt> 512+77`
-(`Qwen3-32B (4/64 layers) 512+77` where the depth is reduced), the minimum cosine.
+(`Qwen3-32B (4/64 layers) 512+77` where the depth is reduced; `tiny-yarn 512+300`), the minimum cosine.
 
 Options: --family picks the published configs: sizes as a comma list (0.6b,1.7b,4b,8b,14b,32b), `all`
-(the default) or `none`; --no-toys skips tiny-tied and small-untied, and with them sampling and bad-input;
---configs-dir is the folder of qwen3-<size>.json (default: the first of <repo>/shared/models and
-<repo>/../shared/models that holds every selected one). Each checkpoint's wall time is printed (build,
-reference load, checks).
+(the default) or `none`; --no-toys skips tiny-tied, small-untied and tiny-yarn, and with them sampling
+and bad-input; --configs-dir is the folder of qwen3-<size>.json (default: the first of
+<repo>/shared/models and <repo>/../shared/models that holds every selected one). Each checkpoint's wall
+time is printed (build, reference load, checks).
 
 Needs torch with CUDA, transformers 5.x (4.x spellings are tried where they differ), safetensors, numpy. The work folder
 (default: a temporary one, removed when every check passes) keeps the checkpoints and the program's
@@ -151,10 +157,19 @@ class Spec:
     rms_norm_eps: float = RMS_NORM_EPS
     greedy_tokens: int = GREEDY_TOKENS
     published_layers: int | None = None  # a published config's depth; None for the toy checkpoints
+    rope_scaling: tuple = ()             # config.json's rope_scaling as (key, value) pairs; () for plain RoPE
+    logits_lengths: tuple = (512, 77)    # the logits check's prompts, run as one batch
+    logits_only: bool = False            # the logits check alone (no greedy, batched, sampling checks)
 
     @property
     def family(self):
         return self.published_layers is not None
+
+    @property
+    def yarn(self):
+        """The rope_scaling dict when it is YaRN, else None."""
+        scaling = dict(self.rope_scaling)
+        return scaling if scaling.get("rope_type") == "yarn" else None
 
     @property
     def label(self):
@@ -182,6 +197,11 @@ SPECS = [
          max_positions=1024, tied=True, max_shard_size=None),
     Spec("small-untied", 1, layers=3, hidden=512, heads=8, kv_heads=2, head_dim=128, intermediate=1536, vocab=4096,
          max_positions=2048, tied=False, max_shard_size="4MB", min_shards=3),
+    # index 8: after the published configs' 2..7
+    Spec("tiny-yarn", 2 + len(FAMILY), layers=2, hidden=256, heads=4, kv_heads=2, head_dim=64, intermediate=768,
+         vocab=1000, max_positions=1024, tied=True, max_shard_size=None,
+         rope_scaling=(("rope_type", "yarn"), ("factor", 4.0), ("original_max_position_embeddings", 256)),
+         logits_lengths=(512, 300), logits_only=True),
 ]
 
 
@@ -388,10 +408,30 @@ def rope_theta_in_use(model, head_dim):
     return float(inv_freq[1].double().cpu()) ** (-head_dim / 2)
 
 
-def check_rope_theta(model, spec):
-    theta = rope_theta_in_use(model, spec.head_dim)
-    if theta is not None and abs(theta / spec.rope_theta - 1) > 1e-3:
-        raise RuntimeError(f"transformers' rotary embedding uses theta {theta:.6g}, not {spec.rope_theta:g}")
+def check_rope(model, spec):
+    """transformers' rotary embedding has the spec's RoPE: theta (from inv_freq[1]) for plain RoPE; for YaRN
+    its type, the last pair's frequency, which lies past the correction range and so is plain RoPE's divided
+    by the factor transformers uses (the one written; versions before huggingface/transformers#40320 took
+    max_position_embeddings / original_max_position_embeddings), and the cos/sin scale 0.1 ln(factor) + 1."""
+    yarn = spec.yarn
+    if yarn is None:
+        theta = rope_theta_in_use(model, spec.head_dim)
+        if theta is not None and abs(theta / spec.rope_theta - 1) > 1e-3:
+            raise RuntimeError(f"transformers' rotary embedding uses theta {theta:.6g}, not {spec.rope_theta:g}")
+        return
+    rotary = model.model.rotary_emb
+    kind = getattr(rotary, "rope_type", None)
+    if kind != "yarn":
+        raise RuntimeError(f"transformers' rotary embedding is of type {kind!r}, not 'yarn'")
+    factor, d = yarn["factor"], spec.head_dim
+    last = float(rotary.inv_freq[-1].double().cpu())
+    expected = spec.rope_theta ** (-(d - 2) / d) / factor
+    if abs(last / expected - 1) > 1e-5:
+        raise RuntimeError(f"transformers' last YaRN frequency is {last:.7g}, expected {expected:.7g} "
+                           f"(theta {spec.rope_theta:g}, factor {factor:g})")
+    scale, expected_scale = float(rotary.attention_scaling), 0.1 * math.log(factor) + 1
+    if abs(scale - expected_scale) > 1e-6:
+        raise RuntimeError(f"transformers' YaRN cos/sin scale is {scale:.7g}, expected {expected_scale:.7g}")
 
 
 def make_config(spec):
@@ -404,8 +444,11 @@ def make_config(spec):
     if isinstance(rope, dict):  # transformers 5: rope_parameters {"rope_type": "default", "rope_theta": ...}
         rope["rope_theta"] = theta
         rope.setdefault("rope_type", "default")
+        rope.update(spec.rope_scaling)  # YaRN: its type, factor and original length (before the model reads them)
     else:  # transformers 4
         config.rope_theta = theta
+        if spec.rope_scaling:
+            config.rope_scaling = dict(spec.rope_scaling)
     return config
 
 
@@ -434,7 +477,10 @@ def normalise_config_json(folder, spec):
         config["torch_dtype"] = "bfloat16"
         added.append("torch_dtype")
     scaling = config.get("rope_scaling")
-    if isinstance(scaling, dict) and scaling.get("rope_type", scaling.get("type")) == "default":
+    if spec.rope_scaling:
+        config["rope_scaling"] = dict(spec.rope_scaling)  # added by hand, as Qwen documents it for long context
+        added.append(f"rope_scaling {config['rope_scaling']}")
+    elif isinstance(scaling, dict) and scaling.get("rope_type", scaling.get("type")) == "default":
         config["rope_scaling"] = None  # plain RoPE spelled as a dict: hub configs say null
         added.append("rope_scaling (null)")
     path.write_text(json.dumps(config, indent=2) + "\n")
@@ -478,7 +524,7 @@ def build_checkpoint(spec, folder):
     torch.manual_seed(SEED + spec.index)
     model = new_model(spec)
     set_random_weights(model, spec)
-    check_rope_theta(model, spec)
+    check_rope(model, spec)
     model = model.to(device="cuda", dtype=torch.bfloat16)
 
     shutil.rmtree(folder, ignore_errors=True)
@@ -552,7 +598,7 @@ class Reference:
         self.spec = spec
         self.fp32 = load_model(folder, torch.float32)
         self.bf16 = load_model(folder, torch.bfloat16)
-        check_rope_theta(self.fp32, spec)
+        check_rope(self.fp32, spec)
         self.bf16.generation_config.eos_token_id = None  # never stop early: the program runs --ignore-eos
         self.bf16.generation_config.pad_token_id = 0
 
@@ -621,7 +667,7 @@ def where_in_batch(row, lengths):
 
 def logits_prompts(spec):
     rng = rng_for(spec.index, 2)
-    return [random_ids(rng, spec.vocab, 512), random_ids(rng, spec.vocab, 77)]
+    return [random_ids(rng, spec.vocab, n) for n in spec.logits_lengths]
 
 
 def error_figures(logits, fp32):
@@ -649,13 +695,14 @@ def check_logits(report, program, spec, folder, ref):
     ok = finite and ratio <= RMS_VS_BF16 and bool(np.all(cos >= needed_cos))
     std = float(fp32.std())
     scale = "" if LOGIT_STD / 2 <= std <= 2 * LOGIT_STD else f" (NOT the ~{LOGIT_STD:g} the checkpoint was built for)"
+    shape = "+".join(map(str, lengths))
     report.check(f"logits.{spec.name}", ok,
-                 f"512+77 tokens in one batch against fp32 transformers, beside transformers bf16: "
+                 f"{shape} tokens in one batch against fp32 transformers, beside transformers bf16: "
                  f"rms error ours {rms:.4g}, bf16 {rms_bf16:.4g}, ours / bf16 {ratio:.2f} (needs <= {RMS_VS_BF16}); "
                  f"min cosine ours {min_cos:.6f} ({where_in_batch(worst, lengths)}), bf16 {min_cos_bf16:.6f} "
                  f"(needs >= {needed_cos:.6f}); max |error| ours {err:.4g}, bf16 {err_bf16:.4g}; "
                  f"logit std {std:.2f}{scale}{'' if finite else '; NON-FINITE values'}")
-    report.records.append({"kernel": "qwen3 logits vs transformers fp32", "shape": f"{spec.label} 512+77",
+    report.records.append({"kernel": "qwen3 logits vs transformers fp32", "shape": f"{spec.label} {shape}",
                            "dtype": "bf16", "ours": min_cos if math.isfinite(min_cos) else 0.0,
                            "reference": "transformers fp32", "reference_value": 1.0, "unit": "min cosine",
                            "ratio": min_cos if math.isfinite(min_cos) else 0.0, "microseconds": 0.0})
@@ -874,9 +921,11 @@ def check_bad_inputs(report, program, work, tiny_spec, tiny, small):
 # ---- main ----
 
 def run_checks(report, program, spec, folder, ref):
-    """One checkpoint's checks: all of them for the toys; logits, greedy and batched generate (with the
-    graphs checks) for the published widths."""
+    """One checkpoint's checks: all of them for the toys (tiny-yarn: logits alone); logits, greedy and
+    batched generate (with the graphs checks) for the published widths."""
     report.guarded(f"logits.{spec.name}", check_logits, program, spec, folder, ref)
+    if spec.logits_only:
+        return
     if not spec.family:
         report.guarded(f"logits-batched.{spec.name}", check_logits_batched, program, spec, folder)
     report.guarded(f"greedy.{spec.name}", check_greedy, program, spec, folder, ref)
@@ -916,13 +965,13 @@ def check_checkpoint(report, program, spec, work):
 
 
 def check_toys(report, program, work):
-    """tiny-tied and small-untied, then the bad inputs, which need both."""
-    tiny, small = SPECS
+    """tiny-tied, small-untied and tiny-yarn, then the bad inputs, which need the first two."""
+    tiny, small = SPECS[:2]
     folders = [check_checkpoint(report, program, spec, work) for spec in SPECS]
-    if None in folders:
+    if None in folders[:2]:
         report.check("bad-input", False, f"needs the {tiny.name} and {small.name} checkpoints")
     else:
-        report.guarded("bad-input", check_bad_inputs, program, work, tiny, *folders)
+        report.guarded("bad-input", check_bad_inputs, program, work, tiny, *folders[:2])
 
 
 def family_specs(opts):
@@ -942,7 +991,7 @@ def parse_options():
     ap.add_argument("--family", type=family_sizes, default="all", metavar="all|none|SIZE,...",
                     help=f"the published configs to check: all (default), none, or some of {','.join(FAMILY)}")
     ap.add_argument("--no-toys", action="store_true",
-                    help="skip tiny-tied and small-untied, and with them the sampling and bad-input checks")
+                    help="skip tiny-tied, small-untied and tiny-yarn, and with them the sampling and bad-input checks")
     ap.add_argument("--configs-dir", help="the folder of qwen3-<size>.json (default: <repo>/shared/models, "
                                           "else <repo>/../shared/models)")
     opts = ap.parse_args()

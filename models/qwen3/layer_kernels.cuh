@@ -108,7 +108,8 @@ struct QkNormRopeParams {
   std::int64_t row_stride = 0;  ///< elements between tokens' rows
   int heads_q = 0, heads_kv = 0;
   float eps = 1e-6f;
-  float const* inv_freq = nullptr;  ///< [head_dim / 2]: theta^(-2i / head_dim), as transformers computes it
+  float const* inv_freq = nullptr;  ///< [head_dim / 2]: rope_frequencies' (models/common/rope.hpp)
+  float cos_sin_scale = 1.0f;       ///< cos and sin times this before their bf16 rounding: YaRN's attention factor
   KvCacheAppend cache;              ///< decode: where the k and v heads go as well
 };
 
@@ -133,8 +134,9 @@ __device__ __forceinline__ std::int64_t cache_row(KvCacheAppend const& c, std::i
 /// the token's position, in place; with a cache to append to (decode), also one warp per v head,
 /// and the k and v heads written to the token's cache slot (what kv_append would do after).
 /// The roundings follow transformers' bf16 arithmetic (the norm rounds x * rstd, then the
-/// product with w; RoPE rounds cos, sin, each product and the sum), so that greedy decoding
-/// agrees with its bf16 reference as far as arithmetic order allows.
+/// product with w; RoPE rounds cos and sin, each scaled by cos_sin_scale in float32 first, each
+/// product and the sum), so that greedy decoding agrees with its bf16 reference as far as
+/// arithmetic order allows.
 /// Lane l holds elements l + 32 j of the first half and their rotation partners in the second.
 /// The positions and the block table are read before waiting for the kernel before (PDL): the
 /// host writes them before the step, no kernel of it does.
@@ -187,7 +189,7 @@ __global__ void __launch_bounds__(128) qk_norm_rope_kernel(bf16* __restrict__ qk
     float const a = round(round(lo[j] * rstd) * __bfloat162float(w[i]));
     float const b = round(round(hi[j] * rstd) * __bfloat162float(w[half + i]));
     float const angle = position * p.inv_freq[i];
-    float const c = round(cosf(angle)), s = round(sinf(angle));
+    float const c = round(cosf(angle) * p.cos_sin_scale), s = round(sinf(angle) * p.cos_sin_scale);
     bf16 const first = __float2bfloat16(round(a * c) - round(b * s));
     bf16 const second = __float2bfloat16(round(b * c) + round(a * s));
     x[i] = first;

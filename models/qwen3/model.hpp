@@ -22,7 +22,7 @@ namespace cute_cpp::models {
 /// The decoder's run-time sizes: what the KV cache and the activations are allocated for.
 struct Qwen3Options {
   int max_batch = 32;                ///< sequences held (and decoded together) at once
-  int max_seq = 4096;                ///< tokens per sequence, prompt and generated; 0: max_position_embeddings
+  int max_seq = 4096;                ///< tokens per sequence, prompt and generated; 0: Qwen3Config::max_positions
   int max_prefill_tokens = 8192;     ///< tokens of all prompts of one prefill call
   int page_size = 64;                ///< tokens per KV-cache page (a multiple of 16)
   int num_pages = 0;                 ///< 0: enough for max_batch sequences of max_seq tokens
@@ -71,8 +71,8 @@ class Qwen3Model {
 
   /// Starts one sequence per prompt and runs them through the model together (varlen attention),
   /// their K and V going into the cache. Returns their slots, in order.
-  /// @pre each prompt is non-empty, its ids in [0, vocab_size), and fits max_seq and
-  ///      max_position_embeddings; all of them fit max_prefill_tokens, and free slots and pages
+  /// @pre each prompt is non-empty, its ids in [0, vocab_size), and fits max_seq and the config's
+  ///      positions (Qwen3Config::max_positions); all of them fit max_prefill_tokens, and free slots and pages
   ///      exist [qwen3.input] / [qwen3.kv-cache].
   [[nodiscard]] virtual std::vector<int> prefill(std::span<const std::vector<std::int32_t>> prompts,
                                                  LogitsRows rows) = 0;

@@ -19,6 +19,7 @@
 #include <cute_cpp/kernels/gemm/plans.hpp>
 #include <cute_cpp/kernels/rows/rmsnorm.cuh>
 #include "models/common/error.hpp"
+#include "models/common/rope.hpp"
 #include "models/qwen3/kv_pages.hpp"
 #include "models/qwen3/layer_kernels.cuh"
 #include "models/qwen3/weights.hpp"
@@ -51,7 +52,7 @@ constexpr const char* kRuleDtype = "cute-cpp [qwen3.dtype]: the GPU decoder runs
 constexpr const char* kRuleHeadDim = "cute-cpp [qwen3.head-dim]: the attention kernels take head_dim 64, 128 or 256";
 constexpr const char* kRuleOptions =
     "cute-cpp [qwen3.options]: max_batch, max_seq, max_prefill_tokens and page_size are positive, max_seq at most "
-    "max_position_embeddings, page_size a multiple of 16";
+    "the config's positions (max_position_embeddings, or YaRN's if longer), page_size a multiple of 16";
 
 /// Passes of at most this many tokens (decode steps) run the FFN as three launches: the swapped
 /// skinny GEMMs (kernels/gemm's tiles for at most 64 rows) read the weights at the memory
@@ -244,6 +245,7 @@ class Model final : public Qwen3Model {
   bf16 const* output_weight_ = nullptr;
   std::vector<LayerWeights> layers_;
   DeviceBuffer<float> inv_freq_;
+  float cos_sin_scale_ = 1.0f;  // YaRN's attention factor; 1 for plain RoPE
 
   KvPages pages_;
   DeviceBuffer<bf16> k_cache_, v_cache_;  // [layers, pages, page_size, kv_heads, head_dim]
@@ -358,12 +360,12 @@ Model::Model(const std::filesystem::path& folder, Qwen3Options options)
       options_(options),
       pages_([&] {
         Qwen3Config const& c = config_;
-        if (options_.max_seq == 0) options_.max_seq = int(std::min<std::int64_t>(c.max_position_embeddings, 1 << 30));
+        if (options_.max_seq == 0) options_.max_seq = int(std::min<std::int64_t>(c.max_positions(), 1 << 30));
         if (options_.max_batch <= 0 || options_.max_seq <= 0 || options_.max_prefill_tokens <= 0 ||
-            options_.page_size <= 0 || options_.page_size % 16 != 0 || options_.max_seq > c.max_position_embeddings)
+            options_.page_size <= 0 || options_.page_size % 16 != 0 || options_.max_seq > c.max_positions())
           throw LoadError(kRuleOptions, "max_batch " + std::to_string(options_.max_batch) + ", max_seq " +
-                                            std::to_string(options_.max_seq) + " (max_position_embeddings " +
-                                            std::to_string(c.max_position_embeddings) + "), max_prefill_tokens " +
+                                            std::to_string(options_.max_seq) + " (" + positions_text(c) +
+                                            "), max_prefill_tokens " +
                                             std::to_string(options_.max_prefill_tokens) + ", page_size " +
                                             std::to_string(options_.page_size));
         int const per_seq = (options_.max_seq + options_.page_size - 1) / options_.page_size;
@@ -416,12 +418,11 @@ Model::Model(const std::filesystem::path& folder, Qwen3Options options)
   uploader.finish();
   weight_bytes_ = manifest.total_bytes();
 
-  // RoPE's inverse frequencies as transformers computes them (float32): 1 / theta^(2i / d).
-  std::vector<float> inv_freq(std::size_t(head_dim_ / 2));
-  for (int i = 0; i < head_dim_ / 2; ++i)
-    inv_freq[std::size_t(i)] = 1.0f / std::pow(float(config_.rope_theta), float(2 * i) / float(head_dim_));
-  inv_freq_ = DeviceBuffer<float>(inv_freq.size());
-  inv_freq_.upload(std::span<const float>(inv_freq));
+  // RoPE's inverse frequencies and cos/sin scale as transformers computes them (float32): plain or YaRN.
+  RopeFrequencies const rope = rope_frequencies(config_);
+  inv_freq_ = DeviceBuffer<float>(rope.inv_freq.size());
+  inv_freq_.upload(std::span<const float>(rope.inv_freq));
+  cos_sin_scale_ = rope.cos_sin_scale;
 
   scratch_page_ = options_.num_pages;
   layer_cache_elems_ = std::int64_t(options_.num_pages + 1) * options_.page_size * kv_heads_ * head_dim_;
@@ -539,10 +540,10 @@ int Model::stage_decode(std::span<const int> slots, std::span<const std::int32_t
     throw LoadError(kQwen3InputRule, "a sequence slot appears twice in one decode step");
   for (int s : slots) {
     int const len = pages_.length(s) + 1;
-    if (len > options_.max_seq || len > config_.max_position_embeddings)
+    if (len > options_.max_seq || len > config_.max_positions())
       throw LoadError(kQwen3InputRule, "sequence slot " + std::to_string(s) + " would hold " + std::to_string(len) +
-                                      " tokens; max_seq is " + std::to_string(options_.max_seq) +
-                                      ", max_position_embeddings " + std::to_string(config_.max_position_embeddings));
+                                      " tokens; max_seq is " + std::to_string(options_.max_seq) + ", " +
+                                      positions_text(config_));
   }
   for (int s : slots) pages_.grow(s, pages_.length(s) + 1);
   grow_activations(options_.max_batch);  // before ids_ is written: decode_step pads to at most max_batch rows
@@ -669,6 +670,7 @@ void Model::forward(Batch const& batch, LogitsRows rows) {
   rope.heads_kv = kv_heads_;
   rope.eps = eps;
   rope.inv_freq = inv_freq_.data();
+  rope.cos_sin_scale = cos_sin_scale_;
   if (batch.decode) {  // one token per sequence: the rope kernel appends k and v to the cache as well
     rope.cache.block_table = block_table_.data();
     rope.cache.max_pages_per_seq = pages_.shape().max_pages_per_seq;

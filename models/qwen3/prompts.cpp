@@ -8,10 +8,17 @@
 
 namespace cute_cpp::models {
 
+std::string positions_text(const Qwen3Config& config) {
+  std::string text = "max_position_embeddings " + std::to_string(config.max_position_embeddings);
+  if (config.max_positions() != config.max_position_embeddings)
+    text += ", YaRN " + std::to_string(config.max_positions()) + " positions";
+  return text;
+}
+
 void check_prompts(const Qwen3Config& config, int max_seq, std::span<const std::vector<std::int32_t>> prompts,
                    int max_new_tokens) {
-  std::int64_t const limit =
-      max_seq > 0 ? std::min<std::int64_t>(max_seq, config.max_position_embeddings) : config.max_position_embeddings;
+  std::int64_t const positions = config.max_positions();
+  std::int64_t const limit = max_seq > 0 ? std::min<std::int64_t>(max_seq, positions) : positions;
   for (std::size_t i = 0; i < prompts.size(); ++i) {
     auto const& p = prompts[i];
     if (p.empty()) throw LoadError(kQwen3InputRule, "prompt " + std::to_string(i) + " is empty");
@@ -27,8 +34,7 @@ void check_prompts(const Qwen3Config& config, int max_seq, std::span<const std::
       throw LoadError(kQwen3InputRule, "prompt " + std::to_string(i) + ": " + std::to_string(p.size()) + " tokens and " +
                                       std::to_string(std::max(max_new_tokens, 0)) +
                                       " new ones exceed the sequence limit " + std::to_string(limit) +
-                                      " (max_seq " + std::to_string(max_seq) + ", max_position_embeddings " +
-                                      std::to_string(config.max_position_embeddings) + ")");
+                                      " (max_seq " + std::to_string(max_seq) + ", " + positions_text(config) + ")");
   }
 }
 

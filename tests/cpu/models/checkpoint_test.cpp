@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 // models/common/checkpoint.hpp: single-file and sharded folders, the index checked against the
 // shards, and Qwen3Config from config.json (the Qwen3-8B config of shared/models, then each
-// field missing or mistyped).
+// field missing or mistyped; RoPE plain or YaRN, in both spellings).
 #include "models/common/checkpoint.hpp"
 
 #include <gtest/gtest.h>
 
 #include <string>
 
+#include "tests/cpu/models/qwen3_8b_config.hpp"
 #include "tests/cpu/models/st_writer.hpp"
 
 namespace cm = cute_cpp::models;
@@ -43,37 +44,12 @@ class Checkpoint : public cute_cpp::test::ScratchDir {
 
 std::string bytes_of(const cm::TensorInfo& t) { return std::string(reinterpret_cast<const char*>(t.data), t.bytes()); }
 
-std::string qwen3_8b_config() {
-  // shared/models/qwen3-8b.json, as Hugging Face publishes it.
-  return R"({
-  "architectures": ["Qwen3ForCausalLM"],
-  "model_type": "qwen3",
-  "hidden_size": 4096,
-  "intermediate_size": 12288,
-  "num_hidden_layers": 36,
-  "num_attention_heads": 32,
-  "num_key_value_heads": 8,
-  "head_dim": 128,
-  "vocab_size": 151936,
-  "max_position_embeddings": 40960,
-  "rope_theta": 1000000,
-  "rms_norm_eps": 1e-06,
-  "hidden_act": "silu",
-  "attention_bias": false,
-  "tie_word_embeddings": false,
-  "torch_dtype": "bfloat16",
-  "bos_token_id": 151643,
-  "eos_token_id": 151645
-})";
-}
+using cute_cpp::test::kQwenYarn;
+using cute_cpp::test::qwen3_8b_config;
 
 // The config with `key`'s line replaced by `line` (or removed when empty).
 std::string with(const std::string& key, const std::string& line) {
-  std::string s = qwen3_8b_config();
-  auto const at = s.find("\"" + key + "\"");
-  auto const end = s.find('\n', at);
-  s.replace(at, end - at + 1, line.empty() ? std::string() : line + ",\n");
-  return s;
+  return cute_cpp::test::qwen3_8b_config_with(key, line);
 }
 cm::Qwen3Config parse(const std::string& text) { return cm::parse_qwen3_config(cm::parse_json(text, "config.json")); }
 }  // namespace
@@ -252,8 +228,8 @@ TEST(Qwen3Config, RopeParametersAsTransformers5WritesThem) {
       [] { (void)parse(with("hidden_act", "  \"rope_parameters\": {\"rope_theta\": 10000, \"rope_type\": \"default\"}")); },
       "[config.value]", "\"rope_theta\" is 1000000.000000 but \"rope_parameters\" has 10000.000000");
   expect_load_error(
-      [] { (void)parse(with("hidden_act", "  \"rope_parameters\": {\"rope_theta\": 1000000, \"rope_type\": \"yarn\"}")); },
-      "[config.unsupported]", "\"rope_type\" \"yarn\"");
+      [] { (void)parse(with("hidden_act", "  \"rope_parameters\": {\"rope_theta\": 1000000, \"rope_type\": \"linear\"}")); },
+      "[config.unsupported]", "\"rope_parameters\" has \"rope_type\" \"linear\"");
   expect_load_error([] { (void)parse(with("rope_theta", "  \"rope_parameters\": {\"rope_type\": \"default\"}")); },
                     "[json.missing]", "rope_theta");
 }
@@ -301,12 +277,162 @@ TEST(Qwen3Config, ValuesAreChecked) {
   expect_load_error([] { (void)parse(with("torch_dtype", "  \"torch_dtype\": \"float8\"")); }, "[config.value]",
                     "\"torch_dtype\" is \"float8\", expected \"bfloat16\", \"float16\" or \"float32\"");
   expect_load_error(
-      [] { (void)parse(with("hidden_act", "  \"rope_scaling\": {\"type\": \"yarn\", \"factor\": 4.0}")); },
-      "[config.unsupported]", "\"rope_scaling\" is set");
-  EXPECT_NO_THROW((void)parse(with("hidden_act", "  \"rope_scaling\": null")));
-  EXPECT_NO_THROW((void)parse(with("hidden_act", "  \"rope_scaling\": {\"rope_type\": \"default\", \"rope_theta\": 1000000}")));
+      [] { (void)parse(with("hidden_act", "  \"rope_scaling\": {\"type\": \"dynamic\", \"factor\": 4.0}")); },
+      "[config.unsupported]", "\"rope_scaling\" has \"rope_type\" \"dynamic\"");
+  EXPECT_FALSE(parse(with("hidden_act", "  \"rope_scaling\": null")).yarn);
+  EXPECT_FALSE(parse(with("hidden_act", "  \"rope_scaling\": {}")).yarn);
+  EXPECT_FALSE(
+      parse(with("hidden_act", "  \"rope_scaling\": {\"rope_type\": \"default\", \"rope_theta\": 1000000}")).yarn);
   expect_load_error([] { (void)parse(with("hidden_act", "  \"rope_scaling\": {\"factor\": 2.0}")); },
-                    "[config.unsupported]", "\"rope_scaling\" is set");
+                    "[config.unsupported]", "\"rope_scaling\" has no \"rope_type\"");
+  expect_load_error([] { (void)parse(with("hidden_act", "  \"rope_scaling\": \"yarn\"")); }, "[json.type]",
+                    "\"rope_scaling\" is a string, expected an object");
   expect_load_error([] { (void)cm::parse_qwen3_config(cm::parse_json("[]", "config.json")); }, "[json.type]",
                     "config.json: the document is an array, expected an object");
+}
+
+// ---- RoPE scaling: YaRN ----
+
+TEST(Qwen3Config, PlainRopeByDefault) {
+  auto const c = parse(qwen3_8b_config());
+  EXPECT_FALSE(c.yarn);
+  EXPECT_EQ(c.max_positions(), 40960);
+}
+
+// Qwen's 131072-token setting added to the published Qwen3-8B config (max_position_embeddings
+// 40960 left as it is): transformers 5 uses the factor as written (4, not 40960 / 32768 = 1.25),
+// and the decoder's position limit becomes 4 x 32768.
+TEST(Qwen3Config, YarnAsQwenDocumentsIt) {
+  auto const c = parse(with("hidden_act", std::string("  \"rope_scaling\": ") + kQwenYarn));
+  ASSERT_TRUE(c.yarn);
+  EXPECT_EQ(c.yarn->factor, 4.0);
+  EXPECT_EQ(c.yarn->original_max_position_embeddings, 32768);
+  EXPECT_FALSE(c.yarn->attention_factor);
+  EXPECT_EQ(c.yarn->mscale, 0.0);
+  EXPECT_EQ(c.yarn->mscale_all_dim, 0.0);
+  EXPECT_EQ(c.yarn->beta_fast, 32.0);
+  EXPECT_EQ(c.yarn->beta_slow, 1.0);
+  EXPECT_TRUE(c.yarn->truncate);
+  EXPECT_EQ(c.max_position_embeddings, 40960);
+  EXPECT_EQ(c.max_positions(), 131072);
+  EXPECT_EQ(c.rope_theta, 1e6);
+}
+
+TEST(Qwen3Config, YarnInEverySpelling) {
+  auto const qwen = *parse(with("hidden_act", std::string("  \"rope_scaling\": ") + kQwenYarn)).yarn;
+  // The older key "type", as the Qwen2.5 model cards spell it.
+  auto const older = parse(with("hidden_act", "  \"rope_scaling\": {\"type\": \"yarn\", \"factor\": 4.0, "
+                                              "\"original_max_position_embeddings\": 32768}"));
+  ASSERT_TRUE(older.yarn);
+  EXPECT_EQ(*older.yarn, qwen);
+  // transformers 5's rope_parameters, with theta inside and none at the top level.
+  auto const v5 = parse(with("rope_theta", "  \"rope_parameters\": {\"rope_type\": \"yarn\", \"factor\": 4.0, "
+                                           "\"original_max_position_embeddings\": 32768, \"rope_theta\": 1000000.0}"));
+  ASSERT_TRUE(v5.yarn);
+  EXPECT_EQ(*v5.yarn, qwen);
+  EXPECT_EQ(v5.rope_theta, 1e6);
+  // Both, saying the same (a config saved by transformers 5 after Qwen's edit).
+  auto const both = parse(with("hidden_act", std::string("  \"rope_scaling\": ") + kQwenYarn +
+                                                 ",\n  \"rope_parameters\": {\"rope_type\": \"yarn\", \"factor\": 4.0, "
+                                                 "\"original_max_position_embeddings\": 32768, \"rope_theta\": 1000000}"));
+  ASSERT_TRUE(both.yarn);
+  EXPECT_EQ(*both.yarn, qwen);
+}
+
+TEST(Qwen3Config, YarnOptionalFields) {
+  auto const c = parse(with("hidden_act", "  \"rope_scaling\": {\"rope_type\": \"yarn\", \"factor\": 8, "
+                                          "\"attention_factor\": 1.25, \"mscale\": 0.707, \"mscale_all_dim\": 1.0, "
+                                          "\"beta_fast\": 16, \"beta_slow\": 2.0, \"truncate\": false}"));
+  ASSERT_TRUE(c.yarn);
+  EXPECT_EQ(c.yarn->factor, 8.0);
+  EXPECT_EQ(c.yarn->original_max_position_embeddings, 40960);  // absent: max_position_embeddings
+  EXPECT_EQ(c.yarn->attention_factor, 1.25);
+  EXPECT_EQ(c.yarn->mscale, 0.707);
+  EXPECT_EQ(c.yarn->mscale_all_dim, 1.0);
+  EXPECT_EQ(c.yarn->beta_fast, 16.0);
+  EXPECT_EQ(c.yarn->beta_slow, 2.0);
+  EXPECT_FALSE(c.yarn->truncate);
+  EXPECT_EQ(c.max_positions(), 8 * 40960);
+  // transformers' `x or default`: a null or 0 beta is the default, a null attention_factor or mscale
+  // unset; a null truncate is false (`if truncate:`); a null factor is max_position_embeddings over
+  // the original length.
+  auto const d = parse(with("hidden_act", "  \"rope_scaling\": {\"rope_type\": \"yarn\", \"factor\": null, "
+                                          "\"original_max_position_embeddings\": 32768, \"attention_factor\": null, "
+                                          "\"mscale\": null, \"beta_fast\": 0, \"beta_slow\": null, \"truncate\": null}"));
+  ASSERT_TRUE(d.yarn);
+  EXPECT_EQ(d.yarn->factor, 1.25);
+  EXPECT_FALSE(d.yarn->attention_factor);
+  EXPECT_EQ(d.yarn->mscale, 0.0);
+  EXPECT_EQ(d.yarn->beta_fast, 32.0);
+  EXPECT_EQ(d.yarn->beta_slow, 1.0);
+  EXPECT_FALSE(d.yarn->truncate);
+  EXPECT_EQ(d.max_positions(), 40960);
+}
+
+TEST(Qwen3Config, YarnErrorsNameTheField) {
+  auto const scaling = [](const std::string& fields) {
+    return [=] { (void)parse(with("hidden_act", "  \"rope_scaling\": {\"rope_type\": \"yarn\"" + fields + "}")); };
+  };
+  expect_load_error(scaling(", \"original_max_position_embeddings\": 32768"), "[config.value]",
+                    "config.json: \"rope_scaling\" is of type \"yarn\" and has no \"factor\"");
+  expect_load_error(scaling(", \"factor\": 0"), "[config.value]",
+                    "\"rope_scaling\" \"factor\" is 0.000000, expected a positive number");
+  expect_load_error(scaling(", \"factor\": -4.0"), "[config.value]", "\"factor\" is -4.000000");
+  expect_load_error(scaling(", \"factor\": 4.0, \"original_max_position_embeddings\": 0"), "[config.value]",
+                    "\"rope_scaling\" \"original_max_position_embeddings\" is 0, expected a positive integer");
+  expect_load_error(scaling(", \"factor\": 4.0, \"original_max_position_embeddings\": -32768"), "[config.value]",
+                    "\"original_max_position_embeddings\" is -32768");
+  expect_load_error(scaling(", \"factor\": 4.0, \"attention_factor\": 0"), "[config.value]",
+                    "\"attention_factor\" is 0.000000, expected a positive number");
+  expect_load_error(scaling(", \"factor\": \"4\""), "[json.type]", "is a string, expected a number");
+  expect_load_error(scaling(", \"factor\": 4.0, \"truncate\": 1"), "[json.type]", "expected a boolean");
+  expect_load_error(
+      [] { (void)parse(with("rope_theta", "  \"rope_parameters\": {\"rope_type\": \"yarn\", \"rope_theta\": 1000000}")); },
+      "[config.value]", "config.json: \"rope_parameters\" is of type \"yarn\" and has no \"factor\"");
+  expect_load_error(scaling(", \"factor\": 4.0, \"partial_rotary_factor\": 0.5"), "[config.unsupported]",
+                    "\"rope_scaling\" has \"partial_rotary_factor\" 0.500000");
+  expect_load_error([] { (void)parse(with("hidden_act", "  \"partial_rotary_factor\": 0.5")); }, "[config.unsupported]",
+                    "\"partial_rotary_factor\" is 0.500000");
+}
+
+TEST(Qwen3Config, OtherRopeTypesAreRefusedByName) {
+  for (std::string const type : {"linear", "dynamic", "longrope", "llama3", "su", "mrope"}) {
+    SCOPED_TRACE(type);
+    expect_load_error(
+        [&] { (void)parse(with("hidden_act", "  \"rope_scaling\": {\"rope_type\": \"" + type + "\", \"factor\": 4.0}")); },
+        "[config.unsupported]",
+        "\"rope_scaling\" has \"rope_type\" \"" + type + "\"; the decoder implements plain RoPE (\"default\") and "
+        "YaRN (\"yarn\")");
+    expect_load_error(
+        [&] { (void)parse(with("hidden_act", "  \"rope_scaling\": {\"type\": \"" + type + "\", \"factor\": 4.0}")); },
+        "[config.unsupported]", "\"rope_type\" \"" + type + "\"");
+    expect_load_error(
+        [&] {
+          (void)parse(with("rope_theta", "  \"rope_parameters\": {\"rope_type\": \"" + type +
+                                             "\", \"factor\": 4.0, \"rope_theta\": 1000000}"));
+        },
+        "[config.unsupported]", "\"rope_parameters\" has \"rope_type\" \"" + type + "\"");
+  }
+}
+
+TEST(Qwen3Config, RopeScalingAndRopeParametersMustAgree) {
+  expect_load_error(
+      [] {
+        (void)parse(with("hidden_act", std::string("  \"rope_scaling\": ") + kQwenYarn +
+                                           ",\n  \"rope_parameters\": {\"rope_type\": \"default\", \"rope_theta\": 1000000}"));
+      },
+      "[config.value]", "\"rope_scaling\" and \"rope_parameters\" describe different RoPE settings");
+  expect_load_error(
+      [] {
+        (void)parse(with("hidden_act", std::string("  \"rope_scaling\": ") + kQwenYarn +
+                                           ",\n  \"rope_parameters\": {\"rope_type\": \"yarn\", \"factor\": 2.0, "
+                                           "\"original_max_position_embeddings\": 32768}"));
+      },
+      "[config.value]", "describe different RoPE settings");
+  expect_load_error(
+      [] {
+        (void)parse(with("hidden_act", "  \"rope_scaling\": {\"rope_type\": \"yarn\", \"factor\": 4.0, "
+                                       "\"rope_theta\": 10000}"));
+      },
+      "[config.value]", "\"rope_theta\" is 1000000.000000 but \"rope_scaling\" has 10000.000000");
 }

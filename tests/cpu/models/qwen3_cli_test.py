@@ -33,6 +33,10 @@ def main():
     root = Path(tempfile.mkdtemp(prefix="qwen3-cli-"))
     qwen3 = folder(root, "qwen3")
     llama = folder(root, "llama", model_type="llama")
+    # YaRN stretching 32 positions 4 times: 128 positions where max_position_embeddings says 64.
+    yarn = folder(root, "yarn", rope_scaling={"rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": 32})
+    linear = folder(root, "linear", rope_scaling={"rope_type": "linear", "factor": 2.0})
+    no_factor = folder(root, "no-factor", rope_scaling={"type": "yarn", "original_max_position_embeddings": 32})
     cases = [
         # (arguments, rule expected on stderr's first line, text expected in it)
         ([], "qwen3.usage", "no command"),
@@ -59,6 +63,12 @@ def main():
         # The default of 128 new tokens does not fit max_position_embeddings 64.
         (["generate", "--model", qwen3, "--ids", "1,2,3"], "qwen3.input", "3 tokens and 128 new ones"),
         (["bench", "--model", qwen3, "--batches", "0"], "qwen3.usage", "positive batch sizes"),
+        (["generate", "--model", yarn, "--ids", ",".join(["5"] * 100), "--max-new-tokens", "28"], "checkpoint.folder", ""),
+        (["generate", "--model", yarn, "--ids", ",".join(["5"] * 100), "--max-new-tokens", "29"], "qwen3.input",
+         "exceed the sequence limit 128 (max_seq 0, max_position_embeddings 64, YaRN 128 positions)"),
+        (["generate", "--model", linear, "--ids", "1"], "config.unsupported", '"rope_scaling" has "rope_type" "linear"'),
+        (["generate", "--model", no_factor, "--ids", "1"], "config.value", '"rope_scaling" is of type "yarn" and has no '
+                                                                           '"factor"'),
     ]
     failed = 0
     for args, rule, text in cases:

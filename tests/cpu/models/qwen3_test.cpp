@@ -548,3 +548,23 @@ TEST(Qwen3Prompts, RefusedWithTheRuleThePromptAndTheValue) {
   expect_load_error([&] { check({{1, 2, 3}}, 16, 14); }, "[qwen3.input]", "the sequence limit 16 (max_seq 16");
   EXPECT_NO_THROW(check({{1, 2, 3}}, 16, 13));
 }
+
+// With YaRN the limit is factor x original_max_position_embeddings where that is longer than
+// max_position_embeddings: Qwen's setting on Qwen3-8B (40960) reaches 131072 positions.
+TEST(Qwen3Prompts, YarnExtendsThePositions) {
+  cm::Qwen3Config c;
+  c.vocab_size = 1000;
+  c.max_position_embeddings = 40960;
+  c.yarn.emplace();
+  c.yarn->factor = 4.0;
+  c.yarn->original_max_position_embeddings = 32768;
+  EXPECT_EQ(c.max_positions(), 131072);
+  EXPECT_EQ(cm::positions_text(c), "max_position_embeddings 40960, YaRN 131072 positions");
+  std::vector<std::vector<std::int32_t>> const prompt{{1, 2, 3}};
+  EXPECT_NO_THROW(cm::check_prompts(c, 0, prompt, 131069));
+  expect_load_error([&] { cm::check_prompts(c, 0, prompt, 131070); }, "[qwen3.input]",
+                    "exceed the sequence limit 131072 (max_seq 0, max_position_embeddings 40960, YaRN 131072 positions)");
+  c.yarn->factor = 1.0;  // a YaRN shorter than max_position_embeddings leaves the limit alone
+  EXPECT_EQ(c.max_positions(), 40960);
+  EXPECT_EQ(cm::positions_text(c), "max_position_embeddings 40960");
+}
