@@ -16,8 +16,10 @@ and the sharded index are what a real export has):
   small-untied  3 layers, hidden 512, 8 heads / 2 KV heads of 128, FFN 1536, vocab 4096, untied, >= 3 shards
   tiny-yarn     tiny-tied's widths with YaRN as Qwen documents it for long context, in miniature: config.json
                 given "rope_scaling": {"rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings":
-                256} and max_position_embeddings 1024; the logits check only, on prompts of 512 and 300 ids
-                (both past position 256, where YaRN's interpolated frequencies matter).
+                256} and max_position_embeddings 2048 (not 4 x 256: the factor as written, 4, and the ratio
+                transformers 4.x used, 8, give other frequencies, so the check tells them apart); the logits
+                check only, on prompts of 512 and 300 ids (both past position 256, where YaRN's interpolated
+                frequencies matter).
   Qwen3-<size>  each dense Qwen3 config published in shared/models (qwen3-0.6b.json to qwen3-32b.json; the
                 MoE qwen3-30b-a3b.json is not one) with its published widths, vocab (151936),
                 tie_word_embeddings, rope_theta, rms_norm_eps and max_position_embeddings, at 4 layers
@@ -199,7 +201,7 @@ SPECS = [
          max_positions=2048, tied=False, max_shard_size="4MB", min_shards=3),
     # index 8: after the published configs' 2..7
     Spec("tiny-yarn", 2 + len(FAMILY), layers=2, hidden=256, heads=4, kv_heads=2, head_dim=64, intermediate=768,
-         vocab=1000, max_positions=1024, tied=True, max_shard_size=None,
+         vocab=1000, max_positions=2048, tied=True, max_shard_size=None,
          rope_scaling=(("rope_type", "yarn"), ("factor", 4.0), ("original_max_position_embeddings", 256)),
          logits_lengths=(512, 300), logits_only=True),
 ]
