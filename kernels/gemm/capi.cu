@@ -15,7 +15,7 @@ namespace kn = cute_cpp::kernels;
 namespace host = cute_cpp::host;
 
 /// A C call's operands, leading dimensions, sizes and workspace as Plan's arguments, checked
-/// (the rules that need no device: check_gemm_arguments).
+/// (the rules that need no device: check_gemm_arguments), once: the calls below run them unchecked.
 template <class Plan>
 kn::GemmArguments<Plan> c_arguments(void const* a, long long lda, void const* b, long long ldb, void* c, long long ldc,
                                     long long m, long long n, long long k, void* workspace,
@@ -37,11 +37,11 @@ void check_optional(char const* name, float const* p, void* stream) {
   host::check_device_pointers("gemm", pointers, static_cast<cudaStream_t>(stream));
 }
 
-/// Plan's run, telling the workspace it uses first.
+/// Plan's run of arguments c_arguments checked, telling the workspace it uses first.
 template <class Plan>
 void run_reporting(kn::GemmArguments<Plan> const& args, unsigned long long* workspace_needed, void* stream) {
   if (workspace_needed != nullptr) *workspace_needed = kn::gemm_workspace_bytes<Plan>(args);
-  kn::run_gemm<Plan>(args, static_cast<cudaStream_t>(stream));
+  kn::run_gemm_unchecked<Plan>(args, static_cast<cudaStream_t>(stream));
 }
 
 }  // namespace
@@ -61,7 +61,7 @@ int cute_cpp_gemm_bf16(void const* a, long long lda, void const* b, long long ld
   return kn::capi_try(message, message_size, [&] {
     auto const args = c_arguments<kn::plans::Bf16TN>(a, lda, b, ldb, c, ldc, m, n, k, workspace, workspace_bytes);
     if (workspace_needed != nullptr) *workspace_needed = kn::gemm_bf16_tn_workspace_bytes(args);
-    kn::run_gemm_bf16_tn(args, static_cast<cudaStream_t>(stream));
+    kn::run_gemm_auto_unchecked<kn::plans::bf16, kn::plans::K, kn::plans::K>(args, static_cast<cudaStream_t>(stream));
   });
 }
 

@@ -9,5 +9,7 @@ template void run_gemm_auto<plans::f16, plans::K, plans::MN>(AutoGemmArguments<p
 template std::size_t gemm_auto_workspace_bytes<plans::f16, plans::K, plans::MN>(AutoGemmArguments<plans::f16> const&);
 template void run_gemm_choice<plans::f16, plans::K, plans::MN>(GemmChoice const&, AutoGemmArguments<plans::f16> const&, cudaStream_t);
 template std::size_t gemm_choice_workspace_bytes<plans::f16, plans::K, plans::MN>(GemmChoice const&, AutoGemmArguments<plans::f16> const&);
+template void run_gemm_auto_unchecked<plans::f16, plans::K, plans::MN>(AutoGemmArguments<plans::f16> const&, cudaStream_t);
+template void run_gemm_choice_unchecked<plans::f16, plans::K, plans::MN>(GemmChoice const&, AutoGemmArguments<plans::f16> const&, cudaStream_t);
 
 }  // namespace cute_cpp::kernels

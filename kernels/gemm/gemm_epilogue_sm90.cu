@@ -4,10 +4,10 @@
 #include <cute_cpp/kernels/gemm/plans.hpp>
 
 namespace cute_cpp::kernels {
-template void run_gemm<plans::Bf16TNLinear>(GemmArguments<plans::Bf16TNLinear> const&, cudaStream_t);
-template void run_gemm<plans::Bf16TNRelu>(GemmArguments<plans::Bf16TNRelu> const&, cudaStream_t);
-template void run_gemm<plans::Bf16TNGelu>(GemmArguments<plans::Bf16TNGelu> const&, cudaStream_t);
-template void run_gemm<plans::Bf16TNSilu>(GemmArguments<plans::Bf16TNSilu> const&, cudaStream_t);
+template void run_gemm_unchecked<plans::Bf16TNLinear>(GemmArguments<plans::Bf16TNLinear> const&, cudaStream_t);
+template void run_gemm_unchecked<plans::Bf16TNRelu>(GemmArguments<plans::Bf16TNRelu> const&, cudaStream_t);
+template void run_gemm_unchecked<plans::Bf16TNGelu>(GemmArguments<plans::Bf16TNGelu> const&, cudaStream_t);
+template void run_gemm_unchecked<plans::Bf16TNSilu>(GemmArguments<plans::Bf16TNSilu> const&, cudaStream_t);
 template std::size_t gemm_workspace_bytes<plans::Bf16TNLinear>(GemmArguments<plans::Bf16TNLinear> const&);
 template std::size_t gemm_workspace_bytes<plans::Bf16TNRelu>(GemmArguments<plans::Bf16TNRelu> const&);
 template std::size_t gemm_workspace_bytes<plans::Bf16TNGelu>(GemmArguments<plans::Bf16TNGelu> const&);

@@ -5,9 +5,9 @@
 #include <cute_cpp/kernels/gemm/plans.hpp>
 
 namespace cute_cpp::kernels {
-template void run_gemm<plans::Fp8E4M3BlockwiseToFp8>(GemmArguments<plans::Fp8E4M3BlockwiseToFp8> const&, cudaStream_t);
+template void run_gemm_unchecked<plans::Fp8E4M3BlockwiseToFp8>(GemmArguments<plans::Fp8E4M3BlockwiseToFp8> const&, cudaStream_t);
 template std::size_t gemm_workspace_bytes<plans::Fp8E4M3BlockwiseToFp8>(
     GemmArguments<plans::Fp8E4M3BlockwiseToFp8> const&);
-template void run_gemm<plans::Bf16TNSwiGLUToFp8>(GemmArguments<plans::Bf16TNSwiGLUToFp8> const&, cudaStream_t);
+template void run_gemm_unchecked<plans::Bf16TNSwiGLUToFp8>(GemmArguments<plans::Bf16TNSwiGLUToFp8> const&, cudaStream_t);
 template std::size_t gemm_workspace_bytes<plans::Bf16TNSwiGLUToFp8>(GemmArguments<plans::Bf16TNSwiGLUToFp8> const&);
 }  // namespace cute_cpp::kernels

@@ -5,12 +5,12 @@
 #include <cute_cpp/kernels/gemm/plans.hpp>
 
 namespace cute_cpp::kernels {
-template void run_gemm<plans::Fp8E4M3>(GemmArguments<plans::Fp8E4M3> const&, cudaStream_t);
+template void run_gemm_unchecked<plans::Fp8E4M3>(GemmArguments<plans::Fp8E4M3> const&, cudaStream_t);
 template std::size_t gemm_workspace_bytes<plans::Fp8E4M3>(GemmArguments<plans::Fp8E4M3> const&);
-template void run_gemm<plans::Fp8E5M2E4M3>(GemmArguments<plans::Fp8E5M2E4M3> const&, cudaStream_t);
+template void run_gemm_unchecked<plans::Fp8E5M2E4M3>(GemmArguments<plans::Fp8E5M2E4M3> const&, cudaStream_t);
 template std::size_t gemm_workspace_bytes<plans::Fp8E5M2E4M3>(GemmArguments<plans::Fp8E5M2E4M3> const&);
-template void run_gemm<plans::Fp8E4M3Blockwise>(GemmArguments<plans::Fp8E4M3Blockwise> const&, cudaStream_t);
+template void run_gemm_unchecked<plans::Fp8E4M3Blockwise>(GemmArguments<plans::Fp8E4M3Blockwise> const&, cudaStream_t);
 template std::size_t gemm_workspace_bytes<plans::Fp8E4M3Blockwise>(GemmArguments<plans::Fp8E4M3Blockwise> const&);
-template void run_gemm<plans::Fp8E4M3BlockwiseN192>(GemmArguments<plans::Fp8E4M3BlockwiseN192> const&, cudaStream_t);
+template void run_gemm_unchecked<plans::Fp8E4M3BlockwiseN192>(GemmArguments<plans::Fp8E4M3BlockwiseN192> const&, cudaStream_t);
 template std::size_t gemm_workspace_bytes<plans::Fp8E4M3BlockwiseN192>(GemmArguments<plans::Fp8E4M3BlockwiseN192> const&);
 }  // namespace cute_cpp::kernels

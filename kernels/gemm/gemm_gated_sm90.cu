@@ -5,6 +5,6 @@
 #include <cute_cpp/kernels/gemm/plans.hpp>
 
 namespace cute_cpp::kernels {
-template void run_gemm<plans::Bf16TNSwiGLU>(GemmArguments<plans::Bf16TNSwiGLU> const&, cudaStream_t);
+template void run_gemm_unchecked<plans::Bf16TNSwiGLU>(GemmArguments<plans::Bf16TNSwiGLU> const&, cudaStream_t);
 template std::size_t gemm_workspace_bytes<plans::Bf16TNSwiGLU>(GemmArguments<plans::Bf16TNSwiGLU> const&);
 }  // namespace cute_cpp::kernels

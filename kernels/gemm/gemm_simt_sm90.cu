@@ -5,9 +5,9 @@
 
 namespace cute_cpp::kernels {
 
-template void run_gemm<plans::Bf16TNSimt>(GemmArguments<plans::Bf16TNSimt> const&, cudaStream_t);
+template void run_gemm_unchecked<plans::Bf16TNSimt>(GemmArguments<plans::Bf16TNSimt> const&, cudaStream_t);
 template std::size_t gemm_workspace_bytes<plans::Bf16TNSimt>(GemmArguments<plans::Bf16TNSimt> const&);
-template void run_gemm<plans::Bf16NTSimt>(GemmArguments<plans::Bf16NTSimt> const&, cudaStream_t);
+template void run_gemm_unchecked<plans::Bf16NTSimt>(GemmArguments<plans::Bf16NTSimt> const&, cudaStream_t);
 template std::size_t gemm_workspace_bytes<plans::Bf16NTSimt>(GemmArguments<plans::Bf16NTSimt> const&);
 
 }  // namespace cute_cpp::kernels

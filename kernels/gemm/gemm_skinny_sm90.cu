@@ -6,12 +6,12 @@
 
 namespace cute_cpp::kernels {
 
-template void run_gemm<plans::Bf16TN112NoCluster>(GemmArguments<plans::Bf16TN112NoCluster> const&, cudaStream_t);
-template void run_gemm<plans::Bf16TN112ClusterN>(GemmArguments<plans::Bf16TN112ClusterN> const&, cudaStream_t);
-template void run_gemm<plans::Bf16TNSwap16>(GemmArguments<plans::Bf16TNSwap16> const&, cudaStream_t);
-template void run_gemm<plans::Bf16TNSwap32>(GemmArguments<plans::Bf16TNSwap32> const&, cudaStream_t);
-template void run_gemm<plans::Bf16TNSwap64>(GemmArguments<plans::Bf16TNSwap64> const&, cudaStream_t);
-template void run_gemm<plans::Bf16TNSwap128c2>(GemmArguments<plans::Bf16TNSwap128c2> const&, cudaStream_t);
+template void run_gemm_unchecked<plans::Bf16TN112NoCluster>(GemmArguments<plans::Bf16TN112NoCluster> const&, cudaStream_t);
+template void run_gemm_unchecked<plans::Bf16TN112ClusterN>(GemmArguments<plans::Bf16TN112ClusterN> const&, cudaStream_t);
+template void run_gemm_unchecked<plans::Bf16TNSwap16>(GemmArguments<plans::Bf16TNSwap16> const&, cudaStream_t);
+template void run_gemm_unchecked<plans::Bf16TNSwap32>(GemmArguments<plans::Bf16TNSwap32> const&, cudaStream_t);
+template void run_gemm_unchecked<plans::Bf16TNSwap64>(GemmArguments<plans::Bf16TNSwap64> const&, cudaStream_t);
+template void run_gemm_unchecked<plans::Bf16TNSwap128c2>(GemmArguments<plans::Bf16TNSwap128c2> const&, cudaStream_t);
 template std::size_t gemm_workspace_bytes<plans::Bf16TN112NoCluster>(GemmArguments<plans::Bf16TN112NoCluster> const&);
 template std::size_t gemm_workspace_bytes<plans::Bf16TN112ClusterN>(GemmArguments<plans::Bf16TN112ClusterN> const&);
 template std::size_t gemm_workspace_bytes<plans::Bf16TNSwap16>(GemmArguments<plans::Bf16TNSwap16> const&);

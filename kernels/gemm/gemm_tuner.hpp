@@ -88,16 +88,22 @@ class GemmTuner {
   /// The choice for args' shape, measured on args' buffers (C is overwritten; the workspace is args').
   template <OperandMajorMode MA = plans::K, OperandMajorMode MB = plans::K, class T>
   GemmChoice choice(AutoGemmArguments<T> const& args, cudaStream_t stream) {
-    std::string const kind = std::string("gemm ") + dtype_of<T>() + " " + std::string(gemm_layout_name(MA, MB));
-    return choice(kind, args.m, args.n, args.k, chosen_gemm_plan<MA, MB>(args), host::capturing(stream),
-                  [&](GemmChoice c) { return detail::median_call_us([&] { run_gemm_choice<T, MA, MB>(c, args, stream); }, stream, 5); });
+    return measured<MA, MB>(args, stream, [&](GemmChoice c) { run_gemm_choice<T, MA, MB>(c, args, stream); });
   }
 
-  /// run_gemm_auto's work with choice(args, stream).
+  /// run_gemm_auto's work with choice(args, stream): the arguments checked, then the choice run.
   template <OperandMajorMode MA = plans::K, OperandMajorMode MB = plans::K, class T>
   void run(AutoGemmArguments<T> const& args, cudaStream_t stream) {
     check_gemm_arguments(args, MA, MB, LayoutEnum::RowMajor, false);
-    run_gemm_choice<T, MA, MB>(choice<MA, MB>(args, stream), args, stream);
+    run_unchecked<MA, MB>(args, stream);
+  }
+
+  /// run for arguments already checked (check_gemm_arguments; run_gemm_auto's): they are not
+  /// checked again, neither for the runs timed nor for the last.
+  template <OperandMajorMode MA = plans::K, OperandMajorMode MB = plans::K, class T>
+  void run_unchecked(AutoGemmArguments<T> const& args, cudaStream_t stream) {
+    auto const run_choice = [&](GemmChoice c) { run_gemm_choice_unchecked<T, MA, MB>(c, args, stream); };
+    run_choice(measured<MA, MB>(args, stream, run_choice));
   }
 
   /// The tuner run_gemm_auto uses under CUTE_CPP_TUNE=1 (one per process).
@@ -107,6 +113,14 @@ class GemmTuner {
   template <class T>
   static constexpr char const* dtype_of() {
     return std::is_same_v<T, plans::f16> ? "f16" : "bf16";
+  }
+
+  /// choice(kind, ...) for args' shape, timing `run` (a choice's run on args).
+  template <OperandMajorMode MA, OperandMajorMode MB, class T, class Run>
+  GemmChoice measured(AutoGemmArguments<T> const& args, cudaStream_t stream, Run const& run) {
+    std::string const kind = std::string("gemm ") + dtype_of<T>() + " " + std::string(gemm_layout_name(MA, MB));
+    return choice(kind, args.m, args.n, args.k, chosen_gemm_plan<MA, MB>(args), host::capturing(stream),
+                  [&](GemmChoice c) { return detail::median_call_us([&] { run(c); }, stream, 5); });
   }
 
   std::filesystem::path path_;

@@ -4,10 +4,10 @@
 #include <cute_cpp/kernels/gemm/plans.hpp>
 
 namespace cute_cpp::kernels {
-template void run_gemm<plans::F16TN>(GemmArguments<plans::F16TN> const&, cudaStream_t);
-template void run_gemm<plans::Bf16TNf32>(GemmArguments<plans::Bf16TNf32> const&, cudaStream_t);
+template void run_gemm_unchecked<plans::F16TN>(GemmArguments<plans::F16TN> const&, cudaStream_t);
+template void run_gemm_unchecked<plans::Bf16TNf32>(GemmArguments<plans::Bf16TNf32> const&, cudaStream_t);
 template std::size_t gemm_workspace_bytes<plans::F16TN>(GemmArguments<plans::F16TN> const&);
 template std::size_t gemm_workspace_bytes<plans::Bf16TNf32>(GemmArguments<plans::Bf16TNf32> const&);
-template void run_gemm<plans::Bf16TNf32ColMajor>(GemmArguments<plans::Bf16TNf32ColMajor> const&, cudaStream_t);
+template void run_gemm_unchecked<plans::Bf16TNf32ColMajor>(GemmArguments<plans::Bf16TNf32ColMajor> const&, cudaStream_t);
 template std::size_t gemm_workspace_bytes<plans::Bf16TNf32ColMajor>(GemmArguments<plans::Bf16TNf32ColMajor> const&);
 }  // namespace cute_cpp::kernels

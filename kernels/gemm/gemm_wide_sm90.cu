@@ -6,7 +6,7 @@
 
 namespace cute_cpp::kernels {
 
-template void run_gemm<plans::Bf16TN320>(GemmArguments<plans::Bf16TN320> const&, cudaStream_t);
+template void run_gemm_unchecked<plans::Bf16TN320>(GemmArguments<plans::Bf16TN320> const&, cudaStream_t);
 template std::size_t gemm_workspace_bytes<plans::Bf16TN320>(GemmArguments<plans::Bf16TN320> const&);
 
 }  // namespace cute_cpp::kernels

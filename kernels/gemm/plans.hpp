@@ -358,6 +358,13 @@ void run_gemm_choice(GemmChoice const& c, AutoGemmArguments<T> const& args, cuda
 /// The workspace run_gemm_choice needs for `c` and `args`.
 template <class T, OperandMajorMode MA, OperandMajorMode MB>
 std::size_t gemm_choice_workspace_bytes(GemmChoice const& c, AutoGemmArguments<T> const& args);
+/// run_gemm_auto and run_gemm_choice for arguments that passed check_gemm_arguments for MA, MB and
+/// a row-major C: for the entry points that check a call's arguments once, before any device query
+/// (run_gemm_auto itself, the tuner, the C entry point).
+template <class T, OperandMajorMode MA, OperandMajorMode MB>
+void run_gemm_auto_unchecked(AutoGemmArguments<T> const& args, cudaStream_t stream);
+template <class T, OperandMajorMode MA, OperandMajorMode MB>
+void run_gemm_choice_unchecked(GemmChoice const& c, AutoGemmArguments<T> const& args, cudaStream_t stream);
 
 /// bf16 C = A B with A and B K-major (a linear layer's x W^T): run_gemm_auto's most common case.
 inline void run_gemm_bf16_tn(GemmArguments<plans::Bf16TN> const& args, cudaStream_t stream) {

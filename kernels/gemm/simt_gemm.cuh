@@ -131,10 +131,10 @@ __global__ void __launch_bounds__(simt::threads) simt_gemm_kernel(GemmArguments<
   }
 }
 
-/// run_gemm for a SIMT plan: the same argument checks as the tensor-core kernel's, no workspace.
+/// run_gemm_unchecked for a SIMT plan: the same checks as the tensor-core kernel's after
+/// check_gemm_arguments (run_gemm's), no workspace.
 template <class Plan>
 void run_simt_gemm(GemmArguments<Plan> const& args, cudaStream_t stream) {
-  check_gemm_arguments(args, Plan::major_a, Plan::major_b, Plan::layout_c, false);
   host::PointerArgument const pointers[] = {{"A", args.a}, {"B", args.b}, {"C", args.c}};
   host::check_device_pointers("gemm", pointers, stream);
   host::check_stream("gemm", stream);

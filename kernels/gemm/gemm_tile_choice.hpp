@@ -1,0 +1,204 @@
+// SPDX-License-Identifier: Apache-2.0
+// SPDX-FileCopyrightText: 2026 cute-cpp authors
+#pragma once
+// Which tile and cut a shape takes: GemmTile (the tiles the heuristic chooses among) and GemmChoice
+// (a tile and its cut), their names in a tuning cache (gemm_tile_name, gemm_choice_name and the
+// parse functions), choose_from_table (the nearest measured shapes of a tile table,
+// gemm_tile_table.hpp) and choose_gemm_tile (the heuristic where no table applies). Host
+// arithmetic only; plans.hpp maps a GemmTile to its plan.
+#include <cute_cpp/kernels/gemm/gemm_decomposition.hpp>  // Decomposition
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <utility>
+
+namespace cute_cpp::kernels {
+
+/// The tiles the heuristic chooses among: 128 rows, N columns, in 2-CTA clusters along M (c2),
+/// along N (cn2) or alone (c1); swapN: A and B swapped (C^T = B^T A^T), 128 columns of C by N
+/// rows, alone; simt: the SIMT GEMM (SimtGemmPlan).
+enum class GemmTile { n256, n128, n64, n256c1, n128c1, n112cn2, n64c1, swap16, swap32, swap64, simt };
+
+/// Every GemmTile, with the name a tuning cache stores it under.
+inline constexpr std::pair<GemmTile, std::string_view> gemm_tile_names[] = {
+    {GemmTile::n256, "n256"},     {GemmTile::n128, "n128"},     {GemmTile::n64, "n64"},
+    {GemmTile::n256c1, "n256c1"}, {GemmTile::n128c1, "n128c1"}, {GemmTile::n112cn2, "n112cn2"},
+    {GemmTile::n64c1, "n64c1"},   {GemmTile::swap16, "swap16"}, {GemmTile::swap32, "swap32"},
+    {GemmTile::swap64, "swap64"}, {GemmTile::simt, "simt"}};
+
+constexpr std::string_view gemm_tile_name(GemmTile tile) {
+  for (auto const& [t, name] : gemm_tile_names)
+    if (t == tile) return name;
+  return "";
+}
+
+/// The tile a name stands for; none for a name no tile has (a cache from another build).
+constexpr std::optional<GemmTile> parse_gemm_tile(std::string_view name) {
+  for (auto const& [t, n] : gemm_tile_names)
+    if (n == name) return t;
+  return std::nullopt;
+}
+
+/// A tile and how its work is cut: what the tile table chooses for a shape.
+struct GemmChoice {
+  GemmTile tile = GemmTile::n256;
+  Decomposition decomposition = Decomposition::Heuristic;
+  int k_splits = 0;
+};
+
+/// A choice's name in a tuning cache: the tile's, then " whole", " split N" or " stream-K" for a
+/// cut other than the heuristic's ("n128 split 4", "swap16").
+inline std::string gemm_choice_name(GemmChoice const& c) {
+  std::string name(gemm_tile_name(c.tile));
+  switch (c.decomposition) {
+    case Decomposition::Heuristic: break;
+    case Decomposition::DataParallel: name += " whole"; break;
+    case Decomposition::SplitK: name += " split " + std::to_string(c.k_splits); break;
+    case Decomposition::StreamK: name += " stream-K"; break;
+  }
+  return name;
+}
+
+/// The choice a name stands for; none for a name no choice has (a cache from another build).
+inline std::optional<GemmChoice> parse_gemm_choice(std::string_view name) {
+  std::size_t const space = name.find(' ');
+  std::optional<GemmTile> const tile = parse_gemm_tile(name.substr(0, space));
+  if (!tile) return std::nullopt;
+  if (space == std::string_view::npos) return GemmChoice{*tile};
+  std::string_view const cut = name.substr(space + 1);
+  if (cut == "whole") return GemmChoice{*tile, Decomposition::DataParallel};
+  if (cut == "stream-K") return GemmChoice{*tile, Decomposition::StreamK};
+  if (cut.starts_with("split ") && cut.size() > 6) {
+    int splits = 0;
+    for (char const ch : cut.substr(6)) {
+      if (ch < '0' || ch > '9' || splits > 100000) return std::nullopt;
+      splits = splits * 10 + (ch - '0');
+    }
+    if (splits >= 2) return GemmChoice{*tile, Decomposition::SplitK, splits};
+  }
+  return std::nullopt;
+}
+
+/// One measured shape of a tile table (gemm_tile_table.hpp): log2 of M, N and K, and the mask of
+/// the table's choices that ran within a few percent of its fastest.
+struct GemmTableShape {
+  float log2_m = 0, log2_n = 0, log2_k = 0;
+  std::uint64_t good = 0;
+};
+
+/// A shape off a tile table and the index of the choice its fitting tool predicts (-1: none).
+struct GemmTableProbe {
+  std::int64_t m = 0, n = 0, k = 0;
+  int choice = -1;
+};
+
+/// The choice good on the most of the `neighbours` measured shapes nearest m x n x k (distance in
+/// log2 of M, N and K), each counted by 1 / (distance + 0.5), the nearer first among equals, the
+/// earlier choice among equal counts (tools/fit_gemm_tiles.py's predict, which fits the table),
+/// among the choices whose bit is set in `allowed`; none where no allowed choice was good on any
+/// of the nearest shapes.
+inline std::optional<GemmChoice> choose_from_table(std::int64_t m, std::int64_t n, std::int64_t k,
+                                                   std::span<GemmTableShape const> table,
+                                                   std::span<GemmChoice const> choices, int neighbours,
+                                                   std::uint64_t allowed = ~std::uint64_t{0}) {
+  double const here[3] = {std::log2(double(m)), std::log2(double(n)), std::log2(double(k))};
+  constexpr int most = 8;
+  neighbours = std::min(neighbours, most);
+  struct Near {
+    double distance = 0;
+    std::size_t shape = 0;
+  };
+  Near near[most];
+  int found = 0;
+  for (std::size_t i = 0; i < table.size(); ++i) {
+    double const dm = here[0] - table[i].log2_m, dn = here[1] - table[i].log2_n, dk = here[2] - table[i].log2_k;
+    Near candidate{std::sqrt(dm * dm + dn * dn + dk * dk), i};
+    // Insertion into the sorted `near`, keeping the first `neighbours`.
+    int at = found < neighbours ? found++ : neighbours;
+    if (at == neighbours && candidate.distance >= near[neighbours - 1].distance) continue;
+    if (at == neighbours) at = neighbours - 1;
+    while (at > 0 && near[at - 1].distance > candidate.distance) {
+      near[at] = near[at - 1];
+      --at;
+    }
+    near[at] = candidate;
+  }
+  double votes[64] = {};
+  for (int r = 0; r < found; ++r) {
+    double const weight = 1.0 / (near[r].distance + 0.5) + 1e-6 * double(neighbours - r);
+    for (std::size_t c = 0; c < choices.size() && c < 64; ++c)
+      if (table[near[r].shape].good >> c & 1u) votes[c] += weight;
+  }
+  std::size_t best = 64;
+  for (std::size_t c = 0; c < choices.size() && c < 64; ++c)
+    if ((allowed >> c & 1u) && votes[c] > 0 && (best == 64 || votes[c] > votes[best])) best = c;
+  if (best == 64) return std::nullopt;
+  return choices[best];
+}
+
+/// The tile for an m x n x k problem on `ctas` resident CTAs. The rules, each fitted to
+/// --shape-sweep (README: measurements; sweep of 2026-12-02 at 24ba451, 290 shapes, where the
+/// tuner's pick beat this heuristic's by 10% or more):
+/// - at most 64 rows: A and B swapped, so that N fills wgmma's 64-row side and M (rounded up to
+///   16, 32 or 64) its N side: a 128-row tile would multiply mostly zeros;
+/// - at most 64 columns (and more rows): the mirror image. Up to 1536 rows and 8192 of K, swapped
+///   tiles of 32 rows of M give more CTAs than 128-row ones; beyond, 128 x 64 tiles alone, with
+///   split-K (the sweep: 0.33-0.55x of cuBLAS in 128 x 256 tiles, 0.72-1.3x so);
+/// - one tile row (at most 128 rows): no cluster along M (its second CTA would have no rows).
+///   At most 128 columns: swapped 16-row tiles. K and N of 4096 or more: 112 columns in pairs
+///   along N that share A (0.86-0.89x alone in 128 or 256 columns, 0.93-1.01x so). Else a width
+///   whose tiles fill at least 90% of one wave if there is one, else the widest tile without a
+///   cluster that still gives every fifth CTA a tile, since there the A tile is re-read for
+///   every tile, so wide tiles pay, and split-K fills the GPU;
+/// - a full wave of 128 x 256 tiles or more: that tile (stream-K evens out the last wave; in
+///   128 x 128 tiles, 1024 x 10240 x 8192 ran at 0.77x of cuBLAS, 0.97x in 128 x 256);
+/// - else the one whose waves are fullest, weighted by how efficiently a tile of that width uses
+///   L2 and shared-memory bandwidth.
+/// NOTE: the weights are rough: wide tiles without multicast are bound by L2, so narrower ones,
+/// which read more per output, lose more (README: measurements, with the one-tile-row sweep).
+constexpr GemmTile choose_gemm_tile(std::int64_t m, std::int64_t n, std::int64_t k, int ctas) {
+  if (m <= 64) return m <= 16 ? GemmTile::swap16 : m <= 32 ? GemmTile::swap32 : GemmTile::swap64;
+  if (n <= 64) return m <= 1536 && k <= 8192 ? GemmTile::swap32 : GemmTile::n64c1;
+  if (m <= 128) {
+    if (n <= 128) return GemmTile::swap16;
+    if (n >= 4096 && k >= 4096) return GemmTile::n112cn2;
+    struct Width {
+      GemmTile tile;
+      std::int64_t width;
+    };
+    for (Width const w : {Width{GemmTile::n256c1, 256}, Width{GemmTile::n128c1, 128}, Width{GemmTile::n112cn2, 112}}) {
+      std::int64_t const tiles = (n + w.width - 1) / w.width;
+      if (tiles <= ctas && tiles * 10 >= std::int64_t(ctas) * 9) return w.tile;
+    }
+    if ((n + 255) / 256 * 5 >= ctas) return GemmTile::n256c1;
+    if ((n + 127) / 128 * 5 >= ctas) return GemmTile::n128c1;
+    return GemmTile::n64c1;
+  }
+  if ((m + 127) / 128 * ((n + 255) / 256) >= ctas) return GemmTile::n256;
+  struct Candidate {
+    GemmTile tile;
+    std::int64_t width;
+    double efficiency;
+  };
+  Candidate const candidates[] = {{GemmTile::n256, 256, 1.0}, {GemmTile::n128, 128, 0.85}, {GemmTile::n64, 64, 0.6}};
+  GemmTile best = candidates[0].tile;
+  double best_score = -1.0;
+  for (auto const& c : candidates) {
+    std::int64_t const tiles = ((m + 127) / 128) * ((n + c.width - 1) / c.width);
+    std::int64_t const waves = (tiles + ctas - 1) / ctas;
+    double const score = double(tiles) / double(waves * ctas) * c.efficiency;
+    if (score > best_score + 1e-9) {
+      best = c.tile;
+      best_score = score;
+    }
+  }
+  return best;
+}
+
+}  // namespace cute_cpp::kernels
