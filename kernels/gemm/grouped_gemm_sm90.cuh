@@ -9,7 +9,7 @@
 #include <cute_cpp/kernels/gemm/gemm_sm90.cuh>
 #include <cute_cpp/kernels/gemm/grouped_gemm.hpp>
 
-#include <ctm/common/tensormap.hpp>
+#include <cute_cpp/tma/tensor_map_update.hpp>  // tensor_map_replace_address, _extent, tensor_map_release
 
 #include <algorithm>
 #include <string>
@@ -35,8 +35,8 @@ __device__ __forceinline__ void write_group_map(std::byte* dst, Map const& map, 
   auto const* src = reinterpret_cast<uint4 const*>(&map);
 #pragma unroll
   for (int i = 0; i < 8; ++i) reinterpret_cast<uint4*>(dst)[i] = src[i];
-  ctm::tensormap_replace_tile_global_address_global(dst, base);
-  if (rows >= 0) ctm::tensormap_replace_tile_global_dim_global<1>(dst, std::uint32_t(rows > 0 ? rows : 1));
+  tensor_map_replace_address(dst, base);
+  if (rows >= 0) tensor_map_replace_extent<1>(dst, std::uint32_t(rows > 0 ? rows : 1));
 }
 
 /// The prepare step (one CTA of 1024 threads, a group per thread at a time): checks each group's
@@ -122,7 +122,7 @@ grouped_gemm_prepare(const __grid_constant__ typename Plan::MapA map_a, const __
   bool const wrong = *static_cast<std::int32_t volatile*>(&status->code) != GroupedStatus::ok;
   for (std::int32_t i = (wrong ? 0 : carry) + t; i < tile_rows; i += std::int32_t(blockDim.x)) table[i] = GroupedTileRow{};
   // The maps were written through the generic proxy; the GEMM's TMA reads them.
-  ctm::fence_proxy_tensormap_generic_release_gpu();
+  tensor_map_release();
 }
 
 template <class Plan>
