@@ -75,18 +75,6 @@ CUTE_CPP_HD constexpr ctm::DataType data_type_of() {
 #endif
 }
 
-#if defined(__CUDACC__)
-/// Keeps the compiler from moving accesses to a fragment's registers across a wgmma fence, commit
-/// or wait (CuTe's warpgroup_fence_operand; no instruction is emitted).
-template <class T, int Size>
-__device__ __forceinline__ void warpgroup_fence_operand(T (&registers)[Size]) {
-  ctm::wgmma_fence_operand(registers);
-}
-/// wgmma.fence: the warpgroup's earlier accesses to the registers and shared memory its next wgmmas
-/// read are ordered before them (CuTeDSL's warpgroup.fence()).
-__device__ __forceinline__ void warpgroup_fence() { ctm::wgmma_fence(); }
-#endif
-
 CUTE_CPP_HD constexpr ctm::WgmmaSwizzle wgmma_swizzle(int bytes) {
   return bytes == 128 ? ctm::WgmmaSwizzle::b128
          : bytes == 64 ? ctm::WgmmaSwizzle::b64
@@ -135,6 +123,18 @@ struct WgmmaOperand {
 };
 
 }  // namespace detail
+
+#if defined(__CUDACC__)
+/// Keeps the compiler from moving accesses to a fragment's registers across a wgmma fence, commit
+/// or wait (CuTe's warpgroup_fence_operand; no instruction is emitted).
+template <class T, int Size>
+__device__ __forceinline__ void warpgroup_fence_operand(T (&registers)[Size]) {
+  ctm::wgmma_fence_operand(registers);
+}
+/// wgmma.fence: the warpgroup's earlier accesses to the registers and shared memory its next wgmmas
+/// read are ordered before them (CuTeDSL's warpgroup.fence()).
+__device__ __forceinline__ void warpgroup_fence() { ctm::wgmma_fence(); }
+#endif
 
 /// The C layout of one m64nN wgmma atom: thread t's accumulator value j lies at index
 /// AtomLayoutC(t, j) of the column-major 64 x N atom (row = index % 64, column = index / 64).
