@@ -5,12 +5,13 @@
 //   fmha_producer   warpgroup 0, one thread: per tile, loads Q once, then K and V of each key
 //                   block into their own pipelines (so S = Q Kᵀ starts before V lands);
 //   fmha_consumer   warpgroups 1.. , 64 Q rows each, per key block (last first, so the masked
-//                   blocks come first and the rest run unmasked):
+//                   blocks come first and the rest run unmasked; FmhaConsumerSteps):
 //     S = Q Kᵀ        wgmma SS over the head dim's 64-column chunks;
 //     OnlineSoftmax   the mask, the running row maximum and sum in exp2 with the scale folded in,
 //                     O rescaled; P converted to 16 bits in place as wgmma's A registers;
 //     O += P V        wgmma RS;
-//     epilogue        O / rowsum -> EpilogueTmaStore (the GEMM's TMA-store path), LSE.
+//     epilogue        O / rowsum -> EpilogueTmaStore (the GEMM's TMA-store path), LSE
+//                     (fmha_consumer_epilogue).
 // Tiles (Q block, head, batch) come from StaticPersistentTileScheduler's walk, heads fastest (the q
 // heads of one kv group run together and share K/V in L2) and, under a causal or window mask, the
 // longest Q blocks first. Ragged edges: TMA fills zeros past each tensor's extent and the mask
@@ -157,11 +158,215 @@ __device__ __forceinline__ void fmha_producer(typename Plan::SharedStorage& smem
   }
 }
 
+/// A consumer warpgroup's release of a key block's K stage (and of Q after the tile's last block);
+/// FmhaConsumerSteps refers to it.
+/// NOTE: an object of its own that the steps refer to, as the softmax's lambda referred to this
+/// one's: made a method of FmhaConsumerSteps, it renumbered the pipeline states' registers in the
+/// PTX and the SASS changed (nvcc 13.0).
+template <class Plan>
+struct FmhaReleaseK {
+  typename Plan::PipelineK const& pipe_k;
+  PipelineState<Plan::stages>& k_state;
+  std::uint32_t const& lane;
+  FmhaTile const& t;
+  typename Plan::PipelineQ const& pipe_q;
+  PipelineState<Plan::q_stages>& q_state;
+  // Block n's K is read: free it (and Q after the tile's last block).
+  __device__ __forceinline__ void operator()(std::int32_t n) const {
+    pipe_k.consumer_release(k_state, lane);
+    k_state.advance();
+    if (n == t.n_begin) {
+      pipe_q.consumer_release(q_state, lane);
+      q_state.advance();
+    }
+  }
+};
+
+/// A consumer warpgroup's steps over one tile's key blocks (see the file comment): S's issue,
+/// P V's issue, the softmax of S, V's release, and the key blocks in order (key_blocks).
+/// NOTE: the members refer to fmha_consumer's locals, as the lambdas these steps were did, which
+/// keeps the kernel's SASS as it was; an object holding such state by value changed the decode
+/// consumers' SASS (decode_mla_consumer.cuh, nvcc 13.0).
+template <class Plan>
+struct FmhaConsumerSteps {
+  using T = typename Plan::Element;
+  using MmaS = typename Plan::MmaS;
+  using MmaO = typename Plan::MmaO;
+  using Softmax = OnlineSoftmax<Plan::block_n, Plan::head_dim_v>;
+  using Turns = typename Plan::IssueTurns;
+  static constexpr int BM = Plan::block_m, BN = Plan::block_n;
+
+  typename Plan::SharedStorage& smem;
+  FmhaParams const& p;
+  FmhaTile const& t;
+  typename Plan::PipelineQ const& pipe_q;
+  typename Plan::PipelineK const& pipe_k;
+  typename Plan::PipelineV const& pipe_v;
+  PipelineState<Plan::q_stages>& q_state;
+  PipelineState<Plan::stages>& k_state;
+  PipelineState<Plan::stages>& v_state;
+  int const& wg;
+  std::uint32_t const& lane;
+  decltype(MmaS::get_slice(0)) const& slice;
+  std::int32_t const (&band_lo)[2];
+  std::int32_t const (&band_hi)[2];
+  std::int32_t const& all_from;
+  std::int32_t const& all_to;
+  Softmax& softmax;
+  typename MmaO::FragmentC& o;
+  typename MmaS::FragmentC& s;
+  typename MmaO::FragmentA& pa;
+  FmhaReleaseK<Plan> const& release_k;
+
+  __device__ __forceinline__ void issue_s() const {
+    pipe_k.consumer_wait(k_state);
+    MmaS::warpgroup_arrive(s);
+#pragma unroll
+    for (int c = 0; c < Plan::qk_chunks; ++c)
+      MmaS::gemm(s, smem.q[q_state.index()] + c * BM * 64, smem.k[k_state.index()] + c * BN * 64, 64 * wg, c > 0);
+    MmaS::commit_group();
+  }
+  __device__ __forceinline__ void issue_pv() const {
+    pipe_v.consumer_wait(v_state);
+    MmaO::warpgroup_arrive(o, pa);
+    MmaO::gemm(o, pa, smem.v[v_state.index()]);
+    MmaO::commit_group();
+  }
+  // S's wgmmas are done: mask, softmax, then free K. NOTE: the release comes after the
+  // softmax because ptxas hoists the next wgmma wait (P V's) up to the mbarrier arrive:
+  // released first, the softmax ran after P V had finished instead of under it.
+  __device__ __forceinline__ float2 softmax_of_s(std::int32_t n) const {
+    std::int32_t const n0 = n * BN;
+    if (n0 < all_from || n0 + BN > all_to) {
+      // Value jj's column is a constant from the thread's first one.
+#pragma unroll
+      for (int jj = 0; jj < BN / 2; ++jj) {
+        int const col = n0 + slice.col(jj) - slice.col(0), h = Softmax::half(jj);
+        if (col < band_lo[h] || col >= band_hi[h]) s(jj, 0) = -INFINITY;
+      }
+    }
+    float2 const correction = softmax.scores(s, p.scale_log2);
+    release_k(n);
+    return correction;
+  }
+  __device__ __forceinline__ void release_v() const {
+    pipe_v.consumer_release(v_state, lane);
+    v_state.advance();
+  }
+
+  /// The tile's key blocks, last first; those from own_end on hold no key this warpgroup's rows
+  /// see (fmha_consumer).
+  __device__ __forceinline__ void key_blocks(std::int32_t own_end) const {
+    pipe_q.consumer_wait(q_state);
+    std::int32_t n = t.n_end - 1;
+    if (p.paged() && t.n_end * BN > t.seq_k) {
+      // The last block reaches past the sequence into its page's unused slots, whose P is 0 but
+      // whose V may be anything (0 x NaN is NaN): every consumer zeroes a share of those rows
+      // before any reads them.
+      pipe_v.consumer_wait(v_state);
+      zero_value_rows_from<T, Plan::head_dim_v, BN>(smem.v[v_state.index()], t.seq_k - n * BN, int(threadIdx.x) - 128,
+                                                      128 * Plan::consumer_warpgroups);
+      arch::fence_view_async_shared();
+      Plan::ConsumersBarrier::template barrier<0>::sync();
+    }
+    // The blocks this warpgroup's rows see nothing of: no GEMM, no softmax (P would be 0); their
+    // stages released once landed (a release ahead of the load would count towards the stage's
+    // next phase), and the turns taken, each warpgroup as many per tile as the others.
+    for (; n >= own_end; --n) {
+      Turns::wait(wg);
+      Turns::pass(wg);
+      pipe_k.consumer_wait(k_state);
+      release_k(n);
+      pipe_v.consumer_wait(v_state);
+      release_v();
+    }
+    if (n < t.n_begin) {  // no key seen at all: the turn of the last block's O += P V
+      Turns::wait(wg);
+      Turns::pass(wg);
+    } else {
+      Turns::wait(wg);
+      issue_s();
+      Turns::pass(wg);
+      MmaS::template wait_group<0>(s);
+      float2 correction = softmax_of_s(n);  // O is still 0: its rescale changes nothing
+      pa = MmaO::make_a_fragment(s);
+      for (--n; n >= t.n_begin; --n) {
+        Turns::wait(wg);
+        issue_s();
+        // O's rescale for the previous block's maximum runs while S's wgmmas do.
+        softmax.rescale(o, correction);
+        issue_pv();
+        Turns::pass(wg);
+        MmaS::template wait_group<1>(s);
+        correction = softmax_of_s(n);
+        MmaO::template wait_group<0>(o, pa);
+        release_v();
+        pa = MmaO::make_a_fragment(s);
+      }
+      Turns::wait(wg);
+      softmax.rescale(o, correction);
+      issue_pv();
+      Turns::pass(wg);
+      MmaO::template wait_group<0>(o, pa);
+      release_v();
+    }
+  }
+};
+
+/// A consumer warpgroup's epilogue of one tile: the LSE from the quad that owns each row, and O
+/// (already divided by the row sums) through the TMA-store path, or from registers for a varlen
+/// sequence's last slab. `chunks_stored` carries the output path's count across tiles.
+/// NOTE: the tile's fields come by value, one by one: with the FmhaTile whole, the compiler
+/// turned `row_lo < seq_q` around and the SASS changed; with references, more of it (nvcc 13.0).
+template <class Plan>
+__device__ __forceinline__ void fmha_consumer_epilogue(typename Plan::SharedStorage& smem,
+                                                       typename Plan::MapO const& map_o, FmhaParams const& p,
+                                                       std::int32_t head, std::int32_t batch, std::int32_t q_offset,
+                                                       std::int32_t seq_q, int wg, int thread, std::int32_t row_lo,
+                                                       typename Plan::MmaO::FragmentC& o, float const (&lse)[2],
+                                                       std::uint32_t& chunks_stored) {
+  using T = typename Plan::Element;
+  using MmaS = typename Plan::MmaS;
+  using MmaO = typename Plan::MmaO;
+  // NOTE: the store path and this thread's coordinates are derived anew per tile (from an
+  // opaque thread index): derived once, they lived through the main loop and spilled.
+  int const et = int(arch::recompute_from_here(std::uint32_t(thread)));
+  auto const es = MmaS::get_slice(et);
+  typename Plan::OutputStore output(smem.epilogue[wg], wg, et, chunks_stored);
+  if (p.lse != nullptr && et % 4 == 0) {
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {
+      std::int32_t const row = row_lo + es.row(0, 2 * h);
+      if (row < seq_q)
+        p.lse[head * p.lse_head_stride + batch * p.lse_batch_stride + q_offset + row] = lse[h];
+    }
+  }
+  if (p.varlen() && row_lo + 63 >= seq_q) {
+    // TMA would write past the sequence's end into the next one's rows: this slab goes out
+    // from registers, row by row.
+    T* const out = static_cast<T*>(p.o) + std::int64_t(head) * p.o_head_stride;
+#pragma unroll
+    for (int jj = 0; jj < Plan::head_dim_v / 2; jj += 2) {
+      std::int32_t const row = row_lo + es.row(0, jj);
+      if (row < seq_q) {
+        T pair[2] = {T(o(jj, 0)), T(o(jj + 1, 0))};
+        *reinterpret_cast<std::uint32_t*>(out + (q_offset + row) * p.o_seq_stride + es.col(jj)) =
+            *reinterpret_cast<std::uint32_t const*>(pair);
+      }
+    }
+  } else if (row_lo < seq_q) {
+    output.template store<typename MmaO::Accumulator>(
+        o, 0, epilogue::Identity{},
+        {map_o, q_offset + row_lo, 0, std::int64_t(q_offset) + seq_q, Plan::head_dim_v, head,
+         p.varlen() ? 0 : batch});
+    chunks_stored = output.chunks_stored();
+  }
+}
+
 /// A consumer warpgroup: its 64 rows of each tile (see the file comment).
 template <class Plan>
 __device__ __forceinline__ void fmha_consumer(typename Plan::SharedStorage& smem, typename Plan::MapO const& map_o,
                                               FmhaParams const& p, PersistentTileSchedulerParams const& tiles) {
-  using T = typename Plan::Element;
   using MmaS = typename Plan::MmaS;
   using MmaO = typename Plan::MmaO;
   using Softmax = OnlineSoftmax<Plan::block_n, Plan::head_dim_v>;
@@ -214,103 +419,11 @@ __device__ __forceinline__ void fmha_consumer(typename Plan::SharedStorage& smem
       // while the other's GEMMs do.
       typename MmaS::FragmentC s;
       typename MmaO::FragmentA pa;
-      auto const issue_s = [&] {
-        pipe_k.consumer_wait(k_state);
-        MmaS::warpgroup_arrive(s);
-#pragma unroll
-        for (int c = 0; c < Plan::qk_chunks; ++c)
-          MmaS::gemm(s, smem.q[q_state.index()] + c * BM * 64, smem.k[k_state.index()] + c * BN * 64, 64 * wg, c > 0);
-        MmaS::commit_group();
-      };
-      auto const issue_pv = [&] {
-        pipe_v.consumer_wait(v_state);
-        MmaO::warpgroup_arrive(o, pa);
-        MmaO::gemm(o, pa, smem.v[v_state.index()]);
-        MmaO::commit_group();
-      };
-      // Block n's K is read: free it (and Q after the tile's last block).
-      auto const release_k = [&](std::int32_t n) {
-        pipe_k.consumer_release(k_state, lane);
-        k_state.advance();
-        if (n == t.n_begin) {
-          pipe_q.consumer_release(q_state, lane);
-          q_state.advance();
-        }
-      };
-      // S's wgmmas are done: mask, softmax, then free K. NOTE: the release comes after the
-      // softmax because ptxas hoists the next wgmma wait (P V's) up to the mbarrier arrive:
-      // released first, the softmax ran after P V had finished instead of under it.
-      auto const softmax_of_s = [&](std::int32_t n) {
-        std::int32_t const n0 = n * BN;
-        if (n0 < all_from || n0 + BN > all_to) {
-          // Value jj's column is a constant from the thread's first one.
-#pragma unroll
-          for (int jj = 0; jj < BN / 2; ++jj) {
-            int const col = n0 + slice.col(jj) - slice.col(0), h = Softmax::half(jj);
-            if (col < band_lo[h] || col >= band_hi[h]) s(jj, 0) = -INFINITY;
-          }
-        }
-        float2 const correction = softmax.scores(s, p.scale_log2);
-        release_k(n);
-        return correction;
-      };
-      auto const release_v = [&] {
-        pipe_v.consumer_release(v_state, lane);
-        v_state.advance();
-      };
-      pipe_q.consumer_wait(q_state);
-      std::int32_t n = t.n_end - 1;
-      if (p.paged() && t.n_end * BN > t.seq_k) {
-        // The last block reaches past the sequence into its page's unused slots, whose P is 0 but
-        // whose V may be anything (0 x NaN is NaN): every consumer zeroes a share of those rows
-        // before any reads them.
-        pipe_v.consumer_wait(v_state);
-        zero_value_rows_from<T, Plan::head_dim_v, BN>(smem.v[v_state.index()], t.seq_k - n * BN, int(threadIdx.x) - 128,
-                                                        128 * Plan::consumer_warpgroups);
-        arch::fence_view_async_shared();
-        Plan::ConsumersBarrier::template barrier<0>::sync();
-      }
-      // The blocks this warpgroup's rows see nothing of: no GEMM, no softmax (P would be 0); their
-      // stages released once landed (a release ahead of the load would count towards the stage's
-      // next phase), and the turns taken, each warpgroup as many per tile as the others.
-      for (; n >= own_end; --n) {
-        Turns::wait(wg);
-        Turns::pass(wg);
-        pipe_k.consumer_wait(k_state);
-        release_k(n);
-        pipe_v.consumer_wait(v_state);
-        release_v();
-      }
-      if (n < t.n_begin) {  // no key seen at all: the turn of the last block's O += P V
-        Turns::wait(wg);
-        Turns::pass(wg);
-      } else {
-        Turns::wait(wg);
-        issue_s();
-        Turns::pass(wg);
-        MmaS::template wait_group<0>(s);
-        float2 correction = softmax_of_s(n);  // O is still 0: its rescale changes nothing
-        pa = MmaO::make_a_fragment(s);
-        for (--n; n >= t.n_begin; --n) {
-          Turns::wait(wg);
-          issue_s();
-          // O's rescale for the previous block's maximum runs while S's wgmmas do.
-          softmax.rescale(o, correction);
-          issue_pv();
-          Turns::pass(wg);
-          MmaS::template wait_group<1>(s);
-          correction = softmax_of_s(n);
-          MmaO::template wait_group<0>(o, pa);
-          release_v();
-          pa = MmaO::make_a_fragment(s);
-        }
-        Turns::wait(wg);
-        softmax.rescale(o, correction);
-        issue_pv();
-        Turns::pass(wg);
-        MmaO::template wait_group<0>(o, pa);
-        release_v();
-      }
+      FmhaReleaseK<Plan> const release_k{pipe_k, k_state, lane, t, pipe_q, q_state};
+      FmhaConsumerSteps<Plan> const steps{smem, p, t, pipe_q, pipe_k, pipe_v, q_state, k_state, v_state, wg,
+                                          lane, slice, band_lo, band_hi, all_from, all_to, softmax, o, s, pa,
+                                          release_k};
+      steps.key_blocks(own_end);
     }
     float lse[2];
     softmax.finish(o, p.scale_log2, lse);
@@ -318,39 +431,8 @@ __device__ __forceinline__ void fmha_consumer(typename Plan::SharedStorage& smem
     FmhaTile const te = fmha_tile<BM, BN>(p, scheduler.linear_idx());
 
     // ---- epilogue ----
-    // NOTE: the store path and this thread's coordinates are derived anew per tile (from an
-    // opaque thread index): derived once, they lived through the main loop and spilled.
-    int const et = int(arch::recompute_from_here(std::uint32_t(thread)));
-    auto const es = MmaS::get_slice(et);
-    typename Plan::OutputStore output(smem.epilogue[wg], wg, et, chunks_stored);
-    if (p.lse != nullptr && et % 4 == 0) {
-#pragma unroll
-      for (int h = 0; h < 2; ++h) {
-        std::int32_t const row = row_lo + es.row(0, 2 * h);
-        if (row < te.seq_q)
-          p.lse[te.head * p.lse_head_stride + te.batch * p.lse_batch_stride + te.q_offset + row] = lse[h];
-      }
-    }
-    if (p.varlen() && row_lo + 63 >= te.seq_q) {
-      // TMA would write past the sequence's end into the next one's rows: this slab goes out
-      // from registers, row by row.
-      T* const out = static_cast<T*>(p.o) + std::int64_t(te.head) * p.o_head_stride;
-#pragma unroll
-      for (int jj = 0; jj < Plan::head_dim_v / 2; jj += 2) {
-        std::int32_t const row = row_lo + es.row(0, jj);
-        if (row < te.seq_q) {
-          T pair[2] = {T(o(jj, 0)), T(o(jj + 1, 0))};
-          *reinterpret_cast<std::uint32_t*>(out + (te.q_offset + row) * p.o_seq_stride + es.col(jj)) =
-              *reinterpret_cast<std::uint32_t const*>(pair);
-        }
-      }
-    } else if (row_lo < te.seq_q) {
-      output.template store<typename MmaO::Accumulator>(
-          o, 0, epilogue::Identity{},
-          {map_o, te.q_offset + row_lo, 0, std::int64_t(te.q_offset) + te.seq_q, Plan::head_dim_v, te.head,
-           p.varlen() ? 0 : te.batch});
-      chunks_stored = output.chunks_stored();
-    }
+    fmha_consumer_epilogue<Plan>(smem, map_o, p, te.head, te.batch, te.q_offset, te.seq_q, wg, thread, row_lo, o, lse,
+                                 chunks_stored);
   }
   typename Plan::OutputStore(smem.epilogue[wg], wg, thread, chunks_stored).drain();
 }
