@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0
 """The Qwen3-8B benchmark of issue 21: cute-cpp-qwen3 beside transformers (eager, bf16) on the same
-full-size checkpoint, in the same run.
+full-size checkpoint, in the same run; and (issue 51) decode at batch 1 beside its memory-bandwidth
+limit for published Qwen3 configs.
 
     bench_qwen3.py --build DIR [--work DIR] [--json FILE] [--layers N]
+                   [--decode-limit-configs 0.6b,32b [--configs-dir DIR] [--only-decode-limit]]
 
 Real weights cannot be downloaded on the lent machine, so the checkpoint is Qwen3-8B's exact
 config with random weights, built on the GPU by transformers and saved sharded as the hub
@@ -11,6 +13,17 @@ publishes it (the figures do not depend on the values). Figures: prefill of 2048
 time to first token for 512 tokens (ms), decode at batch 1 and 32 after a 512-token context
 (tok/s, each step drawing its token greedily), and the load time. The bandwidth limit of batch-1
 decode is the weights' bytes over the measured device-copy ceiling (4.16 TB/s): 254 tok/s.
+
+--decode-limit-configs: for each published config named (qwen3-<size>.json, found as
+check_qwen3.py finds them: --configs-dir, else <repo>/shared/models, else <repo>/../shared/models),
+a folder with that config.json alone and `cute-cpp-qwen3 bench --random-weights` on it (the weights
+filled on the device: Qwen3-32B's 65 GB fit the H200 but not the lent machine's disk): decode at
+batch 1 after a 512-token context, beside the limit arithmetic. A token reads every weight matrix
+once (the LM head included; of the embedding only its row, gathered), so the limit is those bytes
+over the device's copy bandwidth, measured in the same run (torch copies of a 1 GiB buffer, far
+past the L2, bytes read plus written, median of 20): its record's ratio is our tok/s as a fraction
+of that bound. The KV cache's reads at that context are printed beside it, not counted.
+--only-decode-limit skips the Qwen3-8B comparison with transformers.
 """
 import argparse
 import json
@@ -31,6 +44,8 @@ QWEN3_8B = {
     "torch_dtype": "bfloat16", "bos_token_id": 151643, "eos_token_id": 151645,
 }
 PREFILL, TTFT, CONTEXT, STEPS, BATCHES = 2048, 512, 512, 64, (1, 32)
+RANDOM_WEIGHTS_SEED = 51
+COPY_BYTES, COPY_RUNS = 1 << 30, 20  # the H200's L2 is 50 MB
 
 
 def build_checkpoint(folder, layers):
@@ -95,15 +110,8 @@ def reference_figures(model):
     return figures
 
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--build", required=True)
-    ap.add_argument("--work", default=None)
-    ap.add_argument("--json", default=None)
-    ap.add_argument("--layers", type=int, default=QWEN3_8B["num_hidden_layers"])
-    opts = ap.parse_args()
-    binary = Path(opts.build) / "models/qwen3/cute-cpp-qwen3"
-    work = Path(opts.work or tempfile.mkdtemp(prefix="qwen3-bench-"))
+def compare_with_transformers(opts, binary, work, records):
+    """Qwen3-8B's figures, ours beside transformers', into `records`; 0, or 1 if our bench failed."""
     folder = work / "qwen3-8b-random"
     t0 = time.time()
     model = build_checkpoint(folder, opts.layers)
@@ -146,7 +154,6 @@ def main():
                 **{f"decode{b}": f"batch {b}, context {CONTEXT}" for b in BATCHES}}
     name_of = {"prefill": "qwen3 prefill", "ttft": "qwen3 time to first token", "load": "qwen3 load",
                **{f"decode{b}": "qwen3 decode" for b in BATCHES}}
-    records = []
     for key, (ref_value, _) in ref.items():
         f = ours[name_of[key] + "|" + shape_of[key]]
         lower_is_better = f["unit"] in ("ms", "s")
@@ -176,9 +183,114 @@ def main():
                         "ratio": with_pdl["value"] / without["value"], "microseconds": with_pdl["ms"] * 1e3})
         print(f"qwen3 decode batch {b}: with PDL {with_pdl['value']:.1f} tok/s, without {without['value']:.1f}",
               flush=True)
+    return 0
+
+
+def copy_bandwidth():
+    """The device's copy bandwidth in bytes/s: bytes read plus written by a torch copy of COPY_BYTES,
+    the median of COPY_RUNS after a warm-up."""
+    import torch
+    src = torch.empty(COPY_BYTES, dtype=torch.uint8, device="cuda")
+    dst = torch.empty_like(src)
+    dst.copy_(src)
+    ms = time_cuda(lambda: dst.copy_(src), COPY_RUNS)
+    del src, dst
+    torch.cuda.empty_cache()
+    return 2 * COPY_BYTES / (ms * 1e-3)
+
+
+def weight_bytes_per_token(c):
+    """Bytes of bf16 weights a decode token reads in config `c`: each layer's matrices (q/k/v, o,
+    gate, up, down) and norms, the final norm, the LM head whole, and the embedding's one row."""
+    hidden, inter, head_dim = c["hidden_size"], c["intermediate_size"], c["head_dim"]
+    q, kv = c["num_attention_heads"] * head_dim, c["num_key_value_heads"] * head_dim
+    layer = hidden * (q + 2 * kv) + q * hidden + 3 * inter * hidden + 2 * hidden + 2 * head_dim
+    return 2 * (c["num_hidden_layers"] * layer + hidden + c["vocab_size"] * hidden + hidden)
+
+
+def kv_bytes_per_token(c, context):
+    """Bytes of the bf16 KV cache a decode token reads at `context` cached tokens."""
+    return 2 * 2 * c["num_hidden_layers"] * context * c["num_key_value_heads"] * c["head_dim"]
+
+
+def decode_limit(opts, binary, work, records):
+    """Decode at batch 1 of each --decode-limit-configs config (random weights, config.json alone)
+    as a fraction of its weight-bandwidth limit, into `records`; 0, or 1 if a bench failed."""
+    from check_qwen3 import configs_folder  # the published configs, found as the checks find them
+    sizes = opts.decode_limit_configs
+    try:
+        configs = configs_folder(opts.configs_dir, sizes)
+    except FileNotFoundError as e:
+        print(f"bench: {e}", flush=True)
+        return 1
+    bandwidth = copy_bandwidth()
+    print(f"device copy bandwidth: {bandwidth / 1e12:.2f} TB/s (a {COPY_BYTES >> 20} MiB copy, read + write, "
+          f"median of {COPY_RUNS})", flush=True)
+    failed = 0
+    for size in sizes:
+        label = f"Qwen3-{size.upper()}"
+        config = json.loads((configs / f"qwen3-{size}.json").read_text())
+        folder = work / f"qwen3-{size}-config-only"
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / "config.json").write_text(json.dumps(config, indent=1) + "\n")
+        out = work / f"ours-random-{size}.json"
+        p = subprocess.run([str(binary), "bench", "--model", str(folder), "--random-weights", str(RANDOM_WEIGHTS_SEED),
+                            "--prefill-len", "64", "--ttft-len", "64", "--context", str(CONTEXT), "--steps",
+                            str(STEPS), "--batches", "1", "--json", str(out)], capture_output=True, text=True,
+                           timeout=600)
+        print(p.stdout, p.stderr, sep="", flush=True)
+        if p.returncode != 0 or "no CUDA graph" in p.stderr or "weights: random (seed" not in p.stdout:
+            print(f"bench: cute-cpp-qwen3 bench --random-weights failed on {label}", flush=True)
+            failed = 1
+            continue
+        ours = {f["name"] + "|" + f["shape"]: f for f in json.loads(out.read_text())}
+        decode = ours[f"qwen3 decode|batch 1, context {CONTEXT}"]
+        weights = weight_bytes_per_token(config)
+        limit = bandwidth / weights
+        ratio = decode["value"] / limit
+        records.append({"kernel": "qwen3 decode batch 1 vs weight-bandwidth limit",
+                        "shape": f"{label}, context {CONTEXT} (random weights)", "dtype": "bf16",
+                        "ours": decode["value"], "reference": "weight bytes per token / measured copy bandwidth",
+                        "reference_value": limit, "unit": "tok/s", "ratio": ratio,
+                        "microseconds": decode["ms"] * 1e3})
+        print(f"{label} decode batch 1: {weights / 1e9:.2f} GB of weights a token at {bandwidth / 1e12:.2f} TB/s: "
+              f"limit {limit:.1f} tok/s; ours {decode['value']:.1f} tok/s = {ratio:.2f} of it (the KV cache adds "
+              f"{kv_bytes_per_token(config, CONTEXT) / 1e6:.0f} MB a token at context {CONTEXT}, not counted)",
+              flush=True)
+    return failed
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--build", required=True)
+    ap.add_argument("--work", default=None)
+    ap.add_argument("--json", default=None)
+    ap.add_argument("--layers", type=int, default=QWEN3_8B["num_hidden_layers"])
+    ap.add_argument("--decode-limit-configs", default=None, metavar="SIZE,...",
+                    help="published configs (0.6b,1.7b,4b,8b,14b,32b) to time decode at batch 1 beside the "
+                         "weight-bandwidth limit, with random weights from config.json alone")
+    ap.add_argument("--configs-dir", default=None, help="the folder of qwen3-<size>.json (as check_qwen3.py)")
+    ap.add_argument("--only-decode-limit", action="store_true", help="skip the Qwen3-8B comparison with transformers")
+    opts = ap.parse_args()
+    if opts.only_decode_limit and not opts.decode_limit_configs:
+        ap.error("--only-decode-limit needs --decode-limit-configs")
+    if opts.decode_limit_configs:
+        from check_qwen3 import family_sizes  # sizes as check_qwen3.py --family takes them
+        try:
+            opts.decode_limit_configs = family_sizes(opts.decode_limit_configs)
+        except argparse.ArgumentTypeError as e:
+            ap.error(f"--decode-limit-configs: {e}")
+    binary = Path(opts.build) / "models/qwen3/cute-cpp-qwen3"
+    work = Path(opts.work or tempfile.mkdtemp(prefix="qwen3-bench-"))
+    records = []
+    failed = 0
+    if not opts.only_decode_limit:
+        failed |= compare_with_transformers(opts, binary, work, records)
+    if opts.decode_limit_configs:
+        failed |= decode_limit(opts, binary, work, records)
     if opts.json:
         Path(opts.json).write_text(json.dumps(records, indent=1) + "\n")
-    return 0
+    return failed
 
 
 if __name__ == "__main__":

@@ -3,9 +3,11 @@
 //   cute-cpp-qwen3 generate --model DIR (--prompt TEXT | --chat TEXT | --ids "1,2;3,4") [--max-new-tokens N]
 //                  [--temperature T] [--top-k K] [--top-p P] [--seed S] [--ignore-eos] [--max-seq N]
 //   cute-cpp-qwen3 logits --model DIR --ids "1,2,3;4,5" --out FILE [--max-seq N]
+//   cute-cpp-qwen3 bench --model DIR [--random-weights SEED] [...]
 // generate prints `ids i: ...` per prompt (and its text with a tokenizer); logits writes the
-// teacher-forced logits of every position of every prompt as float32 [tokens, vocab]. Errors
-// print their `cute-cpp [rule]: ...` message and exit 2.
+// teacher-forced logits of every position of every prompt as float32 [tokens, vocab]; bench prints
+// the prefill, first-token and decode figures (with --random-weights, of config.json alone and
+// weights filled on the device). Errors print their `cute-cpp [rule]: ...` message and exit 2.
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
@@ -46,12 +48,14 @@ constexpr const char* kUsage =
     "       cute-cpp-qwen3 logits --model DIR --ids \"1,2,3;4,5\" --out FILE [--max-seq N]\n"
     "       cute-cpp-qwen3 bench --model DIR [--prefill-len 2048] [--ttft-len 512] [--batches 1,32]\n"
     "                      [--context 512] [--steps 64] [--json FILE] [--eager] [--no-pdl | --no-prefetch]\n"
-    "                      [--profile]\n"
+    "                      [--profile] [--random-weights SEED]\n"
     "--eager: decode steps launch every kernel instead of replaying a CUDA graph\n"
     "--no-pdl: the decode graphs' kernels do not launch while the one before runs (programmatic\n"
     "          dependent launch, on by default)\n"
     "--no-prefetch: the GEMMs do not load their first weight tiles before waiting for the kernel before\n"
-    "--profile: after each batch size's decode figure, the time of each phase of a step\n";
+    "--profile: after each batch size's decode figure, the time of each phase of a step\n"
+    "--random-weights SEED: bench only: DIR needs config.json alone; the weights, at the checkpoint's shapes,\n"
+    "          are filled on the device from SEED (the figures do not depend on the values)\n";
 
 /// --name value pairs, and flags without a value.
 struct Args {
@@ -142,6 +146,14 @@ std::vector<std::vector<std::int32_t>> parse_ids(const std::string& text) {
   }
   flush();
   return prompts;
+}
+
+/// bench's --random-weights SEED: a seed of 0 or more, or none.
+std::optional<std::uint64_t> random_weights_seed(const Args& a) {
+  if (!a.has("random-weights")) return std::nullopt;
+  long long const seed = a.number("random-weights", 0);
+  if (seed < 0) throw LoadError(kRuleUsage, "--random-weights takes a seed of 0 or more, got " + std::to_string(seed));
+  return std::uint64_t(seed);
 }
 
 Qwen3Options model_options(const Args& a) {
@@ -300,8 +312,10 @@ int run_bench(const Args& a) {
   o.max_batch = max_batch;
   o.max_seq = std::max(prefill_len, context + steps + 1);
   o.max_prefill_tokens = std::max({prefill_len, ttft_len, context * max_batch});
+  std::optional<std::uint64_t> const random_seed = random_weights_seed(a);
   auto const load_start = std::chrono::steady_clock::now();
-  auto model = Qwen3Model::load(a.get("model"), o);
+  auto model = random_seed ? Qwen3Model::with_random_weights(a.get("model"), *random_seed, o)
+                           : Qwen3Model::load(a.get("model"), o);
   double const load_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - load_start).count();
   int const vocab = int(model->config().vocab_size);
   std::mt19937 rng(1234);
@@ -328,9 +342,16 @@ int run_bench(const Args& a) {
     double ms;
   };
   std::vector<Figure> figures;
-  figures.push_back({"qwen3 load", "checkpoint to device", load_s, "s", load_s * 1e3});
-  std::printf("load: %.2f s for %.2f GB of weights (%.2f GB/s; the page cache may hold the files)\n", load_s,
-              double(model->weight_bytes()) / 1e9, double(model->weight_bytes()) / 1e9 / load_s);
+  if (random_seed) {
+    figures.push_back({"qwen3 random weights", "filled on the device", load_s, "s", load_s * 1e3});
+    std::printf("weights: random (seed %llu), %.2f GB filled on the device in %.2f s; the figures are those of a "
+                "checkpoint of this config, the outputs mean nothing\n",
+                static_cast<unsigned long long>(*random_seed), double(model->weight_bytes()) / 1e9, load_s);
+  } else {
+    figures.push_back({"qwen3 load", "checkpoint to device", load_s, "s", load_s * 1e3});
+    std::printf("load: %.2f s for %.2f GB of weights (%.2f GB/s; the page cache may hold the files)\n", load_s,
+                double(model->weight_bytes()) / 1e9, double(model->weight_bytes()) / 1e9 / load_s);
+  }
   auto const prefill_figure = [&](int len, bool first_token) {
     std::vector<std::vector<std::int32_t>> const prompts{prompt(len)};
     std::vector<double> t;
@@ -402,6 +423,9 @@ int run_bench(const Args& a) {
 int main(int argc, char** argv) {
   try {
     Args const a = parse_args(argc, argv);
+    if ((a.command == "generate" || a.command == "logits") && a.has("random-weights"))
+      throw LoadError(kRuleUsage, "--random-weights is accepted by bench only: " + a.command +
+                                      "'s output would come from random weights\n" + kUsage);
     if (a.command == "generate") return run_generate(a);
     if (a.command == "logits") return run_logits(a);
     if (a.command == "bench") return run_bench(a);

@@ -5,7 +5,7 @@
 // steps, every operation a cute-cpp kernel (kernels/: the GEMM and FFN, rmsnorm, attention prefill
 // and decode; layer_kernels.cuh for the embedding gather and q/k-norm + RoPE).
 // Host-facing: no kernel is declared here.
-#include <cstdint>     // std::int32_t
+#include <cstdint>     // std::int32_t, std::uint64_t
 #include <filesystem>  // std::filesystem::path
 #include <memory>      // std::unique_ptr
 #include <span>        // std::span
@@ -61,6 +61,13 @@ class Qwen3Model {
   /// @pre a Qwen3 checkpoint in bfloat16 [qwen3.dtype]; head_dim 64, 128 or 256 [qwen3.head-dim];
   ///      options within the config [qwen3.options].
   [[nodiscard]] static std::unique_ptr<Qwen3Model> load(const std::filesystem::path& folder, Qwen3Options options = {});
+  /// For benchmarks: the decoder of `folder`'s config.json alone (no safetensors), its weights at
+  /// the checkpoint's shapes and packed layouts, filled on the device from `seed` (matrices of mean
+  /// 0 and standard deviation 0.02, RMSNorm weights 1 + that noise), so that no host memory or disk
+  /// holds them. Its timings are a checkpoint's of that config; its outputs mean nothing.
+  /// @pre as load(), without the checkpoint.
+  [[nodiscard]] static std::unique_ptr<Qwen3Model> with_random_weights(const std::filesystem::path& folder,
+                                                                       std::uint64_t seed, Qwen3Options options = {});
   virtual ~Qwen3Model() = default;
 
   [[nodiscard]] virtual const Qwen3Config& config() const noexcept = 0;

@@ -22,6 +22,7 @@
 #include "models/common/rope.hpp"
 #include "models/qwen3/kv_pages.hpp"
 #include "models/qwen3/layer_kernels.cuh"
+#include "models/qwen3/random_weights.cuh"
 #include "models/qwen3/weights.hpp"
 
 #include <cute_cpp/host/buffer.hpp>
@@ -33,6 +34,7 @@
 #include <cstdio>
 #include <cstring>
 #include <map>
+#include <optional>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -62,6 +64,15 @@ constexpr std::int64_t kSkinnyRows = 64;
 /// One layer's weights on the device.
 struct LayerWeights {
   DeviceBuffer<bf16> input_norm, qkv, q_norm, k_norm, o, post_norm, gate_up, down;
+};
+
+/// The decoder's weights on the device, as the forward pass reads them: per layer the fused QKV
+/// and the interleaved gate-up weights (weights.hpp's pack_qkv, pack_gate_up), and the LM head's
+/// own matrix unless the embedding serves as it.
+struct Weights {
+  DeviceBuffer<bf16> embed, final_norm, lm_head;  // lm_head empty when the embedding serves
+  std::vector<LayerWeights> layers;
+  [[nodiscard]] bf16 const* output() const noexcept { return lm_head.size() != 0 ? lm_head.data() : embed.data(); }
 };
 
 /// A device buffer that only grows; zeroed when it does (the GEMM's split-K workspace must start
@@ -180,9 +191,81 @@ void upload_async(DeviceBuffer<T>& d, const std::vector<T>& h, cudaStream_t stre
              "cudaMemcpyAsync(batch)");
 }
 
+/// The checkpoint in `folder`, checked against the manifest (before any GPU work) and copied to the
+/// device, q/k/v and gate/up packed on the way.
+Weights checkpoint_weights(const std::filesystem::path& folder, const Qwen3WeightManifest& manifest) {
+  Checkpoint const checkpoint = Checkpoint::open(folder);
+  manifest.validate(checkpoint);
+  Uploader uploader;
+  Weights w;
+  w.embed = uploader.upload(checkpoint.at("model.embed_tokens.weight"));
+  w.final_norm = uploader.upload(checkpoint.at("model.norm.weight"));
+  if (TensorInfo const& out = manifest.output_weight(checkpoint); out.name != "model.embed_tokens.weight")
+    w.lm_head = uploader.upload(out);
+  for (Qwen3LayerTensors const& names : manifest.layers()) {
+    LayerWeights l;
+    l.input_norm = uploader.upload(checkpoint.at(names.input_layernorm));
+    l.qkv = uploader.upload(manifest.qkv_bytes(), qkv_pieces(checkpoint.at(names.q_proj), checkpoint.at(names.k_proj),
+                                                              checkpoint.at(names.v_proj)));
+    l.q_norm = uploader.upload(checkpoint.at(names.q_norm));
+    l.k_norm = uploader.upload(checkpoint.at(names.k_norm));
+    l.o = uploader.upload(checkpoint.at(names.o_proj));
+    l.post_norm = uploader.upload(checkpoint.at(names.post_attention_layernorm));
+    l.gate_up = uploader.upload(manifest.gate_up_bytes(),
+                                gate_up_pieces(checkpoint.at(names.gate_proj), checkpoint.at(names.up_proj)));
+    l.down = uploader.upload(checkpoint.at(names.down_proj));
+    w.layers.push_back(std::move(l));
+  }
+  uploader.finish();
+  return w;
+}
+
+/// Weights of the manifest's shapes, in checkpoint_weights' layouts, filled on the device from
+/// `seed` (random_weights.cuh): each buffer is one tensor of the hash, numbered in the order below.
+/// Matrices have mean 0 and standard deviation 0.02 (transformers' initializer_range for Qwen3),
+/// RMSNorm weights 1 + the same noise; tied embeddings serve as the LM head, as a checkpoint's do.
+Weights random_weights(const Qwen3WeightManifest& manifest, std::uint64_t seed) {
+  constexpr float stddev = 0.02f;
+  std::uint64_t tensor = 0;
+  auto const fill = [&](std::span<const std::int64_t> shape, float mean) {
+    std::uint64_t n = 1;
+    for (std::int64_t const e : shape) n *= std::uint64_t(e);
+    DeviceBuffer<bf16> d(n);
+    fill_random_bf16(d.data(), n, seed, tensor++, mean, stddev, nullptr);
+    return d;
+  };
+  auto const matrix = [&](std::span<const std::int64_t> shape) { return fill(shape, 0.0f); };
+  auto const norm = [&](std::string const& name) { return fill(manifest.find(name)->shape, 1.0f); };
+  auto const shape_of = [&](std::string const& name) {
+    return std::span<const std::int64_t>(manifest.find(name)->shape);
+  };
+  Qwen3Config const& c = manifest.config();
+  Weights w;
+  w.embed = matrix(shape_of("model.embed_tokens.weight"));
+  w.final_norm = norm("model.norm.weight");
+  if (!c.tie_word_embeddings) w.lm_head = matrix(shape_of("lm_head.weight"));
+  for (Qwen3LayerTensors const& names : manifest.layers()) {
+    LayerWeights l;
+    l.input_norm = norm(names.input_layernorm);
+    l.qkv = matrix(manifest.qkv_shape());
+    l.q_norm = norm(names.q_norm);
+    l.k_norm = norm(names.k_norm);
+    l.o = matrix(shape_of(names.o_proj));
+    l.post_norm = norm(names.post_attention_layernorm);
+    l.gate_up = matrix(manifest.gate_up_shape());
+    l.down = matrix(shape_of(names.down_proj));
+    w.layers.push_back(std::move(l));
+  }
+  // NOTE: the fills run on the legacy default stream, which the model's non-blocking stream does
+  // not wait for.
+  cuda_check(cudaStreamSynchronize(nullptr), "cudaStreamSynchronize(random weights)");
+  return w;
+}
+
 class Model final : public Qwen3Model {
  public:
-  Model(const std::filesystem::path& folder, Qwen3Options options);
+  /// The checkpoint's weights, or with `random_seed` random ones (Qwen3Model::with_random_weights).
+  Model(const std::filesystem::path& folder, Qwen3Options options, std::optional<std::uint64_t> random_seed);
   ~Model() override {
     for (auto& [rows, exec] : graphs_) (void)cudaGraphExecDestroy(exec);
     for (cudaEvent_t e : mark_events_) (void)cudaEventDestroy(e);
@@ -241,9 +324,7 @@ class Model final : public Qwen3Model {
   std::uint64_t weight_bytes_ = 0;
   cudaStream_t stream_ = nullptr;
 
-  DeviceBuffer<bf16> embed_, final_norm_, lm_head_;  // lm_head_ empty when the embedding serves
-  bf16 const* output_weight_ = nullptr;
-  std::vector<LayerWeights> layers_;
+  Weights weights_;
   DeviceBuffer<float> inv_freq_;
   float cos_sin_scale_ = 1.0f;  // YaRN's attention factor; 1 for plain RoPE
 
@@ -355,7 +436,7 @@ std::vector<StepPhase> Model::profile_step(Batch const& batch, int replays) {
   return phases;
 }
 
-Model::Model(const std::filesystem::path& folder, Qwen3Options options)
+Model::Model(const std::filesystem::path& folder, Qwen3Options options, std::optional<std::uint64_t> random_seed)
     : config_(read_qwen3_config(folder)),
       options_(options),
       pages_([&] {
@@ -386,37 +467,10 @@ Model::Model(const std::filesystem::path& folder, Qwen3Options options)
     throw LoadError(kRuleOptions, "hidden_size " + std::to_string(hidden_) + " and intermediate_size " +
                                       std::to_string(ffn_) + " must be multiples of 8 (the GEMMs' 16-byte rows)");
 
-  Checkpoint const checkpoint = Checkpoint::open(folder);
   Qwen3WeightManifest const manifest(config_);
-  manifest.validate(checkpoint);
-  cuda_check(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking), "cudaStreamCreate");
-
-  Uploader uploader;
-  embed_ = uploader.upload(checkpoint.at("model.embed_tokens.weight"));
-  final_norm_ = uploader.upload(checkpoint.at("model.norm.weight"));
-  TensorInfo const& out = manifest.output_weight(checkpoint);
-  if (out.name == "model.embed_tokens.weight") {
-    output_weight_ = embed_.data();
-  } else {
-    lm_head_ = uploader.upload(out);
-    output_weight_ = lm_head_.data();
-  }
-  for (Qwen3LayerTensors const& names : manifest.layers()) {
-    LayerWeights w;
-    w.input_norm = uploader.upload(checkpoint.at(names.input_layernorm));
-    w.qkv = uploader.upload(manifest.qkv_bytes(), qkv_pieces(checkpoint.at(names.q_proj), checkpoint.at(names.k_proj),
-                                                              checkpoint.at(names.v_proj)));
-    w.q_norm = uploader.upload(checkpoint.at(names.q_norm));
-    w.k_norm = uploader.upload(checkpoint.at(names.k_norm));
-    w.o = uploader.upload(checkpoint.at(names.o_proj));
-    w.post_norm = uploader.upload(checkpoint.at(names.post_attention_layernorm));
-    w.gate_up = uploader.upload(manifest.gate_up_bytes(),
-                                gate_up_pieces(checkpoint.at(names.gate_proj), checkpoint.at(names.up_proj)));
-    w.down = uploader.upload(checkpoint.at(names.down_proj));
-    layers_.push_back(std::move(w));
-  }
-  uploader.finish();
+  weights_ = random_seed ? random_weights(manifest, *random_seed) : checkpoint_weights(folder, manifest);
   weight_bytes_ = manifest.total_bytes();
+  cuda_check(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking), "cudaStreamCreate");
 
   // RoPE's inverse frequencies and cos/sin scale as transformers computes them (float32): plain or YaRN.
   RopeFrequencies const rope = rope_frequencies(config_);
@@ -426,7 +480,7 @@ Model::Model(const std::filesystem::path& folder, Qwen3Options options)
 
   scratch_page_ = options_.num_pages;
   layer_cache_elems_ = std::int64_t(options_.num_pages + 1) * options_.page_size * kv_heads_ * head_dim_;
-  std::size_t const cache = std::size_t(layer_cache_elems_) * layers_.size();
+  std::size_t const cache = std::size_t(layer_cache_elems_) * weights_.layers.size();
   k_cache_ = DeviceBuffer<bf16>(cache);
   v_cache_ = DeviceBuffer<bf16>(cache);
   block_table_ = DeviceBuffer<std::int32_t>(std::size_t(options_.max_batch) * pages_.shape().max_pages_per_seq);
@@ -641,7 +695,7 @@ void Model::forward(Batch const& batch, LogitsRows rows) {
   std::int64_t const t = batch.tokens;
   current_residual_ = 0;
   float const eps = float(config_.rms_norm_eps);
-  gather_rows(embed_.data(), config_.vocab_size, ids_.data(), delta_.data(), t, hidden_, stream_);
+  gather_rows(weights_.embed.data(), config_.vocab_size, ids_.data(), delta_.data(), t, hidden_, stream_);
   mark("embedding");
   // The residual stream: delta is added to residual_[current] by each RMSNorm, the sum written
   // to the other buffer (the kernel's inputs and outputs must not alias). The first layer's sum
@@ -680,8 +734,8 @@ void Model::forward(Batch const& batch, LogitsRows rows) {
   kn::FfnWeights ffn_weights;
   std::size_t const ffn_workspace =
       t <= kSkinnyRows ? 0 : kn::ffn_workspace_bytes(std::size_t(t), std::size_t(hidden_), std::size_t(ffn_));
-  for (std::size_t l = 0; l < layers_.size(); ++l) {
-    LayerWeights const& w = layers_[l];
+  for (std::size_t l = 0; l < weights_.layers.size(); ++l) {
+    LayerWeights const& w = weights_.layers[l];
     add_norm(w.input_norm.data());
     linear(normed_.data(), w.qkv.data(), qkv_.data(), t, qkv_width_, hidden_);
     mark("qkv gemm");
@@ -710,7 +764,7 @@ void Model::forward(Batch const& batch, LogitsRows rows) {
               std::size_t(ffn_), gemm_workspace_.ensure(ffn_workspace, stream_), ffn_workspace, stream_);
     }
   }
-  add_norm(final_norm_.data());
+  add_norm(weights_.final_norm.data());
   bf16 const* head_in = normed_.data();
   logits_rows_ = int(t);
   if (rows == LogitsRows::Last && !batch.decode) {
@@ -723,7 +777,7 @@ void Model::forward(Batch const& batch, LogitsRows rows) {
     logits_ = DeviceBuffer<bf16>(std::size_t(logits_rows_) * std::size_t(config_.vocab_size));
     ++buffer_moves_;
   }
-  linear(head_in, output_weight_, logits_.data(), logits_rows_, config_.vocab_size, hidden_);
+  linear(head_in, weights_.output(), logits_.data(), logits_rows_, config_.vocab_size, hidden_);
   mark("lm head");
   cuda_check(cudaGetLastError(), "forward");
 }
@@ -796,7 +850,12 @@ void Model::attention(Batch const& batch, int layer) {
 }  // namespace
 
 std::unique_ptr<Qwen3Model> Qwen3Model::load(const std::filesystem::path& folder, Qwen3Options options) {
-  return std::make_unique<Model>(folder, options);
+  return std::make_unique<Model>(folder, options, std::nullopt);
+}
+
+std::unique_ptr<Qwen3Model> Qwen3Model::with_random_weights(const std::filesystem::path& folder, std::uint64_t seed,
+                                                            Qwen3Options options) {
+  return std::make_unique<Model>(folder, options, seed);
 }
 
 }  // namespace cute_cpp::models

@@ -3,6 +3,8 @@
 """cute-cpp-qwen3's errors that come before any GPU work: the command line, the config and the
 prompts are checked before the weights load, so each case exits 2 with its rule on this machine
 (no GPU). The ones that need the model on the device are in models/qwen3/check_qwen3.py.
+Then bench --random-weights on a folder with config.json alone: no rule is broken, so the first
+error (without a GPU) is a CUDA call's, or (with one) the benchmark runs and says its weights are random.
 
     qwen3_cli_test.py PROGRAM
 """
@@ -37,6 +39,8 @@ def main():
     yarn = folder(root, "yarn", rope_scaling={"rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": 32})
     linear = folder(root, "linear", rope_scaling={"rope_type": "linear", "factor": 2.0})
     no_factor = folder(root, "no-factor", rope_scaling={"type": "yarn", "original_max_position_embeddings": 32})
+    # bench's sizes within the config's 64 positions (the defaults' 2048-token prefill is not)
+    small_bench = ["--prefill-len", "16", "--ttft-len", "8", "--context", "8", "--steps", "4", "--batches", "1"]
     cases = [
         # (arguments, rule expected on stderr's first line, text expected in it)
         ([], "qwen3.usage", "no command"),
@@ -69,6 +73,18 @@ def main():
         (["generate", "--model", linear, "--ids", "1"], "config.unsupported", '"rope_scaling" has "rope_type" "linear"'),
         (["generate", "--model", no_factor, "--ids", "1"], "config.value", '"rope_scaling" is of type "yarn" and has no '
                                                                            '"factor"'),
+        # --random-weights: bench only, a seed of 0 or more; config errors stay as they are.
+        (["generate", "--model", qwen3, "--ids", "1", "--random-weights", "7"], "qwen3.usage",
+         "--random-weights is accepted by bench only"),
+        (["logits", "--model", qwen3, "--ids", "1", "--out", str(root / "x"), "--random-weights", "7"], "qwen3.usage",
+         "--random-weights is accepted by bench only"),
+        (["bench", "--model", qwen3, *small_bench, "--random-weights", "x"], "qwen3.usage",
+         "--random-weights takes an integer"),
+        (["bench", "--model", qwen3, *small_bench, "--random-weights", "-1"], "qwen3.usage", "a seed of 0 or more"),
+        (["bench", "--model", llama, *small_bench, "--random-weights", "7"], "config.model-type", '"model_type" is "llama"'),
+        (["bench", "--model", qwen3, "--random-weights", "7"], "qwen3.options", "max_seq 2048"),
+        # Without --random-weights the same folder needs its checkpoint.
+        (["bench", "--model", qwen3, *small_bench], "checkpoint.folder", ""),
     ]
     failed = 0
     for args, rule, text in cases:
@@ -78,7 +94,17 @@ def main():
         if not ok:
             failed += 1
             print(f"FAIL {args}: exit {p.returncode}, stderr {first!r}; expected [{rule}] with {text!r}")
-    print(f"{len(cases) - failed} of {len(cases)} cases pass")
+    # config.json alone with --random-weights: past every check, to the GPU.
+    args = ["bench", "--model", qwen3, *small_bench, "--random-weights", "7"]
+    p = subprocess.run([program, *args], capture_output=True, text=True, timeout=300)
+    first = p.stderr.splitlines()[0] if p.stderr else ""
+    no_gpu = p.returncode == 2 and not first.startswith("cute-cpp [") and " failed: cuda" in first
+    ran = p.returncode == 0 and "weights: random (seed 7)" in p.stdout
+    if not (no_gpu or ran):
+        failed += 1
+        print(f"FAIL {args}: exit {p.returncode}, stderr {first!r}; expected a CUDA call's error (no GPU), or the "
+              f"benchmark's figures after 'weights: random (seed 7)'")
+    print(f"{len(cases) + 1 - failed} of {len(cases) + 1} cases pass")
     return 1 if failed else 0
 
 
