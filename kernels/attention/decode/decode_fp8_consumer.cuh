@@ -16,13 +16,13 @@
 //   Oᵀ += Vᵀ Pᵀ      wgmma RS: M = the head dim (rows in e4m3_value_column's order); the next
 //                    block's K loads into registers while it runs;
 //   epilogue         per row, the output (no splits) or the split's partial in float.
-#include <ctm/sm90/wgmma.hpp>                                 // wgmma_fence, wgmma_fence_operand
 #include <cute_cpp/arch/fence.hpp>                            // fence_view_async_shared
 #include <cute_cpp/arch/math.hpp>                             // exp2
 #include <cute_cpp/arch/thread.hpp>                           // shuffle_sync_bfly
 #include <cute_cpp/attention/kv_widen.hpp>                    // e4m3_keys_a, e4m3_values_a, e4m3_value_column
 #include <cute_cpp/kernels/attention/decode/decode.hpp>       // DecodeParams
 #include <cute_cpp/kernels/attention/decode/decode_work.cuh>  // DecodeWork, decode_row
+#include <cute_cpp/mma/sm90_wgmma.hpp>                        // warpgroup_fence, warpgroup_fence_operand
 #include <cute_cpp/pipeline/pipeline_state.hpp>               // make_pipeline_state
 
 #include <cuda_fp16.h>
