@@ -132,8 +132,13 @@ __device__ __forceinline__ void warpgroup_fence_operand(T (&registers)[Size]) {
   ctm::wgmma_fence_operand(registers);
 }
 /// wgmma.fence: the warpgroup's earlier accesses to the registers and shared memory its next wgmmas
-/// read are ordered before them (CuTeDSL's warpgroup.fence()).
-__device__ __forceinline__ void warpgroup_fence() { ctm::wgmma_fence(); }
+/// read are ordered before them (CuTeDSL's warpgroup.fence()). A template, as ctm's is, so that a
+/// translation unit built for sm_100a or sm_120a that includes this header but never calls it
+/// compiles (the instruction exists on sm_90a only).
+template <class Target = void>
+__device__ __forceinline__ void warpgroup_fence() {
+  ctm::wgmma_fence<Target>();
+}
 #endif
 
 /// The C layout of one m64nN wgmma atom: thread t's accumulator value j lies at index
