@@ -202,14 +202,35 @@ using Instantiated = GemmPlanList<Bf16TN, Bf16NN, Bf16TT, Bf16NT, Bf16TNNoCluste
 /// The grouped plans (gemm_grouped_sm90.cu; tests/gpu/gemm/grouped_gemm_check.cu and bench_gemm run them).
 using GroupedInstantiated =
     GemmPlanList<Bf16Grouped, Bf16GroupedSwiGLU, Bf16GroupedPingPong, Bf16GroupedPingPongSwiGLU, Fp8E4M3BlockwiseGrouped>;
-template <class L1, class L2>
+/// The plans of several GemmPlanLists in one.
+template <class... Lists>
 struct JoinedPlanLists;
-template <class... A, class... B>
-struct JoinedPlanLists<GemmPlanList<A...>, GemmPlanList<B...>> {
-  using type = GemmPlanList<A..., B...>;
+template <class... A>
+struct JoinedPlanLists<GemmPlanList<A...>> {
+  using type = GemmPlanList<A...>;
+};
+template <class... A, class... B, class... Rest>
+struct JoinedPlanLists<GemmPlanList<A...>, GemmPlanList<B...>, Rest...> {
+  using type = typename JoinedPlanLists<GemmPlanList<A..., B...>, Rest...>::type;
 };
 /// The dense bf16 plans and the grouped ones: what a program running both links (moe_sm90).
 using DenseAndGrouped = typename JoinedPlanLists<Instantiated, GroupedInstantiated>::type;
+/// One TileFamily's wgmma plans that are built (TileFamily::has; SIMT is no GemmPlan), as the
+/// gemm_auto_*_sm90.cu files instantiate them through run_gemm_choice.
+template <class T, OperandMajorMode MA, OperandMajorMode MB, class F = TileFamily<T, MA, MB>>
+using FamilyPlans = typename JoinedPlanLists<
+    GemmPlanList<typename F::n256, typename F::n128, typename F::n256c1, typename F::n128c1, typename F::n64c1,
+                 typename F::swap64>,
+    std::conditional_t<F::has(GemmTile::n64), GemmPlanList<typename F::n64>, GemmPlanList<>>,
+    std::conditional_t<F::has(GemmTile::n112cn2), GemmPlanList<typename F::n112cn2>, GemmPlanList<>>,
+    std::conditional_t<F::has(GemmTile::swap16), GemmPlanList<typename F::swap16>, GemmPlanList<>>,
+    std::conditional_t<F::has(GemmTile::swap32), GemmPlanList<typename F::swap32>, GemmPlanList<>>>::type;
+/// Every plan the dispatcher (run_gemm_auto, run_gemm_choice) builds: bf16 and fp16, all four
+/// operand layouts. What a program that links the GEMM lists for the build report (--kernels).
+using AutoInstantiated =
+    typename JoinedPlanLists<FamilyPlans<bf16, K, K>, FamilyPlans<bf16, MN, K>, FamilyPlans<bf16, K, MN>,
+                             FamilyPlans<bf16, MN, MN>, FamilyPlans<f16, K, K>, FamilyPlans<f16, MN, K>,
+                             FamilyPlans<f16, K, MN>, FamilyPlans<f16, MN, MN>>::type;
 /// The FP8 plans (gemm_fp8_sm90.cu; tests/gpu/gemm/gemm_fp8_check.cu and bench_gemm run them).
 using Fp8Instantiated = GemmPlanList<Fp8E4M3, Fp8E5M2E4M3, Fp8E4M3Blockwise, Fp8E4M3BlockwiseN192, Fp8E4M3BlockwiseToFp8,
                                      Bf16TNSwiGLUToFp8>;

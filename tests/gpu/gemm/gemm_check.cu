@@ -413,7 +413,9 @@ int main(int argc, char** argv) {
   namespace kn = cute_cpp::kernels;
   namespace gemm = cute_cpp::test::gemm_dense;
   // --kernels: the dynamic shared memory of every plan's kernel, for scripts/build-report.
-  if (kn::print_plan_kernels(argc, argv, kn::plans::Instantiated{})) return 0;
+  // --kernels: the named plans and every plan of the dispatcher's tile families.
+  using Listed = typename kn::plans::JoinedPlanLists<kn::plans::Instantiated, kn::plans::AutoInstantiated>::type;
+  if (kn::print_plan_kernels(argc, argv, Listed{})) return 0;
   cublasLtHandle_t handle{};
   int const status = kn::run_check(
       "gemm_check", argc, argv,
