@@ -64,6 +64,24 @@ function(_cute_cpp_program_sass name prefix archs sass sass_kernels sass_json_ou
   set(${kernels_json_out} "${kernels_json}" PARENT_SCOPE)
 endfunction()
 
+# The program both kinds share: built for the targets among `targets` (default: every one) that
+# CUTE_CPP_ARCHS holds, into <build>/<folder>, a dependency of `group`; `archs_out` gets those
+# targets, empty (and nothing built) where there is none.
+function(_cute_cpp_kernel_program name what group folder targets sources link archs_out)
+  _cute_cpp_program_archs("${targets}" archs)
+  set(${archs_out} "${archs}" PARENT_SCOPE)
+  if(NOT archs)
+    message(STATUS "cute-cpp: ${what} ${name} needs ${targets}; not built for ${CUTE_CPP_ARCHS}")
+    return()
+  endif()
+  add_executable(${name})
+  add_dependencies(${group} ${name})
+  cute_cpp_add_kernels(${name} ${sources})
+  target_include_directories(${name} PRIVATE ${PROJECT_SOURCE_DIR})
+  target_link_libraries(${name} PRIVATE cute_cpp::kernels ${link})
+  set_target_properties(${name} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/${folder})
+endfunction()
+
 # cute_cpp_add_kernel_check(<name> FAMILY <family> SOURCES <.cu>... [LINK <targets>...]
 #                           [SASS <regex>...] [SASS_KERNELS <regex>] [TARGETS <arch>...])
 # A self-checking GPU program of a kernel family, in <build>/tests/gpu/<family>/: ctest runs it
@@ -74,18 +92,11 @@ endfunction()
 # kernels exist for (default: every one); the program is left out when CUTE_CPP_ARCHS has none.
 function(cute_cpp_add_kernel_check name)
   cmake_parse_arguments(arg "" "FAMILY;SASS_KERNELS" "SOURCES;LINK;SASS;TARGETS" ${ARGN})
-  _cute_cpp_program_archs("${arg_TARGETS}" archs)
+  _cute_cpp_kernel_program(${name} check cute_cpp_kernel_checks tests/gpu/${arg_FAMILY} "${arg_TARGETS}"
+                           "${arg_SOURCES}" "${arg_LINK}" archs)
   if(NOT archs)
-    message(STATUS "cute-cpp: check ${name} needs ${arg_TARGETS}; not built for ${CUTE_CPP_ARCHS}")
     return()
   endif()
-  add_executable(${name})
-  add_dependencies(cute_cpp_kernel_checks ${name})
-  cute_cpp_add_kernels(${name} ${arg_SOURCES})
-  target_include_directories(${name} PRIVATE ${PROJECT_SOURCE_DIR})
-  target_link_libraries(${name} PRIVATE cute_cpp::kernels ${arg_LINK})
-  set_target_properties(${name} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/tests/gpu/${arg_FAMILY})
-
   _cute_cpp_program_sass(${name} kernel_check "${archs}" "${arg_SASS}" "${arg_SASS_KERNELS}" sass_json kernels_json)
   _cute_cpp_json_strings("${archs}" archs_json)
   file(GENERATE OUTPUT ${PROJECT_BINARY_DIR}/tests/gpu/manifest/${name}.json CONTENT
@@ -104,17 +115,11 @@ endfunction()
 # kernels it instantiates itself (candidate plans a sweep times) are SASS-checked as a check's are.
 function(cute_cpp_add_kernel_bench name)
   cmake_parse_arguments(arg "" "FAMILY;SASS_KERNELS" "SOURCES;LINK;TARGETS;SASS" ${ARGN})
-  _cute_cpp_program_archs("${arg_TARGETS}" archs)
+  _cute_cpp_kernel_program(${name} benchmark cute_cpp_benchmarks bench/${arg_FAMILY} "${arg_TARGETS}"
+                           "${arg_SOURCES}" "${arg_LINK}" archs)
   if(NOT archs)
-    message(STATUS "cute-cpp: benchmark ${name} needs ${arg_TARGETS}; not built for ${CUTE_CPP_ARCHS}")
     return()
   endif()
-  add_executable(${name})
-  add_dependencies(cute_cpp_benchmarks ${name})
-  cute_cpp_add_kernels(${name} ${arg_SOURCES})
-  target_include_directories(${name} PRIVATE ${PROJECT_SOURCE_DIR})
-  target_link_libraries(${name} PRIVATE cute_cpp::kernels ${arg_LINK})
-  set_target_properties(${name} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/bench/${arg_FAMILY})
   if(arg_SASS)
     _cute_cpp_program_sass(${name} kernel_bench "${archs}" "${arg_SASS}" "${arg_SASS_KERNELS}" sass_json kernels_json)
   endif()

@@ -214,7 +214,7 @@ void profile(std::mt19937_64& rng, std::vector<kn::Record>& records) {
 int main(int argc, char** argv) {
   return kn::run_bench(
       "bench_attention", argc, argv,
-      [](std::mt19937_64& rng, kn::ExampleOptions const& options, std::vector<kn::Record>& records) {
+      [](std::mt19937_64& rng, kn::ProgramOptions const& options, std::vector<kn::Record>& records) {
         if (options.has("--profile")) return decode_bench::profile(rng, records);
         bool const sweep = options.has("--sweep"), sweep_e4m3 = options.has("--sweep-e4m3");
         if (sweep) decode_bench::sweep<__nv_bfloat16>(rng, records);

@@ -29,7 +29,7 @@ int main(int argc, char** argv) {
   };
   int const status = kn::run_bench(
       "bench_gemm", argc, argv,
-      [&](std::mt19937_64& rng, kn::ExampleOptions const& options, std::vector<kn::Record>& records) {
+      [&](std::mt19937_64& rng, kn::ProgramOptions const& options, std::vector<kn::Record>& records) {
         if (options.has("--profile")) test::gemm_dense::profile_launches(rng, cublas());
         else if (options.has("--fp8-profile")) test::gemm_fp8::profile_launches(rng, cublas());
         else if (options.has("--raster-sweep")) test::gemm_dense::raster_sweep(rng, cublas(), records);

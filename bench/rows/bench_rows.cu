@@ -168,7 +168,7 @@ void run(std::vector<kn::Record>& records, std::mt19937_64& rng) {
 
 int main(int argc, char** argv) {
   return kn::run_bench("bench_rows", argc, argv,
-                       [](std::mt19937_64& rng, kn::ExampleOptions const&, std::vector<kn::Record>& records) {
+                       [](std::mt19937_64& rng, kn::ProgramOptions const&, std::vector<kn::Record>& records) {
                          elementwise_bench::run(records, rng);
                          rmsnorm_bench::run(records, rng);
                          softmax_bench::run(records, rng);

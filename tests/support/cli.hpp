@@ -3,8 +3,7 @@
 #pragma once
 // The shape the kernels' programs share: a fresh seed printed for replay, a clean exit 2 without
 // a GPU. A check program (run_check) exits 1 if a check fails; a benchmark (run_bench) prints its
-// table and writes its JSON records for scripts/gpu-check; an example program (run_example,
-// until each moves to tests/gpu and bench) does both: checks first, then the benchmark.
+// table and writes its JSON records for scripts/gpu-check.
 #include "bench/support/bench.hpp"
 #include "tests/support/check.hpp"
 
@@ -25,8 +24,7 @@
 namespace cute_cpp::kernels {
 
 /// What the command line asked for.
-struct ExampleOptions {
-  bool bench = true;
+struct ProgramOptions {
   std::string json;
   std::uint64_t seed = 0;
   std::set<std::string, std::less<>> flags;  ///< the program's own flags that were given
@@ -34,20 +32,19 @@ struct ExampleOptions {
 };
 
 namespace detail {
-/// Reads `[--no-bench] [--json FILE] [--seed N] [flags]` (the first two where `timed`); false after
-/// printing the usage for anything else.
+/// Reads `[--json FILE] [--seed N] [flags]` (--json where `timed`); false after printing the usage
+/// for anything else.
 inline bool parse_program_options(int argc, char** argv, bool timed, std::initializer_list<std::string_view> extra_flags,
-                                  ExampleOptions& options) {
+                                  ProgramOptions& options) {
   options.seed = fresh_seed();
   for (int i = 1; i < argc; ++i) {
     std::string const arg = argv[i];
     bool const known_flag = std::find(extra_flags.begin(), extra_flags.end(), arg) != extra_flags.end();
-    if (timed && arg == "--no-bench") options.bench = false;
-    else if (timed && arg == "--json" && i + 1 < argc) options.json = argv[++i];
+    if (timed && arg == "--json" && i + 1 < argc) options.json = argv[++i];
     else if (arg == "--seed" && i + 1 < argc) options.seed = std::stoull(argv[++i]);
     else if (known_flag) options.flags.insert(arg);
     else {
-      std::string usage = std::string("usage: ") + argv[0] + (timed ? " [--no-bench] [--json FILE]" : "") + " [--seed N]";
+      std::string usage = std::string("usage: ") + argv[0] + (timed ? " [--json FILE]" : "") + " [--seed N]";
       for (auto flag : extra_flags) usage += " [" + std::string(flag) + "]";
       std::fprintf(stderr, "%s\n", usage.c_str());
       return false;
@@ -59,7 +56,7 @@ inline bool parse_program_options(int argc, char** argv, bool timed, std::initia
 /// Runs `body(rng)` with a fresh (or the given) seed printed for replay: 2 without a GPU, 1 on an
 /// exception (printed), else what `body` returns.
 template <class Body>
-int with_device(char const* name, ExampleOptions const& options, Body&& body) {
+int with_device(char const* name, ProgramOptions const& options, Body&& body) {
   try {
     int devices = 0;
     if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
@@ -76,35 +73,12 @@ int with_device(char const* name, ExampleOptions const& options, Body&& body) {
 }
 }  // namespace detail
 
-/// Runs an example: `checks(rng, options)` returns whether every check passed;
-/// `benchmarks(rng, options, records)` appends one Record per figure. Returns the exit code.
-template <class Checks, class Benchmarks>
-int run_example(char const* name, int argc, char** argv, Checks&& checks, Benchmarks&& benchmarks,
-                std::initializer_list<std::string_view> extra_flags = {}) {
-  ExampleOptions options;
-  if (!detail::parse_program_options(argc, argv, true, extra_flags, options)) return 2;
-  return detail::with_device(name, options, [&](std::mt19937_64& rng) {
-    if (!checks(rng, options)) {
-      std::printf("%s: CHECK FAILED\n", name);
-      return 1;
-    }
-    if (options.bench) {
-      std::vector<Record> records;
-      benchmarks(rng, options, records);
-      print_table(records);
-      if (!options.json.empty()) write_json(options.json, records);
-    }
-    return 0;
-  });
-}
-
 /// A kernel check program (tests/gpu/<family>): `NAME [--seed N] [flags]`; `checks(rng, options)`
 /// returns whether every check passed. Exit 0, 1 when a check failed, 2 without a GPU.
 template <class Checks>
 int run_check(char const* name, int argc, char** argv, Checks&& checks,
               std::initializer_list<std::string_view> extra_flags = {}) {
-  ExampleOptions options;
-  options.bench = false;
+  ProgramOptions options;
   if (!detail::parse_program_options(argc, argv, false, extra_flags, options)) return 2;
   return detail::with_device(name, options, [&](std::mt19937_64& rng) {
     if (checks(rng, options)) return 0;
@@ -119,7 +93,7 @@ int run_check(char const* name, int argc, char** argv, Checks&& checks,
 template <class Benchmarks>
 int run_bench(char const* name, int argc, char** argv, Benchmarks&& benchmarks,
               std::initializer_list<std::string_view> extra_flags = {}) {
-  ExampleOptions options;
+  ProgramOptions options;
   if (!detail::parse_program_options(argc, argv, true, extra_flags, options)) return 2;
   return detail::with_device(name, options, [&](std::mt19937_64& rng) {
     std::vector<Record> records;

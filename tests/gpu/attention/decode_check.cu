@@ -739,7 +739,7 @@ int main(int argc, char** argv) {
   if (kn::print_plan_kernels(argc, argv, kn::decode_plans::Instantiated{})) return 0;
   return kn::run_check(
       "decode_check", argc, argv,
-      [](std::mt19937_64& rng, kn::ExampleOptions const& options) {
+      [](std::mt19937_64& rng, kn::ProgramOptions const& options) {
         return options.has("--small") ? check_small(rng) : check_all(rng);
       },
       {"--small"});

@@ -312,7 +312,7 @@ int main(int argc, char** argv) {
   if (kn::print_plan_kernels(argc, argv, kn::fmha_plans::Instantiated{})) return 0;
   return kn::run_check(
       "fmha_check", argc, argv,
-      [](std::mt19937_64& rng, kn::ExampleOptions const& options) {
+      [](std::mt19937_64& rng, kn::ProgramOptions const& options) {
         if (options.has("--small")) {
           // For compute-sanitizer (memcheck, racecheck): every head-dim plan, masks, varlen, ragged.
           bool ok = check_case<bf16>({1, 130, 200, 2, 1, 64, 64, true}, rng);

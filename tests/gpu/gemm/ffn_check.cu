@@ -68,7 +68,7 @@ int main(int argc, char** argv) {
   if (kn::print_plan_kernels(argc, argv, kn::plans::Instantiated{})) return 0;
   return kn::run_check(
       "ffn_check", argc, argv,
-      [](std::mt19937_64& rng, kn::ExampleOptions const& options) {
+      [](std::mt19937_64& rng, kn::ProgramOptions const& options) {
         return options.has("--small") ? ffn::check_small(rng) : ffn::run_checks(rng);
       },
       {"--small"});

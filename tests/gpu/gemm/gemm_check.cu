@@ -419,7 +419,7 @@ int main(int argc, char** argv) {
   cublasLtHandle_t handle{};
   int const status = kn::run_check(
       "gemm_check", argc, argv,
-      [&](std::mt19937_64& rng, kn::ExampleOptions const& options) {
+      [&](std::mt19937_64& rng, kn::ProgramOptions const& options) {
         if (options.has("--small")) return gemm::run_small_checks(rng);
         kn::cublas_check(cublasLtCreate(&handle), "cublasLtCreate");
         return gemm::run_checks(rng, handle);

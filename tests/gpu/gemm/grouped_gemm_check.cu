@@ -236,7 +236,7 @@ int main(int argc, char** argv) {
   if (kn::print_plan_kernels(argc, argv, kn::plans::GroupedInstantiated{})) return 0;
   return kn::run_check(
       "grouped_gemm_check", argc, argv,
-      [](std::mt19937_64& rng, kn::ExampleOptions const& options) {
+      [](std::mt19937_64& rng, kn::ProgramOptions const& options) {
         return cute_cpp::test::gemm_grouped::run_checks(rng, options.has("--small"));
       },
       {"--small"});

@@ -138,7 +138,7 @@ int main(int argc, char** argv) {
   if (kn::print_plan_kernels(argc, argv, kn::plans::DenseAndGrouped{})) return 0;
   return kn::run_check(
       "moe_check", argc, argv,
-      [](std::mt19937_64& rng, kn::ExampleOptions const& options) {
+      [](std::mt19937_64& rng, kn::ProgramOptions const& options) {
         return cute_cpp::test::moe_block::run_checks(rng, options.has("--small"));
       },
       {"--small"});

@@ -143,7 +143,7 @@ int main(int argc, char** argv) {
   if (kn::print_kernels(argc, argv, {})) return 0;  // --kernels: none takes dynamic shared memory
   return kn::run_check(
       "elementwise_check", argc, argv,
-      [](std::mt19937_64& rng, kn::ExampleOptions const& options) {
+      [](std::mt19937_64& rng, kn::ProgramOptions const& options) {
         return options.has("--small") ? run_small_checks(rng) : run_checks(rng);
       },
       {"--small"});

@@ -91,7 +91,7 @@ int main(int argc, char** argv) {
   if (kn::print_kernels(argc, argv, {})) return 0;  // --kernels: none takes dynamic shared memory
   return kn::run_check(
       "reduce_check", argc, argv,
-      [](std::mt19937_64& rng, kn::ExampleOptions const& options) {
+      [](std::mt19937_64& rng, kn::ProgramOptions const& options) {
         if (options.has("--small")) return kn::check_row_types([&]<class T>() { return check_small<T>(rng); });
         return kn::check_row_types([&]<class T>() { return check_type<T>(rng); });
       },
