@@ -4,6 +4,7 @@
 // Decode attention's host side (decode_sm90.cuh): the split count, the workspace, the arguments'
 // checks, the launch of the decode kernel (in a cluster of its splits where they combine there)
 // and of the combine kernel, and the plan run_decode_attention picks for the arguments' head dims.
+#include <cute_cpp/attention/arguments.hpp>                      // check_plan_head_dims, check_head_groups
 #include <cute_cpp/attention/tensors.hpp>                        // attention_strides, attention_map
 #include <cute_cpp/host/arguments.hpp>                           // argument_error, check_device_pointers
 #include <cute_cpp/host/error.hpp>                               // cuda_check
@@ -66,8 +67,7 @@ std::size_t workspace_bytes(DecodeArguments<T, KV> const& a, int splits) {
 template <class T, class KV>
 void check_decode(DecodeArguments<T, KV> const& a, cudaStream_t stream) {
   using host::argument_error;
-  if (a.q == nullptr || a.k == nullptr || a.v == nullptr || a.o == nullptr)
-    argument_error("attention.pointers", "q, k, v and o must be device pointers (one is null)");
+  cute_cpp::detail::check_operands_given(a.q, a.k, a.v, a.o);
   // The optional tables stand in as q when absent.
   void const* const seqlens = a.seqlens_k != nullptr ? static_cast<void const*>(a.seqlens_k) : a.q;
   void const* const table = a.block_table != nullptr ? static_cast<void const*>(a.block_table) : a.q;
@@ -82,9 +82,7 @@ void check_decode(DecodeArguments<T, KV> const& a, cudaStream_t stream) {
   if (a.q_tokens < 1 || a.q_tokens > 8)
     argument_error("attention.q-tokens", "decode takes 1 to 8 query tokens per sequence (got " +
                                              std::to_string(a.q_tokens) + "); longer ones are prefill (fmha_sm90)");
-  if (a.heads_q % a.heads_kv != 0)
-    argument_error("attention.gqa", "kv heads must divide q heads (got " + std::to_string(a.heads_q) + " q heads, " +
-                                        std::to_string(a.heads_kv) + " kv heads)");
+  cute_cpp::detail::check_head_groups(a.heads_q, a.heads_kv);
   bool const paged = a.block_table != nullptr;
   if (paged) {
     if (a.seqlens_k == nullptr) argument_error("attention.block-table", "a paged cache takes seqlens_k");
@@ -95,10 +93,7 @@ void check_decode(DecodeArguments<T, KV> const& a, cudaStream_t stream) {
       argument_error("attention.block-table", "max_pages_per_seq and num_pages must be at least 1");
   }
   std::int64_t const room = paged ? std::int64_t(a.max_pages_per_seq) * a.page_size : a.max_seq_k;
-  if (a.max_seq_k > room || room >= (std::int64_t{1} << 31))
-    argument_error("attention.block-table", "max_seq_k (" + std::to_string(a.max_seq_k) + ") must fit the table's " +
-                                                std::to_string(a.max_pages_per_seq) + " pages of " +
-                                                std::to_string(a.page_size) + " keys (below 2^31)");
+  cute_cpp::detail::check_keys_fit("max_seq_k", a.max_seq_k, room, a.max_pages_per_seq, a.page_size);
   cute_cpp::detail::check_page_table(a.seqlens_k_host, paged ? a.block_table_host : nullptr, a.batch,
                                      a.max_pages_per_seq, paged ? a.page_size : 0, a.num_pages, room);
 }
@@ -117,10 +112,7 @@ void run_decode(DecodeArguments<typename Plan::Element, typename Plan::KvElement
   using T = typename Plan::Element;
   using KV = typename Plan::KvElement;
   using host::argument_error;
-  if (a.head_dim != Plan::head_dim || a.head_dim_v != Plan::head_dim_v)
-    argument_error("attention.head-dim", "the plan is for head dims (" + std::to_string(Plan::head_dim) + ", " +
-                                             std::to_string(Plan::head_dim_v) + "), the arguments have (" +
-                                             std::to_string(a.head_dim) + ", " + std::to_string(a.head_dim_v) + ")");
+  cute_cpp::detail::check_plan_head_dims(Plan::head_dim, Plan::head_dim_v, a.head_dim, a.head_dim_v);
   detail::check_decode(a, stream);
   host::check_stream("attention", stream);
   if (a.block_table != nullptr && a.page_size % Plan::box_rows != 0)
@@ -154,8 +146,7 @@ void run_decode(DecodeArguments<typename Plan::Element, typename Plan::KvElement
   if ((qs.batch | qs.seq | qs.head) % 8 != 0 || reinterpret_cast<std::uintptr_t>(a.q) % 16 != 0)
     argument_error("attention.strides", "q's address must be 16-byte aligned and its strides multiples of 8 "
                                         "(rows are read 16 bytes at a time)");
-  if ((os.batch | os.seq | os.head) % 2 != 0 || reinterpret_cast<std::uintptr_t>(a.o) % 4 != 0)
-    argument_error("attention.strides", "o's strides must be even (pairs of outputs are stored together)");
+  cute_cpp::detail::check_output_pairs(os, a.o);
   using cute_cpp::detail::attention_map;
   auto const map_k = attention_map<KV, typename Plan::Box>(a.k, Plan::head_dim, k_rows, a.heads_kv, k_outer, ks);
   auto const map_v = attention_map<KV, typename Plan::Box>(a.v, Plan::head_dim_v, k_rows, a.heads_kv, k_outer, vs);
