@@ -16,6 +16,7 @@
 #include <cute_cpp/pipeline/pipeline_tma_async.hpp>
 #include <cute_cpp/sched/fast_divmod.hpp>
 #include <cute_cpp/smem/allocator.hpp>
+#include <cute_cpp/smem/smem_stages.hpp>
 #include <cute_cpp/smem/smem_tile.hpp>
 #include <cute_cpp/tma/tensor_map.hpp>
 
@@ -84,13 +85,16 @@ struct FmhaPlan {
   using MapV = TensorMap<T, VTile>;
   using MapO = typename OutputStore::Map;
   static_assert(qk_chunks * MapQ::tile_bytes == q_bytes && qk_chunks * MapK::tile_bytes == k_bytes &&
-                    MapV::tile_bytes == v_bytes,
+                    MapV::tile_bytes == v_bytes && SmemTile<T, QChunk>::bytes == MapQ::tile_bytes &&
+                    SmemTile<T, KChunk>::bytes == MapK::tile_bytes,
                 "cute-cpp [pipeline.tx-bytes]: a stage's expected bytes must equal its TMA boxes");
 
+  /// Q's and K's stages as qk_chunks chunks each, V's as one tile: the layouts TMA fills and
+  /// wgmma reads.
   struct SharedStorage {
-    alignas(1024) T q[q_stages][block_m * HeadDim];
-    alignas(1024) T k[stages][block_n * HeadDim];
-    alignas(1024) T v[stages][block_n * HeadDimV];
+    SmemStages<T, QChunk, q_stages, qk_chunks> q;
+    SmemStages<T, KChunk, stages, qk_chunks> k;
+    SmemStages<T, VTile, stages> v;
     typename OutputStore::SharedStorage epilogue[consumer_warpgroups];
     typename PipelineQ::SharedStorage q_barriers;
     typename PipelineK::SharedStorage k_barriers;

@@ -85,13 +85,13 @@ struct FmhaConsumerSteps {
     MmaS::warpgroup_arrive(s);
 #pragma unroll
     for (int c = 0; c < Plan::qk_chunks; ++c)
-      MmaS::gemm(s, smem.q[q_state.index()] + c * BM * 64, smem.k[k_state.index()] + c * BN * 64, 64 * wg, c > 0);
+      MmaS::gemm(s, smem.q.tile(q_state.index(), c), smem.k.tile(k_state.index(), c), 64 * wg, c > 0);
     MmaS::commit_group();
   }
   __device__ __forceinline__ void issue_pv(bool /*last_block*/) const {
     pipe_v.consumer_wait(v_state);
     MmaO::warpgroup_arrive(o, pa);
-    MmaO::gemm(o, pa, smem.v[v_state.index()]);
+    MmaO::gemm(o, pa, smem.v.tile(v_state.index()));
     MmaO::commit_group();
   }
   // S's wgmmas are done: mask, softmax, then free K. NOTE: the release comes after the
@@ -126,7 +126,7 @@ struct FmhaConsumerSteps {
       // whose V may be anything (0 x NaN is NaN): every consumer zeroes a share of those rows
       // before any reads them.
       pipe_v.consumer_wait(v_state);
-      zero_value_rows_from<T, Plan::head_dim_v, BN>(smem.v[v_state.index()], t.seq_k - n * BN, int(threadIdx.x) - 128,
+      zero_value_rows_from<T, Plan::head_dim_v, BN>(smem.v.tile(v_state.index()), t.seq_k - n * BN, int(threadIdx.x) - 128,
                                                       128 * Plan::consumer_warpgroups);
       arch::fence_view_async_shared();
       Plan::ConsumersBarrier::template barrier<0>::sync();

@@ -35,7 +35,7 @@ __device__ __forceinline__ void fmha_producer(typename Plan::SharedStorage& smem
     pipe_q.producer_expect_tx(q_state);
 #pragma unroll
     for (int c = 0; c < Plan::qk_chunks; ++c)
-      TmaCopy::load(map_q, smem.q[q_state.index()] + c * Plan::block_m * 64, pipe_q.producer_get_barrier(q_state),
+      TmaCopy::load(map_q, smem.q.tile(q_state.index(), c), pipe_q.producer_get_barrier(q_state),
                     64 * c, t.q_offset + t.m_block * Plan::block_m, t.head, b);
     q_state.advance();
     for (std::int32_t n = t.n_end - 1; n >= t.n_begin; --n) {
@@ -59,12 +59,12 @@ __device__ __forceinline__ void fmha_producer(typename Plan::SharedStorage& smem
       pipe_k.producer_expect_tx(k_state);
 #pragma unroll
       for (int c = 0; c < Plan::qk_chunks; ++c)
-        TmaCopy::load(map_k, smem.k[k_state.index()] + c * Plan::block_n * 64, pipe_k.producer_get_barrier(k_state),
+        TmaCopy::load(map_k, smem.k.tile(k_state.index(), c), pipe_k.producer_get_barrier(k_state),
                       64 * c, row, kv_head, outer);
       k_state.advance();
       pipe_v.producer_acquire(v_state);
       pipe_v.producer_expect_tx(v_state);
-      TmaCopy::load(map_v, smem.v[v_state.index()], pipe_v.producer_get_barrier(v_state), 0, row, kv_head, outer);
+      TmaCopy::load(map_v, smem.v.tile(v_state.index()), pipe_v.producer_get_barrier(v_state), 0, row, kv_head, outer);
       v_state.advance();
     }
   }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include <cute_cpp/layout/print.hpp>
+#include <cute_cpp/smem/smem_stages.hpp>
 #include <cute_cpp/smem/smem_tile.hpp>
 
 #include <gtest/gtest.h>
@@ -33,4 +34,18 @@ TEST(SmemTile, MNMajorIsBlocksOfOneSwizzleWidth) {
 TEST(SmemTile, UnswizzledRowMajorTilesAreAccepted) {
   using T = cc::SmemTile<float, cc::RowMajor<16, 40>>;
   static_assert(T::swizzle_bytes == 0 && T::box_inner == 40 && T::box_outer == 16);
+}
+
+TEST(SmemStages, TilesFollowTheLayoutsSize) {
+  // Two stages of a 128 x 192 K-major bf16 operand: three 128 x 64 chunks of 16 KiB each.
+  using Q = cc::SmemStages<bf16, cc::SmemKMajor<bf16, 128, 64>, 2, 3>;
+  static_assert(Q::tile_elems == 128 * 64 && Q::stage_elems == 3 * 128 * 64);
+  static_assert(sizeof(Q) == 2 * 3 * 128 * 64 * 2 && alignof(Q) == 1024);
+  Q q{};
+  EXPECT_EQ(q.tile(0, 0), &q.storage[0][0]);
+  EXPECT_EQ(q.tile(1, 2) - q.tile(0, 0), std::ptrdiff_t(5) * 128 * 64);
+  EXPECT_EQ(q.tile(std::uint32_t{1}), q.storage[1]);  // a PipelineState's unsigned index
+  // An M/N-major tile: one tile of D_v x block_n.
+  using V = cc::SmemStages<bf16, cc::SmemMNMajor<bf16, 128, 112>, 4>;
+  static_assert(V::tile_elems == 128 * 112 && sizeof(V) == 4 * 128 * 112 * 2);
 }
