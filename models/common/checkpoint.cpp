@@ -187,7 +187,44 @@ std::optional<YarnScaling> parse_rope_type(const Qwen3Config& c, const Json& rop
   if (auto const* v = rope.find("truncate")) y.truncate = !v->is_null() && v->as_bool();
   return y;
 }
+
+// The MoE fields of a qwen3_moe config (parse_qwen3_config's contract).
+Qwen3MoeConfig parse_moe(const Json& config, std::int64_t layers) {
+  std::string const& file = config.source();
+  auto const integer = [&](std::string_view key, std::int64_t lo, std::int64_t hi, std::string_view range) {
+    std::int64_t const v = config.at(key).as_int();
+    if (v < lo || v > hi)
+      throw LoadError(kRuleValue, file + ": " + in_quotes(key) + " is " + std::to_string(v) + ", expected " +
+                                      std::string(range));
+    return v;
+  };
+  constexpr std::int64_t any = std::int64_t(1) << 62;
+  Qwen3MoeConfig m;
+  m.num_experts = integer("num_experts", 1, any, "a positive integer");
+  m.num_experts_per_tok = integer("num_experts_per_tok", 1, m.num_experts,
+                                  "1 to \"num_experts\" (" + std::to_string(m.num_experts) + ")");
+  m.moe_intermediate_size = integer("moe_intermediate_size", 1, any, "a positive integer");
+  if (auto const* v = config.find("norm_topk_prob"); v != nullptr && !v->is_null()) m.norm_topk_prob = v->as_bool();
+  if (config.find("decoder_sparse_step") != nullptr)
+    m.decoder_sparse_step = integer("decoder_sparse_step", 1, any, "a positive integer");
+  if (auto const* v = config.find("mlp_only_layers"); v != nullptr && !v->is_null()) {
+    for (Json const& layer : v->as_array()) {
+      std::int64_t const i = layer.as_int();
+      if (i < 0 || i >= layers)
+        throw LoadError(kRuleValue, file + ": \"mlp_only_layers\" holds " + std::to_string(i) +
+                                        ", expected layer indices 0 to " + std::to_string(layers - 1));
+      m.mlp_only_layers.push_back(i);
+    }
+  }
+  return m;
+}
+
 }  // namespace
+
+bool Qwen3MoeConfig::sparse_layer(std::int64_t layer) const noexcept {
+  return num_experts > 0 && (layer + 1) % decoder_sparse_step == 0 &&
+         std::find(mlp_only_layers.begin(), mlp_only_layers.end(), layer) == mlp_only_layers.end();
+}
 
 std::int64_t Qwen3Config::max_positions() const noexcept {
   if (!yarn) return max_position_embeddings;
@@ -200,8 +237,9 @@ Qwen3Config parse_qwen3_config(const Json& config) {
   std::string const& file = config.source();
   Qwen3Config c;
   c.model_type = config.at("model_type").as_string();
-  if (c.model_type != "qwen3")
-    throw LoadError(kRuleModelType, file + ": \"model_type\" is " + in_quotes(c.model_type) + ", expected \"qwen3\"");
+  if (c.model_type != "qwen3" && c.model_type != "qwen3_moe")
+    throw LoadError(kRuleModelType, file + ": \"model_type\" is " + in_quotes(c.model_type) +
+                                        ", expected \"qwen3\" or \"qwen3_moe\"");
 
   auto positive = [&](std::string_view key) {
     std::int64_t const v = config.at(key).as_int();
@@ -287,6 +325,7 @@ Qwen3Config parse_qwen3_config(const Json& config) {
                                                                    partial->as_double() != 1.0)
     throw LoadError(kRuleUnsupported, file + ": \"partial_rotary_factor\" is " + std::to_string(partial->as_double()) +
                                           "; the decoder rotates whole heads (1)");
+  if (c.model_type == "qwen3_moe") c.moe = parse_moe(config, c.num_hidden_layers);
   return c;
 }
 

@@ -69,6 +69,19 @@ struct YarnScaling {
 };
 
 /// The fields of a Qwen3 (dense) config.json that a decoder needs.
+/// The mixture-of-experts fields of a Qwen3-MoE config (model_type "qwen3_moe").
+struct Qwen3MoeConfig {
+  std::int64_t num_experts = 0;
+  std::int64_t num_experts_per_tok = 0;    ///< top-k
+  std::int64_t moe_intermediate_size = 0;  ///< each expert's width
+  bool norm_topk_prob = false;             ///< the top-k weights renormalized to sum to 1
+  std::int64_t decoder_sparse_step = 1;
+  std::vector<std::int64_t> mlp_only_layers;  ///< layers with a dense MLP of intermediate_size
+  /// Whether decoder layer `layer` holds the MoE block, as transformers' Qwen3MoeDecoderLayer
+  /// decides: not in mlp_only_layers, with experts, and (layer + 1) a multiple of decoder_sparse_step.
+  [[nodiscard]] bool sparse_layer(std::int64_t layer) const noexcept;
+};
+
 struct Qwen3Config {
   std::int64_t hidden_size = 0;
   std::int64_t intermediate_size = 0;
@@ -85,6 +98,7 @@ struct Qwen3Config {
   std::string torch_dtype;      // "bfloat16", "float16" or "float32"
   std::string model_type;       // "qwen3"
   std::optional<YarnScaling> yarn;  // RoPE scaling; empty: plain RoPE
+  std::optional<Qwen3MoeConfig> moe;  // model_type "qwen3_moe"; empty: the dense family
 
   /// The longest sequence the config describes: max_position_embeddings, or with YaRN the longer of
   /// that and factor x original_max_position_embeddings (the context YaRN is set for: Qwen3-8B's
@@ -96,14 +110,18 @@ struct Qwen3Config {
 ///   parse_qwen3_config(read_json_file("Qwen3-8B/config.json")).head_dim  ->  128
 /// @pre each field is present [json.missing] (attention_bias and tie_word_embeddings may be absent:
 ///      false) with its JSON type [json.type] (torch_dtype may be
-///      spelled "dtype", as newer transformers write it); model_type is "qwen3"
+///      spelled "dtype", as newer transformers write it); model_type is "qwen3" or "qwen3_moe"
 ///      [config.model-type]; sizes are positive, num_attention_heads is a multiple of
 ///      num_key_value_heads, rms_norm_eps and rope_theta are positive, torch_dtype is bfloat16,
 ///      float16 or float32 [config.value]; RoPE is plain or YaRN [config.unsupported]: rope_scaling
 ///      and rope_parameters are absent, null, or of "rope_type" (or "type") "default" or "yarn"; a
 ///      YaRN one has "factor" (a number, or null), and factor, original_max_position_embeddings and
 ///      attention_factor, where given, are positive [config.value]; when both are given, they
-///      describe the same RoPE [config.value] (transformers 5 would take rope_scaling).
+///      describe the same RoPE [config.value] (transformers 5 would take rope_scaling). A qwen3_moe
+///      config also has num_experts, num_experts_per_tok (1..num_experts) and moe_intermediate_size,
+///      positive, and may have norm_topk_prob (false when absent), decoder_sparse_step (positive, 1
+///      when absent) and mlp_only_layers (layer indices within num_hidden_layers, none when absent)
+///      [config.value].
 [[nodiscard]] Qwen3Config parse_qwen3_config(const Json& config);
 /// read_json_file(path) then parse_qwen3_config; `path` is config.json or the folder holding it.
 [[nodiscard]] Qwen3Config read_qwen3_config(const std::filesystem::path& path);

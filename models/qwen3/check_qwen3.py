@@ -554,7 +554,8 @@ def free_cuda():
 
 
 def make_bad_checkpoints(work, tiny, small):
-    """A llama config (tiny-tied otherwise), and small-untied with one shard 100 bytes short."""
+    """A llama config and a qwen3_moe one (tiny-tied otherwise), and small-untied with one shard 100
+    bytes short."""
     llama = work / "bad-llama"
     shutil.rmtree(llama, ignore_errors=True)
     shutil.copytree(tiny, llama)
@@ -563,12 +564,21 @@ def make_bad_checkpoints(work, tiny, small):
     config["architectures"] = ["LlamaForCausalLM"]
     (llama / "config.json").write_text(json.dumps(config, indent=2) + "\n")
 
+    # A Qwen3-MoE config (read and validated, refused by the dense GPU decoder: qwen3.moe).
+    moe = work / "bad-moe"
+    shutil.rmtree(moe, ignore_errors=True)
+    shutil.copytree(tiny, moe)
+    config = json.loads((moe / "config.json").read_text())
+    config.update(model_type="qwen3_moe", architectures=["Qwen3MoeForCausalLM"], num_experts=4,
+                  num_experts_per_tok=2, moe_intermediate_size=32, norm_topk_prob=True)
+    (moe / "config.json").write_text(json.dumps(config, indent=2) + "\n")
+
     truncated = work / "bad-truncated"
     shutil.rmtree(truncated, ignore_errors=True)
     shutil.copytree(small, truncated)
     shard = sorted(truncated.glob("*.safetensors"))[1]
     os.truncate(shard, shard.stat().st_size - 100)
-    return llama, truncated, shard.name
+    return llama, moe, truncated, shard.name
 
 
 # ---- the reference ----
@@ -883,7 +893,7 @@ def check_sampling(report, program, spec, folder, ref):
 # ---- 6: bad inputs ----
 
 def check_bad_inputs(report, program, work, tiny_spec, tiny, small):
-    llama, truncated, shard = make_bad_checkpoints(work, tiny, small)
+    llama, moe, truncated, shard = make_bad_checkpoints(work, tiny, small)
     out = work / "bad-input.f32"
     rng = rng_for(tiny_spec.index, 6)
     ok_ids = random_ids(rng, tiny_spec.vocab, 8)
@@ -900,6 +910,7 @@ def check_bad_inputs(report, program, work, tiny_spec, tiny, small):
          ["generate", "--model", tiny, "--ids", ",".join(map(str, random_ids(rng, tiny_spec.vocab, 40))),
           "--max-new-tokens", 32, "--max-seq", 64, "--ignore-eos"], "[qwen3.input]"),
         ("model-type-llama", logits_args(llama, ok_ids), "[config.model-type]"),
+        ("moe-config", logits_args(moe, ok_ids), "[qwen3.moe]"),
         ("truncated-shard", logits_args(truncated, ok_ids), "[safetensors."),
     ]
     notes = {"prompt-past-max-position": f"{len(too_long)} ids, max_position_embeddings {tiny_spec.max_positions}",

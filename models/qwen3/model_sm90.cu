@@ -52,6 +52,7 @@ using host::DeviceBuffer;
 
 constexpr const char* kRuleDtype = "cute-cpp [qwen3.dtype]: the GPU decoder runs bfloat16 checkpoints";
 constexpr const char* kRuleHeadDim = "cute-cpp [qwen3.head-dim]: the attention kernels take head_dim 64, 128 or 256";
+constexpr const char* kRuleMoe = "cute-cpp [qwen3.moe]: the GPU decoder runs the dense Qwen3 family";
 constexpr const char* kRuleOptions =
     "cute-cpp [qwen3.options]: max_batch, max_seq, max_prefill_tokens and page_size are positive, max_seq at most "
     "the config's positions (max_position_embeddings, or YaRN's if longer), page_size a multiple of 16";
@@ -453,6 +454,11 @@ Model::Model(const std::filesystem::path& folder, Qwen3Options options, std::opt
         if (options_.num_pages == 0) options_.num_pages = per_seq * options_.max_batch;
         return KvPages::Shape{options_.num_pages, options_.page_size, per_seq, options_.max_batch};
       }()) {
+  // NOTE: a Qwen3-MoE checkpoint is read and validated (Qwen3WeightManifest) but this decoder has a
+  // dense MLP in every layer; refused here rather than failing on a missing mlp.gate_proj.
+  if (config_.moe)
+    throw LoadError(kRuleMoe, "config.json: model_type \"qwen3_moe\": this decoder runs the dense Qwen3 "
+                                      "family; the mixture-of-experts decoder is not built yet");
   if (config_.torch_dtype != "bfloat16")
     throw LoadError(kRuleDtype, "config.json: torch_dtype is " + in_quotes(config_.torch_dtype));
   if (config_.head_dim != 64 && config_.head_dim != 128 && config_.head_dim != 256)

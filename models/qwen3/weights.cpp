@@ -138,9 +138,22 @@ Qwen3WeightManifest::Qwen3WeightManifest(const Qwen3Config& config) : config_(co
     l.q_norm = add(p + "self_attn.q_norm.weight", {config.head_dim}, "[head_dim]");
     l.k_norm = add(p + "self_attn.k_norm.weight", {config.head_dim}, "[head_dim]");
     l.post_attention_layernorm = add(p + "post_attention_layernorm.weight", {hidden}, "[hidden_size]");
-    l.gate_proj = add(p + "mlp.gate_proj.weight", {inter, hidden}, "[intermediate_size, hidden_size]");
-    l.up_proj = add(p + "mlp.up_proj.weight", {inter, hidden}, "[intermediate_size, hidden_size]");
-    l.down_proj = add(p + "mlp.down_proj.weight", {hidden, inter}, "[hidden_size, intermediate_size]");
+    if (config.moe && config.moe->sparse_layer(i)) {
+      auto const width = config.moe->moe_intermediate_size;
+      l.router = add(p + "mlp.gate.weight", {config.moe->num_experts, hidden}, "[num_experts, hidden_size]");
+      for (std::int64_t e = 0; e < config.moe->num_experts; ++e) {
+        std::string const x = p + "mlp.experts." + std::to_string(e) + ".";
+        Qwen3ExpertTensors t;
+        t.gate_proj = add(x + "gate_proj.weight", {width, hidden}, "[moe_intermediate_size, hidden_size]");
+        t.up_proj = add(x + "up_proj.weight", {width, hidden}, "[moe_intermediate_size, hidden_size]");
+        t.down_proj = add(x + "down_proj.weight", {hidden, width}, "[hidden_size, moe_intermediate_size]");
+        l.experts.push_back(std::move(t));
+      }
+    } else {
+      l.gate_proj = add(p + "mlp.gate_proj.weight", {inter, hidden}, "[intermediate_size, hidden_size]");
+      l.up_proj = add(p + "mlp.up_proj.weight", {inter, hidden}, "[intermediate_size, hidden_size]");
+      l.down_proj = add(p + "mlp.down_proj.weight", {hidden, inter}, "[hidden_size, intermediate_size]");
+    }
     layers_.push_back(std::move(l));
   }
   add(kFinalNorm, {hidden}, "[hidden_size]");

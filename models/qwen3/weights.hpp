@@ -27,9 +27,16 @@ struct ExpectedTensor {
   std::string_view dims;  // e.g. "[intermediate_size, hidden_size]", for messages
 };
 
+/// One expert's weights in a Qwen3-MoE layer: gate and up [moe_intermediate_size, hidden_size],
+/// down [hidden_size, moe_intermediate_size].
+struct Qwen3ExpertTensors {
+  std::string gate_proj, up_proj, down_proj;
+};
+
 /// The names of one decoder layer's tensors, as a GPU loader groups them: q/k/v become one fused
 /// QKV weight (pack_qkv), gate/up one interleaved gate-up weight (pack_gate_up); the rest load as
-/// they are.
+/// they are. A Qwen3-MoE layer with the MoE block (Qwen3MoeConfig::sparse_layer) has the router
+/// and the experts in place of gate/up/down (left empty).
 struct Qwen3LayerTensors {
   std::string input_layernorm;           // [hidden]
   std::string q_proj, k_proj, v_proj;    // [heads * head_dim | kv_heads * head_dim, hidden] -> fused QKV
@@ -38,9 +45,12 @@ struct Qwen3LayerTensors {
   std::string post_attention_layernorm;  // [hidden]
   std::string gate_proj, up_proj;        // [intermediate, hidden] -> interleaved gate-up
   std::string down_proj;                 // [hidden, intermediate]
+  std::string router;                    // MoE: mlp.gate.weight [num_experts, hidden]
+  std::vector<Qwen3ExpertTensors> experts;  // MoE: mlp.experts.N.*, N = 0 .. num_experts - 1
 };
 
-/// The complete list of tensors of a Qwen3 dense checkpoint, as transformers names them, from its config.
+/// The complete list of tensors of a Qwen3 checkpoint (dense, or Qwen3-MoE with per-expert tensors as
+/// the published checkpoints hold them), as transformers names them, from its config.
 ///   Qwen3WeightManifest m(read_qwen3_config("Qwen3-8B"));
 ///   m.tensors().size()  ->  399    m.total_bytes()  ->  16381470720 (the index's total_size)
 ///   m.validate(Checkpoint::open("Qwen3-8B"));

@@ -266,8 +266,11 @@ TEST(Qwen3Config, EachWronglyTypedFieldIsNamed) {
 }
 
 TEST(Qwen3Config, ValuesAreChecked) {
-  expect_load_error([] { (void)parse(with("model_type", "  \"model_type\": \"qwen3_moe\"")); }, "[config.model-type]",
-                    "config.json: \"model_type\" is \"qwen3_moe\", expected \"qwen3\"");
+  expect_load_error([] { (void)parse(with("model_type", "  \"model_type\": \"mixtral\"")); }, "[config.model-type]",
+                    "config.json: \"model_type\" is \"mixtral\", expected \"qwen3\" or \"qwen3_moe\"");
+  // A qwen3_moe config without its expert fields.
+  expect_load_error([] { (void)parse(with("model_type", "  \"model_type\": \"qwen3_moe\"")); }, "[json.missing]",
+                    "\"num_experts\"");
   expect_load_error([] { (void)parse(with("num_hidden_layers", "  \"num_hidden_layers\": 0")); }, "[config.value]",
                     "\"num_hidden_layers\" is 0, expected a positive integer");
   expect_load_error([] { (void)parse(with("num_key_value_heads", "  \"num_key_value_heads\": 5")); }, "[config.value]",
@@ -435,4 +438,77 @@ TEST(Qwen3Config, RopeScalingAndRopeParametersMustAgree) {
                                        "\"rope_theta\": 10000}"));
       },
       "[config.value]", "\"rope_theta\" is 1000000.000000 but \"rope_scaling\" has 10000.000000");
+}
+
+namespace {
+// Qwen3-30B-A3B's published config.json, with `extra` lines added before its last field.
+std::string qwen3_30b_a3b_config(const std::string& extra = "") {
+  return R"({"architectures": ["Qwen3MoeForCausalLM"], "model_type": "qwen3_moe", "hidden_size": 2048,
+    "intermediate_size": 6144, "moe_intermediate_size": 768, "num_hidden_layers": 48,
+    "num_attention_heads": 32, "num_key_value_heads": 4, "head_dim": 128, "num_experts": 128,
+    "num_experts_per_tok": 8, "norm_topk_prob": true, "decoder_sparse_step": 1, "mlp_only_layers": [],
+    "vocab_size": 151936, "max_position_embeddings": 40960, "rope_theta": 1000000, "rms_norm_eps": 1e-06,
+    "hidden_act": "silu", "attention_bias": false, "tie_word_embeddings": false, )" +
+         extra + R"("torch_dtype": "bfloat16"})";
+}
+// The same config with `key`'s value replaced by `value` (the key must be present once).
+std::string moe_with(const std::string& key, const std::string& value) {
+  std::string text = qwen3_30b_a3b_config();
+  std::size_t const at = text.find("\"" + key + "\": ");
+  if (at == std::string::npos) throw std::logic_error("no key " + key);
+  std::size_t const from = at + key.size() + 4, to = text.find_first_of(",}", text[from] == '[' ? text.find(']', from) : from);
+  return text.replace(from, to - from, value);
+}
+}  // namespace
+
+TEST(Qwen3MoeConfig, PublishedQwen3_30B_A3B) {
+  auto const c = parse(qwen3_30b_a3b_config());
+  EXPECT_EQ(c.model_type, "qwen3_moe");
+  ASSERT_TRUE(c.moe.has_value());
+  EXPECT_EQ(c.moe->num_experts, 128);
+  EXPECT_EQ(c.moe->num_experts_per_tok, 8);
+  EXPECT_EQ(c.moe->moe_intermediate_size, 768);
+  EXPECT_TRUE(c.moe->norm_topk_prob);
+  EXPECT_EQ(c.moe->decoder_sparse_step, 1);
+  EXPECT_TRUE(c.moe->mlp_only_layers.empty());
+  EXPECT_EQ(c.intermediate_size, 6144);  // the dense MLP's, for mlp_only_layers
+  for (std::int64_t layer : {0, 1, 47}) EXPECT_TRUE(c.moe->sparse_layer(layer));
+  EXPECT_FALSE(parse(qwen3_8b_config()).moe.has_value());
+}
+
+TEST(Qwen3MoeConfig, WhichLayersAreSparse) {
+  // transformers' rule: not in mlp_only_layers and (layer + 1) % decoder_sparse_step == 0.
+  auto const c = parse(moe_with("decoder_sparse_step", "2"));
+  auto const m = *parse(moe_with("mlp_only_layers", "[3, 0]")).moe;
+  EXPECT_FALSE(c.moe->sparse_layer(0));
+  EXPECT_TRUE(c.moe->sparse_layer(1));
+  EXPECT_FALSE(c.moe->sparse_layer(2));
+  EXPECT_TRUE(c.moe->sparse_layer(3));
+  EXPECT_EQ(m.mlp_only_layers, (std::vector<std::int64_t>{3, 0}));
+  EXPECT_FALSE(m.sparse_layer(0));
+  EXPECT_TRUE(m.sparse_layer(1));
+  EXPECT_FALSE(m.sparse_layer(3));
+  // Absent optional fields: decoder_sparse_step 1, no dense layers, norm_topk_prob false.
+  std::string text = qwen3_30b_a3b_config();
+  for (std::string const key : {"\"norm_topk_prob\": true,", "\"decoder_sparse_step\": 1,", "\"mlp_only_layers\": [],"})
+    text.erase(text.find(key), key.size());
+  auto const d = *parse(text).moe;
+  EXPECT_FALSE(d.norm_topk_prob);
+  EXPECT_EQ(d.decoder_sparse_step, 1);
+  EXPECT_TRUE(d.sparse_layer(0) && d.sparse_layer(47));
+}
+
+TEST(Qwen3MoeConfig, ValuesAreChecked) {
+  expect_load_error([] { (void)parse(moe_with("num_experts_per_tok", "129")); }, "[config.value]",
+                    "\"num_experts_per_tok\" is 129, expected 1 to \"num_experts\" (128)");
+  expect_load_error([] { (void)parse(moe_with("num_experts", "0")); }, "[config.value]",
+                    "\"num_experts\" is 0, expected a positive integer");
+  expect_load_error([] { (void)parse(moe_with("moe_intermediate_size", "-768")); }, "[config.value]",
+                    "\"moe_intermediate_size\" is -768, expected a positive integer");
+  expect_load_error([] { (void)parse(moe_with("decoder_sparse_step", "0")); }, "[config.value]",
+                    "\"decoder_sparse_step\" is 0, expected a positive integer");
+  expect_load_error([] { (void)parse(moe_with("mlp_only_layers", "[48]")); }, "[config.value]",
+                    "\"mlp_only_layers\" holds 48, expected layer indices 0 to 47");
+  expect_load_error([] { (void)parse(moe_with("norm_topk_prob", "1")); }, "[json.type]",
+                    "\"norm_topk_prob\" is an integer, expected a boolean");
 }

@@ -208,6 +208,39 @@ TEST(Qwen3Manifest, PublishedCheckpointSizes) {
   EXPECT_EQ(cm::Qwen3WeightManifest(c).total_bytes(), 8044936192u);
 }
 
+TEST(Qwen3Manifest, MoeCheckpointHasARouterAndItsExperts) {
+  // Qwen3-30B-A3B: per layer the attention's 8 tensors, the router and 128 x 3 expert weights; the
+  // total_size of its published index (61,064,245,248 bytes: 30.5 billion bf16 parameters).
+  cm::Qwen3Config c;
+  c.model_type = "qwen3_moe", c.torch_dtype = "bfloat16";
+  c.hidden_size = 2048, c.intermediate_size = 6144, c.num_hidden_layers = 48, c.num_attention_heads = 32;
+  c.num_key_value_heads = 4, c.head_dim = 128, c.vocab_size = 151936, c.tie_word_embeddings = false;
+  c.moe = cm::Qwen3MoeConfig{.num_experts = 128, .num_experts_per_tok = 8, .moe_intermediate_size = 768,
+                             .norm_topk_prob = true, .decoder_sparse_step = 1, .mlp_only_layers = {}};
+  cm::Qwen3WeightManifest const m(c);
+  EXPECT_EQ(m.tensors().size(), 1u + 48u * (8u + 1u + 128u * 3u) + 2u);
+  EXPECT_EQ(m.total_bytes(), 61064245248u);
+  auto const& layer = m.layers()[47];
+  EXPECT_EQ(layer.router, "model.layers.47.mlp.gate.weight");
+  ASSERT_EQ(layer.experts.size(), 128u);
+  EXPECT_EQ(layer.experts[127].down_proj, "model.layers.47.mlp.experts.127.down_proj.weight");
+  EXPECT_TRUE(layer.gate_proj.empty() && layer.up_proj.empty() && layer.down_proj.empty());
+  EXPECT_EQ(m.find("model.layers.0.mlp.gate.weight")->shape, (std::vector<std::int64_t>{128, 2048}));
+  EXPECT_EQ(m.find("model.layers.0.mlp.experts.5.up_proj.weight")->shape, (std::vector<std::int64_t>{768, 2048}));
+  EXPECT_EQ(m.find("model.layers.0.mlp.experts.5.down_proj.weight")->shape, (std::vector<std::int64_t>{2048, 768}));
+  EXPECT_EQ(m.find("model.layers.0.mlp.gate_proj.weight"), nullptr);
+  // A layer in mlp_only_layers (and every other one, with decoder_sparse_step 2) keeps the dense MLP.
+  c.moe->decoder_sparse_step = 2, c.moe->mlp_only_layers = {3};
+  cm::Qwen3WeightManifest const mixed(c);
+  for (std::int64_t i : {0, 2, 3}) {
+    SCOPED_TRACE(i);
+    EXPECT_EQ(mixed.layers()[std::size_t(i)].down_proj, "model.layers." + std::to_string(i) + ".mlp.down_proj.weight");
+    EXPECT_TRUE(mixed.layers()[std::size_t(i)].experts.empty());
+  }
+  EXPECT_EQ(mixed.find("model.layers.0.mlp.gate_proj.weight")->shape, (std::vector<std::int64_t>{6144, 2048}));
+  EXPECT_EQ(mixed.layers()[1].experts.size(), 128u);
+}
+
 TEST(Qwen3Manifest, AttentionBiasIsRefused) {
   auto const c = cm::parse_qwen3_config(cm::parse_json(tiny_config_json(false, R"("attention_bias": true, )"), "c"));
   ASSERT_TRUE(c.attention_bias);
@@ -240,6 +273,23 @@ TEST_F(Qwen3Weights, ValidCheckpointsPass) {
       EXPECT_EQ(bytes, m.total_bytes());
       EXPECT_EQ(m.output_weight(ckpt).name, tied ? "model.embed_tokens.weight" : "lm_head.weight");
     }
+}
+
+TEST_F(Qwen3Weights, MoeCheckpointValidates) {
+  // A tiny Qwen3-MoE checkpoint (4 experts, top 2, layer 1 dense): whole, then one expert short.
+  auto const c = cm::parse_qwen3_config(cm::parse_json(
+      tiny_config_json(false, R"("model_type": "qwen3_moe", "num_experts": 4, "num_experts_per_tok": 2,
+        "moe_intermediate_size": 32, "mlp_only_layers": [1], )").replace(0, 24, "{"),
+      "config.json"));
+  cm::Qwen3WeightManifest const m(c);
+  auto specs = specs_for(m);
+  write_single(specs);
+  EXPECT_NO_THROW(m.validate(cm::Checkpoint::open(dir_)));
+  remove_spec(specs, "model.layers.0.mlp.experts.3.gate_proj.weight");
+  std::filesystem::remove(dir_ / "model.safetensors");
+  write_single(specs);
+  expect_load_error([&] { m.validate(cm::Checkpoint::open(dir_)); }, "[qwen3.tensor-missing]",
+                    ": tensor \"model.layers.0.mlp.experts.3.gate_proj.weight\" [32, 64] BF16 is not in model.safetensors");
 }
 
 TEST_F(Qwen3Weights, RotaryBuffersAreIgnored) {
