@@ -1,0 +1,11 @@
+// mxf8f6f4 takes ue8m0 factors every 32 values, not every 16.
+// cute-cpp-arch: 100a
+// expected-error {{"umma\.sf-vec-size"}}
+#include <cute_cpp/mma/sm100_umma.hpp>
+namespace cc = cute_cpp;
+namespace sm = cute_cpp::sm100;
+using bf16 = __nv_bfloat16;
+using E = __nv_fp8_e4m3;
+using Bad = sm::UmmaTiledMma<E, E, float, cc::SmemKMajor<E, 128, 128>, cc::SmemKMajor<E, 128, 128>, 128, 128, 1,
+                             sm::UmmaBlockScale<__nv_fp8_e8m0, 16>>;
+static_assert(Bad::k_slices > 0);

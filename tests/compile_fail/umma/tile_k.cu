@@ -1,0 +1,9 @@
+// A's K (64) and B's K (32) differ.
+// cute-cpp-arch: 100a
+// expected-error {{"umma\.tile-k"}}
+#include <cute_cpp/mma/sm100_umma.hpp>
+namespace cc = cute_cpp;
+namespace sm = cute_cpp::sm100;
+using bf16 = __nv_bfloat16;
+using Bad = sm::UmmaTiledMma<bf16, bf16, float, cc::SmemKMajor<bf16, 128, 64>, cc::SmemKMajor<bf16, 128, 32, 64>, 128, 128>;
+static_assert(Bad::k_slices > 0);
