@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // SPDX-FileCopyrightText: 2026 cute-cpp authors
 #pragma once
-// Rule templates of the sm_100a pipelines (pipeline.umma.*). The values under test are the
-// template arguments, so the compiler prints them on the first context line.
+// Rule templates of the sm_100a pipelines (pipeline.umma.*, pipeline.clc.*) and of the cluster
+// launch control scheduler (sched.clc.*). The values under test are the template arguments, so
+// the compiler prints them on the first context line.
 #include <cstdint>
 
 namespace cute_cpp::diag {
@@ -41,6 +42,23 @@ struct umma_pipeline_consumer_arrivals {
   static_assert(ConsumerArrivals >= 1 && ConsumerArrivals <= mma_ctas,
                 "cute-cpp [pipeline.umma.consumer-arrivals]: a TMA->UMMA stage is released by 1 to ClusterSize / "
                 "CtaGroup MMA commits (one per MMA-issuing CTA whose MMAs read it)");
+  static constexpr bool ok = true;
+};
+
+/// Rule pipeline.clc.consumer-arrivals.
+template <int ConsumerArrivals>
+struct clc_pipeline_consumer_arrivals {
+  static_assert(ConsumerArrivals >= 1 && ConsumerArrivals < (1 << 20),
+                "cute-cpp [pipeline.clc.consumer-arrivals]: a CLC response stage is released by 1 to 2^20 - 1 "
+                "arrivals (every reader of the response in the cluster)");
+  static constexpr bool ok = true;
+};
+
+/// Rule sched.clc.cluster-size.
+template <int ClusterSize>
+struct clc_cluster_size {
+  static_assert(ClusterSize >= 1 && ClusterSize <= 16,
+                "cute-cpp [sched.clc.cluster-size]: a cluster launch control scheduler's cluster holds 1 to 16 CTAs");
   static constexpr bool ok = true;
 };
 

@@ -7,7 +7,7 @@
 // multicast commit in the 1-CTA forms, and no local memory.
 // cute-cpp-arch: 100a
 // expect-sass: {{"UTMALDG\.2D \["}}
-// expect-sass: {{"SYNCS\.ARRIVE\.TRANS64 RZ, \[R[0-9]+\+URZ\+0x[0-9a-f]+\], R[0-9]+"}}
+// expect-sass: {{"SYNCS\.ARRIVE\.TRANS64 RZ, \[R[0-9]+\+URZ[^]]*\], R[0-9]+"}}
 // expect-sass: {{"SYNCS\.ARRIVE\.TRANS64\.A1T0"}}
 // expect-sass: {{"SYNCS\.PHASECHK\.TRANS64"}}
 // expect-sass: {{"UTCBAR \[UR[0-9]+\]"}}
