@@ -6,7 +6,8 @@
 // barriers count the pair's TMA bytes) and 2k + 1 (CuTeDSL's V mode of cta_layout_vmnk, of
 // size 2); with cta_group::1 every CTA is its own leader. Host and device: the pipelines'
 // masks and arrival counts are tested on the CPU from these.
-#include <cute_cpp/config.hpp>  // CUTE_CPP_HD
+#include <cute_cpp/config.hpp>            // CUTE_CPP_HD
+#include <cute_cpp/diag/umma_pipeline.hpp>  // pipeline.umma.cta-group
 
 #include <cstdint>
 
@@ -15,7 +16,7 @@ namespace cute_cpp {
 /// The CTA group of a tcgen05 MMA (see the file comment).
 template <int CtaGroup>
 struct UmmaCtaPair {
-  static_assert(CtaGroup == 1 || CtaGroup == 2);
+  static_assert(diag::umma_pipeline_cluster<CtaGroup, CtaGroup>::ok);
   static constexpr int cta_group = CtaGroup;
 
   /// The rank of the leader of `rank`'s group: 5 -> 4 with a pair, 5 -> 5 alone.

@@ -35,11 +35,7 @@ __device__ __forceinline__ void pipeline_wait(std::uint64_t* bar, std::uint32_t 
   (void)pipeline;
   (void)barrier;
   (void)stage;
-  if constexpr (AcquireCluster) {
-    while (!ctm::mbarrier_try_wait_parity_acquire_cluster(bar, phase)) {
-    }
-  } else {
-    ctm::mbarrier_wait_parity(bar, phase);
+  while (!pipeline_try_wait<AcquireCluster>(bar, phase)) {
   }
 #  else
   long long const start = clock64();
