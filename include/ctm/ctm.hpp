@@ -9,6 +9,7 @@
 // ---- common: sm_90a, sm_100a, sm_120a ----
 #include <ctm/common/bar.hpp>
 #include <ctm/common/cluster.hpp>
+#include <ctm/common/clusterlaunchcontrol.hpp>  // sm_100a, sm_120a (multicast: sm_100a)
 #include <ctm/common/config.hpp>
 #include <ctm/common/cp_async.hpp>
 #include <ctm/common/cp_async_bulk.hpp>

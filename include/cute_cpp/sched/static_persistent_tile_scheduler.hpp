@@ -99,6 +99,32 @@ struct PersistentTileSchedulerParams {
   }
 };
 
+/// Fills in w's tile coordinates (m, n, l, valid) for CTA `rank` of the cluster that takes
+/// cluster tile `tile` in walking order: rasterization groups of raster_cluster_rows cluster
+/// rows, each walked column by column (see the file comment). Shared by the persistent schedulers.
+/// NOTE: 32-bit arithmetic (fits_32_bits() holds): see StaticPersistentTileScheduler::get_current_work.
+CUTE_CPP_HD constexpr void place_cluster_tile(PersistentTileSchedulerParams const& p, std::uint32_t rank,
+                                              std::uint32_t tile, WorkTileInfo& w) {
+  auto const cluster_rows = std::uint32_t(p.cluster_rows()), cluster_cols = std::uint32_t(p.cluster_cols());
+  std::uint32_t const per_batch = cluster_rows * cluster_cols;
+  std::uint32_t const l = tile / per_batch;
+  std::uint32_t const t = tile - l * per_batch;
+  auto const raster = std::uint32_t(p.raster_cluster_rows);
+  std::uint32_t const group_span = raster * cluster_cols;
+  std::uint32_t const group = t / group_span;
+  std::uint32_t const first_row = group * raster;
+  std::uint32_t const rows_left = cluster_rows - first_row;
+  std::uint32_t const rows = rows_left < raster ? rows_left : raster;
+  std::uint32_t const within = t - group * group_span;
+  std::uint32_t const column = within / rows;
+  std::uint32_t const cluster_row = first_row + (within - column * rows);
+  auto const cm = std::uint32_t(p.cluster_m);
+  w.m = std::int32_t(cluster_row * cm + rank % cm);
+  w.n = std::int32_t(column * std::uint32_t(p.cluster_n) + rank / cm);
+  w.l = std::int32_t(l);
+  w.valid = w.m < p.tiles_m && w.n < p.tiles_n;
+}
+
 /// Walks the tiles of one CTA (see the file comment).
 class StaticPersistentTileScheduler {
  public:
@@ -166,7 +192,7 @@ class StaticPersistentTileScheduler {
       w.k_block_begin = std::int32_t(split_begin);
       w.k_block_end = std::int32_t(split_end);
     }
-    place(w, tile);
+    place_cluster_tile(p_, std::uint32_t(rank_), tile, w);
     w.linear = stream_k ? tile : unit_;
     return has_work() ? w : WorkTileInfo{};
   }
@@ -210,27 +236,6 @@ class StaticPersistentTileScheduler {
   CUTE_CPP_HD constexpr std::uint32_t range_start(std::uint32_t c) const {
     auto const extra = std::uint32_t(p_.stream_k_extra);
     return c * std::uint32_t(p_.stream_k_blocks) + (c < extra ? c : extra);
-  }
-
-  /// Fills in w's tile coordinates for cluster tile `tile` in walking order.
-  CUTE_CPP_HD constexpr void place(WorkTileInfo& w, std::uint32_t tile) const {
-    auto const cluster_rows = std::uint32_t(p_.cluster_rows()), cluster_cols = std::uint32_t(p_.cluster_cols());
-    std::uint32_t const per_batch = cluster_rows * cluster_cols;
-    std::uint32_t const l = tile / per_batch;
-    std::uint32_t const t = tile - l * per_batch;
-    std::uint32_t const group_span = std::uint32_t(p_.raster_cluster_rows) * cluster_cols;
-    std::uint32_t const group = t / group_span;
-    std::uint32_t const first_row = group * std::uint32_t(p_.raster_cluster_rows);
-    std::uint32_t const rows_left = cluster_rows - first_row;
-    std::uint32_t const rows = rows_left < std::uint32_t(p_.raster_cluster_rows) ? rows_left : std::uint32_t(p_.raster_cluster_rows);
-    std::uint32_t const within = t - group * group_span;
-    std::uint32_t const column = within / rows;
-    std::uint32_t const cluster_row = first_row + (within - column * rows);
-    auto const rank = std::uint32_t(rank_), cm = std::uint32_t(p_.cluster_m);
-    w.m = std::int32_t(cluster_row * cm + rank % cm);
-    w.n = std::int32_t(column * std::uint32_t(p_.cluster_n) + rank / cm);
-    w.l = std::int32_t(l);
-    w.valid = w.m < p_.tiles_m && w.n < p_.tiles_n;
   }
 
   PersistentTileSchedulerParams p_;
