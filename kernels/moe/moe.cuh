@@ -20,12 +20,14 @@
 #include <cute_cpp/kernels/gemm/grouped_gemm.hpp>
 #include <cute_cpp/kernels/gemm/plans.hpp>
 
+#include <cute_cpp/epilogue/split_k_reduce.hpp>  // split_k_counter_bytes
 #include <cute_cpp/host/error.hpp>
 #include <cute_cpp/host/launch.hpp>
 
 #include <cuda_bf16.h>
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -185,7 +187,7 @@ struct MoeScratch {
   bf16* x_perm;         ///< (T k, H)
   bf16* h;              ///< (T k, F)
   bf16* y_perm;         ///< (T k, H)
-  void* gemm_workspace;  ///< the router GEMM's split-K partials (zeroed once), then the grouped GEMMs'
+  void* gemm_workspace;  ///< the router GEMM's split-K counters and partials (zeroed once), first
   std::size_t gemm_workspace_bytes;
   void* grouped_workspace;
   std::size_t grouped_workspace_bytes;
@@ -201,6 +203,11 @@ struct MoeScratch {
       return p;
     };
     std::size_t const pairs = std::size_t(s.rows());
+    // NOTE: the router GEMM's workspace comes first, at least its counters long, whatever T: split-K
+    // finds its counters zero only where the last launch left them so (a scratch reused by passes of
+    // other token counts, as a model's is, would otherwise put them on an earlier pass's logits).
+    gemm_workspace_bytes = std::max(gemm_bf16_tn_workspace_bytes(router_arguments(s)), split_k_counter_bytes);
+    gemm_workspace = take(gemm_workspace_bytes);
     logits = static_cast<bf16*>(take(std::size_t(s.tokens) * std::size_t(s.experts) * sizeof(bf16)));
     ids = static_cast<std::int32_t*>(take(pairs * 4));
     weights = static_cast<float*>(take(pairs * 4));
@@ -209,8 +216,6 @@ struct MoeScratch {
     x_perm = static_cast<bf16*>(take(pairs * std::size_t(s.hidden) * sizeof(bf16)));
     h = static_cast<bf16*>(take(pairs * std::size_t(s.ffn) * sizeof(bf16)));
     y_perm = static_cast<bf16*>(take(pairs * std::size_t(s.hidden) * sizeof(bf16)));
-    gemm_workspace_bytes = gemm_bf16_tn_workspace_bytes(router_arguments(s));
-    gemm_workspace = take(gemm_workspace_bytes);
     grouped_workspace_bytes = std::max(grouped_gemm_bf16_workspace_bytes<true>(gate_up_arguments(s)),
                                        grouped_gemm_bf16_workspace_bytes<false>(down_arguments(s)));
     grouped_workspace = take(grouped_workspace_bytes);

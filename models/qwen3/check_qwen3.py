@@ -564,12 +564,12 @@ def make_bad_checkpoints(work, tiny, small):
     config["architectures"] = ["LlamaForCausalLM"]
     (llama / "config.json").write_text(json.dumps(config, indent=2) + "\n")
 
-    # A Qwen3-MoE config (read and validated, refused by the dense GPU decoder: qwen3.moe).
+    # A Qwen3-MoE config of more experts than the MoE block takes (qwen3.moe).
     moe = work / "bad-moe"
     shutil.rmtree(moe, ignore_errors=True)
     shutil.copytree(tiny, moe)
     config = json.loads((moe / "config.json").read_text())
-    config.update(model_type="qwen3_moe", architectures=["Qwen3MoeForCausalLM"], num_experts=4,
+    config.update(model_type="qwen3_moe", architectures=["Qwen3MoeForCausalLM"], num_experts=300,
                   num_experts_per_tok=2, moe_intermediate_size=32, norm_topk_prob=True)
     (moe / "config.json").write_text(json.dumps(config, indent=2) + "\n")
 

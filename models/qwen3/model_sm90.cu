@@ -17,6 +17,7 @@
 #include <cute_cpp/kernels/attention/prefill/fmha.hpp>
 #include <cute_cpp/kernels/gemm/gemm.hpp>
 #include <cute_cpp/kernels/gemm/plans.hpp>
+#include <cute_cpp/kernels/moe/moe.cuh>
 #include <cute_cpp/kernels/rows/rmsnorm.cuh>
 #include "models/common/error.hpp"
 #include "models/common/rope.hpp"
@@ -52,7 +53,9 @@ using host::DeviceBuffer;
 
 constexpr const char* kRuleDtype = "cute-cpp [qwen3.dtype]: the GPU decoder runs bfloat16 checkpoints";
 constexpr const char* kRuleHeadDim = "cute-cpp [qwen3.head-dim]: the attention kernels take head_dim 64, 128 or 256";
-constexpr const char* kRuleMoe = "cute-cpp [qwen3.moe]: the GPU decoder runs the dense Qwen3 family";
+constexpr const char* kRuleMoe =
+    "cute-cpp [qwen3.moe]: the MoE block takes at most 256 experts, a top-k of at most 16 and an expert width "
+    "that is a multiple of 8";
 constexpr const char* kRuleOptions =
     "cute-cpp [qwen3.options]: max_batch, max_seq, max_prefill_tokens and page_size are positive, max_seq at most "
     "the config's positions (max_position_embeddings, or YaRN's if longer), page_size a multiple of 16";
@@ -62,9 +65,12 @@ constexpr const char* kRuleOptions =
 /// rate, where the fused SwiGLU GEMM's 128-row tiles would leave most CTAs idle.
 constexpr std::int64_t kSkinnyRows = 64;
 
-/// One layer's weights on the device.
+/// One layer's weights on the device: a dense MLP (gate_up, down) or, in a Qwen3-MoE layer with
+/// the MoE block, the router and the experts' weights one after another (kernels/moe's layouts).
 struct LayerWeights {
   DeviceBuffer<bf16> input_norm, qkv, q_norm, k_norm, o, post_norm, gate_up, down;
+  DeviceBuffer<bf16> router, experts_gate_up, experts_down;  // empty in a dense layer
+  [[nodiscard]] bool sparse() const noexcept { return router.size() != 0; }
 };
 
 /// The decoder's weights on the device, as the forward pass reads them: per layer the fused QKV
@@ -212,9 +218,15 @@ Weights checkpoint_weights(const std::filesystem::path& folder, const Qwen3Weigh
     l.k_norm = uploader.upload(checkpoint.at(names.k_norm));
     l.o = uploader.upload(checkpoint.at(names.o_proj));
     l.post_norm = uploader.upload(checkpoint.at(names.post_attention_layernorm));
-    l.gate_up = uploader.upload(manifest.gate_up_bytes(),
-                                gate_up_pieces(checkpoint.at(names.gate_proj), checkpoint.at(names.up_proj)));
-    l.down = uploader.upload(checkpoint.at(names.down_proj));
+    if (!names.experts.empty()) {
+      l.router = uploader.upload(checkpoint.at(names.router));
+      l.experts_gate_up = uploader.upload(manifest.experts_gate_up_bytes(), experts_gate_up_pieces(checkpoint, names));
+      l.experts_down = uploader.upload(manifest.experts_down_bytes(), experts_down_pieces(checkpoint, names));
+    } else {
+      l.gate_up = uploader.upload(manifest.gate_up_bytes(),
+                                  gate_up_pieces(checkpoint.at(names.gate_proj), checkpoint.at(names.up_proj)));
+      l.down = uploader.upload(checkpoint.at(names.down_proj));
+    }
     w.layers.push_back(std::move(l));
   }
   uploader.finish();
@@ -253,8 +265,14 @@ Weights random_weights(const Qwen3WeightManifest& manifest, std::uint64_t seed) 
     l.k_norm = norm(names.k_norm);
     l.o = matrix(shape_of(names.o_proj));
     l.post_norm = norm(names.post_attention_layernorm);
-    l.gate_up = matrix(manifest.gate_up_shape());
-    l.down = matrix(shape_of(names.down_proj));
+    if (!names.experts.empty()) {
+      l.router = matrix(shape_of(names.router));
+      l.experts_gate_up = matrix(manifest.experts_gate_up_shape());
+      l.experts_down = matrix(manifest.experts_down_shape());
+    } else {
+      l.gate_up = matrix(manifest.gate_up_shape());
+      l.down = matrix(shape_of(names.down_proj));
+    }
     w.layers.push_back(std::move(l));
   }
   // NOTE: the fills run on the legacy default stream, which the model's non-blocking stream does
@@ -318,6 +336,10 @@ class Model final : public Qwen3Model {
   void attention(Batch const& batch, int layer);
   void linear(bf16 const* in, bf16 const* weight, bf16* out, std::int64_t m, std::int64_t n, std::int64_t k);
   void grow_activations(std::int64_t tokens);
+  /// The MoE block's sizes for a pass of `tokens` rows (config_.moe set).
+  [[nodiscard]] kn::moe::MoeShape moe_shape(std::int64_t tokens) const;
+  /// A layer's MLP on normed_ into delta_: the dense SwiGLU FFN, or the MoE block.
+  void mlp(LayerWeights const& w, std::int64_t tokens);
 
   Qwen3Config config_;
   Qwen3Options options_;
@@ -342,7 +364,7 @@ class Model final : public Qwen3Model {
   // The batch's description on the device (and the host copies the kernels' checks read).
   DeviceBuffer<std::int32_t> ids_, positions_, cu_seqlens_, seqlens_, block_table_, last_rows_;
   std::vector<std::int32_t> h_ids_, h_positions_, h_cu_seqlens_, h_seqlens_, h_block_table_, h_last_rows_;
-  Workspace gemm_workspace_, decode_workspace_;
+  Workspace gemm_workspace_, decode_workspace_, moe_workspace_;
   /// Decode steps' graphs by padded batch size; graphs_off_ after a capture failed. A graph holds
   /// the buffers' addresses: when one moves (buffer_moves_ counts), every graph is recorded again.
   std::map<int, cudaGraphExec_t> graphs_;
@@ -454,11 +476,6 @@ Model::Model(const std::filesystem::path& folder, Qwen3Options options, std::opt
         if (options_.num_pages == 0) options_.num_pages = per_seq * options_.max_batch;
         return KvPages::Shape{options_.num_pages, options_.page_size, per_seq, options_.max_batch};
       }()) {
-  // NOTE: a Qwen3-MoE checkpoint is read and validated (Qwen3WeightManifest) but this decoder has a
-  // dense MLP in every layer; refused here rather than failing on a missing mlp.gate_proj.
-  if (config_.moe)
-    throw LoadError(kRuleMoe, "config.json: model_type \"qwen3_moe\": this decoder runs the dense Qwen3 "
-                                      "family; the mixture-of-experts decoder is not built yet");
   if (config_.torch_dtype != "bfloat16")
     throw LoadError(kRuleDtype, "config.json: torch_dtype is " + in_quotes(config_.torch_dtype));
   if (config_.head_dim != 64 && config_.head_dim != 128 && config_.head_dim != 256)
@@ -472,6 +489,15 @@ Model::Model(const std::filesystem::path& folder, Qwen3Options options, std::opt
   if (hidden_ % 8 != 0 || ffn_ % 8 != 0)
     throw LoadError(kRuleOptions, "hidden_size " + std::to_string(hidden_) + " and intermediate_size " +
                                       std::to_string(ffn_) + " must be multiples of 8 (the GEMMs' 16-byte rows)");
+  if (config_.moe) {
+    // The MoE block's limits (kernels/moe: moe.shape), before any weight is read.
+    kn::moe::MoeShape const s = moe_shape(1);
+    if (s.experts > kn::moe::max_experts || s.top_k > kn::moe::max_top_k || s.ffn % 8 != 0)
+      throw LoadError(kRuleMoe, "config.json: num_experts " + std::to_string(s.experts) + " (at most " +
+                                    std::to_string(kn::moe::max_experts) + "), num_experts_per_tok " +
+                                    std::to_string(s.top_k) + " (at most " + std::to_string(kn::moe::max_top_k) +
+                                    "), moe_intermediate_size " + std::to_string(s.ffn) + " (a multiple of 8)");
+  }
 
   Qwen3WeightManifest const manifest(config_);
   weights_ = random_seed ? random_weights(manifest, *random_seed) : checkpoint_weights(folder, manifest);
@@ -492,7 +518,7 @@ Model::Model(const std::filesystem::path& folder, Qwen3Options options, std::opt
   block_table_ = DeviceBuffer<std::int32_t>(std::size_t(options_.max_batch) * pages_.shape().max_pages_per_seq);
   seqlens_ = DeviceBuffer<std::int32_t>(std::size_t(options_.max_batch));
   cu_seqlens_ = DeviceBuffer<std::int32_t>(std::size_t(options_.max_batch) + 1);
-  gemm_workspace_.moves = decode_workspace_.moves = &buffer_moves_;
+  gemm_workspace_.moves = decode_workspace_.moves = moe_workspace_.moves = &buffer_moves_;
   last_rows_ = DeviceBuffer<std::int32_t>(std::size_t(options_.max_batch));
 }
 
@@ -737,9 +763,6 @@ void Model::forward(Batch const& batch, LogitsRows rows) {
     rope.cache.page_size = options_.page_size;
     rope.cache.num_pages = options_.num_pages + 1;  // and the scratch page of padded rows
   }
-  kn::FfnWeights ffn_weights;
-  std::size_t const ffn_workspace =
-      t <= kSkinnyRows ? 0 : kn::ffn_workspace_bytes(std::size_t(t), std::size_t(hidden_), std::size_t(ffn_));
   for (std::size_t l = 0; l < weights_.layers.size(); ++l) {
     LayerWeights const& w = weights_.layers[l];
     add_norm(w.input_norm.data());
@@ -755,20 +778,7 @@ void Model::forward(Batch const& batch, LogitsRows rows) {
     linear(attn_.data(), w.o.data(), delta_.data(), t, hidden_, std::int64_t(heads_) * head_dim_);
     mark("o gemm");
     add_norm(w.post_norm.data());
-    if (t <= kSkinnyRows) {
-      // A few rows: the gate-up product through the swapped skinny GEMM, then SwiGLU.
-      linear(normed_.data(), w.gate_up.data(), gate_up_.data(), t, 2 * std::int64_t(ffn_), hidden_);
-      mark("gate-up gemm");
-      swiglu_interleaved(gate_up_.data(), ffn_hidden_.data(), t, ffn_, stream_);
-      mark("swiglu");
-      linear(ffn_hidden_.data(), w.down.data(), delta_.data(), t, hidden_, ffn_);
-      mark("down gemm");
-    } else {
-      ffn_weights.gate_up = w.gate_up.data();
-      ffn_weights.down = w.down.data();
-      kn::ffn(normed_.data(), ffn_weights, ffn_hidden_.data(), delta_.data(), std::size_t(t), std::size_t(hidden_),
-              std::size_t(ffn_), gemm_workspace_.ensure(ffn_workspace, stream_), ffn_workspace, stream_);
-    }
+    mlp(w, t);
   }
   add_norm(weights_.final_norm.data());
   bf16 const* head_in = normed_.data();
@@ -786,6 +796,44 @@ void Model::forward(Batch const& batch, LogitsRows rows) {
   linear(head_in, weights_.output(), logits_.data(), logits_rows_, config_.vocab_size, hidden_);
   mark("lm head");
   cuda_check(cudaGetLastError(), "forward");
+}
+
+kn::moe::MoeShape Model::moe_shape(std::int64_t tokens) const {
+  kn::moe::MoeShape s;
+  s.tokens = tokens;
+  s.hidden = hidden_;
+  s.ffn = config_.moe->moe_intermediate_size;
+  s.experts = int(std::min<std::int64_t>(config_.moe->num_experts, std::int64_t(1) << 30));
+  s.top_k = int(std::min<std::int64_t>(config_.moe->num_experts_per_tok, std::int64_t(1) << 30));
+  s.renormalize = config_.moe->norm_topk_prob;
+  return s;
+}
+
+void Model::mlp(LayerWeights const& w, std::int64_t t) {
+  if (w.sparse()) {
+    // Router, softmax and top-k, the experts through the grouped GEMMs, the weighted combine: all on
+    // the device, so a decode step's graph records it like the dense layers.
+    kn::moe::MoeShape const s = moe_shape(t);
+    std::size_t const bytes = kn::moe::moe_scratch_bytes(s);
+    kn::moe::moe_layer(normed_.data(), {w.router.data(), w.experts_gate_up.data(), w.experts_down.data()}, s,
+                       delta_.data(), moe_workspace_.ensure(bytes, stream_), stream_);
+    mark("moe block");
+  } else if (t <= kSkinnyRows) {
+    // A few rows: the gate-up product through the swapped skinny GEMM, then SwiGLU.
+    linear(normed_.data(), w.gate_up.data(), gate_up_.data(), t, 2 * std::int64_t(ffn_), hidden_);
+    mark("gate-up gemm");
+    swiglu_interleaved(gate_up_.data(), ffn_hidden_.data(), t, ffn_, stream_);
+    mark("swiglu");
+    linear(ffn_hidden_.data(), w.down.data(), delta_.data(), t, hidden_, ffn_);
+    mark("down gemm");
+  } else {
+    kn::FfnWeights ffn_weights;
+    ffn_weights.gate_up = w.gate_up.data();
+    ffn_weights.down = w.down.data();
+    std::size_t const bytes = kn::ffn_workspace_bytes(std::size_t(t), std::size_t(hidden_), std::size_t(ffn_));
+    kn::ffn(normed_.data(), ffn_weights, ffn_hidden_.data(), delta_.data(), std::size_t(t), std::size_t(hidden_),
+            std::size_t(ffn_), gemm_workspace_.ensure(bytes, stream_), bytes, stream_);
+  }
 }
 
 void Model::attention(Batch const& batch, int layer) {

@@ -178,6 +178,18 @@ std::array<std::int64_t, 2> Qwen3WeightManifest::qkv_shape() const noexcept {
 std::array<std::int64_t, 2> Qwen3WeightManifest::gate_up_shape() const noexcept {
   return {2 * config_.intermediate_size, config_.hidden_size};
 }
+std::array<std::int64_t, 3> Qwen3WeightManifest::experts_gate_up_shape() const noexcept {
+  return {config_.moe->num_experts, 2 * config_.moe->moe_intermediate_size, config_.hidden_size};
+}
+std::array<std::int64_t, 3> Qwen3WeightManifest::experts_down_shape() const noexcept {
+  return {config_.moe->num_experts, config_.hidden_size, config_.moe->moe_intermediate_size};
+}
+std::uint64_t Qwen3WeightManifest::experts_gate_up_bytes() const noexcept {
+  return bytes_of(experts_gate_up_shape(), dtype_);
+}
+std::uint64_t Qwen3WeightManifest::experts_down_bytes() const noexcept {
+  return bytes_of(experts_down_shape(), dtype_);
+}
 std::uint64_t Qwen3WeightManifest::qkv_bytes() const noexcept { return bytes_of(qkv_shape(), dtype_); }
 std::uint64_t Qwen3WeightManifest::gate_up_bytes() const noexcept { return bytes_of(gate_up_shape(), dtype_); }
 
@@ -263,6 +275,32 @@ std::array<PackPiece, 2> gate_up_pieces(const TensorInfo& gate, const TensorInfo
   std::uint64_t const block = 8 * g.row_bytes;  // 8 rows of one weight, then 8 of the other
   return {PackPiece{std::span<const std::byte>(gate.data, gate.bytes()), 0, block, 2 * block},
           PackPiece{std::span<const std::byte>(up.data, up.bytes()), block, block, 2 * block}};
+}
+
+std::vector<PackPiece> experts_gate_up_pieces(const Checkpoint& checkpoint, const Qwen3LayerTensors& layer) {
+  std::vector<PackPiece> pieces;
+  std::uint64_t offset = 0;
+  for (Qwen3ExpertTensors const& e : layer.experts) {
+    TensorInfo const& gate = checkpoint.at(e.gate_proj);
+    for (PackPiece p : gate_up_pieces(gate, checkpoint.at(e.up_proj))) {
+      p.dst_offset += offset;
+      pieces.push_back(p);
+    }
+    offset += 2 * gate.bytes();
+  }
+  return pieces;
+}
+
+std::vector<PackPiece> experts_down_pieces(const Checkpoint& checkpoint, const Qwen3LayerTensors& layer) {
+  std::vector<PackPiece> pieces;
+  std::uint64_t offset = 0;
+  for (Qwen3ExpertTensors const& e : layer.experts) {
+    TensorInfo const& down = checkpoint.at(e.down_proj);
+    auto const bytes = down.bytes();
+    pieces.push_back(PackPiece{std::span<const std::byte>(down.data, bytes), offset, bytes, bytes});
+    offset += bytes;
+  }
+  return pieces;
 }
 
 namespace {

@@ -82,6 +82,13 @@ class Qwen3WeightManifest {
   [[nodiscard]] std::array<std::int64_t, 2> gate_up_shape() const noexcept;
   [[nodiscard]] std::uint64_t qkv_bytes() const noexcept;
   [[nodiscard]] std::uint64_t gate_up_bytes() const noexcept;
+  /// A Qwen3-MoE layer's experts as the grouped GEMMs read them: the interleaved gate-up weights
+  /// one expert after another [num_experts, 2 * moe_intermediate, hidden], the down weights
+  /// [num_experts, hidden, moe_intermediate]; their bytes in dtype(). @pre config().moe is set.
+  [[nodiscard]] std::array<std::int64_t, 3> experts_gate_up_shape() const noexcept;
+  [[nodiscard]] std::array<std::int64_t, 3> experts_down_shape() const noexcept;
+  [[nodiscard]] std::uint64_t experts_gate_up_bytes() const noexcept;
+  [[nodiscard]] std::uint64_t experts_down_bytes() const noexcept;
 
   /// Checks `checkpoint` against the manifest; the first problem found is thrown, naming the
   /// tensor, its file (shard) and the values.
@@ -124,6 +131,13 @@ struct PackPiece {
 std::array<PackPiece, 3> qkv_pieces(const TensorInfo& q, const TensorInfo& k, const TensorInfo& v);
 /// pack_gate_up's layout as pieces (gate, up), after the same checks.
 std::array<PackPiece, 2> gate_up_pieces(const TensorInfo& gate, const TensorInfo& up);
+
+/// A MoE layer's experts' gate-up weights as pieces of one [E, 2F, C] buffer: expert e's
+/// interleaved gate-up weight (gate_up_pieces) at e x its bytes. @pre the layer's expert tensors
+/// are in `checkpoint` (Qwen3WeightManifest::validate passed) [qwen3.pack].
+std::vector<PackPiece> experts_gate_up_pieces(const Checkpoint& checkpoint, const Qwen3LayerTensors& layer);
+/// A MoE layer's experts' down weights [C, F] one after another, as pieces of one [E, C, F] buffer.
+std::vector<PackPiece> experts_down_pieces(const Checkpoint& checkpoint, const Qwen3LayerTensors& layer);
 
 /// The fused QKV weight: q's rows, then k's, then v's, so one GEMM x W^T gives [q | k | v] per token.
 ///   q [H*D, C], k and v [Hkv*D, C]  ->  out [(H + 2 Hkv) D, C]; out row H*D + i is k's row i.

@@ -284,7 +284,37 @@ TEST_F(Qwen3Weights, MoeCheckpointValidates) {
   cm::Qwen3WeightManifest const m(c);
   auto specs = specs_for(m);
   write_single(specs);
-  EXPECT_NO_THROW(m.validate(cm::Checkpoint::open(dir_)));
+  {
+    auto const ckpt = cm::Checkpoint::open(dir_);
+    EXPECT_NO_THROW(m.validate(ckpt));
+    // The experts' buffers as the grouped GEMMs read them: each expert's pack_gate_up, and each
+    // down weight, one expert after another.
+    auto const& layer = m.layers()[0];
+    ASSERT_EQ(layer.experts.size(), 4u);
+    EXPECT_TRUE(m.layers()[1].experts.empty());  // mlp_only_layers [1]
+    EXPECT_EQ(m.experts_gate_up_shape(), (std::array<std::int64_t, 3>{4, 64, 64}));
+    EXPECT_EQ(m.experts_down_shape(), (std::array<std::int64_t, 3>{4, 64, 32}));
+    auto const apply = [](std::vector<cm::PackPiece> const& pieces, std::uint64_t bytes) {
+      std::vector<std::byte> out(bytes, std::byte{0x5A});
+      for (cm::PackPiece const& p : pieces)
+        for (std::uint64_t b = 0; b * p.block < p.src.size(); ++b)
+          std::memcpy(out.data() + p.dst_offset + b * p.dst_pitch, p.src.data() + b * p.block,
+                      std::min<std::uint64_t>(p.block, p.src.size() - b * p.block));
+      return out;
+    };
+    std::vector<std::byte> want_gate_up, want_down;
+    for (auto const& e : layer.experts) {
+      std::vector<std::byte> one(2 * ckpt.at(e.gate_proj).bytes());
+      cm::pack_gate_up(ckpt.at(e.gate_proj), ckpt.at(e.up_proj), one);
+      want_gate_up.insert(want_gate_up.end(), one.begin(), one.end());
+      auto const& down = ckpt.at(e.down_proj);
+      want_down.insert(want_down.end(), down.data, down.data + down.bytes());
+    }
+    EXPECT_EQ(want_gate_up.size(), m.experts_gate_up_bytes());
+    EXPECT_EQ(want_down.size(), m.experts_down_bytes());
+    EXPECT_TRUE(apply(cm::experts_gate_up_pieces(ckpt, layer), m.experts_gate_up_bytes()) == want_gate_up);
+    EXPECT_TRUE(apply(cm::experts_down_pieces(ckpt, layer), m.experts_down_bytes()) == want_down);
+  }
   remove_spec(specs, "model.layers.0.mlp.experts.3.gate_proj.weight");
   std::filesystem::remove(dir_ / "model.safetensors");
   write_single(specs);

@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <random>
 #include <span>
 #include <stdexcept>
@@ -119,8 +120,36 @@ bool check_rejection() {
   return false;
 }
 
+/// One scratch through passes of different token counts, as a model's decode and prefill passes
+/// share it: a few tokens (the router GEMM splits K), many, then the few again give the first
+/// pass's y bit for bit (the router's split-K counters must stay where the kernels left them zero).
+bool check_scratch_reuse(std::mt19937_64& rng) {
+  moe::MoeShape const few{.tokens = 24, .hidden = 2048, .ffn = 128, .experts = 64, .top_k = 4};
+  moe::MoeShape many = few;
+  many.tokens = 1500;
+  Layer l(many, rng);  // its x holds `many` tokens; the few are its first rows
+  host::DeviceBuffer<unsigned char> scratch(std::max(moe::moe_scratch_bytes(few), moe::moe_scratch_bytes(many)));
+  scratch.fill_bytes(0);
+  auto const pass = [&](moe::MoeShape const& s) {
+    l.dy.fill_bytes(0xFF);
+    moe::moe_layer(l.dx.data(), l.weights(), s, l.dy.data(), scratch.data());
+    host::cuda_check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
+    auto y = l.dy.download();
+    y.resize(std::size_t(s.tokens * s.hidden));
+    return y;
+  };
+  auto const first = pass(few);
+  (void)pass(many);
+  auto const again = pass(few);
+  bool const same = std::memcmp(first.data(), again.data(), first.size() * sizeof(bf16)) == 0;
+  std::printf("check moe one scratch for T=24, 1500, 24: the second T=24 pass %s\n",
+              same ? "ok (bit-identical)" : "FAILED (differs from the first)");
+  return same;
+}
+
 bool run_checks(std::mt19937_64& rng, bool small) {
   bool ok = check_rejection();
+  ok &= check_scratch_reuse(rng);
   ok &= check_layer({.tokens = 37, .hidden = 128, .ffn = 64, .experts = 8, .top_k = 2}, rng);
   ok &= check_layer({.tokens = 5, .hidden = 64, .ffn = 48, .experts = 40, .top_k = 6, .renormalize = false}, rng);
   if (!small) {
