@@ -7,7 +7,7 @@
                  [--configs-dir DIR]
 
 Runs BUILD/models/qwen3/cute-cpp-qwen3 as a subprocess and compares what it prints and writes with
-transformers' Qwen3ForCausalLM (eager attention) on the same checkpoints. Prints one line per check,
+transformers' Qwen3ForCausalLM or Qwen3MoeForCausalLM (eager attention) on the same checkpoints. Prints one line per check,
 `check <name>: pass|FAIL (<figures>)`, then `N passed, N failed`; exits 0 iff every check passes.
 
 Checkpoints (random weights, bf16, written by transformers' save_pretrained, so tensor names, config.json
@@ -20,10 +20,13 @@ and the sharded index are what a real export has):
                 transformers 4.x used, 8, give other frequencies, so the check tells them apart); the logits
                 check only, on prompts of 512 and 300 ids (both past position 256, where YaRN's interpolated
                 frequencies matter).
-  Qwen3-<size>  each dense Qwen3 config published in shared/models (qwen3-0.6b.json to qwen3-32b.json; the
-                MoE qwen3-30b-a3b.json is not one) with its published widths, vocab (151936),
+  tiny-moe      a Qwen3-MoE in miniature (transformers' Qwen3MoeForCausalLM): 3 layers of tiny-tied's
+                attention widths, 64 experts of width 96 and top 4 without renormalization, layer 1 a dense
+                MLP (mlp_only_layers [1]), untied: other expert counts than the published model's.
+  Qwen3-<size>  each Qwen3 config published in shared/models (qwen3-0.6b.json to qwen3-32b.json, and the
+                MoE qwen3-30b-a3b.json: 128 experts of width 768, top 8) with its published widths, vocab (151936),
                 tie_word_embeddings, rope_theta, rms_norm_eps and max_position_embeddings, at 4 layers
-                (Qwen3-0.6B at its full 28): 1.0 GB (1.7B) to 7.0 GB (32B). Built in bf16 on the GPU just
+                (Qwen3-0.6B at its full 28): 1.0 GB (1.7B) to 7.0 GB (32B), 6 GB (30B-A3B). Built in bf16 on the GPU just
                 before its checks, saved in shards of at most 5 GB, deleted after its checks if they pass.
 Weights are N(0, 0.05); every RMSNorm weight (the layer norms, q_norm, k_norm, the final norm) is
 gain * (1 + 0.1 N(0, 1)), so a norm that is skipped or applied over the wrong axis shows. The gains:
@@ -63,14 +66,17 @@ batched-generate and the two graphs checks; tiny-yarn the logits check alone):
   bad-input.<case>         an id equal to vocab_size, a negative id, a prompt longer than
                            max_position_embeddings, prompt + new tokens past --max-seq, a llama config and
                            a truncated shard: exit 2 and the rule id on stderr.
+A MoE checkpoint is written with one tensor per expert and projection, as the published ones are (a
+transformers that saves a layer's experts stacked has them split), and transformers' model loaded from it
+must hold every parameter of the model that wrote it, bit for bit.
 A checkpoint that cannot be built or loaded by transformers is the failed check checkpoint.<ckpt>; so is
 one whose rotary embedding in transformers is not the spec's RoPE (theta; for YaRN its type, the last pair's
 frequency theta^(-(d-2)/d) / factor, i.e. the factor as written, and the cos/sin scale 0.1 ln(factor) + 1).
 --json writes one record per checkpoint: `qwen3 logits vs transformers fp32`, shape `<ckpt> 512+77`
 (`Qwen3-32B (4/64 layers) 512+77` where the depth is reduced; `tiny-yarn 512+300`), the minimum cosine.
 
-Options: --family picks the published configs: sizes as a comma list (0.6b,1.7b,4b,8b,14b,32b), `all`
-(the default) or `none`; --no-toys skips tiny-tied, small-untied and tiny-yarn, and with them sampling
+Options: --family picks the published configs: sizes as a comma list (0.6b,1.7b,4b,8b,14b,32b,30b-a3b), `all`
+(the default) or `none`; --no-toys skips tiny-tied, small-untied, tiny-yarn and tiny-moe, and with them sampling
 and bad-input; --configs-dir is the folder of qwen3-<size>.json (default: the first of
 <repo>/shared/models and <repo>/../shared/models that holds every selected one). Each checkpoint's wall
 time is printed (build, reference load, checks).
@@ -101,7 +107,7 @@ try:
     import numpy as np
     import torch
     import transformers
-    from transformers import Qwen3Config, Qwen3ForCausalLM
+    from transformers import Qwen3Config, Qwen3ForCausalLM, Qwen3MoeConfig, Qwen3MoeForCausalLM
 except ImportError as e:
     print(f"FAIL: {e}: check_qwen3.py needs numpy, torch (with CUDA), transformers and safetensors", file=sys.stderr)
     sys.exit(1)
@@ -132,7 +138,9 @@ SAMPLING_PROMPT, SAMPLING_TOKENS = 16, 64
 SAMPLING = {"temperature": 0.8, "top_k": 20, "top_p": 0.9}
 TIMEOUT_S = 300
 
-FAMILY = ("0.6b", "1.7b", "4b", "8b", "14b", "32b")  # the dense configs published as qwen3-<size>.json
+FAMILY = ("0.6b", "1.7b", "4b", "8b", "14b", "32b", "30b-a3b")  # the configs published as qwen3-<size>.json
+# Each checkpoint's index seeds its weights and prompts: the dense sizes 2..7, tiny-yarn 8, then the MoE ones.
+FAMILY_INDEX = {**{size: 2 + i for i, size in enumerate(FAMILY[:6])}, "30b-a3b": 9}
 FAMILY_LAYERS = 4           # their depth here, except the sizes checked at full depth
 FAMILY_FULL_DEPTH = ("0.6b",)
 FAMILY_SHARD_SIZE = "5GB"
@@ -162,6 +170,7 @@ class Spec:
     rope_scaling: tuple = ()             # config.json's rope_scaling as (key, value) pairs; () for plain RoPE
     logits_lengths: tuple = (512, 77)    # the logits check's prompts, run as one batch
     logits_only: bool = False            # the logits check alone (no greedy, batched, sampling checks)
+    moe: tuple = ()                      # a Qwen3-MoE config's expert fields as (key, value) pairs; () dense
 
     @property
     def family(self):
@@ -181,12 +190,19 @@ class Spec:
         return f"{self.name} ({self.layers}/{self.published_layers} layers)"
 
     def config_fields(self):
-        """config.json's fields that cute-cpp reads, as a hub Qwen3 config spells them."""
-        return {"model_type": "qwen3", "vocab_size": self.vocab, "hidden_size": self.hidden,
-                "intermediate_size": self.intermediate, "num_hidden_layers": self.layers,
-                "num_attention_heads": self.heads, "num_key_value_heads": self.kv_heads, "head_dim": self.head_dim,
-                "max_position_embeddings": self.max_positions, "rms_norm_eps": self.rms_norm_eps,
-                "rope_theta": self.rope_theta, "tie_word_embeddings": self.tied}
+        """config.json's fields that cute-cpp reads, as a hub Qwen3 (or Qwen3-MoE) config spells them."""
+        fields = {"model_type": "qwen3_moe" if self.moe else "qwen3", "vocab_size": self.vocab,
+                  "hidden_size": self.hidden, "intermediate_size": self.intermediate,
+                  "num_hidden_layers": self.layers, "num_attention_heads": self.heads,
+                  "num_key_value_heads": self.kv_heads, "head_dim": self.head_dim,
+                  "max_position_embeddings": self.max_positions, "rms_norm_eps": self.rms_norm_eps,
+                  "rope_theta": self.rope_theta, "tie_word_embeddings": self.tied}
+        fields.update({key: list(value) if isinstance(value, tuple) else value for key, value in self.moe})
+        return fields
+
+    @property
+    def model_class(self):
+        return Qwen3MoeForCausalLM if self.moe else Qwen3ForCausalLM
 
     @property
     def final_norm_gain(self):
@@ -199,30 +215,41 @@ SPECS = [
          max_positions=1024, tied=True, max_shard_size=None),
     Spec("small-untied", 1, layers=3, hidden=512, heads=8, kv_heads=2, head_dim=128, intermediate=1536, vocab=4096,
          max_positions=2048, tied=False, max_shard_size="4MB", min_shards=3),
-    # index 8: after the published configs' 2..7
-    Spec("tiny-yarn", 2 + len(FAMILY), layers=2, hidden=256, heads=4, kv_heads=2, head_dim=64, intermediate=768,
+    # index 8: after the published dense configs (FAMILY_INDEX)
+    Spec("tiny-yarn", 8, layers=2, hidden=256, heads=4, kv_heads=2, head_dim=64, intermediate=768,
          vocab=1000, max_positions=2048, tied=True, max_shard_size=None,
          rope_scaling=(("rope_type", "yarn"), ("factor", 4.0), ("original_max_position_embeddings", 256)),
          logits_lengths=(512, 300), logits_only=True),
+    # A Qwen3-MoE in miniature with other expert counts than the published one (64 experts, top 4), the
+    # top-k weights not renormalized, and layer 1 dense (mlp_only_layers): nothing may depend on 128 or 8.
+    Spec("tiny-moe", 10, layers=3, hidden=256, heads=4, kv_heads=2, head_dim=64, intermediate=768, vocab=1000,
+         max_positions=1024, tied=False, max_shard_size=None,
+         moe=(("num_experts", 64), ("num_experts_per_tok", 4), ("moe_intermediate_size", 96),
+              ("norm_topk_prob", False), ("decoder_sparse_step", 1), ("mlp_only_layers", (1,)))),
 ]
+
+MOE_KEYS = ("num_experts", "num_experts_per_tok", "moe_intermediate_size", "norm_topk_prob", "decoder_sparse_step",
+            "mlp_only_layers")
 
 
 def family_spec(size, path):
     """A published config (qwen3-<size>.json) at its widths, at FAMILY_LAYERS layers unless full depth."""
     c = json.loads(path.read_text())
-    dense = {"model_type": "qwen3", "hidden_act": "silu", "attention_bias": False}
-    wrong = {key: c.get(key) for key, value in dense.items() if c.get(key) != value}
+    moe = c.get("model_type") == "qwen3_moe"
+    expected = {"model_type": "qwen3_moe" if moe else "qwen3", "hidden_act": "silu", "attention_bias": False}
+    wrong = {key: c.get(key) for key, value in expected.items() if c.get(key) != value}
     if wrong:
-        raise ValueError(f"{path}: not a dense Qwen3 config: {wrong}")
+        raise ValueError(f"{path}: not a Qwen3 or Qwen3-MoE config: {wrong}")
+    moe_fields = tuple((key, tuple(c[key]) if isinstance(c[key], list) else c[key]) for key in MOE_KEYS) if moe else ()
     published = c["num_hidden_layers"]
     layers = published if size in FAMILY_FULL_DEPTH else min(FAMILY_LAYERS, published)
     # index: the checkpoint and prompts of a size do not depend on which sizes are selected
-    return Spec(f"Qwen3-{size.upper()}", 2 + FAMILY.index(size), layers=layers, hidden=c["hidden_size"],
+    return Spec(f"Qwen3-{size.upper()}", FAMILY_INDEX[size], layers=layers, hidden=c["hidden_size"],
                 heads=c["num_attention_heads"], kv_heads=c["num_key_value_heads"], head_dim=c["head_dim"],
                 intermediate=c["intermediate_size"], vocab=c["vocab_size"],
                 max_positions=c["max_position_embeddings"], tied=c["tie_word_embeddings"],
                 max_shard_size=FAMILY_SHARD_SIZE, rope_theta=c["rope_theta"], rms_norm_eps=c["rms_norm_eps"],
-                greedy_tokens=FAMILY_GREEDY_TOKENS, published_layers=published)
+                greedy_tokens=FAMILY_GREEDY_TOKENS, published_layers=published, moe=moe_fields)
 
 
 def family_sizes(text):
@@ -440,8 +467,9 @@ def make_config(spec):
     fields = spec.config_fields()
     fields.pop("model_type")
     theta = fields.pop("rope_theta")
-    config = Qwen3Config(**fields, initializer_range=INIT_STD, hidden_act="silu", attention_bias=False,
-                         use_sliding_window=False, eos_token_id=None, bos_token_id=None, pad_token_id=None)
+    config_class = Qwen3MoeConfig if spec.moe else Qwen3Config
+    config = config_class(**fields, initializer_range=INIT_STD, hidden_act="silu", attention_bias=False,
+                          use_sliding_window=False, eos_token_id=None, bos_token_id=None, pad_token_id=None)
     rope = getattr(config, "rope_parameters", None)
     if isinstance(rope, dict):  # transformers 5: rope_parameters {"rope_type": "default", "rope_theta": ...}
         rope["rope_theta"] = theta
@@ -495,12 +523,12 @@ def new_model(spec):
     parameters). The rotary inv_freq is float32 either way (transformers computes it in float32)."""
     config = make_config(spec)
     if not spec.family:
-        return Qwen3ForCausalLM(config).eval()
+        return spec.model_class(config).eval()
     default = torch.get_default_dtype()
     torch.set_default_dtype(torch.bfloat16)  # what from_pretrained does for a bf16 load
     try:
         with torch.device("cuda"):
-            return Qwen3ForCausalLM(config).eval()
+            return spec.model_class(config).eval()
     finally:
         torch.set_default_dtype(default)
 
@@ -536,15 +564,86 @@ def build_checkpoint(spec, folder):
     if "safe_serialization" in inspect.signature(model.save_pretrained).parameters:
         save_kwargs["safe_serialization"] = True  # transformers 4; 5 always writes safetensors
     model.save_pretrained(str(folder), **save_kwargs)
+    added = normalise_config_json(folder, spec)
+    if spec.moe:
+        restacked = publish_expert_tensors(folder, spec)
+        if restacked:
+            added.append(f"{restacked} stacked expert tensors split into the published per-expert names")
+        check_round_trip(folder, spec, model)
     del model
     free_cuda()
-    added = normalise_config_json(folder, spec)
 
     shards = check_file_layout(spec, folder)
     size = sum(s.stat().st_size for s in shards)
     note = f"; added to config.json: {', '.join(added)}" if added else ""
     print(f"checkpoint {spec.label}: {len(shards)} safetensors file(s), {size / 1e6:.1f} MB, logit std ~{LOGIT_STD:g} "
           f"(final norm gain {spec.final_norm_gain:.2f}){note}", flush=True)
+
+
+FUSED_EXPERTS = re.compile(r"^(model\.layers\.\d+\.mlp\.experts)\.(gate_up_proj|down_proj)(\.weight)?$")
+
+
+def publish_expert_tensors(folder, spec):
+    """The published Qwen3-MoE checkpoints, and cute-cpp, hold one tensor per expert and projection
+    (mlp.experts.N.gate_proj.weight ...). A transformers version that keeps a layer's experts stacked
+    (experts.gate_up_proj [E, 2F, H] or [E, H, 2F], gate first; experts.down_proj [E, H, F] or [E, F, H])
+    may save them so: those are split into the published names. Returns how many stacked tensors there were.
+    check_round_trip then proves the rewritten files give back the model."""
+    from safetensors.torch import load_file, save_file
+    moe = dict(spec.moe)
+    experts, width, hidden = moe["num_experts"], moe["moe_intermediate_size"], spec.hidden
+    if 2 * width == hidden or width == hidden:
+        raise ValueError(f"{spec.name}: the expert width {width} cannot tell a stacked tensor's orientation")
+
+    def oriented(t, rows, cols):
+        if tuple(t.shape) == (experts, rows, cols):
+            return t
+        if tuple(t.shape) == (experts, cols, rows):
+            return t.transpose(1, 2)
+        raise ValueError(f"a stacked expert tensor of shape {tuple(t.shape)}, expected [{experts}, {rows}, {cols}]")
+
+    restacked, weight_map = 0, {}
+    for path in sorted(folder.glob("*.safetensors")):
+        tensors, out = load_file(str(path)), {}
+        for name, t in tensors.items():
+            match = FUSED_EXPERTS.match(name)
+            if match is None:
+                out[name] = t
+                continue
+            restacked += 1
+            prefix, kind = match[1], match[2]
+            if kind == "gate_up_proj":
+                t = oriented(t, 2 * width, hidden)
+                for e in range(experts):
+                    out[f"{prefix}.{e}.gate_proj.weight"] = t[e, :width].contiguous()
+                    out[f"{prefix}.{e}.up_proj.weight"] = t[e, width:].contiguous()
+            else:
+                t = oriented(t, hidden, width)
+                for e in range(experts):
+                    out[f"{prefix}.{e}.down_proj.weight"] = t[e].contiguous()
+        if len(out) != len(tensors) or any(FUSED_EXPERTS.match(n) for n in tensors):
+            save_file(out, str(path), metadata={"format": "pt"})
+        weight_map.update({name: path.name for name in out})
+    index = folder / "model.safetensors.index.json"
+    if restacked and index.exists():
+        data = json.loads(index.read_text())
+        data["weight_map"] = dict(sorted(weight_map.items()))
+        index.write_text(json.dumps(data, indent=2) + "\n")
+    return restacked
+
+
+def check_round_trip(folder, spec, model):
+    """transformers' bf16 model loaded from the files holds the in-memory model's parameters, each equal:
+    the checkpoint as written (stacked expert tensors split or not) is the model the checks compare with."""
+    loaded = load_model(folder, torch.bfloat16, spec.model_class)
+    mine, theirs = dict(model.named_parameters()), dict(loaded.named_parameters())
+    if mine.keys() != theirs.keys():
+        raise RuntimeError(f"the saved checkpoint loads other parameters: {sorted(mine.keys() ^ theirs.keys())[:4]}")
+    differ = [name for name, p in mine.items() if not torch.equal(p.detach(), theirs[name].detach().to(p.device))]
+    del loaded
+    free_cuda()
+    if differ:
+        raise RuntimeError(f"the saved checkpoint's {len(differ)} parameters differ from the model's: {differ[:4]}")
 
 
 def free_cuda():
@@ -583,12 +682,12 @@ def make_bad_checkpoints(work, tiny, small):
 
 # ---- the reference ----
 
-def load_model(folder, dtype):
+def load_model(folder, dtype, model_class=Qwen3ForCausalLM):
     """from_pretrained with eager attention; `dtype` is transformers 5's keyword, `torch_dtype` the older one."""
     model = None
     for keyword in ("dtype", "torch_dtype"):
         try:
-            model = Qwen3ForCausalLM.from_pretrained(str(folder), attn_implementation="eager", **{keyword: dtype})
+            model = model_class.from_pretrained(str(folder), attn_implementation="eager", **{keyword: dtype})
         except TypeError:
             continue
         if next(model.parameters()).dtype == dtype:
@@ -608,8 +707,8 @@ class Reference:
 
     def __init__(self, spec, folder):
         self.spec = spec
-        self.fp32 = load_model(folder, torch.float32)
-        self.bf16 = load_model(folder, torch.bfloat16)
+        self.fp32 = load_model(folder, torch.float32, spec.model_class)
+        self.bf16 = load_model(folder, torch.bfloat16, spec.model_class)
         check_rope(self.fp32, spec)
         self.bf16.generation_config.eos_token_id = None  # never stop early: the program runs --ignore-eos
         self.bf16.generation_config.pad_token_id = 0
@@ -978,7 +1077,7 @@ def check_checkpoint(report, program, spec, work):
 
 
 def check_toys(report, program, work):
-    """tiny-tied, small-untied and tiny-yarn, then the bad inputs, which need the first two."""
+    """tiny-tied, small-untied, tiny-yarn and tiny-moe, then the bad inputs, which need the first two."""
     tiny, small = SPECS[:2]
     folders = [check_checkpoint(report, program, spec, work) for spec in SPECS]
     if None in folders[:2]:
@@ -1004,7 +1103,7 @@ def parse_options():
     ap.add_argument("--family", type=family_sizes, default="all", metavar="all|none|SIZE,...",
                     help=f"the published configs to check: all (default), none, or some of {','.join(FAMILY)}")
     ap.add_argument("--no-toys", action="store_true",
-                    help="skip tiny-tied, small-untied and tiny-yarn, and with them the sampling and bad-input checks")
+                    help="skip tiny-tied, small-untied, tiny-yarn and tiny-moe, and with them the sampling and bad-input checks")
     ap.add_argument("--configs-dir", help="the folder of qwen3-<size>.json (default: <repo>/shared/models, "
                                           "else <repo>/../shared/models)")
     opts = ap.parse_args()
