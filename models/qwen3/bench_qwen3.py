@@ -5,7 +5,7 @@ full-size checkpoint, in the same run; and (issue 51) decode at batch 1 beside i
 limit for published Qwen3 configs.
 
     bench_qwen3.py --build DIR [--work DIR] [--json FILE] [--layers N]
-                   [--decode-limit-configs 0.6b,32b [--configs-dir DIR] [--only-decode-limit]]
+                   [--decode-limit-configs 0.6b,32b [--configs-dir DIR] [--only-decode-limit]] [--moe | --only-moe]
 
 Real weights cannot be downloaded on the lent machine, so the checkpoint is Qwen3-8B's exact
 config with random weights, built on the GPU by transformers and saved sharded as the hub
@@ -24,6 +24,17 @@ over the device's copy bandwidth, measured in the same run (torch copies of a 1 
 past the L2, bytes read plus written, median of 20): its record's ratio is our tok/s as a fraction
 of that bound. The KV cache's reads at that context are printed beside it, not counted.
 --only-decode-limit skips the Qwen3-8B comparison with transformers.
+
+--moe (issue 45): Qwen3-30B-A3B (qwen3-30b-a3b.json, found as above) at full size with random weights,
+filled on the device by `cute-cpp-qwen3 bench --random-weights` from config.json alone and by
+transformers (Qwen3MoeForCausalLM, eager, bf16, built on the GPU) in the same run, one after the other:
+prefill of 2048 tokens and decode at batch 1, 8, 32 and 128 after a 512-token context, ours beside
+transformers' (records `qwen3-30b-a3b prefill`, `qwen3-30b-a3b decode` with `batch N,` in the shape),
+and each decode batch beside the weight-bandwidth limit: a step reads the attention, router and norm
+weights, the LM head, and the experts its tokens chose; with B tokens each choosing k of E experts, a
+layer touches E (1 - (1 - k/E)^B) of them on average (routing taken as uniform: random weights route
+near-uniformly), each 3 x moe_intermediate x hidden bf16 values. Records `qwen3-30b-a3b decode vs
+weight-bandwidth limit`.
 """
 import argparse
 import json
@@ -44,6 +55,7 @@ QWEN3_8B = {
     "torch_dtype": "bfloat16", "bos_token_id": 151643, "eos_token_id": 151645,
 }
 PREFILL, TTFT, CONTEXT, STEPS, BATCHES = 2048, 512, 512, 64, (1, 32)
+MOE_BATCHES = (1, 8, 32, 128)
 RANDOM_WEIGHTS_SEED = 51
 COPY_BYTES, COPY_RUNS = 1 << 30, 20  # the H200's L2 is 50 MB
 
@@ -82,7 +94,7 @@ def time_cuda(fn, runs):
     return statistics.median(times)
 
 
-def reference_figures(model):
+def reference_figures(model, batches=BATCHES):
     """transformers eager: the same figures as the program's bench command."""
     import torch
     vocab = model.config.vocab_size
@@ -97,7 +109,7 @@ def reference_figures(model):
         x = ids(1, TTFT)
         ms = time_cuda(lambda: model(x, logits_to_keep=1).logits[:, -1].argmax(-1).item(), 3)
         figures["ttft"] = (ms, ms)
-        for b in BATCHES:
+        for b in batches:
             x = ids(b, CONTEXT)
             mask = torch.ones_like(x)
             kw = dict(do_sample=False, min_new_tokens=STEPS, max_new_tokens=STEPS, pad_token_id=0, eos_token_id=None,
@@ -260,6 +272,105 @@ def decode_limit(opts, binary, work, records):
     return failed
 
 
+def moe_weight_bytes_per_step(c, batch):
+    """Bytes of bf16 weights a Qwen3-MoE decode step of `batch` tokens reads (see --moe): per layer
+    the attention's matrices, the norms and the router, and the experts its tokens chose (expected
+    count under uniform routing; a dense layer of mlp_only_layers reads its whole MLP), then the final
+    norm, the LM head whole and the embedding's rows."""
+    hidden, head_dim = c["hidden_size"], c["head_dim"]
+    q, kv = c["num_attention_heads"] * head_dim, c["num_key_value_heads"] * head_dim
+    experts, k, width = c["num_experts"], c["num_experts_per_tok"], c["moe_intermediate_size"]
+    touched = experts * (1 - (1 - k / experts) ** batch)
+    total = 0.0
+    for layer in range(c["num_hidden_layers"]):
+        total += hidden * (q + 2 * kv) + q * hidden + 2 * hidden + 2 * head_dim
+        sparse = layer not in c.get("mlp_only_layers", []) and (layer + 1) % c.get("decoder_sparse_step", 1) == 0
+        total += experts * hidden + touched * 3 * width * hidden if sparse else 3 * c["intermediate_size"] * hidden
+    return 2 * (total + hidden + c["vocab_size"] * hidden + batch * hidden)
+
+
+def moe_reference(config):
+    """transformers' Qwen3-30B-A3B, random bf16 weights built on the GPU: its figures at MOE_BATCHES."""
+    import torch
+    from transformers import Qwen3MoeConfig, Qwen3MoeForCausalLM
+    fields = {k: v for k, v in config.items() if k not in ("architectures", "torch_dtype", "model_type")}
+    theta = fields.pop("rope_theta")
+    cfg = Qwen3MoeConfig(**fields)
+    rope = getattr(cfg, "rope_parameters", None)
+    if isinstance(rope, dict):
+        rope["rope_theta"] = theta
+        rope.setdefault("rope_type", "default")
+    else:
+        cfg.rope_theta = theta
+    cfg._attn_implementation = "eager"
+    torch.manual_seed(0)
+    default = torch.get_default_dtype()
+    torch.set_default_dtype(torch.bfloat16)
+    try:
+        with torch.device("cuda"):
+            model = Qwen3MoeForCausalLM(cfg).eval()
+    finally:
+        torch.set_default_dtype(default)
+    try:
+        return reference_figures(model, MOE_BATCHES)
+    finally:
+        del model
+        torch.cuda.empty_cache()
+
+
+def moe_bench(opts, binary, work, records):
+    """Qwen3-30B-A3B at full size, ours beside transformers and beside the weight-bandwidth limit (see
+    --moe), into `records`; 0, or 1 if our bench failed."""
+    from check_qwen3 import configs_folder
+    try:
+        config = json.loads((configs_folder(opts.configs_dir, ["30b-a3b"]) / "qwen3-30b-a3b.json").read_text())
+    except FileNotFoundError as e:
+        print(f"bench: {e}", flush=True)
+        return 1
+    label = "qwen3-30b-a3b"
+    bandwidth = copy_bandwidth()
+    t0 = time.time()
+    ref = moe_reference(config)
+    print(f"transformers Qwen3-30B-A3B (random weights on the device): figures in {time.time() - t0:.0f} s", flush=True)
+    folder = work / "qwen3-30b-a3b-config-only"
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "config.json").write_text(json.dumps(config, indent=1) + "\n")
+    out = work / "ours-qwen3-30b-a3b.json"
+    p = subprocess.run([str(binary), "bench", "--model", str(folder), "--random-weights", str(RANDOM_WEIGHTS_SEED),
+                        "--prefill-len", str(PREFILL), "--ttft-len", str(TTFT), "--context", str(CONTEXT), "--steps",
+                        str(STEPS), "--batches", ",".join(map(str, MOE_BATCHES)), "--json", str(out)],
+                       capture_output=True, text=True, timeout=1200)
+    print(p.stdout, p.stderr, sep="", flush=True)
+    if p.returncode != 0 or "no CUDA graph" in p.stderr or "weights: random (seed" not in p.stdout:
+        print(f"bench: cute-cpp-qwen3 bench --random-weights failed on {label}", flush=True)
+        return 1
+    ours = {f["name"] + "|" + f["shape"]: f for f in json.loads(out.read_text())}
+    prefill = ours[f"qwen3 prefill|1 x {PREFILL}"]
+    records.append({"kernel": f"{label} prefill", "shape": f"1 x {PREFILL} (random weights)", "dtype": "bf16",
+                    "ours": prefill["value"], "reference": "transformers eager", "reference_value": ref["prefill"][0],
+                    "unit": "tok/s", "ratio": prefill["value"] / ref["prefill"][0],
+                    "microseconds": prefill["ms"] * 1e3})
+    print(f"{label} prefill {PREFILL}: ours {prefill['value']:.0f} tok/s, transformers {ref['prefill'][0]:.0f}",
+          flush=True)
+    for b in MOE_BATCHES:
+        decode = ours[f"qwen3 decode|batch {b}, context {CONTEXT}"]
+        shape = f"batch {b}, context {CONTEXT} (random weights)"
+        reference = ref[f"decode{b}"][0]
+        records.append({"kernel": f"{label} decode", "shape": shape, "dtype": "bf16", "ours": decode["value"],
+                        "reference": "transformers eager", "reference_value": reference, "unit": "tok/s",
+                        "ratio": decode["value"] / reference, "microseconds": decode["ms"] * 1e3})
+        weights = moe_weight_bytes_per_step(config, b)
+        limit = b * bandwidth / weights
+        records.append({"kernel": f"{label} decode vs weight-bandwidth limit", "shape": shape, "dtype": "bf16",
+                        "ours": decode["value"], "reference": "tokens x copy bandwidth / weight bytes a step",
+                        "reference_value": limit, "unit": "tok/s", "ratio": decode["value"] / limit,
+                        "microseconds": decode["ms"] * 1e3})
+        print(f"{label} decode batch {b}: ours {decode['value']:.0f} tok/s, transformers {reference:.0f}; "
+              f"{weights / 1e9:.2f} GB of weights a step: limit {limit:.0f} tok/s (ours {decode['value'] / limit:.2f})",
+              flush=True)
+    return 0
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--build", required=True)
@@ -271,9 +382,13 @@ def main():
                          "weight-bandwidth limit, with random weights from config.json alone")
     ap.add_argument("--configs-dir", default=None, help="the folder of qwen3-<size>.json (as check_qwen3.py)")
     ap.add_argument("--only-decode-limit", action="store_true", help="skip the Qwen3-8B comparison with transformers")
+    ap.add_argument("--moe", action="store_true", help="Qwen3-30B-A3B at full size (random weights) beside "
+                                                       "transformers and the weight-bandwidth limit")
+    ap.add_argument("--only-moe", action="store_true", help="the --moe figures alone")
     opts = ap.parse_args()
     if opts.only_decode_limit and not opts.decode_limit_configs:
         ap.error("--only-decode-limit needs --decode-limit-configs")
+    opts.moe = opts.moe or opts.only_moe
     if opts.decode_limit_configs:
         from check_qwen3 import family_sizes  # sizes as check_qwen3.py --family takes them
         try:
@@ -284,10 +399,12 @@ def main():
     work = Path(opts.work or tempfile.mkdtemp(prefix="qwen3-bench-"))
     records = []
     failed = 0
-    if not opts.only_decode_limit:
+    if not opts.only_decode_limit and not opts.only_moe:
         failed |= compare_with_transformers(opts, binary, work, records)
-    if opts.decode_limit_configs:
+    if opts.decode_limit_configs and not opts.only_moe:
         failed |= decode_limit(opts, binary, work, records)
+    if opts.moe:
+        failed |= moe_bench(opts, binary, work, records)
     if opts.json:
         Path(opts.json).write_text(json.dumps(records, indent=1) + "\n")
     return failed
