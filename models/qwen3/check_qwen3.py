@@ -46,6 +46,8 @@ batched-generate and the two graphs checks; tiny-yarn the logits check alone):
                            Passes when our rms error against fp32 is at most 2.5x transformers' bf16 one,
                            and our cosine against fp32 at every position is >= 0.999, or >= transformers'
                            own bf16 minimum cosine where that is lower. Both figures and the ratio shown.
+  routing-stats.<ckpt>     (MoE) `logits --routing-stats`: a line for each sparse layer and none for a dense
+                           one, every expert's count, the counts summing to tokens x top-k.
   logits-batched.<ckpt>    the 77-id prompt alone against its rows of the batched run: cosine >= 0.9999.
   greedy.<ckpt>            128 greedy tokens after 40 random ids against transformers' bf16 generate.
                            Two bf16 implementations may part at a near-tie; where they part, the float32
@@ -1032,10 +1034,36 @@ def check_bad_inputs(report, program, work, tiny_spec, tiny, small):
 
 # ---- main ----
 
+ROUTING_LINE = re.compile(r"routing pass (\d+) layer (\d+): (\d+) tokens x top (\d+);.*per expert: ([\d ]+)$")
+
+
+def check_routing_stats(report, program, spec, folder):
+    """`logits --routing-stats`: one line for each sparse layer of the pass (none for a dense one), each
+    expert's count, the counts summing to tokens x top-k."""
+    moe = dict(spec.moe)
+    prompts = logits_prompts(spec)
+    tokens = sum(len(p) for p in prompts)
+    out = program.work / f"routing-{spec.name}.f32"
+    done = program.run_ok(["logits", "--model", folder, "--ids", ids_argument(prompts), "--out", out,
+                           "--routing-stats"])
+    lines = [m for m in map(ROUTING_LINE.match, done.stderr.splitlines()) if m]
+    sparse = [layer for layer in range(spec.layers) if layer not in moe["mlp_only_layers"]
+              and (layer + 1) % moe["decoder_sparse_step"] == 0]
+    layers = [int(m[2]) for m in lines]
+    counts = [[int(c) for c in m[5].split()] for m in lines]
+    ok = (layers == sparse and all(int(m[3]) == tokens and int(m[4]) == moe["num_experts_per_tok"] for m in lines)
+          and all(len(c) == moe["num_experts"] and sum(c) == tokens * moe["num_experts_per_tok"] for c in counts))
+    busiest = max((max(c) for c in counts), default=0)
+    report.check(f"routing-stats.{spec.name}", ok, f"layers {layers} (sparse {sparse}), {tokens} tokens x top "
+                 f"{moe['num_experts_per_tok']} over {moe['num_experts']} experts, busiest expert {busiest}")
+
+
 def run_checks(report, program, spec, folder, ref):
     """One checkpoint's checks: all of them for the toys (tiny-yarn: logits alone); logits, greedy and
     batched generate (with the graphs checks) for the published widths."""
     report.guarded(f"logits.{spec.name}", check_logits, program, spec, folder, ref)
+    if spec.moe:
+        report.guarded(f"routing-stats.{spec.name}", check_routing_stats, program, spec, folder)
     if spec.logits_only:
         return
     if not spec.family:

@@ -44,8 +44,8 @@ constexpr const char* kRuleUsage = "cute-cpp [qwen3.usage]: the command line of 
 constexpr const char* kUsage =
     "usage: cute-cpp-qwen3 generate --model DIR (--prompt TEXT | --chat TEXT | --ids \"1,2;3,4\")\n"
     "                      [--max-new-tokens N] [--temperature T] [--top-k K] [--top-p P] [--seed S]\n"
-    "                      [--ignore-eos] [--max-seq N] [--max-batch N] [--eager] [--no-pdl]\n"
-    "       cute-cpp-qwen3 logits --model DIR --ids \"1,2,3;4,5\" --out FILE [--max-seq N]\n"
+    "                      [--ignore-eos] [--max-seq N] [--max-batch N] [--eager] [--no-pdl] [--routing-stats]\n"
+    "       cute-cpp-qwen3 logits --model DIR --ids \"1,2,3;4,5\" --out FILE [--max-seq N] [--routing-stats]\n"
     "       cute-cpp-qwen3 bench --model DIR [--prefill-len 2048] [--ttft-len 512] [--batches 1,32]\n"
     "                      [--context 512] [--steps 64] [--json FILE] [--eager] [--no-pdl | --no-prefetch]\n"
     "                      [--profile] [--random-weights SEED]\n"
@@ -54,6 +54,8 @@ constexpr const char* kUsage =
     "          dependent launch, on by default)\n"
     "--no-prefetch: the GEMMs do not load their first weight tiles before waiting for the kernel before\n"
     "--profile: after each batch size's decode figure, the time of each phase of a step\n"
+    "--routing-stats: Qwen3-MoE: per pass and layer, the choices each expert received (to stderr;\n"
+    "          decode steps then run eagerly)\n"
     "--random-weights SEED: bench only: DIR needs config.json alone; the weights, at the checkpoint's shapes,\n"
     "          are filled on the device from SEED (the figures do not depend on the values)\n";
 
@@ -96,7 +98,7 @@ struct Args {
 };
 
 Args parse_args(int argc, char** argv) {
-  static const char* const flags[] = {"ignore-eos", "eager", "no-pdl", "no-prefetch", "profile"};
+  static const char* const flags[] = {"ignore-eos", "eager", "no-pdl", "no-prefetch", "profile", "routing-stats"};
   Args a;
   if (argc < 2) throw LoadError(kRuleUsage, std::string("no command\n") + kUsage);
   a.command = argv[1];
@@ -162,6 +164,7 @@ Qwen3Options model_options(const Args& a) {
   o.max_batch = int(a.number("max-batch", 8));
   o.cuda_graphs = !a.has("eager");
   o.programmatic_launch = !a.has("no-pdl");
+  o.routing_stats = a.has("routing-stats");
   return o;
 }
 

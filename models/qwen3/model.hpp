@@ -36,6 +36,10 @@ struct Qwen3Options {
   /// With programmatic_launch: each GEMM loads its first stages' weight tiles before it waits
   /// for the kernel before it (gemm IndependentOperand).
   bool prefetch_weights = true;
+  /// Qwen3-MoE: after each pass, per layer, how many of its tokens' choices each expert received,
+  /// printed to stderr (load imbalance shows); the decode steps run eagerly (a graph holds no
+  /// host read). A debugging aid: each sparse layer waits for the device.
+  bool routing_stats = false;
 };
 
 /// One phase of a decode step as Qwen3Model::profile_decode times it: its launches' time per step,

@@ -340,6 +340,9 @@ class Model final : public Qwen3Model {
   [[nodiscard]] kn::moe::MoeShape moe_shape(std::int64_t tokens) const;
   /// A layer's MLP on normed_ into delta_: the dense SwiGLU FFN, or the MoE block.
   void mlp(LayerWeights const& w, std::int64_t tokens);
+  /// Qwen3Options::routing_stats: the choices each expert of `layer` received in this pass (the MoE
+  /// block's expert offsets in `scratch`), one line to stderr.
+  void print_routing(kn::moe::MoeShape const& s, void* scratch, int layer);
 
   Qwen3Config config_;
   Qwen3Options options_;
@@ -368,6 +371,7 @@ class Model final : public Qwen3Model {
   /// Decode steps' graphs by padded batch size; graphs_off_ after a capture failed. A graph holds
   /// the buffers' addresses: when one moves (buffer_moves_ counts), every graph is recorded again.
   std::map<int, cudaGraphExec_t> graphs_;
+  int routing_pass_ = 0;  ///< forward passes so far, for Qwen3Options::routing_stats
   bool graphs_off_ = false;
   int buffer_moves_ = 0, graphs_recorded_at_ = 0;
   void drop_stale_graphs() {
@@ -489,6 +493,7 @@ Model::Model(const std::filesystem::path& folder, Qwen3Options options, std::opt
   if (hidden_ % 8 != 0 || ffn_ % 8 != 0)
     throw LoadError(kRuleOptions, "hidden_size " + std::to_string(hidden_) + " and intermediate_size " +
                                       std::to_string(ffn_) + " must be multiples of 8 (the GEMMs' 16-byte rows)");
+  if (options_.routing_stats) options_.cuda_graphs = false;  // the statistics read the device each layer
   if (config_.moe) {
     // The MoE block's limits (kernels/moe: moe.shape), before any weight is read.
     kn::moe::MoeShape const s = moe_shape(1);
@@ -725,6 +730,7 @@ void Model::upload(Batch const& batch) {
 /// buffers that grow), so that a decode step can be recorded as a CUDA graph.
 void Model::forward(Batch const& batch, LogitsRows rows) {
   std::int64_t const t = batch.tokens;
+  ++routing_pass_;
   current_residual_ = 0;
   float const eps = float(config_.rms_norm_eps);
   gather_rows(weights_.embed.data(), config_.vocab_size, ids_.data(), delta_.data(), t, hidden_, stream_);
@@ -809,15 +815,38 @@ kn::moe::MoeShape Model::moe_shape(std::int64_t tokens) const {
   return s;
 }
 
+void Model::print_routing(kn::moe::MoeShape const& s, void* scratch, int layer) {
+  auto const base = (reinterpret_cast<std::uintptr_t>(scratch) + 255) / 256 * 256;
+  kn::moe::MoeScratch const m(reinterpret_cast<void*>(base), s);
+  std::vector<std::int32_t> ends(std::size_t(s.experts));
+  cuda_check(cudaMemcpyAsync(ends.data(), m.offsets, ends.size() * sizeof(std::int32_t), cudaMemcpyDeviceToHost,
+                             stream_),
+             "cudaMemcpyAsync(routing)");
+  cuda_check(cudaStreamSynchronize(stream_), "cudaStreamSynchronize(routing)");
+  std::string counts;
+  std::int32_t most = 0, fewest = ends.empty() ? 0 : ends[0], used = 0;
+  for (std::size_t e = 0; e < ends.size(); ++e) {
+    std::int32_t const n = ends[e] - (e == 0 ? 0 : ends[e - 1]);
+    most = std::max(most, n), fewest = std::min(fewest, n), used += n > 0;
+    counts += (e == 0 ? "" : " ") + std::to_string(n);
+  }
+  double const mean = double(s.rows()) / double(s.experts);
+  std::fprintf(stderr, "routing pass %d layer %d: %lld tokens x top %d; %d of %d experts used, most %d (%.2fx the "
+               "mean %.1f), fewest %d; per expert: %s\n", routing_pass_, layer, static_cast<long long>(s.tokens),
+               s.top_k, used, s.experts, most, mean > 0 ? most / mean : 0.0, mean, fewest, counts.c_str());
+}
+
 void Model::mlp(LayerWeights const& w, std::int64_t t) {
   if (w.sparse()) {
     // Router, softmax and top-k, the experts through the grouped GEMMs, the weighted combine: all on
     // the device, so a decode step's graph records it like the dense layers.
     kn::moe::MoeShape const s = moe_shape(t);
     std::size_t const bytes = kn::moe::moe_scratch_bytes(s);
+    void* const scratch = moe_workspace_.ensure(bytes, stream_);
     kn::moe::moe_layer(normed_.data(), {w.router.data(), w.experts_gate_up.data(), w.experts_down.data()}, s,
-                       delta_.data(), moe_workspace_.ensure(bytes, stream_), stream_);
+                       delta_.data(), scratch, stream_);
     mark("moe block");
+    if (options_.routing_stats) print_routing(s, scratch, int(&w - weights_.layers.data()));
   } else if (t <= kSkinnyRows) {
     // A few rows: the gate-up product through the swapped skinny GEMM, then SwiGLU.
     linear(normed_.data(), w.gate_up.data(), gate_up_.data(), t, 2 * std::int64_t(ffn_), hidden_);
