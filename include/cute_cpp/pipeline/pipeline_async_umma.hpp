@@ -17,6 +17,7 @@
 #include <cute_cpp/pipeline/pipeline_state.hpp>
 #include <cute_cpp/pipeline/stage_barriers.hpp>
 #include <cute_cpp/pipeline/umma_cta_pair.hpp>
+#include <cute_cpp/pipeline/umma_stage_ring.hpp>
 #include <cute_cpp/pipeline/wait.hpp>
 
 #include <cstdint>
@@ -33,33 +34,18 @@ namespace cute_cpp {
 
 /// A thread-filled, UMMA-drained ring of Stages buffers (see the file comment).
 template <int Stages, int ProducerArrivals, int CtaGroup = 1, int ClusterSize = CtaGroup>
-struct PipelineAsyncUmma {
-  static_assert(diag::pipeline_stages<Stages>::ok && diag::umma_pipeline_cluster<CtaGroup, ClusterSize>::ok &&
-                diag::pipeline_async_arrivals<ProducerArrivals, 1>::ok);
-  static constexpr int stages = Stages;
-  static constexpr int cta_group = CtaGroup;
-  static constexpr int cluster_size = ClusterSize;
+struct PipelineAsyncUmma
+    : detail::UmmaStageRing<Stages, CtaGroup, ClusterSize, ProducerArrivals * CtaGroup, 1> {
+  using Ring = detail::UmmaStageRing<Stages, CtaGroup, ClusterSize, ProducerArrivals * CtaGroup, 1>;
+  static_assert(diag::pipeline_async_arrivals<ProducerArrivals, 1>::ok);
+  using typename Ring::Pair;
+  using typename Ring::State;
+  using Ring::cta_rank;
+  using Ring::storage;
+  /// One CTA's producer arrivals; the leader's full barrier counts both CTAs' of a pair.
   static constexpr int producer_arrivals = ProducerArrivals;
-  /// The leader's full barrier counts both CTAs' producers of a pair.
-  static constexpr int full_arrivals = ProducerArrivals * CtaGroup;
-  static constexpr int empty_arrivals = 1;
-  using Pair = UmmaCtaPair<CtaGroup>;
-  using State = PipelineState<Stages>;
-
-  /// The barriers, placed in shared memory by the kernel.
-  using SharedStorage = detail::StageBarriers<Stages>;
-
-  SharedStorage* storage;
-  /// This CTA's rank in its cluster (arch::block_rank_in_cluster()); 0 without a cluster.
-  std::uint32_t cta_rank = 0;
-
-  /// Whether this CTA's MMA thread consumes (the leader of a pair).
-  CUTE_CPP_HD constexpr bool is_leader_cta() const { return Pair::is_leader(cta_rank); }
 
 #if defined(__CUDACC__)
-  /// Initialises every barrier; one thread calls it, then the CTA (or cluster) synchronises.
-  static __device__ __forceinline__ void init(SharedStorage& s) { s.init(full_arrivals, empty_arrivals); }
-
   /// Waits until this CTA's part of state's stage may be rewritten.
   __device__ __forceinline__ void producer_acquire(State const& state) const {
     detail::pipeline_wait(&storage->empty[state.index()], state.phase(), "PipelineAsyncUmma", "empty", state.index());
@@ -85,12 +71,7 @@ struct PipelineAsyncUmma {
   }
   /// The MMA thread releases state's stage once its MMAs complete (both CTAs' in a pair).
   __device__ __forceinline__ void consumer_release(State const& state) const {
-    std::uint64_t* const empty = &storage->empty[state.index()];
-    if constexpr (CtaGroup == 1) {
-      arch::umma_arrive<1>(empty);
-    } else {
-      arch::umma_arrive_multicast<2>(empty, Pair::mask(cta_rank));
-    }
+    this->umma_commit(&storage->empty[state.index()]);
   }
 
  private:

@@ -19,6 +19,7 @@
 #include <cute_cpp/pipeline/pipeline_state.hpp>
 #include <cute_cpp/pipeline/stage_barriers.hpp>
 #include <cute_cpp/pipeline/umma_cta_pair.hpp>
+#include <cute_cpp/pipeline/umma_stage_ring.hpp>
 #include <cute_cpp/pipeline/wait.hpp>
 
 #include <cstdint>
@@ -35,34 +36,19 @@ namespace cute_cpp {
 /// A TMA-fed, UMMA-drained ring of Stages buffers (see the file comment).
 template <int Stages, std::uint32_t TxBytesPerCta, int CtaGroup = 1, int ClusterSize = CtaGroup,
           int ConsumerArrivals = 1>
-struct PipelineTmaUmma {
-  static_assert(diag::pipeline_stages<Stages>::ok && diag::umma_pipeline_cluster<CtaGroup, ClusterSize>::ok &&
-                diag::umma_pipeline_tx_bytes<TxBytesPerCta, CtaGroup>::ok &&
+struct PipelineTmaUmma : detail::UmmaStageRing<Stages, CtaGroup, ClusterSize, 1, ConsumerArrivals> {
+  using Ring = detail::UmmaStageRing<Stages, CtaGroup, ClusterSize, 1, ConsumerArrivals>;
+  static_assert(diag::umma_pipeline_tx_bytes<TxBytesPerCta, CtaGroup>::ok &&
                 diag::umma_pipeline_consumer_arrivals<ConsumerArrivals, CtaGroup, ClusterSize>::ok);
-  static constexpr int stages = Stages;
-  static constexpr int cta_group = CtaGroup;
-  static constexpr int cluster_size = ClusterSize;
+  using typename Ring::Pair;
+  using typename Ring::State;
+  using Ring::cta_rank;
+  using Ring::is_leader_cta;
+  using Ring::storage;
   /// The bytes the leader's producer arms a stage's full barrier with: the whole group's loads.
   static constexpr std::uint32_t tx_bytes = TxBytesPerCta * CtaGroup;
-  static constexpr int full_arrivals = 1;
-  static constexpr int empty_arrivals = ConsumerArrivals;
-  using Pair = UmmaCtaPair<CtaGroup>;
-  using State = PipelineState<Stages>;
-
-  /// The barriers, placed in shared memory by the kernel.
-  using SharedStorage = detail::StageBarriers<Stages>;
-
-  SharedStorage* storage;
-  /// This CTA's rank in its cluster (arch::block_rank_in_cluster()); 0 without a cluster.
-  std::uint32_t cta_rank = 0;
-
-  /// Whether this CTA arms the full barriers and issues the MMAs.
-  CUTE_CPP_HD constexpr bool is_leader_cta() const { return Pair::is_leader(cta_rank); }
 
 #if defined(__CUDACC__)
-  /// Initialises every barrier; one thread calls it, then the CTA (or cluster) synchronises.
-  static __device__ __forceinline__ void init(SharedStorage& s) { s.init(full_arrivals, empty_arrivals); }
-
   /// Waits until this CTA's part of state's stage may be refilled (both CTAs of a pair wait).
   __device__ __forceinline__ void producer_acquire(State const& state) const {
     detail::pipeline_wait(&storage->empty[state.index()], state.phase(), "PipelineTmaUmma", "empty", state.index());
@@ -92,12 +78,7 @@ struct PipelineTmaUmma {
   /// The MMA thread releases state's stage once its MMAs complete: a tcgen05.commit onto this
   /// CTA's empty barrier, or, in a pair, onto both CTAs' (multicast).
   __device__ __forceinline__ void consumer_release(State const& state) const {
-    std::uint64_t* const empty = &storage->empty[state.index()];
-    if constexpr (CtaGroup == 1) {
-      arch::umma_arrive<1>(empty);
-    } else {
-      arch::umma_arrive_multicast<2>(empty, Pair::mask(cta_rank));
-    }
+    this->umma_commit(&storage->empty[state.index()]);
   }
   /// As above, onto the empty barriers of every CTA in `cta_mask` (bit r = cluster rank r): the
   /// CTAs whose multicast loads wrote the stage this MMA read.

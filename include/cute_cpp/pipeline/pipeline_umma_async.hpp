@@ -19,6 +19,7 @@
 #include <cute_cpp/pipeline/pipeline_state.hpp>
 #include <cute_cpp/pipeline/stage_barriers.hpp>
 #include <cute_cpp/pipeline/umma_cta_pair.hpp>
+#include <cute_cpp/pipeline/umma_stage_ring.hpp>
 #include <cute_cpp/pipeline/wait.hpp>
 
 #include <cstdint>
@@ -34,33 +35,18 @@ namespace cute_cpp {
 
 /// A UMMA-filled, thread-drained ring of accumulator stages (see the file comment).
 template <int Stages, int ConsumerArrivals, int CtaGroup = 1, int ClusterSize = CtaGroup>
-struct PipelineUmmaAsync {
-  static_assert(diag::pipeline_stages<Stages>::ok && diag::umma_pipeline_cluster<CtaGroup, ClusterSize>::ok &&
-                diag::pipeline_async_arrivals<1, ConsumerArrivals>::ok);
-  static constexpr int stages = Stages;
-  static constexpr int cta_group = CtaGroup;
-  static constexpr int cluster_size = ClusterSize;
+struct PipelineUmmaAsync
+    : detail::UmmaStageRing<Stages, CtaGroup, ClusterSize, 1, ConsumerArrivals * CtaGroup> {
+  using Ring = detail::UmmaStageRing<Stages, CtaGroup, ClusterSize, 1, ConsumerArrivals * CtaGroup>;
+  static_assert(diag::pipeline_async_arrivals<1, ConsumerArrivals>::ok);
+  using typename Ring::Pair;
+  using typename Ring::State;
+  using Ring::cta_rank;
+  using Ring::storage;
+  /// One CTA's epilogue arrivals; the leader's empty barrier counts both CTAs' of a pair.
   static constexpr int consumer_arrivals = ConsumerArrivals;
-  static constexpr int full_arrivals = 1;
-  /// The leader's empty barrier counts both CTAs' epilogues of a pair.
-  static constexpr int empty_arrivals = ConsumerArrivals * CtaGroup;
-  using Pair = UmmaCtaPair<CtaGroup>;
-  using State = PipelineState<Stages>;
-
-  /// The barriers, placed in shared memory by the kernel.
-  using SharedStorage = detail::StageBarriers<Stages>;
-
-  SharedStorage* storage;
-  /// This CTA's rank in its cluster (arch::block_rank_in_cluster()); 0 without a cluster.
-  std::uint32_t cta_rank = 0;
-
-  /// Whether this CTA's MMA thread produces (the leader of a pair).
-  CUTE_CPP_HD constexpr bool is_leader_cta() const { return Pair::is_leader(cta_rank); }
 
 #if defined(__CUDACC__)
-  /// Initialises every barrier; one thread calls it, then the CTA (or cluster) synchronises.
-  static __device__ __forceinline__ void init(SharedStorage& s) { s.init(full_arrivals, empty_arrivals); }
-
   /// The MMA thread waits until state's accumulator stage may be overwritten.
   __device__ __forceinline__ void producer_acquire(State const& state) const {
     detail::pipeline_wait(&storage->empty[state.index()], state.phase(), "PipelineUmmaAsync", "empty", state.index());
@@ -69,12 +55,7 @@ struct PipelineUmmaAsync {
   /// The MMA thread commits state's stage: its full barrier (both CTAs' in a pair) completes
   /// when every MMA this thread issued has.
   __device__ __forceinline__ void producer_commit(State const& state) const {
-    std::uint64_t* const full = &storage->full[state.index()];
-    if constexpr (CtaGroup == 1) {
-      arch::umma_arrive<1>(full);
-    } else {
-      arch::umma_arrive_multicast<2>(full, Pair::mask(cta_rank));
-    }
+    this->umma_commit(&storage->full[state.index()]);
   }
 
   /// Waits until state's accumulator stage holds its results.
