@@ -8,7 +8,8 @@
 #include <unordered_map>  // std::unordered_map
 #include <utility>        // std::pair
 
-#include "models/common/error.hpp"  // LoadError
+#include "models/common/config_reader.hpp"  // ConfigReader, the config rules
+#include "models/common/error.hpp"          // LoadError
 
 namespace cute_cpp::models {
 
@@ -25,11 +26,6 @@ constexpr char kRuleTensorUnlisted[] =
     "cute-cpp [checkpoint.tensor-unlisted]: every tensor in a shard must be listed in the index";
 constexpr char kRuleDuplicateTensor[] = "cute-cpp [checkpoint.duplicate-tensor]: a tensor may be in only one shard";
 constexpr char kRuleMissing[] = "cute-cpp [checkpoint.missing]: a tensor looked up by name must be in the checkpoint";
-constexpr char kRuleModelType[] =
-    "cute-cpp [config.model-type]: the config's model_type must be the model being loaded";
-constexpr char kRuleValue[] = "cute-cpp [config.value]: a config field must hold a value the decoder supports";
-constexpr char kRuleUnsupported[] =
-    "cute-cpp [config.unsupported]: the config asks for a feature the decoder does not implement";
 
 constexpr char kSingle[] = "model.safetensors";
 constexpr char kIndex[] = "model.safetensors.index.json";
@@ -137,18 +133,19 @@ std::optional<YarnScaling> parse_rope_type(const Qwen3Config& c, const Json& rop
   if (type == nullptr) type = rope.find("type");
   if (auto const* partial = rope.find("partial_rotary_factor");
       partial != nullptr && !partial->is_null() && partial->as_double() != 1.0)
-    throw LoadError(kRuleUnsupported, where + " has \"partial_rotary_factor\" " + std::to_string(partial->as_double()) +
-                                          "; the decoder rotates whole heads (1)");
+    throw LoadError(kRuleConfigUnsupported, where + " has \"partial_rotary_factor\" " +
+                                                std::to_string(partial->as_double()) +
+                                                "; the decoder rotates whole heads (1)");
   // NOTE: transformers takes a rope_parameters without a type as plain RoPE (and writes the type
   // itself); a rope_scaling without one is refused rather than guessed at.
   if (type == nullptr && key == "rope_parameters") return std::nullopt;
   if (type == nullptr)
-    throw LoadError(kRuleUnsupported, where + " has no \"rope_type\"; the decoder implements plain RoPE "
+    throw LoadError(kRuleConfigUnsupported, where + " has no \"rope_type\"; the decoder implements plain RoPE "
                                               "(\"default\") and YaRN (\"yarn\")");
   std::string const& name = type->as_string();
   if (name == "default") return std::nullopt;
   if (name != "yarn")
-    throw LoadError(kRuleUnsupported, where + " has \"rope_type\" " + in_quotes(name) +
+    throw LoadError(kRuleConfigUnsupported, where + " has \"rope_type\" " + in_quotes(name) +
                                           "; the decoder implements plain RoPE (\"default\") and YaRN (\"yarn\")");
 
   // transformers 5's _compute_yarn_parameters: the factor as written (derived from the lengths only
@@ -161,7 +158,7 @@ std::optional<YarnScaling> parse_rope_type(const Qwen3Config& c, const Json& rop
   };
   auto const positive = [&](std::string_view field, double v) {
     if (!(v > 0))
-      throw LoadError(kRuleValue, where + " " + in_quotes(field) + " is " + std::to_string(v) +
+      throw LoadError(kRuleConfigValue, where + " " + in_quotes(field) + " is " + std::to_string(v) +
                                       ", expected a positive number");
     return v;
   };
@@ -169,13 +166,13 @@ std::optional<YarnScaling> parse_rope_type(const Qwen3Config& c, const Json& rop
   if (auto const* original = rope.find("original_max_position_embeddings")) {
     y.original_max_position_embeddings = original->as_int();
     if (y.original_max_position_embeddings <= 0)
-      throw LoadError(kRuleValue, where + " \"original_max_position_embeddings\" is " +
+      throw LoadError(kRuleConfigValue, where + " \"original_max_position_embeddings\" is " +
                                       std::to_string(y.original_max_position_embeddings) +
                                       ", expected a positive integer");
   }
   auto const* factor = rope.find("factor");
   if (factor == nullptr)
-    throw LoadError(kRuleValue, where + " is of type \"yarn\" and has no \"factor\"; YaRN needs one "
+    throw LoadError(kRuleConfigValue, where + " is of type \"yarn\" and has no \"factor\"; YaRN needs one "
                                         "(Qwen's 131072-token setting: 4.0)");
   y.factor = factor->is_null() ? double(c.max_position_embeddings) / double(y.original_max_position_embeddings)
                                : positive("factor", factor->as_double());
@@ -189,30 +186,20 @@ std::optional<YarnScaling> parse_rope_type(const Qwen3Config& c, const Json& rop
 }
 
 // The MoE fields of a qwen3_moe config (parse_qwen3_config's contract).
-Qwen3MoeConfig parse_moe(const Json& config, std::int64_t layers) {
-  std::string const& file = config.source();
-  auto const integer = [&](std::string_view key, std::int64_t lo, std::int64_t hi, std::string_view range) {
-    std::int64_t const v = config.at(key).as_int();
-    if (v < lo || v > hi)
-      throw LoadError(kRuleValue, file + ": " + in_quotes(key) + " is " + std::to_string(v) + ", expected " +
-                                      std::string(range));
-    return v;
-  };
-  constexpr std::int64_t any = std::int64_t(1) << 62;
+Qwen3MoeConfig parse_moe(const ConfigReader& r, std::int64_t layers) {
   Qwen3MoeConfig m;
-  m.num_experts = integer("num_experts", 1, any, "a positive integer");
-  m.num_experts_per_tok = integer("num_experts_per_tok", 1, m.num_experts,
-                                  "1 to \"num_experts\" (" + std::to_string(m.num_experts) + ")");
-  m.moe_intermediate_size = integer("moe_intermediate_size", 1, any, "a positive integer");
-  if (auto const* v = config.find("norm_topk_prob"); v != nullptr && !v->is_null()) m.norm_topk_prob = v->as_bool();
-  if (config.find("decoder_sparse_step") != nullptr)
-    m.decoder_sparse_step = integer("decoder_sparse_step", 1, any, "a positive integer");
-  if (auto const* v = config.find("mlp_only_layers"); v != nullptr && !v->is_null()) {
+  m.num_experts = r.positive_int("num_experts");
+  m.num_experts_per_tok = r.int_in("num_experts_per_tok", 1, m.num_experts,
+                                   "1 to \"num_experts\" (" + std::to_string(m.num_experts) + ")");
+  m.moe_intermediate_size = r.positive_int("moe_intermediate_size");
+  m.norm_topk_prob = r.boolean("norm_topk_prob", false);
+  if (r.json().find("decoder_sparse_step") != nullptr) m.decoder_sparse_step = r.positive_int("decoder_sparse_step");
+  if (auto const* v = r.optional("mlp_only_layers")) {
     for (Json const& layer : v->as_array()) {
       std::int64_t const i = layer.as_int();
       if (i < 0 || i >= layers)
-        throw LoadError(kRuleValue, file + ": \"mlp_only_layers\" holds " + std::to_string(i) +
-                                        ", expected layer indices 0 to " + std::to_string(layers - 1));
+        r.fail(kRuleConfigValue, "\"mlp_only_layers\" holds " + std::to_string(i) + ", expected layer indices 0 to " +
+                               std::to_string(layers - 1));
       m.mlp_only_layers.push_back(i);
     }
   }
@@ -238,37 +225,24 @@ Qwen3Config parse_qwen3_config(const Json& config) {
   Qwen3Config c;
   c.model_type = config.at("model_type").as_string();
   if (c.model_type != "qwen3" && c.model_type != "qwen3_moe")
-    throw LoadError(kRuleModelType, file + ": \"model_type\" is " + in_quotes(c.model_type) +
+    throw LoadError(kRuleConfigModelType, file + ": \"model_type\" is " + in_quotes(c.model_type) +
                                         ", expected \"qwen3\" or \"qwen3_moe\"");
 
-  auto positive = [&](std::string_view key) {
-    std::int64_t const v = config.at(key).as_int();
-    if (v <= 0)
-      throw LoadError(kRuleValue,
-                      file + ": " + in_quotes(key) + " is " + std::to_string(v) + ", expected a positive integer");
-    return v;
-  };
-  c.hidden_size = positive("hidden_size");
-  c.intermediate_size = positive("intermediate_size");
-  c.num_hidden_layers = positive("num_hidden_layers");
-  c.num_attention_heads = positive("num_attention_heads");
-  c.num_key_value_heads = positive("num_key_value_heads");
-  c.head_dim = positive("head_dim");
-  c.vocab_size = positive("vocab_size");
-  c.max_position_embeddings = positive("max_position_embeddings");
+  ConfigReader const r(config);
+  c.hidden_size = r.positive_int("hidden_size");
+  c.intermediate_size = r.positive_int("intermediate_size");
+  c.num_hidden_layers = r.positive_int("num_hidden_layers");
+  c.num_attention_heads = r.positive_int("num_attention_heads");
+  c.num_key_value_heads = r.positive_int("num_key_value_heads");
+  c.head_dim = r.positive_int("head_dim");
+  c.vocab_size = r.positive_int("vocab_size");
+  c.max_position_embeddings = r.positive_int("max_position_embeddings");
   if (c.num_attention_heads % c.num_key_value_heads != 0)
-    throw LoadError(kRuleValue, file + ": \"num_attention_heads\" (" + std::to_string(c.num_attention_heads) +
+    throw LoadError(kRuleConfigValue, file + ": \"num_attention_heads\" (" + std::to_string(c.num_attention_heads) +
                                     ") is not a multiple of \"num_key_value_heads\" (" +
                                     std::to_string(c.num_key_value_heads) + ")");
 
-  auto positive_real = [&](std::string_view key) {
-    double const v = config.at(key).as_double();
-    if (!(v > 0))
-      throw LoadError(kRuleValue,
-                      file + ": " + in_quotes(key) + " is " + std::to_string(v) + ", expected a positive number");
-    return v;
-  };
-  c.rms_norm_eps = positive_real("rms_norm_eps");
+  c.rms_norm_eps = r.positive_real("rms_norm_eps");
   // NOTE: transformers 5 writes RoPE's settings as "rope_parameters": {"rope_theta": ..., "rope_type":
   // "default"} where the published configs have a top-level "rope_theta"; either is read. An empty
   // object counts as absent, as it does in transformers (an empty dict is false).
@@ -280,18 +254,18 @@ Qwen3Config parse_qwen3_config(const Json& config) {
   auto const* rope_parameters = rope_object("rope_parameters");
   auto const* rope_scaling = rope_object("rope_scaling");
   if (rope_parameters == nullptr || config.find("rope_theta") != nullptr) {
-    c.rope_theta = positive_real("rope_theta");
+    c.rope_theta = r.positive_real("rope_theta");
   } else {
     double const theta = rope_parameters->at("rope_theta").as_double();
     if (!(theta > 0))
-      throw LoadError(kRuleValue, file + ": \"rope_parameters\" \"rope_theta\" is " + std::to_string(theta) +
+      throw LoadError(kRuleConfigValue, file + ": \"rope_parameters\" \"rope_theta\" is " + std::to_string(theta) +
                                       ", expected a positive number");
     c.rope_theta = theta;
   }
   for (auto const& [key, rope] : {std::pair{"rope_parameters", rope_parameters}, std::pair{"rope_scaling", rope_scaling}}) {
     if (rope == nullptr) continue;
     if (auto const* theta = rope->find("rope_theta"); theta != nullptr && theta->as_double() != c.rope_theta)
-      throw LoadError(kRuleValue, file + ": \"rope_theta\" is " + std::to_string(c.rope_theta) + " but " +
+      throw LoadError(kRuleConfigValue, file + ": \"rope_theta\" is " + std::to_string(c.rope_theta) + " but " +
                                       in_quotes(key) + " has " + std::to_string(theta->as_double()));
   }
   // NOTE: optional, false when absent: transformers writes a config's fields that differ from its
@@ -300,17 +274,7 @@ Qwen3Config parse_qwen3_config(const Json& config) {
   if (auto const* tie = config.find("tie_word_embeddings")) c.tie_word_embeddings = tie->as_bool();
   if (auto const* bias = config.find("attention_bias")) c.attention_bias = bias->as_bool();
 
-  // NOTE: transformers >= 4.56 writes "dtype" where older versions wrote "torch_dtype".
-  auto const* torch_dtype = config.find("torch_dtype");
-  auto const* dtype = config.find("dtype");
-  if (torch_dtype == nullptr && dtype == nullptr) (void)config.at("torch_dtype");  // the json.missing error
-  c.torch_dtype = (torch_dtype != nullptr ? torch_dtype : dtype)->as_string();
-  if (torch_dtype != nullptr && dtype != nullptr && dtype->as_string() != c.torch_dtype)
-    throw LoadError(kRuleValue, file + ": \"torch_dtype\" is " + in_quotes(c.torch_dtype) + " but \"dtype\" is " +
-                                    in_quotes(dtype->as_string()));
-  if (c.torch_dtype != "bfloat16" && c.torch_dtype != "float16" && c.torch_dtype != "float32")
-    throw LoadError(kRuleValue, file + ": \"torch_dtype\" is " + in_quotes(c.torch_dtype) +
-                                    ", expected \"bfloat16\", \"float16\" or \"float32\"");
+  c.torch_dtype = r.torch_dtype();
 
   // RoPE's type: plain RoPE may also be spelled as a rope_scaling of type "default" (transformers 5
   // writes one); YaRN is a rope_scaling (as Qwen documents it) or rope_parameters of type "yarn".
@@ -318,14 +282,16 @@ Qwen3Config parse_qwen3_config(const Json& config) {
   if (rope_parameters != nullptr) from_parameters = parse_rope_type(c, *rope_parameters, "rope_parameters");
   if (rope_scaling != nullptr) from_scaling = parse_rope_type(c, *rope_scaling, "rope_scaling");
   if (rope_parameters != nullptr && rope_scaling != nullptr && from_parameters != from_scaling)
-    throw LoadError(kRuleValue, file + ": \"rope_scaling\" and \"rope_parameters\" describe different RoPE settings "
-                                       "(transformers 5 would read \"rope_scaling\" alone); give one of them");
+    throw LoadError(kRuleConfigValue, file +
+                                          ": \"rope_scaling\" and \"rope_parameters\" describe different RoPE "
+                                          "settings (transformers 5 would read \"rope_scaling\" alone); give one of them");
   c.yarn = rope_scaling != nullptr ? from_scaling : from_parameters;
   if (auto const* partial = config.find("partial_rotary_factor"); partial != nullptr && !partial->is_null() &&
                                                                    partial->as_double() != 1.0)
-    throw LoadError(kRuleUnsupported, file + ": \"partial_rotary_factor\" is " + std::to_string(partial->as_double()) +
-                                          "; the decoder rotates whole heads (1)");
-  if (c.model_type == "qwen3_moe") c.moe = parse_moe(config, c.num_hidden_layers);
+    throw LoadError(kRuleConfigUnsupported, file + ": \"partial_rotary_factor\" is " +
+                                                std::to_string(partial->as_double()) +
+                                                "; the decoder rotates whole heads (1)");
+  if (c.model_type == "qwen3_moe") c.moe = parse_moe(r, c.num_hidden_layers);
   return c;
 }
 

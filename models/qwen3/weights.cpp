@@ -4,12 +4,12 @@
 // modeling_qwen3.py (Qwen3ForCausalLM, Qwen3Attention, Qwen3MLP, Qwen3RMSNorm).
 #include "models/qwen3/weights.hpp"
 
-#include <algorithm>  // std::sort, std::lower_bound
+#include <algorithm>  // std::min
 #include <charconv>   // std::from_chars
 #include <cstring>    // std::memcpy, std::memcmp
-#include <numeric>    // std::iota
 
-#include "models/common/error.hpp"  // LoadError, in_quotes
+#include "models/common/config_reader.hpp"  // kRuleConfigUnsupported
+#include "models/common/error.hpp"          // LoadError, in_quotes
 
 namespace cute_cpp::models {
 
@@ -26,39 +26,9 @@ constexpr char kRuleTensorUnexpected[] =
 constexpr char kRulePack[] =
     "cute-cpp [qwen3.pack]: the tensors packed into a fused weight must be 2-D with one dtype and the same columns "
     "(gate and up: the same shape, rows a multiple of 8), and the output must be exactly their size";
-constexpr char kRuleUnsupported[] =
-    "cute-cpp [config.unsupported]: the config asks for a feature the decoder does not implement";
-constexpr char kRuleValue[] = "cute-cpp [config.value]: a config field must hold a value the decoder supports";
-
 constexpr char kEmbed[] = "model.embed_tokens.weight";
 constexpr char kFinalNorm[] = "model.norm.weight";
 constexpr char kLmHead[] = "lm_head.weight";
-
-std::string shape_text(std::span<const std::int64_t> shape) {
-  std::string s = "[";
-  for (std::size_t i = 0; i < shape.size(); ++i) s += (i ? ", " : "") + std::to_string(shape[i]);
-  return s + "]";
-}
-
-std::uint64_t bytes_of(std::span<const std::int64_t> shape, Dtype dtype) {
-  std::uint64_t n = 1;
-  for (auto const e : shape) n *= static_cast<std::uint64_t>(e);
-  return n * static_cast<std::uint64_t>(dtype_bits(dtype)) / 8;
-}
-
-/// The file of the checkpoint that holds `t` (its shard's file name).
-std::string file_of(const Checkpoint& checkpoint, const TensorInfo& t) {
-  for (auto const& shard : checkpoint.shards())
-    if (shard.find(t.name) == &t) return shard.path().filename().string();
-  return checkpoint.folder().string();
-}
-
-/// Where a missing tensor was looked for: the single file, or the index and its shards.
-std::string looked_in(const Checkpoint& checkpoint) {
-  if (checkpoint.shards().size() == 1 && checkpoint.shards()[0].path().filename() == "model.safetensors")
-    return "model.safetensors";
-  return "any of the " + std::to_string(checkpoint.shards().size()) + " shards of model.safetensors.index.json";
-}
 
 // transformers registers inv_freq as a non-persistent buffer; exports from before that saved it.
 bool is_rotary_buffer(std::string_view name) { return name.ends_with("rotary_emb.inv_freq"); }
@@ -78,14 +48,6 @@ std::string unexpected_hint(std::string_view name, const Qwen3Config& c) {
       return "; config.json has attention_bias false";
   }
   return "";
-}
-
-Dtype dtype_of(const Qwen3Config& c) {
-  if (c.torch_dtype == "bfloat16") return Dtype::BF16;
-  if (c.torch_dtype == "float16") return Dtype::F16;
-  if (c.torch_dtype == "float32") return Dtype::F32;
-  throw LoadError(kRuleValue, "config.json: \"torch_dtype\" is " + in_quotes(c.torch_dtype) +
-                                  ", expected \"bfloat16\", \"float16\" or \"float32\"");
 }
 
 /// Rows and bytes per row of a 2-D tensor for the packers.
@@ -110,12 +72,13 @@ void check_out(std::span<std::byte> out, std::uint64_t expected, std::string_vie
 
 // ---- Qwen3WeightManifest ----
 
-Qwen3WeightManifest::Qwen3WeightManifest(const Qwen3Config& config) : config_(config), dtype_(dtype_of(config)) {
+Qwen3WeightManifest::Qwen3WeightManifest(const Qwen3Config& config)
+    : config_(config), dtype_(dtype_of_torch_dtype(config.torch_dtype)) {
   // NOTE: transformers gives q/k/v/o_proj a bias when attention_bias is set; no Qwen3 release sets
   // it, and the fused QKV GEMM has no bias epilogue, so such a config is refused up front rather
   // than loaded with its biases dropped.
   if (config.attention_bias)
-    throw LoadError(kRuleUnsupported,
+    throw LoadError(kRuleConfigUnsupported,
                     "config.json: \"attention_bias\" is true; the Qwen3 decoder has no attention projection biases");
   auto const hidden = config.hidden_size;
   auto const q_rows = config.num_attention_heads * config.head_dim;
@@ -123,8 +86,7 @@ Qwen3WeightManifest::Qwen3WeightManifest(const Qwen3Config& config) : config_(co
   auto const inter = config.intermediate_size;
 
   auto add = [&](std::string name, std::vector<std::int64_t> shape, std::string_view dims) {
-    tensors_.push_back({std::move(name), std::move(shape), dims});
-    return tensors_.back().name;
+    return list_.add({std::move(name), std::move(shape), dims, dtype_, std::nullopt, {}});
   };
   add(kEmbed, {config.vocab_size, hidden}, "[vocab_size, hidden_size]");
   for (std::int64_t i = 0; i < config.num_hidden_layers; ++i) {
@@ -159,17 +121,7 @@ Qwen3WeightManifest::Qwen3WeightManifest(const Qwen3Config& config) : config_(co
   add(kFinalNorm, {hidden}, "[hidden_size]");
   if (!config.tie_word_embeddings) add(kLmHead, {config.vocab_size, hidden}, "[vocab_size, hidden_size]");
 
-  for (auto const& t : tensors_) total_bytes_ += bytes_of(t.shape, dtype_);
-  by_name_.resize(tensors_.size());
-  std::iota(by_name_.begin(), by_name_.end(), std::size_t{0});
-  std::sort(by_name_.begin(), by_name_.end(),
-            [&](std::size_t a, std::size_t b) { return tensors_[a].name < tensors_[b].name; });
-}
-
-const ExpectedTensor* Qwen3WeightManifest::find(std::string_view name) const noexcept {
-  auto const it = std::lower_bound(by_name_.begin(), by_name_.end(), name,
-                                   [&](std::size_t i, std::string_view n) { return tensors_[i].name < n; });
-  return it != by_name_.end() && tensors_[*it].name == name ? &tensors_[*it] : nullptr;
+  list_.index();
 }
 
 std::array<std::int64_t, 2> Qwen3WeightManifest::qkv_shape() const noexcept {
@@ -185,41 +137,27 @@ std::array<std::int64_t, 3> Qwen3WeightManifest::experts_down_shape() const noex
   return {config_.moe->num_experts, config_.hidden_size, config_.moe->moe_intermediate_size};
 }
 std::uint64_t Qwen3WeightManifest::experts_gate_up_bytes() const noexcept {
-  return bytes_of(experts_gate_up_shape(), dtype_);
+  return tensor_bytes(experts_gate_up_shape(), dtype_);
 }
 std::uint64_t Qwen3WeightManifest::experts_down_bytes() const noexcept {
-  return bytes_of(experts_down_shape(), dtype_);
+  return tensor_bytes(experts_down_shape(), dtype_);
 }
-std::uint64_t Qwen3WeightManifest::qkv_bytes() const noexcept { return bytes_of(qkv_shape(), dtype_); }
-std::uint64_t Qwen3WeightManifest::gate_up_bytes() const noexcept { return bytes_of(gate_up_shape(), dtype_); }
+std::uint64_t Qwen3WeightManifest::qkv_bytes() const noexcept { return tensor_bytes(qkv_shape(), dtype_); }
+std::uint64_t Qwen3WeightManifest::gate_up_bytes() const noexcept { return tensor_bytes(gate_up_shape(), dtype_); }
 
 void Qwen3WeightManifest::validate(const Checkpoint& checkpoint) const {
-  auto check = [&](const TensorInfo& t, const std::vector<std::int64_t>& shape, std::string_view dims) {
-    if (t.shape != shape)
-      throw LoadError(kRuleTensorShape, file_of(checkpoint, t) + ": tensor " + in_quotes(t.name) + " has shape " +
-                                            shape_text(t.shape) + ", expected " + shape_text(shape) + " = " +
-                                            std::string(dims));
-    if (t.dtype != dtype_)
-      throw LoadError(kRuleTensorDtype, file_of(checkpoint, t) + ": tensor " + in_quotes(t.name) + " is " +
-                                            std::string(dtype_name(t.dtype)) + ", expected " +
-                                            std::string(dtype_name(dtype_)) + " (torch_dtype " +
-                                            in_quotes(config_.torch_dtype) + ")");
-  };
-  for (auto const& e : tensors_) {
-    auto const* t = checkpoint.find(e.name);
-    if (t == nullptr)
-      throw LoadError(kRuleTensorMissing, checkpoint.folder().string() + ": tensor " + in_quotes(e.name) + " " +
-                                              shape_text(e.shape) + " " + std::string(dtype_name(dtype_)) +
-                                              " is not in " + looked_in(checkpoint));
-    check(*t, e.shape, e.dims);
-  }
+  ManifestRules const rules{kRuleTensorMissing, kRuleTensorShape, kRuleTensorDtype};
+  list_.check_present(checkpoint, rules, config_.torch_dtype);
   for (auto const* t : checkpoint.tensors()) {
     if (find(t->name) != nullptr || is_rotary_buffer(t->name)) continue;
     // A tied checkpoint's redundant lm_head.weight is allowed, checked as the untied one would be.
     if (config_.tie_word_embeddings && t->name == kLmHead) {
-      check(*t, {config_.vocab_size, config_.hidden_size},
-            "[vocab_size, hidden_size] (tie_word_embeddings is true; a stored lm_head.weight must still have "
-            "model.embed_tokens.weight's shape)");
+      check_tensor(checkpoint, *t,
+                   {kLmHead, {config_.vocab_size, config_.hidden_size},
+                    "[vocab_size, hidden_size] (tie_word_embeddings is true; a stored lm_head.weight must still have "
+                    "model.embed_tokens.weight's shape)",
+                    dtype_, std::nullopt, {}},
+                   rules, config_.torch_dtype);
       continue;
     }
     throw LoadError(kRuleTensorUnexpected, file_of(checkpoint, *t) + ": tensor " + in_quotes(t->name) + " " +

@@ -14,18 +14,12 @@
 #include <vector>       // std::vector
 
 #include "models/common/checkpoint.hpp"   // Checkpoint, Qwen3Config
+#include "models/common/manifest.hpp"     // ExpectedTensor, TensorList
 #include "models/common/safetensors.hpp"  // Dtype, TensorInfo
 
 namespace cute_cpp::models {
 
 // ---- Qwen3WeightManifest ----
-
-/// One tensor a Qwen3 checkpoint must hold, with the config fields its shape is made of.
-struct ExpectedTensor {
-  std::string name;
-  std::vector<std::int64_t> shape;
-  std::string_view dims;  // e.g. "[intermediate_size, hidden_size]", for messages
-};
 
 /// One expert's weights in a Qwen3-MoE layer: gate and up [moe_intermediate_size, hidden_size],
 /// down [hidden_size, moe_intermediate_size].
@@ -68,13 +62,13 @@ class Qwen3WeightManifest {
   /// The dtype every tensor must have: the config's torch_dtype (BF16 for bfloat16).
   [[nodiscard]] Dtype dtype() const noexcept { return dtype_; }
   /// Every expected tensor: the embedding, layer by layer, the final norm, then lm_head unless tied.
-  [[nodiscard]] const std::vector<ExpectedTensor>& tensors() const noexcept { return tensors_; }
+  [[nodiscard]] const std::vector<ExpectedTensor>& tensors() const noexcept { return list_.tensors(); }
   /// The expected tensor called `name`, or nullptr.
-  [[nodiscard]] const ExpectedTensor* find(std::string_view name) const noexcept;
+  [[nodiscard]] const ExpectedTensor* find(std::string_view name) const noexcept { return list_.find(name); }
   /// The tensor names of each layer, index = layer.
   [[nodiscard]] const std::vector<Qwen3LayerTensors>& layers() const noexcept { return layers_; }
   /// Bytes of tensors(): the weights the decoder reads (with tied embeddings, no lm_head).
-  [[nodiscard]] std::uint64_t total_bytes() const noexcept { return total_bytes_; }
+  [[nodiscard]] std::uint64_t total_bytes() const noexcept { return list_.total_bytes(); }
 
   /// The fused weights' shapes: QKV [(heads + 2 kv_heads) * head_dim, hidden], gate-up
   /// [2 * intermediate, hidden]; and their bytes in dtype().
@@ -108,10 +102,8 @@ class Qwen3WeightManifest {
  private:
   Qwen3Config config_;
   Dtype dtype_{};
-  std::vector<ExpectedTensor> tensors_;
-  std::vector<std::size_t> by_name_;  // indices into tensors_, sorted by name
+  TensorList list_;
   std::vector<Qwen3LayerTensors> layers_;
-  std::uint64_t total_bytes_ = 0;
 };
 
 // ---- packing the fused weights (host, from the mapped checkpoint) ----
