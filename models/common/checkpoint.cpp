@@ -282,9 +282,9 @@ Qwen3Config parse_qwen3_config(const Json& config) {
   if (rope_parameters != nullptr) from_parameters = parse_rope_type(c, *rope_parameters, "rope_parameters");
   if (rope_scaling != nullptr) from_scaling = parse_rope_type(c, *rope_scaling, "rope_scaling");
   if (rope_parameters != nullptr && rope_scaling != nullptr && from_parameters != from_scaling)
-    throw LoadError(kRuleConfigValue, file +
-                                          ": \"rope_scaling\" and \"rope_parameters\" describe different RoPE "
-                                          "settings (transformers 5 would read \"rope_scaling\" alone); give one of them");
+    throw LoadError(kRuleConfigValue, file + ": \"rope_scaling\" and \"rope_parameters\" describe different RoPE "
+                                             "settings (transformers 5 would read \"rope_scaling\" alone); give one "
+                                             "of them");
   c.yarn = rope_scaling != nullptr ? from_scaling : from_parameters;
   if (auto const* partial = config.find("partial_rotary_factor"); partial != nullptr && !partial->is_null() &&
                                                                    partial->as_double() != 1.0)
