@@ -61,15 +61,20 @@ template <class Plan>
 __device__ __forceinline__ void fmha_sm100_write_p(typename Plan::SharedStorage& smem, std::uint32_t p_index, int row,
                                                    float const (&s)[Plan::block_n]) {
   using T = typename Plan::Element;
+  // NOTE: the address goes through the shared window (cvta): from the carved storage's generic
+  // pointer nvcc emitted generic stores (ST.E.128) where shared ones (STS.128) serve.
+  std::uint32_t const p_smem = std::uint32_t(__cvta_generic_to_shared(smem.p.tile(p_index, 0)));
+  constexpr int chunk_elems = decltype(smem.p)::tile_elems;
 #pragma unroll
   for (int c = 0; c < Plan::pv_chunks; ++c) {
-    T* const chunk = smem.p.tile(p_index, c);
 #pragma unroll
     for (int u = 0; u < 8; ++u) {
       alignas(16) T unit[8];
 #pragma unroll
       for (int e = 0; e < 8; ++e) unit[e] = T(s[64 * c + 8 * u + e]);
-      *reinterpret_cast<uint4*>(chunk + fmha_p_unit_offset(row, u)) = *reinterpret_cast<uint4 const*>(unit);
+      std::uint32_t const at =
+          p_smem + std::uint32_t(sizeof(T) * (c * chunk_elems + fmha_p_unit_offset(row, u)));
+      *static_cast<uint4*>(__cvta_shared_to_generic(at)) = *reinterpret_cast<uint4 const*>(unit);
     }
   }
 }
