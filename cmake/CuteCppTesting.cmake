@@ -175,7 +175,8 @@ function(cute_cpp_add_sass_test src)
     add_test(NAME ${name}
              COMMAND ${CMAKE_COMMAND} -DCUOBJDUMP=${CUTE_CPP_CUOBJDUMP} -DARCH=${target_arch}
                      -DANNOTATIONS=${src} -DSOURCE=${src} -DNVCC=${CMAKE_CUDA_COMPILER}
-                     -DINCLUDE=${PROJECT_SOURCE_DIR}/include -DOBJECT=${CMAKE_CURRENT_BINARY_DIR}/${name}.o
+                     -DINCLUDE=${PROJECT_SOURCE_DIR}/include -DKERNELS_INCLUDE=${PROJECT_BINARY_DIR}/kernels-include
+                     -DOBJECT=${CMAKE_CURRENT_BINARY_DIR}/${name}.o
                      -P ${PROJECT_SOURCE_DIR}/cmake/sass_check.cmake)
     set_tests_properties(${name} PROPERTIES LABELS sass)
   endforeach()
