@@ -14,6 +14,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <numeric>
+#include <span>
+#include <type_traits>
 #include <vector>
 
 namespace cute_cpp::test::moe_ref {
@@ -44,35 +46,46 @@ inline std::vector<int> top_k_indices(std::vector<double> const& v, int k) {
 
 inline double sigmoid(double z) { return 1.0 / (1.0 + std::exp(-z)); }
 
+/// The sigmoid router's choice values of one token: sigmoid(logit) + bias (bias empty: zeros).
+inline std::vector<double> choice_values(std::vector<double> const& logits, std::vector<double> const& bias) {
+  std::vector<double> choice(logits.size());
+  for (std::size_t e = 0; e < logits.size(); ++e) choice[e] = sigmoid(logits[e]) + (bias.empty() ? 0.0 : bias[e]);
+  return choice;
+}
+
+/// Each of n_group groups of E / n_group contiguous experts scored by its two best choice values.
+inline std::vector<double> group_scores(std::vector<double> const& choice, int groups) {
+  std::size_t const size = choice.size() / std::size_t(groups);
+  std::vector<double> out(static_cast<std::size_t>(groups));
+  for (std::size_t g = 0; g < out.size(); ++g) {
+    std::vector<double> members(choice.begin() + std::ptrdiff_t(g * size), choice.begin() + std::ptrdiff_t((g + 1) * size));
+    auto const best = top_k_indices(members, 2);
+    out[g] = members[std::size_t(best[0])] + members[std::size_t(best[1])];
+  }
+  return out;
+}
+
 /// The sigmoid router for one token (NemotronHMoE.route_tokens_to_experts): scores sigmoid(logit);
-/// choice = score + bias (bias empty: zeros); groups of E / n_group experts scored by their two best
-/// choice values, all but the topk_group best masked to -inf; the top k of the choice values;
-/// weights the scores, / (sum + 1e-20) when renormalizing, times the scaling.
+/// choice values score + bias; with n_group > 1, all but the topk_group best groups (group_scores)
+/// masked to -inf; the top k of the choice values; weights the scores, / (sum + 1e-20) when
+/// renormalizing, times the scaling.
 inline Choice route_sigmoid(std::vector<double> const& logits, std::vector<double> const& bias, Routing const& r) {
   std::size_t const e_count = std::size_t(r.experts), size = e_count / std::size_t(r.groups);
-  std::vector<double> score(e_count), choice(e_count);
-  for (std::size_t e = 0; e < e_count; ++e) {
-    score[e] = sigmoid(logits[e]);
-    choice[e] = score[e] + (bias.empty() ? 0.0 : bias[e]);
-  }
+  std::vector<double> choice = choice_values(logits, bias);
   if (r.groups > 1) {
-    std::vector<double> group_score(std::size_t(r.groups));
-    for (std::size_t g = 0; g < group_score.size(); ++g) {
-      std::vector<double> members(choice.begin() + std::ptrdiff_t(g * size), choice.begin() + std::ptrdiff_t((g + 1) * size));
-      auto const best = top_k_indices(members, 2);
-      group_score[g] = members[std::size_t(best[0])] + members[std::size_t(best[1])];
-    }
-    std::vector<char> kept(group_score.size(), 0);
-    for (int g : top_k_indices(group_score, r.top_groups)) kept[std::size_t(g)] = 1;
+    std::vector<char> kept(std::size_t(r.groups), 0);
+    for (int g : top_k_indices(group_scores(choice, r.groups), r.top_groups)) kept[std::size_t(g)] = 1;
     for (std::size_t e = 0; e < e_count; ++e)
       if (!kept[e / size]) choice[e] = -INFINITY;
   }
   Choice c;
   c.ids = top_k_indices(choice, r.top_k);
   double sum = 0;
-  for (int id : c.ids) sum += score[std::size_t(id)];
-  for (int id : c.ids)
-    c.weights.push_back((r.renormalize ? score[std::size_t(id)] / (sum + 1e-20) : score[std::size_t(id)]) * r.scaling);
+  for (int id : c.ids) sum += sigmoid(logits[std::size_t(id)]);
+  for (int id : c.ids) {
+    double const score = sigmoid(logits[std::size_t(id)]);
+    c.weights.push_back((r.renormalize ? score / (sum + 1e-20) : score) * r.scaling);
+  }
   return c;
 }
 
@@ -92,26 +105,35 @@ inline Choice route_softmax(std::vector<double> const& logits, Routing const& r)
   return c;
 }
 
-/// A block's weights in double, each expert's after the one before, row-major as nn.Linear's:
-/// router (E, H); first: SwiGLU each expert's (2F, H) with gate and up rows interleaved in blocks
-/// of 8, ReLU^2 each expert's up (F, H); down each expert's (H, F); the shared expert's the same
-/// with Fs (empty: none); bias (E) or empty.
+/// A weight element in double: doubles as they are, bf16 (or any type with a float conversion) through float.
+template <class W>
+double as_double(W v) {
+  if constexpr (std::is_same_v<W, double>) return v;
+  else return double(static_cast<float>(v));
+}
+
+/// A block's weights (views, in W: double, or the kernels' bf16), each expert's after the one
+/// before, row-major as nn.Linear's: router (E, H); first: SwiGLU each expert's (2F, H) with gate
+/// and up rows interleaved in blocks of 8, ReLU^2 each expert's up (F, H); down each expert's (H, F);
+/// the shared expert's the same with Fs (Fs = 0: none); bias (E) or empty.
+template <class W = double>
 struct Block {
   Routing routing;
   bool gated = false;  ///< SwiGLU experts (else the squared ReLU)
   std::int64_t hidden = 0, ffn = 0, shared_ffn = 0;
-  std::vector<double> router, bias, first, down, shared_first, shared_down;
+  std::span<W const> router, first, down, shared_first, shared_down;
+  std::vector<double> bias;
 };
 
 /// x (T, H) W^T for W (N, H).
-inline std::vector<double> linear(std::vector<double> const& x, std::vector<double> const& w, std::int64_t hidden,
-                                  std::int64_t n) {
+template <class W>
+std::vector<double> linear(std::vector<double> const& x, std::span<W const> w, std::int64_t hidden, std::int64_t n) {
   std::size_t const t_count = x.size() / std::size_t(hidden), h = std::size_t(hidden);
   std::vector<double> out(t_count * std::size_t(n), 0.0);
   for (std::size_t t = 0; t < t_count; ++t)
     for (std::size_t r = 0; r < std::size_t(n); ++r) {
       double acc = 0;
-      for (std::size_t c = 0; c < h; ++c) acc += x[t * h + c] * w[r * h + c];
+      for (std::size_t c = 0; c < h; ++c) acc += x[t * h + c] * as_double(w[r * h + c]);
       out[t * std::size_t(n) + r] = acc;
     }
   return out;
@@ -121,14 +143,14 @@ inline double relu2(double v) { return v > 0 ? v * v : 0.0; }
 
 /// One row through one FFN: h = act(first x) (rounded by `round`, as a kernel stores h), out =
 /// down h (rounded by `round`). `first` and `down` point at this expert's weights.
-template <class Round>
-std::vector<double> ffn_row(double const* x, double const* first, double const* down, bool gated, std::int64_t hidden,
+template <class W, class Round>
+std::vector<double> ffn_row(double const* x, W const* first, W const* down, bool gated, std::int64_t hidden,
                             std::int64_t f, Round const& round) {
   std::size_t const h = std::size_t(hidden), fw = std::size_t(f);
   std::vector<double> act(fw);
   auto const dot = [&](std::size_t row) {
     double acc = 0;
-    for (std::size_t c = 0; c < h; ++c) acc += x[c] * first[row * h + c];
+    for (std::size_t c = 0; c < h; ++c) acc += x[c] * as_double(first[row * h + c]);
     return acc;
   };
   for (std::size_t r = 0; r < fw; ++r) {
@@ -143,7 +165,7 @@ std::vector<double> ffn_row(double const* x, double const* first, double const* 
   std::vector<double> out(h);
   for (std::size_t c = 0; c < h; ++c) {
     double acc = 0;
-    for (std::size_t r = 0; r < fw; ++r) acc += act[r] * down[c * fw + r];
+    for (std::size_t r = 0; r < fw; ++r) acc += act[r] * as_double(down[c * fw + r]);
     out[c] = round(acc);
   }
   return out;
@@ -151,8 +173,8 @@ std::vector<double> ffn_row(double const* x, double const* first, double const* 
 
 /// y (T, H) of x (T, H) for the given choices: the shared expert's row plus the weighted sum of the
 /// chosen experts' rows (each rounded by `round` as the kernels store them; y itself is not).
-template <class Round>
-std::vector<double> block_output(Block const& b, std::vector<double> const& x, std::vector<Choice> const& choices,
+template <class W, class Round>
+std::vector<double> block_output(Block<W> const& b, std::vector<double> const& x, std::vector<Choice> const& choices,
                                  Round const& round) {
   std::size_t const h = std::size_t(b.hidden), f = std::size_t(b.ffn), fs = std::size_t(b.shared_ffn);
   std::size_t const first_rows = (b.gated ? 2 : 1) * f;
@@ -174,7 +196,8 @@ std::vector<double> block_output(Block const& b, std::vector<double> const& x, s
 }
 
 /// Every token's choices from the logits (T, E).
-inline std::vector<Choice> route_all(Block const& b, std::vector<double> const& logits) {
+template <class W>
+std::vector<Choice> route_all(Block<W> const& b, std::vector<double> const& logits) {
   std::size_t const e_count = std::size_t(b.routing.experts);
   std::vector<Choice> out;
   for (std::size_t t = 0; t < logits.size() / e_count; ++t) {
@@ -186,7 +209,8 @@ inline std::vector<Choice> route_all(Block const& b, std::vector<double> const& 
 }
 
 /// The whole block in double: logits, routing, experts, shared expert, sum.
-inline std::vector<double> block(Block const& b, std::vector<double> const& x) {
+template <class W>
+std::vector<double> block(Block<W> const& b, std::vector<double> const& x) {
   auto const choices = route_all(b, linear(x, b.router, b.hidden, b.routing.experts));
   return block_output(b, x, choices, [](double v) { return v; });
 }

@@ -106,19 +106,16 @@ TEST(MoeReference, Relu2BlockWithSharedExpertByHand) {
   // -1 -> relu^2 0; expert 1's (1, 1, 0...) gives 3 -> 9. The router makes expert 1 the choice;
   // the shared expert's up row (0, 1, 0...) gives 2 -> 4. down columns: expert 1 (1, 2, 0...),
   // shared (1, 1, 0...). y = 2.5 * 9 * (1, 2) + 4 * (1, 1) = (26.5, 49), zeros after.
-  ref::Block b;
+  std::vector<double> router(16, 0.0), first(16, 0.0), down(16, 0.0), shared_first(8, 0.0), shared_down(8, 0.0);
+  router[8] = 1.0;  // expert 1's logit = x_0 = 1 > expert 0's 0
+  first[0] = 1, first[1] = -1, first[8] = 1, first[9] = 1;
+  down[8] = 1, down[9] = 2;  // expert 1's (H, 1) column
+  shared_first[1] = 1;
+  shared_down[0] = 1, shared_down[1] = 1;
+  ref::Block<double> b;
   b.routing = nemotron_like(2, 1);
   b.hidden = 8, b.ffn = 1, b.shared_ffn = 1;
-  b.router.assign(16, 0.0);
-  b.router[8] = 1.0;  // expert 1's logit = x_0 = 1 > expert 0's 0
-  b.first.assign(16, 0.0);
-  b.first[0] = 1, b.first[1] = -1, b.first[8] = 1, b.first[9] = 1;
-  b.down.assign(16, 0.0);
-  b.down[8] = 1, b.down[9] = 2;  // expert 1's (H, 1) column
-  b.shared_first.assign(8, 0.0);
-  b.shared_first[1] = 1;
-  b.shared_down.assign(8, 0.0);
-  b.shared_down[0] = 1, b.shared_down[1] = 1;
+  b.router = router, b.first = first, b.down = down, b.shared_first = shared_first, b.shared_down = shared_down;
   std::vector<double> x(8, 0.0);
   x[0] = 1, x[1] = 2;
   auto const y = ref::block(b, x);
