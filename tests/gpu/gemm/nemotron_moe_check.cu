@@ -102,7 +102,8 @@ bool check_layer(moe::MoeShape const& shape, std::mt19937_64& rng, char const* w
 }
 
 /// All-zero router weights: every logit is 0, every score 0.5; with no bias every expert ties and
-/// the choice is experts 0 .. k-1 (torch.topk's set), each weight scaling / k.
+/// the choice is experts 0 .. k-1 (torch.topk's set; with groups, the lower groups' first), each
+/// weight scaling / k (normalized) or scaling / 2.
 bool check_ties(moe::MoeShape s, std::mt19937_64& rng) {
   FullLayer l(s, rng, /*bias_range=*/0.0, /*router_scale=*/0.0);
   l.run();
@@ -111,12 +112,13 @@ bool check_ties(moe::MoeShape s, std::mt19937_64& rng) {
   auto const k = std::size_t(s.top_k);
   auto const ids = download(m.ids, std::size_t(s.tokens) * k);
   auto const weights = download(m.weights, std::size_t(s.tokens) * k);
+  float const weight = s.renormalize ? s.routed_scaling / float(k) : 0.5f * s.routed_scaling;
   std::size_t bad = 0;
   for (std::size_t t = 0; t < std::size_t(s.tokens); ++t) {
     std::vector<std::int32_t> mine(ids.begin() + std::ptrdiff_t(t * k), ids.begin() + std::ptrdiff_t((t + 1) * k));
     std::sort(mine.begin(), mine.end());
     for (std::size_t j = 0; j < k; ++j)
-      bad += mine[j] != std::int32_t(j) || std::fabs(weights[t * k + j] - s.routed_scaling / float(k)) > 1e-6f;
+      bad += mine[j] != std::int32_t(j) || std::fabs(weights[t * k + j] - weight) > 1e-6f;
   }
   std::printf("check moe ties (all logits 0, E=%d k=%d groups %d/%d): experts 0..k-1 %s (%zu bad)\n", s.experts,
               s.top_k, s.top_groups, s.groups, bad ? "FAILED" : "ok", bad);
