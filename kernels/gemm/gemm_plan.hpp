@@ -79,10 +79,10 @@ struct GemmPlan {
   static_assert(!grouped || (Config.cluster_m == 1 &&
                              major_a == OperandMajorMode::K && major_b == OperandMajorMode::K &&
                              Config.layout_c == LayoutEnum::RowMajor && !epilogue::is_fp8_v<TC_> &&
-                             (std::is_same_v<EpilogueOp_, epilogue::Identity> || epilogue::is_gated_v<EpilogueOp_>)),
+                             (epilogue::is_elementwise_v<EpilogueOp_> || epilogue::is_gated_v<EpilogueOp_>)),
                 "cute-cpp [gemm.grouped]: a grouped plan has K-major A and B, a 16- or 32-bit row-major C, no "
                 "clusters along M (the two CTAs' tile rows may lie in different groups, with different B), and an "
-                "Identity or gated epilogue (a functor's row is the group's, not C's)");
+                "elementwise (Identity, Activated) or gated epilogue (a functor's row is the group's, not C's)");
   static constexpr int consumer_warpgroups = 2;
   static constexpr bool pingpong = Config.schedule == KernelSchedule::PingPong;
   static constexpr int threads = 128 * (1 + consumer_warpgroups);

@@ -185,6 +185,14 @@ using Bf16GroupedPingPongSwiGLU =
     GemmPlan<bf16, bf16, bf16, GemmConfig{.block_m = 64, .stages = 4, .schedule = KernelSchedule::PingPong, .grouped = true},
              epilogue::SwiGLU>;
 
+/// The up projection of non-gated experts with a squared ReLU (Nemotron-H's), in the same two tiles
+/// (gemm_grouped_relu2_sm90.cu).
+using Bf16GroupedReLU2 =
+    GemmPlan<bf16, bf16, bf16, GemmConfig{.stages = 4, .grouped = true}, epilogue::Activated<epilogue::ReLUSquared>>;
+using Bf16GroupedPingPongReLU2 =
+    GemmPlan<bf16, bf16, bf16, GemmConfig{.block_m = 64, .stages = 4, .schedule = KernelSchedule::PingPong, .grouped = true},
+             epilogue::Activated<epilogue::ReLUSquared>>;
+
 /// Grouped blockwise-scaled e4m3 (DeepSeek-V3's experts): Fp8E4M3Blockwise's tile without the
 /// cluster; A's scales by row of the packed rows, B's per group (BlockScales::b_group_stride).
 /// NOTE: in pairs along N sharing A (cluster_n = 2) it ran 0.87-0.91x of this (2026-12-03).
@@ -202,6 +210,8 @@ using Instantiated = GemmPlanList<Bf16TN, Bf16NN, Bf16TT, Bf16NT, Bf16TNNoCluste
 /// The grouped plans (gemm_grouped_sm90.cu; tests/gpu/gemm/grouped_gemm_check.cu and bench_gemm run them).
 using GroupedInstantiated =
     GemmPlanList<Bf16Grouped, Bf16GroupedSwiGLU, Bf16GroupedPingPong, Bf16GroupedPingPongSwiGLU, Fp8E4M3BlockwiseGrouped>;
+/// The grouped plans with the squared ReLU (gemm_grouped_relu2_sm90.cu; nemotron_moe_check runs them).
+using GroupedReLU2Instantiated = GemmPlanList<Bf16GroupedReLU2, Bf16GroupedPingPongReLU2>;
 /// The plans of several GemmPlanLists in one.
 template <class... Lists>
 struct JoinedPlanLists;
@@ -410,6 +420,13 @@ void run_grouped_gemm_bf16(GroupedBf16Arguments<SwiGLU> const& args, cudaStream_
 template <bool SwiGLU>
 std::size_t grouped_gemm_bf16_workspace_bytes(GroupedBf16Arguments<SwiGLU> const& args) {
   return GroupedWorkspaceLayout(args.rows.groups, args.rows.tile_rows(plans::Bf16GroupedPingPong::block_m)).bytes;
+}
+/// bf16 grouped C = relu(A B^T)^2 (epilogue::ReLUSquared): the up projection of non-gated experts, in
+/// 64- or 128-row tiles as run_grouped_gemm_bf16's; its workspace is grouped_gemm_bf16_workspace_bytes'.
+using GroupedBf16ReLU2Arguments = GroupedGemmArguments<plans::Bf16GroupedReLU2>;
+void run_grouped_gemm_bf16_relu2(GroupedBf16ReLU2Arguments const& args, cudaStream_t stream);
+inline std::size_t grouped_gemm_bf16_workspace_bytes(GroupedBf16ReLU2Arguments const& args) {
+  return GroupedWorkspaceLayout(args.rows.groups, args.rows.tile_rows(plans::Bf16GroupedPingPongReLU2::block_m)).bytes;
 }
 
 }  // namespace cute_cpp::kernels

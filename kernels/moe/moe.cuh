@@ -1,24 +1,28 @@
 // SPDX-License-Identifier: Apache-2.0
 // SPDX-FileCopyrightText: 2026 cute-cpp authors
 #pragma once
-// A mixture-of-experts FFN block (Qwen3-MoE, Mixtral, DeepSeek's routed experts) on the Hopper
-// GEMMs, with the host reading nothing that depends on the tokens (one stream of launches, CUDA-graph
-// friendly):
-//   1. router logits = x Wr^T (the dense GEMM), (T, E);
-//   2. moe_route: per token, softmax over the E experts (f32), the top k, their probabilities
-//      (renormalized to sum to 1 when asked: Qwen3's norm_topk_prob);
+// A mixture-of-experts FFN block (Qwen3-MoE, Mixtral; Nemotron-H, DeepSeek-V3's routed and shared
+// experts) on the Hopper GEMMs, with the host reading nothing that depends on the tokens (one stream
+// of launches, CUDA-graph friendly):
+//   1. router logits = x Wr^T (the dense GEMM), (T, E): bf16 for softmax routing, f32 for sigmoid;
+//   2. the router (moe_route.cuh): per token the top k experts and their weights, by softmax
+//      (Qwen3) or by sigmoid scores with a correction bias and expert groups (Nemotron-H);
 //   3. moe_permute: each expert's rows (how many tokens chose it, the grouped GEMM's offsets) and
 //      each (token, choice)'s row in expert order; moe_gather copies x's rows there;
-//   4. the experts' gate-up projection, one grouped GEMM with the SwiGLU epilogue against each
-//      expert's fused weight (2F, H), gate and up rows interleaved in blocks of 8 (pack_gate_up);
+//   4. the experts' first projection, one grouped GEMM: SwiGLU against each expert's fused weight
+//      (2F, H), gate and up rows interleaved in blocks of 8 (pack_gate_up), or the squared ReLU
+//      against each expert's up weight (F, H);
 //   5. the experts' down projection, a grouped GEMM against each expert's (H, F) weight;
-//   6. moe_combine: y[t] = sum over its k choices of weight * the choice's row (f32 sum, bf16 out).
+//   6. the shared expert, when there is one: steps 4 and 5 on x itself, as one group of T rows;
+//   7. moe_combine: y[t] = (the shared expert's row +) sum over its k choices of weight * the
+//      choice's row (f32 sum, bf16 out).
 // Within an expert, rows are in no fixed order (step 3 takes slots with atomics); each row's
 // result does not depend on the order, so y is deterministic.
-// Constraints [moe.shape]: E <= 256 experts, k <= 16 of them per token (k <= E), H and F multiples
-// of 8; T * k below 2^31.
+// Constraints: [moe.shape], [moe.routing], [moe.pointers] (moe_shape.hpp).
 #include <cute_cpp/kernels/gemm/grouped_gemm.hpp>
 #include <cute_cpp/kernels/gemm/plans.hpp>
+#include <cute_cpp/kernels/moe/moe_route.cuh>
+#include <cute_cpp/kernels/moe/moe_shape.hpp>
 
 #include <cute_cpp/epilogue/split_k_reduce.hpp>  // split_k_counter_bytes
 #include <cute_cpp/host/error.hpp>
@@ -33,91 +37,6 @@
 #include <string>
 
 namespace cute_cpp::kernels::moe {
-
-using bf16 = __nv_bfloat16;
-
-inline constexpr int max_experts = 256;  ///< a warp's lanes hold 8 logits each
-inline constexpr int max_top_k = 16;
-
-/// The experts' weights as the layer reads them: the router (E, H), each expert's fused gate-up
-/// weight (2F, H) (E of them, contiguous) and down weight (H, F).
-struct MoeWeights {
-  bf16 const* router = nullptr;
-  bf16 const* gate_up = nullptr;
-  bf16 const* down = nullptr;
-};
-
-/// The layer's sizes.
-struct MoeShape {
-  std::int64_t tokens = 0, hidden = 0, ffn = 0;  ///< T, H, F (each expert's FFN)
-  int experts = 0, top_k = 0;
-  bool renormalize = true;  ///< the top k's probabilities divided by their sum
-  [[nodiscard]] std::int64_t rows() const { return tokens * top_k; }  ///< rows in expert order
-};
-
-inline void check_moe_shape(MoeShape const& s) {
-  if (s.experts < 1 || s.experts > max_experts || s.top_k < 1 || s.top_k > max_top_k || s.top_k > s.experts ||
-      s.hidden < 8 || s.hidden % 8 != 0 || s.ffn < 8 || s.ffn % 8 != 0 || s.tokens < 0 ||
-      s.rows() >= (std::int64_t{1} << 31))
-    host::argument_error("moe.shape", "1 <= E <= " + std::to_string(max_experts) + " experts, 1 <= k <= min(E, " +
-                                          std::to_string(max_top_k) + "), H and F multiples of 8, T k < 2^31 (got E=" +
-                                          std::to_string(s.experts) + ", k=" + std::to_string(s.top_k) + ", H=" +
-                                          std::to_string(s.hidden) + ", F=" + std::to_string(s.ffn) + ", T=" +
-                                          std::to_string(s.tokens) + ")");
-}
-
-/// One warp per token: softmax of its logits, the top k (ties: the lower expert), their
-/// probabilities. Lane l holds experts l, l + 32, ...
-__global__ void __launch_bounds__(256) route_kernel(bf16 const* logits, std::int64_t ld, std::int64_t tokens, int experts,
-                                                    int top_k, bool renormalize, std::int32_t* ids, float* weights) {
-  constexpr int per_lane = max_experts / 32;
-  std::int64_t const token = std::int64_t(blockIdx.x) * 8 + threadIdx.x / 32;
-  int const lane = int(threadIdx.x % 32);
-  if (token >= tokens) return;
-  float v[per_lane];
-  float top = -INFINITY;
-#pragma unroll
-  for (int i = 0; i < per_lane; ++i) {
-    int const e = lane + 32 * i;
-    v[i] = e < experts ? __bfloat162float(logits[token * ld + e]) : -INFINITY;
-    top = fmaxf(top, v[i]);
-  }
-#pragma unroll
-  for (int d = 16; d > 0; d /= 2) top = fmaxf(top, __shfl_xor_sync(~0u, top, d));
-  float sum = 0;
-#pragma unroll
-  for (int i = 0; i < per_lane; ++i) {
-    v[i] = lane + 32 * i < experts ? __expf(v[i] - top) : -1.0f;  // -1: no expert (below every probability)
-    sum += fmaxf(v[i], 0.0f);
-  }
-#pragma unroll
-  for (int d = 16; d > 0; d /= 2) sum += __shfl_xor_sync(~0u, sum, d);
-  // Lane j keeps choice j (no per-thread array: it would live in local memory).
-  float mine = 0, chosen_sum = 0;
-  int mine_id = 0;
-  for (int j = 0; j < top_k; ++j) {
-    float best = -2.0f;
-    int best_id = experts;
-#pragma unroll
-    for (int i = 0; i < per_lane; ++i)
-      if (v[i] > best) best = v[i], best_id = lane + 32 * i;  // lanes see their experts in increasing order
-#pragma unroll
-    for (int d = 16; d > 0; d /= 2) {
-      float const other = __shfl_xor_sync(~0u, best, d);
-      int const other_id = __shfl_xor_sync(~0u, best_id, d);
-      if (other > best || (other == best && other_id < best_id)) best = other, best_id = other_id;
-    }
-#pragma unroll
-    for (int i = 0; i < per_lane; ++i)
-      if (lane + 32 * i == best_id) v[i] = -1.5f;  // taken
-    if (lane == j) mine = best / sum, mine_id = best_id;
-    chosen_sum += best / sum;
-  }
-  if (lane < top_k) {
-    ids[token * top_k + lane] = mine_id;
-    weights[token * top_k + lane] = renormalize ? mine / chosen_sum : mine;
-  }
-}
 
 /// One CTA: how many (token, choice) pairs chose each expert, the experts' offsets (ends, the
 /// grouped GEMM's), and each pair's row in expert order.
@@ -151,6 +70,32 @@ __global__ void gather_kernel(bf16 const* x, std::int32_t const* rows, std::int6
   for (std::int64_t c = threadIdx.x % 32; c < hidden / 8; c += 32) dst[c] = src[c];
 }
 
+/// acc += the token's k choices' columns 8c .. 8c + 7 of y_perm, each times its weight (f32).
+__device__ __forceinline__ void accumulate_choices(float (&acc)[8], bf16 const* y_perm, std::int32_t const* rows,
+                                                   float const* weights, std::int64_t t, int top_k, std::int64_t hidden,
+                                                   std::int64_t c) {
+  for (int j = 0; j < top_k; ++j) {
+    float const w = weights[t * top_k + j];
+    uint4 const v = reinterpret_cast<uint4 const*>(y_perm + std::int64_t(rows[t * top_k + j]) * hidden)[c];
+    auto const* h = reinterpret_cast<__nv_bfloat162 const*>(&v);
+#pragma unroll
+    for (int e = 0; e < 4; ++e) {
+      float2 const f = __bfloat1622float2(h[e]);
+      acc[2 * e] += w * f.x;
+      acc[2 * e + 1] += w * f.y;
+    }
+  }
+}
+
+/// Eight f32 values as eight bf16 (round to nearest) in 16 bytes.
+__device__ __forceinline__ uint4 pack_bf16x8(float const (&acc)[8]) {
+  uint4 out;
+  auto* o = reinterpret_cast<__nv_bfloat162*>(&out);
+#pragma unroll
+  for (int e = 0; e < 4; ++e) o[e] = __floats2bfloat162_rn(acc[2 * e], acc[2 * e + 1]);
+  return out;
+}
+
 /// y[t] = sum_j weights[t, j] * y_perm[rows[t k + j]], f32 sums, 8 columns a lane, a warp a token.
 __global__ void combine_kernel(bf16 const* y_perm, std::int32_t const* rows, float const* weights,
                                std::int64_t tokens, int top_k, std::int64_t hidden, bf16* y) {
@@ -158,30 +103,38 @@ __global__ void combine_kernel(bf16 const* y_perm, std::int32_t const* rows, flo
   if (t >= tokens) return;
   for (std::int64_t c = threadIdx.x % 32; c < hidden / 8; c += 32) {
     float acc[8] = {};
-    for (int j = 0; j < top_k; ++j) {
-      float const w = weights[t * top_k + j];
-      uint4 const v = reinterpret_cast<uint4 const*>(y_perm + std::int64_t(rows[t * top_k + j]) * hidden)[c];
-      auto const* h = reinterpret_cast<__nv_bfloat162 const*>(&v);
-#pragma unroll
-      for (int e = 0; e < 4; ++e) {
-        float2 const f = __bfloat1622float2(h[e]);
-        acc[2 * e] += w * f.x;
-        acc[2 * e + 1] += w * f.y;
-      }
-    }
-    uint4 out;
-    auto* o = reinterpret_cast<__nv_bfloat162*>(&out);
-#pragma unroll
-    for (int e = 0; e < 4; ++e) o[e] = __floats2bfloat162_rn(acc[2 * e], acc[2 * e + 1]);
-    reinterpret_cast<uint4*>(y + t * hidden)[c] = out;
+    accumulate_choices(acc, y_perm, rows, weights, t, top_k, hidden, c);
+    reinterpret_cast<uint4*>(y + t * hidden)[c] = pack_bf16x8(acc);
   }
 }
 
-/// The layer's scratch buffers (moe_scratch_bytes long, 256-byte aligned), carved in order.
+/// y[t] = shared[t] + sum_j weights[t, j] * y_perm[rows[t k + j]]: combine_kernel with the shared
+/// expert's output (T, H) added first, in the same f32 sum.
+__global__ void combine_shared_kernel(bf16 const* y_perm, std::int32_t const* rows, float const* weights,
+                                      bf16 const* shared, std::int64_t tokens, int top_k, std::int64_t hidden, bf16* y) {
+  std::int64_t const t = std::int64_t(blockIdx.x) * 8 + threadIdx.x / 32;
+  if (t >= tokens) return;
+  for (std::int64_t c = threadIdx.x % 32; c < hidden / 8; c += 32) {
+    uint4 const v = reinterpret_cast<uint4 const*>(shared + t * hidden)[c];
+    auto const* h = reinterpret_cast<__nv_bfloat162 const*>(&v);
+    float acc[8];
+#pragma unroll
+    for (int e = 0; e < 4; ++e) {
+      float2 const f = __bfloat1622float2(h[e]);
+      acc[2 * e] = f.x, acc[2 * e + 1] = f.y;
+    }
+    accumulate_choices(acc, y_perm, rows, weights, t, top_k, hidden, c);
+    reinterpret_cast<uint4*>(y + t * hidden)[c] = pack_bf16x8(acc);
+  }
+}
+
+/// The layer's scratch buffers (moe_scratch_bytes long, 256-byte aligned), carved in order; the
+/// shared expert's last (null without one).
 struct MoeScratch {
-  bf16* logits;         ///< (T, E)
+  bf16* logits;         ///< (T, E) softmax routing's bf16 logits (null with sigmoid routing)
+  float* logits_f32;    ///< (T, E) sigmoid routing's f32 logits (null with softmax routing)
   std::int32_t* ids;    ///< (T, k) chosen experts
-  float* weights;       ///< (T, k) their probabilities
+  float* weights;       ///< (T, k) their weights
   std::int32_t* offsets;  ///< (E) each expert's end row
   std::int32_t* rows;   ///< (T, k) each choice's row in expert order
   bf16* x_perm;         ///< (T k, H)
@@ -191,6 +144,9 @@ struct MoeScratch {
   std::size_t gemm_workspace_bytes;
   void* grouped_workspace;
   std::size_t grouped_workspace_bytes;
+  std::int32_t* shared_offsets;  ///< (1) the shared expert's one group: T (the sigmoid router writes it)
+  bf16* h_shared;       ///< (T, Fs)
+  bf16* y_shared;       ///< (T, H)
   std::size_t bytes;
 
   MoeScratch(void* base, MoeShape const& s) {
@@ -202,13 +158,17 @@ struct MoeScratch {
       used += n;
       return p;
     };
-    std::size_t const pairs = std::size_t(s.rows());
+    std::size_t const pairs = std::size_t(s.rows()), tokens = std::size_t(s.tokens);
+    bool const sigmoid = s.routing == MoeRouting::sigmoid;
     // NOTE: the router GEMM's workspace comes first, at least its counters long, whatever T: split-K
     // finds its counters zero only where the last launch left them so (a scratch reused by passes of
     // other token counts, as a model's is, would otherwise put them on an earlier pass's logits).
-    gemm_workspace_bytes = std::max(gemm_bf16_tn_workspace_bytes(router_arguments(s)), split_k_counter_bytes);
+    gemm_workspace_bytes = std::max(sigmoid ? router_f32_workspace_bytes(s) : gemm_bf16_tn_workspace_bytes(router_arguments(s)),
+                                    split_k_counter_bytes);
     gemm_workspace = take(gemm_workspace_bytes);
-    logits = static_cast<bf16*>(take(std::size_t(s.tokens) * std::size_t(s.experts) * sizeof(bf16)));
+    void* const router_out = take(tokens * std::size_t(s.experts) * (sigmoid ? sizeof(float) : sizeof(bf16)));
+    logits = sigmoid ? nullptr : static_cast<bf16*>(router_out);
+    logits_f32 = sigmoid ? static_cast<float*>(router_out) : nullptr;
     ids = static_cast<std::int32_t*>(take(pairs * 4));
     weights = static_cast<float*>(take(pairs * 4));
     offsets = static_cast<std::int32_t*>(take(std::size_t(s.experts) * 4));
@@ -216,13 +176,19 @@ struct MoeScratch {
     x_perm = static_cast<bf16*>(take(pairs * std::size_t(s.hidden) * sizeof(bf16)));
     h = static_cast<bf16*>(take(pairs * std::size_t(s.ffn) * sizeof(bf16)));
     y_perm = static_cast<bf16*>(take(pairs * std::size_t(s.hidden) * sizeof(bf16)));
-    grouped_workspace_bytes = std::max(grouped_gemm_bf16_workspace_bytes<true>(gate_up_arguments(s)),
+    grouped_workspace_bytes = std::max(first_workspace_bytes(s, routed_rows(s), s.ffn),
                                        grouped_gemm_bf16_workspace_bytes<false>(down_arguments(s)));
+    if (s.shared_ffn > 0)
+      grouped_workspace_bytes = std::max(grouped_workspace_bytes, first_workspace_bytes(s, shared_rows(s), s.shared_ffn));
     grouped_workspace = take(grouped_workspace_bytes);
+    bool const shared = s.shared_ffn > 0;
+    shared_offsets = shared ? static_cast<std::int32_t*>(take(4)) : nullptr;
+    h_shared = shared ? static_cast<bf16*>(take(tokens * std::size_t(s.shared_ffn) * sizeof(bf16))) : nullptr;
+    y_shared = shared ? static_cast<bf16*>(take(tokens * std::size_t(s.hidden) * sizeof(bf16))) : nullptr;
     bytes = used;
   }
 
-  /// The router GEMM: logits = x Wr^T.
+  /// The router GEMM: logits = x Wr^T (bf16 out: softmax routing's).
   [[nodiscard]] static GemmArguments<plans::Bf16TN> router_arguments(MoeShape const& s, bf16 const* x = nullptr,
                                                                      bf16 const* router = nullptr,
                                                                      bf16* logits = nullptr) {
@@ -231,50 +197,110 @@ struct MoeScratch {
     a.m = s.tokens, a.n = s.experts, a.k = s.hidden;
     return a;
   }
-  /// The experts' GEMM out = in W_e^T over the rows in expert order (offsets: the experts' ends):
-  /// in (T k, K), each expert's weight (N, K), E of them contiguous; out (T k, N), or N / 2 with SwiGLU.
-  template <bool SwiGLU>
-  [[nodiscard]] static GroupedBf16Arguments<SwiGLU> expert_arguments(MoeShape const& s, bf16 const* in,
-                                                                     bf16 const* weights, bf16* out,
-                                                                     std::int32_t const* offsets, std::int64_t n,
-                                                                     std::int64_t k) {
-    GroupedBf16Arguments<SwiGLU> a;
-    a.gemm.a = in, a.gemm.lda = k, a.gemm.b = weights, a.gemm.ldb = k, a.gemm.c = out, a.gemm.ldc = SwiGLU ? n / 2 : n;
-    a.gemm.m = s.rows(), a.gemm.n = n, a.gemm.k = k;
-    a.rows = GroupedRows{.groups = s.experts, .offsets = offsets, .rows = s.rows()};
+  /// The router GEMM with f32 logits (sigmoid routing's: transformers computes them in f32).
+  [[nodiscard]] static GemmArguments<plans::Bf16TNf32> router_f32_arguments(MoeShape const& s, bf16 const* x = nullptr,
+                                                                            bf16 const* router = nullptr,
+                                                                            float* logits = nullptr) {
+    GemmArguments<plans::Bf16TNf32> a;
+    a.a = x, a.lda = s.hidden, a.b = router, a.ldb = s.hidden, a.c = logits, a.ldc = s.experts;
+    a.m = s.tokens, a.n = s.experts, a.k = s.hidden;
+    return a;
+  }
+  [[nodiscard]] static std::size_t router_f32_workspace_bytes(MoeShape const& s) {
+    return kernels::gemm_workspace_bytes<plans::Bf16TNf32>(router_f32_arguments(s));
+  }
+  /// The routed experts' rows: E groups ended by `offsets`, T k rows.
+  [[nodiscard]] static GroupedRows routed_rows(MoeShape const& s, std::int32_t const* offsets = nullptr) {
+    return GroupedRows{.groups = s.experts, .offsets = offsets, .rows = s.rows()};
+  }
+  /// The shared expert's rows: one group of all T rows (its offsets hold T).
+  [[nodiscard]] static GroupedRows shared_rows(MoeShape const& s, std::int32_t const* offsets = nullptr) {
+    return GroupedRows{.groups = 1, .offsets = offsets, .rows = s.tokens};
+  }
+  /// A grouped GEMM out = in W_g^T over `groups` rows: in (rows, K), each group's weight (N, K), the
+  /// groups' contiguous; out (rows, N), or N / 2 with a gated plan.
+  template <class Plan>
+  [[nodiscard]] static GroupedGemmArguments<Plan> grouped_arguments(GroupedRows const& groups, bf16 const* in,
+                                                                    bf16 const* weights, bf16* out, std::int64_t n,
+                                                                    std::int64_t k) {
+    GroupedGemmArguments<Plan> a;
+    a.gemm.a = in, a.gemm.lda = k, a.gemm.b = weights, a.gemm.ldb = k, a.gemm.c = out;
+    a.gemm.ldc = Plan::gated ? n / 2 : n;
+    a.gemm.m = groups.rows, a.gemm.n = n, a.gemm.k = k;
+    a.rows = groups;
     a.b_group_stride = n * k;
     return a;
   }
   [[nodiscard]] static GroupedBf16Arguments<true> gate_up_arguments(MoeShape const& s, bf16 const* x_perm = nullptr,
                                                                     bf16 const* gate_up = nullptr, bf16* h = nullptr,
                                                                     std::int32_t const* offsets = nullptr) {
-    return expert_arguments<true>(s, x_perm, gate_up, h, offsets, 2 * s.ffn, s.hidden);
+    return grouped_arguments<plans::Bf16GroupedSwiGLU>(routed_rows(s, offsets), x_perm, gate_up, h, 2 * s.ffn, s.hidden);
   }
   [[nodiscard]] static GroupedBf16Arguments<false> down_arguments(MoeShape const& s, bf16 const* h = nullptr,
                                                                   bf16 const* down = nullptr, bf16* y_perm = nullptr,
                                                                   std::int32_t const* offsets = nullptr) {
-    return expert_arguments<false>(s, h, down, y_perm, offsets, s.hidden, s.ffn);
+    return grouped_arguments<plans::Bf16Grouped>(routed_rows(s, offsets), h, down, y_perm, s.hidden, s.ffn);
+  }
+  /// The workspace of the first projection (SwiGLU or ReLU^2) of experts `f` wide over `groups`.
+  [[nodiscard]] static std::size_t first_workspace_bytes(MoeShape const& s, GroupedRows const& groups, std::int64_t f) {
+    if (s.gated())
+      return grouped_gemm_bf16_workspace_bytes<true>(
+          grouped_arguments<plans::Bf16GroupedSwiGLU>(groups, nullptr, nullptr, nullptr, 2 * f, s.hidden));
+    return grouped_gemm_bf16_workspace_bytes(
+        grouped_arguments<plans::Bf16GroupedReLU2>(groups, nullptr, nullptr, nullptr, f, s.hidden));
   }
 };
 
 /// The scratch bytes moe_layer needs for `s`.
 inline std::size_t moe_scratch_bytes(MoeShape const& s) {
   check_moe_shape(s);
+  check_moe_routing(s);
   return MoeScratch(nullptr, s).bytes + 256;  // + alignment of the base
 }
 
-/// The routing steps alone (1-3 of the file comment): logits, choices, offsets and rows, x in expert order.
+/// The routing steps alone (1-3 of the file comment): logits, choices, offsets and rows, x in expert
+/// order (and, with a shared expert, its one group's offsets).
 inline void moe_dispatch(bf16 const* x, MoeWeights const& w, MoeShape const& s, MoeScratch const& m,
                          cudaStream_t stream) {
-  auto router = MoeScratch::router_arguments(s, x, w.router, m.logits);
-  router.workspace = m.gemm_workspace, router.workspace_bytes = m.gemm_workspace_bytes;
-  run_gemm_bf16_tn(router, stream);
   auto const warps = [](std::int64_t n) { return dim3(unsigned((n + 7) / 8)); };
-  route_kernel<<<warps(s.tokens), 256, 0, stream>>>(m.logits, s.experts, s.tokens, s.experts, s.top_k, s.renormalize,
-                                                    m.ids, m.weights);
+  if (s.routing == MoeRouting::softmax) {
+    auto router = MoeScratch::router_arguments(s, x, w.router, m.logits);
+    router.workspace = m.gemm_workspace, router.workspace_bytes = m.gemm_workspace_bytes;
+    run_gemm_bf16_tn(router, stream);
+    route_kernel<<<warps(s.tokens), 256, 0, stream>>>(m.logits, s.experts, s.tokens, s.experts, s.top_k, s.renormalize,
+                                                      m.ids, m.weights);
+  } else {
+    auto router = MoeScratch::router_f32_arguments(s, x, w.router, m.logits_f32);
+    router.workspace = m.gemm_workspace, router.workspace_bytes = m.gemm_workspace_bytes;
+    run_gemm<plans::Bf16TNf32>(router, stream);
+    SigmoidRouting const r{.bias = w.correction_bias, .groups = s.groups, .top_groups = s.top_groups,
+                           .renormalize = s.renormalize, .scaling = s.routed_scaling};
+    route_sigmoid_kernel<<<warps(s.tokens), 256, 0, stream>>>(m.logits_f32, s.experts, s.tokens, s.experts, s.top_k, r,
+                                                              m.ids, m.weights, m.shared_offsets);
+  }
   permute_kernel<<<1, 1024, 0, stream>>>(m.ids, s.rows(), s.experts, m.offsets, m.rows);
   gather_kernel<<<warps(s.rows()), 256, 0, stream>>>(x, m.rows, s.rows(), s.top_k, s.hidden, m.x_perm);
   host::cuda_check(cudaGetLastError(), "moe dispatch launch");
+}
+
+/// An FFN over grouped rows: h = act(in W1_g^T) (SwiGLU or ReLU^2 as s says; W1 each group's (2f, H)
+/// or (f, H)), out = h W2_g^T (W2 each group's (H, f)); two grouped GEMMs on one workspace.
+inline void moe_grouped_ffn(MoeShape const& s, MoeScratch const& m, GroupedRows const& groups, bf16 const* in,
+                            bf16 const* first, bf16 const* down, bf16* h, bf16* out, std::int64_t f,
+                            cudaStream_t stream) {
+  auto const on_workspace = [&](auto args) {
+    args.gemm.workspace = m.grouped_workspace, args.gemm.workspace_bytes = m.grouped_workspace_bytes;
+    return args;
+  };
+  if (s.gated())
+    run_grouped_gemm_bf16<true>(
+        on_workspace(MoeScratch::grouped_arguments<plans::Bf16GroupedSwiGLU>(groups, in, first, h, 2 * f, s.hidden)),
+        stream);
+  else
+    run_grouped_gemm_bf16_relu2(
+        on_workspace(MoeScratch::grouped_arguments<plans::Bf16GroupedReLU2>(groups, in, first, h, f, s.hidden)), stream);
+  run_grouped_gemm_bf16<false>(
+      on_workspace(MoeScratch::grouped_arguments<plans::Bf16Grouped>(groups, h, down, out, s.hidden, f)), stream);
 }
 
 /// y (T, H) = the MoE block of x (T, H) (see the file comment). `scratch`: moe_scratch_bytes,
@@ -282,21 +308,23 @@ inline void moe_dispatch(bf16 const* x, MoeWeights const& w, MoeShape const& s, 
 inline void moe_layer(bf16 const* x, MoeWeights const& w, MoeShape const& s, bf16* y, void* scratch,
                       cudaStream_t stream = nullptr) {
   check_moe_shape(s);
+  check_moe_routing(s);
   if (s.tokens == 0) return;
-  if (x == nullptr || y == nullptr || scratch == nullptr || w.router == nullptr || w.gate_up == nullptr ||
-      w.down == nullptr)
-    host::argument_error("moe.pointers", "x, y, the scratch and the three weights are device pointers (one is null)");
+  check_moe_pointers(x, y, scratch, w, s);
   auto const base = (reinterpret_cast<std::uintptr_t>(scratch) + 255) / 256 * 256;
   MoeScratch const m(reinterpret_cast<void*>(base), s);
   moe_dispatch(x, w, s, m, stream);
-  auto gate_up = MoeScratch::gate_up_arguments(s, m.x_perm, w.gate_up, m.h, m.offsets);
-  gate_up.gemm.workspace = m.grouped_workspace, gate_up.gemm.workspace_bytes = m.grouped_workspace_bytes;
-  run_grouped_gemm_bf16<true>(gate_up, stream);
-  auto down = MoeScratch::down_arguments(s, m.h, w.down, m.y_perm, m.offsets);
-  down.gemm.workspace = m.grouped_workspace, down.gemm.workspace_bytes = m.grouped_workspace_bytes;
-  run_grouped_gemm_bf16<false>(down, stream);
-  combine_kernel<<<unsigned((s.tokens + 7) / 8), 256, 0, stream>>>(m.y_perm, m.rows, m.weights, s.tokens, s.top_k,
-                                                                   s.hidden, y);
+  moe_grouped_ffn(s, m, MoeScratch::routed_rows(s, m.offsets), m.x_perm, s.gated() ? w.gate_up : w.up, w.down, m.h,
+                  m.y_perm, s.ffn, stream);
+  unsigned const blocks = unsigned((s.tokens + 7) / 8);
+  if (s.shared_ffn > 0) {
+    moe_grouped_ffn(s, m, MoeScratch::shared_rows(s, m.shared_offsets), x, w.shared_up, w.shared_down, m.h_shared,
+                    m.y_shared, s.shared_ffn, stream);
+    combine_shared_kernel<<<blocks, 256, 0, stream>>>(m.y_perm, m.rows, m.weights, m.y_shared, s.tokens, s.top_k,
+                                                      s.hidden, y);
+  } else {
+    combine_kernel<<<blocks, 256, 0, stream>>>(m.y_perm, m.rows, m.weights, s.tokens, s.top_k, s.hidden, y);
+  }
   host::cuda_check(cudaGetLastError(), "moe combine launch");
 }
 

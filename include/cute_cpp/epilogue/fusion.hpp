@@ -49,6 +49,30 @@ struct GELU {
 struct SiLU {
   CUTE_CPP_HD float operator()(float x) const { return x / (1.0f + ::expf(-x)); }
 };
+/// Squared ReLU: max(x, 0)^2 (Primer; the non-gated experts of Nemotron-H, transformers' "relu2").
+struct ReLUSquared {
+  CUTE_CPP_HD float operator()(float x) const {
+    float const r = x > 0.0f ? x : 0.0f;
+    return r * r;
+  }
+};
+
+/// D = act(acc): an activation alone, reading neither the element's row nor its column, so a
+/// grouped GEMM (whose row is the group's, not C's) may apply it.
+template <class Activation>
+struct Activated {
+  // NOTE: not [[no_unique_address]], as Gated's below.
+  Activation activation{};
+  CUTE_CPP_HD float operator()(float acc, std::int64_t, std::int64_t) const { return activation(acc); }
+};
+
+/// Whether an epilogue functor reads nothing but the accumulator (Identity, Activated).
+template <class Op>
+inline constexpr bool is_elementwise_v = false;
+template <>
+inline constexpr bool is_elementwise_v<Identity> = true;
+template <class Activation>
+inline constexpr bool is_elementwise_v<Activated<Activation>> = true;
 
 /// D = act(alpha * acc + beta * source[row, col] + bias[col]); source and bias may be null.
 template <class Source, class Activation = NoActivation>

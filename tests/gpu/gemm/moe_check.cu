@@ -61,19 +61,7 @@ bool check_layer(moe::MoeShape const& shape, std::mt19937_64& rng) {
     }
   }
   // Offsets: each expert's end row; rows: a permutation placing each choice within its expert's rows.
-  std::vector<std::int64_t> count(e_count, 0);
-  for (std::int32_t id : ids) ++count[std::size_t(id)];
-  std::size_t bad_rows = 0;
-  std::int64_t end = 0;
-  for (std::size_t e = 0; e < e_count; ++e) bad_rows += offsets[e] != (end += count[e]);
-  std::vector<char> seen(t_count * k, 0);
-  for (std::size_t i = 0; i < t_count * k; ++i) {
-    auto const e = std::size_t(ids[i]);
-    std::int64_t const lo = e ? offsets[e - 1] : 0, r = rows[i];
-    bool const ok = r >= lo && r < offsets[e] && r < std::int64_t(t_count * k) && !seen[std::size_t(r)];
-    if (ok) seen[std::size_t(r)] = 1;
-    bad_rows += !ok;
-  }
+  std::size_t const bad_rows = count_bad_rows(ids, offsets, rows);
   // y from the GPU's choices and weights.
   std::vector<double> want(t_count * h, 0.0);
   std::vector<double> act(f);

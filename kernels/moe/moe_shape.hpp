@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: Apache-2.0
+// SPDX-FileCopyrightText: 2026 cute-cpp authors
+#pragma once
+// The MoE block's configuration and its host rules (kernels/moe/moe.cuh runs the block): the sizes,
+// how the router's logits become choices and weights, the experts' FFN, the shared expert, and the
+// weights' layouts. Host code only (g++ compiles it), so tests/cpu/moe checks every rule.
+#include <cuda_bf16.h>
+
+#include <cmath>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+namespace cute_cpp::kernels::moe {
+
+using bf16 = __nv_bfloat16;
+
+inline constexpr int max_experts = 256;  ///< a warp's lanes hold 8 logits each
+inline constexpr int max_top_k = 16;
+inline constexpr int max_expert_groups = 32;  ///< a lane scores each group
+
+/// How the router's logits become each token's k experts and their weights.
+enum class MoeRouting {
+  /// Qwen3-MoE, Mixtral: softmax over the E logits (f32 of bf16 logits), the top k probabilities,
+  /// renormalized to sum to 1 when asked.
+  softmax,
+  /// Nemotron-H, DeepSeek-V3: scores sigmoid(logit) of f32 logits; the top k of score + correction
+  /// bias within the topk_group groups whose two best biased scores sum highest; weights the
+  /// unbiased scores, renormalized (sum + 1e-20) when asked, times routed_scaling.
+  sigmoid,
+};
+
+/// The experts' FFN (the shared expert's too).
+enum class MoeActivation {
+  swiglu,  ///< down(silu(gate x) * up x), the gate-up weight fused
+  relu2,   ///< down(relu(up x)^2), no gate (Nemotron-H)
+};
+
+/// The block's weights as the layer reads them, each expert's contiguous after the one before:
+/// router (E, H); gate_up (SwiGLU) each expert's (2F, H) with gate and up rows interleaved in
+/// blocks of 8 (kernels/gemm/ffn.cuh's pack_gate_up); up (ReLU^2) each expert's (F, H); down each
+/// expert's (H, F). All bf16 row-major (nn.Linear's weight layout).
+struct MoeWeights {
+  bf16 const* router = nullptr;
+  bf16 const* gate_up = nullptr;
+  bf16 const* down = nullptr;
+  bf16 const* up = nullptr;
+  float const* correction_bias = nullptr;  ///< sigmoid routing: (E) f32, for the choice only; null: zeros
+  bf16 const* shared_up = nullptr;    ///< the shared expert's first weight: (2Fs, H) interleaved, or (Fs, H)
+  bf16 const* shared_down = nullptr;  ///< the shared expert's down weight (H, Fs)
+};
+
+/// The layer's sizes and kind.
+struct MoeShape {
+  std::int64_t tokens = 0, hidden = 0, ffn = 0;  ///< T, H, F (each expert's FFN)
+  int experts = 0, top_k = 0;
+  bool renormalize = true;  ///< the top k's weights divided by their sum (norm_topk_prob)
+  MoeRouting routing = MoeRouting::softmax;
+  MoeActivation activation = MoeActivation::swiglu;
+  float routed_scaling = 1.0f;     ///< sigmoid routing: the weights times this (routed_scaling_factor)
+  int groups = 1, top_groups = 1;  ///< sigmoid routing: n_group groups of E / n_group experts, topk_group kept
+  std::int64_t shared_ffn = 0;     ///< Fs, the shared expert's FFN width (0: no shared expert)
+  [[nodiscard]] std::int64_t rows() const { return tokens * top_k; }  ///< rows in expert order
+  [[nodiscard]] bool gated() const { return activation == MoeActivation::swiglu; }
+};
+
+namespace detail {
+[[noreturn]] inline void moe_fail(char const* message, std::string const& values) {
+  throw std::invalid_argument(std::string(message) + " (got " + values + ")");
+}
+}  // namespace detail
+
+/// [moe.shape]: the sizes the kernels take.
+inline void check_moe_shape(MoeShape const& s) {
+  bool const shared_ok = s.shared_ffn == 0 || (s.shared_ffn >= 8 && s.shared_ffn % 8 == 0);
+  if (s.experts < 1 || s.experts > max_experts || s.top_k < 1 || s.top_k > max_top_k || s.top_k > s.experts ||
+      s.hidden < 8 || s.hidden % 8 != 0 || s.ffn < 8 || s.ffn % 8 != 0 || s.tokens < 0 ||
+      s.rows() >= (std::int64_t{1} << 31) || !shared_ok)
+    detail::moe_fail("cute-cpp [moe.shape]: 1 <= E <= 256 experts, 1 <= k <= min(E, 16), H, F and the shared "
+                     "expert's Fs (0: none) multiples of 8, T k < 2^31",
+                     "E=" + std::to_string(s.experts) + ", k=" + std::to_string(s.top_k) + ", H=" +
+                         std::to_string(s.hidden) + ", F=" + std::to_string(s.ffn) + ", Fs=" +
+                         std::to_string(s.shared_ffn) + ", T=" + std::to_string(s.tokens));
+}
+
+/// [moe.routing]: the router's settings. Softmax routing takes no groups, no scaling and no shared
+/// expert (the sigmoid router writes the shared expert's one group of rows); sigmoid routing takes
+/// E a multiple of 4 (its f32 logits' rows are TMA rows of 16-byte multiples), 1 <= topk_group <=
+/// n_group <= 32 groups of E / n_group experts (at least 2 when n_group > 1: a group scores its
+/// two best), at least k experts in the kept groups, and a positive finite scaling.
+inline void check_moe_routing(MoeShape const& s) {
+  std::string const values = "n_group=" + std::to_string(s.groups) + ", topk_group=" + std::to_string(s.top_groups) +
+                             ", E=" + std::to_string(s.experts) + ", k=" + std::to_string(s.top_k) +
+                             ", scaling=" + std::to_string(s.routed_scaling) + ", Fs=" + std::to_string(s.shared_ffn);
+  if (s.routing == MoeRouting::softmax) {
+    if (s.groups != 1 || s.top_groups != 1 || s.routed_scaling != 1.0f || s.shared_ffn != 0)
+      detail::moe_fail("cute-cpp [moe.routing]: softmax routing takes n_group = topk_group = 1, a scaling of 1 and no "
+                       "shared expert; group-limited, scaled routing with a shared expert is the sigmoid router's",
+                       values);
+    return;
+  }
+  int const size = s.groups > 0 && s.experts % s.groups == 0 ? s.experts / s.groups : 0;
+  if (s.experts % 4 != 0 || s.groups < 1 || s.groups > max_expert_groups || s.top_groups < 1 ||
+      s.top_groups > s.groups || size == 0 || (s.groups > 1 && size < 2) || s.top_k > s.top_groups * size ||
+      !std::isfinite(s.routed_scaling) || !(s.routed_scaling > 0.0f))
+    detail::moe_fail("cute-cpp [moe.routing]: sigmoid routing takes E a multiple of 4, 1 <= topk_group <= n_group <= "
+                     "32, n_group dividing E into groups of at least 2 experts (or one group), k <= topk_group x "
+                     "E / n_group, and a positive finite routed_scaling_factor",
+                     values);
+}
+
+/// [moe.pointers]: every pointer the block reads or writes is given, and none it does not read.
+inline void check_moe_pointers(void const* x, void const* y, void const* scratch, MoeWeights const& w,
+                               MoeShape const& s) {
+  bool const experts = w.router != nullptr && w.down != nullptr && (s.gated() ? w.gate_up : w.up) != nullptr;
+  bool const shared = (s.shared_ffn > 0) == (w.shared_up != nullptr) && (s.shared_ffn > 0) == (w.shared_down != nullptr);
+  bool const bias = s.routing == MoeRouting::sigmoid || w.correction_bias == nullptr;
+  if (x == nullptr || y == nullptr || scratch == nullptr || !experts || !shared || !bias)
+    detail::moe_fail("cute-cpp [moe.pointers]: x, y, the scratch, the router, down and the experts' first weight "
+                     "(gate_up for SwiGLU, up for ReLU^2) are device pointers; shared_up and shared_down are given "
+                     "exactly when Fs > 0; a correction bias only with sigmoid routing",
+                     std::string(x == nullptr || y == nullptr || scratch == nullptr ? "a null x, y or scratch"
+                                 : !experts                                          ? "a null expert weight"
+                                 : !shared ? "shared weights and Fs = " + std::to_string(s.shared_ffn) + " disagree"
+                                           : "a correction bias with softmax routing"));
+}
+
+}  // namespace cute_cpp::kernels::moe

@@ -1,0 +1,103 @@
+// SPDX-License-Identifier: Apache-2.0
+// SPDX-FileCopyrightText: 2026 cute-cpp authors
+// The MoE block's host rules (kernels/moe/moe_shape.hpp): [moe.shape], [moe.routing], [moe.pointers],
+// each refused with its id, and the shapes it takes (Qwen3-30B-A3B's, Nemotron-3 Nano's).
+#include <cute_cpp/kernels/moe/moe_shape.hpp>
+
+#include <gtest/gtest.h>
+
+#include <stdexcept>
+#include <string>
+
+namespace moe = cute_cpp::kernels::moe;
+
+namespace {
+
+moe::MoeShape nemotron_nano() {
+  return {.tokens = 512, .hidden = 2688, .ffn = 1856, .experts = 128, .top_k = 6, .renormalize = true,
+          .routing = moe::MoeRouting::sigmoid, .activation = moe::MoeActivation::relu2, .routed_scaling = 2.5f,
+          .groups = 1, .top_groups = 1, .shared_ffn = 3712};
+}
+
+/// The id in the message of what `f` throws, or "" if it throws nothing.
+template <class F>
+std::string rule_of(F&& f) {
+  try {
+    f();
+  } catch (std::invalid_argument const& e) {
+    std::string const what = e.what();
+    auto const open = what.find('['), close = what.find(']');
+    return open == std::string::npos ? what : what.substr(open + 1, close - open - 1);
+  }
+  return "";
+}
+
+TEST(MoeShape, TakesQwenAndNemotron) {
+  moe::MoeShape const qwen{.tokens = 4096, .hidden = 2048, .ffn = 768, .experts = 128, .top_k = 8};
+  EXPECT_EQ(rule_of([&] { moe::check_moe_shape(qwen), moe::check_moe_routing(qwen); }), "");
+  auto const n = nemotron_nano();
+  EXPECT_EQ(rule_of([&] { moe::check_moe_shape(n), moe::check_moe_routing(n); }), "");
+  auto g = n;  // DeepSeek-V3's routing: 256 experts in 8 groups, 4 kept, top 8
+  g.experts = 256, g.top_k = 8, g.groups = 8, g.top_groups = 4;
+  EXPECT_EQ(rule_of([&] { moe::check_moe_routing(g); }), "");
+}
+
+TEST(MoeShape, RefusesSizes) {
+  auto s = nemotron_nano();
+  s.shared_ffn = 12;  // not a multiple of 8
+  EXPECT_EQ(rule_of([&] { moe::check_moe_shape(s); }), "moe.shape");
+  s = nemotron_nano();
+  s.experts = 300;
+  EXPECT_EQ(rule_of([&] { moe::check_moe_shape(s); }), "moe.shape");
+  s = nemotron_nano();
+  s.top_k = 17;
+  EXPECT_EQ(rule_of([&] { moe::check_moe_shape(s); }), "moe.shape");
+}
+
+TEST(MoeShape, RefusesRouting) {
+  auto const refused = [](auto change) {
+    auto s = nemotron_nano();
+    change(s);
+    return rule_of([&] { moe::check_moe_routing(s); });
+  };
+  EXPECT_EQ(refused([](moe::MoeShape& s) { s.experts = 126, s.top_k = 6; }), "moe.routing");  // f32 rows: E % 4
+  EXPECT_EQ(refused([](moe::MoeShape& s) { s.groups = 3; }), "moe.routing");                 // 3 does not divide 128
+  EXPECT_EQ(refused([](moe::MoeShape& s) { s.groups = 64; }), "moe.routing");                // more than 32 groups
+  EXPECT_EQ(refused([](moe::MoeShape& s) { s.groups = 4, s.top_groups = 5; }), "moe.routing");
+  EXPECT_EQ(refused([](moe::MoeShape& s) { s.groups = 4, s.top_groups = 0; }), "moe.routing");
+  EXPECT_EQ(refused([](moe::MoeShape& s) { s.experts = 8, s.groups = 8, s.top_k = 1; }), "moe.routing");  // groups of 1
+  EXPECT_EQ(refused([](moe::MoeShape& s) { s.experts = 16, s.groups = 4, s.top_groups = 1, s.top_k = 5; }),
+            "moe.routing");  // 5 > one group of 4
+  EXPECT_EQ(refused([](moe::MoeShape& s) { s.routed_scaling = 0.0f; }), "moe.routing");
+  EXPECT_EQ(refused([](moe::MoeShape& s) { s.routing = moe::MoeRouting::softmax; }), "moe.routing");  // scaling 2.5
+  EXPECT_EQ(refused([](moe::MoeShape& s) {
+              s.routing = moe::MoeRouting::softmax, s.routed_scaling = 1.0f;  // a shared expert
+            }),
+            "moe.routing");
+  EXPECT_EQ(refused([](moe::MoeShape& s) { s.experts = 16, s.groups = 4, s.top_groups = 2, s.top_k = 8; }), "");
+}
+
+TEST(MoeShape, RefusesPointers) {
+  auto const s = nemotron_nano();
+  auto const* p = reinterpret_cast<moe::bf16 const*>(0x1000);
+  auto const* bias = reinterpret_cast<float const*>(0x2000);
+  int x = 0, y = 0, scratch = 0;
+  moe::MoeWeights w{.router = p, .down = p, .up = p, .correction_bias = bias, .shared_up = p, .shared_down = p};
+  EXPECT_EQ(rule_of([&] { moe::check_moe_pointers(&x, &y, &scratch, w, s); }), "");
+  auto missing = w;
+  missing.up = nullptr;  // ReLU^2 experts read up, not gate_up
+  missing.gate_up = p;
+  EXPECT_EQ(rule_of([&] { moe::check_moe_pointers(&x, &y, &scratch, missing, s); }), "moe.pointers");
+  missing = w;
+  missing.shared_down = nullptr;
+  EXPECT_EQ(rule_of([&] { moe::check_moe_pointers(&x, &y, &scratch, missing, s); }), "moe.pointers");
+  auto no_shared = s;
+  no_shared.shared_ffn = 0;  // shared weights given without Fs
+  EXPECT_EQ(rule_of([&] { moe::check_moe_pointers(&x, &y, &scratch, w, no_shared); }), "moe.pointers");
+  moe::MoeShape const qwen{.tokens = 8, .hidden = 64, .ffn = 64, .experts = 8, .top_k = 2};
+  moe::MoeWeights const qwen_w{.router = p, .gate_up = p, .down = p, .correction_bias = bias};
+  EXPECT_EQ(rule_of([&] { moe::check_moe_pointers(&x, &y, &scratch, qwen_w, qwen); }), "moe.pointers");  // bias
+  EXPECT_EQ(rule_of([&] { moe::check_moe_pointers(nullptr, &y, &scratch, w, s); }), "moe.pointers");
+}
+
+}  // namespace
