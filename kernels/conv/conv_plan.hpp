@@ -178,7 +178,17 @@ CUTE_CPP_HD inline F gelu_erf(F x) {
 template <class F>
 CUTE_CPP_HD inline F snake_beta(F x, F a, F inv_b) {
   if constexpr (sizeof(F) == 4) {
-    float const s = sinf(x * a);
+    // NOTE: sin of the argument reduced to [-pi, pi] by 2 pi in two parts (Cody-Waite), then the
+    // hardware's __sinf (abs. error ~2^-21.4 there): sinf's own slow path for large arguments keeps
+    // a table in local memory, which the SASS checks refuse.
+    float const v = x * a;
+    float const q = rintf(v * 0.159154943091895336f);
+    float const r = fmaf(-q, -1.74845553e-7f, fmaf(-q, 6.28318548202514648f, v));
+#if defined(__CUDA_ARCH__)
+    float const s = __sinf(r);
+#else
+    float const s = sinf(r);
+#endif
     return fmaf(s * s, inv_b, x);
   } else {
     double const s = sin(x * a);

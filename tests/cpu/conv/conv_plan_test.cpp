@@ -12,6 +12,7 @@
 
 #include "support/conv_reference.hpp"
 
+#include <cmath>
 #include <random>
 #include <stdexcept>
 #include <string>
@@ -207,6 +208,22 @@ TEST(ConvPlan, EmulatedStreamingEqualsWhole) {
       begin += len;
     }
     expect_near_all(joined, whole);
+  }
+}
+
+// The epilogue's f32 activations (the kernel's code; the host's sinf stands in for the device's
+// __sinf after the same 2 pi reduction) against the float64 references, arguments up to 1000 rad.
+TEST(ConvPlan, F32ActivationsMatchReferences) {
+  for (double x = -40.0; x <= 40.0; x += 0.37) {
+    EXPECT_NEAR(kn::gelu_erf(float(x)), ref::gelu(float(x)), 1e-6 * (1 + std::fabs(x))) << x;
+    for (double alpha_log : {-1.0, 0.0, 1.0, 3.2}) {
+      for (double beta_log : {-1.0, 0.0, 0.7}) {
+        float const a = std::exp(float(alpha_log)), inv_b = 1.0f / (std::exp(float(beta_log)) + 1e-9f);
+        double const want = ref::snake_beta(float(x), alpha_log, beta_log);
+        EXPECT_NEAR(kn::snake_beta(float(x), a, inv_b), want, 2e-5 * (std::fabs(x) + 1 / std::exp(beta_log)))
+            << x << " " << alpha_log << " " << beta_log;
+      }
+    }
   }
 }
 
