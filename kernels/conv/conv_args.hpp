@@ -125,7 +125,7 @@ inline void check_conv_epilogue(ConvEpilogueArguments const& e) {
 /// A pointer the kernel reads in 16-byte vectors is 16-byte aligned (null passes: optional).
 inline void check_conv_aligned(char const* name, void const* p) {
   if (reinterpret_cast<std::uintptr_t>(p) % 16 != 0)
-    detail::conv_fail("cute-cpp [conv.alignment]: x, the weight and the state must be 16-byte aligned",
+    detail::conv_fail("cute-cpp [conv.alignment]: x, the weight, the states, out and the residual must be 16-byte aligned",
                       std::string(name) + " at byte offset " + std::to_string(reinterpret_cast<std::uintptr_t>(p) % 16));
 }
 
