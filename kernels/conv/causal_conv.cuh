@@ -116,6 +116,7 @@ void run_gemm(ConvGemmParams<T> const& p, int batch, ConvEpilogueArguments const
     host::ByteRange const state_written{"state_out", state_out, state_bytes};
     host::check_disjoint("conv", state_written, read);
   }
+  check_conv_batch(batch);
   if (batch == 0) return;
   if (p.length > 0) {
     host::LaunchConfig config;

@@ -102,6 +102,13 @@ inline void check_conv_count(char const* name, std::int64_t value, std::int64_t 
                       detail::conv_value(name, value));
 }
 
+/// The implicit GEMM's grid takes a sequence a z index: at most 65535 sequences a launch.
+inline void check_conv_batch(int batch) {
+  if (batch > 65535)
+    detail::conv_fail("cute-cpp [conv.shape]: at most 65535 sequences a launch (the grid's z extent)",
+                      detail::conv_value("batch", batch));
+}
+
 /// The implicit GEMM reads x, the state and the weight in 16-byte vectors of 8 elements, which
 /// never straddle a tap: c_in a multiple of 8.
 inline void check_conv_channels(int c_in) {

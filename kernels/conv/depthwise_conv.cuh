@@ -66,6 +66,7 @@ void run_depthwise_conv1d(DepthwiseConv1dArguments<T> const& a, cudaStream_t str
   check_conv_count("batch", a.batch, 0);
   check_conv_count("length", a.length, 0);
   check_conv_count("channels", a.channels, 1);
+  check_conv_batch(a.batch);
   host::PointerArgument const pointers[] = {{"x", a.x}, {"weight", a.weight}, {"out", a.out}};
   conv_detail::check_pointers(pointers, stream);
   std::size_t const x_bytes = std::size_t(a.batch) * std::size_t(a.length) * std::size_t(a.channels) * sizeof(T);

@@ -235,6 +235,8 @@ TEST(ConvPlan, HostRules) {
   EXPECT_NE(error_of([] { kn::check_conv_geometry(1, 10, 16, 4, 7, 0); }).find("[conv.shape]"), std::string::npos);
   EXPECT_NE(error_of([] { kn::check_conv_geometry(1, 10, 1 << 20, 4, 7, 1 << 10); }).find("[conv.shape]"), std::string::npos);
   EXPECT_EQ(error_of([] { kn::check_conv_geometry(0, 0, 8, 1, 1, 1); }), "");
+  EXPECT_NE(error_of([] { kn::check_conv_batch(65536); }).find("[conv.shape]"), std::string::npos);
+  EXPECT_EQ(error_of([] { kn::check_conv_batch(65535); }), "");
   kn::ConvEpilogueArguments e;
   e.activation = kn::ConvActivation::snake_beta;
   EXPECT_NE(error_of([&] { kn::check_conv_epilogue(e); }).find("[conv.activation]"), std::string::npos);
