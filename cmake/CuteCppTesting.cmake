@@ -176,6 +176,7 @@ function(cute_cpp_add_sass_test src)
              COMMAND ${CMAKE_COMMAND} -DCUOBJDUMP=${CUTE_CPP_CUOBJDUMP} -DARCH=${target_arch}
                      -DANNOTATIONS=${src} -DSOURCE=${src} -DNVCC=${CMAKE_CUDA_COMPILER}
                      -DINCLUDE=${PROJECT_SOURCE_DIR}/include -DOBJECT=${CMAKE_CURRENT_BINARY_DIR}/${name}.o
+                     -DKERNELS_INCLUDE=${PROJECT_BINARY_DIR}/kernels-include
                      -P ${PROJECT_SOURCE_DIR}/cmake/sass_check.cmake)
     set_tests_properties(${name} PROPERTIES LABELS sass)
   endforeach()

@@ -2,12 +2,17 @@
 # cmake -P script: checks a target's SASS for the instructions a file's annotations name.
 #   -DCUOBJDUMP=<cuobjdump> -DARCH=90a -DANNOTATIONS=<file with // expect-sass / reject-sass lines>
 #   and either -DBINARY=<object or executable> or -DSOURCE=<.cu> -DNVCC=<nvcc> -DINCLUDE=<dir> -DOBJECT=<out.o>
+#   [-DKERNELS_INCLUDE=<dir>] (where <cute_cpp/kernels/...> resolves: a case that instantiates a kernel)
 if(NOT CUOBJDUMP OR NOT EXISTS "${CUOBJDUMP}")
   message(FATAL_ERROR "cute-cpp [build.cuobjdump]: cuobjdump not found; run scripts/setup "
                       "(it installs nvidia-cuda-cuobjdump and nvidia-cuda-nvdisasm from PyPI)")
 endif()
 if(SOURCE)
-  execute_process(COMMAND ${NVCC} -std=c++20 -x cu -I${INCLUDE} -I${INCLUDE}/..
+  set(kernels_include "")
+  if(KERNELS_INCLUDE)
+    set(kernels_include -I${KERNELS_INCLUDE})
+  endif()
+  execute_process(COMMAND ${NVCC} -std=c++20 -x cu -I${INCLUDE} -I${INCLUDE}/.. ${kernels_include}
                           --generate-code=arch=compute_${ARCH},code=sm_${ARCH} -c ${SOURCE} -o ${OBJECT}
                   RESULT_VARIABLE rc ERROR_VARIABLE err)
   if(NOT rc EQUAL 0)
