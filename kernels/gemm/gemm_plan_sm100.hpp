@@ -118,10 +118,13 @@ struct GemmSm100Plan {
   static constexpr int cta_m = block_m / cta_group;
   static constexpr int atom_n = block_n / atoms_n;
   static constexpr int cta_atom_n = atom_n / cta_group;
+  /// NOTE: the tiles take a 128-byte K block even where gemm.sm100.tile-k fails, so that rule's
+  /// error is the only one (not the TMA and UMMA layout rules' after it).
+  static constexpr int tile_k = block_k * int(sizeof(TA)) == 128 ? block_k : 128 / int(sizeof(TA));
   /// A Rows x block_k operand tile as TMA writes it and tcgen05.mma reads it (128-byte swizzle).
   template <class T, OperandMajorMode Major, int Rows>
-  using OperandSmem = std::conditional_t<Major == OperandMajorMode::K, SmemKMajor<T, Rows, block_k, 128>,
-                                         SmemMNMajor<T, Rows, block_k, 128>>;
+  using OperandSmem = std::conditional_t<Major == OperandMajorMode::K, SmemKMajor<T, Rows, tile_k, 128>,
+                                         SmemMNMajor<T, Rows, tile_k, 128>>;
   using ASmem = OperandSmem<TA, major_a, cta_m>;
   /// One atom's part of B in this CTA; the atoms lie one after another in the stage.
   using BSmem = OperandSmem<TB, major_b, cta_atom_n>;

@@ -1,7 +1,7 @@
 // Two UMMA atoms along N over an MN-major B: the second atom's columns would start inside a
 // 64-column swizzle block.
 // cute-cpp-arch: 100a
-// expected-error {{"gemm\.sm100\.n-atoms(.|\n)*AtomsN=2, BKMajor=false"}}
+// expected-error {{"gemm\.sm100\.n-atoms.*AtomsN=2, BKMajor=false"}}
 #include <cute_cpp/kernels/gemm/gemm_plan_sm100.hpp>
 namespace kn = cute_cpp::kernels;
 using bf16 = __nv_bfloat16;

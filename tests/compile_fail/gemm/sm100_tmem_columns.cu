@@ -1,7 +1,7 @@
 // The 256 x 352 pair with two accumulator stages: 2 stages x 2 atoms x 176 columns = 704 of the
 // 512 tensor-memory columns.
 // cute-cpp-arch: 100a
-// expected-error {{"umma\.tmem-columns(.|\n)*AccColumns=176, AccStages=4"}}
+// expected-error {{"umma\.tmem-columns.*AccColumns=176, AccStages=4"}}
 #include <cute_cpp/kernels/gemm/gemm_plan_sm100.hpp>
 namespace kn = cute_cpp::kernels;
 using bf16 = __nv_bfloat16;
