@@ -1,6 +1,6 @@
 // A 2-CTA M = 256 plan reads 128 rows of A per CTA, not 256.
 // cute-cpp-arch: 100a
-// expected-error {{"umma\.operand-extent(.|\n)*TileRows=256, Needed=128"}}
+// expected-error {{"umma\.operand-extent.*TileRows=256, Needed=128"}}
 #include <cute_cpp/mma/sm100_umma.hpp>
 namespace cc = cute_cpp;
 namespace sm = cute_cpp::sm100;

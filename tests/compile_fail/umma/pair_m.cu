@@ -1,6 +1,6 @@
 // A CTA pair computes M = 128 or 256; the values are in the error.
 // cute-cpp-arch: 100a
-// expected-error {{"umma\.pair-m(.|\n)*CtaGroup=2, M=64"}}
+// expected-error {{"umma\.pair-m.*CtaGroup=2, M=64"}}
 #include <cute_cpp/mma/sm100_umma.hpp>
 namespace cc = cute_cpp;
 namespace sm = cute_cpp::sm100;

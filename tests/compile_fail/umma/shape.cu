@@ -1,6 +1,6 @@
 // N = 12 is no tcgen05.mma shape (steps of 8); the values are in the error.
 // cute-cpp-arch: 100a
-// expected-error {{"umma\.shape(.|\n)*M=128, N=12"}}
+// expected-error {{"umma\.shape.*M=128, N=12"}}
 #include <cute_cpp/mma/sm100_umma.hpp>
 namespace cc = cute_cpp;
 namespace sm = cute_cpp::sm100;

@@ -1,6 +1,6 @@
 // Three 256-column accumulators need 768 of the 512 tensor-memory columns.
 // cute-cpp-arch: 100a
-// expected-error {{"umma\.tmem-columns(.|\n)*AccColumns=256, AccStages=3"}}
+// expected-error {{"umma\.tmem-columns.*AccColumns=256, AccStages=3"}}
 #include <cute_cpp/mma/sm100_umma.hpp>
 namespace cc = cute_cpp;
 namespace sm = cute_cpp::sm100;
