@@ -1,0 +1,45 @@
+// SPDX-License-Identifier: Apache-2.0
+// SPDX-FileCopyrightText: 2026 cute-cpp authors
+#pragma once
+// models/qwen3/device_weights.hpp: the Qwen3 decoder's weights on the device, as its forward pass
+// reads them, and the two ways they get there: from a checkpoint (checked against the manifest,
+// copied through pinned staging buffers, q/k/v and gate/up packed on the way; a MoE layer's experts
+// into kernels/moe's layouts) or filled from a seed at the manifest's shapes.
+#include "models/qwen3/weights.hpp"  // Qwen3WeightManifest
+
+#include <cute_cpp/host/buffer.hpp>  // DeviceBuffer
+#include <cuda_bf16.h>                  // __nv_bfloat16
+
+#include <cstdint>
+#include <filesystem>
+#include <vector>
+
+namespace cute_cpp::models {
+
+using host::DeviceBuffer;
+using bf16 = __nv_bfloat16;
+
+/// One layer's weights on the device: a dense MLP (gate_up, down) or, in a Qwen3-MoE layer with
+/// the MoE block, the router and the experts' weights one after another (kernels/moe's layouts).
+struct LayerWeights {
+  DeviceBuffer<bf16> input_norm, qkv, q_norm, k_norm, o, post_norm, gate_up, down;
+  DeviceBuffer<bf16> router, experts_gate_up, experts_down;  // empty in a dense layer
+  [[nodiscard]] bool sparse() const noexcept { return router.size() != 0; }
+};
+
+/// The decoder's weights on the device, as the forward pass reads them: per layer the fused QKV
+/// and the interleaved gate-up weights (weights.hpp's pack_qkv, pack_gate_up), and the LM head's
+/// own matrix unless the embedding serves as it.
+struct Weights {
+  DeviceBuffer<bf16> embed, final_norm, lm_head;  // lm_head empty when the embedding serves
+  std::vector<LayerWeights> layers;
+  [[nodiscard]] bf16 const* output() const noexcept { return lm_head.size() != 0 ? lm_head.data() : embed.data(); }
+};
+
+
+/// The checkpoint in `folder`, validated against `manifest` before any GPU work, on the device.
+Weights checkpoint_weights(const std::filesystem::path& folder, const Qwen3WeightManifest& manifest);
+/// Weights of the manifest's shapes filled on the device from `seed` (random_weights.cuh).
+Weights random_weights(const Qwen3WeightManifest& manifest, std::uint64_t seed);
+
+}  // namespace cute_cpp::models
