@@ -13,26 +13,28 @@ namespace cute_cpp::kernels {
 
 namespace {
 
-/// The tile choose_gemm_sm100_tile names, the pair (no block-scaled pair plan) taken as 128 x 256.
+/// The named tile, or the one choose_gemm_sm100_tile names (no block-scaled pair: 128 x 256).
 template <class Family>
-void run_fp4_family(Fp4Format format, Fp4GemmArguments const& g, cudaStream_t stream) {
-  int device = 0, sm_count = 0;
-  host::cuda_check(cudaGetDevice(&device), "cudaGetDevice");
-  host::cuda_check(cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, device),
-                   "cudaDeviceGetAttribute(MultiProcessorCount)");
-  if (choose_gemm_sm100_tile(g.m, g.n, sm_count) == GemmSm100Tile::Tile128x128)
-    run_gemm_fp4_sm100_unchecked<typename Family::Small>(format, g, stream);
-  else
-    run_gemm_fp4_sm100_unchecked<typename Family::Wide>(format, g, stream);
+void run_fp4_family(Fp4Format format, Fp4GemmArguments const& g, Fp4Sm100Tile tile, cudaStream_t stream) {
+  if (tile == Fp4Sm100Tile::automatic) {
+    int device = 0, sm_count = 0;
+    host::cuda_check(cudaGetDevice(&device), "cudaGetDevice");
+    host::cuda_check(cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, device),
+                     "cudaDeviceGetAttribute(MultiProcessorCount)");
+    tile = choose_gemm_sm100_tile(g.m, g.n, sm_count) == GemmSm100Tile::Tile128x128 ? Fp4Sm100Tile::tile128x128
+                                                                                      : Fp4Sm100Tile::tile128x256;
+  }
+  if (tile == Fp4Sm100Tile::tile128x128) run_gemm_fp4_sm100_unchecked<typename Family::Small>(format, g, stream);
+  else run_gemm_fp4_sm100_unchecked<typename Family::Wide>(format, g, stream);
 }
 
 }  // namespace
 
-void run_gemm_fp4_sm100(Fp4Format format, Fp4GemmArguments const& args, cudaStream_t stream) {
+void run_gemm_fp4_sm100(Fp4Format format, Fp4GemmArguments const& args, cudaStream_t stream, Fp4Sm100Tile tile) {
   detail::check_gemm_fp4_sm100(args, stream);
   if (args.m == 0 || args.n == 0) return;
-  if (format == Fp4Format::nvfp4) run_fp4_family<plans::sm100::Nvfp4Family>(format, args, stream);
-  else run_fp4_family<plans::sm100::Mxfp4Family>(format, args, stream);
+  if (format == Fp4Format::nvfp4) run_fp4_family<plans::sm100::Nvfp4Family>(format, args, tile, stream);
+  else run_fp4_family<plans::sm100::Mxfp4Family>(format, args, tile, stream);
 }
 
 }  // namespace cute_cpp::kernels

@@ -55,9 +55,13 @@ inline void fp4_scales_to_sm100(Fp4Format format, std::uint8_t const* row_major,
     for (std::int64_t f = 0; f < factors; ++f) out[fp4_sm100_scale_offset(r, f, rows)] = row_major[r * factors + f];
 }
 
-/// D = (A x SFA)(B x SFB)^T x ga x gb on sm_100a; the factors in the sm_100a layout (above). Picks
-/// the 128 x 128 or 128 x 256 tile by choose_gemm_sm100_tile on the device's SM count.
-void run_gemm_fp4_sm100(Fp4Format format, Fp4GemmArguments const& args, cudaStream_t stream = nullptr);
+/// The tile run_gemm_fp4_sm100 runs: chosen by choose_gemm_sm100_tile on the device's SM count
+/// (automatic; its pair is taken as 128 x 256), or named.
+enum class Fp4Sm100Tile { automatic, tile128x128, tile128x256 };
+
+/// D = (A x SFA)(B x SFB)^T x ga x gb on sm_100a; the factors in the sm_100a layout (above).
+void run_gemm_fp4_sm100(Fp4Format format, Fp4GemmArguments const& args, cudaStream_t stream = nullptr,
+                        Fp4Sm100Tile tile = Fp4Sm100Tile::automatic);
 
 namespace detail {
 
