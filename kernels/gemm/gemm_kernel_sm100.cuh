@@ -123,7 +123,8 @@ __device__ __forceinline__ void gemm_sm100_epilogue(typename Plan::SharedStorage
 template <class Plan>
 __global__ void __launch_bounds__(Plan::threads, 1)
 gemm_sm100_kernel(const __grid_constant__ typename Plan::MapA tma_a, const __grid_constant__ typename Plan::MapB tma_b,
-                  const __grid_constant__ typename Plan::ScaleMaps tma_sf, typename Plan::TC* const c, std::int64_t const ldc, typename Plan::EpilogueOp const epilogue_op,
+                  const __grid_constant__ typename Plan::ScaleMaps tma_sf, typename Plan::TC* const c,
+                  std::int64_t const ldc, typename Plan::EpilogueOp const epilogue_op,
                   std::int64_t const m, std::int64_t const n, PersistentTileSchedulerParams const tiles) {
   static_assert(verify_plan<Plan>());
   extern __shared__ char smem_raw[];

@@ -94,8 +94,8 @@ __device__ __forceinline__ void gemm_sm100_load_tile(TensorMap<T, L> const& map,
 /// bytes and filled with this CTA's A rows and B atoms. At the end it waits until every stage
 /// is released, so no UMMA commit reaches this CTA's barriers after it exits.
 template <class Plan>
-__device__ __forceinline__ void gemm_sm100_producer(typename Plan::SharedStorage& smem, typename Plan::MapA const& tma_a,
-                                                    typename Plan::MapB const& tma_b,
+__device__ __forceinline__ void gemm_sm100_producer(typename Plan::SharedStorage& smem,
+                                                    typename Plan::MapA const& tma_a, typename Plan::MapB const& tma_b,
                                                     typename Plan::ScaleMaps const& tma_sf, GemmSm100Walk<Plan>& walk,
                                                     std::uint32_t rank) {
   constexpr bool a_k = Plan::major_a == OperandMajorMode::K, b_k = Plan::major_b == OperandMajorMode::K;

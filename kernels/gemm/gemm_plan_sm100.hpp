@@ -181,7 +181,8 @@ struct GemmSm100Plan {
   static constexpr int acc_columns = Mma::Accumulator::columns * atoms_n;
   static constexpr int sf_stage_columns = Mma::sf_columns;
   static constexpr int sf_tmem_column = acc_stages * acc_columns;
-  static_assert(cute_cpp::diag::umma_tmem_columns<Mma::Accumulator::columns, acc_stages * atoms_n, stages * sf_stage_columns>::ok);
+  static_assert(
+      cute_cpp::diag::umma_tmem_columns<Mma::Accumulator::columns, acc_stages * atoms_n, stages * sf_stage_columns>::ok);
   static constexpr int tmem_columns = acc_stages * acc_columns + stages * sf_stage_columns;
   static constexpr std::uint32_t tmem_alloc_columns = [] {
     std::uint32_t c = 32;

@@ -110,7 +110,8 @@ bool check_rejections() {
   ok &= refuses("ldd = 36", [&] { kn::run_gemm_fp4_sm100(nv, with([](auto& g) { g.ldd = 36; })); });
   ok &= refuses("factors not 16-byte aligned",
                 [&] { kn::run_gemm_fp4_sm100(nv, with([&](auto& g) { g.a.scales = bytes.data() + 8; })); });
-  ok &= refuses("A misaligned", [&] { kn::run_gemm_fp4_sm100(nv, with([&](auto& g) { g.a.data = bytes.data() + 8; })); });
+  ok &= refuses("A misaligned",
+                [&] { kn::run_gemm_fp4_sm100(nv, with([&](auto& g) { g.a.data = bytes.data() + 8; })); });
   return ok;
 }
 
