@@ -123,7 +123,8 @@ __device__ __forceinline__ void gemm_sm100_epilogue(typename Plan::SharedStorage
 template <class Plan>
 __global__ void __launch_bounds__(Plan::threads, 1)
 gemm_sm100_kernel(const __grid_constant__ typename Plan::MapA tma_a, const __grid_constant__ typename Plan::MapB tma_b,
-                  typename Plan::TC* const c, std::int64_t const ldc, typename Plan::EpilogueOp const epilogue_op,
+                  const __grid_constant__ typename Plan::ScaleMaps tma_sf, typename Plan::TC* const c,
+                  std::int64_t const ldc, typename Plan::EpilogueOp const epilogue_op,
                   std::int64_t const m, std::int64_t const n, PersistentTileSchedulerParams const tiles) {
   static_assert(verify_plan<Plan>());
   extern __shared__ char smem_raw[];
@@ -138,6 +139,10 @@ gemm_sm100_kernel(const __grid_constant__ typename Plan::MapA tma_a, const __gri
     Plan::ClcPipeline::init(smem.clc_barriers);
     TmaCopy::prefetch_descriptor(tma_a);
     TmaCopy::prefetch_descriptor(tma_b);
+    if constexpr (Plan::block_scaled) {
+      TmaCopy::prefetch_descriptor(tma_sf.sfa);
+      TmaCopy::prefetch_descriptor(tma_sf.sfb);
+    }
   }
   typename Plan::TmemAlloc const tmem{&smem.tmem_slot};
   if (warp == Plan::mma_warp) {
@@ -164,7 +169,7 @@ gemm_sm100_kernel(const __grid_constant__ typename Plan::MapA tma_a, const __gri
     gemm_sm100_mma<Plan>(smem, walk, tmem_base, rank);
   } else if (warp == Plan::tma_warp) {
     arch::griddepcontrol_wait();
-    gemm_sm100_producer<Plan>(smem, tma_a, tma_b, walk, rank);
+    gemm_sm100_producer<Plan>(smem, tma_a, tma_b, tma_sf, walk, rank);
   } else {
     gemm_sm100_scheduler<Plan>(walk, rank);
   }

@@ -34,8 +34,8 @@ void run_gemm_sm100_unchecked(GemmArguments<Plan> const& args, cudaStream_t stre
   PersistentTileSchedulerParams const tiles = gemm_sm100_tiles<Plan>(args.m, args.n, args.k, args.raster_group_rows);
   host::LaunchConfig const config =
       host::clc_launch_config<Plan::cta_group>(tiles, dim3(Plan::threads), Plan::smem_bytes, stream);
-  host::launch(&gemm_sm100_kernel<Plan>, "gemm_sm100", config, a_map, b_map, args.c, args.ldc, args.epilogue_op,
-               args.m, args.n, tiles);
+  host::launch(&gemm_sm100_kernel<Plan>, "gemm_sm100", config, a_map, b_map, GemmSm100NoScaleMaps{}, args.c, args.ldc,
+               args.epilogue_op, args.m, args.n, tiles);
 }
 
 /// The dispatcher of one type set: checks the arguments once, then runs the plan of the tile

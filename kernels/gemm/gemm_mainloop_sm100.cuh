@@ -6,9 +6,10 @@
 //                        tile, then the next response (Plan::ClcPipeline) read and released
 //   gemm_sm100_scheduler the scheduler warp: asks for the next tile (rank 0) and walks
 //   gemm_sm100_producer  the TMA warp: per K block, waits for an empty stage, arms its barrier
-//                        and loads this CTA's A rows and B atoms (a pair: onto the leader's barrier)
-//   GemmSm100MmaStep     one K block's UMMAs: the seam a block-scaled plan extends (its scale
-//                        factors' tcgen05.cp into tensor memory, then the block-scaled gemm)
+//                        and loads this CTA's A rows and B atoms (a pair: onto the leader's
+//                        barrier), and a block-scaled plan's scale factors of both
+//   GemmSm100MmaStep     one K block's UMMAs; block-scaled: first the stage's scale factors'
+//                        tcgen05.cp into the stage's tensor-memory region, then the scaled gemm
 //   gemm_sm100_mma       the MMA warp: per tile, an accumulator stage of Plan::AccPipeline, a
 //                        GemmSm100MmaStep per K block, the stage released by tcgen05.commit
 // In a pair (cta_group 2) both CTAs load their halves (A: their 128 rows; B: their half of each
@@ -93,8 +94,9 @@ __device__ __forceinline__ void gemm_sm100_load_tile(TensorMap<T, L> const& map,
 /// bytes and filled with this CTA's A rows and B atoms. At the end it waits until every stage
 /// is released, so no UMMA commit reaches this CTA's barriers after it exits.
 template <class Plan>
-__device__ __forceinline__ void gemm_sm100_producer(typename Plan::SharedStorage& smem, typename Plan::MapA const& tma_a,
-                                                    typename Plan::MapB const& tma_b, GemmSm100Walk<Plan>& walk,
+__device__ __forceinline__ void gemm_sm100_producer(typename Plan::SharedStorage& smem,
+                                                    typename Plan::MapA const& tma_a, typename Plan::MapB const& tma_b,
+                                                    typename Plan::ScaleMaps const& tma_sf, GemmSm100Walk<Plan>& walk,
                                                     std::uint32_t rank) {
   constexpr bool a_k = Plan::major_a == OperandMajorMode::K, b_k = Plan::major_b == OperandMajorMode::K;
   typename Plan::MainPipeline const pipeline{&smem.main_barriers, rank};
@@ -114,6 +116,13 @@ __device__ __forceinline__ void gemm_sm100_producer(typename Plan::SharedStorage
         for (int a = 0; a < Plan::atoms_n; ++a)
           gemm_sm100_load_tile<Plan::cta_group>(tma_b, stage.b + a * (Plan::b_atom_bytes / sizeof(typename Plan::TB)),
                                                 bar, b_k ? k : at.b_row(a), b_k ? at.b_row(a) : k);
+        if constexpr (Plan::block_scaled) {
+          // One box each: the K block's rows of 4-factor groups, a 32-bit word column per row of
+          // A or B (so the rows' first word is the tile's first row).
+          constexpr std::int32_t groups_a = Plan::Mma::SfaLayout::k_blocks, groups_b = Plan::Mma::SfbLayout::k_blocks;
+          TmaCopy::load(tma_sf.sfa, stage.sfa, bar, at.a_row, kb * groups_a);
+          TmaCopy::load(tma_sf.sfb, stage.sfb, bar, at.b_row(0), kb * groups_b);
+        }
       }
       __syncwarp();
       state.advance();
@@ -127,19 +136,27 @@ __device__ __forceinline__ void gemm_sm100_producer(typename Plan::SharedStorage
 }
 
 /// One K block's UMMAs into the accumulator at `tmem_acc`: each atom's A x B into its columns,
-/// adding to them unless `accumulate` is false (the tile's first K block). One thread.
-/// NOTE: the seam of the block-scaled variant: it copies the K block's scale factors into tensor
-/// memory (tcgen05.cp) here and calls the block-scaled gemm; its commit tracks both.
+/// adding to them unless `accumulate` is false (the tile's first K block). One thread. A
+/// block-scaled plan first copies the stage's scale factors to `tmem_sf` (tcgen05.cp: the same
+/// thread's copies precede its MMAs, and the stage's tcgen05.commit tracks both).
 template <class Plan>
 struct GemmSm100MmaStep {
   using Mma = typename Plan::Mma;
-  static __device__ __forceinline__ void run(std::uint32_t tmem_acc, typename Plan::SharedStorage::Stage const& stage,
-                                             bool accumulate) {
+  static __device__ __forceinline__ void run(std::uint32_t tmem_acc, std::uint32_t tmem_sf,
+                                             typename Plan::SharedStorage::Stage const& stage, bool accumulate) {
     std::uint32_t const a = ctm::cvta_to_shared_u32(stage.a), b = ctm::cvta_to_shared_u32(stage.b);
+    if constexpr (Plan::block_scaled) {
+      std::uint32_t const tmem_sfa = tmem_sf, tmem_sfb = tmem_sf + std::uint32_t(Mma::SfaLayout::columns);
+      Mma::SfaLayout::copy(ctm::cvta_to_shared_u32(stage.sfa), tmem_sfa);
+      Mma::SfbLayout::copy(ctm::cvta_to_shared_u32(stage.sfb), tmem_sfb);
+      Mma::gemm(tmem_acc, a, b, tmem_sfa, tmem_sfb, accumulate);
+    } else {
+      (void)tmem_sf;
 #pragma unroll
-    for (int atom = 0; atom < Plan::atoms_n; ++atom)
-      Mma::gemm(tmem_acc + std::uint32_t(atom * Mma::Accumulator::columns), a, b + atom * Plan::b_atom_bytes,
-                accumulate);
+      for (int atom = 0; atom < Plan::atoms_n; ++atom)
+        Mma::gemm(tmem_acc + std::uint32_t(atom * Mma::Accumulator::columns), a, b + atom * Plan::b_atom_bytes,
+                  accumulate);
+    }
   }
 };
 
@@ -162,7 +179,9 @@ __device__ __forceinline__ void gemm_sm100_mma(typename Plan::SharedStorage& sme
       for (std::int32_t kb = 0; kb < t.k_block_end; ++kb) {
         operands.consumer_wait(in);
         if (walk.lane == 0) {
-          GemmSm100MmaStep<Plan>::run(tmem_acc, smem.stage[in.index()], kb > 0);
+          std::uint32_t const tmem_sf =
+              tmem_base + std::uint32_t(Plan::sf_tmem_column + in.index() * Plan::sf_stage_columns);
+          GemmSm100MmaStep<Plan>::run(tmem_acc, tmem_sf, smem.stage[in.index()], kb > 0);
           operands.consumer_release(in);
         }
         __syncwarp();

@@ -74,6 +74,15 @@ struct gemm_sm100_smem {
                 "the 227 KB of shared memory a CTA has; use fewer stages");
   static constexpr bool ok = true;
 };
+/// Rule gemm.sm100.block-scale: a block-scaled plan runs on one CTA with one UMMA atom along N
+/// (UmmaScaleFactorLayout's tcgen05.cp serves cta_group 1; one atom's scale factors are one TMA box).
+template <bool BlockScaled, int CtaGroup, int AtomsN>
+struct gemm_sm100_block_scale {
+  static_assert(!BlockScaled || (CtaGroup == 1 && AtomsN == 1),
+                "cute-cpp [gemm.sm100.block-scale]: a block-scaled plan runs on one CTA (cta_group 1, block_m 128) "
+                "with one UMMA atom along N (atoms_n 1)");
+  static constexpr bool ok = true;
+};
 /// Rule gemm.sm100.output: C is bf16, fp16 or fp32.
 template <bool Supported>
 struct gemm_sm100_output {
@@ -93,13 +102,20 @@ struct GemmSm100Config {
   OperandMajorMode major_a = OperandMajorMode::K, major_b = OperandMajorMode::K;
 };
 
-/// Everything static about one sm_100a GEMM kernel; run_gemm_sm100<Plan> launches it.
-template <class TA_, class TB_, class TC_, GemmSm100Config Config, class EpilogueOp_ = epilogue::Identity>
+/// The scale-factor descriptors a dense plan's kernel takes: none.
+struct GemmSm100NoScaleMaps {};
+
+/// Everything static about one sm_100a GEMM kernel; run_gemm_sm100<Plan> launches it. BlockScale_:
+/// sm100::UmmaNoBlockScale (dense), or sm100::UmmaBlockScale<Sf, Vec> for the block-scaled kinds,
+/// whose scale factors ride in each stage beside A and B (gemm_fp4_sm100.hpp).
+template <class TA_, class TB_, class TC_, GemmSm100Config Config, class EpilogueOp_ = epilogue::Identity,
+          class BlockScale_ = sm100::UmmaNoBlockScale>
 struct GemmSm100Plan {
   using TA = TA_;
   using TB = TB_;
   using TC = TC_;
   using EpilogueOp = EpilogueOp_;
+  using BlockScale = BlockScale_;
   static constexpr GemmSm100Config config = Config;
   static constexpr int block_m = Config.block_m, block_n = Config.block_n, block_k = Config.block_k;
   static constexpr int cta_group = Config.cta_group, atoms_n = Config.atoms_n;
@@ -129,19 +145,51 @@ struct GemmSm100Plan {
   /// One atom's part of B in this CTA; the atoms lie one after another in the stage.
   using BSmem = OperandSmem<TB, major_b, cta_atom_n>;
   using Mma = sm100::UmmaTiledMma<TA, TB, float, sm90::AOperand<ASmem>, sm90::BOperand<BSmem>, block_m, atom_n,
-                                  cta_group>;
+                                  cta_group, BlockScale>;
+  static constexpr bool block_scaled = Mma::block_scaled;
+  static_assert(diag::gemm_sm100_block_scale<block_scaled, cta_group, atoms_n>::ok);
   static constexpr std::uint32_t a_bytes = size_in_bytes<TA, ASmem>();
   static constexpr std::uint32_t b_atom_bytes = size_in_bytes<TB, BSmem>();
   static constexpr std::uint32_t b_bytes = b_atom_bytes * atoms_n;
+  /// A K block's scale factors of A's rows and B's columns (block-scaled plans; 0 otherwise), in
+  /// UmmaScaleFactorLayout's 512-byte blocks.
+  static constexpr std::uint32_t sfa_bytes = block_scaled ? Mma::SfaLayout::bytes : 0;
+  static constexpr std::uint32_t sfb_bytes = block_scaled ? Mma::SfbLayout::bytes : 0;
   /// This CTA's bytes of a stage (the pair's leader arms its barrier with both CTAs').
-  static constexpr std::uint32_t stage_bytes = a_bytes + b_bytes;
+  static constexpr std::uint32_t stage_bytes = a_bytes + b_bytes + sfa_bytes + sfb_bytes;
   using MapA = TensorMap<TA, ASmem>;
   using MapB = TensorMap<TB, BSmem>;
+  /// The scale factors as one TMA box a K block: k_blocks rows (4 factors a row of the tile each)
+  /// of row_blocks x 512 bytes, read as 32-bit words (a 512-byte block is 128 words, so a word
+  /// column is a row of A or B). Global layout: gemm_fp4_sm100.hpp's fp4_sm100_scale_offset.
+  template <class SfLayout>
+  using ScaleSmem = RowMajor<SfLayout::k_blocks, SfLayout::row_blocks * 128>;
+  using SfaSmem = ScaleSmem<typename Mma::SfaLayout>;
+  using SfbSmem = ScaleSmem<typename Mma::SfbLayout>;
+  /// The scale factors' descriptors the kernel takes (__grid_constant__, beside A's and B's).
+  struct BlockScaleMaps {
+    TensorMap<std::uint32_t, SfaSmem> sfa;
+    TensorMap<std::uint32_t, SfbSmem> sfb;
+  };
+  using ScaleMaps = std::conditional_t<block_scaled, BlockScaleMaps, GemmSm100NoScaleMaps>;
 
-  /// Tensor memory: acc_stages accumulators of block_n fp32 columns (atoms_n atoms side by side).
+  /// Tensor memory: acc_stages accumulators of block_n fp32 columns (atoms_n atoms side by side),
+  /// then, block-scaled, each stage's scale factors (A's, then B's).
+  /// NOTE: a region per stage, not one: a stage's tcgen05.cp is issued only after the consumer
+  /// wait that follows the commit of the MMAs which last read that region, so no copy can
+  /// overwrite factors an MMA in flight still reads, whatever the tensor core's queue order.
   static constexpr int acc_columns = Mma::Accumulator::columns * atoms_n;
-  static constexpr int tmem_columns = Mma::template tmem_columns<acc_stages * atoms_n>();
-  using TmemAlloc = sm100::TmemAllocator<Mma::template tmem_alloc_columns<acc_stages * atoms_n>(), cta_group>;
+  static constexpr int sf_stage_columns = Mma::sf_columns;
+  static constexpr int sf_tmem_column = acc_stages * acc_columns;
+  static_assert(
+      cute_cpp::diag::umma_tmem_columns<Mma::Accumulator::columns, acc_stages * atoms_n, stages * sf_stage_columns>::ok);
+  static constexpr int tmem_columns = acc_stages * acc_columns + stages * sf_stage_columns;
+  static constexpr std::uint32_t tmem_alloc_columns = [] {
+    std::uint32_t c = 32;
+    while (c < std::uint32_t(tmem_columns)) c *= 2;
+    return c;
+  }();
+  using TmemAlloc = sm100::TmemAllocator<tmem_alloc_columns, cta_group>;
   /// The epilogue's view of one accumulator stage: this CTA's 128 rows by block_n columns, read
   /// 16 columns a copy (32x32b.x16: a thread's 16 registers are 16 consecutive columns of its row).
   using Accumulator = sm100::UmmaAccumulator<block_m, block_n, cta_group>;
@@ -161,11 +209,20 @@ struct GemmSm100Plan {
   using ClcPipeline = PipelineClcFetchAsync<clc_stages, warps * cta_group, cta_group>;
   using Scheduler = ClcDynamicPersistentTileScheduler<cta_group>;
 
+  struct alignas(1024) DenseStage {
+    TA a[a_bytes / sizeof(TA)];
+    TB b[b_bytes / sizeof(TB)];
+  };
+  /// A and B, then the K block's scale factors (512-byte blocks after 1024-byte tiles: aligned
+  /// for TMA and for tcgen05.cp's descriptors).
+  struct alignas(1024) ScaledStage {
+    TA a[a_bytes / sizeof(TA)];
+    TB b[b_bytes / sizeof(TB)];
+    std::uint32_t sfa[(sfa_bytes + 3) / 4];
+    std::uint32_t sfb[(sfb_bytes + 3) / 4];
+  };
   struct SharedStorage {
-    struct alignas(1024) Stage {
-      TA a[a_bytes / sizeof(TA)];
-      TB b[b_bytes / sizeof(TB)];
-    };
+    using Stage = std::conditional_t<block_scaled, ScaledStage, DenseStage>;
     Stage stage[stages];
     typename MainPipeline::SharedStorage main_barriers;
     typename AccPipeline::SharedStorage acc_barriers;

@@ -38,7 +38,8 @@ void check_gemm_sm100_arguments(GemmArguments<Plan> const& args) {
                          "the sm_100a GEMM walks whole tiles: use Decomposition::Heuristic or DataParallel and "
                          "k_splits = 0");
   if (args.block_scales.a != nullptr || args.block_scales.b != nullptr)
-    host::argument_error("gemm.block-scales", "this plan does not scale by blocks: the sm_100a GEMM has no block_scaled plan");
+    host::argument_error("gemm.block-scales", "this plan does not scale by blocks: block-scaled FP4 on sm_100a is "
+                                              "run_gemm_fp4_sm100 (gemm_fp4_sm100.hpp)");
   if (args.output_scales.data != nullptr)
     host::argument_error("gemm.output-scales", "this plan's C is not FP8: it writes no block scales");
   std::int64_t const tiles = ((args.m + 127) / 128) * ((args.n + Plan::block_n - 1) / Plan::block_n);
