@@ -26,7 +26,7 @@ constexpr const char* kRuleMoe =
     "and shared-expert widths that are multiples of 8, and n_group at most 32";
 constexpr const char* kRuleOptions =
     "cute-cpp [nemotron.options]: max_batch, max_seq, max_prefill_tokens and page_size are positive, max_seq at most "
-    "max_position_embeddings, page_size a multiple of 16, num_pages >= 0";
+    "max_position_embeddings, page_size a multiple of 128 (the paged prefill attention's key tile), num_pages >= 0";
 
 std::string num(std::int64_t v) { return std::to_string(v); }
 
@@ -61,7 +61,7 @@ void check_nemotron_support(const NemotronHConfig& c) {
 NemotronOptions resolve_options(const NemotronHConfig& c, NemotronOptions o) {
   std::int64_t const positions = std::min<std::int64_t>(c.max_position_embeddings, std::int64_t(1) << 30);
   if (o.max_seq == 0) o.max_seq = int(positions);
-  if (o.max_batch <= 0 || o.max_seq <= 0 || o.max_prefill_tokens <= 0 || o.page_size <= 0 || o.page_size % 16 != 0 ||
+  if (o.max_batch <= 0 || o.max_seq <= 0 || o.max_prefill_tokens <= 0 || o.page_size <= 0 || o.page_size % 128 != 0 ||
       o.max_seq > positions || o.num_pages < 0)
     throw LoadError(kRuleOptions, "max_batch " + num(o.max_batch) + ", max_seq " + num(o.max_seq) +
                                       " (max_position_embeddings " + num(c.max_position_embeddings) +

@@ -26,7 +26,7 @@ struct NemotronOptions {
   int max_batch = 32;             ///< sequences held (and decoded together) at once: state slots
   int max_seq = 4096;             ///< tokens per sequence; 0: max_position_embeddings
   int max_prefill_tokens = 8192;  ///< tokens of all prompts of one prefill call
-  int page_size = 64;             ///< tokens per KV-cache page (a multiple of 16)
+  int page_size = 128;            ///< tokens per KV-cache page (a multiple of 128: extend()'s paged attention tiles)
   int num_pages = 0;              ///< 0: enough for max_batch sequences of max_seq tokens
   /// Decode steps replay CUDA graphs, one per padded batch size (1, 2, 4, ... max_batch).
   bool cuda_graphs = true;
@@ -42,7 +42,7 @@ struct NemotronOptions {
 void check_nemotron_support(const NemotronHConfig& config);
 
 /// `options` with max_seq 0 and num_pages 0 resolved (max_position_embeddings; max_batch full sequences).
-/// @pre max_batch, max_seq, max_prefill_tokens, page_size positive, page_size a multiple of 16,
+/// @pre max_batch, max_seq, max_prefill_tokens, page_size positive, page_size a multiple of 128,
 ///      max_seq at most max_position_embeddings, num_pages >= 0 [nemotron.options].
 [[nodiscard]] NemotronOptions resolve_options(const NemotronHConfig& config, NemotronOptions options);
 

@@ -94,10 +94,11 @@ TEST(NemotronOptions, ResolvesAndChecks) {
   auto const config = nano();
   auto const o = cm::resolve_options(config, {});
   EXPECT_EQ(o.max_seq, 4096);
-  EXPECT_EQ(o.num_pages, 64 * 32);
+  EXPECT_EQ(o.page_size, 128);
+  EXPECT_EQ(o.num_pages, 32 * 32);  // 4096 tokens in pages of 128, for 32 sequences
   EXPECT_EQ(cm::resolve_options(config, {.max_seq = 0}).max_seq, 262144);
-  expect_load_error([&] { (void)cm::resolve_options(config, {.page_size = 24}); }, "[nemotron.options]",
-                    "page_size 24");
+  expect_load_error([&] { (void)cm::resolve_options(config, {.page_size = 64}); }, "[nemotron.options]",
+                    "page_size 64");
   expect_load_error([&] { (void)cm::resolve_options(config, {.max_seq = 262145}); }, "[nemotron.options]",
                     "max_seq 262145 (max_position_embeddings 262144)");
   expect_load_error([&] { (void)cm::resolve_options(config, {.max_batch = 0}); }, "[nemotron.options]",
