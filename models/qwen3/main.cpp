@@ -21,6 +21,7 @@
 #include <random>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include <cuda_bf16.h>
@@ -29,6 +30,7 @@
 #include <cute_cpp/host/buffer.hpp>
 #include <cute_cpp/host/error.hpp>
 
+#include "models/common/bench_timing.hpp"
 #include "models/common/cli.hpp"
 #include "models/common/error.hpp"
 #include "models/common/json.hpp"
@@ -190,26 +192,10 @@ int run_generate(const Args& a) {
   return 0;
 }
 
-/// Milliseconds of `f()` on the model's stream (CUDA events; f may synchronize).
+/// Milliseconds of `f()` on the model's stream (bench_timing.hpp).
 template <class F>
 double time_ms(Qwen3Model& model, F&& f) {
-  cudaEvent_t start = nullptr, stop = nullptr;
-  cute_cpp::host::cuda_check(cudaEventCreate(&start), "cudaEventCreate");
-  cute_cpp::host::cuda_check(cudaEventCreate(&stop), "cudaEventCreate");
-  cute_cpp::host::cuda_check(cudaEventRecord(start, model.stream()), "cudaEventRecord");
-  f();
-  cute_cpp::host::cuda_check(cudaEventRecord(stop, model.stream()), "cudaEventRecord");
-  cute_cpp::host::cuda_check(cudaEventSynchronize(stop), "cudaEventSynchronize");
-  float ms = 0;
-  cute_cpp::host::cuda_check(cudaEventElapsedTime(&ms, start, stop), "cudaEventElapsedTime");
-  (void)cudaEventDestroy(start);
-  (void)cudaEventDestroy(stop);
-  return double(ms);
-}
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
+  return cute_cpp::models::time_ms(model.stream(), std::forward<F>(f));
 }
 
 /// Prefill throughput, time to first token and decode throughput per batch size, on random ids
