@@ -18,7 +18,7 @@ namespace cute_cpp::models {
 struct CliArgs {
   std::string command;
   std::map<std::string, std::string, std::less<>> values;
-  std::string rule;   ///< the program's usage rule text, "cute-cpp [x.usage]: ..."
+  std::string rule;   ///< the program's usage rule text (its id in brackets, then what it requires)
   std::string usage;  ///< the program's usage text, appended to some errors
   [[nodiscard]] bool has(const std::string& k) const { return values.count(k) != 0; }
   /// The value of --k. @pre given [usage rule: "--k is required"].

@@ -123,6 +123,8 @@ TEST(NemotronSupport, NanoIsSupported) { EXPECT_NO_THROW(cm::check_nemotron_supp
 TEST(NemotronSupport, RefusesWhatTheKernelsDoNotTake) {
   expect_load_error([] { cm::check_nemotron_support(nano_with("torch_dtype", "\"torch_dtype\": \"float32\"")); },
                     "[nemotron.dtype]", "torch_dtype is \"float32\"");
+  expect_load_error([] { cm::check_nemotron_support(nano_with("hidden_size", "\"hidden_size\": 2692")); },
+                    "[nemotron.shape]", "hidden_size 2692");
   expect_load_error([] { cm::check_nemotron_support(nano_with("mamba_head_dim", "\"mamba_head_dim\": 32")); },
                     "[nemotron.mamba]", "mamba_head_dim 32");
   expect_load_error([] { cm::check_nemotron_support(nano_with("ssm_state_size", "\"ssm_state_size\": 64")); },
