@@ -65,6 +65,8 @@ class Model final : public NemotronModel {
   Batch stage_prompts(std::span<const int> slots, std::span<const std::vector<std::int32_t>> prompts,
                       Batch::Kind kind);
   void check_slots(std::span<const int> slots, std::span<const int> added) const;
+  /// All prompts of one pass fit max_prefill_tokens [nemotron.input].
+  void check_prefill_tokens(std::span<const std::vector<std::int32_t>> prompts) const;
   void zero_states(int slot);
   void grow_activations(std::int64_t tokens);
   void upload(Batch const& batch);

@@ -142,6 +142,7 @@ std::vector<int> Model::prefill(std::span<const std::vector<std::int32_t>> promp
   if (prompts.size() > std::size_t(options_.max_batch))
     throw LoadError(kNemotronInputRule, num(std::int64_t(prompts.size())) + " prompts exceed max_batch " +
                                             num(options_.max_batch));
+  check_prefill_tokens(prompts);  // before any slot or page is taken
   std::vector<int> slots;
   try {
     for (auto const& p : prompts) {
@@ -167,11 +168,20 @@ void Model::extend(std::span<const int> slots, std::span<const std::vector<std::
   std::vector<int> added;
   for (auto const& c : chunks) added.push_back(int(c.size()));
   check_slots(slots, added);
+  check_prefill_tokens(chunks);  // before the sequences grow
   if (slots.empty()) return;
   for (std::size_t i = 0; i < slots.size(); ++i) pages_.grow(slots[i], pages_.length(slots[i]) + added[i]);
   Batch const batch = stage_prompts(slots, chunks, Batch::Kind::extend);
   upload(batch);
   forward(batch, rows);
+}
+
+void Model::check_prefill_tokens(std::span<const std::vector<std::int32_t>> prompts) const {
+  std::int64_t total = 0;
+  for (auto const& p : prompts) total += std::int64_t(p.size());
+  if (total > options_.max_prefill_tokens)
+    throw LoadError(kNemotronInputRule, num(total) + " prompt tokens exceed max_prefill_tokens " +
+                                            num(options_.max_prefill_tokens));
 }
 
 Batch Model::stage_prompts(std::span<const int> slots, std::span<const std::vector<std::int32_t>> prompts,
@@ -182,9 +192,6 @@ Batch Model::stage_prompts(std::span<const int> slots, std::span<const std::vect
     total += std::int64_t(prompts[b].size());
     longest = std::max(longest, pages_.length(slots[b]));
   }
-  if (total > options_.max_prefill_tokens)
-    throw LoadError(kNemotronInputRule, num(total) + " prompt tokens exceed max_prefill_tokens " +
-                                            num(options_.max_prefill_tokens));
   grow_activations(total);
   h_ids_.clear(), h_seqlens_.clear(), h_block_table_.clear(), h_last_rows_.clear(), h_state_slots_.clear();
   h_cu_seqlens_.assign(1, 0);
