@@ -39,6 +39,8 @@ Checks per checkpoint:
   batched-generate.<ckpt> prompts of 5, 33 and 130 ids generated together and alone: the same ids up to a
                          near-tie; graphs-vs-eager.<ckpt>: decode steps from CUDA graphs and --eager give the
                          same ids.
+  sampling.tiny-hybrid   check_qwen3's: T 0.8, top-k 20, top-p 0.9, seed 7 twice the same ids, seed 8 others,
+                         every sampled id in the kept set of the fp32 logits.
   bad-input.<case>       (tiny-hybrid) an id equal to vocab, a negative id, a prompt past
                          max_position_embeddings, an unsupported Mamba head width, a pattern character that is
                          no kind, a missing tensor, a truncated shard: exit 2 with the rule on stderr.
@@ -372,6 +374,7 @@ def check_checkpoint(report, program, spec, work):
         report.guarded(f"greedy.{spec.name}", q.check_greedy, program, spec, folder, ref)
         report.guarded(f"batched-generate.{spec.name}", check_batched_generate, program, spec, folder, ref)
         if spec.name == "tiny-hybrid":
+            report.guarded(f"sampling.{spec.name}", q.check_sampling, program, spec, folder, ref)
             report.guarded("bad-input", check_bad_inputs, program, work, spec, folder)
     finally:
         ref.free()
