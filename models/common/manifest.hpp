@@ -5,6 +5,7 @@
 // a checkpoint's tensors against it, reported under each family's own rule ids
 // (Qwen3WeightManifest: qwen3.tensor-*, NemotronHWeightManifest: nemotron.tensor-*).
 #include <cstdint>      // std::int64_t, std::uint64_t
+#include <cstddef>      // std::byte
 #include <optional>     // std::optional
 #include <span>         // std::span
 #include <string>       // std::string
@@ -15,6 +16,19 @@
 #include "models/common/safetensors.hpp"  // Dtype, TensorInfo
 
 namespace cute_cpp::models {
+
+// ---- PackPiece ----
+
+/// One source tensor's place in a packed weight: its bytes cut into blocks of `block` bytes, block i
+/// written at byte dst_offset + i * dst_pitch of the packed weight (dst_pitch == block: one
+/// contiguous copy). The loader copies pieces straight to the device (a 2-D copy per staging
+/// chunk) instead of packing on the host first.
+struct PackPiece {
+  std::span<const std::byte> src;
+  std::uint64_t dst_offset = 0;
+  std::uint64_t block = 0;
+  std::uint64_t dst_pitch = 0;
+};
 
 // ---- ExpectedTensor ----
 

@@ -21,6 +21,7 @@
 #include <random>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include <cuda_bf16.h>
@@ -29,6 +30,8 @@
 #include <cute_cpp/host/buffer.hpp>
 #include <cute_cpp/host/error.hpp>
 
+#include "models/common/bench_timing.hpp"
+#include "models/common/cli.hpp"
 #include "models/common/error.hpp"
 #include "models/common/json.hpp"
 #include "models/common/tokenizer.hpp"
@@ -59,103 +62,18 @@ constexpr const char* kUsage =
     "--random-weights SEED: bench only: DIR needs config.json alone; the weights, at the checkpoint's shapes,\n"
     "          are filled on the device from SEED (the figures do not depend on the values)\n";
 
-/// --name value pairs, and flags without a value.
-struct Args {
-  std::string command;
-  std::map<std::string, std::string, std::less<>> values;
-  bool has(const std::string& k) const { return values.count(k) != 0; }
-  std::string get(const std::string& k) const {
-    auto const it = values.find(k);
-    if (it == values.end()) throw LoadError(kRuleUsage, "--" + k + " is required\n" + kUsage);
-    return it->second;
-  }
-  long long number(const std::string& k, long long fallback) const {
-    return has(k) ? parsed(k, "an integer", [](const std::string& v, std::size_t* used) { return std::stoll(v, used); })
-                  : fallback;
-  }
-  double real(const std::string& k, double fallback) const {
-    return has(k) ? parsed(k, "a number", [](const std::string& v, std::size_t* used) { return std::stod(v, used); })
-                  : fallback;
-  }
-
- private:
-  /// The value of --k read whole by `read` (std::stoll, std::stod), or an error naming the flag.
-  template <class Read>
-  std::invoke_result_t<Read, const std::string&, std::size_t*> parsed(const std::string& k, const char* what,
-                                                                      Read read) const {
-    std::string const v = get(k);
-    std::size_t used = 0;
-    decltype(read(v, &used)) x{};
-    try {
-      x = read(v, &used);
-    } catch (const std::exception&) {
-      used = 0;
-    }
-    if (used != v.size() || v.empty())
-      throw LoadError(kRuleUsage, "--" + k + " takes " + what + ", got " + in_quotes(v));
-    return x;
-  }
-};
+using Args = CliArgs;
 
 Args parse_args(int argc, char** argv) {
   static const char* const flags[] = {"ignore-eos", "eager", "no-pdl", "no-prefetch", "profile", "routing-stats"};
-  Args a;
-  if (argc < 2) throw LoadError(kRuleUsage, std::string("no command\n") + kUsage);
-  a.command = argv[1];
-  for (int i = 2; i < argc; ++i) {
-    std::string const arg = argv[i];
-    if (arg.rfind("--", 0) != 0) throw LoadError(kRuleUsage, "unexpected argument " + in_quotes(arg) + "\n" + kUsage);
-    std::string const name = arg.substr(2);
-    bool is_flag = false;
-    for (const char* f : flags) is_flag = is_flag || name == f;
-    if (is_flag) {
-      a.values[name] = "";
-    } else {
-      if (i + 1 >= argc) throw LoadError(kRuleUsage, arg + " needs a value");
-      a.values[name] = argv[++i];
-    }
-  }
-  return a;
+  return parse_cli(argc, argv, flags, kRuleUsage, kUsage);
 }
 
 /// "1,2,3;4,5" -> {{1,2,3},{4,5}}.
 std::vector<std::vector<std::int32_t>> parse_ids(const std::string& text) {
-  std::vector<std::vector<std::int32_t>> prompts(1);
-  std::string number;
-  auto const flush = [&] {
-    if (number.empty()) return;
-    std::size_t used = 0;
-    long long v = 0;
-    try {
-      v = std::stoll(number, &used);
-    } catch (const std::exception&) {
-      used = 0;
-    }
-    if (used != number.size() || v < INT32_MIN || v > INT32_MAX)
-      throw LoadError(kRuleUsage, "--ids: " + in_quotes(number) + " is not a 32-bit integer");
-    prompts.back().push_back(std::int32_t(v));
-    number.clear();
-  };
-  for (char c : text) {
-    if (c == ',' || c == ' ') {
-      flush();
-    } else if (c == ';') {
-      flush();
-      prompts.emplace_back();
-    } else {
-      number += c;
-    }
-  }
-  flush();
-  return prompts;
-}
-
-/// bench's --random-weights SEED: a seed of 0 or more, or none.
-std::optional<std::uint64_t> random_weights_seed(const Args& a) {
-  if (!a.has("random-weights")) return std::nullopt;
-  long long const seed = a.number("random-weights", 0);
-  if (seed < 0) throw LoadError(kRuleUsage, "--random-weights takes a seed of 0 or more, got " + std::to_string(seed));
-  return std::uint64_t(seed);
+  CliArgs a;
+  a.rule = kRuleUsage;
+  return parse_id_lists(text, a);
 }
 
 Qwen3Options model_options(const Args& a) {
@@ -274,26 +192,10 @@ int run_generate(const Args& a) {
   return 0;
 }
 
-/// Milliseconds of `f()` on the model's stream (CUDA events; f may synchronize).
+/// Milliseconds of `f()` on the model's stream (bench_timing.hpp).
 template <class F>
 double time_ms(Qwen3Model& model, F&& f) {
-  cudaEvent_t start = nullptr, stop = nullptr;
-  cute_cpp::host::cuda_check(cudaEventCreate(&start), "cudaEventCreate");
-  cute_cpp::host::cuda_check(cudaEventCreate(&stop), "cudaEventCreate");
-  cute_cpp::host::cuda_check(cudaEventRecord(start, model.stream()), "cudaEventRecord");
-  f();
-  cute_cpp::host::cuda_check(cudaEventRecord(stop, model.stream()), "cudaEventRecord");
-  cute_cpp::host::cuda_check(cudaEventSynchronize(stop), "cudaEventSynchronize");
-  float ms = 0;
-  cute_cpp::host::cuda_check(cudaEventElapsedTime(&ms, start, stop), "cudaEventElapsedTime");
-  (void)cudaEventDestroy(start);
-  (void)cudaEventDestroy(stop);
-  return double(ms);
-}
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
+  return cute_cpp::models::time_ms(model.stream(), std::forward<F>(f));
 }
 
 /// Prefill throughput, time to first token and decode throughput per batch size, on random ids

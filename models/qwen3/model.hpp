@@ -14,7 +14,8 @@
 #include <cuda_bf16.h>
 #include <cuda_runtime_api.h>
 
-#include "models/common/checkpoint.hpp"  // Qwen3Config
+#include "models/common/checkpoint.hpp"   // Qwen3Config
+#include "models/common/logits_rows.hpp"  // LogitsRows
 #include "models/qwen3/prompts.hpp"      // check_prompts, kQwen3InputRule
 
 namespace cute_cpp::models {
@@ -49,9 +50,6 @@ struct StepPhase {
   double microseconds;  ///< median over the replays
   int count;            ///< times the phase runs per step (layers)
 };
-
-/// What a forward pass leaves in logits(): one row per prompt (its last token), or every position.
-enum class LogitsRows { Last, All };
 
 /// The Qwen3 dense decoder, weights on the device. Not thread-safe; one stream.
 ///   auto model = Qwen3Model::load("Qwen3-8B", {.max_batch = 8});

@@ -21,7 +21,7 @@
 #include <cute_cpp/kernels/rows/rmsnorm.cuh>
 #include "models/common/error.hpp"
 #include "models/common/rope.hpp"
-#include "models/qwen3/kv_pages.hpp"
+#include "models/common/kv_pages.hpp"
 #include "models/qwen3/layer_kernels.cuh"
 #include "models/qwen3/device_weights.hpp"
 #include "models/qwen3/weights.hpp"

@@ -108,16 +108,7 @@ class Qwen3WeightManifest {
 
 // ---- packing the fused weights (host, from the mapped checkpoint) ----
 
-/// One source tensor's place in a packed weight: its bytes cut into blocks of `block` bytes, block i
-/// written at byte dst_offset + i * dst_pitch of the packed weight (dst_pitch == block: one
-/// contiguous copy). The loader copies pieces straight to the device (a 2-D copy per staging
-/// chunk) instead of packing on the host first.
-struct PackPiece {
-  std::span<const std::byte> src;
-  std::uint64_t dst_offset = 0;
-  std::uint64_t block = 0;
-  std::uint64_t dst_pitch = 0;
-};
+// PackPiece (models/common/manifest.hpp): one source tensor's place in a packed weight.
 
 /// pack_qkv's layout as pieces (q, k, v), after the same checks; their bytes add up to the packed weight's.
 std::array<PackPiece, 3> qkv_pieces(const TensorInfo& q, const TensorInfo& k, const TensorInfo& v);

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "models/common/error.hpp"
-#include "models/qwen3/kv_pages.hpp"
+#include "models/common/kv_pages.hpp"
 
 namespace cm = cute_cpp::models;
 

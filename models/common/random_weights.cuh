@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
-// models/qwen3/random_weights.cuh: seeded random values written straight into a device buffer, so
+// models/common/random_weights.cuh: seeded random values written straight into a device buffer, so
 // that a benchmark can run a model from its config.json alone (cute-cpp-qwen3 bench
 // --random-weights): no host memory or disk holds the weights. Each element is a counter-based
 // hash of (seed, tensor, element), so the values do not depend on the launch's shape.

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
-// models/qwen3/kv_pages.hpp: the page allocator of the decoder's paged KV cache (host only). The
+// models/common/kv_pages.hpp: the page allocator of the decoder's paged KV cache (host only). The
 // cache is a pool of pages of `page_size` token slots; a sequence holds a slot of the batch and a
 // row of the block table listing its pages in order, and takes a page from the free list each
 // time it grows past its last one, so memory follows the tokens actually held rather than every

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "models/qwen3/kv_pages.hpp"
+#include "models/common/kv_pages.hpp"
 
 #include <string>  // std::to_string
 

@@ -1,0 +1,162 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+"""The Nemotron-3 Nano benchmark of issue 46: cute-cpp-nemotron at full size with random weights (filled
+on the device from config.json alone: 63 GB), decode at batch 1 and 32 beside the limit its bytes set,
+and prefill of 2048 tokens beside transformers' NemotronHForCausalLM (eager, bf16, random weights built on
+the GPU) in the same run, one after the other (both do not fit the H200 at once).
+
+    bench_nemotron.py --build DIR [--work DIR] [--json FILE] [--no-transformers]
+
+The limit of a decode step: the bytes it must move over the device's copy bandwidth, measured in the same
+run (bench_qwen3.py's copy_bandwidth: a torch copy of 1 GiB, read plus written). A step reads every weight
+but the routed experts (the LM head whole, the embedding's rows only, A_log / D / dt_bias and the
+correction bias in f32), the experts its tokens choose (B tokens choosing k of E: E (1 - (1 - k/E)^B) a
+layer under uniform routing, which random weights come close to), the conv and f32 SSM states of every
+Mamba-2 layer read and written, and the attention layers' K and V of the context. At batch 1: 6.46 GB of
+weights, 0.098 GB of states: about 630 tok/s at 4.16 TB/s; the issue's goal is 400 tok/s.
+Records: `nemotron prefill` (ours beside transformers), `nemotron decode` with `batch N,` in the shape
+(ours beside the limit; the ratio is the fraction of it), and `nemotron decode goal` at batch 1 (ours
+beside 400 tok/s).
+"""
+import argparse
+import json
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "qwen3"))
+from bench_qwen3 import copy_bandwidth, time_cuda  # noqa: E402 -- the shared timing and the copy ceiling
+
+ROOT = Path(__file__).resolve().parents[2]
+PREFILL, CONTEXT, STEPS, BATCHES = 2048, 512, 64, (1, 32)
+GOAL_BATCH1 = 400.0
+RANDOM_WEIGHTS_SEED = 46
+
+
+def published_config():
+    """Nemotron-3 Nano's config.json as published: <repo>/shared/models, else <repo>/../shared/models."""
+    for folder in (ROOT / "shared/models", ROOT.parent / "shared/models"):
+        path = folder / "nemotron-3-nano-30b-a3b.json"
+        if path.exists():
+            return json.loads(path.read_text())
+    raise FileNotFoundError("nemotron-3-nano-30b-a3b.json in <repo>/shared/models or <repo>/../shared/models")
+
+
+def step_bytes(c, batch, context):
+    """(weights, states, kv) bytes of one decode step of `batch` sequences at `context` tokens (see above)."""
+    h = c["hidden_size"]
+    weights = batch * h * 2 + h * 2 + c["vocab_size"] * h * 2
+    states = kv = 0.0
+    heads, p, n, groups = c["mamba_num_heads"], c["mamba_head_dim"], c["ssm_state_size"], c["n_groups"]
+    inner = heads * p
+    conv = inner + 2 * groups * n
+    for kind in c["hybrid_override_pattern"]:
+        weights += h * 2
+        if kind == "M":
+            weights += (inner + conv + heads) * h * 2 + conv * c["conv_kernel"] * 2 + conv * 2 + 3 * heads * 4
+            weights += inner * 2 + h * inner * 2
+            states += 2 * batch * ((c["conv_kernel"] - 1) * conv * 2 + heads * p * n * 4)
+        elif kind == "*":
+            q, k = c["num_attention_heads"] * c["head_dim"], c["num_key_value_heads"] * c["head_dim"]
+            weights += (q + 2 * k) * h * 2 + h * q * 2
+            kv += batch * context * 2 * k * 2
+        elif kind == "E":
+            e, top = c["n_routed_experts"], c["num_experts_per_tok"]
+            chosen = e * (1 - (1 - top / e) ** batch)
+            weights += e * h * 2 + e * 4 + 2 * c["moe_shared_expert_intermediate_size"] * h * 2
+            weights += chosen * 2 * c["moe_intermediate_size"] * h * 2
+        elif kind == "-":
+            weights += 2 * c["intermediate_size"] * h * 2
+    return weights, states, kv
+
+
+def transformers_prefill(config):
+    """transformers' NemotronHForCausalLM with random bf16 weights built on the GPU: prefill of PREFILL tokens
+    (tok/s, ms), the median of 3 after a warm-up."""
+    import torch
+    from transformers import NemotronHConfig, NemotronHForCausalLM
+    fields = {k: v for k, v in config.items() if k not in ("architectures", "torch_dtype", "model_type")}
+    cfg = NemotronHConfig(**fields)
+    cfg._attn_implementation = "eager"
+    torch.manual_seed(0)
+    default = torch.get_default_dtype()
+    torch.set_default_dtype(torch.bfloat16)
+    try:
+        with torch.device("cuda"):
+            model = NemotronHForCausalLM(cfg).eval()
+    finally:
+        torch.set_default_dtype(default)
+    try:
+        x = torch.randint(0, cfg.vocab_size, (1, PREFILL), device="cuda")
+        with torch.inference_mode():
+            model(x, logits_to_keep=1, use_cache=False)
+            ms = time_cuda(lambda: model(x, logits_to_keep=1, use_cache=False), 3)
+        return PREFILL / ms * 1e3, ms
+    finally:
+        del model
+        torch.cuda.empty_cache()
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--build", required=True)
+    ap.add_argument("--work")
+    ap.add_argument("--json")
+    ap.add_argument("--no-transformers", action="store_true", help="skip transformers' prefill")
+    opts = ap.parse_args()
+    binary = Path(opts.build) / "models/nemotron/cute-cpp-nemotron"
+    if not binary.is_file():
+        print(f"FAIL: {binary} is missing (build the target cute-cpp-nemotron)", file=sys.stderr)
+        return 1
+    config = published_config()
+    work = Path(opts.work or tempfile.mkdtemp(prefix="bench_nemotron-"))
+    folder = work / "nemotron-3-nano-config-only"
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "config.json").write_text(json.dumps(config, indent=1) + "\n")
+    bandwidth = copy_bandwidth()
+    reference = None
+    if not opts.no_transformers:
+        t0 = time.time()
+        reference = transformers_prefill(config)
+        print(f"transformers prefill {PREFILL}: {reference[0]:.0f} tok/s ({time.time() - t0:.0f} s with the build)",
+              flush=True)
+    out = work / "ours.json"
+    p = subprocess.run([str(binary), "bench", "--model", str(folder), "--random-weights", str(RANDOM_WEIGHTS_SEED),
+                        "--prefill-len", str(PREFILL), "--context", str(CONTEXT), "--steps", str(STEPS), "--batches",
+                        ",".join(map(str, BATCHES)), "--json", str(out)], capture_output=True, text=True, timeout=590)
+    print(p.stdout, p.stderr, sep="", flush=True)
+    if p.returncode != 0 or "no CUDA graph" in p.stderr:
+        print("FAIL: cute-cpp-nemotron bench --random-weights", flush=True)
+        return 1
+    ours = {f["name"] + "|" + f["shape"]: f for f in json.loads(out.read_text())}
+    records = []
+    prefill = ours[f"nemotron prefill|1 x {PREFILL}"]
+    records.append({"kernel": "nemotron prefill", "shape": f"1 x {PREFILL} (Nemotron-3 Nano, random weights)",
+                    "dtype": "bf16", "ours": prefill["value"], "reference": "transformers eager",
+                    "reference_value": reference[0] if reference else 0.0, "unit": "tok/s",
+                    "ratio": prefill["value"] / reference[0] if reference else 0.0,
+                    "microseconds": prefill["ms"] * 1e3})
+    for b in BATCHES:
+        decode = ours[f"nemotron decode|batch {b}, context {CONTEXT}"]
+        weights, states, kv = step_bytes(config, b, CONTEXT + STEPS // 2)
+        limit = b * bandwidth / (weights + states + kv)
+        shape = f"batch {b}, context {CONTEXT} (Nemotron-3 Nano, random weights)"
+        records.append({"kernel": "nemotron decode", "shape": shape, "dtype": "bf16", "ours": decode["value"],
+                        "reference": "tokens x copy bandwidth / bytes a step", "reference_value": limit,
+                        "unit": "tok/s", "ratio": decode["value"] / limit, "microseconds": decode["ms"] * 1e3})
+        print(f"decode batch {b}: ours {decode['value']:.0f} tok/s; a step moves weights {weights / 1e9:.2f} GB, "
+              f"states {states / 1e9:.3f} GB, KV {kv / 1e9:.3f} GB at {bandwidth / 1e12:.2f} TB/s: limit {limit:.0f} "
+              f"tok/s (ours {decode['value'] / limit:.2f} of it)", flush=True)
+        if b == 1:
+            records.append({"kernel": "nemotron decode goal", "shape": shape, "dtype": "bf16", "ours": decode["value"],
+                            "reference": "issue 46's goal", "reference_value": GOAL_BATCH1, "unit": "tok/s",
+                            "ratio": decode["value"] / GOAL_BATCH1, "microseconds": decode["ms"] * 1e3})
+    if opts.json:
+        Path(opts.json).write_text(json.dumps(records, indent=1) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

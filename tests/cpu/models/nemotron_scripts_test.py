@@ -1,0 +1,38 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+"""models/nemotron's GPU scripts (run only by scripts/gpu-check on the lent machine): both compile, and
+bench_nemotron.py's limit arithmetic gives on the published Nano config the bytes the C++ decode_step_bytes
+gives (tests/cpu/models/nemotron_runtime_test.cpp pins them against the weight manifest's total).
+
+    nemotron_scripts_test.py REPO
+"""
+import json
+import py_compile
+import sys
+from pathlib import Path
+
+
+def main():
+    repo = Path(sys.argv[1])
+    for script in ("check_nemotron.py", "bench_nemotron.py"):
+        py_compile.compile(str(repo / "models/nemotron" / script), doraise=True)
+    sys.path.insert(0, str(repo / "models/nemotron"))
+    import bench_nemotron
+    nano = bench_nemotron.published_config()
+    weights, states, kv = bench_nemotron.step_bytes(nano, 1, 512)
+    expected = {"weights": (weights, 6455529728.0), "states": (states, 2.0 * 23 * (36864 + 2097152)),
+                "kv": (kv, 6.0 * 512 * 2 * 256 * 2)}
+    failed = [f"{k}: {got} != {want}" for k, (got, want) in expected.items() if got != want]
+    # Every expert is read once the batch is large: the routed experts' whole 58.7 GB.
+    big = bench_nemotron.step_bytes(nano, 4096, 1)[0]
+    whole = 63155892352 - 131072 * 2688 * 2 + 4096 * 2688 * 2 + 23 * 64 * 2
+    if abs(big / whole - 1) > 1e-9:
+        failed.append(f"batch 4096 weights {big} != {whole}")
+    for f in failed:
+        print("FAIL", f)
+    print("bench_nemotron.step_bytes: " + ("FAIL" if failed else "pass"))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
