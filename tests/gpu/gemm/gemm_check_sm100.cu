@@ -9,6 +9,7 @@
 // for 100a only: no sm_100a GPU has run it yet.
 //   gemm_check_sm100 [--seed N] [--small]
 #include "tests/support/cli.hpp"
+#include "tests/support/error_of.hpp"
 #include <cute_cpp/kernels/gemm/gemm_sm100.hpp>
 #include <cute_cpp/kernels/gemm/plans_sm100.hpp>
 
@@ -162,21 +163,8 @@ bool check_dispatch(char const* name, std::mt19937_64& rng, bool small) {
   return ok;
 }
 
-/// A call the entry points must refuse with std::invalid_argument naming `rule`.
-template <class Call>
-bool refuses(char const* what, char const* rule, Call&& call) {
-  try {
-    call();
-  } catch (std::invalid_argument const& e) {
-    bool const named = std::string(e.what()).find(std::string("[") + rule + "]") != std::string::npos;
-    std::printf("refuses %s: %s\n", what, named ? "yes" : e.what());
-    return named;
-  }
-  std::printf("refuses %s: NO\n", what);
-  return false;
-}
-
 bool check_rejections(std::mt19937_64& rng) {
+  using cute_cpp::test::refuses;
   Problem<p::Bf16Tile128x256> problem(64, 64, 64, rng);
   auto with = [&](auto change) {
     auto args = problem.arguments();

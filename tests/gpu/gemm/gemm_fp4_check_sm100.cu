@@ -10,6 +10,7 @@
 //   gemm_fp4_check_sm100 [--seed N] [--small]
 #include "tests/gpu/gemm/gemm_fp4_operands.hpp"
 #include "tests/support/cli.hpp"
+#include "tests/support/error_of.hpp"
 #include <cute_cpp/kernels/gemm/gemm_fp4_sm100.hpp>
 
 #include <cute_cpp/host/buffer.hpp>
@@ -80,21 +81,11 @@ bool check_product(kn::Fp4Format format, kn::Fp4Sm100Tile tile, std::int64_t m, 
   return bad == 0;
 }
 
-/// A call the entry point must refuse with std::invalid_argument naming gemm.fp4.arguments.
-template <class Call>
-bool refuses(char const* what, Call&& call) {
-  try {
-    call();
-  } catch (std::invalid_argument const& e) {
-    bool const named = std::string(e.what()).find("[gemm.fp4.arguments]") != std::string::npos;
-    std::printf("refuses %s: %s\n", what, named ? "yes" : e.what());
-    return named;
-  }
-  std::printf("refuses %s: NO\n", what);
-  return false;
-}
-
 bool check_rejections() {
+  // Each call must be refused with std::invalid_argument naming gemm.fp4.arguments.
+  auto const refuses = [](char const* what, auto call) {
+    return cute_cpp::test::refuses(what, "gemm.fp4.arguments", call);
+  };
   host::DeviceBuffer<std::uint8_t> bytes(1 << 16);
   host::DeviceBuffer<__nv_bfloat16> d(1 << 12);
   kn::Fp4GemmArguments const good{{bytes.data(), bytes.data() + 8192, nullptr},

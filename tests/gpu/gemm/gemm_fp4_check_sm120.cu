@@ -9,6 +9,7 @@
 //   gemm_fp4_check [--seed N] [--small]
 #include "tests/gpu/gemm/gemm_fp4_operands.hpp"
 #include "tests/support/cli.hpp"
+#include "tests/support/error_of.hpp"
 #include <cute_cpp/kernels/gemm/gemm_fp4.hpp>
 
 #include <cute_cpp/host/buffer.hpp>
@@ -86,21 +87,11 @@ bool check_product(kn::Fp4Format format, bool gemv, std::int64_t m, std::int64_t
   return a.same && b.same && bad == 0;
 }
 
-/// A call the entry points must refuse with std::invalid_argument naming gemm.fp4.arguments.
-template <class Call>
-bool refuses(char const* what, Call&& call) {
-  try {
-    call();
-  } catch (std::invalid_argument const& e) {
-    bool const named = std::string(e.what()).find("[gemm.fp4.arguments]") != std::string::npos;
-    std::printf("refuses %s: %s\n", what, named ? "yes" : e.what());
-    return named;
-  }
-  std::printf("refuses %s: NO\n", what);
-  return false;
-}
-
 bool check_rejections() {
+  // Each call must be refused with std::invalid_argument naming gemm.fp4.arguments.
+  auto const refuses = [](char const* what, auto call) {
+    return cute_cpp::test::refuses(what, "gemm.fp4.arguments", call);
+  };
   host::DeviceBuffer<std::uint8_t> bytes(1 << 16);
   host::DeviceBuffer<__nv_bfloat16> d(1 << 12);
   kn::Fp4GemmArguments good{{bytes.data(), bytes.data() + 8192, nullptr}, {bytes.data() + 16384, bytes.data() + 24576, nullptr},
