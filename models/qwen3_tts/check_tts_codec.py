@@ -1,0 +1,440 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+# SPDX-FileCopyrightText: 2026 cute-cpp authors
+"""GPU check of Qwen3-TTS's speech-tokenizer decoder (models/qwen3_tts/cute-cpp-tts-codec) against a float64 reference.
+
+  check_tts_codec.py --build BUILD [--work DIR] [--json FILE] [--layers 2] [--min-snr 40]
+
+Writes a random-weight tokenizer checkpoint at the published Qwen3-TTS-Tokenizer-12Hz decoder widths (codebooks
+16 x 2048 x 256, codebook_dim 512, latent 1024, hidden 512, 16 heads of 64, MLP 1024, window 72, decoder_dim 1536,
+upsampling (2, 2) then (8, 5, 4, 3)) with --layers transformer layers (the published 8 if asked), float32 tensors
+under the reference's decoder.* names, runs BUILD/models/qwen3_tts/cute-cpp-tts-codec on random codes, and compares
+its waveform with the reference in float64 on the GPU: the qwen_tts package's Qwen3TTSTokenizerV2Decoder when it
+imports (it pins transformers 4.57), else the float64 torch decoder written below from the same facts (split RVQ with
+embedding_sum / max(cluster_usage, 1e-5); causal convs padded (k-1)d on the left; causal transposed convs trimmed
+k - s on the right; RMSNorm, RoPE (rotate-half), causal attention over the last sliding_window keys, layer scales,
+SwiGLU; ConvNeXt with LayerNorm eps 1e-6 and the erf GELU; SnakeBeta with log parameters, eps 1e-9; clamp). When
+qwen_tts imports, the torch decoder is also checked against it (reference.self-check).
+
+Weights: matrices N(0, 1/fan-in), biases N(0, 0.1^2), norms 1 + 0.1 N, layer scales and gamma 0.1-0.3, SnakeBeta
+logs N(0, 0.2^2), cluster usage uniform in [0.5, 2]; the output conv is rescaled so the waveform's std is about 0.3
+before the clamp (so little of it is clamped). Beside each SNR the same decoder in torch bf16 is given for scale.
+
+Checks (SNR = 10 log10(sum ref^2 / sum (ours - ref)^2) over all samples; pass at --min-snr dB):
+  whole          2 sequences x 100 frames in one decode against the reference's forward;
+  chunked        1 x 340 frames, --chunked (300-frame chunks, 25 frames of context) against chunked_decode;
+  stream         2 x 100 frames pushed 5 at a time into a stream of 12-frame chunks (25 of context) against
+                 chunked_decode(12, 25), and equal to --chunked with the same settings sample for sample;
+  bad-input.*    a code of codebook_size, a missing tensor: exit 2 with the rule on stderr.
+
+Needs torch with CUDA, safetensors, numpy."""
+import argparse
+import json
+import math
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+try:
+    import numpy as np
+    import torch
+    import torch.nn.functional as F
+    from safetensors.torch import save_file
+except ImportError as e:
+    print(f"FAIL: {e}: check_tts_codec.py needs numpy, torch (with CUDA) and safetensors", file=sys.stderr)
+    sys.exit(1)
+
+DECODER_CONFIG = {
+    "attention_bias": False, "latent_dim": 1024, "codebook_dim": 512, "codebook_size": 2048, "decoder_dim": 1536,
+    "hidden_act": "silu", "hidden_size": 512, "intermediate_size": 1024, "layer_scale_initial_scale": 0.01,
+    "max_position_embeddings": 8000, "head_dim": 64, "num_attention_heads": 16, "num_hidden_layers": 8,
+    "num_key_value_heads": 16, "num_quantizers": 16, "num_semantic_quantizers": 1, "rms_norm_eps": 1e-5,
+    "rope_theta": 10000, "sliding_window": 72, "upsample_rates": [8, 5, 4, 3], "upsampling_ratios": [2, 2],
+}
+TOKENIZER_CONFIG = {"model_type": "qwen3_tts_tokenizer_12hz", "architectures": ["Qwen3TTSTokenizerV2Model"],
+                    "input_sample_rate": 24000, "output_sample_rate": 24000, "decode_upsample_rate": 1920,
+                    "encode_downsample_rate": 1920}
+DILATIONS = (1, 3, 9)
+WAVE_STD = 0.3
+TIMEOUT_S = 300
+
+
+class Report:
+    def __init__(self):
+        self.passed, self.failed, self.records = [], [], []
+
+    def check(self, name, ok, figures):
+        print(f"check {name}: {'pass' if ok else 'FAIL'} ({figures})", flush=True)
+        (self.passed if ok else self.failed).append(name)
+
+    def guarded(self, name, fn, *args):
+        try:
+            fn(self, *args)
+        except Exception as e:  # noqa: BLE001 -- any error is that check's failure
+            self.check(name, False, f"{type(e).__name__}: {e}")
+
+
+# ---- the random checkpoint ----
+
+def random_state(cfg, gen):
+    """The decoder's tensors (float32, reference names without the 'decoder.' prefix)."""
+    def normal(*shape, std=1.0, mean=0.0):
+        return mean + std * torch.randn(*shape, generator=gen, dtype=torch.float64)
+
+    def uniform(*shape, lo, hi):
+        return lo + (hi - lo) * torch.rand(*shape, generator=gen, dtype=torch.float64)
+
+    s = {}
+    q, size, cd = cfg["num_quantizers"], cfg["codebook_size"], cfg["codebook_dim"]
+    entry, latent, hidden = cd // 2, cfg["latent_dim"], cfg["hidden_size"]
+    for half, first, count in (("rvq_first", 0, 1), ("rvq_rest", 1, q - 1)):
+        for i in range(count):
+            p = f"quantizer.{half}.vq.layers.{i}._codebook."
+            usage = uniform(size, lo=0.5, hi=2.0)
+            s[p + "cluster_usage"] = usage
+            s[p + "embedding_sum"] = normal(size, entry) * usage[:, None]
+        s[f"quantizer.{half}.output_proj.weight"] = normal(cd, entry, 1, std=1 / math.sqrt(entry * count))
+        s[f"quantizer.{half}.input_proj.weight"] = normal(entry, cd, 1, std=1 / math.sqrt(cd))  # encode only
+
+    def conv(name, c_out, c_in, k, transposed=False):
+        fan_in = c_in * (2 if transposed and k > 2 else (1 if transposed else k))
+        s[name + ".weight"] = normal(*((c_in, c_out, k) if transposed else (c_out, c_in, k)), std=1 / math.sqrt(fan_in))
+        s[name + ".bias"] = normal(c_out, std=0.1)
+
+    def linear(name, n, k, bias):
+        s[name + ".weight"] = normal(n, k, std=1 / math.sqrt(k))
+        if bias:
+            s[name + ".bias"] = normal(n, std=0.1)
+
+    conv("pre_conv.conv", latent, cd, 3)
+    t = "pre_transformer."
+    linear(t + "input_proj", hidden, latent, True)
+    attn, kv, inter = cfg["num_attention_heads"] * cfg["head_dim"], cfg["num_key_value_heads"] * cfg["head_dim"], \
+        cfg["intermediate_size"]
+    for i in range(cfg["num_hidden_layers"]):
+        p = f"{t}layers.{i}."
+        s[p + "input_layernorm.weight"] = normal(hidden, std=0.1, mean=1.0)
+        s[p + "post_attention_layernorm.weight"] = normal(hidden, std=0.1, mean=1.0)
+        for name, n in (("q_proj", attn), ("k_proj", kv), ("v_proj", kv)):
+            linear(p + "self_attn." + name, n, hidden, False)
+        linear(p + "self_attn.o_proj", hidden, attn, False)
+        for name in ("gate_proj", "up_proj"):
+            linear(p + "mlp." + name, inter, hidden, False)
+        linear(p + "mlp.down_proj", hidden, inter, False)
+        s[p + "self_attn_layer_scale.scale"] = uniform(hidden, lo=0.1, hi=0.3)
+        s[p + "mlp_layer_scale.scale"] = uniform(hidden, lo=0.1, hi=0.3)
+    s[t + "norm.weight"] = normal(hidden, std=0.1, mean=1.0)
+    linear(t + "output_proj", latent, hidden, True)
+    for i, ratio in enumerate(cfg["upsampling_ratios"]):
+        p = f"upsample.{i}."
+        conv(p + "0.conv", latent, latent, ratio, transposed=True)
+        s[p + "1.dwconv.conv.weight"] = normal(latent, 1, 7, std=1 / math.sqrt(7))
+        s[p + "1.dwconv.conv.bias"] = normal(latent, std=0.1)
+        s[p + "1.norm.weight"] = normal(latent, std=0.1, mean=1.0)
+        s[p + "1.norm.bias"] = normal(latent, std=0.1)
+        linear(p + "1.pwconv1", 4 * latent, latent, True)
+        linear(p + "1.pwconv2", latent, 4 * latent, True)
+        s[p + "1.gamma"] = uniform(latent, lo=0.1, hi=0.3)
+    dim = cfg["decoder_dim"]
+    conv("decoder.0.conv", dim, latent, 7)
+    for i, rate in enumerate(cfg["upsample_rates"]):
+        p, w_in, w_out = f"decoder.{i + 1}.block.", dim >> i, dim >> (i + 1)
+        s[p + "0.alpha"], s[p + "0.beta"] = normal(w_in, std=0.2), normal(w_in, std=0.2)
+        conv(p + "1.conv", w_out, w_in, 2 * rate, transposed=True)
+        for u, _ in enumerate(DILATIONS):
+            r = f"{p}{u + 2}."
+            for act in ("act1", "act2"):
+                s[r + act + ".alpha"], s[r + act + ".beta"] = normal(w_out, std=0.2), normal(w_out, std=0.2)
+            conv(r + "conv1.conv", w_out, w_out, 7)
+            conv(r + "conv2.conv", w_out, w_out, 1)
+    blocks, out_dim = len(cfg["upsample_rates"]), dim >> len(cfg["upsample_rates"])
+    s[f"decoder.{blocks + 1}.alpha"], s[f"decoder.{blocks + 1}.beta"] = normal(out_dim, std=0.2), normal(out_dim, std=0.2)
+    conv(f"decoder.{blocks + 2}.conv", 1, out_dim, 7)
+    return {k: v.to(torch.float32).to(torch.float64) for k, v in s.items()}  # the values float32 can hold
+
+
+# ---- the float64 torch decoder (from the facts in the docstring) ----
+
+def causal_conv(x, s, name, dilation=1, groups=1):
+    w = s[name + ".weight"]
+    return F.conv1d(F.pad(x, ((w.shape[-1] - 1) * dilation, 0)), w, s[name + ".bias"], dilation=dilation, groups=groups)
+
+
+def causal_conv_transpose(x, s, name, stride):
+    w = s[name + ".weight"]
+    y = F.conv_transpose1d(x, w, s[name + ".bias"], stride=stride)
+    trim = w.shape[-1] - stride
+    return y[..., : y.shape[-1] - trim] if trim else y
+
+
+def snake(x, s, name):
+    a, b = torch.exp(s[name + ".alpha"])[None, :, None], torch.exp(s[name + ".beta"])[None, :, None]
+    return x + torch.sin(x * a) ** 2 / (b + 1e-9)
+
+
+def rms_norm(x, w, eps):
+    return w * (x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + eps))
+
+
+def rotate(x, theta):  # x [B, H, T, D]
+    d, t = x.shape[-1], x.shape[-2]
+    inv = theta ** (-torch.arange(0, d, 2, device=x.device, dtype=torch.float64) / d)
+    angle = torch.arange(t, device=x.device, dtype=torch.float64)[:, None] * inv[None, :]
+    cos, sin = torch.cat([angle, angle], -1).cos().to(x.dtype), torch.cat([angle, angle], -1).sin().to(x.dtype)
+    half = d // 2
+    rotated = torch.cat([-x[..., half:], x[..., :half]], -1)
+    return x * cos + rotated * sin
+
+
+def transformer(h, s, cfg):
+    b, t, _ = h.shape
+    heads, kv, hd, eps = cfg["num_attention_heads"], cfg["num_key_value_heads"], cfg["head_dim"], cfg["rms_norm_eps"]
+    p = "pre_transformer."
+    h = F.linear(h, s[p + "input_proj.weight"], s[p + "input_proj.bias"])
+    i = torch.arange(t, device=h.device)
+    allowed = (i[None, :] <= i[:, None]) & (i[None, :] > i[:, None] - cfg["sliding_window"])
+    for layer in range(cfg["num_hidden_layers"]):
+        q_ = f"{p}layers.{layer}."
+        n = rms_norm(h, s[q_ + "input_layernorm.weight"], eps)
+        q = F.linear(n, s[q_ + "self_attn.q_proj.weight"]).view(b, t, heads, hd).transpose(1, 2)
+        k = F.linear(n, s[q_ + "self_attn.k_proj.weight"]).view(b, t, kv, hd).transpose(1, 2)
+        v = F.linear(n, s[q_ + "self_attn.v_proj.weight"]).view(b, t, kv, hd).transpose(1, 2)
+        q, k = rotate(q, cfg["rope_theta"]), rotate(k, cfg["rope_theta"])
+        k, v = k.repeat_interleave(heads // kv, 1), v.repeat_interleave(heads // kv, 1)
+        scores = (q @ k.transpose(-1, -2)) * hd ** -0.5
+        scores = scores.masked_fill(~allowed, float("-inf"))
+        o = (torch.softmax(scores.float() if h.dtype == torch.bfloat16 else scores, -1).to(h.dtype) @ v)
+        o = F.linear(o.transpose(1, 2).reshape(b, t, heads * hd), s[q_ + "self_attn.o_proj.weight"])
+        h = h + s[q_ + "self_attn_layer_scale.scale"] * o
+        n = rms_norm(h, s[q_ + "post_attention_layernorm.weight"], eps)
+        m = F.silu(F.linear(n, s[q_ + "mlp.gate_proj.weight"])) * F.linear(n, s[q_ + "mlp.up_proj.weight"])
+        h = h + s[q_ + "mlp_layer_scale.scale"] * F.linear(m, s[q_ + "mlp.down_proj.weight"])
+    h = rms_norm(h, s[p + "norm.weight"], eps)
+    return F.linear(h, s[p + "output_proj.weight"], s[p + "output_proj.bias"])
+
+
+def torch_decode(codes, s, cfg, clamp=True):
+    """codes [B, Q, T] (long) -> waveform [B, 1, T * 1920], in the dtype of s's tensors."""
+    def rvq(half, first, count):
+        acc = 0
+        for i in range(count):
+            p = f"quantizer.{half}.vq.layers.{i}._codebook."
+            table = s[p + "embedding_sum"] / s[p + "cluster_usage"].clamp(min=1e-5)[:, None]
+            acc = acc + F.embedding(codes[:, first + i], table)  # [B, T, entry]
+        return F.conv1d(acc.transpose(1, 2), s[f"quantizer.{half}.output_proj.weight"])
+
+    x = rvq("rvq_first", 0, 1) + rvq("rvq_rest", 1, cfg["num_quantizers"] - 1)
+    x = causal_conv(x, s, "pre_conv.conv")
+    x = transformer(x.transpose(1, 2), s, cfg).transpose(1, 2)
+    latent = cfg["latent_dim"]
+    for i, ratio in enumerate(cfg["upsampling_ratios"]):
+        p = f"upsample.{i}."
+        x = causal_conv_transpose(x, s, p + "0.conv", ratio)
+        y = causal_conv(x, s, p + "1.dwconv.conv", groups=latent).transpose(1, 2)
+        y = F.layer_norm(y, (latent,), s[p + "1.norm.weight"], s[p + "1.norm.bias"], eps=1e-6)
+        y = F.linear(F.gelu(F.linear(y, s[p + "1.pwconv1.weight"], s[p + "1.pwconv1.bias"])),
+                     s[p + "1.pwconv2.weight"], s[p + "1.pwconv2.bias"])
+        x = x + (s[p + "1.gamma"] * y).transpose(1, 2)
+    x = causal_conv(x, s, "decoder.0.conv")
+    for i, rate in enumerate(cfg["upsample_rates"]):
+        p = f"decoder.{i + 1}.block."
+        x = causal_conv_transpose(snake(x, s, p + "0"), s, p + "1.conv", rate)
+        for u, d in enumerate(DILATIONS):
+            r = f"{p}{u + 2}."
+            y = causal_conv(snake(x, s, r + "act1"), s, r + "conv1.conv", dilation=d)
+            x = x + causal_conv(snake(y, s, r + "act2"), s, r + "conv2.conv")
+    blocks = len(cfg["upsample_rates"])
+    x = causal_conv(snake(x, s, f"decoder.{blocks + 1}"), s, f"decoder.{blocks + 2}.conv")
+    return x.clamp(-1, 1) if clamp else x
+
+
+def chunked(decode, codes, spf, chunk, left):
+    """The reference's chunked decode over any whole-decode function."""
+    pieces, start, frames = [], 0, codes.shape[-1]
+    while start < frames:
+        end = min(start + chunk, frames)
+        context = left if start - left > 0 else start
+        pieces.append(decode(codes[..., start - context: end])[..., context * spf:])
+        start = end
+    return torch.cat(pieces, -1)
+
+
+def qwen_tts_decoder(state, cfg):
+    """qwen_tts's decoder in float64 with `state` loaded, or None when the package does not import."""
+    try:
+        from qwen_tts.core.tokenizer_12hz.configuration_qwen3_tts_tokenizer_v2 import Qwen3TTSTokenizerV2DecoderConfig
+        from qwen_tts.core.tokenizer_12hz.modeling_qwen3_tts_tokenizer_v2 import Qwen3TTSTokenizerV2Decoder
+        config = Qwen3TTSTokenizerV2DecoderConfig(**cfg)
+        config._attn_implementation = "eager"
+        model = Qwen3TTSTokenizerV2Decoder(config).double().cuda().eval()
+        model.load_state_dict({k: v for k, v in state.items()}, strict=True)
+        return model
+    except Exception as e:  # noqa: BLE001 -- any failure means: use the torch decoder
+        print(f"note: qwen_tts not used ({type(e).__name__}: {str(e)[:200]}); the float64 torch decoder is the reference")
+        return None
+
+
+# ---- the program ----
+
+class Program:
+    def __init__(self, path, work):
+        self.path, self.work = path, work
+
+    def run(self, args):
+        return subprocess.run([str(self.path), *map(str, args)], capture_output=True, text=True, timeout=TIMEOUT_S)
+
+    def decode(self, folder, codes, extra=()):
+        b, q, t = codes.shape
+        codes_file, out_file = self.work / "codes.bin", self.work / "wave.bin"
+        codes.astype("<i4").tofile(codes_file)
+        r = self.run(["decode", "--model", folder, "--codes", codes_file, "--batch", b, "--frames", t, "--out",
+                      out_file, *extra])
+        if r.returncode != 0:
+            raise RuntimeError(f"cute-cpp-tts-codec exited {r.returncode}: {r.stderr.strip()[:400]}")
+        return np.fromfile(out_file, dtype=np.float32).reshape(b, -1).astype(np.float64)
+
+
+def snr_db(ours, ref):
+    noise = float(((ours - ref) ** 2).sum())
+    return math.inf if noise == 0 else 10 * math.log10(float((ref ** 2).sum()) / noise)
+
+
+def compare(report, name, ours, ref, bf16, min_snr, detail):
+    snr, snr_bf16 = snr_db(ours, ref), snr_db(bf16, ref)
+    clamped = float((np.abs(ref) >= 1).mean())
+    ok = bool(np.isfinite(ours).all()) and ours.shape == ref.shape and snr >= min_snr
+    report.check(name, ok, f"{detail}: SNR ours {snr:.1f} dB (needs >= {min_snr:g}), torch bf16 {snr_bf16:.1f} dB; "
+                           f"max |error| {np.abs(ours - ref).max():.3g}; reference std {ref.std():.3f}, "
+                           f"{100 * clamped:.2f}% clamped")
+    report.records.append({"kernel": f"tts-codec {name} vs float64", "shape": detail, "dtype": "bf16",
+                           "ours": snr, "reference": "torch bf16", "reference_value": snr_bf16, "unit": "SNR dB",
+                           "ratio": snr / snr_bf16 if snr_bf16 > 0 else 0.0, "microseconds": 0.0})
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--build", required=True)
+    ap.add_argument("--work", help="keep the checkpoint and files here (default: a temporary folder)")
+    ap.add_argument("--json", help="write the records here")
+    ap.add_argument("--layers", type=int, default=2, help="transformer layers (published: 8)")
+    ap.add_argument("--min-snr", type=float, default=40.0)
+    opts = ap.parse_args()
+    binary = Path(opts.build) / "models/qwen3_tts/cute-cpp-tts-codec"
+    if not binary.is_file():
+        print(f"FAIL: {binary} is not a file (build the target cute-cpp-tts-codec)", file=sys.stderr)
+        return 1
+    if not torch.cuda.is_available():
+        print("FAIL: torch sees no CUDA device; the reference runs on the GPU", file=sys.stderr)
+        return 1
+    temporary = opts.work is None
+    work = Path(tempfile.mkdtemp(prefix="tts_codec_check_") if temporary else opts.work)
+    work.mkdir(parents=True, exist_ok=True)
+    cfg = dict(DECODER_CONFIG, num_hidden_layers=opts.layers)
+    gen = torch.Generator().manual_seed(20261205)
+    state = {k: v.cuda() for k, v in random_state(cfg, gen).items()}
+    spf = math.prod(cfg["upsampling_ratios"]) * math.prod(cfg["upsample_rates"])
+    rng = np.random.default_rng(7)
+    codes = {name: rng.integers(0, cfg["codebook_size"], size=shape)
+             for name, shape in (("whole", (2, 16, 100)), ("chunked", (1, 16, 340)), ("stream", (2, 16, 100)))}
+
+    # The output conv rescaled for a waveform of std ~WAVE_STD before the clamp.
+    with torch.no_grad():
+        raw = torch_decode(torch.from_numpy(codes["whole"]).cuda(), state, cfg, clamp=False)
+        scale = WAVE_STD / float(raw.std())
+        out = f"decoder.{len(cfg['upsample_rates']) + 2}.conv."
+        state[out + "weight"] *= scale
+        state[out + "bias"] *= scale
+    folder = work / "checkpoint"
+    folder.mkdir(exist_ok=True)
+    (folder / "config.json").write_text(json.dumps(dict(TOKENIZER_CONFIG, decoder_config=cfg), indent=1))
+    save_file({"decoder." + k: v.to(torch.float32).contiguous().cpu() for k, v in state.items()},
+              str(folder / "model.safetensors"))
+
+    state_bf16 = {k: v.to(torch.bfloat16) for k, v in state.items()}
+    reference = qwen_tts_decoder(state, cfg)
+    report, program = Report(), Program(binary, work)
+
+    def ref_decode(c):
+        with torch.no_grad():
+            return (reference(c) if reference is not None else torch_decode(c, state, cfg))
+
+    def bf16_decode(c):
+        with torch.no_grad():
+            return torch_decode(c, state_bf16, cfg).double()
+
+    def as_numpy(w):
+        return w[:, 0].double().cpu().numpy()
+
+    if reference is not None:
+        def self_check(report):
+            c = torch.from_numpy(codes["whole"]).cuda()
+            with torch.no_grad():
+                ours = as_numpy(torch_decode(c, state, cfg))
+            snr = snr_db(ours, as_numpy(ref_decode(c)))
+            report.check("reference.self-check", snr >= 200, f"torch float64 decoder vs qwen_tts: SNR {snr:.1f} dB")
+        report.guarded("reference.self-check", self_check)
+
+    def check_whole(report):
+        c = codes["whole"]
+        ct = torch.from_numpy(c).cuda()
+        compare(report, "whole", program.decode(folder, c), as_numpy(ref_decode(ct)), as_numpy(bf16_decode(ct)),
+                opts.min_snr, f"{c.shape[0]} x {c.shape[2]} frames, one decode")
+
+    def check_chunked(report):
+        c = codes["chunked"]
+        ct = torch.from_numpy(c).cuda()
+        ref = chunked(ref_decode, ct, spf, 300, 25)
+        compare(report, "chunked", program.decode(folder, c, ["--chunked"]), as_numpy(ref),
+                as_numpy(chunked(bf16_decode, ct, spf, 300, 25)), opts.min_snr,
+                f"{c.shape[0]} x {c.shape[2]} frames, chunks of 300 with 25 of context")
+
+    def check_stream(report):
+        c = codes["stream"]
+        ct = torch.from_numpy(c).cuda()
+        settings = ["--chunk", 12, "--left-context", 25]
+        streamed = program.decode(folder, c, ["--stream", 5, *settings])
+        compare(report, "stream", streamed, as_numpy(chunked(ref_decode, ct, spf, 12, 25)),
+                as_numpy(chunked(bf16_decode, ct, spf, 12, 25)), opts.min_snr,
+                f"{c.shape[0]} x {c.shape[2]} frames pushed 5 at a time, chunks of 12 with 25 of context")
+        same = program.decode(folder, c, ["--chunked", *settings])
+        diff = float(np.abs(same - streamed).max())
+        report.check("stream-equals-chunked", diff == 0.0, f"max |stream - chunked| {diff:.3g} (needs 0)")
+
+    def check_bad_input(report):
+        c = codes["whole"].copy()
+        c[1, 3, 5] = cfg["codebook_size"]
+        try:
+            program.decode(folder, c)
+            report.check("bad-input.code", False, "a code of codebook_size was accepted")
+        except RuntimeError as e:
+            report.check("bad-input.code", "[tts-codec.codes]" in str(e), str(e)[:200])
+        broken = work / "broken"
+        shutil.rmtree(broken, ignore_errors=True)
+        broken.mkdir()
+        shutil.copy(folder / "config.json", broken / "config.json")
+        save_file({"decoder." + k: v.to(torch.float32).contiguous().cpu() for k, v in state.items()
+                   if k != "pre_conv.conv.bias"}, str(broken / "model.safetensors"))
+        try:
+            program.decode(broken, codes["whole"][:, :, :4])
+            report.check("bad-input.missing-tensor", False, "a checkpoint without pre_conv.conv.bias was accepted")
+        except RuntimeError as e:
+            report.check("bad-input.missing-tensor", "[tts-codec.tensor-missing]" in str(e), str(e)[:200])
+
+    for name, fn in (("whole", check_whole), ("chunked", check_chunked), ("stream", check_stream),
+                     ("bad-input", check_bad_input)):
+        report.guarded(name, fn)
+    if opts.json:
+        Path(opts.json).write_text(json.dumps(report.records, indent=1) + "\n")
+    print(f"{len(report.passed)} passed, {len(report.failed)} failed")
+    if report.failed:
+        print(f"failed: {', '.join(report.failed)}; work folder kept: {work}")
+        return 1
+    if temporary:
+        shutil.rmtree(work, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
