@@ -73,13 +73,16 @@ int run_decode(const CliArgs& a) {
   if (batch < 1 || frames < 0)
     throw LoadError(kRuleUsage, "--batch must be at least 1 and --frames given and at least 0\n" + std::string(kUsage));
   std::int64_t const chunk = a.number("chunk", kDefaultChunkFrames), left = a.number("left-context", kDefaultLeftContext);
-  auto decoder = CodecDecoder::load(a.get("model"));
-  std::int64_t const q = decoder.config().num_quantizers;
+  std::int64_t const push = a.number("stream", 1);
+  if (chunk < 1 || left < 0 || push < 1)
+    throw LoadError(kRuleUsage, "--chunk and --stream take at least 1 and --left-context at least 0\n" +
+                                    std::string(kUsage));
+  // The config and the codes are checked before the weights go to the device.
+  std::int64_t const q = read_codec_config(a.get("model")).num_quantizers;
   auto const codes = read_codes(a.get("codes"), std::size_t(batch * q * frames));
+  auto decoder = CodecDecoder::load(a.get("model"));
   std::vector<float> wav;
   if (a.has("stream")) {
-    std::int64_t const push = a.number("stream", 1);
-    if (push < 1) throw LoadError(kRuleUsage, "--stream PUSH needs PUSH >= 1");
     CodecStream stream(decoder, batch, chunk, left);
     std::vector<std::vector<float>> pieces;
     for (std::int64_t first = 0; first < frames; first += push) {
