@@ -97,87 +97,104 @@ class Report:
 
 # ---- the random checkpoint ----
 
-def random_state(cfg, gen):
-    """The decoder's tensors (float32, reference names without the 'decoder.' prefix)."""
-    def normal(*shape, std=1.0, mean=0.0):
-        return mean + std * torch.randn(*shape, generator=gen, dtype=torch.float64)
+class RandomState:
+    """The decoder's tensors (reference names without the 'decoder.' prefix), drawn part by part."""
 
-    def uniform(*shape, lo, hi):
-        return lo + (hi - lo) * torch.rand(*shape, generator=gen, dtype=torch.float64)
+    def __init__(self, cfg, gen):
+        self.cfg, self.gen, self.s = cfg, gen, {}
 
-    def snake_logs(n):  # log alpha, log beta
-        return normal(n, std=0.2), normal(n, std=0.2, mean=SNAKE_LOG_BETA)
+    def normal(self, *shape, std=1.0, mean=0.0):
+        return mean + std * torch.randn(*shape, generator=self.gen, dtype=torch.float64)
 
-    s = {}
-    q, size, cd = cfg["num_quantizers"], cfg["codebook_size"], cfg["codebook_dim"]
-    entry, latent, hidden = cd // 2, cfg["latent_dim"], cfg["hidden_size"]
-    for half, first, count in (("rvq_first", 0, 1), ("rvq_rest", 1, q - 1)):
-        for i in range(count):
-            p = f"quantizer.{half}.vq.layers.{i}._codebook."
-            usage = uniform(size, lo=0.5, hi=2.0)
-            s[p + "cluster_usage"] = usage
-            s[p + "embedding_sum"] = normal(size, entry) * usage[:, None]
-        s[f"quantizer.{half}.output_proj.weight"] = normal(cd, entry, 1, std=1 / math.sqrt(entry * count))
-        s[f"quantizer.{half}.input_proj.weight"] = normal(entry, cd, 1, std=1 / math.sqrt(cd))  # encode only
+    def uniform(self, *shape, lo, hi):
+        return lo + (hi - lo) * torch.rand(*shape, generator=self.gen, dtype=torch.float64)
 
-    def conv(name, c_out, c_in, k, transposed=False, gain=1.0):
-        fan_in = c_in * (2 if transposed and k > 2 else (1 if transposed else k))
-        s[name + ".weight"] = normal(*((c_in, c_out, k) if transposed else (c_out, c_in, k)),
-                                     std=gain / math.sqrt(fan_in))
-        s[name + ".bias"] = normal(c_out, std=0.1)
+    def snake(self, prefix, n):  # log alpha, log beta
+        self.s[prefix + "alpha"], self.s[prefix + "beta"] = self.normal(n, std=0.2), \
+            self.normal(n, std=0.2, mean=SNAKE_LOG_BETA)
 
-    def linear(name, n, k, bias):
-        s[name + ".weight"] = normal(n, k, std=1 / math.sqrt(k))
+    def conv(self, name, c_out, c_in, k, stride=0, gain=1.0):  # stride > 0: a transposed conv (c_in, c_out, k)
+        fan_in = c_in * (k // stride if stride else k)
+        self.s[name + ".weight"] = self.normal(*((c_in, c_out, k) if stride else (c_out, c_in, k)),
+                                               std=gain / math.sqrt(fan_in))
+        self.s[name + ".bias"] = self.normal(c_out, std=0.1)
+
+    def linear(self, name, n, k, bias):
+        self.s[name + ".weight"] = self.normal(n, k, std=1 / math.sqrt(k))
         if bias:
-            s[name + ".bias"] = normal(n, std=0.1)
+            self.s[name + ".bias"] = self.normal(n, std=0.1)
 
-    conv("pre_conv.conv", latent, cd, 3)
-    t = "pre_transformer."
-    linear(t + "input_proj", hidden, latent, True)
-    attn, kv, inter = cfg["num_attention_heads"] * cfg["head_dim"], cfg["num_key_value_heads"] * cfg["head_dim"], \
-        cfg["intermediate_size"]
-    for i in range(cfg["num_hidden_layers"]):
-        p = f"{t}layers.{i}."
-        s[p + "input_layernorm.weight"] = normal(hidden, std=0.1, mean=1.0)
-        s[p + "post_attention_layernorm.weight"] = normal(hidden, std=0.1, mean=1.0)
-        for name, n in (("q_proj", attn), ("k_proj", kv), ("v_proj", kv)):
-            linear(p + "self_attn." + name, n, hidden, False)
-        linear(p + "self_attn.o_proj", hidden, attn, False)
-        for name in ("gate_proj", "up_proj"):
-            linear(p + "mlp." + name, inter, hidden, False)
-        linear(p + "mlp.down_proj", hidden, inter, False)
-        s[p + "self_attn_layer_scale.scale"] = uniform(hidden, lo=0.1, hi=0.3)
-        s[p + "mlp_layer_scale.scale"] = uniform(hidden, lo=0.1, hi=0.3)
-    s[t + "norm.weight"] = normal(hidden, std=0.1, mean=1.0)
-    linear(t + "output_proj", latent, hidden, True)
-    for i, ratio in enumerate(cfg["upsampling_ratios"]):
-        p = f"upsample.{i}."
-        conv(p + "0.conv", latent, latent, ratio, transposed=True)
-        s[p + "1.dwconv.conv.weight"] = normal(latent, 1, 7, std=1 / math.sqrt(7))
-        s[p + "1.dwconv.conv.bias"] = normal(latent, std=0.1)
-        s[p + "1.norm.weight"] = normal(latent, std=0.1, mean=1.0)
-        s[p + "1.norm.bias"] = normal(latent, std=0.1)
-        linear(p + "1.pwconv1", 4 * latent, latent, True)
-        linear(p + "1.pwconv2", latent, 4 * latent, True)
-        s[p + "1.gamma"] = uniform(latent, lo=0.1, hi=0.3)
-    dim = cfg["decoder_dim"]
-    conv("decoder.0.conv", dim, latent, 7)
-    for i, rate in enumerate(cfg["upsample_rates"]):
-        p, w_in, w_out = f"decoder.{i + 1}.block.", dim >> i, dim >> (i + 1)
-        s[p + "0.alpha"], s[p + "0.beta"] = snake_logs(w_in)
-        conv(p + "1.conv", w_out, w_in, 2 * rate, transposed=True)
-        for u, _ in enumerate(DILATIONS):
-            r = f"{p}{u + 2}."
-            for act in ("act1", "act2"):
-                s[r + act + ".alpha"], s[r + act + ".beta"] = snake_logs(w_out)
-            conv(r + "conv1.conv", w_out, w_out, 7)
-            conv(r + "conv2.conv", w_out, w_out, 1, gain=RESIDUAL_GAIN)
-    blocks, out_dim = len(cfg["upsample_rates"]), dim >> len(cfg["upsample_rates"])
-    s[f"decoder.{blocks + 1}.alpha"], s[f"decoder.{blocks + 1}.beta"] = snake_logs(out_dim)
-    conv(f"decoder.{blocks + 2}.conv", 1, out_dim, 7)
-    # Values bf16 can hold (stored as float32): the decoder's rounding of its weights is then no error of
-    # its kernels (the folds at load time still round once more).
-    return {k: v.to(torch.bfloat16).to(torch.float64) for k, v in s.items()}
+    def quantizer(self):
+        c, s = self.cfg, self.s
+        size, cd, entry = c["codebook_size"], c["codebook_dim"], c["codebook_dim"] // 2
+        for half, count in (("rvq_first", 1), ("rvq_rest", c["num_quantizers"] - 1)):
+            for i in range(count):
+                p = f"quantizer.{half}.vq.layers.{i}._codebook."
+                s[p + "cluster_usage"] = self.uniform(size, lo=0.5, hi=2.0)
+                s[p + "embedding_sum"] = self.normal(size, entry) * s[p + "cluster_usage"][:, None]
+            s[f"quantizer.{half}.output_proj.weight"] = self.normal(cd, entry, 1, std=1 / math.sqrt(entry * count))
+            s[f"quantizer.{half}.input_proj.weight"] = self.normal(entry, cd, 1, std=1 / math.sqrt(cd))  # encode only
+        self.conv("pre_conv.conv", c["latent_dim"], cd, 3)
+
+    def transformer(self):
+        c, s, t = self.cfg, self.s, "pre_transformer."
+        hidden, inter = c["hidden_size"], c["intermediate_size"]
+        attn, kv = c["num_attention_heads"] * c["head_dim"], c["num_key_value_heads"] * c["head_dim"]
+        self.linear(t + "input_proj", hidden, c["latent_dim"], True)
+        for i in range(c["num_hidden_layers"]):
+            p = f"{t}layers.{i}."
+            s[p + "input_layernorm.weight"] = self.normal(hidden, std=0.1, mean=1.0)
+            s[p + "post_attention_layernorm.weight"] = self.normal(hidden, std=0.1, mean=1.0)
+            for name, n in (("q_proj", attn), ("k_proj", kv), ("v_proj", kv)):
+                self.linear(p + "self_attn." + name, n, hidden, False)
+            self.linear(p + "self_attn.o_proj", hidden, attn, False)
+            for name in ("gate_proj", "up_proj"):
+                self.linear(p + "mlp." + name, inter, hidden, False)
+            self.linear(p + "mlp.down_proj", hidden, inter, False)
+            s[p + "self_attn_layer_scale.scale"] = self.uniform(hidden, lo=0.1, hi=0.3)
+            s[p + "mlp_layer_scale.scale"] = self.uniform(hidden, lo=0.1, hi=0.3)
+        s[t + "norm.weight"] = self.normal(hidden, std=0.1, mean=1.0)
+        self.linear(t + "output_proj", c["latent_dim"], hidden, True)
+
+    def upsamplers(self):
+        s, latent = self.s, self.cfg["latent_dim"]
+        for i, ratio in enumerate(self.cfg["upsampling_ratios"]):
+            p = f"upsample.{i}."
+            self.conv(p + "0.conv", latent, latent, ratio, stride=ratio)
+            s[p + "1.dwconv.conv.weight"] = self.normal(latent, 1, 7, std=1 / math.sqrt(7))
+            s[p + "1.dwconv.conv.bias"] = self.normal(latent, std=0.1)
+            s[p + "1.norm.weight"] = self.normal(latent, std=0.1, mean=1.0)
+            s[p + "1.norm.bias"] = self.normal(latent, std=0.1)
+            self.linear(p + "1.pwconv1", 4 * latent, latent, True)
+            self.linear(p + "1.pwconv2", latent, 4 * latent, True)
+            s[p + "1.gamma"] = self.uniform(latent, lo=0.1, hi=0.3)
+
+    def decoder(self):
+        dim, rates = self.cfg["decoder_dim"], self.cfg["upsample_rates"]
+        self.conv("decoder.0.conv", dim, self.cfg["latent_dim"], 7)
+        for i, rate in enumerate(rates):
+            p, w_in, w_out = f"decoder.{i + 1}.block.", dim >> i, dim >> (i + 1)
+            self.snake(p + "0.", w_in)
+            self.conv(p + "1.conv", w_out, w_in, 2 * rate, stride=rate)
+            for u, _ in enumerate(DILATIONS):
+                r = f"{p}{u + 2}."
+                self.snake(r + "act1.", w_out)
+                self.snake(r + "act2.", w_out)
+                self.conv(r + "conv1.conv", w_out, w_out, 7)
+                self.conv(r + "conv2.conv", w_out, w_out, 1, gain=RESIDUAL_GAIN)
+        self.snake(f"decoder.{len(rates) + 1}.", dim >> len(rates))
+        self.conv(f"decoder.{len(rates) + 2}.conv", 1, dim >> len(rates), 7)
+
+
+def random_state(cfg, gen):
+    """The decoder's tensors as float64 holding values bf16 can hold: the decoder's rounding of its weights is
+    then no error of its kernels (the folds at load time still round once more)."""
+    r = RandomState(cfg, gen)
+    r.quantizer()
+    r.transformer()
+    r.upsamplers()
+    r.decoder()
+    return {k: v.to(torch.bfloat16).to(torch.float64) for k, v in r.s.items()}
 
 
 # ---- the float64 torch decoder (from the facts in the docstring) ----
@@ -344,14 +361,113 @@ def compare(report, name, ours, ref, emulated, min_snr, detail):
                            "microseconds": 0.0})
 
 
-def main():
+class Checks:
+    """The checks of one checkpoint: the program's decodes against the reference's on the same codes."""
+
+    def __init__(self, program, folder, state, cfg, codes, min_snr):
+        self.program, self.folder, self.state, self.cfg, self.codes = program, folder, state, cfg, codes
+        self.min_snr = min_snr
+        self.spf = math.prod(cfg["upsampling_ratios"]) * math.prod(cfg["upsample_rates"])
+        self.reference = qwen_tts_decoder(state, cfg)
+
+    def ref_decode(self, c):
+        with torch.no_grad():
+            return self.reference(c) if self.reference is not None else torch_decode(c, self.state, self.cfg)
+
+    def emulated_decode(self, c):  # the float64 decoder with its activations rounded to bf16 where ours stores them
+        with torch.no_grad():
+            return torch_decode(c, self.state, self.cfg, q=lambda v: v.to(torch.bfloat16).to(torch.float64))
+
+    def cuda_codes(self, name):
+        return torch.from_numpy(self.codes[name]).cuda()
+
+    def self_check(self, report):
+        c = self.cuda_codes("whole")
+        with torch.no_grad():
+            ours = as_numpy(torch_decode(c, self.state, self.cfg))
+        snr = snr_db(ours, as_numpy(self.ref_decode(c)))
+        # NOTE: not ~300 dB: qwen_tts computes RMSNorm and RoPE's cos/sin in float32 in a float64 model (the
+        # torch decoder copies the RoPE part only); a reduced-width copy agreed at 144 dB.
+        report.check("reference.self-check", snr >= 100, f"torch float64 decoder vs qwen_tts: SNR {snr:.1f} dB "
+                                                         f"(needs >= 100)")
+
+    def whole(self, report):
+        c = self.codes["whole"]
+        ct = self.cuda_codes("whole")
+        compare(report, "whole", self.program.decode(self.folder, c), as_numpy(self.ref_decode(ct)),
+                as_numpy(self.emulated_decode(ct)), self.min_snr, f"{c.shape[0]} x {c.shape[2]} frames, one decode")
+
+    def chunked(self, report):
+        c = self.codes["chunked"]
+        ct = self.cuda_codes("chunked")
+        compare(report, "chunked", self.program.decode(self.folder, c, ["--chunked"]),
+                as_numpy(chunked(self.ref_decode, ct, self.spf, 300, 25)),
+                as_numpy(chunked(self.emulated_decode, ct, self.spf, 300, 25)), self.min_snr,
+                f"{c.shape[0]} x {c.shape[2]} frames, chunks of 300 with 25 of context")
+
+    def stream(self, report):
+        c = self.codes["stream"]
+        ct = self.cuda_codes("stream")
+        settings = ["--chunk", 12, "--left-context", 25]
+        streamed = self.program.decode(self.folder, c, ["--stream", 5, *settings])
+        compare(report, "stream", streamed, as_numpy(chunked(self.ref_decode, ct, self.spf, 12, 25)),
+                as_numpy(chunked(self.emulated_decode, ct, self.spf, 12, 25)), self.min_snr,
+                f"{c.shape[0]} x {c.shape[2]} frames pushed 5 at a time, chunks of 12 with 25 of context")
+        same = self.program.decode(self.folder, c, ["--chunked", *settings])
+        diff = float(np.abs(same - streamed).max())
+        report.check("stream-equals-chunked", diff == 0.0, f"max |stream - chunked| {diff:.3g} (needs 0)")
+
+    def expect_error(self, report, name, rule, folder, codes, what):
+        try:
+            self.program.decode(folder, codes)
+            report.check(name, False, f"{what} was accepted")
+        except RuntimeError as e:
+            report.check(name, f"[{rule}]" in str(e), str(e)[:200])
+
+    def bad_input(self, report):
+        c = self.codes["whole"].copy()
+        c[1, 3, 5] = self.cfg["codebook_size"]
+        self.expect_error(report, "bad-input.code", "tts-codec.codes", self.folder, c, "a code of codebook_size")
+        broken = self.program.work / "broken"
+        shutil.rmtree(broken, ignore_errors=True)
+        write_checkpoint(broken, self.cfg, {k: v for k, v in self.state.items() if k != "pre_conv.conv.bias"})
+        self.expect_error(report, "bad-input.missing-tensor", "tts-codec.tensor-missing", broken,
+                          self.codes["whole"][:, :, :4], "a checkpoint without pre_conv.conv.bias")
+
+
+def as_numpy(w):
+    return w[:, 0].double().cpu().numpy()
+
+
+def write_checkpoint(folder, cfg, state):
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "config.json").write_text(json.dumps(dict(TOKENIZER_CONFIG, decoder_config=cfg), indent=1))
+    save_file({"decoder." + k: v.to(torch.float32).contiguous().cpu() for k, v in state.items()},
+              str(folder / "model.safetensors"))
+
+
+def scaled_output(state, cfg, codes):
+    """The output conv rescaled (in place) for a waveform of std ~WAVE_STD before the clamp."""
+    with torch.no_grad():
+        raw = torch_decode(torch.from_numpy(codes).cuda(), state, cfg, clamp=False)
+        scale = WAVE_STD / float(raw.std())
+        out = f"decoder.{len(cfg['upsample_rates']) + 2}.conv."
+        for part in ("weight", "bias"):
+            state[out + part] = (state[out + part] * scale).to(torch.bfloat16).to(torch.float64)
+
+
+def parse_options():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--build", required=True)
     ap.add_argument("--work", help="keep the checkpoint and files here (default: a temporary folder)")
     ap.add_argument("--json", help="write the records here")
     ap.add_argument("--layers", type=int, default=2, help="transformer layers (published: 8)")
     ap.add_argument("--min-snr", type=float, default=40.0)
-    opts = ap.parse_args()
+    return ap.parse_args()
+
+
+def main():
+    opts = parse_options()
     binary = Path(opts.build) / "models/qwen3_tts/cute-cpp-tts-codec"
     if not binary.is_file():
         print(f"FAIL: {binary} is not a file (build the target cute-cpp-tts-codec)", file=sys.stderr)
@@ -363,101 +479,20 @@ def main():
     work = Path(tempfile.mkdtemp(prefix="tts_codec_check_") if temporary else opts.work)
     work.mkdir(parents=True, exist_ok=True)
     cfg = dict(DECODER_CONFIG, num_hidden_layers=opts.layers)
-    gen = torch.Generator().manual_seed(20261205)
-    state = {k: v.cuda() for k, v in random_state(cfg, gen).items()}
-    spf = math.prod(cfg["upsampling_ratios"]) * math.prod(cfg["upsample_rates"])
+    state = {k: v.cuda() for k, v in random_state(cfg, torch.Generator().manual_seed(20261205)).items()}
     rng = np.random.default_rng(7)
     codes = {name: rng.integers(0, cfg["codebook_size"], size=shape)
              for name, shape in (("whole", (2, 16, 100)), ("chunked", (1, 16, 340)), ("stream", (2, 16, 100)))}
-
-    # The output conv rescaled for a waveform of std ~WAVE_STD before the clamp.
-    with torch.no_grad():
-        raw = torch_decode(torch.from_numpy(codes["whole"]).cuda(), state, cfg, clamp=False)
-        scale = WAVE_STD / float(raw.std())
-        out = f"decoder.{len(cfg['upsample_rates']) + 2}.conv."
-        for part in ("weight", "bias"):
-            state[out + part] = (state[out + part] * scale).to(torch.bfloat16).to(torch.float64)
+    scaled_output(state, cfg, codes["whole"])
     folder = work / "checkpoint"
-    folder.mkdir(exist_ok=True)
-    (folder / "config.json").write_text(json.dumps(dict(TOKENIZER_CONFIG, decoder_config=cfg), indent=1))
-    save_file({"decoder." + k: v.to(torch.float32).contiguous().cpu() for k, v in state.items()},
-              str(folder / "model.safetensors"))
+    write_checkpoint(folder, cfg, state)
 
-    reference = qwen_tts_decoder(state, cfg)
-    report, program = Report(), Program(binary, work)
-
-    def ref_decode(c):
-        with torch.no_grad():
-            return (reference(c) if reference is not None else torch_decode(c, state, cfg))
-
-    def bf16_decode(c):  # the float64 decoder with its activations rounded to bf16 where ours stores them
-        with torch.no_grad():
-            return torch_decode(c, state, cfg, q=lambda v: v.to(torch.bfloat16).to(torch.float64))
-
-    def as_numpy(w):
-        return w[:, 0].double().cpu().numpy()
-
-    if reference is not None:
-        def self_check(report):
-            c = torch.from_numpy(codes["whole"]).cuda()
-            with torch.no_grad():
-                ours = as_numpy(torch_decode(c, state, cfg))
-            snr = snr_db(ours, as_numpy(ref_decode(c)))
-            # NOTE: not ~300 dB: qwen_tts computes RMSNorm and RoPE's cos/sin in float32 in a float64 model
-            # (the torch decoder copies the RoPE part only); a reduced-width copy agreed at 144 dB.
-            report.check("reference.self-check", snr >= 100, f"torch float64 decoder vs qwen_tts: SNR {snr:.1f} dB "
-                                                             f"(needs >= 100)")
-        report.guarded("reference.self-check", self_check)
-
-    def check_whole(report):
-        c = codes["whole"]
-        ct = torch.from_numpy(c).cuda()
-        compare(report, "whole", program.decode(folder, c), as_numpy(ref_decode(ct)), as_numpy(bf16_decode(ct)),
-                opts.min_snr, f"{c.shape[0]} x {c.shape[2]} frames, one decode")
-
-    def check_chunked(report):
-        c = codes["chunked"]
-        ct = torch.from_numpy(c).cuda()
-        ref = chunked(ref_decode, ct, spf, 300, 25)
-        compare(report, "chunked", program.decode(folder, c, ["--chunked"]), as_numpy(ref),
-                as_numpy(chunked(bf16_decode, ct, spf, 300, 25)), opts.min_snr,
-                f"{c.shape[0]} x {c.shape[2]} frames, chunks of 300 with 25 of context")
-
-    def check_stream(report):
-        c = codes["stream"]
-        ct = torch.from_numpy(c).cuda()
-        settings = ["--chunk", 12, "--left-context", 25]
-        streamed = program.decode(folder, c, ["--stream", 5, *settings])
-        compare(report, "stream", streamed, as_numpy(chunked(ref_decode, ct, spf, 12, 25)),
-                as_numpy(chunked(bf16_decode, ct, spf, 12, 25)), opts.min_snr,
-                f"{c.shape[0]} x {c.shape[2]} frames pushed 5 at a time, chunks of 12 with 25 of context")
-        same = program.decode(folder, c, ["--chunked", *settings])
-        diff = float(np.abs(same - streamed).max())
-        report.check("stream-equals-chunked", diff == 0.0, f"max |stream - chunked| {diff:.3g} (needs 0)")
-
-    def check_bad_input(report):
-        c = codes["whole"].copy()
-        c[1, 3, 5] = cfg["codebook_size"]
-        try:
-            program.decode(folder, c)
-            report.check("bad-input.code", False, "a code of codebook_size was accepted")
-        except RuntimeError as e:
-            report.check("bad-input.code", "[tts-codec.codes]" in str(e), str(e)[:200])
-        broken = work / "broken"
-        shutil.rmtree(broken, ignore_errors=True)
-        broken.mkdir()
-        shutil.copy(folder / "config.json", broken / "config.json")
-        save_file({"decoder." + k: v.to(torch.float32).contiguous().cpu() for k, v in state.items()
-                   if k != "pre_conv.conv.bias"}, str(broken / "model.safetensors"))
-        try:
-            program.decode(broken, codes["whole"][:, :, :4])
-            report.check("bad-input.missing-tensor", False, "a checkpoint without pre_conv.conv.bias was accepted")
-        except RuntimeError as e:
-            report.check("bad-input.missing-tensor", "[tts-codec.tensor-missing]" in str(e), str(e)[:200])
-
-    for name, fn in (("whole", check_whole), ("chunked", check_chunked), ("stream", check_stream),
-                     ("bad-input", check_bad_input)):
-        report.guarded(name, fn)
+    report = Report()
+    checks = Checks(Program(binary, work), folder, state, cfg, codes, opts.min_snr)
+    if checks.reference is not None:
+        report.guarded("reference.self-check", checks.self_check)
+    for name in ("whole", "chunked", "stream", "bad_input"):
+        report.guarded(name.replace("_", "-"), getattr(checks, name))
     if opts.json:
         Path(opts.json).write_text(json.dumps(report.records, indent=1) + "\n")
     print(f"{len(report.passed)} passed, {len(report.failed)} failed")
