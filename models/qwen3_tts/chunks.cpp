@@ -11,8 +11,10 @@
 namespace cute_cpp::models::qwen3_tts {
 
 namespace {
-constexpr char kRuleChunk[] =
-    "cute-cpp [tts-codec.chunk]: a chunked decode needs chunk_size >= 1 and left_context >= 0";
+
+constexpr char kRuleConvShape[] =
+    "cute-cpp [tts-codec.conv-shape]: a causal conv needs length >= 0, kernel, dilation, stride >= 1 and stride at most "
+    "its effective kernel (k-1)d+1; a causal transposed conv needs kernel >= stride";
 
 /// ceil(a / b) for b > 0 and any a (the reference takes math.ceil of a float quotient).
 std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return a >= 0 ? (a + b - 1) / b : -((-a) / b); }
@@ -26,9 +28,8 @@ void check_chunking(std::int64_t chunk_size, std::int64_t left_context) {
 void check_conv(std::int64_t length, std::int64_t kernel, std::int64_t dilation, std::int64_t stride) {
   std::int64_t const effective = (kernel - 1) * dilation + 1;
   if (length < 0 || kernel < 1 || dilation < 1 || stride < 1 || stride > effective)
-    throw std::invalid_argument("cute-cpp [tts-codec.conv-shape]: a causal conv needs length >= 0, kernel, dilation, "
-                                "stride >= 1 and stride <= its effective kernel (length " +
-                                std::to_string(length) + ", kernel " + std::to_string(kernel) + ", dilation " +
+    throw std::invalid_argument(std::string(kRuleConvShape) + " (length " + std::to_string(length) + ", kernel " +
+                                std::to_string(kernel) + ", dilation " +
                                 std::to_string(dilation) + ", stride " + std::to_string(stride) + ")");
 }
 }  // namespace
@@ -52,8 +53,7 @@ std::int64_t causal_conv_output_length(std::int64_t length, std::int64_t kernel,
 
 std::int64_t causal_conv_transpose_output_length(std::int64_t length, std::int64_t kernel, std::int64_t stride) {
   if (length < 0 || stride < 1 || kernel < stride)
-    throw std::invalid_argument("cute-cpp [tts-codec.conv-shape]: a causal transposed conv needs length >= 0 and "
-                                "kernel >= stride >= 1 (length " + std::to_string(length) + ", kernel " +
+    throw std::invalid_argument(std::string(kRuleConvShape) + " (length " + std::to_string(length) + ", kernel " +
                                 std::to_string(kernel) + ", stride " + std::to_string(stride) + ")");
   if (length == 0) return 0;
   std::int64_t const full = (length - 1) * stride + kernel;  // ConvTranspose1d without padding
@@ -75,8 +75,8 @@ ChunkStreamer::ChunkStreamer(std::int64_t chunk_size, std::int64_t left_context)
 }
 
 std::vector<ChunkWindow> ChunkStreamer::push(std::int64_t frames) {
-  if (finished_) throw std::logic_error("cute-cpp [tts-codec.stream-finished]: frames pushed after finish()");
-  if (frames < 0) throw std::invalid_argument("cute-cpp [tts-codec.chunk]: a push of " + std::to_string(frames) + " frames");
+  if (finished_) throw std::logic_error(kRuleStreamFinished);
+  if (frames < 0) throw std::invalid_argument(std::string(kRuleChunk) + " (a push of " + std::to_string(frames) + ")");
   received_ += frames;
   std::vector<ChunkWindow> out;
   while (received_ - next_ >= chunk_size_) {

@@ -13,6 +13,12 @@
 
 namespace cute_cpp::models::qwen3_tts {
 
+inline constexpr char kRuleChunk[] =
+    "cute-cpp [tts-codec.chunk]: a chunked decode needs chunk_size >= 1 and left_context >= 0, and pushes of "
+    "0 or more frames";
+inline constexpr char kRuleStreamFinished[] =
+    "cute-cpp [tts-codec.stream-finished]: a stream takes no frames after finish()";
+
 // ---- padding arithmetic ----
 
 /// The padding of the reference's causal conv (CausalConvNet) of kernel k, dilation d, stride s on

@@ -19,6 +19,10 @@
 
 namespace cute_cpp::models::qwen3_tts {
 
+inline constexpr char kRuleCodes[] =
+    "cute-cpp [tts-codec.codes]: codes must be [batch, num_quantizers, frames], batch >= 1, frames >= 0, every "
+    "code in [0, codebook_size)";
+
 /// The reference's chunked_decode defaults: 300-frame chunks (24 s) with 25 frames (2 s) of context.
 inline constexpr std::int64_t kDefaultChunkFrames = 300, kDefaultLeftContext = 25;
 

@@ -265,15 +265,14 @@ void CodecDecoder::Impl::decoder(bf16* x, int batch, std::int64_t length) {
 std::vector<float> CodecDecoder::Impl::decode(std::span<const std::int32_t> host_codes, int batch, std::int64_t frames) {
   auto const& c = config;
   if (batch < 1 || frames < 0 || std::int64_t(host_codes.size()) != batch * c.num_quantizers * frames)
-    throw std::invalid_argument("cute-cpp [tts-codec.codes]: codes must be [batch, num_quantizers, frames] with batch "
-                                ">= 1 (got " + std::to_string(host_codes.size()) + " codes for batch " +
-                                std::to_string(batch) + ", " + std::to_string(c.num_quantizers) + " quantizers, " +
-                                std::to_string(frames) + " frames)");
+    throw std::invalid_argument(std::string(kRuleCodes) + " (got " + std::to_string(host_codes.size()) +
+                                " codes for batch " + std::to_string(batch) + ", " + std::to_string(c.num_quantizers) +
+                                " quantizers, " + std::to_string(frames) + " frames)");
   for (std::size_t i = 0; i < host_codes.size(); ++i)
     if (host_codes[i] < 0 || host_codes[i] >= c.codebook_size)
-      throw std::invalid_argument("cute-cpp [tts-codec.codes]: every code must be in [0, codebook_size) (code " +
-                                  std::to_string(i) + " is " + std::to_string(host_codes[i]) + ", codebook_size " +
-                                  std::to_string(c.codebook_size) + ")");
+      throw std::invalid_argument(std::string(kRuleCodes) + " (code " + std::to_string(i) + " is " +
+                                  std::to_string(host_codes[i]) + ", codebook_size " + std::to_string(c.codebook_size) +
+                                  ")");
   if (frames == 0) return {};
   std::int64_t const rows = batch * frames;
   ensure(rows);

@@ -36,10 +36,9 @@ void keep_samples(std::vector<float> const& wav, ChunkWindow const& w, int batch
 
 void check_codes_size(std::span<const std::int32_t> codes, int batch, std::int64_t quantizers, std::int64_t frames) {
   if (batch < 1 || frames < 0 || std::int64_t(codes.size()) != batch * quantizers * frames)
-    throw std::invalid_argument("cute-cpp [tts-codec.codes]: codes must be [batch, num_quantizers, frames] with batch "
-                                ">= 1 (got " + std::to_string(codes.size()) + " codes for batch " +
-                                std::to_string(batch) + ", " + std::to_string(quantizers) + " quantizers, " +
-                                std::to_string(frames) + " frames)");
+    throw std::invalid_argument(std::string(kRuleCodes) + " (got " + std::to_string(codes.size()) +
+                                " codes for batch " + std::to_string(batch) + ", " + std::to_string(quantizers) +
+                                " quantizers, " + std::to_string(frames) + " frames)");
 }
 
 }  // namespace
@@ -59,14 +58,13 @@ std::vector<float> CodecDecoder::decode_chunked(std::span<const std::int32_t> co
 CodecStream::CodecStream(CodecDecoder& decoder, int batch, std::int64_t chunk_size, std::int64_t left_context)
     : decoder_(&decoder), batch_(batch), quantizers_(decoder.config().num_quantizers),
       streamer_(chunk_size, left_context) {
-  if (batch < 1)
-    throw std::invalid_argument("cute-cpp [tts-codec.codes]: a stream needs batch >= 1 (got " + std::to_string(batch) + ")");
+  if (batch < 1) throw std::invalid_argument(std::string(kRuleCodes) + " (a stream of batch " + std::to_string(batch) + ")");
 }
 
 std::vector<float> CodecStream::push(std::span<const std::int32_t> codes, std::int64_t frames) {
   check_codes_size(codes, batch_, quantizers_, frames);
   if (streamer_.finished())
-    throw std::logic_error("cute-cpp [tts-codec.stream-finished]: frames pushed after finish()");
+    throw std::logic_error(kRuleStreamFinished);
   // Append the frames to the history, dropping what no later window reads.
   std::int64_t const keep_from = std::max(history_first_, streamer_.oldest_needed());
   std::int64_t const kept = history_first_ + history_frames_ - keep_from;

@@ -37,6 +37,17 @@ std::string published_with(const std::string& key, const std::string& line) {
   return with_line(tts_codec_config(), key, line);
 }
 
+/// f() throws a std::exception whose message starts with "cute-cpp <rule>: ".
+template <class F>
+void expect_rule(F&& f, const std::string& rule) {
+  try {
+    f();
+    ADD_FAILURE() << "expected cute-cpp " << rule;
+  } catch (const std::exception& e) {
+    EXPECT_EQ(std::string(e.what()).rfind("cute-cpp " + rule + ": ", 0), 0u) << e.what();
+  }
+}
+
 }  // namespace
 
 // ---- config ----
@@ -273,8 +284,8 @@ TEST(CodecPadding, TransposedConvGivesLengthTimesStride) {
   for (auto const f : c.upsampling_ratios) length = tts::causal_conv_transpose_output_length(length, f, f);
   for (auto const s : c.upsample_rates) length = tts::causal_conv_transpose_output_length(length, 2 * s, s);
   EXPECT_EQ(length, 7 * c.total_upsample());
-  EXPECT_THROW((void)tts::causal_conv_transpose_output_length(3, 1, 2), std::invalid_argument);
-  EXPECT_THROW((void)tts::causal_conv_padding(3, 1, 1, 2), std::invalid_argument);
+  expect_rule([] { (void)tts::causal_conv_transpose_output_length(3, 1, 2); }, "[tts-codec.conv-shape]");
+  expect_rule([] { (void)tts::causal_conv_padding(3, 1, 1, 2); }, "[tts-codec.conv-shape]");
 }
 
 // ---- chunk bookkeeping ----
@@ -311,8 +322,8 @@ TEST(CodecChunks, PlanMatchesTheReferenceLoop) {
   EXPECT_EQ(w.window_first(), 275);
   EXPECT_EQ(w.window_frames(), 325);
   EXPECT_EQ(w.skip_samples(1920), 25 * 1920);
-  EXPECT_THROW((void)tts::plan_chunks(10, 0, 25), std::invalid_argument);
-  EXPECT_THROW((void)tts::plan_chunks(10, 4, -1), std::invalid_argument);
+  expect_rule([] { (void)tts::plan_chunks(10, 0, 25); }, "[tts-codec.chunk]");
+  expect_rule([] { (void)tts::plan_chunks(10, 4, -1); }, "[tts-codec.chunk]");
 }
 
 TEST(CodecChunks, StreamerGivesThePlanFromAnyPushes) {
@@ -323,7 +334,9 @@ TEST(CodecChunks, StreamerGivesThePlanFromAnyPushes) {
   EXPECT_EQ(s.oldest_needed(), 275);
   EXPECT_EQ(s.finish(), (std::vector<tts::ChunkWindow>{{300, 301, 25}}));
   EXPECT_TRUE(s.finished());
-  EXPECT_THROW(s.push(1), std::logic_error);
+  expect_rule([&] { (void)s.push(1); }, "[tts-codec.stream-finished]");
+  tts::ChunkStreamer negative(4, 2);
+  expect_rule([&] { (void)negative.push(-1); }, "[tts-codec.chunk]");
 
   std::mt19937 rng(20261205);
   for (int trial = 0; trial < 200; ++trial) {
