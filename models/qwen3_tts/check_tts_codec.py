@@ -29,12 +29,15 @@ bf16 storage alone costs about 40 dB here):
   chunked        1 x 340 frames, --chunked (300-frame chunks, 25 frames of context) against chunked_decode;
   stream         2 x 100 frames pushed 5 at a time into a stream of 12-frame chunks (25 of context) against
                  chunked_decode(12, 25), and equal to --chunked with the same settings sample for sample;
-  bad-input.*    a code of codebook_size, a missing tensor: exit 2 with the rule on stderr.
+  bad-input.*    a code of codebook_size, a missing tensor: exit 2 with the rule on stderr;
+  bench          cute-cpp-tts-codec bench on a 325-frame window (300 + 25 of context), random weights: its median
+                 time and real-time factor recorded.
 
 Needs torch with CUDA, safetensors, numpy."""
 import argparse
 import json
 import math
+import re
 import shutil
 import subprocess
 import sys
@@ -435,6 +438,20 @@ class Checks:
                           self.codes["whole"][:, :, :4], "a checkpoint without pre_conv.conv.bias")
 
 
+    def bench(self, report):
+        """The decode of the reference's 325-frame window (300 + 25 of context), random weights on the device."""
+        r = self.program.run(["bench", "--model", self.folder, "--random-weights", 1, "--frames", 325, "--iters", 10])
+        line = r.stdout.strip().splitlines()[-1] if r.stdout.strip() else r.stderr.strip()[:300]
+        match = re.search(r"median ([0-9.]+) ms, ([0-9.]+)x real time", line)
+        report.check("bench", r.returncode == 0 and match is not None, line)
+        if match:
+            ms, speed = float(match.group(1)), float(match.group(2))
+            report.records.append({"kernel": "tts-codec decode (random weights)", "shape": f"1 x 325 frames, "
+                                   f"{self.cfg['num_hidden_layers']} layers", "dtype": "bf16", "ours": speed,
+                                   "reference": "real time", "reference_value": 1.0, "unit": "x real time",
+                                   "ratio": speed, "microseconds": 1000.0 * ms})
+
+
 def as_numpy(w):
     return w[:, 0].double().cpu().numpy()
 
@@ -491,7 +508,7 @@ def main():
     checks = Checks(Program(binary, work), folder, state, cfg, codes, opts.min_snr)
     if checks.reference is not None:
         report.guarded("reference.self-check", checks.self_check)
-    for name in ("whole", "chunked", "stream", "bad_input"):
+    for name in ("whole", "chunked", "stream", "bad_input", "bench"):
         report.guarded(name.replace("_", "-"), getattr(checks, name))
     if opts.json:
         Path(opts.json).write_text(json.dumps(report.records, indent=1) + "\n")
