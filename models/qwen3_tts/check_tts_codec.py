@@ -463,10 +463,10 @@ def write_checkpoint(folder, cfg, state):
               str(folder / "model.safetensors"))
 
 
-def scaled_output(state, cfg, codes):
+def scaled_output(state, cfg, codes, device="cuda"):
     """The output conv rescaled (in place) for a waveform of std ~WAVE_STD before the clamp."""
     with torch.no_grad():
-        raw = torch_decode(torch.from_numpy(codes).cuda(), state, cfg, clamp=False)
+        raw = torch_decode(torch.from_numpy(codes).to(device), state, cfg, clamp=False)
         scale = WAVE_STD / float(raw.std())
         out = f"decoder.{len(cfg['upsample_rates']) + 2}.conv."
         for part in ("weight", "bias"):
