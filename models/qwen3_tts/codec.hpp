@@ -14,14 +14,10 @@
 #include <span>        // std::span
 #include <vector>      // std::vector
 
-#include "models/qwen3_tts/chunks.hpp"  // ChunkStreamer
 #include "models/qwen3_tts/config.hpp"  // CodecConfig
+#include "models/qwen3_tts/stream.hpp"  // CodecStream, chunked_decode
 
 namespace cute_cpp::models::qwen3_tts {
-
-inline constexpr char kRuleCodes[] =
-    "cute-cpp [tts-codec.codes]: codes must be [batch, num_quantizers, frames], batch >= 1, frames >= 0, every "
-    "code in [0, codebook_size)";
 
 /// The reference's chunked_decode defaults: 300-frame chunks (24 s) with 25 frames (2 s) of context.
 inline constexpr std::int64_t kDefaultChunkFrames = 300, kDefaultLeftContext = 25;
@@ -31,6 +27,7 @@ inline constexpr std::int64_t kDefaultChunkFrames = 300, kDefaultLeftContext = 2
 /// The decoder with its weights on the current device; one decode at a time (its own stream).
 ///   auto d = CodecDecoder::load("Qwen3-TTS-Tokenizer-12Hz");
 ///   std::vector<float> wav = d.decode(codes, 1, 50);   // 50 frames -> 96000 samples
+///   auto s = d.stream(1, 12, 25);                      // frames in as they come, samples out per 12 frames
 class CodecDecoder {
  public:
   /// config.json and model.safetensors (or a sharded checkpoint) of a tokenizer folder.
@@ -58,6 +55,10 @@ class CodecDecoder {
   [[nodiscard]] std::vector<float> decode_chunked(std::span<const std::int32_t> codes, int batch,
                                                   std::int64_t frames, std::int64_t chunk_size = kDefaultChunkFrames,
                                                   std::int64_t left_context = kDefaultLeftContext);
+  /// A stream of `batch` sequences over this decoder (stream.hpp), which must outlive it: its output equals
+  /// decode_chunked's with the same chunk size and context. @pre as CodecStream's constructor.
+  [[nodiscard]] CodecStream stream(int batch, std::int64_t chunk_size = kDefaultChunkFrames,
+                                   std::int64_t left_context = kDefaultLeftContext);
   /// Waits for the device and returns the last decode's device time in milliseconds (CUDA events
   /// around the passes, after the codes' upload).
   [[nodiscard]] float last_decode_ms() const noexcept;
@@ -66,42 +67,6 @@ class CodecDecoder {
   struct Impl;
   explicit CodecDecoder(std::unique_ptr<Impl> impl);
   std::unique_ptr<Impl> impl_;
-};
-
-// ---- CodecStream ----
-
-/// Streaming decode: frames are pushed as they arrive (all `batch` sequences in step); whenever a
-/// chunk of chunk_size frames is whole it is decoded with its left context and its samples are
-/// returned; finish() decodes the rest. The concatenated output equals
-/// decode_chunked(all codes, chunk_size, left_context) sample for sample (same kernels, same windows).
-///   CodecStream s(decoder, 1, 12, 25);          // 12-frame chunks: about 1 s of audio each
-///   for (frame : frames) play(s.push(frame, 1)); // 0 or 12 * 1920 samples a sequence each time
-///   play(s.finish());
-class CodecStream {
- public:
-  /// @pre batch >= 1; chunk_size >= 1, left_context >= 0 [tts-codec.chunk]. Keeps a reference to
-  ///      `decoder`, which must outlive the stream.
-  CodecStream(CodecDecoder& decoder, int batch, std::int64_t chunk_size = kDefaultChunkFrames,
-              std::int64_t left_context = kDefaultLeftContext);
-
-  /// Appends `frames` frames, codes [batch, num_quantizers, frames] row-major; returns the new final
-  /// samples [batch, k * samples_per_frame()] (k = the frames of the chunks that became whole, often 0).
-  /// @pre as CodecDecoder::decode; not finished [tts-codec.stream-finished].
-  [[nodiscard]] std::vector<float> push(std::span<const std::int32_t> codes, std::int64_t frames);
-  /// The samples of the frames not yet decoded, [batch, k * samples_per_frame()]; the stream ends.
-  [[nodiscard]] std::vector<float> finish();
-  [[nodiscard]] std::int64_t frames_pushed() const noexcept { return streamer_.received(); }
-
- private:
-  std::vector<float> decode_windows(std::vector<ChunkWindow> const& windows);
-
-  CodecDecoder* decoder_;
-  int batch_;
-  std::int64_t quantizers_;
-  ChunkStreamer streamer_;
-  std::int64_t history_first_ = 0;          ///< the frame history_[b][q][0] holds
-  std::vector<std::int32_t> history_;       ///< [batch, quantizers, history_frames_]
-  std::int64_t history_frames_ = 0;
 };
 
 }  // namespace cute_cpp::models::qwen3_tts

@@ -264,10 +264,7 @@ void CodecDecoder::Impl::decoder(bf16* x, int batch, std::int64_t length) {
 
 std::vector<float> CodecDecoder::Impl::decode(std::span<const std::int32_t> host_codes, int batch, std::int64_t frames) {
   auto const& c = config;
-  if (batch < 1 || frames < 0 || std::int64_t(host_codes.size()) != batch * c.num_quantizers * frames)
-    throw std::invalid_argument(std::string(kRuleCodes) + " (got " + std::to_string(host_codes.size()) +
-                                " codes for batch " + std::to_string(batch) + ", " + std::to_string(c.num_quantizers) +
-                                " quantizers, " + std::to_string(frames) + " frames)");
+  check_codes_size(host_codes, batch, c.num_quantizers, frames);
   for (std::size_t i = 0; i < host_codes.size(); ++i)
     if (host_codes[i] < 0 || host_codes[i] >= c.codebook_size)
       throw std::invalid_argument(std::string(kRuleCodes) + " (code " + std::to_string(i) + " is " +
@@ -316,6 +313,19 @@ std::int64_t CodecDecoder::samples_per_frame() const noexcept { return impl_->co
 
 std::vector<float> CodecDecoder::decode(std::span<const std::int32_t> codes, int batch, std::int64_t frames) {
   return impl_->decode(codes, batch, frames);
+}
+
+std::vector<float> CodecDecoder::decode_chunked(std::span<const std::int32_t> codes, int batch, std::int64_t frames,
+                                                std::int64_t chunk_size, std::int64_t left_context) {
+  auto const decode = [this](std::span<const std::int32_t> c, int b, std::int64_t f) { return impl_->decode(c, b, f); };
+  return chunked_decode(decode, {config().num_quantizers, samples_per_frame()}, codes, batch, frames, chunk_size,
+                        left_context);
+}
+
+CodecStream CodecDecoder::stream(int batch, std::int64_t chunk_size, std::int64_t left_context) {
+  Impl* const impl = impl_.get();
+  auto const decode = [impl](std::span<const std::int32_t> c, int b, std::int64_t f) { return impl->decode(c, b, f); };
+  return CodecStream(decode, {config().num_quantizers, samples_per_frame()}, batch, chunk_size, left_context);
 }
 
 float CodecDecoder::last_decode_ms() const noexcept {

@@ -83,7 +83,7 @@ int run_decode(const CliArgs& a) {
   auto decoder = CodecDecoder::load(a.get("model"));
   std::vector<float> wav;
   if (a.has("stream")) {
-    CodecStream stream(decoder, batch, chunk, left);
+    CodecStream stream = decoder.stream(batch, chunk, left);
     std::vector<std::vector<float>> pieces;
     for (std::int64_t first = 0; first < frames; first += push) {
       std::int64_t const n = std::min(push, frames - first);

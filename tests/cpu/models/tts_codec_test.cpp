@@ -2,8 +2,9 @@
 // models/qwen3_tts: the speech-tokenizer decoder's host side: the published config (every field and
 // the derived widths) and each rejection; the weight manifest's counts for the published config
 // (counted by hand) and validate() on a tiny checkpoint written here; the padding rules against the
-// reference's float formula; and the chunk bookkeeping (plan_chunks, ChunkStreamer) against the
-// reference's chunked_decode loop, written out here in its own terms.
+// reference's float formula; the chunk bookkeeping (plan_chunks, ChunkStreamer) against the
+// reference's chunked_decode loop, written out here in its own terms; and the chunked and streaming
+// decodes (stream.hpp) over a fake whole decode whose samples say which window frame made them.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -16,6 +17,7 @@
 #include "models/common/error.hpp"
 #include "models/qwen3_tts/chunks.hpp"
 #include "models/qwen3_tts/config.hpp"
+#include "models/qwen3_tts/stream.hpp"
 #include "models/qwen3_tts/weights.hpp"
 #include "tests/cpu/models/qwen3_8b_config.hpp"  // with_line
 #include "tests/cpu/models/st_writer.hpp"
@@ -358,4 +360,98 @@ TEST(CodecChunks, StreamerGivesThePlanFromAnyPushes) {
     }
     EXPECT_EQ(got, tts::plan_chunks(st.received(), chunk, left)) << "chunk " << chunk << " left " << left;
   }
+}
+
+// ---- chunked and streaming decodes over a fake decoder ----
+
+namespace {
+
+constexpr std::int64_t kQuantizers = 2, kSamplesPerFrame = 3;
+
+/// A whole decode whose sample k of window frame j of sequence b is codes[b, 0, j] * 65536 + j * 1024 + k
+/// (exact in float): a sample says which code and which place in its window made it.
+std::vector<float> fake_decode(std::span<const std::int32_t> codes, int batch, std::int64_t frames, int* calls) {
+  ++*calls;
+  std::vector<float> out(std::size_t(batch * frames * kSamplesPerFrame));
+  for (std::int64_t b = 0; b < batch; ++b)
+    for (std::int64_t j = 0; j < frames; ++j)
+      for (std::int64_t k = 0; k < kSamplesPerFrame; ++k)
+        out[std::size_t((b * frames + j) * kSamplesPerFrame + k)] =
+            float(codes[std::size_t(b * kQuantizers * frames + j)] * 65536 + j * 1024 + k);
+  return out;
+}
+
+}  // namespace
+
+TEST(CodecStream, ChunkedDecodeKeepsEachWindowsNewFrames) {
+  int calls = 0;
+  tts::DecodeFn const decode = [&](std::span<const std::int32_t> c, int b, std::int64_t f) {
+    return fake_decode(c, b, f, &calls);
+  };
+  std::mt19937 rng(5);
+  for (std::int64_t frames : {0, 1, 11, 12, 13, 40}) {
+    for (auto const& [chunk, left] : {std::pair<std::int64_t, std::int64_t>{12, 25}, {5, 3}, {300, 25}, {4, 0}}) {
+      int const batch = 2;
+      std::vector<std::int32_t> codes(std::size_t(batch * kQuantizers * frames));
+      for (auto& c : codes) c = std::int32_t(rng() % 16);
+      calls = 0;
+      auto const wav = tts::chunked_decode(decode, {kQuantizers, kSamplesPerFrame}, codes, batch, frames, chunk, left);
+      auto const windows = reference_chunks(frames, chunk, left);
+      EXPECT_EQ(calls, int(windows.size()));
+      ASSERT_EQ(wav.size(), std::size_t(batch * frames * kSamplesPerFrame));
+      for (auto const& w : windows)
+        for (std::int64_t b = 0; b < batch; ++b)
+          for (std::int64_t t = w.first; t < w.last; ++t)
+            for (std::int64_t k = 0; k < kSamplesPerFrame; ++k) {
+              std::int64_t const j = t - w.window_first();  // its place in the window that decoded it
+              float const want = float(codes[std::size_t(b * kQuantizers * frames + t)] * 65536 + j * 1024 + k);
+              ASSERT_EQ(wav[std::size_t((b * frames + t) * kSamplesPerFrame + k)], want)
+                  << "frames " << frames << " chunk " << chunk << " left " << left << " b " << b << " t " << t;
+            }
+    }
+  }
+}
+
+TEST(CodecStream, StreamEqualsChunkedDecode) {
+  int calls = 0;
+  tts::DecodeFn const decode = [&](std::span<const std::int32_t> c, int b, std::int64_t f) {
+    return fake_decode(c, b, f, &calls);
+  };
+  std::mt19937 rng(9);
+  for (int trial = 0; trial < 100; ++trial) {
+    int const batch = 1 + int(rng() % 3);
+    std::int64_t const frames = std::int64_t(rng() % 60), chunk = 1 + std::int64_t(rng() % 14);
+    std::int64_t const left = std::int64_t(rng() % 30);
+    std::vector<std::int32_t> codes(std::size_t(batch * kQuantizers * frames));
+    for (auto& c : codes) c = std::int32_t(rng() % 16);
+    auto const whole = tts::chunked_decode(decode, {kQuantizers, kSamplesPerFrame}, codes, batch, frames, chunk, left);
+    tts::CodecStream stream(decode, {kQuantizers, kSamplesPerFrame}, batch, chunk, left);
+    std::vector<std::vector<float>> per_sequence{static_cast<std::size_t>(batch)};
+    auto const take = [&](std::vector<float> const& piece) {
+      std::size_t const n = piece.size() / std::size_t(batch);
+      for (std::size_t b = 0; b < std::size_t(batch); ++b)
+        per_sequence[b].insert(per_sequence[b].end(), piece.begin() + std::ptrdiff_t(b * n),
+                               piece.begin() + std::ptrdiff_t((b + 1) * n));
+    };
+    for (std::int64_t first = 0; first < frames;) {
+      std::int64_t const n = std::min<std::int64_t>(frames - first, std::int64_t(rng() % 7));
+      std::vector<std::int32_t> part(std::size_t(batch * kQuantizers * n));
+      for (std::int64_t row = 0; row < batch * kQuantizers; ++row)
+        std::copy(codes.begin() + row * frames + first, codes.begin() + row * frames + first + n,
+                  part.begin() + row * n);
+      take(stream.push(part, n));
+      first += n;
+    }
+    take(stream.finish());
+    EXPECT_EQ(stream.frames_pushed(), frames);
+    for (std::size_t b = 0; b < std::size_t(batch); ++b) {
+      std::vector<float> const want(whole.begin() + std::ptrdiff_t(b * frames * kSamplesPerFrame),
+                                    whole.begin() + std::ptrdiff_t((b + 1) * frames * kSamplesPerFrame));
+      EXPECT_EQ(per_sequence[b], want) << "trial " << trial << " batch " << batch << " frames " << frames << " chunk "
+                                       << chunk << " left " << left;
+    }
+  }
+  expect_rule([&] { tts::CodecStream bad(decode, {kQuantizers, kSamplesPerFrame}, 0, 4, 2); }, "[tts-codec.codes]");
+  tts::CodecStream s(decode, {kQuantizers, kSamplesPerFrame}, 1, 4, 2);
+  expect_rule([&] { (void)s.push(std::vector<std::int32_t>(3), 2); }, "[tts-codec.codes]");
 }
