@@ -112,7 +112,8 @@ CodecConfig parse_codec_config(const Json& config) {
 
   ConfigReader const r(config.at("decoder_config"));
   (void)r.json().as_object();  // json.type when decoder_config is not an object
-  c.codebook_size = r.int_in("codebook_size", 1, (std::int64_t(1) << 31) - 1, "a positive integer below 2^31 (codes are int32)");
+  c.codebook_size = r.int_in("codebook_size", 1, (std::int64_t(1) << 31) - 1,
+                             "a positive integer below 2^31 (codes are int32)");
   c.codebook_dim = r.positive_int("codebook_dim");
   if (c.codebook_dim % 2 != 0)
     r.fail(kRuleConfigValue, "\"codebook_dim\" is " + num(c.codebook_dim) + ", expected an even number (codebooks hold half)");
