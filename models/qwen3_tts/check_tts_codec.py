@@ -3,11 +3,11 @@
 # SPDX-FileCopyrightText: 2026 cute-cpp authors
 """GPU check of Qwen3-TTS's speech-tokenizer decoder (models/qwen3_tts/cute-cpp-tts-codec) against a float64 reference.
 
-  check_tts_codec.py --build BUILD [--work DIR] [--json FILE] [--layers 2] [--min-snr 40]
+  check_tts_codec.py --build BUILD [--work DIR] [--json FILE] [--layers 8] [--min-snr 40]
 
 Writes a random-weight tokenizer checkpoint at the published Qwen3-TTS-Tokenizer-12Hz decoder widths (codebooks
 16 x 2048 x 256, codebook_dim 512, latent 1024, hidden 512, 16 heads of 64, MLP 1024, window 72, decoder_dim 1536,
-upsampling (2, 2) then (8, 5, 4, 3)) with --layers transformer layers (the published 8 if asked), float32 tensors
+upsampling (2, 2) then (8, 5, 4, 3)) with --layers transformer layers (default the published 8), float32 tensors
 under the reference's decoder.* names, runs BUILD/models/qwen3_tts/cute-cpp-tts-codec on random codes, and compares
 its waveform with the reference in float64 on the GPU: the qwen_tts package's Qwen3TTSTokenizerV2Decoder when it
 imports (it pins transformers 4.57), else the float64 torch decoder written below from the same facts (split RVQ with
@@ -478,7 +478,7 @@ def parse_options():
     ap.add_argument("--build", required=True)
     ap.add_argument("--work", help="keep the checkpoint and files here (default: a temporary folder)")
     ap.add_argument("--json", help="write the records here")
-    ap.add_argument("--layers", type=int, default=2, help="transformer layers (published: 8)")
+    ap.add_argument("--layers", type=int, default=8, help="transformer layers (published: 8)")
     ap.add_argument("--min-snr", type=float, default=40.0)
     return ap.parse_args()
 
