@@ -29,7 +29,7 @@ Checks per checkpoint:
                          position (or bf16's own minimum where lower). Recorded: `nemotron logits vs
                          transformers fp32`, the minimum cosine.
   logits-batched.<ckpt>  the 77-id prompt alone against its rows of the batch: cosine >= 0.9999.
-  split-prefill.<ckpt>   each prompt's first 130 ids, then the rest continuing the sequences (conv and SSM
+  split-prefill.<ckpt>   each prompt's first 70 ids, then the rest continuing the sequences (conv and SSM
                          states and the KV cache carried): against the whole prompt in one pass (cosine >=
                          0.9999) and against fp32 by the logits rule.
   decode-logits.<ckpt>   the first 200 ids prefilled, the rest fed one decode step at a time (the state update,
@@ -74,7 +74,9 @@ except ImportError as e:
 
 ROOT = Path(__file__).resolve().parents[2]
 INIT_STD, NORM_JITTER, LOGIT_STD = 0.05, 0.1, 4.0
-LOGITS_LENGTHS, SPLIT_AT, DECODE_FROM = (300, 77), 130, 200
+# The split falls inside every prompt (the program takes one K for all: under the 77-id one) and inside
+# the longer prompt's first SSD chunk.
+LOGITS_LENGTHS, SPLIT_AT, DECODE_FROM = (300, 77), 70, 200
 COSINE_SAME = 0.9999
 SHARD_BYTES = 4 << 30
 

@@ -133,6 +133,7 @@ NOISE_TIE = 3.0             # ... or under this many times bf16's own logit nois
 MAX_DIVERGENCES = 16        # near-ties tolerated in one greedy run before the run counts as failed
 SAMPLING_PROB_TOL = 1e-3    # top-p boundary: mass above the token may reach top_p + this
 SAMPLING_LOGIT_SLACK = NEAR_TIE  # ... or the token is kept once each fp32 logit moves this far its way
+                                 # (or NOISE_TIE / 2 x bf16's logit noise there, where larger)
 
 GREEDY_PROMPT, GREEDY_TOKENS = 40, 128
 BATCH_PROMPTS, BATCH_TOKENS = (5, 33, 130), 32
@@ -953,15 +954,20 @@ def kept_set_size(z, temperature, top_k, top_p):
 
 
 def sampling_figures(ref, prompt, ids):
-    """(tokens kept exactly, kept only with the logit slack, outside, first outside, non-top1 picks, median set)."""
+    """(tokens kept exactly, kept only with the logit slack, outside, first outside, non-top1 picks, median set).
+    The slack at a step is SAMPLING_LOGIT_SLACK, or half the tie rule's gap there (NOISE_TIE / 2 times the
+    rms of transformers' bf16 logits minus fp32's) where larger: each logit may move that far, so a pair's
+    gap as far as tie_tolerance allows."""
     t, k, p = SAMPLING["temperature"], SAMPLING["top_k"], SAMPLING["top_p"]
     z_all = ref.logits(ref.fp32, prompt + ids[:-1]).astype(np.float64)[len(prompt) - 1:]
+    b_all = ref.logits(ref.bf16, prompt + ids[:-1]).astype(np.float64)[len(prompt) - 1:]
     exact = slack = 0
     outside = []
-    for step, (z, token) in enumerate(zip(z_all, ids)):
+    for step, (z, b, token) in enumerate(zip(z_all, b_all, ids)):
+        step_slack = max(SAMPLING_LOGIT_SLACK, NOISE_TIE / 2 * float(np.sqrt(np.mean((b - z) ** 2))))
         if in_kept_set(z, token, t, k, p):
             exact += 1
-        elif in_kept_set(z, token, t, k, p, slack=SAMPLING_LOGIT_SLACK):
+        elif in_kept_set(z, token, t, k, p, slack=step_slack):
             slack += 1
         else:
             order = np.argsort(-z)
@@ -986,8 +992,8 @@ def check_sampling(report, program, spec, folder, ref):
     for seed, ids in ((7, first), (8, other)):
         exact, slack, outside, not_top1, median = sampling_figures(ref, prompt, ids)
         all_kept &= not outside
-        parts.append(f"seed {seed}: {exact + slack}/{len(ids)} in the kept set ({slack} only with a "
-                     f"{SAMPLING_LOGIT_SLACK} logit slack), {not_top1} not the fp32 top-1, median kept set {median:g}"
+        parts.append(f"seed {seed}: {exact + slack}/{len(ids)} in the kept set ({slack} only with the bf16-noise "
+                     f"logit slack), {not_top1} not the fp32 top-1, median kept set {median:g}"
                      + (f"; OUTSIDE: {'; '.join(outside[:4])}" if outside else ""))
     settings = f"T {SAMPLING['temperature']}, top-k {SAMPLING['top_k']}, top-p {SAMPLING['top_p']}"
     report.check(f"sampling.{spec.name}", same and differ and all_kept, f"{settings}; " + "; ".join(parts))
