@@ -193,6 +193,28 @@ Qwen3TtsConfig parse_qwen3_tts_config(const Json& config) {
   return c;
 }
 
+TtsSampling read_generation_defaults(const std::filesystem::path& folder) {
+  TtsSampling s;
+  std::error_code ec;
+  auto const file = folder / "generation_config.json";
+  if (!std::filesystem::exists(file, ec)) return s;
+  Json const g = read_json_file(file);
+  auto const flag = [&](char const* key, bool& v) { if (auto const* x = present(g, key)) v = x->as_bool(); };
+  auto const integer = [&](char const* key, int& v) { if (auto const* x = present(g, key)) v = int(x->as_int()); };
+  auto const real = [&](char const* key, float& v) { if (auto const* x = present(g, key)) v = float(x->as_double()); };
+  flag("do_sample", s.do_sample);
+  integer("top_k", s.top_k);
+  real("top_p", s.top_p);
+  real("temperature", s.temperature);
+  real("repetition_penalty", s.repetition_penalty);
+  flag("subtalker_dosample", s.subtalker_do_sample);
+  integer("subtalker_top_k", s.subtalker_top_k);
+  real("subtalker_top_p", s.subtalker_top_p);
+  real("subtalker_temperature", s.subtalker_temperature);
+  integer("max_new_tokens", s.max_new_tokens);
+  return s;
+}
+
 Qwen3TtsConfig read_qwen3_tts_config(const std::filesystem::path& path) {
   std::error_code ec;
   auto const file = std::filesystem::is_directory(path, ec) ? path / "config.json" : path;

@@ -60,6 +60,32 @@ struct Qwen3TtsConfig {
   }
 };
 
+/// How codes are drawn, as the reference's generate does: the talker's first code per frame with the
+/// repetition penalty over the frame's earlier first codes, the codec ids from vocab - 1024 up (but
+/// eos) suppressed and eos held back for the first 2 frames, then temperature, top-k and top-p; the
+/// code predictor's codes with their own temperature, top-k and top-p. Greedy (do_sample false)
+/// takes the argmax after the same processors. The defaults are the reference's hard defaults
+/// (Qwen3TTSModel._merge_generate_kwargs), which generation_config.json overrides.
+struct TtsSampling {
+  bool do_sample = true;
+  int top_k = 50;
+  float top_p = 1.0f;
+  float temperature = 0.9f;
+  float repetition_penalty = 1.05f;
+  bool subtalker_do_sample = true;
+  int subtalker_top_k = 50;
+  float subtalker_top_p = 1.0f;
+  float subtalker_temperature = 0.9f;
+  int max_new_tokens = 2048;  ///< first codes drawn at most (the last one's frame is not completed)
+  std::uint64_t seed = 0;     ///< the device sampler's stream (models/qwen3/sampling.hpp)
+};
+
+/// The reference's defaults overridden by `folder`/generation_config.json where it exists and has
+/// the field (do_sample, top_k, top_p, temperature, repetition_penalty, subtalker_dosample,
+/// subtalker_top_k, subtalker_top_p, subtalker_temperature, max_new_tokens); other fields are ignored.
+/// @pre the fields present have their JSON types [json.type].
+[[nodiscard]] TtsSampling read_generation_defaults(const std::filesystem::path& folder);
+
 /// Reads a parsed config.json; errors name the file and the field, with the sub-config's path
 /// ("talker_config.code_predictor_config.hidden_size").
 /// @pre model_type "qwen3_tts" [config.model-type]; talker_config and its code_predictor_config are
