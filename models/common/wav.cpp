@@ -19,9 +19,9 @@ std::int16_t pcm16(float x) noexcept {
 std::vector<std::byte> wav_pcm16(std::span<const float> samples, int sample_rate) {
   std::uint64_t const data = std::uint64_t(samples.size()) * 2;
   if (sample_rate <= 0 || data > 0xFFFFFFFFull - 36)
-    throw std::invalid_argument("cute-cpp [wav.size]: a WAV file needs a positive sample rate (" +
-                                std::to_string(sample_rate) + ") and at most 2^32 - 37 data bytes (" +
-                                std::to_string(data) + ")");
+    throw std::invalid_argument(std::string("cute-cpp [wav.size]: a WAV file needs a positive sample rate and at "
+                                            "most 2^32 - 37 data bytes") +
+                                " (rate " + std::to_string(sample_rate) + ", " + std::to_string(data) + " bytes)");
   std::vector<std::byte> out;
   out.reserve(std::size_t(44 + data));
   auto const text = [&](const char* s) {
@@ -42,7 +42,7 @@ void write_wav(const std::filesystem::path& path, std::span<const float> samples
   std::vector<std::byte> const bytes = wav_pcm16(samples, sample_rate);
   std::ofstream f(path, std::ios::binary);
   f.write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
-  if (!f) throw std::runtime_error("cute-cpp [wav.write]: cannot write " + path.string());
+  if (!f) throw std::runtime_error(std::string("cute-cpp [wav.write]: the WAV file must be writable") + ": " + path.string());
 }
 
 }  // namespace cute_cpp::models

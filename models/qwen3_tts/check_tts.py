@@ -403,7 +403,7 @@ def compare(report, name, ours, fp32, bf16):
     cos = row_cosines(ours, fp32)
     own = row_cosines(bf16, fp32)
     worst = float(cos.min())
-    report.check(name, worst >= 0.999 or worst >= float(own.min()),
+    report.check(name, worst >= 0.999,
                  f"min cosine {worst:.6f} over {cos.numel()} rows; the bf16 reference's own {float(own.min()):.6f}; "
                  f"logit std {float(fp32.float().std()):.2f}")
     return worst

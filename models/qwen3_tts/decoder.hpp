@@ -35,14 +35,14 @@ void gather(bf16 const* table, std::int64_t table_rows, std::int32_t const* ids,
 class Decoder {
  public:
   /// `rope_component`: multimodal RoPE's pair-to-id table (mrope_components), or empty for plain RoPE.
-  /// @pre bf16 weights of `config`'s shapes; head_dim 64, 128 or 256 [qwen3_tts.decoder].
+  /// @pre bf16 weights of `config`'s shapes; head_dim 64, 128 or 256 [tts.decoder].
   Decoder(const Qwen3Config& config, std::vector<LayerWeights> layers, DeviceBuffer<bf16> final_norm, int max_seq,
           int max_tokens, const std::vector<std::int8_t>& rope_component, cudaStream_t stream);
 
   /// A fresh sequence of `tokens` rows of `input` ([tokens, hidden], device); positions: [4, tokens]
   /// planes on the device (mrope.hpp's MropePositions; plane 0 must be 0 .. tokens - 1). hidden()
   /// then holds the final-normed rows.
-  /// @pre 1 <= tokens <= min(max_tokens, max_seq) [qwen3_tts.input].
+  /// @pre 1 <= tokens <= min(max_tokens, max_seq) [tts.input].
   void prefill(bf16 const* input, int tokens, std::int32_t const* positions);
   /// One more token of the sequence: input [1, hidden]; positions [4, 1] (plane 0: its place, which
   /// must be the cached length); length: the cached tokens after it (= place + 1). All three on the

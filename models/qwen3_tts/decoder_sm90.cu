@@ -30,9 +30,9 @@ namespace {
 namespace kn = cute_cpp::kernels;
 using host::cuda_check;
 constexpr char kRuleDecoder[] =
-    "cute-cpp [qwen3_tts.decoder]: the GPU decoder runs bfloat16 weights with head_dim 64, 128 or 256 and widths "
+    "cute-cpp [tts.decoder]: the GPU decoder runs bfloat16 weights with head_dim 64, 128 or 256 and widths "
     "that are multiples of 8";
-constexpr char kRuleInput[] = "cute-cpp [qwen3_tts.input]: a pass must fit the decoder's max_tokens and max_seq";
+constexpr char kRuleInput[] = "cute-cpp [tts.input]: a pass must fit the decoder's max_tokens and max_seq";
 /// Passes of at most this many rows run the FFN as the skinny gate-up GEMM, SwiGLU and the down
 /// GEMM (models/qwen3/model_sm90.cu's kSkinnyRows: the fused epilogue's 128-row tiles idle there).
 constexpr int kSkinnyRows = 64;

@@ -30,7 +30,7 @@ namespace {
 using namespace cute_cpp::models;
 using namespace cute_cpp::models::qwen3_tts;
 
-constexpr const char* kRuleUsage = "cute-cpp [qwen3_tts.usage]: the command line of cute-cpp-tts (see its --help)";
+constexpr const char* kRuleUsage = "cute-cpp [tts.usage]: the command line of cute-cpp-tts (see its --help)";
 constexpr const char* kUsage =
     "usage: cute-cpp-tts logits --model DIR (--text TEXT | --ids \"1,2,...\") --codes \"c0,...,c15\" --out FILE\n"
     "                           [prompt options] [--random-weights SEED]\n"

@@ -36,7 +36,7 @@ struct TalkerLogits {
 class Qwen3TtsModel {
  public:
   /// Reads config.json, validates the checkpoint (TtsWeightManifest) and loads the weights.
-  /// @pre bfloat16 weights, head_dim 64, 128 or 256 [qwen3_tts.decoder]; options positive [qwen3_tts.input].
+  /// @pre bfloat16 weights, head_dim 64, 128 or 256 [tts.decoder]; options positive [tts.input].
   [[nodiscard]] static std::unique_ptr<Qwen3TtsModel> load(const std::filesystem::path& folder, TtsOptions options = {});
   /// config.json alone, the weights filled on the device from `seed` (for timings and smoke runs).
   [[nodiscard]] static std::unique_ptr<Qwen3TtsModel> with_random_weights(const std::filesystem::path& folder,
@@ -46,16 +46,16 @@ class Qwen3TtsModel {
   [[nodiscard]] virtual const Qwen3TtsConfig& config() const noexcept = 0;
 
   /// The talker over the prompt's rows: every row's logits and the last row's hidden state.
-  /// @pre 1 <= rows <= max_prompt; ids within their vocabularies [qwen3_tts.input].
+  /// @pre 1 <= rows <= max_prompt; ids within their vocabularies [tts.input].
   [[nodiscard]] virtual TalkerLogits talker_logits(const TtsPrompt& prompt) = 0;
   /// The code predictor teacher-forced on the last talker_logits' hidden state and a frame's codes
   /// (codes[0] the talker's first code, then codes 1 .. groups - 1): the logits of codes 1 ..
   /// groups - 1, [groups - 1, codebook entries], as the reference's generate computes each.
-  /// @pre talker_logits ran; codes.size() == num_code_groups, each in its vocabulary [qwen3_tts.input].
+  /// @pre talker_logits ran; codes.size() == num_code_groups, each in its vocabulary [tts.input].
   [[nodiscard]] virtual std::vector<float> predictor_logits(std::span<const std::int32_t> codes) = 0;
   /// The frames' codes for the prompt, [frames][num_code_groups], until the talker draws eos or
   /// max_new_tokens - 1 frames (the reference completes no frame for its last drawn code).
-  /// @pre the prompt fits max_prompt, max_new_tokens >= 1 [qwen3_tts.input].
+  /// @pre the prompt fits max_prompt, max_new_tokens >= 1 [tts.input].
   [[nodiscard]] virtual std::vector<std::vector<std::int32_t>> generate(const TtsPrompt& prompt,
                                                                         const TtsSampling& sampling) = 0;
 };

@@ -34,7 +34,7 @@ namespace cute_cpp::models::qwen3_tts {
 namespace {
 
 using host::cuda_check;
-constexpr char kRuleInput[] = "cute-cpp [qwen3_tts.input]: the prompt, codes and options must fit the model";
+constexpr char kRuleInput[] = "cute-cpp [tts.input]: the prompt, codes and options must fit the model";
 
 template <class T>
 DeviceBuffer<T> upload_vector(const std::vector<T>& h, cudaStream_t stream) {

@@ -11,11 +11,11 @@ namespace cute_cpp::models::qwen3_tts {
 
 namespace {
 constexpr char kRulePrompt[] =
-    "cute-cpp [qwen3_tts.prompt]: the text must tokenize to the role header, at least one text id and the closing "
+    "cute-cpp [tts.prompt]: the text must tokenize to the role header, at least one text id and the closing "
     "turn, every id in the text vocabulary";
-constexpr char kRuleSpeaker[] = "cute-cpp [qwen3_tts.speaker]: the speaker must be one of the config's spk_id";
+constexpr char kRuleSpeaker[] = "cute-cpp [tts.speaker]: the speaker must be one of the config's spk_id";
 constexpr char kRuleLanguage[] =
-    "cute-cpp [qwen3_tts.language]: the language must be \"auto\" or one of the config's codec_language_id";
+    "cute-cpp [tts.language]: the language must be \"auto\" or one of the config's codec_language_id";
 
 std::string lower(std::string s) {
   std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return char(std::tolower(c)); });

@@ -53,14 +53,14 @@ struct PromptRequest {
 
 /// The codec id of the language the prompt names: none for "auto", else codec_language_id's; a
 /// speaker with a dialect overrides "auto" and "chinese" with the dialect's id, as the reference does.
-/// Returns -1 for none. @pre a known speaker and language [qwen3_tts.speaker] / [qwen3_tts.language].
+/// Returns -1 for none. @pre a known speaker and language [tts.speaker] / [tts.language].
 [[nodiscard]] std::int32_t language_codec_id(const Qwen3TtsConfig& config, const std::string& speaker,
                                              const std::string& language);
 
 /// The prompt for `request` (layout above).
 /// @pre text_ids has at least 9 ids (the 3 of the role, one text id, the 5 of the closing turn and
-///      the next header) [qwen3_tts.prompt]; every id is in [0, text_vocab_size) [qwen3_tts.prompt];
-///      the speaker and language are known [qwen3_tts.speaker] / [qwen3_tts.language].
+///      the next header) [tts.prompt]; every id is in [0, text_vocab_size) [tts.prompt];
+///      the speaker and language are known [tts.speaker] / [tts.language].
 [[nodiscard]] TtsPrompt build_prompt(const Qwen3TtsConfig& config, const PromptRequest& request);
 
 }  // namespace cute_cpp::models::qwen3_tts

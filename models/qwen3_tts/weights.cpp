@@ -12,13 +12,13 @@ namespace cute_cpp::models::qwen3_tts {
 
 namespace {
 constexpr char kRuleMissing[] =
-    "cute-cpp [qwen3_tts.tensor-missing]: a Qwen3-TTS checkpoint must hold every tensor its config implies";
+    "cute-cpp [tts.tensor-missing]: a Qwen3-TTS checkpoint must hold every tensor its config implies";
 constexpr char kRuleShape[] =
-    "cute-cpp [qwen3_tts.tensor-shape]: a Qwen3-TTS tensor must have the shape its config implies";
+    "cute-cpp [tts.tensor-shape]: a Qwen3-TTS tensor must have the shape its config implies";
 constexpr char kRuleDtype[] =
-    "cute-cpp [qwen3_tts.tensor-dtype]: a Qwen3-TTS tensor must have the config's dtype (torch_dtype)";
+    "cute-cpp [tts.tensor-dtype]: a Qwen3-TTS tensor must have the config's dtype (torch_dtype)";
 constexpr char kRuleUnexpected[] =
-    "cute-cpp [qwen3_tts.tensor-unexpected]: a Qwen3-TTS checkpoint may hold no tensor its config does not imply "
+    "cute-cpp [tts.tensor-unexpected]: a Qwen3-TTS checkpoint may hold no tensor its config does not imply "
     "(the speaker encoder's and rotary inv_freq buffers aside)";
 
 bool skipped(std::string_view name) {

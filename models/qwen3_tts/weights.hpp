@@ -54,9 +54,9 @@ class TtsWeightManifest {
   /// Bytes of tensors().
   [[nodiscard]] std::uint64_t total_bytes() const noexcept { return list_.total_bytes(); }
 
-  /// Checks `checkpoint`: every expected tensor present [qwen3_tts.tensor-missing] with its shape
-  /// [qwen3_tts.tensor-shape] and dtype [qwen3_tts.tensor-dtype]; nothing else but the speaker
-  /// encoder's tensors and rotary inv_freq buffers [qwen3_tts.tensor-unexpected].
+  /// Checks `checkpoint`: every expected tensor present [tts.tensor-missing] with its shape
+  /// [tts.tensor-shape] and dtype [tts.tensor-dtype]; nothing else but the speaker
+  /// encoder's tensors and rotary inv_freq buffers [tts.tensor-unexpected].
   void validate(const Checkpoint& checkpoint) const;
 
  private:

@@ -52,20 +52,20 @@ def main():
     ids = ["--ids", "900,5,6,7,901,6,900,5,6"]  # role (3), one text id, the closing turn and the next header (5)
     cases = [
         # (arguments, rule expected on stderr's first line, text expected in it)
-        ([], "qwen3_tts.usage", "no command"),
-        (["speak"], "qwen3_tts.usage", 'unknown command "speak"'),
-        (["codes", *ids], "qwen3_tts.usage", "--model is required"),
-        (["codes", "--model", tts], "qwen3_tts.usage", "give one of --text and --ids"),
-        (["codes", "--model", tts, "--text", "hi", *ids], "qwen3_tts.usage", "give one of --text and --ids"),
-        (["codes", "--model", tts, "--ids", "900,5,6,7"], "qwen3_tts.prompt", "the assistant text has 4 ids"),
-        (["codes", "--model", tts, "--ids", "900,5,6,1000,901,6,900,5,6"], "qwen3_tts.prompt",
+        ([], "tts.usage", "no command"),
+        (["speak"], "tts.usage", 'unknown command "speak"'),
+        (["codes", *ids], "tts.usage", "--model is required"),
+        (["codes", "--model", tts], "tts.usage", "give one of --text and --ids"),
+        (["codes", "--model", tts, "--text", "hi", *ids], "tts.usage", "give one of --text and --ids"),
+        (["codes", "--model", tts, "--ids", "900,5,6,7"], "tts.prompt", "the assistant text has 4 ids"),
+        (["codes", "--model", tts, "--ids", "900,5,6,1000,901,6,900,5,6"], "tts.prompt",
          "text id 1000 is outside [0, 1000)"),
-        (["codes", "--model", tts, *ids, "--speaker", "bob"], "qwen3_tts.speaker", 'speaker "bob" is not in spk_id (ann)'),
-        (["codes", "--model", tts, *ids, "--language", "klingon"], "qwen3_tts.language", 'language "klingon"'),
-        (["codes", "--model", tts, *ids, "--max-new-tokens", "0"], "qwen3_tts.usage", "--max-new-tokens 1 to 2^20"),
+        (["codes", "--model", tts, *ids, "--speaker", "bob"], "tts.speaker", 'speaker "bob" is not in spk_id (ann)'),
+        (["codes", "--model", tts, *ids, "--language", "klingon"], "tts.language", 'language "klingon"'),
+        (["codes", "--model", tts, *ids, "--max-new-tokens", "0"], "tts.usage", "--max-new-tokens 1 to 2^20"),
         (["codes", "--model", qwen3, *ids], "config.model-type", 'expected "qwen3_tts"'),
         (["codes", "--model", sections, *ids], "config.value", "adds up to 31, expected head_dim / 2 = 32"),
-        (["logits", "--model", tts, *ids, "--out", str(root / "x.bin")], "qwen3_tts.usage", "--codes is required"),
+        (["logits", "--model", tts, *ids, "--out", str(root / "x.bin")], "tts.usage", "--codes is required"),
     ]
     failed = 0
     for args, rule, text in cases:

@@ -171,6 +171,75 @@ TEST(Qwen3TtsWeights, NoProjectionWhenTheWidthsAgree) {
   EXPECT_EQ(m.find("talker.text_projection.linear_fc2.weight")->shape, (std::vector<std::int64_t>{1024, 2048}));
 }
 
+// ---- validate against tiny checkpoints ----
+
+// A tiny config: talker 1 layer of hidden 64 (4 heads / 2 KV heads of 16), codec vocabulary 160, text
+// vocabulary 200 of width 32, 3 code groups; code predictor 1 layer of hidden 32, 40 entries.
+const char* const kTinyConfig = R"({"model_type": "qwen3_tts", "torch_dtype": "bfloat16",
+  "talker_config": {"hidden_size": 64, "intermediate_size": 96, "num_hidden_layers": 1, "num_attention_heads": 4,
+    "num_key_value_heads": 2, "head_dim": 16, "vocab_size": 160, "rms_norm_eps": 1e-6, "rope_theta": 10000,
+    "rope_scaling": {"mrope_section": [4, 2, 2], "interleaved": true}, "text_vocab_size": 200,
+    "text_hidden_size": 32, "num_code_groups": 3, "codec_pad_id": 150, "codec_bos_id": 151,
+    "codec_eos_token_id": 152, "codec_think_id": 153, "codec_nothink_id": 154, "codec_think_bos_id": 155,
+    "codec_think_eos_id": 156,
+    "code_predictor_config": {"hidden_size": 32, "intermediate_size": 64, "num_hidden_layers": 1,
+      "num_attention_heads": 2, "num_key_value_heads": 1, "head_dim": 16, "vocab_size": 40, "rms_norm_eps": 1e-6,
+      "rope_theta": 10000}}})";
+
+std::vector<cute_cpp::test::TensorSpec> tiny_specs(const tts::TtsWeightManifest& m) {
+  std::vector<cute_cpp::test::TensorSpec> specs;
+  unsigned seed = 7;
+  for (auto const& e : m.tensors()) {
+    std::size_t n = 2;
+    for (auto const x : e.shape) n *= std::size_t(x);
+    specs.push_back({e.name, "BF16", e.shape, cute_cpp::test::pattern(n, ++seed)});
+  }
+  return specs;
+}
+
+class Qwen3TtsValidate : public cute_cpp::test::ScratchDir {
+ protected:
+  void write(const std::vector<cute_cpp::test::TensorSpec>& specs) {
+    cute_cpp::test::write_file(dir_ / "model.safetensors", cute_cpp::test::well_formed(specs));
+  }
+  void validate() { manifest_.validate(cm::Checkpoint::open(dir_)); }
+  tts::TtsWeightManifest manifest_{parse(kTinyConfig)};
+};
+
+TEST_F(Qwen3TtsValidate, AcceptsTheWholeCheckpointAndTheSpeakerEncoder) {
+  auto specs = tiny_specs(manifest_);
+  EXPECT_EQ(manifest_.tensors().size(), 11u + 8 + 11 + 1 + 2 + 2 + 2);
+  specs.push_back({"speaker_encoder.fc.weight", "BF16", {4, 4}, cute_cpp::test::pattern(32)});
+  write(specs);
+  EXPECT_NO_THROW(validate());
+}
+
+TEST_F(Qwen3TtsValidate, Rejections) {
+  auto const base = tiny_specs(manifest_);
+  auto specs = base;
+  std::erase_if(specs, [](auto const& t) { return t.name == "talker.code_predictor.lm_head.1.weight"; });
+  write(specs);
+  expect_load_error([&] { validate(); }, "[tts.tensor-missing]",
+                    "tensor \"talker.code_predictor.lm_head.1.weight\" [40, 32] BF16 is not in model.safetensors");
+  specs = base;
+  for (auto& t : specs)
+    if (t.name == "talker.text_projection.linear_fc1.bias") t.shape = {64}, t.bytes = cute_cpp::test::pattern(128);
+  write(specs);
+  expect_load_error([&] { validate(); }, "[tts.tensor-shape]",
+                    "\"talker.text_projection.linear_fc1.bias\" has shape [64], expected [32] = [text_hidden_size]");
+  specs = base;
+  for (auto& t : specs)
+    if (t.name == "talker.model.norm.weight") t.dtype = "F16";
+  write(specs);
+  expect_load_error([&] { validate(); }, "[tts.tensor-dtype]", "\"talker.model.norm.weight\" is F16, expected BF16");
+  specs = base;
+  specs.push_back({"talker.model.layers.1.mlp.up_proj.weight", "BF16", {2, 2}, cute_cpp::test::pattern(8)});
+  write(specs);
+  expect_load_error([&] { validate(); }, "[tts.tensor-unexpected]",
+                    "\"talker.model.layers.1.mlp.up_proj.weight\" [2, 2] BF16 is not a Qwen3-TTS talker or code "
+                    "predictor weight for this config (1 talker layers, 1 code predictor layers, 3 code groups)");
+}
+
 // ---- multimodal RoPE ----
 
 TEST(Qwen3TtsMrope, InterleavedSectionsAsTheReferenceLaysThemOut) {
@@ -291,16 +360,16 @@ TEST(Qwen3TtsPrompt, Rejections) {
   tts::PromptRequest r;
   r.text_ids = assistant_ids({9707});
   r.speaker = "nobody";
-  expect_load_error([&] { (void)tts::build_prompt(c, r); }, "[qwen3_tts.speaker]",
+  expect_load_error([&] { (void)tts::build_prompt(c, r); }, "[tts.speaker]",
                     "speaker \"nobody\" is not in spk_id (eric, ryan, serena)");
   r.speaker = "ryan";
   r.language = "klingon";
-  expect_load_error([&] { (void)tts::build_prompt(c, r); }, "[qwen3_tts.language]", "language \"klingon\"");
+  expect_load_error([&] { (void)tts::build_prompt(c, r); }, "[tts.language]", "language \"klingon\"");
   r.language = "auto";
   r.text_ids = assistant_ids({});
-  expect_load_error([&] { (void)tts::build_prompt(c, r); }, "[qwen3_tts.prompt]", "the assistant text has 8 ids");
+  expect_load_error([&] { (void)tts::build_prompt(c, r); }, "[tts.prompt]", "the assistant text has 8 ids");
   r.text_ids = assistant_ids({151936});
-  expect_load_error([&] { (void)tts::build_prompt(c, r); }, "[qwen3_tts.prompt]", "text id 151936 is outside");
+  expect_load_error([&] { (void)tts::build_prompt(c, r); }, "[tts.prompt]", "text id 151936 is outside");
   EXPECT_EQ(tts::assistant_text("Hi"), "<|im_start|>assistant\nHi<|im_end|>\n<|im_start|>assistant\n");
   EXPECT_EQ(tts::instruct_text("calm"), "<|im_start|>user\ncalm<|im_end|>\n");
 }
@@ -336,7 +405,12 @@ TEST(Wav, Pcm16HeaderAndSamples) {
   EXPECT_EQ(u16(44), 0);
   EXPECT_EQ(u16(46), 32767);
   EXPECT_EQ(u16(48), std::uint16_t(-32767));
-  EXPECT_THROW((void)cm::wav_pcm16(samples, 0), std::invalid_argument);
+  try {
+    (void)cm::wav_pcm16(samples, 0);
+    ADD_FAILURE() << "a sample rate of 0 must be refused";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_EQ(std::string(e.what()).rfind("cute-cpp [wav.size]: ", 0), 0u) << e.what();
+  }
 }
 
 }  // namespace
