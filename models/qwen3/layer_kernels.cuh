@@ -143,6 +143,8 @@ __device__ __forceinline__ std::int64_t cache_row(KvCacheAppend const& c, std::i
 /// product with w; RoPE rounds cos and sin, each scaled by cos_sin_scale in float32 first, each
 /// product and the sum), so that greedy decoding agrees with its bf16 reference as far as
 /// arithmetic order allows.
+/// With QkNormRopeParams::rope_component set (multimodal RoPE, Qwen3-TTS's talker), pair i turns by
+/// the position id rope_component[i] of the token instead of its place.
 /// Lane l holds elements l + 32 j of the first half and their rotation partners in the second.
 /// The positions and the block table are read before waiting for the kernel before (PDL): the
 /// host writes them before the step, no kernel of it does.

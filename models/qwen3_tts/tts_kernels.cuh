@@ -75,10 +75,15 @@ struct TalkerRules {
   float repetition_penalty = 1.0f;
 };
 
+/// The scores kernel's block: one warp's best per slot of best_value / best_id.
+inline constexpr int kScoresThreads = 1024;
+static_assert(kScoresThreads % 32 == 0 && kScoresThreads / 32 <= 32,
+              "cute-cpp: tts.scores-block: the block's warps must fit the 32 per-warp slots");
+
 /// One block: scores = the processed logits (bf16, for the sampler), and with `greedy` the argmax
 /// of the float32 processed logits written to *code (ties: the smaller id, as torch.argmax).
 /// `seen`: 1 for each id drawn as a frame's first code so far; *frame: frames drawn so far.
-__global__ void __launch_bounds__(1024) talker_scores_kernel(bf16 const* __restrict__ logits, bf16* __restrict__ scores,
+__global__ void __launch_bounds__(kScoresThreads) talker_scores_kernel(bf16 const* __restrict__ logits, bf16* __restrict__ scores,
                                                              std::uint8_t const* __restrict__ seen,
                                                              std::int32_t const* __restrict__ frame, TalkerRules rules,
                                                              bool greedy, std::int32_t* __restrict__ code) {
@@ -112,7 +117,7 @@ inline void talker_scores(bf16 const* logits, bf16* scores, std::uint8_t const* 
                           TalkerRules const& rules, bool greedy, std::int32_t* code, cudaStream_t stream) {
   host::LaunchConfig config;
   config.grid = dim3(1);
-  config.block = dim3(1024);
+  config.block = dim3(kScoresThreads);
   config.stream = stream;
   host::launch(&talker_scores_kernel, "qwen3_tts talker_scores_kernel", config, logits, scores, seen, frame, rules,
                greedy, code);
