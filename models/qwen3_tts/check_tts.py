@@ -44,8 +44,9 @@ Checks:
 --self-test (no program, no GPU needed: --device cpu) checks the reimplementation itself against
 qwen-tts at tiny widths with the real vocabularies and ids: the prompt embeddings its generate builds
 (captured before its talker runs), both modes; talker and code-predictor logits; 8+ greedy frames of its
-generate. Run on the CPU with qwen-tts 0.1.1 under transformers 4.57.3 (torch 2.5.1): prompts equal to
-1e-8, logits cosine 0.9999998, 24 greedy frames identical.
+generate; with --build, also `cute-cpp-tts prompt` (the C++ prompt rows, no GPU) for 3 speakers (one with a
+dialect, and none) x 3 languages x both modes x with and without an instruction. Run on the CPU with qwen-tts 0.1.1 under transformers 4.57.3 (torch 2.5.1): prompts equal to
+1e-8, logits cosine 0.9999998, 24 greedy frames identical, the program's 36 prompts identical.
 --json writes one record: `qwen3_tts logits vs fp32`, the minimum cosine.
 """
 import argparse
@@ -526,9 +527,9 @@ class Captured(Exception):
     pass
 
 
-def captured_prompt(official, ids, streaming):
-    """The talker's inputs that qwen-tts's generate builds for `ids` (speaker SPEAKER, language auto):
-    its talker.generate is replaced by one that records them and stops."""
+def captured_prompt(official, ids, streaming, speaker=SPEAKER, language="auto", instruct=None):
+    """The talker's inputs that qwen-tts's generate builds for `ids`: its talker.generate is replaced by
+    one that records them and stops."""
     seen = {}
 
     def record(**kwargs):
@@ -538,7 +539,8 @@ def captured_prompt(official, ids, streaming):
     model = official.model
     original, model.talker.generate = model.talker.generate, record
     try:
-        model.generate(input_ids=[torch.tensor([ids], device=DEVICE)], languages=["auto"], speakers=[SPEAKER],
+        model.generate(input_ids=[torch.tensor([ids], device=DEVICE)], languages=[language], speakers=[speaker or None],
+                       instruct_ids=[torch.tensor([instruct], device=DEVICE) if instruct else None],
                        non_streaming_mode=not streaming)
     except Captured:
         pass
@@ -547,10 +549,44 @@ def captured_prompt(official, ids, streaming):
     return seen["inputs_embeds"][0], seen["trailing_text_hidden"][0], seen["tts_pad_embed"][0, 0]
 
 
-def self_test(report, frames):
+def check_program_prompts(report, program, official, fp32, cfg):
+    """`cute-cpp-tts prompt` (build_prompt, prompt.hpp) against the inputs qwen-tts's generate builds:
+    speakers with and without a dialect and none, languages auto / chinese / english, both modes, with
+    and without an instruction."""
+    folder = Path(tempfile.mkdtemp(prefix="tts-prompt-"))
+    (folder / "config.json").write_text(json.dumps(cfg))
+    ids = assistant_ids(torch.Generator().manual_seed(9), 6)
+    instruct = [TEXT["im_start"], 872, 198, 55, 66, TEXT["im_end"], 198]
+    cases, bad = 0, []
+    for speaker in [SPEAKER, "eric", ""]:
+        for language in ["auto", "chinese", "english"]:
+            for streaming in (False, True):
+                for ins in ([], instruct):
+                    args = ["prompt", "--model", str(folder), "--ids", ",".join(map(str, ids)), "--language", language]
+                    args += (["--speaker", speaker] if speaker else []) + (["--streaming"] if streaming else [])
+                    args += ["--instruct-ids", ",".join(map(str, ins))] if ins else []
+                    p = json.loads(program.run(args))
+                    embeds, trailing, _ = captured_prompt(official, ids, streaming, speaker, language, ins)
+                    ours = fp32.rows([tuple(r) for r in p["rows"]])
+                    ours_trailing = fp32.rows([(t, -1) for t in p["trailing"]] or [(p["pad"], -1)])
+                    ok = (ours.shape == embeds.shape and ours_trailing.shape == trailing.shape and
+                          float((ours - embeds).abs().max()) <= 1e-5 and float((ours_trailing - trailing).abs().max()) <= 1e-5)
+                    cases += 1
+                    if not ok:
+                        bad.append(f"{speaker or '-'}/{language}/{'stream' if streaming else 'non-stream'}/"
+                                   f"{'instruct' if ins else '-'}")
+    report.check("self-test.program-prompts", not bad, f"{cases - len(bad)} of {cases} prompts equal to qwen-tts's; "
+                 f"differing: {', '.join(bad[:6]) or 'none'}")
+
+
+def self_test(report, frames, program=None):
     """Tiny widths, real vocabularies and ids: the float32 reimplementation (prompt rows, talker and
-    code predictor logits, greedy frames) against qwen-tts's own generate on the same weights."""
+    code predictor logits, greedy frames) against qwen-tts's own generate on the same weights; with
+    the program, its prompt rows too."""
     cfg = config(2, tiny=True)
+    t = cfg["talker_config"]
+    t["spk_id"]["eric"], t["spk_is_dialect"]["eric"] = 3070, "sichuan_dialect"
+    t["codec_language_id"]["sichuan_dialect"] = 2062
     weights = random_weights(cfg)
     official, source = qwen_tts_reference(cfg, weights)
     if official is None:
@@ -584,6 +620,8 @@ def self_test(report, frames):
         report.check("self-test.greedy", ours == theirs and len(ours) > 0,
                      f"{len(ours)} frames here, {len(theirs)} from qwen-tts's generate; first difference at frame "
                      f"{next((i for i, (x, y) in enumerate(zip(ours, theirs)) if x != y), min(len(ours), len(theirs)))}")
+        if program is not None:
+            report.guarded("self-test.program-prompts", check_program_prompts, report, program, official, fp32, cfg)
 
 
 def main():
@@ -601,7 +639,8 @@ def main():
     DEVICE = opts.device
     if opts.self_test:
         report = Report()
-        self_test(report, opts.frames)
+        program = Program(Path(opts.build) / "models/qwen3_tts/cute-cpp-tts") if opts.build else None
+        self_test(report, opts.frames, program)
         print(f"{report.passed} passed, {report.failed} failed")
         return 0 if report.failed == 0 else 1
     if not opts.build:

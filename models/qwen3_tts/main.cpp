@@ -4,7 +4,10 @@
 //   cute-cpp-tts codes --model DIR (--text TEXT | --ids "...") [--greedy] [--seed S] [--max-new-tokens N]
 //                      [--out FILE] [prompt options]
 //   cute-cpp-tts synthesize --model DIR --text TEXT --out speech.wav [prompt options]
-// prompt options: --speaker NAME, --language NAME (default auto), --instruct TEXT, --streaming.
+//   cute-cpp-tts prompt --model DIR (--text TEXT | --ids "...") [prompt options]
+// prompt options: --speaker NAME, --language NAME (default auto), --instruct TEXT (with --text) or
+// --instruct-ids "..." (with --ids), --streaming. prompt prints the talker's input rows as JSON
+// ({"rows": [[text id, codec id], ...], "trailing": [...], "pad": id}; -1: no part), no GPU needed.
 // --ids is the tokenized assistant text (prompt.hpp's assistant_text), for folders without a
 // tokenizer.json. logits writes float32: the talker's logits of every prompt row [rows, codec vocab],
 // then the code predictor's, teacher-forced on the last row's hidden state and --codes,
@@ -37,7 +40,8 @@ constexpr const char* kUsage =
     "       cute-cpp-tts codes --model DIR (--text TEXT | --ids \"1,2,...\") [--greedy] [--seed S]\n"
     "                          [--max-new-tokens N] [--out FILE] [--eager] [prompt options] [--random-weights SEED]\n"
     "       cute-cpp-tts synthesize --model DIR --text TEXT --out speech.wav [prompt options]\n"
-    "prompt options: --speaker NAME  --language NAME (auto)  --instruct TEXT  --streaming\n"
+    "       cute-cpp-tts prompt --model DIR (--text TEXT | --ids \"1,2,...\") [prompt options]\n"
+    "prompt options: --speaker NAME  --language NAME (auto)  --instruct TEXT (or --instruct-ids \"...\")  --streaming\n"
     "--ids: the tokenized \"<|im_start|>assistant\\n{text}<|im_end|>\\n<|im_start|>assistant\\n\" (no tokenizer.json needed)\n"
     "--greedy: the argmax of each code after the same logit processors (else the sampling of\n"
     "          generation_config.json, or the reference's defaults: top-k 50, temperature 0.9,\n"
@@ -58,6 +62,7 @@ TtsPrompt prompt_of(const CliArgs& a, const Qwen3TtsConfig& config) {
   if (a.has("ids") == a.has("text")) throw LoadError(kRuleUsage, "give one of --text and --ids\n" + std::string(kUsage));
   if (a.has("ids")) {
     r.text_ids = id_list(a, "ids");
+    if (a.has("instruct-ids")) r.instruct_ids = id_list(a, "instruct-ids");
   } else {
     Tokenizer const tokenizer = Tokenizer::from_file(folder);
     r.text_ids = tokenizer.encode(assistant_text(a.get("text")));
@@ -137,6 +142,18 @@ int run_codes(const CliArgs& a) {
   return 0;
 }
 
+int run_prompt(const CliArgs& a) {
+  TtsPrompt const p = prompt_of(a, read_qwen3_tts_config(a.get("model")));
+  std::string out = "{\"rows\": [";
+  for (std::size_t i = 0; i < p.rows.size(); ++i)
+    out += (i ? ", [" : "[") + std::to_string(p.rows[i].text) + ", " + std::to_string(p.rows[i].codec) + "]";
+  out += "], \"trailing\": [";
+  for (std::size_t i = 0; i < p.trailing.size(); ++i) out += (i ? ", " : "") + std::to_string(p.trailing[i]);
+  out += "], \"pad\": " + std::to_string(p.pad_text) + "}\n";
+  std::fputs(out.c_str(), stdout);
+  return 0;
+}
+
 int run_synthesize(const CliArgs& a) {
   require_codec_decoder();
   std::string const out = a.get("out");
@@ -163,6 +180,7 @@ int main(int argc, char** argv) {
     if (a.command == "logits") return run_logits(a);
     if (a.command == "codes") return run_codes(a);
     if (a.command == "synthesize") return run_synthesize(a);
+    if (a.command == "prompt") return run_prompt(a);
     throw LoadError(kRuleUsage, "unknown command " + in_quotes(a.command) + "\n" + kUsage);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "%s\n", e.what());

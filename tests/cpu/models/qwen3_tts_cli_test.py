@@ -68,6 +68,14 @@ def main():
         (["logits", "--model", tts, *ids, "--out", str(root / "x.bin")], "tts.usage", "--codes is required"),
     ]
     failed = 0
+    # prompt needs no GPU: the rows of the --ids text with speaker ann, language auto, non-streaming.
+    r = subprocess.run([program, "prompt", "--model", tts, *ids, "--speaker", "ANN"], capture_output=True, text=True,
+                       timeout=60)
+    expected = {"rows": [[900, -1], [5, -1], [6, -1], [902, 134], [902, 135], [902, 136], [902, 150], [903, 130],
+                         [7, 130], [904, 130], [902, 131]], "trailing": [], "pad": 902}
+    ok = r.returncode == 0 and json.loads(r.stdout) == expected
+    print(f"{'pass' if ok else 'FAIL'}: prompt -> {r.stdout.strip()[:160]} {r.stderr.strip()[:160]}")
+    failed += not ok
     for args, rule, text in cases:
         r = subprocess.run([program, *args], capture_output=True, text=True, timeout=60)
         first = r.stderr.splitlines()[0] if r.stderr else ""
@@ -77,14 +85,14 @@ def main():
     # synthesize without the codec decoder (models/qwen3_tts/codec_decoder.hpp, another branch's): the error
     # comes first, before any GPU work.
     if (Path(__file__).resolve().parents[3] / "models/qwen3_tts/codec_decoder.hpp").exists():
-        print(f"{len(cases) - failed} passed, {failed} failed")
+        print(f"{len(cases) + 1 - failed} passed, {failed} failed")
         return 1 if failed else 0
     r = subprocess.run([program, "synthesize", "--model", tts, *ids, "--out", str(root / "x.wav")], capture_output=True,
                        text=True, timeout=60)
     ok = r.returncode == 2 and r.stderr.strip() == "cute-cpp: tts.codec-decoder: not built in this branch"
     print(f"{'pass' if ok else 'FAIL'}: synthesize -> {r.stderr.strip()[:160]}")
     failed += not ok
-    print(f"{len(cases) + 1 - failed} passed, {failed} failed")
+    print(f"{len(cases) + 2 - failed} passed, {failed} failed")
     return 1 if failed else 0
 
 
