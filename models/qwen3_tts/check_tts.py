@@ -46,7 +46,8 @@ qwen-tts at tiny widths with the real vocabularies and ids: the prompt embedding
 (captured before its talker runs), both modes; talker and code-predictor logits; 8+ greedy frames of its
 generate; with --build, also `cute-cpp-tts prompt` (the C++ prompt rows, no GPU) for 3 speakers (one with a
 dialect, and none) x 3 languages x both modes x with and without an instruction. Run on the CPU with qwen-tts 0.1.1 under transformers 4.57.3 (torch 2.5.1): prompts equal to
-1e-8, logits cosine 0.9999998, 24 greedy frames identical, the program's 36 prompts identical.
+1e-8, logits cosine 0.9999998, 24 greedy frames identical, the program's 36 prompts identical, the M-RoPE pair rule exact
+with three different ids (interleaved and blocks).
 --json writes one record: `qwen3_tts logits vs fp32`, the minimum cosine.
 """
 import argparse
@@ -549,6 +550,25 @@ def captured_prompt(official, ids, streaming, speaker=SPEAKER, language="auto", 
     return seen["inputs_embeds"][0], seen["trailing_text_hidden"][0], seen["tts_pad_embed"][0, 0]
 
 
+def check_mrope_rule(report):
+    """mrope_pairs (mrope.hpp's rule) against qwen-tts's apply_multimodal_rotary_pos_emb with three
+    different ids per token, interleaved and in blocks, even and uneven sections."""
+    from qwen_tts.core.models.modeling_qwen3_tts import apply_multimodal_rotary_pos_emb
+    worst = 0.0
+    for sections, interleaved in (([24, 20, 20], True), ([24, 20, 20], False), ([20, 8, 4], True)):
+        d = 2 * sum(sections)
+        inv = 1.0 / (1e6 ** (torch.arange(0, d, 2, device=DEVICE).float() / d))
+        ids = torch.tensor([5, 1234, 77777], device=DEVICE).float()
+        emb = torch.cat([ids[:, None] * inv] * 2, -1)[:, None, None, :]  # [3, batch, tokens, d]
+        q = torch.zeros(1, 1, 1, d, device=DEVICE)
+        q[..., : d // 2] = 1  # q_embed's first half is then the cos each pair is turned by
+        turned, _ = apply_multimodal_rotary_pos_emb(q, q, emb.cos(), emb.sin(), sections, interleaved)
+        comp = mrope_pairs(sections, interleaved, d // 2)
+        ours = emb.cos()[comp, 0, 0, torch.arange(d // 2, device=DEVICE)]
+        worst = max(worst, float((turned[0, 0, 0, : d // 2] - ours).abs().max()))
+    report.check("self-test.mrope", worst == 0.0, f"ids 5, 1234, 77777: largest difference {worst}")
+
+
 def check_program_prompts(report, program, official, fp32, cfg):
     """`cute-cpp-tts prompt` (build_prompt, prompt.hpp) against the inputs qwen-tts's generate builds:
     speakers with and without a dialect and none, languages auto / chinese / english, both modes, with
@@ -620,6 +640,7 @@ def self_test(report, frames, program=None):
         report.check("self-test.greedy", ours == theirs and len(ours) > 0,
                      f"{len(ours)} frames here, {len(theirs)} from qwen-tts's generate; first difference at frame "
                      f"{next((i for i, (x, y) in enumerate(zip(ours, theirs)) if x != y), min(len(ours), len(theirs)))}")
+        report.guarded("self-test.mrope", check_mrope_rule, report)
         if program is not None:
             report.guarded("self-test.program-prompts", check_program_prompts, report, program, official, fp32, cfg)
 
