@@ -38,6 +38,7 @@ Checks:
                                          bf16 ulps of the best logit, where bf16 rounding makes ties); the
                                          figure also says how many frames the bf16 reference's own greedy
                                          run shares exactly (identical codes is the expected case).
+  greedy-streaming                       the same with --streaming (a text id added to each frame's input).
   graphs-vs-eager                        greedy codes replayed from the frame's CUDA graph and launched
                                          eagerly (--eager) are the same.
   sampling                               seeded sampling: seed 7 twice gives the same codes, seed 8 others.
@@ -278,10 +279,11 @@ class Reference:
         h = self.predictor_hidden(hidden, codes[:GROUPS - 1])
         return torch.stack([self.head(g, h[g + 1]) for g in range(GROUPS - 1)])
 
-    def greedy(self, rows, frames):
-        """The reference generate with do_sample false (non-streaming: each frame adds tts_pad)."""
+    def greedy(self, rows, frames, trailing=()):
+        """The reference generate with do_sample false: frame f adds text id trailing[f], then tts_pad."""
         embeds = self.rows(rows)
         pad = self.text([TEXT["tts_pad"]])[0]
+        text = [self.text([t])[0] for t in trailing]
         out, firsts = [], []
         for f in range(frames):
             h, logits = self.talker(embeds)
@@ -294,7 +296,7 @@ class Reference:
                 codes.append(int(self.head(s - 1, hp[s]).float().argmax()))
             out.append(codes)
             firsts.append(c0)
-            embeds = torch.cat([embeds, self.frame_input(codes, pad)[None]])
+            embeds = torch.cat([embeds, self.frame_input(codes, text[f] if f < len(text) else pad)[None]])
         return out
 
     def frame_input(self, codes, text_row):
@@ -480,14 +482,15 @@ def near_tie_ratio(z32, z16, chosen):
     return float((gap / tol).max())
 
 
-def check_greedy(report, program, folder, refs, ids, frames):
+def check_greedy(report, program, folder, refs, ids, frames, streaming=False):
     fp32, bf16, _ = refs
-    ours = program.codes(folder, ids, frames, ["--greedy"])
-    rows, _ = build_prompt(ids, False)
+    ours = program.codes(folder, ids, frames, ["--greedy"] + (["--streaming"] if streaming else []))
+    rows, trailing = build_prompt(ids, streaming)
     worst, decisions, exact = 0.0, 0, 0
     with torch.no_grad():
         e32, e16 = fp32.rows(rows), bf16.rows(rows)
-        pad32, pad16 = fp32.text([TEXT["tts_pad"]])[0], bf16.text([TEXT["tts_pad"]])[0]
+        t32 = [fp32.text([t])[0] for t in trailing] + [fp32.text([TEXT["tts_pad"]])[0]]
+        t16 = [bf16.text([t])[0] for t in trailing] + [bf16.text([TEXT["tts_pad"]])[0]]
         for f, codes in enumerate(ours):
             (h32, l32), (h16, l16) = fp32.talker(e32), bf16.talker(e16)
             firsts = [c[0] for c in ours[:f]]
@@ -497,17 +500,17 @@ def check_greedy(report, program, folder, refs, ids, frames):
             p32, p16 = fp32.predictor(h32[-1], codes).float(), bf16.predictor(h16[-1], codes).float()
             worst = max(worst, near_tie_ratio(p32, p16, chosen[1:]))
             decisions += GROUPS
-            e32 = torch.cat([e32, fp32.frame_input(codes, pad32)[None]])
-            e16 = torch.cat([e16, bf16.frame_input(codes, pad16)[None]])
-        theirs = bf16.greedy(rows, frames)
+            e32 = torch.cat([e32, fp32.frame_input(codes, t32[min(f, len(trailing))])[None]])
+            e16 = torch.cat([e16, bf16.frame_input(codes, t16[min(f, len(trailing))])[None]])
+        theirs = bf16.greedy(rows, frames, trailing)
     for a, b in zip(ours, theirs):
         if a != b:
             break
         exact += 1
-    report.check("greedy", len(ours) > 0 and worst <= 1.0,
+    report.check("greedy-streaming" if streaming else "greedy", len(ours) > 0 and worst <= 1.0,
                  f"{len(ours)} frames, {decisions} choices; each the float32 argmax given our earlier codes or within "
-                 f"the near-tie tolerance (max(0.05, 3x the bf16 reference's rms error, 2 bf16 ulps)): worst {worst:.2f} of it; "
-                 f"the bf16 reference's own greedy run agrees on its first {exact} of {len(theirs)} frames")
+                 f"the near-tie tolerance (max(0.05, 3x the bf16 reference's rms error, 2 bf16 ulps)): worst {worst:.2f} "
+                 f"of it; the bf16 reference's own greedy run agrees on its first {exact} of {len(theirs)} frames")
     return ours
 
 
@@ -632,14 +635,18 @@ def self_test(report, frames, program=None):
         a = float(row_cosines(logits, ol).min())
         b = float(row_cosines(fp32.predictor(h[-1], codes), official.predictor(oh, codes)).min())
         report.check("self-test.logits", a >= 0.99999 and b >= 0.99999, f"talker min cosine {a:.7f}, code predictor {b:.7f}")
-        theirs, _ = official.model.generate(input_ids=[torch.tensor([ids], device=DEVICE)], languages=["auto"],
-                                            speakers=[SPEAKER], non_streaming_mode=True, max_new_tokens=frames + 1,
-                                            do_sample=False, subtalker_dosample=False, repetition_penalty=1.05)
-        theirs = theirs[0].tolist()
-        ours = fp32.greedy(rows, frames)
-        report.check("self-test.greedy", ours == theirs and len(ours) > 0,
-                     f"{len(ours)} frames here, {len(theirs)} from qwen-tts's generate; first difference at frame "
-                     f"{next((i for i, (x, y) in enumerate(zip(ours, theirs)) if x != y), min(len(ours), len(theirs)))}")
+        for streaming in (False, True):
+            rows, trailing = build_prompt(ids, streaming)
+            theirs, _ = official.model.generate(input_ids=[torch.tensor([ids], device=DEVICE)], languages=["auto"],
+                                                speakers=[SPEAKER], non_streaming_mode=not streaming,
+                                                max_new_tokens=frames + 1, do_sample=False, subtalker_dosample=False,
+                                                repetition_penalty=1.05)
+            theirs = theirs[0].tolist()
+            ours = fp32.greedy(rows, frames, trailing)
+            first = next((i for i, (x, y) in enumerate(zip(ours, theirs)) if x != y), min(len(ours), len(theirs)))
+            report.check(f"self-test.greedy{'-streaming' if streaming else ''}", ours == theirs and len(ours) > 0,
+                         f"{len(ours)} frames here, {len(theirs)} from qwen-tts's generate; first difference at frame "
+                         f"{first}")
         report.guarded("self-test.mrope", check_mrope_rule, report)
         if program is not None:
             report.guarded("self-test.program-prompts", check_program_prompts, report, program, official, fp32, cfg)
@@ -686,6 +693,7 @@ def main():
     worst = report.guarded("logits", check_logits, report, program, folder, work, refs, ids, codes, False)
     report.guarded("logits-streaming", check_logits, report, program, folder, work, refs, ids, codes, True)
     greedy = report.guarded("greedy", check_greedy, report, program, folder, refs, ids, opts.frames)
+    report.guarded("greedy-streaming", check_greedy, report, program, folder, refs, ids, opts.frames, True)
     if greedy is not None:
         report.guarded("program-modes", check_program_modes, report, program, folder, ids, opts.frames, greedy)
     print(f"{report.passed} passed, {report.failed} failed ({time.time() - start:.0f} s)")
