@@ -13,6 +13,7 @@
 // then the code predictor's, teacher-forced on the last row's hidden state and --codes,
 // [groups - 1, codebook entries]; it prints the row count. codes prints (or writes) the codes as
 // [groups, frames]: one line per codebook. Errors print their `cute-cpp [rule]: ...` message and exit 2.
+#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <exception>
@@ -124,7 +125,13 @@ int run_codes(const CliArgs& a) {
   TtsPrompt const prompt = prompt_of(a, read_qwen3_tts_config(a.get("model")));
   TtsSampling const sampling = sampling_of(a);
   auto model = model_of(a);
+  auto const start = std::chrono::steady_clock::now();
   auto const frames = model->generate(prompt, sampling);
+  double const seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  // A frame is 80 ms of speech (12.5 Hz): the real-time factor is the time per second of speech.
+  std::fprintf(stderr, "codes: %zu frames (%.2f s of speech) in %.3f s: %.1f frames/s, real-time factor %.3f\n",
+               frames.size(), double(frames.size()) * 0.08, seconds, seconds > 0 ? double(frames.size()) / seconds : 0.0,
+               frames.empty() ? 0.0 : seconds / (double(frames.size()) * 0.08));
   std::string text;
   int const groups = int(model->config().talker.num_code_groups);
   for (int g = 0; g < groups; ++g) {
