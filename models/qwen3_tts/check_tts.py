@@ -49,7 +49,7 @@ generate; with --build, also `cute-cpp-tts prompt` (the C++ prompt rows, no GPU)
 dialect, and none) x 3 languages x both modes x with and without an instruction. Run on the CPU with qwen-tts 0.1.1 under transformers 4.57.3 (torch 2.5.1): prompts equal to
 1e-8, logits cosine 0.9999998, 24 greedy frames identical, the program's 36 prompts identical, the M-RoPE pair rule exact
 with three different ids (interleaved and blocks).
---json writes one record: `qwen3_tts logits vs fp32`, the minimum cosine.
+--json writes one record (check_qwen3.py's schema): `qwen3_tts logits vs fp32`, the minimum cosine.
 """
 import argparse
 import json
@@ -388,9 +388,13 @@ def main():
     if greedy is not None:
         report.guarded("program-modes", check_program_modes, report, program, folder, ids, opts.frames, greedy)
     print(f"{report.passed} passed, {report.failed} failed ({time.time() - start:.0f} s)")
-    if opts.json and worst is not None:
-        Path(opts.json).write_text(json.dumps([{"name": "qwen3_tts logits vs fp32", "value": worst, "unit": "cosine",
-                                                 "shape": f"Qwen3-TTS-1.7B ({opts.talker_layers}/28 talker layers)"}]))
+    if opts.json:
+        # gpu-check's record schema (check_qwen3.py's): the minimum logits cosine against float32.
+        value = worst if worst is not None else 0.0
+        Path(opts.json).write_text(json.dumps([{
+            "kernel": "qwen3_tts logits vs fp32", "shape": f"Qwen3-TTS-1.7B ({opts.talker_layers}/28 talker layers)",
+            "dtype": "bf16", "ours": value, "reference": "float32 reference", "reference_value": 1.0,
+            "unit": "min cosine", "ratio": value, "microseconds": 0.0}], indent=1) + "\n")
     return 0 if report.failed == 0 else 1
 
 
