@@ -24,7 +24,7 @@ struct GrowingWorkspace {
 };
 
 /// out = in W^T (bf16, row-major: in [m, k], W [n, k], out [m, n]) through kernels/gemm.
-void linear(bf16 const* in, bf16 const* weight, bf16* out, std::int64_t m, std::int64_t n, std::int64_t k,
+void linear_tn(bf16 const* in, bf16 const* weight, bf16* out, std::int64_t m, std::int64_t n, std::int64_t k,
             GrowingWorkspace& workspace, cudaStream_t stream);
 
 /// out[r] = table[ids[r]] for `count` rows of `width` (models/qwen3/layer_kernels.cuh's gather_rows; an

@@ -46,7 +46,7 @@ void* GrowingWorkspace::ensure(std::size_t bytes, cudaStream_t stream) {
   return bytes == 0 ? nullptr : buffer.data();
 }
 
-void linear(bf16 const* in, bf16 const* weight, bf16* out, std::int64_t m, std::int64_t n, std::int64_t k,
+void linear_tn(bf16 const* in, bf16 const* weight, bf16* out, std::int64_t m, std::int64_t n, std::int64_t k,
             GrowingWorkspace& workspace, cudaStream_t stream) {
   kn::GemmArguments<kn::plans::Bf16TN> a;
   a.a = in, a.lda = k;
@@ -165,14 +165,14 @@ void Decoder::layers(Mode mode, int t, std::int32_t const* positions, std::int32
   for (std::size_t l = 0; l < layers_.size(); ++l) {
     LayerWeights const& w = layers_[l];
     add_norm(w.input_norm.data(), t, l == 0);
-    linear(normed_.data(), w.qkv.data(), qkv_.data(), t, qkv_width_, hidden_, gemm_workspace_, stream_);
+    linear_tn(normed_.data(), w.qkv.data(), qkv_.data(), t, qkv_width_, hidden_, gemm_workspace_, stream_);
     if (mode == Mode::step) {
       rope.cache.k = k_cache_.data() + std::int64_t(l) * layer_cache_elems_;
       rope.cache.v = v_cache_.data() + std::int64_t(l) * layer_cache_elems_;
     }
     qk_norm_rope(qkv_.data(), positions, w.q_norm.data(), w.k_norm.data(), rope, head_dim_, stream_);
     attention(mode, int(l), t, length);
-    linear(attn_.data(), w.o.data(), delta_.data(), t, hidden_, std::int64_t(heads_) * head_dim_, gemm_workspace_,
+    linear_tn(attn_.data(), w.o.data(), delta_.data(), t, hidden_, std::int64_t(heads_) * head_dim_, gemm_workspace_,
            stream_);
     add_norm(w.post_norm.data(), t, false);
     mlp(w, t);
@@ -183,10 +183,10 @@ void Decoder::layers(Mode mode, int t, std::int32_t const* positions, std::int32
 
 void Decoder::mlp(LayerWeights const& w, int t) {
   if (t <= kSkinnyRows) {
-    linear(normed_.data(), w.gate_up.data(), gate_up_.data(), t, 2 * std::int64_t(ffn_), hidden_, gemm_workspace_,
+    linear_tn(normed_.data(), w.gate_up.data(), gate_up_.data(), t, 2 * std::int64_t(ffn_), hidden_, gemm_workspace_,
            stream_);
     swiglu_interleaved(gate_up_.data(), ffn_hidden_.data(), t, ffn_, stream_);
-    linear(ffn_hidden_.data(), w.down.data(), delta_.data(), t, hidden_, ffn_, gemm_workspace_, stream_);
+    linear_tn(ffn_hidden_.data(), w.down.data(), delta_.data(), t, hidden_, ffn_, gemm_workspace_, stream_);
     return;
   }
   kn::FfnWeights weights;

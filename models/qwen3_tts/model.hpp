@@ -14,7 +14,7 @@
 #include <span>        // std::span
 #include <vector>      // std::vector
 
-#include "models/qwen3_tts/config.hpp"  // Qwen3TtsConfig, TtsSampling
+#include "models/qwen3_tts/tts_config.hpp"  // Qwen3TtsConfig, TtsSampling
 #include "models/qwen3_tts/prompt.hpp"  // TtsPrompt
 
 namespace cute_cpp::models::qwen3_tts {

@@ -25,7 +25,7 @@
 #include "models/common/error.hpp"
 #include "models/qwen3/sampling.hpp"
 #include "models/qwen3_tts/decoder.hpp"
-#include "models/qwen3_tts/device_weights.hpp"
+#include "models/qwen3_tts/tts_device_weights.hpp"
 #include "models/qwen3_tts/mrope.hpp"
 #include "models/qwen3_tts/tts_kernels.cuh"
 
@@ -171,9 +171,9 @@ void Model::rows_to_embeddings(const std::vector<PromptRow>& rows, bf16* out) {
   // from the gather (an id of -1) and are left out by combine_rows.
   gather(w_.text_embedding.data(), config_.talker.text_vocab_size, text_ids.data(), text_in_.data(), n,
               text_width_, stream_);
-  linear(text_in_.data(), w_.text_fc1.data(), text_mid_.data(), n, text_width_, text_width_, workspace_, stream_);
+  linear_tn(text_in_.data(), w_.text_fc1.data(), text_mid_.data(), n, text_width_, text_width_, workspace_, stream_);
   bias_act(text_mid_.data(), w_.text_fc1_bias.data(), n, text_width_, true, stream_);
-  linear(text_mid_.data(), w_.text_fc2.data(), text_out_.data(), n, hidden_, text_width_, workspace_, stream_);
+  linear_tn(text_mid_.data(), w_.text_fc2.data(), text_out_.data(), n, hidden_, text_width_, workspace_, stream_);
   bias_act(text_out_.data(), w_.text_fc2_bias.data(), n, hidden_, false, stream_);
   combine_rows(out, text_out_.data(), text_ids.data(), w_.codec_embedding.data(), vocab_, codec_ids.data(), n, hidden_,
                stream_);
@@ -198,7 +198,7 @@ void Model::talker_head(int row) {
   cuda_check(cudaMemcpyAsync(talker_last_.data(), talker_->hidden() + std::int64_t(row) * hidden_,
                              std::size_t(hidden_) * sizeof(bf16), cudaMemcpyDeviceToDevice, stream_),
              "cudaMemcpyAsync(talker hidden)");
-  linear(talker_last_.data(), w_.codec_head.data(), talker_logits_.data(), 1, vocab_, hidden_, workspace_, stream_);
+  linear_tn(talker_last_.data(), w_.codec_head.data(), talker_logits_.data(), 1, vocab_, hidden_, workspace_, stream_);
 }
 
 TalkerLogits Model::talker_logits(const TtsPrompt& prompt) {
@@ -206,7 +206,7 @@ TalkerLogits Model::talker_logits(const TtsPrompt& prompt) {
   TalkerLogits r;
   r.rows = prompt_rows_;
   DeviceBuffer<bf16> all(std::size_t(r.rows) * vocab_);
-  linear(talker_->hidden(), w_.codec_head.data(), all.data(), r.rows, vocab_, hidden_, workspace_, stream_);
+  linear_tn(talker_->hidden(), w_.codec_head.data(), all.data(), r.rows, vocab_, hidden_, workspace_, stream_);
   r.logits = download_floats(all.data(), all.size(), stream_);
   r.last_hidden = download_floats(talker_last_.data(), std::size_t(hidden_), stream_);
   return r;
@@ -227,14 +227,14 @@ void Model::predictor_frame(bool draw) {
       in = predictor_in_.data();
     }
     if (config_.projects_to_predictor()) {
-      linear(in, w_.projection.data(), predictor_proj_.data(), 1, small_, hidden_, workspace_, stream_);
+      linear_tn(in, w_.projection.data(), predictor_proj_.data(), 1, small_, hidden_, workspace_, stream_);
       bias_act(predictor_proj_.data(), w_.projection_bias.data(), 1, small_, false, stream_);
       in = predictor_proj_.data();
     }
     predictor_->step(in, predictor_pos_.data() + 4 * s, predictor_len_.data() + s);
     if (s == 0) continue;
     bf16* const logits = predictor_logits_.data() + std::int64_t(s - 1) * entries_;
-    linear(predictor_->hidden(), w_.predictor_heads[std::size_t(s - 1)].data(), logits, 1, entries_, small_, workspace_,
+    linear_tn(predictor_->hidden(), w_.predictor_heads[std::size_t(s - 1)].data(), logits, 1, entries_, small_, workspace_,
            stream_);
     if (draw)
       sample_tokens(logits, entries_, 1, entries_, params, std::uint64_t(s), random_step_.data(), codes_.data() + s,

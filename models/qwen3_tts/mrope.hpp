@@ -8,7 +8,7 @@
 #include <cstdint>  // std::int8_t, std::int32_t, std::int64_t
 #include <vector>   // std::vector
 
-#include "models/qwen3_tts/config.hpp"  // MropeConfig
+#include "models/qwen3_tts/tts_config.hpp"  // MropeConfig
 
 namespace cute_cpp::models::qwen3_tts {
 

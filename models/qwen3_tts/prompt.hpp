@@ -18,7 +18,7 @@
 #include <string>   // std::string
 #include <vector>   // std::vector
 
-#include "models/qwen3_tts/config.hpp"  // Qwen3TtsConfig
+#include "models/qwen3_tts/tts_config.hpp"  // Qwen3TtsConfig
 
 namespace cute_cpp::models::qwen3_tts {
 

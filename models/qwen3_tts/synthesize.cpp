@@ -6,8 +6,8 @@
 
 #include "models/common/wav.hpp"
 
-#if __has_include("models/qwen3_tts/codec_decoder.hpp")
-#include "models/qwen3_tts/codec_decoder.hpp"
+#if __has_include("models/qwen3_tts/codec.hpp")
+#include "models/qwen3_tts/codec.hpp"  // CodecDecoder
 #define CUTE_CPP_TTS_CODEC_DECODER 1
 #endif
 
@@ -29,11 +29,16 @@ void synthesize_wav(const std::filesystem::path& folder, const std::vector<std::
                     const std::filesystem::path& out) {
   require_codec_decoder();
 #if defined(CUTE_CPP_TTS_CODEC_DECODER)
-  // NOTE: the CodecDecoder's interface is the other branch's; this call is the one place to adapt
-  // at the merge: the speech tokenizer's folder in, [frames][groups] codes in, 24 kHz samples out.
-  auto decoder = CodecDecoder::load(folder / "speech_tokenizer");
-  std::vector<float> const samples = decoder->decode(frames);
-  write_wav(out, samples, 24000);
+  CodecDecoder decoder = CodecDecoder::load(folder / "speech_tokenizer");
+  // The decoder takes codes [batch, num_quantizers, frames] (the reference's layout); the talker
+  // gives [frames][groups].
+  std::int64_t const count = std::int64_t(frames.size());
+  std::size_t const groups = frames.empty() ? 0 : frames[0].size();
+  std::vector<std::int32_t> codes(groups * std::size_t(count));
+  for (std::size_t f = 0; f < frames.size(); ++f)
+    for (std::size_t g = 0; g < groups; ++g) codes[g * std::size_t(count) + f] = frames[f][g];
+  std::vector<float> const samples = decoder.decode(codes, 1, count);
+  write_wav(out, samples, int(decoder.config().output_sample_rate));
 #else
   (void)folder, (void)frames, (void)out;
 #endif

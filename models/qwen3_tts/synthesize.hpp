@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 // models/qwen3_tts/synthesize.hpp: codes to a WAV file through the speech tokenizer's decoder
-// (code2wav, a CodecDecoder from models/qwen3_tts/codec_decoder.hpp, built in another branch).
-// Without that header this branch's synthesize stops with the error below before any GPU work.
+// (code2wav: CodecDecoder of models/qwen3_tts/codec.hpp, built in the tts-codec branch). Without that
+// header this branch's synthesize stops with the error below before any GPU work.
 #include <cstdint>     // std::int32_t
 #include <filesystem>  // std::filesystem::path
 #include <vector>      // std::vector
@@ -16,8 +16,9 @@ inline constexpr char kCodecDecoderMissing[] = "cute-cpp: tts.codec-decoder: not
 [[nodiscard]] bool codec_decoder_built() noexcept;
 /// @pre codec_decoder_built() (else std::runtime_error(kCodecDecoderMissing)).
 void require_codec_decoder();
-/// frames [frames][groups] decoded by the checkpoint's speech tokenizer (`folder`/speech_tokenizer)
-/// to 24 kHz mono, written as 16-bit PCM (models/common/wav.hpp). @pre require_codec_decoder().
+/// frames [frames][groups] decoded by the checkpoint's speech tokenizer (`folder`/speech_tokenizer, as
+/// the reference loads it) to its output sample rate (24 kHz published), mono, written as 16-bit PCM
+/// (models/common/wav.hpp). @pre require_codec_decoder().
 void synthesize_wav(const std::filesystem::path& folder, const std::vector<std::vector<std::int32_t>>& frames,
                     const std::filesystem::path& out);
 

@@ -82,9 +82,9 @@ def main():
         ok = r.returncode == 2 and f"[{rule}]" in first and text in first
         print(f"{'pass' if ok else 'FAIL'}: {' '.join(args)[:80]} -> {first[:160]}")
         failed += not ok
-    # synthesize without the codec decoder (models/qwen3_tts/codec_decoder.hpp, another branch's): the error
+    # synthesize without the codec decoder (models/qwen3_tts/codec.hpp, the tts-codec branch's): the error
     # comes first, before any GPU work.
-    if (Path(__file__).resolve().parents[3] / "models/qwen3_tts/codec_decoder.hpp").exists():
+    if (Path(__file__).resolve().parents[3] / "models/qwen3_tts/codec.hpp").exists():
         print(f"{len(cases) + 1 - failed} passed, {failed} failed")
         return 1 if failed else 0
     r = subprocess.run([program, "synthesize", "--model", tts, *ids, "--out", str(root / "x.wav")], capture_output=True,

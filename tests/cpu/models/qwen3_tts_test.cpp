@@ -14,10 +14,10 @@
 #include "models/common/json.hpp"
 #include "models/common/rope.hpp"
 #include "models/common/wav.hpp"
-#include "models/qwen3_tts/config.hpp"
+#include "models/qwen3_tts/tts_config.hpp"
 #include "models/qwen3_tts/mrope.hpp"
 #include "models/qwen3_tts/prompt.hpp"
-#include "models/qwen3_tts/weights.hpp"
+#include "models/qwen3_tts/tts_weights.hpp"
 #include "tests/cpu/models/qwen3_tts_config.hpp"
 #include "tests/cpu/models/st_writer.hpp"
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
-// models/qwen3_tts/config.cpp: parse_qwen3_tts_config. The defaults for absent fields are those of
+// models/qwen3_tts/tts_config.cpp: parse_qwen3_tts_config. The defaults for absent fields are those of
 // qwen-tts 0.1.1's configuration classes where the published configs may leave a field out
 // (head_dim, the text token ids); the sizes are required.
-#include "models/qwen3_tts/config.hpp"
+#include "models/qwen3_tts/tts_config.hpp"
 
 #include <string_view>  // std::string_view
 

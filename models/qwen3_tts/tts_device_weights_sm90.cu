@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // SPDX-FileCopyrightText: 2026 cute-cpp authors
-// models/qwen3_tts/device_weights_sm90.cu: the Qwen3-TTS weights' way to the device.
-#include "models/qwen3_tts/device_weights.hpp"
+// models/qwen3_tts/tts_device_weights_sm90.cu: the Qwen3-TTS weights' way to the device.
+#include "models/qwen3_tts/tts_device_weights.hpp"
 
 #include <cute_cpp/host/error.hpp>
 

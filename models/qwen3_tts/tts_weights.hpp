@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
-// models/qwen3_tts/weights.hpp: what a Qwen3-TTS checkpoint must hold for the talker and its code
+// models/qwen3_tts/tts_weights.hpp: what a Qwen3-TTS checkpoint must hold for the talker and its code
 // predictor, named as qwen-tts 0.1.1's Qwen3TTSForConditionalGeneration state dict names them
 // (talker.model.*, talker.text_projection.*, talker.codec_head.*, talker.code_predictor.*), shaped
 // from the config, and checked against a Checkpoint. The speaker encoder's tensors (speaker_encoder.*,
@@ -13,7 +13,7 @@
 #include "models/common/checkpoint.hpp"  // Checkpoint
 #include "models/common/manifest.hpp"    // ExpectedTensor, TensorList
 #include "models/qwen3/weights.hpp"      // Qwen3LayerTensors, add_qwen3_layer
-#include "models/qwen3_tts/config.hpp"   // Qwen3TtsConfig
+#include "models/qwen3_tts/tts_config.hpp"   // Qwen3TtsConfig
 
 namespace cute_cpp::models::qwen3_tts {
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // SPDX-FileCopyrightText: 2026 cute-cpp authors
 #pragma once
-// models/qwen3_tts/device_weights.hpp: the talker's and the code predictor's weights on the
+// models/qwen3_tts/tts_device_weights.hpp: the talker's and the code predictor's weights on the
 // device, from a checkpoint (checked against TtsWeightManifest first; each layer's q/k/v and gate/up
 // packed as models/qwen3's decoder reads them) or filled from a seed at the manifest's shapes.
 #include <cstdint>     // std::uint64_t
@@ -9,7 +9,7 @@
 #include <vector>      // std::vector
 
 #include "models/qwen3/device_weights.hpp"  // LayerWeights, DeviceBuffer, bf16
-#include "models/qwen3_tts/weights.hpp"     // TtsWeightManifest
+#include "models/qwen3_tts/tts_weights.hpp"     // TtsWeightManifest
 
 namespace cute_cpp::models::qwen3_tts {
 

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
-// models/qwen3_tts/weights.cpp: the Qwen3-TTS weight manifest. Names and shapes follow qwen-tts
+// models/qwen3_tts/tts_weights.cpp: the Qwen3-TTS weight manifest. Names and shapes follow qwen-tts
 // 0.1.1's modules: Qwen3TTSTalkerModel (codec_embedding, text_embedding, layers, norm),
 // Qwen3TTSTalkerForConditionalGeneration (text_projection: a Qwen3TTSTalkerResizeMLP with biases,
 // codec_head), Qwen3TTSTalkerCodePredictorModelForConditionalGeneration (model.layers, model.norm,
 // model.codec_embedding.i, lm_head.i, small_to_mtp_projection when the widths differ).
-#include "models/qwen3_tts/weights.hpp"
+#include "models/qwen3_tts/tts_weights.hpp"
 
 #include "models/common/error.hpp"  // LoadError, in_quotes
 

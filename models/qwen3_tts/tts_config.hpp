@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
-// models/qwen3_tts/config.hpp: a Qwen3-TTS config.json (model_type "qwen3_tts"): the talker (a Qwen3
+// models/qwen3_tts/tts_config.hpp: a Qwen3-TTS config.json (model_type "qwen3_tts"): the talker (a Qwen3
 // decoder with multimodal RoPE over codec tokens), its code predictor (a small Qwen3 decoder with
 // plain RoPE), the text side (embedding and projection), and the special token ids the prompt is
 // built of: codec control ids, speakers and languages as codec ids, and the text tokens tts_bos,
