@@ -6,9 +6,9 @@
 
 #include "models/common/wav.hpp"
 
-#if __has_include("models/qwen3_tts/codec.hpp")
+// CUTE_CPP_TTS_CODEC_DECODER: set by models/CMakeLists.txt where the build has the decoder's library.
+#if defined(CUTE_CPP_TTS_CODEC_DECODER)
 #include "models/qwen3_tts/codec.hpp"  // CodecDecoder
-#define CUTE_CPP_TTS_CODEC_DECODER 1
 #endif
 
 namespace cute_cpp::models::qwen3_tts {
