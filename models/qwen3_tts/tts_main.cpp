@@ -24,7 +24,7 @@
 
 #include "models/common/cli.hpp"
 #include "models/common/error.hpp"
-#include "models/common/tokenizer.hpp"
+#include "models/common/tokenizer_files.hpp"
 #include "models/qwen3_tts/model.hpp"
 #include "models/qwen3_tts/prompt.hpp"
 #include "models/qwen3_tts/synthesize.hpp"
@@ -65,7 +65,7 @@ TtsPrompt prompt_of(const CliArgs& a, const Qwen3TtsConfig& config) {
     r.text_ids = id_list(a, "ids");
     if (a.has("instruct-ids")) r.instruct_ids = id_list(a, "instruct-ids");
   } else {
-    Tokenizer const tokenizer = Tokenizer::from_file(folder);
+    Tokenizer const tokenizer = load_tokenizer(folder);  // tokenizer.json, or vocab.json + merges.txt
     r.text_ids = tokenizer.encode(assistant_text(a.get("text")));
     // NOTE: the reference drops the instruction for the 0.6B CustomVoice model.
     if (a.has("instruct") && config.tts_model_size != "0b6")
