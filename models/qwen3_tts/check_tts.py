@@ -84,7 +84,7 @@ class Program:
         args = ["logits", "--model", str(folder), "--ids", ",".join(map(str, ids)), "--speaker", SPEAKER,
                 "--codes", ",".join(map(str, codes)), "--out", str(out)] + (["--streaming"] if streaming else [])
         self.run(args)
-        return torch.from_numpy(np.fromfile(out, dtype="float32")).cuda()
+        return torch.from_numpy(np.fromfile(out, dtype="float32")).to(ref.DEVICE)
 
     def codes(self, folder, ids, frames, extra=()):
         out = self.run(["codes", "--model", str(folder), "--ids", ",".join(map(str, ids)), "--speaker", SPEAKER,
