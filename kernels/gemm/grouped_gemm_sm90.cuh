@@ -48,8 +48,10 @@ __global__ void __launch_bounds__(1024, 1)
 grouped_gemm_prepare(const __grid_constant__ typename Plan::MapA map_a, const __grid_constant__ typename Plan::MapB map_b,
                      const __grid_constant__ typename Plan::MapC map_c, GroupedRows const groups,
                      GroupedOperands<Plan> const operands, std::byte* const workspace, std::int32_t const tile_rows) {
-  // The GEMM may start its prologue; it waits for this grid before it reads the table.
+  // The GEMM may start its prologue; it waits for this grid before it reads the table. This grid
+  // reads the group offsets or counts its predecessor (a routing kernel) writes, so it waits too.
   arch::griddepcontrol_launch_dependents();
+  arch::griddepcontrol_wait();
   GroupedWorkspaceLayout const layout(groups.groups, tile_rows);
   auto* const status = reinterpret_cast<GroupedStatus*>(workspace + layout.status_offset);
   std::byte* const maps = workspace + layout.maps_offset;

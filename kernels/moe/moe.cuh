@@ -42,6 +42,7 @@ namespace cute_cpp::kernels::moe {
 /// grouped GEMM's), and each pair's row in expert order.
 __global__ void __launch_bounds__(1024) permute_kernel(std::int32_t const* ids, std::int64_t pairs, int experts,
                                                        std::int32_t* offsets, std::int32_t* rows) {
+  pdl_prologue();
   __shared__ std::int32_t count[max_experts];
   __shared__ std::int32_t cursor[max_experts];
   for (int e = int(threadIdx.x); e < experts; e += int(blockDim.x)) count[e] = 0;
@@ -63,6 +64,7 @@ __global__ void __launch_bounds__(1024) permute_kernel(std::int32_t const* ids, 
 /// x_perm[rows[i]] = x[i / k], 16 bytes a lane, a warp a row.
 __global__ void gather_kernel(bf16 const* x, std::int32_t const* rows, std::int64_t pairs, int top_k,
                               std::int64_t hidden, bf16* x_perm) {
+  pdl_prologue();
   std::int64_t const i = std::int64_t(blockIdx.x) * 8 + threadIdx.x / 32;
   if (i >= pairs) return;
   auto const* src = reinterpret_cast<uint4 const*>(x + (i / top_k) * hidden);
@@ -99,6 +101,7 @@ __device__ __forceinline__ uint4 pack_bf16x8(float const (&acc)[8]) {
 /// y[t] = sum_j weights[t, j] * y_perm[rows[t k + j]], f32 sums, 8 columns a lane, a warp a token.
 __global__ void combine_kernel(bf16 const* y_perm, std::int32_t const* rows, float const* weights,
                                std::int64_t tokens, int top_k, std::int64_t hidden, bf16* y) {
+  pdl_prologue();
   std::int64_t const t = std::int64_t(blockIdx.x) * 8 + threadIdx.x / 32;
   if (t >= tokens) return;
   for (std::int64_t c = threadIdx.x % 32; c < hidden / 8; c += 32) {
@@ -112,6 +115,7 @@ __global__ void combine_kernel(bf16 const* y_perm, std::int32_t const* rows, flo
 /// expert's output (T, H) added first, in the same f32 sum.
 __global__ void combine_shared_kernel(bf16 const* y_perm, std::int32_t const* rows, float const* weights,
                                       bf16 const* shared, std::int64_t tokens, int top_k, std::int64_t hidden, bf16* y) {
+  pdl_prologue();
   std::int64_t const t = std::int64_t(blockIdx.x) * 8 + threadIdx.x / 32;
   if (t >= tokens) return;
   for (std::int64_t c = threadIdx.x % 32; c < hidden / 8; c += 32) {

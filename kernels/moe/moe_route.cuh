@@ -7,6 +7,7 @@
 // arg-max in which equal values go to the lower expert. That is the set torch.topk returns on CUDA
 // (its radix select keeps the values above the k-th, then the ones equal to it in index order);
 // the order of the k choices does not matter to the block (the combine sums them).
+#include <cute_cpp/arch/griddepcontrol.hpp>  // griddepcontrol_*
 #include <cute_cpp/kernels/moe/moe_shape.hpp>
 
 #include <cuda_bf16.h>
@@ -14,6 +15,14 @@
 #include <cstdint>
 
 namespace cute_cpp::kernels::moe {
+
+/// Every MoE kernel's first step: a decode step's graph may launch it programmatically (PDL), while
+/// its predecessor still runs, so it lets its own successor launch and then waits for its
+/// predecessor's memory before touching global memory (the contract of host/graph_pdl.hpp).
+__device__ __forceinline__ void pdl_prologue() {
+  arch::griddepcontrol_launch_dependents();
+  arch::griddepcontrol_wait();
+}
 
 inline constexpr int route_per_lane = max_experts / 32;
 
@@ -46,6 +55,7 @@ __device__ __forceinline__ void warp_top_k(float (&v)[route_per_lane], int lane,
 /// probabilities. Lane l holds experts l, l + 32, ...
 __global__ void __launch_bounds__(256) route_kernel(bf16 const* logits, std::int64_t ld, std::int64_t tokens, int experts,
                                                     int top_k, bool renormalize, std::int32_t* ids, float* weights) {
+  pdl_prologue();
   constexpr int per_lane = route_per_lane;
   std::int64_t const token = std::int64_t(blockIdx.x) * 8 + threadIdx.x / 32;
   int const lane = int(threadIdx.x % 32);
@@ -140,6 +150,7 @@ __global__ void __launch_bounds__(256) route_sigmoid_kernel(float const* logits,
                                                             std::int32_t* ids, float* weights,
                                                             std::int32_t* shared_rows) {
   __shared__ float staged[8][max_experts];
+  pdl_prologue();
   if (shared_rows != nullptr && blockIdx.x == 0 && threadIdx.x == 0) shared_rows[0] = std::int32_t(tokens);
   std::int64_t const token = std::int64_t(blockIdx.x) * 8 + threadIdx.x / 32;
   int const lane = int(threadIdx.x % 32);

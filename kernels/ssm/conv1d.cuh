@@ -86,7 +86,8 @@ void run_causal_conv1d_prefill(ConvPrefillArguments<T> const& a, cudaStream_t st
   host::PointerArgument const pointers[] = {{"x", a.x}, {"weight", a.weight}, {"y", a.y},
                                             {"cu_seqlens", a.cu_seqlens}, {"final_states", a.final_states}};
   ssm_detail::check_ssm_pointers(pointers, stream);
-  std::size_t const x_bytes = std::size_t(a.total_tokens) * std::size_t(a.x_stride) * sizeof(T);
+  std::size_t const x_bytes =
+      host::strided_bytes(std::size_t(a.total_tokens), std::size_t(a.x_stride), std::size_t(a.channels), sizeof(T));
   host::ByteRange const inputs[] = {{"x", a.x, x_bytes}, {"weight", a.weight, std::size_t(a.channels) * Plan::width * sizeof(T)}};
   host::ByteRange const written{"y", a.y, std::size_t(a.total_tokens) * std::size_t(a.channels) * sizeof(T)};
   host::check_disjoint("ssm", written, inputs);
@@ -137,7 +138,8 @@ void run_causal_conv1d_update(ConvUpdateArguments<T> const& a, cudaStream_t stre
   if (a.batch == 0) return;
   host::PointerArgument const pointers[] = {{"x", a.x}, {"weight", a.weight}, {"y", a.y}, {"states", a.states}};
   ssm_detail::check_ssm_pointers(pointers, stream);
-  host::ByteRange const inputs[] = {{"x", a.x, std::size_t(a.batch) * std::size_t(a.x_stride) * sizeof(T)}};
+  host::ByteRange const inputs[] = {
+      {"x", a.x, host::strided_bytes(std::size_t(a.batch), std::size_t(a.x_stride), std::size_t(a.channels), sizeof(T))}};
   host::ByteRange const written{"y", a.y, std::size_t(a.batch) * std::size_t(a.channels) * sizeof(T)};
   host::check_disjoint("ssm", written, inputs);
   host::LaunchConfig config;

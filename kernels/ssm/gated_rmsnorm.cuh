@@ -57,8 +57,9 @@ void run_gated_rmsnorm(GatedRmsNormArguments<T> const& a, cudaStream_t stream = 
   host::PointerArgument const pointers[] = {{"y", a.y}, {"z", a.z}, {"weight", a.weight}, {"out", a.out}};
   ssm_detail::check_ssm_pointers(pointers, stream);
   std::size_t const rows = std::size_t(a.tokens);
-  host::ByteRange const inputs[] = {{"y", a.y, rows * std::size_t(a.y_stride) * sizeof(T)},
-                                    {"z", a.z, rows * std::size_t(a.z_stride) * sizeof(T)},
+  std::size_t const width = std::size_t(a.width);
+  host::ByteRange const inputs[] = {{"y", a.y, host::strided_bytes(rows, std::size_t(a.y_stride), width, sizeof(T))},
+                                    {"z", a.z, host::strided_bytes(rows, std::size_t(a.z_stride), width, sizeof(T))},
                                     {"weight", a.weight, std::size_t(a.width) * sizeof(T)}};
   host::ByteRange const written{"out", a.out, rows * std::size_t(a.width) * sizeof(T)};
   host::check_disjoint("ssm", written, inputs);

@@ -42,11 +42,13 @@ void run_ssd_prefill(SsdPrefillArguments<T> const& a, cudaStream_t stream = null
   ssm_detail::check_ssm_pointers(pointers, stream);
   std::size_t const T_ = std::size_t(a.total_tokens);
   std::size_t const y_bytes = T_ * std::size_t(a.heads) * P * sizeof(T);
-  host::ByteRange const inputs[] = {{"x", a.x, T_ * std::size_t(a.x_stride) * sizeof(T)},
-                                    {"dt", a.dt, T_ * std::size_t(a.dt_stride) * sizeof(T)},
-                                    {"B", a.B, T_ * std::size_t(a.bc_stride) * sizeof(T)},
-                                    {"C", a.C, T_ * std::size_t(a.bc_stride) * sizeof(T)},
-                                    {"workspace", a.workspace, ws.bytes}};
+  std::size_t const bc_width = std::size_t(a.groups) * N;
+  host::ByteRange const inputs[] = {
+      {"x", a.x, host::strided_bytes(T_, std::size_t(a.x_stride), std::size_t(a.heads) * P, sizeof(T))},
+      {"dt", a.dt, host::strided_bytes(T_, std::size_t(a.dt_stride), std::size_t(a.heads), sizeof(T))},
+      {"B", a.B, host::strided_bytes(T_, std::size_t(a.bc_stride), bc_width, sizeof(T))},
+      {"C", a.C, host::strided_bytes(T_, std::size_t(a.bc_stride), bc_width, sizeof(T))},
+      {"workspace", a.workspace, ws.bytes}};
   host::ByteRange const written{"y", a.y, y_bytes};
   host::check_disjoint("ssm", written, inputs);
 

@@ -70,9 +70,11 @@ void run_selective_state_update(StateUpdateArguments<T> const& a, cudaStream_t s
                                             {"y", a.y}};
   ssm_detail::check_ssm_pointers(pointers, stream);
   std::size_t const rows = std::size_t(a.batch);
-  host::ByteRange const inputs[] = {{"x", a.x, rows * std::size_t(a.x_stride) * sizeof(T)},
-                                    {"B", a.B, rows * std::size_t(a.bc_stride) * sizeof(T)},
-                                    {"C", a.C, rows * std::size_t(a.bc_stride) * sizeof(T)}};
+  std::size_t const bc_width = std::size_t(a.groups) * N;
+  host::ByteRange const inputs[] = {
+      {"x", a.x, host::strided_bytes(rows, std::size_t(a.x_stride), std::size_t(a.heads) * P, sizeof(T))},
+      {"B", a.B, host::strided_bytes(rows, std::size_t(a.bc_stride), bc_width, sizeof(T))},
+      {"C", a.C, host::strided_bytes(rows, std::size_t(a.bc_stride), bc_width, sizeof(T))}};
   host::ByteRange const written{"y", a.y, rows * std::size_t(a.heads) * P * sizeof(T)};
   host::check_disjoint("ssm", written, inputs);
   host::LaunchConfig config;

@@ -206,12 +206,24 @@ def load_model(folder, dtype):
 def build_checkpoint(spec, folder):
     """The random model written under the published names, and the proof that transformers reads back
     exactly it: every parameter of the reloaded bf16 model equals the writer's, cast the same way."""
-    kinds = {"mamba": "M", "moe": "E", "attention": "*", "mlp": "-"}
+    kinds = {"mamba": "M", "linear_attention": "M", "moe": "E", "attention": "*", "full_attention": "*", "mlp": "-"}
     kwargs = {k: v for k, v in spec.fields.items() if k not in ("architectures", "model_type")}
+    config = None
     if "layers_block_type" in inspect.signature(NemotronHConfig.__init__).parameters:  # transformers 5's spelling
-        names = {c: n for n, c in kinds.items()}
-        kwargs["layers_block_type"] = [names[c] for c in spec.fields["hybrid_override_pattern"]]
-    config = NemotronHConfig(**kwargs)
+        # Its layer names changed within 5.x (5.17: linear_attention / full_attention for mamba /
+        # attention); the first spelling the config's validator accepts is used.
+        for names in ({"M": "linear_attention", "*": "full_attention", "E": "moe", "-": "mlp"},
+                      {"M": "mamba", "*": "attention", "E": "moe", "-": "mlp"}):
+            kwargs["layers_block_type"] = [names[c] for c in spec.fields["hybrid_override_pattern"]]
+            try:
+                config = NemotronHConfig(**kwargs)
+                break
+            except Exception as e:  # noqa: BLE001  (huggingface_hub's strict-dataclass validation error)
+                error = e
+        if config is None:
+            raise RuntimeError(f"transformers' NemotronHConfig takes neither spelling of layers_block_type: {error}")
+    else:
+        config = NemotronHConfig(**kwargs)
     pattern = "".join(kinds.get(k, "?") for k in getattr(config, "layers_block_type", []))
     if pattern and pattern != spec.fields["hybrid_override_pattern"]:
         raise RuntimeError(f"transformers reads the pattern as {pattern!r}")

@@ -204,6 +204,8 @@ double time_ms(Qwen3Model& model, F&& f) {
 int run_bench(const Args& a) {
   int const prefill_len = int(a.number("prefill-len", 2048)), ttft_len = int(a.number("ttft-len", 512));
   int const context = int(a.number("context", 512)), steps = int(a.number("steps", 64));
+  // The first four decode steps are warm-up; the figure is the median of the rest.
+  if (steps < 5) throw LoadError(kRuleUsage, "--steps must be at least 5 (4 warm-up steps, then the timed ones)");
   std::vector<int> batches;
   for (auto const& p : parse_ids(a.has("batches") ? a.get("batches") : "1,32"))
     for (std::int32_t b : p) batches.push_back(b);

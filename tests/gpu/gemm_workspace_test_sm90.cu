@@ -91,14 +91,15 @@ TEST(GemmWorkspace, ServesAnySequenceOfSplitKAndStreamKShapes) {
   if (!cute_cpp::test::has_device()) GTEST_SKIP() << "no GPU";
   using kn::Decomposition;
   using kn::GemmTile;
-  // Sizes not multiples of the tiles; shared tiles from a handful to two waves.
+  // Sizes not multiples of the tiles (N and K multiples of 8: TMA wants 16-byte row strides); shared
+  // tiles from a handful to two waves.
   std::vector<Call> calls;
   calls.push_back(make_call(200, 1000, 2048, {GemmTile::n128, Decomposition::SplitK, 2}, 10));
   calls.push_back(make_call(24, 3000, 4096, {GemmTile::swap32, Decomposition::SplitK, 3}, 20));
-  calls.push_back(make_call(700, 2500, 3000, {GemmTile::n128, Decomposition::SplitK, 4}, 30));
-  calls.push_back(make_call(1500, 2900, 1100, {GemmTile::n256, Decomposition::StreamK}, 40));
+  calls.push_back(make_call(700, 2504, 3000, {GemmTile::n128, Decomposition::SplitK, 4}, 30));
+  calls.push_back(make_call(1500, 2904, 1096, {GemmTile::n256, Decomposition::StreamK}, 40));
   calls.push_back(make_call(100, 6000, 5000, {GemmTile::n64c1, Decomposition::SplitK, 6}, 50));
-  calls.push_back(make_call(2100, 3300, 2000, {GemmTile::n128, Decomposition::StreamK}, 60));
+  calls.push_back(make_call(2100, 3304, 2000, {GemmTile::n128, Decomposition::StreamK}, 60));
   std::size_t bytes = 0;
   for (Call const& c : calls) {
     std::size_t const need = kn::gemm_choice_workspace_bytes<bf16, kn::plans::K, kn::plans::K>(c.choice, arguments(c));

@@ -36,6 +36,13 @@ struct ByteRange {
   std::size_t bytes;
 };
 
+/// The bytes `rows` rows of `width` elements touch when row r starts at r * `stride` elements:
+/// the last row ends at its width, not at the stride (an operand packed beside others in wider rows
+/// would otherwise seem to reach into the next buffer).
+inline std::size_t strided_bytes(std::size_t rows, std::size_t stride, std::size_t width, std::size_t element_bytes) {
+  return rows == 0 ? 0 : ((rows - 1) * stride + width) * element_bytes;
+}
+
 namespace detail {
 inline std::string rule_of(char const* area, char const* what) { return std::string(area) + "." + what; }
 

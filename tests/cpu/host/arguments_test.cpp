@@ -45,6 +45,20 @@ TEST(Arguments, OverlapsAreRefusedAdjacentRangesAreNot) {
   EXPECT_EQ(error_of([&] { host::check_disjoint("rmsnorm", out, absent); }), "no error");
 }
 
+TEST(Arguments, AStridedOperandEndsAtItsLastRowsWidth) {
+  // B packed in (x | B | C) rows of 100 elements, B 16 wide at column 64: three rows touch
+  // 2 * 100 + 16 elements, not 3 * 100 (which would reach past the packed buffer's end).
+  EXPECT_EQ(host::strided_bytes(3, 100, 16, 2), std::size_t(2 * (2 * 100 + 16)));
+  EXPECT_EQ(host::strided_bytes(1, 100, 16, 4), std::size_t(64));
+  EXPECT_EQ(host::strided_bytes(0, 100, 16, 2), std::size_t(0));
+  // The packed buffer's last operand then ends exactly at the buffer's end: no overlap with the
+  // buffer allocated after it.
+  alignas(16) char buffer[2 * 300 + 64];
+  host::ByteRange const out{"y", buffer + 2 * 300, 64};
+  host::ByteRange const packed[] = {{"C", buffer + 2 * 84, host::strided_bytes(3, 100, 16, 2)}};
+  EXPECT_EQ(error_of([&] { host::check_disjoint("ssm", out, packed); }), "no error");
+}
+
 TEST(Arguments, TheDefaultStreamBelongsToEveryDevice) {
   EXPECT_EQ(error_of([] { host::check_stream("gemm", nullptr); }), "no error");
 }

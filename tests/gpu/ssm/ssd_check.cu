@@ -62,7 +62,7 @@ Inputs make_inputs(std::vector<int> const& lengths, int H, int G, std::mt19937_6
   in.cu = {0};
   for (int l : lengths) in.cu.push_back(in.cu.back() + l);
   in.T = in.cu.back(), in.S = int(lengths.size()), in.slots = in.S + 2;
-  for (int s = 0; s < in.S; ++s) in.slot_of.push_back((s * 3 + 1) % in.slots);  // distinct, permuted
+  for (int s = 0; s < in.S; ++s) in.slot_of.push_back(in.slots - 1 - s);  // distinct, reversed; 0 and 1 unused
   in.xbc = kn::random_values<bf16>(std::size_t(in.T) * in.conv_dim, rng, -1.0, 1.0);
   in.dt = kn::random_values<bf16>(std::size_t(in.T) * in.dt_stride, rng, -4.0, 1.0);
   in.dt_bias = kn::random_values<float>(H, rng, -1.0, 1.0);

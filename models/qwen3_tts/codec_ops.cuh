@@ -1,0 +1,120 @@
+// SPDX-License-Identifier: Apache-2.0
+// SPDX-FileCopyrightText: 2026 cute-cpp authors
+#pragma once
+// models/qwen3_tts/codec_ops.cuh: what the weight loader and the decoder's passes share: the
+// transposed-conv plan a rate takes (the plans cute_cpp::conv compiles), the linear layers on the
+// GEMM (plain, and with a bias and a residual source), and the GEMMs' grow-only workspace.
+// NOTE: the GEMM and attention headers come before kernels/conv's: conv_plan.hpp opens
+// cute_cpp::kernels::diag, which would hide cute_cpp::diag from the GEMM's and attention's plans
+// (their non-dependent diag:: names are looked up where they are defined). Include this header
+// before any kernels/conv header.
+#include <cute_cpp/kernels/attention/prefill/fmha.hpp>  // run_attention
+#include <cute_cpp/kernels/gemm/gemm.hpp>               // run_gemm
+#include <cute_cpp/kernels/gemm/plans.hpp>              // plans::Bf16TN, Bf16TNLinear, run_gemm_bf16_tn
+#include <cute_cpp/kernels/gemm/ffn.cuh>                // pack_gate_up
+
+#include <cute_cpp/host/buffer.hpp>        // DeviceBuffer
+#include <cute_cpp/host/error.hpp>         // cuda_check
+#include <cute_cpp/kernels/conv/conv.cuh>  // ConvTransposeS*, run_causal_conv_transpose1d
+
+#include <cuda_bf16.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+namespace cute_cpp::models::qwen3_tts {
+
+// ---- transposed-conv plans ----
+
+/// Calls f.template operator()<Plan>() with the causal transposed conv plan of a (stride, kernel):
+/// the ConvNeXt upsamplers' (2, 2) and the decoder blocks' (s, 2 s) for s = 8, 5, 4, 3. The config
+/// reader refuses other rates [config.unsupported]; this is the same list.
+template <class F>
+void with_transpose_plan(std::int64_t stride, std::int64_t kernel, F&& f) {
+  namespace kn = cute_cpp::kernels;
+  if (stride == 2 && kernel == 2) return f.template operator()<kn::ConvTransposeS2>();
+  if (stride == 8 && kernel == 16) return f.template operator()<kn::ConvTransposeS8>();
+  if (stride == 5 && kernel == 10) return f.template operator()<kn::ConvTransposeS5>();
+  if (stride == 4 && kernel == 8) return f.template operator()<kn::ConvTransposeS4>();
+  if (stride == 3 && kernel == 6) return f.template operator()<kn::ConvTransposeS3>();
+  throw std::invalid_argument("cute-cpp [config.unsupported]: no transposed-conv plan for stride " +
+                              std::to_string(stride) + " and kernel " + std::to_string(kernel) +
+                              " (compiled: (2, 2), (8, 16), (5, 10), (4, 8), (3, 6))");
+}
+
+// ---- the GEMMs' workspace ----
+
+/// Split-K's and stream-K's workspace: grown when a GEMM needs more, zeroed once when allocated (the
+/// kernels leave it zeroed), used by one GEMM at a time on one stream.
+class GemmWorkspace {
+ public:
+  void* ensure(std::size_t bytes, cudaStream_t stream) {
+    if (bytes > buffer_.size()) {
+      host::cuda_check(cudaStreamSynchronize(stream), "cudaStreamSynchronize(workspace)");  // the old one may be in use
+      buffer_ = host::DeviceBuffer<std::byte>(bytes);
+      host::cuda_check(cudaMemsetAsync(buffer_.data(), 0, bytes, stream), "cudaMemsetAsync(workspace)");
+    }
+    return bytes == 0 ? nullptr : buffer_.data();
+  }
+
+ private:
+  host::DeviceBuffer<std::byte> buffer_;
+};
+
+// ---- linear layers ----
+
+/// out (m, n) = in (m, k) W^T for an nn.Linear weight W (n, k), bf16.
+inline void linear(__nv_bfloat16 const* in, __nv_bfloat16 const* weight, __nv_bfloat16* out, std::int64_t m,
+                   std::int64_t n, std::int64_t k, GemmWorkspace& workspace, cudaStream_t stream) {
+  namespace kn = cute_cpp::kernels;
+  if (m == 0) return;
+  kn::GemmArguments<kn::plans::Bf16TN> a;
+  a.a = in, a.lda = k;
+  a.b = weight, a.ldb = k;
+  a.c = out, a.ldc = n;
+  a.m = m, a.n = n, a.k = k;
+  a.workspace_bytes = kn::gemm_bf16_tn_workspace_bytes(a);
+  a.workspace = workspace.ensure(a.workspace_bytes, stream);
+  kn::run_gemm_bf16_tn(a, stream);
+}
+
+/// out = in W^T + bias (f32, one a column, or null) + source (m, n) (or null): the layers with a
+/// bias, and those whose residual add the GEMM's epilogue does. @pre out apart from in, W, source.
+inline void linear_bias(__nv_bfloat16 const* in, __nv_bfloat16 const* weight, float const* bias,
+                        __nv_bfloat16 const* source, __nv_bfloat16* out, std::int64_t m, std::int64_t n, std::int64_t k,
+                        GemmWorkspace& workspace, cudaStream_t stream) {
+  namespace kn = cute_cpp::kernels;
+  using Plan = kn::plans::Bf16TNLinear;
+  if (m == 0) return;
+  kn::GemmArguments<Plan> a;
+  a.a = in, a.lda = k;
+  a.b = weight, a.ldb = k;
+  a.c = out, a.ldc = n;
+  a.m = m, a.n = n, a.k = k;
+  a.epilogue_op.bias = bias;
+  if (source != nullptr) a.epilogue_op.source = source, a.epilogue_op.ld_source = n, a.epilogue_op.beta = 1.0f;
+  a.workspace_bytes = kn::gemm_workspace_bytes<Plan>(a);
+  a.workspace = workspace.ensure(a.workspace_bytes, stream);
+  kn::run_gemm<Plan>(a, stream);
+}
+
+/// out (m, f) = silu(in Wg^T) * (in Wu^T) from the interleaved gate-up weight (2 f, k)
+/// (kernels::pack_gate_up), in one GEMM with the SwiGLU epilogue.
+inline void linear_swiglu(__nv_bfloat16 const* in, __nv_bfloat16 const* gate_up, __nv_bfloat16* out, std::int64_t m,
+                          std::int64_t f, std::int64_t k, GemmWorkspace& workspace, cudaStream_t stream) {
+  namespace kn = cute_cpp::kernels;
+  using Plan = kn::plans::Bf16TNSwiGLU;
+  if (m == 0) return;
+  kn::GemmArguments<Plan> a;
+  a.a = in, a.lda = k;
+  a.b = gate_up, a.ldb = k;
+  a.c = out, a.ldc = f;
+  a.m = m, a.n = 2 * f, a.k = k;
+  a.workspace_bytes = kn::gemm_workspace_bytes<Plan>(a);
+  a.workspace = workspace.ensure(a.workspace_bytes, stream);
+  kn::run_gemm<Plan>(a, stream);
+}
+
+}  // namespace cute_cpp::models::qwen3_tts
