@@ -42,6 +42,10 @@ Checks:
   graphs-vs-eager                        greedy codes replayed from the frame's CUDA graph and launched
                                          eagerly (--eager) are the same.
   sampling                               seeded sampling: seed 7 twice gives the same codes, seed 8 others.
+  synthesize                             with a random speech_tokenizer beside the checkpoint (check_tts_codec.py's
+                                         writer, 1 transformer layer): `synthesize --greedy`'s WAV (mono, 16-bit,
+                                         24 kHz, 1920 samples a frame) holds, within 1 LSB, the samples
+                                         cute-cpp-tts-codec decodes from `codes --greedy`'s codes.
 --self-test (no program, no GPU needed: --device cpu) checks the reimplementation itself against
 qwen-tts at tiny widths with the real vocabularies and ids: the prompt embeddings its generate builds
 (captured before its talker runs), both modes; talker and code-predictor logits; 8+ greedy frames of its
@@ -217,6 +221,44 @@ def check_program_modes(report, program, folder, ids, frames, greedy):
                  f"{'differs' if a != c else 'the same'}")
 
 
+def check_synthesize(report, program, build, folder, work, ids):
+    """synthesize against the codec decoder's own program on the same codes: a speech_tokenizer folder
+    with random weights (check_tts_codec.py's writer, 1 transformer layer) beside the talker's
+    checkpoint; `synthesize --greedy`'s WAV must hold the 16-bit samples of `cute-cpp-tts-codec decode`
+    of `codes --greedy`'s codes (the [frames][groups] -> [1, groups, frames] hand-over)."""
+    import wave
+    import check_tts_codec as codec
+    decoder = Path(build) / "models/qwen3_tts/cute-cpp-tts-codec"
+    if not decoder.exists():
+        report.check("synthesize", False, f"{decoder} is missing (build cute-cpp-tts-codec)")
+        return
+    cfg = dict(codec.DECODER_CONFIG, num_hidden_layers=1)
+    state = {k: v.to(ref.DEVICE) for k, v in codec.random_state(cfg, torch.Generator().manual_seed(11)).items()}
+    codec.scaled_output(state, cfg, np.random.default_rng(3).integers(0, cfg["codebook_size"], size=(1, GROUPS, 20)),
+                        device=ref.DEVICE)
+    codec.write_checkpoint(folder / "speech_tokenizer", cfg, state)
+    frames = 8
+    codes = program.codes(folder, ids, frames, ["--greedy"])
+    out = work / "speech.wav"
+    program.run(["synthesize", "--model", str(folder), "--ids", ",".join(map(str, ids)), "--speaker", SPEAKER,
+                 "--greedy", "--max-new-tokens", str(frames + 1), "--out", str(out)])
+    packed = np.array(codes, dtype=np.int32).T.reshape(1, GROUPS, len(codes))  # [batch, groups, frames]
+    packed.tofile(work / "codes.bin")
+    subprocess.run([str(decoder), "decode", "--model", str(folder / "speech_tokenizer"), "--codes",
+                    str(work / "codes.bin"), "--batch", "1", "--frames", str(len(codes)), "--out",
+                    str(work / "wave.bin")], check=True, capture_output=True, timeout=TIMEOUT_S)
+    wave_ref = np.fromfile(work / "wave.bin", dtype=np.float32)
+    expected = (np.sign(wave_ref) * np.floor(np.abs(np.clip(wave_ref, -1, 1)) * 32767 + 0.5)).astype(np.int64)
+    with wave.open(str(out)) as w:
+        header = (w.getnchannels(), w.getsampwidth(), w.getframerate())
+        got = np.frombuffer(w.readframes(w.getnframes()), dtype="<i2").astype(np.int64)
+    same_length = got.size == expected.size == len(codes) * 1920
+    worst = int(np.abs(got - expected).max()) if same_length and got.size else -1
+    report.check("synthesize", header == (1, 2, 24000) and same_length and 0 <= worst <= 1,
+                 f"{len(codes)} frames, {got.size} samples (expected {len(codes) * 1920}), mono 16-bit "
+                 f"{header[2]} Hz; largest difference from cute-cpp-tts-codec's decode of the same codes {worst} LSB")
+
+
 # ---- --self-test: the reimplementation against qwen-tts itself ----
 
 class Captured(Exception):
@@ -387,6 +429,7 @@ def main():
     report.guarded("greedy-streaming", check_greedy, report, program, folder, refs, ids, opts.frames, True)
     if greedy is not None:
         report.guarded("program-modes", check_program_modes, report, program, folder, ids, opts.frames, greedy)
+    report.guarded("synthesize", check_synthesize, report, program, opts.build, folder, work, ids)
     print(f"{report.passed} passed, {report.failed} failed ({time.time() - start:.0f} s)")
     if opts.json:
         # gpu-check's record schema (check_qwen3.py's): the minimum logits cosine against float32.
