@@ -26,6 +26,10 @@ __host__ __device__ constexpr std::uint64_t splitmix64(std::uint64_t x) {
 /// out[i] = mean + stddev * z_i in bf16, z_i of mean 0 and variance 1: the sum of the four 16-bit
 /// quarters of splitmix64's i-th output from `key`, each a uniform on (0, 1), centred and scaled
 /// (Irwin-Hall with 4 terms: bell-shaped, within +-3.46).
+/// NOTE: a template (of nothing) for its linkage: several libraries of one program include this
+/// header (models/qwen3's and models/qwen3_tts's weights), and a plain kernel defined in each would
+/// be a duplicate symbol at link time; template instances merge.
+template <int = 0>
 __global__ void __launch_bounds__(256) fill_random_bf16_kernel(__nv_bfloat16* __restrict__ out, std::uint64_t n,
                                                                std::uint64_t key, float mean, float stddev) {
   std::uint64_t const stride = std::uint64_t(gridDim.x) * blockDim.x;
@@ -50,7 +54,7 @@ inline void fill_random_bf16(__nv_bfloat16* out, std::uint64_t n, std::uint64_t 
   config.block = dim3(256);
   config.stream = stream;
   std::uint64_t const key = splitmix64(seed ^ splitmix64(tensor));
-  host::launch(&fill_random_bf16_kernel, "fill_random_bf16_kernel", config, out, n, key, mean, stddev);
+  host::launch(&fill_random_bf16_kernel<>, "fill_random_bf16_kernel", config, out, n, key, mean, stddev);
 }
 
 }  // namespace cute_cpp::models

@@ -6,12 +6,14 @@
 // copied through pinned staging buffers, q/k/v and gate/up packed on the way; a MoE layer's experts
 // into kernels/moe's layouts) or filled from a seed at the manifest's shapes.
 #include "models/qwen3/weights.hpp"  // Qwen3WeightManifest
+#include "models/common/device_upload.hpp"  // Uploader
 
 #include <cute_cpp/host/buffer.hpp>  // DeviceBuffer
 #include <cuda_bf16.h>                  // __nv_bfloat16
 
 #include <cstdint>
 #include <filesystem>
+#include <span>
 #include <vector>
 
 namespace cute_cpp::models {
@@ -36,6 +38,26 @@ struct Weights {
   [[nodiscard]] bf16 const* output() const noexcept { return lm_head.size() != 0 ? lm_head.data() : embed.data(); }
 };
 
+
+/// One Qwen3 layer's weights from the mapped checkpoint, q/k/v and gate/up packed on the way
+/// (qkv_bytes, gate_up_bytes: the fused weights' sizes); the copies may be in flight until
+/// uploader.finish(). Shared with the decoders built of Qwen3 layers (models/qwen3_tts).
+LayerWeights upload_layer(Uploader& uploader, const Checkpoint& checkpoint, const Qwen3LayerTensors& names,
+                          std::uint64_t qkv_bytes, std::uint64_t gate_up_bytes);
+
+/// Seeded bf16 tensors filled on the device, numbered in the order they are asked for
+/// (random_weights.cuh): matrices of mean 0, RMSNorm weights of mean 1, standard deviation 0.02
+/// (transformers' initializer_range for Qwen3).
+struct RandomFiller {
+  std::uint64_t seed = 0;
+  std::uint64_t tensor = 0;
+  DeviceBuffer<bf16> fill(std::span<const std::int64_t> shape, float mean);
+  DeviceBuffer<bf16> matrix(std::span<const std::int64_t> shape) { return fill(shape, 0.0f); }
+  DeviceBuffer<bf16> norm(std::span<const std::int64_t> shape) { return fill(shape, 1.0f); }
+};
+
+/// One dense or MoE Qwen3 layer's weights at `config`'s shapes, from `filler`, in upload_layer's layouts.
+LayerWeights random_layer(RandomFiller& filler, const Qwen3Config& config, const Qwen3LayerTensors& names);
 
 /// The checkpoint in `folder`, validated against `manifest` before any GPU work, on the device.
 Weights checkpoint_weights(const std::filesystem::path& folder, const Qwen3WeightManifest& manifest);

@@ -111,6 +111,12 @@ struct QkNormRopeParams {
   float const* inv_freq = nullptr;  ///< [head_dim / 2]: rope_frequencies' (models/common/rope.hpp)
   float cos_sin_scale = 1.0f;       ///< cos and sin times this before their bf16 rounding: YaRN's attention factor
   KvCacheAppend cache;              ///< decode: where the k and v heads go as well
+  /// Multimodal RoPE (Qwen3-TTS's talker): null for plain RoPE, which turns every pair by
+  /// positions[token]. Else [head_dim / 2]: the position id (0 temporal, 1 height, 2 width) that
+  /// turns each pair, read from plane 1 + id of the positions (planes of position_plane entries;
+  /// plane 0 stays the token's place in the sequence, its cache slot).
+  std::int8_t const* rope_component = nullptr;
+  std::int64_t position_plane = 0;
 };
 
 /// The cache row (page * page_size + offset) of token `token` at `position`, or -1 where it has no
@@ -137,6 +143,8 @@ __device__ __forceinline__ std::int64_t cache_row(KvCacheAppend const& c, std::i
 /// product with w; RoPE rounds cos and sin, each scaled by cos_sin_scale in float32 first, each
 /// product and the sum), so that greedy decoding agrees with its bf16 reference as far as
 /// arithmetic order allows.
+/// With QkNormRopeParams::rope_component set (multimodal RoPE, Qwen3-TTS's talker), pair i turns by
+/// the position id rope_component[i] of the token instead of its place.
 /// Lane l holds elements l + 32 j of the first half and their rotation partners in the second.
 /// The positions and the block table are read before waiting for the kernel before (PDL): the
 /// host writes them before the step, no kernel of it does.
@@ -181,13 +189,15 @@ __global__ void __launch_bounds__(128) qk_norm_rope_kernel(bf16* __restrict__ qk
   for (int offset = 16; offset > 0; offset /= 2) sum_sq += __shfl_xor_sync(0xffffffffu, sum_sq, offset);
   float const rstd = rsqrtf(sum_sq / float(HeadDim) + p.eps);
   auto const round = [](float v) { return __bfloat162float(__float2bfloat16(v)); };
-  float const position = float(position_index);
+  std::int32_t const* const planes = positions + token + p.position_plane;  // multimodal RoPE: plane 1, 2 or 3
   bf16* const cached = slot >= 0 ? p.cache.k + cache_offset : nullptr;  // set for k heads only
 #pragma unroll
   for (int j = 0; j < per_lane; ++j) {
     int const i = lane + 32 * j;
     float const a = round(round(lo[j] * rstd) * __bfloat162float(w[i]));
     float const b = round(round(hi[j] * rstd) * __bfloat162float(w[half + i]));
+    float const position = float(p.rope_component == nullptr ? position_index
+                                                             : planes[p.rope_component[i] * p.position_plane]);
     float const angle = position * p.inv_freq[i];
     float const c = round(cosf(angle) * p.cos_sin_scale), s = round(sinf(angle) * p.cos_sin_scale);
     bf16 const first = __float2bfloat16(round(a * c) - round(b * s));

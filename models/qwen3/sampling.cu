@@ -467,7 +467,7 @@ __device__ void draw(RowPart const& part, Cut cut, Weights const& weight, u64 ra
 /// rows x blocks_per_row(vocab), clusters of a row's blocks. @pre params.temperature > 0.
 __global__ void __launch_bounds__(block_threads)
 sample_kernel(std::uint16_t const* __restrict__ logits, std::int64_t ld, int vocab, SamplingParams params,
-              std::uint64_t step, std::int32_t* __restrict__ ids) {
+              std::uint64_t step, std::uint64_t const* device_step, std::int32_t* __restrict__ ids) {
   __shared__ SampleShared s;
   RowPart const part = row_part(logits, ld, vocab);
   unsigned const largest = pass_largest(part, params.top_k > 0, s);
@@ -476,7 +476,9 @@ sample_kernel(std::uint16_t const* __restrict__ logits, std::int64_t ld, int voc
   } else {
     Weights const weight{key_logit(largest), params.temperature};
     Cut const cut = choose_cut(part, params, weight, s);
-    draw(part, cut, weight, sampling_random_bits(params.seed, step, unsigned(part.index)), s, ids + part.index);
+    // NOTE: the device part of the step is read here, late, so that it holds no register before.
+    std::uint64_t const at = device_step != nullptr ? step + *device_step : step;
+    draw(part, cut, weight, sampling_random_bits(params.seed, at, unsigned(part.index)), s, ids + part.index);
   }
   row_barrier(part.blocks);  // NOTE: no block leaves while another may still read its shared memory
 }
@@ -508,6 +510,12 @@ std::size_t sampling_workspace_bytes(int rows, int vocab) {
 void sample_tokens(__nv_bfloat16 const* logits, std::int64_t ld, int rows, int vocab, SamplingParams const& params,
                    std::uint64_t step, std::int32_t* ids, void* workspace, std::size_t workspace_bytes,
                    cudaStream_t stream) {
+  sample_tokens(logits, ld, rows, vocab, params, step, nullptr, ids, workspace, workspace_bytes, stream);
+}
+
+void sample_tokens(__nv_bfloat16 const* logits, std::int64_t ld, int rows, int vocab, SamplingParams const& params,
+                   std::uint64_t step, std::uint64_t const* device_step, std::int32_t* ids, void* workspace,
+                   std::size_t workspace_bytes, cudaStream_t stream) {
   check_shape(rows, vocab);
   char const* const rule = "qwen3.sampling";
   if (ld < vocab)
@@ -540,7 +548,8 @@ void sample_tokens(__nv_bfloat16 const* logits, std::int64_t ld, int rows, int v
   if (params.temperature == 0.0f) {
     host::launch(&greedy_kernel, "qwen3 greedy_kernel", config, bits, ld, vocab, ids);
   } else {
-    host::launch(&sample_kernel, "qwen3 sample_kernel", config, bits, ld, vocab, params, step, ids);
+    host::launch(&sample_kernel, "qwen3 sample_kernel", config, bits, ld, vocab, params, step, device_step,
+                 ids);
   }
 }
 

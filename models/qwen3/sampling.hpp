@@ -44,6 +44,13 @@ void sample_tokens(__nv_bfloat16 const* logits, std::int64_t ld, int rows, int v
                    std::uint64_t step, std::int32_t* ids, void* workspace, std::size_t workspace_bytes,
                    cudaStream_t stream);
 
+/// sample_tokens with part of the step on the device: the random stream's step is step + *device_step,
+/// read when the kernel runs, so that a CUDA graph replayed again and again (Qwen3-TTS's frames) draws
+/// new numbers each time. device_step null: step alone, as above.
+void sample_tokens(__nv_bfloat16 const* logits, std::int64_t ld, int rows, int vocab, SamplingParams const& params,
+                   std::uint64_t step, std::uint64_t const* device_step, std::int32_t* ids, void* workspace,
+                   std::size_t workspace_bytes, cudaStream_t stream);
+
 // ---- the random stream ----
 
 /// 128 random bits.

@@ -70,6 +70,45 @@ void check_out(std::span<std::byte> out, std::uint64_t expected, std::string_vie
 }
 }  // namespace
 
+// ---- add_qwen3_layer ----
+
+Qwen3LayerTensors add_qwen3_layer(TensorList& list, std::string const& p, const Qwen3Config& config,
+                                  std::int64_t layer, Dtype dtype) {
+  auto const hidden = config.hidden_size;
+  auto const q_rows = config.num_attention_heads * config.head_dim;
+  auto const kv_rows = config.num_key_value_heads * config.head_dim;
+  auto const inter = config.intermediate_size;
+  auto add = [&](std::string name, std::vector<std::int64_t> shape, std::string_view dims) {
+    return list.add({std::move(name), std::move(shape), dims, dtype, std::nullopt, {}});
+  };
+  Qwen3LayerTensors l;
+  l.input_layernorm = add(p + "input_layernorm.weight", {hidden}, "[hidden_size]");
+  l.q_proj = add(p + "self_attn.q_proj.weight", {q_rows, hidden}, "[num_attention_heads * head_dim, hidden_size]");
+  l.k_proj = add(p + "self_attn.k_proj.weight", {kv_rows, hidden}, "[num_key_value_heads * head_dim, hidden_size]");
+  l.v_proj = add(p + "self_attn.v_proj.weight", {kv_rows, hidden}, "[num_key_value_heads * head_dim, hidden_size]");
+  l.o_proj = add(p + "self_attn.o_proj.weight", {hidden, q_rows}, "[hidden_size, num_attention_heads * head_dim]");
+  l.q_norm = add(p + "self_attn.q_norm.weight", {config.head_dim}, "[head_dim]");
+  l.k_norm = add(p + "self_attn.k_norm.weight", {config.head_dim}, "[head_dim]");
+  l.post_attention_layernorm = add(p + "post_attention_layernorm.weight", {hidden}, "[hidden_size]");
+  if (config.moe && config.moe->sparse_layer(layer)) {
+    auto const width = config.moe->moe_intermediate_size;
+    l.router = add(p + "mlp.gate.weight", {config.moe->num_experts, hidden}, "[num_experts, hidden_size]");
+    for (std::int64_t e = 0; e < config.moe->num_experts; ++e) {
+      std::string const x = p + "mlp.experts." + std::to_string(e) + ".";
+      Qwen3ExpertTensors t;
+      t.gate_proj = add(x + "gate_proj.weight", {width, hidden}, "[moe_intermediate_size, hidden_size]");
+      t.up_proj = add(x + "up_proj.weight", {width, hidden}, "[moe_intermediate_size, hidden_size]");
+      t.down_proj = add(x + "down_proj.weight", {hidden, width}, "[hidden_size, moe_intermediate_size]");
+      l.experts.push_back(std::move(t));
+    }
+  } else {
+    l.gate_proj = add(p + "mlp.gate_proj.weight", {inter, hidden}, "[intermediate_size, hidden_size]");
+    l.up_proj = add(p + "mlp.up_proj.weight", {inter, hidden}, "[intermediate_size, hidden_size]");
+    l.down_proj = add(p + "mlp.down_proj.weight", {hidden, inter}, "[hidden_size, intermediate_size]");
+  }
+  return l;
+}
+
 // ---- Qwen3WeightManifest ----
 
 Qwen3WeightManifest::Qwen3WeightManifest(const Qwen3Config& config)
@@ -81,43 +120,12 @@ Qwen3WeightManifest::Qwen3WeightManifest(const Qwen3Config& config)
     throw LoadError(kRuleConfigUnsupported,
                     "config.json: \"attention_bias\" is true; the Qwen3 decoder has no attention projection biases");
   auto const hidden = config.hidden_size;
-  auto const q_rows = config.num_attention_heads * config.head_dim;
-  auto const kv_rows = config.num_key_value_heads * config.head_dim;
-  auto const inter = config.intermediate_size;
-
   auto add = [&](std::string name, std::vector<std::int64_t> shape, std::string_view dims) {
     return list_.add({std::move(name), std::move(shape), dims, dtype_, std::nullopt, {}});
   };
   add(kEmbed, {config.vocab_size, hidden}, "[vocab_size, hidden_size]");
-  for (std::int64_t i = 0; i < config.num_hidden_layers; ++i) {
-    std::string const p = "model.layers." + std::to_string(i) + ".";
-    Qwen3LayerTensors l;
-    l.input_layernorm = add(p + "input_layernorm.weight", {hidden}, "[hidden_size]");
-    l.q_proj = add(p + "self_attn.q_proj.weight", {q_rows, hidden}, "[num_attention_heads * head_dim, hidden_size]");
-    l.k_proj = add(p + "self_attn.k_proj.weight", {kv_rows, hidden}, "[num_key_value_heads * head_dim, hidden_size]");
-    l.v_proj = add(p + "self_attn.v_proj.weight", {kv_rows, hidden}, "[num_key_value_heads * head_dim, hidden_size]");
-    l.o_proj = add(p + "self_attn.o_proj.weight", {hidden, q_rows}, "[hidden_size, num_attention_heads * head_dim]");
-    l.q_norm = add(p + "self_attn.q_norm.weight", {config.head_dim}, "[head_dim]");
-    l.k_norm = add(p + "self_attn.k_norm.weight", {config.head_dim}, "[head_dim]");
-    l.post_attention_layernorm = add(p + "post_attention_layernorm.weight", {hidden}, "[hidden_size]");
-    if (config.moe && config.moe->sparse_layer(i)) {
-      auto const width = config.moe->moe_intermediate_size;
-      l.router = add(p + "mlp.gate.weight", {config.moe->num_experts, hidden}, "[num_experts, hidden_size]");
-      for (std::int64_t e = 0; e < config.moe->num_experts; ++e) {
-        std::string const x = p + "mlp.experts." + std::to_string(e) + ".";
-        Qwen3ExpertTensors t;
-        t.gate_proj = add(x + "gate_proj.weight", {width, hidden}, "[moe_intermediate_size, hidden_size]");
-        t.up_proj = add(x + "up_proj.weight", {width, hidden}, "[moe_intermediate_size, hidden_size]");
-        t.down_proj = add(x + "down_proj.weight", {hidden, width}, "[hidden_size, moe_intermediate_size]");
-        l.experts.push_back(std::move(t));
-      }
-    } else {
-      l.gate_proj = add(p + "mlp.gate_proj.weight", {inter, hidden}, "[intermediate_size, hidden_size]");
-      l.up_proj = add(p + "mlp.up_proj.weight", {inter, hidden}, "[intermediate_size, hidden_size]");
-      l.down_proj = add(p + "mlp.down_proj.weight", {hidden, inter}, "[hidden_size, intermediate_size]");
-    }
-    layers_.push_back(std::move(l));
-  }
+  for (std::int64_t i = 0; i < config.num_hidden_layers; ++i)
+    layers_.push_back(add_qwen3_layer(list_, "model.layers." + std::to_string(i) + ".", config, i, dtype_));
   add(kFinalNorm, {hidden}, "[hidden_size]");
   if (!config.tie_word_embeddings) add(kLmHead, {config.vocab_size, hidden}, "[vocab_size, hidden_size]");
 

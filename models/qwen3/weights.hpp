@@ -43,6 +43,14 @@ struct Qwen3LayerTensors {
   std::vector<Qwen3ExpertTensors> experts;  // MoE: mlp.experts.N.*, N = 0 .. num_experts - 1
 };
 
+/// Adds one decoder layer's tensors, named `prefix` + transformers' names within a Qwen3DecoderLayer
+/// ("input_layernorm.weight", "self_attn.q_proj.weight", ...; "model.layers.3." for Qwen3-8B's layer 3),
+/// shaped from `config` in `dtype`, to `list`; returns their names as a loader groups them. Other
+/// decoders built of Qwen3 layers under their own prefixes (Qwen3-TTS's talker and code predictor)
+/// use it too. `layer` decides, in a Qwen3-MoE config, whether the layer holds the MoE block.
+Qwen3LayerTensors add_qwen3_layer(TensorList& list, std::string const& prefix, const Qwen3Config& config,
+                                  std::int64_t layer, Dtype dtype);
+
 /// The complete list of tensors of a Qwen3 checkpoint (dense, or Qwen3-MoE with per-expert tensors as
 /// the published checkpoints hold them), as transformers names them, from its config.
 ///   Qwen3WeightManifest m(read_qwen3_config("Qwen3-8B"));

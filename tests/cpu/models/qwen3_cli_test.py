@@ -40,7 +40,7 @@ def main():
     linear = folder(root, "linear", rope_scaling={"rope_type": "linear", "factor": 2.0})
     no_factor = folder(root, "no-factor", rope_scaling={"type": "yarn", "original_max_position_embeddings": 32})
     # bench's sizes within the config's 64 positions (the defaults' 2048-token prefill is not)
-    small_bench = ["--prefill-len", "16", "--ttft-len", "8", "--context", "8", "--steps", "4", "--batches", "1"]
+    small_bench = ["--prefill-len", "16", "--ttft-len", "8", "--context", "8", "--steps", "5", "--batches", "1"]
     cases = [
         # (arguments, rule expected on stderr's first line, text expected in it)
         ([], "qwen3.usage", "no command"),

@@ -1,0 +1,82 @@
+// SPDX-License-Identifier: Apache-2.0
+// SPDX-FileCopyrightText: 2026 cute-cpp authors
+#pragma once
+// models/qwen3_tts/decoder.hpp: a stack of Qwen3 decoder layers over input embeddings for one
+// sequence, on the library's kernels (the layer of models/qwen3/model_sm90.cu: fused-residual
+// RMSNorm, the bf16 GEMMs, q/k norm + RoPE of layer_kernels.cuh, varlen prefill attention, paged
+// decode attention), with its own KV cache. Qwen3-TTS's talker (multimodal RoPE) and code
+// predictor (plain RoPE) are each one. A step reads its position and length from the device, so
+// that steps can be recorded in a CUDA graph and replayed at later positions.
+#include <cstdint>  // std::int32_t, std::int8_t
+#include <vector>   // std::vector
+
+#include <cuda_runtime_api.h>
+
+#include "models/common/checkpoint.hpp"   // Qwen3Config
+#include "models/qwen3/device_weights.hpp"  // LayerWeights, DeviceBuffer, bf16
+
+namespace cute_cpp::models::qwen3_tts {
+
+/// A device buffer that only grows, zeroed when it does (the GEMM's split-K workspace starts zeroed).
+struct GrowingWorkspace {
+  DeviceBuffer<std::byte> buffer;
+  void* ensure(std::size_t bytes, cudaStream_t stream);
+};
+
+/// out = in W^T (bf16, row-major: in [m, k], W [n, k], out [m, n]) through kernels/gemm.
+void linear_tn(bf16 const* in, bf16 const* weight, bf16* out, std::int64_t m, std::int64_t n, std::int64_t k,
+            GrowingWorkspace& workspace, cudaStream_t stream);
+
+/// out[r] = table[ids[r]] for `count` rows of `width` (models/qwen3/layer_kernels.cuh's gather_rows; an
+/// id outside [0, table_rows) gives a row of zeros).
+void gather(bf16 const* table, std::int64_t table_rows, std::int32_t const* ids, bf16* out, std::int64_t count,
+            int width, cudaStream_t stream);
+
+class Decoder {
+ public:
+  /// `rope_component`: multimodal RoPE's pair-to-id table (mrope_components), or empty for plain RoPE.
+  /// @pre bf16 weights of `config`'s shapes; head_dim 64, 128 or 256 [tts.decoder].
+  Decoder(const Qwen3Config& config, std::vector<LayerWeights> layers, DeviceBuffer<bf16> final_norm, int max_seq,
+          int max_tokens, const std::vector<std::int8_t>& rope_component, cudaStream_t stream);
+
+  /// A fresh sequence of `tokens` rows of `input` ([tokens, hidden], device); positions: [4, tokens]
+  /// planes on the device (mrope.hpp's MropePositions; plane 0 must be 0 .. tokens - 1). hidden()
+  /// then holds the final-normed rows.
+  /// @pre 1 <= tokens <= min(max_tokens, max_seq) [tts.input].
+  void prefill(bf16 const* input, int tokens, std::int32_t const* positions);
+  /// One more token of the sequence: input [1, hidden]; positions [4, 1] (plane 0: its place, which
+  /// must be the cached length); length: the cached tokens after it (= place + 1). All three on the
+  /// device, read when the step runs. hidden() row 0 then holds its final-normed row.
+  /// @pre the place < max_seq (checked by the caller).
+  void step(bf16 const* input, std::int32_t const* positions, std::int32_t const* length);
+
+  [[nodiscard]] bf16 const* hidden() const noexcept { return normed_.data(); }
+  [[nodiscard]] int hidden_size() const noexcept { return hidden_; }
+  [[nodiscard]] int max_seq() const noexcept { return max_seq_; }
+  [[nodiscard]] GrowingWorkspace& gemm_workspace() noexcept { return gemm_workspace_; }
+
+ private:
+  enum class Mode { prefill, step };
+  void layers(Mode mode, int tokens, std::int32_t const* positions, std::int32_t const* length);
+  void add_norm(bf16 const* weight, int tokens, bool first);
+  void attention(Mode mode, int layer, int tokens, std::int32_t const* length);
+  void mlp(LayerWeights const& w, int tokens);
+
+  Qwen3Config config_;
+  std::vector<LayerWeights> layers_;
+  DeviceBuffer<bf16> final_norm_;
+  cudaStream_t stream_;
+  int max_seq_, max_tokens_, hidden_, heads_, kv_heads_, head_dim_, ffn_, qkv_width_;
+  int page_size_ = 64, pages_ = 0;
+  DeviceBuffer<float> inv_freq_;
+  DeviceBuffer<std::int8_t> rope_component_;  // empty: plain RoPE
+  DeviceBuffer<std::int32_t> block_table_, cu_seqlens_, prefill_length_;
+  std::vector<std::int32_t> h_cu_seqlens_;
+  DeviceBuffer<bf16> k_cache_, v_cache_;  // [layers, pages, page_size, kv_heads, head_dim]
+  std::int64_t layer_cache_elems_ = 0;
+  DeviceBuffer<bf16> residual_[2], delta_, normed_, qkv_, attn_, ffn_hidden_, gate_up_;
+  int current_ = 0;
+  GrowingWorkspace gemm_workspace_, decode_workspace_;
+};
+
+}  // namespace cute_cpp::models::qwen3_tts

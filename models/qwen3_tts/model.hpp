@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: Apache-2.0
+// SPDX-FileCopyrightText: 2026 cute-cpp authors
+#pragma once
+// models/qwen3_tts/model.hpp: Qwen3-TTS's talker and code predictor on the GPU (sm_90a), one text
+// at a time: teacher-forced logits of both (for checks) and the generation of codes, frame by frame.
+// A frame (the reference's generate step) is: the talker's first code drawn from its last logits,
+// the code predictor's 16 steps drawing codes 1 .. 15, the talker's next input (the sum of the
+// frame's 16 code embeddings plus the frame's text row) and the talker's step, all on the device
+// and replayed from one CUDA graph; the host reads one id per frame (to stop at eos).
+// Host-facing: no kernel is declared here.
+#include <cstdint>     // std::int32_t, std::uint64_t
+#include <filesystem>  // std::filesystem::path
+#include <memory>      // std::unique_ptr
+#include <span>        // std::span
+#include <vector>      // std::vector
+
+#include "models/qwen3_tts/tts_config.hpp"  // Qwen3TtsConfig, TtsSampling
+#include "models/qwen3_tts/prompt.hpp"  // TtsPrompt
+
+namespace cute_cpp::models::qwen3_tts {
+
+/// The run-time sizes.
+struct TtsOptions {
+  int max_prompt = 2048;  ///< prompt rows of the talker
+  int max_frames = 4096;  ///< frames generated at most (and the talker's cache beyond the prompt)
+  bool cuda_graphs = true;  ///< frames replay a CUDA graph; false: the same launches, eagerly
+};
+
+/// The talker's teacher-forced pass over a prompt.
+struct TalkerLogits {
+  int rows = 0;
+  std::vector<float> logits;       ///< [rows, codec vocab] (bf16 values)
+  std::vector<float> last_hidden;  ///< [talker hidden]: the last row's final-normed hidden state
+};
+
+class Qwen3TtsModel {
+ public:
+  /// Reads config.json, validates the checkpoint (TtsWeightManifest) and loads the weights.
+  /// @pre bfloat16 weights, head_dim 64, 128 or 256 [tts.decoder]; options positive [tts.input].
+  [[nodiscard]] static std::unique_ptr<Qwen3TtsModel> load(const std::filesystem::path& folder, TtsOptions options = {});
+  /// config.json alone, the weights filled on the device from `seed` (for timings and smoke runs).
+  [[nodiscard]] static std::unique_ptr<Qwen3TtsModel> with_random_weights(const std::filesystem::path& folder,
+                                                                          std::uint64_t seed, TtsOptions options = {});
+  virtual ~Qwen3TtsModel() = default;
+
+  [[nodiscard]] virtual const Qwen3TtsConfig& config() const noexcept = 0;
+
+  /// The talker over the prompt's rows: every row's logits and the last row's hidden state.
+  /// @pre 1 <= rows <= max_prompt; ids within their vocabularies [tts.input].
+  [[nodiscard]] virtual TalkerLogits talker_logits(const TtsPrompt& prompt) = 0;
+  /// The code predictor teacher-forced on the last talker_logits' hidden state and a frame's codes
+  /// (codes[0] the talker's first code, then codes 1 .. groups - 1): the logits of codes 1 ..
+  /// groups - 1, [groups - 1, codebook entries], as the reference's generate computes each.
+  /// @pre talker_logits ran; codes.size() == num_code_groups, each in its vocabulary [tts.input].
+  [[nodiscard]] virtual std::vector<float> predictor_logits(std::span<const std::int32_t> codes) = 0;
+  /// The frames' codes for the prompt, [frames][num_code_groups], until the talker draws eos or
+  /// max_new_tokens - 1 frames (the reference completes no frame for its last drawn code).
+  /// @pre the prompt fits max_prompt, max_new_tokens >= 1 [tts.input].
+  [[nodiscard]] virtual std::vector<std::vector<std::int32_t>> generate(const TtsPrompt& prompt,
+                                                                        const TtsSampling& sampling) = 0;
+};
+
+}  // namespace cute_cpp::models::qwen3_tts

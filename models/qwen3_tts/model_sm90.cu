@@ -1,0 +1,369 @@
+// SPDX-License-Identifier: Apache-2.0
+// SPDX-FileCopyrightText: 2026 cute-cpp authors
+// models/qwen3_tts/model_sm90.cu: Qwen3TtsModel (model.hpp). The talker and the code predictor are
+// Decoders (decoder.hpp); around them:
+//   prompt rows:  text_projection(text_embedding(text)) + codec_embedding(codec)      (rows_to_embeddings)
+//   talker:       prefill over the rows, M-RoPE ids equal to the place (text only); logits = codec_head(h)
+//   a frame:      code 0 drawn from the talker's logits (talker_scores_kernel's processors, then the
+//                 sampler or its greedy pick); code predictor step 0 on proj(h), step 1 on
+//                 proj(codec_embedding(code 0)), step s on proj(predictor embedding s-2 (code s-1)),
+//                 code s drawn from lm_head s-1 after step s; frame_finish builds the talker's next
+//                 input; the talker's step; its logits
+// where proj is small_to_mtp_projection (the identity when the widths agree).
+#include "models/qwen3_tts/model.hpp"
+
+#include <cute_cpp/host/buffer.hpp>
+#include <cute_cpp/host/error.hpp>
+
+#include <cuda_bf16.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <optional>
+#include <string>
+
+#include "models/common/error.hpp"
+#include "models/qwen3/sampling.hpp"
+#include "models/qwen3_tts/decoder.hpp"
+#include "models/qwen3_tts/tts_device_weights.hpp"
+#include "models/qwen3_tts/mrope.hpp"
+#include "models/qwen3_tts/tts_kernels.cuh"
+
+namespace cute_cpp::models::qwen3_tts {
+
+namespace {
+
+using host::cuda_check;
+constexpr char kRuleInput[] = "cute-cpp [tts.input]: the prompt, codes and options must fit the model";
+
+template <class T>
+DeviceBuffer<T> upload_vector(const std::vector<T>& h, cudaStream_t stream) {
+  DeviceBuffer<T> d(std::max<std::size_t>(h.size(), 1));
+  if (!h.empty())
+    cuda_check(cudaMemcpyAsync(d.data(), h.data(), h.size() * sizeof(T), cudaMemcpyHostToDevice, stream),
+               "cudaMemcpyAsync(upload)");
+  return d;
+}
+
+std::vector<float> download_floats(bf16 const* d, std::size_t n, cudaStream_t stream) {
+  std::vector<bf16> h(n);
+  cuda_check(cudaMemcpyAsync(h.data(), d, n * sizeof(bf16), cudaMemcpyDeviceToHost, stream), "cudaMemcpyAsync(download)");
+  cuda_check(cudaStreamSynchronize(stream), "cudaStreamSynchronize(download)");
+  std::vector<float> f(n);
+  for (std::size_t i = 0; i < n; ++i) f[i] = __bfloat162float(h[i]);
+  return f;
+}
+
+class Model final : public Qwen3TtsModel {
+ public:
+  Model(const std::filesystem::path& folder, TtsOptions options, std::optional<std::uint64_t> seed);
+  ~Model() override {
+    if (graph_ != nullptr) (void)cudaGraphExecDestroy(graph_);
+    if (stream_ != nullptr) (void)cudaStreamDestroy(stream_);
+  }
+  const Qwen3TtsConfig& config() const noexcept override { return config_; }
+  TalkerLogits talker_logits(const TtsPrompt& prompt) override;
+  std::vector<float> predictor_logits(std::span<const std::int32_t> codes) override;
+  std::vector<std::vector<std::int32_t>> generate(const TtsPrompt& prompt, const TtsSampling& sampling) override;
+
+ private:
+  /// rows' embeddings into out [rows, talker hidden]: the text part where text >= 0, the codec part
+  /// where codec >= 0.
+  void rows_to_embeddings(const std::vector<PromptRow>& rows, bf16* out);
+  /// The talker over the prompt; talker_last_ and talker_logits_ then hold its last row's.
+  void talker_prefill(const TtsPrompt& prompt);
+  /// The talker's last hidden row and its logits from hidden() row `row`.
+  void talker_head(int row);
+  /// The code predictor's 16 steps over codes_ (teacher-forced: codes_ given; else each code drawn
+  /// into codes_ as it comes), the logits of codes 1 .. groups - 1 into predictor_logits_.
+  void predictor_frame(bool draw);
+  /// One frame (model.hpp): launches only, so that it can be recorded.
+  void frame();
+
+  Qwen3TtsConfig config_;
+  TtsOptions options_;
+  cudaStream_t stream_ = nullptr;
+  TtsDeviceWeights w_;
+  std::optional<Decoder> talker_, predictor_;
+  int hidden_ = 0, small_ = 0, groups_ = 0, vocab_ = 0, entries_ = 0, text_width_ = 0;
+  GrowingWorkspace workspace_;
+  // Prompt rows.
+  DeviceBuffer<bf16> text_in_, text_mid_, text_out_, embeds_;
+  DeviceBuffer<std::int32_t> positions_;
+  // The frame's state (frame_finish.hpp's FrameState points into these).
+  DeviceBuffer<bf16> talker_last_, talker_logits_, scores_, predictor_in_, predictor_proj_, predictor_logits_;
+  DeviceBuffer<bf16> next_input_, text_rows_;
+  DeviceBuffer<bf16 const*> tables_;
+  DeviceBuffer<std::int32_t> codes_, frame_, out_, talker_pos_, talker_len_, predictor_pos_, predictor_len_;
+  DeviceBuffer<std::uint64_t> random_step_;
+  DeviceBuffer<std::uint8_t> seen_;
+  int text_count_ = 0, prompt_rows_ = 0;
+  TtsSampling sampling_{};
+  cudaGraphExec_t graph_ = nullptr;
+  bool graph_failed_ = false;
+};
+
+Model::Model(const std::filesystem::path& folder, TtsOptions options, std::optional<std::uint64_t> seed)
+    : config_(read_qwen3_tts_config(folder)), options_(options) {
+  if (options_.max_prompt < 1 || options_.max_frames < 1)
+    throw LoadError(kRuleInput, "max_prompt " + std::to_string(options_.max_prompt) + " and max_frames " +
+                                    std::to_string(options_.max_frames) + " must be positive");
+  TtsWeightManifest const manifest(config_);
+  w_ = seed ? random_weights(manifest, *seed) : checkpoint_weights(folder, manifest);
+  cuda_check(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking), "cudaStreamCreate");
+  hidden_ = int(config_.talker.decoder.hidden_size);
+  small_ = int(config_.code_predictor.hidden_size);
+  groups_ = int(config_.talker.num_code_groups);
+  vocab_ = int(config_.talker.decoder.vocab_size);
+  entries_ = int(config_.code_predictor.vocab_size);
+  text_width_ = int(config_.talker.text_hidden_size);
+  talker_.emplace(config_.talker.decoder, std::move(w_.talker_layers), std::move(w_.talker_norm),
+                  options_.max_prompt + options_.max_frames, options_.max_prompt, mrope_components(config_.talker.mrope),
+                  stream_);
+  predictor_.emplace(config_.code_predictor, std::move(w_.predictor_layers), std::move(w_.predictor_norm), groups_, 1,
+                     std::vector<std::int8_t>{}, stream_);
+  auto const rows = std::size_t(options_.max_prompt);
+  text_in_ = DeviceBuffer<bf16>(rows * text_width_);
+  text_mid_ = DeviceBuffer<bf16>(rows * text_width_);
+  text_out_ = DeviceBuffer<bf16>(rows * hidden_);
+  embeds_ = DeviceBuffer<bf16>(rows * hidden_);
+  talker_last_ = DeviceBuffer<bf16>(std::size_t(hidden_));
+  talker_logits_ = DeviceBuffer<bf16>(std::size_t(vocab_));
+  scores_ = DeviceBuffer<bf16>(std::size_t(vocab_));
+  predictor_in_ = DeviceBuffer<bf16>(std::size_t(hidden_));
+  predictor_proj_ = DeviceBuffer<bf16>(std::size_t(small_));
+  predictor_logits_ = DeviceBuffer<bf16>(std::size_t(groups_ - 1) * entries_);
+  next_input_ = DeviceBuffer<bf16>(std::size_t(hidden_));
+  std::vector<bf16 const*> tables{w_.codec_embedding.data()};
+  for (auto const& t : w_.predictor_embeddings) tables.push_back(t.data());
+  tables_ = upload_vector(tables, stream_);
+  codes_ = DeviceBuffer<std::int32_t>(std::size_t(groups_));
+  frame_ = DeviceBuffer<std::int32_t>(1);
+  out_ = DeviceBuffer<std::int32_t>(std::size_t(options_.max_frames) * groups_);
+  talker_pos_ = DeviceBuffer<std::int32_t>(4);
+  talker_len_ = DeviceBuffer<std::int32_t>(1);
+  // The code predictor's step s: place s in every plane, s + 1 cached tokens after it.
+  std::vector<std::int32_t> pos, len;
+  for (int s = 0; s < groups_; ++s) {
+    pos.insert(pos.end(), 4, s);
+    len.push_back(s + 1);
+  }
+  predictor_pos_ = upload_vector(pos, stream_);
+  predictor_len_ = upload_vector(len, stream_);
+  random_step_ = DeviceBuffer<std::uint64_t>(1);
+  seen_ = DeviceBuffer<std::uint8_t>(std::size_t(vocab_));
+  cuda_check(cudaStreamSynchronize(stream_), "cudaStreamSynchronize(setup)");
+}
+
+void Model::rows_to_embeddings(const std::vector<PromptRow>& rows, bf16* out) {
+  std::int64_t const n = std::int64_t(rows.size());
+  std::vector<std::int32_t> text, codec;
+  for (PromptRow const& r : rows) {
+    if (r.text >= config_.talker.text_vocab_size || r.codec >= vocab_)
+      throw LoadError(kRuleInput, "prompt row (text " + std::to_string(r.text) + ", codec " + std::to_string(r.codec) +
+                                      ") is outside the text (" + std::to_string(config_.talker.text_vocab_size) +
+                                      ") or codec (" + std::to_string(vocab_) + ") vocabulary");
+    text.push_back(r.text);
+    codec.push_back(r.codec);
+  }
+  DeviceBuffer<std::int32_t> const text_ids = upload_vector(text, stream_), codec_ids = upload_vector(codec, stream_);
+  // text_projection = linear_fc2(silu(linear_fc1(x))), both with biases; rows without text get zeros
+  // from the gather (an id of -1) and are left out by combine_rows.
+  gather(w_.text_embedding.data(), config_.talker.text_vocab_size, text_ids.data(), text_in_.data(), n,
+              text_width_, stream_);
+  linear_tn(text_in_.data(), w_.text_fc1.data(), text_mid_.data(), n, text_width_, text_width_, workspace_, stream_);
+  bias_act(text_mid_.data(), w_.text_fc1_bias.data(), n, text_width_, true, stream_);
+  linear_tn(text_mid_.data(), w_.text_fc2.data(), text_out_.data(), n, hidden_, text_width_, workspace_, stream_);
+  bias_act(text_out_.data(), w_.text_fc2_bias.data(), n, hidden_, false, stream_);
+  combine_rows(out, text_out_.data(), text_ids.data(), w_.codec_embedding.data(), vocab_, codec_ids.data(), n, hidden_,
+               stream_);
+  cuda_check(cudaStreamSynchronize(stream_), "cudaStreamSynchronize(prompt rows)");  // the id buffers go out of scope
+}
+
+void Model::talker_prefill(const TtsPrompt& prompt) {
+  int const n = int(prompt.rows.size());
+  if (n < 1 || n > options_.max_prompt || std::int64_t(prompt.trailing.size()) + 1 > options_.max_prompt)
+    throw LoadError(kRuleInput, "the prompt has " + std::to_string(n) + " rows and " +
+                                    std::to_string(prompt.trailing.size()) + " trailing text ids; max_prompt is " +
+                                    std::to_string(options_.max_prompt));
+  rows_to_embeddings(prompt.rows, embeds_.data());
+  MropePositions const p = text_positions(0, n);
+  positions_ = upload_vector(p.planes, stream_);
+  talker_->prefill(embeds_.data(), n, positions_.data());
+  prompt_rows_ = n;
+  talker_head(n - 1);
+}
+
+void Model::talker_head(int row) {
+  cuda_check(cudaMemcpyAsync(talker_last_.data(), talker_->hidden() + std::int64_t(row) * hidden_,
+                             std::size_t(hidden_) * sizeof(bf16), cudaMemcpyDeviceToDevice, stream_),
+             "cudaMemcpyAsync(talker hidden)");
+  linear_tn(talker_last_.data(), w_.codec_head.data(), talker_logits_.data(), 1, vocab_, hidden_, workspace_, stream_);
+}
+
+TalkerLogits Model::talker_logits(const TtsPrompt& prompt) {
+  talker_prefill(prompt);
+  TalkerLogits r;
+  r.rows = prompt_rows_;
+  DeviceBuffer<bf16> all(std::size_t(r.rows) * vocab_);
+  linear_tn(talker_->hidden(), w_.codec_head.data(), all.data(), r.rows, vocab_, hidden_, workspace_, stream_);
+  r.logits = download_floats(all.data(), all.size(), stream_);
+  r.last_hidden = download_floats(talker_last_.data(), std::size_t(hidden_), stream_);
+  return r;
+}
+
+void Model::predictor_frame(bool draw) {
+  SamplingParams params;
+  params.temperature = sampling_.subtalker_do_sample ? sampling_.subtalker_temperature : 0.0f;
+  params.top_k = sampling_.subtalker_top_k;
+  params.top_p = sampling_.subtalker_top_p;
+  params.seed = sampling_.seed;
+  for (int s = 0; s < groups_; ++s) {
+    bf16 const* in = talker_last_.data();
+    if (s >= 1) {
+      bf16 const* table = s == 1 ? w_.codec_embedding.data() : w_.predictor_embeddings[std::size_t(s - 2)].data();
+      std::int64_t const table_rows = s == 1 ? vocab_ : entries_;
+      gather(table, table_rows, codes_.data() + (s - 1), predictor_in_.data(), 1, hidden_, stream_);
+      in = predictor_in_.data();
+    }
+    if (config_.projects_to_predictor()) {
+      linear_tn(in, w_.projection.data(), predictor_proj_.data(), 1, small_, hidden_, workspace_, stream_);
+      bias_act(predictor_proj_.data(), w_.projection_bias.data(), 1, small_, false, stream_);
+      in = predictor_proj_.data();
+    }
+    predictor_->step(in, predictor_pos_.data() + 4 * s, predictor_len_.data() + s);
+    if (s == 0) continue;
+    bf16* const logits = predictor_logits_.data() + std::int64_t(s - 1) * entries_;
+    linear_tn(predictor_->hidden(), w_.predictor_heads[std::size_t(s - 1)].data(), logits, 1, entries_, small_, workspace_,
+           stream_);
+    if (draw)
+      sample_tokens(logits, entries_, 1, entries_, params, std::uint64_t(s), random_step_.data(), codes_.data() + s,
+                    nullptr, 0, stream_);
+  }
+}
+
+std::vector<float> Model::predictor_logits(std::span<const std::int32_t> codes) {
+  if (prompt_rows_ == 0 || codes.size() != std::size_t(groups_))
+    throw LoadError(kRuleInput, "predictor_logits needs talker_logits first and " + std::to_string(groups_) +
+                                    " codes (got " + std::to_string(codes.size()) + ")");
+  for (std::size_t g = 0; g < codes.size(); ++g)
+    if (codes[g] < 0 || codes[g] >= (g == 0 ? vocab_ : entries_))
+      throw LoadError(kRuleInput, "code " + std::to_string(codes[g]) + " of group " + std::to_string(g) +
+                                      " is outside its vocabulary");
+  cuda_check(cudaMemcpyAsync(codes_.data(), codes.data(), codes.size() * sizeof(std::int32_t), cudaMemcpyHostToDevice,
+                             stream_),
+             "cudaMemcpyAsync(codes)");
+  predictor_frame(false);
+  return download_floats(predictor_logits_.data(), predictor_logits_.size(), stream_);
+}
+
+void Model::frame() {
+  TalkerRules rules;
+  rules.vocab = vocab_;
+  rules.eos = int(config_.talker.codec_eos_token_id);
+  rules.suppress_from = vocab_ - 1024;
+  rules.repetition_penalty = sampling_.repetition_penalty;
+  talker_scores(talker_logits_.data(), scores_.data(), seen_.data(), frame_.data(), rules, !sampling_.do_sample,
+                codes_.data(), stream_);
+  if (sampling_.do_sample) {
+    SamplingParams params;
+    params.temperature = sampling_.temperature;
+    params.top_k = sampling_.top_k;
+    params.top_p = sampling_.top_p;
+    params.seed = sampling_.seed;
+    sample_tokens(scores_.data(), vocab_, 1, vocab_, params, 0, random_step_.data(), codes_.data(), nullptr, 0, stream_);
+  }
+  predictor_frame(true);
+  FrameState s;
+  s.codes = codes_.data();
+  s.tables = tables_.data();
+  s.text_rows = text_rows_.data();
+  s.text_count = text_count_;
+  s.groups = groups_, s.width = hidden_;
+  s.prompt = prompt_rows_;
+  s.frame = frame_.data();
+  s.random_step = random_step_.data();
+  s.out = out_.data();
+  s.max_frames = options_.max_frames;
+  s.seen = seen_.data();
+  s.next_input = next_input_.data();
+  s.positions = talker_pos_.data();
+  s.length = talker_len_.data();
+  frame_finish(s, stream_);
+  talker_->step(next_input_.data(), talker_pos_.data(), talker_len_.data());
+  talker_head(0);
+}
+
+std::vector<std::vector<std::int32_t>> Model::generate(const TtsPrompt& prompt, const TtsSampling& sampling) {
+  if (sampling.max_new_tokens < 1)
+    throw LoadError(kRuleInput, "max_new_tokens is " + std::to_string(sampling.max_new_tokens) + "; at least 1");
+  // NOTE: a recorded frame holds the sampling settings; new ones record it again.
+  if (graph_ != nullptr) (void)cudaGraphExecDestroy(graph_), graph_ = nullptr;
+  sampling_ = sampling;
+  talker_prefill(prompt);
+  // The text rows frames add: the trailing text ids, then tts_pad.
+  std::vector<PromptRow> text;
+  for (std::int32_t id : prompt.trailing) text.push_back({id, -1});
+  text.push_back({prompt.pad_text, -1});
+  text_count_ = int(prompt.trailing.size());
+  text_rows_ = DeviceBuffer<bf16>(text.size() * hidden_);
+  rows_to_embeddings(text, text_rows_.data());
+  cuda_check(cudaMemsetAsync(frame_.data(), 0, sizeof(std::int32_t), stream_), "cudaMemsetAsync(frame)");
+  cuda_check(cudaMemsetAsync(random_step_.data(), 0, sizeof(std::uint64_t), stream_), "cudaMemsetAsync(step)");
+  cuda_check(cudaMemsetAsync(seen_.data(), 0, seen_.size(), stream_), "cudaMemsetAsync(seen)");
+
+  int const limit = std::min({sampling.max_new_tokens - 1, options_.max_frames});
+  int frames = 0;
+  std::int32_t first = 0;
+  for (int f = 0; f < limit && prompt_rows_ + f < talker_->max_seq(); ++f) {
+    if (f == 0 || !options_.cuda_graphs || graph_failed_) {
+      frame();  // the first frame runs eagerly: it sizes every workspace before a recording
+    } else {
+      if (graph_ == nullptr) {
+        cudaGraph_t graph = nullptr;
+        cudaError_t e = cudaStreamBeginCapture(stream_, cudaStreamCaptureModeRelaxed);
+        if (e == cudaSuccess) {
+          frame();
+          e = cudaStreamEndCapture(stream_, &graph);
+        }
+        if (e == cudaSuccess) e = cudaGraphInstantiate(&graph_, graph, 0);
+        if (graph != nullptr) (void)cudaGraphDestroy(graph);
+        if (e != cudaSuccess) {
+          (void)cudaGetLastError();
+          graph_ = nullptr, graph_failed_ = true;
+          std::fprintf(stderr, "cute-cpp-tts: no CUDA graph for a frame (%s); running frames eagerly\n",
+                       cudaGetErrorString(e));
+          frame();
+        }
+      }
+      if (graph_ != nullptr) cuda_check(cudaGraphLaunch(graph_, stream_), "cudaGraphLaunch(frame)");
+    }
+    cuda_check(cudaMemcpyAsync(&first, out_.data() + std::int64_t(f) * groups_, sizeof(std::int32_t),
+                               cudaMemcpyDeviceToHost, stream_),
+               "cudaMemcpyAsync(first code)");
+    cuda_check(cudaStreamSynchronize(stream_), "cudaStreamSynchronize(frame)");
+    if (first == config_.talker.codec_eos_token_id) break;
+    frames = f + 1;
+  }
+  std::vector<std::int32_t> flat(static_cast<std::size_t>(frames) * std::size_t(groups_));
+  if (frames > 0)
+    cuda_check(cudaMemcpy(flat.data(), out_.data(), flat.size() * sizeof(std::int32_t), cudaMemcpyDeviceToHost),
+               "cudaMemcpy(codes)");
+  std::vector<std::vector<std::int32_t>> codes(static_cast<std::size_t>(frames));
+  for (int f = 0; f < frames; ++f)
+    codes[std::size_t(f)].assign(flat.begin() + std::ptrdiff_t(f) * groups_, flat.begin() + std::ptrdiff_t(f + 1) * groups_);
+  return codes;
+}
+
+}  // namespace
+
+std::unique_ptr<Qwen3TtsModel> Qwen3TtsModel::load(const std::filesystem::path& folder, TtsOptions options) {
+  return std::make_unique<Model>(folder, options, std::nullopt);
+}
+
+std::unique_ptr<Qwen3TtsModel> Qwen3TtsModel::with_random_weights(const std::filesystem::path& folder,
+                                                                   std::uint64_t seed, TtsOptions options) {
+  return std::make_unique<Model>(folder, options, seed);
+}
+
+}  // namespace cute_cpp::models::qwen3_tts
