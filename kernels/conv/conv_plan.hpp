@@ -12,11 +12,10 @@
 #include <cstddef>
 #include <cstdint>
 
-namespace cute_cpp::kernels {
-
 // ---- rules on the static choices (template arguments = the offending values) ----
-
-namespace diag {
+// In cute_cpp::diag with the library's other rules: a cute_cpp::kernels::diag would hide that namespace
+// from every plan in cute_cpp::kernels included after this header.
+namespace cute_cpp::diag {
 /// Rule conv.plan.tile: the block tile is whole 16 x 16 warp pieces, and a stage of A and of B is
 /// whole rounds of the block's 16-byte cp.async copies (TileM * 4 and TileN * 4 vectors).
 template <int TileM, int TileN, int WarpsM, int WarpsN>
@@ -49,7 +48,9 @@ struct conv_depthwise_kernel_valid {
   static_assert(Kernel >= 1 && Kernel <= 16, "cute-cpp [conv.plan.depthwise-kernel]: the depthwise kernel size must be in 1..16");
   static constexpr bool ok = true;
 };
-}  // namespace diag
+}  // namespace cute_cpp::diag
+
+namespace cute_cpp::kernels {
 
 // ---- plans ----
 

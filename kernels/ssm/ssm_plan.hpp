@@ -12,11 +12,10 @@
 #include <cstdint>
 #include <type_traits>
 
-namespace cute_cpp::kernels {
-
 // ---- rules on the static choices (template arguments = the offending values) ----
-
-namespace diag {
+// In cute_cpp::diag with the library's other rules: a cute_cpp::kernels::diag would hide that namespace
+// from every plan in cute_cpp::kernels included after this header.
+namespace cute_cpp::diag {
 /// Rule ssm.plan.head-dim: the chunk kernels give each of 16 thread columns P/16 head lanes, and
 /// the output kernel's (32, P) and (P, 33) f32 tiles fit its static shared memory up to P = 64.
 template <int HeadDim>
@@ -53,7 +52,9 @@ struct ssm_conv_width_valid {
   static_assert(Width >= 2 && Width <= 8, "cute-cpp [ssm.plan.conv-width]: the conv1d kernel width must be in 2..8");
   static constexpr bool ok = true;
 };
-}  // namespace diag
+}  // namespace cute_cpp::diag
+
+namespace cute_cpp::kernels {
 
 // ---- plans ----
 

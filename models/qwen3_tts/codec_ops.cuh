@@ -4,10 +4,6 @@
 // models/qwen3_tts/codec_ops.cuh: what the weight loader and the decoder's passes share: the
 // transposed-conv plan a rate takes (the plans cute_cpp::conv compiles), the linear layers on the
 // GEMM (plain, and with a bias and a residual source), and the GEMMs' grow-only workspace.
-// NOTE: the GEMM and attention headers come before kernels/conv's: conv_plan.hpp opens
-// cute_cpp::kernels::diag, which would hide cute_cpp::diag from the GEMM's and attention's plans
-// (their non-dependent diag:: names are looked up where they are defined). Include this header
-// before any kernels/conv header.
 #include <cute_cpp/kernels/attention/prefill/fmha.hpp>  // run_attention
 #include <cute_cpp/kernels/gemm/gemm.hpp>               // run_gemm
 #include <cute_cpp/kernels/gemm/plans.hpp>              // plans::Bf16TN, Bf16TNLinear, run_gemm_bf16_tn
