@@ -127,6 +127,9 @@ LOGIT_STD = 4.0        # the final norm's gain is chosen to give logits of about
 COSINE_VS_FP32 = 0.999      # bf16 logits against the fp32 model, every position (or transformers' bf16 minimum)
 RMS_VS_BF16 = 2.5           # our rms logit error against fp32 at most this many times transformers' bf16 one
 COSINE_BATCHED = 0.9999     # one prompt alone against the same prompt in a batch, every position
+OUTLIERS_VS_BF16 = 2        # where bf16 has positions under COSINE_VS_FP32: ours at most this many times as many
+OUTLIER_SLACK = 2           # ... plus this many
+OUTLIER_DEPTH_VS_BF16 = 2   # ... none with more than this many times bf16's worst shortfall from cosine 1
 NEAR_TIE = 0.05             # fp32 logit gap under which two greedy choices are a tie for bf16 ...
 NOISE_TIE = 3.0             # ... or under this many times bf16's own logit noise at that step (the rms of
                             # transformers' bf16 logits minus its fp32 ones there)
@@ -794,7 +797,10 @@ def error_figures(logits, fp32):
 
 def check_logits(report, program, spec, folder, ref):
     """Ours and transformers' bf16 model against fp32: the rms error within RMS_VS_BF16 of bf16's, and
-    the cosine at every position >= COSINE_VS_FP32, or >= bf16's own minimum where that is lower."""
+    the cosine at every position >= COSINE_VS_FP32. Where bf16 itself falls under COSINE_VS_FP32 (a
+    near-tie, or in an MoE a router near-tie sending a token to other experts: discrete events any bf16
+    implementation meets, the worst of which is a coin toss between two of them), cosine_rule's
+    outlier rule instead."""
     prompts = logits_prompts(spec)
     lengths = [len(p) for p in prompts]
     ours = program.logits(folder, prompts, spec.vocab)
@@ -805,10 +811,10 @@ def check_logits(report, program, spec, folder, ref):
     cos_bf16, rms_bf16, err_bf16 = error_figures(bf16, fp32)
     worst = int(np.argmin(cos)) if np.isfinite(cos).all() else int(np.flatnonzero(~np.isfinite(cos))[0])
     min_cos, min_cos_bf16 = float(cos[worst]), float(cos_bf16.min())
-    needed_cos = min(COSINE_VS_FP32, min_cos_bf16)
+    cos_ok, needed_cos, outliers = cosine_rule(cos, cos_bf16)
     ratio = rms / max(rms_bf16, 1e-30)
     finite = bool(np.isfinite(ours).all())
-    ok = finite and ratio <= RMS_VS_BF16 and bool(np.all(cos >= needed_cos))
+    ok = finite and ratio <= RMS_VS_BF16 and cos_ok
     std = float(fp32.std())
     scale = "" if LOGIT_STD / 2 <= std <= 2 * LOGIT_STD else f" (NOT the ~{LOGIT_STD:g} the checkpoint was built for)"
     shape = "+".join(map(str, lengths))
@@ -816,12 +822,32 @@ def check_logits(report, program, spec, folder, ref):
                  f"{shape} tokens in one batch against fp32 transformers, beside transformers bf16: "
                  f"rms error ours {rms:.4g}, bf16 {rms_bf16:.4g}, ours / bf16 {ratio:.2f} (needs <= {RMS_VS_BF16}); "
                  f"min cosine ours {min_cos:.6f} ({where_in_batch(worst, lengths)}), bf16 {min_cos_bf16:.6f} "
-                 f"(needs >= {needed_cos:.6f}); max |error| ours {err:.4g}, bf16 {err_bf16:.4g}; "
+                 f"(needs >= {needed_cos:.6f}){outliers}; max |error| ours {err:.4g}, bf16 {err_bf16:.4g}; "
                  f"logit std {std:.2f}{scale}{'' if finite else '; NON-FINITE values'}")
     report.records.append({"kernel": "qwen3 logits vs transformers fp32", "shape": f"{spec.label} {shape}",
                            "dtype": "bf16", "ours": min_cos if math.isfinite(min_cos) else 0.0,
                            "reference": "transformers fp32", "reference_value": 1.0, "unit": "min cosine",
                            "ratio": min_cos if math.isfinite(min_cos) else 0.0, "microseconds": 0.0})
+
+
+def cosine_rule(cos, cos_bf16):
+    """(pass, the minimum needed, a note). Every position >= COSINE_VS_FP32 while transformers' bf16 stays
+    there. Where bf16 has positions under it (outliers), ours may too, as many as OUTLIERS_VS_BF16 times
+    bf16's count plus OUTLIER_SLACK, none deeper than OUTLIER_DEPTH_VS_BF16 times bf16's worst shortfall
+    (1 - its minimum cosine): the worst of such discrete events is a coin toss between two bf16
+    implementations, so ours' minimum against bf16's alone would fail about half the runs of a correct
+    decoder."""
+    min_bf16 = float(cos_bf16.min())
+    if not np.isfinite(cos).all():
+        return False, COSINE_VS_FP32, ""
+    if min_bf16 >= COSINE_VS_FP32:
+        return bool(np.all(cos >= COSINE_VS_FP32)), COSINE_VS_FP32, ""
+    ours_n, bf16_n = int(np.sum(cos < COSINE_VS_FP32)), int(np.sum(cos_bf16 < COSINE_VS_FP32))
+    allowed_n = OUTLIERS_VS_BF16 * bf16_n + OUTLIER_SLACK
+    needed = 1.0 - OUTLIER_DEPTH_VS_BF16 * (1.0 - min_bf16)
+    ok = ours_n <= allowed_n and float(cos.min()) >= needed
+    return ok, needed, (f"; positions under {COSINE_VS_FP32}: ours {ours_n}, bf16 {bf16_n} "
+                        f"(needs <= {allowed_n})")
 
 
 def check_logits_batched(report, program, spec, folder):
