@@ -14,6 +14,7 @@
 //   MLP        delta = down(relu(up h)^2).
 #include "models/nemotron/model_impl.hpp"
 
+#include "models/common/linear.cuh"           // linear_tn
 #include "models/nemotron/layer_kernels.cuh"  // relu2_in_place
 
 #include <cute_cpp/host/error.hpp>
@@ -32,14 +33,7 @@ namespace cute_cpp::models::nemotron_detail {
 namespace kn = cute_cpp::kernels;
 
 void Model::linear(bf16 const* in, bf16 const* weight, bf16* out, std::int64_t m, std::int64_t n, std::int64_t k) {
-  kn::GemmArguments<kn::plans::Bf16TN> a;
-  a.a = in, a.lda = k;
-  a.b = weight, a.ldb = k;
-  a.c = out, a.ldc = n;
-  a.m = m, a.n = n, a.k = k;
-  a.workspace_bytes = kn::gemm_bf16_tn_workspace_bytes(a);
-  a.workspace = gemm_workspace_.ensure(a.workspace_bytes, stream_);
-  kn::run_gemm_bf16_tn(a, stream_);
+  linear_tn(in, weight, out, m, n, k, gemm_workspace_, stream_);
 }
 
 void Model::mamba(Batch const& batch, NemotronLayerWeights const& w, int index) {

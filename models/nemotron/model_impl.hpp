@@ -4,6 +4,7 @@
 // units: model_sm90.cu (set-up, the batches' host tables, prefill / extend / decode, the CUDA
 // graphs, the pass over the layers) and mixers_sm90.cu (each layer kind's mixer on the kernels).
 // Private to models/nemotron.
+#include "models/common/device_workspace.hpp"  // GrowingWorkspace
 #include "models/common/kv_pages.hpp"
 #include "models/nemotron/device_weights.hpp"
 #include "models/nemotron/model.hpp"
@@ -22,13 +23,7 @@ namespace cute_cpp::models::nemotron_detail {
 using bf16 = __nv_bfloat16;
 using host::DeviceBuffer;
 
-/// A device buffer that only grows, zeroed when it does, on the model's stream; counts its moves
-/// (recorded graphs hold the old address).
-struct Workspace {
-  DeviceBuffer<std::byte> buffer;
-  int* moves = nullptr;
-  void* ensure(std::size_t bytes, cudaStream_t stream);
-};
+using Workspace = GrowingWorkspace;  // models/common/device_workspace.hpp
 
 /// What one forward pass runs over: `tokens` rows of the activations.
 struct Batch {

@@ -24,15 +24,6 @@ namespace nemotron_detail {
 namespace kn = cute_cpp::kernels;
 using host::cuda_check;
 
-void* Workspace::ensure(std::size_t bytes, cudaStream_t stream) {
-  if (bytes > buffer.size()) {
-    buffer = DeviceBuffer<std::byte>(bytes);
-    if (moves != nullptr) ++*moves;
-    cuda_check(cudaMemsetAsync(buffer.data(), 0, bytes, stream), "cudaMemsetAsync(workspace)");
-  }
-  return bytes == 0 ? nullptr : buffer.data();
-}
-
 namespace {
 
 template <class T>

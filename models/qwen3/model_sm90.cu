@@ -19,6 +19,7 @@
 #include <cute_cpp/kernels/gemm/plans.hpp>
 #include <cute_cpp/kernels/moe/moe.cuh>
 #include <cute_cpp/kernels/rows/rmsnorm.cuh>
+#include "models/common/device_workspace.hpp"  // GrowingWorkspace
 #include "models/common/error.hpp"
 #include "models/common/rope.hpp"
 #include "models/common/kv_pages.hpp"
@@ -64,21 +65,7 @@ constexpr const char* kRuleOptions =
 /// rate, where the fused SwiGLU GEMM's 128-row tiles would leave most CTAs idle.
 constexpr std::int64_t kSkinnyRows = 64;
 
-/// A device buffer that only grows; zeroed when it does (the GEMM's split-K workspace must start
-/// zeroed), on the model's stream: a plain cudaMemset runs on the legacy stream, which does not
-/// order itself with a non-blocking one.
-struct Workspace {
-  DeviceBuffer<std::byte> buffer;
-  int* moves = nullptr;  ///< counts reallocations (recorded graphs hold the old address)
-  void* ensure(std::size_t bytes, cudaStream_t stream) {
-    if (bytes > buffer.size()) {
-      buffer = DeviceBuffer<std::byte>(bytes);
-      if (moves != nullptr) ++*moves;
-      cuda_check(cudaMemsetAsync(buffer.data(), 0, bytes, stream), "cudaMemsetAsync(workspace)");
-    }
-    return bytes == 0 ? nullptr : buffer.data();
-  }
-};
+using Workspace = GrowingWorkspace;  // models/common/device_workspace.hpp
 
 template <class T>
 void upload_async(DeviceBuffer<T>& d, const std::vector<T>& h, cudaStream_t stream) {

@@ -13,6 +13,8 @@
 #include <cute_cpp/host/error.hpp>         // cuda_check
 #include <cute_cpp/kernels/conv/conv.cuh>  // ConvTransposeS*, run_causal_conv_transpose1d
 
+#include "models/common/linear.cuh"  // GrowingWorkspace, linear_tn
+
 #include <cuda_bf16.h>
 
 #include <cstddef>
@@ -40,41 +42,12 @@ void with_transpose_plan(std::int64_t stride, std::int64_t kernel, F&& f) {
                               " (compiled: (2, 2), (8, 16), (5, 10), (4, 8), (3, 6))");
 }
 
-// ---- the GEMMs' workspace ----
+// ---- the GEMMs' workspace and plain linears: models/common's ----
 
-/// Split-K's and stream-K's workspace: grown when a GEMM needs more, zeroed once when allocated (the
-/// kernels leave it zeroed), used by one GEMM at a time on one stream.
-class GemmWorkspace {
- public:
-  void* ensure(std::size_t bytes, cudaStream_t stream) {
-    if (bytes > buffer_.size()) {
-      host::cuda_check(cudaStreamSynchronize(stream), "cudaStreamSynchronize(workspace)");  // the old one may be in use
-      buffer_ = host::DeviceBuffer<std::byte>(bytes);
-      host::cuda_check(cudaMemsetAsync(buffer_.data(), 0, bytes, stream), "cudaMemsetAsync(workspace)");
-    }
-    return bytes == 0 ? nullptr : buffer_.data();
-  }
-
- private:
-  host::DeviceBuffer<std::byte> buffer_;
-};
+using GemmWorkspace = GrowingWorkspace;
+using cute_cpp::models::linear_tn;
 
 // ---- linear layers ----
-
-/// out (m, n) = in (m, k) W^T for an nn.Linear weight W (n, k), bf16.
-inline void linear(__nv_bfloat16 const* in, __nv_bfloat16 const* weight, __nv_bfloat16* out, std::int64_t m,
-                   std::int64_t n, std::int64_t k, GemmWorkspace& workspace, cudaStream_t stream) {
-  namespace kn = cute_cpp::kernels;
-  if (m == 0) return;
-  kn::GemmArguments<kn::plans::Bf16TN> a;
-  a.a = in, a.lda = k;
-  a.b = weight, a.ldb = k;
-  a.c = out, a.ldc = n;
-  a.m = m, a.n = n, a.k = k;
-  a.workspace_bytes = kn::gemm_bf16_tn_workspace_bytes(a);
-  a.workspace = workspace.ensure(a.workspace_bytes, stream);
-  kn::run_gemm_bf16_tn(a, stream);
-}
 
 /// out = in W^T + bias (f32, one a column, or null) + source (m, n) (or null): the layers with a
 /// bias, and those whose residual add the GEMM's epilogue does. @pre out apart from in, W, source.

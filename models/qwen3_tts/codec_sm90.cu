@@ -167,7 +167,7 @@ void CodecDecoder::Impl::transformer(int batch, std::int64_t frames) {
   for (DeviceLayer const& l : w.layers) {
     kn::rmsnorm<bf16>(h.data(), nullptr, l.input_norm.data(), normed.data(), nullptr, std::size_t(rows),
                       std::size_t(hidden), eps, stream);
-    linear(normed.data(), l.qkv.data(), qkv.data(), rows, width, hidden, workspace, stream);
+    linear_tn(normed.data(), l.qkv.data(), qkv.data(), rows, width, hidden, workspace, stream);
     rope(qkv.data(), w.inv_freq.data(), rows, int(frames), int(c.num_attention_heads + c.num_key_value_heads),
          int(c.head_dim), width, stream);
     attention(batch, frames);

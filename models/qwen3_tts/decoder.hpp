@@ -13,19 +13,12 @@
 #include <cuda_runtime_api.h>
 
 #include "models/common/checkpoint.hpp"   // Qwen3Config
+#include "models/common/device_workspace.hpp"  // GrowingWorkspace
 #include "models/qwen3/device_weights.hpp"  // LayerWeights, DeviceBuffer, bf16
 
 namespace cute_cpp::models::qwen3_tts {
 
-/// A device buffer that only grows, zeroed when it does (the GEMM's split-K workspace starts zeroed).
-struct GrowingWorkspace {
-  DeviceBuffer<std::byte> buffer;
-  void* ensure(std::size_t bytes, cudaStream_t stream);
-};
-
-/// out = in W^T (bf16, row-major: in [m, k], W [n, k], out [m, n]) through kernels/gemm.
-void linear_tn(bf16 const* in, bf16 const* weight, bf16* out, std::int64_t m, std::int64_t n, std::int64_t k,
-            GrowingWorkspace& workspace, cudaStream_t stream);
+using cute_cpp::models::GrowingWorkspace;  // models/common/device_workspace.hpp
 
 /// out[r] = table[ids[r]] for `count` rows of `width` (models/qwen3/layer_kernels.cuh's gather_rows; an
 /// id outside [0, table_rows) gives a row of zeros).

@@ -21,6 +21,7 @@
 #include <string>
 
 #include "models/common/error.hpp"
+#include "models/common/linear.cuh"  // linear_tn
 #include "models/common/rope.hpp"
 #include "models/qwen3/layer_kernels.cuh"
 
@@ -38,25 +39,6 @@ constexpr char kRuleInput[] = "cute-cpp [tts.input]: a pass must fit the decoder
 constexpr int kSkinnyRows = 64;
 }  // namespace
 
-void* GrowingWorkspace::ensure(std::size_t bytes, cudaStream_t stream) {
-  if (bytes > buffer.size()) {
-    buffer = DeviceBuffer<std::byte>(bytes);
-    cuda_check(cudaMemsetAsync(buffer.data(), 0, bytes, stream), "cudaMemsetAsync(workspace)");
-  }
-  return bytes == 0 ? nullptr : buffer.data();
-}
-
-void linear_tn(bf16 const* in, bf16 const* weight, bf16* out, std::int64_t m, std::int64_t n, std::int64_t k,
-            GrowingWorkspace& workspace, cudaStream_t stream) {
-  kn::GemmArguments<kn::plans::Bf16TN> a;
-  a.a = in, a.lda = k;
-  a.b = weight, a.ldb = k;
-  a.c = out, a.ldc = n;
-  a.m = m, a.n = n, a.k = k;
-  a.workspace_bytes = kn::gemm_bf16_tn_workspace_bytes(a);
-  a.workspace = workspace.ensure(a.workspace_bytes, stream);
-  kn::run_gemm_bf16_tn(a, stream);
-}
 
 void gather(bf16 const* table, std::int64_t table_rows, std::int32_t const* ids, bf16* out, std::int64_t count,
             int width, cudaStream_t stream) {

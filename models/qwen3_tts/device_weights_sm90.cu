@@ -108,7 +108,7 @@ DeviceBuffer<bf16> codebook_tables(const Checkpoint& ck, const CodecWeightManife
       for (std::int64_t j = 0; j < entry; ++j) e[std::size_t(i * entry + j)] *= inv;
     }
     DeviceBuffer<bf16> const embedding = to_device_bf16(e);
-    linear(embedding.data(), q == 0 ? first.data() : rest.data(), tables.data() + q * size * dim, size, dim, entry,
+    linear_tn(embedding.data(), q == 0 ? first.data() : rest.data(), tables.data() + q * size * dim, size, dim, entry,
            workspace, nullptr);
     cuda_check(cudaDeviceSynchronize(), "cudaDeviceSynchronize(codebook table)");  // embedding is freed next
   }

@@ -23,6 +23,7 @@
 #include <string>
 
 #include "models/common/error.hpp"
+#include "models/common/linear.cuh"  // linear_tn
 #include "models/qwen3/sampling.hpp"
 #include "models/qwen3_tts/decoder.hpp"
 #include "models/qwen3_tts/tts_device_weights.hpp"
