@@ -102,6 +102,9 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "common"))
+import check_report  # noqa: E402 -- the models' shared check report
+
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 
@@ -293,20 +296,7 @@ def random_ids(rng, vocab, n):
 
 # ---- report ----
 
-class Report:
-    def __init__(self):
-        self.passed, self.failed, self.records = [], [], []
-
-    def check(self, name, ok, figures):
-        print(f"check {name}: {'pass' if ok else 'FAIL'} ({figures})", flush=True)
-        (self.passed if ok else self.failed).append(name)
-
-    def guarded(self, name, fn, *args):
-        """Runs one check function; an exception is that check's failure, not the end of the run."""
-        try:
-            fn(self, *args)
-        except Exception as e:  # noqa: BLE001 -- any error is reported as the check's failure
-            self.check(name, False, f"{type(e).__name__}: {e}")
+Report = check_report.Report  # models/common/check_report.py (check_nemotron.py takes it from here)
 
 
 # ---- the program under test ----

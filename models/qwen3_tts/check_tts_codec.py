@@ -44,6 +44,9 @@ import sys
 import tempfile
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "common"))
+import check_report  # noqa: E402 -- the models' shared check report
+
 try:
     import numpy as np
     import torch
@@ -83,19 +86,7 @@ SNAKE_LOG_BETA = math.log(4.0)
 TIMEOUT_S = 300
 
 
-class Report:
-    def __init__(self):
-        self.passed, self.failed, self.records = [], [], []
-
-    def check(self, name, ok, figures):
-        print(f"check {name}: {'pass' if ok else 'FAIL'} ({figures})", flush=True)
-        (self.passed if ok else self.failed).append(name)
-
-    def guarded(self, name, fn, *args):
-        try:
-            fn(self, *args)
-        except Exception as e:  # noqa: BLE001 -- any error is that check's failure
-            self.check(name, False, f"{type(e).__name__}: {e}")
+Report = check_report.Report  # models/common/check_report.py
 
 
 # ---- the random checkpoint ----
