@@ -15,7 +15,7 @@ import argparse
 import json
 import sys
 
-LOWER_IS_BETTER = {"ms", "s", "us", "us/call (host)"}
+LOWER_IS_BETTER = {"ms", "s", "us", "us/call (host)", "RTF"}  # RTF: wall seconds per second of audio
 DEFAULT_NOISE = 0.05   # relative; where no measured noise is known for a group
 NOISE_MARGIN = 1.5     # a measured group's noise: this times the largest change seen between two runs
 NOISE_FLOOR = 0.01

@@ -10,6 +10,7 @@
 // Host-facing: no kernel is declared here.
 #include <cstdint>     // std::int32_t, std::uint64_t
 #include <filesystem>  // std::filesystem::path
+#include <functional>  // std::function
 #include <memory>      // std::unique_ptr
 #include <span>        // std::span
 #include <vector>      // std::vector
@@ -25,6 +26,11 @@ struct TtsOptions {
   int max_frames = 4096;  ///< frames generated at most (and the talker's cache beyond the prompt)
   bool cuda_graphs = true;  ///< frames replay a CUDA graph; false: the same launches, eagerly
 };
+
+/// Called with each frame's codes [num_code_groups] as soon as the host has them (frame 0 first);
+/// returning false ends the generation after that frame (a streaming consumer, or a benchmark of the
+/// first packet).
+using FrameSink = std::function<bool(int frame, std::span<const std::int32_t> codes)>;
 
 /// The talker's teacher-forced pass over a prompt.
 struct TalkerLogits {
@@ -56,8 +62,14 @@ class Qwen3TtsModel {
   /// The frames' codes for the prompt, [frames][num_code_groups], until the talker draws eos or
   /// max_new_tokens - 1 frames (the reference completes no frame for its last drawn code).
   /// @pre the prompt fits max_prompt, max_new_tokens >= 1 [tts.input].
+  [[nodiscard]] std::vector<std::vector<std::int32_t>> generate(const TtsPrompt& prompt, const TtsSampling& sampling) {
+    return generate(prompt, sampling, FrameSink{});
+  }
+  /// generate, handing each frame to `on_frame` (when set) as it is drawn; the frames returned are those
+  /// handed over.
   [[nodiscard]] virtual std::vector<std::vector<std::int32_t>> generate(const TtsPrompt& prompt,
-                                                                        const TtsSampling& sampling) = 0;
+                                                                        const TtsSampling& sampling,
+                                                                        const FrameSink& on_frame) = 0;
 };
 
 }  // namespace cute_cpp::models::qwen3_tts

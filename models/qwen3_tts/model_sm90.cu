@@ -19,6 +19,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <limits>
 #include <optional>
 #include <string>
 
@@ -65,7 +66,9 @@ class Model final : public Qwen3TtsModel {
   const Qwen3TtsConfig& config() const noexcept override { return config_; }
   TalkerLogits talker_logits(const TtsPrompt& prompt) override;
   std::vector<float> predictor_logits(std::span<const std::int32_t> codes) override;
-  std::vector<std::vector<std::int32_t>> generate(const TtsPrompt& prompt, const TtsSampling& sampling) override;
+  using Qwen3TtsModel::generate;
+  std::vector<std::vector<std::int32_t>> generate(const TtsPrompt& prompt, const TtsSampling& sampling,
+                                                  const FrameSink& on_frame) override;
 
  private:
   /// rows' embeddings into out [rows, talker hidden]: the text part where text >= 0, the codec part
@@ -264,6 +267,7 @@ void Model::frame() {
   rules.eos = int(config_.talker.codec_eos_token_id);
   rules.suppress_from = vocab_ - 1024;
   rules.repetition_penalty = sampling_.repetition_penalty;
+  if (sampling_.suppress_eos) rules.min_frames = std::numeric_limits<int>::max();
   talker_scores(talker_logits_.data(), scores_.data(), seen_.data(), frame_.data(), rules, !sampling_.do_sample,
                 codes_.data(), stream_);
   if (sampling_.do_sample) {
@@ -295,7 +299,8 @@ void Model::frame() {
   talker_head(0);
 }
 
-std::vector<std::vector<std::int32_t>> Model::generate(const TtsPrompt& prompt, const TtsSampling& sampling) {
+std::vector<std::vector<std::int32_t>> Model::generate(const TtsPrompt& prompt, const TtsSampling& sampling,
+                                                       const FrameSink& on_frame) {
   if (sampling.max_new_tokens < 1)
     throw LoadError(kRuleInput, "max_new_tokens is " + std::to_string(sampling.max_new_tokens) + "; at least 1");
   // NOTE: a recorded frame holds the sampling settings; new ones record it again.
@@ -315,7 +320,9 @@ std::vector<std::vector<std::int32_t>> Model::generate(const TtsPrompt& prompt, 
 
   int const limit = std::min({sampling.max_new_tokens - 1, options_.max_frames});
   int frames = 0;
-  std::int32_t first = 0;
+  // NOTE: the host reads the frame's 16 codes (64 bytes), not only code 0, so that on_frame gets them
+  // with no second copy.
+  std::vector<std::int32_t> codes(std::size_t(groups_), 0);
   for (int f = 0; f < limit && prompt_rows_ + f < talker_->max_seq(); ++f) {
     if (f == 0 || !options_.cuda_graphs || graph_failed_) {
       frame();  // the first frame runs eagerly: it sizes every workspace before a recording
@@ -339,21 +346,22 @@ std::vector<std::vector<std::int32_t>> Model::generate(const TtsPrompt& prompt, 
       }
       if (graph_ != nullptr) cuda_check(cudaGraphLaunch(graph_, stream_), "cudaGraphLaunch(frame)");
     }
-    cuda_check(cudaMemcpyAsync(&first, out_.data() + std::int64_t(f) * groups_, sizeof(std::int32_t),
-                               cudaMemcpyDeviceToHost, stream_),
-               "cudaMemcpyAsync(first code)");
+    cuda_check(cudaMemcpyAsync(codes.data(), out_.data() + std::int64_t(f) * groups_,
+                               codes.size() * sizeof(std::int32_t), cudaMemcpyDeviceToHost, stream_),
+               "cudaMemcpyAsync(frame codes)");
     cuda_check(cudaStreamSynchronize(stream_), "cudaStreamSynchronize(frame)");
-    if (first == config_.talker.codec_eos_token_id) break;
+    if (codes[0] == config_.talker.codec_eos_token_id) break;
     frames = f + 1;
+    if (on_frame && !on_frame(f, codes)) break;
   }
   std::vector<std::int32_t> flat(static_cast<std::size_t>(frames) * std::size_t(groups_));
   if (frames > 0)
     cuda_check(cudaMemcpy(flat.data(), out_.data(), flat.size() * sizeof(std::int32_t), cudaMemcpyDeviceToHost),
                "cudaMemcpy(codes)");
-  std::vector<std::vector<std::int32_t>> codes(static_cast<std::size_t>(frames));
+  std::vector<std::vector<std::int32_t>> result(static_cast<std::size_t>(frames));
   for (int f = 0; f < frames; ++f)
-    codes[std::size_t(f)].assign(flat.begin() + std::ptrdiff_t(f) * groups_, flat.begin() + std::ptrdiff_t(f + 1) * groups_);
-  return codes;
+    result[std::size_t(f)].assign(flat.begin() + std::ptrdiff_t(f) * groups_, flat.begin() + std::ptrdiff_t(f + 1) * groups_);
+  return result;
 }
 
 }  // namespace

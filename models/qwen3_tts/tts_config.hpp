@@ -78,6 +78,9 @@ struct TtsSampling {
   float subtalker_temperature = 0.9f;
   int max_new_tokens = 2048;  ///< first codes drawn at most (the last one's frame is not completed)
   std::uint64_t seed = 0;     ///< the device sampler's stream (models/qwen3/sampling.hpp)
+  /// Benchmarks only (cute-cpp-tts bench): eos is never drawn, so that random weights give exactly
+  /// max_new_tokens - 1 frames. Not a reference option.
+  bool suppress_eos = false;
 };
 
 /// The reference's defaults overridden by `folder`/generation_config.json where it exists and has

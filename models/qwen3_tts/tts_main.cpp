@@ -5,6 +5,7 @@
 //                      [--out FILE] [prompt options]
 //   cute-cpp-tts synthesize --model DIR --text TEXT --out speech.wav [prompt options]
 //   cute-cpp-tts prompt --model DIR (--text TEXT | --ids "...") [prompt options]
+//   cute-cpp-tts bench --model DIR [--random-weights SEED] [--frames N] [--batch B] [--json FILE] (tts_bench.cpp)
 // prompt options: --speaker NAME, --language NAME (default auto), --instruct TEXT (with --text) or
 // --instruct-ids "..." (with --ids), --streaming. prompt prints the talker's input rows as JSON
 // ({"rows": [[text id, codec id], ...], "trailing": [...], "pad": id}; -1: no part), no GPU needed.
@@ -28,13 +29,13 @@
 #include "models/qwen3_tts/model.hpp"
 #include "models/qwen3_tts/prompt.hpp"
 #include "models/qwen3_tts/synthesize.hpp"
+#include "models/qwen3_tts/tts_cli.hpp"
 
 namespace {
 
 using namespace cute_cpp::models;
 using namespace cute_cpp::models::qwen3_tts;
 
-constexpr const char* kRuleUsage = "cute-cpp [tts.usage]: the command line of cute-cpp-tts (see its --help)";
 constexpr const char* kUsage =
     "usage: cute-cpp-tts logits --model DIR (--text TEXT | --ids \"1,2,...\") --codes \"c0,...,c15\" --out FILE\n"
     "                           [prompt options] [--random-weights SEED]\n"
@@ -42,12 +43,18 @@ constexpr const char* kUsage =
     "                          [--max-new-tokens N] [--out FILE] [--eager] [prompt options] [--random-weights SEED]\n"
     "       cute-cpp-tts synthesize --model DIR --text TEXT --out speech.wav [prompt options]\n"
     "       cute-cpp-tts prompt --model DIR (--text TEXT | --ids \"1,2,...\") [prompt options]\n"
+    "       cute-cpp-tts bench --model DIR [--random-weights SEED] [--text TEXT | --ids \"...\"] [--frames 125]\n"
+    "                          [--batch 8] [--runs 5] [--stream-chunk 1] [--left-context 25] [--greedy]\n"
+    "                          [--json FILE] [prompt options]\n"
     "prompt options: --speaker NAME  --language NAME (auto)  --instruct TEXT (or --instruct-ids \"...\")  --streaming\n"
     "--ids: the tokenized \"<|im_start|>assistant\\n{text}<|im_end|>\\n<|im_start|>assistant\\n\" (no tokenizer.json needed)\n"
     "--greedy: the argmax of each code after the same logit processors (else the sampling of\n"
     "          generation_config.json, or the reference's defaults: top-k 50, temperature 0.9,\n"
     "          repetition penalty 1.05; the code predictor: top-k 50, temperature 0.9)\n"
-    "--random-weights SEED: DIR needs config.json alone; weights filled on the device from SEED (smoke runs)\n";
+    "--random-weights SEED: DIR needs config.json alone; weights filled on the device from SEED (smoke runs)\n"
+    "bench: time to the first 80 ms packet, real-time factor at batch 1, --batch syntheses back to back; eos is\n"
+    "       suppressed so that each synthesis has exactly --frames frames; --text defaults to a 20-word sentence\n"
+    "       (needs DIR's tokenizer files); DIR/speech_tokenizer/config.json (random weights) or its checkpoint\n";
 
 std::vector<std::int32_t> id_list(const CliArgs& a, const std::string& key) {
   auto const lists = parse_id_lists(a.get(key), a);
@@ -55,8 +62,9 @@ std::vector<std::int32_t> id_list(const CliArgs& a, const std::string& key) {
   return lists[0];
 }
 
-/// The prompt from --text (tokenized with DIR/tokenizer.json) or --ids, and the prompt options.
-TtsPrompt prompt_of(const CliArgs& a, const Qwen3TtsConfig& config) {
+}  // namespace
+
+TtsPrompt cute_cpp::models::qwen3_tts::cli_prompt(const CliArgs& a, const Qwen3TtsConfig& config) {
   std::filesystem::path const folder = a.get("model");
   PromptRequest r;
   (void)a.get("model");
@@ -76,6 +84,8 @@ TtsPrompt prompt_of(const CliArgs& a, const Qwen3TtsConfig& config) {
   r.non_streaming = !a.has("streaming");
   return build_prompt(config, r);
 }
+
+namespace {
 
 std::unique_ptr<Qwen3TtsModel> model_of(const CliArgs& a) {
   TtsOptions o;
@@ -98,7 +108,7 @@ void write_floats(const std::string& path, const std::vector<float>& a, const st
 int run_logits(const CliArgs& a) {
   std::string const out = a.get("out");
   std::vector<std::int32_t> const codes = id_list(a, "codes");
-  TtsPrompt const prompt = prompt_of(a, read_qwen3_tts_config(a.get("model")));
+  TtsPrompt const prompt = cli_prompt(a, read_qwen3_tts_config(a.get("model")));
   auto model = model_of(a);
   TalkerLogits const talker = model->talker_logits(prompt);
   std::vector<float> const predictor = model->predictor_logits(codes);
@@ -122,7 +132,7 @@ TtsSampling sampling_of(const CliArgs& a) {
 }
 
 int run_codes(const CliArgs& a) {
-  TtsPrompt const prompt = prompt_of(a, read_qwen3_tts_config(a.get("model")));
+  TtsPrompt const prompt = cli_prompt(a, read_qwen3_tts_config(a.get("model")));
   TtsSampling const sampling = sampling_of(a);
   auto model = model_of(a);
   auto const start = std::chrono::steady_clock::now();
@@ -150,7 +160,7 @@ int run_codes(const CliArgs& a) {
 }
 
 int run_prompt(const CliArgs& a) {
-  TtsPrompt const p = prompt_of(a, read_qwen3_tts_config(a.get("model")));
+  TtsPrompt const p = cli_prompt(a, read_qwen3_tts_config(a.get("model")));
   std::string out = "{\"rows\": [";
   for (std::size_t i = 0; i < p.rows.size(); ++i)
     out += (i ? ", [" : "[") + std::to_string(p.rows[i].text) + ", " + std::to_string(p.rows[i].codec) + "]";
@@ -165,7 +175,7 @@ int run_synthesize(const CliArgs& a) {
   require_codec_decoder();
   std::string const out = a.get("out");
   if (a.has("random-weights")) throw LoadError(kRuleUsage, "synthesize takes a checkpoint, not --random-weights");
-  TtsPrompt const prompt = prompt_of(a, read_qwen3_tts_config(a.get("model")));
+  TtsPrompt const prompt = cli_prompt(a, read_qwen3_tts_config(a.get("model")));
   TtsSampling const sampling = sampling_of(a);
   auto model = model_of(a);
   auto const frames = model->generate(prompt, sampling);
@@ -188,6 +198,7 @@ int main(int argc, char** argv) {
     if (a.command == "codes") return run_codes(a);
     if (a.command == "synthesize") return run_synthesize(a);
     if (a.command == "prompt") return run_prompt(a);
+    if (a.command == "bench") return run_bench(a);
     throw LoadError(kRuleUsage, "unknown command " + in_quotes(a.command) + "\n" + kUsage);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "%s\n", e.what());

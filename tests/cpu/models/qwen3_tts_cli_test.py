@@ -33,13 +33,25 @@ CONFIG = {
 }
 
 
-def folder(root, name, edit=None):
+# bench's speech tokenizer (speech_tokenizer/config.json): a decoder config its parser accepts, with the
+# talker's 4 code groups of 128 codes (or, with mismatch, 3 groups).
+DECODER = {"codebook_size": 128, "codebook_dim": 16, "num_quantizers": 4, "latent_dim": 16, "hidden_size": 16,
+           "num_hidden_layers": 1, "num_attention_heads": 1, "num_key_value_heads": 1, "head_dim": 64,
+           "intermediate_size": 24, "sliding_window": 4, "upsampling_ratios": [2], "upsample_rates": [3, 4],
+           "decoder_dim": 32}
+
+
+def folder(root, name, edit=None, speech_tokenizer=None):
     path = root / name
     path.mkdir()
     config = copy.deepcopy(CONFIG)
     if edit:
         edit(config)
     (path / "config.json").write_text(json.dumps(config))
+    if speech_tokenizer is not None:
+        (path / "speech_tokenizer").mkdir()
+        (path / "speech_tokenizer/config.json").write_text(json.dumps(
+            {"model_type": "qwen3_tts_tokenizer_12hz", "decoder_config": dict(DECODER, **speech_tokenizer)}))
     return str(path)
 
 
@@ -49,6 +61,8 @@ def main():
     tts = folder(root, "tts")
     qwen3 = folder(root, "qwen3", lambda c: c.update(model_type="qwen3"))
     sections = folder(root, "sections", lambda c: c["talker_config"]["rope_scaling"].update(mrope_section=[12, 10, 9]))
+    speech = folder(root, "speech", speech_tokenizer={})
+    mismatch = folder(root, "mismatch", speech_tokenizer={"num_quantizers": 3})
     ids = ["--ids", "900,5,6,7,901,6,900,5,6"]  # role (3), one text id, the closing turn and the next header (5)
     cases = [
         # (arguments, rule expected on stderr's first line, text expected in it)
@@ -66,6 +80,21 @@ def main():
         (["codes", "--model", qwen3, *ids], "config.model-type", 'expected "qwen3_tts"'),
         (["codes", "--model", sections, *ids], "config.value", "adds up to 31, expected head_dim / 2 = 32"),
         (["logits", "--model", tts, *ids, "--out", str(root / "x.bin")], "tts.usage", "--codes is required"),
+        # bench: its options, then the two configs and the prompt, all before the weights go to the device.
+        (["bench", *ids], "tts.usage", "--model is required"),
+        (["bench", "--model", speech, *ids, "--frames", "0"], "tts.usage", "--frames 1 to 4096"),
+        (["bench", "--model", speech, *ids, "--frames", "4097"], "tts.usage", "--frames 1 to 4096"),
+        (["bench", "--model", speech, *ids, "--batch", "0"], "tts.usage", "--batch 1 to 64"),
+        (["bench", "--model", speech, *ids, "--runs", "0"], "tts.usage", "--runs and --stream-chunk at least 1"),
+        (["bench", "--model", speech, *ids, "--stream-chunk", "0"], "tts.usage", "--stream-chunk at least 1"),
+        (["bench", "--model", speech, *ids, "--left-context", "-1"], "tts.usage", "--left-context at least 0"),
+        (["bench", "--model", speech, *ids, "--frames", "ten"], "tts.usage", "--frames"),
+        (["bench", "--model", speech, *ids, "--random-weights", "-1"], "tts.usage", "--random-weights takes a seed"),
+        (["bench", "--model", tts, *ids], "json.file", "speech_tokenizer"),
+        (["bench", "--model", mismatch, *ids], "tts.codec-match", "the talker has 4 groups of 128 codes; the speech "
+         "tokenizer 3 of 128"),
+        (["bench", "--model", speech], "tokenizer.files", ""),  # the default sentence needs DIR's tokenizer
+        (["bench", "--model", speech, *ids, "--speaker", "bob"], "tts.speaker", 'speaker "bob"'),
     ]
     failed = 0
     # prompt needs no GPU: the rows of the --ids text with speaker ann, language auto, non-streaming.
