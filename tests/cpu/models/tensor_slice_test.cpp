@@ -105,3 +105,16 @@ TEST_F(TensorSliceTest, RefusesSlicesOutsideTheTensor) {
 }
 
 }  // namespace
+
+TEST_F(TensorSliceTest, ReportsAFileThatChangedAfterItWasMapped) {
+  // read_slice reads the file again by its path: a file cut short or removed since open() is a
+  // tensor.read error, not a short buffer.
+  auto const f = cm::SafetensorsFile::open(dir_ / "model.safetensors");
+  cm::TensorInfo const& b = f.at("b");
+  std::vector<std::byte> out(cm::slice_bytes(cm::whole_slice(b.shape), b.dtype));
+  std::filesystem::resize_file(dir_ / "model.safetensors", f.data_offset() + b.begin + 10);
+  expect_load_error([&] { cm::read_slice(f, b, cm::whole_slice(b.shape), out); }, "[tensor.read]",
+                    "model.safetensors: tensor \"b\": reading 240 bytes at file offset");
+  std::filesystem::remove(dir_ / "model.safetensors");
+  expect_load_error([&] { cm::read_slice(f, b, cm::whole_slice(b.shape), out); }, "[tensor.read]", "cannot open");
+}
