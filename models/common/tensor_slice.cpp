@@ -86,8 +86,8 @@ std::uint64_t slice_bytes(const TensorSlice& slice, Dtype dtype) noexcept {
 
 void check_slice(const TensorInfo& t, const TensorSlice& s) {
   auto const [rows, cols] = matrix_extents(t.shape);
-  std::string const who = "tensor " + in_quotes(t.name) + " " + shape_text(t.shape) + " (as [" +
-                          std::to_string(rows) + ", " + std::to_string(cols) + "])";
+  std::string const who = "tensor " + in_quotes(t.name) + " " + shape_text(t.shape) + " (as [" + std::to_string(rows) +
+                          ", " + std::to_string(cols) + "])";
   if (s.rows.empty()) throw LoadError(kRuleSlice, who + ": the slice names no rows");
   for (RowRange const& r : s.rows)
     if (r.begin < 0 || r.begin >= r.end || r.end > rows)
@@ -97,11 +97,11 @@ void check_slice(const TensorInfo& t, const TensorSlice& s) {
   std::sort(sorted.begin(), sorted.end(), [](RowRange a, RowRange b) { return a.begin < b.begin; });
   for (std::size_t i = 1; i < sorted.size(); ++i)
     if (sorted[i].begin < sorted[i - 1].end)
-      throw LoadError(kRuleSlice, who + ": row ranges " + range_text(sorted[i - 1].begin, sorted[i - 1].end) +
-                                      " and " + range_text(sorted[i].begin, sorted[i].end) + " overlap");
+      throw LoadError(kRuleSlice, who + ": row ranges " + range_text(sorted[i - 1].begin, sorted[i - 1].end) + " and " +
+                                      range_text(sorted[i].begin, sorted[i].end) + " overlap");
   if (s.col_begin < 0 || s.col_begin >= s.col_end || s.col_end > cols)
-    throw LoadError(kRuleSlice, who + ": column range " + range_text(s.col_begin, s.col_end) +
-                                    " is empty or outside " + range_text(0, cols));
+    throw LoadError(kRuleSlice, who + ": column range " + range_text(s.col_begin, s.col_end) + " is empty or outside " +
+                                    range_text(0, cols));
   auto const bits = dtype_bits(t.dtype);
   if ((s.col_begin * bits) % 8 != 0 || (s.col_end * bits) % 8 != 0 || (cols * bits) % 8 != 0)
     throw LoadError(kRuleSlice, who + ": column range " + range_text(s.col_begin, s.col_end) + " of " +
@@ -145,8 +145,7 @@ const SafetensorsFile& shard_of(const Checkpoint& checkpoint, const TensorInfo& 
                                     " is not one of the checkpoint's mapped tensors");
 }
 
-void read_slice(const Checkpoint& checkpoint, const TensorInfo& t, const TensorSlice& slice,
-                std::span<std::byte> out) {
+void read_slice(const Checkpoint& checkpoint, const TensorInfo& t, const TensorSlice& slice, std::span<std::byte> out) {
   read_slice(shard_of(checkpoint, t), t, slice, out);
 }
 

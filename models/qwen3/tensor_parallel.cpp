@@ -57,7 +57,8 @@ std::optional<Violation> violation(const Qwen3Config& c, std::int64_t n) {
     return Violation{kRuleQHeads, "num_attention_heads " + s(c.num_attention_heads) + " is not a multiple of " + s(n)};
   auto const kv = c.num_key_value_heads;
   if (kv % n != 0 && n % kv != 0)
-    return Violation{kRuleKvHeads, "num_key_value_heads " + s(kv) + " and " + s(n) + " devices: neither divides the other"};
+    return Violation{kRuleKvHeads,
+                     "num_key_value_heads " + s(kv) + " and " + s(n) + " devices: neither divides the other"};
   if (has_dense_mlp(c) && (c.intermediate_size % n != 0 || (c.intermediate_size / n) % 8 != 0))
     return Violation{kRuleIntermediate, "intermediate_size " + s(c.intermediate_size) + " over " + s(n) +
                                             " devices is not a whole multiple of 8 each"};
@@ -94,7 +95,8 @@ ShardPlan::ShardPlan(const Qwen3WeightManifest& manifest, int ranks, int rank, i
                                    ")");
   if (auto const v = violation(config_, ranks))
     throw LoadError(v->rule, n + ": " + v->detail + " (counts that split this model on the " +
-                                 std::to_string(gpus_present) + " GPUs present: " + choices(config_, gpus_present) + ")");
+                                 std::to_string(gpus_present) + " GPUs present: " + choices(config_, gpus_present) +
+                                 ")");
   q_heads_ = config_.num_attention_heads / ranks;
   bool const split_kv = config_.num_key_value_heads % ranks == 0;
   kv_heads_ = split_kv ? config_.num_key_value_heads / ranks : 1;
@@ -113,12 +115,8 @@ ShardPlan::ShardPlan(const Qwen3WeightManifest& manifest, int ranks, int rank, i
 std::int64_t ShardPlan::kv_head_begin() const noexcept {
   return kv_replicas_ == 1 ? kv_heads_ * rank_ : rank_ / kv_replicas_;
 }
-std::int64_t ShardPlan::vocab_begin() const noexcept {
-  return std::min(config_.vocab_size, vocab_rows_ * rank_);
-}
-std::int64_t ShardPlan::vocab_end() const noexcept {
-  return std::min(config_.vocab_size, vocab_rows_ * (rank_ + 1));
-}
+std::int64_t ShardPlan::vocab_begin() const noexcept { return std::min(config_.vocab_size, vocab_rows_ * rank_); }
+std::int64_t ShardPlan::vocab_end() const noexcept { return std::min(config_.vocab_size, vocab_rows_ * (rank_ + 1)); }
 
 const ShardBuffer* ShardPlan::find_buffer(std::string_view name) const noexcept {
   for (ShardBuffer const& b : buffers_)
@@ -149,8 +147,7 @@ void ShardPlan::add_shard(std::string tensor, TensorSlice slice, std::string buf
   shards_.push_back({std::move(tensor), std::move(slice), std::move(buffer), dst_offset, block, pitch, bytes, owner});
 }
 
-void ShardPlan::add_replicated(const std::string& tensor, const std::string& buffer,
-                               std::vector<std::int64_t> shape) {
+void ShardPlan::add_replicated(const std::string& tensor, const std::string& buffer, std::vector<std::int64_t> shape) {
   auto slice = whole_slice(shape);
   add_buffer(buffer, std::move(shape));
   add_shard(tensor, std::move(slice), buffer, 0, 0, 0, rank_ == 0);
@@ -189,7 +186,8 @@ void ShardPlan::add_experts(const Qwen3LayerTensors& t, const std::string& p) {
     auto const& x = t.experts[static_cast<std::size_t>(expert_begin() + j)];
     std::uint64_t const at = static_cast<std::uint64_t>(j) * 2 * static_cast<std::uint64_t>(f) * row;
     add_shard(x.gate_proj, whole_slice(std::vector<std::int64_t>{f, c}), p + "experts_gate_up", at, 8, 16, true);
-    add_shard(x.up_proj, whole_slice(std::vector<std::int64_t>{f, c}), p + "experts_gate_up", at + 8 * row, 8, 16, true);
+    add_shard(x.up_proj, whole_slice(std::vector<std::int64_t>{f, c}), p + "experts_gate_up", at + 8 * row, 8, 16,
+              true);
     add_shard(x.down_proj, whole_slice(std::vector<std::int64_t>{c, f}), p + "experts_down",
               static_cast<std::uint64_t>(j) * expert_down, 0, 0, true);
   }
@@ -224,7 +222,7 @@ DecodeStepTraffic decode_step_traffic(const ShardPlan& plan, std::int64_t batch)
   DecodeStepTraffic t;
   for (ShardBuffer const& b : plan.buffers()) {
     if (b.name == "embed") {
-      t.weight_bytes += static_cast<double>(batch) * hidden_row;  // the tokens' rows, gathered
+      t.weight_bytes += static_cast<double>(batch) * hidden_row;                         // the tokens' rows, gathered
       if (c.tie_word_embeddings) t.weight_bytes += static_cast<double>(b.filled_bytes);  // and as the LM head
     } else if (b.name.ends_with("experts_gate_up") || b.name.ends_with("experts_down")) {
       t.weight_bytes += chosen * static_cast<double>(b.filled_bytes);

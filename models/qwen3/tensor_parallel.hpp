@@ -20,9 +20,9 @@ namespace cute_cpp::models {
 /// compact bytes go in the rank's device buffer: cut into blocks of `block` bytes, block i at byte
 /// dst_offset + i * dst_pitch (PackPiece's placement; dst_pitch == block: one contiguous run).
 struct TensorShard {
-  std::string tensor;       ///< the checkpoint's name
-  TensorSlice slice;        ///< of the tensor's matrix view (tensor_slice.hpp)
-  std::string buffer;       ///< the rank's device buffer: "embed", "layers.3.qkv", ... (ShardBuffer::name)
+  std::string tensor;  ///< the checkpoint's name
+  TensorSlice slice;   ///< of the tensor's matrix view (tensor_slice.hpp)
+  std::string buffer;  ///< the rank's device buffer: "embed", "layers.3.qkv", ... (ShardBuffer::name)
   std::uint64_t dst_offset = 0, block = 0, dst_pitch = 0;
   std::uint64_t bytes = 0;  ///< slice_bytes(slice, dtype)
   /// False for a replica: bytes another rank also holds and owns (norms, the router, a kv head

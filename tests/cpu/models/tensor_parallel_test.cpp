@@ -25,8 +25,8 @@ namespace {
 
 // ---- the published configs (shared/models/qwen3-*.json), the fields the plan reads ----
 
-cm::Qwen3Config dense(std::int64_t hidden, std::int64_t inter, std::int64_t layers, std::int64_t heads,
-                      std::int64_t kv, bool tied) {
+cm::Qwen3Config dense(std::int64_t hidden, std::int64_t inter, std::int64_t layers, std::int64_t heads, std::int64_t kv,
+                      bool tied) {
   cm::Qwen3Config c;
   c.model_type = "qwen3", c.torch_dtype = "bfloat16";
   c.hidden_size = hidden, c.intermediate_size = inter, c.num_hidden_layers = layers;
@@ -40,8 +40,12 @@ cm::Qwen3Config qwen3_32b() { return dense(5120, 25600, 64, 64, 8, false); }
 cm::Qwen3Config qwen3_30b_a3b() {
   auto c = dense(2048, 6144, 48, 32, 4, false);
   c.model_type = "qwen3_moe";
-  c.moe = cm::Qwen3MoeConfig{.num_experts = 128, .num_experts_per_tok = 8, .moe_intermediate_size = 768,
-                             .norm_topk_prob = true, .decoder_sparse_step = 1, .mlp_only_layers = {}};
+  c.moe = cm::Qwen3MoeConfig{.num_experts = 128,
+                             .num_experts_per_tok = 8,
+                             .moe_intermediate_size = 768,
+                             .norm_topk_prob = true,
+                             .decoder_sparse_step = 1,
+                             .mlp_only_layers = {}};
   return c;
 }
 
@@ -50,7 +54,9 @@ struct Named {
   cm::Qwen3Config config;
 };
 std::vector<Named> published() {
-  return {{"Qwen3-0.6B", qwen3_0_6b()}, {"Qwen3-8B", qwen3_8b()}, {"Qwen3-32B", qwen3_32b()},
+  return {{"Qwen3-0.6B", qwen3_0_6b()},
+          {"Qwen3-8B", qwen3_8b()},
+          {"Qwen3-32B", qwen3_32b()},
           {"Qwen3-30B-A3B", qwen3_30b_a3b()}};
 }
 
@@ -77,7 +83,8 @@ void expect_partition(const cm::Qwen3WeightManifest& m, const std::vector<cm::Sh
       if (s.owner) {
         owned_bytes += s.bytes;
         owned_slices[s.tensor].push_back(s.slice);
-        for (auto const& r : s.slice.rows) owned[s.tensor].push_back({r.begin, r.end, s.slice.col_begin, s.slice.col_end});
+        for (auto const& r : s.slice.rows)
+          owned[s.tensor].push_back({r.begin, r.end, s.slice.col_begin, s.slice.col_end});
       }
   EXPECT_EQ(owned_bytes, m.total_bytes());
   ASSERT_EQ(owned.size(), m.tensors().size());
@@ -232,7 +239,8 @@ TEST(TensorParallel, BadDeviceCountsAreRefusedWithTheValues) {
                     "on the 8 GPUs present: 1, 2, 4, 8)");
   expect_load_error(plan(qwen3_8b(), 64, 0, 64), "[tp.q-heads]", "num_attention_heads 32 is not a multiple of 64");
   auto odd = dense(1536, 96, 2, 12, 4, false);  // 12 heads over 6 devices: 2 each, but 4 kv heads
-  expect_load_error(plan(odd, 6, 0, 8), "[tp.kv-heads]", "num_key_value_heads 4 and 6 devices: neither divides the other");
+  expect_load_error(plan(odd, 6, 0, 8), "[tp.kv-heads]",
+                    "num_key_value_heads 4 and 6 devices: neither divides the other");
   auto narrow = qwen3_8b();
   narrow.intermediate_size = 12296;  // 6148 per device: not a multiple of 8
   expect_load_error(plan(narrow, 2, 0, 8), "[tp.intermediate]",
@@ -244,7 +252,8 @@ TEST(TensorParallel, BadDeviceCountsAreRefusedWithTheValues) {
   expect_load_error(plan(moe, 8, 0, 8), "[tp.experts]", "num_experts 12 is not a multiple of 8");
   auto tiny_vocab = qwen3_8b();
   tiny_vocab.vocab_size = 9;
-  expect_load_error(plan(tiny_vocab, 4, 0, 4), "[tp.vocab]", "vocab_size 9 in rows of 3 leaves the last of 4 devices none");
+  expect_load_error(plan(tiny_vocab, 4, 0, 4), "[tp.vocab]",
+                    "vocab_size 9 in rows of 3 leaves the last of 4 devices none");
   expect_load_error([&] { (void)cm::decode_step_traffic(cm::ShardPlan(m8, 1, 0, 1), 0); }, "[tp.batch]", "batch 0");
 }
 
@@ -259,7 +268,8 @@ double expected_weight_bytes(const cm::Qwen3Config& c, int n, std::int64_t batch
     total += hidden * (q + 2 * kv) + q * hidden + 2 * hidden + 2 * d;
     if (c.moe && c.moe->sparse_layer(l)) {
       double const e = double(c.moe->num_experts), k = double(c.moe->num_experts_per_tok);
-      total += e * hidden + e / n * (1 - std::pow(1 - k / e, double(batch))) * 3 * double(c.moe->moe_intermediate_size) * hidden;
+      total += e * hidden +
+               e / n * (1 - std::pow(1 - k / e, double(batch))) * 3 * double(c.moe->moe_intermediate_size) * hidden;
     } else {
       total += 3 * double(c.intermediate_size) / n * hidden;
     }
@@ -310,8 +320,12 @@ cm::Qwen3Config tiny(bool moe, bool tied) {
   c.hidden_size = 16, c.intermediate_size = 32, c.num_hidden_layers = 2, c.num_attention_heads = 4;
   c.num_key_value_heads = 2, c.head_dim = 8, c.vocab_size = 10, c.tie_word_embeddings = tied;
   if (moe)
-    c.moe = cm::Qwen3MoeConfig{.num_experts = 4, .num_experts_per_tok = 2, .moe_intermediate_size = 8,
-                               .norm_topk_prob = true, .decoder_sparse_step = 1, .mlp_only_layers = {1}};
+    c.moe = cm::Qwen3MoeConfig{.num_experts = 4,
+                               .num_experts_per_tok = 2,
+                               .moe_intermediate_size = 8,
+                               .norm_topk_prob = true,
+                               .decoder_sparse_step = 1,
+                               .mlp_only_layers = {1}};
   return c;
 }
 
@@ -374,8 +388,11 @@ Bytes expected_buffer(const cm::Checkpoint& ck, const cm::Qwen3WeightManifest& m
                                           : interleaved(ck.at(x.gate_proj), ck.at(x.up_proj), 0, w));
     }
   } else {
-    std::string const& t = field == "input_norm" ? l.input_layernorm : field == "post_norm" ? l.post_attention_layernorm
-                           : field == "q_norm"   ? l.q_norm : field == "k_norm" ? l.k_norm : l.router;
+    std::string const& t = field == "input_norm"  ? l.input_layernorm
+                           : field == "post_norm" ? l.post_attention_layernorm
+                           : field == "q_norm"    ? l.q_norm
+                           : field == "k_norm"    ? l.k_norm
+                                                  : l.router;
     out = rows(ck.at(t), 0, ck.at(t).shape[0]);
   }
   return out;

@@ -46,11 +46,10 @@ class TensorSliceTest : public ScratchDir {
  protected:
   void SetUp() override {
     ScratchDir::SetUp();
-    write_file(dir_ / "model.safetensors",
-               well_formed({{"a", "BF16", {12, 40}, random_bytes(12 * 40 * 2, 1)},
-                            {"b", "F32", {5, 3, 4}, random_bytes(5 * 3 * 4 * 4, 2)},
-                            {"c", "BF16", {40}, random_bytes(40 * 2, 3)},
-                            {"d", "F4", {4, 6}, random_bytes(12, 4)}}));
+    write_file(dir_ / "model.safetensors", well_formed({{"a", "BF16", {12, 40}, random_bytes(12 * 40 * 2, 1)},
+                                                        {"b", "F32", {5, 3, 4}, random_bytes(5 * 3 * 4 * 4, 2)},
+                                                        {"c", "BF16", {40}, random_bytes(40 * 2, 3)},
+                                                        {"d", "F4", {4, 6}, random_bytes(12, 4)}}));
   }
   /// read_slice of `name` equals the in-memory cut, through the file and through the checkpoint.
   void expect_same(const std::string& name, const cm::TensorSlice& s) {
@@ -68,14 +67,14 @@ class TensorSliceTest : public ScratchDir {
 
 TEST_F(TensorSliceTest, EqualsTheFullReadsBlock) {
   expect_same("a", cm::whole_slice(std::vector<std::int64_t>{12, 40}));
-  expect_same("a", {{{3, 7}}, 0, 40});                // whole rows: one read
-  expect_same("a", {{{0, 12}}, 10, 20});              // a column cut: one read per row
-  expect_same("a", {{{8, 12}, {0, 2}}, 5, 39});       // row ranges in the order given
-  expect_same("a", {{{11, 12}}, 39, 40});             // the last element
-  expect_same("b", {{{1, 4}}, 4, 12});                // 3-D as [5, 12]
+  expect_same("a", {{{3, 7}}, 0, 40});           // whole rows: one read
+  expect_same("a", {{{0, 12}}, 10, 20});         // a column cut: one read per row
+  expect_same("a", {{{8, 12}, {0, 2}}, 5, 39});  // row ranges in the order given
+  expect_same("a", {{{11, 12}}, 39, 40});        // the last element
+  expect_same("b", {{{1, 4}}, 4, 12});           // 3-D as [5, 12]
   expect_same("b", cm::whole_slice(std::vector<std::int64_t>{5, 3, 4}));
-  expect_same("c", {{{7, 33}}, 0, 1});                // 1-D as [40, 1]
-  expect_same("d", {{{1, 3}}, 2, 6});                 // F4: columns on whole bytes
+  expect_same("c", {{{7, 33}}, 0, 1});  // 1-D as [40, 1]
+  expect_same("d", {{{1, 3}}, 2, 6});   // F4: columns on whole bytes
 }
 
 TEST(TensorSlice, Extents) {
@@ -96,12 +95,17 @@ TEST_F(TensorSliceTest, RefusesSlicesOutsideTheTensor) {
     };
   };
   expect_load_error(read("a", {{}, 0, 40}, 0), "[tensor.slice]", "the slice names no rows");
-  expect_load_error(read("a", {{{10, 13}}, 0, 40}, 3 * 80), "[tensor.slice]", "row range [10, 13) is empty or outside [0, 12)");
+  expect_load_error(read("a", {{{10, 13}}, 0, 40}, 3 * 80), "[tensor.slice]",
+                    "row range [10, 13) is empty or outside [0, 12)");
   expect_load_error(read("a", {{{4, 4}}, 0, 40}, 0), "[tensor.slice]", "row range [4, 4)");
-  expect_load_error(read("a", {{{0, 5}, {4, 6}}, 0, 40}, 7 * 80), "[tensor.slice]", "row ranges [0, 5) and [4, 6) overlap");
-  expect_load_error(read("a", {{{0, 1}}, 30, 41}, 22), "[tensor.slice]", "column range [30, 41) is empty or outside [0, 40)");
-  expect_load_error(read("a", {{{0, 1}}, 0, 40}, 79), "[tensor.slice]", "the output buffer holds 79 bytes, the slice 80");
-  expect_load_error(read("d", {{{0, 1}}, 1, 3}, 1), "[tensor.slice]", "column range [1, 3) of F4 does not fall on whole bytes");
+  expect_load_error(read("a", {{{0, 5}, {4, 6}}, 0, 40}, 7 * 80), "[tensor.slice]",
+                    "row ranges [0, 5) and [4, 6) overlap");
+  expect_load_error(read("a", {{{0, 1}}, 30, 41}, 22), "[tensor.slice]",
+                    "column range [30, 41) is empty or outside [0, 40)");
+  expect_load_error(read("a", {{{0, 1}}, 0, 40}, 79), "[tensor.slice]",
+                    "the output buffer holds 79 bytes, the slice 80");
+  expect_load_error(read("d", {{{0, 1}}, 1, 3}, 1), "[tensor.slice]",
+                    "column range [1, 3) of F4 does not fall on whole bytes");
 }
 
 }  // namespace
