@@ -3,6 +3,7 @@
 #include "models/common/cli.hpp"
 
 #include <climits>    // INT32_MIN, INT32_MAX
+#include <cstdio>     // std::fputs, std::fprintf
 #include <exception>  // std::exception
 
 #include "models/common/error.hpp"  // LoadError, in_quotes
@@ -102,6 +103,25 @@ std::optional<std::uint64_t> random_weights_seed(const CliArgs& a) {
   long long const seed = a.number("random-weights", 0);
   if (seed < 0) throw LoadError(a.rule, "--random-weights takes a seed of 0 or more, got " + std::to_string(seed));
   return std::uint64_t(seed);
+}
+
+int run_cli(int argc, char** argv, CliArgs (*parse)(int, char**), std::span<const CliCommand> commands) {
+  try {
+    CliArgs const a = parse(argc, argv);
+    if (a.command == "--help" || a.command == "help") {
+      std::fputs(a.usage.c_str(), stdout);
+      return 0;
+    }
+    if (a.has("random-weights") && a.command != "bench")
+      throw LoadError(a.rule, "--random-weights is accepted by bench only: " + a.command +
+                                  "'s output would come from random weights\n" + a.usage);
+    for (CliCommand const& c : commands)
+      if (a.command == c.name) return c.run(a);
+    throw LoadError(a.rule, "unknown command " + in_quotes(a.command) + "\n" + a.usage);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "%s\n", e.what());
+    return 2;
+  }
 }
 
 }  // namespace cute_cpp::models

@@ -40,4 +40,16 @@ struct CliArgs {
 /// bench's --random-weights SEED: a seed of 0 or more, or none. @pre 0 or more [usage rule].
 [[nodiscard]] std::optional<std::uint64_t> random_weights_seed(const CliArgs& args);
 
+/// One command of a program: its name and what runs it (the exit status).
+struct CliCommand {
+  std::string_view name;
+  int (*run)(const CliArgs&);
+};
+
+/// A model program's main: the command line from `parse`, "help" / "--help" printing its usage, then
+/// the named command of `commands`; --random-weights outside bench (another command's output would
+/// come from random weights) and unknown commands are usage errors. Any error is printed on stderr
+/// and gives exit status 2.
+int run_cli(int argc, char** argv, CliArgs (*parse)(int, char**), std::span<const CliCommand> commands);
+
 }  // namespace cute_cpp::models

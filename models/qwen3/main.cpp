@@ -328,21 +328,6 @@ int run_bench(const Args& a) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  try {
-    Args const a = parse_args(argc, argv);
-    if ((a.command == "generate" || a.command == "logits") && a.has("random-weights"))
-      throw LoadError(kRuleUsage, "--random-weights is accepted by bench only: " + a.command +
-                                      "'s output would come from random weights\n" + kUsage);
-    if (a.command == "generate") return run_generate(a);
-    if (a.command == "logits") return run_logits(a);
-    if (a.command == "bench") return run_bench(a);
-    if (a.command == "--help" || a.command == "help") {
-      std::fputs(kUsage, stdout);
-      return 0;
-    }
-    throw LoadError(kRuleUsage, "unknown command " + in_quotes(a.command) + "\n" + kUsage);
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "%s\n", e.what());
-    return 2;
-  }
+  static constexpr CliCommand commands[] = {{"generate", run_generate}, {"logits", run_logits}, {"bench", run_bench}};
+  return run_cli(argc, argv, parse_args, commands);
 }

@@ -135,20 +135,10 @@ int run_bench(const CliArgs& a) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  try {
+  static constexpr CliCommand commands[] = {{"decode", run_decode}, {"bench", run_bench}};
+  auto const parse = [](int n, char** v) {
     static const char* const flags[] = {"chunked"};
-    CliArgs const a = parse_cli(argc, argv, flags, kRuleUsage, kUsage);
-    if (a.command == "decode" && a.has("random-weights"))
-      throw LoadError(kRuleUsage, "--random-weights is accepted by bench only\n" + std::string(kUsage));
-    if (a.command == "decode") return run_decode(a);
-    if (a.command == "bench") return run_bench(a);
-    if (a.command == "--help" || a.command == "help") {
-      std::fputs(kUsage, stdout);
-      return 0;
-    }
-    throw LoadError(kRuleUsage, "unknown command " + in_quotes(a.command) + "\n" + kUsage);
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "%s\n", e.what());
-    return 2;
-  }
+    return parse_cli(n, v, flags, kRuleUsage, kUsage);
+  };
+  return run_cli(argc, argv, parse, commands);
 }

@@ -174,7 +174,6 @@ int run_prompt(const CliArgs& a) {
 int run_synthesize(const CliArgs& a) {
   require_codec_decoder();
   std::string const out = a.get("out");
-  if (a.has("random-weights")) throw LoadError(kRuleUsage, "synthesize takes a checkpoint, not --random-weights");
   TtsPrompt const prompt = cli_prompt(a, read_qwen3_tts_config(a.get("model")));
   TtsSampling const sampling = sampling_of(a);
   auto model = model_of(a);
@@ -187,21 +186,12 @@ int run_synthesize(const CliArgs& a) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  try {
+  static constexpr CliCommand commands[] = {{"logits", run_logits},         {"codes", run_codes},
+                                            {"synthesize", run_synthesize}, {"prompt", run_prompt},
+                                            {"bench", run_bench}};
+  auto const parse = [](int n, char** v) {
     static const char* const flags[] = {"greedy", "streaming", "eager"};
-    CliArgs const a = parse_cli(argc, argv, flags, kRuleUsage, kUsage);
-    if (a.command == "--help" || a.command == "help") {
-      std::fputs(kUsage, stdout);
-      return 0;
-    }
-    if (a.command == "logits") return run_logits(a);
-    if (a.command == "codes") return run_codes(a);
-    if (a.command == "synthesize") return run_synthesize(a);
-    if (a.command == "prompt") return run_prompt(a);
-    if (a.command == "bench") return run_bench(a);
-    throw LoadError(kRuleUsage, "unknown command " + in_quotes(a.command) + "\n" + kUsage);
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "%s\n", e.what());
-    return 2;
-  }
+    return parse_cli(n, v, flags, kRuleUsage, kUsage);
+  };
+  return run_cli(argc, argv, parse, commands);
 }
