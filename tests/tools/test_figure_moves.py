@@ -46,6 +46,15 @@ def main():
                              [rec("gemm_sm90 auto:", 612, "x"), rec("qwen3 decode", 4990, "x", unit="tok/s")])
     expect("a group's noise is 1.5x its largest change", abs(noise["gemm_sm90"] - 0.03) < 1e-9)
     expect("a group's noise has a floor", noise["qwen3"] == fm.NOISE_FLOOR)
+    sweep_last = [rec("gemm model-shape sweep", 600, "a1", shape="16 x 6144 x 4096 KK (Llama-3-8B qkv)",
+                      reference="cublasGemmEx")]
+    sweep_now = [rec("gemm model-shape sweep", 500, "b2", shape="16 x 6144 x 4096 KK (Llama-3-8B qkv)",
+                     reference="cublasLt algo 3")]
+    swept = fm.moves(sweep_now, sweep_last, {"default": 0.05})
+    expect("a model-sweep figure is compared whichever reference was faster", len(swept) == 1)
+    expect("the model sweep's cold and warm records are noise groups of their own",
+           fm.group(sweep_now[0]) == "gemm model-shape sweep" and
+           fm.group(rec("gemm model-shape sweep warm", 1, "x")) == "gemm model-shape sweep warm")
     lines = fm.summary(moved, lambda r: "qwen3-bench" if r["kernel"].startswith("qwen3") else "examples")
     expect("the first line names the parts that fell", lines[0] == "- regressions beyond noise: qwen3-bench (2)")
 
