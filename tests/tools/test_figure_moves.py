@@ -70,6 +70,24 @@ def main():
         report = (out / "h200.md").read_text().splitlines()
         expect("gpu-check's report names the part in its first lines",
                run.returncode == 0 and "- regressions beyond noise: qwen3-bench (1)" in report[:4])
+
+        # The model-shape sweep's records: summarised (all and held-out), not listed one by one.
+        point = dict(rec("gemm model-shape sweep", 0.9, "b2", shape="1 x 6144 x 4096 KK (Llama-3-8B qkv)"),
+                     ratio=0.9, half="held-out")
+        del point["commit"]
+        (out / "gpu-check-gemm-model-sweep-1.json").write_text(json.dumps(
+            {"commit": "b2", "date": "2026-12-05", "checks": [["bench_gemm --model-sweep bf16 KK", True]],
+             "records": [point]}))
+        run = subprocess.run([sys.executable, str(ROOT / "scripts/gpu-check"), "--report-only", "--out", str(out)],
+                             capture_output=True, text=True)
+        report = (out / "h200.md").read_text()
+        expect("the model sweep is summarised for all points and the held-out half",
+               run.returncode == 0 and "| cold | bf16 KK | held-out | 1 | 0.900 | 0.900 | 1 |" in report and
+               "| cold | all | all | 1 |" in report)
+        expect("the model sweep's points are not in the figures table",
+               "| gemm model-shape sweep | 1 x 6144" not in report)
+        expect("the model sweep's points are in h200.json",
+               any(r.get("half") == "held-out" for r in json.loads((out / "h200.json").read_text())))
     return 1 if failures else 0
 
 
