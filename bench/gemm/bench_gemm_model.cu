@@ -159,7 +159,8 @@ void summarize(std::vector<kn::Record> const& records, char const* title, std::s
   double log_sum = 0.0;
   std::size_t under = 0;
   for (auto* r : rs) log_sum += std::log(r->ratio()), under += r->ratio() < 0.95;
-  std::printf("model-shape sweep %s%s: %zu points, geomean %.3f of the faster reference, minimum %.3f, %zu under 0.95\n",
+  std::printf("model-shape sweep %s%s: %zu points, geomean %.3f of the faster reference, minimum %.3f, "
+              "%zu under 0.95\n",
               title, half.empty() ? "" : (" " + half).c_str(), rs.size(), std::exp(log_sum / double(rs.size())),
               rs[0]->ratio(), under);
   for (std::size_t i = 0; i < std::min<std::size_t>(10, rs.size()); ++i)

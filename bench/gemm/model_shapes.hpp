@@ -94,7 +94,8 @@ inline std::vector<Projection> projections() {
   std::vector<Projection> all, unique;
   for (auto const& f : models) append_projections(f, all);
   for (auto& p : all) {
-    auto same = std::find_if(unique.begin(), unique.end(), [&](Projection const& u) { return u.n == p.n && u.k == p.k; });
+    auto same =
+        std::find_if(unique.begin(), unique.end(), [&](Projection const& u) { return u.n == p.n && u.k == p.k; });
     if (same == unique.end()) unique.push_back(std::move(p));
     else same->names.push_back(p.names.front());
   }
@@ -162,15 +163,16 @@ inline Iterations iterations(bool warm) { return warm ? Iterations{20, 5, 8} : I
 /// Estimated seconds one point takes on an H200 (bf16/fp16, 2-byte elements): each call at the
 /// larger of 600 TFLOP/s and 3 TB/s plus 8 us of launch (cold: 130 us, bench_cold_start's flush and
 /// its 100 us spin); the calls are ours and cublasGemmEx's `calls`, the 8 algorithms' screens and
-/// the best's `calls`, two checked runs, a warm-up call before each median, and the operands' allocation and device fill (at 100 GB/s) and the check's
-/// sampled rows, and 10 ms a point for the rest (a guess, to be replaced by the first run's figure).
+/// the best's `calls`, two checked runs, a warm-up call before each median, the operands'
+/// allocation and device fill (at 100 GB/s), and 10 ms a point for the rest (a guess, to be
+/// replaced by the first run's figure).
 inline double point_seconds(std::int64_t m, std::int64_t n, std::int64_t k, bool warm) {
   double const flops = 2.0 * double(m) * double(n) * double(k);
   double const bytes = 2.0 * double(m * k + n * k + m * n);
   double const call_s = std::max(flops / 600e12, bytes / 3e12) + (warm ? 8e-6 : 130e-6);
   Iterations const it = iterations(warm);
   int const calls = 3 * it.calls + it.lt_algorithms * it.screen + 2 + 3 + it.lt_algorithms;
-  return double(calls) * call_s + bytes / 100e9 + 10e-3;  // 10 ms: allocation, planning, events, sampled check
+  return double(calls) * call_s + bytes / 100e9 + 10e-3;
 }
 
 /// The sweep's points for one part: `projections` (each kept), M thinned to `m_points` per

@@ -120,7 +120,8 @@ TEST(ModelShapes, SplitIsDeterministicAboutHalfAndCoversEveryProjection) {
 
 TEST(ModelShapes, ThinningKeepsEveryShapeAndBothEnds) {
   auto const grid = ms::m_grid();
-  for (std::size_t n : {std::size_t(1), std::size_t(2), std::size_t(7), std::size_t(20), grid.size(), grid.size() + 5}) {
+  for (std::size_t n : {std::size_t(1), std::size_t(2), std::size_t(7), std::size_t(20), grid.size(),
+                        grid.size() + 5}) {
     auto const kept = ms::thin(grid, n);
     EXPECT_EQ(kept.size(), std::min(n, grid.size()));
     EXPECT_EQ(kept.back(), 16384);
