@@ -29,7 +29,13 @@ struct ModelFacts {
 
 // NOTE: Qwen3 from /work/shared/models/*.json; Qwen3-30B-A3B's layers are all MoE
 // (decoder_sparse_step 1, no mlp_only_layers), so its intermediate_size 6144 is no projection.
-// Llama-3, Mistral, Mixtral and DeepSeek-V3 from their published configs (the brief's figures).
+// Checked against published configs (2026-12-05): Mixtral-8x7B's config.json (hidden 4096,
+// 32 / 8 heads, 14336, 8 local experts, vocab 32000); DeepSeek-V3's (vLLM's DeepseekV3Config and
+// inference/configs/config_671B.json: hidden 7168, 128 heads, q_lora_rank 1536, kv_lora_rank 512,
+// qk_nope 128, qk_rope 64, v 128, moe_intermediate_size 2048, 1 shared expert, intermediate 18432,
+// vocab 129280); Llama-3-70B's hidden 8192, 64 / 8 heads of 128 and Llama-3-8B's vocab 128256 and
+// ffn 14336 (Meta's params.json arithmetic). Llama-3-70B's ffn 28672 and Mistral-7B's figures are
+// as the brief gives them, not looked up.
 inline constexpr ModelFacts models[] = {
     {"Llama-3-8B", 4096, 32, 8, 128, 14336, 128256, 0, 0, false},
     {"Llama-3-70B", 8192, 64, 8, 128, 28672, 128256, 0, 0, false},
