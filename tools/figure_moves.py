@@ -21,11 +21,20 @@ NOISE_MARGIN = 1.5     # a measured group's noise: this times the largest change
 NOISE_FLOOR = 0.01
 
 
+# Kernels whose reference is whichever of several was faster in that run (the model-shape sweep's
+# cublasGemmEx or one of cuBLASLt's algorithms): the reference's name is not part of the figure, and
+# each such kernel (cold, warm) is its own noise group.
+PER_RUN_REFERENCE = ("gemm model-shape sweep",)
+
+
 def key(record):
-    return record["kernel"], record["shape"], record["dtype"], record.get("reference", "")
+    reference = "" if record["kernel"].startswith(PER_RUN_REFERENCE) else record.get("reference", "")
+    return record["kernel"], record["shape"], record["dtype"], reference
 
 
 def group(record):
+    if record["kernel"].startswith(PER_RUN_REFERENCE):
+        return record["kernel"]
     return record["kernel"].split()[0].rstrip(":")
 
 

@@ -8,6 +8,8 @@
 //   bench_gemm [--json FILE] [--seed N] --raster-sweep | --split-sweep | --decomposition-sweep |
 //              --k-sweep | --decode-sweep | --shape-sweep | --candidate-sweep | --host-profile |
 //              --profile | --fp8-profile
+//   bench_gemm [--json FILE] [--seed N] --model-sweep [--dtype bf16|fp16] [--layout KK|MNK|KMN|MNMN]
+//              [--warm] [--held-out-only] [--part I/N] [--budget-s S] [--m-points P]
 // --dense ... --moe: only those parts of the default run (every part without them). Each of the
 // others runs one sweep or profile of bench_gemm_dense.cu / bench_gemm_fp8.cu instead.
 #include "bench/gemm/bench_gemm.hpp"
@@ -16,12 +18,54 @@
 
 #include <cublasLt.h>
 
+#include <cstdio>
+#include <exception>
 #include <random>
+#include <stdexcept>
+#include <string>
 #include <vector>
+
+namespace {
+/// Takes --model-sweep's valued options (--dtype, --layout, --part I/N, --budget-s, --m-points)
+/// out of argv, since run_bench reads only flags without values.
+cute_cpp::test::gemm_model::ModelSweepOptions take_model_options(int& argc, char** argv) {
+  cute_cpp::test::gemm_model::ModelSweepOptions o;
+  int kept = 1;
+  for (int i = 1; i < argc; ++i) {
+    std::string const arg = argv[i];
+    bool const valued = arg == "--dtype" || arg == "--layout" || arg == "--part" || arg == "--budget-s" ||
+                        arg == "--m-points";
+    if (!valued || i + 1 >= argc) {
+      argv[kept++] = argv[i];
+      continue;
+    }
+    std::string const value = argv[++i];
+    if (arg == "--dtype") o.dtype = value;
+    else if (arg == "--layout") o.layout = value;
+    else if (arg == "--budget-s") o.budget_s = std::stod(value);
+    else if (arg == "--m-points") o.m_points = std::stoi(value);
+    else if (std::size_t const slash = value.find('/'); slash != std::string::npos) {
+      o.part = std::stoi(value.substr(0, slash)) - 1;
+      o.parts = std::stoi(value.substr(slash + 1));
+    }
+    if (o.parts < 1 || o.part < 0 || o.part >= o.parts)
+      throw std::invalid_argument("cute-cpp [bench.model-sweep]: --part is I/N with 1 <= I <= N");
+  }
+  argc = kept;
+  return o;
+}
+}  // namespace
 
 int main(int argc, char** argv) {
   namespace kn = cute_cpp::kernels;
   namespace test = cute_cpp::test;
+  test::gemm_model::ModelSweepOptions model_options;
+  try {
+    model_options = take_model_options(argc, argv);
+  } catch (std::exception const& e) {
+    std::fprintf(stderr, "%s\n", e.what());
+    return 2;
+  }
   cublasLtHandle_t handle{};
   auto const cublas = [&] {
     if (handle == nullptr) kn::cublas_check(cublasLtCreate(&handle), "cublasLtCreate");
@@ -38,6 +82,11 @@ int main(int argc, char** argv) {
         else if (options.has("--decomposition-sweep")) test::gemm_dense::decomposition_sweep(rng, cublas(), records);
         else if (options.has("--decode-sweep")) test::gemm_dense::decode_sweep(rng, cublas(), records);
         else if (options.has("--shape-sweep")) test::gemm_dense::shape_sweep(rng, cublas(), records);
+        else if (options.has("--model-sweep")) {
+          model_options.warm = options.has("--warm");
+          model_options.held_out_only = options.has("--held-out-only");
+          test::gemm_model::model_sweep(model_options, rng, cublas(), records);
+        }
         else if (options.has("--candidate-sweep")) test::gemm_dense::candidate_sweep(rng, cublas());
         else if (options.has("--host-profile")) test::gemm_dense::host_profile(rng);
         else {
@@ -51,7 +100,7 @@ int main(int argc, char** argv) {
       },
       {"--dense", "--fp8", "--grouped", "--ffn", "--moe", "--profile", "--fp8-profile", "--raster-sweep",
        "--split-sweep", "--k-sweep", "--decomposition-sweep", "--decode-sweep", "--shape-sweep", "--candidate-sweep",
-       "--host-profile"});
+       "--host-profile", "--model-sweep", "--warm", "--held-out-only"});
   if (handle != nullptr) cublasLtDestroy(handle);
   return status;
 }

@@ -11,6 +11,7 @@
 #include <cublasLt.h>
 
 #include <random>
+#include <string>
 #include <vector>
 
 namespace cute_cpp::test::gemm_dense {
@@ -26,6 +27,22 @@ void shape_sweep(std::mt19937_64& rng, cublasLtHandle_t handle, std::vector<kern
 void candidate_sweep(std::mt19937_64& rng, cublasLtHandle_t handle);  ///< prints lines, no records
 void host_profile(std::mt19937_64& rng);                              ///< prints lines, no records
 }  // namespace cute_cpp::test::gemm_dense
+
+namespace cute_cpp::test::gemm_model {
+/// bench_gemm --model-sweep's settings (issue 43; bench/gemm/model_shapes.hpp has the points).
+struct ModelSweepOptions {
+  std::string dtype = "bf16";    ///< --dtype bf16 | fp16
+  std::string layout = "KK";     ///< --layout KK | MNK | KMN | MNMN: A's then B's major mode
+  bool warm = false;             ///< --warm: back to back on one copy of the operands; else L2 flushed
+  bool held_out_only = false;    ///< --held-out-only
+  int part = 0, parts = 1;       ///< --part I/N (I from 1): every N-th point from the I-th
+  double budget_s = 480;         ///< --budget-s: the estimate M points are thinned to fit
+  int m_points = 0;              ///< --m-points: M points a projection (0: as many as fit the budget)
+};
+/// --model-sweep: run_gemm_auto against the faster of cublasGemmEx and cuBLASLt's best of 8.
+void model_sweep(ModelSweepOptions const& options, std::mt19937_64& rng, cublasLtHandle_t handle,
+                 std::vector<kernels::Record>& records);
+}  // namespace cute_cpp::test::gemm_model
 
 namespace cute_cpp::test::gemm_fp8 {
 /// The quantizers, the FP8-output plans and the FP8 plans against cuBLASLt's FP8 GEMM.

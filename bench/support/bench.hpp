@@ -166,6 +166,8 @@ struct Record {
   double microseconds = 0;
   /// The figures are times (host microseconds a call, say): ratio = reference / ours.
   bool lower_is_better = false;
+  /// A sweep's half (issue 43's model-shape sweep: "fit" or "held-out"); written only when set.
+  std::string half;
   [[nodiscard]] double ratio() const {
     if (lower_is_better) return ours > 0 ? reference_value / ours : 0;
     return reference_value > 0 ? ours / reference_value : 0;
@@ -218,13 +220,15 @@ inline void write_json(std::string const& path, std::vector<Record> const& recor
   out << "[\n";
   for (std::size_t i = 0; i < records.size(); ++i) {
     auto const& r = records[i];
-    char line[1024];
+    char line[2048];
+    std::string const half = r.half.empty() ? "" : ", \"half\": \"" + r.half + "\"";
     std::snprintf(line, sizeof line,
                   "  {\"kernel\": \"%s\", \"shape\": \"%s\", \"dtype\": \"%s\", \"ours\": %.4f, "
                   "\"reference\": \"%s\", \"reference_value\": %.4f, \"unit\": \"%s\", \"ratio\": %.4f, "
-                  "\"microseconds\": %.3f}%s\n",
+                  "\"microseconds\": %.3f%s}%s\n",
                   r.kernel.c_str(), r.shape.c_str(), r.dtype.c_str(), r.ours, r.reference.c_str(),
-                  r.reference_value, r.unit.c_str(), r.ratio(), r.microseconds, i + 1 < records.size() ? "," : "");
+                  r.reference_value, r.unit.c_str(), r.ratio(), r.microseconds, half.c_str(),
+                  i + 1 < records.size() ? "," : "");
     out << line;
   }
   out << "]\n";

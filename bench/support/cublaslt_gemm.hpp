@@ -13,6 +13,8 @@
 
 #include <cstdint>
 #include <stdexcept>
+#include <algorithm>
+#include <array>
 #include <string>
 
 namespace cute_cpp::kernels {
@@ -34,10 +36,16 @@ struct LtScaling {
 };
 
 /// A planned cublasLt matmul D = A' B' (alpha 1, beta 0); `run` takes the operands' pointers.
+/// `algorithms`: how many of the heuristic's ranked algorithms to keep (use(i) picks one; the
+/// first by default; at most max_algorithms), for a best-of-N reference; `workspace_bytes`: the
+/// most any may use. NOTE: the ranked algorithms sit in a std::array: a std::vector member here
+/// made nvcc 13.0's front end fail (internal error in find_allocated_name_reference) on
+/// bench_gemm_dense.cu.
 class LtGemm {
  public:
-  LtGemm(cublasLtHandle_t handle, LtOperand a, LtOperand b, LtOperand c, LtScaling scaling = {})
-      : handle_(handle), workspace_(32u << 20) {
+  LtGemm(cublasLtHandle_t handle, LtOperand a, LtOperand b, LtOperand c, LtScaling scaling = {}, int algorithms = 1,
+         std::size_t workspace_bytes = 32u << 20)
+      : handle_(handle), workspace_(workspace_bytes) {
     cublas_check(cublasLtMatmulDescCreate(&desc_, CUBLAS_COMPUTE_32F, CUDA_R_32F), "cublasLtMatmulDescCreate");
     cublasOperation_t const ta = a.transposed ? CUBLAS_OP_T : CUBLAS_OP_N;
     cublasOperation_t const tb = b.transposed ? CUBLAS_OP_T : CUBLAS_OP_N;
@@ -66,12 +74,23 @@ class LtGemm {
                                                       sizeof bytes),
                  "MAX_WORKSPACE_BYTES");
     int found = 0;
-    cublasLtMatmulHeuristicResult_t result{};
-    cublas_check(cublasLtMatmulAlgoGetHeuristic(handle_, desc_, a_, b_, c_, c_, preference, 1, &result, &found),
+    std::array<cublasLtMatmulHeuristicResult_t, max_algorithms> results{};
+    cublas_check(cublasLtMatmulAlgoGetHeuristic(handle_, desc_, a_, b_, c_, c_, preference,
+                                                std::clamp(algorithms, 1, max_algorithms), results.data(), &found),
                  "cublasLtMatmulAlgoGetHeuristic");
     cublasLtMatmulPreferenceDestroy(preference);
     if (found == 0) throw std::runtime_error("cublasLt: no algorithm for this GEMM");
-    algo_ = result.algo;
+    for (int i = 0; i < found; ++i) algos_[std::size_t(i)] = results[std::size_t(i)].algo;
+    count_ = found;
+    algo_ = algos_[0];
+  }
+  static constexpr int max_algorithms = 8;
+  /// How many ranked algorithms the heuristic returned (at most `algorithms`).
+  [[nodiscard]] int algorithm_count() const { return count_; }
+  /// Runs the heuristic's i-th ranked algorithm from now on (0 <= i < algorithm_count()).
+  void use(int i) {
+    if (i < 0 || i >= count_) throw std::out_of_range("cute-cpp [bench.lt-algorithm]: no such ranked algorithm");
+    algo_ = algos_[std::size_t(i)];
   }
   LtGemm(LtGemm const&) = delete;
   LtGemm& operator=(LtGemm const&) = delete;
@@ -94,6 +113,8 @@ class LtGemm {
   host::DeviceBuffer<unsigned char> workspace_;
   cublasLtMatmulDesc_t desc_{};
   cublasLtMatrixLayout_t a_{}, b_{}, c_{};
+  std::array<cublasLtMatmulAlgo_t, max_algorithms> algos_{};
+  int count_ = 0;
   cublasLtMatmulAlgo_t algo_{};
 };
 

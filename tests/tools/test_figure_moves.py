@@ -46,6 +46,15 @@ def main():
                              [rec("gemm_sm90 auto:", 612, "x"), rec("qwen3 decode", 4990, "x", unit="tok/s")])
     expect("a group's noise is 1.5x its largest change", abs(noise["gemm_sm90"] - 0.03) < 1e-9)
     expect("a group's noise has a floor", noise["qwen3"] == fm.NOISE_FLOOR)
+    sweep_last = [rec("gemm model-shape sweep", 600, "a1", shape="16 x 6144 x 4096 KK (Llama-3-8B qkv)",
+                      reference="cublasGemmEx")]
+    sweep_now = [rec("gemm model-shape sweep", 500, "b2", shape="16 x 6144 x 4096 KK (Llama-3-8B qkv)",
+                     reference="cublasLt algo 3")]
+    swept = fm.moves(sweep_now, sweep_last, {"default": 0.05})
+    expect("a model-sweep figure is compared whichever reference was faster", len(swept) == 1)
+    expect("the model sweep's cold and warm records are noise groups of their own",
+           fm.group(sweep_now[0]) == "gemm model-shape sweep" and
+           fm.group(rec("gemm model-shape sweep warm", 1, "x")) == "gemm model-shape sweep warm")
     lines = fm.summary(moved, lambda r: "qwen3-bench" if r["kernel"].startswith("qwen3") else "examples")
     expect("the first line names the parts that fell", lines[0] == "- regressions beyond noise: qwen3-bench (2)")
 
@@ -61,6 +70,24 @@ def main():
         report = (out / "h200.md").read_text().splitlines()
         expect("gpu-check's report names the part in its first lines",
                run.returncode == 0 and "- regressions beyond noise: qwen3-bench (1)" in report[:4])
+
+        # The model-shape sweep's records: summarised (all and held-out), not listed one by one.
+        point = dict(rec("gemm model-shape sweep", 0.9, "b2", shape="1 x 6144 x 4096 KK (Llama-3-8B qkv)"),
+                     ratio=0.9, half="held-out")
+        del point["commit"]
+        (out / "gpu-check-gemm-model-sweep-1.json").write_text(json.dumps(
+            {"commit": "b2", "date": "2026-12-05", "checks": [["bench_gemm --model-sweep bf16 KK", True]],
+             "records": [point]}))
+        run = subprocess.run([sys.executable, str(ROOT / "scripts/gpu-check"), "--report-only", "--out", str(out)],
+                             capture_output=True, text=True)
+        report = (out / "h200.md").read_text()
+        expect("the model sweep is summarised for all points and the held-out half",
+               run.returncode == 0 and "| cold | bf16 KK | held-out | 1 | 0.900 | 0.900 | 1 |" in report and
+               "| cold | all | all | 1 |" in report)
+        expect("the model sweep's points are not in the figures table",
+               "| gemm model-shape sweep | 1 x 6144" not in report)
+        expect("the model sweep's points are in h200.json",
+               any(r.get("half") == "held-out" for r in json.loads((out / "h200.json").read_text())))
     return 1 if failures else 0
 
 
