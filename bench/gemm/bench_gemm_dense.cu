@@ -177,30 +177,10 @@ std::vector<std::array<std::int64_t, 3>> sweep_shapes() {
   return shapes;
 }
 
-/// Median microseconds of `call`, each of `reps` calls cold (bench_cold_start before it), after
-/// one unclocked call; the rounds are queued together and read after one synchronisation.
+/// Median microseconds of `reps` cold calls (bench/support/bench.hpp's median_call_us).
 template <class Call>
 double cold_us(Call&& call, int reps = 7) {
-  call();
-  std::vector<cudaEvent_t> events(std::size_t(2 * reps));
-  for (auto& e : events) host::cuda_check(cudaEventCreate(&e), "cudaEventCreate");
-  for (int i = 0; i < reps; ++i) {
-    kn::bench_cold_start(nullptr);
-    host::cuda_check(cudaEventRecord(events[std::size_t(2 * i)], nullptr), "cudaEventRecord");
-    call();
-    host::cuda_check(cudaEventRecord(events[std::size_t(2 * i + 1)], nullptr), "cudaEventRecord");
-  }
-  host::cuda_check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
-  std::vector<double> us;
-  for (int i = 0; i < reps; ++i) {
-    float ms = 0;
-    host::cuda_check(cudaEventElapsedTime(&ms, events[std::size_t(2 * i)], events[std::size_t(2 * i + 1)]),
-                     "cudaEventElapsedTime");
-    us.push_back(double(ms) * 1e3);
-  }
-  for (auto& e : events) host::cuda_check(cudaEventDestroy(e), "cudaEventDestroy");
-  std::nth_element(us.begin(), us.begin() + reps / 2, us.end());
-  return us[std::size_t(reps / 2)];
+  return kn::median_call_us(call, reps, /*warm=*/false);
 }
 
 }  // namespace

@@ -33,34 +33,6 @@ namespace plans = kn::plans;
 namespace ms = model_shapes;
 using gemm_dense::Problem;
 
-/// Median microseconds of `reps` calls, each cold (bench_cold_start before it) or warm (back to
-/// back behind bench::hold, so no host launch time shows), after one unclocked call.
-template <class Call>
-double median_us(Call&& call, int reps, bool warm) {
-  call();
-  host::cuda_check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
-  std::vector<cudaEvent_t> events(std::size_t(2 * reps));
-  for (auto& e : events) host::cuda_check(cudaEventCreate(&e), "cudaEventCreate");
-  if (warm) kn::bench::hold<<<1, 1>>>(40000LL * reps);  // about 20 us a call: more than enqueueing takes
-  for (int i = 0; i < reps; ++i) {
-    if (!warm) kn::bench_cold_start(nullptr);
-    host::cuda_check(cudaEventRecord(events[std::size_t(2 * i)], nullptr), "cudaEventRecord");
-    call();
-    host::cuda_check(cudaEventRecord(events[std::size_t(2 * i + 1)], nullptr), "cudaEventRecord");
-  }
-  host::cuda_check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
-  std::vector<double> us;
-  for (int i = 0; i < reps; ++i) {
-    float ms = 0;
-    host::cuda_check(cudaEventElapsedTime(&ms, events[std::size_t(2 * i)], events[std::size_t(2 * i + 1)]),
-                     "cudaEventElapsedTime");
-    us.push_back(double(ms) * 1e3);
-  }
-  for (auto& e : events) host::cuda_check(cudaEventDestroy(e), "cudaEventDestroy");
-  std::nth_element(us.begin(), us.begin() + reps / 2, us.end());
-  return us[std::size_t(reps / 2)];
-}
-
 /// Rows of a row-major C (ldc elements a row) compared, every column: `rows` of them drawn at
 /// random (all when M is at most that). NOTE: a sample, not every row: the largest points' C is
 /// 16384 x 151936, gigabytes a copy. Tolerance: both sides accumulate in fp32 and round once, so
@@ -135,16 +107,16 @@ Timed time_point(ms::Point const& pt, bool warm, std::mt19937_64& rng, cublasLtH
                              " differ from cublasGemmEx's");
 
   ms::Iterations const it = ms::iterations(warm);
-  Timed t{median_us(ours, it.calls, warm), median_us(gemm_ex, it.calls, warm), "cublasGemmEx"};
+  Timed t{kn::median_call_us(ours, it.calls, warm), kn::median_call_us(gemm_ex, it.calls, warm), "cublasGemmEx"};
   int best = 0;
   double best_us = 0;
   for (int i = 0; i < lt_gemm.algorithm_count(); ++i) {
     lt_gemm.use(i);
-    double const us = median_us(lt_run, it.screen, warm);
+    double const us = kn::median_call_us(lt_run, it.screen, warm);
     if (i == 0 || us < best_us) best = i, best_us = us;
   }
   lt_gemm.use(best);
-  if (double const lt_us = median_us(lt_run, it.calls, warm); lt_us < t.reference_us)
+  if (double const lt_us = kn::median_call_us(lt_run, it.calls, warm); lt_us < t.reference_us)
     t.reference_us = lt_us, t.reference = "cublasLt algo " + std::to_string(best);
   return t;
 }

@@ -83,6 +83,36 @@ inline void bench_cold_start(cudaStream_t stream) {
   cuda_check(cudaGetLastError(), "bench::hold");
 }
 
+/// Median microseconds of `reps` calls of one function on the default stream, after one unclocked
+/// call: each cold (bench_cold_start before it), or warm (back to back behind bench::hold, so that
+/// no host launch time shows); the calls are queued together and read after one synchronisation.
+template <class Call>
+double median_call_us(Call&& call, int reps, bool warm) {
+  using host::cuda_check;
+  call();
+  cuda_check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
+  std::vector<cudaEvent_t> events(std::size_t(2 * reps));
+  for (auto& e : events) cuda_check(cudaEventCreate(&e), "cudaEventCreate");
+  if (warm) bench::hold<<<1, 1>>>(40000LL * reps);  // about 20 us a call: more than enqueueing takes
+  for (int i = 0; i < reps; ++i) {
+    if (!warm) bench_cold_start(nullptr);
+    cuda_check(cudaEventRecord(events[std::size_t(2 * i)], nullptr), "cudaEventRecord");
+    call();
+    cuda_check(cudaEventRecord(events[std::size_t(2 * i + 1)], nullptr), "cudaEventRecord");
+  }
+  cuda_check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
+  std::vector<double> us;
+  for (int i = 0; i < reps; ++i) {
+    float ms = 0;
+    cuda_check(cudaEventElapsedTime(&ms, events[std::size_t(2 * i)], events[std::size_t(2 * i + 1)]),
+               "cudaEventElapsedTime");
+    us.push_back(double(ms) * 1e3);
+  }
+  for (auto& e : events) cuda_check(cudaEventDestroy(e), "cudaEventDestroy");
+  std::nth_element(us.begin(), us.begin() + reps / 2, us.end());
+  return us[std::size_t(reps / 2)];
+}
+
 /// Median milliseconds a call of `ours()` and of `reference()` takes over `reps` rounds: each round
 /// runs `prepare()` and then `calls` calls of ours between two events, then the same for the
 /// reference, so both see the same clocks and temperature.
