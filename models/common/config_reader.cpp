@@ -60,4 +60,17 @@ void ConfigReader::fail(std::string_view rule, const std::string& detail) const 
   throw LoadError(rule, file() + ": " + detail);
 }
 
+std::vector<std::int32_t> config_eos_ids(const std::filesystem::path& folder) {
+  Json const config = read_json_file(folder / "config.json");
+  std::vector<std::int32_t> ids;
+  if (const Json* eos = config.find("eos_token_id"); eos != nullptr && !eos->is_null()) {
+    if (eos->is_array()) {
+      for (const Json& e : eos->as_array()) ids.push_back(std::int32_t(e.as_int()));
+    } else {
+      ids.push_back(std::int32_t(eos->as_int()));
+    }
+  }
+  return ids;
+}
+
 }  // namespace cute_cpp::models

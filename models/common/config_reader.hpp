@@ -3,9 +3,11 @@
 // models/common/config_reader.hpp: typed, range-checked reads of a config.json's fields, shared by
 // the model families' config parsers (parse_qwen3_config, parse_nemotron_h_config), and the config
 // rules they report: config.value, config.unsupported, config.model-type.
-#include <cstdint>      // std::int64_t
+#include <cstdint>      // std::int64_t, std::int32_t
+#include <filesystem>   // std::filesystem::path
 #include <string>       // std::string
 #include <string_view>  // std::string_view
+#include <vector>       // std::vector
 
 #include "models/common/json.hpp"  // Json
 
@@ -64,5 +66,8 @@ class ConfigReader {
 
 /// The largest value int_in accepts as "any": sizes past it would overflow products of shapes.
 inline constexpr std::int64_t kConfigIntMax = std::int64_t(1) << 62;
+
+/// The stop ids config.json names: its eos_token_id, a number or a list (none when null or absent).
+[[nodiscard]] std::vector<std::int32_t> config_eos_ids(const std::filesystem::path& folder);
 
 }  // namespace cute_cpp::models

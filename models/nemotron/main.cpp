@@ -28,7 +28,7 @@
 
 #include "models/common/cli.hpp"
 #include "models/common/error.hpp"
-#include "models/common/json.hpp"
+#include "models/common/config_reader.hpp"  // config_eos_ids
 #include "models/common/tokenizer.hpp"
 #include "models/nemotron/model.hpp"
 #include "models/qwen3/generate_loop.hpp"  // generate_tokens, GenerateOptions (shared)
@@ -152,16 +152,7 @@ int run_logits(const CliArgs& a) {
 
 /// Stop ids: config.json's eos_token_id (a number or a list).
 std::vector<std::int32_t> stop_ids(const std::filesystem::path& folder) {
-  Json const config = read_json_file(folder / "config.json");
-  std::vector<std::int32_t> ids;
-  if (const Json* eos = config.find("eos_token_id"); eos != nullptr && !eos->is_null()) {
-    if (eos->is_array()) {
-      for (const Json& e : eos->as_array()) ids.push_back(std::int32_t(e.as_int()));
-    } else {
-      ids.push_back(std::int32_t(eos->as_int()));
-    }
-  }
-  return ids;
+  return config_eos_ids(folder);
 }
 
 int run_generate(const CliArgs& a) {

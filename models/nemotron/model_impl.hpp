@@ -6,6 +6,7 @@
 // Private to models/nemotron.
 #include "models/common/device_workspace.hpp"  // GrowingWorkspace
 #include "models/common/kv_pages.hpp"
+#include "models/common/residual_stream.cuh"  // ResidualStream
 #include "models/nemotron/device_weights.hpp"
 #include "models/nemotron/model.hpp"
 
@@ -96,8 +97,9 @@ class Model final : public NemotronModel {
   std::int32_t scratch_page_ = 0;
 
   std::int64_t capacity_ = 0;
-  DeviceBuffer<bf16> residual_[2], delta_, normed_, zxbcdt_, xbc_, y_, gated_, qkv_, attn_, mlp_hidden_, last_, logits_;
-  int logits_rows_ = 0, current_residual_ = 0;
+  ResidualStream residual_;
+  DeviceBuffer<bf16> delta_, normed_, zxbcdt_, xbc_, y_, gated_, qkv_, attn_, mlp_hidden_, last_, logits_;
+  int logits_rows_ = 0;
   // The batch on the device, and the host copies.
   DeviceBuffer<std::int32_t> ids_, cu_seqlens_, seqlens_, block_table_, last_rows_, state_slots_;
   std::vector<std::int32_t> h_ids_, h_cu_seqlens_, h_seqlens_, h_block_table_, h_last_rows_, h_state_slots_;

@@ -88,7 +88,7 @@ void Model::grow_activations(std::int64_t tokens) {
     // Zeroed: a decode step's padding rows skip the conv and state updates and keep what is there.
     cuda_check(cudaMemsetAsync(b.data(), 0, b.bytes(), stream_), "cudaMemsetAsync(activations)");
   };
-  make(residual_[0], hidden_), make(residual_[1], hidden_), make(delta_, hidden_), make(normed_, hidden_);
+  make(residual_.buffer[0], hidden_), make(residual_.buffer[1], hidden_), make(delta_, hidden_), make(normed_, hidden_);
   make(zxbcdt_, in_proj_width_), make(xbc_, conv_dim_), make(y_, inner_), make(gated_, inner_);
   make(qkv_, qkv_width_), make(attn_, attn_width_), make(mlp_hidden_, config_.intermediate_size);
   ids_ = DeviceBuffer<std::int32_t>(std::size_t(capacity_));
@@ -306,24 +306,11 @@ void Model::record_or_replay(Batch const& batch) {
 void Model::forward(Batch const& batch, LogitsRows rows) {
   std::int64_t const t = batch.tokens;
   float const eps = float(config_.layer_norm_epsilon);
-  current_residual_ = 0;
+  residual_.begin();
   gather_rows(weights_.embed.data(), config_.vocab_size, ids_.data(), delta_.data(), t, hidden_, stream_);
-  bool first = true;
   // h += delta (the last mixer's output), normed = rmsnorm(h) * w; the first layer's h is the embedding.
   auto const add_norm = [&](bf16 const* w) {
-    bf16* const in = residual_[current_residual_].data();
-    bf16* const out = residual_[1 - current_residual_].data();
-    if (first) {
-      kn::rmsnorm<bf16>(delta_.data(), nullptr, w, normed_.data(), nullptr, std::size_t(t), std::size_t(hidden_), eps,
-                        stream_);
-      cuda_check(cudaMemcpyAsync(out, delta_.data(), std::size_t(t * hidden_) * sizeof(bf16), cudaMemcpyDeviceToDevice,
-                                 stream_),
-                 "cudaMemcpyAsync(residual)");
-      first = false;
-    } else {
-      kn::rmsnorm<bf16>(delta_.data(), in, w, normed_.data(), out, std::size_t(t), std::size_t(hidden_), eps, stream_);
-    }
-    current_residual_ = 1 - current_residual_;
+    residual_.add_norm(delta_.data(), w, normed_.data(), t, hidden_, eps, stream_);
   };
   for (std::size_t l = 0; l < weights_.layers.size(); ++l) {
     NemotronLayerWeights const& w = weights_.layers[l];

@@ -33,7 +33,7 @@
 #include "models/common/bench_timing.hpp"
 #include "models/common/cli.hpp"
 #include "models/common/error.hpp"
-#include "models/common/json.hpp"
+#include "models/common/config_reader.hpp"  // config_eos_ids
 #include "models/common/tokenizer.hpp"
 #include "models/qwen3/chat.hpp"
 #include "models/qwen3/generate.hpp"
@@ -96,16 +96,7 @@ std::vector<std::int32_t> stop_ids(const std::filesystem::path& folder, const To
       // a tokenizer without the chat tokens: fall back to the config
     }
   }
-  Json const config = read_json_file(folder / "config.json");
-  std::vector<std::int32_t> ids;
-  if (const Json* eos = config.find("eos_token_id"); eos != nullptr && !eos->is_null()) {
-    if (eos->is_array()) {
-      for (const Json& e : eos->as_array()) ids.push_back(std::int32_t(e.as_int()));
-    } else {
-      ids.push_back(std::int32_t(eos->as_int()));
-    }
-  }
-  return ids;
+  return config_eos_ids(folder);
 }
 
 int run_logits(const Args& a) {

@@ -21,6 +21,7 @@
 #include <cute_cpp/kernels/rows/rmsnorm.cuh>
 #include "models/common/device_workspace.hpp"  // GrowingWorkspace
 #include "models/common/error.hpp"
+#include "models/common/residual_stream.cuh"  // ResidualStream
 #include "models/common/rope.hpp"
 #include "models/common/kv_pages.hpp"
 #include "models/qwen3/layer_kernels.cuh"
@@ -153,10 +154,10 @@ class Model final : public Qwen3Model {
 
   // Activations, for up to capacity_ tokens.
   std::int64_t capacity_ = 0;
-  DeviceBuffer<bf16> residual_[2], delta_, normed_, qkv_, attn_, ffn_hidden_, gate_up_, last_;
+  ResidualStream residual_;
+  DeviceBuffer<bf16> delta_, normed_, qkv_, attn_, ffn_hidden_, gate_up_, last_;
   DeviceBuffer<bf16> logits_;
   int logits_rows_ = 0;
-  int current_residual_ = 0;
   // The batch's description on the device (and the host copies the kernels' checks read).
   DeviceBuffer<std::int32_t> ids_, positions_, cu_seqlens_, seqlens_, block_table_, last_rows_;
   std::vector<std::int32_t> h_ids_, h_positions_, h_cu_seqlens_, h_seqlens_, h_block_table_, h_last_rows_;
@@ -326,8 +327,8 @@ void Model::grow_activations(std::int64_t tokens) {
   // Round up, so that a batch growing a token at a time does not reallocate every step.
   capacity_ = std::max<std::int64_t>(tokens, std::max<std::int64_t>(64, capacity_ * 2));
   auto const n = [&](std::int64_t width) { return std::size_t(capacity_ * width); };
-  residual_[0] = DeviceBuffer<bf16>(n(hidden_));
-  residual_[1] = DeviceBuffer<bf16>(n(hidden_));
+  residual_.buffer[0] = DeviceBuffer<bf16>(n(hidden_));
+  residual_.buffer[1] = DeviceBuffer<bf16>(n(hidden_));
   delta_ = DeviceBuffer<bf16>(n(hidden_));
   normed_ = DeviceBuffer<bf16>(n(hidden_));
   qkv_ = DeviceBuffer<bf16>(n(qkv_width_));
@@ -524,28 +525,13 @@ void Model::upload(Batch const& batch) {
 void Model::forward(Batch const& batch, LogitsRows rows) {
   std::int64_t const t = batch.tokens;
   ++routing_pass_;
-  current_residual_ = 0;
+  residual_.begin();
   float const eps = float(config_.rms_norm_eps);
   gather_rows(weights_.embed.data(), config_.vocab_size, ids_.data(), delta_.data(), t, hidden_, stream_);
   mark("embedding");
-  // The residual stream: delta is added to residual_[current] by each RMSNorm, the sum written
-  // to the other buffer (the kernel's inputs and outputs must not alias). The first layer's sum
-  // is the embedding alone.
-  bool first = true;
+  // The residual stream (models/common/residual_stream.cuh): the first layer's sum is the embedding.
   auto const add_norm = [&](bf16 const* w) {
-    bf16* const in = residual_[current_residual_].data();
-    bf16* const out = residual_[1 - current_residual_].data();
-    if (first) {
-      kn::rmsnorm<bf16>(delta_.data(), nullptr, w, normed_.data(), nullptr, std::size_t(t), std::size_t(hidden_), eps,
-                        stream_);
-      cuda_check(cudaMemcpyAsync(out, delta_.data(), std::size_t(t * hidden_) * sizeof(bf16), cudaMemcpyDeviceToDevice,
-                                 stream_),
-                 "cudaMemcpyAsync(residual)");
-      first = false;
-    } else {
-      kn::rmsnorm<bf16>(delta_.data(), in, w, normed_.data(), out, std::size_t(t), std::size_t(hidden_), eps, stream_);
-    }
-    current_residual_ = 1 - current_residual_;
+    residual_.add_norm(delta_.data(), w, normed_.data(), t, hidden_, eps, stream_);
     mark("add + rmsnorm");
   };
   QkNormRopeParams rope;

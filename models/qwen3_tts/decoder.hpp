@@ -14,6 +14,7 @@
 
 #include "models/common/checkpoint.hpp"   // Qwen3Config
 #include "models/common/device_workspace.hpp"  // GrowingWorkspace
+#include "models/common/residual_stream.cuh"  // ResidualStream
 #include "models/qwen3/device_weights.hpp"  // LayerWeights, DeviceBuffer, bf16
 
 namespace cute_cpp::models::qwen3_tts {
@@ -51,7 +52,7 @@ class Decoder {
  private:
   enum class Mode { prefill, step };
   void layers(Mode mode, int tokens, std::int32_t const* positions, std::int32_t const* length);
-  void add_norm(bf16 const* weight, int tokens, bool first);
+  void add_norm(bf16 const* weight, int tokens);
   void attention(Mode mode, int layer, int tokens, std::int32_t const* length);
   void mlp(LayerWeights const& w, int tokens);
 
@@ -67,8 +68,8 @@ class Decoder {
   std::vector<std::int32_t> h_cu_seqlens_;
   DeviceBuffer<bf16> k_cache_, v_cache_;  // [layers, pages, page_size, kv_heads, head_dim]
   std::int64_t layer_cache_elems_ = 0;
-  DeviceBuffer<bf16> residual_[2], delta_, normed_, qkv_, attn_, ffn_hidden_, gate_up_;
-  int current_ = 0;
+  ResidualStream residual_;
+  DeviceBuffer<bf16> delta_, normed_, qkv_, attn_, ffn_hidden_, gate_up_;
   GrowingWorkspace gemm_workspace_, decode_workspace_;
 };
 

@@ -76,8 +76,8 @@ Decoder::Decoder(const Qwen3Config& config, std::vector<LayerWeights> layers, De
   k_cache_ = DeviceBuffer<bf16>(std::size_t(layer_cache_elems_) * layers_.size());
   v_cache_ = DeviceBuffer<bf16>(std::size_t(layer_cache_elems_) * layers_.size());
   auto const rows = [&](int width) { return std::size_t(max_tokens_) * std::size_t(width); };
-  residual_[0] = DeviceBuffer<bf16>(rows(hidden_));
-  residual_[1] = DeviceBuffer<bf16>(rows(hidden_));
+  residual_.buffer[0] = DeviceBuffer<bf16>(rows(hidden_));
+  residual_.buffer[1] = DeviceBuffer<bf16>(rows(hidden_));
   delta_ = DeviceBuffer<bf16>(rows(hidden_));
   normed_ = DeviceBuffer<bf16>(rows(hidden_));
   qkv_ = DeviceBuffer<bf16>(rows(qkv_width_));
@@ -111,24 +111,12 @@ void Decoder::step(bf16 const* input, std::int32_t const* positions, std::int32_
 }
 
 /// h = rmsnorm(x + delta) into normed_, the sum the new x; the first layer's x is delta alone.
-void Decoder::add_norm(bf16 const* weight, int t, bool first) {
-  float const eps = float(config_.rms_norm_eps);
-  bf16* const in = residual_[current_].data();
-  bf16* const out = residual_[1 - current_].data();
-  if (first) {
-    kn::rmsnorm<bf16>(delta_.data(), nullptr, weight, normed_.data(), nullptr, std::size_t(t), std::size_t(hidden_),
-                      eps, stream_);
-    cuda_check(cudaMemcpyAsync(out, delta_.data(), std::size_t(t) * hidden_ * sizeof(bf16), cudaMemcpyDeviceToDevice,
-                               stream_),
-               "cudaMemcpyAsync(residual)");
-  } else {
-    kn::rmsnorm<bf16>(delta_.data(), in, weight, normed_.data(), out, std::size_t(t), std::size_t(hidden_), eps, stream_);
-  }
-  current_ = 1 - current_;
+void Decoder::add_norm(bf16 const* weight, int t) {
+  residual_.add_norm(delta_.data(), weight, normed_.data(), t, hidden_, float(config_.rms_norm_eps), stream_);
 }
 
 void Decoder::layers(Mode mode, int t, std::int32_t const* positions, std::int32_t const* length) {
-  current_ = 0;
+  residual_.begin();
   QkNormRopeParams rope;
   rope.tokens = t;
   rope.row_stride = qkv_width_;
@@ -146,7 +134,7 @@ void Decoder::layers(Mode mode, int t, std::int32_t const* positions, std::int32
   }
   for (std::size_t l = 0; l < layers_.size(); ++l) {
     LayerWeights const& w = layers_[l];
-    add_norm(w.input_norm.data(), t, l == 0);
+    add_norm(w.input_norm.data(), t);
     linear_tn(normed_.data(), w.qkv.data(), qkv_.data(), t, qkv_width_, hidden_, gemm_workspace_, stream_);
     if (mode == Mode::step) {
       rope.cache.k = k_cache_.data() + std::int64_t(l) * layer_cache_elems_;
@@ -156,10 +144,10 @@ void Decoder::layers(Mode mode, int t, std::int32_t const* positions, std::int32
     attention(mode, int(l), t, length);
     linear_tn(attn_.data(), w.o.data(), delta_.data(), t, hidden_, std::int64_t(heads_) * head_dim_, gemm_workspace_,
            stream_);
-    add_norm(w.post_norm.data(), t, false);
+    add_norm(w.post_norm.data(), t);
     mlp(w, t);
   }
-  add_norm(final_norm_.data(), t, false);
+  add_norm(final_norm_.data(), t);
   cuda_check(cudaGetLastError(), "qwen3_tts decoder pass");
 }
 
