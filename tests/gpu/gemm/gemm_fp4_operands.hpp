@@ -4,11 +4,14 @@
 // Host FP4 operands for the sm_120a block-scaled GEMM and its checks: a float matrix quantized to
 // packed E2M1 with NVFP4 or MXFP4 scales in the layout the GEMM reads (rows x K/2 bytes, rows x
 // K/block factors, both row-major), its dequantized values, and the reference GEMM over them in
-// double. The CPU tests (tests/cpu/quant) and the GPU check (gemm_fp4_check_sm120.cu) share it.
+// double, and the count of a GEMM's outputs that miss it. The CPU tests (tests/cpu/quant) and the GPU
+// checks (gemm_fp4_check_sm100.cu, gemm_fp4_check_sm120.cu) share it.
 #include <cute_cpp/quant/fp4.hpp>
 
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
+#include <random>
 #include <vector>
 
 namespace cute_cpp::test {
@@ -82,6 +85,33 @@ inline std::vector<double> reference_gemm_fp4(Fp4Matrix const& a, Fp4Matrix cons
       d[std::size_t(m * b.rows + n)] = acc * scale;
     }
   return d;
+}
+
+/// rows x K test values: uniform in [-2, 2), one in a hundred scaled by 40 (a few outliers a row,
+/// which the block scales must absorb).
+inline std::vector<float> fp4_test_values(std::int64_t rows, std::int64_t k, std::mt19937_64& rng) {
+  std::uniform_real_distribution<float> value(-2.0f, 2.0f), rare(0.0f, 1.0f);
+  std::vector<float> f(std::size_t(rows * k));
+  for (float& v : f) v = value(rng) * (rare(rng) < 0.01f ? 40.0f : 1.0f);
+  return f;
+}
+
+/// How many of the a.rows x b.rows outputs miss reference_gemm_fp4(a, b): `got(i, j)` is output
+/// (i, j) as a double; it must be within 2^-8 |ref| (its bf16 rounding) + 2^-20 sum |a b| x the
+/// global scales (the f32 accumulation's rounding).
+template <class Got>
+std::size_t count_fp4_errors(Fp4Matrix const& a, Fp4Matrix const& b, Got&& got) {
+  std::vector<double> const want = reference_gemm_fp4(a, b);
+  double const g = double(a.global_decode) * b.global_decode;
+  std::size_t bad = 0;
+  for (std::int64_t i = 0; i < a.rows; ++i)
+    for (std::int64_t j = 0; j < b.rows; ++j) {
+      double mag = 0.0;
+      for (std::int64_t kk = 0; kk < a.k; ++kk) mag += std::fabs(a.value(i, kk) * b.value(j, kk));
+      double const ref = want[std::size_t(i * b.rows + j)], d = got(i, j);
+      bad += !(std::fabs(d - ref) <= std::ldexp(std::fabs(ref), -8) + std::ldexp(mag * g, -20) + 1e-30);
+    }
+  return bad;
 }
 
 }  // namespace cute_cpp::test
