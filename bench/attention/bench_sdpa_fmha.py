@@ -2,10 +2,16 @@
 # SPDX-License-Identifier: Apache-2.0
 # SPDX-FileCopyrightText: 2026 cute-cpp authors
 """Times cute-cpp's Hopper attention (libcute_cpp_fmha.so, through its C entry point) against PyTorch's
-scaled_dot_product_attention on the cuDNN backend, in one process, and checks both against an fp32
-reference on the same fresh random data (outputs poisoned first).
+scaled_dot_product_attention on the cuDNN backend and, where scripts/fa4-install put it on this machine,
+FlashAttention-4, in one process, and checks each against an fp32 reference on the same fresh random
+data (outputs poisoned first). Each reference is a record of its own.
 
   bench/attention/bench_sdpa_fmha.py --build BUILD [--json FILE] [--quick] [--sweep] [--only NAME] [--lib LIB]
+                                     [--fa4 auto|off]
+
+cuDNN is timed at its best as a user would call it: of [B, S, H, D] views (what a model's projections
+give), contiguous [B, H, S, D] copies, and for GQA its native grouped heads (enable_gqa) beside K/V
+expanded to every q head, the fastest in a short trial is the one timed.
 
 BUILD holds the C library (BUILD/kernels/libcute_cpp_fmha.so). Its records keep the name the
 example program gave them (kernel fmha_sm90), so scripts/gpu-check compares them across commits.
@@ -25,6 +31,7 @@ import torch.nn.functional as F
 from torch.nn.attention import SDPBackend, sdpa_kernel
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench/support"))
+import fa4  # noqa: E402
 from torch_timing import time_pair  # noqa: E402
 
 
@@ -95,8 +102,7 @@ def reference(q, k, v, causal, window=(-1, -1)):
 
 
 def cudnn_sdpa(q, k, v, causal):
-    """PyTorch SDPA on cuDNN, [B, S, H, D] in place (strided views). GQA: K/V expanded to every q
-    head beforehand (expand_kv), outside the timing: cuDNN then reads H heads of K/V, not H_kv."""
+    """PyTorch SDPA on cuDNN, [B, S, H, D] in place (strided views); K/V with as many heads as q."""
     with sdpa_kernel([SDPBackend.CUDNN_ATTENTION]):
         return F.scaled_dot_product_attention(q.transpose(1, 2), k.transpose(1, 2), v.transpose(1, 2),
                                               is_causal=causal).transpose(1, 2)
@@ -104,6 +110,135 @@ def cudnn_sdpa(q, k, v, causal):
 
 def expand_kv(t, heads):
     return t if t.shape[2] == heads else t.repeat_interleave(heads // t.shape[2], dim=2).contiguous()
+
+
+def best_cudnn(q, k, v, causal):
+    """(call, how): cuDNN's fastest way to compute attention of these [B, S, H, D] tensors, among the
+    layouts a user passes, in a short trial; the copies each needs are made here, outside the timing."""
+    H = q.shape[2]
+    ke, ve = expand_kv(k, H), expand_kv(v, H)
+    qt, kt, vt = (t.transpose(1, 2).contiguous() for t in (q, ke, ve))
+
+    def bhsd():
+        with sdpa_kernel([SDPBackend.CUDNN_ATTENTION]):
+            return F.scaled_dot_product_attention(qt, kt, vt, is_causal=causal).transpose(1, 2)
+
+    ways = [(lambda: cudnn_sdpa(q, ke, ve, causal), "[B, S, H, D] views"), (bhsd, "contiguous [B, H, S, D]")]
+    if k.shape[2] != H:
+        def grouped():
+            with sdpa_kernel([SDPBackend.CUDNN_ATTENTION]):
+                return F.scaled_dot_product_attention(q.transpose(1, 2), k.transpose(1, 2), v.transpose(1, 2),
+                                                      is_causal=causal, enable_gqa=True).transpose(1, 2)
+        try:
+            grouped()
+            ways.append((grouped, "native GQA (enable_gqa)"))
+        except RuntimeError:  # no grouped-head cuDNN kernel in this PyTorch: the expanded forms stand
+            pass
+    best = ways[0]
+    for way in ways[1:]:
+        t_way, t_best = time_pair(way[0], best[0], rounds=10, warmup=3)
+        if t_way < t_best:
+            best = way
+    return best
+
+
+def against_fa4(flash, name, run_ours, run_theirs, ref_o, flops, records):
+    """FlashAttention-4 on one case beside ours: its error printed (a reference's accuracy is not
+    ours to fail on), both timed alternately, a record of its own. False where FA4 refused the case."""
+    try:
+        err = (run_theirs().float() - ref_o).abs().max().item() if ref_o is not None else float("nan")
+    except Exception as e:  # a case FA4 does not take on this GPU: said, not fatal
+        print(f"{name:34s} FlashAttention-4 refused: {type(e).__name__}: {str(e)[:120]}", flush=True)
+        return False
+    t_ours, t_ref = time_pair(run_ours, run_theirs)
+    ours, ref = flops / t_ours / 1e9, flops / t_ref / 1e9
+    print(f"{name:34s} max|O-ref| FA4 {err:.2e}  ours {ours:6.1f}  FA4 {ref:6.1f} TFLOP/s  ratio {ours / ref:.3f}",
+          flush=True)
+    records.append(dict(kernel="fmha_sm90", shape=name, dtype="bf16", ours=ours, reference=flash.name,
+                        reference_value=ref, unit="TFLOP/s", ratio=ours / ref, microseconds=t_ours * 1e3))
+    return True
+
+
+def dense_name(B, H, Hkv, S, D, causal):
+    return f"B{B} H{H}" + (f"/{Hkv}" if Hkv != H else "") + f" S{S} D{D}" + (" causal" if causal else "")
+
+
+def varlen_name(causal):
+    return "varlen 8 seqs 512-8192 H32 D128" + (" causal" if causal else "")
+
+
+def dense_case(fmha, flash, B, H, Hkv, S, D, causal, records):
+    """One [B, S, H, D] case: ours checked against the fp32 reference (as cuDNN's error allows), then
+    timed against cuDNN at its best and FlashAttention-4 where present. Returns whether ours passed."""
+    dt = torch.bfloat16
+    name = dense_name(B, H, Hkv, S, D, causal)
+    q = torch.empty(B, S, H, D, device="cuda", dtype=dt).uniform_(-1, 1)
+    k = torch.empty(B, S, Hkv, D, device="cuda", dtype=dt).uniform_(-1, 1)
+    v = torch.empty(B, S, Hkv, D, device="cuda", dtype=dt).uniform_(-1, 1)
+    o = torch.full((B, S, H, D), float("nan"), device="cuda", dtype=dt)
+    lse = torch.full((B, H, S), float("nan"), device="cuda", dtype=torch.float32)
+    fmha(q, k, v, o, lse, causal=causal)
+    ref_o, ref_lse = reference(q, k, v, causal)
+    cudnn, how = best_cudnn(q, k, v, causal)
+    err = (o.float() - ref_o).abs().max().item()
+    err_cudnn = (cudnn().float() - ref_o).abs().max().item()
+    err_lse = (lse - ref_lse).abs().max().item()
+    good = math.isfinite(err) and err <= max(2e-2, 2 * err_cudnn) and err_lse <= 1e-3
+    del ref_lse
+    run_ours = lambda: fmha(q, k, v, o, causal=causal)
+    flops = 4.0 * B * H * S * S * D / (2 if causal else 1)
+    if flash:
+        against_fa4(flash, name, run_ours, lambda: flash(q, k, v, causal), ref_o, flops, records)
+    del ref_o
+    t_ours, t_ref = time_pair(run_ours, cudnn)
+    ours, ref = flops / t_ours / 1e9, flops / t_ref / 1e9
+    print(f"{name:34s} {'ok ' if good else 'BAD'} max|O-ref| {err:.2e} (cuDNN {err_cudnn:.2e}) "
+          f"max|LSE-ref| {err_lse:.1e}  ours {ours:6.1f}  cuDNN {ref:6.1f} TFLOP/s  ratio {ours / ref:.3f}  "
+          f"(cuDNN on {how})", flush=True)
+    # Without GQA the name is the one of the records before cuDNN's layout was chosen (what it computes
+    # is the same), so their history compares; with GQA the grouped form may now be the one timed.
+    reference_name = "cuDNN SDPA (PyTorch)" + (", GQA at its best" if Hkv != H else "")
+    records.append(dict(kernel="fmha_sm90", shape=name, dtype="bf16", ours=ours, reference=reference_name,
+                        reference_value=ref, unit="TFLOP/s", ratio=ours / ref, microseconds=t_ours * 1e3))
+    return good
+
+
+def varlen_case(fmha, flash, causal, records):
+    """One launch over packed sequences of mixed lengths, against cuDNN called once per sequence (what
+    a caller without a varlen kernel does) and FlashAttention-4's varlen call, the same FLOPs each way.
+    Returns whether ours passed."""
+    dt = torch.bfloat16
+    lengths = [8192, 512, 3000, 1024, 6000, 700, 4096, 2048]
+    H, D = 32, 128
+    name = varlen_name(causal)
+    total = sum(lengths)
+    cu = torch.tensor([0] + list(torch.tensor(lengths).cumsum(0)), dtype=torch.int32, device="cuda")
+    q, k, v = (torch.empty(total, H, D, device="cuda", dtype=dt).uniform_(-1, 1) for _ in range(3))
+    o = torch.full((total, H, D), float("nan"), device="cuda", dtype=dt)
+    run = lambda: fmha(q, k, v, o, causal=causal, cu_q=cu, cu_k=cu, max_q=max(lengths), max_k=max(lengths))
+    run()
+    seqs = [(int(cu[i]), int(cu[i + 1])) for i in range(len(lengths))]
+    err = 0.0
+    for a, b in seqs:
+        ref_o, _ = reference(q[None, a:b], k[None, a:b], v[None, a:b], causal)
+        err = max(err, (o[a:b].float() - ref_o[0]).abs().max().item())
+    good = math.isfinite(err) and err <= 2e-2
+    flops = sum(4.0 * H * n * n * D / (2 if causal else 1) for n in lengths)
+    if flash:  # its error over the packed rows is not checked here (ours is, sequence by sequence)
+        against_fa4(flash, name, run, lambda: flash.varlen(q, k, v, cu, max(lengths), causal), None, flops, records)
+
+    def theirs():
+        for a, b in seqs:
+            cudnn_sdpa(q[None, a:b], k[None, a:b], v[None, a:b], causal)
+
+    t_ours, t_ref = time_pair(run, theirs)
+    ours, ref = flops / t_ours / 1e9, flops / t_ref / 1e9
+    print(f"{name:34s} {'ok ' if good else 'BAD'} max|O-ref| {err:.2e}  ours {ours:6.1f}  cuDNN {ref:6.1f} "
+          f"TFLOP/s  ratio {ours / ref:.3f}", flush=True)
+    records.append(dict(kernel="fmha_sm90", shape=name, dtype="bf16", ours=ours,
+                        reference="cuDNN SDPA (PyTorch), one call per sequence", reference_value=ref,
+                        unit="TFLOP/s", ratio=ours / ref, microseconds=t_ours * 1e3))
+    return good
 
 
 def main():
@@ -115,10 +250,13 @@ def main():
     ap.add_argument("--only", help="run the configurations whose name contains this")
     ap.add_argument("--sweep", action="store_true",
                     help="D64 and D128 over sequence lengths 512-8192 at 64k tokens (the key tile's choice, kernels/attention/prefill/README.md)")
+    ap.add_argument("--fa4", choices=("auto", "off"), default="auto",
+                    help="time FlashAttention-4 too where scripts/fa4-install put it (auto), or not")
     opts = ap.parse_args()
     fmha = Fmha(opts.lib or Path(opts.build) / "kernels/libcute_cpp_fmha.so")
+    flash, why = fa4.load() if opts.fa4 == "auto" else (None, "--fa4 off")
+    print(f"FlashAttention-4: {flash.name if flash else 'absent, ' + why}", flush=True)
     torch.manual_seed(int.from_bytes(__import__("os").urandom(4), "little"))
-    dt = torch.bfloat16
     configs = [  # (B, H, Hkv, S, D, causal)
         (4, 32, 32, 4096, 128, False), (4, 32, 32, 4096, 128, True),
         (4, 32, 32, 4096, 64, False), (4, 32, 32, 4096, 64, True),
@@ -134,67 +272,11 @@ def main():
                    for S in (512, 768, 1024, 1280, 1536, 2048, 3072, 4096, 8192) for causal in (False, True)]
     records, ok = [], True
     for B, H, Hkv, S, D, causal in configs:
-        name = f"B{B} H{H}" + (f"/{Hkv}" if Hkv != H else "") + f" S{S} D{D}" + (" causal" if causal else "")
-        if opts.only and opts.only not in name:
-            continue
-        q = torch.empty(B, S, H, D, device="cuda", dtype=dt).uniform_(-1, 1)
-        k = torch.empty(B, S, Hkv, D, device="cuda", dtype=dt).uniform_(-1, 1)
-        v = torch.empty(B, S, Hkv, D, device="cuda", dtype=dt).uniform_(-1, 1)
-        o = torch.full((B, S, H, D), float("nan"), device="cuda", dtype=dt)
-        lse = torch.full((B, H, S), float("nan"), device="cuda", dtype=torch.float32)
-        fmha(q, k, v, o, lse, causal=causal)
-        ref_o, ref_lse = reference(q, k, v, causal)
-        ke, ve = expand_kv(k, H), expand_kv(v, H)
-        theirs = cudnn_sdpa(q, ke, ve, causal).float()
-        err = (o.float() - ref_o).abs().max().item()
-        err_cudnn = (theirs - ref_o).abs().max().item()
-        err_lse = (lse - ref_lse).abs().max().item()
-        good = math.isfinite(err) and err <= max(2e-2, 2 * err_cudnn) and err_lse <= 1e-3
-        ok &= good
-        del ref_o, ref_lse, theirs
-        t_ours, t_ref = time_pair(lambda: fmha(q, k, v, o, causal=causal), lambda: cudnn_sdpa(q, ke, ve, causal))
-        flops = 4.0 * B * H * S * S * D / (2 if causal else 1)
-        ours, ref = flops / t_ours / 1e9, flops / t_ref / 1e9
-        print(f"{name:34s} {'ok ' if good else 'BAD'} max|O-ref| {err:.2e} (cuDNN {err_cudnn:.2e}) "
-              f"max|LSE-ref| {err_lse:.1e}  ours {ours:6.1f}  cuDNN {ref:6.1f} TFLOP/s  ratio {ours / ref:.3f}",
-              flush=True)
-        reference_name = "cuDNN SDPA (PyTorch)" + (" on K/V expanded to every q head" if Hkv != H else "")
-        records.append(dict(kernel="fmha_sm90", shape=name, dtype="bf16", ours=ours, reference=reference_name,
-                            reference_value=ref, unit="TFLOP/s", ratio=ours / ref, microseconds=t_ours * 1e3))
-    # Varlen: one launch over packed sequences of mixed lengths, against cuDNN called once per
-    # sequence (what a caller without a varlen kernel does), the same FLOPs either way.
+        if not (opts.only and opts.only not in dense_name(B, H, Hkv, S, D, causal)):
+            ok &= dense_case(fmha, flash, B, H, Hkv, S, D, causal, records)
     for causal in (False, True):
-        lengths = [8192, 512, 3000, 1024, 6000, 700, 4096, 2048]
-        H, D = 32, 128
-        name = f"varlen 8 seqs 512-8192 H{H} D{D}" + (" causal" if causal else "")
-        if opts.quick or opts.sweep or (opts.only and opts.only not in name):
-            continue
-        total = sum(lengths)
-        cu = torch.tensor([0] + list(torch.tensor(lengths).cumsum(0)), dtype=torch.int32, device="cuda")
-        q, k, v = (torch.empty(total, H, D, device="cuda", dtype=dt).uniform_(-1, 1) for _ in range(3))
-        o = torch.full((total, H, D), float("nan"), device="cuda", dtype=dt)
-        run = lambda: fmha(q, k, v, o, causal=causal, cu_q=cu, cu_k=cu, max_q=max(lengths), max_k=max(lengths))
-        run()
-        seqs = [(int(cu[i]), int(cu[i + 1])) for i in range(len(lengths))]
-        err = 0.0
-        for a, b in seqs:
-            ref_o, _ = reference(q[None, a:b], k[None, a:b], v[None, a:b], causal)
-            err = max(err, (o[a:b].float() - ref_o[0]).abs().max().item())
-        good = math.isfinite(err) and err <= 2e-2
-        ok &= good
-
-        def theirs():
-            for a, b in seqs:
-                cudnn_sdpa(q[None, a:b], k[None, a:b], v[None, a:b], causal)
-
-        t_ours, t_ref = time_pair(run, theirs)
-        flops = sum(4.0 * H * n * n * D / (2 if causal else 1) for n in lengths)
-        ours, ref = flops / t_ours / 1e9, flops / t_ref / 1e9
-        print(f"{name:34s} {'ok ' if good else 'BAD'} max|O-ref| {err:.2e}  ours {ours:6.1f}  cuDNN {ref:6.1f} "
-              f"TFLOP/s  ratio {ours / ref:.3f}", flush=True)
-        records.append(dict(kernel="fmha_sm90", shape=name, dtype="bf16", ours=ours,
-                            reference="cuDNN SDPA (PyTorch), one call per sequence", reference_value=ref,
-                            unit="TFLOP/s", ratio=ours / ref, microseconds=t_ours * 1e3))
+        if not (opts.quick or opts.sweep or (opts.only and opts.only not in varlen_name(causal))):
+            ok &= varlen_case(fmha, flash, causal, records)
     if opts.json:
         Path(opts.json).write_text(json.dumps(records, indent=1) + "\n")
     return 0 if ok else 1
