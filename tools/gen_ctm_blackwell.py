@@ -183,7 +183,7 @@ namespace ctm::detail {
                         scale_op = f", %{scale_idx}" if with_scale else ""
                         instr = (f"tcgen05.mma.cta_group::%5.kind::{kind} [%0], {a_ptx}, %2, %3"
                                  f"{lane_ops}, p{scale_op};")
-                        ins = [f'"r"(d_tmem)', f'"{a_con}"(a)', '"l"(b_desc)', '"r"(idesc)',
+                        ins = ['"r"(d_tmem)', f'"{a_con}"(a)', '"l"(b_desc)', '"r"(idesc)',
                                '"r"(enable_input_d)', '"n"(CtaGroup)']
                         if with_lanes:
                             ins += [f'"r"(lanes[{i}])' for i in range(nl)]
@@ -272,7 +272,7 @@ def gen_mma_sparse_ws(out):
         for sparse in (False, True):
             for mask in (False, True):
                 name = "tcgen05_mma_ws" + ("_sp" if sparse else "") + suffix + "_impl" + ("_mask" if mask else "")
-                params = [f"std::uint32_t d_tmem", f"{a_type} a", "std::uint64_t b_desc"]
+                params = ["std::uint32_t d_tmem", f"{a_type} a", "std::uint64_t b_desc"]
                 if sparse:
                     params.append("std::uint32_t sp_meta_tmem")
                 params += ["std::uint32_t idesc", "std::uint32_t enable_input_d"]

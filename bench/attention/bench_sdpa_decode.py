@@ -108,7 +108,7 @@ def main():
         records.append(dict(kernel="decode_attention_sm90", shape=name, dtype="bf16", ours=ours,
                             reference="PyTorch SDPA, contiguous cache", reference_value=ref, unit="GB/s",
                             ratio=ours / ref, microseconds=t_ours * 1e3))
-        del k, v, k_cache, v_cache
+        k = v = k_cache = v_cache = None  # freed before the next case (the lambdas above are done)
     if opts.json:
         Path(opts.json).write_text(json.dumps(records, indent=1) + "\n")
     return 0 if ok else 1

@@ -95,7 +95,7 @@ def transformers_prefill(config):
             ms = time_cuda(lambda: model(x, logits_to_keep=1, use_cache=False), 3)
         return PREFILL / ms * 1e3, ms
     finally:
-        del model
+        model = None  # freed before ours runs (the timed lambda is done)
         torch.cuda.empty_cache()
 
 

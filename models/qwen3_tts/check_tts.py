@@ -67,7 +67,7 @@ import numpy as np
 import torch
 
 import tts_reference as ref
-from tts_reference import (GROUPS, IDS, SPEAKER, TEXT, Reference, assistant_ids, build_prompt, config, mrope_pairs,
+from tts_reference import (GROUPS, SPEAKER, TEXT, Reference, assistant_ids, build_prompt, config, mrope_pairs,
                            qwen_tts_reference, random_weights, talker_scores)
 
 TIMEOUT_S = 300

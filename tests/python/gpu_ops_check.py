@@ -11,8 +11,8 @@ counterpart in the same run (bench/support/torch_timing.py: alternating, L2 flus
 """
 import argparse
 import json
+import importlib
 import os
-import statistics
 import sys
 from pathlib import Path
 
@@ -277,7 +277,7 @@ def checks(ops):
         except ValueError as e:
             check(f"rejects {name}", rule in str(e) and bool((out == 3.0).all()), f"({e})")
     # torch.library: the registered ops pass opcheck and torch.compile(fullgraph=True) traces them.
-    import cute_cpp.torch  # noqa: F401  (registers torch.ops.cute_cpp)
+    importlib.import_module("cute_cpp.torch")  # registers torch.ops.cute_cpp
     xs, ws = x[:37], w[:1000]
     for name, op, args in (("linear", torch.ops.cute_cpp.linear.default, (xs, ws)),
                            ("rmsnorm", torch.ops.cute_cpp.rmsnorm.default, (xs, ws[0], 1e-6)),
@@ -404,6 +404,7 @@ def benchmarks(ops):
     # Grouped (MoE) against torch._grouped_mm: Qwen3-30B-A3B's experts (128, top-8, hidden 2048, expert
     # FFN 768) at 4096 tokens, the loads drawn uneven; and 64 rows for each of 128 experts.
     gen = torch.Generator(device="cuda").manual_seed(7)
+    last_loads = None  # the down projection takes the gate-up's loads
     for name, loads, n, k in (
             ("4096 tokens top-8 of 128 experts, gate-up N1536 K2048",
              torch.multinomial(torch.rand(128, device="cuda", generator=gen) + 0.5, 4096 * 8, True, generator=gen)

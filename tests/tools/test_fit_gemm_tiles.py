@@ -2,7 +2,6 @@
 """tools/fit_gemm_tiles.py on a small made-up candidate sweep: what it parses, which choices a
 shape may take, the 64-choice cut and the table it writes."""
 import importlib.util
-import sys
 import tempfile
 import unittest
 from pathlib import Path
