@@ -8,7 +8,8 @@
 Runs BUILD/models/nemotron/cute-cpp-nemotron as a subprocess and compares what it prints and writes with
 transformers' NemotronHForCausalLM (its PyTorch path: eager attention, the torch Mamba-2 mixer) on the same
 random checkpoints. Prints `check <name>: pass|FAIL (<figures>)` per check, then `N passed, N failed`; exits
-0 iff every check passes. The report, the program runner and the comparison helpers are check_qwen3.py's.
+0 iff every check passes. The report, the program runner, the comparison helpers and the greedy and sampling
+checks are models/common's (decoder_checks.py, decoder_program.py), which check_qwen3.py runs too.
 
 Checkpoints (random weights, written with the published tensor names: backbone.*, one tensor per expert and
 projection; transformers 5 names them model.* and stacks a layer's experts, so they are renamed and split on
@@ -34,12 +35,12 @@ Checks per checkpoint:
                          0.9999) and against fp32 by the logits rule.
   decode-logits.<ckpt>   the first 200 ids prefilled, the rest fed one decode step at a time (the state update,
                          the conv update, paged decode attention): against fp32 by the logits rule.
-  greedy.<ckpt>          32 greedy ids after 40 random ids against transformers' bf16 generate (check_qwen3's
+  greedy.<ckpt>          32 greedy ids after 40 random ids against transformers' bf16 generate (decoder_checks'
                          near-tie rule: where the two part, the fp32 model decides).
   batched-generate.<ckpt> prompts of 5, 33 and 130 ids generated together and alone: the same ids up to a
                          near-tie; graphs-vs-eager.<ckpt>: decode steps from CUDA graphs and --eager give the
                          same ids.
-  sampling.tiny-hybrid   check_qwen3's: T 0.8, top-k 20, top-p 0.9, seed 7 twice the same ids, seed 8 others,
+  sampling.tiny-hybrid   decoder_checks': T 0.8, top-k 20, top-p 0.9, seed 7 twice the same ids, seed 8 others,
                          every sampled id in the kept set of the fp32 logits.
   bad-input.<case>       (tiny-hybrid) an id equal to vocab, a negative id, a prompt past
                          max_position_embeddings, an unsupported Mamba head width, a pattern character that is
@@ -57,8 +58,9 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "qwen3"))
-import check_qwen3 as q  # noqa: E402 -- Report, Program, the comparison helpers
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "common"))
+import decoder_checks as q  # noqa: E402 -- the report, the reference, the comparisons and the checks Qwen3's use
+import decoder_program  # noqa: E402 -- the program runner
 from bench_nemotron import published_config  # noqa: E402 -- the published config, found as the bench finds it
 
 try:
@@ -96,7 +98,7 @@ TINY = {
 
 @dataclass
 class Spec:
-    """One checkpoint: its config.json fields and how it is checked (check_qwen3's checks read name,
+    """One checkpoint: its config.json fields and how it is checked (decoder_checks' checks read name,
     index, vocab and greedy_tokens)."""
     name: str
     label: str
@@ -245,33 +247,29 @@ def build_checkpoint(spec, folder):
 
 
 class Reference(q.Reference):
-    """transformers' model of one checkpoint in float32 and bf16 (check_qwen3's logits and greedy)."""
+    """transformers' model of one checkpoint in float32 and bf16 (decoder_checks' logits and greedy)."""
 
-    def __init__(self, spec, folder):  # noqa: super().__init__ is Qwen3's loader
-        self.spec = spec
-        self.fp32 = load_model(folder, torch.float32)
-        self.bf16 = load_model(folder, torch.bfloat16)
-        self.bf16.generation_config.eos_token_id = None
-        self.bf16.generation_config.pad_token_id = 0
+    def __init__(self, spec, folder):
+        super().__init__(spec, load_model(folder, torch.float32), load_model(folder, torch.bfloat16))
 
 
-class Program(q.Program):
-    """check_qwen3's runner for cute-cpp-nemotron, with logits' --split and --decode-from."""
+class Program(decoder_program.Program):
+    """decoder_program's runner for cute-cpp-nemotron, with logits' --split and --decode-from."""
 
     def logits(self, folder, prompts, vocab, extra=()):
         self.runs += 1
         out = self.work / f"logits-{self.runs}.f32"
-        self.run_ok(["logits", "--model", folder, "--ids", q.ids_argument(prompts), "--out", out, *extra])
+        self.run_ok(["logits", "--model", folder, "--ids", decoder_program.ids_argument(prompts), "--out", out, *extra])
         total = sum(len(p) for p in prompts)
         if not out.exists() or out.stat().st_size != total * vocab * 4:
-            raise q.ProgramError(f"{out.name}: not {total} tokens x {vocab} float32 logits")
+            raise decoder_program.ProgramError(f"{out.name}: not {total} tokens x {vocab} float32 logits")
         return np.fromfile(out, dtype="<f4").reshape(total, vocab)
 
 
 # ---- checks ----
 
 def judged(report, name, spec, prompts, ours, ref, record=False):
-    """check_qwen3's logits rule: rms error within 2.5x transformers' bf16, cosine >= 0.999 (or bf16's min)."""
+    """decoder_checks' logits rule: rms error within 2.5x transformers' bf16, cosine >= 0.999 (or bf16's min)."""
     fp32 = np.concatenate([ref.logits(ref.fp32, p) for p in prompts])
     bf16 = np.concatenate([ref.logits(ref.bf16, p) for p in prompts])
     cos, rms, err = q.error_figures(ours, fp32)
@@ -369,7 +367,7 @@ def check_bad_inputs(report, program, work, spec, folder):
     ]
     for name, path, ids, rule, text in cases:
         done = program.run(["logits", "--model", path, "--ids", ids, "--out", out])
-        first = q.first_line(done.stderr)
+        first = decoder_program.first_line(done.stderr)
         ok = done.returncode == 2 and f"[{rule}" in first and text in first
         report.check(f"bad-input.{name}", ok, f"exit {done.returncode}: {first[:300]}")
 
