@@ -29,8 +29,9 @@ NOISE_TIE = 3.0             # ... or under this many times bf16's own logit nois
 MAX_DIVERGENCES = 16        # near-ties tolerated in one greedy run before the run counts as failed
 SAMPLING_PROB_TOL = 1e-3    # top-p boundary: mass above the token may reach top_p + this
 SAMPLING_LOGIT_SLACK = NEAR_TIE  # ... or the token is kept once each fp32 logit moves this far its way
+                                 # (or NOISE_TIE / 2 x bf16's logit noise there, where larger)
 
-GREEDY_PROMPT, GREEDY_TOKENS = 40, 128
+GREEDY_PROMPT = 40               # random ids before a greedy run (its length: the spec's greedy_tokens)
 BATCH_PROMPTS, BATCH_TOKENS = (5, 33, 130), 32
 SAMPLING_PROMPT, SAMPLING_TOKENS = 16, 64
 SAMPLING = {"temperature": 0.8, "top_k": 20, "top_p": 0.9}

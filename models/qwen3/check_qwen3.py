@@ -118,6 +118,7 @@ from decoder_program import Program, ProgramError, first_line, ids_argument  # n
 from qwen3_checkpoints import (FAMILY, LOGIT_STD, SPECS, Reference, build_checkpoint, configs_folder,  # noqa: E402
                                family_sizes, family_spec, make_bad_checkpoints)
 
+
 def logits_prompts(spec):
     rng = rng_for(spec.index, 2)
     return [random_ids(rng, spec.vocab, n) for n in spec.logits_lengths]

@@ -26,7 +26,7 @@ INIT_STD = 0.05        # every projection and embedding weight: N(0, INIT_STD)
 NORM_JITTER = 0.1      # every RMSNorm weight: gain * (1 + NORM_JITTER * N(0, 1))
 QK_NORM_GAIN = 1.0     # attention logits of std ~ QK_NORM_GAIN^2: peaked enough that positions matter
 LOGIT_STD = 4.0        # the final norm's gain is chosen to give logits of about this std
-GREEDY_TOKENS = 128
+GREEDY_TOKENS = 128         # greedy ids a toy checkpoint's check generates
 
 FAMILY = ("0.6b", "1.7b", "4b", "8b", "14b", "32b", "30b-a3b")  # the configs published as qwen3-<size>.json
 # Each checkpoint's index seeds its weights and prompts: the dense sizes 2..7, tiny-yarn 8, then the MoE ones.
