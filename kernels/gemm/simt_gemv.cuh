@@ -10,6 +10,7 @@
 // shared memory: a long-K, few-row product spreads over the GPU without split-K's workspace.
 #include <cute_cpp/kernels/gemm/gemm.hpp>
 
+#include <cute_cpp/arch/copy.hpp>  // prefetch_l2
 #include <cute_cpp/arch/griddepcontrol.hpp>
 #include <cute_cpp/host/launch.hpp>
 
@@ -41,6 +42,7 @@ struct Problem {
   int short_rows = 0;
   std::int64_t c_long_stride = 0, c_short_stride = 0;  // C's element (long row l, short row s): l * c_long_stride + s * c_short_stride
   int warps_per_row = 1;                               // 1, 2, 4 or 8: the warps sharing a long row's K
+  bool prefetch_long = false;  // the long operand is no earlier kernel's output (a layer's weights): see the kernel
 };
 
 /// The 8 elements of a 16-byte load, as floats.
@@ -74,13 +76,17 @@ template <class T, class TC, int Short, bool ShortK>
 __global__ void __launch_bounds__(gemv::threads) simt_gemv_kernel(gemv::Problem<T, TC> const p) {
   using namespace gemv;
   // Programmatic dependent launch (no-ops for a plain launch): the next grid may launch now; the
-  // operands may be the previous grid's output, so nothing is read before its memory is.
+  // operands may be the previous grid's output, so nothing is read before its memory is, except
+  // a long operand no earlier kernel writes (GemmArguments::independent: a decode step's weights):
+  // its rows are asked into L2 first, so that they stream while the previous grid finishes.
   arch::griddepcontrol_launch_dependents();
-  arch::griddepcontrol_wait();
   int const warp = int(threadIdx.x) / 32, lane = int(threadIdx.x) % 32;
   int const rows_per_cta = warps / p.warps_per_row;
   std::int64_t const row = std::int64_t(blockIdx.x) * rows_per_cta + warp / p.warps_per_row;
   int const slice = warp % p.warps_per_row;
+  if (p.prefetch_long && slice == 0 && lane == 0 && row < p.rows)
+    arch::prefetch_l2(p.long_op + row * p.ld_long, std::uint64_t(p.k / vector) * vector * sizeof(T));
+  arch::griddepcontrol_wait();
   float acc[Short] = {};
   if (row < p.rows) {
     T const* const long_row = p.long_op + row * p.ld_long;
@@ -173,6 +179,7 @@ void run_simt_gemv(GemmArguments<Plan> const& args, SkinnyShort side, cudaStream
   p.short_rows = int(a_short ? args.m : args.n);
   p.k = args.k;
   p.c = args.c;
+  p.prefetch_long = args.independent == (a_short ? IndependentOperand::B : IndependentOperand::A);
   // C (m, n) sits at m * ldc + n (row-major) or n * ldc + m; the long rows are n when A is short.
   std::int64_t const m_stride = c_row ? args.ldc : 1, n_stride = c_row ? 1 : args.ldc;
   p.c_long_stride = a_short ? n_stride : m_stride;

@@ -176,24 +176,29 @@ def compare_with_transformers(opts, binary, work, records):
         print(f"{name_of[key]} {shape_of[key]}: ours {f['value']:.1f} {f['unit']}, transformers {ref_value:.1f}"
               f" ({'ref/ours' if lower_is_better else 'ours/ref'} {ratio:.2f})", flush=True)
     # The decode step's graph without programmatic dependent launch (and without the GEMMs' early
-    # weight loads, which need it), for what PDL buys.
-    plain_json = work / "ours-no-pdl.json"
-    p = subprocess.run([str(binary), "bench", "--model", str(folder), "--prefill-len", "64", "--ttft-len", "64",
-                        "--context", str(CONTEXT), "--steps", str(STEPS), "--batches", ",".join(map(str, BATCHES)),
-                        "--no-pdl", "--json", str(plain_json)], capture_output=True, text=True, timeout=900)
-    if p.returncode != 0 or "no CUDA graph" in p.stderr:
-        print(p.stdout, p.stderr, "bench: cute-cpp-qwen3 bench --no-pdl failed", sep="", flush=True)
-        return 1
-    plain = {f["name"] + "|" + f["shape"]: f for f in json.loads(plain_json.read_text())}
-    for b in BATCHES:
-        key = f"qwen3 decode|batch {b}, context {CONTEXT}"
-        with_pdl, without = ours[key], plain[key]
-        records.append({"kernel": f"qwen3 decode with PDL (Qwen3-8B, {opts.layers} layers)", "shape": shape_of[f"decode{b}"],
-                        "dtype": "bf16", "ours": with_pdl["value"], "reference": "the same graph without PDL",
-                        "reference_value": without["value"], "unit": "tok/s",
-                        "ratio": with_pdl["value"] / without["value"], "microseconds": with_pdl["ms"] * 1e3})
-        print(f"qwen3 decode batch {b}: with PDL {with_pdl['value']:.1f} tok/s, without {without['value']:.1f}",
-              flush=True)
+    # weight loads, which need it), for what PDL buys; and at batch 1 without the early weight loads
+    # alone (--no-prefetch: the wgmma GEMMs' first weight stages and the GEMV's L2 prefetch of its
+    # weight rows before the wait), for what they buy where a step streams every weight once.
+    for flag, batches, what, reference in (("--no-pdl", BATCHES, "with PDL", "the same graph without PDL"),
+                                           ("--no-prefetch", (1,), "with early weight loads",
+                                            "the same graph without early weight loads")):
+        plain_json = work / f"ours{flag}.json"
+        p = subprocess.run([str(binary), "bench", "--model", str(folder), "--prefill-len", "64", "--ttft-len", "64",
+                            "--context", str(CONTEXT), "--steps", str(STEPS), "--batches", ",".join(map(str, batches)),
+                            flag, "--json", str(plain_json)], capture_output=True, text=True, timeout=900)
+        if p.returncode != 0 or "no CUDA graph" in p.stderr:
+            print(p.stdout, p.stderr, f"bench: cute-cpp-qwen3 bench {flag} failed", sep="", flush=True)
+            return 1
+        plain = {f["name"] + "|" + f["shape"]: f for f in json.loads(plain_json.read_text())}
+        for b in batches:
+            key = f"qwen3 decode|batch {b}, context {CONTEXT}"
+            ours_b, without = ours[key], plain[key]
+            records.append({"kernel": f"qwen3 decode {what} (Qwen3-8B, {opts.layers} layers)",
+                            "shape": shape_of[f"decode{b}"], "dtype": "bf16", "ours": ours_b["value"],
+                            "reference": reference, "reference_value": without["value"], "unit": "tok/s",
+                            "ratio": ours_b["value"] / without["value"], "microseconds": ours_b["ms"] * 1e3})
+            print(f"qwen3 decode batch {b}: {what} {ours_b['value']:.1f} tok/s, without {without['value']:.1f}",
+                  flush=True)
     return 0
 
 

@@ -182,7 +182,9 @@ CTM_DEVICE void cp_async_bulk_wait_group_read() {
 
 // ---- prefetch and cache policies ----
 
-/// cp.async.bulk.prefetch.L2.global [src], size.
+/// cp.async.bulk.prefetch.L2.global [src], size: asks L2 to fetch `size` bytes at `src`, a hint.
+/// @pre src and size multiples of 16, size below 2^20 (ptxas 13.0 keeps 16 bits of size / 16 in
+/// UBLKPF's operand).
 CTM_DEVICE void cp_async_bulk_prefetch_L2_global(void const* src, std::uint32_t size) {
   asm volatile("cp.async.bulk.prefetch.L2.global [%0], %1;\n" ::"l"(src), "r"(size) : "memory");
 }
