@@ -10,7 +10,6 @@
 // shared memory: a long-K, few-row product spreads over the GPU without split-K's workspace.
 #include <cute_cpp/kernels/gemm/gemm.hpp>
 
-#include <cute_cpp/arch/copy.hpp>  // prefetch_l2
 #include <cute_cpp/arch/griddepcontrol.hpp>
 #include <cute_cpp/host/launch.hpp>
 
@@ -42,7 +41,7 @@ struct Problem {
   int short_rows = 0;
   std::int64_t c_long_stride = 0, c_short_stride = 0;  // C's element (long row l, short row s): l * c_long_stride + s * c_short_stride
   int warps_per_row = 1;                               // 1, 2, 4 or 8: the warps sharing a long row's K
-  bool prefetch_long = false;  // the long operand is no earlier kernel's output (a layer's weights): see the kernel
+  bool long_independent = false;  // the long operand is no earlier kernel's output (a layer's weights): see the kernel
 };
 
 /// The 8 elements of a 16-byte load, as floats.
@@ -67,6 +66,15 @@ __device__ __forceinline__ void widen(uint4 const& raw, float (&to)[vector]) {
 /// kernel's first form, 4 long vectors at 48 registers).
 template <int Short>
 inline constexpr int round_vectors = Short >= 8 ? 1 : Short >= 4 ? 2 : 4;
+
+/// A thread's long-operand vectors of one round: v0, v0 + stride, ... (those before `vectors`).
+template <class T, int Round>
+__device__ __forceinline__ void load_long_round(T const* row, std::int64_t v0, std::int64_t stride,
+                                                std::int64_t vectors, uint4 (&x)[Round]) {
+#pragma unroll
+  for (int u = 0; u < Round; ++u)
+    if (v0 + u * stride < vectors) x[u] = __ldg(reinterpret_cast<uint4 const*>(row) + v0 + u * stride);
+}
 }  // namespace gemv
 
 /// Short: the short operand's rows rounded up to 1, 2, 4 or 8 (the accumulators a thread holds).
@@ -76,32 +84,33 @@ template <class T, class TC, int Short, bool ShortK>
 __global__ void __launch_bounds__(gemv::threads) simt_gemv_kernel(gemv::Problem<T, TC> const p) {
   using namespace gemv;
   // Programmatic dependent launch (no-ops for a plain launch): the next grid may launch now; the
-  // operands may be the previous grid's output, so nothing is read before its memory is, except
-  // a long operand no earlier kernel writes (GemmArguments::independent: a decode step's weights):
-  // its rows are asked into L2 first, so that they stream while the previous grid finishes.
+  // operands may be the previous grid's output, so nothing is read before its memory is, except a
+  // long operand no earlier kernel writes (GemmArguments::independent: a decode step's weights),
+  // whose first round is loaded before the wait, so that it streams while the previous grid ends.
   arch::griddepcontrol_launch_dependents();
   int const warp = int(threadIdx.x) / 32, lane = int(threadIdx.x) % 32;
   int const rows_per_cta = warps / p.warps_per_row;
   std::int64_t const row = std::int64_t(blockIdx.x) * rows_per_cta + warp / p.warps_per_row;
   int const slice = warp % p.warps_per_row;
-  if (p.prefetch_long && slice == 0 && lane == 0 && row < p.rows)
-    arch::prefetch_l2(p.long_op + row * p.ld_long, std::uint64_t(p.k / vector) * vector * sizeof(T));
+  T const* const long_row = p.long_op + row * p.ld_long;
+  std::int64_t const vectors = p.k / vector;
+  std::int64_t const stride = std::int64_t(p.warps_per_row) * 32;  // vectors between a thread's loads
+  std::int64_t const first = slice * 32 + lane;
+  constexpr int round = round_vectors<Short>;
+  bool const early = p.long_independent && row < p.rows;
+  uint4 x[round];
+  if (early) load_long_round(long_row, first, stride, vectors, x);
   arch::griddepcontrol_wait();
   float acc[Short] = {};
   if (row < p.rows) {
-    T const* const long_row = p.long_op + row * p.ld_long;
-    std::int64_t const vectors = p.k / vector;
-    std::int64_t const stride = std::int64_t(p.warps_per_row) * 32;  // vectors between a thread's loads
-    constexpr int round = round_vectors<Short>;
-    for (std::int64_t v0 = slice * 32 + lane; v0 < vectors; v0 += round * stride) {
-      uint4 x[round];
+    for (std::int64_t v0 = first; v0 < vectors; v0 += round * stride) {
+      if (!early || v0 != first) load_long_round(long_row, v0, stride, vectors, x);
       // The short rows' elements at the same K: 16-byte loads (K-major) or elements (MN-major).
       std::conditional_t<ShortK, uint4[round][Short], T[round][Short][vector]> y;
 #pragma unroll
       for (int u = 0; u < round; ++u) {
         std::int64_t const v = v0 + u * stride;
         if (v >= vectors) continue;
-        x[u] = __ldg(reinterpret_cast<uint4 const*>(long_row) + v);
 #pragma unroll
         for (int s = 0; s < Short; ++s) {
           if (s >= p.short_rows) continue;
@@ -179,7 +188,7 @@ void run_simt_gemv(GemmArguments<Plan> const& args, SkinnyShort side, cudaStream
   p.short_rows = int(a_short ? args.m : args.n);
   p.k = args.k;
   p.c = args.c;
-  p.prefetch_long = args.independent == (a_short ? IndependentOperand::B : IndependentOperand::A);
+  p.long_independent = args.independent == (a_short ? IndependentOperand::B : IndependentOperand::A);
   // C (m, n) sits at m * ldc + n (row-major) or n * ldc + m; the long rows are n when A is short.
   std::int64_t const m_stride = c_row ? args.ldc : 1, n_stride = c_row ? 1 : args.ldc;
   p.c_long_stride = a_short ? n_stride : m_stride;

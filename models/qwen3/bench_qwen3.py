@@ -177,8 +177,8 @@ def compare_with_transformers(opts, binary, work, records):
               f" ({'ref/ours' if lower_is_better else 'ours/ref'} {ratio:.2f})", flush=True)
     # The decode step's graph without programmatic dependent launch (and without the GEMMs' early
     # weight loads, which need it), for what PDL buys; and at batch 1 without the early weight loads
-    # alone (--no-prefetch: the wgmma GEMMs' first weight stages and the GEMV's L2 prefetch of its
-    # weight rows before the wait), for what they buy where a step streams every weight once.
+    # alone (--no-prefetch: the wgmma GEMMs' first weight stages and the GEMV's first round of weight
+    # loads before the wait), for what they buy where a step streams every weight once.
     for flag, batches, what, reference in (("--no-pdl", BATCHES, "with PDL", "the same graph without PDL"),
                                            ("--no-prefetch", (1,), "with early weight loads",
                                             "the same graph without early weight loads")):

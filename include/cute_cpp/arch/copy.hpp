@@ -3,8 +3,7 @@
 #pragma once
 // cute.arch copy-group helpers: cp_async (global -> shared, 4/8/16 bytes), cp_async_commit_group, cp_async_wait_group<N>,
 // cp_async_bulk_commit_group, cp_async_bulk_wait_group<N> (optionally read-only); the 1D bulk
-// copy global -> shared with mbarrier completion (cp_async_bulk_global_to_shared); an L2 prefetch
-// of a byte range (prefetch_l2).
+// copy global -> shared with mbarrier completion (cp_async_bulk_global_to_shared).
 #include <ctm/common/cp_async.hpp>       // cp_async_commit_group, cp_async_wait_group
 #include <ctm/common/cp_async_bulk.hpp>  // cp_async_bulk_commit_group, cp_async_bulk_wait_group(_read), cp_async_bulk_shared_cta_global
 
@@ -37,13 +36,6 @@ __device__ __forceinline__ void cp_async_bulk_wait_group() {
 __device__ __forceinline__ void cp_async_bulk_global_to_shared(void* dst, void const* src, std::uint32_t bytes,
                                                                std::uint64_t* mbar) {
   ctm::cp_async_bulk_shared_cta_global(dst, src, bytes, mbar);
-}
-
-/// Asks L2 to fetch `bytes` at `src` (cp.async.bulk.prefetch.L2), at most the first 1 MiB - 16 of
-/// them (the instruction's size field): a hint, nothing to wait for. @pre src and bytes multiples of 16.
-__device__ __forceinline__ void prefetch_l2(void const* src, std::uint64_t bytes) {
-  constexpr std::uint64_t most = (std::uint64_t{1} << 20) - 16;
-  ctm::cp_async_bulk_prefetch_L2_global(src, std::uint32_t(bytes < most ? bytes : most));
 }
 
 }  // namespace cute_cpp::arch

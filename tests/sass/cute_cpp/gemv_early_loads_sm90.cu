@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 // SPDX-FileCopyrightText: 2026 cute-cpp authors
 // kernels/gemm/simt_gemv.cuh instantiated for one decode token (one short row, K-major), alone in this
-// object: a long operand no earlier kernel writes (GemmArguments::independent) is asked into L2 by
-// one bulk prefetch a row (UBLKPF) between the programmatic-launch trigger (PREEXIT) and the wait
-// for the previous grid (ACQBULK), so the weights stream while that grid finishes; no local memory.
+// object: a long operand no earlier kernel writes (GemmArguments::independent) has its first round of
+// 16-byte loads (LDG.E.128) issued between the programmatic-launch trigger (PREEXIT) and the wait for
+// the previous grid (ACQBULK), so the weights stream while that grid finishes; no local memory.
 // cute-cpp-arch: 90a
-// expect-sass: {{"PREEXIT.*UBLKPF\.L2.*ACQBULK"}}
+// expect-sass: {{"PREEXIT.*LDG\.E\.128\.CONSTANT.*ACQBULK"}}
 // reject-sass: {{"[ \t](LDL|STL)[. ]"}}
 #include "../../../kernels/gemm/simt_gemv.cuh"
 
