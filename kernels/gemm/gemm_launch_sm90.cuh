@@ -170,9 +170,12 @@ void run_wgmma_gemm(GemmArguments<Plan> const& args, cudaStream_t stream) {
                args.output_scales, GroupedTiles{});
 }
 
+/// A gated plan's problem of a few rows (a decode step's gate-up projection) runs in the gated
+/// skinny kernel, where a 128-row tile would be mostly empty (gated_gemv_takes).
 template <class Plan>
 void run_gemm_unchecked(GemmArguments<Plan> const& args, cudaStream_t stream) {
   if constexpr (is_simt_plan_v<Plan>) run_simt_gemm<Plan>(args, stream);
+  else if (gated_gemv_takes<Plan>(args)) run_simt_gemv_gated<Plan>(args, stream);
   else run_wgmma_gemm<Plan>(args, stream);
 }
 

@@ -75,11 +75,101 @@ __device__ __forceinline__ void load_long_round(T const* row, std::int64_t v0, s
   for (int u = 0; u < Round; ++u)
     if (v0 + u * stride < vectors) x[u] = __ldg(reinterpret_cast<uint4 const*>(row) + v0 + u * stride);
 }
-}  // namespace gemv
 
+/// acc[s] += long_row . short row s over this thread's share of K: vectors first, first + stride,
+/// ... in rounds of round_vectors<Short>, and K's last k % 8 elements (one a lane of a row's first
+/// warp, slice 0). `x` holds the first round already where `preloaded`.
 /// Short: the short operand's rows rounded up to 1, 2, 4 or 8 (the accumulators a thread holds).
 /// ShortK: the short operand is K-major (its row's 8 elements one 16-byte load); else element
 /// (s, k) sits at k * ld_short + s and is loaded alone (skinny_scattered_loads bounds where).
+template <int Short, bool ShortK, class T, class TC>
+__device__ __forceinline__ void accumulate_row(Problem<T, TC> const& p, T const* long_row, std::int64_t first,
+                                               int slice, bool preloaded, uint4 (&x)[round_vectors<Short>],
+                                               float (&acc)[Short]) {
+  constexpr int round = round_vectors<Short>;
+  int const lane = int(threadIdx.x) % 32;
+  std::int64_t const vectors = p.k / vector;
+  std::int64_t const stride = std::int64_t(p.warps_per_row) * 32;  // vectors between a thread's loads
+  for (std::int64_t v0 = first; v0 < vectors; v0 += round * stride) {
+    if (!preloaded || v0 != first) load_long_round(long_row, v0, stride, vectors, x);
+    // The short rows' elements at the same K: 16-byte loads (K-major) or elements (MN-major).
+    std::conditional_t<ShortK, uint4[round][Short], T[round][Short][vector]> y;
+#pragma unroll
+    for (int u = 0; u < round; ++u) {
+      std::int64_t const v = v0 + u * stride;
+      if (v >= vectors) continue;
+#pragma unroll
+      for (int s = 0; s < Short; ++s) {
+        if (s >= p.short_rows) continue;
+        if constexpr (ShortK) {
+          y[u][s] = __ldg(reinterpret_cast<uint4 const*>(p.short_op + s * p.ld_short) + v);
+        } else {
+#pragma unroll
+          for (int e = 0; e < vector; ++e) y[u][s][e] = p.short_op[(v * vector + e) * p.ld_short + s];
+        }
+      }
+    }
+#pragma unroll
+    for (int u = 0; u < round; ++u) {
+      if (v0 + u * stride >= vectors) continue;
+      float a[vector];
+      widen<T>(x[u], a);
+#pragma unroll
+      for (int s = 0; s < Short; ++s) {
+        if (s >= p.short_rows) continue;
+        float b[vector];
+        if constexpr (ShortK) {
+          widen<T>(y[u][s], b);
+        } else {
+#pragma unroll
+          for (int e = 0; e < vector; ++e) b[e] = float(y[u][s][e]);
+        }
+#pragma unroll
+        for (int e = 0; e < vector; ++e) acc[s] = fmaf(a[e], b[e], acc[s]);
+      }
+    }
+  }
+  std::int64_t const tail = vectors * vector + lane;
+  if (slice == 0 && tail < p.k) {
+    float const x = float(long_row[tail]);
+#pragma unroll
+    for (int s = 0; s < Short; ++s)
+      if (s < p.short_rows)
+        acc[s] = fmaf(x, float(p.short_op[ShortK ? s * p.ld_short + tail : tail * p.ld_short + s]), acc[s]);
+  }
+}
+
+/// A warp's sums, lane by lane, into partial[warp][s].
+template <int Short>
+__device__ __forceinline__ void warp_sums(float (&acc)[Short], float (&partial)[warps][Short]) {
+  int const warp = int(threadIdx.x) / 32, lane = int(threadIdx.x) % 32;
+#pragma unroll
+  for (int s = 0; s < Short; ++s) {
+#pragma unroll
+    for (int offset = 16; offset > 0; offset /= 2) acc[s] += __shfl_xor_sync(0xffffffffu, acc[s], offset);
+    if (lane == 0) partial[warp][s] = acc[s];
+  }
+}
+
+/// Row r of the CTA's short row s: its warps' sums in K order.
+template <int Short>
+__device__ __forceinline__ float row_sum(float const (&partial)[warps][Short], int r, int s, int warps_per_row) {
+  float sum = 0.0f;
+  for (int w = 0; w < warps_per_row; ++w) sum += partial[r * warps_per_row + w][s];
+  return sum;
+}
+
+/// The CTA's row and short row whose output thread t stores, or a row past p.rows where it stores none.
+template <class T, class TC>
+__device__ __forceinline__ int2 output_of(Problem<T, TC> const& p, int rows_per_cta) {
+  int const t = int(threadIdx.x);
+  if (t >= rows_per_cta * p.short_rows) return {rows_per_cta, 0};
+  return {t / p.short_rows, t % p.short_rows};
+}
+}  // namespace gemv
+
+/// The skinny product: long row `row` of the CTA's rows_per_cta = 8 / warps_per_row, its K shared by
+/// warps_per_row warps, against every short row (gemv::accumulate_row says how).
 template <class T, class TC, int Short, bool ShortK>
 __global__ void __launch_bounds__(gemv::threads) simt_gemv_kernel(gemv::Problem<T, TC> const p) {
   using namespace gemv;
@@ -93,98 +183,72 @@ __global__ void __launch_bounds__(gemv::threads) simt_gemv_kernel(gemv::Problem<
   std::int64_t const row = std::int64_t(blockIdx.x) * rows_per_cta + warp / p.warps_per_row;
   int const slice = warp % p.warps_per_row;
   T const* const long_row = p.long_op + row * p.ld_long;
-  std::int64_t const vectors = p.k / vector;
-  std::int64_t const stride = std::int64_t(p.warps_per_row) * 32;  // vectors between a thread's loads
   std::int64_t const first = slice * 32 + lane;
-  constexpr int round = round_vectors<Short>;
   bool const early = p.long_independent && row < p.rows;
-  uint4 x[round];
-  if (early) load_long_round(long_row, first, stride, vectors, x);
+  uint4 x[round_vectors<Short>];
+  if (early) load_long_round(long_row, first, std::int64_t(p.warps_per_row) * 32, p.k / vector, x);
   arch::griddepcontrol_wait();
   float acc[Short] = {};
-  if (row < p.rows) {
-    for (std::int64_t v0 = first; v0 < vectors; v0 += round * stride) {
-      if (!early || v0 != first) load_long_round(long_row, v0, stride, vectors, x);
-      // The short rows' elements at the same K: 16-byte loads (K-major) or elements (MN-major).
-      std::conditional_t<ShortK, uint4[round][Short], T[round][Short][vector]> y;
-#pragma unroll
-      for (int u = 0; u < round; ++u) {
-        std::int64_t const v = v0 + u * stride;
-        if (v >= vectors) continue;
-#pragma unroll
-        for (int s = 0; s < Short; ++s) {
-          if (s >= p.short_rows) continue;
-          if constexpr (ShortK) {
-            y[u][s] = __ldg(reinterpret_cast<uint4 const*>(p.short_op + s * p.ld_short) + v);
-          } else {
-#pragma unroll
-            for (int e = 0; e < vector; ++e) y[u][s][e] = p.short_op[(v * vector + e) * p.ld_short + s];
-          }
-        }
-      }
-#pragma unroll
-      for (int u = 0; u < round; ++u) {
-        if (v0 + u * stride >= vectors) continue;
-        float a[vector];
-        widen<T>(x[u], a);
-#pragma unroll
-        for (int s = 0; s < Short; ++s) {
-          if (s >= p.short_rows) continue;
-          float b[vector];
-          if constexpr (ShortK) {
-            widen<T>(y[u][s], b);
-          } else {
-#pragma unroll
-            for (int e = 0; e < vector; ++e) b[e] = float(y[u][s][e]);
-          }
-#pragma unroll
-          for (int e = 0; e < vector; ++e) acc[s] = fmaf(a[e], b[e], acc[s]);
-        }
-      }
-    }
-    // K's last k % 8 elements, one a lane of the row's first warp.
-    std::int64_t const tail = vectors * vector + lane;
-    if (slice == 0 && tail < p.k) {
-      float const x = float(long_row[tail]);
-#pragma unroll
-      for (int s = 0; s < Short; ++s)
-        if (s < p.short_rows)
-          acc[s] = fmaf(x, float(p.short_op[ShortK ? s * p.ld_short + tail : tail * p.ld_short + s]), acc[s]);
-    }
-  }
+  if (row < p.rows) accumulate_row<Short, ShortK>(p, long_row, first, slice, early, x, acc);
   __shared__ float partial[warps][Short];
-#pragma unroll
-  for (int s = 0; s < Short; ++s) {
-#pragma unroll
-    for (int offset = 16; offset > 0; offset /= 2) acc[s] += __shfl_xor_sync(0xffffffffu, acc[s], offset);
-    if (lane == 0) partial[warp][s] = acc[s];
-  }
+  warp_sums(acc, partial);
   __syncthreads();
-  int const t = int(threadIdx.x);
-  if (t >= rows_per_cta * p.short_rows) return;
-  int const r = t / p.short_rows, s = t % p.short_rows;
-  std::int64_t const out = std::int64_t(blockIdx.x) * rows_per_cta + r;
-  if (out >= p.rows) return;
-  float sum = 0.0f;  // the row's warps in K order
-  for (int w = 0; w < p.warps_per_row; ++w) sum += partial[r * p.warps_per_row + w][s];
-  p.c[out * p.c_long_stride + s * p.c_short_stride] = TC(sum);
+  int2 const o = output_of(p, rows_per_cta);
+  std::int64_t const out = std::int64_t(blockIdx.x) * rows_per_cta + o.x;
+  if (o.x >= rows_per_cta || out >= p.rows) return;
+  p.c[out * p.c_long_stride + o.y * p.c_short_stride] = TC(row_sum(partial, o.x, o.y, p.warps_per_row));
 }
 
-/// Launches the skinny kernel for checked arguments whose short operand skinny_short_operand
-/// named (`side`, not none). A long row's K is shared by as many warps (up to 8) as fill the GPU,
-/// while each keeps at least a warp-wide load's worth of K.
+/// The skinny product with a gated epilogue (epilogue::Gated: act(gate) * up): p.rows are its
+/// outputs, output j the pair of long rows epilogue::gated_gate_row(j) and gated_up_row(j) of the
+/// interleaved weight, both streamed by the same warps; C gets gate(gate sum, up sum) from the fp32
+/// sums. The gate row's first round loads before the wait where the weight is independent.
+template <class T, class TC, int Short, bool ShortK, class Gate>
+__global__ void __launch_bounds__(gemv::threads) simt_gemv_gated_kernel(gemv::Problem<T, TC> const p, Gate const gate) {
+  using namespace gemv;
+  arch::griddepcontrol_launch_dependents();
+  int const warp = int(threadIdx.x) / 32, lane = int(threadIdx.x) % 32;
+  int const rows_per_cta = warps / p.warps_per_row;
+  std::int64_t const row = std::int64_t(blockIdx.x) * rows_per_cta + warp / p.warps_per_row;
+  int const slice = warp % p.warps_per_row;
+  T const* const gate_row = p.long_op + epilogue::gated_gate_row(row) * p.ld_long;
+  T const* const up_row = p.long_op + epilogue::gated_up_row(row) * p.ld_long;
+  std::int64_t const first = slice * 32 + lane;
+  bool const early = p.long_independent && row < p.rows;
+  uint4 x[round_vectors<Short>];
+  if (early) load_long_round(gate_row, first, std::int64_t(p.warps_per_row) * 32, p.k / vector, x);
+  arch::griddepcontrol_wait();
+  float gates[Short] = {}, ups[Short] = {};
+  if (row < p.rows) {
+    accumulate_row<Short, ShortK>(p, gate_row, first, slice, early, x, gates);
+    accumulate_row<Short, ShortK>(p, up_row, first, slice, false, x, ups);
+  }
+  __shared__ float gate_partial[warps][Short], up_partial[warps][Short];
+  warp_sums(gates, gate_partial);
+  warp_sums(ups, up_partial);
+  __syncthreads();
+  int2 const o = output_of(p, rows_per_cta);
+  std::int64_t const out = std::int64_t(blockIdx.x) * rows_per_cta + o.x;
+  if (o.x >= rows_per_cta || out >= p.rows) return;
+  p.c[out * p.c_long_stride + o.y * p.c_short_stride] =
+      TC(gate(row_sum(gate_partial, o.x, o.y, p.warps_per_row), row_sum(up_partial, o.x, o.y, p.warps_per_row)));
+}
+
+/// The skinny problem of checked arguments whose short operand skinny_short_operand named (`side`,
+/// not none), over `rows` long rows (its outputs: the long operand's rows, or a gated epilogue's
+/// half of them). A long row's K is shared by as many warps (up to 8) as fill the GPU, while each
+/// keeps at least a warp-wide load's worth of K.
 template <class Plan>
-void run_simt_gemv(GemmArguments<Plan> const& args, SkinnyShort side, cudaStream_t stream) {
-  using T = typename Plan::TA;
-  using TC = typename Plan::TC;
+gemv::Problem<typename Plan::TA, typename Plan::TC> gemv_problem(GemmArguments<Plan> const& args, SkinnyShort side,
+                                                                 std::int64_t rows) {
   bool const a_short = side == SkinnyShort::a;
   bool const c_row = Plan::layout_c == LayoutEnum::RowMajor;
-  gemv::Problem<T, TC> p;
+  gemv::Problem<typename Plan::TA, typename Plan::TC> p;
   p.long_op = a_short ? args.b : args.a;
   p.short_op = a_short ? args.a : args.b;
   p.ld_long = a_short ? args.ldb : args.lda;
   p.ld_short = a_short ? args.lda : args.ldb;
-  p.rows = a_short ? args.n : args.m;
+  p.rows = rows;
   p.short_rows = int(a_short ? args.m : args.n);
   p.k = args.k;
   p.c = args.c;
@@ -198,6 +262,12 @@ void run_simt_gemv(GemmArguments<Plan> const& args, SkinnyShort side, cudaStream
   while (p.warps_per_row < gemv::warps && p.rows * p.warps_per_row < warps_to_fill &&
          2 * p.warps_per_row <= k_loads)
     p.warps_per_row *= 2;
+  return p;
+}
+
+/// A CTA for every 8 / warps_per_row long rows of p.
+template <class T, class TC>
+host::LaunchConfig gemv_launch_config(gemv::Problem<T, TC> const& p, cudaStream_t stream) {
   int const rows_per_cta = gemv::warps / p.warps_per_row;
   std::int64_t const ctas = (p.rows + rows_per_cta - 1) / rows_per_cta;
   if (ctas > std::int64_t(0x7fffffff))
@@ -207,12 +277,31 @@ void run_simt_gemv(GemmArguments<Plan> const& args, SkinnyShort side, cudaStream
   config.grid = dim3(unsigned(ctas));
   config.block = dim3(gemv::threads);
   config.stream = stream;
+  return config;
+}
+
+/// f.template operator()<Short>() for the short rows' count rounded up to 1, 2, 4 or 8.
+template <class F>
+void with_short_rows(int short_rows, F&& f) {
+  if (short_rows == 1) f.template operator()<1>();
+  else if (short_rows == 2) f.template operator()<2>();
+  else if (short_rows <= 4) f.template operator()<4>();
+  else f.template operator()<8>();
+}
+
+/// Launches the skinny kernel for checked arguments whose short operand skinny_short_operand
+/// named (`side`, not none).
+template <class Plan>
+void run_simt_gemv(GemmArguments<Plan> const& args, SkinnyShort side, cudaStream_t stream) {
+  using T = typename Plan::TA;
+  using TC = typename Plan::TC;
+  bool const a_short = side == SkinnyShort::a;
+  auto const p = gemv_problem<Plan>(args, side, a_short ? args.n : args.m);
+  host::LaunchConfig const config = gemv_launch_config(p, stream);
   auto const launch = [&]<bool ShortK>(std::bool_constant<ShortK>) {
-    auto const go = [&](auto kernel) { host::launch(kernel, "gemm_simt_gemv", config, p); };
-    if (p.short_rows == 1) go(&simt_gemv_kernel<T, TC, 1, ShortK>);
-    else if (p.short_rows == 2) go(&simt_gemv_kernel<T, TC, 2, ShortK>);
-    else if (p.short_rows <= 4) go(&simt_gemv_kernel<T, TC, 4, ShortK>);
-    else go(&simt_gemv_kernel<T, TC, 8, ShortK>);
+    with_short_rows(p.short_rows, [&]<int Short>() {
+      host::launch(&simt_gemv_kernel<T, TC, Short, ShortK>, "gemm_simt_gemv", config, p);
+    });
   };
   constexpr bool a_k = Plan::major_a == OperandMajorMode::K, b_k = Plan::major_b == OperandMajorMode::K;
   // Instantiated for the layouts this plan has: the long operand K-major, the short one either.
@@ -222,6 +311,25 @@ void run_simt_gemv(GemmArguments<Plan> const& args, SkinnyShort side, cudaStream
     if constexpr (a_k) return launch(std::bool_constant<b_k>{});
   }
   throw std::logic_error("cute-cpp: run_simt_gemv: the short operand's partner is not K-major (skinny_short_operand refuses it)");
+}
+
+/// A gated plan's checked problem of few rows (gated_gemv_takes) in the gated skinny kernel: act(gate)
+/// * up of C's n / 2 columns from the interleaved weight's row pairs, straight from the fp32 sums.
+template <class Plan>
+void run_simt_gemv_gated(GemmArguments<Plan> const& args, cudaStream_t stream) {
+  using T = typename Plan::TA;
+  using TC = typename Plan::TC;
+  host::PointerArgument const pointers[] = {{"A", args.a}, {"B", args.b}, {"C", args.c}};
+  host::check_device_pointers("gemm", pointers, stream);
+  host::check_stream("gemm", stream);
+  check_plan_shape<Plan>(args.n, args.k);
+  auto const p = gemv_problem<Plan>(args, SkinnyShort::a, args.n / 2);
+  host::LaunchConfig const config = gemv_launch_config(p, stream);
+  constexpr bool a_k = Plan::major_a == OperandMajorMode::K;
+  with_short_rows(p.short_rows, [&]<int Short>() {
+    host::launch(&simt_gemv_gated_kernel<T, TC, Short, a_k, typename Plan::EpilogueOp>, "gemm_simt_gemv_gated",
+                 config, p, args.epilogue_op);
+  });
 }
 
 }  // namespace cute_cpp::kernels

@@ -5,6 +5,7 @@
 // types and layouts, is_simt_plan_v; and when its skinny kernel (simt_gemv.cuh) takes a problem
 // (skinny_short_operand, simt_skinny), which the dispatch's table also asks.
 #include <cute_cpp/epilogue/fusion.hpp>  // Identity
+#include <cute_cpp/kernels/gemm/gemm_decomposition.hpp>  // Decomposition
 #include <cute_cpp/operand_modes.hpp>    // OperandMajorMode, LayoutEnum
 
 #include <cstdint>
@@ -40,6 +41,21 @@ constexpr SkinnyShort skinny_short_operand(std::int64_t m, std::int64_t n, std::
   bool const a = takes(m, major_a, n, major_b), b = takes(n, major_b, m, major_a);
   if (a && b) return m <= n ? SkinnyShort::a : SkinnyShort::b;
   return a ? SkinnyShort::a : b ? SkinnyShort::b : SkinnyShort::none;
+}
+
+/// Whether a gated plan's problem (GemmArguments<Plan>) runs in the gated skinny kernel
+/// (simt_gemv.cuh), where a 128-row tile would be mostly empty: at most SimtGemmTile::skinny_rows
+/// rows of A beside B, the interleaved gate-up weight, K-major; whole tiles asked for (the kernel
+/// splits nothing); 16-bit operands, no block scales, a 16-bit C.
+template <class Plan, class Arguments>
+constexpr bool gated_gemv_takes(Arguments const& args) {
+  if constexpr (!Plan::gated || Plan::block_scaled || Plan::quantized_output || sizeof(typename Plan::TA) != 2) {
+    return false;
+  } else {
+    return skinny_short_operand(args.m, args.n, args.k, Plan::major_a, Plan::major_b) == SkinnyShort::a &&
+           (args.decomposition == Decomposition::Heuristic || args.decomposition == Decomposition::DataParallel) &&
+           args.k_splits == 0;
+  }
 }
 
 /// Whether the SIMT GEMM runs an m x n x k problem in its skinny kernel (simt_gemv.cuh); the

@@ -63,7 +63,8 @@ constexpr const char* kRuleOptions =
 
 /// Passes of at most this many tokens (decode steps) run the FFN as three launches: the swapped
 /// skinny GEMMs (kernels/gemm's tiles for at most 64 rows) read the weights at the memory
-/// rate, where the fused SwiGLU GEMM's 128-row tiles would leave most CTAs idle.
+/// rate, where the fused SwiGLU GEMM's 128-row tiles would leave most CTAs idle. Up to
+/// SimtGemmTile::skinny_rows tokens the gated skinny kernel does gate-up and SwiGLU in one launch.
 constexpr std::int64_t kSkinnyRows = 64;
 
 using Workspace = GrowingWorkspace;  // models/common/device_workspace.hpp
@@ -129,6 +130,8 @@ class Model final : public Qwen3Model {
   void mark(const char* name);
   void attention(Batch const& batch, int layer);
   void linear(bf16 const* in, bf16 const* weight, bf16* out, std::int64_t m, std::int64_t n, std::int64_t k);
+  /// out (m, f) = silu(in gate^T) * (in up^T) of the interleaved gate-up weight (2f, k), fused.
+  void gated_linear(bf16 const* in, bf16 const* gate_up, bf16* out, std::int64_t m, std::int64_t f, std::int64_t k);
   void grow_activations(std::int64_t tokens);
   /// The MoE block's sizes for a pass of `tokens` rows (config_.moe set).
   [[nodiscard]] kn::moe::MoeShape moe_shape(std::int64_t tokens) const;
@@ -358,6 +361,19 @@ void Model::linear(bf16 const* in, bf16 const* weight, bf16* out, std::int64_t m
   a.workspace_bytes = kn::gemm_bf16_tn_workspace_bytes(a);
   a.workspace = gemm_workspace_.ensure(a.workspace_bytes, stream_);
   kn::run_gemm_bf16_tn(a, stream_);
+}
+
+void Model::gated_linear(bf16 const* in, bf16 const* gate_up, bf16* out, std::int64_t m, std::int64_t f,
+                         std::int64_t k) {
+  kn::GemmArguments<kn::plans::Bf16TNSwiGLU> a;
+  a.a = in, a.lda = k;
+  a.b = gate_up, a.ldb = k;
+  a.c = out, a.ldc = f;
+  a.m = m, a.n = 2 * f, a.k = k;
+  if (options_.programmatic_launch && options_.prefetch_weights) a.independent = kn::IndependentOperand::B;
+  a.workspace_bytes = kn::gemm_workspace_bytes<kn::plans::Bf16TNSwiGLU>(a);
+  a.workspace = gemm_workspace_.ensure(a.workspace_bytes, stream_);
+  kn::run_gemm<kn::plans::Bf16TNSwiGLU>(a, stream_);
 }
 
 std::vector<int> Model::prefill(std::span<const std::vector<std::int32_t>> prompts, LogitsRows rows) {
@@ -626,6 +642,12 @@ void Model::mlp(LayerWeights const& w, std::int64_t t) {
                        delta_.data(), scratch, stream_);
     mark("moe block");
     if (options_.routing_stats) print_routing(s, scratch, int(&w - weights_.layers.data()));
+  } else if (t <= kn::SimtGemmTile::skinny_rows) {
+    // A decode step's few rows: gate-up and SwiGLU in the gated skinny kernel, from its fp32 sums.
+    gated_linear(normed_.data(), w.gate_up.data(), ffn_hidden_.data(), t, ffn_, hidden_);
+    mark("gate-up gemm + swiglu");
+    linear(ffn_hidden_.data(), w.down.data(), delta_.data(), t, hidden_, ffn_);
+    mark("down gemm");
   } else if (t <= kSkinnyRows) {
     // A few rows: the gate-up product through the swapped skinny GEMM, then SwiGLU.
     linear(normed_.data(), w.gate_up.data(), gate_up_.data(), t, 2 * std::int64_t(ffn_), hidden_);

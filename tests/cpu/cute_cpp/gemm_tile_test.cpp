@@ -318,3 +318,22 @@ TEST(ChooseGemmPlan, WeightsBoundRowsTakeASwappedTileHoldingEveryRow) {
   ASSERT_TRUE(table.has_value());
   EXPECT_EQ(kn::gemm_choice_name(kn::choose_gemm_plan(21, 100, 2496, 132)), kn::gemm_choice_name(*table));
 }
+
+TEST(GatedSkinnyKernel, TakesAFewRowsOfAGatedPlanCutWhole) {
+  kn::GemmArguments<kn::plans::Bf16TNSwiGLU> a;
+  a.m = 1, a.n = 2 * 12288, a.k = 4096;  // a decode step's gate-up projection
+  EXPECT_TRUE(kn::gated_gemv_takes<kn::plans::Bf16TNSwiGLU>(a));
+  a.m = 8;
+  EXPECT_TRUE(kn::gated_gemv_takes<kn::plans::Bf16TNSwiGLU>(a));
+  a.decomposition = kn::Decomposition::DataParallel;
+  EXPECT_TRUE(kn::gated_gemv_takes<kn::plans::Bf16TNSwiGLU>(a));
+  // More rows than the skinny kernel holds, or a cut it does not make: the tensor-core kernel.
+  a.m = 9, a.decomposition = kn::Decomposition::Heuristic;
+  EXPECT_FALSE(kn::gated_gemv_takes<kn::plans::Bf16TNSwiGLU>(a));
+  a.m = 1, a.decomposition = kn::Decomposition::SplitK, a.k_splits = 2;
+  EXPECT_FALSE(kn::gated_gemv_takes<kn::plans::Bf16TNSwiGLU>(a));
+  // Not gated: the plain dispatch decides (the skinny kernel through the SIMT plan).
+  kn::GemmArguments<kn::plans::Bf16TN> plain;
+  plain.m = 1, plain.n = 4096, plain.k = 4096;
+  EXPECT_FALSE(kn::gated_gemv_takes<kn::plans::Bf16TN>(plain));
+}

@@ -86,7 +86,8 @@ constexpr auto no_epilogue = [](std::vector<double>&, std::int64_t, std::int64_t
 /// A gated (SwiGLU) GEMM: C (m x n/2) = silu(gate) * up of the product's interleaved gate and up
 /// columns, against the fp64 product on the CPU; also with the work cut by stream-K and split-K.
 template <class Plan>
-bool check_gated(std::int64_t m, std::int64_t n, std::int64_t k, std::mt19937_64& rng, Cut cut = whole) {
+bool check_gated(std::int64_t m, std::int64_t n, std::int64_t k, std::mt19937_64& rng, Cut cut = whole,
+                 bool weights_independent = false) {
   Problem<Plan> p(m, n, k, rng);
   p.dc.fill_bytes(0xFF);
   auto args = p.arguments();
@@ -96,6 +97,9 @@ bool check_gated(std::int64_t m, std::int64_t n, std::int64_t k, std::mt19937_64
   args = p.arguments();
   args.decomposition = cut.mode;
   args.k_splits = cut.k_splits;
+  // The weights (B) loaded before the grid's wait, as a decode step's (a no-op wait here).
+  if (weights_independent) args.independent = kn::IndependentOperand::B;
+  bool const skinny = kn::gated_gemv_takes<Plan>(args);
   kn::run_gemm<Plan>(args, nullptr);
   host::cuda_check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
   std::int64_t const f = n / 2;
@@ -121,8 +125,8 @@ bool check_gated(std::int64_t m, std::int64_t n, std::int64_t k, std::mt19937_64
       untouched = std::memcmp(&v, "\xff\xff\xff\xff", sizeof(v)) == 0;
     }
   std::printf("check %-4s A K  B K  -> %-4s row %-24s %-22s m=%-5lld n=%-5lld k=%-5lld%-11s vs fp64    %s%s\n",
-              kn::dtype_name<typename Plan::TA>(), kn::dtype_name<typename Plan::TC>(), tile_name<Plan>().c_str(),
-              "swiglu", (long long)m, (long long)n, (long long)k, cut.name().c_str(), result.summary().c_str(),
+              kn::dtype_name<typename Plan::TA>(), kn::dtype_name<typename Plan::TC>(),
+              skinny ? "skinny gated GEMV" : tile_name<Plan>().c_str(), "swiglu", (long long)m, (long long)n, (long long)k, cut.name().c_str(), result.summary().c_str(),
               untouched ? "" : "; FAILED: wrote past C's n/2 columns");
   return result.ok() && untouched;
 }
@@ -364,6 +368,11 @@ bool run_checks(std::mt19937_64& rng, cublasLtHandle_t handle) {
                                           split(3));
   ok &= check_epilogue<plans::Bf16TNGelu>(gelu, "a*P+b*S+bias, gelu", rng, handle, stream_k, 2048 + 77, 4096 - 40);
   ok &= check_gated<plans::Bf16TNSwiGLU>(1, 16, 8, rng);
+  // The gated skinny kernel (at most 8 rows): gate and up rows 8 apart summed by the same warps,
+  // K with a tail past its 8-element loads, long K shared by a row's warps, the weights early.
+  ok &= check_gated<plans::Bf16TNSwiGLU>(3, 1552, 1000, rng);
+  ok &= check_gated<plans::Bf16TNSwiGLU>(8, 4096, 2056, rng, whole, true);
+  ok &= check_gated<plans::Bf16TNSwiGLU>(1, 24576, 4096, rng, whole, true);
   ok &= check_gated<plans::Bf16TNSwiGLU>(333, 528, 264, rng);
   ok &= check_gated<plans::Bf16TNSwiGLU>(333, 528, 264, rng, split(3));
   ok &= check_gated<plans::Bf16TNSwiGLU>(1100, 4096, 128, rng, stream_k);
@@ -402,6 +411,7 @@ bool run_small_checks(std::mt19937_64& rng) {
   ok &= check<plans::Bf16TNSimt>(37, 130, 72, rng, fp64_only, no_epilogue);
   ok &= check<plans::Bf16TNSimt>(3, 130, 1003, rng, fp64_only, no_epilogue);
   ok &= check_gated<plans::Bf16TNSwiGLU>(130, 208, 136, rng);
+  ok &= check_gated<plans::Bf16TNSwiGLU>(5, 528, 264, rng, whole, true);
   ok &= check_rejections();
   return ok;
 }
