@@ -14,9 +14,12 @@
 namespace cute_cpp::models {
 
 /// out (m, n) = in (m, k) W^T for an nn.Linear weight W (n, k), bf16, row-major, through the GEMM's
-/// dispatch; its split-K / stream-K workspace from `workspace`. m == 0 launches nothing.
+/// dispatch; its split-K / stream-K workspace from `workspace`. m == 0 launches nothing. `weights`:
+/// kernels::IndependentOperand::B where no kernel before it in the stream writes W (a step's weights
+/// under programmatic launch: their first loads may start before the wait for that kernel).
 inline void linear_tn(__nv_bfloat16 const* in, __nv_bfloat16 const* weight, __nv_bfloat16* out, std::int64_t m,
-                      std::int64_t n, std::int64_t k, GrowingWorkspace& workspace, cudaStream_t stream) {
+                      std::int64_t n, std::int64_t k, GrowingWorkspace& workspace, cudaStream_t stream,
+                      kernels::IndependentOperand weights = kernels::IndependentOperand::None) {
   namespace kn = cute_cpp::kernels;
   if (m == 0) return;
   kn::GemmArguments<kn::plans::Bf16TN> a;
@@ -24,9 +27,29 @@ inline void linear_tn(__nv_bfloat16 const* in, __nv_bfloat16 const* weight, __nv
   a.b = weight, a.ldb = k;
   a.c = out, a.ldc = n;
   a.m = m, a.n = n, a.k = k;
+  a.independent = weights;
   a.workspace_bytes = kn::gemm_bf16_tn_workspace_bytes(a);
   a.workspace = workspace.ensure(a.workspace_bytes, stream);
   kn::run_gemm_bf16_tn(a, stream);
+}
+
+/// out (m, f) = silu(in Wg^T) * (in Wu^T) for the interleaved gate-up weight (2f, k) of
+/// kernels/gemm/ffn.cuh's pack_gate_up, in one GEMM with the SwiGLU epilogue (up to 8 rows the
+/// gated skinny kernel); `workspace` and `weights` as linear_tn's.
+inline void gated_linear_tn(__nv_bfloat16 const* in, __nv_bfloat16 const* gate_up, __nv_bfloat16* out, std::int64_t m,
+                            std::int64_t f, std::int64_t k, GrowingWorkspace& workspace, cudaStream_t stream,
+                            kernels::IndependentOperand weights = kernels::IndependentOperand::None) {
+  namespace kn = cute_cpp::kernels;
+  if (m == 0) return;
+  kn::GemmArguments<kn::plans::Bf16TNSwiGLU> a;
+  a.a = in, a.lda = k;
+  a.b = gate_up, a.ldb = k;
+  a.c = out, a.ldc = f;
+  a.m = m, a.n = 2 * f, a.k = k;
+  a.independent = weights;
+  a.workspace_bytes = kn::gemm_workspace_bytes<kn::plans::Bf16TNSwiGLU>(a);
+  a.workspace = workspace.ensure(a.workspace_bytes, stream);
+  kn::run_gemm<kn::plans::Bf16TNSwiGLU>(a, stream);
 }
 
 }  // namespace cute_cpp::models

@@ -24,6 +24,7 @@
 #include "models/common/residual_stream.cuh"  // ResidualStream
 #include "models/common/rope.hpp"
 #include "models/common/kv_pages.hpp"
+#include "models/common/linear.cuh"  // linear_tn, gated_linear_tn
 #include "models/qwen3/layer_kernels.cuh"
 #include "models/qwen3/device_weights.hpp"
 #include "models/qwen3/weights.hpp"
@@ -132,6 +133,11 @@ class Model final : public Qwen3Model {
   void linear(bf16 const* in, bf16 const* weight, bf16* out, std::int64_t m, std::int64_t n, std::int64_t k);
   /// out (m, f) = silu(in gate^T) * (in up^T) of the interleaved gate-up weight (2f, k), fused.
   void gated_linear(bf16 const* in, bf16 const* gate_up, bf16* out, std::int64_t m, std::int64_t f, std::int64_t k);
+  /// The weights: no kernel of the step writes them, so they may stream before the wait (PDL).
+  kn::IndependentOperand early_weights() const {
+    return options_.programmatic_launch && options_.prefetch_weights ? kn::IndependentOperand::B
+                                                                     : kn::IndependentOperand::None;
+  }
   void grow_activations(std::int64_t tokens);
   /// The MoE block's sizes for a pass of `tokens` rows (config_.moe set).
   [[nodiscard]] kn::moe::MoeShape moe_shape(std::int64_t tokens) const;
@@ -351,29 +357,12 @@ void Model::check_ids(std::span<const std::int32_t> ids) const {
 }
 
 void Model::linear(bf16 const* in, bf16 const* weight, bf16* out, std::int64_t m, std::int64_t n, std::int64_t k) {
-  kn::GemmArguments<kn::plans::Bf16TN> a;
-  a.a = in, a.lda = k;
-  a.b = weight, a.ldb = k;
-  a.c = out, a.ldc = n;
-  a.m = m, a.n = n, a.k = k;
-  // The weights: no kernel of the step writes them, so they may stream before the wait (PDL).
-  if (options_.programmatic_launch && options_.prefetch_weights) a.independent = kn::IndependentOperand::B;
-  a.workspace_bytes = kn::gemm_bf16_tn_workspace_bytes(a);
-  a.workspace = gemm_workspace_.ensure(a.workspace_bytes, stream_);
-  kn::run_gemm_bf16_tn(a, stream_);
+  linear_tn(in, weight, out, m, n, k, gemm_workspace_, stream_, early_weights());
 }
 
 void Model::gated_linear(bf16 const* in, bf16 const* gate_up, bf16* out, std::int64_t m, std::int64_t f,
                          std::int64_t k) {
-  kn::GemmArguments<kn::plans::Bf16TNSwiGLU> a;
-  a.a = in, a.lda = k;
-  a.b = gate_up, a.ldb = k;
-  a.c = out, a.ldc = f;
-  a.m = m, a.n = 2 * f, a.k = k;
-  if (options_.programmatic_launch && options_.prefetch_weights) a.independent = kn::IndependentOperand::B;
-  a.workspace_bytes = kn::gemm_workspace_bytes<kn::plans::Bf16TNSwiGLU>(a);
-  a.workspace = gemm_workspace_.ensure(a.workspace_bytes, stream_);
-  kn::run_gemm<kn::plans::Bf16TNSwiGLU>(a, stream_);
+  gated_linear_tn(in, gate_up, out, m, f, k, gemm_workspace_, stream_, early_weights());
 }
 
 std::vector<int> Model::prefill(std::span<const std::vector<std::int32_t>> prompts, LogitsRows rows) {

@@ -21,7 +21,7 @@
 #include <string>
 
 #include "models/common/error.hpp"
-#include "models/common/linear.cuh"  // linear_tn
+#include "models/common/linear.cuh"  // linear_tn, gated_linear_tn
 #include "models/common/rope.hpp"
 #include "models/qwen3/layer_kernels.cuh"
 
@@ -152,6 +152,11 @@ void Decoder::layers(Mode mode, int t, std::int32_t const* positions, std::int32
 }
 
 void Decoder::mlp(LayerWeights const& w, int t) {
+  if (t <= kn::SimtGemmTile::skinny_rows) {  // a step's few rows: gate-up and SwiGLU in one launch
+    gated_linear_tn(normed_.data(), w.gate_up.data(), ffn_hidden_.data(), t, ffn_, hidden_, gemm_workspace_, stream_);
+    linear_tn(ffn_hidden_.data(), w.down.data(), delta_.data(), t, hidden_, ffn_, gemm_workspace_, stream_);
+    return;
+  }
   if (t <= kSkinnyRows) {
     linear_tn(normed_.data(), w.gate_up.data(), gate_up_.data(), t, 2 * std::int64_t(ffn_), hidden_, gemm_workspace_,
            stream_);
