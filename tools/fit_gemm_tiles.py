@@ -12,8 +12,12 @@ good on the most of its NEIGHBOURS nearest measured shapes, each counted by clos
 choices are kept (the C++ side holds a good set as a 64-bit mask).
 Standard library only.
 
-    tools/fit_gemm_tiles.py CANDIDATES                  the report
-    tools/fit_gemm_tiles.py CANDIDATES --write COMMIT   also write the table (measured at COMMIT)"""
+    tools/fit_gemm_tiles.py CANDIDATES...                  the report
+    tools/fit_gemm_tiles.py CANDIDATES... --write COMMIT   also write the table (measured at COMMIT)
+
+CANDIDATES: one or more files holding the sweep's lines (its output, or the logs of scripts/gpu-check's
+gemm-candidates-model-* parts, whose other lines are skipped); a shape measured in two is taken from
+the last."""
 import math
 import random
 import struct
@@ -116,7 +120,14 @@ def summary(name, ratios):
 def main(argv):
     if len(argv) < 2:
         sys.exit(__doc__)
-    floor, shapes = parse(argv[1])
+    files = argv[1:argv.index("--write")] if "--write" in argv else argv[1:]
+    if not files:
+        sys.exit(__doc__)
+    floor, shapes = None, {}
+    for path in files:
+        file_floor, file_shapes = parse(path)
+        floor = floor if floor is not None else file_floor
+        shapes.update(file_shapes)
     table = keep_most({s: good_set(e) for s, e in shapes.items()})
     choices = ordered_choices(table)
     rows = []

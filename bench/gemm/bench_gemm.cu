@@ -10,14 +10,18 @@
 //              --profile | --fp8-profile
 //   bench_gemm [--json FILE] [--seed N] --model-sweep [--dtype bf16|fp16] [--layout KK|MNK|KMN|MNMN]
 //              [--warm] [--held-out-only] [--part I/N] [--budget-s S] [--m-points P]
+//   bench_gemm --candidate-sweep --model-shapes [--part I/N] [--budget-s S] [--m-points P]: the candidate
+//              sweep on the model-shape sweep's fit half (what a tile table is refitted on)
 // --dense ... --moe: only those parts of the default run (every part without them). Each of the
 // others runs one sweep or profile of bench_gemm_dense.cu / bench_gemm_fp8.cu instead.
 #include "bench/gemm/bench_gemm.hpp"
+#include "bench/gemm/model_shapes.hpp"
 #include "bench/support/cublas.hpp"
 #include "tests/support/cli.hpp"
 
 #include <cublasLt.h>
 
+#include <array>
 #include <cstdio>
 #include <exception>
 #include <random>
@@ -54,6 +58,22 @@ cute_cpp::test::gemm_model::ModelSweepOptions take_model_options(int& argc, char
   argc = kept;
   return o;
 }
+
+/// --candidate-sweep --model-shapes: the model-shape sweep's fit half (a tile table is fitted on it
+/// and judged on the held-out half), --part I/N of it, M thinned to --budget-s (or --m-points).
+std::vector<std::array<std::int64_t, 3>> model_candidate_shapes(cute_cpp::test::gemm_model::ModelSweepOptions const& o) {
+  namespace ms = cute_cpp::test::model_shapes;
+  std::size_t const m_points = o.m_points > 0 ? std::size_t(o.m_points)
+                                              : ms::m_points_within(o.budget_s, ms::Sweep::candidates, ms::Half::fit,
+                                                                    o.part, o.parts);
+  std::vector<ms::Point> const pts = ms::points(m_points, ms::Half::fit, o.part, o.parts);
+  std::printf("candidate sweep: model shapes, fit half, part %d/%d, %zu of %zu M points a projection, %zu points, "
+              "estimated %.0f s\n", o.part + 1, o.parts, m_points, ms::m_grid().size(), pts.size(),
+              ms::estimated_seconds(pts, ms::Sweep::candidates));
+  std::vector<std::array<std::int64_t, 3>> shapes;
+  for (auto const& p : pts) shapes.push_back({p.m, p.n, p.k});
+  return shapes;
+}
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -87,7 +107,11 @@ int main(int argc, char** argv) {
           model_options.held_out_only = options.has("--held-out-only");
           test::gemm_model::model_sweep(model_options, rng, cublas(), records);
         }
-        else if (options.has("--candidate-sweep")) test::gemm_dense::candidate_sweep(rng, cublas());
+        else if (options.has("--candidate-sweep")) {
+          test::gemm_dense::candidate_sweep(rng, cublas(),
+                                            options.has("--model-shapes") ? model_candidate_shapes(model_options)
+                                                                          : std::vector<std::array<std::int64_t, 3>>{});
+        }
         else if (options.has("--host-profile")) test::gemm_dense::host_profile(rng);
         else {
           bool const every = options.flags.empty();  // no part named: every part
@@ -100,7 +124,7 @@ int main(int argc, char** argv) {
       },
       {"--dense", "--fp8", "--grouped", "--ffn", "--moe", "--profile", "--fp8-profile", "--raster-sweep",
        "--split-sweep", "--k-sweep", "--decomposition-sweep", "--decode-sweep", "--shape-sweep", "--candidate-sweep",
-       "--host-profile", "--model-sweep", "--warm", "--held-out-only"});
+       "--host-profile", "--model-sweep", "--warm", "--held-out-only", "--model-shapes"});
   if (handle != nullptr) cublasLtDestroy(handle);
   return status;
 }

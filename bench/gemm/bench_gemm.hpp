@@ -10,6 +10,7 @@
 
 #include <cublasLt.h>
 
+#include <array>
 #include <random>
 #include <string>
 #include <vector>
@@ -24,7 +25,8 @@ void decomposition_sweep(std::mt19937_64& rng, cublasLtHandle_t handle, std::vec
 void k_sweep(std::mt19937_64& rng, cublasLtHandle_t handle, std::vector<kernels::Record>& records);
 void decode_sweep(std::mt19937_64& rng, cublasLtHandle_t handle, std::vector<kernels::Record>& records);
 void shape_sweep(std::mt19937_64& rng, cublasLtHandle_t handle, std::vector<kernels::Record>& records);
-void candidate_sweep(std::mt19937_64& rng, cublasLtHandle_t handle);  ///< prints lines, no records
+/// Prints lines, no records; on `shapes` (M, N, K), or the shape sweep's where empty.
+void candidate_sweep(std::mt19937_64& rng, cublasLtHandle_t handle, std::vector<std::array<std::int64_t, 3>> shapes = {});
 void host_profile(std::mt19937_64& rng);                              ///< prints lines, no records
 }  // namespace cute_cpp::test::gemm_dense
 

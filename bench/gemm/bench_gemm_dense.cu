@@ -306,15 +306,17 @@ void shape_sweep(std::mt19937_64& rng, cublasLtHandle_t handle, std::vector<kn::
   }
 }
 
-/// --candidate-sweep (issue 20: what the tile heuristic is fitted to): on every shape of
-/// sweep_shapes(), cuBLASLt's cold time and every tile's (GemmTile) under each cut: whole tiles,
-/// the heuristic's, stream-K, and, where the tile's units fit one wave, split-K by 2 to 64. One line
-/// per figure, "candidate M N K TILE CUT US", "cublas M N K US" and "chosen M N K TILE" (the
-/// heuristic's tile), and "floor US": an empty kernel's.
-void candidate_sweep(std::mt19937_64& rng, cublasLtHandle_t handle) {
+/// --candidate-sweep (issue 20: what the tile heuristic is fitted to): on every shape of `shapes`
+/// (sweep_shapes() unless given: --model-shapes gives the model-shape sweep's fit half), cuBLASLt's
+/// cold time and every tile's (GemmTile) under each cut: whole tiles, the heuristic's, stream-K,
+/// and, where the tile's units fit one wave, split-K by 2 to 64. One line per figure, "candidate M
+/// N K TILE CUT US", "cublas M N K US" and "chosen M N K TILE" (the heuristic's tile), and "floor
+/// US": an empty kernel's (tools/fit_gemm_tiles.py reads them).
+void candidate_sweep(std::mt19937_64& rng, cublasLtHandle_t handle, std::vector<std::array<std::int64_t, 3>> shapes) {
+  if (shapes.empty()) shapes = sweep_shapes();
   std::printf("floor %.3f\n", cold_us([] { kn::bench::hold<<<1, 1>>>(0); }));
   int const sms = host::multiprocessor_count();
-  for (auto const& [m, n, k] : sweep_shapes()) {
+  for (auto const& [m, n, k] : shapes) {
     Problem<plans::Bf16TN> p(m, n, k, rng, false);
     host::DeviceBuffer<plans::bf16> cref(std::size_t(p.ldc) * std::size_t(m));
     kn::LtGemm reference = p.cublas_plan(handle, CUDA_R_16BF, p.ldc);

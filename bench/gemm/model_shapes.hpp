@@ -166,49 +166,67 @@ struct Iterations {
 };
 inline Iterations iterations(bool warm) { return warm ? Iterations{20, 5, 8} : Iterations{10, 3, 8}; }
 
+/// Which sweep a point's time is estimated for: the model-shape sweep cold or warm, or the candidate
+/// sweep (every tile under every cut, cold: what a tile table is fitted to).
+enum class Sweep { cold, warm, candidates };
+
+/// Timings a candidate-sweep point takes on average: ~11 tiles under whole tiles, the heuristic's
+/// cut, stream-K and the split-K counts of one wave (up to 11), less those a tile refuses; and
+/// cuBLASLt's. A guess, to be replaced by the first run's figure.
+inline constexpr int candidate_timings = 90;
+
 /// Estimated seconds one point takes on an H200 (bf16/fp16, 2-byte elements): each call at the
 /// larger of 600 TFLOP/s and 3 TB/s plus 8 us of launch (cold: 130 us, bench_cold_start's flush and
-/// its 100 us spin); the calls are ours and cublasGemmEx's `calls`, the 8 algorithms' screens and
-/// the best's `calls`, two checked runs, a warm-up call before each median, the operands'
-/// allocation and device fill (at 100 GB/s), and 10 ms a point for the rest (a guess, to be
-/// replaced by the first run's figure).
-inline double point_seconds(std::int64_t m, std::int64_t n, std::int64_t k, bool warm) {
+/// its 100 us spin); the model sweep's calls are ours and cublasGemmEx's `calls`, the 8 algorithms'
+/// screens and the best's `calls`, two checked runs, a warm-up call before each median; the
+/// candidate sweep's, candidate_timings medians of 7 cold calls and a warm-up each; then the
+/// operands' allocation and device fill (at 100 GB/s), and 10 ms a point for the rest (a guess,
+/// to be replaced by the first run's figure).
+inline double point_seconds(std::int64_t m, std::int64_t n, std::int64_t k, Sweep sweep) {
   double const flops = 2.0 * double(m) * double(n) * double(k);
   double const bytes = 2.0 * double(m * k + n * k + m * n);
-  double const call_s = std::max(flops / 600e12, bytes / 3e12) + (warm ? 8e-6 : 130e-6);
-  Iterations const it = iterations(warm);
-  int const calls = 3 * it.calls + it.lt_algorithms * it.screen + 2 + 3 + it.lt_algorithms;
+  double const call_s = std::max(flops / 600e12, bytes / 3e12) + (sweep == Sweep::warm ? 8e-6 : 130e-6);
+  Iterations const it = iterations(sweep == Sweep::warm);
+  int const calls = sweep == Sweep::candidates ? candidate_timings * 8
+                                               : 3 * it.calls + it.lt_algorithms * it.screen + 2 + 3 + it.lt_algorithms;
   return double(calls) * call_s + bytes / 100e9 + 10e-3;
 }
 
+/// Which half of the points a sweep takes: all, the fit half (a table is fitted on) or the held-out one
+/// (the dispatch is judged on).
+enum class Half { all, fit, held_out };
+constexpr bool in_half(Half half, std::int64_t m, std::int64_t n, std::int64_t k) {
+  return half == Half::all || held_out(m, n, k) == (half == Half::held_out);
+}
+
 /// The sweep's points for one part: `projections` (each kept), M thinned to `m_points` per
-/// projection, then only held-out points if asked, then the `part`-th of `parts` (points dealt
+/// projection, then only the points of `half`, then the `part`-th of `parts` (points dealt
 /// round-robin, so parts take similar time).
-inline std::vector<Point> points(std::size_t m_points, bool held_out_only = false, int part = 0, int parts = 1) {
+inline std::vector<Point> points(std::size_t m_points, Half half = Half::all, int part = 0, int parts = 1) {
   std::vector<Projection> const ps = projections();
   std::vector<std::int64_t> const grid = thin(m_grid(), m_points);
   std::vector<Point> all;
   for (std::size_t j = 0; j < ps.size(); ++j)
     for (std::int64_t m : grid)
-      if (!held_out_only || held_out(m, ps[j].n, ps[j].k)) all.push_back({m, ps[j].n, ps[j].k, j});
+      if (in_half(half, m, ps[j].n, ps[j].k)) all.push_back({m, ps[j].n, ps[j].k, j});
   std::vector<Point> mine;
   for (std::size_t i = 0; i < all.size(); ++i)
     if (int(i % std::size_t(parts)) == part) mine.push_back(all[i]);
   return mine;
 }
 
-inline double estimated_seconds(std::vector<Point> const& pts, bool warm) {
+inline double estimated_seconds(std::vector<Point> const& pts, Sweep sweep) {
   double s = 0;
-  for (auto const& p : pts) s += point_seconds(p.m, p.n, p.k, warm);
+  for (auto const& p : pts) s += point_seconds(p.m, p.n, p.k, sweep);
   return s;
 }
 
 /// The most M points per projection (at most the whole grid) whose part's estimate is within
-/// `budget_s` seconds: how bench_gemm --model-sweep fits one part in a 10-minute command.
-inline std::size_t m_points_within(double budget_s, bool warm, bool held_out_only, int part, int parts) {
+/// `budget_s` seconds: how bench_gemm fits one part of a sweep in a 10-minute command.
+inline std::size_t m_points_within(double budget_s, Sweep sweep, Half half, int part, int parts) {
   std::size_t best = 1;
   for (std::size_t p = 1; p <= m_grid().size(); ++p)
-    if (estimated_seconds(points(p, held_out_only, part, parts), warm) <= budget_s) best = p;
+    if (estimated_seconds(points(p, half, part, parts), sweep) <= budget_s) best = p;
   return best;
 }
 

@@ -139,15 +139,21 @@ TEST(ModelShapes, ThinningKeepsEveryShapeAndBothEnds) {
 
 TEST(ModelShapes, PartsSplitThePointsAndFitTheirBudget) {
   std::size_t sum = 0;
-  for (int part = 0; part < 3; ++part) sum += ms::points(10, false, part, 3).size();
+  for (int part = 0; part < 3; ++part) sum += ms::points(10, ms::Half::all, part, 3).size();
   EXPECT_EQ(sum, ms::points(10).size());
-  for (auto const& p : ms::points(10, true)) EXPECT_TRUE(ms::held_out(p.m, p.n, p.k));
-  for (bool warm : {false, true}) {
-    std::size_t const m_points = ms::m_points_within(480.0, warm, false, 0, 2);
+  std::size_t const held = ms::points(10, ms::Half::held_out).size(), fit = ms::points(10, ms::Half::fit).size();
+  for (auto const& p : ms::points(10, ms::Half::held_out)) EXPECT_TRUE(ms::held_out(p.m, p.n, p.k));
+  for (auto const& p : ms::points(10, ms::Half::fit)) EXPECT_FALSE(ms::held_out(p.m, p.n, p.k));
+  EXPECT_EQ(held + fit, ms::points(10).size());
+  for (ms::Sweep sweep : {ms::Sweep::cold, ms::Sweep::warm, ms::Sweep::candidates}) {
+    ms::Half const half = sweep == ms::Sweep::candidates ? ms::Half::fit : ms::Half::all;
+    std::size_t const m_points = ms::m_points_within(480.0, sweep, half, 0, 2);
     EXPECT_GE(m_points, 2u);
-    EXPECT_LE(ms::estimated_seconds(ms::points(m_points, false, 0, 2), warm), 480.0);
+    EXPECT_LE(ms::estimated_seconds(ms::points(m_points, half, 0, 2), sweep), 480.0);
     if (m_points < ms::m_grid().size()) {
-      EXPECT_GT(ms::estimated_seconds(ms::points(m_points + 1, false, 0, 2), warm), 480.0);
+      EXPECT_GT(ms::estimated_seconds(ms::points(m_points + 1, half, 0, 2), sweep), 480.0);
     }
   }
+  // A candidate point times every tile and cut: far dearer than a model-sweep point.
+  EXPECT_GT(ms::point_seconds(64, 4096, 4096, ms::Sweep::candidates), 3 * ms::point_seconds(64, 4096, 4096, ms::Sweep::cold));
 }
