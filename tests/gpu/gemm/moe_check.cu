@@ -143,6 +143,10 @@ bool run_checks(std::mt19937_64& rng, bool small) {
   if (!small) {
     ok &= check_layer({.tokens = 300, .hidden = 256, .ffn = 96, .experts = 128, .top_k = 8}, rng);
     ok &= check_layer({.tokens = 1, .hidden = 64, .ffn = 64, .experts = 256, .top_k = 16}, rng);
+    // Decode steps at Qwen3-30B-A3B's widths (moe_decode.cuh's two launches up to 8 tokens; 9 the
+    // grouped path beside them).
+    for (std::int64_t tokens : {1, 8, 9})
+      ok &= check_layer({.tokens = tokens, .hidden = 2048, .ffn = 768, .experts = 128, .top_k = 8}, rng);
   }
   return ok;
 }

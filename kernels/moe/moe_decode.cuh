@@ -1,0 +1,151 @@
+// SPDX-License-Identifier: Apache-2.0
+// SPDX-FileCopyrightText: 2026 cute-cpp authors
+#pragma once
+// The MoE block's experts for a decode step's few tokens (moe_layer takes it up to
+// moe_decode_tokens): two launches straight from the router's choices, where the grouped path
+// permutes the rows, gathers x, prepares two grouped GEMMs (a 64-row tile for each expert's one or
+// two rows) and combines:
+//   1. moe_decode_first_kernel: for each (token, choice) pair, h = act(x W1_e^T) over the chosen
+//      expert's first weight (SwiGLU of its interleaved gate-up rows, or the squared ReLU of its up
+//      rows), a warp an output, each weight row read once a pair;
+//   2. moe_decode_down_kernel: y[t] = (the shared expert's row +) sum over t's choices of weight *
+//      (h_pair Wd_e^T), a warp an output column, its k dot products summed in f32 in choice order.
+// The weights of an expert are read as often as tokens chose it (L2 keeps what two tokens share).
+// Deterministic: no atomics, every sum in a fixed order.
+#include <cute_cpp/kernels/moe/moe_shape.hpp>
+
+#include <cute_cpp/arch/griddepcontrol.hpp>
+#include <cute_cpp/epilogue/fusion.hpp>  // SiLU, ReLUSquared, gated_gate_row / gated_up_row
+#include <cute_cpp/host/error.hpp>
+
+#include <cuda_bf16.h>
+#include <cuda_runtime.h>
+
+#include <cstdint>
+
+namespace cute_cpp::kernels::moe {
+
+/// Tokens up to which moe_layer runs the experts as moe_decode_experts' two launches.
+inline constexpr std::int64_t moe_decode_tokens = 8;
+
+namespace decode {
+inline constexpr int threads = 256, warps = threads / 32;
+
+/// a . b over `n` elements (n a multiple of 8), this lane's share: 16-byte loads, four in flight.
+__device__ __forceinline__ float lane_dot(bf16 const* a, bf16 const* b, std::int64_t n) {
+  constexpr int vector = 8, round = 4;
+  int const lane = int(threadIdx.x) % 32;
+  std::int64_t const vectors = n / vector;
+  float acc = 0.0f;
+  for (std::int64_t v0 = lane; v0 < vectors; v0 += round * 32) {
+    uint4 x[round], y[round];
+#pragma unroll
+    for (int u = 0; u < round; ++u) {
+      if (v0 + u * 32 >= vectors) continue;
+      x[u] = __ldg(reinterpret_cast<uint4 const*>(a) + v0 + u * 32);
+      y[u] = __ldg(reinterpret_cast<uint4 const*>(b) + v0 + u * 32);
+    }
+#pragma unroll
+    for (int u = 0; u < round; ++u) {
+      if (v0 + u * 32 >= vectors) continue;
+      auto const* xs = reinterpret_cast<__nv_bfloat162 const*>(&x[u]);
+      auto const* ys = reinterpret_cast<__nv_bfloat162 const*>(&y[u]);
+#pragma unroll
+      for (int i = 0; i < 4; ++i) {
+        float2 const p = __bfloat1622float2(xs[i]), q = __bfloat1622float2(ys[i]);
+        acc = fmaf(p.x, q.x, acc);
+        acc = fmaf(p.y, q.y, acc);
+      }
+    }
+  }
+  return acc;
+}
+
+__device__ __forceinline__ float warp_sum(float v) {
+#pragma unroll
+  for (int offset = 16; offset > 0; offset /= 2) v += __shfl_xor_sync(0xffffffffu, v, offset);
+  return v;
+}
+}  // namespace decode
+
+/// Step 1's operands: x (T, H); the (T, k) choices; each expert's first weight, `w1_rows` x H
+/// (2F interleaved gate-up rows, or F up rows), the experts' one after another; h (T k, F).
+struct MoeDecodeFirst {
+  bf16 const* x = nullptr;
+  std::int32_t const* ids = nullptr;
+  bf16 const* w1 = nullptr;
+  bf16* h = nullptr;
+  std::int64_t hidden = 0, ffn = 0, w1_rows = 0;
+  int top_k = 1;
+};
+
+/// h[pair, r] = act(x[token] . W1_e rows): warp w of CTA (bx, pair) takes output r = 8 bx + w.
+template <MoeActivation Act>
+__global__ void __launch_bounds__(decode::threads) moe_decode_first_kernel(MoeDecodeFirst const p) {
+  arch::griddepcontrol_launch_dependents();
+  arch::griddepcontrol_wait();  // the choices and x are the kernels' before
+  std::int64_t const pair = blockIdx.y, r = std::int64_t(blockIdx.x) * decode::warps + threadIdx.x / 32;
+  if (r >= p.ffn) return;
+  bf16 const* const x = p.x + pair / p.top_k * p.hidden;
+  bf16 const* const w = p.w1 + std::int64_t(p.ids[pair]) * p.w1_rows * p.hidden;
+  float out;
+  if constexpr (Act == MoeActivation::swiglu) {
+    float const gate = decode::warp_sum(decode::lane_dot(x, w + epilogue::gated_gate_row(r) * p.hidden, p.hidden));
+    float const up = decode::warp_sum(decode::lane_dot(x, w + epilogue::gated_up_row(r) * p.hidden, p.hidden));
+    out = epilogue::SwiGLU{}(gate, up);
+  } else {
+    out = epilogue::ReLUSquared{}(decode::warp_sum(decode::lane_dot(x, w + r * p.hidden, p.hidden)));
+  }
+  if (threadIdx.x % 32 == 0) p.h[pair * p.ffn + r] = __float2bfloat16_rn(out);
+}
+
+/// Step 2's operands: h (T k, F); the (T, k) choices and weights; each expert's down weight (H, F),
+/// one after another; the shared expert's output (T, H) or null; y (T, H).
+struct MoeDecodeDown {
+  bf16 const* h = nullptr;
+  std::int32_t const* ids = nullptr;
+  float const* weights = nullptr;
+  bf16 const* down = nullptr;
+  bf16 const* shared = nullptr;
+  bf16* y = nullptr;
+  std::int64_t hidden = 0, ffn = 0;
+  int top_k = 1;
+};
+
+/// y[t, j] = shared[t, j] + sum_c weights[t, c] * (h[t k + c] . Wd_{ids[t, c]} row j): warp w of
+/// CTA (bx, t) takes column j = 8 bx + w; the choices' sums in f32, in choice order.
+__global__ void __launch_bounds__(decode::threads) moe_decode_down_kernel(MoeDecodeDown const p) {
+  arch::griddepcontrol_launch_dependents();
+  arch::griddepcontrol_wait();  // h is the kernel's before
+  std::int64_t const t = blockIdx.y, j = std::int64_t(blockIdx.x) * decode::warps + threadIdx.x / 32;
+  if (j >= p.hidden) return;
+  float acc = 0.0f;
+  for (int c = 0; c < p.top_k; ++c) {
+    std::int64_t const pair = t * p.top_k + c;
+    bf16 const* const row = p.down + (std::int64_t(p.ids[pair]) * p.hidden + j) * p.ffn;
+    acc = fmaf(p.weights[pair], decode::lane_dot(p.h + pair * p.ffn, row, p.ffn), acc);
+  }
+  acc = decode::warp_sum(acc);
+  if (threadIdx.x % 32 != 0) return;
+  if (p.shared != nullptr) acc += __bfloat162float(p.shared[t * p.hidden + j]);
+  p.y[t * p.hidden + j] = __float2bfloat16_rn(acc);
+}
+
+/// The routed experts of s.tokens <= moe_decode_tokens tokens as the two launches above: from the
+/// router's `ids` and `weights` (T, k), into `h` (T k, F) and y (T, H), adding `shared` (T, H) when
+/// given. @pre the shape and pointers passed moe_layer's checks.
+inline void moe_decode_experts(bf16 const* x, MoeWeights const& w, MoeShape const& s, std::int32_t const* ids,
+                               float const* weights, bf16* h, bf16 const* shared, bf16* y, cudaStream_t stream) {
+  MoeDecodeFirst first{.x = x, .ids = ids, .w1 = s.gated() ? w.gate_up : w.up, .h = h, .hidden = s.hidden,
+                       .ffn = s.ffn, .w1_rows = s.gated() ? 2 * s.ffn : s.ffn, .top_k = s.top_k};
+  dim3 const first_grid(unsigned((s.ffn + decode::warps - 1) / decode::warps), unsigned(s.rows()));
+  if (s.gated()) moe_decode_first_kernel<MoeActivation::swiglu><<<first_grid, decode::threads, 0, stream>>>(first);
+  else moe_decode_first_kernel<MoeActivation::relu2><<<first_grid, decode::threads, 0, stream>>>(first);
+  MoeDecodeDown const down{.h = h, .ids = ids, .weights = weights, .down = w.down, .shared = shared, .y = y,
+                           .hidden = s.hidden, .ffn = s.ffn, .top_k = s.top_k};
+  dim3 const down_grid(unsigned((s.hidden + decode::warps - 1) / decode::warps), unsigned(s.tokens));
+  moe_decode_down_kernel<<<down_grid, decode::threads, 0, stream>>>(down);
+  host::cuda_check(cudaGetLastError(), "moe decode experts launch");
+}
+
+}  // namespace cute_cpp::kernels::moe
