@@ -159,6 +159,20 @@ __device__ __forceinline__ float row_sum(float const (&partial)[warps][Short], i
   return sum;
 }
 
+/// Where a warp works: its CTA holds rows_per_cta = 8 / warps_per_row long rows, this warp takes
+/// slice `slice` of row `row`'s K, starting at vector `first` (its lane's).
+struct WarpPlace {
+  int rows_per_cta, slice;
+  std::int64_t row, first;
+  __device__ explicit WarpPlace(int warps_per_row) {
+    int const warp = int(threadIdx.x) / 32, lane = int(threadIdx.x) % 32;
+    rows_per_cta = warps / warps_per_row;
+    row = std::int64_t(blockIdx.x) * rows_per_cta + warp / warps_per_row;
+    slice = warp % warps_per_row;
+    first = std::int64_t(slice) * 32 + lane;
+  }
+};
+
 /// The CTA's row and short row whose output thread t stores, or a row past p.rows where it stores none.
 template <class T, class TC>
 __device__ __forceinline__ int2 output_of(Problem<T, TC> const& p, int rows_per_cta) {
@@ -178,24 +192,20 @@ __global__ void __launch_bounds__(gemv::threads) simt_gemv_kernel(gemv::Problem<
   // long operand no earlier kernel writes (GemmArguments::independent: a decode step's weights),
   // whose first round is loaded before the wait, so that it streams while the previous grid ends.
   arch::griddepcontrol_launch_dependents();
-  int const warp = int(threadIdx.x) / 32, lane = int(threadIdx.x) % 32;
-  int const rows_per_cta = warps / p.warps_per_row;
-  std::int64_t const row = std::int64_t(blockIdx.x) * rows_per_cta + warp / p.warps_per_row;
-  int const slice = warp % p.warps_per_row;
-  T const* const long_row = p.long_op + row * p.ld_long;
-  std::int64_t const first = slice * 32 + lane;
-  bool const early = p.long_independent && row < p.rows;
+  WarpPlace const at(p.warps_per_row);
+  T const* const long_row = p.long_op + at.row * p.ld_long;
+  bool const early = p.long_independent && at.row < p.rows;
   uint4 x[round_vectors<Short>];
-  if (early) load_long_round(long_row, first, std::int64_t(p.warps_per_row) * 32, p.k / vector, x);
+  if (early) load_long_round(long_row, at.first, std::int64_t(p.warps_per_row) * 32, p.k / vector, x);
   arch::griddepcontrol_wait();
   float acc[Short] = {};
-  if (row < p.rows) accumulate_row<Short, ShortK>(p, long_row, first, slice, early, x, acc);
+  if (at.row < p.rows) accumulate_row<Short, ShortK>(p, long_row, at.first, at.slice, early, x, acc);
   __shared__ float partial[warps][Short];
   warp_sums(acc, partial);
   __syncthreads();
-  int2 const o = output_of(p, rows_per_cta);
-  std::int64_t const out = std::int64_t(blockIdx.x) * rows_per_cta + o.x;
-  if (o.x >= rows_per_cta || out >= p.rows) return;
+  int2 const o = output_of(p, at.rows_per_cta);
+  std::int64_t const out = std::int64_t(blockIdx.x) * at.rows_per_cta + o.x;
+  if (o.x >= at.rows_per_cta || out >= p.rows) return;
   p.c[out * p.c_long_stride + o.y * p.c_short_stride] = TC(row_sum(partial, o.x, o.y, p.warps_per_row));
 }
 
@@ -207,29 +217,25 @@ template <class T, class TC, int Short, bool ShortK, class Gate>
 __global__ void __launch_bounds__(gemv::threads) simt_gemv_gated_kernel(gemv::Problem<T, TC> const p, Gate const gate) {
   using namespace gemv;
   arch::griddepcontrol_launch_dependents();
-  int const warp = int(threadIdx.x) / 32, lane = int(threadIdx.x) % 32;
-  int const rows_per_cta = warps / p.warps_per_row;
-  std::int64_t const row = std::int64_t(blockIdx.x) * rows_per_cta + warp / p.warps_per_row;
-  int const slice = warp % p.warps_per_row;
-  T const* const gate_row = p.long_op + epilogue::gated_gate_row(row) * p.ld_long;
-  T const* const up_row = p.long_op + epilogue::gated_up_row(row) * p.ld_long;
-  std::int64_t const first = slice * 32 + lane;
-  bool const early = p.long_independent && row < p.rows;
+  WarpPlace const at(p.warps_per_row);
+  T const* const gate_row = p.long_op + epilogue::gated_gate_row(at.row) * p.ld_long;
+  T const* const up_row = p.long_op + epilogue::gated_up_row(at.row) * p.ld_long;
+  bool const early = p.long_independent && at.row < p.rows;
   uint4 x[round_vectors<Short>];
-  if (early) load_long_round(gate_row, first, std::int64_t(p.warps_per_row) * 32, p.k / vector, x);
+  if (early) load_long_round(gate_row, at.first, std::int64_t(p.warps_per_row) * 32, p.k / vector, x);
   arch::griddepcontrol_wait();
   float gates[Short] = {}, ups[Short] = {};
-  if (row < p.rows) {
-    accumulate_row<Short, ShortK>(p, gate_row, first, slice, early, x, gates);
-    accumulate_row<Short, ShortK>(p, up_row, first, slice, false, x, ups);
+  if (at.row < p.rows) {
+    accumulate_row<Short, ShortK>(p, gate_row, at.first, at.slice, early, x, gates);
+    accumulate_row<Short, ShortK>(p, up_row, at.first, at.slice, false, x, ups);
   }
   __shared__ float gate_partial[warps][Short], up_partial[warps][Short];
   warp_sums(gates, gate_partial);
   warp_sums(ups, up_partial);
   __syncthreads();
-  int2 const o = output_of(p, rows_per_cta);
-  std::int64_t const out = std::int64_t(blockIdx.x) * rows_per_cta + o.x;
-  if (o.x >= rows_per_cta || out >= p.rows) return;
+  int2 const o = output_of(p, at.rows_per_cta);
+  std::int64_t const out = std::int64_t(blockIdx.x) * at.rows_per_cta + o.x;
+  if (o.x >= at.rows_per_cta || out >= p.rows) return;
   p.c[out * p.c_long_stride + o.y * p.c_short_stride] =
       TC(gate(row_sum(gate_partial, o.x, o.y, p.warps_per_row), row_sum(up_partial, o.x, o.y, p.warps_per_row)));
 }

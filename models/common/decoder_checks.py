@@ -6,10 +6,7 @@ greedy and batched generation, sampling, and the report's end. check_qwen3.py's 
 each check asks and why; check_nemotron.py runs them on its own checkpoints. A spec is any object
 with name, index, vocab and greedy_tokens."""
 import gc
-import json
 import math
-import shutil
-from pathlib import Path
 
 import numpy as np
 import torch
@@ -37,6 +34,7 @@ SAMPLING_PROMPT, SAMPLING_TOKENS = 16, 64
 SAMPLING = {"temperature": 0.8, "top_k": 20, "top_p": 0.9}
 
 Report = check_report.Report
+finish = check_report.finish  # the run's end, as every model check script ends
 
 
 def rng_for(spec_index, check):
@@ -304,15 +302,3 @@ def check_sampling(report, program, spec, folder, ref):
                      + (f"; OUTSIDE: {'; '.join(outside[:4])}" if outside else ""))
     settings = f"T {SAMPLING['temperature']}, top-k {SAMPLING['top_k']}, top-p {SAMPLING['top_p']}"
     report.check(f"sampling.{spec.name}", same and differ and all_kept, f"{settings}; " + "; ".join(parts))
-
-
-def finish(report, json_path, work, temporary):
-    if json_path:
-        Path(json_path).write_text(json.dumps(report.records, indent=1) + "\n")
-    print(f"{len(report.passed)} passed, {len(report.failed)} failed")
-    if report.failed:
-        print(f"failed: {', '.join(report.failed)}; work folder kept: {work}")
-        return 1
-    if temporary:
-        shutil.rmtree(work, ignore_errors=True)
-    return 0

@@ -8,10 +8,38 @@
 #include <cuda_bf16.h>
 
 #include <cstdint>
+#include <type_traits>
 
 #include "models/common/device_workspace.hpp"  // GrowingWorkspace
 
 namespace cute_cpp::models {
+
+namespace detail {
+/// out = in W^T through Plan's GEMM (plans::Bf16TN: the dispatch), C `ldc` wide, its workspace from
+/// `workspace`; m == 0 launches nothing.
+template <class Plan>
+void linear_gemm(__nv_bfloat16 const* in, __nv_bfloat16 const* weight, __nv_bfloat16* out, std::int64_t m,
+                 std::int64_t n, std::int64_t k, std::int64_t ldc, GrowingWorkspace& workspace, cudaStream_t stream,
+                 kernels::IndependentOperand weights) {
+  namespace kn = cute_cpp::kernels;
+  if (m == 0) return;
+  kn::GemmArguments<Plan> a;
+  a.a = in, a.lda = k;
+  a.b = weight, a.ldb = k;
+  a.c = out, a.ldc = ldc;
+  a.m = m, a.n = n, a.k = k;
+  a.independent = weights;
+  if constexpr (std::is_same_v<Plan, kn::plans::Bf16TN>) {
+    a.workspace_bytes = kn::gemm_bf16_tn_workspace_bytes(a);
+    a.workspace = workspace.ensure(a.workspace_bytes, stream);
+    kn::run_gemm_bf16_tn(a, stream);
+  } else {
+    a.workspace_bytes = kn::gemm_workspace_bytes<Plan>(a);
+    a.workspace = workspace.ensure(a.workspace_bytes, stream);
+    kn::run_gemm<Plan>(a, stream);
+  }
+}
+}  // namespace detail
 
 /// out (m, n) = in (m, k) W^T for an nn.Linear weight W (n, k), bf16, row-major, through the GEMM's
 /// dispatch; its split-K / stream-K workspace from `workspace`. m == 0 launches nothing. `weights`:
@@ -20,17 +48,7 @@ namespace cute_cpp::models {
 inline void linear_tn(__nv_bfloat16 const* in, __nv_bfloat16 const* weight, __nv_bfloat16* out, std::int64_t m,
                       std::int64_t n, std::int64_t k, GrowingWorkspace& workspace, cudaStream_t stream,
                       kernels::IndependentOperand weights = kernels::IndependentOperand::None) {
-  namespace kn = cute_cpp::kernels;
-  if (m == 0) return;
-  kn::GemmArguments<kn::plans::Bf16TN> a;
-  a.a = in, a.lda = k;
-  a.b = weight, a.ldb = k;
-  a.c = out, a.ldc = n;
-  a.m = m, a.n = n, a.k = k;
-  a.independent = weights;
-  a.workspace_bytes = kn::gemm_bf16_tn_workspace_bytes(a);
-  a.workspace = workspace.ensure(a.workspace_bytes, stream);
-  kn::run_gemm_bf16_tn(a, stream);
+  detail::linear_gemm<kernels::plans::Bf16TN>(in, weight, out, m, n, k, n, workspace, stream, weights);
 }
 
 /// out (m, f) = silu(in Wg^T) * (in Wu^T) for the interleaved gate-up weight (2f, k) of
@@ -39,17 +57,7 @@ inline void linear_tn(__nv_bfloat16 const* in, __nv_bfloat16 const* weight, __nv
 inline void gated_linear_tn(__nv_bfloat16 const* in, __nv_bfloat16 const* gate_up, __nv_bfloat16* out, std::int64_t m,
                             std::int64_t f, std::int64_t k, GrowingWorkspace& workspace, cudaStream_t stream,
                             kernels::IndependentOperand weights = kernels::IndependentOperand::None) {
-  namespace kn = cute_cpp::kernels;
-  if (m == 0) return;
-  kn::GemmArguments<kn::plans::Bf16TNSwiGLU> a;
-  a.a = in, a.lda = k;
-  a.b = gate_up, a.ldb = k;
-  a.c = out, a.ldc = f;
-  a.m = m, a.n = 2 * f, a.k = k;
-  a.independent = weights;
-  a.workspace_bytes = kn::gemm_workspace_bytes<kn::plans::Bf16TNSwiGLU>(a);
-  a.workspace = workspace.ensure(a.workspace_bytes, stream);
-  kn::run_gemm<kn::plans::Bf16TNSwiGLU>(a, stream);
+  detail::linear_gemm<kernels::plans::Bf16TNSwiGLU>(in, gate_up, out, m, 2 * f, k, f, workspace, stream, weights);
 }
 
 }  // namespace cute_cpp::models

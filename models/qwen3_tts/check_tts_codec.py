@@ -501,15 +501,7 @@ def main():
         report.guarded("reference.self-check", checks.self_check)
     for name in ("whole", "chunked", "stream", "bad_input", "bench"):
         report.guarded(name.replace("_", "-"), getattr(checks, name))
-    if opts.json:
-        Path(opts.json).write_text(json.dumps(report.records, indent=1) + "\n")
-    print(f"{len(report.passed)} passed, {len(report.failed)} failed")
-    if report.failed:
-        print(f"failed: {', '.join(report.failed)}; work folder kept: {work}")
-        return 1
-    if temporary:
-        shutil.rmtree(work, ignore_errors=True)
-    return 0
+    return check_report.finish(report, opts.json, work, temporary)
 
 
 if __name__ == "__main__":
