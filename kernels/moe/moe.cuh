@@ -309,8 +309,11 @@ inline void moe_grouped_ffn(MoeShape const& s, MoeScratch const& m, GroupedRows 
 
 /// y (T, H) = the MoE block of x (T, H) (see the file comment). `scratch`: moe_scratch_bytes,
 /// zeroed before its first use (the router GEMM's split-K partials; the kernels leave them zeroed).
+/// `mark(name)` is called on the host after each part's launches ("moe router", "moe experts",
+/// "moe shared expert", "moe combine"): a profiler's events between them (the default does nothing).
+template <class Mark = void (*)(char const*)>
 inline void moe_layer(bf16 const* x, MoeWeights const& w, MoeShape const& s, bf16* y, void* scratch,
-                      cudaStream_t stream = nullptr) {
+                      cudaStream_t stream = nullptr, Mark&& mark = [](char const*) {}) {
   check_moe_shape(s);
   check_moe_routing(s);
   if (s.tokens == 0) return;
@@ -318,18 +321,22 @@ inline void moe_layer(bf16 const* x, MoeWeights const& w, MoeShape const& s, bf1
   auto const base = (reinterpret_cast<std::uintptr_t>(scratch) + 255) / 256 * 256;
   MoeScratch const m(reinterpret_cast<void*>(base), s);
   moe_dispatch(x, w, s, m, stream);
+  mark("moe router");
   moe_grouped_ffn(s, m, MoeScratch::routed_rows(s, m.offsets), m.x_perm, s.gated() ? w.gate_up : w.up, w.down, m.h,
                   m.y_perm, s.ffn, stream);
+  mark("moe experts");
   unsigned const blocks = unsigned((s.tokens + 7) / 8);
   if (s.shared_ffn > 0) {
     moe_grouped_ffn(s, m, MoeScratch::shared_rows(s, m.shared_offsets), x, w.shared_up, w.shared_down, m.h_shared,
                     m.y_shared, s.shared_ffn, stream);
+    mark("moe shared expert");
     combine_shared_kernel<<<blocks, 256, 0, stream>>>(m.y_perm, m.rows, m.weights, m.y_shared, s.tokens, s.top_k,
                                                       s.hidden, y);
   } else {
     combine_kernel<<<blocks, 256, 0, stream>>>(m.y_perm, m.rows, m.weights, s.tokens, s.top_k, s.hidden, y);
   }
   host::cuda_check(cudaGetLastError(), "moe combine launch");
+  mark("moe combine");
 }
 
 }  // namespace cute_cpp::kernels::moe

@@ -47,14 +47,17 @@ constexpr const char* kUsage =
     "                        [--temperature T] [--top-k K] [--top-p P] [--seed S] [--ignore-eos] [--max-seq N]\n"
     "                        [--max-batch N] [--eager]\n"
     "       cute-cpp-nemotron bench --model DIR [--prefill-len 2048] [--batches 1,32] [--context 512]\n"
-    "                        [--steps 64] [--json FILE] [--eager] [--random-weights SEED]\n"
+    "                        [--steps 64] [--json FILE] [--eager] [--random-weights SEED] [--breakdown]\n"
     "--split K: logits: each prompt's first K tokens in one pass, the rest in a second that continues them\n"
     "--decode-from K: logits: each prompt's first K tokens prefilled, the rest fed one decode step at a time\n"
     "--eager: decode steps launch every kernel instead of replaying a CUDA graph\n"
-    "--random-weights SEED: bench only: DIR needs config.json alone; the weights are filled on the device\n";
+    "--random-weights SEED: bench only: DIR needs config.json alone; the weights are filled on the device\n"
+    "--breakdown: bench only: after each batch size's decode figure, the time of each phase of a step (Mamba-2\n"
+    "             mixer parts, MoE router / experts / shared expert / combine, attention, norms, LM head),\n"
+    "             from a graph of the step with an event between every two phases\n";
 
 CliArgs parse_args(int argc, char** argv) {
-  static const char* const flags[] = {"ignore-eos", "eager"};
+  static const char* const flags[] = {"ignore-eos", "eager", "breakdown"};
   return parse_cli(argc, argv, flags, kRuleUsage, kUsage);
 }
 
