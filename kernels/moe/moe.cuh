@@ -13,7 +13,8 @@
 //      (2F, H), gate and up rows interleaved in blocks of 8 (pack_gate_up), or the squared ReLU
 //      against each expert's up weight (F, H);
 //   5. the experts' down projection, a grouped GEMM against each expert's (H, F) weight;
-//   6. the shared expert, when there is one: steps 4 and 5 on x itself, as one group of T rows;
+//   6. the shared expert, when there is one: ReLU^2 on the dense GEMMs (up, the squared ReLU in
+//      place, down: shared_expert_dense), SwiGLU as steps 4 and 5 on x itself, one group of T rows;
 //   7. moe_combine: y[t] = (the shared expert's row +) sum over its k choices of weight * the
 //      choice's row (f32 sum, bf16 out).
 // Within an expert, rows are in no fixed order (step 3 takes slots with atomics); each row's
@@ -132,6 +133,24 @@ __global__ void combine_shared_kernel(bf16 const* y_perm, std::int32_t const* ro
   }
 }
 
+/// h = relu(h)^2 in place, eight elements a thread (n a multiple of 8), f32 math rounded once: the
+/// ReLU^2 shared expert's activation between its dense products (shared_expert_dense).
+__global__ void __launch_bounds__(256) relu2_in_place_kernel(bf16* h, std::int64_t n) {
+  pdl_prologue();
+  std::int64_t const vectors = n / 8, stride = std::int64_t(gridDim.x) * blockDim.x;
+  for (std::int64_t i = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < vectors; i += stride) {
+    uint4 v = reinterpret_cast<uint4 const*>(h)[i];
+    auto* p = reinterpret_cast<__nv_bfloat162*>(&v);
+#pragma unroll
+    for (int e = 0; e < 4; ++e) {
+      float2 const f = __bfloat1622float2(p[e]);
+      float const a = fmaxf(f.x, 0.0f), b = fmaxf(f.y, 0.0f);
+      p[e] = __floats2bfloat162_rn(a * a, b * b);
+    }
+    reinterpret_cast<uint4*>(h)[i] = v;
+  }
+}
+
 /// The layer's scratch buffers (moe_scratch_bytes long, 256-byte aligned), carved in order; the
 /// shared expert's last (null without one).
 struct MoeScratch {
@@ -144,7 +163,7 @@ struct MoeScratch {
   bf16* x_perm;         ///< (T k, H)
   bf16* h;              ///< (T k, F)
   bf16* y_perm;         ///< (T k, H)
-  void* gemm_workspace;  ///< the router GEMM's split-K counters and partials (zeroed once), first
+  void* gemm_workspace;  ///< the dense GEMMs' (router, dense shared expert) split-K counters and partials (zeroed once), first
   std::size_t gemm_workspace_bytes;
   void* grouped_workspace;
   std::size_t grouped_workspace_bytes;
@@ -169,6 +188,12 @@ struct MoeScratch {
     // other token counts, as a model's is, would otherwise put them on an earlier pass's logits).
     gemm_workspace_bytes = std::max(sigmoid ? router_f32_workspace_bytes(s) : gemm_bf16_tn_workspace_bytes(router_arguments(s)),
                                     split_k_counter_bytes);
+    // The dense shared expert's two products run after the router on the same stream, each leaving
+    // the counters zeroed: one workspace for the three, the largest's.
+    if (shared_expert_dense(s))
+      gemm_workspace_bytes = std::max({gemm_workspace_bytes,
+                                       gemm_bf16_tn_workspace_bytes(dense_arguments(s, s.shared_ffn, s.hidden)),
+                                       gemm_bf16_tn_workspace_bytes(dense_arguments(s, s.hidden, s.shared_ffn))});
     gemm_workspace = take(gemm_workspace_bytes);
     void* const router_out = take(tokens * std::size_t(s.experts) * (sigmoid ? sizeof(float) : sizeof(bf16)));
     logits = sigmoid ? nullptr : static_cast<bf16*>(router_out);
@@ -212,6 +237,15 @@ struct MoeScratch {
   }
   [[nodiscard]] static std::size_t router_f32_workspace_bytes(MoeShape const& s) {
     return kernels::gemm_workspace_bytes<plans::Bf16TNf32>(router_f32_arguments(s));
+  }
+  /// A dense product over the T rows: out (T, n) = in (T, k) W^T, W (n, k) (the dense shared expert's).
+  [[nodiscard]] static GemmArguments<plans::Bf16TN> dense_arguments(MoeShape const& s, std::int64_t n, std::int64_t k,
+                                                                    bf16 const* in = nullptr, bf16 const* weight = nullptr,
+                                                                    bf16* out = nullptr) {
+    GemmArguments<plans::Bf16TN> a;
+    a.a = in, a.lda = k, a.b = weight, a.ldb = k, a.c = out, a.ldc = n;
+    a.m = s.tokens, a.n = n, a.k = k;
+    return a;
   }
   /// The routed experts' rows: E groups ended by `offsets`, T k rows.
   [[nodiscard]] static GroupedRows routed_rows(MoeShape const& s, std::int32_t const* offsets = nullptr) {
@@ -307,8 +341,26 @@ inline void moe_grouped_ffn(MoeShape const& s, MoeScratch const& m, GroupedRows 
       on_workspace(MoeScratch::grouped_arguments<plans::Bf16Grouped>(groups, h, down, out, s.hidden, f)), stream);
 }
 
+/// The ReLU^2 shared expert on the dense GEMMs (shared_expert_dense): h_shared = relu(x Wu^T)^2,
+/// y_shared = h_shared Wd^T, each product as the dense dispatch chooses for T rows.
+inline void moe_shared_dense(bf16 const* x, MoeWeights const& w, MoeShape const& s, MoeScratch const& m,
+                             cudaStream_t stream) {
+  auto const on_workspace = [&](GemmArguments<plans::Bf16TN> a) {
+    a.workspace = m.gemm_workspace, a.workspace_bytes = m.gemm_workspace_bytes;
+    return a;
+  };
+  run_gemm_bf16_tn(on_workspace(MoeScratch::dense_arguments(s, s.shared_ffn, s.hidden, x, w.shared_up, m.h_shared)),
+                   stream);
+  std::int64_t const vectors = s.tokens * s.shared_ffn / 8;
+  relu2_in_place_kernel<<<unsigned(std::min<std::int64_t>((vectors + 255) / 256, 1024)), 256, 0, stream>>>(
+      m.h_shared, s.tokens * s.shared_ffn);
+  run_gemm_bf16_tn(on_workspace(MoeScratch::dense_arguments(s, s.hidden, s.shared_ffn, m.h_shared, w.shared_down,
+                                                            m.y_shared)),
+                   stream);
+}
+
 /// y (T, H) = the MoE block of x (T, H) (see the file comment). `scratch`: moe_scratch_bytes,
-/// zeroed before its first use (the router GEMM's split-K partials; the kernels leave them zeroed).
+/// zeroed before its first use (the dense GEMMs' split-K partials; the kernels leave them zeroed).
 /// `mark(name)` is called on the host after each part's launches ("moe router", "moe experts",
 /// "moe shared expert", "moe combine"): a profiler's events between them (the default does nothing).
 template <class Mark = void (*)(char const*)>
@@ -327,8 +379,11 @@ inline void moe_layer(bf16 const* x, MoeWeights const& w, MoeShape const& s, bf1
   mark("moe experts");
   unsigned const blocks = unsigned((s.tokens + 7) / 8);
   if (s.shared_ffn > 0) {
-    moe_grouped_ffn(s, m, MoeScratch::shared_rows(s, m.shared_offsets), x, w.shared_up, w.shared_down, m.h_shared,
-                    m.y_shared, s.shared_ffn, stream);
+    if (shared_expert_dense(s))
+      moe_shared_dense(x, w, s, m, stream);
+    else
+      moe_grouped_ffn(s, m, MoeScratch::shared_rows(s, m.shared_offsets), x, w.shared_up, w.shared_down, m.h_shared,
+                      m.y_shared, s.shared_ffn, stream);
     mark("moe shared expert");
     combine_shared_kernel<<<blocks, 256, 0, stream>>>(m.y_perm, m.rows, m.weights, m.y_shared, s.tokens, s.top_k,
                                                       s.hidden, y);

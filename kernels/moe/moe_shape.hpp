@@ -64,6 +64,17 @@ struct MoeShape {
   [[nodiscard]] bool gated() const { return activation == MoeActivation::swiglu; }
 };
 
+/// Whether the shared expert runs on the dense GEMMs rather than as one group of the grouped GEMM:
+/// its FFN takes all T rows with one weight, a dense problem, so the dense dispatch's choice fits it
+/// (at a few rows the skinny GEMV over every SM; at 32 rows a swapped tile) where the grouped walk
+/// takes 64 x 256 tiles, one CTA per 256 of its 3712 or 2688 columns (Nemotron-3 Nano: 15 and 11
+/// CTAs of 132 streaming its 40 MB at any T). ReLU^2 experts only: the squared ReLU is then a pass
+/// over h between the two products (the up product rounded to bf16 first, as transformers computes
+/// it); a SwiGLU shared expert's interleaved gate-up weight needs the grouped GEMM's SwiGLU epilogue.
+[[nodiscard]] constexpr bool shared_expert_dense(MoeShape const& s) {
+  return s.shared_ffn > 0 && s.activation == MoeActivation::relu2;
+}
+
 namespace detail {
 [[noreturn]] inline void moe_fail(char const* message, std::string const& values) {
   throw std::invalid_argument(std::string(message) + " (got " + values + ")");

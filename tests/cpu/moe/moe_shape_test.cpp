@@ -100,4 +100,22 @@ TEST(MoeShape, RefusesPointers) {
   EXPECT_EQ(rule_of([&] { moe::check_moe_pointers(nullptr, &y, &scratch, w, s); }), "moe.pointers");
 }
 
+TEST(MoeShape, ReLU2SharedExpertRunsDense) {
+  // Nemotron-3 Nano's shared expert, at decode's one token and at prefill's 512: the dense GEMMs.
+  auto n = nemotron_nano();
+  EXPECT_TRUE(moe::shared_expert_dense(n));
+  n.tokens = 1;
+  EXPECT_TRUE(moe::shared_expert_dense(n));
+  // No shared expert: nothing to run.
+  auto none = n;
+  none.shared_ffn = 0;
+  EXPECT_FALSE(moe::shared_expert_dense(none));
+  // A SwiGLU shared expert's interleaved gate-up weight stays on the grouped GEMM's SwiGLU epilogue.
+  auto swiglu = n;
+  swiglu.activation = moe::MoeActivation::swiglu;
+  EXPECT_FALSE(moe::shared_expert_dense(swiglu));
+  static_assert(moe::shared_expert_dense(moe::MoeShape{.tokens = 1, .hidden = 64, .ffn = 64, .experts = 8, .top_k = 2,
+                                                       .activation = moe::MoeActivation::relu2, .shared_ffn = 64}));
+}
+
 }  // namespace
