@@ -21,6 +21,7 @@ namespace cute_cpp::kernels {
 /// reads and writes nothing.
 template <class T, class Plan>
 __global__ void __launch_bounds__(256) selective_state_update_kernel(StateUpdateArguments<T> a) {
+  ssm_detail::pdl_prologue();
   constexpr int P = Plan::head_dim, N = Plan::state, V = N / 32, warps = 8;
   int const b = int(blockIdx.x), h = int(blockIdx.y), H = a.heads, g = h / (H / a.groups);
   int const slot = ssm_detail::state_slot(a.state_slots, b);

@@ -11,6 +11,7 @@
 #include "models/qwen3/layer_kernels.cuh"  // gather_rows
 
 #include <cute_cpp/host/error.hpp>
+#include <cute_cpp/host/graph_pdl.hpp>  // make_kernel_edges_programmatic
 #include <cute_cpp/kernels/rows/rmsnorm.cuh>
 
 #include <algorithm>
@@ -360,6 +361,9 @@ void Model::record_or_replay(Batch const& batch) {
     e = cudaStreamEndCapture(stream_, &graph);
     if (!recorded && e == cudaSuccess) e = cudaErrorStreamCaptureInvalidated;
   }
+  // Every kernel of the step waits for its predecessor's memory before touching global memory
+  // (griddepcontrol.wait: the GEMMs, norms, SSM, attention and MoE kernels).
+  if (e == cudaSuccess && graph != nullptr && options_.programmatic_launch) host::make_kernel_edges_programmatic(graph);
   if (e == cudaSuccess && graph != nullptr) e = cudaGraphInstantiate(&exec, graph, 0);
   if (graph != nullptr) (void)cudaGraphDestroy(graph);
   if (e == cudaSuccess && exec != nullptr) {

@@ -31,6 +31,11 @@ struct NemotronOptions {
   int num_pages = 0;              ///< 0: enough for max_batch sequences of max_seq tokens
   /// Decode steps replay CUDA graphs, one per padded batch size (1, 2, 4, ... max_batch).
   bool cuda_graphs = true;
+  /// The decode graphs' kernel-to-kernel edges are programmatic (PDL, host/graph_pdl.hpp): each kernel
+  /// launches while the one before it runs and waits for its memory in griddepcontrol.wait. A batch-1
+  /// step is ~500 short dependent kernels, so the launch gaps are much of it. Off until an H200 run
+  /// checks it (check_nemotron.py graphs-pdl-vs-eager) and times it (bench_nemotron.py).
+  bool programmatic_launch = false;
 };
 
 /// Throws unless the GPU decoder runs `config`:
