@@ -39,8 +39,8 @@
 
 namespace cute_cpp::kernels::moe {
 
-/// One CTA: how many (token, choice) pairs chose each expert, the experts' offsets (ends, the
-/// grouped GEMM's), and each pair's row in expert order.
+/// One CTA of 1024 threads: how many (token, choice) pairs chose each expert, the experts' offsets
+/// (ends, the grouped GEMM's), and each pair's row in expert order.
 __global__ void __launch_bounds__(1024) permute_kernel(std::int32_t const* ids, std::int64_t pairs, int experts,
                                                        std::int32_t* offsets, std::int32_t* rows) {
   pdl_prologue();
@@ -50,13 +50,28 @@ __global__ void __launch_bounds__(1024) permute_kernel(std::int32_t const* ids, 
   __syncthreads();
   for (std::int64_t i = threadIdx.x; i < pairs; i += blockDim.x) atomicAdd(&count[ids[i]], 1);
   __syncthreads();
-  if (threadIdx.x == 0) {
-    std::int32_t end = 0;
-    for (int e = 0; e < experts; ++e) {
-      cursor[e] = end;
-      end += count[e];
-      offsets[e] = end;
+  // The experts' ends: an inclusive scan of the counts, a warp per 32 experts (thread e holds expert
+  // e; the launch's 1024 threads cover max_experts), then over the warps' totals.
+  // NOTE: thread 0 walked the E experts alone until here: a chain of E dependent shared-memory
+  // round trips (E = 128: some 2 us at batch 1, once per MoE layer); the sums are the same.
+  constexpr int scan_warps = max_experts / 32;
+  __shared__ std::int32_t warp_total[scan_warps];
+  int const e = int(threadIdx.x), lane = e % 32, warp = e / 32;
+  std::int32_t end = 0;
+  if (warp < scan_warps) {
+    end = e < experts ? count[e] : 0;
+#pragma unroll
+    for (int d = 1; d < 32; d *= 2) {
+      std::int32_t const y = __shfl_up_sync(~0u, end, d);
+      if (lane >= d) end += y;
     }
+    if (lane == 31) warp_total[warp] = end;
+  }
+  __syncthreads();
+  if (warp < scan_warps && e < experts) {
+    for (int w = 0; w < warp; ++w) end += warp_total[w];
+    cursor[e] = end - count[e];
+    offsets[e] = end;
   }
   __syncthreads();
   for (std::int64_t i = threadIdx.x; i < pairs; i += blockDim.x) rows[i] = atomicAdd(&cursor[ids[i]], 1);
