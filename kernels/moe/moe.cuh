@@ -324,8 +324,13 @@ inline void moe_dispatch(bf16 const* x, MoeWeights const& w, MoeShape const& s, 
                                                       m.ids, m.weights);
   } else {
     auto router = MoeScratch::router_f32_arguments(s, x, w.router, m.logits_f32);
-    router.workspace = m.gemm_workspace, router.workspace_bytes = m.gemm_workspace_bytes;
-    run_gemm<plans::Bf16TNf32>(router, stream);
+    static int const sms = host::multiprocessor_count();
+    if (router_f32_skinny(s, sms)) {
+      run_gemm<plans::Bf16TNf32Simt>(router, stream);
+    } else {
+      router.workspace = m.gemm_workspace, router.workspace_bytes = m.gemm_workspace_bytes;
+      run_gemm<plans::Bf16TNf32>(router, stream);
+    }
     SigmoidRouting const r{.bias = w.correction_bias, .groups = s.groups, .top_groups = s.top_groups,
                            .renormalize = s.renormalize, .scaling = s.routed_scaling};
     route_sigmoid_kernel<<<warps(s.tokens), 256, 0, stream>>>(m.logits_f32, s.experts, s.tokens, s.experts, s.top_k, r,

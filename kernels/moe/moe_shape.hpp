@@ -4,6 +4,8 @@
 // The MoE block's configuration and its host rules (kernels/moe/moe.cuh runs the block): the sizes,
 // how the router's logits become choices and weights, the experts' FFN, the shared expert, and the
 // weights' layouts. Host code only (g++ compiles it), so tests/cpu/moe checks every rule.
+#include <cute_cpp/kernels/gemm/plans.hpp>  // choose_gemm_plan (host arithmetic)
+
 #include <cuda_bf16.h>
 
 #include <cmath>
@@ -73,6 +75,15 @@ struct MoeShape {
 /// it); a SwiGLU shared expert's interleaved gate-up weight needs the grouped GEMM's SwiGLU epilogue.
 [[nodiscard]] constexpr bool shared_expert_dense(MoeShape const& s) {
   return s.shared_ffn > 0 && s.activation == MoeActivation::relu2;
+}
+
+/// Whether the sigmoid router's f32 logits (T, E) = x Wr^T take the skinny GEMV (plans::Bf16TNf32Simt)
+/// rather than the wide f32 tile: where the dense dispatch takes it for the same shape in bf16
+/// (choose_gemm_plan on `sms` SMs; Nemotron-3 Nano's 128 x 2688 router: T <= 2). The wide tile has
+/// one tile there (M <= 128, N = 128), split-K 3 at T = 1: 6 CTAs stream the router's 0.7 MB, where
+/// the GEMV spreads its 128 rows over 128 CTAs.
+[[nodiscard]] inline bool router_f32_skinny(MoeShape const& s, int sms) {
+  return s.tokens > 0 && choose_gemm_plan(s.tokens, s.experts, s.hidden, sms).tile == GemmTile::simt;
 }
 
 namespace detail {

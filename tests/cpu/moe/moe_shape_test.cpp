@@ -100,6 +100,21 @@ TEST(MoeShape, RefusesPointers) {
   EXPECT_EQ(rule_of([&] { moe::check_moe_pointers(nullptr, &y, &scratch, w, s); }), "moe.pointers");
 }
 
+TEST(MoeShape, SigmoidRouterTakesTheGemvWhereTheDenseDispatchWould) {
+  // Nemotron-3 Nano's router (128 x 2688) on the H200's 132 SMs: the skinny GEMV at decode's one
+  // token (the dense dispatch's choice for the bf16 shape), the wide f32 tile from batch 32 up.
+  auto n = nemotron_nano();
+  n.tokens = 1;
+  EXPECT_TRUE(moe::router_f32_skinny(n, 132));
+  EXPECT_EQ(cute_cpp::kernels::choose_gemm_plan(1, 128, 2688, 132).tile, cute_cpp::kernels::GemmTile::simt);
+  n.tokens = 32;
+  EXPECT_FALSE(moe::router_f32_skinny(n, 132));
+  n.tokens = 512;
+  EXPECT_FALSE(moe::router_f32_skinny(n, 132));
+  n.tokens = 0;
+  EXPECT_FALSE(moe::router_f32_skinny(n, 132));
+}
+
 TEST(MoeShape, ReLU2SharedExpertRunsDense) {
   // Nemotron-3 Nano's shared expert, at decode's one token and at prefill's 512: the dense GEMMs.
   auto n = nemotron_nano();
