@@ -77,15 +77,30 @@ __global__ void __launch_bounds__(1024) permute_kernel(std::int32_t const* ids, 
   for (std::int64_t i = threadIdx.x; i < pairs; i += blockDim.x) rows[i] = atomicAdd(&cursor[ids[i]], 1);
 }
 
-/// x_perm[rows[i]] = x[i / k], 16 bytes a lane, a warp a row.
+/// A row kernel's thread (gather, combine; 256 threads a CTA): `row_warps` warps share a row
+/// (moe_row_warps), so a CTA takes 8 / row_warps rows; the thread's row, its first 16-byte column
+/// and the columns between its own.
+struct RowThread {
+  std::int64_t row, column, stride;
+};
+__device__ __forceinline__ RowThread row_thread(int row_warps) {
+  int const warp = int(threadIdx.x) / 32, lane = int(threadIdx.x) % 32;
+  return {std::int64_t(blockIdx.x) * (8 / row_warps) + warp / row_warps, std::int64_t(warp % row_warps) * 32 + lane,
+          std::int64_t(32) * row_warps};
+}
+/// The CTAs of a row kernel over `rows` rows, `row_warps` warps a row.
+inline dim3 row_grid(std::int64_t rows, int row_warps) { return dim3(unsigned((rows * row_warps + 7) / 8)); }
+
+/// x_perm[rows[i]] = x[i / k], 16 bytes a lane, row_warps warps a row.
 __global__ void gather_kernel(bf16 const* x, std::int32_t const* rows, std::int64_t pairs, int top_k,
-                              std::int64_t hidden, bf16* x_perm) {
+                              std::int64_t hidden, bf16* x_perm, int row_warps) {
   pdl_prologue();
-  std::int64_t const i = std::int64_t(blockIdx.x) * 8 + threadIdx.x / 32;
+  RowThread const p = row_thread(row_warps);
+  std::int64_t const i = p.row;
   if (i >= pairs) return;
   auto const* src = reinterpret_cast<uint4 const*>(x + (i / top_k) * hidden);
   auto* dst = reinterpret_cast<uint4*>(x_perm + std::int64_t(rows[i]) * hidden);
-  for (std::int64_t c = threadIdx.x % 32; c < hidden / 8; c += 32) dst[c] = src[c];
+  for (std::int64_t c = p.column; c < hidden / 8; c += p.stride) dst[c] = src[c];
 }
 
 /// acc += the token's k choices' columns 8c .. 8c + 7 of y_perm, each times its weight (f32).
@@ -114,13 +129,14 @@ __device__ __forceinline__ uint4 pack_bf16x8(float const (&acc)[8]) {
   return out;
 }
 
-/// y[t] = sum_j weights[t, j] * y_perm[rows[t k + j]], f32 sums, 8 columns a lane, a warp a token.
+/// y[t] = sum_j weights[t, j] * y_perm[rows[t k + j]], f32 sums, 8 columns a lane, row_warps warps a token.
 __global__ void combine_kernel(bf16 const* y_perm, std::int32_t const* rows, float const* weights,
-                               std::int64_t tokens, int top_k, std::int64_t hidden, bf16* y) {
+                               std::int64_t tokens, int top_k, std::int64_t hidden, bf16* y, int row_warps) {
   pdl_prologue();
-  std::int64_t const t = std::int64_t(blockIdx.x) * 8 + threadIdx.x / 32;
+  RowThread const p = row_thread(row_warps);
+  std::int64_t const t = p.row;
   if (t >= tokens) return;
-  for (std::int64_t c = threadIdx.x % 32; c < hidden / 8; c += 32) {
+  for (std::int64_t c = p.column; c < hidden / 8; c += p.stride) {
     float acc[8] = {};
     accumulate_choices(acc, y_perm, rows, weights, t, top_k, hidden, c);
     reinterpret_cast<uint4*>(y + t * hidden)[c] = pack_bf16x8(acc);
@@ -130,11 +146,13 @@ __global__ void combine_kernel(bf16 const* y_perm, std::int32_t const* rows, flo
 /// y[t] = shared[t] + sum_j weights[t, j] * y_perm[rows[t k + j]]: combine_kernel with the shared
 /// expert's output (T, H) added first, in the same f32 sum.
 __global__ void combine_shared_kernel(bf16 const* y_perm, std::int32_t const* rows, float const* weights,
-                                      bf16 const* shared, std::int64_t tokens, int top_k, std::int64_t hidden, bf16* y) {
+                                      bf16 const* shared, std::int64_t tokens, int top_k, std::int64_t hidden, bf16* y,
+                                      int row_warps) {
   pdl_prologue();
-  std::int64_t const t = std::int64_t(blockIdx.x) * 8 + threadIdx.x / 32;
+  RowThread const p = row_thread(row_warps);
+  std::int64_t const t = p.row;
   if (t >= tokens) return;
-  for (std::int64_t c = threadIdx.x % 32; c < hidden / 8; c += 32) {
+  for (std::int64_t c = p.column; c < hidden / 8; c += p.stride) {
     uint4 const v = reinterpret_cast<uint4 const*>(shared + t * hidden)[c];
     auto const* h = reinterpret_cast<__nv_bfloat162 const*>(&v);
     float acc[8];
@@ -304,6 +322,12 @@ struct MoeScratch {
   }
 };
 
+/// This device's SMs (asked once): the row kernels' and the router's choices.
+inline int moe_sms() {
+  static int const sms = host::multiprocessor_count();
+  return sms;
+}
+
 /// The scratch bytes moe_layer needs for `s`.
 inline std::size_t moe_scratch_bytes(MoeShape const& s) {
   check_moe_shape(s);
@@ -324,8 +348,7 @@ inline void moe_dispatch(bf16 const* x, MoeWeights const& w, MoeShape const& s, 
                                                       m.ids, m.weights);
   } else {
     auto router = MoeScratch::router_f32_arguments(s, x, w.router, m.logits_f32);
-    static int const sms = host::multiprocessor_count();
-    if (router_f32_skinny(s, sms)) {
+    if (router_f32_skinny(s, moe_sms())) {
       run_gemm<plans::Bf16TNf32Simt>(router, stream);
     } else {
       router.workspace = m.gemm_workspace, router.workspace_bytes = m.gemm_workspace_bytes;
@@ -337,7 +360,9 @@ inline void moe_dispatch(bf16 const* x, MoeWeights const& w, MoeShape const& s, 
                                                               m.ids, m.weights, m.shared_offsets);
   }
   permute_kernel<<<1, 1024, 0, stream>>>(m.ids, s.rows(), s.experts, m.offsets, m.rows);
-  gather_kernel<<<warps(s.rows()), 256, 0, stream>>>(x, m.rows, s.rows(), s.top_k, s.hidden, m.x_perm);
+  int const row_warps = moe_row_warps(s.rows(), moe_sms());
+  gather_kernel<<<row_grid(s.rows(), row_warps), 256, 0, stream>>>(x, m.rows, s.rows(), s.top_k, s.hidden, m.x_perm,
+                                                                   row_warps);
   host::cuda_check(cudaGetLastError(), "moe dispatch launch");
 }
 
@@ -397,7 +422,8 @@ inline void moe_layer(bf16 const* x, MoeWeights const& w, MoeShape const& s, bf1
   moe_grouped_ffn(s, m, MoeScratch::routed_rows(s, m.offsets), m.x_perm, s.gated() ? w.gate_up : w.up, w.down, m.h,
                   m.y_perm, s.ffn, stream);
   mark("moe experts");
-  unsigned const blocks = unsigned((s.tokens + 7) / 8);
+  int const row_warps = moe_row_warps(s.tokens, moe_sms());
+  dim3 const blocks = row_grid(s.tokens, row_warps);
   if (s.shared_ffn > 0) {
     if (shared_expert_dense(s))
       moe_shared_dense(x, w, s, m, stream);
@@ -406,9 +432,9 @@ inline void moe_layer(bf16 const* x, MoeWeights const& w, MoeShape const& s, bf1
                       m.y_shared, s.shared_ffn, stream);
     mark("moe shared expert");
     combine_shared_kernel<<<blocks, 256, 0, stream>>>(m.y_perm, m.rows, m.weights, m.y_shared, s.tokens, s.top_k,
-                                                      s.hidden, y);
+                                                      s.hidden, y, row_warps);
   } else {
-    combine_kernel<<<blocks, 256, 0, stream>>>(m.y_perm, m.rows, m.weights, s.tokens, s.top_k, s.hidden, y);
+    combine_kernel<<<blocks, 256, 0, stream>>>(m.y_perm, m.rows, m.weights, s.tokens, s.top_k, s.hidden, y, row_warps);
   }
   host::cuda_check(cudaGetLastError(), "moe combine launch");
   mark("moe combine");

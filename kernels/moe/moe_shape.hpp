@@ -77,6 +77,17 @@ struct MoeShape {
   return s.shared_ffn > 0 && s.activation == MoeActivation::relu2;
 }
 
+/// How many of a 256-thread CTA's 8 warps share one row's columns in the row kernels (gather: a row
+/// of x per (token, choice); combine: a token's row of y): 8 while `rows` rows of 8 warps each need no
+/// more than 8 warps an SM of `sms`, halving down to 1 (a warp a row, 8 rows a CTA) as rows grow. A
+/// warp walking a whole row alone (H / 8 = 336 16-byte columns at Nemotron-3 Nano's H 2688) pays a
+/// memory round trip per 32 of them, which at decode's few rows is the kernel's whole time.
+[[nodiscard]] constexpr int moe_row_warps(std::int64_t rows, int sms) {
+  int w = 8;
+  while (w > 1 && rows * w > std::int64_t(8) * sms) w /= 2;
+  return w;
+}
+
 /// Whether the sigmoid router's f32 logits (T, E) = x Wr^T take the skinny GEMV (plans::Bf16TNf32Simt)
 /// rather than the wide f32 tile: where the dense dispatch takes it for the same shape in bf16
 /// (choose_gemm_plan on `sms` SMs; Nemotron-3 Nano's 128 x 2688 router: T <= 2). The wide tile has

@@ -115,6 +115,18 @@ TEST(MoeShape, SigmoidRouterTakesTheGemvWhereTheDenseDispatchWould) {
   EXPECT_FALSE(moe::router_f32_skinny(n, 132));
 }
 
+TEST(MoeShape, RowKernelsSpreadFewRowsOverWarps) {
+  // Decode at batch 1 (1 token, 6 choices): a row's columns over a CTA's 8 warps.
+  EXPECT_EQ(moe::moe_row_warps(1, 132), 8);
+  EXPECT_EQ(moe::moe_row_warps(6, 132), 8);
+  EXPECT_EQ(moe::moe_row_warps(132, 132), 8);  // 8 warps an SM
+  EXPECT_EQ(moe::moe_row_warps(133, 132), 4);
+  EXPECT_EQ(moe::moe_row_warps(192, 132), 4);  // batch 32's 192 choices
+  EXPECT_EQ(moe::moe_row_warps(1056, 132), 1);
+  EXPECT_EQ(moe::moe_row_warps(4096 * 8, 132), 1);  // prefill: a warp a row, as before
+  static_assert(moe::moe_row_warps(0, 132) == 8);
+}
+
 TEST(MoeShape, ReLU2SharedExpertRunsDense) {
   // Nemotron-3 Nano's shared expert, at decode's one token and at prefill's 512: the dense GEMMs.
   auto n = nemotron_nano();
