@@ -40,6 +40,16 @@ def main():
     want = {"mamba in_proj": 23 * 10304 * 2688 * 2, "moe shared expert": 23 * 2 * 3712 * 2688 * 2,
             "lm head": 131072 * 2688 * 2, "attention kv + core": 6 * 512 * 2 * 256 * 2, "moe combine": 0.0}
     failed += [f"phase {k}: {nano_phases.get(k)} != {v}" for k, v in want.items() if nano_phases.get(k) != v]
+    # Every phase the decoder marks (model_sm90.cu, mixers_sm90.cu, kernels/moe's moe_layer) has its bytes
+    # in phase_bytes, and phase_bytes names no phase the decoder never marks.
+    import re
+    sources = [repo / "models/nemotron/model_sm90.cu", repo / "models/nemotron/mixers_sm90.cu",
+               repo / "kernels/moe/moe.cuh"]
+    marked = {m for f in sources for m in re.findall(r'mark\("([^"]+)"\)', f.read_text())} - {"start"}
+    every_kind = dict(nano, hybrid_override_pattern=nano["hybrid_override_pattern"] + "-")  # Nano has no MLP layer
+    named = set(bench_nemotron.phase_bytes(every_kind, 1, 512))
+    if marked != named:
+        failed.append(f"marked phases {sorted(marked)} != phase_bytes' {sorted(named)}")
     for f in failed:
         print("FAIL", f)
     print("bench_nemotron.step_bytes and phase_bytes: " + ("FAIL" if failed else "pass"))
