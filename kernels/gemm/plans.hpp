@@ -104,6 +104,9 @@ using Bf16TNSwap128c2 = TileFamily<bf16, K, K>::Swapped<128, 6, 2>;
 /// costs are most of the time.
 using Bf16TNSimt = TileFamily<bf16, K, K>::simt;
 using Bf16NTSimt = SimtGemmPlan<bf16, bf16, MN, MN>;  ///< the loads of MN-major operands (checked)
+/// f32 C on CUDA cores: a sigmoid MoE router's f32 logits at a token or two, in the skinny GEMV
+/// (kernels/moe router_f32_skinny) where the wide f32 tile would stream the router on 6 CTAs.
+using Bf16TNf32Simt = SimtGemmPlan<bf16, float, K, K>;
 
 /// PingPong: each consumer warpgroup takes whole 64 x 256 tiles, alternately.
 using Bf16TNPingPong = GemmPlan<bf16, bf16, bf16,

@@ -13,7 +13,8 @@
 //      (2F, H), gate and up rows interleaved in blocks of 8 (pack_gate_up), or the squared ReLU
 //      against each expert's up weight (F, H);
 //   5. the experts' down projection, a grouped GEMM against each expert's (H, F) weight;
-//   6. the shared expert, when there is one: steps 4 and 5 on x itself, as one group of T rows;
+//   6. the shared expert, when there is one: ReLU^2 on the dense GEMMs (up, the squared ReLU in
+//      place, down: shared_expert_dense), SwiGLU as steps 4 and 5 on x itself, one group of T rows;
 //   7. moe_combine: y[t] = (the shared expert's row +) sum over its k choices of weight * the
 //      choice's row (f32 sum, bf16 out).
 // Within an expert, rows are in no fixed order (step 3 takes slots with atomics); each row's
@@ -38,8 +39,8 @@
 
 namespace cute_cpp::kernels::moe {
 
-/// One CTA: how many (token, choice) pairs chose each expert, the experts' offsets (ends, the
-/// grouped GEMM's), and each pair's row in expert order.
+/// One CTA of 1024 threads: how many (token, choice) pairs chose each expert, the experts' offsets
+/// (ends, the grouped GEMM's), and each pair's row in expert order.
 __global__ void __launch_bounds__(1024) permute_kernel(std::int32_t const* ids, std::int64_t pairs, int experts,
                                                        std::int32_t* offsets, std::int32_t* rows) {
   pdl_prologue();
@@ -49,27 +50,57 @@ __global__ void __launch_bounds__(1024) permute_kernel(std::int32_t const* ids, 
   __syncthreads();
   for (std::int64_t i = threadIdx.x; i < pairs; i += blockDim.x) atomicAdd(&count[ids[i]], 1);
   __syncthreads();
-  if (threadIdx.x == 0) {
-    std::int32_t end = 0;
-    for (int e = 0; e < experts; ++e) {
-      cursor[e] = end;
-      end += count[e];
-      offsets[e] = end;
+  // The experts' ends: an inclusive scan of the counts, a warp per 32 experts (thread e holds expert
+  // e; the launch's 1024 threads cover max_experts), then over the warps' totals.
+  // NOTE: thread 0 walked the E experts alone until here: a chain of E dependent shared-memory
+  // round trips (E = 128: some 2 us at batch 1, once per MoE layer); the sums are the same.
+  constexpr int scan_warps = max_experts / 32;
+  __shared__ std::int32_t warp_total[scan_warps];
+  int const e = int(threadIdx.x), lane = e % 32, warp = e / 32;
+  std::int32_t end = 0;
+  if (warp < scan_warps) {
+    end = e < experts ? count[e] : 0;
+#pragma unroll
+    for (int d = 1; d < 32; d *= 2) {
+      std::int32_t const y = __shfl_up_sync(~0u, end, d);
+      if (lane >= d) end += y;
     }
+    if (lane == 31) warp_total[warp] = end;
+  }
+  __syncthreads();
+  if (warp < scan_warps && e < experts) {
+    for (int w = 0; w < warp; ++w) end += warp_total[w];
+    cursor[e] = end - count[e];
+    offsets[e] = end;
   }
   __syncthreads();
   for (std::int64_t i = threadIdx.x; i < pairs; i += blockDim.x) rows[i] = atomicAdd(&cursor[ids[i]], 1);
 }
 
-/// x_perm[rows[i]] = x[i / k], 16 bytes a lane, a warp a row.
+/// A row kernel's thread (gather, combine; 256 threads a CTA): `row_warps` warps share a row
+/// (moe_row_warps), so a CTA takes 8 / row_warps rows; the thread's row, its first 16-byte column
+/// and the columns between its own.
+struct RowThread {
+  std::int64_t row, column, stride;
+};
+__device__ __forceinline__ RowThread row_thread(int row_warps) {
+  int const warp = int(threadIdx.x) / 32, lane = int(threadIdx.x) % 32;
+  return {std::int64_t(blockIdx.x) * (8 / row_warps) + warp / row_warps, std::int64_t(warp % row_warps) * 32 + lane,
+          std::int64_t(32) * row_warps};
+}
+/// The CTAs of a row kernel over `rows` rows, `row_warps` warps a row.
+inline dim3 row_grid(std::int64_t rows, int row_warps) { return dim3(unsigned((rows * row_warps + 7) / 8)); }
+
+/// x_perm[rows[i]] = x[i / k], 16 bytes a lane, row_warps warps a row.
 __global__ void gather_kernel(bf16 const* x, std::int32_t const* rows, std::int64_t pairs, int top_k,
-                              std::int64_t hidden, bf16* x_perm) {
+                              std::int64_t hidden, bf16* x_perm, int row_warps) {
   pdl_prologue();
-  std::int64_t const i = std::int64_t(blockIdx.x) * 8 + threadIdx.x / 32;
+  RowThread const p = row_thread(row_warps);
+  std::int64_t const i = p.row;
   if (i >= pairs) return;
   auto const* src = reinterpret_cast<uint4 const*>(x + (i / top_k) * hidden);
   auto* dst = reinterpret_cast<uint4*>(x_perm + std::int64_t(rows[i]) * hidden);
-  for (std::int64_t c = threadIdx.x % 32; c < hidden / 8; c += 32) dst[c] = src[c];
+  for (std::int64_t c = p.column; c < hidden / 8; c += p.stride) dst[c] = src[c];
 }
 
 /// acc += the token's k choices' columns 8c .. 8c + 7 of y_perm, each times its weight (f32).
@@ -98,13 +129,14 @@ __device__ __forceinline__ uint4 pack_bf16x8(float const (&acc)[8]) {
   return out;
 }
 
-/// y[t] = sum_j weights[t, j] * y_perm[rows[t k + j]], f32 sums, 8 columns a lane, a warp a token.
+/// y[t] = sum_j weights[t, j] * y_perm[rows[t k + j]], f32 sums, 8 columns a lane, row_warps warps a token.
 __global__ void combine_kernel(bf16 const* y_perm, std::int32_t const* rows, float const* weights,
-                               std::int64_t tokens, int top_k, std::int64_t hidden, bf16* y) {
+                               std::int64_t tokens, int top_k, std::int64_t hidden, bf16* y, int row_warps) {
   pdl_prologue();
-  std::int64_t const t = std::int64_t(blockIdx.x) * 8 + threadIdx.x / 32;
+  RowThread const p = row_thread(row_warps);
+  std::int64_t const t = p.row;
   if (t >= tokens) return;
-  for (std::int64_t c = threadIdx.x % 32; c < hidden / 8; c += 32) {
+  for (std::int64_t c = p.column; c < hidden / 8; c += p.stride) {
     float acc[8] = {};
     accumulate_choices(acc, y_perm, rows, weights, t, top_k, hidden, c);
     reinterpret_cast<uint4*>(y + t * hidden)[c] = pack_bf16x8(acc);
@@ -114,11 +146,13 @@ __global__ void combine_kernel(bf16 const* y_perm, std::int32_t const* rows, flo
 /// y[t] = shared[t] + sum_j weights[t, j] * y_perm[rows[t k + j]]: combine_kernel with the shared
 /// expert's output (T, H) added first, in the same f32 sum.
 __global__ void combine_shared_kernel(bf16 const* y_perm, std::int32_t const* rows, float const* weights,
-                                      bf16 const* shared, std::int64_t tokens, int top_k, std::int64_t hidden, bf16* y) {
+                                      bf16 const* shared, std::int64_t tokens, int top_k, std::int64_t hidden, bf16* y,
+                                      int row_warps) {
   pdl_prologue();
-  std::int64_t const t = std::int64_t(blockIdx.x) * 8 + threadIdx.x / 32;
+  RowThread const p = row_thread(row_warps);
+  std::int64_t const t = p.row;
   if (t >= tokens) return;
-  for (std::int64_t c = threadIdx.x % 32; c < hidden / 8; c += 32) {
+  for (std::int64_t c = p.column; c < hidden / 8; c += p.stride) {
     uint4 const v = reinterpret_cast<uint4 const*>(shared + t * hidden)[c];
     auto const* h = reinterpret_cast<__nv_bfloat162 const*>(&v);
     float acc[8];
@@ -129,6 +163,24 @@ __global__ void combine_shared_kernel(bf16 const* y_perm, std::int32_t const* ro
     }
     accumulate_choices(acc, y_perm, rows, weights, t, top_k, hidden, c);
     reinterpret_cast<uint4*>(y + t * hidden)[c] = pack_bf16x8(acc);
+  }
+}
+
+/// h = relu(h)^2 in place, eight elements a thread (n a multiple of 8), f32 math rounded once: the
+/// ReLU^2 shared expert's activation between its dense products (shared_expert_dense).
+__global__ void __launch_bounds__(256) relu2_in_place_kernel(bf16* h, std::int64_t n) {
+  pdl_prologue();
+  std::int64_t const vectors = n / 8, stride = std::int64_t(gridDim.x) * blockDim.x;
+  for (std::int64_t i = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < vectors; i += stride) {
+    uint4 v = reinterpret_cast<uint4 const*>(h)[i];
+    auto* p = reinterpret_cast<__nv_bfloat162*>(&v);
+#pragma unroll
+    for (int e = 0; e < 4; ++e) {
+      float2 const f = __bfloat1622float2(p[e]);
+      float const a = fmaxf(f.x, 0.0f), b = fmaxf(f.y, 0.0f);
+      p[e] = __floats2bfloat162_rn(a * a, b * b);
+    }
+    reinterpret_cast<uint4*>(h)[i] = v;
   }
 }
 
@@ -144,7 +196,7 @@ struct MoeScratch {
   bf16* x_perm;         ///< (T k, H)
   bf16* h;              ///< (T k, F)
   bf16* y_perm;         ///< (T k, H)
-  void* gemm_workspace;  ///< the router GEMM's split-K counters and partials (zeroed once), first
+  void* gemm_workspace;  ///< the dense GEMMs' (router, dense shared expert) split-K counters and partials (zeroed once), first
   std::size_t gemm_workspace_bytes;
   void* grouped_workspace;
   std::size_t grouped_workspace_bytes;
@@ -169,6 +221,12 @@ struct MoeScratch {
     // other token counts, as a model's is, would otherwise put them on an earlier pass's logits).
     gemm_workspace_bytes = std::max(sigmoid ? router_f32_workspace_bytes(s) : gemm_bf16_tn_workspace_bytes(router_arguments(s)),
                                     split_k_counter_bytes);
+    // The dense shared expert's two products run after the router on the same stream, each leaving
+    // the counters zeroed: one workspace for the three, the largest's.
+    if (shared_expert_dense(s))
+      gemm_workspace_bytes = std::max({gemm_workspace_bytes,
+                                       gemm_bf16_tn_workspace_bytes(dense_arguments(s, s.shared_ffn, s.hidden)),
+                                       gemm_bf16_tn_workspace_bytes(dense_arguments(s, s.hidden, s.shared_ffn))});
     gemm_workspace = take(gemm_workspace_bytes);
     void* const router_out = take(tokens * std::size_t(s.experts) * (sigmoid ? sizeof(float) : sizeof(bf16)));
     logits = sigmoid ? nullptr : static_cast<bf16*>(router_out);
@@ -213,6 +271,15 @@ struct MoeScratch {
   [[nodiscard]] static std::size_t router_f32_workspace_bytes(MoeShape const& s) {
     return kernels::gemm_workspace_bytes<plans::Bf16TNf32>(router_f32_arguments(s));
   }
+  /// A dense product over the T rows: out (T, n) = in (T, k) W^T, W (n, k) (the dense shared expert's).
+  [[nodiscard]] static GemmArguments<plans::Bf16TN> dense_arguments(MoeShape const& s, std::int64_t n, std::int64_t k,
+                                                                    bf16 const* in = nullptr, bf16 const* weight = nullptr,
+                                                                    bf16* out = nullptr) {
+    GemmArguments<plans::Bf16TN> a;
+    a.a = in, a.lda = k, a.b = weight, a.ldb = k, a.c = out, a.ldc = n;
+    a.m = s.tokens, a.n = n, a.k = k;
+    return a;
+  }
   /// The routed experts' rows: E groups ended by `offsets`, T k rows.
   [[nodiscard]] static GroupedRows routed_rows(MoeShape const& s, std::int32_t const* offsets = nullptr) {
     return GroupedRows{.groups = s.experts, .offsets = offsets, .rows = s.rows()};
@@ -255,6 +322,12 @@ struct MoeScratch {
   }
 };
 
+/// This device's SMs (asked once): the row kernels' and the router's choices.
+inline int moe_sms() {
+  static int const sms = host::multiprocessor_count();
+  return sms;
+}
+
 /// The scratch bytes moe_layer needs for `s`.
 inline std::size_t moe_scratch_bytes(MoeShape const& s) {
   check_moe_shape(s);
@@ -275,15 +348,21 @@ inline void moe_dispatch(bf16 const* x, MoeWeights const& w, MoeShape const& s, 
                                                       m.ids, m.weights);
   } else {
     auto router = MoeScratch::router_f32_arguments(s, x, w.router, m.logits_f32);
-    router.workspace = m.gemm_workspace, router.workspace_bytes = m.gemm_workspace_bytes;
-    run_gemm<plans::Bf16TNf32>(router, stream);
+    if (router_f32_skinny(s, moe_sms())) {
+      run_gemm<plans::Bf16TNf32Simt>(router, stream);
+    } else {
+      router.workspace = m.gemm_workspace, router.workspace_bytes = m.gemm_workspace_bytes;
+      run_gemm<plans::Bf16TNf32>(router, stream);
+    }
     SigmoidRouting const r{.bias = w.correction_bias, .groups = s.groups, .top_groups = s.top_groups,
                            .renormalize = s.renormalize, .scaling = s.routed_scaling};
     route_sigmoid_kernel<<<warps(s.tokens), 256, 0, stream>>>(m.logits_f32, s.experts, s.tokens, s.experts, s.top_k, r,
                                                               m.ids, m.weights, m.shared_offsets);
   }
   permute_kernel<<<1, 1024, 0, stream>>>(m.ids, s.rows(), s.experts, m.offsets, m.rows);
-  gather_kernel<<<warps(s.rows()), 256, 0, stream>>>(x, m.rows, s.rows(), s.top_k, s.hidden, m.x_perm);
+  int const row_warps = moe_row_warps(s.rows(), moe_sms());
+  gather_kernel<<<row_grid(s.rows(), row_warps), 256, 0, stream>>>(x, m.rows, s.rows(), s.top_k, s.hidden, m.x_perm,
+                                                                   row_warps);
   host::cuda_check(cudaGetLastError(), "moe dispatch launch");
 }
 
@@ -307,10 +386,31 @@ inline void moe_grouped_ffn(MoeShape const& s, MoeScratch const& m, GroupedRows 
       on_workspace(MoeScratch::grouped_arguments<plans::Bf16Grouped>(groups, h, down, out, s.hidden, f)), stream);
 }
 
+/// The ReLU^2 shared expert on the dense GEMMs (shared_expert_dense): h_shared = relu(x Wu^T)^2,
+/// y_shared = h_shared Wd^T, each product as the dense dispatch chooses for T rows.
+inline void moe_shared_dense(bf16 const* x, MoeWeights const& w, MoeShape const& s, MoeScratch const& m,
+                             cudaStream_t stream) {
+  auto const on_workspace = [&](GemmArguments<plans::Bf16TN> a) {
+    a.workspace = m.gemm_workspace, a.workspace_bytes = m.gemm_workspace_bytes;
+    return a;
+  };
+  run_gemm_bf16_tn(on_workspace(MoeScratch::dense_arguments(s, s.shared_ffn, s.hidden, x, w.shared_up, m.h_shared)),
+                   stream);
+  std::int64_t const vectors = s.tokens * s.shared_ffn / 8;
+  relu2_in_place_kernel<<<unsigned(std::min<std::int64_t>((vectors + 255) / 256, 1024)), 256, 0, stream>>>(
+      m.h_shared, s.tokens * s.shared_ffn);
+  run_gemm_bf16_tn(on_workspace(MoeScratch::dense_arguments(s, s.hidden, s.shared_ffn, m.h_shared, w.shared_down,
+                                                            m.y_shared)),
+                   stream);
+}
+
 /// y (T, H) = the MoE block of x (T, H) (see the file comment). `scratch`: moe_scratch_bytes,
-/// zeroed before its first use (the router GEMM's split-K partials; the kernels leave them zeroed).
+/// zeroed before its first use (the dense GEMMs' split-K partials; the kernels leave them zeroed).
+/// `mark(name)` is called on the host after each part's launches ("moe router", "moe experts",
+/// "moe shared expert", "moe combine"): a profiler's events between them (the default does nothing).
+template <class Mark = void (*)(char const*)>
 inline void moe_layer(bf16 const* x, MoeWeights const& w, MoeShape const& s, bf16* y, void* scratch,
-                      cudaStream_t stream = nullptr) {
+                      cudaStream_t stream = nullptr, Mark&& mark = [](char const*) {}) {
   check_moe_shape(s);
   check_moe_routing(s);
   if (s.tokens == 0) return;
@@ -318,18 +418,26 @@ inline void moe_layer(bf16 const* x, MoeWeights const& w, MoeShape const& s, bf1
   auto const base = (reinterpret_cast<std::uintptr_t>(scratch) + 255) / 256 * 256;
   MoeScratch const m(reinterpret_cast<void*>(base), s);
   moe_dispatch(x, w, s, m, stream);
+  mark("moe router");
   moe_grouped_ffn(s, m, MoeScratch::routed_rows(s, m.offsets), m.x_perm, s.gated() ? w.gate_up : w.up, w.down, m.h,
                   m.y_perm, s.ffn, stream);
-  unsigned const blocks = unsigned((s.tokens + 7) / 8);
+  mark("moe experts");
+  int const row_warps = moe_row_warps(s.tokens, moe_sms());
+  dim3 const blocks = row_grid(s.tokens, row_warps);
   if (s.shared_ffn > 0) {
-    moe_grouped_ffn(s, m, MoeScratch::shared_rows(s, m.shared_offsets), x, w.shared_up, w.shared_down, m.h_shared,
-                    m.y_shared, s.shared_ffn, stream);
+    if (shared_expert_dense(s))
+      moe_shared_dense(x, w, s, m, stream);
+    else
+      moe_grouped_ffn(s, m, MoeScratch::shared_rows(s, m.shared_offsets), x, w.shared_up, w.shared_down, m.h_shared,
+                      m.y_shared, s.shared_ffn, stream);
+    mark("moe shared expert");
     combine_shared_kernel<<<blocks, 256, 0, stream>>>(m.y_perm, m.rows, m.weights, m.y_shared, s.tokens, s.top_k,
-                                                      s.hidden, y);
+                                                      s.hidden, y, row_warps);
   } else {
-    combine_kernel<<<blocks, 256, 0, stream>>>(m.y_perm, m.rows, m.weights, s.tokens, s.top_k, s.hidden, y);
+    combine_kernel<<<blocks, 256, 0, stream>>>(m.y_perm, m.rows, m.weights, s.tokens, s.top_k, s.hidden, y, row_warps);
   }
   host::cuda_check(cudaGetLastError(), "moe combine launch");
+  mark("moe combine");
 }
 
 }  // namespace cute_cpp::kernels::moe

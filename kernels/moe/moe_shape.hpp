@@ -4,6 +4,8 @@
 // The MoE block's configuration and its host rules (kernels/moe/moe.cuh runs the block): the sizes,
 // how the router's logits become choices and weights, the experts' FFN, the shared expert, and the
 // weights' layouts. Host code only (g++ compiles it), so tests/cpu/moe checks every rule.
+#include <cute_cpp/kernels/gemm/plans.hpp>  // choose_gemm_plan (host arithmetic)
+
 #include <cuda_bf16.h>
 
 #include <cmath>
@@ -63,6 +65,37 @@ struct MoeShape {
   [[nodiscard]] std::int64_t rows() const { return tokens * top_k; }  ///< rows in expert order
   [[nodiscard]] bool gated() const { return activation == MoeActivation::swiglu; }
 };
+
+/// Whether the shared expert runs on the dense GEMMs rather than as one group of the grouped GEMM:
+/// its FFN takes all T rows with one weight, a dense problem, so the dense dispatch's choice fits it
+/// (at a few rows the skinny GEMV over every SM; at 32 rows a swapped tile) where the grouped walk
+/// takes 64 x 256 tiles, one CTA per 256 of its 3712 or 2688 columns (Nemotron-3 Nano: 15 and 11
+/// CTAs of 132 streaming its 40 MB at any T). ReLU^2 experts only: the squared ReLU is then a pass
+/// over h between the two products (the up product rounded to bf16 first, as transformers computes
+/// it); a SwiGLU shared expert's interleaved gate-up weight needs the grouped GEMM's SwiGLU epilogue.
+[[nodiscard]] constexpr bool shared_expert_dense(MoeShape const& s) {
+  return s.shared_ffn > 0 && s.activation == MoeActivation::relu2;
+}
+
+/// How many of a 256-thread CTA's 8 warps share one row's columns in the row kernels (gather: a row
+/// of x per (token, choice); combine: a token's row of y): 8 while `rows` rows of 8 warps each need no
+/// more than 8 warps an SM of `sms`, halving down to 1 (a warp a row, 8 rows a CTA) as rows grow. A
+/// warp walking a whole row alone (H / 8 = 336 16-byte columns at Nemotron-3 Nano's H 2688) pays a
+/// memory round trip per 32 of them, which at decode's few rows is the kernel's whole time.
+[[nodiscard]] constexpr int moe_row_warps(std::int64_t rows, int sms) {
+  int w = 8;
+  while (w > 1 && rows * w > std::int64_t(8) * sms) w /= 2;
+  return w;
+}
+
+/// Whether the sigmoid router's f32 logits (T, E) = x Wr^T take the skinny GEMV (plans::Bf16TNf32Simt)
+/// rather than the wide f32 tile: where the dense dispatch takes it for the same shape in bf16
+/// (choose_gemm_plan on `sms` SMs; Nemotron-3 Nano's 128 x 2688 router: T <= 2). The wide tile has
+/// one tile there (M <= 128, N = 128), split-K 3 at T = 1: 6 CTAs stream the router's 0.7 MB, where
+/// the GEMV spreads its 128 rows over 128 CTAs.
+[[nodiscard]] inline bool router_f32_skinny(MoeShape const& s, int sms) {
+  return s.tokens > 0 && choose_gemm_plan(s.tokens, s.experts, s.hidden, sms).tile == GemmTile::simt;
+}
 
 namespace detail {
 [[noreturn]] inline void moe_fail(char const* message, std::string const& values) {

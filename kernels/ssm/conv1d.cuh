@@ -106,6 +106,7 @@ void run_causal_conv1d_prefill(ConvPrefillArguments<T> const& a, cudaStream_t st
 template <class T, class Plan>
 __global__ void __launch_bounds__(Plan::channels_per_block)
 causal_conv1d_update_kernel(ConvUpdateArguments<T> a) {
+  ssm_detail::pdl_prologue();
   constexpr int W = Plan::width;
   int const c = int(blockIdx.x) * Plan::channels_per_block + int(threadIdx.x);
   int const b = int(blockIdx.y);

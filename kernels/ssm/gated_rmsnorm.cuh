@@ -23,6 +23,7 @@ inline constexpr int gated_rmsnorm_warps = 8;
 /// One warp a (token, group); see the file comment's steps.
 template <class T>
 __global__ void __launch_bounds__(gated_rmsnorm_warps * 32) gated_rmsnorm_kernel(GatedRmsNormArguments<T> a) {
+  ssm_detail::pdl_prologue();
   std::int64_t const item = std::int64_t(blockIdx.x) * gated_rmsnorm_warps + threadIdx.x / 32;
   int const lane = int(threadIdx.x) % 32;
   if (item >= std::int64_t(a.tokens) * a.groups) return;

@@ -2,7 +2,8 @@
 // models/nemotron/bench.cpp: cute-cpp-nemotron bench: prefill throughput and decode throughput per
 // batch size on random ids, each decode figure beside the limit a step's bytes set at the memory
 // rate (runtime.hpp's decode_step_bytes: the weights, the routed experts the batch chooses under
-// uniform routing, the conv and SSM states read and written, the attention layers' KV).
+// uniform routing, the conv and SSM states read and written, the attention layers' KV); with
+// --breakdown, each batch size's step phase by phase (NemotronModel::profile_decode).
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
@@ -26,12 +27,13 @@ using namespace cute_cpp::models;
 
 namespace {
 
-/// One printed (and --json) figure.
+/// One printed (and --json) figure; `count`: a phase's runs a step (0 for the others).
 struct Figure {
   std::string name, shape;
   double value;
   std::string unit;
   double ms;
+  int count = 0;
 };
 
 /// The memory rate a step's bytes are set against (H200: 4.8 TB/s on paper, 4.16 measured by a copy).
@@ -43,7 +45,7 @@ void write_json(const std::string& path, std::vector<Figure> const& figures) {
   for (std::size_t i = 0; i < figures.size(); ++i)
     j << (i ? ",\n" : "\n") << "{\"name\": \"" << figures[i].name << "\", \"shape\": \"" << figures[i].shape
       << "\", \"value\": " << figures[i].value << ", \"unit\": \"" << figures[i].unit << "\", \"ms\": " << figures[i].ms
-      << "}";
+      << ", \"count\": " << figures[i].count << "}";
   j << "\n]\n";
 }
 
@@ -62,6 +64,7 @@ int run_bench(const CliArgs& a) {
   int const max_batch = *std::max_element(batches.begin(), batches.end());
   NemotronOptions o;
   o.cuda_graphs = !a.has("eager");
+  o.programmatic_launch = a.has("pdl");
   o.max_batch = max_batch;
   o.max_seq = std::max(prefill_len, context + steps + 1);
   o.max_prefill_tokens = std::max(prefill_len, context * max_batch);
@@ -119,8 +122,22 @@ int run_bench(const CliArgs& a) {
       });
       if (s >= 4) t.push_back(ms);
     }
-    for (int s : slots) model->release(s);
     double const step_ms = median(t);
+    if (a.has("breakdown")) {
+      // The step after the timed ones, recorded with an event between every two phases, 20 replays.
+      std::vector<std::int32_t> const feed(host_ids.begin(), host_ids.begin() + b);
+      double total = 0;
+      for (NemotronPhase const& p : model->profile_decode(slots, feed, 20)) {
+        std::printf("breakdown batch %d: %-22s %9.1f us a step (%d a step)\n", b, p.name.c_str(), p.microseconds,
+                    p.count);
+        figures.push_back({"nemotron decode phase", "batch " + std::to_string(b) + ", context " +
+                                                        std::to_string(context) + ", " + p.name,
+                           p.microseconds, "us", p.microseconds / 1e3, p.count});
+        total += p.microseconds;
+      }
+      std::printf("breakdown batch %d: %-22s %9.1f us (the timed step: %.1f us)\n", b, "total", total, step_ms * 1e3);
+    }
+    for (int s : slots) model->release(s);
     NemotronStepBytes const bytes = decode_step_bytes(model->config(), b, context + steps / 2);
     double const limit_ms = bytes.total() / kMemoryRate * 1e3;
     std::printf("decode batch %d: %.3f ms a step; its bytes: weights %.2f GB, states %.3f GB, KV %.3f GB = %.2f GB, "

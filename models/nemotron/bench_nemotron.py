@@ -15,8 +15,12 @@ layer under uniform routing, which random weights come close to), the conv and f
 Mamba-2 layer read and written, and the attention layers' K and V of the context. At batch 1: 6.46 GB of
 weights, 0.098 GB of states: about 630 tok/s at 4.16 TB/s; the issue's goal is 400 tok/s.
 Records: `nemotron prefill` (ours beside transformers), `nemotron decode` with `batch N,` in the shape
-(ours beside the limit; the ratio is the fraction of it), and `nemotron decode goal` at batch 1 (ours
-beside 400 tok/s).
+(ours beside the limit; the ratio is the fraction of it), `nemotron decode goal` at batch 1 (ours
+beside 400 tok/s), `nemotron decode pdl` (the same steps from graphs whose kernel edges are programmatic,
+`bench --pdl`, a second run: ours beside the plain graphs), and `nemotron decode phase`: each phase of a step (`bench --breakdown`: a graph of
+the step with an event between every two phases; each phase summed over its layers) beside the time
+its own bytes take at the copy bandwidth (phase_bytes; the ratio is the fraction of that floor, and
+0 for a phase that moves no weights or states).
 """
 import argparse
 import json
@@ -72,6 +76,40 @@ def step_bytes(c, batch, context):
     return weights, states, kv
 
 
+def phase_bytes(c, batch, context):
+    """step_bytes' bytes split by the phases `cute-cpp-nemotron bench --breakdown` names: {phase: bytes}."""
+    h = c["hidden_size"]
+    heads, p, n, groups = c["mamba_num_heads"], c["mamba_head_dim"], c["ssm_state_size"], c["n_groups"]
+    inner = heads * p
+    conv = inner + 2 * groups * n
+    out = {"embedding": batch * h * 2, "add + rmsnorm": h * 2, "lm head": c["vocab_size"] * h * 2}
+
+    def add(name, b):
+        out[name] = out.get(name, 0.0) + b
+    for kind in c["hybrid_override_pattern"]:
+        add("add + rmsnorm", h * 2)
+        if kind == "M":
+            add("mamba in_proj", (inner + conv + heads) * h * 2)
+            add("mamba conv + ssm", conv * c["conv_kernel"] * 2 + conv * 2 + 3 * heads * 4 +
+                2 * batch * ((c["conv_kernel"] - 1) * conv * 2 + heads * p * n * 4))
+            add("mamba gated norm", inner * 2)
+            add("mamba out_proj", h * inner * 2)
+        elif kind == "*":
+            q, k = c["num_attention_heads"] * c["head_dim"], c["num_key_value_heads"] * c["head_dim"]
+            add("attention qkv", (q + 2 * k) * h * 2)
+            add("attention kv + core", batch * context * 2 * k * 2)
+            add("attention o", h * q * 2)
+        elif kind == "E":
+            e, top = c["n_routed_experts"], c["num_experts_per_tok"]
+            add("moe router", e * h * 2 + e * 4)
+            add("moe experts", e * (1 - (1 - top / e) ** batch) * 2 * c["moe_intermediate_size"] * h * 2)
+            add("moe shared expert", 2 * c["moe_shared_expert_intermediate_size"] * h * 2)
+            add("moe combine", 0.0)
+        elif kind == "-":
+            add("mlp", 2 * c["intermediate_size"] * h * 2)
+    return out
+
+
 def transformers_prefill(config):
     """transformers' NemotronHForCausalLM with random bf16 weights built on the GPU: prefill of PREFILL tokens
     (tok/s, ms), the median of 3 after a warm-up."""
@@ -125,12 +163,27 @@ def main():
     out = work / "ours.json"
     p = subprocess.run([str(binary), "bench", "--model", str(folder), "--random-weights", str(RANDOM_WEIGHTS_SEED),
                         "--prefill-len", str(PREFILL), "--context", str(CONTEXT), "--steps", str(STEPS), "--batches",
-                        ",".join(map(str, BATCHES)), "--json", str(out)], capture_output=True, text=True, timeout=590)
+                        ",".join(map(str, BATCHES)), "--json", str(out), "--breakdown"], capture_output=True, text=True,
+                       timeout=590)
     print(p.stdout, p.stderr, sep="", flush=True)
     if p.returncode != 0 or "no CUDA graph" in p.stderr:
         print("FAIL: cute-cpp-nemotron bench --random-weights", flush=True)
         return 1
     ours = {f["name"] + "|" + f["shape"]: f for f in json.loads(out.read_text())}
+    # The decode steps again from graphs with programmatic (PDL) kernel edges: a run of its own (the option
+    # is the model's), with a short prefill.
+    out_pdl = work / "ours_pdl.json"
+    p = subprocess.run([str(binary), "bench", "--model", str(folder), "--random-weights", str(RANDOM_WEIGHTS_SEED),
+                        "--prefill-len", "128", "--context", str(CONTEXT), "--steps", str(STEPS), "--batches",
+                        ",".join(map(str, BATCHES)), "--json", str(out_pdl), "--pdl"], capture_output=True, text=True,
+                       timeout=590)
+    print(p.stdout, p.stderr, sep="", flush=True)
+    pdl = {}
+    pdl_failed = p.returncode != 0 or "no CUDA graph" in p.stderr
+    if pdl_failed:
+        print("FAIL: cute-cpp-nemotron bench --random-weights --pdl", flush=True)
+    else:
+        pdl = {f["name"] + "|" + f["shape"]: f for f in json.loads(out_pdl.read_text())}
     records = []
     prefill = ours[f"nemotron prefill|1 x {PREFILL}"]
     records.append({"kernel": "nemotron prefill", "shape": f"1 x {PREFILL} (Nemotron-3 Nano, random weights)",
@@ -149,13 +202,34 @@ def main():
         print(f"decode batch {b}: ours {decode['value']:.0f} tok/s; a step moves weights {weights / 1e9:.2f} GB, "
               f"states {states / 1e9:.3f} GB, KV {kv / 1e9:.3f} GB at {bandwidth / 1e12:.2f} TB/s: limit {limit:.0f} "
               f"tok/s (ours {decode['value'] / limit:.2f} of it)", flush=True)
+        with_pdl = pdl.get(f"nemotron decode|batch {b}, context {CONTEXT}")
+        if with_pdl:
+            records.append({"kernel": "nemotron decode pdl", "shape": shape, "dtype": "bf16", "ours": with_pdl["value"],
+                            "reference": "the same steps without PDL", "reference_value": decode["value"],
+                            "unit": "tok/s", "ratio": with_pdl["value"] / decode["value"],
+                            "microseconds": with_pdl["ms"] * 1e3})
+            print(f"decode batch {b} with PDL: {with_pdl['value']:.0f} tok/s ({with_pdl['value'] / limit:.2f} of the "
+                  f"limit; {with_pdl['value'] / decode['value']:.3f}x without)", flush=True)
+        floors = phase_bytes(config, b, CONTEXT + STEPS // 2)
+        for f in (f for f in ours.values() if f["name"] == "nemotron decode phase"
+                  and f["shape"].startswith(f"batch {b}, context {CONTEXT}, ")):
+            phase = f["shape"].split(", ", 2)[2]
+            floor_us = floors.get(phase, 0.0) / bandwidth * 1e6
+            us = f["value"]
+            records.append({"kernel": "nemotron decode phase",
+                            "shape": f"batch {b}, {phase} ({f['count']} a step), context {CONTEXT} (Nemotron-3 Nano)",
+                            "dtype": "bf16", "ours": us, "reference": "its bytes at the copy bandwidth",
+                            "reference_value": floor_us, "unit": "us", "ratio": floor_us / us if us > 0 else 0.0,
+                            "microseconds": us})
+            print(f"breakdown batch {b}: {phase:<22} {us:9.1f} us a step ({f['count']} a step); its bytes "
+                  f"{floors.get(phase, 0.0) / 1e6:8.1f} MB take {floor_us:7.1f} us", flush=True)
         if b == 1:
             records.append({"kernel": "nemotron decode goal", "shape": shape, "dtype": "bf16", "ours": decode["value"],
                             "reference": "issue 46's goal", "reference_value": GOAL_BATCH1, "unit": "tok/s",
                             "ratio": decode["value"] / GOAL_BATCH1, "microseconds": decode["ms"] * 1e3})
     if opts.json:
         Path(opts.json).write_text(json.dumps(records, indent=1) + "\n")
-    return 0
+    return 1 if pdl_failed else 0
 
 
 if __name__ == "__main__":

@@ -39,7 +39,8 @@ Checks per checkpoint:
                          near-tie rule: where the two part, the fp32 model decides).
   batched-generate.<ckpt> prompts of 5, 33 and 130 ids generated together and alone: the same ids up to a
                          near-tie; graphs-vs-eager.<ckpt>: decode steps from CUDA graphs and --eager give the
-                         same ids.
+                         same ids; graphs-pdl-vs-eager.<ckpt>: so do graphs whose kernel edges are programmatic
+                         (--pdl: each kernel launches while the one before runs).
   sampling.tiny-hybrid   decoder_checks': T 0.8, top-k 20, top-p 0.9, seed 7 twice the same ids, seed 8 others,
                          every sampled id in the kept set of the fp32 logits.
   bad-input.<case>       (tiny-hybrid) an id equal to vocab, a negative id, a prompt past
@@ -330,6 +331,10 @@ def check_batched_generate(report, program, spec, folder, ref):
     report.check(f"graphs-vs-eager.{spec.name}", eager == together,
                  "decode steps through CUDA graphs and eagerly give " +
                  ("identical ids" if eager == together else f"different ids: graphs {together}, eager {eager}"))
+    pdl = program.generate(folder, prompts, q.BATCH_TOKENS, spec.vocab, extra=("--pdl",))
+    report.check(f"graphs-pdl-vs-eager.{spec.name}", eager == pdl,
+                 "decode steps through CUDA graphs with programmatic edges and eagerly give " +
+                 ("identical ids" if eager == pdl else f"different ids: PDL graphs {pdl}, eager {eager}"))
 
 
 def check_bad_inputs(report, program, work, spec, folder):

@@ -43,6 +43,7 @@ void Model::mamba(Batch const& batch, NemotronLayerWeights const& w, int index) 
   bf16* const conv_states = conv_states_.data() + std::int64_t(index) * options_.max_batch * layout_.conv_state_elems();
   float* const ssm_states = ssm_states_.data() + std::int64_t(index) * options_.max_batch * layout_.ssm_state_elems();
   linear(normed_.data(), w.in_proj.data(), zxbcdt_.data(), t, in_proj_width_, hidden_);
+  mark("mamba in_proj");
   bf16 const* const z = zxbcdt_.data();
   bf16 const* const xbc_in = z + inner_;
   bf16 const* const dt = xbc_in + conv_dim_;
@@ -83,11 +84,14 @@ void Model::mamba(Batch const& batch, NemotronLayerWeights const& w, int index) 
     s.workspace = ssd_workspace_.ensure(s.workspace_bytes, stream_);  // cudaMalloc's: 256-byte aligned
     kn::run_ssd_prefill<kn::NemotronSsdPlan>(s, stream_);
   }
+  mark("mamba conv + ssm");
   kn::GatedRmsNormArguments<bf16> g;
   g.y = y_.data(), g.y_stride = inner_, g.z = z, g.z_stride = in_proj_width_, g.weight = w.gated_norm.data();
   g.out = gated_.data(), g.tokens = t, g.width = int(inner_), g.groups = groups, g.eps = float(config_.layer_norm_epsilon);
   kn::run_gated_rmsnorm(g, stream_);
+  mark("mamba gated norm");
   linear(gated_.data(), w.out_proj.data(), delta_.data(), t, hidden_, inner_);
+  mark("mamba out_proj");
 }
 
 void Model::attention(Batch const& batch, NemotronLayerWeights const& w, int index) {
@@ -95,6 +99,7 @@ void Model::attention(Batch const& batch, NemotronLayerWeights const& w, int ind
   int const head_dim = int(config_.head_dim);
   std::int64_t const t = batch.tokens;
   linear(normed_.data(), w.qkv.data(), qkv_.data(), t, qkv_width_, hidden_);
+  mark("attention qkv");
   bf16* const q = qkv_.data();
   bf16* const k = q + attn_width_;
   bf16* const v = k + std::int64_t(kv_heads) * head_dim;
@@ -162,7 +167,9 @@ void Model::attention(Batch const& batch, NemotronLayerWeights const& w, int ind
     }
     kn::run_attention(a, stream_);
   }
+  mark("attention kv + core");
   linear(attn_.data(), w.o.data(), delta_.data(), t, hidden_, attn_width_);
+  mark("attention o");
 }
 
 void Model::moe(Batch const& batch, NemotronLayerWeights const& w) {
@@ -179,7 +186,7 @@ void Model::moe(Batch const& batch, NemotronLayerWeights const& w) {
   weights.correction_bias = w.correction_bias.data();
   weights.shared_up = w.shared_up.data(), weights.shared_down = w.shared_down.data();
   void* const scratch = moe_workspace_.ensure(kn::moe::moe_scratch_bytes(s), stream_);
-  kn::moe::moe_layer(normed_.data(), weights, s, delta_.data(), scratch, stream_);
+  kn::moe::moe_layer(normed_.data(), weights, s, delta_.data(), scratch, stream_, [this](char const* name) { mark(name); });
 }
 
 void Model::mlp(Batch const& batch, NemotronLayerWeights const& w) {
@@ -187,6 +194,7 @@ void Model::mlp(Batch const& batch, NemotronLayerWeights const& w) {
   linear(normed_.data(), w.up.data(), mlp_hidden_.data(), t, width, hidden_);
   relu2_in_place(mlp_hidden_.data(), t * width, stream_);
   linear(mlp_hidden_.data(), w.down.data(), delta_.data(), t, hidden_, width);
+  mark("mlp");
 }
 
 }  // namespace cute_cpp::models::nemotron_detail

@@ -64,6 +64,15 @@ class NemotronModel {
   /// @pre the slots distinct and in use, ids in [0, vocab_size), each sequence with room [nemotron.input].
   virtual void decode(std::span<const int> slots, std::span<const std::int32_t> ids,
                       const std::int32_t* device_ids = nullptr) = 0;
+  /// decode(), with the step recorded as a CUDA graph that has an event between every two phases
+  /// (the embedding, each add + rmsnorm, each Mamba-2 mixer's in_proj / conv + SSM update / gated
+  /// norm / out_proj, each attention's qkv / KV append + decode / o, each MoE block's router /
+  /// experts / shared expert / combine, the LM head) and replayed `replays` times (each replay the
+  /// same step again): where a step's time goes, each phase summed over the layers. The events keep
+  /// the kernels of two phases from overlapping, so the phases add up to a little more than a step.
+  /// @pre decode()'s, and replays >= 1 [nemotron.input].
+  [[nodiscard]] virtual std::vector<NemotronPhase> profile_decode(std::span<const int> slots,
+                                                              std::span<const std::int32_t> ids, int replays) = 0;
   /// Ends a sequence: its slot (states) and pages are free again.
   virtual void release(int slot) = 0;
   /// The tokens a sequence has seen.

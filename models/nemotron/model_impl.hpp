@@ -49,6 +49,8 @@ class Model final : public NemotronModel {
   std::vector<int> prefill(std::span<const std::vector<std::int32_t>> prompts, LogitsRows rows) override;
   void extend(std::span<const int> slots, std::span<const std::vector<std::int32_t>> chunks, LogitsRows rows) override;
   void decode(std::span<const int> slots, std::span<const std::int32_t> ids, const std::int32_t* device_ids) override;
+  std::vector<NemotronPhase> profile_decode(std::span<const int> slots, std::span<const std::int32_t> ids,
+                                        int replays) override;
   void release(int slot) override { pages_.release(slot); }
   int length(int slot) const override { return pages_.length(slot); }
   const bf16* logits() const noexcept override { return logits_.data(); }
@@ -66,8 +68,15 @@ class Model final : public NemotronModel {
   void zero_states(int slot);
   void grow_activations(std::int64_t tokens);
   void upload(Batch const& batch);
-  void decode_step(int n);
+  /// decode()'s checks and the step's host tables for `slots` (each grown by one token); returns their count.
+  int stage_decode(std::span<const int> slots, std::span<const std::int32_t> ids, const std::int32_t* device_ids);
+  /// The staged step's `n` rows padded to a graph's batch size, uploaded.
+  Batch upload_decode(int n);
   void record_or_replay(Batch const& batch);
+  /// profile_decode's step: the uploaded batch recorded with marks and replayed.
+  std::vector<NemotronPhase> profile_step(Batch const& batch, int replays);
+  /// While profile_step records: an event recorded on the stream, closing the phase `name`.
+  void mark(const char* name);
   void forward(Batch const& batch, LogitsRows rows);
 
   // ---- mixers_sm90.cu: each reads normed_ and writes delta_ ----
@@ -107,6 +116,10 @@ class Model final : public NemotronModel {
   std::map<int, cudaGraphExec_t> graphs_;
   bool graphs_off_ = false;
   int buffer_moves_ = 0, graphs_recorded_at_ = 0;
+  // profile_step's recording: whether mark() records, and the marks so far.
+  bool marking_ = false;
+  std::vector<const char*> mark_names_;
+  std::vector<cudaEvent_t> mark_events_;
 };
 
 }  // namespace cute_cpp::models::nemotron_detail

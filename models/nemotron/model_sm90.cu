@@ -11,6 +11,7 @@
 #include "models/qwen3/layer_kernels.cuh"  // gather_rows
 
 #include <cute_cpp/host/error.hpp>
+#include <cute_cpp/host/graph_pdl.hpp>  // make_kernel_edges_programmatic
 #include <cute_cpp/kernels/rows/rmsnorm.cuh>
 
 #include <algorithm>
@@ -76,6 +77,7 @@ Model::Model(const std::filesystem::path& folder, NemotronOptions options, std::
 
 Model::~Model() {
   for (auto& [rows, exec] : graphs_) (void)cudaGraphExecDestroy(exec);
+  for (cudaEvent_t e : mark_events_) (void)cudaEventDestroy(e);
   if (stream_ != nullptr) (void)cudaStreamDestroy(stream_);
 }
 
@@ -212,8 +214,15 @@ void Model::upload(Batch const& batch) {
 }
 
 void Model::decode(std::span<const int> slots, std::span<const std::int32_t> ids, const std::int32_t* device_ids) {
-  int const n = int(slots.size());
+  int const n = stage_decode(slots, ids, device_ids);
   if (n == 0) return;
+  record_or_replay(upload_decode(n));
+  logits_rows_ = n;
+}
+
+int Model::stage_decode(std::span<const int> slots, std::span<const std::int32_t> ids, const std::int32_t* device_ids) {
+  int const n = int(slots.size());
+  if (n == 0) return 0;
   if (device_ids == nullptr) {
     if (ids.size() != slots.size())
       throw LoadError(kNemotronInputRule, num(std::int64_t(ids.size())) + " ids for " + num(n) + " sequences");
@@ -237,10 +246,10 @@ void Model::decode(std::span<const int> slots, std::span<const std::int32_t> ids
     cuda_check(cudaMemcpyAsync(ids_.data(), device_ids, std::size_t(n) * sizeof(std::int32_t),
                                cudaMemcpyDeviceToDevice, stream_),
                "cudaMemcpyAsync(ids)");
-  decode_step(n);
+  return n;
 }
 
-void Model::decode_step(int n) {
+Batch Model::upload_decode(int n) {
   // Padded to a power of two (or max_batch): a handful of graphs serve every batch size. Padding
   // rows: token 0, a one-token sequence in the scratch page, state slot -1 (the SSM kernels skip it).
   int rows = 1;
@@ -257,8 +266,71 @@ void Model::decode_step(int n) {
   Batch const batch{.tokens = rows, .sequences = rows, .kind = Batch::Kind::decode, .max_len = options_.max_seq,
                     .graph = true};
   upload(batch);
-  record_or_replay(batch);
+  return batch;
+}
+
+void Model::mark(const char* name) {
+  if (!marking_) return;
+  if (mark_names_.size() == mark_events_.size()) {
+    cudaEvent_t e = nullptr;
+    cuda_check(cudaEventCreate(&e), "cudaEventCreate(mark)");
+    mark_events_.push_back(e);
+  }
+  cuda_check(cudaEventRecordWithFlags(mark_events_[mark_names_.size()], stream_, cudaEventRecordExternal),
+             "cudaEventRecordWithFlags(mark)");
+  mark_names_.push_back(name);
+}
+
+std::vector<NemotronPhase> Model::profile_decode(std::span<const int> slots, std::span<const std::int32_t> ids,
+                                                 int replays) {
+  if (replays < 1) throw LoadError(kNemotronInputRule, "profile_decode needs at least one replay");
+  int const n = stage_decode(slots, ids, nullptr);
+  if (n == 0) return {};
+  std::vector<NemotronPhase> phases = profile_step(upload_decode(n), replays);
   logits_rows_ = n;
+  return phases;
+}
+
+std::vector<NemotronPhase> Model::profile_step(Batch const& batch, int replays) {
+  forward(batch, LogitsRows::All);  // sizes every workspace outside the recording
+  mark_names_.clear();
+  cudaGraph_t graph = nullptr;
+  cuda_check(cudaStreamBeginCapture(stream_, cudaStreamCaptureModeRelaxed), "cudaStreamBeginCapture(profile)");
+  marking_ = true;
+  try {
+    mark("start");
+    forward(batch, LogitsRows::All);
+  } catch (...) {
+    marking_ = false;
+    (void)cudaStreamEndCapture(stream_, &graph);
+    if (graph != nullptr) (void)cudaGraphDestroy(graph);
+    throw;
+  }
+  marking_ = false;
+  cuda_check(cudaStreamEndCapture(stream_, &graph), "cudaStreamEndCapture(profile)");
+  cudaGraphExec_t exec = nullptr;
+  cudaError_t const e = cudaGraphInstantiate(&exec, graph, 0);
+  (void)cudaGraphDestroy(graph);
+  cuda_check(e, "cudaGraphInstantiate(profile)");
+  std::vector<std::vector<double>> gaps;
+  try {
+    for (int r = 0; r < replays + 1; ++r) {
+      cuda_check(cudaGraphLaunch(exec, stream_), "cudaGraphLaunch(profile)");
+      cuda_check(cudaStreamSynchronize(stream_), "cudaStreamSynchronize(profile)");
+      if (r == 0) continue;  // warm-up
+      std::vector<double>& replay = gaps.emplace_back();
+      for (std::size_t i = 1; i < mark_names_.size(); ++i) {
+        float ms = 0.0f;
+        cuda_check(cudaEventElapsedTime(&ms, mark_events_[i - 1], mark_events_[i]), "cudaEventElapsedTime(profile)");
+        replay.push_back(double(ms) * 1e3);
+      }
+    }
+  } catch (...) {
+    (void)cudaGraphExecDestroy(exec);
+    throw;
+  }
+  (void)cudaGraphExecDestroy(exec);
+  return step_phases(mark_names_, gaps);
 }
 
 void Model::record_or_replay(Batch const& batch) {
@@ -289,6 +361,9 @@ void Model::record_or_replay(Batch const& batch) {
     e = cudaStreamEndCapture(stream_, &graph);
     if (!recorded && e == cudaSuccess) e = cudaErrorStreamCaptureInvalidated;
   }
+  // Every kernel of the step waits for its predecessor's memory before touching global memory
+  // (griddepcontrol.wait: the GEMMs, norms, SSM, attention and MoE kernels).
+  if (e == cudaSuccess && graph != nullptr && options_.programmatic_launch) host::make_kernel_edges_programmatic(graph);
   if (e == cudaSuccess && graph != nullptr) e = cudaGraphInstantiate(&exec, graph, 0);
   if (graph != nullptr) (void)cudaGraphDestroy(graph);
   if (e == cudaSuccess && exec != nullptr) {
@@ -308,9 +383,11 @@ void Model::forward(Batch const& batch, LogitsRows rows) {
   float const eps = float(config_.layer_norm_epsilon);
   residual_.begin();
   gather_rows(weights_.embed.data(), config_.vocab_size, ids_.data(), delta_.data(), t, hidden_, stream_);
+  mark("embedding");
   // h += delta (the last mixer's output), normed = rmsnorm(h) * w; the first layer's h is the embedding.
   auto const add_norm = [&](bf16 const* w) {
     residual_.add_norm(delta_.data(), w, normed_.data(), t, hidden_, eps, stream_);
+    mark("add + rmsnorm");
   };
   for (std::size_t l = 0; l < weights_.layers.size(); ++l) {
     NemotronLayerWeights const& w = weights_.layers[l];
@@ -337,6 +414,7 @@ void Model::forward(Batch const& batch, LogitsRows rows) {
     ++buffer_moves_;
   }
   linear(head_in, weights_.output(), logits_.data(), logits_rows_, config_.vocab_size, hidden_);
+  mark("lm head");
   cuda_check(cudaGetLastError(), "forward");
 }
 

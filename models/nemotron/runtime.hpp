@@ -7,6 +7,7 @@
 // bytes a decode step must read (the benchmark's limit arithmetic).
 #include <cstdint>  // std::int32_t, std::int64_t, std::uint64_t
 #include <span>     // std::span
+#include <string>   // std::string
 #include <vector>   // std::vector
 
 #include "models/nemotron/config.hpp"  // NemotronHConfig
@@ -30,6 +31,11 @@ struct NemotronOptions {
   int num_pages = 0;              ///< 0: enough for max_batch sequences of max_seq tokens
   /// Decode steps replay CUDA graphs, one per padded batch size (1, 2, 4, ... max_batch).
   bool cuda_graphs = true;
+  /// The decode graphs' kernel-to-kernel edges are programmatic (PDL, host/graph_pdl.hpp): each kernel
+  /// launches while the one before it runs and waits for its memory in griddepcontrol.wait. A batch-1
+  /// step is ~500 short dependent kernels, so the launch gaps are much of it. Off until an H200 run
+  /// checks it (check_nemotron.py graphs-pdl-vs-eager) and times it (bench_nemotron.py).
+  bool programmatic_launch = false;
 };
 
 /// Throws unless the GPU decoder runs `config`:
@@ -92,5 +98,22 @@ struct NemotronStepBytes {
 /// The step's bytes, in bf16 weights (f32 A_log, D, dt_bias and correction bias) with the routed
 /// experts' share as uniform routing gives it: E (1 - (1 - k/E)^batch) distinct experts a MoE layer.
 [[nodiscard]] NemotronStepBytes decode_step_bytes(const NemotronHConfig& config, int batch, int context);
+
+/// One phase of a decode step as NemotronModel::profile_decode times it: its launches' time a step,
+/// summed over the layers that run it.
+struct NemotronPhase {
+  std::string name;     ///< "mamba in_proj", "moe experts", ...
+  double microseconds;  ///< the median over the replays of the step's sum
+  int count;            ///< times the phase runs a step
+};
+
+/// The phases of a step recorded with marks: `names[i]` (i >= 1) closes the phase that began at mark
+/// i - 1 (names[0] opens the step), and `gaps[r][i - 1]` is that phase's time in replay r, in
+/// microseconds. Per name, in the order of first appearance: the median over the replays of each
+/// replay's sum over the name's phases (the upper middle one of an even count), and how many phases
+/// a step has of that name.
+/// @pre every replay has names.size() - 1 gaps, and there is at least one [nemotron.input].
+[[nodiscard]] std::vector<NemotronPhase> step_phases(std::span<const char* const> names,
+                                                     std::span<const std::vector<double>> gaps);
 
 }  // namespace cute_cpp::models

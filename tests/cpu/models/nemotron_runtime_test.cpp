@@ -90,12 +90,41 @@ TEST(NemotronStepBytes, LargeBatchesReadEveryExpert) {
   EXPECT_LT(b32, expected);
 }
 
+TEST(NemotronPhases, SumsEachNameAndTakesTheMedianReplay) {
+  // A step of two layers: the opening mark, then each phase's closing mark in launch order.
+  std::vector<const char*> const names{"start", "embedding", "add + rmsnorm", "mamba in_proj", "add + rmsnorm",
+                                       "moe experts", "add + rmsnorm", "lm head"};
+  std::vector<std::vector<double>> const gaps{{1, 2, 10, 3, 40, 2, 100},
+                                              {1, 4, 30, 4, 50, 2, 110},
+                                              {1, 2, 20, 2, 45, 3, 90}};
+  auto const phases = cm::step_phases(names, gaps);
+  ASSERT_EQ(phases.size(), 5u);
+  EXPECT_EQ(phases[0].name, "embedding");
+  EXPECT_EQ(phases[1].name, "add + rmsnorm");  // the order of first appearance
+  EXPECT_EQ(phases[1].count, 3);
+  EXPECT_DOUBLE_EQ(phases[1].microseconds, 7.0);  // the replays' sums 7, 10, 7
+  EXPECT_EQ(phases[2].name, "mamba in_proj");
+  EXPECT_DOUBLE_EQ(phases[2].microseconds, 20.0);
+  EXPECT_EQ(phases[3].count, 1);
+  EXPECT_DOUBLE_EQ(phases[4].microseconds, 100.0);
+  // Two replays: the upper middle one.
+  std::vector<std::vector<double>> const two{gaps[0], gaps[1]};
+  EXPECT_DOUBLE_EQ(cm::step_phases(names, two)[2].microseconds, 30.0);
+  std::vector<std::vector<double>> const short_replay{{1, 2}};
+  expect_load_error([&] { (void)cm::step_phases(names, short_replay); }, "[nemotron.input]",
+                    "a replay has 2 phase times for 7 phases");
+  expect_load_error([&] { (void)cm::step_phases(names, std::vector<std::vector<double>>{}); }, "[nemotron.input]",
+                    "at least one replay");
+}
+
 TEST(NemotronOptions, ResolvesAndChecks) {
   auto const config = nano();
   auto const o = cm::resolve_options(config, {});
   EXPECT_EQ(o.max_seq, 4096);
   EXPECT_EQ(o.page_size, 128);
   EXPECT_EQ(o.num_pages, 32 * 32);  // 4096 tokens in pages of 128, for 32 sequences
+  EXPECT_TRUE(o.cuda_graphs);
+  EXPECT_FALSE(o.programmatic_launch);  // until an H200 run checks the PDL decode graphs
   EXPECT_EQ(cm::resolve_options(config, {.max_seq = 0}).max_seq, 262144);
   expect_load_error([&] { (void)cm::resolve_options(config, {.page_size = 64}); }, "[nemotron.options]",
                     "page_size 64");

@@ -30,9 +30,29 @@ def main():
     whole = 63155892352 - 131072 * 2688 * 2 + 4096 * 2688 * 2 + 23 * 64 * 2
     if abs(big / whole - 1) > 1e-9:
         failed.append(f"batch 4096 weights {big} != {whole}")
+    # The breakdown's floors split the step's bytes by phase, and add up to them.
+    for b in (1, 32):
+        phases = bench_nemotron.phase_bytes(nano, b, 544)
+        whole = sum(bench_nemotron.step_bytes(nano, b, 544))
+        if abs(sum(phases.values()) / whole - 1) > 1e-12:
+            failed.append(f"batch {b}: phase_bytes sum {sum(phases.values())} != step_bytes {whole}")
+    nano_phases = bench_nemotron.phase_bytes(nano, 1, 512)
+    want = {"mamba in_proj": 23 * 10304 * 2688 * 2, "moe shared expert": 23 * 2 * 3712 * 2688 * 2,
+            "lm head": 131072 * 2688 * 2, "attention kv + core": 6 * 512 * 2 * 256 * 2, "moe combine": 0.0}
+    failed += [f"phase {k}: {nano_phases.get(k)} != {v}" for k, v in want.items() if nano_phases.get(k) != v]
+    # Every phase the decoder marks (model_sm90.cu, mixers_sm90.cu, kernels/moe's moe_layer) has its bytes
+    # in phase_bytes, and phase_bytes names no phase the decoder never marks.
+    import re
+    sources = [repo / "models/nemotron/model_sm90.cu", repo / "models/nemotron/mixers_sm90.cu",
+               repo / "kernels/moe/moe.cuh"]
+    marked = {m for f in sources for m in re.findall(r'mark\("([^"]+)"\)', f.read_text())} - {"start"}
+    every_kind = dict(nano, hybrid_override_pattern=nano["hybrid_override_pattern"] + "-")  # Nano has no MLP layer
+    named = set(bench_nemotron.phase_bytes(every_kind, 1, 512))
+    if marked != named:
+        failed.append(f"marked phases {sorted(marked)} != phase_bytes' {sorted(named)}")
     for f in failed:
         print("FAIL", f)
-    print("bench_nemotron.step_bytes: " + ("FAIL" if failed else "pass"))
+    print("bench_nemotron.step_bytes and phase_bytes: " + ("FAIL" if failed else "pass"))
     return 1 if failed else 0
 
 

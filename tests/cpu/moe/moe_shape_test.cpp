@@ -100,4 +100,49 @@ TEST(MoeShape, RefusesPointers) {
   EXPECT_EQ(rule_of([&] { moe::check_moe_pointers(nullptr, &y, &scratch, w, s); }), "moe.pointers");
 }
 
+TEST(MoeShape, SigmoidRouterTakesTheGemvWhereTheDenseDispatchWould) {
+  // Nemotron-3 Nano's router (128 x 2688) on the H200's 132 SMs: the skinny GEMV at decode's one
+  // token (the dense dispatch's choice for the bf16 shape), the wide f32 tile from batch 32 up.
+  auto n = nemotron_nano();
+  n.tokens = 1;
+  EXPECT_TRUE(moe::router_f32_skinny(n, 132));
+  EXPECT_EQ(cute_cpp::kernels::choose_gemm_plan(1, 128, 2688, 132).tile, cute_cpp::kernels::GemmTile::simt);
+  n.tokens = 32;
+  EXPECT_FALSE(moe::router_f32_skinny(n, 132));
+  n.tokens = 512;
+  EXPECT_FALSE(moe::router_f32_skinny(n, 132));
+  n.tokens = 0;
+  EXPECT_FALSE(moe::router_f32_skinny(n, 132));
+}
+
+TEST(MoeShape, RowKernelsSpreadFewRowsOverWarps) {
+  // Decode at batch 1 (1 token, 6 choices): a row's columns over a CTA's 8 warps.
+  EXPECT_EQ(moe::moe_row_warps(1, 132), 8);
+  EXPECT_EQ(moe::moe_row_warps(6, 132), 8);
+  EXPECT_EQ(moe::moe_row_warps(132, 132), 8);  // 8 warps an SM
+  EXPECT_EQ(moe::moe_row_warps(133, 132), 4);
+  EXPECT_EQ(moe::moe_row_warps(192, 132), 4);  // batch 32's 192 choices
+  EXPECT_EQ(moe::moe_row_warps(1056, 132), 1);
+  EXPECT_EQ(moe::moe_row_warps(4096 * 8, 132), 1);  // prefill: a warp a row, as before
+  static_assert(moe::moe_row_warps(0, 132) == 8);
+}
+
+TEST(MoeShape, ReLU2SharedExpertRunsDense) {
+  // Nemotron-3 Nano's shared expert, at decode's one token and at prefill's 512: the dense GEMMs.
+  auto n = nemotron_nano();
+  EXPECT_TRUE(moe::shared_expert_dense(n));
+  n.tokens = 1;
+  EXPECT_TRUE(moe::shared_expert_dense(n));
+  // No shared expert: nothing to run.
+  auto none = n;
+  none.shared_ffn = 0;
+  EXPECT_FALSE(moe::shared_expert_dense(none));
+  // A SwiGLU shared expert's interleaved gate-up weight stays on the grouped GEMM's SwiGLU epilogue.
+  auto swiglu = n;
+  swiglu.activation = moe::MoeActivation::swiglu;
+  EXPECT_FALSE(moe::shared_expert_dense(swiglu));
+  static_assert(moe::shared_expert_dense(moe::MoeShape{.tokens = 1, .hidden = 64, .ffn = 64, .experts = 8, .top_k = 2,
+                                                       .activation = moe::MoeActivation::relu2, .shared_ffn = 64}));
+}
+
 }  // namespace

@@ -234,8 +234,12 @@ bool run_checks(std::mt19937_64& rng, bool small) {
   ok &= check_ties(plain_ties, rng);
   ok &= check_graph(relu_groups, rng);
   if (!small) {
-    // Nemotron-3 Nano's block: decode (64-row tiles) and a prefill T that is no multiple of a tile.
+    // Nemotron-3 Nano's block: decode at batch 1, 3 and 32 (the routed experts in 64-row tiles; the
+    // shared expert on the dense dispatch: the skinny GEMV at 1 and 3 rows, a swapped tile with
+    // split-K on the router's workspace at 32) and a prefill T that is no multiple of a tile.
+    ok &= check_layer(nemotron3_nano_shape(1), rng, "nemotron-nano");
     ok &= check_layer(nemotron3_nano_shape(3), rng, "nemotron-nano");
+    ok &= check_layer(nemotron3_nano_shape(32), rng, "nemotron-nano");
     ok &= check_layer(nemotron3_nano_shape(131), rng, "nemotron-nano");
     ok &= check_scratch_reuse(rng);
     ok &= check_graph(nemotron3_nano_shape(8), rng);
