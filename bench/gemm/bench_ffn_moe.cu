@@ -69,6 +69,9 @@ void bench(std::int64_t tokens, std::vector<kn::Record>& records, std::mt19937_6
   l.run();
   host::cuda_check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
   auto const m = l.carved();
+  // The experts' offsets for the per-expert reference (a decode step's layer runs without them).
+  moe::moe_dispatch(l.dx.data(), l.weights(), s, m, nullptr);
+  host::cuda_check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
   auto const offsets = download(m.offsets, std::size_t(s.experts));
   cublasHandle_t handle = nullptr;
   kn::cublas_check(cublasCreate(&handle), "cublasCreate");
@@ -117,6 +120,9 @@ void bench_nemotron(std::int64_t tokens, std::vector<kn::Record>& records, std::
   l.run();
   host::cuda_check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
   auto const m = l.carved();
+  // The experts' offsets for the per-expert reference (a decode step's layer runs without them).
+  moe::moe_dispatch(l.dx.data(), l.weights(), s, m, nullptr);
+  host::cuda_check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
   auto const offsets = download(m.offsets, std::size_t(s.experts));
   cublasHandle_t handle = nullptr;
   kn::cublas_check(cublasCreate(&handle), "cublasCreate");
@@ -159,10 +165,9 @@ void bench_nemotron(std::int64_t tokens, std::vector<kn::Record>& records, std::
 }  // namespace
 
 void benchmarks(std::mt19937_64& rng, std::vector<kn::Record>& records) {
-  bench(512, records, rng);
-  bench(4096, records, rng);
-  bench_nemotron(512, records, rng);
-  bench_nemotron(4096, records, rng);
+  // Decode steps (moe_decode.cuh's two launches) and prefill chunks (the grouped GEMMs).
+  for (std::int64_t tokens : {1, 8, 512, 4096}) bench(tokens, records, rng);
+  for (std::int64_t tokens : {1, 512, 4096}) bench_nemotron(tokens, records, rng);
 }
 
 }  // namespace cute_cpp::test::moe_block

@@ -22,6 +22,7 @@
 // Constraints: [moe.shape], [moe.routing], [moe.pointers] (moe_shape.hpp).
 #include <cute_cpp/kernels/gemm/grouped_gemm.hpp>
 #include <cute_cpp/kernels/gemm/plans.hpp>
+#include <cute_cpp/kernels/moe/moe_decode.cuh>
 #include <cute_cpp/kernels/moe/moe_route.cuh>
 #include <cute_cpp/kernels/moe/moe_shape.hpp>
 
@@ -335,10 +336,10 @@ inline std::size_t moe_scratch_bytes(MoeShape const& s) {
   return MoeScratch(nullptr, s).bytes + 256;  // + alignment of the base
 }
 
-/// The routing steps alone (1-3 of the file comment): logits, choices, offsets and rows, x in expert
-/// order (and, with a shared expert, its one group's offsets).
-inline void moe_dispatch(bf16 const* x, MoeWeights const& w, MoeShape const& s, MoeScratch const& m,
-                         cudaStream_t stream) {
+/// Steps 1-2 of the file comment: the router's logits and each token's choices and weights (and,
+/// with a shared expert under sigmoid routing, its one group's offsets).
+inline void moe_route(bf16 const* x, MoeWeights const& w, MoeShape const& s, MoeScratch const& m,
+                      cudaStream_t stream) {
   auto const warps = [](std::int64_t n) { return dim3(unsigned((n + 7) / 8)); };
   if (s.routing == MoeRouting::softmax) {
     auto router = MoeScratch::router_arguments(s, x, w.router, m.logits);
@@ -359,6 +360,14 @@ inline void moe_dispatch(bf16 const* x, MoeWeights const& w, MoeShape const& s, 
     route_sigmoid_kernel<<<warps(s.tokens), 256, 0, stream>>>(m.logits_f32, s.experts, s.tokens, s.experts, s.top_k, r,
                                                               m.ids, m.weights, m.shared_offsets);
   }
+  host::cuda_check(cudaGetLastError(), "moe route launch");
+}
+
+/// The routing steps alone (1-3 of the file comment): logits, choices, offsets and rows, x in expert
+/// order (and, with a shared expert, its one group's offsets).
+inline void moe_dispatch(bf16 const* x, MoeWeights const& w, MoeShape const& s, MoeScratch const& m,
+                         cudaStream_t stream) {
+  moe_route(x, w, s, m, stream);
   permute_kernel<<<1, 1024, 0, stream>>>(m.ids, s.rows(), s.experts, m.offsets, m.rows);
   int const row_warps = moe_row_warps(s.rows(), moe_sms());
   gather_kernel<<<row_grid(s.rows(), row_warps), 256, 0, stream>>>(x, m.rows, s.rows(), s.top_k, s.hidden, m.x_perm,
@@ -404,7 +413,19 @@ inline void moe_shared_dense(bf16 const* x, MoeWeights const& w, MoeShape const&
                    stream);
 }
 
-/// y (T, H) = the MoE block of x (T, H) (see the file comment). `scratch`: moe_scratch_bytes,
+/// The shared expert's y_shared (T, H) = its FFN of x: on the dense GEMMs (shared_expert_dense) or
+/// as one group of the grouped GEMMs.
+inline void moe_shared_ffn(bf16 const* x, MoeWeights const& w, MoeShape const& s, MoeScratch const& m,
+                           cudaStream_t stream) {
+  if (shared_expert_dense(s))
+    moe_shared_dense(x, w, s, m, stream);
+  else
+    moe_grouped_ffn(s, m, MoeScratch::shared_rows(s, m.shared_offsets), x, w.shared_up, w.shared_down, m.h_shared,
+                    m.y_shared, s.shared_ffn, stream);
+}
+
+/// y (T, H) = the MoE block of x (T, H) (see the file comment); up to moe_decode_tokens tokens the
+/// routed experts are moe_decode.cuh's two launches from the choices. `scratch`: moe_scratch_bytes,
 /// zeroed before its first use (the dense GEMMs' split-K partials; the kernels leave them zeroed).
 /// `mark(name)` is called on the host after each part's launches ("moe router", "moe experts",
 /// "moe shared expert", "moe combine"): a profiler's events between them (the default does nothing).
@@ -417,6 +438,17 @@ inline void moe_layer(bf16 const* x, MoeWeights const& w, MoeShape const& s, bf1
   check_moe_pointers(x, y, scratch, w, s);
   auto const base = (reinterpret_cast<std::uintptr_t>(scratch) + 255) / 256 * 256;
   MoeScratch const m(reinterpret_cast<void*>(base), s);
+  if (s.tokens <= moe_decode_tokens) {  // a decode step: the experts straight from the choices
+    moe_route(x, w, s, m, stream);
+    mark("moe router");
+    if (s.shared_ffn > 0) {
+      moe_shared_ffn(x, w, s, m, stream);
+      mark("moe shared expert");
+    }
+    moe_decode_experts(x, w, s, m.ids, m.weights, m.h, s.shared_ffn > 0 ? m.y_shared : nullptr, y, stream);
+    mark("moe experts");
+    return;
+  }
   moe_dispatch(x, w, s, m, stream);
   mark("moe router");
   moe_grouped_ffn(s, m, MoeScratch::routed_rows(s, m.offsets), m.x_perm, s.gated() ? w.gate_up : w.up, w.down, m.h,
@@ -425,11 +457,7 @@ inline void moe_layer(bf16 const* x, MoeWeights const& w, MoeShape const& s, bf1
   int const row_warps = moe_row_warps(s.tokens, moe_sms());
   dim3 const blocks = row_grid(s.tokens, row_warps);
   if (s.shared_ffn > 0) {
-    if (shared_expert_dense(s))
-      moe_shared_dense(x, w, s, m, stream);
-    else
-      moe_grouped_ffn(s, m, MoeScratch::shared_rows(s, m.shared_offsets), x, w.shared_up, w.shared_down, m.h_shared,
-                      m.y_shared, s.shared_ffn, stream);
+    moe_shared_ffn(x, w, s, m, stream);
     mark("moe shared expert");
     combine_shared_kernel<<<blocks, 256, 0, stream>>>(m.y_perm, m.rows, m.weights, m.y_shared, s.tokens, s.top_k,
                                                       s.hidden, y, row_warps);

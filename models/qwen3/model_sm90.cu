@@ -602,15 +602,19 @@ kn::moe::MoeShape Model::moe_shape(std::int64_t tokens) const {
 void Model::print_routing(kn::moe::MoeShape const& s, void* scratch, int layer) {
   auto const base = (reinterpret_cast<std::uintptr_t>(scratch) + 255) / 256 * 256;
   kn::moe::MoeScratch const m(reinterpret_cast<void*>(base), s);
-  std::vector<std::int32_t> ends(std::size_t(s.experts));
-  cuda_check(cudaMemcpyAsync(ends.data(), m.offsets, ends.size() * sizeof(std::int32_t), cudaMemcpyDeviceToHost,
-                             stream_),
+  // Counted from the choices themselves: a decode step's experts run from them without the
+  // per-expert offsets the grouped path's permutation writes.
+  std::vector<std::int32_t> ids(std::size_t(s.rows()));
+  cuda_check(cudaMemcpyAsync(ids.data(), m.ids, ids.size() * sizeof(std::int32_t), cudaMemcpyDeviceToHost, stream_),
              "cudaMemcpyAsync(routing)");
   cuda_check(cudaStreamSynchronize(stream_), "cudaStreamSynchronize(routing)");
+  std::vector<std::int32_t> chosen(std::size_t(s.experts), 0);
+  for (std::int32_t const e : ids)
+    if (e >= 0 && e < s.experts) ++chosen[std::size_t(e)];
   std::string counts;
-  std::int32_t most = 0, fewest = ends.empty() ? 0 : ends[0], used = 0;
-  for (std::size_t e = 0; e < ends.size(); ++e) {
-    std::int32_t const n = ends[e] - (e == 0 ? 0 : ends[e - 1]);
+  std::int32_t most = 0, fewest = chosen.empty() ? 0 : chosen[0], used = 0;
+  for (std::size_t e = 0; e < chosen.size(); ++e) {
+    std::int32_t const n = chosen[e];
     most = std::max(most, n), fewest = std::min(fewest, n), used += n > 0;
     counts += (e == 0 ? "" : " ") + std::to_string(n);
   }

@@ -87,7 +87,9 @@ bool check_layer(moe::MoeShape const& shape, std::mt19937_64& rng, char const* w
   // The logits themselves: the f32 GEMM against x Wr^T in double.
   auto const want_logits = moe_ref::linear(x, b.router, s.hidden, s.experts);
   auto const logit_res = kn::check_close(std::span<float const>(logits), std::span<double const>(want_logits), 1e-5, 1e-5);
-  std::size_t const bad_rows = count_bad_rows(ids, offsets, rows);
+  // The grouped path's offsets and rows (a decode step's few tokens run the experts without them).
+  bool const permuted = s.tokens > moe::moe_decode_tokens;
+  std::size_t const bad_rows = permuted ? count_bad_rows(ids, offsets, rows) : 0;
   auto const want = moe_ref::block_output(b, x, gpu, to_bf16);
   double scale = 0;
   for (double v : want) scale = std::max(scale, std::fabs(v));
@@ -97,7 +99,7 @@ bool check_layer(moe::MoeShape const& shape, std::mt19937_64& rng, char const* w
               "(%zu bad), rows %s (%zu bad), y %s\n",
               what, (long long)s.tokens, (long long)s.hidden, (long long)s.ffn, (long long)s.shared_ffn, s.experts,
               s.top_k, s.top_groups, s.groups, logit_res.ok() ? "ok" : "FAILED", bad_route ? "FAILED" : "ok", bad_route,
-              bad_rows ? "FAILED" : "ok", bad_rows, res.summary().c_str());
+              bad_rows ? "FAILED" : permuted ? "ok" : "unused", bad_rows, res.summary().c_str());
   return ok;
 }
 
