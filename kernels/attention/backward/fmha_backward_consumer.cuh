@@ -1,0 +1,216 @@
+// SPDX-License-Identifier: Apache-2.0
+// SPDX-FileCopyrightText: 2026 cute-cpp authors
+#pragma once
+// The attention backward's consumer warpgroups (fmha_backward_sm90.cuh). Warpgroup w owns the CTA's
+// key rows [64 w, 64 w + 64); per query block (fmha_backward_step):
+//   Sᵀ = K Qᵀ, dPᵀ = V dOᵀ          wgmma SS over D's 64-column chunks (keys are M, queries N)
+//   Pᵀ = exp2(Sᵀ scale log2 e - LSE log2 e) under the mask, dSᵀ = Pᵀ ∘ (dPᵀ - D)   in registers
+//   dV += Pᵀ dO, dK += dSᵀ Q         wgmma RS (Pᵀ, dSᵀ rounded to 16 bits as A)
+//   dSᵀ -> shared memory; dQ = dS K  wgmma SS, dSᵀ read M-major (fmha_backward_dq_partial)
+//   dQ += into the float workspace   red.global.add.v2.f32; deterministic mode: in key-block order
+// and at the end dK (times the scale) and dV to global memory (fmha_backward_store_kv).
+#include <cute_cpp/kernels/attention/backward/fmha_backward.hpp>
+#include <cute_cpp/kernels/attention/backward/fmha_backward_tile.cuh>
+#include <cute_cpp/arch/fence.hpp>
+#include <cute_cpp/arch/math.hpp>
+#include <cute_cpp/pipeline/pipeline_state.hpp>
+
+#include <ctm/common/ld_st.hpp>
+#include <ctm/common/red.hpp>
+
+#include <cstdint>
+
+namespace cute_cpp::kernels {
+
+/// Where element (key row r, query c) of dSᵀ lies in DsTile (block_n rows of 64 queries, the
+/// 128-byte swizzle in 16-byte units): a pair (c, c + 1), c even, stays adjacent.
+template <class Plan>
+__device__ __forceinline__ int fmha_backward_ds_offset(int r, int c) {
+  using Swizzle = SwizzleFor<typename Plan::Element, 128>;
+  return int(Swizzle{}(r * 64 + c));
+}
+
+/// One consumer warpgroup's state and steps over a CTA's query blocks (see the file comment).
+template <class Plan>
+struct FmhaBackwardConsumer {
+  using T = typename Plan::Element;
+  using MmaS = typename Plan::MmaS;
+  using MmaKV = typename Plan::MmaKV;
+  using MmaQ = typename Plan::MmaQ;
+  static constexpr int BM = Plan::block_m, BN = Plan::block_n, D = Plan::head_dim;
+
+  typename Plan::SharedStorage& smem;
+  FmhaBackwardParams const& p;
+  FmhaBackwardTile const& t;
+  int wg, thread;
+  std::uint32_t lane;
+  typename Plan::PipelineQ pipe_q, pipe_do;
+  PipelineState<Plan::stages> q_state, do_state;
+  typename MmaKV::FragmentC dk, dv;
+
+  /// Sᵀ and dPᵀ of this warpgroup's keys against query block m, then Pᵀ and dSᵀ in place of them
+  /// (masked keys and queries give 0: rows that see no key have LSE -inf, stored as +inf).
+  __device__ __forceinline__ void scores(typename MmaS::FragmentC& s, typename MmaS::FragmentC& dp,
+                                         std::int32_t m) {
+    pipe_q.consumer_wait(q_state);
+    MmaS::warpgroup_arrive(s);
+#pragma unroll
+    for (int c = 0; c < Plan::chunks; ++c)
+      MmaS::gemm(s, smem.k.tile(0u, c), smem.q.tile(q_state.index(), c), 64 * wg, c > 0);
+    MmaS::commit_group();
+    pipe_do.consumer_wait(do_state);
+    MmaS::warpgroup_arrive(dp);
+#pragma unroll
+    for (int c = 0; c < Plan::chunks; ++c)
+      MmaS::gemm(dp, smem.v.tile(0u, c), smem.d_o.tile(do_state.index(), c), 64 * wg, c > 0);
+    MmaS::commit_group();
+    auto const slice = MmaS::get_slice(thread);
+    float const* const lse = smem.lse[q_state.index()];
+    float const* const delta = smem.delta[do_state.index()];
+    std::int32_t const key0 = t.n_block * BN + 64 * wg, query0 = m * BM, shift = t.seq_k - t.seq_q;
+    MmaS::template wait_group<1>(s);
+#pragma unroll
+    for (int j = 0; j < BM / 2; ++j) {
+      std::int32_t const key = key0 + slice.row(0, j), query = query0 + slice.col(j);
+      bool const visible = key < t.seq_k && query < t.seq_q && (!p.causal || key <= query + shift);
+      s(j, 0) = visible ? arch::exp2(fmaf(s(j, 0), p.scale_log2, -lse[slice.col(j)])) : 0.0f;
+    }
+    MmaS::template wait_group<0>(dp);
+#pragma unroll
+    for (int j = 0; j < BM / 2; ++j) dp(j, 0) = s(j, 0) * (dp(j, 0) - delta[slice.col(j)]);
+  }
+
+  /// dSᵀ (16-bit, A fragment) into ds buffer `buf` at this warpgroup's rows, visible to wgmma.
+  __device__ __forceinline__ void store_ds(typename MmaKV::FragmentA const& dsa, int buf) {
+    auto const slice = MmaS::get_slice(thread);
+    T* const tile = smem.ds.tile(buf);
+#pragma unroll
+    for (int w = 0; w < BM / 4; ++w) {
+      int const r = 64 * wg + slice.row(0, 2 * w), c = slice.col(2 * w);
+      *reinterpret_cast<std::uint32_t*>(tile + fmha_backward_ds_offset<Plan>(r, c)) = dsa.storage[w];
+    }
+    arch::fence_view_async_shared();
+  }
+
+  /// This warpgroup's share of dQ for the step: its 64 columns of D over all keys, or (D 64) all
+  /// columns over its own 64 keys.
+  __device__ __forceinline__ void dq_partial(typename MmaQ::FragmentC& dq, int buf) {
+    T const* a = smem.ds.tile(buf);
+    T const* b = smem.k.tile(0u, Plan::dq_split_keys ? 0 : wg);
+    if constexpr (Plan::dq_split_keys) {
+      a += 64 * 64 * wg;
+      b += 64 * 64 * wg;
+    }
+    MmaQ::warpgroup_arrive(dq);
+    MmaQ::gemm(dq, a, b, 0, false);
+    MmaQ::commit_group();
+  }
+
+  /// dQ's share into the float workspace; deterministic mode: after the key blocks before this
+  /// one (a semaphore per query block and head), warpgroup by warpgroup.
+  __device__ __forceinline__ void add_dq(typename MmaQ::FragmentC& dq, std::int32_t head, std::int32_t m) {
+    std::int64_t const row0 = std::int64_t(head) * p.ws.rows + t.pad_q + std::int64_t(m) * BM;
+    float* const out = p.dq_accum + row0 * D + (Plan::dq_split_keys ? 0 : 64 * wg);
+    std::uint32_t* const sem = p.semaphores + row0 / BM;
+    auto const slice = MmaQ::get_slice(thread);
+    auto const add = [&] {
+#pragma unroll
+      for (int j = 0; j < 32; j += 2)
+        ctm::red_global_v2_f32_add(out + std::int64_t(slice.row(0, j)) * D + slice.col(j), dq(j, 0), dq(j + 1, 0));
+    };
+    if (!p.deterministic) return add();
+    if (threadIdx.x == 128) {
+      while (ctm::ld_acquire_gpu_global_b32(sem) != std::uint32_t(t.n_block)) ctm::nanosleep_u32(32);
+    }
+    Plan::ConsumersBarrier::sync(0);
+    for (int turn = 0; turn < Plan::consumer_warpgroups; ++turn) {
+      if (turn == wg) add();
+      __threadfence();
+      Plan::ConsumersBarrier::sync(0);
+    }
+    if (threadIdx.x == 128) ctm::st_release_gpu_global_b32(sem, std::uint32_t(t.n_block + 1));
+  }
+
+  /// One query block of one q head (see the file comment); `buf` alternates the dSᵀ buffers.
+  __device__ __forceinline__ void step(std::int32_t head, std::int32_t m, int buf) {
+    typename MmaS::FragmentC s, dp;
+    scores(s, dp, m);
+    typename MmaKV::FragmentA pa = MmaKV::make_a_fragment(s);
+    typename MmaKV::FragmentA dsa = MmaKV::make_a_fragment(dp);
+    MmaKV::warpgroup_arrive(dv, pa);
+    MmaKV::gemm(dv, pa, smem.d_o.tile(do_state.index(), 0));
+    MmaKV::commit_group();
+    MmaKV::warpgroup_arrive(dk, dsa);
+    MmaKV::gemm(dk, dsa, smem.q.tile(q_state.index(), 0));
+    MmaKV::commit_group();
+    store_ds(dsa, buf);
+    // Both warpgroups' dSᵀ are in place (and each finished reading this buffer two steps ago).
+    Plan::ConsumersBarrier::sync(0);
+    typename MmaQ::FragmentC dq;
+    dq_partial(dq, buf);
+    MmaQ::template wait_group<0>(dq);
+    sm90::warpgroup_fence_operand(dv.storage);
+    sm90::warpgroup_fence_operand(dk.storage);
+    sm90::warpgroup_fence_operand(pa.storage);
+    sm90::warpgroup_fence_operand(dsa.storage);
+    pipe_q.consumer_release(q_state, lane);
+    q_state.advance();
+    pipe_do.consumer_release(do_state, lane);
+    do_state.advance();
+    add_dq(dq, head, m);
+  }
+
+  /// dK (times the scale) and dV of this warpgroup's key rows within the sequence, as pairs.
+  __device__ __forceinline__ void store_kv() {
+    auto const slice = MmaKV::get_slice(thread);
+    std::int64_t const kv_b = p.varlen() ? 0 : t.batch;
+    std::int32_t const key0 = t.n_block * BN + 64 * wg;
+    T* const dk_out = static_cast<T*>(p.dk) + kv_b * p.dk_stride.batch + std::int64_t(t.kv_head) * p.dk_stride.head;
+    T* const dv_out = static_cast<T*>(p.dv) + kv_b * p.dv_stride.batch + std::int64_t(t.kv_head) * p.dv_stride.head;
+#pragma unroll
+    for (int j = 0; j < D / 2; j += 2) {
+      std::int32_t const key = key0 + slice.row(0, j);
+      if (key >= t.seq_k) continue;
+      std::int64_t const row = t.k_offset + key;
+      T const k_pair[2] = {T(dk(j, 0) * p.scale), T(dk(j + 1, 0) * p.scale)};
+      T const v_pair[2] = {T(dv(j, 0)), T(dv(j + 1, 0))};
+      *reinterpret_cast<std::uint32_t*>(dk_out + row * p.dk_stride.seq + slice.col(j)) =
+          *reinterpret_cast<std::uint32_t const*>(k_pair);
+      *reinterpret_cast<std::uint32_t*>(dv_out + row * p.dv_stride.seq + slice.col(j)) =
+          *reinterpret_cast<std::uint32_t const*>(v_pair);
+    }
+  }
+};
+
+/// A consumer warpgroup: K and V once, every q head of the group and query block, then dK and dV.
+template <class Plan>
+__device__ __forceinline__ void fmha_backward_consumer(typename Plan::SharedStorage& smem, FmhaBackwardParams const& p,
+                                                       FmhaBackwardTile const& t) {
+  typename Plan::PipelineKV const pipe_kv{&smem.kv_barriers};
+  int const wg = int(threadIdx.x) / 128 - 1, thread = int(threadIdx.x) % 128;
+  FmhaBackwardConsumer<Plan> c{smem,
+                               p,
+                               t,
+                               wg,
+                               thread,
+                               std::uint32_t(thread % 32),
+                               typename Plan::PipelineQ{&smem.q_barriers},
+                               typename Plan::PipelineQ{&smem.do_barriers},
+                               make_pipeline_state<Plan::stages>(PipelineUserType::Consumer),
+                               make_pipeline_state<Plan::stages>(PipelineUserType::Consumer),
+                               {},
+                               {}};
+  c.dk.fill(0.0f);
+  c.dv.fill(0.0f);
+  pipe_kv.consumer_wait(make_pipeline_state<1>(PipelineUserType::Consumer));
+  int buf = 0;
+  for (std::int32_t g = 0; g < p.group; ++g) {
+    for (std::int32_t m = t.m_begin; m < t.m_end; ++m) {
+      c.step(t.kv_head * p.group + g, m, buf);
+      buf ^= 1;
+    }
+  }
+  c.store_kv();
+}
+
+}  // namespace cute_cpp::kernels
