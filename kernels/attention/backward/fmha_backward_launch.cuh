@@ -27,6 +27,13 @@ void run_fmha_backward(FmhaBackwardArguments<typename Plan::Element> const& a, c
   detail::FmhaBackwardOperands s;
   if (!detail::fmha_backward_check_arguments(a, Plan::head_dim, stream, s)) return;
   FmhaBackwardParams const p = detail::fmha_backward_params(a, s);
+  // The maps first: their encoding checks (tma.global.*) throw before anything is launched.
+  using cute_cpp::detail::attention_map;
+  int const d = Plan::head_dim;
+  auto const map_q = attention_map<T, typename Plan::QChunk>(a.q, d, s.q_rows, a.heads_q, s.batches, s.qs);
+  auto const map_do = attention_map<T, typename Plan::QChunk>(a.d_o, d, s.q_rows, a.heads_q, s.batches, s.dos);
+  auto const map_k = attention_map<T, typename Plan::KChunk>(a.k, d, s.k_rows, a.heads_kv, s.batches, s.ks);
+  auto const map_v = attention_map<T, typename Plan::KChunk>(a.v, d, s.k_rows, a.heads_kv, s.batches, s.vs);
   char* const ws = static_cast<char*>(a.workspace);
   // dQ's sums and the semaphores start at 0 (they are the workspace's tail).
   host::cuda_check(cudaMemsetAsync(ws + p.ws.dq_offset, 0, p.ws.bytes - p.ws.dq_offset, stream),
@@ -42,12 +49,6 @@ void run_fmha_backward(FmhaBackwardArguments<typename Plan::Element> const& a, c
   host::launch(&fmha_backward_preprocess<T>, "fmha_backward_preprocess", rows, a.o, a.d_o, a.lse, s.os, s.dos,
                lse_head, lse_batch, p);
 
-  using cute_cpp::detail::attention_map;
-  int const d = Plan::head_dim;
-  auto const map_q = attention_map<T, typename Plan::QChunk>(a.q, d, s.q_rows, a.heads_q, s.batches, s.qs);
-  auto const map_do = attention_map<T, typename Plan::QChunk>(a.d_o, d, s.q_rows, a.heads_q, s.batches, s.dos);
-  auto const map_k = attention_map<T, typename Plan::KChunk>(a.k, d, s.k_rows, a.heads_kv, s.batches, s.ks);
-  auto const map_v = attention_map<T, typename Plan::KChunk>(a.v, d, s.k_rows, a.heads_kv, s.batches, s.vs);
   host::LaunchConfig main;
   main.grid = dim3(unsigned((a.seq_k + Plan::block_n - 1) / Plan::block_n), unsigned(a.heads_kv), unsigned(a.batch));
   main.block = dim3(Plan::threads);
