@@ -88,14 +88,19 @@ struct FmhaBackwardPlan {
   using DsOperand = SmemMNMajor<T, block_m, dq_keys>;
   using KOperandMN = SmemMNMajor<T, 64, dq_keys>;  ///< K's 64 columns as B of dQ (N = 64, K = keys)
   static_assert(dq_split_keys || size_in_bytes<T, DsOperand>() == size_in_bytes<T, DsTile>());
+  /// Where element (key row r, query c) of dSᵀ lies in DsTile: row r's 64 queries, the 128-byte
+  /// swizzle in 16-byte units, so a pair (c, c + 1), c even, stays adjacent.
+  static CUTE_CPP_HD constexpr int ds_offset(int r, int c) { return int(SwizzleFor<T, 128>{}(r * 64 + c)); }
 
   /// Sᵀ = K Qᵀ and dPᵀ = V dOᵀ (SS, over D's chunks); dV += Pᵀ dO and dK += dSᵀ Q (RS, Pᵀ and dSᵀ
   /// from registers); dQ = dS K (SS, dSᵀ read M-major).
   using MmaS = sm90::WgmmaTiledMma<T, T, float, sm90::AOperand<KChunk>, sm90::BOperand<QChunk>, 1, block_m>;
   using MmaKV = sm90::WgmmaTiledMmaRS<T, T, float, sm90::BOperand<QTileMN>, 1, HeadDim>;
   using MmaQ = sm90::WgmmaTiledMma<T, T, float, sm90::AOperand<DsOperand>, sm90::BOperand<KOperandMN>, 1, 64>;
+#if defined(__CUDACC__)
   static_assert(std::is_same_v<typename MmaKV::FragmentK, typename MmaS::FragmentC>,
                 "cute-cpp [attention.backward.tile]: Pᵀ's accumulator must be dV's A fragment");
+#endif
 
   using Barriers = NamedBarrierAllocation<BarrierRequest<1, 128 * consumer_warpgroups>>;
   using ConsumersBarrier = typename Barriers::template user<0>;  ///< every consumer thread

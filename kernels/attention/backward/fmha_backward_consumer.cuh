@@ -22,14 +22,6 @@
 
 namespace cute_cpp::kernels {
 
-/// Where element (key row r, query c) of dSᵀ lies in DsTile (block_n rows of 64 queries, the
-/// 128-byte swizzle in 16-byte units): a pair (c, c + 1), c even, stays adjacent.
-template <class Plan>
-__device__ __forceinline__ int fmha_backward_ds_offset(int r, int c) {
-  using Swizzle = SwizzleFor<typename Plan::Element, 128>;
-  return int(Swizzle{}(r * 64 + c));
-}
-
 /// One consumer warpgroup's state and steps over a CTA's query blocks (see the file comment).
 template <class Plan>
 struct FmhaBackwardConsumer {
@@ -87,7 +79,7 @@ struct FmhaBackwardConsumer {
 #pragma unroll
     for (int w = 0; w < BM / 4; ++w) {
       int const r = 64 * wg + slice.row(0, 2 * w), c = slice.col(2 * w);
-      *reinterpret_cast<std::uint32_t*>(tile + fmha_backward_ds_offset<Plan>(r, c)) = dsa.storage[w];
+      *reinterpret_cast<std::uint32_t*>(tile + Plan::ds_offset(r, c)) = dsa.storage[w];
     }
     arch::fence_view_async_shared();
   }
