@@ -17,8 +17,8 @@ import torch
 
 from . import ops
 
-__all__ = ["linear", "gemm", "scaled_mm", "grouped_mm", "rmsnorm", "fused_add_rmsnorm", "attention", "attention_forward",
-           "attention_backward", "softmax", "swiglu", "reduce_sum", "reduce_max", "add"]
+__all__ = ["linear", "gemm", "scaled_mm", "grouped_mm", "rmsnorm", "fused_add_rmsnorm", "attention",
+           "attention_forward", "attention_backward", "softmax", "swiglu", "reduce_sum", "reduce_max", "add"]
 
 
 @torch.library.custom_op("cute_cpp::linear", mutates_args=(), device_types="cuda")

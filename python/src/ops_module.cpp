@@ -471,18 +471,18 @@ nb::object attention(AnyArray q, AnyArray k, AnyArray v, bool causal, float scal
                                                 framework)
                                     : nb::none();
   float* const lse_data = return_lse ? static_cast<float*>(nb::cast<AnyArray>(lse).data()) : nullptr;
-  nb::object result = write_output(out, o_shape, q.dtype(), device, framework,
-                      [&](AnyArray const& o, char* message, unsigned long size) {
-                        long long strides[12];
-                        AnyArray const* const ops[] = {&q, &k, &v, &o};
-                        for (int i = 0; i < 4; ++i)
-                          for (int d = 0; d < 3; ++d) strides[3 * i + d] = ops[i]->stride(std::size_t(d));
-                        return cute_cpp_fmha_forward(
-                            dtype_code(dtype), q.data(), k.data(), v.data(), o.data(), lse_data, strides, int(q.shape(0)),
-                            int(q.shape(1)), int(k.shape(1)), int(q.shape(2)), int(k.shape(2)), int(q.shape(3)),
-                            int(v.shape(3)), scale, causal ? 1 : 0, window_left, window_right, nullptr, nullptr, 0, 0,
-                            reinterpret_cast<void*>(stream), message, size);
-                      });
+  nb::object result = write_output(
+      out, o_shape, q.dtype(), device, framework, [&](AnyArray const& o, char* message, unsigned long size) {
+        long long strides[12];
+        AnyArray const* const ops[] = {&q, &k, &v, &o};
+        for (int i = 0; i < 4; ++i)
+          for (int d = 0; d < 3; ++d) strides[3 * i + d] = ops[i]->stride(std::size_t(d));
+        return cute_cpp_fmha_forward(dtype_code(dtype), q.data(), k.data(), v.data(), o.data(), lse_data, strides,
+                                     int(q.shape(0)), int(q.shape(1)), int(k.shape(1)), int(q.shape(2)),
+                                     int(k.shape(2)), int(q.shape(3)), int(v.shape(3)), scale, causal ? 1 : 0,
+                                     window_left, window_right, nullptr, nullptr, 0, 0,
+                                     reinterpret_cast<void*>(stream), message, size);
+      });
   return return_lse ? nb::object(nb::make_tuple(result, lse)) : result;
 }
 

@@ -441,8 +441,8 @@ def attention_block_training(g):
     ours_attn = lambda q, k, v: torch.ops.cute_cpp.attention_forward(q, k, v, True)[0]
     blocks = {}
     torch.manual_seed(5)
-    for name, attn, dtype in (("ours", ours_attn, torch.bfloat16),
-                              ("sdpa bf16", lambda q, k, v: sdpa_reference(q, k, v, True, torch.bfloat16), torch.bfloat16),
+    sdpa_bf16 = lambda q, k, v: sdpa_reference(q, k, v, True, torch.bfloat16)
+    for name, attn, dtype in (("ours", ours_attn, torch.bfloat16), ("sdpa bf16", sdpa_bf16, torch.bfloat16),
                               ("reference", lambda q, k, v: sdpa_reference(q, k, v, True), torch.float64)):
         blocks[name] = AttentionBlock(dim, heads, kv_heads, head_dim, attn).cuda().to(dtype)
     for name in ("sdpa bf16", "ours"):

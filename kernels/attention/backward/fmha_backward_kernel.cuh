@@ -16,9 +16,10 @@ namespace cute_cpp::kernels {
 
 template <class Plan>
 __global__ void __launch_bounds__(Plan::threads, 1)
-fmha_backward_kernel(const __grid_constant__ typename Plan::MapQ map_q, const __grid_constant__ typename Plan::MapK map_k,
-                     const __grid_constant__ typename Plan::MapK map_v, const __grid_constant__ typename Plan::MapQ map_do,
-                     FmhaBackwardParams const p) {
+fmha_backward_kernel(const __grid_constant__ typename Plan::MapQ map_q,
+                     const __grid_constant__ typename Plan::MapK map_k,
+                     const __grid_constant__ typename Plan::MapK map_v,
+                     const __grid_constant__ typename Plan::MapQ map_do, FmhaBackwardParams const p) {
   static_assert(verify_plan<Plan>());
   extern __shared__ char smem_raw[];
   SmemAllocator carve(smem_raw);

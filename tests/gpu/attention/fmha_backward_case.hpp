@@ -25,6 +25,7 @@ struct Case {
   bool causal = false;
   std::vector<int> lens_q, lens_k;  ///< varlen when not empty (batch entries)
   bool deterministic = false;
+  bool fused_qkv = false;  ///< Q, K, V read in place from one [batch, seq, heads_q + 2 heads_kv, d] buffer
   [[nodiscard]] bool varlen() const { return !lens_q.empty(); }
   [[nodiscard]] int len_q(int b) const { return varlen() ? lens_q[std::size_t(b)] : seq_q; }
   [[nodiscard]] int len_k(int b) const { return varlen() ? lens_k[std::size_t(b)] : seq_k; }
@@ -39,6 +40,7 @@ struct Case {
       s += ")";
     }
     if (deterministic) s += " deterministic";
+    if (fused_qkv) s += " fused-qkv";
     return s;
   }
 };

@@ -4,8 +4,9 @@
 // data with NaN-poisoned outputs and workspace against the backward in double on the host (every
 // element of dQ, dK, dV; the tolerance from a naive float run with the kernel's 16-bit P and dS):
 // D64 and D128, causal and not, seq_q above and below seq_k, lengths that are not multiples of
-// the tiles, GQA 4:1 and 8:2, varlen with 3 sequences, f16, the deterministic mode (two runs
-// bitwise equal); and that bad arguments are errors naming their rule.
+// the tiles, GQA 4:1 and 8:2, varlen with 3 sequences, Q, K, V read in place from a fused buffer,
+// f16, the deterministic mode (two runs bitwise equal); and that bad arguments are errors naming
+// their rule.
 //   fmha_backward_check [--seed N] [--small]   (--small: a few small cases, for compute-sanitizer)
 // Its timings: bench/attention/bench_sdpa_fmha_backward.py (against PyTorch's cuDNN backward).
 #include <cute_cpp/kernels/attention/backward/fmha_backward.hpp>
@@ -47,7 +48,7 @@ std::vector<double> to_double(std::vector<T> const& x) {
 /// The device side of a case: inputs uploaded, outputs and workspace poisoned with NaN.
 template <class T>
 struct DeviceCase {
-  host::DeviceBuffer<T> q, k, v, o, d_o, dq, dk, dv;
+  host::DeviceBuffer<T> q, k, v, o, d_o, dq, dk, dv, fused;
   host::DeviceBuffer<float> lse;
   host::DeviceBuffer<std::int32_t> cu_q, cu_k;
   host::DeviceBuffer<char> workspace;
@@ -61,12 +62,32 @@ struct DeviceCase {
       buf.upload(std::span<T const>(h));
     };
     up(q, t.q), up(k, t.k), up(v, t.v), up(o, t.o), up(d_o, t.d_o);
+    if (c.fused_qkv) {
+      // One [rows, heads_q + 2 heads_kv, d] buffer holding Q, K and V: each read in place with its strides.
+      std::int64_t const heads = c.heads_q + 2 * c.heads_kv, rows = r.total_q;
+      std::vector<double> packed(std::size_t(rows * heads * c.d));
+      for (std::int64_t row = 0; row < rows; ++row)
+        for (int h = 0; h < heads; ++h)
+          for (int e = 0; e < c.d; ++e) {
+            auto const& from = h < c.heads_q ? t.q : h < c.heads_q + c.heads_kv ? t.k : t.v;
+            int const hh = h < c.heads_q ? h : h < c.heads_q + c.heads_kv ? h - c.heads_q : h - c.heads_q - c.heads_kv;
+            int const hn = h < c.heads_q ? c.heads_q : c.heads_kv;
+            packed[std::size_t((row * heads + h) * c.d + e)] = from[std::size_t((row * hn + hh) * c.d + e)];
+          }
+      fused = host::DeviceBuffer<T>(packed.size());
+      up(fused, packed);
+    }
     std::vector<float> const lse_f(t.lse.begin(), t.lse.end());
     lse.upload(std::span<float const>(lse_f));
     cu_q.upload(std::span<int const>(r.off_q));
     cu_k.upload(std::span<int const>(r.off_k));
     kn::FmhaBackwardArguments<T>& a = args;
     a.q = q.data(), a.k = k.data(), a.v = v.data(), a.o = o.data(), a.d_o = d_o.data(), a.lse = lse.data();
+    if (c.fused_qkv) {
+      std::int64_t const row = std::int64_t(c.heads_q + 2 * c.heads_kv) * c.d;
+      a.q = fused.data(), a.k = fused.data() + c.heads_q * c.d, a.v = fused.data() + (c.heads_q + c.heads_kv) * c.d;
+      a.q_stride = a.k_stride = a.v_stride = {c.seq_q * row, row, c.d};
+    }
     a.dq = dq.data(), a.dk = dk.data(), a.dv = dv.data();
     a.batch = c.batch, a.heads_q = c.heads_q, a.heads_kv = c.heads_kv, a.head_dim = c.d;
     a.seq_q = c.varlen() ? *std::max_element(c.lens_q.begin(), c.lens_q.end()) : c.seq_q;
@@ -226,6 +247,8 @@ int main(int argc, char** argv) {
             {3, 0, 0, 4, 2, 128, true, {77, 300, 1}, {100, 300, 64}},
             {3, 0, 0, 8, 2, 64, false, {130, 5, 257}, {130, 70, 257}},
             {2, 300, 300, 4, 2, 128, true, {}, {}, true},
+            {2, 133, 133, 4, 2, 128, true, {}, {}, false, true},  // fused QKV: strided Q, K, V
+            {1, 100, 100, 2, 1, 64, false, {}, {}, false, true},
             {2, 211, 211, 4, 4, 64, false, {}, {}, true},
             {3, 0, 0, 4, 1, 128, true, {120, 64, 300}, {120, 64, 300}, true},
         };
