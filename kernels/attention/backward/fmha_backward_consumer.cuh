@@ -15,8 +15,9 @@
 #include <cute_cpp/arch/math.hpp>
 #include <cute_cpp/pipeline/pipeline_state.hpp>
 
-#include <ctm/common/ld_st.hpp>
-#include <ctm/common/red.hpp>
+#include <ctm/common/config.hpp>  // cvta_to_shared_u32
+#include <ctm/common/ld_st.hpp>   // st_shared_b32, ld_acquire / st_release, nanosleep
+#include <ctm/common/red.hpp>     // red_global_v2_f32_add
 
 #include <cstdint>
 
@@ -75,11 +76,13 @@ struct FmhaBackwardConsumer {
   /// dSᵀ (16-bit, A fragment) into ds buffer `buf` at this warpgroup's rows, visible to wgmma.
   __device__ __forceinline__ void store_ds(typename MmaKV::FragmentA const& dsa, int buf) {
     auto const slice = MmaS::get_slice(thread);
-    T* const tile = smem.ds.tile(buf);
+    // NOTE: a shared-state store: through the tile's pointer the compiler stored with 64-bit
+    // generic addresses (ST.E), not knowing the pointer is shared.
+    std::uint32_t const tile = ctm::cvta_to_shared_u32(smem.ds.tile(buf));
 #pragma unroll
     for (int w = 0; w < BM / 4; ++w) {
       int const r = 64 * wg + slice.row(0, 2 * w), c = slice.col(2 * w);
-      *reinterpret_cast<std::uint32_t*>(tile + Plan::ds_offset(r, c)) = dsa.storage[w];
+      ctm::st_shared_b32(tile + std::uint32_t(Plan::ds_offset(r, c)) * sizeof(T), dsa.storage[w]);
     }
     arch::fence_view_async_shared();
   }
