@@ -58,19 +58,30 @@ struct FmhaBackwardConsumer {
       MmaS::gemm(dp, smem.v.tile(0u, c), smem.d_o.tile(do_state.index(), c), 64 * wg, c > 0);
     MmaS::commit_group();
     auto const slice = MmaS::get_slice(thread);
-    float const* const lse = smem.lse[q_state.index()];
-    float const* const delta = smem.delta[do_state.index()];
+    // Values j and j + 1 (j even) are columns c and c + 1 of one row: their rows' floats are one
+    // 8-byte shared load. NOTE: shared-state loads: through the arrays' pointers the compiler
+    // loaded with generic addresses (LD.E).
+    std::uint32_t const lse = ctm::cvta_to_shared_u32(smem.lse[q_state.index()]);
+    std::uint32_t const delta = ctm::cvta_to_shared_u32(smem.delta[do_state.index()]);
     std::int32_t const key0 = t.n_block * BN + 64 * wg, query0 = m * BM, shift = t.seq_k - t.seq_q;
     MmaS::template wait_group<1>(s);
 #pragma unroll
-    for (int j = 0; j < BM / 2; ++j) {
+    for (int j = 0; j < BM / 2; j += 2) {
+      float2 const l = ctm::ld_shared_v2_f32(lse + 4u * std::uint32_t(slice.col(j)));
       std::int32_t const key = key0 + slice.row(0, j), query = query0 + slice.col(j);
-      bool const visible = key < t.seq_k && query < t.seq_q && (!p.causal || key <= query + shift);
-      s(j, 0) = visible ? arch::exp2(fmaf(s(j, 0), p.scale_log2, -lse[slice.col(j)])) : 0.0f;
+      auto const visible = [&](std::int32_t q) {
+        return key < t.seq_k && q < t.seq_q && (!p.causal || key <= q + shift);
+      };
+      s(j, 0) = visible(query) ? arch::exp2(fmaf(s(j, 0), p.scale_log2, -l.x)) : 0.0f;
+      s(j + 1, 0) = visible(query + 1) ? arch::exp2(fmaf(s(j + 1, 0), p.scale_log2, -l.y)) : 0.0f;
     }
     MmaS::template wait_group<0>(dp);
 #pragma unroll
-    for (int j = 0; j < BM / 2; ++j) dp(j, 0) = s(j, 0) * (dp(j, 0) - delta[slice.col(j)]);
+    for (int j = 0; j < BM / 2; j += 2) {
+      float2 const d = ctm::ld_shared_v2_f32(delta + 4u * std::uint32_t(slice.col(j)));
+      dp(j, 0) = s(j, 0) * (dp(j, 0) - d.x);
+      dp(j + 1, 0) = s(j + 1, 0) * (dp(j + 1, 0) - d.y);
+    }
   }
 
   /// dSᵀ (16-bit, A fragment) into ds buffer `buf` at this warpgroup's rows, visible to wgmma.
