@@ -144,8 +144,10 @@ def _attention_forward_setup(ctx, inputs, output):
 
 
 def _attention_forward_grad(ctx, d_out, d_lse):
+    # torch.use_deterministic_algorithms(True) asks for dq's sums in a fixed order.
     q, k, v, out, lse = ctx.saved_tensors
-    dq, dk, dv = attention_backward(d_out, q, k, v, out, lse, ctx.causal, ctx.scale)
+    dq, dk, dv = attention_backward(d_out, q, k, v, out, lse, ctx.causal, ctx.scale,
+                                    torch.are_deterministic_algorithms_enabled())
     return dq, dk, dv, None, None
 
 
@@ -163,7 +165,8 @@ def _attention_grad(ctx, d_out):
     # keeps the LSE and saves that pass).
     q, k, v, out = ctx.saved_tensors
     _, lse = attention_forward(q, k, v, ctx.causal, ctx.scale)
-    dq, dk, dv = attention_backward(d_out, q, k, v, out, lse, ctx.causal, ctx.scale)
+    dq, dk, dv = attention_backward(d_out, q, k, v, out, lse, ctx.causal, ctx.scale,
+                                    torch.are_deterministic_algorithms_enabled())
     return dq, dk, dv, None, None
 
 
