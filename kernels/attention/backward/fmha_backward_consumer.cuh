@@ -2,13 +2,13 @@
 // SPDX-FileCopyrightText: 2026 cute-cpp authors
 #pragma once
 // The attention backward's consumer warpgroups (fmha_backward_sm90.cuh). Warpgroup w owns the CTA's
-// key rows [64 w, 64 w + 64); per query block (fmha_backward_step):
+// key rows [64 w, 64 w + 64); per query block (FmhaBackwardConsumer::step):
 //   Sᵀ = K Qᵀ, dPᵀ = V dOᵀ          wgmma SS over D's 64-column chunks (keys are M, queries N)
 //   Pᵀ = exp2(Sᵀ scale log2 e - LSE log2 e) under the mask, dSᵀ = Pᵀ ∘ (dPᵀ - D)   in registers
 //   dV += Pᵀ dO, dK += dSᵀ Q         wgmma RS (Pᵀ, dSᵀ rounded to 16 bits as A)
-//   dSᵀ -> shared memory; dQ = dS K  wgmma SS, dSᵀ read M-major (fmha_backward_dq_partial)
-//   dQ += into the float workspace   red.global.add.v2.f32; deterministic mode: in key-block order
-// and at the end dK (times the scale) and dV to global memory (fmha_backward_store_kv).
+//   dSᵀ -> shared memory; dQ = dS K  wgmma SS, dSᵀ read M-major (store_ds, dq_partial)
+//   dQ += into the float workspace   red.global.add.v2.f32; deterministic mode: in key-block order (add_dq)
+// and at the end dK (times the scale) and dV to global memory (store_kv).
 #include <cute_cpp/kernels/attention/backward/fmha_backward.hpp>
 #include <cute_cpp/kernels/attention/backward/fmha_backward_tile.cuh>
 #include <cute_cpp/arch/fence.hpp>
