@@ -31,6 +31,17 @@ inline void check_rows_of_16_bytes(char const* name, void const* ptr, AttentionS
                                                            "elements (its rows are read 16 bytes at a time)");
 }
 
+/// [attention.cu-seqlens]: varlen's seq_q / seq_k are the longest sequence (the launches' grids
+/// cover that many rows), checked when the offsets are given on the host.
+inline void check_longest(std::int32_t const* cu, int batch, int longest, char const* name, char const* extent) {
+  for (int b = 0; cu != nullptr && b < batch; ++b)
+    if (cu[b + 1] - cu[b] > longest)
+      host::argument_error("attention.cu-seqlens", std::string(name) + ": sequence " + std::to_string(b) + " has " +
+                                                       std::to_string(cu[b + 1] - cu[b]) + " rows, more than " +
+                                                       extent + " (" + std::to_string(longest) +
+                                                       "), which must be the longest");
+}
+
 /// Every check of a backward call's arguments for a plan of head dim `head_dim` (the pointers,
 /// shapes, varlen offsets, strides and workspace); false when there is nothing to launch.
 template <class T>
@@ -60,6 +71,8 @@ bool fmha_backward_check_arguments(FmhaBackwardArguments<T> const& a, int head_d
     argument_error("attention.cu-seqlens", "varlen needs the packed extents total_q and total_k in 1..2^31");
   check_offsets(a.cu_seqlens_q_host, a.batch, a.total_q, "cu_seqlens_q");
   check_offsets(a.cu_seqlens_k_host, a.batch, a.total_k, "cu_seqlens_k");
+  check_longest(a.cu_seqlens_q_host, a.batch, a.seq_q, "cu_seqlens_q", "seq_q");
+  check_longest(a.cu_seqlens_k_host, a.batch, a.seq_k, "cu_seqlens_k", "seq_k");
   if (a.seq_q == 0 || a.seq_k == 0) {
     if (a.seq_q > 0) argument_error("attention.shape", "seq_k is 0: there are no keys (pass seq_k >= 1)");
     return false;  // no queries: dK and dV are the caller's zeros

@@ -215,6 +215,11 @@ bool check_errors() {
   b = a;
   b.cu_seqlens_q = reinterpret_cast<int const*>(buf.data());
   b.total_q = 16;
+  ok &= expect("[attention.cu-seqlens]", b);  // cu_seqlens_k missing
+  std::vector<int> const offsets{0, 12, 16};    // a sequence of 12 rows, but seq_q = seq_k = 8
+  b.cu_seqlens_k = b.cu_seqlens_q;
+  b.cu_seqlens_q_host = b.cu_seqlens_k_host = offsets.data();
+  b.batch = 2, b.seq_q = b.seq_k = 8, b.total_q = b.total_k = 16;
   ok &= expect("[attention.cu-seqlens]", b);
   return ok;
 }
