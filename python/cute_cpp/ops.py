@@ -21,7 +21,8 @@ except ImportError as e:  # built only with the CUDA kernels (the CMake build, C
                       "is found (pip install ., or the CMake build with -DCUTE_CPP_BUILD_PYTHON=ON); this "
                       f"installation has cute_cpp.layout only ({e})") from e
 
-__all__ = ["linear", "gemm", "scaled_mm", "rmsnorm", "attention", "softmax", "swiglu", "reduce", "add"]
+__all__ = ["linear", "gemm", "scaled_mm", "rmsnorm", "attention", "attention_backward", "softmax", "swiglu", "reduce",
+           "add"]
 
 
 _FRAMEWORK_OF_TYPE = {}  # type(x) -> "torch", "cupy", "jax" or "dlpack"
@@ -111,17 +112,35 @@ def rmsnorm(x, w, eps=1e-6, *, residual=None, out=None, residual_out=None):
     return result if out is None else out
 
 
-def attention(q, k, v, *, causal=False, scale=None, window=(-1, -1), out=None):
+def attention(q, k, v, *, causal=False, scale=None, window=(-1, -1), out=None, return_lse=False):
     """``softmax(scale * q @ k.T + mask) @ v`` for q (batch, seq_q, heads, d) and k, v (batch,
     seq_k, kv_heads, d / d_v), FlashAttention's layout; kv_heads divides heads (GQA).
 
     ``scale`` defaults to 1/sqrt(d); ``causal`` aligns the diagonal bottom-right when seq_q !=
     seq_k; ``window`` = (left, right) keys around it (-1: unbounded). bfloat16 or float16, head dims
-    64, 128, 256 (and 192 with d_v 128). Any strides whose last is 1."""
+    64, 128, 256 (and 192 with d_v 128). Any strides whose last is 1. With ``return_lse``, returns
+    ``(out, lse)``: lse float32 (batch, heads, seq_q), ``logsumexp(scale * q @ k.T + mask)`` per row
+    (-inf for a row that sees no key), what ``attention_backward`` takes."""
     framework, stream = _framework(q)
     result = _ops.attention(q, k, v, bool(causal), 0.0 if scale is None else float(scale), int(window[0]),
-                            int(window[1]), out, framework, stream)
+                            int(window[1]), out, bool(return_lse), framework, stream)
+    if return_lse:
+        return (result[0] if out is None else out), result[1]
     return result if out is None else out
+
+
+def attention_backward(d_out, q, k, v, out, lse, *, causal=False, scale=None, deterministic=False):
+    """``(dq, dk, dv)``, the gradients of ``attention(q, k, v, causal=causal, scale=scale)`` given the
+    output's gradient ``d_out``, the output ``out`` and its ``lse`` (``attention(..., return_lse=True)``).
+
+    q, out, d_out (batch, seq_q, heads, d); k, v (batch, seq_k, kv_heads, d): one head dim, 64 or
+    128; bfloat16 or float16, any strides whose last is 1 (rows of out and d_out 16-byte aligned).
+    dk and dv are summed over the heads that share a kv head (GQA). ``deterministic`` adds dq's
+    float partial sums in a fixed order, so two runs give the same bits. No sliding window."""
+    framework, stream = _framework(q)
+    return tuple(_ops.attention_backward(d_out, q, k, v, out, lse, bool(causal),
+                                         0.0 if scale is None else float(scale), bool(deterministic), framework,
+                                         stream))
 
 
 def softmax(x, *, out=None):

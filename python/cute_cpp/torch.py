@@ -3,10 +3,13 @@
 """cute_cpp.ops registered with ``torch.library``, so that ``torch.compile(fullgraph=True)`` traces
 through them and ``torch.library.opcheck`` passes: each op has a schema, its CUDA implementation
 (cute_cpp.ops on the current stream) and a fake implementation that gives the output's shape and
-dtype without running anything.
+dtype without running anything. Attention has gradients: ``attention_forward`` (output and LSE)
+with ``attention_backward`` as its autograd (``torch.compile`` traces both), and ``attention``
+differentiable too, its backward recomputing the LSE with a forward pass.
 
     >>> import cute_cpp.torch  # registers torch.ops.cute_cpp.*
     >>> y = torch.ops.cute_cpp.linear(x, w)
+    >>> o, lse = torch.ops.cute_cpp.attention_forward(q, k, v, True)   # o.sum().backward() works
 """
 from typing import Optional, Tuple
 
@@ -14,7 +17,8 @@ import torch
 
 from . import ops
 
-__all__ = ["linear", "gemm", "scaled_mm", "grouped_mm", "rmsnorm", "fused_add_rmsnorm", "attention", "softmax", "swiglu", "reduce_sum", "reduce_max", "add"]
+__all__ = ["linear", "gemm", "scaled_mm", "grouped_mm", "rmsnorm", "fused_add_rmsnorm", "attention",
+           "attention_forward", "attention_backward", "softmax", "swiglu", "reduce_sum", "reduce_max", "add"]
 
 
 @torch.library.custom_op("cute_cpp::linear", mutates_args=(), device_types="cuda")
@@ -102,6 +106,71 @@ def attention(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, causal: bool = 
 @attention.register_fake
 def _(q, k, v, causal=False, scale=None):
     return q.new_empty((q.shape[0], q.shape[1], q.shape[2], v.shape[3]))
+
+
+@torch.library.custom_op("cute_cpp::attention_forward", mutates_args=(), device_types="cuda")
+def attention_forward(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, causal: bool = False,
+                      scale: Optional[float] = None) -> Tuple[torch.Tensor, torch.Tensor]:
+    """(out, lse): attention and the log-sum-exp of each row's scores, float32 (batch, heads, seq_q),
+    which its backward (attention_backward) reads. The LSE has no gradient of its own."""
+    return ops.attention(q, k, v, causal=causal, scale=scale, return_lse=True)
+
+
+@attention_forward.register_fake
+def _(q, k, v, causal=False, scale=None):
+    return (q.new_empty((q.shape[0], q.shape[1], q.shape[2], v.shape[3])),
+            q.new_empty((q.shape[0], q.shape[2], q.shape[1]), dtype=torch.float32))
+
+
+@torch.library.custom_op("cute_cpp::attention_backward", mutates_args=(), device_types="cuda")
+def attention_backward(d_out: torch.Tensor, q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, out: torch.Tensor,
+                       lse: torch.Tensor, causal: bool = False, scale: Optional[float] = None,
+                       deterministic: bool = False) -> Tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """(dq, dk, dv) of attention_forward: cute_cpp.ops.attention_backward (d_out made contiguous
+    first: autograd may hand over an expanded gradient)."""
+    return ops.attention_backward(d_out.contiguous(), q, k, v, out, lse, causal=causal, scale=scale,
+                                  deterministic=deterministic)
+
+
+@attention_backward.register_fake
+def _(d_out, q, k, v, out, lse, causal=False, scale=None, deterministic=False):
+    return q.new_empty(q.shape), k.new_empty(k.shape), v.new_empty(v.shape)
+
+
+def _attention_forward_setup(ctx, inputs, output):
+    q, k, v, causal, scale = (list(inputs) + [False, None])[:5]
+    ctx.save_for_backward(q, k, v, output[0], output[1])
+    ctx.causal, ctx.scale = causal, scale
+
+
+def _attention_forward_grad(ctx, d_out, d_lse):
+    # torch.use_deterministic_algorithms(True) asks for dq's sums in a fixed order.
+    q, k, v, out, lse = ctx.saved_tensors
+    dq, dk, dv = attention_backward(d_out, q, k, v, out, lse, ctx.causal, ctx.scale,
+                                    torch.are_deterministic_algorithms_enabled())
+    return dq, dk, dv, None, None
+
+
+attention_forward.register_autograd(_attention_forward_grad, setup_context=_attention_forward_setup)
+
+
+def _attention_setup(ctx, inputs, output):
+    q, k, v, causal, scale = (list(inputs) + [False, None])[:5]
+    ctx.save_for_backward(q, k, v, output)
+    ctx.causal, ctx.scale = causal, scale
+
+
+def _attention_grad(ctx, d_out):
+    # NOTE: this op returns no LSE, so its backward runs the forward again for it (attention_forward
+    # keeps the LSE and saves that pass).
+    q, k, v, out = ctx.saved_tensors
+    _, lse = attention_forward(q, k, v, ctx.causal, ctx.scale)
+    dq, dk, dv = attention_backward(d_out, q, k, v, out, lse, ctx.causal, ctx.scale,
+                                    torch.are_deterministic_algorithms_enabled())
+    return dq, dk, dv, None, None
+
+
+attention.register_autograd(_attention_grad, setup_context=_attention_setup)
 
 
 @torch.library.custom_op("cute_cpp::softmax", mutates_args=(), device_types="cuda")

@@ -448,8 +448,9 @@ nb::object rmsnorm(AnyArray x, AnyArray w, float eps, std::optional<AnyArray> re
 
 /// O = softmax(scale Q K^T + mask) V for q (B, Sq, Hq, D), k and v (B, Sk, Hkv, D / Dv) with any
 /// strides whose last is 1; out (B, Sq, Hq, Dv).
+/// With return_lse, also the LSE (float32 (B, Hq, Sq), natural log) the backward takes: (out, lse).
 nb::object attention(AnyArray q, AnyArray k, AnyArray v, bool causal, float scale, int window_left,
-                     int window_right, std::optional<AnyArray> out, std::string const& framework,
+                     int window_right, std::optional<AnyArray> out, bool return_lse, std::string const& framework,
                      std::uintptr_t stream) {
   std::vector<std::pair<char const*, AnyArray const*>> arrays{{"q", &q}, {"k", &k}, {"v", &v}};
   if (out) arrays.push_back({"out", &*out});
@@ -466,19 +467,25 @@ nb::object attention(AnyArray q, AnyArray k, AnyArray v, bool causal, float scal
   }
   for (auto const& [name, a] : arrays) check_inner_contiguous(name, *a);
   int const device = check_devices(arrays);
-  return write_output(out, o_shape, q.dtype(), device, framework,
-                      [&](AnyArray const& o, char* message, unsigned long size) {
-                        long long strides[12];
-                        AnyArray const* const ops[] = {&q, &k, &v, &o};
-                        for (int i = 0; i < 4; ++i)
-                          for (int d = 0; d < 3; ++d) strides[3 * i + d] = ops[i]->stride(std::size_t(d));
-                        return cute_cpp_fmha_forward(
-                            dtype_code(dtype), q.data(), k.data(), v.data(), o.data(), nullptr, strides, int(q.shape(0)),
-                            int(q.shape(1)), int(k.shape(1)), int(q.shape(2)), int(k.shape(2)), int(q.shape(3)),
-                            int(v.shape(3)), scale, causal ? 1 : 0, window_left, window_right, nullptr, nullptr, 0, 0,
-                            reinterpret_cast<void*>(stream), message, size);
-                      });
+  nb::object const lse = return_lse ? new_array({q.shape(0), q.shape(2), q.shape(1)}, nb::dtype<float>(), device,
+                                                framework)
+                                    : nb::none();
+  float* const lse_data = return_lse ? static_cast<float*>(nb::cast<AnyArray>(lse).data()) : nullptr;
+  nb::object result = write_output(
+      out, o_shape, q.dtype(), device, framework, [&](AnyArray const& o, char* message, unsigned long size) {
+        long long strides[12];
+        AnyArray const* const ops[] = {&q, &k, &v, &o};
+        for (int i = 0; i < 4; ++i)
+          for (int d = 0; d < 3; ++d) strides[3 * i + d] = ops[i]->stride(std::size_t(d));
+        return cute_cpp_fmha_forward(dtype_code(dtype), q.data(), k.data(), v.data(), o.data(), lse_data, strides,
+                                     int(q.shape(0)), int(q.shape(1)), int(k.shape(1)), int(q.shape(2)),
+                                     int(k.shape(2)), int(q.shape(3)), int(v.shape(3)), scale, causal ? 1 : 0,
+                                     window_left, window_right, nullptr, nullptr, 0, 0,
+                                     reinterpret_cast<void*>(stream), message, size);
+      });
+  return return_lse ? nb::object(nb::make_tuple(result, lse)) : result;
 }
+
 
 /// A contiguous (row-major, no gaps) array seen as rows of its last dimension: (rows, width).
 std::pair<std::size_t, std::size_t> rows_of(char const* name, AnyArray const& a) {
@@ -511,6 +518,64 @@ void check_shape(char const* name, AnyArray const& a, std::vector<std::size_t> c
     fail("ops.shape", std::string(name) + " has shape " + shape_text(a) + "; expected " + w +
                           (want.size() == 1 ? ",)" : ")") + " (" + meaning + ")");
   }
+}
+
+/// dq, dk, dv of attention for d_o, q, out (B, Sq, Hq, D), k, v (B, Sk, Hkv, D) with any strides
+/// whose last is 1 (d_o, out 16-byte aligned rows), and the forward's lse (float32 (B, Hq, Sq),
+/// contiguous); dq, dk, dv are new contiguous arrays: (dq, dk, dv).
+nb::object attention_backward(AnyArray d_o, AnyArray q, AnyArray k, AnyArray v, AnyArray out, AnyArray lse,
+                              bool causal, float scale, bool deterministic, std::string const& framework,
+                              std::uintptr_t stream) {
+  std::vector<std::pair<char const*, AnyArray const*>> arrays{
+      {"q", &q}, {"k", &k}, {"v", &v}, {"out", &out}, {"d_out", &d_o}};
+  Dtype const dtype = check_dtypes(arrays, {Dtype::bf16, Dtype::f16});
+  if (dtype_of(lse) != Dtype::f32)
+    fail("ops.dtype", std::string("lse is ") + dtype_name(dtype_of(lse)) + "; the forward's LSE is float32");
+  for (auto const& [name, a] : arrays) check_rank(name, *a, 4, "(batch, seq, heads, head_dim)");
+  check_extent("k", k, 0, q.shape(0), "batch");
+  check_extent("k", k, 3, q.shape(3), "q's head_dim");
+  check_extent("v", v, 0, q.shape(0), "batch");
+  check_extent("v", v, 1, k.shape(1), "k's seq");
+  check_extent("v", v, 2, k.shape(2), "k's heads");
+  check_extent("v", v, 3, q.shape(3), "the backward takes one head_dim for q, k and v");
+  check_shape("out", out, shape_of(q), "q's, the forward's output");
+  check_shape("d_out", d_o, shape_of(q), "q's, the output's gradient");
+  check_shape("lse", lse, {q.shape(0), q.shape(2), q.shape(1)}, "(batch, heads, seq_q), the forward's LSE");
+  (void)rows_of("lse", lse);
+  for (auto const& [name, a] : arrays) check_inner_contiguous(name, *a);
+  arrays.push_back({"lse", &lse});
+  int const device = check_devices(arrays);
+  unsigned long long ws_bytes = 0;
+  char message[1024] = "";
+  check_status(cute_cpp_fmha_backward_workspace_bytes(int(q.shape(0)), int(q.shape(1)), int(q.shape(2)),
+                                                      int(q.shape(3)), 0, 0, deterministic ? 1 : 0, &ws_bytes, message,
+                                                      sizeof message),
+               message);
+  nb::object const dq = new_array(shape_of(q), q.dtype(), device, framework);
+  nb::object const dk = new_array(shape_of(k), k.dtype(), device, framework);
+  nb::object const dv = new_array(shape_of(v), v.dtype(), device, framework);
+  nb::object const workspace = new_array({std::size_t(ws_bytes / 4 + 1)}, nb::dtype<float>(), device, framework);
+  AnyArray const g[] = {nb::cast<AnyArray>(dq), nb::cast<AnyArray>(dk), nb::cast<AnyArray>(dv)};
+  auto const s = reinterpret_cast<cudaStream_t>(stream);
+  if (q.shape(1) == 0 || k.shape(1) == 0) {  // nothing attends: every gradient is 0 (the kernels launch nothing)
+    for (AnyArray const& a : g)
+      if (a.size() > 0 && cudaMemsetAsync(a.data(), 0, a.size() * 2, s) != cudaSuccess)
+        throw std::runtime_error("cute-cpp: cudaMemsetAsync failed");
+    if (q.shape(1) > 0) fail("attention.shape", "seq_k is 0: there are no keys");
+    return nb::make_tuple(dq, dk, dv);
+  }
+  long long strides[24];
+  AnyArray const* const ops[] = {&q, &k, &v, &out, &d_o, &g[0], &g[1], &g[2]};
+  for (int i = 0; i < 8; ++i)
+    for (int d = 0; d < 3; ++d) strides[3 * i + d] = ops[i]->stride(std::size_t(d));
+  check_status(cute_cpp_fmha_backward(dtype_code(dtype), q.data(), k.data(), v.data(), out.data(), d_o.data(),
+                                      static_cast<float const*>(lse.data()), g[0].data(), g[1].data(), g[2].data(),
+                                      strides, int(q.shape(0)), int(q.shape(1)), int(k.shape(1)), int(q.shape(2)),
+                                      int(k.shape(2)), int(q.shape(3)), scale, causal ? 1 : 0, deterministic ? 1 : 0,
+                                      nullptr, nullptr, 0, 0, nb::cast<AnyArray>(workspace).data(), ws_bytes + 4, s,
+                                      message, sizeof message),
+               message);
+  return nb::make_tuple(dq, dk, dv);
 }
 
 /// y = softmax(x) over the last dimension of a contiguous x.
@@ -608,8 +673,12 @@ NB_MODULE(_ops, m) {
   m.def("rmsnorm", &rmsnorm, "x"_a, "w"_a, "eps"_a, "residual"_a.none(), "out"_a.none(), "residual_out"_a.none(),
         "framework"_a, "stream"_a, "y = rmsnorm(x [+ residual]) * w (bf16, f16 or f32; contiguous rows).");
   m.def("attention", &attention, "q"_a, "k"_a, "v"_a, "causal"_a, "scale"_a, "window_left"_a, "window_right"_a,
-        "out"_a.none(), "framework"_a, "stream"_a,
-        "O = softmax(scale Q K^T + mask) V (bf16 or f16; (batch, seq, heads, head_dim)).");
+        "out"_a.none(), "return_lse"_a, "framework"_a, "stream"_a,
+        "O = softmax(scale Q K^T + mask) V (bf16 or f16; (batch, seq, heads, head_dim)); with return_lse (O, LSE).");
+  m.def("attention_backward", &attention_backward, "d_out"_a, "q"_a, "k"_a, "v"_a, "out"_a, "lse"_a, "causal"_a,
+        "scale"_a, "deterministic"_a, "framework"_a, "stream"_a,
+        "(dQ, dK, dV) of attention from the output's gradient, the inputs, the output and its LSE (bf16 or f16; "
+        "head dims 64 and 128).");
   m.def("gemm", &gemm, "a"_a, "b"_a, "bias"_a.none(), "activation"_a, "alpha"_a, "beta"_a, "out"_a.none(),
         "framework"_a, "stream"_a, "out = act(alpha * a @ b + beta * out + bias) (bf16; b K-major, float32 bias).");
   m.def("softmax", &softmax, "x"_a, "out"_a.none(), "framework"_a, "stream"_a,

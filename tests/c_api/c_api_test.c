@@ -76,6 +76,26 @@ static void bad_arguments(void) {
               cute_cpp_fmha_forward(7, a, b, c, c, NULL, NULL, 1, 64, 64, 1, 1, 64, 64, 0.0f, 0, -1, -1, NULL, NULL, 0,
                                     0, NULL, message, sizeof message),
               message, "[attention.dtype]");
+  expect_rule("fmha backward with dtype 7",
+              cute_cpp_fmha_backward(7, a, b, c, c, c, NULL, c, c, c, NULL, 1, 64, 64, 1, 1, 64, 0.0f, 0, 0, NULL, NULL,
+                                     0, 0, NULL, 0, NULL, message, sizeof message),
+              message, "[attention.dtype]");
+  expect_rule("fmha backward with head dim 96",
+              cute_cpp_fmha_backward(0, a, b, c, c, c, (float const*)c, c, c, c, NULL, 1, 64, 64, 1, 1, 96, 0.0f, 0, 0,
+                                     NULL, NULL, 0, 0, NULL, 0, NULL, message, sizeof message),
+              message, "[attention.backward.head-dim]");
+  expect_rule("fmha backward without the LSE",
+              cute_cpp_fmha_backward(0, a, b, c, c, c, NULL, c, c, c, NULL, 1, 64, 64, 1, 1, 64, 0.0f, 0, 0, NULL, NULL,
+                                     0, 0, NULL, 0, NULL, message, sizeof message),
+              message, "[attention.backward.pointers]");
+  {
+    /* 2 sequences of 100 queries padded to 128, 4 heads of 128: the LSE and D, then dQ in float. */
+    unsigned long long bytes = 0;
+    int const status = cute_cpp_fmha_backward_workspace_bytes(2, 100, 4, 128, 0, 0, 0, &bytes, message, sizeof message);
+    int const ok = status == 0 && bytes == 2ull * 4 * 256 * 4 + 4ull * 256 * 128 * 4;
+    printf("%s: fmha backward workspace bytes %llu\n", ok ? "ok  " : "FAIL", bytes);
+    failures += !ok;
+  }
   /* A message buffer of 0 bytes is allowed (nothing is written). */
   expect_rule("gemm error without a message buffer",
               cute_cpp_gemm_bf16(a, 64, b, 64, c, 64, 0, 64, 64, NULL, 0, NULL, NULL, NULL, 0), "[gemm.shape]",

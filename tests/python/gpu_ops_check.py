@@ -3,7 +3,8 @@
 """cute_cpp.ops on the GPU (scripts/gpu-check): every op against the torch op a user would call
 instead, on fresh random data with the output poisoned first, sizes that are not multiples of any
 tile; out= writes in place; CuPy arrays in and out; a second stream; rejected inputs leave the
-output untouched; torch.library's opcheck and torch.compile; then each op timed beside its torch
+output untouched; torch.library's opcheck and torch.compile; attention's backward against torch SDPA's
+(and a torch.compile training step of an attention block); then each op timed beside its torch
 counterpart in the same run (bench/support/torch_timing.py: alternating, L2 flushed, median of
 50) and, at a tiny size, the host time per call from Python beside torch's.
 
@@ -12,6 +13,7 @@ counterpart in the same run (bench/support/torch_timing.py: alternating, L2 flus
 import argparse
 import json
 import importlib
+import math
 import os
 import sys
 from pathlib import Path
@@ -337,6 +339,133 @@ def checks(ops):
         check("linear on JAX arrays", False, "(jax missing)")
 
 
+def sdpa_reference(q, k, v, causal, dtype=torch.float64):
+    """Attention of (B, S, H, D) tensors through torch's SDPA in `dtype` (GQA: K/V repeated to every
+    q head, so autograd sums their gradients back), causal bottom-right aligned (an explicit mask)."""
+    rep = q.shape[2] // k.shape[2]
+    sq, sk = q.shape[1], k.shape[1]
+    mask = None
+    if causal:
+        i = torch.arange(sq, device=q.device)[:, None]
+        mask = torch.arange(sk, device=q.device)[None, :] <= i + sk - sq
+    return F.scaled_dot_product_attention(q.to(dtype).transpose(1, 2),
+                                          k.to(dtype).repeat_interleave(rep, 2).transpose(1, 2),
+                                          v.to(dtype).repeat_interleave(rep, 2).transpose(1, 2),
+                                          attn_mask=mask).transpose(1, 2)
+
+
+def grads_of(fn, inputs, d_out):
+    """The gradients of sum(fn(*inputs) * d_out) with respect to inputs (fresh leaves)."""
+    leaves = [t.detach().clone().requires_grad_(True) for t in inputs]
+    fn(*leaves).backward(d_out.to(leaves[0].dtype))
+    return [t.grad for t in leaves]
+
+
+def attention_backward_checks(ops):
+    """ops.attention_backward against torch SDPA's backward in float64 (the reference), with SDPA's
+    own bf16 backward beside it: ours within max(2x SDPA's error, 1e-2 of the largest gradient),
+    per tensor; GQA, causal with seq_q < seq_k, lengths that are no tile; deterministic mode bitwise
+    equal twice; torch.library's opcheck of the autograd ops; and a causal attention block trained a
+    step under torch.compile(fullgraph=True) against the same block on SDPA."""
+    importlib.import_module("cute_cpp.torch")  # registers torch.ops.cute_cpp
+    g = torch.Generator(device="cuda").manual_seed(11)
+    bf = torch.bfloat16
+    for b, sq, sk, h, hkv, d, causal in ((2, 300, 300, 4, 4, 128, True), (2, 77, 77, 4, 4, 64, False),
+                                         (1, 190, 257, 8, 2, 64, True), (2, 257, 257, 8, 2, 128, False),
+                                         (1, 1000, 1000, 4, 1, 128, True)):
+        q = torch.randn(b, sq, h, d, device="cuda", dtype=bf, generator=g)
+        k = torch.randn(b, sk, hkv, d, device="cuda", dtype=bf, generator=g)
+        v = torch.randn(b, sk, hkv, d, device="cuda", dtype=bf, generator=g)
+        d_out = torch.randn(b, sq, h, d, device="cuda", dtype=bf, generator=g)
+        o, lse = ops.attention(q, k, v, causal=causal, return_lse=True)
+        ours = ops.attention_backward(d_out, q, k, v, o, lse, causal=causal)
+        ref = grads_of(lambda *t: sdpa_reference(*t, causal), (q, k, v), d_out)
+        sdpa = grads_of(lambda *t: sdpa_reference(*t, causal, dtype=bf), (q, k, v), d_out)
+        name = f"attention backward b{b} s{sq}/{sk} h{h}/{hkv} d{d} causal={causal}"
+        for what, got, want, theirs in zip(("dq", "dk", "dv"), ours, ref, sdpa):
+            err = (got.double() - want).abs().max().item()
+            err_sdpa = (theirs.double() - want).abs().max().item()
+            bound = max(2 * err_sdpa, 1e-2 * want.abs().max().item())
+            check(f"{name} {what}", got.shape == want.shape and math.isfinite(err) and err <= bound,
+                  f"(max err {err:.3g}, SDPA bf16 {err_sdpa:.3g}, bound {bound:.3g})")
+        again = ops.attention_backward(d_out, q, k, v, o, lse, causal=causal, deterministic=True)
+        twice = ops.attention_backward(d_out, q, k, v, o, lse, causal=causal, deterministic=True)
+        check(f"{name} deterministic twice bitwise equal", all(torch.equal(x, y) for x, y in zip(again, twice)))
+    # The autograd ops through torch.library's checks.
+    q, k, v, d_out = (torch.randn(1, 130, 4, 64, device="cuda", dtype=bf, generator=g) for _ in range(4))
+    o, lse = torch.ops.cute_cpp.attention_forward(q, k, v, True)
+    grad_args = [t.detach().clone().requires_grad_(True) for t in (q, k, v)]
+    utils = ("test_schema", "test_autograd_registration", "test_faketensor", "test_aot_dispatch_dynamic")
+    for name, op, args, tests in (
+            ("attention_forward", torch.ops.cute_cpp.attention_forward.default, (*grad_args, True), utils),
+            ("attention_backward", torch.ops.cute_cpp.attention_backward.default, (d_out, q, k, v, o, lse, True),
+             ("test_schema", "test_faketensor", "test_aot_dispatch_dynamic")),
+            ("attention", torch.ops.cute_cpp.attention.default, (*grad_args, True), utils)):
+        try:
+            torch.library.opcheck(op, args, test_utils=tests)
+            check(f"torch.library.opcheck cute_cpp::{name}", True)
+        except Exception as e:
+            check(f"torch.library.opcheck cute_cpp::{name}", False, f"({type(e).__name__}: {e})")
+    # cute_cpp::attention's own gradient (its backward recomputes the LSE).
+    ref = grads_of(lambda *t: sdpa_reference(*t, True), (q, k, v), d_out)
+    got = grads_of(lambda *t: torch.ops.cute_cpp.attention(*t, True), (q, k, v), d_out)
+    errs = [(x.double() - y).abs().max().item() / y.abs().max().item() for x, y in zip(got, ref)]
+    check("cute_cpp::attention backward (autograd)", max(errs) < 2e-2, f"(relative max errors {errs})")
+    attention_block_training(g)
+
+
+class AttentionBlock(torch.nn.Module):
+    """x -> QKV projection -> causal attention (GQA) -> output projection, attention pluggable."""
+
+    def __init__(self, dim, heads, kv_heads, head_dim, attention):
+        super().__init__()
+        self.heads, self.kv_heads, self.head_dim, self.attention = heads, kv_heads, head_dim, attention
+        self.qkv = torch.nn.Linear(dim, (heads + 2 * kv_heads) * head_dim, bias=False)
+        self.out = torch.nn.Linear(heads * head_dim, dim, bias=False)
+
+    def forward(self, x):
+        b, s, _ = x.shape
+        h, hkv, d = self.heads, self.kv_heads, self.head_dim
+        qkv = self.qkv(x)
+        q = qkv[..., :h * d].view(b, s, h, d)
+        k = qkv[..., h * d:(h + hkv) * d].view(b, s, hkv, d)
+        v = qkv[..., (h + hkv) * d:].view(b, s, hkv, d)
+        return self.out(self.attention(q, k, v).reshape(b, s, h * d))
+
+
+def attention_block_training(g):
+    """One training step of an attention block under torch.compile(fullgraph=True) with cute-cpp's
+    attention (forward and backward), its gradients against the same block on SDPA in float64, within
+    2x the error of the block on SDPA in bf16 (or 1e-2 of the largest gradient)."""
+    dim, heads, kv_heads, head_dim = 512, 8, 2, 64
+    ours_attn = lambda q, k, v: torch.ops.cute_cpp.attention_forward(q, k, v, True)[0]
+    blocks = {}
+    torch.manual_seed(5)
+    sdpa_bf16 = lambda q, k, v: sdpa_reference(q, k, v, True, torch.bfloat16)
+    for name, attn, dtype in (("ours", ours_attn, torch.bfloat16), ("sdpa bf16", sdpa_bf16, torch.bfloat16),
+                              ("reference", lambda q, k, v: sdpa_reference(q, k, v, True), torch.float64)):
+        blocks[name] = AttentionBlock(dim, heads, kv_heads, head_dim, attn).cuda().to(dtype)
+    for name in ("sdpa bf16", "ours"):
+        blocks[name].load_state_dict({k: t.to(torch.bfloat16) for k, t in blocks["reference"].state_dict().items()})
+    x = torch.randn(2, 333, dim, device="cuda", dtype=torch.bfloat16, generator=g)
+    grads = {}
+    try:
+        for name, block in blocks.items():
+            run = torch.compile(block, fullgraph=True) if name == "ours" else block
+            xi = x.detach().clone().to(next(block.parameters()).dtype).requires_grad_(True)
+            run(xi).float().square().mean().backward()
+            grads[name] = [xi.grad] + [p.grad for p in block.parameters()]
+        for i, what in enumerate(("x", "qkv.weight", "out.weight")):
+            want = grads["reference"][i]
+            err = (grads["ours"][i].double() - want).abs().max().item()
+            err_sdpa = (grads["sdpa bf16"][i].double() - want).abs().max().item()
+            bound = max(2 * err_sdpa, 1e-2 * want.abs().max().item())
+            check(f"torch.compile training step of an attention block: grad {what}", err <= bound,
+                  f"(max err {err:.3g}, SDPA bf16 {err_sdpa:.3g})")
+    except Exception as e:
+        check("torch.compile training step of an attention block", False, f"({type(e).__name__}: {e})")
+
+
 def benchmarks(ops):
     records = []
     bf = torch.bfloat16
@@ -453,6 +582,7 @@ def main():
     import cute_cpp.ops as ops
     print(f"cute_cpp from {Path(ops.__file__).parent}", flush=True)
     checks(ops)
+    attention_backward_checks(ops)
     records = benchmarks(ops) if not failures and not opts.no_bench else []
     if opts.json:
         Path(opts.json).write_text(json.dumps(records, indent=1) + "\n")

@@ -15,6 +15,7 @@ if os.environ.get("CUTE_CPP_HAS_OPS", "1") == "0":
 from cute_cpp import ops  # noqa: E402
 
 F32 = np.float32
+F16 = np.float16
 
 
 def rule_of(call):
@@ -67,6 +68,17 @@ def test_well_formed_cpu_arrays_reach_the_device_check():
     (lambda: ops.add(np.ones((4, 8), F32), np.ones((4, 8), np.float16)), "ops.dtype", "b is float16 but a is float32"),
     (lambda: ops.grouped_mm(np.ones((4, 8), F32), np.ones((2, 8, 16), F32), np.ones(2, np.int32)), "ops.dtype",
      "a is float32; this op takes bfloat16"),
+    (lambda: ops.attention_backward(*[np.ones((1, 4, 2, 64), F32)] * 5, np.ones((1, 2, 4), F32)), "ops.dtype",
+     "q is float32; this op takes bfloat16, float16"),
+    (lambda: ops.attention_backward(*[np.ones((1, 4, 2, 64), F16)] * 5, np.ones((1, 2, 4), F16)), "ops.dtype",
+     "lse is float16; the forward's LSE is float32"),
+    (lambda: ops.attention_backward(*[np.ones((1, 4, 2, 64), F16)] * 2, np.ones((1, 4, 2, 64), F16),
+                                    np.ones((1, 4, 2, 32), F16), np.ones((1, 4, 2, 64), F16), np.ones((1, 2, 4), F32)),
+     "ops.shape", "the backward takes one head_dim for q, k and v"),
+    (lambda: ops.attention_backward(*[np.ones((1, 4, 2, 64), F16)] * 5, np.ones((1, 4, 2), F32)), "ops.shape",
+     "lse has shape (1, 4, 2); expected (1, 2, 4)"),
+    (lambda: ops.attention_backward(*[np.ones((1, 4, 2, 64), F16)] * 5, np.ones((1, 2, 4), F32)), "ops.device",
+     "is not on a CUDA device"),
 ])
 def test_bad_calls_name_their_rule(call, rule, text):
     got_rule, got_text = rule_of(call)

@@ -81,6 +81,19 @@ CTM_DEVICE void st_shared_v4_b32(std::uint32_t addr, uint4 v) {
   asm volatile("st.shared.v4.b32 [%0], {%1, %2, %3, %4};\n" ::"r"(addr), "r"(v.x), "r"(v.y), "r"(v.z), "r"(v.w) : "memory");
 }
 
+/// ld.shared.v2.f32: two floats at an 8-byte aligned shared::cta address (cvta_to_shared_u32).
+/// Volatile, so it stays after the barrier wait that makes the data visible.
+CTM_DEVICE float2 ld_shared_v2_f32(std::uint32_t addr) {
+  float2 d;
+  asm volatile("ld.shared.v2.f32 {%0, %1}, [%2];\n" : "=f"(d.x), "=f"(d.y) : "r"(addr) : "memory");
+  return d;
+}
+/// st.shared.b32 [addr], v: 4 bytes at a shared::cta address (cvta_to_shared_u32), where the compiler
+/// cannot tell that a pointer is shared and would store through a 64-bit generic address.
+CTM_DEVICE void st_shared_b32(std::uint32_t addr, std::uint32_t v) {
+  asm volatile("st.shared.b32 [%0], %1;\n" ::"r"(addr), "r"(v) : "memory");
+}
+
 // ---- waiting ----
 
 /// nanosleep.u32 t: suspends the thread for about t nanoseconds (0..1,000,000), a back-off in
