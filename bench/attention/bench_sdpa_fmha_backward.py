@@ -11,7 +11,9 @@ one process, and checks both against an fp32 reference on a slice of the same fr
 Records: kernel fmha_backward_sm90, shapes "attention backward ..." (the backward alone: ours is the
 memset of the workspace's dQ, the preprocess, the main kernel and the postprocess; cuDNN's is
 torch.autograd.grad of its output, as a training step calls it) and "attention forward+backward ..."
-(both passes, ours the forward with its LSE then the backward).
+(both passes, ours the forward with its LSE then the backward); the same two against
+FlashAttention-4's autograd (GQA native) as records of their own where scripts/fa4-install put it
+on this machine (bench/support/fa4.py; --fa4 off skips it).
 
 Method (bench/support/torch_timing.py): per round, L2 flushed, a spin queued ahead, ours and cuDNN
 alternately; the median of 50 rounds after 10 warm-up rounds. FLOPs of the backward: 10 B H Sq Sk D
@@ -28,6 +30,7 @@ import torch.nn.functional as F
 from torch.nn.attention import SDPBackend, sdpa_kernel
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench/support"))
+import fa4  # noqa: E402
 from torch_timing import time_pair  # noqa: E402
 
 P, I, L, Fl = ctypes.c_void_p, ctypes.c_int, ctypes.c_longlong, ctypes.c_float
@@ -95,6 +98,33 @@ def cudnn_forward(q, k, v, causal):
                                               is_causal=causal).transpose(1, 2)
 
 
+def against_fa4(flash, shape, q, k, v, d_out, causal, flops_fwd, ours_backward, ours_both, records):
+    """FlashAttention-4's backward and forward+backward beside ours on one case: timed alternately,
+    records of their own; a case FA4 refuses is said, not fatal."""
+    qf, kf, vf = (t.detach().clone().requires_grad_(True) for t in (q, k, v))
+    try:
+        out = flash(qf, kf, vf, causal)
+        torch.autograd.grad(out, (qf, kf, vf), d_out, retain_graph=True)
+    except Exception as e:  # noqa: BLE001 -- FA4's refusal of a case on this GPU
+        print(f"backward {shape:28s} FlashAttention-4 refused: {type(e).__name__}: {str(e)[:120]}", flush=True)
+        return
+
+    def theirs_both():
+        torch.autograd.grad(flash(qf, kf, vf, causal), (qf, kf, vf), d_out)
+
+    for what, flops, mine, theirs in (
+            ("backward", 2.5 * flops_fwd, ours_backward,
+             lambda: torch.autograd.grad(out, (qf, kf, vf), d_out, retain_graph=True)),
+            ("forward+backward", 3.5 * flops_fwd, ours_both, theirs_both)):
+        t_ours, t_ref = time_pair(mine, theirs)
+        ours, ref_tf = flops / t_ours / 1e9, flops / t_ref / 1e9
+        print(f"{what:16s} {shape:28s}  ours {ours:6.1f}  FA4 {ref_tf:6.1f} TFLOP/s  ratio {ours / ref_tf:.3f}",
+              flush=True)
+        records.append(dict(kernel="fmha_backward_sm90", shape=f"attention {what} {shape}", dtype="bf16", ours=ours,
+                            reference=f"{flash.name} (autograd)", reference_value=ref_tf, unit="TFLOP/s",
+                            ratio=ours / ref_tf, microseconds=t_ours * 1e3))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--build", required=True)
@@ -102,8 +132,12 @@ def main():
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--lib", help="another build of libcute_cpp_fmha.so (default: the build's)")
     ap.add_argument("--only", help="run the configurations whose name contains this")
+    ap.add_argument("--fa4", choices=("auto", "off"), default="auto",
+                    help="time FlashAttention-4 too where scripts/fa4-install put it (auto), or not")
     opts = ap.parse_args()
     fmha = FmhaBackward(opts.lib or Path(opts.build) / "kernels/libcute_cpp_fmha.so")
+    flash, why = fa4.load() if opts.fa4 == "auto" else (None, "--fa4 off")
+    print(f"FlashAttention-4: {flash.name if flash else 'absent, ' + why}", flush=True)
     torch.manual_seed(int.from_bytes(__import__("os").urandom(4), "little"))
     dt = torch.bfloat16
     configs = [  # (B, H, Hkv, S, D, causal)
@@ -175,6 +209,9 @@ def main():
                             ours=ours, reference=reference_name.replace("backward", "forward + backward"),
                             reference_value=ref_tf, unit="TFLOP/s", ratio=ours / ref_tf,
                             microseconds=t_ours * 1e3))
+        if flash:
+            against_fa4(flash, shape, q, k, v, d_out, causal, flops_fwd,
+                        lambda: fmha.backward(d_out, q, k, v, o, lse, dq, dk, dv, causal), ours_both, records)
     if opts.json:
         Path(opts.json).write_text(json.dumps(records, indent=1) + "\n")
     return 0 if ok else 1
