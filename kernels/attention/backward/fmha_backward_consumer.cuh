@@ -15,9 +15,7 @@
 #include <cute_cpp/arch/math.hpp>
 #include <cute_cpp/pipeline/pipeline_state.hpp>
 
-#include <ctm/common/config.hpp>  // cvta_to_shared_u32
-#include <ctm/common/ld_st.hpp>   // st_shared_b32, ld_acquire / st_release, nanosleep
-#include <ctm/common/red.hpp>     // red_global_v2_f32_add
+#include <cute_cpp/arch/memory.hpp>  // shared_address, load_shared_f32x2, store_shared_u32, reduce_add_f32x2, ...
 
 #include <cstdint>
 
@@ -61,13 +59,13 @@ struct FmhaBackwardConsumer {
     // Values j and j + 1 (j even) are columns c and c + 1 of one row: their rows' floats are one
     // 8-byte shared load. NOTE: shared-state loads: through the arrays' pointers the compiler
     // loaded with generic addresses (LD.E).
-    std::uint32_t const lse = ctm::cvta_to_shared_u32(smem.lse[q_state.index()]);
-    std::uint32_t const delta = ctm::cvta_to_shared_u32(smem.delta[do_state.index()]);
+    std::uint32_t const lse = arch::shared_address(smem.lse[q_state.index()]);
+    std::uint32_t const delta = arch::shared_address(smem.delta[do_state.index()]);
     std::int32_t const key0 = t.n_block * BN + 64 * wg, query0 = m * BM, shift = t.seq_k - t.seq_q;
     MmaS::template wait_group<1>(s);
 #pragma unroll
     for (int j = 0; j < BM / 2; j += 2) {
-      float2 const l = ctm::ld_shared_v2_f32(lse + 4u * std::uint32_t(slice.col(j)));
+      float2 const l = arch::load_shared_f32x2(lse + 4u * std::uint32_t(slice.col(j)));
       std::int32_t const key = key0 + slice.row(0, j), query = query0 + slice.col(j);
       auto const visible = [&](std::int32_t q) {
         return key < t.seq_k && q < t.seq_q && (!p.causal || key <= q + shift);
@@ -78,7 +76,7 @@ struct FmhaBackwardConsumer {
     MmaS::template wait_group<0>(dp);
 #pragma unroll
     for (int j = 0; j < BM / 2; j += 2) {
-      float2 const d = ctm::ld_shared_v2_f32(delta + 4u * std::uint32_t(slice.col(j)));
+      float2 const d = arch::load_shared_f32x2(delta + 4u * std::uint32_t(slice.col(j)));
       dp(j, 0) = s(j, 0) * (dp(j, 0) - d.x);
       dp(j + 1, 0) = s(j + 1, 0) * (dp(j + 1, 0) - d.y);
     }
@@ -89,11 +87,11 @@ struct FmhaBackwardConsumer {
     auto const slice = MmaS::get_slice(thread);
     // NOTE: a shared-state store: through the tile's pointer the compiler stored with 64-bit
     // generic addresses (ST.E), not knowing the pointer is shared.
-    std::uint32_t const tile = ctm::cvta_to_shared_u32(smem.ds.tile(buf));
+    std::uint32_t const tile = arch::shared_address(smem.ds.tile(buf));
 #pragma unroll
     for (int w = 0; w < BM / 4; ++w) {
       int const r = 64 * wg + slice.row(0, 2 * w), c = slice.col(2 * w);
-      ctm::st_shared_b32(tile + std::uint32_t(Plan::ds_offset(r, c)) * sizeof(T), dsa.storage[w]);
+      arch::store_shared_u32(tile + std::uint32_t(Plan::ds_offset(r, c)) * sizeof(T), dsa.storage[w]);
     }
     arch::fence_view_async_shared();
   }
@@ -122,11 +120,11 @@ struct FmhaBackwardConsumer {
     auto const add = [&] {
 #pragma unroll
       for (int j = 0; j < 32; j += 2)
-        ctm::red_global_v2_f32_add(out + std::int64_t(slice.row(0, j)) * D + slice.col(j), dq(j, 0), dq(j + 1, 0));
+        arch::reduce_add_f32x2(out + std::int64_t(slice.row(0, j)) * D + slice.col(j), dq(j, 0), dq(j + 1, 0));
     };
     if (!p.deterministic) return add();
     if (threadIdx.x == 128) {
-      while (ctm::ld_acquire_gpu_global_b32(sem) != std::uint32_t(t.n_block)) ctm::nanosleep_u32(32);
+      while (arch::load_acquire_gpu(sem) != std::uint32_t(t.n_block)) arch::sleep_ns(32);
     }
     Plan::ConsumersBarrier::sync(0);
     for (int turn = 0; turn < Plan::consumer_warpgroups; ++turn) {
@@ -134,7 +132,7 @@ struct FmhaBackwardConsumer {
       __threadfence();
       Plan::ConsumersBarrier::sync(0);
     }
-    if (threadIdx.x == 128) ctm::st_release_gpu_global_b32(sem, std::uint32_t(t.n_block + 1));
+    if (threadIdx.x == 128) arch::store_release_gpu(sem, std::uint32_t(t.n_block + 1));
   }
 
   /// One query block of one q head (see the file comment); `buf` alternates the dSᵀ buffers.
