@@ -82,7 +82,8 @@ __device__ __forceinline__ void load_long_round(T const* row, std::int64_t v0, s
 /// Short: the short operand's rows rounded up to 1, 2, 4 or 8 (the accumulators a thread holds).
 /// ShortK: the short operand is K-major (its row's 8 elements one 16-byte load); else element
 /// (s, k) sits at k * ld_short + s and is loaded alone (skinny_scattered_loads bounds where).
-template <int Short, bool ShortK, class T, class TC>
+/// ShortShared: a K-major short operand in this CTA's shared memory (simt_gemv_norm.cuh's normed rows).
+template <int Short, bool ShortK, bool ShortShared = false, class T, class TC>
 __device__ __forceinline__ void accumulate_row(Problem<T, TC> const& p, T const* long_row, std::int64_t first,
                                                int slice, bool preloaded, uint4 (&x)[round_vectors<Short>],
                                                float (&acc)[Short]) {
@@ -101,7 +102,9 @@ __device__ __forceinline__ void accumulate_row(Problem<T, TC> const& p, T const*
 #pragma unroll
       for (int s = 0; s < Short; ++s) {
         if (s >= p.short_rows) continue;
-        if constexpr (ShortK) {
+        if constexpr (ShortShared) {
+          y[u][s] = reinterpret_cast<uint4 const*>(p.short_op + s * p.ld_short)[v];
+        } else if constexpr (ShortK) {
           y[u][s] = __ldg(reinterpret_cast<uint4 const*>(p.short_op + s * p.ld_short) + v);
         } else {
 #pragma unroll

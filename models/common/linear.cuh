@@ -4,6 +4,7 @@
 // models/common/linear.cuh: an nn.Linear without bias on kernels/gemm, as the model programs run it.
 #include <cute_cpp/kernels/gemm/gemm.hpp>   // GemmArguments
 #include <cute_cpp/kernels/gemm/plans.hpp>  // plans::Bf16TN, run_gemm_bf16_tn, gemm_bf16_tn_workspace_bytes
+#include <cute_cpp/kernels/gemm/simt_gemv_norm.cuh>  // RmsNormedRows, run_gemm_normed
 
 #include <cuda_bf16.h>
 
@@ -58,6 +59,34 @@ inline void gated_linear_tn(__nv_bfloat16 const* in, __nv_bfloat16 const* gate_u
                             std::int64_t f, std::int64_t k, GrowingWorkspace& workspace, cudaStream_t stream,
                             kernels::IndependentOperand weights = kernels::IndependentOperand::None) {
   detail::linear_gemm<kernels::plans::Bf16TNSwiGLU>(in, gate_up, out, m, 2 * f, k, f, workspace, stream, weights);
+}
+
+/// linear_tn of rmsnorm(rows.x + rows.residual) in one launch (kernels/gemm/simt_gemv_norm.cuh), for
+/// at most 8 rows whose normed copy fits the kernel (normed_gemv_takes); rows.residual_out gets the
+/// sum. `weights` as linear_tn's.
+inline void normed_linear_tn(kernels::RmsNormedRows<__nv_bfloat16> const& rows, __nv_bfloat16 const* weight,
+                             __nv_bfloat16* out, std::int64_t m, std::int64_t n, std::int64_t k, cudaStream_t stream,
+                             kernels::IndependentOperand weights = kernels::IndependentOperand::None) {
+  kernels::GemmArguments<kernels::plans::Bf16TN> a;
+  a.b = weight, a.ldb = k, a.c = out, a.ldc = n, a.m = m, a.n = n, a.k = k, a.independent = weights;
+  kernels::run_gemm_normed<kernels::plans::Bf16TN>(a, rows, stream);
+}
+
+/// gated_linear_tn of rmsnorm(rows.x + rows.residual) in one launch, as normed_linear_tn.
+inline void normed_gated_linear_tn(kernels::RmsNormedRows<__nv_bfloat16> const& rows, __nv_bfloat16 const* gate_up,
+                                   __nv_bfloat16* out, std::int64_t m, std::int64_t f, std::int64_t k,
+                                   cudaStream_t stream,
+                                   kernels::IndependentOperand weights = kernels::IndependentOperand::None) {
+  kernels::GemmArguments<kernels::plans::Bf16TNSwiGLU> a;
+  a.b = gate_up, a.ldb = k, a.c = out, a.ldc = f, a.m = m, a.n = 2 * f, a.k = k, a.independent = weights;
+  kernels::run_gemm_normed<kernels::plans::Bf16TNSwiGLU>(a, rows, stream);
+}
+
+/// Whether normed_linear_tn takes m rows of width k (kernels::normed_gemv_takes).
+inline bool normed_linear_takes(std::int64_t m, std::int64_t k) {
+  kernels::GemmArguments<kernels::plans::Bf16TN> a;
+  a.m = m, a.k = k;
+  return kernels::normed_gemv_takes<kernels::plans::Bf16TN>(a);
 }
 
 }  // namespace cute_cpp::models

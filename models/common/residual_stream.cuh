@@ -5,7 +5,8 @@
 // the Qwen3-TTS talker and code predictor).
 #include <cute_cpp/host/buffer.hpp>           // DeviceBuffer
 #include <cute_cpp/host/error.hpp>            // cuda_check
-#include <cute_cpp/kernels/rows/rmsnorm.cuh>  // rmsnorm
+#include <cute_cpp/kernels/gemm/simt_gemv_norm.cuh>  // RmsNormedRows
+#include <cute_cpp/kernels/rows/rmsnorm.cuh>         // rmsnorm
 
 #include <cuda_bf16.h>
 #include <cuda_runtime_api.h>
@@ -41,6 +42,18 @@ struct ResidualStream {
                                  std::size_t(hidden), eps, stream);
     }
     current = 1 - current;
+  }
+
+  /// add_norm's step for a kernel that norms the rows itself (kernels/gemm/simt_gemv_norm.cuh):
+  /// delta, the stream's current value (none on the first step) and its next buffer, as that kernel
+  /// takes them; the stream moves on as add_norm's would.
+  kernels::RmsNormedRows<__nv_bfloat16> normed_rows(__nv_bfloat16 const* delta, __nv_bfloat16 const* weight,
+                                                    float eps) {
+    kernels::RmsNormedRows<__nv_bfloat16> const rows{delta, first ? nullptr : buffer[current].data(), weight,
+                                                     buffer[1 - current].data(), eps};
+    first = false;
+    current = 1 - current;
+    return rows;
   }
 };
 

@@ -179,9 +179,12 @@ def compare_with_transformers(opts, binary, work, records):
     # weight loads, which need it), for what PDL buys; and at batch 1 without the early weight loads
     # alone (--no-prefetch: the wgmma GEMMs' first weight stages and the GEMV's first round of weight
     # loads before the wait), for what they buy where a step streams every weight once.
+    # And the RMSNorms folded into the projections after them (--no-fused-norm: each its own kernel).
     for flag, batches, what, reference in (("--no-pdl", BATCHES, "with PDL", "the same graph without PDL"),
                                            ("--no-prefetch", (1,), "with early weight loads",
-                                            "the same graph without early weight loads")):
+                                            "the same graph without early weight loads"),
+                                           ("--no-fused-norm", (1,), "with norms fused",
+                                            "the same graph with each RMSNorm its own kernel")):
         plain_json = work / f"ours{flag}.json"
         p = subprocess.run([str(binary), "bench", "--model", str(folder), "--prefill-len", "64", "--ttft-len", "64",
                             "--context", str(CONTEXT), "--steps", str(STEPS), "--batches", ",".join(map(str, batches)),

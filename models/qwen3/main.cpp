@@ -51,12 +51,14 @@ constexpr const char* kUsage =
     "       cute-cpp-qwen3 logits --model DIR --ids \"1,2,3;4,5\" --out FILE [--max-seq N] [--routing-stats]\n"
     "       cute-cpp-qwen3 bench --model DIR [--prefill-len 2048] [--ttft-len 512] [--batches 1,32]\n"
     "                      [--context 512] [--steps 64] [--json FILE] [--eager] [--no-pdl | --no-prefetch]\n"
+    "                      [--no-fused-norm]\n"
     "                      [--profile] [--random-weights SEED]\n"
     "--eager: decode steps launch every kernel instead of replaying a CUDA graph\n"
     "--no-pdl: the decode graphs' kernels do not launch while the one before runs (programmatic\n"
     "          dependent launch, on by default)\n"
     "--no-prefetch: the GEMMs do not load their first weight tiles (the GEMV: its first round of weight\n"
     "          loads) before waiting for the kernel before\n"
+    "--no-fused-norm: decode steps run each RMSNorm as its own kernel, not inside the projection after it\n"
     "--profile: after each batch size's decode figure, the time of each phase of a step\n"
     "--routing-stats: Qwen3-MoE: per pass and layer, the choices each expert received (to stderr;\n"
     "          decode steps then run eagerly)\n"
@@ -66,7 +68,8 @@ constexpr const char* kUsage =
 using Args = CliArgs;
 
 Args parse_args(int argc, char** argv) {
-  static const char* const flags[] = {"ignore-eos", "eager", "no-pdl", "no-prefetch", "profile", "routing-stats"};
+  static const char* const flags[] = {"ignore-eos", "eager", "no-pdl", "no-prefetch", "no-fused-norm", "profile",
+                                      "routing-stats"};
   return parse_cli(argc, argv, flags, kRuleUsage, kUsage);
 }
 
@@ -208,6 +211,7 @@ int run_bench(const Args& a) {
   o.cuda_graphs = !a.has("eager");
   o.programmatic_launch = !a.has("no-pdl");
   o.prefetch_weights = !a.has("no-prefetch");
+  o.fuse_norms = !a.has("no-fused-norm");
   o.max_batch = max_batch;
   o.max_seq = std::max(prefill_len, context + steps + 1);
   o.max_prefill_tokens = std::max({prefill_len, ttft_len, context * max_batch});

@@ -37,6 +37,9 @@ struct Qwen3Options {
   /// With programmatic_launch: each GEMM loads its first stages' weight tiles before it waits
   /// for the kernel before it (gemm IndependentOperand).
   bool prefetch_weights = true;
+  /// Passes of at most 8 tokens (decode steps) fold each RMSNorm before the QKV and gate-up
+  /// projections into the projection's kernel (kernels/gemm/simt_gemv_norm.cuh): a launch less each.
+  bool fuse_norms = true;
   /// Qwen3-MoE: after each pass, per layer, how many of its tokens' choices each expert received,
   /// printed to stderr (load imbalance shows); the decode steps run eagerly (a graph holds no
   /// host read). A debugging aid: each sparse layer waits for the device.

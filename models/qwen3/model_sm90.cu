@@ -553,11 +553,19 @@ void Model::forward(Batch const& batch, LogitsRows rows) {
     rope.cache.page_size = options_.page_size;
     rope.cache.num_pages = options_.num_pages + 1;  // and the scratch page of padded rows
   }
+  // A decode step's few rows: each RMSNorm inside the projection after it (one launch less each).
+  bool const fuse_norms = options_.fuse_norms && normed_linear_takes(t, hidden_);
   for (std::size_t l = 0; l < weights_.layers.size(); ++l) {
     LayerWeights const& w = weights_.layers[l];
-    add_norm(w.input_norm.data());
-    linear(normed_.data(), w.qkv.data(), qkv_.data(), t, qkv_width_, hidden_);
-    mark("qkv gemm");
+    if (fuse_norms) {
+      normed_linear_tn(residual_.normed_rows(delta_.data(), w.input_norm.data(), eps), w.qkv.data(), qkv_.data(), t,
+                       qkv_width_, hidden_, stream_, early_weights());
+      mark("add + rmsnorm + qkv gemm");
+    } else {
+      add_norm(w.input_norm.data());
+      linear(normed_.data(), w.qkv.data(), qkv_.data(), t, qkv_width_, hidden_);
+      mark("qkv gemm");
+    }
     if (batch.decode) {
       rope.cache.k = k_cache_.data() + std::int64_t(l) * layer_cache_elems_;
       rope.cache.v = v_cache_.data() + std::int64_t(l) * layer_cache_elems_;
@@ -567,8 +575,16 @@ void Model::forward(Batch const& batch, LogitsRows rows) {
     attention(batch, int(l));
     linear(attn_.data(), w.o.data(), delta_.data(), t, hidden_, std::int64_t(heads_) * head_dim_);
     mark("o gemm");
-    add_norm(w.post_norm.data());
-    mlp(w, t);
+    if (fuse_norms && !w.sparse()) {
+      normed_gated_linear_tn(residual_.normed_rows(delta_.data(), w.post_norm.data(), eps), w.gate_up.data(),
+                             ffn_hidden_.data(), t, ffn_, hidden_, stream_, early_weights());
+      mark("add + rmsnorm + gate-up gemm + swiglu");
+      linear(ffn_hidden_.data(), w.down.data(), delta_.data(), t, hidden_, ffn_);
+      mark("down gemm");
+    } else {
+      add_norm(w.post_norm.data());
+      mlp(w, t);
+    }
   }
   add_norm(weights_.final_norm.data());
   bf16 const* head_in = normed_.data();

@@ -1,0 +1,205 @@
+// SPDX-License-Identifier: Apache-2.0
+// SPDX-FileCopyrightText: 2026 cute-cpp authors
+#pragma once
+// The skinny kernels (simt_gemv.cuh) with the RMSNorm that precedes a pre-norm decoder's linear
+// layers folded in front: C = rmsnorm(x + residual) W^T, or its gated form act(gate) * up, for a
+// decode step's at most 8 rows, in one launch where a step ran the add + RMSNorm kernel and then the
+// GEMV. Each CTA normalises the rows into its shared memory (the rows are a few KB; every CTA reads
+// them from L2 and does the same sums, in the same order, so every CTA holds the same bits) and
+// streams its weight rows against them; the first CTA also writes x + residual, the residual stream's
+// next value. The weights' first round loads before the wait for the grid before, as the skinny
+// kernels' does. Numerics as kernels/rows/rmsnorm.cuh's: x + residual rounded to T, the mean of its
+// squares in f32, rstd = rsqrt(mean + eps), T(x' w rstd) as the product's A.
+#include <cute_cpp/kernels/gemm/simt_gemv.cuh>
+
+#include <cute_cpp/host/arguments.hpp>  // check_device_pointers, check_stream
+
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+
+#include <cstdint>
+#include <string>
+
+namespace cute_cpp::kernels {
+
+/// A normed skinny GEMM's A: rows of x, plus residual where given, normalised by RMSNorm with gain
+/// `weight` (K); x + residual (as T) goes to residual_out where given. All (M, K) row-major, K a row.
+template <class T>
+struct RmsNormedRows {
+  T const* x = nullptr;
+  T const* residual = nullptr;
+  T const* weight = nullptr;
+  T* residual_out = nullptr;
+  float eps = 1e-6f;
+};
+
+/// The most shared memory the normed rows may take (M x K x 2 bytes): 8 rows of K = 6144.
+inline constexpr std::size_t normed_rows_smem_limit = std::size_t(96) << 10;
+
+namespace gemv {
+/// T's 8 values of a 16-byte vector from 8 floats, rounded to nearest.
+template <class T>
+__device__ __forceinline__ uint4 narrow(float const (&f)[vector]) {
+  uint4 raw;
+  auto* pairs = reinterpret_cast<unsigned*>(&raw);
+#pragma unroll
+  for (int i = 0; i < 4; ++i) {
+    if constexpr (std::is_same_v<T, __nv_bfloat16>) {
+      __nv_bfloat162 const h = __floats2bfloat162_rn(f[2 * i], f[2 * i + 1]);
+      pairs[i] = *reinterpret_cast<unsigned const*>(&h);
+    } else {
+      __half2 const h = __floats2half2_rn(f[2 * i], f[2 * i + 1]);
+      pairs[i] = *reinterpret_cast<unsigned const*>(&h);
+    }
+  }
+  return raw;
+}
+
+/// The CTA's f32 sum of `v` (every thread's), the same in every thread; `scratch` holds a float a warp.
+__device__ __forceinline__ float block_sum(float v, float (&scratch)[warps]) {
+#pragma unroll
+  for (int offset = 16; offset > 0; offset /= 2) v += __shfl_xor_sync(0xffffffffu, v, offset);
+  __syncthreads();  // the scratch of a row before is read
+  if (threadIdx.x % 32 == 0) scratch[threadIdx.x / 32] = v;
+  __syncthreads();
+  float total = 0.0f;
+#pragma unroll
+  for (int w = 0; w < warps; ++w) total += scratch[w];
+  return total;
+}
+
+/// Rows [0, rows) of n's normed A into `a` (rows x k of T, shared memory); x + residual also to
+/// residual_out where `write_residual`. A thread's vectors are its own in both passes.
+template <class T>
+__device__ __forceinline__ void normed_rows(RmsNormedRows<T> const& n, int rows, std::int64_t k, T* a,
+                                            bool write_residual) {
+  __shared__ float scratch[warps];
+  std::int64_t const vectors = k / vector;
+  for (int s = 0; s < rows; ++s) {
+    T const* const x = n.x + std::int64_t(s) * k;
+    T const* const r = n.residual == nullptr ? nullptr : n.residual + std::int64_t(s) * k;
+    uint4* const row = reinterpret_cast<uint4*>(a + std::int64_t(s) * k);
+    float squares = 0.0f;
+    for (std::int64_t v = threadIdx.x; v < vectors; v += threads) {
+      float f[vector];
+      widen<T>(__ldg(reinterpret_cast<uint4 const*>(x) + v), f);
+      if (r != nullptr) {
+        float g[vector];
+        widen<T>(__ldg(reinterpret_cast<uint4 const*>(r) + v), g);
+#pragma unroll
+        for (int e = 0; e < vector; ++e) f[e] += g[e];
+      }
+      uint4 const sum = narrow<T>(f);  // x + residual as T: the stream's value, and the norm's input
+      if (write_residual) reinterpret_cast<uint4*>(n.residual_out + std::int64_t(s) * k)[v] = sum;
+      row[v] = sum;
+      widen<T>(sum, f);
+#pragma unroll
+      for (int e = 0; e < vector; ++e) squares = fmaf(f[e], f[e], squares);
+    }
+    float const rstd = rsqrtf(__fdividef(block_sum(squares, scratch), float(k)) + n.eps);
+    for (std::int64_t v = threadIdx.x; v < vectors; v += threads) {
+      float f[vector], w[vector];
+      widen<T>(row[v], f);
+      widen<T>(__ldg(reinterpret_cast<uint4 const*>(n.weight) + v), w);
+#pragma unroll
+      for (int e = 0; e < vector; ++e) f[e] = f[e] * w[e] * rstd;
+      row[v] = narrow<T>(f);
+    }
+  }
+  __syncthreads();
+}
+}  // namespace gemv
+
+/// C = epilogue(rmsnorm(x + residual) W^T): the skinny product of simt_gemv_kernel (Epilogue
+/// epilogue::Identity: one long row an output) or of simt_gemv_gated_kernel (epilogue::Gated: the
+/// gate and up rows of an output), against the CTA's normed rows in shared memory.
+template <class T, class TC, int Short, class Epilogue>
+__global__ void __launch_bounds__(gemv::threads) simt_gemv_normed_kernel(gemv::Problem<T, TC> p,
+                                                                         RmsNormedRows<T> const norm,
+                                                                         Epilogue const op) {
+  using namespace gemv;
+  constexpr bool gated = epilogue::is_gated_v<Epilogue>;
+  arch::griddepcontrol_launch_dependents();
+  WarpPlace const at(p.warps_per_row);
+  T const* const first_row = p.long_op + (gated ? epilogue::gated_gate_row(at.row) : at.row) * p.ld_long;
+  bool const early = p.long_independent && at.row < p.rows;
+  uint4 x[round_vectors<Short>];
+  if (early) load_long_round(first_row, at.first, std::int64_t(p.warps_per_row) * 32, p.k / vector, x);
+  arch::griddepcontrol_wait();  // x and the residual are the grid before's
+  extern __shared__ uint4 normed_smem[];
+  T* const a = reinterpret_cast<T*>(normed_smem);
+  normed_rows(norm, p.short_rows, p.k, a, blockIdx.x == 0 && norm.residual_out != nullptr);
+  p.short_op = a, p.ld_short = p.k;
+  float first[Short] = {}, second[Short] = {};
+  if (at.row < p.rows) {
+    accumulate_row<Short, true, true>(p, first_row, at.first, at.slice, early, x, first);
+    if constexpr (gated)
+      accumulate_row<Short, true, true>(p, p.long_op + epilogue::gated_up_row(at.row) * p.ld_long, at.first, at.slice,
+                                        false, x, second);
+  }
+  __shared__ float first_partial[warps][Short], second_partial[warps][Short];
+  warp_sums(first, first_partial);
+  if constexpr (gated) warp_sums(second, second_partial);
+  __syncthreads();
+  int2 const o = output_of(p, at.rows_per_cta);
+  std::int64_t const out = std::int64_t(blockIdx.x) * at.rows_per_cta + o.x;
+  if (o.x >= at.rows_per_cta || out >= p.rows) return;
+  float const sum = row_sum(first_partial, o.x, o.y, p.warps_per_row);
+  if constexpr (gated) {
+    p.c[out * p.c_long_stride + o.y * p.c_short_stride] =
+        TC(op(sum, row_sum(second_partial, o.x, o.y, p.warps_per_row)));
+  } else {
+    p.c[out * p.c_long_stride + o.y * p.c_short_stride] = TC(sum);
+  }
+}
+
+/// Whether run_gemm_normed takes Plan's problem: a plain (Identity) or gated epilogue, 16-bit
+/// operands, A and B K-major, C row-major and of the operands' type, whole tiles, at most
+/// SimtGemmTile::skinny_rows rows, and the normed rows within normed_rows_smem_limit.
+template <class Plan, class Arguments>
+constexpr bool normed_gemv_takes(Arguments const& args) {
+  using Op = typename Plan::EpilogueOp;
+  if constexpr ((!std::is_same_v<Op, epilogue::Identity> && !epilogue::is_gated_v<Op>) || Plan::block_scaled ||
+                Plan::quantized_output || sizeof(typename Plan::TA) != 2 ||
+                !std::is_same_v<typename Plan::TA, typename Plan::TB> ||
+                Plan::major_a != OperandMajorMode::K || Plan::major_b != OperandMajorMode::K ||
+                Plan::layout_c != LayoutEnum::RowMajor) {
+    return false;
+  } else {
+    return args.m >= 1 && args.m <= SimtGemmTile::skinny_rows && args.k >= 8 && args.k % 8 == 0 &&
+           std::size_t(args.m * args.k) * sizeof(typename Plan::TA) <= normed_rows_smem_limit &&
+           (args.decomposition == Decomposition::Heuristic || args.decomposition == Decomposition::DataParallel) &&
+           args.k_splits == 0;
+  }
+}
+
+/// C (M, N) = epilogue(rmsnorm(norm.x + norm.residual) W^T) with W = args.b (N, K), K-major, in one
+/// launch (see the file comment); args.a is not read (the normed rows are A). Rule gemm.normed: the
+/// problem is one normed_gemv_takes accepts, B, C, x and the gain are device pointers, 16-byte
+/// aligned with row strides of 8 elements, the residual and its output given or null.
+template <class Plan>
+void run_gemm_normed(GemmArguments<Plan> const& args, RmsNormedRows<typename Plan::TA> const& norm,
+                     cudaStream_t stream) {
+  using T = typename Plan::TA;
+  using TC = typename Plan::TC;
+  if (!normed_gemv_takes<Plan>(args) || args.b == nullptr || args.c == nullptr || norm.x == nullptr ||
+      norm.weight == nullptr || args.ldb < args.k || args.ldb % 8 != 0 || args.n < 1 ||
+      args.ldc < (Plan::gated ? args.n / 2 : args.n) || (Plan::gated && args.n % 16 != 0))
+    host::argument_error("gemm.normed", "a normed skinny GEMM takes at most 8 rows of a K-major 16-bit A whose "
+                                        "rows fit " + std::to_string(normed_rows_smem_limit >> 10) +
+                                        " KB, a K-major B, whole tiles, and B, C, x and the gain given (got M=" +
+                                        std::to_string(args.m) + ", N=" + std::to_string(args.n) + ", K=" +
+                                        std::to_string(args.k) + ")");
+  host::PointerArgument const pointers[] = {{"B", args.b}, {"C", args.c}, {"x", norm.x}, {"gain", norm.weight}};
+  host::check_device_pointers("gemm.normed", pointers, stream);
+  host::check_stream("gemm.normed", stream);
+  auto p = gemv_problem<Plan>(args, SkinnyShort::a, Plan::gated ? args.n / 2 : args.n);
+  host::LaunchConfig config = gemv_launch_config(p, stream);
+  config.smem_bytes = std::size_t(args.m * args.k) * sizeof(T);
+  with_short_rows(p.short_rows, [&]<int Short>() {
+    host::launch(&simt_gemv_normed_kernel<T, TC, Short, typename Plan::EpilogueOp>, "gemm_simt_gemv_normed", config,
+                 p, norm, args.epilogue_op);
+  });
+}
+
+}  // namespace cute_cpp::kernels
