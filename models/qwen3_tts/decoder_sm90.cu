@@ -21,7 +21,7 @@
 #include <string>
 
 #include "models/common/error.hpp"
-#include "models/common/linear.cuh"  // linear_tn, gated_linear_tn
+#include "models/common/linear.cuh"  // linear_tn, gated_linear_tn, normed_linear_tn, normed_gated_linear_tn
 #include "models/common/rope.hpp"
 #include "models/qwen3/layer_kernels.cuh"
 
@@ -132,10 +132,18 @@ void Decoder::layers(Mode mode, int t, std::int32_t const* positions, std::int32
     rope.cache.page_size = page_size_;
     rope.cache.num_pages = pages_;
   }
+  // A step's few rows: each RMSNorm inside the projection after it (kernels/gemm/simt_gemv_norm.cuh).
+  bool const fuse_norms = normed_linear_takes(t, hidden_);
+  float const eps = float(config_.rms_norm_eps);
   for (std::size_t l = 0; l < layers_.size(); ++l) {
     LayerWeights const& w = layers_[l];
-    add_norm(w.input_norm.data(), t);
-    linear_tn(normed_.data(), w.qkv.data(), qkv_.data(), t, qkv_width_, hidden_, gemm_workspace_, stream_);
+    if (fuse_norms) {
+      normed_linear_tn(residual_.normed_rows(delta_.data(), w.input_norm.data(), eps), w.qkv.data(), qkv_.data(), t,
+                       qkv_width_, hidden_, stream_);
+    } else {
+      add_norm(w.input_norm.data(), t);
+      linear_tn(normed_.data(), w.qkv.data(), qkv_.data(), t, qkv_width_, hidden_, gemm_workspace_, stream_);
+    }
     if (mode == Mode::step) {
       rope.cache.k = k_cache_.data() + std::int64_t(l) * layer_cache_elems_;
       rope.cache.v = v_cache_.data() + std::int64_t(l) * layer_cache_elems_;
@@ -144,8 +152,14 @@ void Decoder::layers(Mode mode, int t, std::int32_t const* positions, std::int32
     attention(mode, int(l), t, length);
     linear_tn(attn_.data(), w.o.data(), delta_.data(), t, hidden_, std::int64_t(heads_) * head_dim_, gemm_workspace_,
            stream_);
-    add_norm(w.post_norm.data(), t);
-    mlp(w, t);
+    if (fuse_norms) {
+      normed_gated_linear_tn(residual_.normed_rows(delta_.data(), w.post_norm.data(), eps), w.gate_up.data(),
+                             ffn_hidden_.data(), t, ffn_, hidden_, stream_);
+      linear_tn(ffn_hidden_.data(), w.down.data(), delta_.data(), t, hidden_, ffn_, gemm_workspace_, stream_);
+    } else {
+      add_norm(w.post_norm.data(), t);
+      mlp(w, t);
+    }
   }
   add_norm(final_norm_.data(), t);
   cuda_check(cudaGetLastError(), "qwen3_tts decoder pass");
