@@ -174,9 +174,14 @@ void run_wgmma_gemm(GemmArguments<Plan> const& args, cudaStream_t stream) {
 /// skinny kernel, where a 128-row tile would be mostly empty (gated_gemv_takes).
 template <class Plan>
 void run_gemm_unchecked(GemmArguments<Plan> const& args, cudaStream_t stream) {
-  if constexpr (is_simt_plan_v<Plan>) run_simt_gemm<Plan>(args, stream);
-  else if (gated_gemv_takes<Plan>(args)) run_simt_gemv_gated<Plan>(args, stream);
-  else run_wgmma_gemm<Plan>(args, stream);
+  if constexpr (is_simt_plan_v<Plan>) {
+    run_simt_gemm<Plan>(args, stream);
+  } else if constexpr (gated_gemv_plan<Plan>) {
+    if (gated_gemv_takes<Plan>(args)) run_simt_gemv_gated<Plan>(args, stream);
+    else run_wgmma_gemm<Plan>(args, stream);
+  } else {
+    run_wgmma_gemm<Plan>(args, stream);
+  }
 }
 
 }  // namespace cute_cpp::kernels

@@ -47,9 +47,12 @@ constexpr SkinnyShort skinny_short_operand(std::int64_t m, std::int64_t n, std::
 /// (simt_gemv.cuh), where a 128-row tile would be mostly empty: at most SimtGemmTile::skinny_rows
 /// rows of A beside B, the interleaved gate-up weight, K-major; whole tiles asked for (the kernel
 /// splits nothing); 16-bit operands, no block scales, a 16-bit C.
+template <class Plan>
+inline constexpr bool gated_gemv_plan =
+    Plan::gated && !Plan::block_scaled && !Plan::quantized_output && sizeof(typename Plan::TA) == 2;
 template <class Plan, class Arguments>
 constexpr bool gated_gemv_takes(Arguments const& args) {
-  if constexpr (!Plan::gated || Plan::block_scaled || Plan::quantized_output || sizeof(typename Plan::TA) != 2) {
+  if constexpr (!gated_gemv_plan<Plan>) {
     return false;
   } else {
     return skinny_short_operand(args.m, args.n, args.k, Plan::major_a, Plan::major_b) == SkinnyShort::a &&
