@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: Apache-2.0
+// SPDX-FileCopyrightText: 2026 cute-cpp authors
+#pragma once
+// Vᵀ for the FP8 attention forward. 8-bit wgmma reads B K-major only, and in O += P V the K is the
+// keys, so V ([keys, dim], dim contiguous, as TMA loads it) is transposed in shared memory by the
+// producer warps: ldmatrix.trans reads a 16-key x 32-byte block as b16 pairs, byte permutes regroup
+// each dim's four keys in the order P's A fragment takes them (fp8_p_key), and stmatrix writes
+// them as rows of Vᵀ ([dim, keys], keys contiguous), 128-byte swizzled as wgmma reads them.
+// CuTeDSL: no library counterpart (FlashAttention-3 transposes V in its producer warpgroup too).
+#include <cute_cpp/attention/fp8_scales.hpp>
+#include <cute_cpp/attention/kv_widen.hpp>  // e4m3_unit
+#include <cute_cpp/config.hpp>
+
+#if defined(__CUDACC__)
+#  include <cute_cpp/arch/registers.hpp>
+#  include <ctm/common/ldmatrix.hpp>
+#  include <ctm/common/stmatrix.hpp>
+#endif
+
+namespace cute_cpp {
+
+/// The lanes' roles in transpose_e4m3_values (host-computable, for the CPU test's model of it):
+/// the row lane `lane` addresses for ldmatrix.x4.trans (key within the 16-key group, 16-byte unit
+/// within the 32-dim piece) and for stmatrix.x4 (Vᵀ row within the piece), and the byte selectors
+/// whose results go to stmatrix's matrices 0 and 1 (2 and 3 alike, from the next 16 dims).
+struct Fp8TransposeLane {
+  int load_key, load_unit, store_dim;
+  unsigned sel_a, sel_b;
+};
+CUTE_CPP_HD constexpr Fp8TransposeLane fp8_transpose_lane(int lane) {
+  int const i = lane / 8, j = lane % 8;
+  bool const low = lane / 4 < 4;
+  return {8 * (i % 2) + j, i / 2, 16 * (i / 2) + (j < 4 ? 2 * j + i % 2 : 2 * j + 1 - i % 2), low ? 0x6420u : 0x7531u,
+          low ? 0x7531u : 0x6420u};
+}
+
+#if defined(__CUDACC__)
+/// Vᵀ of one key block: `v_tile` holds BlockN keys x HeadDim e4m3 (HeadDim / 128 TMA boxes of
+/// BlockN rows of 128 bytes, 128-byte swizzled), `vt_tile` gets HeadDim rows of the 128 keys in
+/// fp8_p_key's order (one 128-byte swizzled K-major tile). The block's 16-key x 32-dim pieces are
+/// shared among Warps warps (`warp`: 0 .. Warps); every lane of each calls it.
+/// NOTE: stmatrix's matrix 0 takes the even dims of lanes 0-15 and the odd dims of lanes 16-31
+/// (matrix 1 the others): rows 0 2 4 6 1 3 5 7 of their 8-row swizzle group, so its 8 rows hit
+/// 8 different 16-byte units (all 32 banks) where even dims alone would conflict two ways.
+template <int BlockN, int HeadDim, int Warps>
+__device__ __forceinline__ void transpose_e4m3_values(void const* v_tile, void* vt_tile, int warp, int lane) {
+  static_assert(BlockN == 128 && HeadDim % 128 == 0,
+                "cute-cpp [attention.fp8.tile]: Vᵀ is one 128-key tile (128-byte rows) of a head dim of whole 128-byte boxes");
+  constexpr int key_groups = BlockN / 16, pieces = key_groups * (HeadDim / 32);
+  // NOTE: the addresses are derived anew per call (from an opaque lane and warp): derived once,
+  // every piece's address was kept through the tile loop and spilled (32 registers).
+  Fp8TransposeLane const r = fp8_transpose_lane(int(arch::recompute_from_here(std::uint32_t(lane))));
+  int const w = int(arch::recompute_from_here(std::uint32_t(warp)));
+#pragma unroll
+  for (int k = 0; k < (pieces + Warps - 1) / Warps; ++k) {
+    int const piece = w + Warps * k, g = piece % key_groups, u = piece / key_groups;
+    if (pieces % Warps != 0 && piece >= pieces) break;
+    std::uint32_t d[4];
+    ctm::ldmatrix_x4_trans(d[0], d[1], d[2], d[3], e4m3_unit<BlockN>(v_tile, 16 * g + r.load_key, 2 * u + r.load_unit));
+    // d[0] bytes: (key 2q, dim 2p), (2q, 2p + 1), (2q + 1, 2p), (2q + 1, 2p + 1); d[1] keys + 8.
+    std::uint32_t const r0 = __byte_perm(d[0], d[1], r.sel_a), r1 = __byte_perm(d[0], d[1], r.sel_b);
+    std::uint32_t const r2 = __byte_perm(d[2], d[3], r.sel_a), r3 = __byte_perm(d[2], d[3], r.sel_b);
+    ctm::stmatrix_x4(const_cast<void*>(e4m3_unit<HeadDim>(vt_tile, 32 * u + r.store_dim, g)), r0, r1, r2, r3);
+  }
+}
+#endif
+
+}  // namespace cute_cpp
