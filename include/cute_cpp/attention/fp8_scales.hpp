@@ -3,8 +3,8 @@
 #pragma once
 // The arithmetic of the FP8 (e4m3) attention forward that host and device share: where a
 // (sequence, kv head)'s descale factors lie, the fixed scale P is quantized with, and the order of
-// the keys in P's wgmma A fragment (and so in Vᵀ's shared-memory rows). Plain C++: the CPU tests
-// check it with g++.
+// the keys in P's wgmma A fragment (and so in Vᵀ's shared-memory rows), and the lanes' roles in
+// V's transpose. Plain C++: the CPU tests check it with g++.
 #include <cute_cpp/config.hpp>
 
 #include <cstdint>
@@ -56,6 +56,21 @@ CUTE_CPP_HD constexpr int fp8_p_key(int k) {
 /// the same 16 keys on.
 CUTE_CPP_HD constexpr int fp8_a_value(int reg, int byte) {
   return byte % 2 + 4 * (byte / 2) + 2 * (reg % 2) + 8 * (reg / 2);
+}
+
+/// The lanes' roles in transpose_e4m3_values (value_transpose.hpp; here for the CPU test's model):
+/// the row lane `lane` addresses for ldmatrix.x4.trans (key within the 16-key group, 16-byte unit
+/// within the 32-dim piece) and for stmatrix.x4 (Vᵀ row within the piece), and the byte selectors
+/// whose results go to stmatrix's matrices 0 and 1 (2 and 3 alike, from the next 16 dims).
+struct Fp8TransposeLane {
+  int load_key, load_unit, store_dim;
+  unsigned sel_a, sel_b;
+};
+CUTE_CPP_HD constexpr Fp8TransposeLane fp8_transpose_lane(int lane) {
+  int const i = lane / 8, j = lane % 8;
+  bool const low = lane / 4 < 4;
+  return {8 * (i % 2) + j, i / 2, 16 * (i / 2) + (j < 4 ? 2 * j + i % 2 : 2 * j + 1 - i % 2), low ? 0x6420u : 0x7531u,
+          low ? 0x7531u : 0x6420u};
 }
 
 }  // namespace cute_cpp

@@ -19,21 +19,6 @@
 
 namespace cute_cpp {
 
-/// The lanes' roles in transpose_e4m3_values (host-computable, for the CPU test's model of it):
-/// the row lane `lane` addresses for ldmatrix.x4.trans (key within the 16-key group, 16-byte unit
-/// within the 32-dim piece) and for stmatrix.x4 (Vᵀ row within the piece), and the byte selectors
-/// whose results go to stmatrix's matrices 0 and 1 (2 and 3 alike, from the next 16 dims).
-struct Fp8TransposeLane {
-  int load_key, load_unit, store_dim;
-  unsigned sel_a, sel_b;
-};
-CUTE_CPP_HD constexpr Fp8TransposeLane fp8_transpose_lane(int lane) {
-  int const i = lane / 8, j = lane % 8;
-  bool const low = lane / 4 < 4;
-  return {8 * (i % 2) + j, i / 2, 16 * (i / 2) + (j < 4 ? 2 * j + i % 2 : 2 * j + 1 - i % 2), low ? 0x6420u : 0x7531u,
-          low ? 0x7531u : 0x6420u};
-}
-
 #if defined(__CUDACC__)
 /// Vᵀ of one key block: `v_tile` holds BlockN keys x HeadDim e4m3 (HeadDim / 128 TMA boxes of
 /// BlockN rows of 128 bytes, 128-byte swizzled), `vt_tile` gets HeadDim rows of the 128 keys in
