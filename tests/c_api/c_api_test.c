@@ -76,8 +76,8 @@ static void bad_arguments(void) {
               cute_cpp_fmha_forward(7, a, b, c, c, NULL, NULL, 1, 64, 64, 1, 1, 64, 64, 0.0f, 0, -1, -1, NULL, NULL, 0,
                                     0, NULL, message, sizeof message),
               message, "[attention.dtype]");
-  expect_rule("fmha fp8 with head dim 64",
-              cute_cpp_fmha_fp8_forward(a, b, c, c, NULL, NULL, NULL, NULL, 0, NULL, 1, 64, 64, 1, 1, 64, 64, 0.0f, 0,
+  expect_rule("fmha fp8 with head dim 96",
+              cute_cpp_fmha_fp8_forward(a, b, c, c, NULL, NULL, NULL, NULL, 0, NULL, 1, 64, 64, 1, 1, 96, 96, 0.0f, 0,
                                         -1, -1, NULL, NULL, 0, 0, NULL, message, sizeof message),
               message, "[attention.fp8.head-dim]");
   expect_rule("fmha fp8 with descale layout 5",

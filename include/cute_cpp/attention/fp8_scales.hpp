@@ -58,6 +58,16 @@ CUTE_CPP_HD constexpr int fp8_a_value(int reg, int byte) {
   return byte % 2 + 4 * (byte / 2) + 2 * (reg % 2) + 8 * (reg / 2);
 }
 
+/// The byte offset of 16-byte unit `unit` (0 .. D / 16) of row `row` of an e4m3 tile TMA wrote as
+/// boxes of Rows rows of RowBytes (64 or 128) bytes, swizzled at RowBytes (the swizzle xors the unit
+/// with the row's bits above 128 bytes: row % 8 for 128-byte rows, row / 2 % 4 for 64-byte rows).
+template <int Rows, int RowBytes>
+CUTE_CPP_HD constexpr int fp8_tile_unit_offset(int row, int unit) {
+  static_assert(RowBytes == 64 || RowBytes == 128, "cute-cpp [attention.fp8.tile]: e4m3 rows of 64 or 128 bytes");
+  constexpr int units = RowBytes / 16;
+  return (unit / units * Rows + row) * RowBytes + ((unit % units) ^ ((row * RowBytes >> 7) & (units - 1))) * 16;
+}
+
 /// The lanes' roles in transpose_e4m3_values (value_transpose.hpp; here for the CPU test's model):
 /// the row lane `lane` addresses for ldmatrix.x4.trans (key within the 16-key group, 16-byte unit
 /// within the 32-dim piece) and for stmatrix.x4 (Vᵀ row within the piece), and the byte selectors

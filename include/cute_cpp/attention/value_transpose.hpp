@@ -20,17 +20,17 @@
 namespace cute_cpp {
 
 #if defined(__CUDACC__)
-/// Vᵀ of one key block: `v_tile` holds BlockN keys x HeadDim e4m3 (HeadDim / 128 TMA boxes of
-/// BlockN rows of 128 bytes, 128-byte swizzled), `vt_tile` gets HeadDim rows of the 128 keys in
+/// Vᵀ of one key block: `v_tile` holds BlockN keys x HeadDim e4m3 (HeadDim / RowBytes TMA boxes of
+/// BlockN rows of RowBytes bytes, swizzled at RowBytes), `vt_tile` gets HeadDim rows of the 128 keys in
 /// fp8_p_key's order (one 128-byte swizzled K-major tile). The block's 16-key x 32-dim pieces are
 /// shared among Warps warps (`warp`: 0 .. Warps); every lane of each calls it.
 /// NOTE: stmatrix's matrix 0 takes the even dims of lanes 0-15 and the odd dims of lanes 16-31
 /// (matrix 1 the others): rows 0 2 4 6 1 3 5 7 of their 8-row swizzle group, so its 8 rows hit
 /// 8 different 16-byte units (all 32 banks) where even dims alone would conflict two ways.
-template <int BlockN, int HeadDim, int Warps>
+template <int BlockN, int HeadDim, int RowBytes, int Warps>
 __device__ __forceinline__ void transpose_e4m3_values(void const* v_tile, void* vt_tile, int warp, int lane) {
-  static_assert(BlockN == 128 && HeadDim % 128 == 0,
-                "cute-cpp [attention.fp8.tile]: Vᵀ is one 128-key tile (128-byte rows) of a head dim of whole 128-byte boxes");
+  static_assert(BlockN == 128 && HeadDim % RowBytes == 0,
+                "cute-cpp [attention.fp8.tile]: Vᵀ is one 128-key tile (128-byte rows) of a head dim of whole boxes");
   constexpr int key_groups = BlockN / 16, pieces = key_groups * (HeadDim / 32);
   // NOTE: the addresses are derived anew per call (from an opaque lane and warp): derived once,
   // every piece's address was kept through the tile loop and spilled (32 registers).
@@ -41,7 +41,9 @@ __device__ __forceinline__ void transpose_e4m3_values(void const* v_tile, void* 
     int const piece = w + Warps * k, g = piece % key_groups, u = piece / key_groups;
     if (pieces % Warps != 0 && piece >= pieces) break;
     std::uint32_t d[4];
-    ctm::ldmatrix_x4_trans(d[0], d[1], d[2], d[3], e4m3_unit<BlockN>(v_tile, 16 * g + r.load_key, 2 * u + r.load_unit));
+    ctm::ldmatrix_x4_trans(d[0], d[1], d[2], d[3],
+                           static_cast<char const*>(v_tile) +
+                               fp8_tile_unit_offset<BlockN, RowBytes>(16 * g + r.load_key, 2 * u + r.load_unit));
     // d[0] bytes: (key 2q, dim 2p), (2q, 2p + 1), (2q + 1, 2p), (2q + 1, 2p + 1); d[1] keys + 8.
     std::uint32_t const r0 = __byte_perm(d[0], d[1], r.sel_a), r1 = __byte_perm(d[0], d[1], r.sel_b);
     std::uint32_t const r2 = __byte_perm(d[2], d[3], r.sel_a), r3 = __byte_perm(d[2], d[3], r.sel_b);

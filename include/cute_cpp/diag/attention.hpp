@@ -69,16 +69,16 @@ struct attention_decode_tile {
   static constexpr bool ok = true;
 };
 
-/// The FP8 (e4m3) forward: Q, K and V are read in 128-byte boxes and Vᵀ is one 128-key tile of
-/// 128-byte rows, so block_n is 128, with two consumer warpgroups. Head dim 128 only: 64 needs
-/// 64-byte swizzled tiles (not written); 256 in 128 x 128 tiles spills (S 64 + O 128 + P 16
-/// registers a thread: ptxas spilled 136-304 bytes at 232-240 registers; nvcc 13.0), and smaller
-/// key tiles need Vᵀ rows of 64 bytes (not written).
+/// The FP8 (e4m3) forward: Q, K and V are read in boxes of one swizzle row (64 or 128 bytes) and
+/// Vᵀ is one 128-key tile of 128-byte rows, so block_n is 128, with two consumer warpgroups. Head
+/// dims 64 and 128: 256 in 128 x 128 tiles spills (S 64 + O 128 + P 16 registers a thread: ptxas
+/// spilled 136-304 bytes at 232-240 registers; nvcc 13.0), and smaller key tiles need Vᵀ rows of
+/// 64 bytes (not written).
 template <int HeadDim, int HeadDimV, int BlockM, int BlockN>
 struct attention_fp8_plan {
-  static_assert(HeadDim == 128 && HeadDimV == 128,
-                "cute-cpp [attention.fp8.head-dim]: the FP8 forward's head dims are (128, 128): 64 needs 64-byte "
-                "swizzled e4m3 tiles (not written), 256 spills its registers in 128-key tiles");
+  static_assert(HeadDim == HeadDimV && (HeadDim == 64 || HeadDim == 128),
+                "cute-cpp [attention.fp8.head-dim]: the FP8 forward's head dims are (64, 64) or (128, 128): 256 "
+                "spills its registers in 128-key tiles");
   static_assert(BlockM == 128 && BlockN == 128,
                 "cute-cpp [attention.fp8.tile]: the FP8 forward's tiles are 128 x 128 (two consumer warpgroups; "
                 "Vᵀ is one 128-key, 128-byte-row tile)");

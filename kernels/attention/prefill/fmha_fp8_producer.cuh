@@ -30,14 +30,14 @@ __device__ __forceinline__ void fmha_fp8_load_block(typename Plan::SharedStorage
   pipe_k.producer_expect_tx(k_state);
 #pragma unroll
   for (int c = 0; c < Plan::qk_chunks; ++c)
-    TmaCopy::load(map_k, smem.k.tile(k_state.index(), c), pipe_k.producer_get_barrier(k_state), 128 * c, row,
-                  kv_head, kv_b);
+    TmaCopy::load(map_k, smem.k.tile(k_state.index(), c), pipe_k.producer_get_barrier(k_state), Plan::box * c,
+                  row, kv_head, kv_b);
   k_state.advance();
   pipe_vl.producer_acquire(vl_state);
   pipe_vl.producer_expect_tx(vl_state);
 #pragma unroll
   for (int c = 0; c < Plan::qk_chunks; ++c)
-    TmaCopy::load(map_v, smem.v_load.tile(vl_state.index(), c), pipe_vl.producer_get_barrier(vl_state), 128 * c,
+    TmaCopy::load(map_v, smem.v_load.tile(vl_state.index(), c), pipe_vl.producer_get_barrier(vl_state), Plan::box * c,
                   row, kv_head, kv_b);
   vl_state.advance();
 }
@@ -63,7 +63,7 @@ __device__ __forceinline__ void fmha_fp8_loader(typename Plan::SharedStorage& sm
     pipe_q.producer_expect_tx(q_state);
 #pragma unroll
     for (int c = 0; c < Plan::qk_chunks; ++c)
-      TmaCopy::load(map_q, smem.q.tile(q_state.index(), c), pipe_q.producer_get_barrier(q_state), 128 * c,
+      TmaCopy::load(map_q, smem.q.tile(q_state.index(), c), pipe_q.producer_get_barrier(q_state), Plan::box * c,
                     t.q_offset + t.m_block * Plan::block_m, t.head, b);
     q_state.advance();
     for (std::int32_t n = t.n_end - 1; n >= t.n_begin; --n)
@@ -90,7 +90,7 @@ __device__ __forceinline__ void fmha_fp8_transposer(typename Plan::SharedStorage
     for (std::int32_t n = t.n_end - 1; n >= t.n_begin; --n) {
       pipe_vl.consumer_wait(vl_read);
       pipe_v.producer_acquire(v_state);
-      transpose_e4m3_values<Plan::block_n, Plan::head_dim, Plan::transpose_warps>(
+      transpose_e4m3_values<Plan::block_n, Plan::head_dim, Plan::box, Plan::transpose_warps>(
           smem.v_load.tile(vl_read.index()), smem.v.tile(v_state.index()), warp, int(lane));
       arch::fence_view_async_shared();
       pipe_v.producer_commit(v_state);

@@ -7,12 +7,14 @@
 //     which must hold the row the PTX ISA's 8-bit A fragment gives that byte (m64nNk32:
 //     m = 16 warp + lane/4 + 8 (r%2), k = 4 (lane%4) + b + 16 (r/2), CUTLASS's ALayout_64x32) and
 //     the key fp8_p_key(k), and each key of a row once;
+//   - the raw V tile's addressing (fp8_tile_unit_offset) against SmemKMajor, the layout TMA fills;
 //   - V's transpose, modelled lane by lane as the PTX ISA defines ldmatrix.x4.trans (b16),
-//     prmt and stmatrix.x4 (b16): Vᵀ[d][k] = V[fp8_p_key(k)][d] for every (d, k), each written
-//     once, and each ldmatrix / stmatrix matrix's 8 rows in 8 different 16-byte bank groups of
-//     the 128-byte swizzle.
+//     prmt and stmatrix.x4 (b16), for D64 (64-byte rows) and D128: Vᵀ[d][k] = V[fp8_p_key(k)][d]
+//     for every (d, k), each written once, and each ldmatrix / stmatrix matrix's 8 rows in 8
+//     different 4-bank groups (conflict-free).
 #include <cute_cpp/attention/fp8_scales.hpp>
 #include <cute_cpp/mma/sm90_wgmma.hpp>
+#include <cute_cpp/smem/smem_tile.hpp>
 
 #include <gtest/gtest.h>
 
@@ -89,9 +91,27 @@ std::array<int, 4> byte_perm(std::array<int, 4> const& x, std::array<int, 4> con
   return d;
 }
 
-// transpose_e4m3_values<128, 128, 3>, lane by lane: V[key][dim] holds the id key * 256 + dim.
-TEST(FmhaFp8, ValueTransposeModel) {
-  constexpr int block_n = 128, head_dim = 128, warps = 3, key_groups = block_n / 16;
+// fp8_tile_unit_offset against the swizzled K-major layout TMA writes (SmemKMajor, one box).
+template <int Rows, int RowBytes>
+void expect_unit_offsets() {
+  using Tile = cute_cpp::SmemKMajor<std::uint8_t, Rows, RowBytes, RowBytes>;
+  for (int row = 0; row < Rows; ++row)
+    for (int col = 0; col < RowBytes; ++col)
+      ASSERT_EQ(int(Tile{}(row, col)), (cute_cpp::fp8_tile_unit_offset<Rows, RowBytes>(row, col / 16) + col % 16))
+          << "row " << row << " col " << col << " of " << RowBytes << "-byte rows";
+  // The next box follows the first.
+  EXPECT_EQ((cute_cpp::fp8_tile_unit_offset<Rows, RowBytes>(0, RowBytes / 16)), Rows * RowBytes);
+}
+
+TEST(FmhaFp8, TileUnitOffsets) {
+  expect_unit_offsets<128, 128>();
+  expect_unit_offsets<128, 64>();
+}
+
+// transpose_e4m3_values<128, HeadDim, RowBytes, 3>, lane by lane: V[key][dim] holds key * 256 + dim.
+template <int head_dim, int row_bytes>
+void expect_value_transpose() {
+  constexpr int block_n = 128, warps = 3, key_groups = block_n / 16;
   constexpr int pieces = key_groups * (head_dim / 32);
   auto const v = [](int key, int dim) { return key * 256 + dim; };
   std::vector<int> vt(head_dim * block_n, -1);
@@ -110,7 +130,8 @@ TEST(FmhaFp8, ValueTransposeModel) {
           auto const r = cute_cpp::fp8_transpose_lane(8 * mi + j);
           row_key[mi][j] = 16 * g + r.load_key;
           row_unit[mi][j] = 2 * u + r.load_unit;
-          banks.insert((row_unit[mi][j] % 8) ^ (row_key[mi][j] % 8));  // the 128-byte swizzle
+          // The 4-bank group (16 bytes) the row's address falls in.
+          banks.insert(cute_cpp::fp8_tile_unit_offset<block_n, row_bytes>(row_key[mi][j], row_unit[mi][j]) / 16 % 8);
         }
         EXPECT_EQ(banks.size(), 8u) << "ldmatrix matrix " << mi << " of piece " << piece;
       }
@@ -151,6 +172,11 @@ TEST(FmhaFp8, ValueTransposeModel) {
   for (int dim = 0; dim < head_dim; ++dim)
     for (int k = 0; k < block_n; ++k)
       ASSERT_EQ(vt[dim * block_n + k], v(cute_cpp::fp8_p_key(k), dim)) << "Vt[" << dim << "][" << k << "]";
+}
+
+TEST(FmhaFp8, ValueTransposeModel) {
+  expect_value_transpose<128, 128>();
+  expect_value_transpose<64, 64>();
 }
 
 }  // namespace

@@ -51,7 +51,7 @@ bool check_errors() {
   };
   bool ok = true;
   auto b = a;
-  b.head_dim = b.head_dim_v = 64;
+  b.head_dim = b.head_dim_v = 96;
   ok &= expect("[attention.fp8.head-dim]", b);
   b.head_dim = b.head_dim_v = 256;
   ok &= expect("[attention.fp8.head-dim]", b);
@@ -99,6 +99,7 @@ int main(int argc, char** argv) {
           bool ok = run({{1, 130, 200, 2, 1, 128, 128, true}, Layout::per_kv_head});
           ok &= run({{2, 0, 0, 2, 2, 128, 128, false, -1, -1, {33, 140}, {90, 140}}, Layout::per_tensor});
           ok &= run({{1, 70, 300, 4, 2, 128, 128, false, 64, 16}, Layout::per_kv_head});
+          ok &= run({{1, 100, 250, 2, 1, 64, 64, true}, Layout::per_kv_head});
           return ok;
         }
         bool ok = check_errors();
@@ -115,6 +116,11 @@ int main(int argc, char** argv) {
             {{3, 0, 0, 4, 2, 128, 128, false, -1, -1, {1, 1100, 300}, {5, 1030, 2000}}, Layout::per_kv_head},
             {{3, 0, 0, 8, 2, 128, 128, true, -1, -1, {1, 300, 129}, {5, 1000, 129}}, Layout::per_kv_head},
             {{4, 0, 0, 2, 2, 128, 128, true, -1, -1, {17, 1, 127, 640}, {17, 33, 127, 640}}, Layout::per_tensor},
+            {{1, 1, 1, 1, 1, 64, 64}, Layout::per_kv_head},
+            {{2, 257, 300, 4, 2, 64, 64, true}, Layout::per_kv_head},
+            {{1, 1000, 1000, 4, 4, 64, 64}, Layout::per_tensor},
+            {{1, 500, 700, 8, 1, 64, 64, false, 100, 0}, Layout::per_kv_head},
+            {{3, 0, 0, 4, 2, 64, 64, true, -1, -1, {1, 640, 300}, {5, 700, 2000}}, Layout::per_kv_head},
         };
         for (auto const& c : cases) ok &= run(c);
         // No descales at all (factors of 1): the inputs as they are, within e4m3's range.
