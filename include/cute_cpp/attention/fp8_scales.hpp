@@ -61,10 +61,12 @@ CUTE_CPP_HD constexpr int fp8_a_value(int reg, int byte) {
 /// The byte offset of 16-byte unit `unit` (0 .. D / 16) of row `row` of an e4m3 tile TMA wrote as
 /// boxes of Rows rows of RowBytes (64 or 128) bytes, swizzled at RowBytes (the swizzle xors the unit
 /// with the row's bits above 128 bytes: row % 8 for 128-byte rows, row / 2 % 4 for 64-byte rows).
+/// NOTE: unsigned arithmetic: the kernel's rows and units are never negative, and signed division
+/// costs sign fix-ups.
 template <int Rows, int RowBytes>
-CUTE_CPP_HD constexpr int fp8_tile_unit_offset(int row, int unit) {
+CUTE_CPP_HD constexpr unsigned fp8_tile_unit_offset(unsigned row, unsigned unit) {
   static_assert(RowBytes == 64 || RowBytes == 128, "cute-cpp [attention.fp8.tile]: e4m3 rows of 64 or 128 bytes");
-  constexpr int units = RowBytes / 16;
+  constexpr unsigned units = RowBytes / 16;
   return (unit / units * Rows + row) * RowBytes + ((unit % units) ^ ((row * RowBytes >> 7) & (units - 1))) * 16;
 }
 
@@ -73,11 +75,11 @@ CUTE_CPP_HD constexpr int fp8_tile_unit_offset(int row, int unit) {
 /// within the 32-dim piece) and for stmatrix.x4 (Vᵀ row within the piece), and the byte selectors
 /// whose results go to stmatrix's matrices 0 and 1 (2 and 3 alike, from the next 16 dims).
 struct Fp8TransposeLane {
-  int load_key, load_unit, store_dim;
+  unsigned load_key, load_unit, store_dim;
   unsigned sel_a, sel_b;
 };
-CUTE_CPP_HD constexpr Fp8TransposeLane fp8_transpose_lane(int lane) {
-  int const i = lane / 8, j = lane % 8;
+CUTE_CPP_HD constexpr Fp8TransposeLane fp8_transpose_lane(unsigned lane) {
+  unsigned const i = lane / 8, j = lane % 8;
   bool const low = lane / 4 < 4;
   return {8 * (i % 2) + j, i / 2, 16 * (i / 2) + (j < 4 ? 2 * j + i % 2 : 2 * j + 1 - i % 2), low ? 0x6420u : 0x7531u,
           low ? 0x7531u : 0x6420u};

@@ -34,20 +34,34 @@ __device__ __forceinline__ void transpose_e4m3_values(void const* v_tile, void* 
   constexpr int key_groups = BlockN / 16, pieces = key_groups * (HeadDim / 32);
   // NOTE: the addresses are derived anew per call (from an opaque lane and warp): derived once,
   // every piece's address was kept through the tile loop and spilled (32 registers).
-  Fp8TransposeLane const r = fp8_transpose_lane(int(arch::recompute_from_here(std::uint32_t(lane))));
+  Fp8TransposeLane const r = fp8_transpose_lane(arch::recompute_from_here(std::uint32_t(lane)));
   int const w = int(arch::recompute_from_here(std::uint32_t(warp)));
+  // NOTE: two pieces at a time, both loads before both stores: the compiler cannot move a load
+  // above a store to shared memory it may alias, so one piece at a time left each ldmatrix's
+  // latency exposed.
+  constexpr int rounds = (pieces + Warps - 1) / Warps;
 #pragma unroll
-  for (int k = 0; k < (pieces + Warps - 1) / Warps; ++k) {
-    int const piece = w + Warps * k, g = piece % key_groups, u = piece / key_groups;
-    if (pieces % Warps != 0 && piece >= pieces) break;
-    std::uint32_t d[4];
-    ctm::ldmatrix_x4_trans(d[0], d[1], d[2], d[3],
-                           static_cast<char const*>(v_tile) +
-                               fp8_tile_unit_offset<BlockN, RowBytes>(16 * g + r.load_key, 2 * u + r.load_unit));
-    // d[0] bytes: (key 2q, dim 2p), (2q, 2p + 1), (2q + 1, 2p), (2q + 1, 2p + 1); d[1] keys + 8.
-    std::uint32_t const r0 = __byte_perm(d[0], d[1], r.sel_a), r1 = __byte_perm(d[0], d[1], r.sel_b);
-    std::uint32_t const r2 = __byte_perm(d[2], d[3], r.sel_a), r3 = __byte_perm(d[2], d[3], r.sel_b);
-    ctm::stmatrix_x4(const_cast<void*>(e4m3_unit<HeadDim>(vt_tile, 32 * u + r.store_dim, g)), r0, r1, r2, r3);
+  for (int k = 0; k < rounds; k += 2) {
+    std::uint32_t d[2][4];
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {
+      unsigned const piece = unsigned(w) + unsigned(Warps * (k + h)), g = piece % key_groups, u = piece / key_groups;
+      if (k + h < rounds && piece < unsigned(pieces))
+        ctm::ldmatrix_x4_trans(d[h][0], d[h][1], d[h][2], d[h][3],
+                               static_cast<char const*>(v_tile) +
+                                   fp8_tile_unit_offset<BlockN, RowBytes>(16 * g + r.load_key, 2 * u + r.load_unit));
+    }
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {
+      unsigned const piece = unsigned(w) + unsigned(Warps * (k + h)), g = piece % key_groups, u = piece / key_groups;
+      if (k + h < rounds && piece < unsigned(pieces)) {
+        // d[h][0] bytes: (key 2q, dim 2p), (2q, 2p + 1), (2q + 1, 2p), (2q + 1, 2p + 1); d[h][1] keys + 8.
+        std::uint32_t const r0 = __byte_perm(d[h][0], d[h][1], r.sel_a), r1 = __byte_perm(d[h][0], d[h][1], r.sel_b);
+        std::uint32_t const r2 = __byte_perm(d[h][2], d[h][3], r.sel_a), r3 = __byte_perm(d[h][2], d[h][3], r.sel_b);
+        ctm::stmatrix_x4(static_cast<char*>(vt_tile) + fp8_tile_unit_offset<HeadDim, 128>(32 * u + r.store_dim, g), r0,
+                         r1, r2, r3);
+      }
+    }
   }
 }
 #endif
