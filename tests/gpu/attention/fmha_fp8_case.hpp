@@ -163,32 +163,18 @@ inline void reference(Case const& c, Quantized const& q, Quantized const& k, Qua
   for (auto& t : pool) t.join();
 }
 
-/// Runs one case through run_attention_fp8 on fresh random data with NaN-poisoned O and LSE, and
-/// checks every element (see the file comment for the tolerance).
-inline bool check_case(Fp8Case const& fc, std::mt19937_64& rng) {
+/// What the kernel wrote.
+struct Outputs {
+  std::vector<__nv_bfloat16> o;
+  std::vector<float> lse;
+};
+
+/// Uploads a case's quantized data and offsets, poisons O and the LSE (NaN), runs run_attention_fp8.
+inline Outputs launch(Fp8Case const& fc, Quantized const& q, Quantized const& k, Quantized const& v,
+                      std::vector<int> const& off_q, std::vector<int> const& off_k, std::int64_t rows_q,
+                      std::int64_t rows_k) {
   Case const& c = fc.shape;
   bool const varlen = !c.lens_q.empty();
-  std::vector<int> off_q{0}, off_k{0};
-  for (int b = 0; varlen && b < c.batch; ++b) {
-    off_q.push_back(off_q.back() + c.lens_q[b]);
-    off_k.push_back(off_k.back() + c.lens_k[b]);
-  }
-  std::int64_t const rows_q = varlen ? off_q.back() : std::int64_t(c.batch) * c.seq_q;
-  std::int64_t const rows_k = varlen ? off_k.back() : std::int64_t(c.batch) * c.seq_k;
-  // Each row's sequence (its descales' row).
-  std::vector<int> batch_q(static_cast<std::size_t>(rows_q)), batch_k(static_cast<std::size_t>(rows_k));
-  for (int b = 0; b < c.batch; ++b) {
-    std::int64_t const q_from = varlen ? off_q[b] : std::int64_t(b) * c.seq_q, q_to = q_from + (varlen ? c.lens_q[b] : c.seq_q);
-    std::int64_t const k_from = varlen ? off_k[b] : std::int64_t(b) * c.seq_k, k_to = k_from + (varlen ? c.lens_k[b] : c.seq_k);
-    std::fill(batch_q.begin() + q_from, batch_q.begin() + q_to, b);
-    std::fill(batch_k.begin() + k_from, batch_k.begin() + k_to, b);
-  }
-  bool const per_tensor = fc.layout == Fp8DescaleLayout::per_tensor;
-  int const group = c.heads_q / c.heads_kv;
-  Quantized const q = quantize(rows_q, c.heads_q, c.d, group, batch_q, c.batch, per_tensor, fc.descales, rng);
-  Quantized const k = quantize(rows_k, c.heads_kv, c.d, 1, batch_k, c.batch, per_tensor, fc.descales, rng);
-  Quantized const v = quantize(rows_k, c.heads_kv, c.dv, 1, batch_k, c.batch, per_tensor, fc.descales, rng);
-
   host::DeviceBuffer<__nv_fp8_e4m3> dq(q.bytes.size()), dk(k.bytes.size()), dv(v.bytes.size());
   host::DeviceBuffer<__nv_bfloat16> dout(std::size_t(rows_q * c.heads_q * c.dv));
   host::DeviceBuffer<float> dlse(std::size_t(rows_q * c.heads_q)), dqs(q.descale.size()), dks(k.descale.size()),
@@ -237,15 +223,14 @@ inline bool check_case(Fp8Case const& fc, std::mt19937_64& rng) {
   }
   kn::run_attention_fp8(a, nullptr);
   host::cuda_check(cudaDeviceSynchronize(), "fmha_fp8_check");
+  return {dout.download(), dlse.download()};
+}
 
-  Reference r;
-  r.o.assign(dout.size(), 0.0);
-  r.naive = r.p_abs_v = r.o;
-  r.lse.assign(dlse.size(), 0.0);
-  r.score_error = r.lse;
-  reference(c, q, k, v, off_q, off_k, r);
-  auto const got_o = dout.download();
-  auto const got_lse = dlse.download();
+/// Every element of O and the LSE against the reference, with the tolerance of the file comment.
+inline bool compare(Fp8Case const& fc, Outputs const& out, Reference const& r) {
+  Case const& c = fc.shape;
+  auto const& got_o = out.o;
+  auto const& got_lse = out.lse;
   double naive_error = 0;
   for (std::size_t i = 0; i < r.o.size(); ++i) naive_error = std::max(naive_error, std::fabs(r.naive[i] - r.o[i]));
   double worst_score_error = 0;
@@ -283,6 +268,43 @@ inline bool check_case(Fp8Case const& fc, std::mt19937_64& rng) {
               !fc.descales ? "no-descale" : fc.layout == Fp8DescaleLayout::per_tensor ? "per-tensor" : "per-kv-head",
               r_o.summary().c_str(), naive_error, r_l.summary().c_str());
   return ok;
+}
+
+/// Runs one case through run_attention_fp8 on fresh random data with NaN-poisoned O and LSE, and
+/// checks every element (see the file comment for the tolerance).
+inline bool check_case(Fp8Case const& fc, std::mt19937_64& rng) {
+  Case const& c = fc.shape;
+  bool const varlen = !c.lens_q.empty();
+  std::vector<int> off_q{0}, off_k{0};
+  for (int b = 0; varlen && b < c.batch; ++b) {
+    off_q.push_back(off_q.back() + c.lens_q[b]);
+    off_k.push_back(off_k.back() + c.lens_k[b]);
+  }
+  std::int64_t const rows_q = varlen ? off_q.back() : std::int64_t(c.batch) * c.seq_q;
+  std::int64_t const rows_k = varlen ? off_k.back() : std::int64_t(c.batch) * c.seq_k;
+  // Each row's sequence (its descales' row).
+  std::vector<int> batch_q(static_cast<std::size_t>(rows_q)), batch_k(static_cast<std::size_t>(rows_k));
+  for (int b = 0; b < c.batch; ++b) {
+    std::int64_t const q_from = varlen ? off_q[b] : std::int64_t(b) * c.seq_q;
+    std::int64_t const k_from = varlen ? off_k[b] : std::int64_t(b) * c.seq_k;
+    std::int64_t const q_to = q_from + (varlen ? c.lens_q[b] : c.seq_q), k_to = k_from + (varlen ? c.lens_k[b] : c.seq_k);
+    std::fill(batch_q.begin() + q_from, batch_q.begin() + q_to, b);
+    std::fill(batch_k.begin() + k_from, batch_k.begin() + k_to, b);
+  }
+  bool const per_tensor = fc.layout == Fp8DescaleLayout::per_tensor;
+  int const group = c.heads_q / c.heads_kv;
+  Quantized const q = quantize(rows_q, c.heads_q, c.d, group, batch_q, c.batch, per_tensor, fc.descales, rng);
+  Quantized const k = quantize(rows_k, c.heads_kv, c.d, 1, batch_k, c.batch, per_tensor, fc.descales, rng);
+  Quantized const v = quantize(rows_k, c.heads_kv, c.dv, 1, batch_k, c.batch, per_tensor, fc.descales, rng);
+
+  Outputs const out = launch(fc, q, k, v, off_q, off_k, rows_q, rows_k);
+  Reference r;
+  r.o.assign(out.o.size(), 0.0);
+  r.naive = r.p_abs_v = r.o;
+  r.lse.assign(out.lse.size(), 0.0);
+  r.score_error = r.lse;
+  reference(c, q, k, v, off_q, off_k, r);
+  return compare(fc, out, r);
 }
 
 }  // namespace cute_cpp::test::fmha_fp8
