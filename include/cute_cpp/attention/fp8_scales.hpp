@@ -65,7 +65,7 @@ CUTE_CPP_HD constexpr int fp8_a_value(int reg, int byte) {
 /// costs sign fix-ups.
 template <int Rows, int RowBytes>
 CUTE_CPP_HD constexpr unsigned fp8_tile_unit_offset(unsigned row, unsigned unit) {
-  static_assert(RowBytes == 64 || RowBytes == 128, "cute-cpp [attention.fp8.tile]: e4m3 rows of 64 or 128 bytes");
+  static_assert(RowBytes == 64 || RowBytes == 128, "cute-cpp [attention.fp8.transpose]: e4m3 rows of 64 or 128 bytes");
   constexpr unsigned units = RowBytes / 16;
   return (unit / units * Rows + row) * RowBytes + ((unit % units) ^ ((row * RowBytes >> 7) & (units - 1))) * 16;
 }

@@ -30,7 +30,7 @@ namespace cute_cpp {
 template <int BlockN, int HeadDim, int RowBytes, int Warps>
 __device__ __forceinline__ void transpose_e4m3_values(void const* v_tile, void* vt_tile, int warp, int lane) {
   static_assert(BlockN == 128 && HeadDim % RowBytes == 0,
-                "cute-cpp [attention.fp8.tile]: Vᵀ is one 128-key tile (128-byte rows) of a head dim of whole boxes");
+                "cute-cpp [attention.fp8.transpose]: Vᵀ is one 128-key tile (128-byte rows) of a head dim of whole boxes");
   constexpr int key_groups = BlockN / 16, pieces = key_groups * (HeadDim / 32);
   // NOTE: the addresses are derived anew per call (from an opaque lane and warp): derived once,
   // every piece's address was kept through the tile loop and spilled (32 registers).
