@@ -4,7 +4,7 @@
 // The FP8 attention forward's consumer warpgroups (fmha_fp8_sm90.cuh): per tile, the 16-bit
 // forward's walk (overlapped_key_blocks: S of a block and P V of the one before issued together,
 // the softmax under P V, the warpgroups' issues in turns) with e4m3 operands:
-//   S = Q Kᵀ        QGMMA SS over the head dim's 128-column chunks;
+//   S = Q Kᵀ        QGMMA SS over the head dim's chunks (one swizzle row each);
 //   softmax         OnlineSoftmaxScaledP: the scale times dq dk (this tile's descales), P scaled
 //                   by 2^fp8_p_log2_max;
 //   O += P Vᵀ       P rounded to e4m3 in the accumulator's own column order (make_a_fragment),
