@@ -21,16 +21,17 @@ namespace cute_cpp {
 
 #if defined(__CUDACC__)
 /// Vᵀ of one key block: `v_tile` holds BlockN keys x HeadDim e4m3 (HeadDim / RowBytes TMA boxes of
-/// BlockN rows of RowBytes bytes, swizzled at RowBytes), `vt_tile` gets HeadDim rows of the 128 keys in
-/// fp8_p_key's order (one 128-byte swizzled K-major tile). The block's 16-key x 32-dim pieces are
+/// BlockN rows of RowBytes bytes, swizzled at RowBytes), `vt_tile` gets HeadDim rows of the BlockN keys in
+/// fp8_p_key's order (one K-major tile swizzled at BlockN bytes). The block's 16-key x 32-dim pieces are
 /// shared among Warps warps (`warp`: 0 .. Warps); every lane of each calls it.
 /// NOTE: stmatrix's matrix 0 takes the even dims of lanes 0-15 and the odd dims of lanes 16-31
 /// (matrix 1 the others): rows 0 2 4 6 1 3 5 7 of their 8-row swizzle group, so its 8 rows hit
 /// 8 different 16-byte units (all 32 banks) where even dims alone would conflict two ways.
 template <int BlockN, int HeadDim, int RowBytes, int Warps>
 __device__ __forceinline__ void transpose_e4m3_values(void const* v_tile, void* vt_tile, int warp, int lane) {
-  static_assert(BlockN == 128 && HeadDim % RowBytes == 0,
-                "cute-cpp [attention.fp8.transpose]: Vᵀ is one 128-key tile (128-byte rows) of a head dim of whole boxes");
+  static_assert((BlockN == 64 || BlockN == 128) && HeadDim % RowBytes == 0,
+                "cute-cpp [attention.fp8.transpose]: Vᵀ is one tile of 64 or 128 keys (one swizzle row) of a head dim "
+                "of whole boxes");
   constexpr int key_groups = BlockN / 16, pieces = key_groups * (HeadDim / 32);
   // NOTE: the addresses are derived anew per call (from an opaque lane and warp): derived once,
   // every piece's address was kept through the tile loop and spilled (32 registers).
@@ -58,7 +59,7 @@ __device__ __forceinline__ void transpose_e4m3_values(void const* v_tile, void* 
         // d[h][0] bytes: (key 2q, dim 2p), (2q, 2p + 1), (2q + 1, 2p), (2q + 1, 2p + 1); d[h][1] keys + 8.
         std::uint32_t const r0 = __byte_perm(d[h][0], d[h][1], r.sel_a), r1 = __byte_perm(d[h][0], d[h][1], r.sel_b);
         std::uint32_t const r2 = __byte_perm(d[h][2], d[h][3], r.sel_a), r3 = __byte_perm(d[h][2], d[h][3], r.sel_b);
-        ctm::stmatrix_x4(static_cast<char*>(vt_tile) + fp8_tile_unit_offset<HeadDim, 128>(32 * u + r.store_dim, g), r0,
+        ctm::stmatrix_x4(static_cast<char*>(vt_tile) + fp8_tile_unit_offset<HeadDim, BlockN>(32 * u + r.store_dim, g), r0,
                          r1, r2, r3);
       }
     }

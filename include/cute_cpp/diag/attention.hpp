@@ -70,18 +70,18 @@ struct attention_decode_tile {
 };
 
 /// The FP8 (e4m3) forward: Q, K and V are read in boxes of one swizzle row (64 or 128 bytes) and
-/// Vᵀ is one 128-key tile of 128-byte rows, so block_n is 128, with two consumer warpgroups. Head
-/// dims 64 and 128: 256 in 128 x 128 tiles spills (S 64 + O 128 + P 16 registers a thread: ptxas
-/// spilled 136-304 bytes at 232-240 registers; nvcc 13.0), and smaller key tiles need Vᵀ rows of
-/// 64 bytes (not written).
+/// Vᵀ is one tile of block_n keys (64 or 128: its rows one swizzle row), with two consumer
+/// warpgroups of 64 rows. D256 takes 64-key tiles: in 128-key tiles S 64 + O 128 + P 16
+/// registers a thread spilled (136-304 bytes at 232-240 registers; ptxas, nvcc 13.0).
 template <int HeadDim, int HeadDimV, int BlockM, int BlockN>
 struct attention_fp8_plan {
-  static_assert(HeadDim == HeadDimV && (HeadDim == 64 || HeadDim == 128),
-                "cute-cpp [attention.fp8.head-dim]: the FP8 forward's head dims are (64, 64) or (128, 128): 256 "
-                "spills its registers in 128-key tiles");
-  static_assert(BlockM == 128 && BlockN == 128,
-                "cute-cpp [attention.fp8.tile]: the FP8 forward's tiles are 128 x 128 (two consumer warpgroups; "
-                "Vᵀ is one 128-key, 128-byte-row tile)");
+  static_assert(HeadDim == HeadDimV && (HeadDim == 64 || HeadDim == 128 || HeadDim == 256),
+                "cute-cpp [attention.fp8.head-dim]: the FP8 forward's head dims are (64, 64), (128, 128) or (256, 256)");
+  static_assert(HeadDim != 256 || BlockN == 64,
+                "cute-cpp [attention.fp8.head-dim]: D256 takes 64-key tiles (in 128-key tiles its registers spill)");
+  static_assert(BlockM == 128 && (BlockN == 64 || BlockN == 128),
+                "cute-cpp [attention.fp8.tile]: the FP8 forward's tiles are 128 x 64 or 128 x 128 (two consumer "
+                "warpgroups; Vᵀ's rows are one swizzle row of keys)");
   static constexpr bool ok = true;
 };
 

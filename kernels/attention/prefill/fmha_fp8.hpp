@@ -4,7 +4,7 @@
 // The FP8 attention forward's plan and arguments (the kernel is fmha_fp8_sm90.cuh): e4m3 Q, K, V
 // with descale factors per tensor or per (sequence, kv head), fp32 softmax, bf16 O, the LSE
 // optional; causal / window masks, GQA and varlen as the 16-bit forward (fmha.hpp), no paged cache.
-// Head dims 64 and 128 (diag::attention_fp8_plan says why not 256).
+// Head dims 64, 128 and 256 (diag::attention_fp8_plan: the tiles each takes).
 //   O = softmax(scale · dq dk · Q Kᵀ + mask) · dv V
 #include <cute_cpp/kernels/attention/prefill/fmha.hpp>
 #include <cute_cpp/attention/fp8_scales.hpp>
@@ -50,12 +50,12 @@ struct FmhaFp8Plan {
   static constexpr int consumer_registers = 232;
 
   /// Q, K and V (as loaded) in boxes of `box` columns (one swizzle row: 128 bytes, or D64's 64);
-  /// Vᵀ one tile of D rows of the block's 128 keys.
+  /// Vᵀ one tile of D rows of the block's keys (one swizzle row of block_n bytes).
   static constexpr int box = HeadDim < 128 ? HeadDim : 128;
   static constexpr int qk_chunks = HeadDim / box;
   using QChunk = SmemKMajor<Element, block_m, box, box>;
   using KChunk = SmemKMajor<Element, block_n, box, box>;
-  using VtTile = SmemKMajor<Element, HeadDim, block_n>;
+  using VtTile = SmemKMajor<Element, HeadDim, block_n, block_n>;
   using MmaS =
       sm90::WgmmaTiledMma<Element, Element, float, sm90::AOperand<QChunk>, sm90::BOperand<KChunk>, 1, block_n>;
   using MmaO = sm90::WgmmaTiledMmaRSFp8<sm90::BOperand<VtTile>, 1, HeadDim>;
@@ -125,14 +125,17 @@ namespace fmha_fp8_plans {
 using D128 = FmhaFp8Plan<128, FmhaFp8Config{.block_m = 128, .block_n = 128, .stages = 2, .q_stages = 2, .v_stages = 2}>;
 /// D64: the same tiles, Q, K and V in 64-byte (64-byte swizzled) rows.
 using D64 = FmhaFp8Plan<64, FmhaFp8Config{.block_m = 128, .block_n = 128, .stages = 2, .q_stages = 2, .v_stages = 2}>;
+/// D256: 128 x 64 tiles (S 32 + O 128 + P 8 registers a thread; 128-key tiles spilled), Vᵀ in
+/// 64-byte rows; 192 KB.
+using D256 = FmhaFp8Plan<256, FmhaFp8Config{.block_m = 128, .block_n = 64, .stages = 2, .q_stages = 2, .v_stages = 2}>;
 template <class... Plans>
 struct FmhaFp8PlanList {};
 /// Every plan fmha_e4m3_sm90.cu instantiates (run_attention_fp8's), for the build report.
-using Instantiated = FmhaFp8PlanList<D64, D128>;
+using Instantiated = FmhaFp8PlanList<D64, D128, D256>;
 }  // namespace fmha_fp8_plans
 
-/// The FP8 forward with the plan for the arguments' head dims ((64, 64) or (128, 128); others are
-/// std::invalid_argument [attention.fp8.head-dim]). Defined in fmha_e4m3_sm90.cu.
+/// The FP8 forward with the plan for the arguments' head dims ((64, 64), (128, 128) or (256, 256);
+/// others are std::invalid_argument [attention.fp8.head-dim]). Defined in fmha_e4m3_sm90.cu.
 void run_attention_fp8(FmhaFp8Arguments const& args, cudaStream_t stream);
 
 }  // namespace cute_cpp::kernels

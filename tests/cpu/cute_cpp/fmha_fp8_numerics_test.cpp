@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // SPDX-FileCopyrightText: 2026 cute-cpp authors
 // The FP8 attention forward's GPU check before any GPU has run it: a host model of the kernel's
-// arithmetic (key blocks of 128 last first, the running maximum, P scaled by 2^8 and rounded to
+// arithmetic (key blocks of the plan's tile, last first, the running maximum, P scaled by 2^8 and rounded to
 // e4m3 against it, float sums, O rescaled, O · dv / sum to bf16, the LSE) passes fmha_fp8_check's
 // comparison (fmha_fp8_reference.hpp) on its kinds of case, and the same model with keys in the
 // wrong order (what a wrong fp8_p_key or transpose would do) fails it: the tolerance admits the
@@ -35,10 +35,11 @@ void model_row(f::Fp8Case const& fc, f::CaseData const& d, int b, int h, int i, 
   float row_max = -INFINITY, row_sum = 0;
   std::vector<float> o(std::size_t(c.dv), 0.0f);
   auto const key = [&](int j) { return std::size_t(k0 + j) * c.heads_kv + h / group; };
-  for (int n = (sk + 127) / 128 - 1; n >= 0; --n) {
+  int const bn = c.d == 256 ? 64 : 128;  // the plan's key tile (fmha_fp8_plans)
+  for (int n = (sk + bn - 1) / bn - 1; n >= 0; --n) {
     float s[128], block_max = row_max;
-    for (int jj = 0; jj < 128; ++jj) {
-      int const j = n * 128 + jj;
+    for (int jj = 0; jj < bn; ++jj) {
+      int const j = n * bn + jj;
       bool const seen = j < sk && (c.window_left < 0 || j >= diagonal - c.window_left) &&
                         (c.window_right < 0 || j <= diagonal + c.window_right) && (!c.causal || j <= diagonal);
       float acc = 0;
@@ -52,11 +53,11 @@ void model_row(f::Fp8Case const& fc, f::CaseData const& d, int b, int h, int i, 
     row_max = block_max;
     row_sum *= correction;
     for (auto& x : o) x *= correction;
-    for (int jj = 0; jj < 128; ++jj) {
+    for (int jj = 0; jj < bn; ++jj) {
       float const p = std::exp2(s[jj] * scale_log2 - (top - float(cute_cpp::fp8_p_log2_max)));
       row_sum += p;
       float const p8 = float(__nv_fp8_e4m3(p));
-      int const j = swap ? std::min((n * 128 + jj) ^ 2, sk - 1) : n * 128 + jj;
+      int const j = swap ? std::min((n * bn + jj) ^ 2, sk - 1) : n * bn + jj;
       for (int e = 0; p8 != 0 && e < c.dv; ++e) o[std::size_t(e)] += p8 * float(d.v.bytes[key(j) * c.dv + e]);
     }
   }
@@ -90,6 +91,7 @@ std::vector<f::Fp8Case> cases() {
       {{1, 200, 200, 2, 1, 64, 64, false, 64, 16, {}, {}}, Fp8DescaleLayout::per_kv_head},
       {{3, 0, 0, 2, 1, 64, 64, true, -1, -1, {1, 150, 60}, {5, 300, 60}}, Fp8DescaleLayout::per_kv_head},
       {{1, 100, 260, 2, 2, 128, 128, false, -1, -1, {}, {}}, Fp8DescaleLayout::per_tensor, false},
+      {{1, 90, 200, 2, 1, 256, 256, true, -1, -1, {}, {}}, Fp8DescaleLayout::per_kv_head},
   };
 }
 

@@ -9,7 +9,8 @@
 //     the key fp8_p_key(k), and each key of a row once;
 //   - the raw V tile's addressing (fp8_tile_unit_offset) against SmemKMajor, the layout TMA fills;
 //   - V's transpose, modelled lane by lane as the PTX ISA defines ldmatrix.x4.trans (b16),
-//     prmt and stmatrix.x4 (b16), for D64 (64-byte rows) and D128: Vᵀ[d][k] = V[fp8_p_key(k)][d]
+//     prmt and stmatrix.x4 (b16), for D64 (64-byte rows), D128 and D256 (64-key tiles, Vᵀ in
+//     64-byte rows): Vᵀ[d][k] = V[fp8_p_key(k)][d]
 //     for every (d, k), each written once, and each ldmatrix / stmatrix matrix's 8 rows in 8
 //     different 4-bank groups (conflict-free).
 #include <cute_cpp/attention/fp8_scales.hpp>
@@ -106,12 +107,14 @@ void expect_unit_offsets() {
 TEST(FmhaFp8, TileUnitOffsets) {
   expect_unit_offsets<128, 128>();
   expect_unit_offsets<128, 64>();
+  expect_unit_offsets<64, 128>();
+  expect_unit_offsets<256, 64>();  // D256's Vᵀ: 256 rows of 64 keys
 }
 
-// transpose_e4m3_values<128, HeadDim, RowBytes, 3>, lane by lane: V[key][dim] holds key * 256 + dim.
-template <int head_dim, int row_bytes>
+// transpose_e4m3_values<BlockN, HeadDim, RowBytes, 3>, lane by lane: V[key][dim] holds key * 256 + dim.
+template <int block_n, int head_dim, int row_bytes>
 void expect_value_transpose() {
-  constexpr int block_n = 128, warps = 3, key_groups = block_n / 16;
+  constexpr int warps = 3, key_groups = block_n / 16;
   constexpr int pieces = key_groups * (head_dim / 32);
   auto const v = [](int key, int dim) { return key * 256 + dim; };
   std::vector<int> vt(head_dim * block_n, -1);
@@ -156,10 +159,10 @@ void expect_value_transpose() {
         std::set<int> banks;
         for (int j = 0; j < 8; ++j) {
           int const dim = 32 * u + cute_cpp::fp8_transpose_lane(8 * mi + j).store_dim;
-          banks.insert(g ^ (dim % 8));
+          banks.insert(int(cute_cpp::fp8_tile_unit_offset<head_dim, block_n>(dim, g) / 16 % 8));
           for (int c = 0; c < 4; ++c)
             for (int byte = 0; byte < 4; ++byte) {
-              int& slot = vt[dim * block_n + 16 * g + 4 * c + byte];
+              int& slot = vt[dim * block_n + 16 * g + 4 * c + byte];  // logical; the swizzle is the bank check's
               EXPECT_EQ(slot, -1) << "Vt[" << dim << "][" << 16 * g + 4 * c + byte << "] written twice";
               slot = regs[4 * j + c][mi][byte];
             }
@@ -175,8 +178,9 @@ void expect_value_transpose() {
 }
 
 TEST(FmhaFp8, ValueTransposeModel) {
-  expect_value_transpose<128, 128>();
-  expect_value_transpose<64, 64>();
+  expect_value_transpose<128, 128, 128>();  // D128
+  expect_value_transpose<128, 64, 64>();    // D64: V in 64-byte rows
+  expect_value_transpose<64, 256, 128>();   // D256: 64-key tiles, Vᵀ in 64-byte rows
 }
 
 }  // namespace

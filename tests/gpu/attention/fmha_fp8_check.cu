@@ -53,7 +53,7 @@ bool check_errors() {
   auto b = a;
   b.head_dim = b.head_dim_v = 96;
   ok &= expect("[attention.fp8.head-dim]", b);
-  b.head_dim = b.head_dim_v = 256;
+  b.head_dim = 256, b.head_dim_v = 128;
   ok &= expect("[attention.fp8.head-dim]", b);
   b = a;
   b.heads_kv = 3;
@@ -100,6 +100,7 @@ int main(int argc, char** argv) {
           ok &= run({{2, 0, 0, 2, 2, 128, 128, false, -1, -1, {33, 140}, {90, 140}}, Layout::per_tensor});
           ok &= run({{1, 70, 300, 4, 2, 128, 128, false, 64, 16}, Layout::per_kv_head});
           ok &= run({{1, 100, 250, 2, 1, 64, 64, true}, Layout::per_kv_head});
+          ok &= run({{1, 65, 150, 2, 2, 256, 256}, Layout::per_tensor});
           return ok;
         }
         bool ok = check_errors();
@@ -121,6 +122,9 @@ int main(int argc, char** argv) {
             {{1, 1000, 1000, 4, 4, 64, 64}, Layout::per_tensor},
             {{1, 500, 700, 8, 1, 64, 64, false, 100, 0}, Layout::per_kv_head},
             {{3, 0, 0, 4, 2, 64, 64, true, -1, -1, {1, 640, 300}, {5, 700, 2000}}, Layout::per_kv_head},
+            {{1, 300, 300, 2, 2, 256, 256}, Layout::per_kv_head},
+            {{1, 300, 300, 2, 2, 256, 256, true}, Layout::per_tensor},
+            {{2, 0, 0, 4, 1, 256, 256, false, -1, -1, {5, 90}, {77, 190}}, Layout::per_kv_head},
         };
         for (auto const& c : cases) ok &= run(c);
         // No descales at all (factors of 1): the inputs as they are, within e4m3's range.
