@@ -7,7 +7,7 @@ FlashAttention-4, in one process, and checks each against an fp32 reference on t
 data (outputs poisoned first). Each reference is a record of its own.
 
   bench/attention/bench_sdpa_fmha.py --build BUILD [--json FILE] [--quick] [--sweep] [--only NAME] [--lib LIB]
-                                     [--fa4 auto|off]
+                                     [--fa4 auto|off] [--fp8 on|off|only]
 
 cuDNN is timed at its best as a user would call it: of [B, S, H, D] views (what a model's projections
 give), contiguous [B, H, S, D] copies, and for GQA its native grouped heads (enable_gqa) beside K/V
@@ -18,7 +18,13 @@ example program gave them (kernel fmha_sm90), so scripts/gpu-check compares them
 
 Method (as bench/support/bench.hpp): per round, L2 flushed, a spin queued ahead so that launch
 overhead is not timed, ours and cuDNN alternately; the median of 50 rounds after 10 warm-up rounds.
-FLOPs: 4 B H Sq Sk D (halved for causal), the convention of FlashAttention and cuDNN's figures."""
+FLOPs: 4 B H Sq Sk D (halved for causal), the convention of FlashAttention and cuDNN's figures.
+
+FP8 (--fp8 on, the default; only: nothing else): the FP8 forward (cute_cpp_fmha_fp8_forward: e4m3 Q,
+K, V quantized here per (sequence, kv head), their descales, bf16 O) checked against an fp32
+reference of the dequantized inputs and timed against our bf16 forward on the same shapes (records
+"fmha fp8", reference "ours bf16"), and against PyTorch's cuDNN SDPA on e4m3 tensors where this
+PyTorch takes them (it is tried; where refused, the output says so)."""
 import argparse
 import ctypes
 import json
@@ -64,6 +70,24 @@ class Fmha:
             window[0], window[1], cu_q.data_ptr() if varlen else None, cu_k.data_ptr() if varlen else None,
             q.shape[0] if varlen else 0, k.shape[0] if varlen else 0, torch.cuda.current_stream().cuda_stream,
             self.message, 1024)
+        if rc != 0:
+            raise ValueError(self.message.value.decode())
+
+    def fp8(self, q, k, v, o, descales, lse=None, causal=False):
+        """q, k, v: [B, S, H, D] float8_e4m3fn; o: [B, S, H, D] bf16; descales: (dq, dk, dv) float32
+        [B, Hkv] (per (sequence, kv head))."""
+        f = self.lib.cute_cpp_fmha_fp8_forward
+        if f.argtypes is None:
+            P, I, L, Fl = ctypes.c_void_p, ctypes.c_int, ctypes.c_longlong, ctypes.c_float
+            f.restype = ctypes.c_int
+            f.argtypes = [P, P, P, P, P, P, P, P, I, P, I, I, I, I, I, I, I, Fl, I, I, I, P, P, L, L, P,
+                          ctypes.c_char_p, ctypes.c_ulong]
+        arr = (ctypes.c_longlong * 12)(*[s for t in (q, k, v, o) for s in t.stride()[:3]])
+        dq, dk, dv = descales
+        rc = f(q.data_ptr(), k.data_ptr(), v.data_ptr(), o.data_ptr(), lse.data_ptr() if lse is not None else None,
+               dq.data_ptr(), dk.data_ptr(), dv.data_ptr(), 1, arr, q.shape[0], q.shape[1], k.shape[1], q.shape[2],
+               k.shape[2], q.shape[3], v.shape[3], 0.0, int(causal), -1, -1, None, None, 0, 0,
+               torch.cuda.current_stream().cuda_stream, self.message, 1024)
         if rc != 0:
             raise ValueError(self.message.value.decode())
 
@@ -241,6 +265,87 @@ def varlen_case(fmha, flash, causal, records):
     return good
 
 
+def quantize_e4m3(x, Hkv):
+    """x [B, S, H, D] -> (e4m3 [B, S, H, D], descale [B, Hkv] float32, dequantized fp32): one factor per
+    (sequence, kv head), amax / 448 over the kv head's q heads (FlashAttention-3's descale layout)."""
+    B, S, H, D = x.shape
+    groups = x.float().reshape(B, S, Hkv, H // Hkv, D)
+    scale = (groups.abs().amax(dim=(1, 3, 4)) / 448.0).clamp(min=1e-12)
+    x8 = (groups / scale[:, None, :, None, None]).reshape(B, S, H, D).to(torch.float8_e4m3fn)
+    deq = (x8.float().reshape(B, S, Hkv, H // Hkv, D) * scale[:, None, :, None, None]).reshape(B, S, H, D)
+    return x8, scale.contiguous(), deq
+
+
+def cudnn_fp8(q8, k8, v8, causal):
+    """PyTorch's SDPA on cuDNN with e4m3 inputs, where this PyTorch takes them (None where it does not,
+    with the reason). Its API has no descales: it is timed on the same work, its output not checked."""
+    H = q8.shape[2]
+    try:
+        qt, kt, vt = (expand_kv(t, H).transpose(1, 2).contiguous() for t in (q8, k8, v8))
+
+        def run():
+            with sdpa_kernel([SDPBackend.CUDNN_ATTENTION]):
+                return F.scaled_dot_product_attention(qt, kt, vt, is_causal=causal)
+        run()
+        return run, ""
+    except Exception as e:  # no FP8 SDPA in this PyTorch: said, not fatal
+        return None, f"{type(e).__name__}: {str(e)[:100]}"
+
+
+def fp8_case(fmha, B, H, Hkv, S, D, causal, records):
+    """One FP8 case: ours (e4m3 in, bf16 out) checked against the fp32 reference of the dequantized
+    inputs, then timed against our bf16 forward on the same shape (and cuDNN on e4m3 where PyTorch
+    takes it). Returns whether ours passed."""
+    name = dense_name(B, H, Hkv, S, D, causal)
+    q = torch.empty(B, S, H, D, device="cuda", dtype=torch.bfloat16).uniform_(-1, 1)
+    k = torch.empty(B, S, Hkv, D, device="cuda", dtype=torch.bfloat16).uniform_(-1, 1)
+    v = torch.empty(B, S, Hkv, D, device="cuda", dtype=torch.bfloat16).uniform_(-1, 1)
+    (q8, dq, qd), (k8, dk, kd), (v8, dv, vd) = (quantize_e4m3(t, Hkv) for t in (q, k, v))
+    o8 = torch.full((B, S, H, D), float("nan"), device="cuda", dtype=torch.bfloat16)
+    lse = torch.full((B, H, S), float("nan"), device="cuda", dtype=torch.float32)
+    fmha.fp8(q8, k8, v8, o8, (dq, dk, dv), lse, causal=causal)
+    ref_o, ref_lse = reference(qd, kd, vd, causal)
+    del qd, kd
+    err = (o8.float() - ref_o).abs().max().item()
+    err_lse = (lse - ref_lse).abs().max().item()
+    # P's e4m3 rounding moves O by at most 2^-4 sum_j p_j |v_j| <= 2^-4 max|v| (fmha_fp8_check's bound),
+    # O's bf16 rounding 2^-8 |O|; the scores' float accumulation the LSE by well under 1e-2 here.
+    bound = vd.abs().max().item() / 16 + ref_o.abs().max().item() / 256
+    good = math.isfinite(err) and err <= bound and err_lse <= 1e-2
+    del ref_o, ref_lse, vd
+    o = torch.empty(B, S, H, D, device="cuda", dtype=torch.bfloat16)
+    run_fp8 = lambda: fmha.fp8(q8, k8, v8, o8, (dq, dk, dv), causal=causal)
+    run_bf16 = lambda: fmha(q, k, v, o, causal=causal)
+    flops = 4.0 * B * H * S * S * D / (2 if causal else 1)
+    t_ours, t_ref = time_pair(run_fp8, run_bf16)
+    ours, ref = flops / t_ours / 1e9, flops / t_ref / 1e9
+    print(f"fp8 {name:30s} {'ok ' if good else 'BAD'} max|O-ref| {err:.2e} (bound {bound:.2e}) "
+          f"max|LSE-ref| {err_lse:.1e}  ours e4m3 {ours:6.1f}  ours bf16 {ref:6.1f} TFLOP/s  ratio {ours / ref:.3f}",
+          flush=True)
+    records.append(dict(kernel="fmha fp8", shape=name, dtype="e4m3", ours=ours, reference="ours bf16 (fmha_sm90)",
+                        reference_value=ref, unit="TFLOP/s", ratio=ours / ref, microseconds=t_ours * 1e3))
+    cudnn, why = cudnn_fp8(q8, k8, v8, causal)
+    if cudnn is None:
+        print(f"fp8 {name:30s} cuDNN FP8 SDPA: not taken by this PyTorch ({why})", flush=True)
+    else:
+        t_ours, t_ref = time_pair(run_fp8, cudnn)
+        ours, ref = flops / t_ours / 1e9, flops / t_ref / 1e9
+        print(f"fp8 {name:30s} ours e4m3 {ours:6.1f}  cuDNN e4m3 {ref:6.1f} TFLOP/s  ratio {ours / ref:.3f}", flush=True)
+        records.append(dict(kernel="fmha fp8", shape=name, dtype="e4m3", ours=ours, reference="cuDNN SDPA e4m3 (PyTorch)",
+                            reference_value=ref, unit="TFLOP/s", ratio=ours / ref, microseconds=t_ours * 1e3))
+    return good
+
+
+FP8_CONFIGS = [  # (B, H, Hkv, S, D, causal): the FP8 forward's head dims
+    (4, 32, 32, 4096, 128, False), (4, 32, 32, 4096, 128, True),
+    (4, 32, 32, 4096, 64, False), (4, 32, 32, 4096, 64, True),
+    (4, 32, 32, 4096, 256, False), (4, 32, 32, 4096, 256, True),
+    (16, 32, 32, 1024, 128, False), (16, 32, 32, 1024, 128, True),
+    (1, 32, 32, 16384, 128, False), (1, 32, 32, 16384, 128, True),
+    (4, 32, 8, 4096, 128, False), (4, 32, 8, 4096, 128, True),
+]
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--build", required=True)
@@ -252,6 +357,8 @@ def main():
                     help="D64 and D128 over sequence lengths 512-8192 at 64k tokens (the key tile's choice, kernels/attention/prefill/README.md)")
     ap.add_argument("--fa4", choices=("auto", "off"), default="auto",
                     help="time FlashAttention-4 too where scripts/fa4-install put it (auto), or not")
+    ap.add_argument("--fp8", choices=("on", "off", "only"), default="on",
+                    help="the FP8 forward's section (on), not (off), or only it (only)")
     opts = ap.parse_args()
     fmha = Fmha(opts.lib or Path(opts.build) / "kernels/libcute_cpp_fmha.so")
     flash, why = fa4.load() if opts.fa4 == "auto" else (None, "--fa4 off")
@@ -270,13 +377,19 @@ def main():
     if opts.sweep:
         configs = [(65536 // S, 32, 32, S, D, causal) for D in (64, 128)
                    for S in (512, 768, 1024, 1280, 1536, 2048, 3072, 4096, 8192) for causal in (False, True)]
+    if opts.fp8 == "only":
+        configs = []
     records, ok = [], True
     for B, H, Hkv, S, D, causal in configs:
         if not (opts.only and opts.only not in dense_name(B, H, Hkv, S, D, causal)):
             ok &= dense_case(fmha, flash, B, H, Hkv, S, D, causal, records)
     for causal in (False, True):
-        if not (opts.quick or opts.sweep or (opts.only and opts.only not in varlen_name(causal))):
+        if not (opts.quick or opts.sweep or opts.fp8 == "only" or (opts.only and opts.only not in varlen_name(causal))):
             ok &= varlen_case(fmha, flash, causal, records)
+    if opts.fp8 != "off" and not opts.sweep:
+        for B, H, Hkv, S, D, causal in FP8_CONFIGS[:1] if opts.quick else FP8_CONFIGS:
+            if not (opts.only and opts.only not in dense_name(B, H, Hkv, S, D, causal)):
+                ok &= fp8_case(fmha, B, H, Hkv, S, D, causal, records)
     if opts.json:
         Path(opts.json).write_text(json.dumps(records, indent=1) + "\n")
     return 0 if ok else 1

@@ -96,6 +96,14 @@ static void bad_arguments(void) {
     printf("%s: fmha backward workspace bytes %llu\n", ok ? "ok  " : "FAIL", bytes);
     failures += !ok;
   }
+  expect_rule("fmha fp8 with head dim 96",
+              cute_cpp_fmha_fp8_forward(a, b, c, c, NULL, NULL, NULL, NULL, 0, NULL, 1, 64, 64, 1, 1, 96, 96, 0.0f, 0,
+                                        -1, -1, NULL, NULL, 0, 0, NULL, message, sizeof message),
+              message, "[attention.fp8.head-dim]");
+  expect_rule("fmha fp8 with descale layout 5",
+              cute_cpp_fmha_fp8_forward(a, b, c, c, NULL, NULL, NULL, NULL, 5, NULL, 1, 64, 64, 1, 1, 128, 128, 0.0f,
+                                        0, -1, -1, NULL, NULL, 0, 0, NULL, message, sizeof message),
+              message, "[attention.fp8.descale]");
   /* A message buffer of 0 bytes is allowed (nothing is written). */
   expect_rule("gemm error without a message buffer",
               cute_cpp_gemm_bf16(a, 64, b, 64, c, 64, 0, 64, 64, NULL, 0, NULL, NULL, NULL, 0), "[gemm.shape]",

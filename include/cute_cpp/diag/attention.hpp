@@ -69,4 +69,20 @@ struct attention_decode_tile {
   static constexpr bool ok = true;
 };
 
+/// The FP8 (e4m3) forward: Q, K and V are read in boxes of one swizzle row (64 or 128 bytes) and
+/// Vᵀ is one tile of block_n keys (64 or 128: its rows one swizzle row), with two consumer
+/// warpgroups of 64 rows. D256 takes 64-key tiles: in 128-key tiles S 64 + O 128 + P 16
+/// registers a thread spilled (136-304 bytes at 232-240 registers; ptxas, nvcc 13.0).
+template <int HeadDim, int HeadDimV, int BlockM, int BlockN>
+struct attention_fp8_plan {
+  static_assert(HeadDim == HeadDimV && (HeadDim == 64 || HeadDim == 128 || HeadDim == 256),
+                "cute-cpp [attention.fp8.head-dim]: the FP8 forward's head dims are (64, 64), (128, 128) or (256, 256)");
+  static_assert(HeadDim != 256 || BlockN == 64,
+                "cute-cpp [attention.fp8.head-dim]: D256 takes 64-key tiles (in 128-key tiles its registers spill)");
+  static_assert(BlockM == 128 && (BlockN == 64 || BlockN == 128),
+                "cute-cpp [attention.fp8.tile]: the FP8 forward's tiles are 128 x 64 or 128 x 128 (two consumer "
+                "warpgroups; Vᵀ's rows are one swizzle row of keys)");
+  static constexpr bool ok = true;
+};
+
 }  // namespace cute_cpp::diag

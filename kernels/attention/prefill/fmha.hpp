@@ -45,6 +45,7 @@ struct FmhaPlan {
   static_assert(diag::attention_head_dims<HeadDim, HeadDimV>::ok &&
                 diag::attention_tile<Config.block_m, Config.block_n, Config.stages>::ok);
   using Element = T;
+  using OutputElement = T;  ///< O's (the FP8 plans' differs: fmha_fp8.hpp)
   static constexpr int head_dim = HeadDim, head_dim_v = HeadDimV;
   static constexpr int block_m = Config.block_m, block_n = Config.block_n, stages = Config.stages;
   static constexpr int q_stages = Config.q_stages;
@@ -107,13 +108,14 @@ struct FmhaPlan {
 /// K [batch, seq_k, heads_kv, head_dim], V [batch, seq_k, heads_kv, head_dim_v], O like Q with
 /// head_dim_v, LSE [batch, heads_q, seq_q] (float, optional). Varlen (cu_seqlens_q/k set, device
 /// arrays of batch + 1 monotone offsets): Q [total_q, heads_q, head_dim] and so on, seq_q/seq_k
-/// the longest sequence, LSE [heads_q, total_q]; the batch strides are ignored.
-template <class T>
+/// the longest sequence, LSE [heads_q, total_q]; the batch strides are ignored. O's element type
+/// is the inputs' but for the FP8 forward (e4m3 in, bf16 out: FmhaFp8Arguments, fmha_fp8.hpp).
+template <class T, class O = T>
 struct FmhaArguments {
   T const* q = nullptr;
   T const* k = nullptr;
   T const* v = nullptr;
-  T* o = nullptr;
+  O* o = nullptr;
   float* lse = nullptr;
   AttentionStrides q_stride{}, k_stride{}, v_stride{}, o_stride{};
   int batch = 1, seq_q = 0, seq_k = 0, heads_q = 1, heads_kv = 1;

@@ -163,7 +163,7 @@ __device__ __forceinline__ void fmha_consumer_epilogue(typename Plan::SharedStor
                                                        std::int32_t seq_q, int wg, int thread, std::int32_t row_lo,
                                                        typename Plan::MmaO::FragmentC& o, float const (&lse)[2],
                                                        std::uint32_t& chunks_stored) {
-  using T = typename Plan::Element;
+  using T = typename Plan::OutputElement;
   using MmaS = typename Plan::MmaS;
   using MmaO = typename Plan::MmaO;
   // NOTE: the store path and this thread's coordinates are derived anew per tile (from an

@@ -37,8 +37,8 @@ inline void check_offsets(std::int32_t const* cu, int batch, std::int64_t total,
 
 /// A paged cache's arguments: the sizes, the key tile within a page, and (when given on the host)
 /// every table entry and length.
-template <class T>
-void check_paged(FmhaArguments<T> const& a, int block_n) {
+template <class T, class O>
+void check_paged(FmhaArguments<T, O> const& a, int block_n) {
   using host::argument_error;
   if (a.seqlens_k == nullptr || a.cu_seqlens_k != nullptr)
     argument_error("attention.block-table", "a paged cache takes seqlens_k (and no cu_seqlens_k)");
@@ -69,8 +69,8 @@ struct FmhaOperands {
 /// Every check of an attention call's arguments for a plan of head dims (head_dim, head_dim_v)
 /// and key tile block_n (std::invalid_argument naming the rule); false when there is nothing to
 /// launch (no queries). Shared by run_fmha (sm_90a) and run_fmha_sm100.
-template <class T>
-bool fmha_check_arguments(FmhaArguments<T> const& a, int head_dim, int head_dim_v, int block_n, cudaStream_t stream,
+template <class T, class O>
+bool fmha_check_arguments(FmhaArguments<T, O> const& a, int head_dim, int head_dim_v, int block_n, cudaStream_t stream,
                           FmhaOperands& out) {
   using host::argument_error;
   cute_cpp::detail::check_plan_head_dims(head_dim, head_dim_v, a.head_dim, a.head_dim_v);
@@ -115,8 +115,8 @@ bool fmha_check_arguments(FmhaArguments<T> const& a, int head_dim, int head_dim_
 
 /// The kernel's parameters for checked arguments, but for the tile order (fmha_set_order, which
 /// needs the grid).
-template <class T>
-FmhaParams fmha_params(FmhaArguments<T> const& a, FmhaOperands const& s, int block_m, int head_dim) {
+template <class T, class O>
+FmhaParams fmha_params(FmhaArguments<T, O> const& a, FmhaOperands const& s, int block_m, int head_dim) {
   FmhaParams p;
   p.batch = a.batch;
   p.seq_q = a.seq_q;
@@ -171,8 +171,8 @@ namespace detail {
 /// round of the grid's CTAs dealt in reverse (so each CTA's work is within a tile of the mean);
 /// below, in sections of kv heads whose K/V fit half the L2, dealt in order (measured faster
 /// there; README 7).
-template <class T>
-void fmha_set_order(FmhaParams& p, FmhaArguments<T> const& a, int head_dim, int head_dim_v, std::int64_t grid) {
+template <class T, class O>
+void fmha_set_order(FmhaParams& p, FmhaArguments<T, O> const& a, int head_dim, int head_dim_v, std::int64_t grid) {
   static std::int64_t const l2_bytes = host::l2_cache_bytes();
   std::int64_t const kv_bytes = std::int64_t(a.seq_k) * (head_dim + head_dim_v) * std::int64_t(sizeof(T));
   bool const dealt = p.masked() && a.seq_k >= fmha_dealt_keys;  // a budget of 0: one kv head a section
