@@ -13,6 +13,7 @@
 // rows_per_warpgroup x block_n accumulators.
 #include <cute_cpp/kernels/gemm/gemm.hpp>                // GemmPlan, BlockScales, IndependentOperand
 #include <cute_cpp/kernels/gemm/gemm_mainloop_sm90.cuh>  // gemm_producer, GemmMainLoop
+#include <cute_cpp/kernels/gemm/gemm_block_scales_sm90.cuh>  // gemm_scale_loader
 
 #include <cute_cpp/arch/cluster.hpp>                            // cluster_arrive, cluster_wait
 #include <cute_cpp/arch/griddepcontrol.hpp>                     // griddepcontrol_*
@@ -223,6 +224,9 @@ gemm_kernel(const __grid_constant__ typename Plan::MapA tma_a, const __grid_cons
   if (threadIdx.x / 128 == 0) {
     arch::warpgroup_reg_dealloc<Plan::producer_registers>();
     if (threadIdx.x == 0) gemm_producer<Plan>(smem, tma_a, tma_b, tiles, independent, grouped);
+    if constexpr (Plan::staged_scales) {
+      if (threadIdx.x / 32 == 1) gemm_scale_loader<Plan>(smem, tiles, block_scales, m, n);
+    }
     return;
   }
   arch::griddepcontrol_wait();

@@ -23,13 +23,16 @@
 
 namespace cute_cpp {
 
-/// A TMA-fed pipeline of Stages buffers (see the file comment).
-template <int Stages, int ConsumerArrivals, std::uint32_t TxBytes>
+/// A TMA-fed pipeline of Stages buffers (see the file comment). ProducerArrivals: arrivals that
+/// fill a stage besides its TMA bytes (the producer's arrive.expect_tx, and one per thread that
+/// adds cp.async copies to the stage through cp.async.mbarrier.arrive.noinc).
+template <int Stages, int ConsumerArrivals, std::uint32_t TxBytes, int ProducerArrivals = 1>
 struct PipelineTmaAsync {
   static_assert(diag::pipeline_stages<Stages>::ok && diag::pipeline_tma_plan<ConsumerArrivals, TxBytes>::ok);
   static constexpr int stages = Stages;
   static constexpr std::uint32_t tx_bytes = TxBytes;
   static constexpr int consumer_arrivals = ConsumerArrivals;
+  static constexpr int producer_arrivals = ProducerArrivals;
   using State = PipelineState<Stages>;
 
   /// The barriers, placed in shared memory by the kernel.
@@ -39,7 +42,7 @@ struct PipelineTmaAsync {
 
 #if defined(__CUDACC__)
   /// Initialises every barrier; one thread calls it, then the CTA (or cluster) synchronises.
-  static __device__ __forceinline__ void init(SharedStorage& s) { s.init(1, ConsumerArrivals); }
+  static __device__ __forceinline__ void init(SharedStorage& s) { s.init(ProducerArrivals, ConsumerArrivals); }
 
   /// Waits until the producer may refill state's stage.
   __device__ __forceinline__ void producer_acquire(State const& state) const {

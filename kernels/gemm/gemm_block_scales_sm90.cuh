@@ -1,0 +1,158 @@
+// SPDX-License-Identifier: Apache-2.0
+// SPDX-FileCopyrightText: 2026 cute-cpp authors
+#pragma once
+// The block-scaled GEMM's scales on Hopper (sm_90a; DeepSeek-V3's 1 x 128 A and 128 x 128 B
+// scales, BlockScales):
+//   KBlockScales        a consumer thread's scales of one K block (its rows x the one or two scale
+//                       blocks of B its tile's columns meet), read from global memory
+//                       (load_global_scales) or from the stage (load_staged_scales);
+//   promote             acc += a K block's products times their scales (the promotion);
+//   gemm_scale_loader   staged_scales: the producer warpgroup's warp that copies each stage's
+//                       scales into shared memory with cp.async, completing on the stage's full
+//                       barrier, so they arrive with the stage's A and B tiles.
+#include <cute_cpp/kernels/gemm/gemm.hpp>  // GemmPlan, BlockScales
+
+#include <cute_cpp/arch/griddepcontrol.hpp>                     // griddepcontrol_wait
+#include <cute_cpp/pipeline/pipeline_state.hpp>                 // PipelineState, make_pipeline_state
+#include <cute_cpp/sched/static_persistent_tile_scheduler.hpp>  // StaticPersistentTileScheduler
+
+#include <ctm/common/cp_async.hpp>  // cp_async_ca_shared_global, cp_async_mbarrier_arrive_noinc
+
+#include <cstdint>
+
+namespace cute_cpp::kernels {
+
+/// A K block's scales for a consumer thread's values: A's scale of each of its rows times B's of
+/// each scale block its columns meet, and the tile column where B's second block starts.
+template <class Plan>
+struct KBlockScales {
+  static constexpr int b_blocks = Plan::scale_blocks_b;
+  float row_block[Plan::Mma::atoms_m][2][b_blocks];
+  int boundary;
+};
+
+/// The scales of K block kb read from global memory (rows of A below m, rows of B below n).
+template <class Plan>
+__device__ __forceinline__ KBlockScales<Plan> load_global_scales(WorkTileInfo const& tile, int row0, int kb,
+                                                                 BlockScales const& scales, std::int64_t m,
+                                                                 std::int64_t n) {
+  using Mma = typename Plan::Mma;
+  constexpr int b_blocks = Plan::scale_blocks_b;
+  KBlockScales<Plan> r;
+  auto const slice = Mma::get_slice(int(threadIdx.x % 128));
+  std::int64_t const tile_row = std::int64_t(tile.m) * Plan::block_m + row0;
+  std::int64_t const n0 = std::int64_t(tile.n) * Plan::block_n;
+  r.boundary = 128 - int(n0 % 128);
+  float b_scale[b_blocks];
+#pragma unroll
+  for (int b = 0; b < b_blocks; ++b)
+    // NOTE: past B's last row block (a ragged tile's columns past N, or a cluster's tile past
+    // N altogether) the scale is not read.
+    b_scale[b] = n0 + (b == 0 ? 0 : r.boundary) < n
+                     ? epilogue::read_only(scales.b, (n0 / 128 + b) * scales.b_row_stride +
+                                                         std::int64_t(kb) * scales.b_k_stride)
+                     : 0.0f;
+#pragma unroll
+  for (int a = 0; a < Mma::atoms_m; ++a)
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {
+      std::int64_t const row = tile_row + slice.row(a, 2 * h);
+      float const a_scale =
+          row < m ? epilogue::read_only(scales.a, row * scales.a_row_stride + std::int64_t(kb) * scales.a_k_stride)
+                  : 0.0f;
+#pragma unroll
+      for (int b = 0; b < b_blocks; ++b) r.row_block[a][h][b] = a_scale * b_scale[b];
+    }
+  return r;
+}
+
+/// The scales of the stage the loader filled (gemm_scale_loader: zeros past M and N).
+template <class Plan>
+__device__ __forceinline__ KBlockScales<Plan> load_staged_scales(typename Plan::StageScales const& stage,
+                                                                 WorkTileInfo const& tile, int row0) {
+  using Mma = typename Plan::Mma;
+  constexpr int b_blocks = Plan::scale_blocks_b;
+  KBlockScales<Plan> r;
+  auto const slice = Mma::get_slice(int(threadIdx.x % 128));
+  r.boundary = 128 - int(std::int64_t(tile.n) * Plan::block_n % 128);
+  float b_scale[b_blocks];
+#pragma unroll
+  for (int b = 0; b < b_blocks; ++b) b_scale[b] = stage.b[b];
+#pragma unroll
+  for (int a = 0; a < Mma::atoms_m; ++a)
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {
+      float const a_scale = stage.a[row0 + slice.row(a, 2 * h)];
+#pragma unroll
+      for (int b = 0; b < b_blocks; ++b) r.row_block[a][h][b] = a_scale * b_scale[b];
+    }
+  return r;
+}
+
+/// acc += product * scale, each value's scale its row's and its column's scale block's.
+template <class Plan>
+__device__ __forceinline__ void promote(typename Plan::Mma::FragmentC& acc, typename Plan::Mma::FragmentC const& product,
+                                        KBlockScales<Plan> const& s) {
+  using Mma = typename Plan::Mma;
+  constexpr int b_blocks = Plan::scale_blocks_b;
+  auto const slice = Mma::get_slice(int(threadIdx.x % 128));
+#pragma unroll
+  for (int a = 0; a < Mma::atoms_m; ++a)
+#pragma unroll
+    for (int j = 0; j < Mma::acc_per_atom; ++j) {
+      // Value j lies in column block j / 4 (8 columns) and in the atom's first or second row.
+      int const h = slice.row(a, j) == slice.row(a, 0) ? 0 : 1;
+      float const scale = b_blocks == 1 || 8 * (j / 4) < s.boundary ? s.row_block[a][h][0]
+                                                                     : s.row_block[a][h][b_blocks - 1];
+      acc.storage[a * Mma::acc_per_atom + j] += product.storage[a * Mma::acc_per_atom + j] * scale;
+    }
+}
+
+/// staged_scales: one warp of the producer warpgroup walks the producer's tiles and K blocks; per
+/// stage, once it is empty, its lanes copy the tile's rows' A scales and the B scales of the one or
+/// two scale blocks its columns meet (zeros past M and N: cp.async's zero-filling form) and arrive
+/// on the stage's full barrier when their copies land (cp.async.mbarrier.arrive.noinc, counted in
+/// the barrier's producer arrivals), so the stage is full only with its scales.
+/// NOTE: cp.async copies 4 bytes at any address, so A's and B's scales keep BlockScales' any
+/// strides (TMA would need M-contiguous A scales with 16-byte rows).
+template <class Plan>
+__device__ __forceinline__ void gemm_scale_loader(typename Plan::SharedStorage& smem,
+                                                  PersistentTileSchedulerParams const& tiles,
+                                                  BlockScales const& scales, std::int64_t m, std::int64_t n) {
+  static_assert(Plan::staged_scales && Plan::scale_loader_threads == 32);
+  typename Plan::Pipeline const pipeline{&smem.barriers};
+  StaticPersistentTileScheduler scheduler(tiles, blockIdx.x, gridDim.x);
+  auto state = make_pipeline_state<Plan::stages>(PipelineUserType::Producer);
+  int const lane = int(threadIdx.x % 32);
+  // The scales may be written by the kernel before (programmatic dependent launch).
+  arch::griddepcontrol_wait();
+  for (; scheduler.has_work(); scheduler.advance_to_next_work()) {
+    WorkTileInfo const tile = scheduler.get_current_work();
+    std::int64_t const m0 = std::int64_t(tile.m) * Plan::block_m;
+    std::int64_t const n0 = std::int64_t(tile.n) * Plan::block_n;
+    std::int64_t const boundary = 128 - n0 % 128;
+    for (int kb = tile.k_block_begin; kb < tile.k_block_end; ++kb) {
+      pipeline.producer_acquire(state);
+      auto& dst = smem.scales.stage[state.index()];
+#pragma unroll
+      for (int r = lane; r < Plan::block_m; r += 32) {
+        bool const in = m0 + r < m;
+        float const* src = in ? scales.a + (m0 + r) * scales.a_row_stride + std::int64_t(kb) * scales.a_k_stride
+                              : scales.a;
+        ctm::cp_async_ca_shared_global<4>(&dst.a[r], src, in ? 4u : 0u);
+      }
+      if (lane < 2) {
+        bool const in = lane < Plan::scale_blocks_b && n0 + (lane == 0 ? 0 : boundary) < n;
+        float const* src = in ? scales.b + (n0 / 128 + lane) * scales.b_row_stride + std::int64_t(kb) * scales.b_k_stride
+                              : scales.b;
+        ctm::cp_async_ca_shared_global<4>(&dst.b[lane], src, in ? 4u : 0u);
+      }
+      ctm::cp_async_mbarrier_arrive_noinc(pipeline.producer_get_barrier(state));
+      state.advance();
+    }
+  }
+  // NOTE: the warp's copies complete before it exits (their arrivals are the stage's).
+  ctm::cp_async_wait_all();
+}
+
+}  // namespace cute_cpp::kernels
