@@ -17,6 +17,7 @@
 #include <cute_cpp/sched/static_persistent_tile_scheduler.hpp>  // StaticPersistentTileScheduler
 
 #include <ctm/common/cp_async.hpp>  // cp_async_ca_shared_global, cp_async_mbarrier_arrive_noinc
+#include <ctm/common/ld_st.hpp>     // ld_shared_b32, ld_shared_v2_b32
 
 #include <cstdint>
 
@@ -67,6 +68,8 @@ __device__ __forceinline__ KBlockScales<Plan> load_global_scales(WorkTileInfo co
 }
 
 /// The scales of the stage the loader filled (gemm_scale_loader: zeros past M and N).
+/// NOTE: read with ld.shared: through the generic SharedStorage reference nvcc emits generic
+/// loads (LD.E, 64-bit addresses) here.
 template <class Plan>
 __device__ __forceinline__ KBlockScales<Plan> load_staged_scales(typename Plan::StageScales const& stage,
                                                                  WorkTileInfo const& tile, int row0) {
@@ -75,16 +78,17 @@ __device__ __forceinline__ KBlockScales<Plan> load_staged_scales(typename Plan::
   KBlockScales<Plan> r;
   auto const slice = Mma::get_slice(int(threadIdx.x % 128));
   r.boundary = 128 - int(std::int64_t(tile.n) * Plan::block_n % 128);
-  float b_scale[b_blocks];
-#pragma unroll
-  for (int b = 0; b < b_blocks; ++b) b_scale[b] = stage.b[b];
+  uint2 const b = ctm::ld_shared_v2_b32(ctm::cvta_to_shared_u32(stage.b));
+  float const b_scale[2] = {__uint_as_float(b.x), __uint_as_float(b.y)};
+  std::uint32_t const a_base = ctm::cvta_to_shared_u32(stage.a);
 #pragma unroll
   for (int a = 0; a < Mma::atoms_m; ++a)
 #pragma unroll
     for (int h = 0; h < 2; ++h) {
-      float const a_scale = stage.a[row0 + slice.row(a, 2 * h)];
+      float const a_scale =
+          __uint_as_float(ctm::ld_shared_b32(a_base + 4u * std::uint32_t(row0 + slice.row(a, 2 * h))));
 #pragma unroll
-      for (int b = 0; b < b_blocks; ++b) r.row_block[a][h][b] = a_scale * b_scale[b];
+      for (int i = 0; i < b_blocks; ++i) r.row_block[a][h][i] = a_scale * b_scale[i];
     }
   return r;
 }
@@ -134,12 +138,13 @@ __device__ __forceinline__ void gemm_scale_loader(typename Plan::SharedStorage& 
     for (int kb = tile.k_block_begin; kb < tile.k_block_end; ++kb) {
       pipeline.producer_acquire(state);
       auto& dst = smem.scales.stage[state.index()];
-#pragma unroll
+      float const* const a_k = scales.a + std::int64_t(kb) * scales.a_k_stride;
+      // NOTE: not unrolled: the warp runs in the producer warpgroup's 40 registers.
+#pragma unroll 1
       for (int r = lane; r < Plan::block_m; r += 32) {
         bool const in = m0 + r < m;
-        float const* src = in ? scales.a + (m0 + r) * scales.a_row_stride + std::int64_t(kb) * scales.a_k_stride
-                              : scales.a;
-        ctm::cp_async_ca_shared_global<4>(&dst.a[r], src, in ? 4u : 0u);
+        ctm::cp_async_ca_shared_global<4>(&dst.a[r], in ? a_k + (m0 + r) * scales.a_row_stride : scales.a,
+                                          in ? 4u : 0u);
       }
       if (lane < 2) {
         bool const in = lane < Plan::scale_blocks_b && n0 + (lane == 0 ? 0 : boundary) < n;

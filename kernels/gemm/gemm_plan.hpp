@@ -160,7 +160,8 @@ struct GemmPlan {
   static constexpr int overlap_first_chunk = 2;
   /// Per-thread registers (setmaxnreg) of the producer and consumer warpgroups. The overlapped
   /// epilogue's packed chunks, or more than 128 accumulators, need the consumers' extra 8.
-  static constexpr bool wide_consumers = overlap_epilogue || accumulators > 128;
+  static constexpr bool wide_consumers =
+      overlap_epilogue || accumulators > 128 || (overlap_promotion && !staged_scales);
   static constexpr int producer_registers = wide_consumers ? 24 : 40;
   static constexpr int consumer_registers = wide_consumers ? 240 : 232;
   static_assert(producer_registers + consumer_warpgroups * consumer_registers == 3 * 168,
@@ -184,7 +185,7 @@ struct GemmPlan {
   using MapB = TensorMap<TB, BSmemLoad>;
   using MapC = typename OutputStore::Map;
 
-  struct StageScales {
+  struct alignas(8) StageScales {
     float a[block_m];
     float b[2];
   };

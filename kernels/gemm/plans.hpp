@@ -165,12 +165,15 @@ using Fp8E4M3BlockwiseMainLoop =
 /// 128 x 128, the promotion of K block i overlapping K block i + 1's wgmmas (two product sets,
 /// 64 + 2 x 64 floats a thread); scales read from global memory as the baseline reads them.
 using Fp8E4M3BlockwiseOverlap = Fp8E4M3BlockwiseMainLoop<128, 6, true, false>;
-/// 128 x 128, the scales copied into each stage by the producer warpgroup's scale warp.
-using Fp8E4M3BlockwiseStaged = Fp8E4M3BlockwiseMainLoop<128, 6, false, true>;
+/// 128 x 128, the scales copied into each stage by the producer warpgroup's scale warp. Five
+/// stages: a sixth's 520 bytes of scales overflow shared memory beside the 32 KB epilogue buffers.
+using Fp8E4M3BlockwiseStaged = Fp8E4M3BlockwiseMainLoop<128, 5, false, true>;
 /// 128 x 128 with both.
-using Fp8E4M3BlockwiseOverlapStaged = Fp8E4M3BlockwiseMainLoop<128, 6, true, true>;
-/// 112 columns with both (56 + 2 x 56 floats): 14336 / 112 = 128 tile columns.
-using Fp8E4M3BlockwiseN112 = Fp8E4M3BlockwiseMainLoop<112, 6, true, true>;
+using Fp8E4M3BlockwiseOverlapStaged = Fp8E4M3BlockwiseMainLoop<128, 5, true, true>;
+/// 112 columns, staged scales, seven stages of 30 KB: 14336 / 112 = 128 tile columns.
+/// NOTE: with two product sets (56 + 2 x 56 floats) ptxas spilled 36-44 bytes (232 or 240
+/// registers, staged or not; 2026-12-05), where 128 columns (64 + 2 x 64) do not: not built.
+using Fp8E4M3BlockwiseN112 = Fp8E4M3BlockwiseMainLoop<112, 7, false, true>;
 /// 144 and 160 columns, staged scales, the promotion after the wait (two product sets would be
 /// 216 and 240 floats: rule gemm.block-scaled.registers); 8192 / 144 = 57 and 8192 / 160 = 52
 /// tile columns, more work per K block's wait than 128.
