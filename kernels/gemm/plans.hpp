@@ -228,6 +228,11 @@ using Fp8E4M3BlockwiseGrouped =
                                           .grouped = true}>;
 /// NOTE: in 128 x 192 tiles the grouped consumer spills (108 bytes) and ran 0.89-0.93x of these
 /// (2026-12-03, DeepSeek-like experts): not built.
+/// The same with issue 44's overlapped promotion (two product sets; the scales from global memory:
+/// staged_scales walks dense tiles only, rule gemm.block-scaled.options). Built, not yet measured.
+using Fp8E4M3BlockwiseGroupedOverlap =
+    GemmPlan<e4m3, e4m3, bf16, GemmConfig{.block_n = 128, .block_k = 128, .stages = 6, .block_scaled = true,
+                                          .grouped = true, .overlap_promotion = true}>;
 
 /// Every plan the *_sm90.cu files instantiate (keep in step with them).
 using Instantiated = GemmPlanList<Bf16TN, Bf16NN, Bf16TT, Bf16NT, Bf16TNNoCluster, Bf16TN128, Bf16TN64, Bf16TN128NoCluster,
@@ -236,7 +241,8 @@ using Instantiated = GemmPlanList<Bf16TN, Bf16NN, Bf16TT, Bf16NT, Bf16TNNoCluste
                                   Bf16TNSwap128c2, F16TN, Bf16TNf32, Bf16TNf32ColMajor, Bf16TN320>;
 /// The grouped plans (gemm_grouped_sm90.cu; tests/gpu/gemm/grouped_gemm_check.cu and bench_gemm run them).
 using GroupedInstantiated =
-    GemmPlanList<Bf16Grouped, Bf16GroupedSwiGLU, Bf16GroupedPingPong, Bf16GroupedPingPongSwiGLU, Fp8E4M3BlockwiseGrouped>;
+    GemmPlanList<Bf16Grouped, Bf16GroupedSwiGLU, Bf16GroupedPingPong, Bf16GroupedPingPongSwiGLU, Fp8E4M3BlockwiseGrouped,
+                 Fp8E4M3BlockwiseGroupedOverlap>;
 /// The grouped plans with the squared ReLU (gemm_grouped_relu2_sm90.cu; nemotron_moe_check runs them).
 using GroupedReLU2Instantiated = GemmPlanList<Bf16GroupedReLU2, Bf16GroupedPingPongReLU2>;
 /// The plans of several GemmPlanLists in one.
