@@ -5,7 +5,8 @@
 // scales, BlockScales):
 //   KBlockScales        a consumer thread's scales of one K block (its rows x the one or two scale
 //                       blocks of B its tile's columns meet), read from global memory
-//                       (load_global_scales) or from the stage (load_staged_scales);
+//                       (load_global_scales) or from the stage (load_staged_scales), or as read
+//                       (RawKBlockScales, multiplied where promoted: the overlapped main loop);
 //   promote             acc += a K block's products times their scales (the promotion);
 //   gemm_scale_loader   staged_scales: the producer warpgroup's warp that copies each stage's
 //                       scales into shared memory with cp.async, completing on the stage's full
@@ -32,7 +33,89 @@ struct KBlockScales {
   int boundary;
 };
 
+/// A K block's scales as read: A's of each of a thread's rows, B's of each scale block its tile's
+/// columns meet (multiplied into KBlockScales by `combined`, where they are promoted).
+template <class Plan>
+struct RawKBlockScales {
+  float a[Plan::Mma::atoms_m][2];
+  float b[Plan::scale_blocks_b];
+};
+
+/// The tile column where B's second scale block starts (KBlockScales::boundary).
+template <class Plan>
+__device__ __forceinline__ int scale_boundary(WorkTileInfo const& tile) {
+  return 128 - int(std::int64_t(tile.n) * Plan::block_n % 128);
+}
+
 /// The scales of K block kb read from global memory (rows of A below m, rows of B below n).
+template <class Plan>
+__device__ __forceinline__ RawKBlockScales<Plan> load_global_raw_scales(WorkTileInfo const& tile, int row0, int kb,
+                                                                        BlockScales const& scales, std::int64_t m,
+                                                                        std::int64_t n) {
+  using Mma = typename Plan::Mma;
+  RawKBlockScales<Plan> r;
+  auto const slice = Mma::get_slice(int(threadIdx.x % 128));
+  std::int64_t const tile_row = std::int64_t(tile.m) * Plan::block_m + row0;
+  std::int64_t const n0 = std::int64_t(tile.n) * Plan::block_n;
+  int const boundary = scale_boundary<Plan>(tile);
+#pragma unroll
+  for (int b = 0; b < Plan::scale_blocks_b; ++b)
+    // NOTE: past B's last row block (a ragged tile's columns past N, or a cluster's tile past
+    // N altogether) the scale is not read.
+    r.b[b] = n0 + (b == 0 ? 0 : boundary) < n
+                 ? epilogue::read_only(scales.b, (n0 / 128 + b) * scales.b_row_stride +
+                                                     std::int64_t(kb) * scales.b_k_stride)
+                 : 0.0f;
+#pragma unroll
+  for (int a = 0; a < Mma::atoms_m; ++a)
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {
+      std::int64_t const row = tile_row + slice.row(a, 2 * h);
+      r.a[a][h] =
+          row < m ? epilogue::read_only(scales.a, row * scales.a_row_stride + std::int64_t(kb) * scales.a_k_stride)
+                  : 0.0f;
+    }
+  return r;
+}
+
+/// The scales of the stage the loader filled (gemm_scale_loader: zeros past M and N).
+/// NOTE: read with ld.shared: through the generic SharedStorage reference nvcc emits generic
+/// loads (LD.E, 64-bit addresses) here.
+template <class Plan>
+__device__ __forceinline__ RawKBlockScales<Plan> load_staged_raw_scales(typename Plan::StageScales const& stage,
+                                                                        int row0) {
+  using Mma = typename Plan::Mma;
+  RawKBlockScales<Plan> r;
+  auto const slice = Mma::get_slice(int(threadIdx.x % 128));
+  uint2 const b = ctm::ld_shared_v2_b32(ctm::cvta_to_shared_u32(stage.b));
+  r.b[0] = __uint_as_float(b.x);
+  if constexpr (Plan::scale_blocks_b > 1) r.b[1] = __uint_as_float(b.y);
+  std::uint32_t const a_base = ctm::cvta_to_shared_u32(stage.a);
+#pragma unroll
+  for (int a = 0; a < Mma::atoms_m; ++a)
+#pragma unroll
+    for (int h = 0; h < 2; ++h)
+      r.a[a][h] = __uint_as_float(ctm::ld_shared_b32(a_base + 4u * std::uint32_t(row0 + slice.row(a, 2 * h))));
+  return r;
+}
+
+/// A K block's scales per row and B block, from those read.
+template <class Plan>
+__device__ __forceinline__ KBlockScales<Plan> combined(RawKBlockScales<Plan> const& raw, int boundary) {
+  KBlockScales<Plan> r;
+  r.boundary = boundary;
+#pragma unroll
+  for (int a = 0; a < Plan::Mma::atoms_m; ++a)
+#pragma unroll
+    for (int h = 0; h < 2; ++h)
+#pragma unroll
+      for (int b = 0; b < Plan::scale_blocks_b; ++b) r.row_block[a][h][b] = raw.a[a][h] * raw.b[b];
+  return r;
+}
+
+/// The scales of K block kb read from global memory, combined (the baseline's main loop).
+/// NOTE: not combined<Plan>(load_global_raw_scales(...)): kept as the baseline plans were built, whose
+/// SASS that form changes (register allocation).
 template <class Plan>
 __device__ __forceinline__ KBlockScales<Plan> load_global_scales(WorkTileInfo const& tile, int row0, int kb,
                                                                  BlockScales const& scales, std::int64_t m,
@@ -67,30 +150,11 @@ __device__ __forceinline__ KBlockScales<Plan> load_global_scales(WorkTileInfo co
   return r;
 }
 
-/// The scales of the stage the loader filled (gemm_scale_loader: zeros past M and N).
-/// NOTE: read with ld.shared: through the generic SharedStorage reference nvcc emits generic
-/// loads (LD.E, 64-bit addresses) here.
+/// The scales of a stage, combined.
 template <class Plan>
 __device__ __forceinline__ KBlockScales<Plan> load_staged_scales(typename Plan::StageScales const& stage,
                                                                  WorkTileInfo const& tile, int row0) {
-  using Mma = typename Plan::Mma;
-  constexpr int b_blocks = Plan::scale_blocks_b;
-  KBlockScales<Plan> r;
-  auto const slice = Mma::get_slice(int(threadIdx.x % 128));
-  r.boundary = 128 - int(std::int64_t(tile.n) * Plan::block_n % 128);
-  uint2 const b = ctm::ld_shared_v2_b32(ctm::cvta_to_shared_u32(stage.b));
-  float const b_scale[2] = {__uint_as_float(b.x), __uint_as_float(b.y)};
-  std::uint32_t const a_base = ctm::cvta_to_shared_u32(stage.a);
-#pragma unroll
-  for (int a = 0; a < Mma::atoms_m; ++a)
-#pragma unroll
-    for (int h = 0; h < 2; ++h) {
-      float const a_scale =
-          __uint_as_float(ctm::ld_shared_b32(a_base + 4u * std::uint32_t(row0 + slice.row(a, 2 * h))));
-#pragma unroll
-      for (int i = 0; i < b_blocks; ++i) r.row_block[a][h][i] = a_scale * b_scale[i];
-    }
-  return r;
+  return combined<Plan>(load_staged_raw_scales<Plan>(stage, row0), scale_boundary<Plan>(tile));
 }
 
 /// acc += product * scale, each value's scale its row's and its column's scale block's.

@@ -244,13 +244,17 @@ struct GemmMainLoop {
   /// released and its products promoted while this block's wgmmas run; so one wgmma group of this
   /// warpgroup stays in flight during each promotion. The loop is unrolled by two so each set is
   /// a fixed set of registers (ptxas serialises wgmmas whose accumulators it cannot tell apart).
+  /// NOTE: a K block's scales are read at its issue and multiplied only at its promotion, a K block
+  /// later: multiplied at once, ptxas placed the multiply before the wait, so the promotion of the
+  /// block before waited for this block's global loads.
   __device__ __forceinline__ void run_overlapped(typename Mma::FragmentC& acc, WorkTileInfo const& tile, int row0,
                                                  BlockScales const& scales, std::int64_t m, std::int64_t n) {
-    using Scales = KBlockScales<Plan>;
+    using Raw = RawKBlockScales<Plan>;
     using Stage = PipelineState<Plan::stages>;
     acc.fill(0.0f);
     typename Mma::FragmentC even, odd;
     Stage even_at = state, odd_at = state;
+    int const boundary = scale_boundary<Plan>(tile);
     auto const issue = [&](typename Mma::FragmentC& product, Stage& at, int kb) {
       pipeline.consumer_wait(state);
       auto& stage = smem.stage[state.index()];
@@ -258,25 +262,25 @@ struct GemmMainLoop {
       Mma::gemm(product, stage.a, stage.b, row0, false);
       Mma::commit_group();
       at = state;
-      Scales const s = load_scales(at, tile, row0, kb, scales, m, n);
       state.advance();
-      return s;
+      if constexpr (Plan::staged_scales) return load_staged_raw_scales<Plan>(smem.scales.stage[at.index()], row0);
+      else return load_global_raw_scales<Plan>(tile, row0, kb, scales, m, n);
     };
-    auto const retire = [&]<int Pending>(typename Mma::FragmentC& product, Stage const& at, Scales const& s) {
+    auto const retire = [&]<int Pending>(typename Mma::FragmentC& product, Stage const& at, Raw const& raw) {
       Mma::template wait_group<Pending>(product);
       pipeline.consumer_release(at, lane, cluster.mask, cluster.rank);
-      promote<Plan>(acc, product, s);
+      promote<Plan>(acc, product, combined<Plan>(raw, boundary));
     };
     int kb = tile.k_block_begin;
     int const end = tile.k_block_end;
     if (kb >= end) return;
-    Scales even_scales = issue(even, even_at, kb++);
+    Raw even_scales = issue(even, even_at, kb++);
     while (true) {
       if (kb == end) {
         retire.template operator()<0>(even, even_at, even_scales);
         return;
       }
-      Scales const odd_scales = issue(odd, odd_at, kb++);
+      Raw const odd_scales = issue(odd, odd_at, kb++);
       retire.template operator()<1>(even, even_at, even_scales);
       if (kb == end) {
         retire.template operator()<0>(odd, odd_at, odd_scales);
