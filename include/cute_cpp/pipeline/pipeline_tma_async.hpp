@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 // SPDX-FileCopyrightText: 2026 cute-cpp authors
 #pragma once
-// PipelineTmaAsync<Stages, ConsumerArrivals, TxBytes>: a ring of Stages shared buffers filled by
-// TMA and drained by consumer warps. Each stage has a "full" barrier (one producer arrival plus
-// TxBytes of TMA transactions) and an "empty" barrier (ConsumerArrivals arrivals, one per
-// consumer warp of every CTA the stage's data reaches). The producer step is split, as in the
+// PipelineTmaAsync<Stages, ConsumerArrivals, TxBytes[, ProducerArrivals]>: a ring of Stages shared
+// buffers filled by TMA and drained by consumer warps. Each stage has a "full" barrier (one producer
+// arrival, or ProducerArrivals with threads adding cp.async copies, plus TxBytes of TMA
+// transactions) and an "empty" barrier (ConsumerArrivals arrivals, one per consumer warp of every
+// CTA the stage's data reaches). The producer step is split, as in the
 // seed: producer_acquire waits for the stage to be empty, producer_expect_tx (one elected lane)
 // arms the full barrier with the bytes the TMA loads will deliver.
 // CuTeDSL: pipeline.PipelineTmaAsync (producer_acquire/commit, consumer_wait/release).
