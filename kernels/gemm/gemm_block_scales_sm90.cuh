@@ -7,7 +7,8 @@
 //                       blocks of B its tile's columns meet), read from global memory
 //                       (load_global_scales) or from the stage (load_staged_scales), or as read
 //                       (RawKBlockScales, multiplied where promoted: the overlapped main loop);
-//   promote             acc += a K block's products times their scales (the promotion);
+//   promote             acc += a K block's products times their scales (the promotion; promote_tile
+//                       for issue 44's main loops, with the tile's scale-block boundary a constant);
 //   gemm_scale_loader   staged_scales: the producer warpgroup's warp that copies each stage's
 //                       scales into shared memory with cp.async, completing on the stage's full
 //                       barrier, so they arrive with the stage's A and B tiles.
@@ -21,6 +22,7 @@
 #include <ctm/common/ld_st.hpp>     // ld_shared_b32, ld_shared_v2_b32
 
 #include <cstdint>
+#include <utility>  // integer_sequence
 
 namespace cute_cpp::kernels {
 
@@ -174,6 +176,43 @@ __device__ __forceinline__ void promote(typename Plan::Mma::FragmentC& acc, type
                                                                      : s.row_block[a][h][b_blocks - 1];
       acc.storage[a * Mma::acc_per_atom + j] += product.storage[a * Mma::acc_per_atom + j] * scale;
     }
+}
+
+/// promote with the tile's boundary between B's two scale blocks a compile-time value: each value's
+/// scale is then chosen by the compiler, with no compare and select per value.
+template <class Plan, int Boundary>
+__device__ __forceinline__ void promote_at(typename Plan::Mma::FragmentC& acc, typename Plan::Mma::FragmentC const& product,
+                                           KBlockScales<Plan> const& s) {
+  using Mma = typename Plan::Mma;
+  auto const slice = Mma::get_slice(int(threadIdx.x % 128));
+#pragma unroll
+  for (int a = 0; a < Mma::atoms_m; ++a)
+#pragma unroll
+    for (int j = 0; j < Mma::acc_per_atom; ++j) {
+      int const h = slice.row(a, j) == slice.row(a, 0) ? 0 : 1;
+      float const scale = 8 * (j / 4) < Boundary ? s.row_block[a][h][0] : s.row_block[a][h][1];
+      acc.storage[a * Mma::acc_per_atom + j] += product.storage[a * Mma::acc_per_atom + j] * scale;
+    }
+}
+
+/// The promotion of issue 44's main loops: for a tile that meets two scale blocks of B, a branch
+/// (uniform across the warp) to promote_at for the tile's boundary, one of 128 / gcd(block_n, 128)
+/// values (tile t starts t block_n mod 128 into a block); else promote.
+/// NOTE: with the boundary a run-time value, the compare and select per 8-column group and row half
+/// were 53 of the 233 instructions a warp ran per K block in the 144-column main loop (ptxas 13.0).
+template <class Plan>
+__device__ __forceinline__ void promote_tile(typename Plan::Mma::FragmentC& acc,
+                                             typename Plan::Mma::FragmentC const& product, KBlockScales<Plan> const& s) {
+  if constexpr (Plan::scale_blocks_b == 1) {
+    promote<Plan>(acc, product, s);
+  } else {
+    constexpr int step = Plan::scale_boundary_step;
+    [&]<int... I>(std::integer_sequence<int, I...>) {
+      static_cast<void>(((s.boundary == 128 - I * step ? (promote_at<Plan, 128 - I * step>(acc, product, s), true)
+                                                         : false) ||
+                         ...));
+    }(std::make_integer_sequence<int, 128 / step>{});
+  }
 }
 
 /// staged_scales: one warp of the producer warpgroup walks the producer's tiles and K blocks; per

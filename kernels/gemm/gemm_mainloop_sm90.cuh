@@ -237,7 +237,9 @@ struct GemmMainLoop {
     Mma::template wait_group<0>(product);
     pipeline.consumer_release(state, lane, cluster.mask, cluster.rank);
     state.advance();
-    promote<Plan>(acc, product, s);
+    // NOTE: the baseline plans keep promote, as built (issue 44's plans: promote_tile).
+    if constexpr (Plan::staged_scales || Plan::overlap_promotion) promote_tile<Plan>(acc, product, s);
+    else promote<Plan>(acc, product, s);
   }
   /// overlap_promotion: K blocks alternate between two product sets. Per K block: its wgmmas are
   /// issued into one set, the other set's group (the K block before) is waited for, its stage
@@ -269,7 +271,7 @@ struct GemmMainLoop {
     auto const retire = [&]<int Pending>(typename Mma::FragmentC& product, Stage const& at, Raw const& raw) {
       Mma::template wait_group<Pending>(product);
       pipeline.consumer_release(at, lane, cluster.mask, cluster.rank);
-      promote<Plan>(acc, product, combined<Plan>(raw, boundary));
+      promote_tile<Plan>(acc, product, combined<Plan>(raw, boundary));
     };
     int kb = tile.k_block_begin;
     int const end = tile.k_block_end;

@@ -90,6 +90,9 @@ struct GemmPlan {
   /// B's 128-row scale blocks a tile's columns meet: one where the tile's columns never cross
   /// a block (128 % block_n == 0), else at most two (rule gemm.block-scaled.tile-n).
   static constexpr int scale_blocks_b = 128 % Config.block_n == 0 ? 1 : 2;
+  /// The step of a tile's start within B's scale block: tile t starts t block_n mod 128 into one, a
+  /// multiple of gcd(block_n, 128); so 128 / step boundaries between a tile's two blocks occur.
+  static constexpr int scale_boundary_step = diag::gemm_block_scaled_gcd128(Config.block_n);
   /// Threads of the producer warpgroup that copy the stages' scales (staged_scales): one warp.
   static constexpr int scale_loader_threads = staged_scales ? 32 : 0;
   static constexpr bool grouped = Config.grouped;
