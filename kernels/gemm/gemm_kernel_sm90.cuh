@@ -10,7 +10,8 @@
 // Cooperative: the two consumers take the two halves of every tile. PingPong: each takes every
 // other tile whole, skipping the other's stages, so their main loops and epilogues alternate.
 // The producer lowers its register budget (setmaxnreg) so the consumers can hold their
-// rows_per_warpgroup x block_n accumulators.
+// rows_per_warpgroup x block_n accumulators. With staged_scales, warp 1 of the producer warpgroup
+// copies each stage's block scales (gemm_scale_loader).
 #include <cute_cpp/kernels/gemm/gemm.hpp>                // GemmPlan, BlockScales, IndependentOperand
 #include <cute_cpp/kernels/gemm/gemm_mainloop_sm90.cuh>  // gemm_producer, GemmMainLoop
 #include <cute_cpp/kernels/gemm/gemm_block_scales_sm90.cuh>  // gemm_scale_loader

@@ -5,7 +5,8 @@
 //   gemm_producer   warpgroup 0, one thread: walks the tiles and, per K block, waits for an empty
 //                   stage, arms its barrier and issues the TMA loads of A and B;
 //   GemmMainLoop    a consumer warpgroup's: multiplies its rows of the tile with wgmma, one wgmma
-//                   group in flight (a block-scaled plan promotes each K block with its scales).
+//                   group in flight (a block-scaled plan promotes each K block with its scales,
+//                   after its wait or, with overlap_promotion, while the next K block's run).
 // With cluster_m = 2, the two CTAs of a cluster take vertically adjacent tiles of one tile column:
 // each loads half of the shared B tile and multicasts it to both, halving B's L2 traffic;
 // cluster_n = 2 does the same for A, with horizontally adjacent tiles. A stage is then free only
@@ -223,8 +224,9 @@ struct GemmMainLoop {
   /// NOTE: the wait leaves no wgmma in flight across K blocks in this warpgroup; the other
   /// consumer warpgroup's wgmmas keep the tensor cores busy during the promotion. Measured
   /// slower (README): the next block's scales loaded a block ahead, and a second product
-  /// accumulator to keep a wgmma group in flight; the tile's columns in two halves, one promoted
-  /// while the other's wgmmas run, ptxas serializes (C7514: accumulators read in flight).
+  /// accumulator to keep a wgmma group in flight (2026-12-02; run_overlapped is issue 44's form of
+  /// it, not yet measured); the tile's columns in two halves, one promoted while the other's
+  /// wgmmas run, ptxas serializes (C7514: accumulators read in flight).
   __device__ __forceinline__ void scaled_step(typename Mma::FragmentC& acc, WorkTileInfo const& tile, int row0,
                                               int kb, BlockScales const& scales, std::int64_t m, std::int64_t n) {
     typename Mma::FragmentC product;

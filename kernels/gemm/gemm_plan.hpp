@@ -4,7 +4,7 @@
 // The static half of a Hopper GEMM kernel: GemmConfig, the configuration named field by field, and
 // GemmPlan, everything the kernel and its launch derive from it (shared-memory tiles, the tiled
 // MMA, the pipeline, named barriers, the output store, register budgets, shared storage), checked
-// where the plan is formed (rules gemm.cluster, gemm.fp8-k-major, gemm.block-scaled, gemm.grouped,
+// where the plan is formed (rules gemm.cluster, gemm.fp8-k-major, gemm.block-scaled(.*), gemm.grouped,
 // gemm.tile-m, gemm.gated, gemm.registers, pipeline.tx-bytes). CuTeDSL / CUTLASS: the kernel
 // schedule, tile_shape_mnk, cluster_shape_mn.
 #include <cute_cpp/kernels/gemm/gemm_block_scaled_rules.hpp>  // gemm.block-scaled.*
@@ -162,7 +162,9 @@ struct GemmPlan {
   /// accumulators, the consumers spill (40 or 104 bytes at 232 registers).
   static constexpr int overlap_first_chunk = 2;
   /// Per-thread registers (setmaxnreg) of the producer and consumer warpgroups. The overlapped
-  /// epilogue's packed chunks, or more than 128 accumulators, need the consumers' extra 8.
+  /// epilogue's packed chunks, more than 128 accumulators, or the overlapped promotion's two
+  /// product sets need the consumers' extra 8; not with staged scales, whose warp needs the
+  /// producer warpgroup's 40 (at 24 it spilled; at 232 the consumers do not).
   static constexpr bool wide_consumers =
       overlap_epilogue || accumulators > 128 || (overlap_promotion && !staged_scales);
   static constexpr int producer_registers = wide_consumers ? 24 : 40;
