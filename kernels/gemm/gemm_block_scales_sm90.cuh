@@ -15,12 +15,14 @@
 #include <cute_cpp/kernels/gemm/gemm.hpp>  // GemmPlan, BlockScales
 
 #include <cute_cpp/arch/griddepcontrol.hpp>                     // griddepcontrol_wait
+#include <cute_cpp/arch/registers.hpp>                          // recompute_from_here
 #include <cute_cpp/pipeline/pipeline_state.hpp>                 // PipelineState, make_pipeline_state
 #include <cute_cpp/sched/static_persistent_tile_scheduler.hpp>  // StaticPersistentTileScheduler
 
 #include <ctm/common/cp_async.hpp>  // cp_async_ca_shared_global, cp_async_mbarrier_arrive_noinc
 #include <ctm/common/ld_st.hpp>     // ld_shared_b32, ld_shared_v2_b32
 
+#include <cstddef>  // offsetof
 #include <cstdint>
 #include <utility>  // integer_sequence
 
@@ -227,35 +229,43 @@ __device__ __forceinline__ void gemm_scale_loader(typename Plan::SharedStorage& 
                                                   PersistentTileSchedulerParams const& tiles,
                                                   BlockScales const& scales, std::int64_t m, std::int64_t n) {
   static_assert(Plan::staged_scales && Plan::scale_loader_threads == 32);
+  using Slot = typename Plan::StageScales;
   typename Plan::Pipeline const pipeline{&smem.barriers};
   StaticPersistentTileScheduler scheduler(tiles, blockIdx.x, gridDim.x);
   auto state = make_pipeline_state<Plan::stages>(PipelineUserType::Producer);
   int const lane = int(threadIdx.x % 32);
+  // NOTE: derived here, not shared with the consumers' code before the roles split (kept live
+  // across their main loop, it cost a consumer register).
+  std::uint32_t const slots = arch::recompute_from_here(ctm::cvta_to_shared_u32(&smem.scales.stage[0]));
   // The scales may be written by the kernel before (programmatic dependent launch).
   arch::griddepcontrol_wait();
   for (; scheduler.has_work(); scheduler.advance_to_next_work()) {
     WorkTileInfo const tile = scheduler.get_current_work();
     std::int64_t const m0 = std::int64_t(tile.m) * Plan::block_m;
     std::int64_t const n0 = std::int64_t(tile.n) * Plan::block_n;
-    std::int64_t const boundary = 128 - n0 % 128;
+    // NOTE: this warp shares a scheduler with two consumer warps, whose issue slots it takes (with
+    // a 64-bit product per copy it ran about 130 instructions a K block); so its sources are
+    // pointers stepped by 32 rows and by a K block, its slots 32-bit shared addresses. A copy past
+    // M or N reads nothing (cp.async's zero-filling form with src-size 0).
+    int const rows = int(m - m0 < Plan::block_m ? m - m0 : Plan::block_m);
+    bool const b_in = lane < Plan::scale_blocks_b && n0 + (lane == 0 ? 0 : 128 - n0 % 128) < n;
+    float const* a_src = scales.a + (m0 + lane) * scales.a_row_stride + std::int64_t(tile.k_block_begin) * scales.a_k_stride;
+    float const* b_src =
+        scales.b + (b_in ? (n0 / 128 + lane) * scales.b_row_stride + std::int64_t(tile.k_block_begin) * scales.b_k_stride
+                         : 0);
     for (int kb = tile.k_block_begin; kb < tile.k_block_end; ++kb) {
       pipeline.producer_acquire(state);
-      auto& dst = smem.scales.stage[state.index()];
-      float const* const a_k = scales.a + std::int64_t(kb) * scales.a_k_stride;
-      // NOTE: not unrolled: the warp runs in the producer warpgroup's 40 registers.
+      std::uint32_t const slot = slots + std::uint32_t(state.index() * sizeof(Slot));
+      float const* src = a_src;
 #pragma unroll 1
-      for (int r = lane; r < Plan::block_m; r += 32) {
-        bool const in = m0 + r < m;
-        ctm::cp_async_ca_shared_global<4>(&dst.a[r], in ? a_k + (m0 + r) * scales.a_row_stride : scales.a,
-                                          in ? 4u : 0u);
-      }
-      if (lane < 2) {
-        bool const in = lane < Plan::scale_blocks_b && n0 + (lane == 0 ? 0 : boundary) < n;
-        float const* src = in ? scales.b + (n0 / 128 + lane) * scales.b_row_stride + std::int64_t(kb) * scales.b_k_stride
-                              : scales.b;
-        ctm::cp_async_ca_shared_global<4>(&dst.b[lane], src, in ? 4u : 0u);
-      }
+      for (int r = lane; r < Plan::block_m; r += 32, src += 32 * scales.a_row_stride)
+        ctm::cp_async_ca_shared_global<4>(slot + 4u * std::uint32_t(r), src, r < rows ? 4u : 0u);
+      if (lane < 2)
+        ctm::cp_async_ca_shared_global<4>(slot + std::uint32_t(offsetof(Slot, b)) + 4u * std::uint32_t(lane), b_src,
+                                          b_in ? 4u : 0u);
       ctm::cp_async_mbarrier_arrive_noinc(pipeline.producer_get_barrier(state));
+      a_src += scales.a_k_stride;
+      if (b_in) b_src += scales.b_k_stride;
       state.advance();
     }
   }
