@@ -246,7 +246,8 @@ __device__ __forceinline__ void gemm_scale_loader(typename Plan::SharedStorage& 
     // NOTE: this warp shares a scheduler with two consumer warps, whose issue slots it takes (with
     // a 64-bit product per copy it ran about 130 instructions a K block); so its sources are
     // pointers stepped by 32 rows and by a K block, its slots 32-bit shared addresses. A copy past
-    // M or N reads nothing (cp.async's zero-filling form with src-size 0).
+    // M or N reads nothing (cp.async's zero-filling form with src-size 0) and is given the array's
+    // start, not the stepped pointer past its end.
     int const rows = int(m - m0 < Plan::block_m ? m - m0 : Plan::block_m);
     bool const b_in = lane < Plan::scale_blocks_b && n0 + (lane == 0 ? 0 : 128 - n0 % 128) < n;
     float const* a_src = scales.a + (m0 + lane) * scales.a_row_stride + std::int64_t(tile.k_block_begin) * scales.a_k_stride;
@@ -259,7 +260,7 @@ __device__ __forceinline__ void gemm_scale_loader(typename Plan::SharedStorage& 
       float const* src = a_src;
 #pragma unroll 1
       for (int r = lane; r < Plan::block_m; r += 32, src += 32 * scales.a_row_stride)
-        ctm::cp_async_ca_shared_global<4>(slot + 4u * std::uint32_t(r), src, r < rows ? 4u : 0u);
+        ctm::cp_async_ca_shared_global<4>(slot + 4u * std::uint32_t(r), r < rows ? src : scales.a, r < rows ? 4u : 0u);
       if (lane < 2)
         ctm::cp_async_ca_shared_global<4>(slot + std::uint32_t(offsetof(Slot, b)) + 4u * std::uint32_t(lane), b_src,
                                           b_in ? 4u : 0u);
