@@ -7,7 +7,7 @@
 //   bench_gemm [--json FILE] [--seed N] [--dense] [--fp8] [--grouped] [--ffn] [--moe]
 //   bench_gemm [--json FILE] [--seed N] --raster-sweep | --split-sweep | --decomposition-sweep |
 //              --k-sweep | --decode-sweep | --shape-sweep | --candidate-sweep | --host-profile |
-//              --profile | --fp8-profile
+//              --profile | --fp8-profile | --fp8-blockwise | --fp8-blockwise-profile
 //   bench_gemm [--json FILE] [--seed N] --model-sweep [--dtype bf16|fp16] [--layout KK|MNK|KMN|MNMN]
 //              [--warm] [--held-out-only] [--part I/N] [--budget-s S] [--m-points P]
 //   bench_gemm --candidate-sweep --model-shapes [--part I/N] [--budget-s S] [--m-points P]: the candidate
@@ -96,6 +96,8 @@ int main(int argc, char** argv) {
       [&](std::mt19937_64& rng, kn::ProgramOptions const& options, std::vector<kn::Record>& records) {
         if (options.has("--profile")) test::gemm_dense::profile_launches(rng, cublas());
         else if (options.has("--fp8-profile")) test::gemm_fp8::profile_launches(rng, cublas());
+        else if (options.has("--fp8-blockwise-profile")) test::gemm_fp8::blockwise_profile_launches(rng, cublas());
+        else if (options.has("--fp8-blockwise")) test::gemm_fp8::blockwise_benchmarks(rng, cublas(), records);
         else if (options.has("--raster-sweep")) test::gemm_dense::raster_sweep(rng, cublas(), records);
         else if (options.has("--split-sweep")) test::gemm_dense::split_sweep(rng, cublas(), records);
         else if (options.has("--k-sweep")) test::gemm_dense::k_sweep(rng, cublas(), records);
@@ -122,7 +124,8 @@ int main(int argc, char** argv) {
           if (every || options.has("--moe")) test::moe_block::benchmarks(rng, records);
         }
       },
-      {"--dense", "--fp8", "--grouped", "--ffn", "--moe", "--profile", "--fp8-profile", "--raster-sweep",
+      {"--dense", "--fp8", "--grouped", "--ffn", "--moe", "--profile", "--fp8-profile", "--fp8-blockwise",
+       "--fp8-blockwise-profile", "--raster-sweep",
        "--split-sweep", "--k-sweep", "--decomposition-sweep", "--decode-sweep", "--shape-sweep", "--candidate-sweep",
        "--host-profile", "--model-sweep", "--warm", "--held-out-only", "--model-shapes"});
   if (handle != nullptr) cublasLtDestroy(handle);

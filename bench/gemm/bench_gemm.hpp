@@ -50,6 +50,10 @@ namespace cute_cpp::test::gemm_fp8 {
 /// The quantizers, the FP8-output plans and the FP8 plans against cuBLASLt's FP8 GEMM.
 void benchmarks(std::mt19937_64& rng, cublasLtHandle_t handle, std::vector<kernels::Record>& records);
 void profile_launches(std::mt19937_64& rng, cublasLtHandle_t handle);  ///< --fp8-profile
+/// The block-scaled plans (baseline and issue 44's main loops) against cuBLASLt (--fp8-blockwise;
+/// part of benchmarks).
+void blockwise_benchmarks(std::mt19937_64& rng, cublasLtHandle_t handle, std::vector<kernels::Record>& records);
+void blockwise_profile_launches(std::mt19937_64& rng, cublasLtHandle_t handle);  ///< --fp8-blockwise-profile
 }  // namespace cute_cpp::test::gemm_fp8
 
 namespace cute_cpp::test::gemm_grouped {

@@ -10,9 +10,11 @@
 // Cooperative: the two consumers take the two halves of every tile. PingPong: each takes every
 // other tile whole, skipping the other's stages, so their main loops and epilogues alternate.
 // The producer lowers its register budget (setmaxnreg) so the consumers can hold their
-// rows_per_warpgroup x block_n accumulators.
+// rows_per_warpgroup x block_n accumulators. With staged_scales, warp 1 of the producer warpgroup
+// copies each stage's block scales (gemm_scale_loader).
 #include <cute_cpp/kernels/gemm/gemm.hpp>                // GemmPlan, BlockScales, IndependentOperand
 #include <cute_cpp/kernels/gemm/gemm_mainloop_sm90.cuh>  // gemm_producer, GemmMainLoop
+#include <cute_cpp/kernels/gemm/gemm_block_scales_sm90.cuh>  // gemm_scale_loader
 
 #include <cute_cpp/arch/cluster.hpp>                            // cluster_arrive, cluster_wait
 #include <cute_cpp/arch/griddepcontrol.hpp>                     // griddepcontrol_*
@@ -223,6 +225,9 @@ gemm_kernel(const __grid_constant__ typename Plan::MapA tma_a, const __grid_cons
   if (threadIdx.x / 128 == 0) {
     arch::warpgroup_reg_dealloc<Plan::producer_registers>();
     if (threadIdx.x == 0) gemm_producer<Plan>(smem, tma_a, tma_b, tiles, independent, grouped);
+    if constexpr (Plan::staged_scales) {
+      if (threadIdx.x / 32 == 1) gemm_scale_loader<Plan>(smem, tiles, block_scales, m, n);
+    }
     return;
   }
   arch::griddepcontrol_wait();

@@ -5,12 +5,14 @@
 //   gemm_producer   warpgroup 0, one thread: walks the tiles and, per K block, waits for an empty
 //                   stage, arms its barrier and issues the TMA loads of A and B;
 //   GemmMainLoop    a consumer warpgroup's: multiplies its rows of the tile with wgmma, one wgmma
-//                   group in flight (a block-scaled plan promotes each K block with its scales).
+//                   group in flight (a block-scaled plan promotes each K block with its scales,
+//                   after its wait or, with overlap_promotion, while the next K block's run).
 // With cluster_m = 2, the two CTAs of a cluster take vertically adjacent tiles of one tile column:
 // each loads half of the shared B tile and multicasts it to both, halving B's L2 traffic;
 // cluster_n = 2 does the same for A, with horizontally adjacent tiles. A stage is then free only
 // when the consumers of both CTAs have released it.
-#include <cute_cpp/kernels/gemm/gemm.hpp>  // GemmPlan, BlockScales, IndependentOperand
+#include <cute_cpp/kernels/gemm/gemm.hpp>                     // GemmPlan, BlockScales, IndependentOperand
+#include <cute_cpp/kernels/gemm/gemm_block_scales_sm90.cuh>  // KBlockScales, load_*_scales, promote
 
 #include <cute_cpp/arch/griddepcontrol.hpp>                     // griddepcontrol_wait
 #include <cute_cpp/copy/tma_copy.hpp>                           // TmaCopy
@@ -163,6 +165,10 @@ struct GemmMainLoop {
   __device__ __forceinline__ void run(typename Mma::FragmentC& acc, WorkTileInfo const& tile, int row0,
                                       Between&& between, BlockScales const& scales = {}, std::int64_t m = 0,
                                       std::int64_t n = 0) {
+    if constexpr (Plan::overlap_promotion) {
+      run_overlapped(acc, tile, row0, scales, m, n);
+      return;
+    }
     acc.fill(0.0f);
     auto previous = state;
     auto const step = [&](int kb) {
@@ -204,52 +210,23 @@ struct GemmMainLoop {
   }
 
  private:
-  /// B's 128-row scale blocks a tile's columns meet: one for 128 columns, two for 192 (a tile
-  /// starts at a multiple of 64 columns, so its 192 meet two blocks, split at 64 or 128).
-  static constexpr int b_blocks = Plan::block_n > 128 ? 2 : 1;
-  /// A K block's scales for this thread's values: A's scale of each of its rows times B's of each
-  /// scale block its columns meet, and the tile column where the second block starts.
-  struct KBlockScales {
-    float row_block[Mma::atoms_m][2][b_blocks];
-    int boundary;
-  };
-  __device__ __forceinline__ KBlockScales load_scales(WorkTileInfo const& tile, int row0, int kb,
-                                                      BlockScales const& scales, std::int64_t m,
-                                                      std::int64_t n) const {
-    KBlockScales r;
-    auto const slice = Mma::get_slice(int(threadIdx.x % 128));
-    std::int64_t const tile_row = std::int64_t(tile.m) * Plan::block_m + row0;
-    std::int64_t const n0 = std::int64_t(tile.n) * Plan::block_n;
-    r.boundary = 128 - int(n0 % 128);
-    float b_scale[b_blocks];
-#pragma unroll
-    for (int b = 0; b < b_blocks; ++b)
-      // NOTE: past B's last row block (a ragged tile's columns past N, or a cluster's tile past
-      // N altogether) the scale is not read.
-      b_scale[b] = n0 + (b == 0 ? 0 : r.boundary) < n
-                       ? epilogue::read_only(scales.b, (n0 / 128 + b) * scales.b_row_stride +
-                                                           std::int64_t(kb) * scales.b_k_stride)
-                       : 0.0f;
-#pragma unroll
-    for (int a = 0; a < Mma::atoms_m; ++a)
-#pragma unroll
-      for (int h = 0; h < 2; ++h) {
-        std::int64_t const row = tile_row + slice.row(a, 2 * h);
-        float const a_scale =
-            row < m ? epilogue::read_only(scales.a, row * scales.a_row_stride + std::int64_t(kb) * scales.a_k_stride)
-                    : 0.0f;
-#pragma unroll
-        for (int b = 0; b < b_blocks; ++b) r.row_block[a][h][b] = a_scale * b_scale[b];
-      }
-    return r;
+  /// A K block's scales: from the stage (staged_scales; `at` is its pipeline state) or from global
+  /// memory.
+  __device__ __forceinline__ KBlockScales<Plan> load_scales(PipelineState<Plan::stages> const& at,
+                                                            WorkTileInfo const& tile, int row0, int kb,
+                                                            BlockScales const& scales, std::int64_t m,
+                                                            std::int64_t n) const {
+    if constexpr (Plan::staged_scales) return load_staged_scales<Plan>(smem.scales.stage[at.index()], tile, row0);
+    else return load_global_scales<Plan>(tile, row0, kb, scales, m, n);
   }
   /// One K block of a block-scaled plan: its products into a fresh accumulator, waited for (the
   /// scales load meanwhile), the stage released, then acc += product * a(row, kb) * b(n block, kb).
   /// NOTE: the wait leaves no wgmma in flight across K blocks in this warpgroup; the other
   /// consumer warpgroup's wgmmas keep the tensor cores busy during the promotion. Measured
   /// slower (README): the next block's scales loaded a block ahead, and a second product
-  /// accumulator to keep a wgmma group in flight; the tile's columns in two halves, one promoted
-  /// while the other's wgmmas run, ptxas serializes (C7514: accumulators read in flight).
+  /// accumulator to keep a wgmma group in flight (2026-12-02; run_overlapped is issue 44's form of
+  /// it, not yet measured); the tile's columns in two halves, one promoted while the other's
+  /// wgmmas run, ptxas serializes (C7514: accumulators read in flight).
   __device__ __forceinline__ void scaled_step(typename Mma::FragmentC& acc, WorkTileInfo const& tile, int row0,
                                               int kb, BlockScales const& scales, std::int64_t m, std::int64_t n) {
     typename Mma::FragmentC product;
@@ -258,21 +235,64 @@ struct GemmMainLoop {
     Mma::warpgroup_arrive(product);
     Mma::gemm(product, stage.a, stage.b, row0, false);
     Mma::commit_group();
-    KBlockScales const s = load_scales(tile, row0, kb, scales, m, n);
+    KBlockScales<Plan> const s = load_scales(state, tile, row0, kb, scales, m, n);
     Mma::template wait_group<0>(product);
     pipeline.consumer_release(state, lane, cluster.mask, cluster.rank);
     state.advance();
-    auto const slice = Mma::get_slice(int(threadIdx.x % 128));
-#pragma unroll
-    for (int a = 0; a < Mma::atoms_m; ++a)
-#pragma unroll
-      for (int j = 0; j < Mma::acc_per_atom; ++j) {
-        // Value j lies in column block j / 4 (8 columns) and in the atom's first or second row.
-        int const h = slice.row(a, j) == slice.row(a, 0) ? 0 : 1;
-        float const scale = b_blocks == 1 || 8 * (j / 4) < s.boundary ? s.row_block[a][h][0]
-                                                                       : s.row_block[a][h][b_blocks - 1];
-        acc.storage[a * Mma::acc_per_atom + j] += product.storage[a * Mma::acc_per_atom + j] * scale;
+    // NOTE: the baseline plans keep promote, as built (issue 44's plans: promote_tile).
+    if constexpr (Plan::staged_scales || Plan::overlap_promotion) promote_tile<Plan>(acc, product, s);
+    else promote<Plan>(acc, product, s);
+  }
+  /// overlap_promotion: K blocks alternate between two product sets. Per K block: its wgmmas are
+  /// issued into one set, the other set's group (the K block before) is waited for, its stage
+  /// released and its products promoted while this block's wgmmas run; so one wgmma group of this
+  /// warpgroup stays in flight during each promotion. The loop is unrolled by two so each set is
+  /// a fixed set of registers (ptxas serialises wgmmas whose accumulators it cannot tell apart).
+  /// NOTE: a K block's scales are read at its issue and multiplied only at its promotion, a K block
+  /// later: multiplied at once, ptxas placed the multiply before the wait, so the promotion of the
+  /// block before waited for this block's global loads.
+  __device__ __forceinline__ void run_overlapped(typename Mma::FragmentC& acc, WorkTileInfo const& tile, int row0,
+                                                 BlockScales const& scales, std::int64_t m, std::int64_t n) {
+    using Raw = RawKBlockScales<Plan>;
+    using Stage = PipelineState<Plan::stages>;
+    acc.fill(0.0f);
+    typename Mma::FragmentC even, odd;
+    Stage even_at = state, odd_at = state;
+    int const boundary = scale_boundary<Plan>(tile);
+    auto const issue = [&](typename Mma::FragmentC& product, Stage& at, int kb) {
+      pipeline.consumer_wait(state);
+      auto& stage = smem.stage[state.index()];
+      Mma::warpgroup_arrive(product);
+      Mma::gemm(product, stage.a, stage.b, row0, false);
+      Mma::commit_group();
+      at = state;
+      state.advance();
+      if constexpr (Plan::staged_scales) return load_staged_raw_scales<Plan>(smem.scales.stage[at.index()], row0);
+      else return load_global_raw_scales<Plan>(tile, row0, kb, scales, m, n);
+    };
+    auto const retire = [&]<int Pending>(typename Mma::FragmentC& product, Stage const& at, Raw const& raw) {
+      Mma::template wait_group<Pending>(product);
+      pipeline.consumer_release(at, lane, cluster.mask, cluster.rank);
+      promote_tile<Plan>(acc, product, combined<Plan>(raw, boundary));
+    };
+    int kb = tile.k_block_begin;
+    int const end = tile.k_block_end;
+    if (kb >= end) return;
+    Raw even_scales = issue(even, even_at, kb++);
+    while (true) {
+      if (kb == end) {
+        retire.template operator()<0>(even, even_at, even_scales);
+        return;
       }
+      Raw const odd_scales = issue(odd, odd_at, kb++);
+      retire.template operator()<1>(even, even_at, even_scales);
+      if (kb == end) {
+        retire.template operator()<0>(odd, odd_at, odd_scales);
+        return;
+      }
+      even_scales = issue(even, even_at, kb++);
+      retire.template operator()<1>(odd, odd_at, odd_scales);
+    }
   }
 
   PipelineState<Plan::stages> in_flight;  ///< the stage of the last wgmmas issued

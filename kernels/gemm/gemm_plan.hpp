@@ -4,9 +4,11 @@
 // The static half of a Hopper GEMM kernel: GemmConfig, the configuration named field by field, and
 // GemmPlan, everything the kernel and its launch derive from it (shared-memory tiles, the tiled
 // MMA, the pipeline, named barriers, the output store, register budgets, shared storage), checked
-// where the plan is formed (rules gemm.cluster, gemm.fp8-k-major, gemm.block-scaled, gemm.grouped,
+// where the plan is formed (rules gemm.cluster, gemm.fp8-k-major, gemm.block-scaled(.*), gemm.grouped,
 // gemm.tile-m, gemm.gated, gemm.registers, pipeline.tx-bytes). CuTeDSL / CUTLASS: the kernel
 // schedule, tile_shape_mnk, cluster_shape_mn.
+#include <cute_cpp/kernels/gemm/gemm_block_scaled_rules.hpp>  // gemm.block-scaled.*
+
 #include <cute_cpp/diag/verify_plan.hpp>             // verify_plan, the checks across a plan
 #include <cute_cpp/epilogue/fusion.hpp>              // Identity, is_gated_v, SwiGLU
 #include <cute_cpp/epilogue/sm90_tma_store.hpp>      // EpilogueTmaStore, is_fp8_v
@@ -47,6 +49,14 @@ struct GemmConfig {
   /// Groups of rows with their own B (MoE experts; run_grouped_gemm): each tile row belongs to
   /// one group, found in a table the device writes (sched/grouped_tiles.hpp).
   bool grouped = false;
+  /// Block-scaled only: each K block's products go to one of two register sets, and the set of the
+  /// K block before is promoted while this one's wgmmas run (issue 44; rule
+  /// gemm.block-scaled.registers bounds the tile).
+  bool overlap_promotion = false;
+  /// Block-scaled only: a warp of the producer warpgroup copies each stage's A and B scales into
+  /// shared memory with the stage (cp.async completing on the stage's full barrier), so the
+  /// consumers read them there instead of from global memory after their wgmmas.
+  bool staged_scales = false;
 };
 
 /// Everything static about one GEMM kernel: element types, the configuration, and the epilogue
@@ -70,11 +80,21 @@ struct GemmPlan {
                 "(N x K, rows contiguous)");
   static constexpr bool block_scaled = Config.block_scaled;
   static_assert(!block_scaled || (sizeof(TA) == 1 && sizeof(TB) == 1 && Config.block_k == 128 &&
-                                  (Config.block_n == 128 || Config.block_n == 192) &&
                                   Config.schedule == KernelSchedule::Cooperative),
-                "cute-cpp [gemm.block-scaled]: block scaling takes FP8 operands in 128 x 128 x 128 or 128 x 192 x 128 "
-                "tiles (a tile's columns meet at most two scale blocks of B; the promoted accumulator beside the K "
-                "block's own fits no wider tile), cooperative");
+                "cute-cpp [gemm.block-scaled]: block scaling takes FP8 operands in tiles of 128 K (one scale block "
+                "a K block), cooperative");
+  static constexpr bool overlap_promotion = Config.overlap_promotion;
+  static constexpr bool staged_scales = Config.staged_scales;
+  static_assert(diag::gemm_block_scaled_options<block_scaled, overlap_promotion, staged_scales, Config.grouped>::ok);
+  static_assert(diag::gemm_block_scaled_tile<block_scaled, Config.block_n, Config.block_m, overlap_promotion ? 2 : 1>());
+  /// B's 128-row scale blocks a tile's columns meet: one where the tile's columns never cross
+  /// a block (128 % block_n == 0), else at most two (rule gemm.block-scaled.tile-n).
+  static constexpr int scale_blocks_b = 128 % Config.block_n == 0 ? 1 : 2;
+  /// The step of a tile's start within B's scale block: tile t starts t block_n mod 128 into one, a
+  /// multiple of gcd(block_n, 128); so 128 / step boundaries between a tile's two blocks occur.
+  static constexpr int scale_boundary_step = diag::gemm_block_scaled_gcd128(Config.block_n);
+  /// Threads of the producer warpgroup that copy the stages' scales (staged_scales): one warp.
+  static constexpr int scale_loader_threads = staged_scales ? 32 : 0;
   static constexpr bool grouped = Config.grouped;
   static_assert(!grouped || (Config.cluster_m == 1 &&
                              major_a == OperandMajorMode::K && major_b == OperandMajorMode::K &&
@@ -142,8 +162,11 @@ struct GemmPlan {
   /// accumulators, the consumers spill (40 or 104 bytes at 232 registers).
   static constexpr int overlap_first_chunk = 2;
   /// Per-thread registers (setmaxnreg) of the producer and consumer warpgroups. The overlapped
-  /// epilogue's packed chunks, or more than 128 accumulators, need the consumers' extra 8.
-  static constexpr bool wide_consumers = overlap_epilogue || accumulators > 128;
+  /// epilogue's packed chunks, more than 128 accumulators, or the overlapped promotion's two
+  /// product sets need the consumers' extra 8; not with staged scales, whose warp needs the
+  /// producer warpgroup's 40 (at 24 it spilled; at 232 the consumers do not).
+  static constexpr bool wide_consumers =
+      overlap_epilogue || accumulators > 128 || (overlap_promotion && !staged_scales);
   static constexpr int producer_registers = wide_consumers ? 24 : 40;
   static constexpr int consumer_registers = wide_consumers ? 240 : 232;
   static_assert(producer_registers + consumer_warpgroups * consumer_registers == 3 * 168,
@@ -160,11 +183,21 @@ struct GemmPlan {
   static constexpr std::uint32_t b_bytes = size_in_bytes<TB, BSmem>();
   // NOTE: a stage is released by the consumer warps (of the warpgroups sharing its tile) of every
   // CTA its A or B part was multicast to.
-  using Pipeline = PipelineTmaAsync<stages, tile_warpgroups * 4 * cluster_m * cluster_n, a_bytes + b_bytes>;
+  // A stage's full barrier also takes one arrival per scale-loading thread (staged_scales).
+  using Pipeline = PipelineTmaAsync<stages, tile_warpgroups * 4 * cluster_m * cluster_n, a_bytes + b_bytes,
+                                    1 + scale_loader_threads>;
   using MapA = TensorMap<TA, ASmemLoad>;
   using MapB = TensorMap<TB, BSmemLoad>;
   using MapC = typename OutputStore::Map;
 
+  struct alignas(8) StageScales {
+    float a[block_m];
+    float b[2];
+  };
+  struct StagedScales {
+    StageScales stage[stages];
+  };
+  struct NoStagedScales {};
   struct SharedStorage {
     struct alignas(1024) Stage {
       TA a[a_bytes / sizeof(TA)];
@@ -174,6 +207,10 @@ struct GemmPlan {
     typename OutputStore::SharedStorage epilogue[consumer_warpgroups];
     typename Pipeline::SharedStorage barriers;
     std::uint32_t split_k_flag[consumer_warpgroups];
+    /// staged_scales: each stage's A scales (its rows) and B scales (the one or two scale blocks its
+    /// columns meet), filled by the scale loader. NOTE: last and empty otherwise, so the other
+    /// plans' storage is laid out as before.
+    [[no_unique_address]] std::conditional_t<staged_scales, StagedScales, NoStagedScales> scales;
   };
   /// Dynamic shared memory to ask for: the storage, carved from the dynamic block by SmemAllocator
   /// at the alignment of its swizzled tiles (and so with that much slack).

@@ -52,6 +52,15 @@ CTM_DEVICE void cp_async_ca_shared_global(void* dst, void const* src, std::uint3
                : "memory");
 }
 
+/// The zero-fill form to a shared::cta address (cvta_to_shared_u32), for callers that keep
+/// shared addresses as 32-bit values rather than convert a generic pointer per copy.
+template <int Bytes>
+CTM_DEVICE void cp_async_ca_shared_global(std::uint32_t dst, void const* src, std::uint32_t src_size) {
+  static_assert(diag::cp_async_size<Bytes, false>::ok);
+  asm volatile("cp.async.ca.shared.global [%0], [%1], %2, %3;\n" ::"r"(dst), "l"(src), "n"(Bytes), "r"(src_size)
+               : "memory");
+}
+
 /// cp.async.cg.shared.global [dst], [src], 16: caches in L2 only (bypasses L1).
 template <int Bytes = 16>
 CTM_DEVICE void cp_async_cg_shared_global(void* dst, void const* src) {

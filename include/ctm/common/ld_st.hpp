@@ -67,7 +67,21 @@ CTM_DEVICE std::uint32_t atom_release_gpu_global_exch_b32(std::uint32_t* addr, s
   std::uint32_t d; asm volatile("atom.release.gpu.global.exch.b32 %0, [%1], %2;\n" : "=r"(d) : "l"(addr), "r"(v) : "memory"); return d;
 }
 
-// ---- shared memory, 16 bytes ----
+// ---- shared memory ----
+
+/// ld.shared.b32: one 32-bit word at a shared address (cvta_to_shared_u32). Volatile, so it
+/// stays after the barrier wait that makes the word valid.
+CTM_DEVICE std::uint32_t ld_shared_b32(std::uint32_t addr) {
+  std::uint32_t v;
+  asm volatile("ld.shared.b32 %0, [%1];\n" : "=r"(v) : "r"(addr) : "memory");
+  return v;
+}
+/// ld.shared.v2.b32: two 32-bit words at an 8-byte aligned shared address.
+CTM_DEVICE uint2 ld_shared_v2_b32(std::uint32_t addr) {
+  uint2 v;
+  asm volatile("ld.shared.v2.b32 {%0, %1}, [%2];\n" : "=r"(v.x), "=r"(v.y) : "r"(addr) : "memory");
+  return v;
+}
 
 /// ld.shared.v4.b32: 16 bytes at a shared::cta address (cvta_to_shared_u32). Volatile, so loads
 /// written before stores stay before them (a copy's loads in flight together).

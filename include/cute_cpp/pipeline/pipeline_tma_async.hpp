@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 // SPDX-FileCopyrightText: 2026 cute-cpp authors
 #pragma once
-// PipelineTmaAsync<Stages, ConsumerArrivals, TxBytes>: a ring of Stages shared buffers filled by
-// TMA and drained by consumer warps. Each stage has a "full" barrier (one producer arrival plus
-// TxBytes of TMA transactions) and an "empty" barrier (ConsumerArrivals arrivals, one per
-// consumer warp of every CTA the stage's data reaches). The producer step is split, as in the
+// PipelineTmaAsync<Stages, ConsumerArrivals, TxBytes[, ProducerArrivals]>: a ring of Stages shared
+// buffers filled by TMA and drained by consumer warps. Each stage has a "full" barrier (one producer
+// arrival, or ProducerArrivals with threads adding cp.async copies, plus TxBytes of TMA
+// transactions) and an "empty" barrier (ConsumerArrivals arrivals, one per consumer warp of every
+// CTA the stage's data reaches). The producer step is split, as in the
 // seed: producer_acquire waits for the stage to be empty, producer_expect_tx (one elected lane)
 // arms the full barrier with the bytes the TMA loads will deliver.
 // CuTeDSL: pipeline.PipelineTmaAsync (producer_acquire/commit, consumer_wait/release).
@@ -23,13 +24,16 @@
 
 namespace cute_cpp {
 
-/// A TMA-fed pipeline of Stages buffers (see the file comment).
-template <int Stages, int ConsumerArrivals, std::uint32_t TxBytes>
+/// A TMA-fed pipeline of Stages buffers (see the file comment). ProducerArrivals: arrivals that
+/// fill a stage besides its TMA bytes (the producer's arrive.expect_tx, and one per thread that
+/// adds cp.async copies to the stage through cp.async.mbarrier.arrive.noinc).
+template <int Stages, int ConsumerArrivals, std::uint32_t TxBytes, int ProducerArrivals = 1>
 struct PipelineTmaAsync {
   static_assert(diag::pipeline_stages<Stages>::ok && diag::pipeline_tma_plan<ConsumerArrivals, TxBytes>::ok);
   static constexpr int stages = Stages;
   static constexpr std::uint32_t tx_bytes = TxBytes;
   static constexpr int consumer_arrivals = ConsumerArrivals;
+  static constexpr int producer_arrivals = ProducerArrivals;
   using State = PipelineState<Stages>;
 
   /// The barriers, placed in shared memory by the kernel.
@@ -39,7 +43,7 @@ struct PipelineTmaAsync {
 
 #if defined(__CUDACC__)
   /// Initialises every barrier; one thread calls it, then the CTA (or cluster) synchronises.
-  static __device__ __forceinline__ void init(SharedStorage& s) { s.init(1, ConsumerArrivals); }
+  static __device__ __forceinline__ void init(SharedStorage& s) { s.init(ProducerArrivals, ConsumerArrivals); }
 
   /// Waits until the producer may refill state's stage.
   __device__ __forceinline__ void producer_acquire(State const& state) const {

@@ -1,6 +1,6 @@
-// Block scaling takes 128 x 128 x 128 tiles: 256 columns are refused (the promoted accumulator
-// beside the K block's own would not fit a thread's registers).
-// expected-error {{"gemm\.block-scaled"}}
+// Block scaling of 256-column tiles is refused: the promoted accumulator beside the K block's own
+// (2 x 128 floats a thread) would not fit a thread's registers.
+// expected-error {{"gemm\.block-scaled\.registers.*\[with BlockN=256, BlockM=128, ProductSets=1\]"}}
 #include <cute_cpp/kernels/gemm/gemm.hpp>
 #include <cuda_bf16.h>
 #include <cuda_fp8.h>

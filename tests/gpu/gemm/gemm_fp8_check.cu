@@ -2,7 +2,8 @@
 // SPDX-FileCopyrightText: 2026 cute-cpp authors
 // gemm_fp8_check: checks the Hopper GEMM's FP8 plans (kernels/gemm: e4m3 x e4m3 and e5m2 x e4m3,
 // bf16 out, scaled per tensor or per row and column in the epilogue, and e4m3 scaled by 1 x 128 and
-// 128 x 128 blocks in the main loop; FP8 outputs quantized by 1 x 128 blocks in the epilogue) and
+// 128 x 128 blocks in the main loop, with the baseline's and issue 44's main loops; FP8 outputs
+// quantized by 1 x 128 blocks in the epilogue) and
 // the quantizers (quantize.cuh) against a CPU reference in double of the dequantized operands, on
 // fresh random data with NaN-poisoned outputs and sizes that are not multiples of the tile; and the
 // calls the plans refuse.
@@ -24,6 +25,7 @@
 #include <span>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace cute_cpp::test::gemm_fp8 {
@@ -250,6 +252,29 @@ bool check_quantized_gemm(std::int64_t m, std::int64_t n, std::int64_t k, std::m
   return bad == 0;
 }
 
+/// Issue 44's block-scaled main loops (plans::Fp8BlockwiseMainLoops), each on both layouts of A's
+/// scales: one K block (the overlapped loop's prologue alone), an odd and an even count of K blocks
+/// (its two tails), M below a tile, N past a tile's columns (144 and 160: tiles whose columns
+/// cross a B scale block at 16, 32, ... 112), and, without --small, many tile columns and a long
+/// K that the heuristic cuts (split-K or stream-K: tiles starting at a K block other than 0).
+template <class... Plans>
+bool check_mainloops(kn::GemmPlanList<Plans...>, std::mt19937_64& rng, bool small) {
+  bool ok = true;
+  auto const one = [&]<class Plan>(std::type_identity<Plan>) {
+    for (Scaling s : {Scaling::Block, Scaling::BlockKMajor}) {
+      ok &= check<Plan>(1, 256, 128, s, rng);
+      ok &= check<Plan>(77, 300, 272, s, rng);
+      ok &= check<Plan>(130, 200, 400, s, rng);
+      if (small) continue;
+      ok &= check<Plan>(300, 1000, 1040, s, rng);
+      ok &= check<Plan>(129, 520, 4096, s, rng);
+      ok &= check<Plan>(260, 2000, 656, s, rng);
+    }
+  };
+  (one(std::type_identity<Plans>{}), ...);
+  return ok;
+}
+
 bool run_checks(std::mt19937_64& rng, bool small) {
   bool ok = true;
   ok &= check_quantize(false, 5, 272, rng);
@@ -268,6 +293,9 @@ bool run_checks(std::mt19937_64& rng, bool small) {
                                         [](auto& a) { a.block_scales.a = a.epilogue_op.scale_a; });
   ok &= check_rejection<plans::Fp8E4M3Blockwise>("a block-scaled plan without scales", "[gemm.block-scales]", rng,
                                                  [](auto& a) { a.block_scales = {}; });
+  ok &= check_rejection<plans::Fp8E4M3BlockwiseOverlapStaged>("a staged-scales plan without scales",
+                                                              "[gemm.block-scales]", rng,
+                                                              [](auto& a) { a.block_scales = {}; });
   ok &= check_rejection<plans::Fp8E4M3BlockwiseToFp8>("an FP8 C without output scales", "[gemm.output-scales]", rng,
                                                       [](auto& a) { a.output_scales = {}; });
   ok &= check_rejection<plans::Fp8E4M3BlockwiseToFp8>("output scales of stride 0", "[gemm.output-scales]", rng,
@@ -294,6 +322,7 @@ bool run_checks(std::mt19937_64& rng, bool small) {
     ok &= check<plans::Fp8E4M3Blockwise>(300, 1000, 1040, s, rng);
     ok &= check<plans::Fp8E4M3Blockwise>(129, 520, 4096, s, rng);
   }
+  ok &= check_mainloops(plans::Fp8BlockwiseMainLoops{}, rng, small);
   for (Scaling s : {Scaling::Tensor, Scaling::RowColumn}) {
     ok &= check<plans::Fp8E4M3>(1, 256, 128, s, rng);
     ok &= check<plans::Fp8E4M3>(77, 300, 272, s, rng);
@@ -311,7 +340,8 @@ bool run_checks(std::mt19937_64& rng, bool small) {
 
 int main(int argc, char** argv) {
   namespace kn = cute_cpp::kernels;
-  if (kn::print_plan_kernels(argc, argv, kn::plans::Fp8Instantiated{})) return 0;
+  using Linked = kn::plans::JoinedPlanLists<kn::plans::Fp8Instantiated, kn::plans::Fp8BlockwiseMainLoops>::type;
+  if (kn::print_plan_kernels(argc, argv, Linked{})) return 0;
   return kn::run_check(
       "gemm_fp8_check", argc, argv,
       [](std::mt19937_64& rng, kn::ProgramOptions const& options) {

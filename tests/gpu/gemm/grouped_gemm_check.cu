@@ -141,8 +141,9 @@ bool check_pointer_array(std::mt19937_64& rng) {
 
 /// FP8 e4m3 with DeepSeek-V3's block scales, grouped: A's 1 x 128 scales by row of the packed rows,
 /// each group's B with its own 128 x 128 scales; K past a scale block, ragged groups, an empty one.
+/// Plan: the baseline main loop or issue 44's overlapped promotion.
+template <class Plan>
 bool check_fp8_blockwise(std::mt19937_64& rng) {
-  using Plan = kn::plans::Fp8E4M3BlockwiseGrouped;
   using e4m3 = kn::plans::e4m3;
   std::vector<std::int32_t> const sizes{0, 1, 130, 77};
   std::int64_t const n = 264, k = 400, kb = (k + 127) / 128, nb = (n + 127) / 128;
@@ -159,8 +160,8 @@ bool check_fp8_blockwise(std::mt19937_64& rng) {
   auto dends = to_device(ends);
   host::DeviceBuffer<bf16> dc(std::size_t(rows * n));
   dc.fill_bytes(0xFF);
-  auto args = fp8_grouped_arguments(da.data(), db.data(), dsa.data(), dsb.data(), dends.data(), groups, dc.data(), rows,
-                                    n, k);
+  auto args = fp8_grouped_arguments<Plan>(da.data(), db.data(), dsa.data(), dsb.data(), dends.data(), groups,
+                                          dc.data(), rows, n, k);
   host::DeviceBuffer<unsigned char> workspace(kn::grouped_gemm_workspace_bytes(args));
   args.gemm.workspace = workspace.data(), args.gemm.workspace_bytes = workspace.bytes();
   kn::run_grouped_gemm<Plan>(args, nullptr);
@@ -182,7 +183,8 @@ bool check_fp8_blockwise(std::mt19937_64& rng) {
         bound = std::max(bound, mag);
       }
   auto const res = kn::check_close(std::span<bf16 const>(got), std::span<double const>(want), 1.0 / 128, bound / 1024);
-  std::printf("check grouped %-34s G=%-4lld rows=%-6lld N=%-5lld K=%-5lld %s\n", "e4m3, 1x128 / 128x128 block scales",
+  std::printf("check grouped %-34s G=%-4lld rows=%-6lld N=%-5lld K=%-5lld %s\n",
+              Plan::overlap_promotion ? "e4m3 block scales, overlapped" : "e4m3, 1x128 / 128x128 block scales",
               (long long)groups, (long long)rows, (long long)n, (long long)k, res.summary().c_str());
   return res.ok();
 }
@@ -222,7 +224,8 @@ bool run_checks(std::mt19937_64& rng, bool small) {
 }
 
 bool run_checks(std::mt19937_64& rng, bool small) {
-  bool ok = check_fp8_blockwise(rng);
+  bool ok = check_fp8_blockwise<kn::plans::Fp8E4M3BlockwiseGrouped>(rng);
+  ok &= check_fp8_blockwise<kn::plans::Fp8E4M3BlockwiseGroupedOverlap>(rng);
   ok &= run_checks<kn::plans::Bf16Grouped, kn::plans::Bf16GroupedSwiGLU>(rng, small);
   ok &= run_checks<kn::plans::Bf16GroupedPingPong, kn::plans::Bf16GroupedPingPongSwiGLU>(rng, small);
   return ok;

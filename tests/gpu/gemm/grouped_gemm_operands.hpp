@@ -171,14 +171,17 @@ bool check(Problem<Plan>& p, char const* what, std::vector<std::int64_t> const& 
   return ok;
 }
 
-/// The grouped block-scaled GEMM's arguments: contiguous groups ending at the device's `ends`, A
-/// (rows, K) and each group's B (n, K) row-major, their 1 x 128 and 128 x 128 scales row-major (B's
-/// a group after another), C (rows, n); the workspace is the caller's to give.
-inline kn::GroupedGemmArguments<kn::plans::Fp8E4M3BlockwiseGrouped> fp8_grouped_arguments(
-    kn::plans::e4m3 const* a, kn::plans::e4m3 const* b, float const* sa, float const* sb, std::int32_t const* ends,
-    std::int64_t groups, bf16* c, std::int64_t rows, std::int64_t n, std::int64_t k) {
+/// The grouped block-scaled GEMM's arguments for Plan (Fp8E4M3BlockwiseGrouped or its overlapped
+/// twin): contiguous groups ending at the device's `ends`, A (rows, K) and each group's B (n, K)
+/// row-major, their 1 x 128 and 128 x 128 scales row-major (B's a group after another), C (rows,
+/// n); the workspace is the caller's to give.
+template <class Plan = kn::plans::Fp8E4M3BlockwiseGrouped>
+kn::GroupedGemmArguments<Plan> fp8_grouped_arguments(kn::plans::e4m3 const* a, kn::plans::e4m3 const* b,
+                                                     float const* sa, float const* sb, std::int32_t const* ends,
+                                                     std::int64_t groups, bf16* c, std::int64_t rows, std::int64_t n,
+                                                     std::int64_t k) {
   std::int64_t const kb = (k + 127) / 128, nb = (n + 127) / 128;
-  kn::GroupedGemmArguments<kn::plans::Fp8E4M3BlockwiseGrouped> args;
+  kn::GroupedGemmArguments<Plan> args;
   args.gemm.a = a, args.gemm.lda = k, args.gemm.b = b, args.gemm.ldb = k;
   args.gemm.c = c, args.gemm.ldc = n, args.gemm.m = rows, args.gemm.n = n, args.gemm.k = k;
   args.gemm.block_scales = {sa, kb, 1, sb, kb, 1, nb * kb};
