@@ -7,6 +7,7 @@
 #include "models/common/device_workspace.hpp"  // GrowingWorkspace
 #include "models/common/kv_pages.hpp"
 #include "models/common/residual_stream.cuh"  // ResidualStream
+#include "models/common/step_marks.cuh"  // StepMarks
 #include "models/nemotron/device_weights.hpp"
 #include "models/nemotron/model.hpp"
 
@@ -117,9 +118,7 @@ class Model final : public NemotronModel {
   bool graphs_off_ = false;
   int buffer_moves_ = 0, graphs_recorded_at_ = 0;
   // profile_step's recording: whether mark() records, and the marks so far.
-  bool marking_ = false;
-  std::vector<const char*> mark_names_;
-  std::vector<cudaEvent_t> mark_events_;
+  StepMarks marks_;  ///< the events between a profiled step's phases
 };
 
 }  // namespace cute_cpp::models::nemotron_detail

@@ -77,7 +77,6 @@ Model::Model(const std::filesystem::path& folder, NemotronOptions options, std::
 
 Model::~Model() {
   for (auto& [rows, exec] : graphs_) (void)cudaGraphExecDestroy(exec);
-  for (cudaEvent_t e : mark_events_) (void)cudaEventDestroy(e);
   if (stream_ != nullptr) (void)cudaStreamDestroy(stream_);
 }
 
@@ -269,17 +268,7 @@ Batch Model::upload_decode(int n) {
   return batch;
 }
 
-void Model::mark(const char* name) {
-  if (!marking_) return;
-  if (mark_names_.size() == mark_events_.size()) {
-    cudaEvent_t e = nullptr;
-    cuda_check(cudaEventCreate(&e), "cudaEventCreate(mark)");
-    mark_events_.push_back(e);
-  }
-  cuda_check(cudaEventRecordWithFlags(mark_events_[mark_names_.size()], stream_, cudaEventRecordExternal),
-             "cudaEventRecordWithFlags(mark)");
-  mark_names_.push_back(name);
-}
+void Model::mark(const char* name) { marks_.mark(name, stream_); }
 
 std::vector<NemotronPhase> Model::profile_decode(std::span<const int> slots, std::span<const std::int32_t> ids,
                                                  int replays) {
@@ -293,44 +282,7 @@ std::vector<NemotronPhase> Model::profile_decode(std::span<const int> slots, std
 
 std::vector<NemotronPhase> Model::profile_step(Batch const& batch, int replays) {
   forward(batch, LogitsRows::All);  // sizes every workspace outside the recording
-  mark_names_.clear();
-  cudaGraph_t graph = nullptr;
-  cuda_check(cudaStreamBeginCapture(stream_, cudaStreamCaptureModeRelaxed), "cudaStreamBeginCapture(profile)");
-  marking_ = true;
-  try {
-    mark("start");
-    forward(batch, LogitsRows::All);
-  } catch (...) {
-    marking_ = false;
-    (void)cudaStreamEndCapture(stream_, &graph);
-    if (graph != nullptr) (void)cudaGraphDestroy(graph);
-    throw;
-  }
-  marking_ = false;
-  cuda_check(cudaStreamEndCapture(stream_, &graph), "cudaStreamEndCapture(profile)");
-  cudaGraphExec_t exec = nullptr;
-  cudaError_t const e = cudaGraphInstantiate(&exec, graph, 0);
-  (void)cudaGraphDestroy(graph);
-  cuda_check(e, "cudaGraphInstantiate(profile)");
-  std::vector<std::vector<double>> gaps;
-  try {
-    for (int r = 0; r < replays + 1; ++r) {
-      cuda_check(cudaGraphLaunch(exec, stream_), "cudaGraphLaunch(profile)");
-      cuda_check(cudaStreamSynchronize(stream_), "cudaStreamSynchronize(profile)");
-      if (r == 0) continue;  // warm-up
-      std::vector<double>& replay = gaps.emplace_back();
-      for (std::size_t i = 1; i < mark_names_.size(); ++i) {
-        float ms = 0.0f;
-        cuda_check(cudaEventElapsedTime(&ms, mark_events_[i - 1], mark_events_[i]), "cudaEventElapsedTime(profile)");
-        replay.push_back(double(ms) * 1e3);
-      }
-    }
-  } catch (...) {
-    (void)cudaGraphExecDestroy(exec);
-    throw;
-  }
-  (void)cudaGraphExecDestroy(exec);
-  return step_phases(mark_names_, gaps);
+  return marks_.profile([&] { forward(batch, LogitsRows::All); }, stream_, replays);
 }
 
 void Model::record_or_replay(Batch const& batch) {

@@ -11,6 +11,7 @@
 #include <vector>   // std::vector
 
 #include "models/nemotron/config.hpp"  // NemotronHConfig
+#include "models/common/step_profile.hpp"  // StepPhase, step_phases
 
 namespace cute_cpp::models {
 
@@ -99,21 +100,7 @@ struct NemotronStepBytes {
 /// experts' share as uniform routing gives it: E (1 - (1 - k/E)^batch) distinct experts a MoE layer.
 [[nodiscard]] NemotronStepBytes decode_step_bytes(const NemotronHConfig& config, int batch, int context);
 
-/// One phase of a decode step as NemotronModel::profile_decode times it: its launches' time a step,
-/// summed over the layers that run it.
-struct NemotronPhase {
-  std::string name;     ///< "mamba in_proj", "moe experts", ...
-  double microseconds;  ///< the median over the replays of the step's sum
-  int count;            ///< times the phase runs a step
-};
-
-/// The phases of a step recorded with marks: `names[i]` (i >= 1) closes the phase that began at mark
-/// i - 1 (names[0] opens the step), and `gaps[r][i - 1]` is that phase's time in replay r, in
-/// microseconds. Per name, in the order of first appearance: the median over the replays of each
-/// replay's sum over the name's phases (the upper middle one of an even count), and how many phases
-/// a step has of that name.
-/// @pre every replay has names.size() - 1 gaps, and there is at least one [nemotron.input].
-[[nodiscard]] std::vector<NemotronPhase> step_phases(std::span<const char* const> names,
-                                                     std::span<const std::vector<double>> gaps);
+/// One phase of a decode step as NemotronModel::profile_decode times it (models/common/step_profile.hpp).
+using NemotronPhase = StepPhase;
 
 }  // namespace cute_cpp::models

@@ -292,7 +292,7 @@ int run_bench(const Args& a) {
       std::vector<std::int32_t> const feed(host_ids.begin(), host_ids.begin() + b);
       double total = 0.0;
       for (StepPhase const& phase : model->profile_decode(slots, feed, 20)) {
-        std::printf("profile batch %d: %-18s %8.1f us per step (%d per step)\n", b, phase.name, phase.microseconds,
+        std::printf("profile batch %d: %-18s %8.1f us per step (%d per step)\n", b, phase.name.c_str(), phase.microseconds,
                     phase.count);
         total += phase.microseconds;
       }

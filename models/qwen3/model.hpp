@@ -16,6 +16,7 @@
 
 #include "models/common/checkpoint.hpp"   // Qwen3Config
 #include "models/common/logits_rows.hpp"  // LogitsRows
+#include "models/common/step_profile.hpp"  // StepPhase
 #include "models/qwen3/prompts.hpp"      // check_prompts, kQwen3InputRule
 
 namespace cute_cpp::models {
@@ -46,13 +47,8 @@ struct Qwen3Options {
   bool routing_stats = false;
 };
 
-/// One phase of a decode step as Qwen3Model::profile_decode times it: its launches' time per step,
-/// summed over the layers.
-struct StepPhase {
-  const char* name;     ///< "qkv gemm", "decode attention", ...
-  double microseconds;  ///< median over the replays
-  int count;            ///< times the phase runs per step (layers)
-};
+/// One phase of a decode step as Qwen3Model::profile_decode times it (models/common/step_profile.hpp).
+using StepPhase = models::StepPhase;
 
 /// The Qwen3 dense decoder, weights on the device. Not thread-safe; one stream.
 ///   auto model = Qwen3Model::load("Qwen3-8B", {.max_batch = 8});

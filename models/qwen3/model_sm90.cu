@@ -25,6 +25,7 @@
 #include "models/common/rope.hpp"
 #include "models/common/kv_pages.hpp"
 #include "models/common/linear.cuh"  // linear_tn, gated_linear_tn
+#include "models/common/step_marks.cuh"  // StepMarks
 #include "models/qwen3/layer_kernels.cuh"
 #include "models/qwen3/device_weights.hpp"
 #include "models/qwen3/weights.hpp"
@@ -83,7 +84,6 @@ class Model final : public Qwen3Model {
   Model(const std::filesystem::path& folder, Qwen3Options options, std::optional<std::uint64_t> random_seed);
   ~Model() override {
     for (auto& [rows, exec] : graphs_) (void)cudaGraphExecDestroy(exec);
-    for (cudaEvent_t e : mark_events_) (void)cudaEventDestroy(e);
     if (stream_ != nullptr) (void)cudaStreamDestroy(stream_);
   }
 
@@ -186,22 +186,10 @@ class Model final : public Qwen3Model {
   /// The page padded rows of a graph's batch write to and read: one past the allocator's pages.
   std::int32_t scratch_page_ = 0;
   // profile_step's recording: whether mark() records, and the marks so far.
-  bool marking_ = false;
-  std::vector<const char*> mark_names_;
-  std::vector<cudaEvent_t> mark_events_;
+  StepMarks marks_;  ///< the events between a profiled step's phases
 };
 
-void Model::mark(const char* name) {
-  if (!marking_) return;
-  if (mark_names_.size() == mark_events_.size()) {
-    cudaEvent_t e = nullptr;
-    cuda_check(cudaEventCreate(&e), "cudaEventCreate(mark)");
-    mark_events_.push_back(e);
-  }
-  cuda_check(cudaEventRecordWithFlags(mark_events_[mark_names_.size()], stream_, cudaEventRecordExternal),
-             "cudaEventRecordWithFlags(mark)");
-  mark_names_.push_back(name);
-}
+void Model::mark(const char* name) { marks_.mark(name, stream_); }
 
 std::vector<StepPhase> Model::profile_decode(std::span<const int> slots, std::span<const std::int32_t> ids,
                                              int replays) {
@@ -215,55 +203,7 @@ std::vector<StepPhase> Model::profile_decode(std::span<const int> slots, std::sp
 
 std::vector<StepPhase> Model::profile_step(Batch const& batch, int replays) {
   forward(batch, LogitsRows::All);  // sizes every workspace outside the recording
-  mark_names_.clear();
-  cudaGraph_t graph = nullptr;
-  cuda_check(cudaStreamBeginCapture(stream_, cudaStreamCaptureModeRelaxed), "cudaStreamBeginCapture(profile)");
-  marking_ = true;
-  try {
-    mark("start");
-    forward(batch, LogitsRows::All);
-  } catch (...) {
-    marking_ = false;
-    (void)cudaStreamEndCapture(stream_, &graph);
-    if (graph != nullptr) (void)cudaGraphDestroy(graph);
-    throw;
-  }
-  marking_ = false;
-  cuda_check(cudaStreamEndCapture(stream_, &graph), "cudaStreamEndCapture(profile)");
-  cudaGraphExec_t exec = nullptr;
-  cudaError_t const e = cudaGraphInstantiate(&exec, graph, 0);
-  (void)cudaGraphDestroy(graph);
-  cuda_check(e, "cudaGraphInstantiate(profile)");
-  // Per phase name, in the order of first appearance: each replay's sum over its occurrences.
-  std::vector<StepPhase> phases;
-  std::vector<std::vector<double>> samples;
-  for (int r = 0; r < replays + 1; ++r) {
-    cuda_check(cudaGraphLaunch(exec, stream_), "cudaGraphLaunch(profile)");
-    cuda_check(cudaStreamSynchronize(stream_), "cudaStreamSynchronize(profile)");
-    if (r == 0) continue;  // warm-up
-    std::vector<double> sums(phases.size(), 0.0);
-    for (std::size_t i = 1; i < mark_names_.size(); ++i) {
-      float ms = 0.0f;
-      cuda_check(cudaEventElapsedTime(&ms, mark_events_[i - 1], mark_events_[i]), "cudaEventElapsedTime(profile)");
-      std::size_t p = 0;
-      while (p < phases.size() && std::strcmp(phases[p].name, mark_names_[i]) != 0) ++p;
-      if (p == phases.size()) {
-        phases.push_back({mark_names_[i], 0.0, 0});
-        sums.push_back(0.0);
-        samples.emplace_back();
-      }
-      sums[p] += double(ms) * 1e3;
-      if (r == 1) ++phases[p].count;
-    }
-    for (std::size_t p = 0; p < phases.size(); ++p) samples[p].push_back(sums[p]);
-  }
-  (void)cudaGraphExecDestroy(exec);
-  for (std::size_t p = 0; p < phases.size(); ++p) {
-    auto& v = samples[p];
-    std::nth_element(v.begin(), v.begin() + std::ptrdiff_t(v.size() / 2), v.end());
-    phases[p].microseconds = v[v.size() / 2];
-  }
-  return phases;
+  return marks_.profile([&] { forward(batch, LogitsRows::All); }, stream_, replays);
 }
 
 Model::Model(const std::filesystem::path& folder, Qwen3Options options, std::optional<std::uint64_t> random_seed)
