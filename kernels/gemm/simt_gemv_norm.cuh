@@ -113,8 +113,10 @@ __device__ __forceinline__ void normed_rows(RmsNormedRows<T> const& n, int rows,
 /// C = epilogue(rmsnorm(x + residual) W^T): the skinny product of simt_gemv_kernel (Epilogue
 /// epilogue::Identity: one long row an output) or of simt_gemv_gated_kernel (epilogue::Gated: the
 /// gate and up rows of an output), against the CTA's normed rows in shared memory.
+/// NOTE: left to itself ptxas held these at 80 registers and spilled up to 24 bytes (8 short rows,
+/// gated); the bounds give one short row 80 (3 CTAs an SM) and more rows 128, spill-free.
 template <class T, class TC, int Short, class Epilogue>
-__global__ void __launch_bounds__(gemv::threads) simt_gemv_normed_kernel(gemv::Problem<T, TC> p,
+__global__ void __launch_bounds__(gemv::threads, Short == 1 ? 3 : 2) simt_gemv_normed_kernel(gemv::Problem<T, TC> p,
                                                                          RmsNormedRows<T> const norm,
                                                                          Epilogue const op) {
   using namespace gemv;
