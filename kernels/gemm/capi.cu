@@ -37,6 +37,17 @@ void check_optional(char const* name, float const* p, void* stream) {
   host::check_device_pointers("gemm", pointers, static_cast<cudaStream_t>(stream));
 }
 
+/// Rules gemm.scaling and gemm.accumulation of an FP8 call: scaling 0 (per tensor), 1 (rowwise) or
+/// 2 (blocks); accumulation 0 (fast) or 1 (two-level), block scaling promoting each K block (1).
+void check_fp8_forms(int scaling, int accumulation) {
+  if (scaling < 0 || scaling > 2) host::argument_error("gemm.scaling", "scaling is 0 (per tensor), 1 (rowwise) or 2 (blocks)");
+  if (accumulation < 0 || accumulation > 1)
+    host::argument_error("gemm.accumulation", "accumulation is 0 (fast: wgmma's accumulator) or 1 (two-level)");
+  if (scaling == 2 && accumulation != 1)
+    host::argument_error("gemm.accumulation",
+                         "block scaling promotes each K block into an fp32 accumulator: accumulation 1 (two-level)");
+}
+
 /// Plan's run of arguments c_arguments checked, telling the workspace it uses first.
 template <class Plan>
 void run_reporting(kn::GemmArguments<Plan> const& args, unsigned long long* workspace_needed, void* stream) {
@@ -99,11 +110,14 @@ int cute_cpp_gemm_bf16_epilogue(void const* a, long long lda, void const* b, lon
 /// row of A and scale_b one per row of B (C's columns) (rowwise); 2: blocks (e4m3 A only),
 /// scale_a (i, kb) for row i and K block kb of 128 at i * a_row_stride + kb * a_k_stride,
 /// scale_b (j, kb) for rows 128 j .. 128 j + 127 of B at j * b_row_stride + kb * b_k_stride, each
-/// K block's products promoted into the accumulator with their scales. bias: n floats added after
-/// the scaling (scaling 0 and 1), or null. Scales and bias in device memory. The strides are read
-/// for scaling 2 only. workspace, workspace_needed, stream and the result as cute_cpp_gemm_bf16.
+/// K block's products promoted into the accumulator with their scales. accumulation 0: wgmma's
+/// accumulator throughout (cuBLASLt's fast accumulation; scaling 0 and 1); 1: two-level, each K
+/// block of 128 added into an fp32 accumulator (cuBLASLt without fast accumulation; the only form
+/// of scaling 2). bias: n floats added after the scaling (scaling 0 and 1), or null. Scales and
+/// bias in device memory. The strides are read for scaling 2 only. workspace, workspace_needed,
+/// stream and the result as cute_cpp_gemm_bf16.
 int cute_cpp_gemm_fp8(void const* a, long long lda, int a_dtype, void const* b, long long ldb, void* c, long long ldc,
-                      long long m, long long n, long long k, int scaling, float const* scale_a,
+                      long long m, long long n, long long k, int scaling, int accumulation, float const* scale_a,
                       long long a_row_stride, long long a_k_stride, float const* scale_b, long long b_row_stride,
                       long long b_k_stride, float const* bias, void* workspace, unsigned long long workspace_bytes,
                       unsigned long long* workspace_needed, void* stream, char* message, unsigned long message_size) {
@@ -122,11 +136,15 @@ int cute_cpp_gemm_fp8(void const* a, long long lda, int a_dtype, void const* b, 
     run_reporting<Plan>(args, workspace_needed, stream);
   };
   return kn::capi_try(message, message_size, [&] {
-    if (scaling < 0 || scaling > 2) host::argument_error("gemm.scaling", "scaling is 0 (per tensor), 1 (rowwise) or 2 (blocks)");
+    check_fp8_forms(scaling, accumulation);
     if (a_dtype < 0 || a_dtype > 1) host::argument_error("gemm.dtype", "a_dtype is 0 (e4m3) or 1 (e5m2)");
     if (scaling == 2) {
       if (a_dtype != 0) host::argument_error("gemm.dtype", "block scaling takes an e4m3 A");
       return kn::plans::with_blockwise_plan(n, run);
+    }
+    if (accumulation == 1) {
+      if (a_dtype == 1) return run(std::type_identity<kn::plans::Fp8E5M2E4M3TwoLevel>{});
+      return run(std::type_identity<kn::plans::Fp8E4M3TwoLevel>{});
     }
     if (a_dtype == 1) return run(std::type_identity<kn::plans::Fp8E5M2E4M3>{});
     return run(std::type_identity<kn::plans::Fp8E4M3>{});
@@ -134,19 +152,22 @@ int cute_cpp_gemm_fp8(void const* a, long long lda, int a_dtype, void const* b, 
 }
 
 /// The workspace bytes cute_cpp_gemm_fp8 uses for an m x n x k problem with this scaling (0, 1
-/// or 2), into *bytes (as cute_cpp_gemm_bf16_workspace_bytes).
-int cute_cpp_gemm_fp8_workspace_bytes(long long m, long long n, long long k, int scaling, unsigned long long* bytes,
-                                      char* message, unsigned long message_size) {
+/// or 2) and accumulation (0 or 1), into *bytes (as cute_cpp_gemm_bf16_workspace_bytes).
+int cute_cpp_gemm_fp8_workspace_bytes(long long m, long long n, long long k, int scaling, int accumulation,
+                                      unsigned long long* bytes, char* message, unsigned long message_size) {
   return kn::capi_try(message, message_size, [&] {
     if (bytes == nullptr) host::argument_error("gemm.workspace", "bytes is null");
+    check_fp8_forms(scaling, accumulation);
     if (m < 0 || n < 0 || k < 0) host::argument_error("gemm.shape", "m, n and k are not negative");
     auto const of = [&]<class Plan>(std::type_identity<Plan>) {
       kn::GemmArguments<Plan> shape;
       shape.m = m, shape.n = n, shape.k = k;
       return kn::gemm_workspace_bytes<Plan>(shape);
     };
-    *bytes = scaling == 2 ? kn::plans::with_blockwise_plan(n, of)
-                          : of(std::type_identity<kn::plans::Fp8E4M3>{});  // e5m2's plan has the same tile
+    // e5m2's plans have e4m3's tiles.
+    *bytes = scaling == 2        ? kn::plans::with_blockwise_plan(n, of)
+             : accumulation == 1 ? of(std::type_identity<kn::plans::Fp8E4M3TwoLevel>{})
+                                 : of(std::type_identity<kn::plans::Fp8E4M3>{});
   });
 }
 

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // SPDX-FileCopyrightText: 2026 cute-cpp authors
 #pragma once
-// Rule templates of the Hopper GEMM's block-scaled plans (gemm.block-scaled.*): the tile's columns
-// against B's 128-column scale blocks, the registers the promotion holds, the main-loop options.
+// Rule templates of the Hopper GEMM's promoting plans (gemm.block-scaled.*, gemm.two-level): the
+// tile's columns against B's 128-column scale blocks, the registers the promotion holds, the
+// main-loop options, two-level accumulation's operands.
 // The values under test are the template arguments, so the compiler prints them on the first
 // context line.
 
@@ -32,7 +33,8 @@ struct gemm_block_scaled_tile_n {
   static constexpr bool ok = true;
 };
 
-/// Rule gemm.block-scaled.registers: a consumer thread holds the promoted accumulator and
+/// Rule gemm.block-scaled.registers (block-scaled and two-level plans): a consumer thread holds the
+/// promoted accumulator and
 /// ProductSets K-block products of BlockN / 2 floats per 64-row atom (BlockM / 128 atoms a
 /// warpgroup); at most 192 floats leave room for the scales and addresses in 232-240 registers
 /// (two sets: the overlapped promotion).
@@ -45,22 +47,36 @@ struct gemm_block_scaled_registers {
   static constexpr bool ok = true;
 };
 
-/// Rule gemm.block-scaled.options: overlap_promotion and staged_scales are main-loop options of a
-/// block-scaled plan; the scale loader walks dense tiles only (not a grouped plan's groups).
-template <bool BlockScaled, bool Overlap, bool Staged, bool Grouped>
+/// Rule gemm.block-scaled.options: overlap_promotion is an option of a main loop that promotes
+/// (block-scaled, or two-level accumulation); staged_scales one of a block-scaled plan, whose
+/// scale loader walks dense tiles only (not a grouped plan's groups).
+template <bool BlockScaled, bool Overlap, bool Staged, bool Grouped, bool TwoLevel = false>
 struct gemm_block_scaled_options {
-  static_assert((BlockScaled || (!Overlap && !Staged)) && !(Staged && Grouped),
-                "cute-cpp [gemm.block-scaled.options]: overlap_promotion and staged_scales need block_scaled = true, "
-                "and staged_scales a dense (not grouped) plan");
+  static_assert((BlockScaled || TwoLevel || !Overlap) && (BlockScaled || !Staged) && !(Staged && Grouped),
+                "cute-cpp [gemm.block-scaled.options]: overlap_promotion needs a promoting main loop (block_scaled or "
+                "two_level_accumulation), staged_scales needs block_scaled = true and a dense (not grouped) plan");
   static constexpr bool ok = true;
 };
 
-/// The tile rules of a block-scaled plan (none for another plan: only a block-scaled one
-/// instantiates them).
-template <bool BlockScaled, int BlockN, int BlockM, int ProductSets>
+/// Rule gemm.two-level: two-level accumulation promotes each K block's wgmma products into the fp32
+/// accumulator on the CUDA cores. It is FP8's (wgmma's 8-bit forms accumulate at reduced precision;
+/// 16-bit ones in fp32), in K blocks of 128 (four QGMMA k-steps), cooperative like the block-scaled
+/// main loop; a block-scaled plan promotes already.
+template <bool TwoLevel, int BytesA, int BytesB, int BlockK, bool Cooperative, bool BlockScaled>
+struct gemm_two_level {
+  static_assert(!TwoLevel || (BytesA == 1 && BytesB == 1 && BlockK == 128 && Cooperative && !BlockScaled),
+                "cute-cpp [gemm.two-level]: two_level_accumulation takes FP8 operands in K blocks of 128, a "
+                "cooperative schedule, and no block_scaled (which promotes each K block already)");
+  static constexpr bool ok = true;
+};
+
+/// The tile rules of a promoting plan: a block-scaled one's columns against B's scale blocks and
+/// its registers; a two-level one's registers (none for another plan: only these instantiate them).
+template <bool BlockScaled, int BlockN, int BlockM, int ProductSets, bool TwoLevel = false>
 constexpr bool gemm_block_scaled_tile() {
   if constexpr (BlockScaled)
     return gemm_block_scaled_tile_n<BlockN>::ok && gemm_block_scaled_registers<BlockN, BlockM, ProductSets>::ok;
+  else if constexpr (TwoLevel) return gemm_block_scaled_registers<BlockN, BlockM, ProductSets>::ok;
   else return true;
 }
 

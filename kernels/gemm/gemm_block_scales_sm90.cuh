@@ -8,7 +8,8 @@
 //                       (load_global_scales) or from the stage (load_staged_scales), or as read
 //                       (RawKBlockScales, multiplied where promoted: the overlapped main loop);
 //   promote             acc += a K block's products times their scales (the promotion; promote_tile
-//                       for issue 44's main loops, with the tile's scale-block boundary a constant);
+//                       for issue 44's main loops, with the tile's scale-block boundary a constant;
+//                       accumulate: a two-level plan's, without scales);
 //   gemm_scale_loader   staged_scales: the producer warpgroup's warp that copies each stage's
 //                       scales into shared memory with cp.async, completing on the stage's full
 //                       barrier, so they arrive with the stage's A and B tiles.
@@ -159,6 +160,16 @@ template <class Plan>
 __device__ __forceinline__ KBlockScales<Plan> load_staged_scales(typename Plan::StageScales const& stage,
                                                                  WorkTileInfo const& tile, int row0) {
   return combined<Plan>(load_staged_raw_scales<Plan>(stage, row0), scale_boundary<Plan>(tile));
+}
+
+/// A two-level plan's K block: no scales (its per-tensor or per-row scales are the epilogue's).
+struct NoKBlockScales {};
+
+/// acc += product: a two-level plan's promotion (GemmConfig::two_level_accumulation).
+template <class Plan>
+__device__ __forceinline__ void accumulate(typename Plan::Mma::FragmentC& acc, typename Plan::Mma::FragmentC const& product) {
+#pragma unroll
+  for (int i = 0; i < Plan::accumulators; ++i) acc.storage[i] += product.storage[i];
 }
 
 /// acc += product * scale, each value's scale its row's and its column's scale block's.

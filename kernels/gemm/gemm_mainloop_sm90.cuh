@@ -6,7 +6,8 @@
 //                   stage, arms its barrier and issues the TMA loads of A and B;
 //   GemmMainLoop    a consumer warpgroup's: multiplies its rows of the tile with wgmma, one wgmma
 //                   group in flight (a block-scaled plan promotes each K block with its scales,
-//                   after its wait or, with overlap_promotion, while the next K block's run).
+//                   a two-level one without, after its wait or, with overlap_promotion, while the
+//                   next K block's run).
 // With cluster_m = 2, the two CTAs of a cluster take vertically adjacent tiles of one tile column:
 // each loads half of the shared B tile and multicasts it to both, halving B's L2 traffic;
 // cluster_n = 2 does the same for A, with horizontally adjacent tiles. A stage is then free only
@@ -160,7 +161,7 @@ struct GemmMainLoop {
 
   /// acc = the tile's product over its K blocks (this warpgroup's rows from `row0` of the tile);
   /// block-scaled plans: the sum of each K block's product times its scales (`scales`, for rows
-  /// of A below `m` and rows of B below `n`).
+  /// of A below `m` and rows of B below `n`); two-level ones: the fp32 sum of the K blocks' products.
   template <class Between>
   __device__ __forceinline__ void run(typename Mma::FragmentC& acc, WorkTileInfo const& tile, int row0,
                                       Between&& between, BlockScales const& scales = {}, std::int64_t m = 0,
@@ -172,7 +173,7 @@ struct GemmMainLoop {
     acc.fill(0.0f);
     auto previous = state;
     auto const step = [&](int kb) {
-      if constexpr (Plan::block_scaled) return scaled_step(acc, tile, row0, kb, scales, m, n);
+      if constexpr (Plan::promoted) return promoted_step(acc, tile, row0, kb, scales, m, n);
       pipeline.consumer_wait(state);
       auto& stage = smem.stage[state.index()];
       Mma::warpgroup_arrive(acc);
@@ -205,7 +206,7 @@ struct GemmMainLoop {
   /// Waits for the tile's last wgmmas and releases the stage they read (unless released at once).
   __device__ __forceinline__ void finish(typename Mma::FragmentC& acc, WorkTileInfo const& tile) {
     Mma::template wait_group<0>(acc);
-    if (!Plan::release_at_once && !Plan::block_scaled && tile.k_block_end > tile.k_block_begin)
+    if (!Plan::release_at_once && !Plan::promoted && tile.k_block_end > tile.k_block_begin)
       pipeline.consumer_release(in_flight, lane, cluster.mask, cluster.rank);
   }
 
@@ -219,29 +220,37 @@ struct GemmMainLoop {
     if constexpr (Plan::staged_scales) return load_staged_scales<Plan>(smem.scales.stage[at.index()], tile, row0);
     else return load_global_scales<Plan>(tile, row0, kb, scales, m, n);
   }
-  /// One K block of a block-scaled plan: its products into a fresh accumulator, waited for (the
-  /// scales load meanwhile), the stage released, then acc += product * a(row, kb) * b(n block, kb).
+  /// One K block of a promoting plan: its products into a fresh accumulator, waited for (the scales
+  /// load meanwhile), the stage released, then acc += product * a(row, kb) * b(n block, kb), or a
+  /// two-level plan's acc += product.
   /// NOTE: the wait leaves no wgmma in flight across K blocks in this warpgroup; the other
   /// consumer warpgroup's wgmmas keep the tensor cores busy during the promotion. Measured
   /// slower (README): the next block's scales loaded a block ahead, and a second product
   /// accumulator to keep a wgmma group in flight (2026-12-02; run_overlapped is issue 44's form of
   /// it, not yet measured); the tile's columns in two halves, one promoted while the other's
   /// wgmmas run, ptxas serializes (C7514: accumulators read in flight).
-  __device__ __forceinline__ void scaled_step(typename Mma::FragmentC& acc, WorkTileInfo const& tile, int row0,
-                                              int kb, BlockScales const& scales, std::int64_t m, std::int64_t n) {
+  __device__ __forceinline__ void promoted_step(typename Mma::FragmentC& acc, WorkTileInfo const& tile, int row0,
+                                                int kb, BlockScales const& scales, std::int64_t m, std::int64_t n) {
     typename Mma::FragmentC product;
     pipeline.consumer_wait(state);
     auto& stage = smem.stage[state.index()];
     Mma::warpgroup_arrive(product);
     Mma::gemm(product, stage.a, stage.b, row0, false);
     Mma::commit_group();
-    KBlockScales<Plan> const s = load_scales(state, tile, row0, kb, scales, m, n);
-    Mma::template wait_group<0>(product);
-    pipeline.consumer_release(state, lane, cluster.mask, cluster.rank);
-    state.advance();
-    // NOTE: the baseline plans keep promote, as built (issue 44's plans: promote_tile).
-    if constexpr (Plan::staged_scales || Plan::overlap_promotion) promote_tile<Plan>(acc, product, s);
-    else promote<Plan>(acc, product, s);
+    if constexpr (Plan::two_level) {
+      Mma::template wait_group<0>(product);
+      pipeline.consumer_release(state, lane, cluster.mask, cluster.rank);
+      state.advance();
+      accumulate<Plan>(acc, product);
+    } else {
+      KBlockScales<Plan> const s = load_scales(state, tile, row0, kb, scales, m, n);
+      Mma::template wait_group<0>(product);
+      pipeline.consumer_release(state, lane, cluster.mask, cluster.rank);
+      state.advance();
+      // NOTE: the baseline plans keep promote, as built (issue 44's plans: promote_tile).
+      if constexpr (Plan::staged_scales || Plan::overlap_promotion) promote_tile<Plan>(acc, product, s);
+      else promote<Plan>(acc, product, s);
+    }
   }
   /// overlap_promotion: K blocks alternate between two product sets. Per K block: its wgmmas are
   /// issued into one set, the other set's group (the K block before) is waited for, its stage
@@ -250,10 +259,10 @@ struct GemmMainLoop {
   /// a fixed set of registers (ptxas serialises wgmmas whose accumulators it cannot tell apart).
   /// NOTE: a K block's scales are read at its issue and multiplied only at its promotion, a K block
   /// later: multiplied at once, ptxas placed the multiply before the wait, so the promotion of the
-  /// block before waited for this block's global loads.
+  /// block before waited for this block's global loads. A two-level plan reads none.
   __device__ __forceinline__ void run_overlapped(typename Mma::FragmentC& acc, WorkTileInfo const& tile, int row0,
                                                  BlockScales const& scales, std::int64_t m, std::int64_t n) {
-    using Raw = RawKBlockScales<Plan>;
+    using Raw = std::conditional_t<Plan::two_level, NoKBlockScales, RawKBlockScales<Plan>>;
     using Stage = PipelineState<Plan::stages>;
     acc.fill(0.0f);
     typename Mma::FragmentC even, odd;
@@ -267,13 +276,15 @@ struct GemmMainLoop {
       Mma::commit_group();
       at = state;
       state.advance();
-      if constexpr (Plan::staged_scales) return load_staged_raw_scales<Plan>(smem.scales.stage[at.index()], row0);
+      if constexpr (Plan::two_level) return NoKBlockScales{};
+      else if constexpr (Plan::staged_scales) return load_staged_raw_scales<Plan>(smem.scales.stage[at.index()], row0);
       else return load_global_raw_scales<Plan>(tile, row0, kb, scales, m, n);
     };
     auto const retire = [&]<int Pending>(typename Mma::FragmentC& product, Stage const& at, Raw const& raw) {
       Mma::template wait_group<Pending>(product);
       pipeline.consumer_release(at, lane, cluster.mask, cluster.rank);
-      promote_tile<Plan>(acc, product, combined<Plan>(raw, boundary));
+      if constexpr (Plan::two_level) accumulate<Plan>(acc, product);
+      else promote_tile<Plan>(acc, product, combined<Plan>(raw, boundary));
     };
     int kb = tile.k_block_begin;
     int const end = tile.k_block_end;

@@ -49,14 +49,19 @@ struct GemmConfig {
   /// Groups of rows with their own B (MoE experts; run_grouped_gemm): each tile row belongs to
   /// one group, found in a table the device writes (sched/grouped_tiles.hpp).
   bool grouped = false;
-  /// Block-scaled only: each K block's products go to one of two register sets, and the set of the
-  /// K block before is promoted while this one's wgmmas run (issue 44; rule
+  /// Block-scaled or two-level only: each K block's products go to one of two register sets, and
+  /// the set of the K block before is promoted while this one's wgmmas run (issue 44; rule
   /// gemm.block-scaled.registers bounds the tile).
   bool overlap_promotion = false;
   /// Block-scaled only: a warp of the producer warpgroup copies each stage's A and B scales into
   /// shared memory with the stage (cp.async completing on the stage's full barrier), so the
   /// consumers read them there instead of from global memory after their wgmmas.
   bool staged_scales = false;
+  /// FP8 without block scales: each K block's products (128 of K, wgmma's accumulator) are added
+  /// into an fp32 accumulator on the CUDA cores, CUTLASS's two-level ("slow") accumulation and
+  /// cuBLASLt's FP8 GEMM without CUBLASLT_MATMUL_DESC_FAST_ACCUM; wgmma's 8-bit forms accumulate at
+  /// reduced precision. Off: wgmma's accumulator throughout ("fast accumulation").
+  bool two_level_accumulation = false;
 };
 
 /// Everything static about one GEMM kernel: element types, the configuration, and the epilogue
@@ -83,10 +88,18 @@ struct GemmPlan {
                                   Config.schedule == KernelSchedule::Cooperative),
                 "cute-cpp [gemm.block-scaled]: block scaling takes FP8 operands in tiles of 128 K (one scale block "
                 "a K block), cooperative");
+  static constexpr bool two_level = Config.two_level_accumulation;
+  static_assert(diag::gemm_two_level<two_level, int(sizeof(TA)), int(sizeof(TB)), Config.block_k,
+                                     Config.schedule == KernelSchedule::Cooperative, block_scaled>::ok);
+  /// Whether the main loop promotes each K block's products into the accumulator (block scales, or
+  /// two-level accumulation).
+  static constexpr bool promoted = block_scaled || two_level;
   static constexpr bool overlap_promotion = Config.overlap_promotion;
   static constexpr bool staged_scales = Config.staged_scales;
-  static_assert(diag::gemm_block_scaled_options<block_scaled, overlap_promotion, staged_scales, Config.grouped>::ok);
-  static_assert(diag::gemm_block_scaled_tile<block_scaled, Config.block_n, Config.block_m, overlap_promotion ? 2 : 1>());
+  static_assert(
+      diag::gemm_block_scaled_options<block_scaled, overlap_promotion, staged_scales, Config.grouped, two_level>::ok);
+  static_assert(diag::gemm_block_scaled_tile<block_scaled, Config.block_n, Config.block_m, overlap_promotion ? 2 : 1,
+                                             two_level>());
   /// B's 128-row scale blocks a tile's columns meet: one where the tile's columns never cross
   /// a block (128 % block_n == 0), else at most two (rule gemm.block-scaled.tile-n).
   static constexpr int scale_blocks_b = 128 % Config.block_n == 0 ? 1 : 2;

@@ -145,6 +145,24 @@ using e4m3 = __nv_fp8_e4m3;
 using e5m2 = __nv_fp8_e5m2;
 using Fp8E4M3 = Fp8TN<e4m3, e4m3>;
 using Fp8E5M2E4M3 = Fp8TN<e5m2, e4m3>;  ///< gradients (e5m2) against weights (e4m3)
+/// The same operands and epilogue with two-level accumulation (GemmConfig::two_level_accumulation:
+/// each K block's wgmma products added into an fp32 accumulator, cuBLASLt without its fast
+/// accumulation): 128 x 128 tiles, the promotion of K block i overlapping K block i + 1's wgmmas
+/// (64 + 2 x 64 floats a thread, rule gemm.block-scaled.registers), six stages, 2-CTA clusters.
+/// Built, not yet measured.
+template <class TA, class TB>
+using Fp8TNTwoLevel =
+    GemmPlan<TA, TB, bf16, GemmConfig{.block_n = 128, .block_k = 128, .stages = 6, .cluster_m = 2,
+                                      .overlap_promotion = true, .two_level_accumulation = true},
+             epilogue::Dequantize<>>;
+using Fp8E4M3TwoLevel = Fp8TNTwoLevel<e4m3, e4m3>;
+using Fp8E5M2E4M3TwoLevel = Fp8TNTwoLevel<e5m2, e4m3>;
+/// Two-level in 128 x 192 tiles, promoted after each K block's wait (one product set: 64 + 2 x 96
+/// would pass the rule's 192 floats): half as many promotions a column as 128 x 128's.
+using Fp8E4M3TwoLevelN192 =
+    GemmPlan<e4m3, e4m3, bf16, GemmConfig{.block_n = 192, .block_k = 128, .stages = 4, .cluster_m = 2,
+                                          .two_level_accumulation = true},
+             epilogue::Dequantize<>>;
 /// Blockwise-scaled e4m3 (BlockScales: 1 x 128 on A, 128 x 128 on B), each K block's products
 /// promoted into the fp32 accumulator with their scales: 128 x 128 x 128 tiles (the promoted
 /// accumulator and the K block's own, 64 + 64 floats a thread), six stages of 32 KB.
@@ -280,6 +298,8 @@ using AutoInstantiated =
 /// The FP8 plans (gemm_fp8_sm90.cu; tests/gpu/gemm/gemm_fp8_check.cu and bench_gemm run them).
 using Fp8Instantiated = GemmPlanList<Fp8E4M3, Fp8E5M2E4M3, Fp8E4M3Blockwise, Fp8E4M3BlockwiseN192, Fp8E4M3BlockwiseToFp8,
                                      Bf16TNSwiGLUToFp8>;
+/// FP8 with two-level accumulation (gemm_fp8_two_level_sm90.cu; the same check and benchmark).
+using Fp8TwoLevelInstantiated = GemmPlanList<Fp8E4M3TwoLevel, Fp8E5M2E4M3TwoLevel, Fp8E4M3TwoLevelN192>;
 /// Issue 44's block-scaled main loops (gemm_fp8_blockwise_sm90.cu; the same check and benchmark).
 using Fp8BlockwiseMainLoops =
     GemmPlanList<Fp8E4M3BlockwiseOverlap, Fp8E4M3BlockwiseStaged, Fp8E4M3BlockwiseOverlapStaged, Fp8E4M3BlockwiseN112,

@@ -75,16 +75,19 @@ def gemm(a, b, *, bias=None, activation=None, alpha=1.0, beta=0.0, out=None):
     return result if out is None else out
 
 
-def scaled_mm(a, b, scale_a, scale_b, *, bias=None, out=None):
+def scaled_mm(a, b, scale_a, scale_b, *, bias=None, use_fast_accum=None, out=None):
     """``(a * scale_a) @ (b * scale_b)`` in bfloat16 for FP8 operands, as ``torch._scaled_mm``: a (M, K)
     ``float8_e4m3fn`` or ``float8_e5m2`` with contiguous rows, b (K, N) ``float8_e4m3fn``, the transpose of
     an (N, K) weight with contiguous rows (``w.T``); fp32 accumulation. The scales (float32) pick the
     scaling: one element each (per tensor); (M, 1) and (1, N) (rowwise); or (M, ceil(K/128)) and
     (ceil(N/128), ceil(K/128)) (DeepSeek-V3's 1x128 and 128x128 blocks, e4m3 a only, any strides:
     each 128 of K promoted into the accumulator with its scales). ``bias`` float32 (N,), not with
-    blocks. K a multiple of 16."""
+    blocks. K a multiple of 16. ``use_fast_accum``: True keeps the products in the tensor cores'
+    accumulator throughout, False adds each 128 of K into an fp32 accumulator (two-level, more
+    accurate at long K); None (the default) is True per tensor and rowwise (where torch._scaled_mm
+    defaults to False) and the blocks' only form, two-level."""
     framework, stream = _framework(a)
-    result = _ops.scaled_mm(a, b, scale_a, scale_b, bias, out, framework, stream)
+    result = _ops.scaled_mm(a, b, scale_a, scale_b, bias, use_fast_accum, out, framework, stream)
     return result if out is None else out
 
 

@@ -48,13 +48,13 @@ def _(a, b, bias=None, activation=None, alpha=1.0, beta=0.0, c=None):
 
 @torch.library.custom_op("cute_cpp::scaled_mm", mutates_args=(), device_types="cuda")
 def scaled_mm(a: torch.Tensor, b: torch.Tensor, scale_a: torch.Tensor, scale_b: torch.Tensor,
-              bias: Optional[torch.Tensor] = None) -> torch.Tensor:
+              bias: Optional[torch.Tensor] = None, use_fast_accum: Optional[bool] = None) -> torch.Tensor:
     """(a * scale_a) @ (b * scale_b) of FP8 operands, bf16 out: cute_cpp.ops.scaled_mm."""
-    return ops.scaled_mm(a, b, scale_a, scale_b, bias=bias)
+    return ops.scaled_mm(a, b, scale_a, scale_b, bias=bias, use_fast_accum=use_fast_accum)
 
 
 @scaled_mm.register_fake
-def _(a, b, scale_a, scale_b, bias=None):
+def _(a, b, scale_a, scale_b, bias=None, use_fast_accum=None):
     return a.new_empty((a.shape[0], b.shape[1]), dtype=torch.bfloat16)
 
 

@@ -181,16 +181,16 @@ nb::object write_output(std::optional<AnyArray> const& out, std::vector<std::siz
 }
 
 /// The stream's GEMM workspace (workspace.hpp) for an m x n x k problem, as large as
-/// `bytes_of(m, n, k, kind, &bytes, message, size)` says: a C entry point's workspace query
-/// (cute_cpp_gemm_bf16_workspace_bytes with kind 0 plain, 1 fused epilogue;
-/// cute_cpp_gemm_fp8_workspace_bytes with kind the scaling).
-template <class Query>
-std::pair<void*, std::size_t> gemm_workspace(Query&& bytes_of, std::size_t m, std::size_t n, std::size_t k, int kind,
-                                             int device, std::uintptr_t stream) {
+/// `bytes_of(m, n, k, kinds..., &bytes, message, size)` says: a C entry point's workspace query
+/// (cute_cpp_gemm_bf16_workspace_bytes with its kind 0 plain, 1 fused epilogue;
+/// cute_cpp_gemm_fp8_workspace_bytes with the scaling and the accumulation).
+template <class Query, class... Kinds>
+std::pair<void*, std::size_t> gemm_workspace(Query&& bytes_of, std::size_t m, std::size_t n, std::size_t k,
+                                             int device, std::uintptr_t stream, Kinds... kinds) {
   if (m == 0 || n == 0 || k == 0) return {nullptr, 0};
   unsigned long long bytes = 0;
   char message[1024] = "";
-  check_status(bytes_of((long long)m, (long long)n, (long long)k, kind, &bytes, message, sizeof message), message);
+  check_status(bytes_of((long long)m, (long long)n, (long long)k, kinds..., &bytes, message, sizeof message), message);
   return cute_cpp::python::StreamWorkspaces::process().get(device, stream, std::size_t(bytes));
 }
 
@@ -211,7 +211,7 @@ nb::object linear(AnyArray x, AnyArray w, std::optional<AnyArray> out, std::stri
   for (auto const& [name, a] : arrays) check_inner_contiguous(name, *a);
   int const device = check_devices(arrays);
   auto const [workspace, workspace_bytes] =
-      gemm_workspace(cute_cpp_gemm_bf16_workspace_bytes, x.shape(0), w.shape(0), x.shape(1), 0, device, stream);
+      gemm_workspace(cute_cpp_gemm_bf16_workspace_bytes, x.shape(0), w.shape(0), x.shape(1), device, stream, 0);
   return write_output(out, {x.shape(0), w.shape(0)}, x.dtype(), device, framework,
                       [&](AnyArray const& o, char* message, unsigned long size) {
                         return cute_cpp_gemm_bf16(x.data(), x.stride(0), w.data(), w.stride(0), o.data(), o.stride(0),
@@ -260,7 +260,7 @@ nb::object gemm(AnyArray a, AnyArray b, std::optional<AnyArray> bias, std::strin
   long long const ldb = b.shape(1) > 1 ? b.stride(1) : (long long)b.shape(0);
   float const* const bias_data = bias ? static_cast<float const*>(bias->data()) : nullptr;
   auto const [workspace, workspace_bytes] =
-      gemm_workspace(cute_cpp_gemm_bf16_workspace_bytes, a.shape(0), b.shape(1), a.shape(1), 1, device, stream);
+      gemm_workspace(cute_cpp_gemm_bf16_workspace_bytes, a.shape(0), b.shape(1), a.shape(1), device, stream, 1);
   return write_output(out, {a.shape(0), b.shape(1)}, a.dtype(), device, framework,
                       [&](AnyArray const& o, char* message, unsigned long size) {
                         return cute_cpp_gemm_bf16_epilogue(
@@ -287,8 +287,11 @@ long long stride_or_one(AnyArray const& a, std::size_t dim) {
 /// e5m2 with contiguous rows, b (K, N) e4m3 K-major (w.T of an (N, K) weight); scale_a and
 /// scale_b float32: one element each (per tensor), (M, 1) and (1, N) (rowwise), or (M, ceil(K/128))
 /// and (ceil(N/128), ceil(K/128)) (1x128 and 128x128 blocks, any strides); bias float32 (N,).
+/// use_fast_accum: wgmma's accumulator throughout (true; the default of the per-tensor and rowwise
+/// forms) or two-level accumulation (false; block scales always promote, and refuse true).
 nb::object scaled_mm(AnyArray a, AnyArray b, AnyArray scale_a, AnyArray scale_b, std::optional<AnyArray> bias,
-                     std::optional<AnyArray> out, std::string const& framework, std::uintptr_t stream) {
+                     std::optional<bool> use_fast_accum, std::optional<AnyArray> out, std::string const& framework,
+                     std::uintptr_t stream) {
   Dtype const ta = dtype_of(a), tb = dtype_of(b);
   if (ta != Dtype::e4m3 && ta != Dtype::e5m2)
     fail("ops.dtype", std::string("a is ") + dtype_name(ta) + "; this op takes float8_e4m3fn, float8_e5m2");
@@ -330,6 +333,10 @@ nb::object scaled_mm(AnyArray a, AnyArray b, AnyArray scale_a, AnyArray scale_b,
                           ") and (" + std::to_string((n + 127) / 128) + ", " + std::to_string(k_blocks) +
                           ") (1x128 and 128x128 blocks)");
   if (scaling == 2 && bias) fail("ops.shape", "block-scaled FP8 takes no bias (add it after)");
+  if (scaling == 2 && use_fast_accum.value_or(false))
+    fail("ops.accumulation", "block scales promote each 128 of K into an fp32 accumulator: use_fast_accum=True is "
+                             "not offered with them");
+  int const accumulation = scaling == 2 || !use_fast_accum.value_or(true) ? 1 : 0;
   check_inner_contiguous("a", a);
   if (out) check_inner_contiguous("out", *out);
   if (b.shape(0) > 1 && b.stride(0) != 1)
@@ -344,13 +351,13 @@ nb::object scaled_mm(AnyArray a, AnyArray b, AnyArray scale_a, AnyArray scale_b,
   int const device = check_devices(arrays);
   long long const ldb = n > 1 ? (long long)b.stride(1) : (long long)k;
   auto const [workspace, workspace_bytes] =
-      gemm_workspace(cute_cpp_gemm_fp8_workspace_bytes, m, n, k, scaling, device, stream);
+      gemm_workspace(cute_cpp_gemm_fp8_workspace_bytes, m, n, k, device, stream, scaling, accumulation);
   float const* const bias_data = bias ? static_cast<float const*>(bias->data()) : nullptr;
   return write_output(out, {m, n}, nb::dlpack::dtype{std::uint8_t(nb::dlpack::dtype_code::Bfloat), 16, 1}, device,
                       framework, [&](AnyArray const& o, char* text, unsigned long size) {
                         return cute_cpp_gemm_fp8(
                             a.data(), a.stride(0), ta == Dtype::e5m2 ? 1 : 0, b.data(), ldb, o.data(), o.stride(0),
-                            (long long)m, (long long)n, (long long)k, scaling,
+                            (long long)m, (long long)n, (long long)k, scaling, accumulation,
                             static_cast<float const*>(scale_a.data()), scaling == 2 ? stride_or_one(scale_a, 0) : 0,
                             scaling == 2 ? stride_or_one(scale_a, 1) : 0, static_cast<float const*>(scale_b.data()),
                             scaling == 2 ? stride_or_one(scale_b, 0) : 0, scaling == 2 ? stride_or_one(scale_b, 1) : 0,
@@ -689,8 +696,8 @@ NB_MODULE(_ops, m) {
         "the sum or max over the last dimension, float32 (bf16, f16 or f32 in; contiguous).");
   m.def("add", &add, "a"_a, "b"_a, "out"_a.none(), "framework"_a, "stream"_a,
         "out = a + b (bf16, f16 or f32; contiguous, one shape).");
-  m.def("scaled_mm", &scaled_mm, "a"_a, "b"_a, "scale_a"_a, "scale_b"_a, "bias"_a.none(), "out"_a.none(),
-        "framework"_a, "stream"_a,
+  m.def("scaled_mm", &scaled_mm, "a"_a, "b"_a, "scale_a"_a, "scale_b"_a, "bias"_a.none(), "use_fast_accum"_a.none(),
+        "out"_a.none(), "framework"_a, "stream"_a,
         "out = a @ b of FP8 operands scaled per tensor, rowwise or by 1x128 / 128x128 blocks (bf16 out).");
   m.def("grouped_mm", &grouped_mm, "a"_a, "b"_a, "offs"_a, "swiglu"_a, "validate"_a, "out"_a.none(), "framework"_a,
         "stream"_a, "out = a[rows of group g] @ b[g] per group (bf16; torch._grouped_mm's offs), optionally SwiGLU.");

@@ -149,15 +149,25 @@ def checks(ops):
                 da, db = a.double() * sa.double().reshape(-1, 1), w.double() * sb.double().reshape(-1, 1)
             ref = da @ db.T
             bound = (da.abs() @ db.abs().T).max().item() / 1024
-            out = poisoned(m, n, dtype=bf)
-            ops.scaled_mm(a, w.T, sa, sb, out=out)
-            bad, worst = close(out, ref, 1 / 128, bound)
-            check(f"scaled_mm {m}x{n}x{k} {str(a_dtype)[6:]} {form}", bad == 0, f"({bad} bad, max err {worst:.3g})")
-    try:
-        ops.scaled_mm(a, w.T, torch.ones(3, device="cuda"), torch.ones(1, device="cuda"))
-        check("scaled_mm rejects scales of no form", False, "(no error)")
-    except ValueError as e:
-        check("scaled_mm rejects scales of no form", "ops.shape" in str(e), f"({e})")
+            # Fast accumulation (the default per tensor and rowwise) and two-level (use_fast_accum=False).
+            for fast in ((None, False) if not form.startswith("blocks") else (None,)):
+                out = poisoned(m, n, dtype=bf)
+                ops.scaled_mm(a, w.T, sa, sb, use_fast_accum=fast, out=out)
+                bad, worst = close(out, ref, 1 / 128, bound)
+                mode = ", two-level" if fast is False else ""
+                check(f"scaled_mm {m}x{n}x{k} {str(a_dtype)[6:]} {form}{mode}", bad == 0,
+                      f"({bad} bad, max err {worst:.3g})")
+    a8 = torch.ones(64, 128, device="cuda").to(torch.float8_e4m3fn)
+    w8 = torch.ones(64, 128, device="cuda").to(torch.float8_e4m3fn)
+    for what, scales, fast, rule in (
+            ("scales of no form", (torch.ones(3, device="cuda"), torch.ones(1, device="cuda")), None, "ops.shape"),
+            ("fast accumulation with block scales", (torch.ones(64, 1, device="cuda"), torch.ones(1, 1, device="cuda")),
+             True, "ops.accumulation")):
+        try:
+            ops.scaled_mm(a8, w8.T, *scales, use_fast_accum=fast)
+            check(f"scaled_mm rejects {what}", False, "(no error)")
+        except ValueError as e:
+            check(f"scaled_mm rejects {what}", rule in str(e), f"({e})")
     # grouped_mm: ragged groups (empty, 1, 7, 128, 1000 rows), rows past the last group left alone, the
     # SwiGLU gate-up form, wrong offsets found on the GPU (validate), against float64 per group.
     sizes = (0, 1, 7, 128, 1000, 0, 300)
@@ -524,6 +534,10 @@ def benchmarks(ops):
     record("python ops.scaled_mm per tensor", f"{m}x{n}x{k}", *time_pair(
         lambda: ops.scaled_mm(a, w.T, one, one, out=y),
         lambda: torch._scaled_mm(a, w.T, one, one, out_dtype=bf)), "torch._scaled_mm per tensor", flops, "fp8")
+    record("python ops.scaled_mm per tensor, two-level accumulation", f"{m}x{n}x{k}", *time_pair(
+        lambda: ops.scaled_mm(a, w.T, one, one, use_fast_accum=False, out=y),
+        lambda: torch._scaled_mm(a, w.T, one, one, out_dtype=bf, use_fast_accum=False)),
+        "torch._scaled_mm per tensor, use_fast_accum=False", flops, "fp8")
     record("python ops.scaled_mm rowwise", f"{m}x{n}x{k}", *time_pair(
         lambda: ops.scaled_mm(a, w.T, rows, cols, out=y),
         lambda: torch._scaled_mm(a, w.T, rows, cols, out_dtype=bf)), "torch._scaled_mm rowwise", flops, "fp8")

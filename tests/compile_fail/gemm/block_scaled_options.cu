@@ -1,6 +1,6 @@
 // staged_scales on a grouped plan is refused: the scale warp walks dense tiles, not a grouped
 // plan's groups (their rows and B scales come from the group table).
-// expected-error {{"gemm\.block-scaled\.options.*\[with BlockScaled=true, Overlap=false, Staged=true, Grouped=true\]"}}
+// expected-error {{"gemm\.block-scaled\.options.*\[with BlockScaled=true, Overlap=false, Staged=true, Grouped=true"}}
 #include <cute_cpp/kernels/gemm/gemm.hpp>
 #include <cuda_bf16.h>
 #include <cuda_fp8.h>

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // The block-scaled GEMM's plans (kernels/gemm: issue 44's main loops): the rule that a tile's
 // columns meet at most two of B's 128-column scale blocks, against every tile of every width, and
-// what the plans derive from their options (scale blocks, registers, barrier arrivals, memory).
+// what the plans derive from their options (scale blocks, registers, barrier arrivals, memory),
+// and the two-level accumulation plans that share their promotion.
 #include <cute_cpp/kernels/gemm/gemm.hpp>
 #include <cute_cpp/kernels/gemm/plans.hpp>
 
@@ -75,4 +76,19 @@ TEST(BlockScaledPlan, SharedMemory) {
   EXPECT_TRUE(plans::Fp8E4M3BlockwiseGroupedOverlap::smem_bytes <= 232448);
   static_assert(sizeof(plans::Fp8E4M3Blockwise::SharedStorage{}.scales) == 1);  // empty, no unique address
   static_assert(sizeof(plans::Fp8E4M3BlockwiseStaged::SharedStorage{}.scales) == 5 * (128 * 4 + 8));
+}
+
+// Two-level accumulation (GemmConfig::two_level_accumulation) promotes without block scales: the
+// main loop's promotion is on, block scaling off, and the overlapped plan holds two product sets
+// beside the accumulator in 240 registers; the fast plans keep wgmma's accumulator.
+TEST(BlockScaledPlan, TwoLevelAccumulation) {
+  static_assert(plans::Fp8E4M3TwoLevel::promoted && plans::Fp8E4M3TwoLevel::two_level);
+  static_assert(!plans::Fp8E4M3TwoLevel::block_scaled && plans::Fp8E4M3TwoLevel::overlap_promotion);
+  static_assert(plans::Fp8E4M3TwoLevel::consumer_registers == 240);
+  static_assert(plans::Fp8E4M3TwoLevel::Pipeline::producer_arrivals == 1);
+  static_assert(plans::Fp8E4M3TwoLevelN192::promoted && !plans::Fp8E4M3TwoLevelN192::overlap_promotion);
+  static_assert(plans::Fp8E4M3Blockwise::promoted && !plans::Fp8E4M3Blockwise::two_level);
+  static_assert(!plans::Fp8E4M3::promoted && !plans::Bf16TN::promoted);
+  auto const fits = []<class... P>(kn::GemmPlanList<P...>) { return ((P::smem_bytes <= 232448) && ...); };
+  EXPECT_TRUE(fits(plans::Fp8TwoLevelInstantiated{}));
 }

@@ -2,7 +2,8 @@
 // SPDX-FileCopyrightText: 2026 cute-cpp authors
 // gemm_fp8_check: checks the Hopper GEMM's FP8 plans (kernels/gemm: e4m3 x e4m3 and e5m2 x e4m3,
 // bf16 out, scaled per tensor or per row and column in the epilogue, and e4m3 scaled by 1 x 128 and
-// 128 x 128 blocks in the main loop, with the baseline's and issue 44's main loops; FP8 outputs
+// 128 x 128 blocks in the main loop, with the baseline's and issue 44's main loops; fast and
+// two-level accumulation; FP8 outputs
 // quantized by 1 x 128 blocks in the epilogue) and
 // the quantizers (quantize.cuh) against a CPU reference in double of the dequantized operands, on
 // fresh random data with NaN-poisoned outputs and sizes that are not multiples of the tile; and the
@@ -275,6 +276,79 @@ bool check_mainloops(kn::GemmPlanList<Plans...>, std::mt19937_64& rng, bool smal
   return ok;
 }
 
+/// The worst relative error of Plan's C (bf16) on a sum that does not cancel: e4m3 operands in
+/// [0.5, 1], one scale of 1 per tensor, so each output is about 0.56 k.
+template <class Plan>
+double positive_sum_error(std::int64_t m, std::int64_t n, std::int64_t k, std::mt19937_64& rng) {
+  Problem<Plan> p(m, n, k, Scaling::Tensor, rng);
+  std::uniform_real_distribution<float> half_to_one(0.5f, 1.0f);
+  for (auto& v : p.a) v = typename Plan::TA(half_to_one(rng));
+  for (auto& v : p.b) v = typename Plan::TB(half_to_one(rng));
+  p.scale_a = {1.0f};
+  p.scale_b = {1.0f};
+  p.da.upload(std::span<typename Plan::TA const>(p.a));
+  p.db.upload(std::span<typename Plan::TB const>(p.b));
+  p.dscale_a.upload(std::span<float const>(p.scale_a));
+  p.dscale_b.upload(std::span<float const>(p.scale_b));
+  p.dc.fill_bytes(0xFF);
+  p.run();
+  host::cuda_check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
+  std::vector<double> want;
+  double magnitude = 0;
+  p.reference(want, magnitude);
+  auto const got = p.result();
+  double worst = 0;
+  for (std::size_t i = 0; i < want.size(); ++i) {
+    double const error = std::fabs(double(float(got[i])) - want[i]) / want[i];
+    worst = std::isnan(error) ? INFINITY : std::max(worst, error);  // a NaN (unwritten C) fails
+  }
+  return worst;
+}
+
+/// Two-level against fast accumulation on one long sum that does not cancel (K = 16384, the same
+/// operands): wgmma's FP8 accumulator keeps fewer bits than fp32, so adding each k-step's products
+/// to a large running sum loses its low bits; two-level accumulation restarts that sum every 128 of
+/// K. The two-level plan must stay within bf16's rounding (2^-8 relative) plus 2^-10; fast
+/// accumulation's error is printed beside it (what the mode costs), not judged.
+bool check_accumulation_modes(std::mt19937_64& rng) {
+  std::int64_t const m = 64, n = 256, k = 16384;
+  std::mt19937_64 same = rng;
+  double const fast = positive_sum_error<plans::Fp8E4M3>(m, n, k, same);
+  double const two_level = positive_sum_error<plans::Fp8E4M3TwoLevel>(m, n, k, rng);
+  bool const ok = two_level <= 1.0 / 256 + 1.0 / 1024;
+  std::printf("check two-level accumulation on a positive sum m=%lld n=%lld k=%lld %s (worst relative error "
+              "two-level %.2e, fast %.2e)\n",
+              (long long)m, (long long)n, (long long)k, ok ? "ok" : "FAILED", two_level, fast);
+  return ok;
+}
+
+/// Scaled per tensor or per row and column in the epilogue, on fast and two-level accumulation
+/// plans: one K block (the overlapped loop's prologue alone), an odd and an even count of K blocks
+/// (its two tails; K past a block), M below a tile, and, without --small, many tile columns and a
+/// long K that the heuristic cuts.
+bool check_per_tensor(std::mt19937_64& rng, bool small) {
+  bool ok = true;
+  for (Scaling s : {Scaling::Tensor, Scaling::RowColumn}) {
+    ok &= check<plans::Fp8E4M3>(1, 256, 128, s, rng);
+    ok &= check<plans::Fp8E4M3>(77, 300, 272, s, rng);
+    ok &= check<plans::Fp8E5M2E4M3>(130, 200, 144, s, rng);
+    ok &= check<plans::Fp8E4M3TwoLevel>(1, 256, 128, s, rng);
+    ok &= check<plans::Fp8E4M3TwoLevel>(77, 300, 272, s, rng);
+    ok &= check<plans::Fp8E5M2E4M3TwoLevel>(130, 200, 400, s, rng);
+    ok &= check<plans::Fp8E4M3TwoLevelN192>(77, 300, 272, s, rng);
+    if (small) continue;
+    ok &= check<plans::Fp8E4M3>(300, 1000, 1040, s, rng);
+    ok &= check<plans::Fp8E4M3>(129, 520, 4096, s, rng);  // long K; split-K on one partial wave
+    ok &= check<plans::Fp8E5M2E4M3>(257, 700, 2048, s, rng);
+    ok &= check<plans::Fp8E4M3TwoLevel>(300, 1000, 1040, s, rng);
+    ok &= check<plans::Fp8E4M3TwoLevel>(129, 520, 4096, s, rng);
+    ok &= check<plans::Fp8E5M2E4M3TwoLevel>(257, 700, 2048, s, rng);
+    ok &= check<plans::Fp8E4M3TwoLevelN192>(260, 2000, 656, s, rng);
+  }
+  if (!small) ok &= check_accumulation_modes(rng);
+  return ok;
+}
+
 bool run_checks(std::mt19937_64& rng, bool small) {
   bool ok = true;
   ok &= check_quantize(false, 5, 272, rng);
@@ -291,6 +365,8 @@ bool run_checks(std::mt19937_64& rng, bool small) {
                                         [](auto& a) { a.a = a.a + 8; });
   ok &= check_rejection<plans::Fp8E4M3>("block scales on a per-tensor plan", "[gemm.block-scales]", rng,
                                         [](auto& a) { a.block_scales.a = a.epilogue_op.scale_a; });
+  ok &= check_rejection<plans::Fp8E4M3TwoLevel>("block scales on a two-level plan", "[gemm.block-scales]", rng,
+                                                [](auto& a) { a.block_scales.a = a.epilogue_op.scale_a; });
   ok &= check_rejection<plans::Fp8E4M3Blockwise>("a block-scaled plan without scales", "[gemm.block-scales]", rng,
                                                  [](auto& a) { a.block_scales = {}; });
   ok &= check_rejection<plans::Fp8E4M3BlockwiseOverlapStaged>("a staged-scales plan without scales",
@@ -323,15 +399,7 @@ bool run_checks(std::mt19937_64& rng, bool small) {
     ok &= check<plans::Fp8E4M3Blockwise>(129, 520, 4096, s, rng);
   }
   ok &= check_mainloops(plans::Fp8BlockwiseMainLoops{}, rng, small);
-  for (Scaling s : {Scaling::Tensor, Scaling::RowColumn}) {
-    ok &= check<plans::Fp8E4M3>(1, 256, 128, s, rng);
-    ok &= check<plans::Fp8E4M3>(77, 300, 272, s, rng);
-    ok &= check<plans::Fp8E5M2E4M3>(130, 200, 144, s, rng);
-    if (small) continue;
-    ok &= check<plans::Fp8E4M3>(300, 1000, 1040, s, rng);
-    ok &= check<plans::Fp8E4M3>(129, 520, 4096, s, rng);  // long K; split-K on one partial wave
-    ok &= check<plans::Fp8E5M2E4M3>(257, 700, 2048, s, rng);
-  }
+  ok &= check_per_tensor(rng, small);
   return ok;
 }
 
@@ -340,7 +408,8 @@ bool run_checks(std::mt19937_64& rng, bool small) {
 
 int main(int argc, char** argv) {
   namespace kn = cute_cpp::kernels;
-  using Linked = kn::plans::JoinedPlanLists<kn::plans::Fp8Instantiated, kn::plans::Fp8BlockwiseMainLoops>::type;
+  using Linked = kn::plans::JoinedPlanLists<kn::plans::Fp8Instantiated, kn::plans::Fp8BlockwiseMainLoops,
+                                            kn::plans::Fp8TwoLevelInstantiated>::type;
   if (kn::print_plan_kernels(argc, argv, Linked{})) return 0;
   return kn::run_check(
       "gemm_fp8_check", argc, argv,
