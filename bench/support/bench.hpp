@@ -19,6 +19,7 @@
 #include <cstdio>
 #include <fstream>
 #include <initializer_list>
+#include <span>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -277,12 +278,19 @@ struct KernelTag {};
 struct KernelSmem {
   char const* tag;  ///< typeid name: detail::KernelTag<&kernel> for one kernel, or a plan type
   std::size_t dynamic_smem;
+  char const* per_call = nullptr;  ///< instead of a size: how each launch sizes it (from its arguments)
 };
 
 /// `kernel` takes `bytes` of dynamic shared memory.
 template <auto Kernel>
 KernelSmem kernel_smem(std::size_t bytes) {
   return {typeid(detail::KernelTag<Kernel>).name(), bytes};
+}
+
+/// `kernel` takes dynamic shared memory sized per launch, as `how` says (e.g. "m x k x 2 bytes").
+template <auto Kernel>
+KernelSmem kernel_smem_per_call(char const* how) {
+  return {typeid(detail::KernelTag<Kernel>).name(), 0, how};
 }
 
 /// Every kernel whose template arguments name `Plan` takes `bytes` (default Plan::smem_bytes) of
@@ -292,20 +300,25 @@ KernelSmem plan_smem(std::size_t bytes = std::size_t(Plan::smem_bytes)) {
   return {typeid(Plan).name(), bytes};
 }
 
-/// `NAME --kernels`: prints `{"dynamic_smem": [{"tag": ..., "bytes": N}, ...]}` for scripts/build-report
+/// `NAME --kernels`: prints `{"dynamic_smem": [{"tag": ..., "bytes": N or "how"}, ...]}` for scripts/build-report
 /// and returns true, touching no GPU; false (printing nothing) without the flag. `kernels` lists
 /// the kernels that take dynamic shared memory; the build report shows 0 for the others.
 /// Call it first in main: `if (print_kernels(argc, argv, {...})) return 0;`.
-inline bool print_kernels(int argc, char** argv, std::initializer_list<KernelSmem> kernels) {
+inline bool print_kernels(int argc, char** argv, std::span<KernelSmem const> kernels) {
   if (argc != 2 || std::string_view(argv[1]) != "--kernels") return false;
   std::printf("{\"dynamic_smem\": [");
   char const* separator = "";
   for (auto const& k : kernels) {
-    std::printf("%s\n  {\"tag\": \"%s\", \"bytes\": %zu}", separator, k.tag, k.dynamic_smem);
+    if (k.per_call != nullptr) std::printf("%s\n  {\"tag\": \"%s\", \"bytes\": \"%s\"}", separator, k.tag, k.per_call);
+    else std::printf("%s\n  {\"tag\": \"%s\", \"bytes\": %zu}", separator, k.tag, k.dynamic_smem);
     separator = ",";
   }
   std::printf("\n]}\n");
   return true;
+}
+
+inline bool print_kernels(int argc, char** argv, std::initializer_list<KernelSmem> kernels) {
+  return print_kernels(argc, argv, std::span<KernelSmem const>(kernels.begin(), kernels.size()));
 }
 
 /// print_kernels for every kernel of the plans in a type list (List<Plans...>), each taking its

@@ -257,4 +257,8 @@ struct GemmSm100Operands {
 /// The tile the heuristic's rule names (plans_sm100.hpp maps each to a plan).
 enum class GemmSm100Tile { Tile128x128, Tile128x256, Pair256x256 };
 
+/// A list of plans (what a set of translation units instantiates, for the build report).
+template <class... Plans>
+struct GemmSm100PlanList {};
+
 }  // namespace cute_cpp::kernels

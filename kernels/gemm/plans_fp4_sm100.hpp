@@ -45,5 +45,7 @@ using Nvfp4Tile128x128 = Nvfp4Family::Small;
 using Nvfp4Tile128x256 = Nvfp4Family::Wide;
 using Mxfp4Tile128x128 = Mxfp4Family::Small;
 using Mxfp4Tile128x256 = Mxfp4Family::Wide;
+/// The FP4 plans (gemm_fp4_sm100.cu), for the build report.
+using Fp4Instantiated = GemmSm100PlanList<Nvfp4Tile128x128, Nvfp4Tile128x256, Mxfp4Tile128x128, Mxfp4Tile128x256>;
 
 }  // namespace cute_cpp::kernels::plans::sm100

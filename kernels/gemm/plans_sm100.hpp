@@ -71,6 +71,12 @@ using Fp8E4M3Pair256x256 = Fp8E4M3Family::Pair;
 /// Gradients (e5m2) against weights (e4m3).
 using Fp8E5M2E4M3Tile128x256 = Sm100Plan<e5m2, e4m3, bf16, 128, 256, 4, epilogue::Dequantize<>>;
 
+/// The plans the gemm_*_sm100.cu units instantiate (for the build report).
+using Instantiated =
+    GemmSm100PlanList<Bf16Tile128x128, Bf16Tile128x256, Bf16Pair256x256, Bf16Pair256x352, F16Tile128x128,
+                      F16Tile128x256, F16Pair256x256, Bf16ToF32Tile128x256, F16ToF32NNTile128x256, Bf16MNPair256x256,
+                      Fp8E4M3Tile128x128, Fp8E4M3Tile128x256, Fp8E4M3Pair256x256, Fp8E5M2E4M3Tile128x256>;
+
 }  // namespace cute_cpp::kernels::plans::sm100
 
 namespace cute_cpp::kernels {

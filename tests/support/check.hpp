@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <random>
 #include <span>
+#include <stdexcept>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -96,6 +97,21 @@ CheckResult check_close(std::span<T const> got, std::span<double const> want, do
     ++result.checked;
   }
   return result;
+}
+
+/// Whether `call()` refuses its arguments with std::invalid_argument naming `rule` ("[id]"), as a
+/// check line: "ok", "WRONG RULE" (another rule's error) or "NOT RAISED".
+template <class Call>
+bool expect_rule(char const* rule, Call&& call) {
+  try {
+    call();
+  } catch (std::invalid_argument const& e) {
+    bool const named = std::string(e.what()).find(rule) != std::string::npos;
+    std::printf("  error %-32s %s: %s\n", rule, named ? "ok" : "WRONG RULE", e.what());
+    return named;
+  }
+  std::printf("  error %-32s NOT RAISED\n", rule);
+  return false;
 }
 
 }  // namespace cute_cpp::kernels

@@ -139,6 +139,10 @@ template <class T>
 using D64 = FmhaBackwardPlan<T, 64, FmhaBackwardConfig{.block_n = 128, .stages = 2}>;
 template <class T>
 using D128 = FmhaBackwardPlan<T, 128, FmhaBackwardConfig{.block_n = 128, .stages = 2}>;
+/// A list of plans (what the fmha_backward_*_sm90.cu units instantiate, for the build report).
+template <class... Plans>
+struct FmhaBackwardPlanList {};
+using Instantiated = FmhaBackwardPlanList<D64<__nv_bfloat16>, D128<__nv_bfloat16>, D64<__half>, D128<__half>>;
 }  // namespace fmha_backward_plans
 
 /// The run-time half of a backward call. Shapes as FmhaArguments: Q, O, dO, dQ [batch, seq_q,

@@ -7,6 +7,32 @@
 #include <cute_cpp/kernels/attention/prefill/fmha.hpp>
 #include <cute_cpp/kernels/attention/prefill/fmha_fp8.hpp>
 
+namespace {
+
+/// The problem's fields the 16-bit and FP8 forwards' arguments share, from the C call's.
+template <class Args>
+void set_problem(Args& a, long long const* strides, int batch, int seq_q, int seq_k, int heads_q, int heads_kv,
+                 int head_dim, int head_dim_v, float softmax_scale, int causal, int window_left, int window_right,
+                 int const* cu_seqlens_q, int const* cu_seqlens_k, long long total_q, long long total_k) {
+  cute_cpp::kernels::unpack_attention_strides(strides, a.q_stride, a.k_stride, a.v_stride, a.o_stride);
+  a.batch = batch;
+  a.seq_q = seq_q;
+  a.seq_k = seq_k;
+  a.heads_q = heads_q;
+  a.heads_kv = heads_kv;
+  a.head_dim = head_dim;
+  a.head_dim_v = head_dim_v;
+  a.softmax_scale = softmax_scale;
+  a.causal = causal != 0;
+  a.window_left = window_left;
+  a.window_right = window_right;
+  a.cu_seqlens_q = cu_seqlens_q;
+  a.cu_seqlens_k = cu_seqlens_k;
+  a.total_q = total_q;
+  a.total_k = total_k;
+}
+
+}  // namespace
 
 extern "C" {
 
@@ -26,22 +52,8 @@ int cute_cpp_fmha_forward(int dtype, void const* q, void const* k, void const* v
     a.v = static_cast<T const*>(v);
     a.o = static_cast<T*>(o);
     a.lse = lse;
-    cute_cpp::kernels::unpack_attention_strides(strides, a.q_stride, a.k_stride, a.v_stride, a.o_stride);
-    a.batch = batch;
-    a.seq_q = seq_q;
-    a.seq_k = seq_k;
-    a.heads_q = heads_q;
-    a.heads_kv = heads_kv;
-    a.head_dim = head_dim;
-    a.head_dim_v = head_dim_v;
-    a.softmax_scale = softmax_scale;
-    a.causal = causal != 0;
-    a.window_left = window_left;
-    a.window_right = window_right;
-    a.cu_seqlens_q = cu_seqlens_q;
-    a.cu_seqlens_k = cu_seqlens_k;
-    a.total_q = total_q;
-    a.total_k = total_k;
+    set_problem(a, strides, batch, seq_q, seq_k, heads_q, heads_kv, head_dim, head_dim_v, softmax_scale, causal,
+                window_left, window_right, cu_seqlens_q, cu_seqlens_k, total_q, total_k);
     cute_cpp::kernels::run_attention<T>(a, static_cast<cudaStream_t>(stream));
   };
   return cute_cpp::kernels::capi_call(dtype, message, message_size, run);
@@ -69,22 +81,8 @@ int cute_cpp_fmha_fp8_forward(void const* q, void const* k, void const* v, void*
     a.k_descale = k_descale;
     a.v_descale = v_descale;
     a.descale_layout = static_cast<cute_cpp::Fp8DescaleLayout>(descale_layout);
-    cute_cpp::kernels::unpack_attention_strides(strides, a.q_stride, a.k_stride, a.v_stride, a.o_stride);
-    a.batch = batch;
-    a.seq_q = seq_q;
-    a.seq_k = seq_k;
-    a.heads_q = heads_q;
-    a.heads_kv = heads_kv;
-    a.head_dim = head_dim;
-    a.head_dim_v = head_dim_v;
-    a.softmax_scale = softmax_scale;
-    a.causal = causal != 0;
-    a.window_left = window_left;
-    a.window_right = window_right;
-    a.cu_seqlens_q = cu_seqlens_q;
-    a.cu_seqlens_k = cu_seqlens_k;
-    a.total_q = total_q;
-    a.total_k = total_k;
+    set_problem(a, strides, batch, seq_q, seq_k, heads_q, heads_kv, head_dim, head_dim_v, softmax_scale, causal,
+                window_left, window_right, cu_seqlens_q, cu_seqlens_k, total_q, total_k);
     cute_cpp::kernels::run_attention_fp8(a, static_cast<cudaStream_t>(stream));
   });
 }

@@ -46,6 +46,7 @@ struct FmhaPlan {
                 diag::attention_tile<Config.block_m, Config.block_n, Config.stages>::ok);
   using Element = T;
   using OutputElement = T;  ///< O's (the FP8 plans' differs: fmha_fp8.hpp)
+  static constexpr bool pageable_kv = true;  ///< K and V may come from a paged cache
   static constexpr int head_dim = HeadDim, head_dim_v = HeadDimV;
   static constexpr int block_m = Config.block_m, block_n = Config.block_n, stages = Config.stages;
   static constexpr int q_stages = Config.q_stages;

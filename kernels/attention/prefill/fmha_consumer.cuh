@@ -46,15 +46,17 @@ struct FmhaReleaseK {
 
 /// A consumer warpgroup's steps over one tile's key blocks (see the file comment): S's issue,
 /// P V's issue, the softmax of S, V's release, and the key blocks in order (key_blocks).
+/// The FP8 forward's consumer (fmha_fp8_consumer.cuh) takes the same steps with its softmax (P
+/// scaled for e4m3) and its tile's scale; Plan::pageable_kv says whether a paged cache can reach it.
 /// NOTE: the members refer to fmha_consumer's locals, as the lambdas these steps were did, which
 /// keeps the kernel's SASS as it was; an object holding such state by value changed the decode
 /// consumers' SASS (decode_mla_consumer.cuh, nvcc 13.0).
-template <class Plan>
+template <class Plan, class Softmax_ = OnlineSoftmax<Plan::block_n, Plan::head_dim_v>>
 struct FmhaConsumerSteps {
   using T = typename Plan::Element;
   using MmaS = typename Plan::MmaS;
   using MmaO = typename Plan::MmaO;
-  using Softmax = OnlineSoftmax<Plan::block_n, Plan::head_dim_v>;
+  using Softmax = Softmax_;
   using Turns = typename Plan::IssueTurns;
   static constexpr int BM = Plan::block_m, BN = Plan::block_n;
 
@@ -74,6 +76,7 @@ struct FmhaConsumerSteps {
   std::int32_t const (&band_hi)[2];
   std::int32_t const& all_from;
   std::int32_t const& all_to;
+  float const& scale_log2;  ///< the softmax's scale times log2 e (the FP8 forward's: times dq dk)
   Softmax& softmax;
   typename MmaO::FragmentC& o;
   typename MmaS::FragmentC& s;
@@ -107,7 +110,7 @@ struct FmhaConsumerSteps {
         if (col < band_lo[h] || col >= band_hi[h]) s(jj, 0) = -INFINITY;
       }
     }
-    float2 const correction = softmax.scores(s, p.scale_log2);
+    float2 const correction = softmax.scores(s, scale_log2);
     release_k(n);
     return correction;
   }
@@ -121,15 +124,17 @@ struct FmhaConsumerSteps {
   __device__ __forceinline__ void key_blocks(std::int32_t own_end) const {
     pipe_q.consumer_wait(q_state);
     std::int32_t n = t.n_end - 1;
-    if (p.paged() && t.n_end * BN > t.seq_k) {
-      // The last block reaches past the sequence into its page's unused slots, whose P is 0 but
-      // whose V may be anything (0 x NaN is NaN): every consumer zeroes a share of those rows
-      // before any reads them.
-      pipe_v.consumer_wait(v_state);
-      zero_value_rows_from<T, Plan::head_dim_v, BN>(smem.v.tile(v_state.index()), t.seq_k - n * BN, int(threadIdx.x) - 128,
-                                                      128 * Plan::consumer_warpgroups);
-      arch::fence_view_async_shared();
-      Plan::ConsumersBarrier::template barrier<0>::sync();
+    if constexpr (Plan::pageable_kv) {
+      if (p.paged() && t.n_end * BN > t.seq_k) {
+        // The last block reaches past the sequence into its page's unused slots, whose P is 0 but
+        // whose V may be anything (0 x NaN is NaN): every consumer zeroes a share of those rows
+        // before any reads them.
+        pipe_v.consumer_wait(v_state);
+        zero_value_rows_from<T, Plan::head_dim_v, BN>(smem.v.tile(v_state.index()), t.seq_k - n * BN,
+                                                        int(threadIdx.x) - 128, 128 * Plan::consumer_warpgroups);
+        arch::fence_view_async_shared();
+        Plan::ConsumersBarrier::template barrier<0>::sync();
+      }
     }
     // The blocks this warpgroup's rows see nothing of: no GEMM, no softmax (P would be 0); their
     // stages released once landed (a release ahead of the load would count towards the stage's
@@ -258,9 +263,9 @@ __device__ __forceinline__ void fmha_consumer(typename Plan::SharedStorage& smem
       typename MmaS::FragmentC s;
       typename MmaO::FragmentA pa;
       FmhaReleaseK<Plan> const release_k{pipe_k, k_state, lane, t, pipe_q, q_state};
-      FmhaConsumerSteps<Plan> const steps{smem, p, t, pipe_q, pipe_k, pipe_v, q_state, k_state, v_state, wg,
-                                          lane, slice, band_lo, band_hi, all_from, all_to, softmax, o, s, pa,
-                                          release_k};
+      FmhaConsumerSteps<Plan> const steps{smem,     p,        t,       pipe_q,  pipe_k,       pipe_v,  q_state,
+                                          k_state,  v_state,  wg,      lane,    slice,        band_lo, band_hi,
+                                          all_from, all_to,   p.scale_log2, softmax, o, s, pa, release_k};
       steps.key_blocks(own_end);
     }
     float lse[2];

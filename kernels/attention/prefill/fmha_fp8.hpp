@@ -35,6 +35,7 @@ struct FmhaFp8Plan {
                 diag::attention_tile<Config.block_m, Config.block_n, Config.stages>::ok);
   using Element = __nv_fp8_e4m3;
   using OutputElement = __nv_bfloat16;
+  static constexpr bool pageable_kv = false;  ///< contiguous or varlen K and V only
   static constexpr int head_dim = HeadDim, head_dim_v = HeadDim;
   static constexpr int block_m = Config.block_m, block_n = Config.block_n, stages = Config.stages;
   static constexpr int q_stages = Config.q_stages, v_stages = Config.v_stages;

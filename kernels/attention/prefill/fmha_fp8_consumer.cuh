@@ -5,16 +5,16 @@
 // forward's walk (overlapped_key_blocks: S of a block and P V of the one before issued together,
 // the softmax under P V, the warpgroups' issues in turns) with e4m3 operands:
 //   S = Q Kᵀ        QGMMA SS over the head dim's chunks (one swizzle row each);
-//   softmax         OnlineSoftmaxScaledP: the scale times dq dk (this tile's descales), P scaled
+//   softmax         OnlineSoftmax with P scaled: the scale times dq dk (this tile's descales), P scaled
 //                   by 2^fp8_p_log2_max;
 //   O += P Vᵀ       P rounded to e4m3 in the accumulator's own column order (make_a_fragment),
 //                   Vᵀ from the producer's transpose, QGMMA RS;
 //   epilogue        O · dv / rowsum, bf16, through the 16-bit forward's (fmha_consumer_epilogue).
 #include <cute_cpp/kernels/attention/prefill/fmha_fp8.hpp>
 #include <cute_cpp/kernels/attention/prefill/fmha_tile.cuh>
-#include <cute_cpp/kernels/attention/prefill/fmha_consumer.cuh>  // FmhaReleaseK, fmha_consumer_epilogue
+#include <cute_cpp/kernels/attention/prefill/fmha_consumer.cuh>  // FmhaConsumerSteps, FmhaReleaseK, epilogue
 #include <cute_cpp/arch/registers.hpp>
-#include <cute_cpp/attention/online_softmax_fp8.hpp>
+#include <cute_cpp/attention/online_softmax.hpp>
 #include <cute_cpp/attention/overlapped_key_blocks.hpp>
 #include <cute_cpp/pipeline/pipeline_state.hpp>
 #include <cute_cpp/sched/static_persistent_tile_scheduler.hpp>
@@ -24,92 +24,11 @@
 
 namespace cute_cpp::kernels {
 
-/// A consumer warpgroup's steps over one tile's key blocks (FmhaConsumerSteps' for e4m3; no paged
-/// cache). The members refer to fmha_fp8_consumer's locals.
+/// A consumer warpgroup's steps over one tile's key blocks: the 16-bit forward's (FmhaConsumerSteps)
+/// with e4m3's softmax, whose P is scaled by 2^fp8_p_log2_max.
 template <class Plan>
-struct FmhaFp8ConsumerSteps {
-  using MmaS = typename Plan::MmaS;
-  using MmaO = typename Plan::MmaO;
-  using Softmax = OnlineSoftmaxScaledP<Plan::block_n, Plan::head_dim_v, fp8_p_log2_max>;
-  using Turns = typename Plan::IssueTurns;
-  static constexpr int BN = Plan::block_n;
-
-  typename Plan::SharedStorage& smem;
-  FmhaTile const& t;
-  typename Plan::PipelineQ const& pipe_q;
-  typename Plan::PipelineK const& pipe_k;
-  typename Plan::PipelineV const& pipe_v;
-  PipelineState<Plan::q_stages>& q_state;
-  PipelineState<Plan::stages>& k_state;
-  PipelineState<Plan::stages>& v_state;
-  int const& wg;
-  std::uint32_t const& lane;
-  decltype(MmaS::get_slice(0)) const& slice;
-  std::int32_t const (&band_lo)[2];
-  std::int32_t const (&band_hi)[2];
-  std::int32_t const& all_from;
-  std::int32_t const& all_to;
-  float const& scale_log2;  ///< the softmax scale times log2 e times this tile's dq dk
-  Softmax& softmax;
-  typename MmaO::FragmentC& o;
-  typename MmaS::FragmentC& s;
-  typename MmaO::FragmentA& pa;
-  FmhaReleaseK<Plan> const& release_k;
-
-  __device__ __forceinline__ void issue_s() const {
-    pipe_k.consumer_wait(k_state);
-    MmaS::warpgroup_arrive(s);
-#pragma unroll
-    for (int c = 0; c < Plan::qk_chunks; ++c)
-      MmaS::gemm(s, smem.q.tile(q_state.index(), c), smem.k.tile(k_state.index(), c), 64 * wg, c > 0);
-    MmaS::commit_group();
-  }
-  __device__ __forceinline__ void issue_pv(bool /*last_block*/) const {
-    pipe_v.consumer_wait(v_state);
-    MmaO::warpgroup_arrive(o, pa);
-    MmaO::gemm(o, pa, smem.v.tile(v_state.index()));
-    MmaO::commit_group();
-  }
-  // The mask, the softmax, then K's release (after the softmax, as the 16-bit forward's).
-  __device__ __forceinline__ float2 softmax_of_s(std::int32_t n) const {
-    std::int32_t const n0 = n * BN;
-    if (n0 < all_from || n0 + BN > all_to) {
-#pragma unroll
-      for (int jj = 0; jj < BN / 2; ++jj) {
-        int const col = n0 + slice.col(jj) - slice.col(0), h = Softmax::half(jj);
-        if (col < band_lo[h] || col >= band_hi[h]) s(jj, 0) = -INFINITY;
-      }
-    }
-    float2 const correction = softmax.scores(s, scale_log2);
-    release_k(n);
-    return correction;
-  }
-  __device__ __forceinline__ void release_v() const {
-    pipe_v.consumer_release(v_state, lane);
-    v_state.advance();
-  }
-
-  /// The tile's key blocks, last first; those from own_end on hold no key this warpgroup's rows
-  /// see: waited for, released, their turns taken (as FmhaConsumerSteps::key_blocks).
-  __device__ __forceinline__ void key_blocks(std::int32_t own_end) const {
-    pipe_q.consumer_wait(q_state);
-    std::int32_t n = t.n_end - 1;
-    for (; n >= own_end; --n) {
-      Turns::wait(wg);
-      Turns::pass(wg);
-      pipe_k.consumer_wait(k_state);
-      release_k(n);
-      pipe_v.consumer_wait(v_state);
-      release_v();
-    }
-    if (n < t.n_begin) {
-      Turns::wait(wg);
-      Turns::pass(wg);
-    } else {
-      overlapped_key_blocks<-1, Turns>(*this, n, t.n_begin, wg);
-    }
-  }
-};
+using FmhaFp8ConsumerSteps =
+    FmhaConsumerSteps<Plan, OnlineSoftmax<Plan::block_n, Plan::head_dim_v, fp8_p_log2_max>>;
 
 /// This tile's descale factors: {scale_log2 · dq · dk, dv}.
 __device__ __forceinline__ float2 fmha_fp8_tile_scales(FmhaParams const& p, FmhaFp8Descale const& d,
@@ -168,9 +87,10 @@ __device__ __forceinline__ void fmha_fp8_consumer(typename Plan::SharedStorage& 
       typename MmaS::FragmentC s;
       typename MmaO::FragmentA pa;
       FmhaReleaseK<Plan> const release_k{pipe_k, k_state, lane, t, pipe_q, q_state};
-      FmhaFp8ConsumerSteps<Plan> const steps{smem,    t,        pipe_q,   pipe_k,  pipe_v,   q_state,    k_state,
-                                             v_state, wg,       lane,     slice,   band_lo,  band_hi,    all_from,
-                                             all_to,  scales.x, softmax,  o,       s,        pa,         release_k};
+      FmhaFp8ConsumerSteps<Plan> const steps{smem,     p,        t,        pipe_q,  pipe_k,  pipe_v,  q_state,
+                                             k_state,  v_state,  wg,       lane,    slice,   band_lo, band_hi,
+                                             all_from, all_to,   scales.x, softmax, o,       s,       pa,
+                                             release_k};
       steps.key_blocks(own_end);
     }
     float lse[2];

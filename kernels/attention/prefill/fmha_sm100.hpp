@@ -142,6 +142,11 @@ template <class T>
 using D192V128 = FmhaSm100Plan<T, 192, 128, FmhaSm100Config{.block_n = 64, .stages = 3}>;
 template <class T>
 using D256 = FmhaSm100Plan<T, 256, 256, FmhaSm100Config{.block_n = 64, .stages = 2}>;
+/// A list of plans (what the sm_100a forward instantiates, for the build report).
+template <class... Plans>
+struct FmhaSm100PlanList {};
+using Instantiated = FmhaSm100PlanList<D64<__nv_bfloat16>, D128<__nv_bfloat16>, D192V128<__nv_bfloat16>,
+                                       D256<__nv_bfloat16>, D64<__half>, D128<__half>, D192V128<__half>, D256<__half>>;
 
 /// Which plan run_attention_sm100 takes for head dims (D_qk, D_v).
 enum class Choice { none, d64, d128, d192v128, d256 };

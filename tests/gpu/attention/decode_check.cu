@@ -568,16 +568,10 @@ bool check_errors() {
   kn::run_decode_attention(a, nullptr);
   host::cuda_check(cudaDeviceSynchronize(), "decode_check");
   auto const expect = [](char const* rule, auto const& args) {  // rule: "[id]"
-    try {
+    return kn::expect_rule(rule, [&] {
       if constexpr (requires { args.k_new; }) kn::run_kv_append(args, nullptr);
       else kn::run_decode_attention(args, nullptr);
-    } catch (std::invalid_argument const& e) {
-      bool const named = std::string(e.what()).find(rule) != std::string::npos;
-      std::printf("  error %-24s %s: %s\n", rule, named ? "ok" : "WRONG RULE", e.what());
-      return named;
-    }
-    std::printf("  error %-24s NOT RAISED\n", rule);
-    return false;
+    });
   };
   bool ok = true;
   auto b = a;

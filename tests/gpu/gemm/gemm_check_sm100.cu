@@ -8,6 +8,7 @@
 // within C's rounding plus the fp32 accumulation's; and the calls the entry points refuse. Built
 // for 100a only: no sm_100a GPU has run it yet.
 //   gemm_check_sm100 [--seed N] [--small]
+#include "bench/support/bench.hpp"  // print_plan_kernels
 #include "tests/support/cli.hpp"
 #include "tests/support/error_of.hpp"
 #include <cute_cpp/kernels/gemm/gemm_sm100.hpp>
@@ -211,6 +212,7 @@ bool run_checks(std::mt19937_64& rng, bool small) {
 }  // namespace cute_cpp::test::gemm_sm100
 
 int main(int argc, char** argv) {
+  if (cute_cpp::kernels::print_plan_kernels(argc, argv, cute_cpp::kernels::plans::sm100::Instantiated{})) return 0;
   return cute_cpp::kernels::run_check(
       "gemm_check_sm100", argc, argv,
       [](std::mt19937_64& rng, cute_cpp::kernels::ProgramOptions const& options) {

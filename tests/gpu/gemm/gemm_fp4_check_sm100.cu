@@ -9,9 +9,11 @@
 // Built for 100a only: no sm_100a GPU has run it yet.
 //   gemm_fp4_check_sm100 [--seed N] [--small]
 #include "tests/gpu/gemm/gemm_fp4_operands.hpp"
+#include "bench/support/bench.hpp"  // print_plan_kernels
 #include "tests/support/cli.hpp"
 #include "tests/support/error_of.hpp"
 #include <cute_cpp/kernels/gemm/gemm_fp4_sm100.hpp>
+#include <cute_cpp/kernels/gemm/plans_fp4_sm100.hpp>  // Fp4Instantiated, for --kernels
 
 #include <cute_cpp/host/buffer.hpp>
 
@@ -112,6 +114,7 @@ bool run_checks(std::mt19937_64& rng, bool small) {
 }  // namespace cute_cpp::test::gemm_fp4_sm100
 
 int main(int argc, char** argv) {
+  if (cute_cpp::kernels::print_plan_kernels(argc, argv, cute_cpp::kernels::plans::sm100::Fp4Instantiated{})) return 0;
   return cute_cpp::kernels::run_check(
       "gemm_fp4_check_sm100", argc, argv,
       [](std::mt19937_64& rng, cute_cpp::kernels::ProgramOptions const& options) {

@@ -7,10 +7,12 @@
 // rounding plus the f32 accumulation's; D is NaN-poisoned first. And the calls the entry points
 // refuse. Built for 120a only: no sm_120a GPU has run it yet.
 //   gemm_fp4_check [--seed N] [--small]
+#include "bench/support/bench.hpp"  // print_kernels
 #include "tests/gpu/gemm/gemm_fp4_operands.hpp"
 #include "tests/support/cli.hpp"
 #include "tests/support/error_of.hpp"
 #include <cute_cpp/kernels/gemm/gemm_fp4.hpp>
+#include <cute_cpp/kernels/gemm/gemm_fp4_sm120.cuh>  // the plans, for --kernels
 
 #include <cute_cpp/host/buffer.hpp>
 
@@ -109,6 +111,14 @@ bool run_checks(std::mt19937_64& rng, bool small) {
 }  // namespace cute_cpp::test::gemm_fp4
 
 int main(int argc, char** argv) {
+  namespace kn = cute_cpp::kernels;
+  using kn::Fp4Format;
+  if (kn::print_kernels(argc, argv,
+                        {kn::plan_smem<kn::GemmFp4TilePlan<Fp4Format::nvfp4>>(),
+                         kn::plan_smem<kn::GemmFp4TilePlan<Fp4Format::mxfp4>>(),
+                         kn::plan_smem<kn::GemvFp4TilePlan<Fp4Format::nvfp4>>(),
+                         kn::plan_smem<kn::GemvFp4TilePlan<Fp4Format::mxfp4>>()}))
+    return 0;
   return cute_cpp::kernels::run_check(
       "gemm_fp4_check", argc, argv,
       [](std::mt19937_64& rng, cute_cpp::kernels::ProgramOptions const& options) {

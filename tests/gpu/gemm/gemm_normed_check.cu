@@ -7,6 +7,7 @@
 // the weights loaded early or not, K with no tile's multiple; the residual's output bit for bit; and
 // the calls it refuses.
 //   gemm_normed_check [--seed N] [--small]
+#include "bench/support/bench.hpp"  // print_kernels
 #include "tests/support/check.hpp"
 #include "tests/support/cli.hpp"
 #include "tests/support/error_of.hpp"
@@ -20,6 +21,8 @@
 #include <cstdio>
 #include <cstring>
 #include <random>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace cute_cpp::test::gemm_normed {
@@ -138,9 +141,25 @@ bool run_checks(std::mt19937_64& rng, bool small) {
 }
 
 }  // namespace
+
+/// The normed kernels of the library's bf16 plans (plain and gated), each short-row count: their
+/// dynamic shared memory holds the step's normed rows, M x K x 2 bytes a launch.
+std::vector<kn::KernelSmem> normed_kernels() {
+  std::vector<kn::KernelSmem> kernels;
+  auto const add = [&]<class Op, int... Short>(std::type_identity<Op>, std::integer_sequence<int, Short...>) {
+    (kernels.push_back(kn::kernel_smem_per_call<&kn::simt_gemv_normed_kernel<bf16, bf16, Short, Op>>(
+         "M x K x 2 (the normed rows)")),
+     ...);
+  };
+  add(std::type_identity<epilogue::Identity>{}, std::integer_sequence<int, 1, 2, 4, 8>{});
+  add(std::type_identity<epilogue::SwiGLU>{}, std::integer_sequence<int, 1, 2, 4, 8>{});
+  return kernels;
+}
+
 }  // namespace cute_cpp::test::gemm_normed
 
 int main(int argc, char** argv) {
+  if (cute_cpp::kernels::print_kernels(argc, argv, cute_cpp::test::gemm_normed::normed_kernels())) return 0;
   return cute_cpp::kernels::run_check(
       "gemm_normed_check", argc, argv,
       [](std::mt19937_64& rng, cute_cpp::kernels::ProgramOptions const& options) {

@@ -158,7 +158,8 @@ bool run_checks(std::mt19937_64& rng, bool small) {
 
 int main(int argc, char** argv) {
   namespace kn = cute_cpp::kernels;
-  if (kn::print_plan_kernels(argc, argv, kn::plans::DenseAndGrouped{})) return 0;
+  using Linked = kn::plans::JoinedPlanLists<kn::plans::DenseAndGrouped, kn::plans::GroupedReLU2Instantiated>::type;
+  if (kn::print_plan_kernels(argc, argv, Linked{})) return 0;
   return kn::run_check(
       "moe_check", argc, argv,
       [](std::mt19937_64& rng, kn::ProgramOptions const& options) {
