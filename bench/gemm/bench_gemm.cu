@@ -7,7 +7,7 @@
 //   bench_gemm [--json FILE] [--seed N] [--dense] [--fp8] [--grouped] [--ffn] [--moe]
 //   bench_gemm [--json FILE] [--seed N] --raster-sweep | --split-sweep | --decomposition-sweep |
 //              --k-sweep | --decode-sweep | --shape-sweep | --candidate-sweep | --host-profile |
-//              --profile | --fp8-profile | --fp8-blockwise | --fp8-blockwise-profile
+//              --profile | --fp8-profile | --fp8-blockwise | --fp8-blockwise-profile | --fp8-variants
 //   bench_gemm [--json FILE] [--seed N] --model-sweep [--dtype bf16|fp16] [--layout KK|MNK|KMN|MNMN]
 //              [--warm] [--held-out-only] [--part I/N] [--budget-s S] [--m-points P]
 //   bench_gemm --candidate-sweep --model-shapes [--part I/N] [--budget-s S] [--m-points P]: the candidate
@@ -98,6 +98,7 @@ int main(int argc, char** argv) {
         else if (options.has("--fp8-profile")) test::gemm_fp8::profile_launches(rng, cublas());
         else if (options.has("--fp8-blockwise-profile")) test::gemm_fp8::blockwise_profile_launches(rng, cublas());
         else if (options.has("--fp8-blockwise")) test::gemm_fp8::blockwise_benchmarks(rng, cublas(), records);
+        else if (options.has("--fp8-variants")) test::gemm_fp8::variant_benchmarks(rng, cublas(), records);
         else if (options.has("--raster-sweep")) test::gemm_dense::raster_sweep(rng, cublas(), records);
         else if (options.has("--split-sweep")) test::gemm_dense::split_sweep(rng, cublas(), records);
         else if (options.has("--k-sweep")) test::gemm_dense::k_sweep(rng, cublas(), records);
@@ -124,7 +125,7 @@ int main(int argc, char** argv) {
           if (every || options.has("--moe")) test::moe_block::benchmarks(rng, records);
         }
       },
-      {"--dense", "--fp8", "--grouped", "--ffn", "--moe", "--profile", "--fp8-profile", "--fp8-blockwise",
+      {"--dense", "--fp8", "--grouped", "--ffn", "--moe", "--profile", "--fp8-profile", "--fp8-blockwise", "--fp8-variants",
        "--fp8-blockwise-profile", "--raster-sweep",
        "--split-sweep", "--k-sweep", "--decomposition-sweep", "--decode-sweep", "--shape-sweep", "--candidate-sweep",
        "--host-profile", "--model-sweep", "--warm", "--held-out-only", "--model-shapes"});

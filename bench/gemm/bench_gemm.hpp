@@ -53,6 +53,10 @@ void profile_launches(std::mt19937_64& rng, cublasLtHandle_t handle);  ///< --fp
 /// The block-scaled plans (baseline and issue 44's main loops) against cuBLASLt (--fp8-blockwise;
 /// part of benchmarks).
 void blockwise_benchmarks(std::mt19937_64& rng, cublasLtHandle_t handle, std::vector<kernels::Record>& records);
+/// The per-tensor plans' variants: two-level accumulation (per tensor and rowwise) against cuBLASLt
+/// without fast accumulation, the 256 x 128 tile against it with (part of benchmarks; alone with
+/// bench_gemm --fp8-variants).
+void variant_benchmarks(std::mt19937_64& rng, cublasLtHandle_t handle, std::vector<kernels::Record>& records);
 void blockwise_profile_launches(std::mt19937_64& rng, cublasLtHandle_t handle);  ///< --fp8-blockwise-profile
 }  // namespace cute_cpp::test::gemm_fp8
 

@@ -2,7 +2,7 @@
 // SPDX-FileCopyrightText: 2026 cute-cpp authors
 // bench_gemm's FP8 part: the Hopper GEMM's FP8 plans (kernels/gemm) against cuBLASLt's FP8 GEMM
 // with per-tensor scales, with and without its fast accumulation (the two-level accumulation plans
-// against cuBLASLt without it); the FP8-output plans against the same GEMM writing bf16 followed by
+// against cuBLASLt without it; a 256 x 128 tile against it with); the FP8-output plans against the same GEMM writing bf16 followed by
 // quantize_1x128; the quantizers against a device copy; and the launches bench_gemm --fp8-profile
 // runs for ncu; the block-scaled main loops (baseline and issue 44's) alone with --fp8-blockwise,
 // their ncu launches with --fp8-blockwise-profile. Records are named "gemm_fp8_sm90 ...",
@@ -44,7 +44,9 @@ void bench(std::int64_t m, std::int64_t n, std::int64_t k, Scaling scaling, bool
   std::string const name = std::string("gemm_fp8_sm90 ") + fp8_name<typename Plan::TA>() + "x" +
                            fp8_name<typename Plan::TB>() + " " + scaling_name(scaling) +
                            (Plan::two_level ? ", two-level accumulation" : "") +
-                           (Plan::promoted ? ", tile 128x" + std::to_string(Plan::block_n) : "") +
+                           (Plan::promoted || Plan::block_m != 128
+                                ? ", tile " + std::to_string(Plan::block_m) + "x" + std::to_string(Plan::block_n)
+                                : "") +
                            (Plan::overlap_promotion ? ", overlapped promotion" : "") +
                            (Plan::staged_scales ? ", staged scales" : "");
   records.push_back({name, std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k), "fp8",
@@ -129,12 +131,21 @@ void benchmarks(std::mt19937_64& rng, cublasLtHandle_t handle, std::vector<kn::R
   for (auto const& s : {std::array<std::int64_t, 3>{8192, 8192, 8192}, {4096, 14336, 4096}, {4096, 4096, 4096}}) {
     for (bool fast : {true, false}) bench<plans::Fp8E4M3>(s[0], s[1], s[2], Scaling::Tensor, fast, rng, handle, records);
     bench<plans::Fp8E4M3>(s[0], s[1], s[2], Scaling::RowColumn, true, rng, handle, records);
-    // Two-level accumulation against cuBLASLt's same mode (no fast accumulation).
+  }
+  variant_benchmarks(rng, handle, records);
+  blockwise_benchmarks(rng, handle, records);
+}
+
+/// The per-tensor plans' variants on their shapes: two-level accumulation against cuBLASLt's same
+/// mode (no fast accumulation), per tensor in both tiles and rowwise; cuBLASLt's 256 x 128 tile
+/// against cuBLASLt with fast accumulation.
+void variant_benchmarks(std::mt19937_64& rng, cublasLtHandle_t handle, std::vector<kn::Record>& records) {
+  for (auto const& s : {std::array<std::int64_t, 3>{8192, 8192, 8192}, {4096, 14336, 4096}, {4096, 4096, 4096}}) {
+    bench<plans::Fp8E4M3Tile256x128>(s[0], s[1], s[2], Scaling::Tensor, true, rng, handle, records);
     bench<plans::Fp8E4M3TwoLevel>(s[0], s[1], s[2], Scaling::Tensor, false, rng, handle, records);
     bench<plans::Fp8E4M3TwoLevelN192>(s[0], s[1], s[2], Scaling::Tensor, false, rng, handle, records);
     bench<plans::Fp8E4M3TwoLevel>(s[0], s[1], s[2], Scaling::RowColumn, false, rng, handle, records);
   }
-  blockwise_benchmarks(rng, handle, records);
 }
 
 /// Block-scaled plans against cuBLASLt's per-tensor GEMM that also promotes its accumulator (no

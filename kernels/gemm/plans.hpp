@@ -145,6 +145,12 @@ using e4m3 = __nv_fp8_e4m3;
 using e5m2 = __nv_fp8_e5m2;
 using Fp8E4M3 = Fp8TN<e4m3, e4m3>;
 using Fp8E5M2E4M3 = Fp8TN<e5m2, e4m3>;  ///< gradients (e5m2) against weights (e4m3)
+/// cuBLASLt's tile for the per-tensor FP8 GEMM at 4096-8192 (its nvjet_sm90_qqtst_256x128_128x4_1x2
+/// kernel: kernels/gemm/README.md): 256 x 128 x 128 in four stages of 48 KB, clusters of two along N
+/// sharing A; each consumer warpgroup takes 128 rows, two 64 x 128 atoms. Built, not yet measured.
+using Fp8E4M3Tile256x128 =
+    GemmPlan<e4m3, e4m3, bf16, GemmConfig{.block_m = 256, .block_n = 128, .block_k = 128, .stages = 4, .cluster_n = 2},
+             epilogue::Dequantize<>>;
 /// The same operands and epilogue with two-level accumulation (GemmConfig::two_level_accumulation:
 /// each K block's wgmma products added into an fp32 accumulator, cuBLASLt without its fast
 /// accumulation): 128 x 128 tiles, the promotion of K block i overlapping K block i + 1's wgmmas
@@ -298,8 +304,10 @@ using AutoInstantiated =
 /// The FP8 plans (gemm_fp8_sm90.cu; tests/gpu/gemm/gemm_fp8_check.cu and bench_gemm run them).
 using Fp8Instantiated = GemmPlanList<Fp8E4M3, Fp8E5M2E4M3, Fp8E4M3Blockwise, Fp8E4M3BlockwiseN192, Fp8E4M3BlockwiseToFp8,
                                      Bf16TNSwiGLUToFp8>;
-/// FP8 with two-level accumulation (gemm_fp8_two_level_sm90.cu; the same check and benchmark).
-using Fp8TwoLevelInstantiated = GemmPlanList<Fp8E4M3TwoLevel, Fp8E5M2E4M3TwoLevel, Fp8E4M3TwoLevelN192>;
+/// The per-tensor FP8 plans' variants: two-level accumulation and cuBLASLt's tile
+/// (gemm_fp8_variants_sm90.cu; the same check and benchmark).
+using Fp8VariantsInstantiated =
+    GemmPlanList<Fp8E4M3TwoLevel, Fp8E5M2E4M3TwoLevel, Fp8E4M3TwoLevelN192, Fp8E4M3Tile256x128>;
 /// Issue 44's block-scaled main loops (gemm_fp8_blockwise_sm90.cu; the same check and benchmark).
 using Fp8BlockwiseMainLoops =
     GemmPlanList<Fp8E4M3BlockwiseOverlap, Fp8E4M3BlockwiseStaged, Fp8E4M3BlockwiseOverlapStaged, Fp8E4M3BlockwiseN112,

@@ -90,5 +90,7 @@ TEST(BlockScaledPlan, TwoLevelAccumulation) {
   static_assert(plans::Fp8E4M3Blockwise::promoted && !plans::Fp8E4M3Blockwise::two_level);
   static_assert(!plans::Fp8E4M3::promoted && !plans::Bf16TN::promoted);
   auto const fits = []<class... P>(kn::GemmPlanList<P...>) { return ((P::smem_bytes <= 232448) && ...); };
-  EXPECT_TRUE(fits(plans::Fp8TwoLevelInstantiated{}));
+  EXPECT_TRUE(fits(plans::Fp8VariantsInstantiated{}));
+  // cuBLASLt's 256 x 128 tile: two 64-row atoms a consumer warpgroup, 128 accumulators a thread.
+  static_assert(plans::Fp8E4M3Tile256x128::Mma::atoms_m == 2 && plans::Fp8E4M3Tile256x128::accumulators == 128);
 }

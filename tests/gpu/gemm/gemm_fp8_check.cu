@@ -323,7 +323,7 @@ bool check_accumulation_modes(std::mt19937_64& rng) {
 }
 
 /// Scaled per tensor or per row and column in the epilogue, on fast and two-level accumulation
-/// plans: one K block (the overlapped loop's prologue alone), an odd and an even count of K blocks
+/// plans and the 256 x 128 tile: one K block (the overlapped loop's prologue alone), an odd and an even count of K blocks
 /// (its two tails; K past a block), M below a tile, and, without --small, many tile columns and a
 /// long K that the heuristic cuts.
 bool check_per_tensor(std::mt19937_64& rng, bool small) {
@@ -336,6 +336,8 @@ bool check_per_tensor(std::mt19937_64& rng, bool small) {
     ok &= check<plans::Fp8E4M3TwoLevel>(77, 300, 272, s, rng);
     ok &= check<plans::Fp8E5M2E4M3TwoLevel>(130, 200, 400, s, rng);
     ok &= check<plans::Fp8E4M3TwoLevelN192>(77, 300, 272, s, rng);
+    ok &= check<plans::Fp8E4M3Tile256x128>(77, 300, 272, s, rng);  // 256-row tiles: two atoms a warpgroup
+    ok &= check<plans::Fp8E4M3Tile256x128>(300, 200, 144, s, rng);
     if (small) continue;
     ok &= check<plans::Fp8E4M3>(300, 1000, 1040, s, rng);
     ok &= check<plans::Fp8E4M3>(129, 520, 4096, s, rng);  // long K; split-K on one partial wave
@@ -344,6 +346,8 @@ bool check_per_tensor(std::mt19937_64& rng, bool small) {
     ok &= check<plans::Fp8E4M3TwoLevel>(129, 520, 4096, s, rng);
     ok &= check<plans::Fp8E5M2E4M3TwoLevel>(257, 700, 2048, s, rng);
     ok &= check<plans::Fp8E4M3TwoLevelN192>(260, 2000, 656, s, rng);
+    ok &= check<plans::Fp8E4M3Tile256x128>(700, 1000, 1040, s, rng);
+    ok &= check<plans::Fp8E4M3Tile256x128>(129, 520, 4096, s, rng);
   }
   if (!small) ok &= check_accumulation_modes(rng);
   return ok;
@@ -409,7 +413,7 @@ bool run_checks(std::mt19937_64& rng, bool small) {
 int main(int argc, char** argv) {
   namespace kn = cute_cpp::kernels;
   using Linked = kn::plans::JoinedPlanLists<kn::plans::Fp8Instantiated, kn::plans::Fp8BlockwiseMainLoops,
-                                            kn::plans::Fp8TwoLevelInstantiated>::type;
+                                            kn::plans::Fp8VariantsInstantiated>::type;
   if (kn::print_plan_kernels(argc, argv, Linked{})) return 0;
   return kn::run_check(
       "gemm_fp8_check", argc, argv,
