@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0
- * The exported C entry points called from C: bad arguments come back as status 1 with the rule in
- * the message (no GPU needed: the checks come before any device call), and with a GPU a bf16 GEMM
+ * The exported C entry points called from C (GEMM, attention, rows, the state-space family): bad
+ * arguments come back as status 1 with the rule in the message (no GPU needed: the checks come
+ * before any device call), and with a GPU a bf16 GEMM
  * of a shape that is not a multiple of any tile is checked element by element against a double
  * reference, its output poisoned (NaN) beforehand, and so is a float32 softmax of rows of 1000.
  * Exit 0 when every check passes. */
@@ -8,6 +9,7 @@
 #include <cute_cpp_gemm.h>
 #include <cute_cpp_reduce.h>
 #include <cute_cpp_softmax.h>
+#include <cute_cpp_ssm.h>
 
 #include <cuda_runtime_api.h>
 
@@ -104,6 +106,47 @@ static void bad_arguments(void) {
               cute_cpp_fmha_fp8_forward(a, b, c, c, NULL, NULL, NULL, NULL, 5, NULL, 1, 64, 64, 1, 1, 128, 128, 0.0f,
                                         0, -1, -1, NULL, NULL, 0, 0, NULL, message, sizeof message),
               message, "[attention.fp8.descale]");
+  expect_rule("fp8 gemm with block scales and fast accumulation",
+              cute_cpp_gemm_fp8(a, 64, 0, b, 64, c, 64, 8, 64, 128, 2, 0, (float const*)c, 1, 1, (float const*)c, 1,
+                                1, NULL, NULL, 0, NULL, NULL, message, sizeof message),
+              message, "[gemm.accumulation]");
+  expect_rule("fp8 gemm with accumulation 3",
+              cute_cpp_gemm_fp8(a, 64, 0, b, 64, c, 64, 8, 64, 128, 0, 3, (float const*)c, 0, 0, (float const*)c, 0,
+                                0, NULL, NULL, 0, NULL, NULL, message, sizeof message),
+              message, "[gemm.accumulation]");
+  {
+    unsigned long long bytes = 0;
+    expect_rule("ssd workspace of an unbuilt state size",
+                cute_cpp_ssd_workspace_bytes(300, 2, 64, 8, 64, 64, &bytes, message, sizeof message), message,
+                "[ssm.plan]");
+    expect_rule("ssd workspace with groups not dividing heads",
+                cute_cpp_ssd_workspace_bytes(300, 2, 64, 6, 64, 128, &bytes, message, sizeof message), message,
+                "[ssm.shape]");
+    int const status = cute_cpp_ssd_workspace_bytes(300, 2, 64, 8, 64, 128, &bytes, message, sizeof message);
+    /* chunks = max tiles of 128 over 300 tokens in 2 sequences: 4; dt, dA_cumsum (300 x 64 f32, 256-aligned),
+     * C.B (4 x 8 x 128 x 128 f32), chunk states (4 x 64 x 64 x 128 f32). */
+    unsigned long long const per_token = (300ull * 64 * 4 + 255) / 256 * 256;
+    unsigned long long const want = 2 * per_token + 4ull * 8 * 128 * 128 * 4 + 4ull * 64 * 64 * 128 * 4;
+    int const ok = status == 0 && bytes == want;
+    printf("%s: ssd workspace bytes %llu (want %llu)\n", ok ? "ok  " : "FAIL", bytes, want);
+    failures += !ok;
+  }
+  expect_rule("ssd prefill with stride below H P",
+              cute_cpp_ssd_prefill(a, 100, b, 64, c, c, 1024, (float const*)a, (float const*)a, (float const*)a, c, 64, 8,
+                                   64, 128, 300, 2, (int const*)a, NULL, (float*)b, NULL, 0.0f, INFINITY, c, 1u << 30,
+                                   NULL, message, sizeof message),
+              message, "[ssm.stride]");
+  expect_rule("state update with head dim 32",
+              cute_cpp_ssm_state_update(a, 4096, b, 64, c, c, 1024, (float const*)a, (float const*)a, (float const*)a,
+                                        (float*)b, NULL, c, 64, 8, 32, 128, 4, 0.0f, INFINITY, NULL, message,
+                                        sizeof message),
+              message, "[ssm.plan]");
+  expect_rule("conv1d of width 3",
+              cute_cpp_causal_conv1d_update(a, 64, b, NULL, c, c, NULL, 64, 3, 4, NULL, message, sizeof message),
+              message, "[ssm.plan]");
+  expect_rule("gated rmsnorm with groups not dividing the width",
+              cute_cpp_gated_rmsnorm(a, 100, b, 100, c, c, 4, 100, 3, 1e-5f, NULL, message, sizeof message), message,
+              "[ssm.shape]");
   /* A message buffer of 0 bytes is allowed (nothing is written). */
   expect_rule("gemm error without a message buffer",
               cute_cpp_gemm_bf16(a, 64, b, 64, c, 64, 0, 64, 64, NULL, 0, NULL, NULL, NULL, 0), "[gemm.shape]",

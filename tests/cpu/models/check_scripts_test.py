@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0
-"""The models' GPU scripts (run only by scripts/gpu-check on the lent machine) import here, with torch,
-transformers and safetensors stood in by mocks (CI has none of them), and every `module.name` they read
-from another of the repository's modules is there: pyflakes (python.pyflakes) sees undefined names, not
-attributes of an imported module, and check_nemotron.py reads many of decoder_checks'.
+"""The GPU scripts (run only by scripts/gpu-check on the lent machine: the models' checks and benches,
+the families' Python benches) import here, with torch, transformers and safetensors stood in by mocks
+(CI has none of them), and every `module.name` they read from another of the repository's modules is
+there: pyflakes (python.pyflakes) sees undefined names, not attributes of an imported module, and
+check_nemotron.py reads many of decoder_checks'.
 
     check_scripts_test.py REPO
 """
@@ -13,9 +14,12 @@ import sys
 from pathlib import Path
 from unittest import mock
 
-STUBBED = ("torch", "torch.nn", "torch.nn.functional", "transformers", "safetensors", "safetensors.torch")
+STUBBED = ("torch", "torch.nn", "torch.nn.functional", "torch.nn.attention", "transformers", "safetensors",
+           "safetensors.torch")
 SCRIPTS = ("models/qwen3/check_qwen3.py", "models/qwen3/bench_qwen3.py", "models/nemotron/check_nemotron.py",
-           "models/nemotron/bench_nemotron.py")
+           "models/nemotron/bench_nemotron.py", "bench/attention/bench_sdpa_fmha.py",
+           "bench/attention/bench_sdpa_fmha_backward.py", "bench/attention/bench_sdpa_decode.py",
+           "bench/ssm/bench_ssd_triton.py")
 
 
 def module_reads(path):
@@ -35,7 +39,8 @@ def main():
     for name in STUBBED:
         sys.modules[name] = mock.MagicMock(name=name)
     sys.argv = [sys.argv[0]]
-    sys.path[:0] = [str(repo / d) for d in ("models/common", "models/qwen3", "models/nemotron")]
+    sys.path[:0] = [str(repo / d) for d in ("models/common", "models/qwen3", "models/nemotron", "bench/attention",
+                                            "bench/ssm", "bench/support")]
     failed = []
     for script in SCRIPTS:
         path = repo / script
