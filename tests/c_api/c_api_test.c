@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: Apache-2.0
- * The exported C entry points called from C (GEMM, attention, rows, the state-space family): bad
- * arguments come back as status 1 with the rule in the message (no GPU needed: the checks come
+ * The exported C entry points called from C (GEMM, attention, rows, MoE, the state-space family):
+ * bad arguments come back as status 1 with the rule in the message (no GPU needed: the checks come
  * before any device call), and with a GPU a bf16 GEMM
  * of a shape that is not a multiple of any tile is checked element by element against a double
  * reference, its output poisoned (NaN) beforehand, and so is a float32 softmax of rows of 1000.
  * Exit 0 when every check passes. */
 #include <cute_cpp_fmha.h>
 #include <cute_cpp_gemm.h>
+#include <cute_cpp_moe.h>
 #include <cute_cpp_reduce.h>
 #include <cute_cpp_softmax.h>
 #include <cute_cpp_ssm.h>
@@ -147,6 +148,23 @@ static void bad_arguments(void) {
   expect_rule("gated rmsnorm with groups not dividing the width",
               cute_cpp_gated_rmsnorm(a, 100, b, 100, c, c, 4, 100, 3, 1e-5f, NULL, message, sizeof message), message,
               "[ssm.shape]");
+  expect_rule("moe with routing code 2",
+              cute_cpp_moe_layer(a, c, 4, 2048, 768, 128, 8, 1, 2, 0, 1.0f, 1, 1, 0, b, b, NULL, b, NULL, NULL, NULL, c,
+                                 1u << 30, NULL, message, sizeof message),
+              message, "[moe.routing]");
+  expect_rule("moe softmax routing with a shared expert",
+              cute_cpp_moe_layer(a, c, 4, 2048, 768, 128, 8, 1, 0, 0, 1.0f, 1, 1, 512, b, b, NULL, b, NULL, b, b, c,
+                                 1u << 30, NULL, message, sizeof message),
+              message, "[moe.routing]");
+  {
+    unsigned long long bytes = 0;
+    expect_rule("moe with 300 experts",
+                cute_cpp_moe_scratch_bytes(4, 2048, 768, 300, 8, 1, 0, 0, 1.0f, 1, 1, 0, &bytes, message,
+                                           sizeof message),
+                message, "[moe.shape]");
+  }
+  expect_rule("pack_gate_up with ffn 12",
+              cute_cpp_pack_gate_up(a, b, c, 2, 12, 64, NULL, message, sizeof message), message, "[ffn.shape]");
   /* A message buffer of 0 bytes is allowed (nothing is written). */
   expect_rule("gemm error without a message buffer",
               cute_cpp_gemm_bf16(a, 64, b, 64, c, 64, 0, 64, 64, NULL, 0, NULL, NULL, NULL, 0), "[gemm.shape]",
@@ -252,6 +270,17 @@ done:
   free(hy);
 }
 
+/* The MoE block's scratch size (it asks the device for its SM count): Qwen3-30B-A3B's layer at 4 tokens. */
+static void moe_scratch_on_the_gpu(void) {
+  char message[512] = "";
+  unsigned long long bytes = 0;
+  int const status =
+      cute_cpp_moe_scratch_bytes(4, 2048, 768, 128, 8, 1, 0, 0, 1.0f, 1, 1, 0, &bytes, message, sizeof message);
+  int const ok = status == 0 && bytes > 0;
+  printf("%s: moe scratch bytes %llu %s\n", ok ? "ok  " : "FAIL", bytes, message);
+  failures += !ok;
+}
+
 int main(void) {
   int devices = 0;
   bad_arguments();
@@ -260,6 +289,7 @@ int main(void) {
   } else {
     gemm_on_the_gpu();
     softmax_on_the_gpu();
+    moe_scratch_on_the_gpu();
   }
   printf("%s\n", failures == 0 ? "all checks pass" : "FAILED");
   return failures == 0 ? 0 : 1;
