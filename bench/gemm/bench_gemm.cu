@@ -125,8 +125,8 @@ int main(int argc, char** argv) {
           if (every || options.has("--moe")) test::moe_block::benchmarks(rng, records);
         }
       },
-      {"--dense", "--fp8", "--grouped", "--ffn", "--moe", "--profile", "--fp8-profile", "--fp8-blockwise", "--fp8-variants",
-       "--fp8-blockwise-profile", "--raster-sweep",
+      {"--dense", "--fp8", "--grouped", "--ffn", "--moe", "--profile", "--fp8-profile", "--fp8-blockwise",
+       "--fp8-variants", "--fp8-blockwise-profile", "--raster-sweep",
        "--split-sweep", "--k-sweep", "--decomposition-sweep", "--decode-sweep", "--shape-sweep", "--candidate-sweep",
        "--host-profile", "--model-sweep", "--warm", "--held-out-only", "--model-shapes"});
   if (handle != nullptr) cublasLtDestroy(handle);

@@ -2,10 +2,11 @@
 // SPDX-FileCopyrightText: 2026 cute-cpp authors
 // bench_gemm's FP8 part: the Hopper GEMM's FP8 plans (kernels/gemm) against cuBLASLt's FP8 GEMM
 // with per-tensor scales, with and without its fast accumulation (the two-level accumulation plans
-// against cuBLASLt without it; a 256 x 128 tile against it with); the FP8-output plans against the same GEMM writing bf16 followed by
-// quantize_1x128; the quantizers against a device copy; and the launches bench_gemm --fp8-profile
-// runs for ncu; the block-scaled main loops (baseline and issue 44's) alone with --fp8-blockwise,
-// their ncu launches with --fp8-blockwise-profile. Records are named "gemm_fp8_sm90 ...",
+// against cuBLASLt without it, a 256 x 128 tile against it with: --fp8-variants alone); the
+// FP8-output plans against the same GEMM writing bf16 followed by quantize_1x128; the quantizers
+// against a device copy; and the launches bench_gemm --fp8-profile runs for ncu; the block-scaled
+// main loops (baseline and issue 44's) alone with --fp8-blockwise, their ncu launches with
+// --fp8-blockwise-profile. Records are named "gemm_fp8_sm90 ...",
 // "quantize_1x128" and "quantize_128x128" as the former gemm_fp8_sm90 example named them. Its
 // checks: tests/gpu/gemm/gemm_fp8_check.cu.
 #include "bench/gemm/bench_gemm.hpp"

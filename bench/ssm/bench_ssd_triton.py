@@ -84,9 +84,8 @@ def layer_weights():
 
 def tokens(count):
     """x (T, H, P), raw dt (T, H), B and C (T, G, N), bf16."""
-    bf = torch.bfloat16
-    return (torch.randn(count, H, P, device="cuda").to(bf), (torch.randn(count, H, device="cuda") * 0.5).to(bf),
-            (torch.randn(count, G, N, device="cuda") * 0.5).to(bf), (torch.randn(count, G, N, device="cuda") * 0.5).to(bf))
+    draw = lambda *shape, scale=1.0: (torch.randn(*shape, device="cuda") * scale).to(torch.bfloat16)
+    return draw(count, H, P), draw(count, H, scale=0.5), draw(count, G, N, scale=0.5), draw(count, G, N, scale=0.5)
 
 
 def reference_step(w, state, x, dt, b, c):
@@ -95,7 +94,8 @@ def reference_step(w, state, x, dt, b, c):
     a = -torch.exp(w["A_log"].double())
     heads_b = b.double().repeat_interleave(H // G, dim=1)  # (rows, H, N)
     heads_c = c.double().repeat_interleave(H // G, dim=1)
-    state.mul_(torch.exp(d * a)[:, :, None, None]).add_(d[:, :, None, None] * x.double()[..., None] * heads_b[:, :, None, :])
+    decay = torch.exp(d * a)[:, :, None, None]
+    state.mul_(decay).add_(d[:, :, None, None] * x.double()[..., None] * heads_b[:, :, None, :])
     return torch.einsum("rhpn,rhn->rhp", state, heads_c) + w["D"].double()[None, :, None] * x.double()
 
 
@@ -189,6 +189,15 @@ def check_against_triton(ssm, mamba, w):
     return ok
 
 
+def record(kernel, shape, reference, tokens_per_call, ours_ms, ref_ms, records):
+    """A record of tokens/s, ours against the reference's, and its line."""
+    print(f"{kernel} {shape}: ours {ours_ms * 1e3:8.1f} us, {reference} {ref_ms * 1e3:8.1f} us, "
+          f"ratio {ref_ms / ours_ms:.3f}", flush=True)
+    records.append(dict(kernel=kernel, shape=shape, dtype="bf16", ours=tokens_per_call / ours_ms * 1e3,
+                        reference=reference, reference_value=tokens_per_call / ref_ms * 1e3, unit="tok/s",
+                        ratio=ref_ms / ours_ms, microseconds=ours_ms * 1e3))
+
+
 def bench_prefill(ssm, mamba, w, batch, length, records):
     x, dt, b, c = tokens(batch * length)
     cu = torch.arange(0, batch * length + 1, length, dtype=torch.int32, device="cuda")
@@ -196,13 +205,8 @@ def bench_prefill(ssm, mamba, w, batch, length, records):
     final = torch.empty(batch, H, P, N, device="cuda")
     ours_ms, ref_ms = time_pair(lambda: ssm.prefill(w, x, dt, b, c, y, cu, None, final, None),
                                 lambda: triton_scan(mamba, w, x, dt, b, c, batch))
-    count = batch * length
-    name = f"{batch} x {length} tokens (H{H} P{P} G{G} N{N}, chunk {CHUNK})"
-    print(f"ssd prefill {name}: ours {ours_ms * 1e3:8.1f} us, {mamba.name} {ref_ms * 1e3:8.1f} us, "
-          f"ratio {ref_ms / ours_ms:.3f}", flush=True)
-    records.append(dict(kernel="ssm ssd prefill", shape=name, dtype="bf16", ours=count / ours_ms * 1e3,
-                        reference=f"{mamba.name} mamba_chunk_scan_combined", reference_value=count / ref_ms * 1e3,
-                        unit="tok/s", ratio=ref_ms / ours_ms, microseconds=ours_ms * 1e3))
+    record("ssm ssd prefill", f"{batch} x {length} tokens (H{H} P{P} G{G} N{N}, chunk {CHUNK})",
+           f"{mamba.name} mamba_chunk_scan_combined", batch * length, ours_ms, ref_ms, records)
 
 
 def bench_update(ssm, mamba, w, batch, records):
@@ -212,12 +216,8 @@ def bench_update(ssm, mamba, w, batch, records):
     y = torch.empty_like(x)
     ours_ms, ref_ms = time_pair(lambda: ssm.update(w, x, dt, b, c, ours_states, None, y),
                                 lambda: triton_update(mamba, w, x, dt, b, c, their_states))
-    name = f"batch {batch} (H{H} P{P} G{G} N{N}, f32 states)"
-    print(f"ssm state update {name}: ours {ours_ms * 1e3:8.1f} us, {mamba.name} {ref_ms * 1e3:8.1f} us, "
-          f"ratio {ref_ms / ours_ms:.3f}", flush=True)
-    records.append(dict(kernel="ssm state update", shape=name, dtype="bf16", ours=batch / ours_ms * 1e3,
-                        reference=f"{mamba.name} selective_state_update", reference_value=batch / ref_ms * 1e3,
-                        unit="tok/s", ratio=ref_ms / ours_ms, microseconds=ours_ms * 1e3))
+    record("ssm state update", f"batch {batch} (H{H} P{P} G{G} N{N}, f32 states)",
+           f"{mamba.name} selective_state_update", batch, ours_ms, ref_ms, records)
 
 
 def main():

@@ -85,7 +85,8 @@ int cute_cpp_moe_layer(void const* x, void* y, long long tokens, long long hidde
     w.up = static_cast<bf16 const*>(up), w.down = static_cast<bf16 const*>(down);
     w.correction_bias = correction_bias;
     w.shared_up = static_cast<bf16 const*>(shared_up), w.shared_down = static_cast<bf16 const*>(shared_down);
-    moe::moe_layer(static_cast<bf16 const*>(x), w, s, static_cast<bf16*>(y), scratch, static_cast<cudaStream_t>(stream));
+    moe::moe_layer(static_cast<bf16 const*>(x), w, s, static_cast<bf16*>(y), scratch,
+                   static_cast<cudaStream_t>(stream));
   });
 }
 
@@ -99,8 +100,8 @@ int cute_cpp_pack_gate_up(void const* gate, void const* up, void* gate_up, long 
     if (gate == nullptr || up == nullptr || gate_up == nullptr)
       cute_cpp::host::argument_error("ffn.pointers", "gate, up and gate_up are device pointers");
     if (count < 0 || ffn <= 0 || hidden <= 0 || ffn % 8 != 0 || hidden % 8 != 0)
-      cute_cpp::host::argument_error("ffn.shape", "count >= 0 weights of positive ffn and hidden, multiples of 8 (got " +
-                                                      std::to_string(count) + ", " + std::to_string(ffn) + ", " +
+      cute_cpp::host::argument_error("ffn.shape", "count >= 0 weights of positive ffn and hidden, multiples of 8 "
+                                                  "(got " + std::to_string(count) + ", " + std::to_string(ffn) + ", " +
                                                       std::to_string(hidden) + ")");
     auto const* g = static_cast<bf16 const*>(gate);
     auto const* u = static_cast<bf16 const*>(up);

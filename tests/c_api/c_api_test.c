@@ -133,9 +133,9 @@ static void bad_arguments(void) {
     failures += !ok;
   }
   expect_rule("ssd prefill with stride below H P",
-              cute_cpp_ssd_prefill(a, 100, b, 64, c, c, 1024, (float const*)a, (float const*)a, (float const*)a, c, 64, 8,
-                                   64, 128, 300, 2, (int const*)a, NULL, (float*)b, NULL, 0.0f, INFINITY, c, 1u << 30,
-                                   NULL, message, sizeof message),
+              cute_cpp_ssd_prefill(a, 100, b, 64, c, c, 1024, (float const*)a, (float const*)a, (float const*)a, c,
+                                   64, 8, 64, 128, 300, 2, (int const*)a, NULL, (float*)b, NULL, 0.0f, INFINITY, c,
+                                   1u << 30, NULL, message, sizeof message),
               message, "[ssm.stride]");
   expect_rule("state update with head dim 32",
               cute_cpp_ssm_state_update(a, 4096, b, 64, c, c, 1024, (float const*)a, (float const*)a, (float const*)a,

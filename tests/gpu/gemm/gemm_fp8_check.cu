@@ -323,9 +323,9 @@ bool check_accumulation_modes(std::mt19937_64& rng) {
 }
 
 /// Scaled per tensor or per row and column in the epilogue, on fast and two-level accumulation
-/// plans and the 256 x 128 tile: one K block (the overlapped loop's prologue alone), an odd and an even count of K blocks
-/// (its two tails; K past a block), M below a tile, and, without --small, many tile columns and a
-/// long K that the heuristic cuts.
+/// plans and the 256 x 128 tile: one K block (the overlapped loop's prologue alone), an odd and an
+/// even count of K blocks (its two tails; K past a block), M below a tile, and, without --small,
+/// many tile columns and a long K that the heuristic cuts.
 bool check_per_tensor(std::mt19937_64& rng, bool small) {
   bool ok = true;
   for (Scaling s : {Scaling::Tensor, Scaling::RowColumn}) {
