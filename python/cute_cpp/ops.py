@@ -22,7 +22,7 @@ except ImportError as e:  # built only with the CUDA kernels (the CMake build, C
                       f"installation has cute_cpp.layout only ({e})") from e
 
 __all__ = ["linear", "gemm", "scaled_mm", "rmsnorm", "attention", "attention_backward", "softmax", "swiglu", "reduce",
-           "add"]
+           "add", "moe", "pack_gate_up", "ssd_prefill", "ssm_state_update"]
 
 
 _FRAMEWORK_OF_TYPE = {}  # type(x) -> "torch", "cupy", "jax" or "dlpack"
@@ -173,4 +173,72 @@ def add(a, b, *, out=None):
     """``a + b`` for contiguous arrays of one shape and dtype (computed in fp32); bfloat16, float16 or float32."""
     framework, stream = _framework(a)
     result = _ops.add(a, b, out, framework, stream)
+    return result if out is None else out
+
+
+def moe(x, router, experts_up, down, top_k, *, routing="softmax", activation="swiglu", renormalize=True,
+        routed_scaling=1.0, groups=1, top_groups=1, correction_bias=None, shared_up=None, shared_down=None, out=None):
+    """The mixture-of-experts block of x (tokens, hidden), bfloat16: each token's ``top_k`` experts by the
+    router's logits ``x @ router.T`` (router (experts, hidden)), their FFNs, and the weighted sum.
+
+    ``routing="softmax"`` (Qwen3-MoE, Mixtral): softmax over the logits, the top k, their weights
+    renormalized to sum to 1 with ``renormalize`` (``norm_topk_prob``). ``routing="sigmoid"``
+    (Nemotron-H, DeepSeek-V3): sigmoid scores plus ``correction_bias`` ((experts,) float32, or None)
+    choose the experts within the ``top_groups`` best of ``groups`` groups; the weights are the
+    scores (renormalized with ``renormalize``) times ``routed_scaling``. ``activation="swiglu"``:
+    experts_up (experts, 2 ffn, hidden) with gate and up rows interleaved in blocks of 8
+    (``pack_gate_up``); ``"relu2"``: experts_up (experts, ffn, hidden), ``relu(x up.T)**2``. down
+    (experts, hidden, ffn). A shared expert (sigmoid routing): shared_up ((2) shared_ffn, hidden) and
+    shared_down (hidden, shared_ffn), added to every token. Every weight contiguous, as nn.Linear
+    stores it. Nothing is read back to the host: a CUDA graph can hold the call."""
+    framework, stream = _framework(x)
+    result = _ops.moe(x, router, experts_up, down, int(top_k), bool(renormalize), str(routing), str(activation),
+                      float(routed_scaling), int(groups), int(top_groups), correction_bias, shared_up, shared_down,
+                      out, framework, stream)
+    return result if out is None else out
+
+
+def pack_gate_up(gate, up, *, out=None):
+    """Gate and up weights (experts, ffn, hidden) (or (ffn, hidden) each), bfloat16 contiguous, as one
+    (experts, 2 ffn, hidden) weight whose gate and up rows alternate in blocks of 8: what ``moe``'s
+    SwiGLU experts (and the fused FFN) read."""
+    framework, stream = _framework(gate)
+    result = _ops.pack_gate_up(gate, up, out, framework, stream)
+    return result if out is None else out
+
+
+def ssd_prefill(x, dt, A_log, B, C, D, dt_bias, *, cu_seqlens=None, initial_states=None, final_states=None,
+                state_slots=None, dt_limit=(0.0, float("inf")), out=None):
+    """Mamba-2's SSD chunked scan over a varlen batch, as ``mamba_chunk_scan_combined(..., dt_softplus=True,
+    dt_bias=dt_bias, D=D, return_final_states=True)``: returns ``(y, final_states)``.
+
+    x (tokens, heads, head_dim), dt (tokens, heads) raw, B and C (tokens, groups, state), bfloat16,
+    each token's row contiguous (any token stride; B's and C's the same); A_log, D, dt_bias float32
+    (heads,): dt = clamp(softplus(dt + dt_bias), *dt_limit), A = -exp(A_log). ``cu_seqlens`` int32
+    (sequences + 1,) offsets of each sequence in the tokens (None: one sequence; torch only).
+    States float32 (slots, heads, head_dim, state): sequence s starts from
+    ``initial_states[state_slots[s]]`` (None: zeros; state_slots None: slot s) and ends in
+    ``final_states[...]`` (None: a new (sequences, heads, head_dim, state)); they may be one array.
+    Built for Mamba-2's head_dim 64 and state 128 (chunk 128)."""
+    framework, stream = _framework(x)
+    if cu_seqlens is None:
+        if framework != "torch":
+            raise ValueError("cute-cpp [ops.shape]: cu_seqlens is required for arrays other than torch's")
+        import torch
+        cu_seqlens = torch.tensor([0, x.shape[0]], dtype=torch.int32, device=x.device)
+    y, finals = _ops.ssd_prefill(x, dt, A_log, B, C, D, dt_bias, cu_seqlens, initial_states, final_states,
+                                 state_slots, float(dt_limit[0]), float(dt_limit[1]), out, framework, stream)
+    return (y if out is None else out), (finals if final_states is None else final_states)
+
+
+def ssm_state_update(states, x, dt, A_log, B, C, D, dt_bias, *, state_slots=None, dt_limit=(0.0, float("inf")),
+                     out=None):
+    """One decode step of Mamba-2's scan per row, as ``selective_state_update(..., dt_softplus=True)``:
+    ``states`` float32 (slots, heads, head_dim, state) updated in place, row r in slot
+    ``state_slots[r]`` (int32 (rows,); None: slot r; negative: a padding row, left alone); returns y
+    (rows, heads, head_dim) bfloat16. x (rows, heads, head_dim), dt (rows, heads), B and C (rows,
+    groups, state) bfloat16; A_log, D, dt_bias float32 (heads,), as ``ssd_prefill``."""
+    framework, stream = _framework(x)
+    result = _ops.ssm_state_update(x, dt, A_log, B, C, D, dt_bias, states, state_slots, float(dt_limit[0]),
+                                   float(dt_limit[1]), out, framework, stream)
     return result if out is None else out

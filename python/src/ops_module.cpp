@@ -2,18 +2,20 @@
 // cute_cpp._ops: the kernels from Python on DLPack arrays (torch, CuPy, JAX, anything nanobind's
 // ndarray takes), through the C entry points that cute_cpp_export builds (libcute_cpp_gemm,
 // libcute_cpp_rmsnorm, libcute_cpp_fmha, libcute_cpp_softmax, libcute_cpp_swiglu,
-// libcute_cpp_reduce, libcute_cpp_elementwise), so Python and C call the same checked functions.
-// Here: what the C entry points cannot see, checked in this order, so that a bad call raises
-// ValueError naming the rule before anything is allocated or launched: dtypes [ops.dtype], ranks
-// and extents [ops.shape], strides [ops.layout], then that every array is on the current CUDA
-// device [ops.device]. An output that is not given is allocated here (cudaMalloc, freed with the
-// array) and returned as the caller's framework's array (cute_cpp/ops.py says which).
+// libcute_cpp_reduce, libcute_cpp_elementwise; libcute_cpp_ssm and libcute_cpp_moe in ops_ssm.cpp
+// and ops_moe.cpp), so Python and C call the same checked functions. Here: what the C entry points
+// cannot see, checked in this order (ops_checks.hpp), so that a bad call raises ValueError naming
+// the rule before anything is allocated or launched: dtypes [ops.dtype], ranks and extents
+// [ops.shape], strides [ops.layout], then that every array is on the current CUDA device
+// [ops.device]. An output that is not given is allocated here (torch's allocator, or cudaMalloc
+// freed with the array) and returned as the caller's framework's array (cute_cpp/ops.py says which).
 #include <nanobind/nanobind.h>
 #include <nanobind/ndarray.h>
 #include <nanobind/stl/optional.h>
 #include <nanobind/stl/string.h>
 
 #include "array.hpp"
+#include "ops_checks.hpp"
 #include "workspace.hpp"
 
 #include <cute_cpp_elementwise.h>
@@ -38,147 +40,7 @@ using namespace nb::literals;
 
 namespace {
 
-/// Any DLPack array (a torch tensor read directly: array.hpp): the checks below say what each op takes.
-using AnyArray = cute_cpp::python::Array;
-
-[[noreturn]] void fail(char const* rule, std::string const& what) {
-  throw nb::value_error((std::string("cute-cpp [") + rule + "]: " + what).c_str());
-}
-
-enum class Dtype { bf16, f16, f32, e4m3, e5m2, i32, other };
-
-Dtype dtype_of(AnyArray const& a) {
-  auto const d = a.dtype();
-  if (d.lanes != 1) return Dtype::other;
-  if (d.code == std::uint8_t(nb::dlpack::dtype_code::Bfloat) && d.bits == 16) return Dtype::bf16;
-  if (d.code == std::uint8_t(nb::dlpack::dtype_code::Float) && d.bits == 16) return Dtype::f16;
-  if (d.code == std::uint8_t(nb::dlpack::dtype_code::Float) && d.bits == 32) return Dtype::f32;
-  if (d.code == std::uint8_t(nb::dlpack::dtype_code::Float8_E4M3FN) && d.bits == 8) return Dtype::e4m3;
-  if (d.code == std::uint8_t(nb::dlpack::dtype_code::Float8_E5M2) && d.bits == 8) return Dtype::e5m2;
-  if (d.code == std::uint8_t(nb::dlpack::dtype_code::Int) && d.bits == 32) return Dtype::i32;
-  return Dtype::other;
-}
-
-/// The code the C entry points take for a dtype: 0 bf16, 1 f16, 2 f32.
-int dtype_code(Dtype d) { return d == Dtype::bf16 ? 0 : d == Dtype::f16 ? 1 : 2; }
-
-char const* dtype_name(Dtype d) {
-  switch (d) {
-    case Dtype::bf16: return "bfloat16";
-    case Dtype::f16: return "float16";
-    case Dtype::f32: return "float32";
-    case Dtype::e4m3: return "float8_e4m3fn";
-    case Dtype::e5m2: return "float8_e5m2";
-    case Dtype::i32: return "int32";
-    case Dtype::other: break;
-  }
-  return "an unsupported dtype";
-}
-
-std::string shape_text(AnyArray const& a) {
-  std::string s = "(";
-  for (std::size_t i = 0; i < a.ndim(); ++i) s += (i ? ", " : "") + std::to_string(a.shape(i));
-  return s + (a.ndim() == 1 ? ",)" : ")");
-}
-
-/// Every array has `want` (one of `allowed`), the first array's dtype.
-Dtype check_dtypes(std::vector<std::pair<char const*, AnyArray const*>> const& arrays,
-                   std::initializer_list<Dtype> allowed) {
-  Dtype const first = dtype_of(*arrays.front().second);
-  bool ok = false;
-  for (Dtype d : allowed) ok = ok || d == first;
-  if (!ok) {
-    std::string names;
-    for (Dtype d : allowed) names += std::string(names.empty() ? "" : ", ") + dtype_name(d);
-    fail("ops.dtype", std::string(arrays.front().first) + " is " + dtype_name(first) + "; this op takes " + names);
-  }
-  for (auto const& [name, a] : arrays)
-    if (dtype_of(*a) != first)
-      fail("ops.dtype", std::string(name) + " is " + dtype_name(dtype_of(*a)) + " but " + arrays.front().first +
-                            " is " + dtype_name(first));
-  return first;
-}
-
-void check_rank(char const* name, AnyArray const& a, std::size_t rank, char const* meaning) {
-  if (a.ndim() != rank)
-    fail("ops.shape", std::string(name) + " has shape " + shape_text(a) + "; expected " + std::to_string(rank) +
-                          " dimensions " + meaning);
-}
-
-void check_extent(char const* name, AnyArray const& a, std::size_t dim, std::size_t want, char const* meaning) {
-  if (a.shape(dim) != want)
-    fail("ops.shape", std::string(name) + " has shape " + shape_text(a) + "; dimension " + std::to_string(dim) +
-                          " must be " + std::to_string(want) + " (" + meaning + ")");
-}
-
-void check_inner_contiguous(char const* name, AnyArray const& a) {
-  if (a.ndim() > 0 && a.shape(a.ndim() - 1) > 1 && a.stride(a.ndim() - 1) != 1)
-    fail("ops.layout", std::string(name) + "'s last dimension must be contiguous (stride 1; got " +
-                           std::to_string(a.stride(a.ndim() - 1)) + ")");
-}
-
-/// Every array is on a CUDA device, the current one.
-int check_devices(std::vector<std::pair<char const*, AnyArray const*>> const& arrays) {
-  int current = 0;
-  if (cudaGetDevice(&current) != cudaSuccess) current = -1;
-  for (auto const& [name, a] : arrays) {
-    if (a->device_type() != nb::device::cuda::value)
-      fail("ops.device", std::string(name) + " is not on a CUDA device (DLPack device type " +
-                             std::to_string(a->device_type()) + "); cute-cpp kernels take CUDA arrays");
-    if (a->device_id() != current)
-      fail("ops.device", std::string(name) + " is on CUDA device " + std::to_string(a->device_id()) +
-                             " but the current device is " + std::to_string(current) +
-                             "; make it current (torch.cuda.device / cupy.cuda.Device) first");
-  }
-  return current;
-}
-
-/// A new CUDA array of `shape` in `dtype`, as the framework asks: "torch", "cupy", "jax", or
-/// "dlpack" (an object with __dlpack__).
-nb::object new_array(std::vector<std::size_t> const& shape, nb::dlpack::dtype dtype, int device,
-                     std::string const& framework) {
-  // torch's own allocator: stream-ordered and cached (cudaMalloc and cudaFree cost tens of
-  // microseconds a call, and cudaFree waits for the whole device).
-  if (auto const* torch = cute_cpp::python::detail::torch_objects(); torch != nullptr && framework == "torch") {
-    nb::list extents;
-    for (std::size_t e : shape) extents.append(e);
-    nb::handle const type = dtype.code == std::uint8_t(nb::dlpack::dtype_code::Bfloat) ? torch->bfloat16
-                            : dtype.bits == 16                                          ? torch->float16
-                                                                                        : torch->float32;
-    return torch->empty(nb::tuple(extents), "dtype"_a = type, "device"_a = device);
-  }
-  std::size_t count = 1;
-  for (std::size_t e : shape) count *= e;
-  void* p = nullptr;
-  cudaError_t const e = cudaMalloc(&p, std::max<std::size_t>(count * dtype.bits / 8, 1));
-  if (e != cudaSuccess) throw std::runtime_error(std::string("cute-cpp: cudaMalloc: ") + cudaGetErrorString(e));
-  nb::capsule owner(p, [](void* q) noexcept { (void)cudaFree(q); });
-  auto const as = [&]<class Framework>(Framework) {
-    return nb::cast(nb::ndarray<Framework>(p, shape.size(), shape.data(), owner, nullptr, dtype,
-                                           nb::device::cuda::value, device));
-  };
-  if (framework == "torch") return as(nb::pytorch{});
-  if (framework == "cupy") return as(nb::cupy{});
-  if (framework == "jax") return as(nb::jax{});
-  return nb::cast(nb::ndarray<>(p, shape.size(), shape.data(), owner, nullptr, dtype, nb::device::cuda::value, device));
-}
-
-void check_status(int status, char const* message) {
-  if (status != 0) throw nb::value_error(message);
-}
-
-/// The op's result: the caller's `out`, or a new array of `shape` and `dtype` in the caller's
-/// framework, written by `run(o, message, size)`, a C entry point's call whose nonzero status raises
-/// ValueError with its message (the rule).
-template <class Run>
-nb::object write_output(std::optional<AnyArray> const& out, std::vector<std::size_t> const& shape,
-                        nb::dlpack::dtype dtype, int device, std::string const& framework, Run&& run) {
-  nb::object result = out ? out->object() : new_array(shape, dtype, device, framework);
-  AnyArray const o = out ? *out : nb::cast<AnyArray>(result);
-  char message[1024] = "";
-  check_status(run(o, message, sizeof message), message);
-  return result;
-}
+using namespace cute_cpp::python::ops;
 
 /// The stream's GEMM workspace (workspace.hpp) for an m x n x k problem, as large as
 /// `bytes_of(m, n, k, kinds..., &bytes, message, size)` says: a C entry point's workspace query
@@ -268,19 +130,6 @@ nb::object gemm(AnyArray a, AnyArray b, std::optional<AnyArray> bias, std::strin
                             (long long)b.shape(1), (long long)a.shape(1), alpha, beta, bias_data, act, workspace,
                             workspace_bytes, nullptr, reinterpret_cast<void*>(stream), message, size);
                       });
-}
-
-/// Whether a holds its elements one after another along its only dimension of more than one
-/// element (a scale vector as (M,), (M, 1) or (1, N)).
-bool packed_vector(AnyArray const& a) {
-  for (std::size_t i = 0; i < a.ndim(); ++i)
-    if (a.shape(i) > 1 && (a.stride(i) != 1 || a.size() != a.shape(i))) return false;
-  return true;
-}
-
-/// A stride as the scale check wants it: any positive value for a dimension of one element.
-long long stride_or_one(AnyArray const& a, std::size_t dim) {
-  return a.shape(dim) > 1 ? (long long)a.stride(dim) : 1;
 }
 
 /// out (M, N) bf16 = a @ b of FP8 operands stored scaled, as torch._scaled_mm: a (M, K) e4m3 or
@@ -515,18 +364,6 @@ std::vector<std::size_t> shape_of(AnyArray const& a) {
   return shape;
 }
 
-/// `a`'s shape is `want` (an output given by the caller, or a second operand).
-void check_shape(char const* name, AnyArray const& a, std::vector<std::size_t> const& want, char const* meaning) {
-  bool same = a.ndim() == want.size();
-  for (std::size_t d = 0; same && d < want.size(); ++d) same = a.shape(d) == want[d];
-  if (!same) {
-    std::string w = "(";
-    for (std::size_t d = 0; d < want.size(); ++d) w += (d ? ", " : "") + std::to_string(want[d]);
-    fail("ops.shape", std::string(name) + " has shape " + shape_text(a) + "; expected " + w +
-                          (want.size() == 1 ? ",)" : ")") + " (" + meaning + ")");
-  }
-}
-
 /// dq, dk, dv of attention for d_o, q, out (B, Sq, Hq, D), k, v (B, Sk, Hkv, D) with any strides
 /// whose last is 1 (d_o, out 16-byte aligned rows), and the forward's lse (float32 (B, Hq, Sq),
 /// contiguous); dq, dk, dv are new contiguous arrays: (dq, dk, dv).
@@ -701,4 +538,6 @@ NB_MODULE(_ops, m) {
         "out = a @ b of FP8 operands scaled per tensor, rowwise or by 1x128 / 128x128 blocks (bf16 out).");
   m.def("grouped_mm", &grouped_mm, "a"_a, "b"_a, "offs"_a, "swiglu"_a, "validate"_a, "out"_a.none(), "framework"_a,
         "stream"_a, "out = a[rows of group g] @ b[g] per group (bf16; torch._grouped_mm's offs), optionally SwiGLU.");
+  add_ssm_ops(m);
+  add_moe_ops(m);
 }
