@@ -10,6 +10,10 @@
 
 #include <cuda_bf16.h>
 
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
 namespace cute_cpp::kernels {
 
 /// The decoder's transposed convs: its four blocks (K = 2 s; 96 output channels at s 3, so the
@@ -36,5 +40,26 @@ extern template void run_causal_conv_transpose1d<ConvTransposeS2, __nv_bfloat16>
     ConvTranspose1dArguments<__nv_bfloat16> const&, cudaStream_t);
 extern template void run_depthwise_conv1d<ConvNextDepthwisePlan, __nv_bfloat16>(
     DepthwiseConv1dArguments<__nv_bfloat16> const&, cudaStream_t);
+
+/// Calls f.template operator()<Plan>() with the built causal transposed conv plan of a (stride,
+/// kernel): (2, 2) and (s, 2 s) for s = 8, 5, 4, 3 [conv.plan].
+template <class F>
+decltype(auto) with_conv_transpose_plan(std::int64_t stride, std::int64_t kernel, F&& f) {
+  if (stride == 2 && kernel == 2) return f.template operator()<ConvTransposeS2>();
+  if (stride == 8 && kernel == 16) return f.template operator()<ConvTransposeS8>();
+  if (stride == 5 && kernel == 10) return f.template operator()<ConvTransposeS5>();
+  if (stride == 4 && kernel == 8) return f.template operator()<ConvTransposeS4>();
+  if (stride == 3 && kernel == 6) return f.template operator()<ConvTransposeS3>();
+  throw std::invalid_argument("cute-cpp [conv.plan]: no transposed-conv plan for stride " + std::to_string(stride) +
+                              " and kernel " + std::to_string(kernel) +
+                              " (built: (2, 2), (8, 16), (5, 10), (4, 8), (3, 6))");
+}
+
+/// The causal conv1d in the built bf16 plan for its output width: 64-column tiles where the output
+/// is narrow (c_out <= 96: fewer columns of a tile compute nothing), else 128.
+inline void run_causal_conv1d_auto(CausalConv1dArguments<__nv_bfloat16> const& a, cudaStream_t stream = nullptr) {
+  if (a.c_out <= 96) run_causal_conv1d<ConvNarrowPlan>(a, stream);
+  else run_causal_conv1d<ConvWidePlan>(a, stream);
+}
 
 }  // namespace cute_cpp::kernels

@@ -24,23 +24,9 @@
 
 namespace cute_cpp::models::qwen3_tts {
 
-// ---- transposed-conv plans ----
+// ---- transposed-conv plans: the kernels' (the config reader refuses other rates first) ----
 
-/// Calls f.template operator()<Plan>() with the causal transposed conv plan of a (stride, kernel):
-/// the ConvNeXt upsamplers' (2, 2) and the decoder blocks' (s, 2 s) for s = 8, 5, 4, 3. The config
-/// reader refuses other rates [config.unsupported]; this is the same list.
-template <class F>
-void with_transpose_plan(std::int64_t stride, std::int64_t kernel, F&& f) {
-  namespace kn = cute_cpp::kernels;
-  if (stride == 2 && kernel == 2) return f.template operator()<kn::ConvTransposeS2>();
-  if (stride == 8 && kernel == 16) return f.template operator()<kn::ConvTransposeS8>();
-  if (stride == 5 && kernel == 10) return f.template operator()<kn::ConvTransposeS5>();
-  if (stride == 4 && kernel == 8) return f.template operator()<kn::ConvTransposeS4>();
-  if (stride == 3 && kernel == 6) return f.template operator()<kn::ConvTransposeS3>();
-  throw std::invalid_argument("cute-cpp [config.unsupported]: no transposed-conv plan for stride " +
-                              std::to_string(stride) + " and kernel " + std::to_string(kernel) +
-                              " (compiled: (2, 2), (8, 16), (5, 10), (4, 8), (3, 6))");
-}
+using cute_cpp::kernels::with_conv_transpose_plan;
 
 // ---- the GEMMs' workspace and plain linears: models/common's ----
 

@@ -130,10 +130,8 @@ void CodecDecoder::Impl::conv(bf16 const* x, bf16 const* weight, float const* bi
     a.epilogue.alpha_log = snake->alpha_log.data(), a.epilogue.beta_log = snake->beta_log.data();
   }
   a.batch = batch, a.length = int(length), a.c_in = c_in, a.c_out = c_out, a.kernel_size = kernel, a.dilation = dilation;
-  // NOTE: 64-column tiles where the output is narrow (the last block's 96 channels, the 1-channel
-  // output conv), so fewer columns of a tile compute nothing.
-  if (c_out <= 96) kn::run_causal_conv1d<kn::ConvNarrowPlan>(a, stream);
-  else kn::run_causal_conv1d<kn::ConvWidePlan>(a, stream);
+  // The narrow tile for the last block's 96 channels and the 1-channel output conv.
+  kn::run_causal_conv1d_auto(a, stream);
 }
 
 // ---- the pre-transformer ----
@@ -199,7 +197,7 @@ bf16* CodecDecoder::Impl::upsample(int batch, std::int64_t frames) {
     kn::ConvTranspose1dArguments<bf16> t;
     t.x = x, t.weight = u.up.data(), t.out = up, t.epilogue.bias = u.up_bias.data();
     t.batch = batch, t.length = int(length), t.c_in = latent, t.c_out = latent;
-    with_transpose_plan(ratio, ratio, [&]<class Plan>() { kn::run_causal_conv_transpose1d<Plan>(t, stream); });
+    with_conv_transpose_plan(ratio, ratio, [&]<class Plan>() { kn::run_causal_conv_transpose1d<Plan>(t, stream); });
     length *= ratio;
     std::int64_t const rows = batch * length;
     kn::DepthwiseConv1dArguments<bf16> d;
@@ -238,7 +236,7 @@ void CodecDecoder::Impl::decoder(bf16* x, int batch, std::int64_t length) {
     kn::ConvTranspose1dArguments<bf16> t;
     t.x = act, t.weight = b.up.data(), t.out = up, t.epilogue.bias = b.up_bias.data();
     t.batch = batch, t.length = int(length), t.c_in = in, t.c_out = out;
-    with_transpose_plan(rate, 2 * rate, [&]<class Plan>() { kn::run_causal_conv_transpose1d<Plan>(t, stream); });
+    with_conv_transpose_plan(rate, 2 * rate, [&]<class Plan>() { kn::run_causal_conv_transpose1d<Plan>(t, stream); });
     length *= rate;
     cur = up;
     for (std::size_t u = 0; u < b.units.size(); ++u) {

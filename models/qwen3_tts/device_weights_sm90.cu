@@ -5,7 +5,7 @@
 // into host floats, the folds (codebook normalisation, layer scales, gamma) are done there in f32,
 // and the result is rounded to bf16 once; the conv packing and the codebook tables' projection
 // run on the device (kernels/conv's packing, the GEMM).
-#include "models/qwen3_tts/codec_ops.cuh"  // with_transpose_plan, linear, GemmWorkspace (first: its NOTE)
+#include "models/qwen3_tts/codec_ops.cuh"  // with_conv_transpose_plan, linear, GemmWorkspace (first: its NOTE)
 #include "models/qwen3_tts/device_weights.hpp"
 
 #include "models/common/random_weights.cuh"  // fill_random_bf16, splitmix64
@@ -84,7 +84,7 @@ DeviceBuffer<bf16> packed_conv_transpose(std::vector<float> const& w, int c_in, 
                                          std::int64_t kernel) {
   DeviceBuffer<bf16> const raw = to_device_bf16(w);
   DeviceBuffer<bf16> packed(raw.size());
-  with_transpose_plan(stride, kernel, [&]<class Plan>() {
+  with_conv_transpose_plan(stride, kernel, [&]<class Plan>() {
     kn::run_conv_transpose_pack_weight<Plan>(raw.data(), packed.data(), c_in, c_out);
   });
   cuda_check(cudaDeviceSynchronize(), "cudaDeviceSynchronize(pack)");

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: Apache-2.0
- * The exported C entry points called from C (GEMM, attention, rows, MoE, the state-space family):
- * bad arguments come back as status 1 with the rule in the message (no GPU needed: the checks come
- * before any device call), and with a GPU a bf16 GEMM
- * of a shape that is not a multiple of any tile is checked element by element against a double
- * reference, its output poisoned (NaN) beforehand, and so is a float32 softmax of rows of 1000.
- * Exit 0 when every check passes. */
+ * The exported C entry points called from C (GEMM, attention, rows, MoE, the state-space and conv
+ * families): bad arguments come back as status 1 with the rule in the message (no GPU needed: the
+ * checks come before any device call), and with a GPU a bf16 GEMM of a shape that is not a
+ * multiple of any tile is checked element by element against a double reference, its output
+ * poisoned (NaN) beforehand, and so is a float32 softmax of rows of 1000. Exit 0 when every check
+ * passes. */
+#include <cute_cpp_conv.h>
 #include <cute_cpp_fmha.h>
 #include <cute_cpp_gemm.h>
 #include <cute_cpp_moe.h>
@@ -165,6 +166,17 @@ static void bad_arguments(void) {
   }
   expect_rule("pack_gate_up with ffn 12",
               cute_cpp_pack_gate_up(a, b, c, 2, 12, 64, NULL, message, sizeof message), message, "[ffn.shape]");
+  expect_rule("conv transpose of stride 6",
+              cute_cpp_causal_conv_transpose1d(a, b, c, NULL, NULL, NULL, NULL, 0, NULL, NULL, 1, 16, 64, 64, 6, 12,
+                                               NULL, message, sizeof message),
+              message, "[conv.plan]");
+  expect_rule("conv with activation 5",
+              cute_cpp_causal_conv1d(a, b, c, NULL, NULL, NULL, NULL, 5, NULL, NULL, 1, 16, 64, 64, 7, 1, NULL, message,
+                                     sizeof message),
+              message, "[conv.activation]");
+  expect_rule("depthwise conv of kernel 5",
+              cute_cpp_depthwise_conv1d(a, b, NULL, c, NULL, NULL, 1, 16, 64, 5, NULL, message, sizeof message),
+              message, "[conv.plan]");
   /* A message buffer of 0 bytes is allowed (nothing is written). */
   expect_rule("gemm error without a message buffer",
               cute_cpp_gemm_bf16(a, 64, b, 64, c, 64, 0, 64, 64, NULL, 0, NULL, NULL, NULL, 0), "[gemm.shape]",
