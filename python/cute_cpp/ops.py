@@ -22,7 +22,7 @@ except ImportError as e:  # built only with the CUDA kernels (the CMake build, C
                       f"installation has cute_cpp.layout only ({e})") from e
 
 __all__ = ["linear", "gemm", "scaled_mm", "rmsnorm", "attention", "attention_backward", "softmax", "swiglu", "reduce",
-           "add", "moe", "pack_gate_up", "ssd_prefill", "ssm_state_update"]
+           "add", "moe", "pack_gate_up", "ssd_prefill", "ssm_state_update", "decode_attention"]
 
 
 _FRAMEWORK_OF_TYPE = {}  # type(x) -> "torch", "cupy", "jax" or "dlpack"
@@ -241,4 +241,25 @@ def ssm_state_update(states, x, dt, A_log, B, C, D, dt_bias, *, state_slots=None
     framework, stream = _framework(x)
     result = _ops.ssm_state_update(x, dt, A_log, B, C, D, dt_bias, states, state_slots, float(dt_limit[0]),
                                    float(dt_limit[1]), out, framework, stream)
+    return result if out is None else out
+
+
+def decode_attention(q, k_cache, v_cache, cache_seqlens, *, block_table=None, max_seqlen=None, causal=True,
+                     scale=None, num_splits=0, out=None, return_lse=False):
+    """A serving step's attention: q (batch, q_tokens, heads, d), 1 to 8 new tokens a sequence, against
+    a KV cache that already holds them (flash-decoding: the keys split across CTAs where the batch is
+    small). Paged: k_cache and v_cache (pages, page_size, kv_heads, d / d_v) with ``block_table``
+    int32 (batch, max_pages_per_seq); contiguous (``block_table=None``): (batch, seq, kv_heads, d).
+    ``cache_seqlens`` int32 (batch,): each sequence's keys, the new tokens counted; with ``causal``,
+    query token t sees the keys up to its own position. ``max_seqlen``: the longest of them, if the
+    caller knows it (the splits are planned for it; default the cache's capacity). kv_heads divides
+    heads (GQA); bfloat16 or float16; head dims 64, 128, 256 and MLA's 576 / 512. With
+    ``return_lse``, ``(out, lse)``: lse float32 (batch, q_tokens, heads)."""
+    framework, stream = _framework(q)
+    result = _ops.decode_attention(q, k_cache, v_cache, cache_seqlens, block_table,
+                                   0 if max_seqlen is None else int(max_seqlen), bool(causal),
+                                   0.0 if scale is None else float(scale), int(num_splits), out, bool(return_lse),
+                                   framework, stream)
+    if return_lse:
+        return (result[0] if out is None else out), result[1]
     return result if out is None else out

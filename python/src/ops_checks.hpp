@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 // SPDX-FileCopyrightText: 2026 cute-cpp authors
 #pragma once
-// What cute_cpp._ops' ops share (ops_module.cpp, ops_ssm.cpp, ops_moe.cpp): the dtypes they read,
-// the argument checks that raise ValueError naming the rule before anything is allocated or
-// launched ([ops.dtype], [ops.shape], [ops.layout], [ops.device]), and the output an op returns
-// (the caller's `out`, or a new array in the caller's framework).
+// What cute_cpp._ops' ops share (ops_module.cpp, ops_ssm.cpp, ops_moe.cpp, ops_decode.cpp): the
+// dtypes they read, the argument checks that raise ValueError naming the rule before anything is
+// allocated or launched ([ops.dtype], [ops.shape], [ops.layout], [ops.device]), and the output an
+// op returns (the caller's `out`, or a new array in the caller's framework).
 #include <nanobind/nanobind.h>
 #include <nanobind/ndarray.h>
 
@@ -198,5 +198,7 @@ inline void check_shape(char const* name, AnyArray const& a, std::vector<std::si
 /// ops_moe.cpp).
 void add_ssm_ops(nb::module_& m);
 void add_moe_ops(nb::module_& m);
+/// Decode attention against a KV cache (ops_decode.cpp).
+void add_decode_ops(nb::module_& m);
 
 }  // namespace cute_cpp::python::ops

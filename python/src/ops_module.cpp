@@ -540,4 +540,5 @@ NB_MODULE(_ops, m) {
         "stream"_a, "out = a[rows of group g] @ b[g] per group (bf16; torch._grouped_mm's offs), optionally SwiGLU.");
   add_ssm_ops(m);
   add_moe_ops(m);
+  add_decode_ops(m);
 }

@@ -597,9 +597,10 @@ def main():
     print(f"cute_cpp from {Path(ops.__file__).parent}", flush=True)
     checks(ops)
     attention_backward_checks(ops)
-    import gpu_ops_moe_ssm  # beside this file
-    gpu_ops_moe_ssm.moe_checks(ops, check, close)
-    gpu_ops_moe_ssm.ssm_checks(ops, check, close)
+    import gpu_ops_serving  # beside this file
+    gpu_ops_serving.decode_checks(ops, check, close)
+    gpu_ops_serving.moe_checks(ops, check, close)
+    gpu_ops_serving.ssm_checks(ops, check, close)
     records = benchmarks(ops) if not failures and not opts.no_bench else []
     if opts.json:
         Path(opts.json).write_text(json.dumps(records, indent=1) + "\n")

@@ -1,11 +1,12 @@
 # SPDX-License-Identifier: Apache-2.0
 # SPDX-FileCopyrightText: 2026 cute-cpp authors
-"""gpu_ops_check.py's checks of cute_cpp.ops' MoE and state-space ops against torch references in
-float32 / float64 (run from its main with its `check`): the MoE block under softmax routing with
-SwiGLU experts and under sigmoid routing with squared-ReLU experts and a shared expert, each at a
-decode step's few tokens and at a prefill's many; pack_gate_up against its definition; the SSD scan
-over two sequences (lengths not multiples of the chunk, initial states in shuffled slots) and the
-state update (a padding row) against a float64 scan."""
+"""gpu_ops_check.py's checks of cute_cpp.ops' serving ops against torch references in float32 /
+float64 (run from its main with its `check`): decode attention against a paged and a contiguous
+cache (GQA, one and three new tokens, lengths that are not pages); the MoE block under softmax
+routing with SwiGLU experts and under sigmoid routing with squared-ReLU experts and a shared
+expert, each at a decode step's few tokens and at a prefill's many; pack_gate_up against its
+definition; the SSD scan over two sequences (lengths not multiples of the chunk, initial states in
+shuffled slots) and the state update (a padding row) against a float64 scan."""
 import math
 
 import torch
@@ -146,3 +147,38 @@ def ssm_checks(ops, check, close):
         ok &= close(ys[r:r + 1], ref, 0.0, 2e-2 * float(ref.abs().max()))[0] == 0
         ok &= close(states[slot:slot + 1], state, 0.0, 1e-4 * float(state.abs().max()))[0] == 0
     check("ssm_state_update 3 rows (one padding) in place", bool(ok))
+
+
+def decode_checks(ops, check, close):
+    g = torch.Generator(device="cuda").manual_seed(17)
+    bf, batch, heads, kv_heads, d, page = torch.bfloat16, 3, 8, 2, 128, 64
+    lengths = torch.tensor([1, 130, 300], dtype=torch.int32, device="cuda")
+    pages_per_seq = 5
+    for q_tokens in (1, 3):
+        q = torch.randn(batch, q_tokens, heads, d, device="cuda", generator=g).to(bf)
+        k = torch.randn(batch, pages_per_seq * page, kv_heads, d, device="cuda", generator=g).to(bf)
+        v = torch.randn(batch, pages_per_seq * page, kv_heads, d, device="cuda", generator=g).to(bf)
+        want = torch.empty(batch, q_tokens, heads, d, dtype=torch.float64, device="cuda")
+        for b in range(batch):
+            n = int(lengths[b])
+            kk = k[b, :n].double().repeat_interleave(heads // kv_heads, dim=1)  # (n, heads, d)
+            vv = v[b, :n].double().repeat_interleave(heads // kv_heads, dim=1)
+            s = torch.einsum("thd,nhd->htn", q[b].double(), kk) / math.sqrt(d)
+            last = n - q_tokens + torch.arange(q_tokens, device="cuda")  # each new token's own position
+            seen = torch.arange(n, device="cuda")[None, :] <= last[:, None]
+            s = s.masked_fill(~seen[None], -math.inf)
+            want[b] = torch.einsum("htn,nhd->thd", torch.softmax(s, dim=-1).nan_to_num(), vv)
+        # Contiguous, then the same keys in shuffled pages of a paged cache.
+        out = ops.decode_attention(q, k, v, lengths)
+        bad, worst = close(out, want, 2e-2, 2e-2)
+        check(f"decode_attention contiguous q_tokens={q_tokens} GQA 8/2", bad == 0, f"({bad} bad, max err {worst:.3g})")
+        order = torch.randperm(batch * pages_per_seq, device="cuda", generator=g)
+        table = order.view(batch, pages_per_seq).to(torch.int32)
+        k_pages = torch.empty(batch * pages_per_seq, page, kv_heads, d, device="cuda", dtype=bf)
+        v_pages = torch.empty_like(k_pages)
+        k_pages[order] = k.view(batch * pages_per_seq, page, kv_heads, d)
+        v_pages[order] = v.view(batch * pages_per_seq, page, kv_heads, d)
+        out, lse = ops.decode_attention(q, k_pages, v_pages, lengths, block_table=table, return_lse=True)
+        bad, worst = close(out, want, 2e-2, 2e-2)
+        check(f"decode_attention paged q_tokens={q_tokens} (pages of {page}, shuffled)", bad == 0 and lse.shape == (
+            batch, q_tokens, heads), f"({bad} bad, max err {worst:.3g})")

@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: Apache-2.0
+// SPDX-FileCopyrightText: 2026 cute-cpp authors
+// cute_cpp._ops' decode attention: a serving step's queries against a paged or contiguous KV cache
+// (flash-decoding splits, GQA, 1-8 query tokens a sequence), through libcute_cpp_decode's C entry
+// point (kernels/attention/decode/capi.cu). The checks here are what it cannot see (dtypes, ranks,
+// strides, devices: ops_checks.hpp); the cache's own rules (attention.*) are the C entry point's.
+#include <nanobind/nanobind.h>
+#include <nanobind/stl/optional.h>
+#include <nanobind/stl/string.h>
+
+#include "ops_checks.hpp"
+#include "workspace.hpp"
+
+#include <cute_cpp_decode.h>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace cute_cpp::python::ops {
+namespace {
+
+/// o (batch, q_tokens, heads, head_dim_v), and with return_lse (o, lse (batch, q_tokens, heads)
+/// float32): decode attention of q against the cache (see ops.py's decode_attention).
+nb::object decode_attention(AnyArray q, AnyArray k_cache, AnyArray v_cache, AnyArray cache_seqlens,
+                            std::optional<AnyArray> block_table, int max_seqlen, bool causal, float scale,
+                            int num_splits, std::optional<AnyArray> out, bool return_lse, std::string const& framework,
+                            std::uintptr_t stream) {
+  std::vector<std::pair<char const*, AnyArray const*>> arrays{
+      {"q", &q}, {"k_cache", &k_cache}, {"v_cache", &v_cache}};
+  if (out) arrays.push_back({"out", &*out});
+  Dtype const dtype = check_dtypes(arrays, {Dtype::bf16, Dtype::f16});
+  check_rank("q", q, 4, "(batch, q_tokens, heads, head_dim)");
+  char const* const cache_dims =
+      block_table ? "(pages, page_size, kv_heads, head_dim)" : "(batch, seq, kv_heads, head_dim)";
+  check_rank("k_cache", k_cache, 4, cache_dims);
+  check_rank("v_cache", v_cache, 4, cache_dims);
+  std::size_t const batch = q.shape(0), q_tokens = q.shape(1), heads = q.shape(2);
+  check_extent("k_cache", k_cache, 3, q.shape(3), "q's head_dim");
+  for (std::size_t d = 0; d < 3; ++d) check_extent("v_cache", v_cache, d, k_cache.shape(d), "k_cache's");
+  if (!block_table) check_extent("k_cache", k_cache, 0, batch, "q's batch");
+  check_dtypes({{"cache_seqlens", &cache_seqlens}}, {Dtype::i32});
+  check_shape("cache_seqlens", cache_seqlens, {batch}, "a length a sequence, the new tokens counted");
+  if (!packed_vector(cache_seqlens)) fail("ops.layout", "cache_seqlens must be contiguous");
+  int page_size = 0, max_pages = 0, num_pages = 0;
+  if (block_table) {
+    check_dtypes({{"block_table", &*block_table}}, {Dtype::i32});
+    check_rank("block_table", *block_table, 2, "(batch, max_pages_per_seq)");
+    check_extent("block_table", *block_table, 0, batch, "q's batch");
+    if (block_table->shape(1) > 1 && block_table->stride(1) != 1)
+      fail("ops.layout", "block_table's rows must be contiguous");
+    if (batch > 1 && block_table->stride(0) != std::int64_t(block_table->shape(1)))
+      fail("ops.layout", "block_table must be contiguous");
+    page_size = int(k_cache.shape(1)), max_pages = int(block_table->shape(1)), num_pages = int(k_cache.shape(0));
+  }
+  int const capacity = block_table ? page_size * max_pages : int(k_cache.shape(1));
+  int const longest = max_seqlen > 0 ? max_seqlen : capacity;
+  std::vector<std::size_t> const o_shape{batch, q_tokens, heads, v_cache.shape(3)};
+  if (out) {
+    check_shape("out", *out, o_shape, "q's (batch, q_tokens, heads), v_cache's head_dim");
+    if (out->stride(0) != std::int64_t(q_tokens * heads * o_shape[3]) ||
+        out->stride(1) != std::int64_t(heads * o_shape[3]) || out->stride(2) != std::int64_t(o_shape[3]))
+      fail("ops.layout", "out must be contiguous");
+  }
+  for (auto const& [name, a] : arrays) check_inner_contiguous(name, *a);
+  arrays.push_back({"cache_seqlens", &cache_seqlens});
+  if (block_table) arrays.push_back({"block_table", &*block_table});
+  int const device = check_devices(arrays);
+  // The call as it will be made, first asking for its workspace (workspace_needed set: nothing runs).
+  auto const call = [&](void* o, float* lse, void* workspace, unsigned long long workspace_bytes,
+                        unsigned long long* needed, char* message, unsigned long size) {
+    long long strides[12];
+    AnyArray const* const ops[] = {&q, &k_cache, &v_cache};
+    for (int i = 0; i < 3; ++i)
+      for (int d = 0; d < 3; ++d) strides[3 * i + d] = ops[i]->stride(std::size_t(d));
+    strides[9] = std::int64_t(q_tokens * heads * o_shape[3]), strides[10] = std::int64_t(heads * o_shape[3]);
+    strides[11] = std::int64_t(o_shape[3]);
+    return cute_cpp_decode_attention(
+        dtype_code(dtype), q.data(), k_cache.data(), v_cache.data(), o, lse, strides, int(batch), int(q_tokens),
+        int(heads), int(k_cache.shape(2)), int(q.shape(3)), int(o_shape[3]), scale, causal ? 1 : 0,
+        static_cast<int const*>(cache_seqlens.data()), longest,
+        block_table ? static_cast<int const*>(block_table->data()) : nullptr, page_size, max_pages, num_pages,
+        num_splits, workspace, workspace_bytes, reinterpret_cast<void*>(stream), needed, message, size);
+  };
+  unsigned long long bytes = 0;
+  char message[1024] = "";
+  check_status(call(nullptr, nullptr, nullptr, 0, &bytes, message, sizeof message), message);
+  // use 4: the splits' partial results, written and combined by every call.
+  auto const [workspace, workspace_bytes] = StreamWorkspaces::process().get(device, stream, std::size_t(bytes), 4);
+  nb::object const lse = return_lse ? new_array({batch, q_tokens, heads}, nb::dtype<float>(), device, framework)
+                                    : nb::none();
+  float* const lse_data = return_lse ? static_cast<float*>(nb::cast<AnyArray>(lse).data()) : nullptr;
+  nb::object result = write_output(out, o_shape, q.dtype(), device, framework,
+                                   [&](AnyArray const& o, char* text, unsigned long size) {
+                                     return call(o.data(), lse_data, workspace, workspace_bytes, nullptr, text, size);
+                                   });
+  return return_lse ? nb::object(nb::make_tuple(result, lse)) : result;
+}
+
+}  // namespace
+
+void add_decode_ops(nb::module_& m) {
+  m.def("decode_attention", &decode_attention, "q"_a, "k_cache"_a, "v_cache"_a, "cache_seqlens"_a,
+        "block_table"_a.none(), "max_seqlen"_a, "causal"_a, "scale"_a, "num_splits"_a, "out"_a.none(),
+        "return_lse"_a, "framework"_a, "stream"_a,
+        "O = attention of a step's queries against a paged or contiguous KV cache (bf16 or f16; GQA).");
+}
+
+}  // namespace cute_cpp::python::ops
