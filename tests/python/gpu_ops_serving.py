@@ -2,7 +2,7 @@
 # SPDX-FileCopyrightText: 2026 cute-cpp authors
 """gpu_ops_check.py's checks of cute_cpp.ops' serving ops against torch references in float32 /
 float64 (run from its main with its `check`): decode attention against a paged and a contiguous
-cache (GQA, one and three new tokens, lengths that are not pages); the MoE block under softmax
+cache (GQA, one and three new tokens, lengths that are not whole pages); the MoE block under softmax
 routing with SwiGLU experts and under sigmoid routing with squared-ReLU experts and a shared
 expert, each at a decode step's few tokens and at a prefill's many; pack_gate_up against its
 definition; the SSD scan over two sequences (lengths not multiples of the chunk, initial states in
@@ -152,7 +152,7 @@ def ssm_checks(ops, check, close):
 def decode_checks(ops, check, close):
     g = torch.Generator(device="cuda").manual_seed(17)
     bf, batch, heads, kv_heads, d, page = torch.bfloat16, 3, 8, 2, 128, 64
-    lengths = torch.tensor([1, 130, 300], dtype=torch.int32, device="cuda")
+    lengths = torch.tensor([3, 130, 300], dtype=torch.int32, device="cuda")  # at least the new tokens
     pages_per_seq = 5
     for q_tokens in (1, 3):
         q = torch.randn(batch, q_tokens, heads, d, device="cuda", generator=g).to(bf)
