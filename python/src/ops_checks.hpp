@@ -176,6 +176,16 @@ inline bool packed_vector(AnyArray const& a) {
   return true;
 }
 
+/// Whether a is row-major without gaps (dimensions of one element may have any stride).
+inline bool row_major(AnyArray const& a) {
+  std::int64_t expected = 1;
+  for (std::size_t dim = a.ndim(); dim-- > 0;) {
+    if (a.shape(dim) > 1 && a.stride(dim) != expected) return false;
+    expected *= std::int64_t(a.shape(dim));
+  }
+  return true;
+}
+
 /// A stride as the scale check wants it: any positive value for a dimension of one element.
 inline long long stride_or_one(AnyArray const& a, std::size_t dim) {
   return a.shape(dim) > 1 ? (long long)a.stride(dim) : 1;

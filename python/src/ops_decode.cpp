@@ -49,10 +49,7 @@ nb::object decode_attention(AnyArray q, AnyArray k_cache, AnyArray v_cache, AnyA
     check_dtypes({{"block_table", &*block_table}}, {Dtype::i32});
     check_rank("block_table", *block_table, 2, "(batch, max_pages_per_seq)");
     check_extent("block_table", *block_table, 0, batch, "q's batch");
-    if (block_table->shape(1) > 1 && block_table->stride(1) != 1)
-      fail("ops.layout", "block_table's rows must be contiguous");
-    if (batch > 1 && block_table->stride(0) != std::int64_t(block_table->shape(1)))
-      fail("ops.layout", "block_table must be contiguous");
+    if (!row_major(*block_table)) fail("ops.layout", "block_table must be contiguous");
     page_size = int(k_cache.shape(1)), max_pages = int(block_table->shape(1)), num_pages = int(k_cache.shape(0));
   }
   int const capacity = block_table ? page_size * max_pages : int(k_cache.shape(1));
@@ -60,9 +57,7 @@ nb::object decode_attention(AnyArray q, AnyArray k_cache, AnyArray v_cache, AnyA
   std::vector<std::size_t> const o_shape{batch, q_tokens, heads, v_cache.shape(3)};
   if (out) {
     check_shape("out", *out, o_shape, "q's (batch, q_tokens, heads), v_cache's head_dim");
-    if (out->stride(0) != std::int64_t(q_tokens * heads * o_shape[3]) ||
-        out->stride(1) != std::int64_t(heads * o_shape[3]) || out->stride(2) != std::int64_t(o_shape[3]))
-      fail("ops.layout", "out must be contiguous");
+    if (!row_major(*out)) fail("ops.layout", "out must be contiguous");
   }
   for (auto const& [name, a] : arrays) check_inner_contiguous(name, *a);
   arrays.push_back({"cache_seqlens", &cache_seqlens});

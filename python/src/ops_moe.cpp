@@ -29,11 +29,7 @@ nb::dlpack::dtype const bf16_dtype{std::uint8_t(nb::dlpack::dtype_code::Bfloat),
 void check_weight(char const* name, AnyArray const& a, std::vector<std::size_t> const& shape, char const* meaning) {
   check_dtypes({{name, &a}}, {Dtype::bf16});
   check_shape(name, a, shape, meaning);
-  std::int64_t expected = 1;
-  for (std::size_t dim = shape.size(); dim-- > 0;) {
-    if (shape[dim] > 1 && a.stride(dim) != expected) fail("ops.layout", std::string(name) + " must be contiguous");
-    expected *= std::int64_t(shape[dim]);
-  }
+  if (!row_major(a)) fail("ops.layout", std::string(name) + " must be contiguous");
 }
 
 /// y (T, H): the MoE block of x (see ops.py's moe for the arguments).

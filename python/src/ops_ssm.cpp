@@ -67,8 +67,7 @@ void check_states(char const* name, AnyArray const& a, ScanInputs const& s) {
   check_extent(name, a, 1, s.heads, "heads");
   check_extent(name, a, 2, s.head_dim, "head_dim");
   check_extent(name, a, 3, s.state, "state");
-  if (a.shape(0) > 1 && a.stride(0) != std::int64_t(s.heads * s.head_dim * s.state))
-    fail("ops.layout", std::string(name) + " must be contiguous");
+  if (!row_major(a)) fail("ops.layout", std::string(name) + " must be contiguous");
 }
 
 /// An int32 vector of `count`, contiguous.
@@ -82,10 +81,7 @@ void check_indices(char const* name, AnyArray const& a, std::size_t count, char 
 void check_output(AnyArray const& out, ScanInputs const& s) {
   check_dtypes({{"out", &out}}, {Dtype::bf16});
   check_shape("out", out, {s.tokens, s.heads, s.head_dim}, "x's");
-  bool const packed = (out.shape(2) <= 1 || out.stride(2) == 1) &&
-                      (out.shape(1) <= 1 || out.stride(1) == std::int64_t(s.head_dim)) &&
-                      (s.tokens <= 1 || out.stride(0) == std::int64_t(s.heads * s.head_dim));
-  if (!packed) fail("ops.layout", "out must be contiguous");
+  if (!row_major(out)) fail("ops.layout", "out must be contiguous");
 }
 
 void const* data_or_null(std::optional<AnyArray> const& a) { return a ? a->data() : nullptr; }
