@@ -22,7 +22,8 @@ except ImportError as e:  # built only with the CUDA kernels (the CMake build, C
                       f"installation has cute_cpp.layout only ({e})") from e
 
 __all__ = ["linear", "gemm", "scaled_mm", "rmsnorm", "attention", "attention_backward", "softmax", "swiglu", "reduce",
-           "add", "moe", "pack_gate_up", "ssd_prefill", "ssm_state_update", "decode_attention"]
+           "add", "moe", "pack_gate_up", "ssd_prefill", "ssm_state_update", "decode_attention",
+           "kv_append"]
 
 
 _FRAMEWORK_OF_TYPE = {}  # type(x) -> "torch", "cupy", "jax" or "dlpack"
@@ -263,3 +264,14 @@ def decode_attention(q, k_cache, v_cache, cache_seqlens, *, block_table=None, ma
     if return_lse:
         return (result[0] if out is None else out), result[1]
     return result if out is None else out
+
+
+def kv_append(k_new, v_new, k_cache, v_cache, cache_seqlens, *, block_table=None):
+    """Writes a step's new keys and values into the KV cache ``decode_attention`` reads: k_new and v_new
+    (batch, q_tokens, kv_heads, d / d_v) go to positions ``cache_seqlens[b] - q_tokens + t`` of sequence
+    b (``cache_seqlens`` int32 (batch,): the lengths after the append). Paged: k_cache and v_cache
+    (pages, page_size, kv_heads, d) with ``block_table`` int32 (batch, max_pages_per_seq); contiguous:
+    (batch, seq, kv_heads, d). bfloat16 or float16, the cache in the new tokens' type. A slot outside
+    its sequence's pages is skipped. Returns None (the cache is written in place)."""
+    _, stream = _framework(k_new)
+    _ops.kv_append(k_new, v_new, k_cache, v_cache, cache_seqlens, block_table, stream)

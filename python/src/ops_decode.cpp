@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 // SPDX-FileCopyrightText: 2026 cute-cpp authors
-// cute_cpp._ops' decode attention: a serving step's queries against a paged or contiguous KV cache
-// (flash-decoding splits, GQA, 1-8 query tokens a sequence), through libcute_cpp_decode's C entry
-// point (kernels/attention/decode/capi.cu). The checks here are what it cannot see (dtypes, ranks,
-// strides, devices: ops_checks.hpp); the cache's own rules (attention.*) are the C entry point's.
+// cute_cpp._ops' decode attention: a serving step's new keys and values into a paged or contiguous
+// KV cache (kv_append), and its queries against it (flash-decoding splits, GQA, 1-8 query tokens a
+// sequence), through libcute_cpp_decode's C entry points (kernels/attention/decode/capi.cu). The
+// checks here are what those cannot see (dtypes, ranks, strides, devices: ops_checks.hpp); the
+// cache's own rules (attention.*) are theirs.
 #include <nanobind/nanobind.h>
 #include <nanobind/stl/optional.h>
 #include <nanobind/stl/string.h>
@@ -94,9 +95,61 @@ nb::object decode_attention(AnyArray q, AnyArray k_cache, AnyArray v_cache, AnyA
   return return_lse ? nb::object(nb::make_tuple(result, lse)) : result;
 }
 
+/// Writes k_new, v_new (batch, q_tokens, kv_heads, d) into the cache at each sequence's last
+/// q_tokens positions (see ops.py's kv_append); returns None.
+void kv_append(AnyArray k_new, AnyArray v_new, AnyArray k_cache, AnyArray v_cache, AnyArray cache_seqlens,
+               std::optional<AnyArray> block_table, std::uintptr_t stream) {
+  std::vector<std::pair<char const*, AnyArray const*>> arrays{
+      {"k_new", &k_new}, {"v_new", &v_new}, {"k_cache", &k_cache}, {"v_cache", &v_cache}};
+  Dtype const dtype = check_dtypes(arrays, {Dtype::bf16, Dtype::f16});
+  check_rank("k_new", k_new, 4, "(batch, q_tokens, kv_heads, head_dim)");
+  check_rank("v_new", v_new, 4, "(batch, q_tokens, kv_heads, head_dim_v)");
+  char const* const cache_dims =
+      block_table ? "(pages, page_size, kv_heads, head_dim)" : "(batch, seq, kv_heads, head_dim)";
+  check_rank("k_cache", k_cache, 4, cache_dims);
+  check_rank("v_cache", v_cache, 4, cache_dims);
+  std::size_t const batch = k_new.shape(0), q_tokens = k_new.shape(1);
+  for (std::size_t d = 0; d < 3; ++d) check_extent("v_new", v_new, d, k_new.shape(d), "k_new's");
+  check_extent("k_cache", k_cache, 2, k_new.shape(2), "k_new's kv_heads");
+  check_extent("k_cache", k_cache, 3, k_new.shape(3), "k_new's head_dim");
+  for (std::size_t d = 0; d < 3; ++d) check_extent("v_cache", v_cache, d, k_cache.shape(d), "k_cache's");
+  check_extent("v_cache", v_cache, 3, v_new.shape(3), "v_new's head_dim");
+  if (!block_table) check_extent("k_cache", k_cache, 0, batch, "k_new's batch");
+  check_dtypes({{"cache_seqlens", &cache_seqlens}}, {Dtype::i32});
+  check_shape("cache_seqlens", cache_seqlens, {batch}, "a length a sequence, after the append");
+  if (!packed_vector(cache_seqlens)) fail("ops.layout", "cache_seqlens must be contiguous");
+  int page_size = 0, max_pages = 0, num_pages = 0;
+  if (block_table) {
+    check_dtypes({{"block_table", &*block_table}}, {Dtype::i32});
+    check_rank("block_table", *block_table, 2, "(batch, max_pages_per_seq)");
+    check_extent("block_table", *block_table, 0, batch, "k_new's batch");
+    if (!row_major(*block_table)) fail("ops.layout", "block_table must be contiguous");
+    page_size = int(k_cache.shape(1)), max_pages = int(block_table->shape(1)), num_pages = int(k_cache.shape(0));
+  }
+  for (auto const& [name, a] : arrays) check_inner_contiguous(name, *a);
+  arrays.push_back({"cache_seqlens", &cache_seqlens});
+  if (block_table) arrays.push_back({"block_table", &*block_table});
+  (void)check_devices(arrays);
+  long long strides[12];
+  AnyArray const* const parts[] = {&k_new, &v_new, &k_cache, &v_cache};
+  for (int i = 0; i < 4; ++i)
+    for (int d = 0; d < 3; ++d) strides[3 * i + d] = parts[i]->stride(std::size_t(d));
+  char message[1024] = "";
+  check_status(cute_cpp_kv_append(dtype_code(dtype), k_new.data(), v_new.data(), k_cache.data(), v_cache.data(),
+                                  strides, int(batch), int(q_tokens), int(k_new.shape(2)), int(k_new.shape(3)),
+                                  int(v_new.shape(3)), static_cast<int const*>(cache_seqlens.data()),
+                                  block_table ? 0 : int(k_cache.shape(1)),
+                                  block_table ? static_cast<int const*>(block_table->data()) : nullptr, page_size,
+                                  max_pages, num_pages, reinterpret_cast<void*>(stream), message, sizeof message),
+               message);
+}
+
 }  // namespace
 
 void add_decode_ops(nb::module_& m) {
+  m.def("kv_append", &kv_append, "k_new"_a, "v_new"_a, "k_cache"_a, "v_cache"_a, "cache_seqlens"_a,
+        "block_table"_a.none(), "stream"_a,
+        "Writes a step's new keys and values into a paged or contiguous KV cache (bf16 or f16).");
   m.def("decode_attention", &decode_attention, "q"_a, "k_cache"_a, "v_cache"_a, "cache_seqlens"_a,
         "block_table"_a.none(), "max_seqlen"_a, "causal"_a, "scale"_a, "num_splits"_a, "out"_a.none(),
         "return_lse"_a, "framework"_a, "stream"_a,

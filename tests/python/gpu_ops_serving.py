@@ -2,11 +2,12 @@
 # SPDX-FileCopyrightText: 2026 cute-cpp authors
 """gpu_ops_check.py's checks of cute_cpp.ops' serving ops against torch references in float32 /
 float64 (run from its main with its `check`): decode attention against a paged and a contiguous
-cache (GQA, one and three new tokens, lengths that are not whole pages); the MoE block under softmax
-routing with SwiGLU experts and under sigmoid routing with squared-ReLU experts and a shared
-expert, each at a decode step's few tokens and at a prefill's many; pack_gate_up against its
-definition; the SSD scan over two sequences (lengths not multiples of the chunk, initial states in
-shuffled slots) and the state update (a padding row) against a float64 scan."""
+cache (GQA, one and three new tokens, lengths that are not whole pages) and the KV append into
+both; the MoE block under softmax routing with SwiGLU experts and under sigmoid routing with
+squared-ReLU experts and a shared expert, each at a decode step's few tokens and at a prefill's
+many; pack_gate_up against its definition; the SSD scan over two sequences (lengths not multiples
+of the chunk, initial states in shuffled slots) and the state update (a padding row) against a
+float64 scan."""
 import math
 
 import torch
@@ -182,3 +183,23 @@ def decode_checks(ops, check, close):
         bad, worst = close(out, want, 2e-2, 2e-2)
         check(f"decode_attention paged q_tokens={q_tokens} (pages of {page}, shuffled)", bad == 0 and lse.shape == (
             batch, q_tokens, heads), f"({bad} bad, max err {worst:.3g})")
+        # kv_append: the new tokens' K and V into an emptied copy of their slots, paged and contiguous,
+        # each slot exactly; the rest of the cache untouched.
+        k_new = torch.stack([k[b, int(lengths[b]) - q_tokens:int(lengths[b])] for b in range(batch)])
+        v_new = torch.stack([v[b, int(lengths[b]) - q_tokens:int(lengths[b])] for b in range(batch)])
+        k_hole, v_hole = k.clone(), v.clone()
+        for b in range(batch):
+            k_hole[b, int(lengths[b]) - q_tokens:int(lengths[b])] = 0
+            v_hole[b, int(lengths[b]) - q_tokens:int(lengths[b])] = 0
+        ops.kv_append(k_new, v_new, k_hole, v_hole, lengths)
+        contiguous_ok = torch.equal(k_hole, k) and torch.equal(v_hole, v)
+        kp_hole, vp_hole = torch.empty_like(k_pages), torch.empty_like(v_pages)
+        kp_hole[order] = k_hole.view(batch * pages_per_seq, page, kv_heads, d)
+        vp_hole[order] = v_hole.view(batch * pages_per_seq, page, kv_heads, d)
+        for b in range(batch):  # empty the slots again, in their pages
+            for j in range(int(lengths[b]) - q_tokens, int(lengths[b])):
+                kp_hole[table[b, j // page], j % page] = 0
+                vp_hole[table[b, j // page], j % page] = 0
+        ops.kv_append(k_new, v_new, kp_hole, vp_hole, lengths, block_table=table)
+        paged_ok = torch.equal(kp_hole, k_pages) and torch.equal(vp_hole, v_pages)
+        check(f"kv_append q_tokens={q_tokens}, contiguous and paged", contiguous_ok and paged_ok)
