@@ -6,6 +6,7 @@
  * poisoned (NaN) beforehand, and so is a float32 softmax of rows of 1000. Exit 0 when every check
  * passes. */
 #include <cute_cpp_conv.h>
+#include <cute_cpp_decode.h>
 #include <cute_cpp_fmha.h>
 #include <cute_cpp_gemm.h>
 #include <cute_cpp_moe.h>
@@ -177,6 +178,10 @@ static void bad_arguments(void) {
   expect_rule("depthwise conv of kernel 5",
               cute_cpp_depthwise_conv1d(a, b, NULL, c, NULL, NULL, 1, 16, 64, 5, NULL, message, sizeof message),
               message, "[conv.plan]");
+  expect_rule("kv append with dtype 7",
+              cute_cpp_kv_append(7, a, b, c, c, NULL, 1, 1, 2, 64, 64, (int const*)a, 64, NULL, 0, 0, 0, NULL,
+                                 message, sizeof message),
+              message, "[attention.dtype]");
   /* A message buffer of 0 bytes is allowed (nothing is written). */
   expect_rule("gemm error without a message buffer",
               cute_cpp_gemm_bf16(a, 64, b, 64, c, 64, 0, 64, 64, NULL, 0, NULL, NULL, NULL, 0), "[gemm.shape]",
