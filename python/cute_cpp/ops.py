@@ -245,8 +245,8 @@ def ssm_state_update(states, x, dt, A_log, B, C, D, dt_bias, *, state_slots=None
     return result if out is None else out
 
 
-def decode_attention(q, k_cache, v_cache, cache_seqlens, *, block_table=None, max_seqlen=None, causal=True,
-                     scale=None, num_splits=0, out=None, return_lse=False):
+def decode_attention(q, k_cache, v_cache, cache_seqlens, *, block_table=None, k_scale=None, v_scale=None,
+                     max_seqlen=None, causal=True, scale=None, num_splits=0, out=None, return_lse=False):
     """A serving step's attention: q (batch, q_tokens, heads, d), 1 to 8 new tokens a sequence, against
     a KV cache that already holds them (flash-decoding: the keys split across CTAs where the batch is
     small). Paged: k_cache and v_cache (pages, page_size, kv_heads, d / d_v) with ``block_table``
@@ -254,10 +254,11 @@ def decode_attention(q, k_cache, v_cache, cache_seqlens, *, block_table=None, ma
     ``cache_seqlens`` int32 (batch,): each sequence's keys, the new tokens counted; with ``causal``,
     query token t sees the keys up to its own position. ``max_seqlen``: the longest of them, if the
     caller knows it (the splits are planned for it; default the cache's capacity). kv_heads divides
-    heads (GQA); bfloat16 or float16; head dims 64, 128, 256 and MLA's 576 / 512. With
-    ``return_lse``, ``(out, lse)``: lse float32 (batch, q_tokens, heads)."""
+    heads (GQA); bfloat16 or float16; head dims 64, 128, 256 and MLA's 576 / 512. A float8_e4m3fn
+    cache holds K / k_scale and V / v_scale (``k_scale``, ``v_scale`` float32 (kv_heads,), None for 1;
+    ``kv_append`` writes it so). With ``return_lse``, ``(out, lse)``: lse float32 (batch, q_tokens, heads)."""
     framework, stream = _framework(q)
-    result = _ops.decode_attention(q, k_cache, v_cache, cache_seqlens, block_table,
+    result = _ops.decode_attention(q, k_cache, v_cache, cache_seqlens, block_table, k_scale, v_scale,
                                    0 if max_seqlen is None else int(max_seqlen), bool(causal),
                                    0.0 if scale is None else float(scale), int(num_splits), out, bool(return_lse),
                                    framework, stream)
@@ -266,12 +267,13 @@ def decode_attention(q, k_cache, v_cache, cache_seqlens, *, block_table=None, ma
     return result if out is None else out
 
 
-def kv_append(k_new, v_new, k_cache, v_cache, cache_seqlens, *, block_table=None):
+def kv_append(k_new, v_new, k_cache, v_cache, cache_seqlens, *, block_table=None, k_scale=None, v_scale=None):
     """Writes a step's new keys and values into the KV cache ``decode_attention`` reads: k_new and v_new
     (batch, q_tokens, kv_heads, d / d_v) go to positions ``cache_seqlens[b] - q_tokens + t`` of sequence
     b (``cache_seqlens`` int32 (batch,): the lengths after the append). Paged: k_cache and v_cache
     (pages, page_size, kv_heads, d) with ``block_table`` int32 (batch, max_pages_per_seq); contiguous:
-    (batch, seq, kv_heads, d). bfloat16 or float16, the cache in the new tokens' type. A slot outside
-    its sequence's pages is skipped. Returns None (the cache is written in place)."""
+    (batch, seq, kv_heads, d). bfloat16 or float16, the cache in the new tokens' type, or float8_e4m3fn
+    with ``k_scale`` and ``v_scale`` (float32 (kv_heads,)): K / k_scale and V / v_scale rounded to nearest
+    and saturated. A slot outside its sequence's pages is skipped. Returns None (written in place)."""
     _, stream = _framework(k_new)
-    _ops.kv_append(k_new, v_new, k_cache, v_cache, cache_seqlens, block_table, stream)
+    _ops.kv_append(k_new, v_new, k_cache, v_cache, cache_seqlens, block_table, k_scale, v_scale, stream)

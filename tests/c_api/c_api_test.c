@@ -182,6 +182,11 @@ static void bad_arguments(void) {
               cute_cpp_kv_append(7, a, b, c, c, NULL, 1, 1, 2, 64, 64, (int const*)a, 64, NULL, 0, 0, 0, NULL,
                                  message, sizeof message),
               message, "[attention.dtype]");
+  expect_rule("decode against an e4m3 cache with dtype 2",
+              cute_cpp_decode_attention_fp8kv(2, a, b, b, c, NULL, NULL, NULL, NULL, 1, 1, 8, 2, 128, 128, 0.0f, 1,
+                                              (int const*)a, 64, NULL, 0, 0, 0, 0, NULL, 0, NULL, NULL, message,
+                                              sizeof message),
+              message, "[attention.dtype]");
   /* A message buffer of 0 bytes is allowed (nothing is written). */
   expect_rule("gemm error without a message buffer",
               cute_cpp_gemm_bf16(a, 64, b, 64, c, 64, 0, 64, 64, NULL, 0, NULL, NULL, NULL, 0), "[gemm.shape]",

@@ -203,3 +203,39 @@ def decode_checks(ops, check, close):
         ops.kv_append(k_new, v_new, kp_hole, vp_hole, lengths, block_table=table)
         paged_ok = torch.equal(kp_hole, k_pages) and torch.equal(vp_hole, v_pages)
         check(f"kv_append q_tokens={q_tokens}, contiguous and paged", contiguous_ok and paged_ok)
+        _fp8_cache_check(ops, check, close, q, k_pages, v_pages, table, lengths, k_new, v_new)
+
+
+def _fp8_cache_check(ops, check, close, q, k_pages, v_pages, table, lengths, k_new, v_new):
+    """An e4m3 cache (K / k_scale, V / v_scale per kv head): decode against it equals attention over its
+    dequantized values, and kv_append writes the new tokens' slots as that quantization does."""
+    batch, q_tokens, heads, d = q.shape
+    kv_heads, page = k_pages.shape[2], k_pages.shape[1]
+    k_scale = (k_pages.float().abs().amax(dim=(0, 1, 3)) / 448).clamp(min=1e-6)
+    v_scale = (v_pages.float().abs().amax(dim=(0, 1, 3)) / 448).clamp(min=1e-6)
+    quantize = lambda x, s: (x.float() / s[None, None, :, None]).clamp(-448, 448).to(torch.float8_e4m3fn)
+    k8, v8 = quantize(k_pages, k_scale), quantize(v_pages, v_scale)
+    k_deq = (k8.float() * k_scale[None, None, :, None]).to(torch.float64)
+    v_deq = (v8.float() * v_scale[None, None, :, None]).to(torch.float64)
+    want = torch.empty(batch, q_tokens, heads, d, dtype=torch.float64, device="cuda")
+    for b in range(batch):
+        n = int(lengths[b])
+        rows = [table[b, j // page] for j in range(n)]
+        kk = torch.stack([k_deq[r, j % page] for j, r in enumerate(rows)]).repeat_interleave(heads // kv_heads, dim=1)
+        vv = torch.stack([v_deq[r, j % page] for j, r in enumerate(rows)]).repeat_interleave(heads // kv_heads, dim=1)
+        s = torch.einsum("thd,nhd->htn", q[b].double(), kk) / math.sqrt(d)
+        last = n - q_tokens + torch.arange(q_tokens, device="cuda")
+        s = s.masked_fill(~(torch.arange(n, device="cuda")[None, :] <= last[:, None])[None], -math.inf)
+        want[b] = torch.einsum("htn,nhd->thd", torch.softmax(s, dim=-1), vv)
+    out = ops.decode_attention(q, k8, v8, lengths, block_table=table, k_scale=k_scale, v_scale=v_scale)
+    bad, worst = close(out, want, 3e-2, 3e-2)
+    check(f"decode_attention e4m3 paged cache q_tokens={q_tokens}", bad == 0, f"({bad} bad, max err {worst:.3g})")
+    holes_k, holes_v = k8.clone(), v8.clone()
+    for b in range(batch):
+        for j in range(int(lengths[b]) - q_tokens, int(lengths[b])):
+            holes_k[table[b, j // page], j % page] = 0
+            holes_v[table[b, j // page], j % page] = 0
+    ops.kv_append(k_new, v_new, holes_k, holes_v, lengths, block_table=table, k_scale=k_scale, v_scale=v_scale)
+    # Within one e4m3 rounding of the same quantization (a division or a multiply by its reciprocal).
+    ok = all(close(h.float(), w.float(), 2 ** -3, 1e-6)[0] == 0 for h, w in ((holes_k, k8), (holes_v, v8)))
+    check(f"kv_append into an e4m3 paged cache q_tokens={q_tokens}", ok)
