@@ -181,6 +181,10 @@ struct GemmPlan {
   static constexpr bool wide_consumers =
       overlap_epilogue || accumulators > 128 || (overlap_promotion && !staged_scales);
   static constexpr int producer_registers = wide_consumers ? 24 : 40;
+  // NOTE: run_overlapped has no slot for the overlapped epilogue's chunk stores (between(c)); the
+  // register rules keep the two apart (an overlapped promotion's tile is at most 128 wide).
+  static_assert(!(overlap_promotion && overlap_epilogue), "cute-cpp [gemm.block-scaled.options]: an overlapped "
+                                                          "promotion and an overlapped epilogue do not combine");
   static constexpr int consumer_registers = wide_consumers ? 240 : 232;
   static_assert(producer_registers + consumer_warpgroups * consumer_registers == 3 * 168,
                 "cute-cpp [gemm.registers]: the warpgroups' setmaxnreg budgets must share the 3 x 168 registers a "

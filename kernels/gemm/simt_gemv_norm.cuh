@@ -18,12 +18,15 @@
 #include <cuda_fp16.h>
 
 #include <cstdint>
+#include <span>
 #include <string>
 
 namespace cute_cpp::kernels {
 
 /// A normed skinny GEMM's A: rows of x, plus residual where given, normalised by RMSNorm with gain
 /// `weight` (K); x + residual (as T) goes to residual_out where given. All (M, K) row-major, K a row.
+/// residual_out is a buffer of its own (not in place: one CTA writes it while the others read x and
+/// residual; rule gemm.aliasing).
 template <class T>
 struct RmsNormedRows {
   T const* x = nullptr;
@@ -178,7 +181,8 @@ constexpr bool normed_gemv_takes(Arguments const& args) {
 /// C (M, N) = epilogue(rmsnorm(norm.x + norm.residual) W^T) with W = args.b (N, K), K-major, in one
 /// launch (see the file comment); args.a is not read (the normed rows are A). Rule gemm.normed: the
 /// problem is one normed_gemv_takes accepts, B, C, x and the gain are device pointers, 16-byte
-/// aligned with row strides of 8 elements, the residual and its output given or null.
+/// aligned with row strides of 8 elements, the residual and its output given or null (and aligned);
+/// rule gemm.aliasing: neither C nor the residual's output overlaps an input or the other.
 template <class Plan>
 void run_gemm_normed(GemmArguments<Plan> const& args, RmsNormedRows<typename Plan::TA> const& norm,
                      cudaStream_t stream) {
@@ -192,9 +196,34 @@ void run_gemm_normed(GemmArguments<Plan> const& args, RmsNormedRows<typename Pla
                                         " KB, a K-major B, whole tiles, and B, C, x and the gain given (got M=" +
                                         std::to_string(args.m) + ", N=" + std::to_string(args.n) + ", K=" +
                                         std::to_string(args.k) + ")");
-  host::PointerArgument const pointers[] = {{"B", args.b}, {"C", args.c}, {"x", norm.x}, {"gain", norm.weight}};
-  host::check_device_pointers("gemm.normed", pointers, stream);
+  auto const aligned = [](void const* q) { return reinterpret_cast<std::uintptr_t>(q) % 16 == 0; };
+  if (!aligned(args.b) || !aligned(args.c) || !aligned(norm.x) || !aligned(norm.weight) || !aligned(norm.residual) ||
+      !aligned(norm.residual_out) || args.ldc % 8 != 0)
+    host::argument_error("gemm.normed", "B, C, x, the gain, the residual and its output must be 16-byte aligned "
+                                        "with row strides of 8 elements (the kernel moves 16 bytes at a time)");
+  host::PointerArgument pointers[6] = {{"B", args.b}, {"C", args.c}, {"x", norm.x}, {"gain", norm.weight}};
+  std::size_t given = 4;
+  if (norm.residual != nullptr) pointers[given++] = {"residual", norm.residual};
+  if (norm.residual_out != nullptr) pointers[given++] = {"residual_out", norm.residual_out};
+  host::check_device_pointers("gemm.normed", std::span<host::PointerArgument const>(pointers, given), stream);
   host::check_stream("gemm.normed", stream);
+  // Every CTA reads x, the residual and the gain while CTA 0 writes the residual's next value and
+  // all write C: neither output may overlap an input (nor each other).
+  std::size_t const rows_bytes = std::size_t(args.m * args.k) * sizeof(T);
+  std::size_t const c_bytes =
+      host::strided_bytes(std::size_t(args.m), std::size_t(args.ldc), std::size_t(Plan::gated ? args.n / 2 : args.n),
+                          sizeof(TC));
+  host::ByteRange const inputs[] = {{"x", norm.x, rows_bytes},
+                                    {"residual", norm.residual, rows_bytes},
+                                    {"gain", norm.weight, std::size_t(args.k) * sizeof(T)},
+                                    {"B", args.b, host::strided_bytes(std::size_t(args.n), std::size_t(args.ldb),
+                                                                      std::size_t(args.k), sizeof(T))}};
+  host::ByteRange const residual_out{"residual_out", norm.residual_out, norm.residual_out != nullptr ? rows_bytes : 0};
+  host::ByteRange const c{"C", args.c, c_bytes};
+  host::ByteRange const residual_outs[] = {residual_out};
+  host::check_disjoint("gemm", residual_out, inputs);
+  host::check_disjoint("gemm", c, inputs);
+  host::check_disjoint("gemm", c, residual_outs);
   auto p = gemv_problem<Plan>(args, SkinnyShort::a, Plan::gated ? args.n / 2 : args.n);
   host::LaunchConfig config = gemv_launch_config(p, stream);
   config.smem_bytes = std::size_t(args.m * args.k) * sizeof(T);

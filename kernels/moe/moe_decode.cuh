@@ -9,7 +9,8 @@
 //      expert's first weight (SwiGLU of its interleaved gate-up rows, or the squared ReLU of its up
 //      rows), a warp an output, each weight row read once a pair;
 //   2. moe_decode_down_kernel: y[t] = (the shared expert's row +) sum over t's choices of weight *
-//      (h_pair Wd_e^T), a warp an output column, its k dot products summed in f32 in choice order.
+//      bf16(h_pair Wd_e^T), a warp an output column, in f32 in choice order (the grouped path's
+//      rounding and order).
 // The weights of an expert are read as often as tokens chose it (L2 keeps what two tokens share).
 // Deterministic: no atomics, every sum in a fixed order.
 #include <cute_cpp/kernels/moe/moe_shape.hpp>
@@ -112,23 +113,23 @@ struct MoeDecodeDown {
   int top_k = 1;
 };
 
-/// y[t, j] = shared[t, j] + sum_c weights[t, c] * (h[t k + c] . Wd_{ids[t, c]} row j): warp w of
-/// CTA (bx, t) takes column j = 8 bx + w; the choices' sums in f32, in choice order.
+/// y[t, j] = shared[t, j] + sum_c weights[t, c] * bf16(h[t k + c] . Wd_{ids[t, c]} row j): warp w
+/// of CTA (bx, t) takes column j = 8 bx + w. Each choice's row rounded to bf16 and the sum from the
+/// shared row on in choice order, as the grouped path's down GEMM stores its rows and combine_kernel
+/// adds them, so a token's y does not depend on which path its step took.
 __global__ void __launch_bounds__(decode::threads) moe_decode_down_kernel(MoeDecodeDown const p) {
   arch::griddepcontrol_launch_dependents();
   arch::griddepcontrol_wait();  // h is the kernel's before
   std::int64_t const t = blockIdx.y, j = std::int64_t(blockIdx.x) * decode::warps + threadIdx.x / 32;
   if (j >= p.hidden) return;
-  float acc = 0.0f;
+  float acc = p.shared != nullptr ? __bfloat162float(p.shared[t * p.hidden + j]) : 0.0f;
   for (int c = 0; c < p.top_k; ++c) {
     std::int64_t const pair = t * p.top_k + c;
     bf16 const* const row = p.down + (std::int64_t(p.ids[pair]) * p.hidden + j) * p.ffn;
-    acc = fmaf(p.weights[pair], decode::lane_dot(p.h + pair * p.ffn, row, p.ffn), acc);
+    float const expert = decode::warp_sum(decode::lane_dot(p.h + pair * p.ffn, row, p.ffn));
+    acc = fmaf(p.weights[pair], __bfloat162float(__float2bfloat16_rn(expert)), acc);
   }
-  acc = decode::warp_sum(acc);
-  if (threadIdx.x % 32 != 0) return;
-  if (p.shared != nullptr) acc += __bfloat162float(p.shared[t * p.hidden + j]);
-  p.y[t * p.hidden + j] = __float2bfloat16_rn(acc);
+  if (threadIdx.x % 32 == 0) p.y[t * p.hidden + j] = __float2bfloat16_rn(acc);
 }
 
 /// The routed experts of s.tokens <= moe_decode_tokens tokens as the two launches above: from the

@@ -47,7 +47,9 @@ __device__ __forceinline__ void warp_top_k(float (&v)[route_per_lane], int lane,
 #pragma unroll
     for (int i = 0; i < route_per_lane; ++i)
       if (lane + 32 * i == best_id) v[i] = taken;
-    chosen(j, best, best_id);
+    // NOTE: no value above the floor (NaN logits) leaves best_id at E: an expert of the model instead,
+    // so no kernel after indexes past the weights (the token's output is then NaN, not a fault).
+    chosen(j, best, min(best_id, experts - 1));
   }
 }
 

@@ -219,7 +219,8 @@ def ssd_prefill(x, dt, A_log, B, C, D, dt_bias, *, cu_seqlens=None, initial_stat
     (sequences + 1,) offsets of each sequence in the tokens (None: one sequence; torch only).
     States float32 (slots, heads, head_dim, state): sequence s starts from
     ``initial_states[state_slots[s]]`` (None: zeros; state_slots None: slot s) and ends in
-    ``final_states[...]`` (None: a new (sequences, heads, head_dim, state)); they may be one array.
+    ``final_states[...]`` (None: a new (sequences, heads, head_dim, state), without state_slots);
+    they may be one array.
     Built for Mamba-2's head_dim 64 and state 128 (chunk 128)."""
     framework, stream = _framework(x)
     if cu_seqlens is None:
@@ -236,7 +237,8 @@ def ssm_state_update(states, x, dt, A_log, B, C, D, dt_bias, *, state_slots=None
                      out=None):
     """One decode step of Mamba-2's scan per row, as ``selective_state_update(..., dt_softplus=True)``:
     ``states`` float32 (slots, heads, head_dim, state) updated in place, row r in slot
-    ``state_slots[r]`` (int32 (rows,); None: slot r; negative: a padding row, left alone); returns y
+    ``state_slots[r]`` (int32 (rows,); None: slot r; negative: a padding row, whose state and y are
+    left unwritten); returns y
     (rows, heads, head_dim) bfloat16. x (rows, heads, head_dim), dt (rows, heads), B and C (rows,
     groups, state) bfloat16; A_log, D, dt_bias float32 (heads,), as ``ssd_prefill``."""
     framework, stream = _framework(x)
@@ -252,8 +254,9 @@ def decode_attention(q, k_cache, v_cache, cache_seqlens, *, block_table=None, k_
     small). Paged: k_cache and v_cache (pages, page_size, kv_heads, d / d_v) with ``block_table``
     int32 (batch, max_pages_per_seq); contiguous (``block_table=None``): (batch, seq, kv_heads, d).
     ``cache_seqlens`` int32 (batch,): each sequence's keys, the new tokens counted; with ``causal``,
-    query token t sees the keys up to its own position. ``max_seqlen``: the longest of them, if the
-    caller knows it (the splits are planned for it; default the cache's capacity). kv_heads divides
+    query token t sees the keys up to its own position. ``max_seqlen`` (paged caches): the longest of
+    them, if the caller knows it (the splits are planned for it, and a longer sequence would be cut
+    short; default the cache's capacity, which a contiguous cache always uses). kv_heads divides
     heads (GQA); bfloat16 or float16; head dims 64, 128, 256 and MLA's 576 / 512. A float8_e4m3fn
     cache holds K / k_scale and V / v_scale (``k_scale``, ``v_scale`` float32 (kv_heads,), None for 1;
     ``kv_append`` writes it so). With ``return_lse``, ``(out, lse)``: lse float32 (batch, q_tokens, heads)."""

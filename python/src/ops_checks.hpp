@@ -186,6 +186,15 @@ inline bool row_major(AnyArray const& a) {
   return true;
 }
 
+/// Dimension dim's stride, or for a dimension of one element (whose stride a framework may give as
+/// anything) the stride a row-major array of a's shape would have there.
+inline std::int64_t stride_of(AnyArray const& a, std::size_t dim) {
+  if (a.shape(dim) != 1) return a.stride(dim);
+  std::int64_t inner = 1;
+  for (std::size_t d = dim + 1; d < a.ndim(); ++d) inner *= std::int64_t(a.shape(d));
+  return inner;
+}
+
 /// A stride as the scale check wants it: any positive value for a dimension of one element.
 inline long long stride_or_one(AnyArray const& a, std::size_t dim) {
   return a.shape(dim) > 1 ? (long long)a.stride(dim) : 1;

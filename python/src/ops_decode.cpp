@@ -77,8 +77,13 @@ nb::object decode_attention(AnyArray q, AnyArray k_cache, AnyArray v_cache, AnyA
     if (!row_major(*block_table)) fail("ops.layout", "block_table must be contiguous");
     page_size = int(k_cache.shape(1)), max_pages = int(block_table->shape(1)), num_pages = int(k_cache.shape(0));
   }
+  // A contiguous cache's seq extent is the kernel's K/V map: always the array's. A paged cache's
+  // longest sequence plans the splits; a length above it would be cut short.
   int const capacity = block_table ? page_size * max_pages : int(k_cache.shape(1));
-  int const longest = max_seqlen > 0 ? max_seqlen : capacity;
+  if (max_seqlen > capacity)
+    fail("ops.shape", "max_seqlen " + std::to_string(max_seqlen) + " is more than the cache holds (" +
+                          std::to_string(capacity) + ")");
+  int const longest = block_table && max_seqlen > 0 ? max_seqlen : capacity;
   std::vector<std::size_t> const o_shape{batch, q_tokens, heads, v_cache.shape(3)};
   if (out) {
     check_shape("out", *out, o_shape, "q's (batch, q_tokens, heads), v_cache's head_dim");
@@ -96,7 +101,7 @@ nb::object decode_attention(AnyArray q, AnyArray k_cache, AnyArray v_cache, AnyA
     long long strides[12];
     AnyArray const* const ops[] = {&q, &k_cache, &v_cache};
     for (int i = 0; i < 3; ++i)
-      for (int d = 0; d < 3; ++d) strides[3 * i + d] = ops[i]->stride(std::size_t(d));
+      for (int d = 0; d < 3; ++d) strides[3 * i + d] = stride_of(*ops[i], std::size_t(d));
     strides[9] = std::int64_t(q_tokens * heads * o_shape[3]), strides[10] = std::int64_t(heads * o_shape[3]);
     strides[11] = std::int64_t(o_shape[3]);
     int const* const table = block_table ? static_cast<int const*>(block_table->data()) : nullptr;
@@ -171,7 +176,7 @@ void kv_append(AnyArray k_new, AnyArray v_new, AnyArray k_cache, AnyArray v_cach
   long long strides[12];
   AnyArray const* const parts[] = {&k_new, &v_new, &k_cache, &v_cache};
   for (int i = 0; i < 4; ++i)
-    for (int d = 0; d < 3; ++d) strides[3 * i + d] = parts[i]->stride(std::size_t(d));
+    for (int d = 0; d < 3; ++d) strides[3 * i + d] = stride_of(*parts[i], std::size_t(d));
   char message[1024] = "";
   int const* const table = block_table ? static_cast<int const*>(block_table->data()) : nullptr;
   auto const* const lengths = static_cast<int const*>(cache_seqlens.data());

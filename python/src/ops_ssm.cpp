@@ -48,7 +48,7 @@ ScanInputs check_scan_inputs(AnyArray const& x, AnyArray const& dt, AnyArray con
     return (a.shape(2) <= 1 || a.stride(2) == 1) && (a.shape(1) <= 1 || a.stride(1) == std::int64_t(inner));
   };
   bool const x_rows = row_packed(x, s.head_dim);
-  bool const bc_rows = row_packed(b, s.state) && c.stride(2) == b.stride(2) && c.stride(1) == b.stride(1) &&
+  bool const bc_rows = row_packed(b, s.state) && row_packed(c, s.state) &&
                        (s.tokens <= 1 || c.stride(0) == b.stride(0));
   bool const rows = x_rows && bc_rows && (dt.shape(1) <= 1 || dt.stride(1) == 1);
   if (!rows)
@@ -101,9 +101,13 @@ nb::object ssd_prefill(AnyArray x, AnyArray dt, AnyArray a_log, AnyArray b, AnyA
   check_indices("cu_seqlens", cu_seqlens, seqs + 1, "sequences + 1 offsets");
   if (initial_states) check_states("initial_states", *initial_states, s);
   if (final_states) check_states("final_states", *final_states, s);
-  if (state_slots) check_indices("state_slots", *state_slots, seqs, "a slot a sequence");
-  else if ((initial_states && initial_states->shape(0) < seqs) || (final_states && final_states->shape(0) < seqs))
+  if (s.tokens == 0) fail("ops.shape", "x has no tokens");
+  if (state_slots) {
+    check_indices("state_slots", *state_slots, seqs, "a slot a sequence");
+    if (!final_states) fail("ops.shape", "state_slots name slots of final_states: give final_states with them");
+  } else if ((initial_states && initial_states->shape(0) < seqs) || (final_states && final_states->shape(0) < seqs)) {
     fail("ops.shape", "without state_slots, sequence s uses slot s: the states need a slot a sequence");
+  }
   if (out) check_output(*out, s);
   std::vector<std::pair<char const*, AnyArray const*>> arrays{{"x", &x}, {"dt", &dt}, {"A_log", &a_log}, {"B", &b},
                                                               {"C", &c}, {"D", &d}, {"dt_bias", &dt_bias},

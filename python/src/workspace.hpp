@@ -25,13 +25,20 @@ class StreamWorkspaces {
   /// the stream records a graph and the buffer would have to grow, the smaller one it has (the
   /// GEMM then takes a decomposition that fits). Null for 0 bytes. Callers hold the GIL.
   /// `use` keeps workspaces apart that must not be shared: 0 split-K / stream-K partials (left
-  /// zeroed by the kernels), 1 the grouped GEMM's tables (left written).
+  /// zeroed by the kernels), 1 the grouped GEMM's tables (left written), 2 the MoE block's scratch,
+  /// 3 the SSD scan's intermediates, 4 decode attention's split partials. The GEMM (0) takes a
+  /// decomposition that fits a smaller workspace; the others need `bytes`: while capturing, a
+  /// workspace too small for them is refused with ValueError (run the op once on the stream first).
   std::pair<void*, std::size_t> get(int device, std::uintptr_t stream, std::size_t bytes, int use = 0) {
     Buffer& b = buffers_[{device, stream, use}];
     if (bytes == 0 || b.bytes >= bytes) return {b.data, b.bytes};
     auto const s = reinterpret_cast<cudaStream_t>(stream);
     cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
     check(cudaStreamIsCapturing(s, &capture), "cudaStreamIsCapturing");
+    if (capture != cudaStreamCaptureStatusNone && use >= 2)
+      throw std::invalid_argument("cute-cpp [ops.workspace]: the op needs " + std::to_string(bytes) +
+                                  " bytes of workspace and this stream, being captured into a graph, has " +
+                                  std::to_string(b.bytes) + ": run the op once on this stream before capturing");
     if (capture != cudaStreamCaptureStatusNone) return {b.data, b.bytes};
     // Freed and allocated in stream order: work already queued on the stream keeps the old one.
     if (b.data != nullptr) check(cudaFreeAsync(b.data, s), "cudaFreeAsync");

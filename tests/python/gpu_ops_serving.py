@@ -36,13 +36,13 @@ def _moe_reference(x, router, up, down, top_k, routing, renormalize, scaling, bi
     weights = weights * scaling
     gated = up.shape[1] == 2 * down.shape[2]
 
-    def ffn(rows, w_up, w_down):
+    def ffn(rows, w_up, w_down, dense=False):
         a = (rows @ w_up.float().T)
         if gated:  # gate and up rows interleaved in blocks of 8
             a = a.view(a.shape[0], -1, 2, 8)
             h = F.silu(a[:, :, 0].reshape(a.shape[0], -1)) * a[:, :, 1].reshape(a.shape[0], -1)
-        else:
-            h = torch.relu(a.to(torch.bfloat16).float()) ** 2
+        else:  # the routed experts square the f32 sum; the dense shared expert its bf16 product
+            h = torch.relu(a.to(torch.bfloat16).float() if dense else a) ** 2
         return h.to(torch.bfloat16).float() @ w_down.float().T
 
     y = torch.zeros_like(xf)
@@ -50,8 +50,8 @@ def _moe_reference(x, router, up, down, top_k, routing, renormalize, scaling, bi
         for j in range(top_k):
             e = int(ids[t, j])
             y[t] += weights[t, j] * ffn(xf[t:t + 1], up[e], down[e])[0]
-    if shared is not None:
-        y += ffn(xf, shared[0], shared[1])
+    if shared is not None:  # the shared expert's rows are stored in bf16 before they are added
+        y += ffn(xf, shared[0], shared[1], dense=not gated).to(torch.bfloat16).float()
     return y, near
 
 

@@ -81,7 +81,7 @@ TEST(MoeShape, RefusesPointers) {
   auto const s = nemotron_nano();
   auto const* p = reinterpret_cast<moe::bf16 const*>(0x1000);
   auto const* bias = reinterpret_cast<float const*>(0x2000);
-  int x = 0, y = 0, scratch = 0;
+  alignas(16) int x = 0, y = 0, scratch = 0;
   moe::MoeWeights w{.router = p, .down = p, .up = p, .correction_bias = bias, .shared_up = p, .shared_down = p};
   EXPECT_EQ(rule_of([&] { moe::check_moe_pointers(&x, &y, &scratch, w, s); }), "");
   auto missing = w;
@@ -98,6 +98,9 @@ TEST(MoeShape, RefusesPointers) {
   moe::MoeWeights const qwen_w{.router = p, .gate_up = p, .down = p, .correction_bias = bias};
   EXPECT_EQ(rule_of([&] { moe::check_moe_pointers(&x, &y, &scratch, qwen_w, qwen); }), "moe.pointers");  // bias
   EXPECT_EQ(rule_of([&] { moe::check_moe_pointers(nullptr, &y, &scratch, w, s); }), "moe.pointers");
+  auto misaligned = w;
+  misaligned.down = p + 1;  // 2 bytes past 16: the decode kernels' 16-byte loads would fault
+  EXPECT_EQ(rule_of([&] { moe::check_moe_pointers(&x, &y, &scratch, misaligned, s); }), "moe.pointers");
 }
 
 TEST(MoeShape, SigmoidRouterTakesTheGemvWhereTheDenseDispatchWould) {

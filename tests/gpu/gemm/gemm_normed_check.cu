@@ -123,6 +123,21 @@ bool check_rejections() {
     n.weight = nullptr;
     kn::run_gemm_normed<kn::plans::Bf16TN>(good, n, nullptr);
   });
+  ok &= refuses("a misaligned x", [&] {
+    auto n = norm;
+    n.x = norm.x + 4;  // 8 bytes past 16
+    kn::run_gemm_normed<kn::plans::Bf16TN>(good, n, nullptr);
+  });
+  // In place: CTA 0 would write the residual's next value while the others still read it.
+  ok &= cute_cpp::test::refuses("the residual updated in place", "gemm.aliasing", [&] {
+    auto n = norm;
+    n.residual = buffer.data() + 24576;
+    n.residual_out = buffer.data() + 24576;
+    kn::run_gemm_normed<kn::plans::Bf16TN>(good, n, nullptr);
+  });
+  ok &= cute_cpp::test::refuses("C over x", "gemm.aliasing", [&] {
+    kn::run_gemm_normed<kn::plans::Bf16TN>(with([&](auto& g) { g.c = buffer.data() + 8192; }), norm, nullptr);
+  });
   return ok;
 }
 
