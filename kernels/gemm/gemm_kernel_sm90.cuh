@@ -226,7 +226,8 @@ gemm_kernel(const __grid_constant__ typename Plan::MapA tma_a, const __grid_cons
     arch::warpgroup_reg_dealloc<Plan::producer_registers>();
     if (threadIdx.x == 0) gemm_producer<Plan>(smem, tma_a, tma_b, tiles, independent, grouped);
     if constexpr (Plan::staged_scales) {
-      if (threadIdx.x / 32 == 1) gemm_scale_loader<Plan>(smem, tiles, block_scales, m, n);
+      // B's rows: C's columns, twice as many under a gated epilogue (as the consumers read them).
+      if (threadIdx.x / 32 == 1) gemm_scale_loader<Plan>(smem, tiles, block_scales, m, Plan::gated ? 2 * n : n);
     }
     return;
   }

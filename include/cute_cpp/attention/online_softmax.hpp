@@ -48,7 +48,13 @@ struct OnlineSoftmax {
       // A row that sees no key yet keeps -inf: its top 0 makes every P 0, not NaN.
       float const top = block_max[h] == -INFINITY ? 0.0f : block_max[h] * scale_log2;
       offset[h] = top - float(PLog2Max);
-      correction[h] = arch::exp2(row_max[h] * scale_log2 - top);
+      if constexpr (PLog2Max != 0) {
+        // FP8: a zero descale (an all-zero tensor's amax / 448) makes scale_log2 0, and the first
+        // block's -inf · 0 NaN; its correction is 0 (O and the sum hold nothing yet).
+        correction[h] = row_max[h] == -INFINITY ? 0.0f : arch::exp2(row_max[h] * scale_log2 - top);
+      } else {
+        correction[h] = arch::exp2(row_max[h] * scale_log2 - top);
+      }
       row_max[h] = block_max[h];
       row_sum[h] *= correction[h];
     }

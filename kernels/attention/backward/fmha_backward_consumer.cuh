@@ -144,10 +144,12 @@ struct FmhaBackwardConsumer {
     MmaKV::warpgroup_arrive(dv, pa);
     MmaKV::gemm(dv, pa, smem.d_o.tile(do_state.index(), 0));
     MmaKV::commit_group();
+    // NOTE: dSᵀ goes to shared memory before its registers feed the dK wgmma: reading an in-flight
+    // wgmma's A registers before its wait_group is undefined (PTX ISA, wgmma.wait_group).
+    store_ds(dsa, buf);
     MmaKV::warpgroup_arrive(dk, dsa);
     MmaKV::gemm(dk, dsa, smem.q.tile(q_state.index(), 0));
     MmaKV::commit_group();
-    store_ds(dsa, buf);
     // Both warpgroups' dSᵀ are in place (and each finished reading this buffer two steps ago).
     Plan::ConsumersBarrier::sync(0);
     typename MmaQ::FragmentC dq;

@@ -64,7 +64,7 @@ void model_row(f::Fp8Case const& fc, f::CaseData const& d, int b, int h, int i, 
   float const factor = row_sum > 0 ? dv / row_sum : 0.0f;
   for (int e = 0; e < c.dv; ++e)
     out.o[(std::size_t(q0 + i) * c.heads_q + h) * c.dv + e] = __nv_bfloat16(o[std::size_t(e)] * factor);
-  std::size_t const row = std::size_t(h) * (varlen ? d.off_q.back() : c.seq_q) + std::size_t(varlen ? q0 : i) +
+  std::size_t const row = std::size_t(h) * (varlen ? d.off_q.back() : c.seq_q) + std::size_t(varlen ? q0 + i : i) +
                           (varlen ? 0 : std::size_t(b) * c.heads_q * c.seq_q);
   out.lse[row] = row_sum > 0
                      ? (row_max * scale_log2 + std::log2(row_sum) - float(cute_cpp::fp8_p_log2_max)) * float(M_LN2)

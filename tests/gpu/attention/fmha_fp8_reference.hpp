@@ -130,7 +130,7 @@ inline void reference(Case const& c, Quantized const& q, Quantized const& k, Qua
         magnitude = std::max(magnitude, dot_abs * scale);
         mx = std::max(mx, s[j]);
       }
-      std::size_t const row = std::size_t(h) * (varlen ? off_q.back() : c.seq_q) + (varlen ? q0 : i) +
+      std::size_t const row = std::size_t(h) * (varlen ? off_q.back() : c.seq_q) + (varlen ? q0 + i : i) +
                               (varlen ? 0 : std::size_t(b) * c.heads_q * c.seq_q);
       double sum = 0;
       for (int j = 0; j < sk; ++j) sum += (p[j] = s[j] == -INFINITY ? 0.0 : std::exp(s[j] - mx));

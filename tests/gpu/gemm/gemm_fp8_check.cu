@@ -256,8 +256,9 @@ bool check_quantized_gemm(std::int64_t m, std::int64_t n, std::int64_t k, std::m
 /// Issue 44's block-scaled main loops (plans::Fp8BlockwiseMainLoops), each on both layouts of A's
 /// scales: one K block (the overlapped loop's prologue alone), an odd and an even count of K blocks
 /// (its two tails), M below a tile, N past a tile's columns (144 and 160: tiles whose columns
-/// cross a B scale block at 16, 32, ... 112), and, without --small, many tile columns and a long
-/// K that the heuristic cuts (split-K or stream-K: tiles starting at a K block other than 0).
+/// cross a B scale block at 16, 32, ... 112), and, without --small, many tile columns, a long
+/// K that the heuristic cuts (split-K: tiles starting at a K block other than 0), several tiles a
+/// CTA and a stream-K cut.
 template <class... Plans>
 bool check_mainloops(kn::GemmPlanList<Plans...>, std::mt19937_64& rng, bool small) {
   bool ok = true;
@@ -270,6 +271,11 @@ bool check_mainloops(kn::GemmPlanList<Plans...>, std::mt19937_64& rng, bool smal
       ok &= check<Plan>(300, 1000, 1040, s, rng);
       ok &= check<Plan>(129, 520, 4096, s, rng);
       ok &= check<Plan>(260, 2000, 656, s, rng);
+      if (s != Scaling::Block) continue;
+      // Several tiles a CTA (the loader's and the consumers' state carried across tiles, each tile's
+      // scale-block boundary anew), and a stream-K cut (tiles starting past K block 0).
+      ok &= check<Plan>(2200, 2000, 272, s, rng);
+      ok &= check<Plan>(1100, 2000, 1040, s, rng);
     }
   };
   (one(std::type_identity<Plans>{}), ...);
