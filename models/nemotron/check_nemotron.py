@@ -310,6 +310,13 @@ def check_logits(report, program, spec, folder, ref):
     decode_prompts = [q.random_ids(rng, spec.vocab, DECODE_FROM + 24), q.random_ids(rng, spec.vocab, DECODE_FROM + 9)]
     stepped = program.logits(folder, decode_prompts, spec.vocab, ("--decode-from", DECODE_FROM))
     judged(report, f"decode-logits.{spec.name}", spec, decode_prompts, stepped, ref)
+    # The same steps through graphs with programmatic edges: the 2-row graph for 9 steps, then the
+    # 1-row one (batch 1, the target of PDL) for 15, against the plain graphs' logits bit for bit.
+    pdl = program.logits(folder, decode_prompts, spec.vocab, ("--decode-from", DECODE_FROM, "--pdl"))
+    same = bool(np.array_equal(pdl, stepped))
+    report.check(f"decode-logits-pdl-vs-graphs.{spec.name}", same,
+                 "decode steps at batch 2 then 1 with programmatic edges and without: " +
+                 ("identical logits" if same else f"max difference {float(np.abs(pdl - stepped).max()):.3g}"))
 
 
 def check_batched_generate(report, program, spec, folder, ref):

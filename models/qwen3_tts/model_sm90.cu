@@ -331,8 +331,13 @@ std::vector<std::vector<std::int32_t>> Model::generate(const TtsPrompt& prompt, 
         cudaGraph_t graph = nullptr;
         cudaError_t e = cudaStreamBeginCapture(stream_, cudaStreamCaptureModeRelaxed);
         if (e == cudaSuccess) {
-          frame();
-          e = cudaStreamEndCapture(stream_, &graph);
+          try {
+            frame();
+          } catch (...) {  // a launch the capture refused: end it, so the eager fallback can run
+            e = cudaErrorStreamCaptureInvalidated;
+          }
+          cudaError_t const ended = cudaStreamEndCapture(stream_, &graph);
+          if (e == cudaSuccess) e = ended;
         }
         if (e == cudaSuccess) e = cudaGraphInstantiate(&graph_, graph, 0);
         if (graph != nullptr) (void)cudaGraphDestroy(graph);
@@ -354,6 +359,10 @@ std::vector<std::vector<std::int32_t>> Model::generate(const TtsPrompt& prompt, 
     frames = f + 1;
     if (on_frame && !on_frame(f, codes)) break;
   }
+  // The talker's cache ends before the model's max_new_tokens: say so rather than end silently.
+  if (frames == limit && limit == options_.max_frames && sampling.max_new_tokens - 1 > options_.max_frames)
+    std::fprintf(stderr, "cute-cpp-tts: stopped at max_frames (%d frames, %.1f s); the model allows %d\n", frames,
+                 frames / 12.5, sampling.max_new_tokens - 1);
   std::vector<std::int32_t> flat(static_cast<std::size_t>(frames) * std::size_t(groups_));
   if (frames > 0)
     cuda_check(cudaMemcpy(flat.data(), out_.data(), flat.size() * sizeof(std::int32_t), cudaMemcpyDeviceToHost),

@@ -37,7 +37,8 @@ void synthesize_wav(const std::filesystem::path& folder, const std::vector<std::
   std::vector<std::int32_t> codes(groups * std::size_t(count));
   for (std::size_t f = 0; f < frames.size(); ++f)
     for (std::size_t g = 0; g < groups; ++g) codes[g * std::size_t(count) + f] = frames[f][g];
-  std::vector<float> const samples = decoder.decode(codes, 1, count);
+  // In the reference's windows (300 frames, 25 of left context), as its tokenizer decodes.
+  std::vector<float> const samples = decoder.decode_chunked(codes, 1, count);
   write_wav(out, samples, int(decoder.config().output_sample_rate));
 #else
   (void)folder, (void)frames, (void)out;

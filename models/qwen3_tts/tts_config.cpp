@@ -39,8 +39,9 @@ const Json* present(const Json& object, std::string_view key) {
 }
 
 /// The fields a Qwen3 decoder needs, from a talker or code-predictor config object (whose RoPE
-/// type the caller checks). `dtype` is the checkpoint's, read at the top level.
-Qwen3Config decoder_fields(const Json& c, const std::string& dtype) {
+/// type the caller checks). `dtype` is the checkpoint's, read at the top level. `head_dim`, absent:
+/// the given default, or (0) hidden_size / num_attention_heads.
+Qwen3Config decoder_fields(const Json& c, const std::string& dtype, std::int64_t head_dim = 0) {
   Qwen3Config d;
   d.model_type = "qwen3";
   d.hidden_size = positive(c, "hidden_size");
@@ -50,8 +51,11 @@ Qwen3Config decoder_fields(const Json& c, const std::string& dtype) {
   d.num_key_value_heads = positive(c, "num_key_value_heads");
   d.vocab_size = positive(c, "vocab_size");
   d.max_position_embeddings = present(c, "max_position_embeddings") ? positive(c, "max_position_embeddings") : 32768;
-  // NOTE: the reference takes getattr(config, "head_dim", hidden_size // num_attention_heads).
-  d.head_dim = present(c, "head_dim") ? positive(c, "head_dim") : d.hidden_size / d.num_attention_heads;
+  // NOTE: the talker's config class has no head_dim, so the reference takes getattr(config,
+  // "head_dim", hidden_size // num_attention_heads); the code predictor's defaults it to 128.
+  d.head_dim = present(c, "head_dim")  ? positive(c, "head_dim")
+               : head_dim > 0          ? head_dim
+                                       : d.hidden_size / d.num_attention_heads;
   if (d.head_dim <= 0 || d.num_attention_heads % d.num_key_value_heads != 0)
     fail(kRuleConfigValue, c, "has num_attention_heads " + std::to_string(d.num_attention_heads) +
                                   ", num_key_value_heads " + std::to_string(d.num_key_value_heads) + " and head_dim " +
@@ -167,7 +171,7 @@ Qwen3TtsConfig parse_qwen3_tts_config(const Json& config) {
   talker.num_code_groups = int_in(t, "num_code_groups", 2, 1024, "2 to 1024");
   parse_talker_ids(t, talker);
 
-  c.code_predictor = decoder_fields(p, dtype);
+  c.code_predictor = decoder_fields(p, dtype, /*head_dim=*/128);
   for (char const* key : {"rope_scaling", "rope_parameters"})
     if (auto const* rope = present(p, key); rope != nullptr)
       for (char const* type : {"rope_type", "type"})

@@ -71,7 +71,8 @@ TtsPrompt cute_cpp::models::qwen3_tts::cli_prompt(const CliArgs& a, const Qwen3T
   if (a.has("ids") == a.has("text")) throw LoadError(kRuleUsage, "give one of --text and --ids\n" + std::string(kUsage));
   if (a.has("ids")) {
     r.text_ids = id_list(a, "ids");
-    if (a.has("instruct-ids")) r.instruct_ids = id_list(a, "instruct-ids");
+    // NOTE: the reference drops the instruction for the 0.6B CustomVoice model (as for --instruct).
+    if (a.has("instruct-ids") && config.tts_model_size != "0b6") r.instruct_ids = id_list(a, "instruct-ids");
   } else {
     Tokenizer const tokenizer = load_tokenizer(folder);  // tokenizer.json, or vocab.json + merges.txt
     r.text_ids = tokenizer.encode(assistant_text(a.get("text")));
