@@ -2,6 +2,7 @@
 // cute-cpp-qwen3: the Qwen3 decoder from the command line.
 //   cute-cpp-qwen3 generate --model DIR (--prompt TEXT | --chat TEXT | --ids "1,2;3,4") [--max-new-tokens N]
 //                  [--temperature T] [--top-k K] [--top-p P] [--seed S] [--ignore-eos] [--max-seq N]
+//                  [--tensor-parallel N]
 //   cute-cpp-qwen3 logits --model DIR --ids "1,2,3;4,5" --out FILE [--max-seq N]
 //   cute-cpp-qwen3 bench --model DIR [--random-weights SEED] [...]
 // generate prints `ids i: ...` per prompt (and its text with a tokenizer); logits writes the
@@ -38,6 +39,7 @@
 #include "models/qwen3/chat.hpp"
 #include "models/qwen3/generate.hpp"
 #include "models/qwen3/model.hpp"
+#include "models/qwen3/tensor_parallel.hpp"  // check_tensor_parallel
 
 namespace {
 
@@ -48,11 +50,13 @@ constexpr const char* kUsage =
     "usage: cute-cpp-qwen3 generate --model DIR (--prompt TEXT | --chat TEXT | --ids \"1,2;3,4\")\n"
     "                      [--max-new-tokens N] [--temperature T] [--top-k K] [--top-p P] [--seed S]\n"
     "                      [--ignore-eos] [--max-seq N] [--max-batch N] [--eager] [--no-pdl] [--routing-stats]\n"
+    "                      [--tensor-parallel N]\n"
     "       cute-cpp-qwen3 logits --model DIR --ids \"1,2,3;4,5\" --out FILE [--max-seq N] [--routing-stats]\n"
+    "                      [--tensor-parallel N]\n"
     "       cute-cpp-qwen3 bench --model DIR [--prefill-len 2048] [--ttft-len 512] [--batches 1,32]\n"
     "                      [--context 512] [--steps 64] [--json FILE] [--eager] [--no-pdl | --no-prefetch]\n"
     "                      [--no-fused-norm]\n"
-    "                      [--profile] [--random-weights SEED]\n"
+    "                      [--profile] [--random-weights SEED] [--tensor-parallel N]\n"
     "--eager: decode steps launch every kernel instead of replaying a CUDA graph\n"
     "--no-pdl: the decode graphs' kernels do not launch while the one before runs (programmatic\n"
     "          dependent launch, on by default)\n"
@@ -63,7 +67,14 @@ constexpr const char* kUsage =
     "--routing-stats: Qwen3-MoE: per pass and layer, the choices each expert received (to stderr;\n"
     "          decode steps then run eagerly)\n"
     "--random-weights SEED: bench only: DIR needs config.json alone; the weights, at the checkpoint's shapes,\n"
-    "          are filled on the device from SEED (the figures do not depend on the values)\n";
+    "          are filled on the device from SEED (the figures do not depend on the values)\n"
+    "--tensor-parallel N: the model split over N GPUs of this host (default 1). N > 1 is checked against the\n"
+    "          model and the GPUs present, then refused: tensor-parallel decoding is not built yet\n";
+
+constexpr const char* kRuleGpus = "cute-cpp [tp.gpus]: --tensor-parallel may use at most the GPUs present";
+constexpr const char* kRuleNotBuilt =
+    "cute-cpp [tp.not-built]: --tensor-parallel N > 1 needs the per-rank model, which is not built yet (issue 49; "
+    "models/qwen3/tensor_parallel.md says what remains)";
 
 using Args = CliArgs;
 
@@ -71,6 +82,25 @@ Args parse_args(int argc, char** argv) {
   static const char* const flags[] = {"ignore-eos", "eager", "no-pdl", "no-prefetch", "no-fused-norm", "profile",
                                       "routing-stats"};
   return parse_cli(argc, argv, flags, kRuleUsage, kUsage);
+}
+
+/// --tensor-parallel N, before any GPU work: N = 1 (the default) runs as before; any other N must suit
+/// the model (check_tensor_parallel's tp.* rules) and the GPUs present, and is then refused
+/// (tp.not-built): running it on one GPU instead would hide that the option did nothing.
+void check_tensor_parallel_option(const Args& a) {
+  long long const ranks = a.number("tensor-parallel", 1);
+  if (ranks == 1) return;
+  Qwen3Config const config = read_qwen3_config(a.get("model"));
+  check_tensor_parallel(config, ranks);
+  std::string const option = "--tensor-parallel " + std::to_string(ranks);
+  int gpus = 0;
+  if (cudaError_t const e = cudaGetDeviceCount(&gpus); e != cudaSuccess)
+    throw LoadError(kRuleGpus, option + ": no GPU found (cudaGetDeviceCount: " + cudaGetErrorName(e) + ", " +
+                                   cudaGetErrorString(e) + ")");
+  check_tensor_parallel_gpus(config, ranks, gpus);
+  throw LoadError(kRuleNotBuilt, option + " suits this model and the " + std::to_string(gpus) +
+                                     " GPUs present, but tensor-parallel decoding is not built yet; run without "
+                                     "--tensor-parallel (one GPU)");
 }
 
 /// "1,2,3;4,5" -> {{1,2,3},{4,5}}.
@@ -104,6 +134,7 @@ std::vector<std::int32_t> stop_ids(const std::filesystem::path& folder, const To
 }
 
 int run_logits(const Args& a) {
+  check_tensor_parallel_option(a);
   auto const prompts = parse_ids(a.get("ids"));
   std::string const out = a.get("out");
   Qwen3Options o = model_options(a);
@@ -130,6 +161,7 @@ int run_logits(const Args& a) {
 }
 
 int run_generate(const Args& a) {
+  check_tensor_parallel_option(a);
   std::filesystem::path const folder = a.get("model");
   std::optional<Tokenizer> tokenizer;
   if (std::filesystem::exists(folder / "tokenizer.json")) tokenizer = Tokenizer::from_file(folder);
@@ -197,6 +229,7 @@ double time_ms(Qwen3Model& model, F&& f) {
 /// (the figures do not depend on the ids). Each figure is the median of several runs after one
 /// warm-up; decode steps include drawing the token (greedy) and reading it back, as generate does.
 int run_bench(const Args& a) {
+  check_tensor_parallel_option(a);
   int const prefill_len = int(a.number("prefill-len", 2048)), ttft_len = int(a.number("ttft-len", 512));
   int const context = int(a.number("context", 512)), steps = int(a.number("steps", 64));
   // The first four decode steps are warm-up; the figure is the median of the rest.

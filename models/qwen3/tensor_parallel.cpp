@@ -79,20 +79,39 @@ std::string choices(const Qwen3Config& c, int gpus) {
 }
 
 std::string layer_prefix(std::int64_t layer) { return "layers." + std::to_string(layer) + "."; }
+
+std::string option_text(std::int64_t ranks) { return "--tensor-parallel " + std::to_string(ranks); }
+
+// The counts a machine-independent error lists: one host's GPUs (issue 49's machine).
+constexpr int kHostGpus = 8;
 }  // namespace
+
+// ---- the option's rules ----
+
+void check_tensor_parallel(const Qwen3Config& config, std::int64_t ranks) {
+  if (ranks < 1) throw LoadError(kRuleRanks, option_text(ranks) + ": expected 1 or more");
+  if (auto const v = violation(config, ranks))
+    throw LoadError(v->rule, option_text(ranks) + ": " + v->detail + " (counts of up to " +
+                                 std::to_string(kHostGpus) + " GPUs that split this model: " +
+                                 choices(config, kHostGpus) + ")");
+}
+
+void check_tensor_parallel_gpus(const Qwen3Config& config, std::int64_t ranks, int gpus_present) {
+  if (ranks > gpus_present)
+    throw LoadError(kRuleGpus, option_text(ranks) + ": " + std::to_string(gpus_present) + " GPU" +
+                                   (gpus_present == 1 ? "" : "s") + " present (counts that split this model here: " +
+                                   choices(config, gpus_present) + ")");
+}
 
 // ---- ShardPlan ----
 
 ShardPlan::ShardPlan(const Qwen3WeightManifest& manifest, int ranks, int rank, int gpus_present)
     : config_(manifest.config()), dtype_(manifest.dtype()), ranks_(ranks), rank_(rank) {
-  std::string const n = "--tensor-parallel " + std::to_string(ranks);
+  std::string const n = option_text(ranks);
   if (ranks < 1) throw LoadError(kRuleRanks, n + ": expected 1 or more");
   if (rank < 0 || rank >= ranks)
     throw LoadError(kRuleRank, n + ": rank " + std::to_string(rank) + " is outside 0 .. " + std::to_string(ranks - 1));
-  if (ranks > gpus_present)
-    throw LoadError(kRuleGpus, n + ": " + std::to_string(gpus_present) + " GPU" + (gpus_present == 1 ? "" : "s") +
-                                   " present (counts that split this model here: " + choices(config_, gpus_present) +
-                                   ")");
+  check_tensor_parallel_gpus(config_, ranks, gpus_present);
   if (auto const v = violation(config_, ranks))
     throw LoadError(v->rule, n + ": " + v->detail + " (counts that split this model on the " +
                                  std::to_string(gpus_present) + " GPUs present: " + choices(config_, gpus_present) +

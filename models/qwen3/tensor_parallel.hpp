@@ -16,6 +16,22 @@
 
 namespace cute_cpp::models {
 
+// ---- the option's rules ----
+
+/// The rules `--tensor-parallel ranks` must meet for `config` on any machine: ShardPlan's, tp.rank and
+/// tp.gpus aside. cute-cpp-qwen3 checks them before any GPU work; the error lists the counts of up to 8
+/// GPUs that would do.
+///   check_tensor_parallel(qwen3_8b, 3) -> cute-cpp [tp.q-heads]: --tensor-parallel 3: num_attention_heads 32 is
+///     not a multiple of 3 (counts of up to 8 GPUs that split this model: 1, 2, 4, 8)
+/// @pre ranks >= 1 [tp.ranks]; ranks divides num_attention_heads [tp.q-heads]; ranks divides
+///      num_key_value_heads or they divide ranks [tp.kv-heads]; [tp.intermediate]; [tp.experts]; [tp.vocab]
+///      (ShardPlan's constructor says what each requires).
+void check_tensor_parallel(const Qwen3Config& config, std::int64_t ranks);
+/// @pre ranks <= gpus_present [tp.gpus]: the error lists the counts that split `config` on them.
+void check_tensor_parallel_gpus(const Qwen3Config& config, std::int64_t ranks, int gpus_present);
+
+// ---- ShardPlan ----
+
 /// One rank's part of one checkpoint tensor: the slice it reads (read_slice), and where the slice's
 /// compact bytes go in the rank's device buffer: cut into blocks of `block` bytes, block i at byte
 /// dst_offset + i * dst_pitch (PackPiece's placement; dst_pitch == block: one contiguous run).

@@ -5,6 +5,8 @@ prompts are checked before the weights load, so each case exits 2 with its rule 
 (no GPU). The ones that need the model on the device are in models/qwen3/check_qwen3.py.
 Then bench --random-weights on a folder with config.json alone: no rule is broken, so the first
 error (without a GPU) is a CUDA call's, or (with one) the benchmark runs and says its weights are random.
+Last, --tensor-parallel 2 on a model it suits: tp.gpus with fewer than 2 GPUs, else tp.not-built (the
+per-rank model is not built yet, and the program must not run on one GPU instead).
 
     qwen3_cli_test.py PROGRAM
 """
@@ -39,6 +41,12 @@ def main():
     yarn = folder(root, "yarn", rope_scaling={"rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": 32})
     linear = folder(root, "linear", rope_scaling={"rope_type": "linear", "factor": 2.0})
     no_factor = folder(root, "no-factor", rope_scaling={"type": "yarn", "original_max_position_embeddings": 32})
+    # --tensor-parallel 4 splits the 4 query heads; each of these breaks one other split rule.
+    kv6 = folder(root, "kv6", num_attention_heads=12, num_key_value_heads=6)
+    inter = folder(root, "inter", intermediate_size=776)
+    vocab = folder(root, "vocab", vocab_size=6, eos_token_id=5)
+    moe = folder(root, "moe", architectures=["Qwen3MoeForCausalLM"], model_type="qwen3_moe", num_experts=6,
+                 num_experts_per_tok=2, moe_intermediate_size=64)
     # bench's sizes within the config's 64 positions (the defaults' 2048-token prefill is not)
     small_bench = ["--prefill-len", "16", "--ttft-len", "8", "--context", "8", "--steps", "5", "--batches", "1"]
     cases = [
@@ -85,6 +93,37 @@ def main():
         (["bench", "--model", qwen3, "--random-weights", "7"], "qwen3.options", "max_seq 2048"),
         # Without --random-weights the same folder needs its checkpoint.
         (["bench", "--model", qwen3, *small_bench], "checkpoint.folder", ""),
+        # --tensor-parallel N: an integer, 1 or more, that suits the model, checked before the prompts,
+        # the weights and any GPU work; N = 1 runs as without it.
+        (["generate", "--model", qwen3, "--ids", "1", "--tensor-parallel", "x"], "qwen3.usage",
+         '--tensor-parallel takes an integer, got "x"'),
+        (["generate", "--model", qwen3, "--ids", "1", "--tensor-parallel", "2.5"], "qwen3.usage",
+         "--tensor-parallel takes an integer"),
+        (["generate", "--model", qwen3, "--ids", "1", "--tensor-parallel", ""], "qwen3.usage",
+         "--tensor-parallel takes an integer"),
+        (["generate", "--model", qwen3, "--ids", "1", "--tensor-parallel"], "qwen3.usage", "needs a value"),
+        (["generate", "--model", qwen3, "--ids", "1", "--tensor-parallel", "0"], "tp.ranks", "expected 1 or more"),
+        (["logits", "--model", qwen3, "--ids", "1", "--out", str(root / "x"), "--tensor-parallel", "-2"], "tp.ranks",
+         "--tensor-parallel -2: expected 1 or more"),
+        (["generate", "--model", qwen3, "--ids", "1", "--tensor-parallel", "3"], "tp.q-heads",
+         "num_attention_heads 4 is not a multiple of 3 (counts of up to 8 GPUs that split this model: 1, 2, 4)"),
+        (["generate", "--model", qwen3, "--ids", "1", "--tensor-parallel", "99999999999"], "tp.q-heads",
+         "num_attention_heads 4 is not a multiple of 99999999999"),
+        (["generate", "--model", kv6, "--ids", "1", "--tensor-parallel", "4"], "tp.kv-heads",
+         "num_key_value_heads 6 and 4 devices: neither divides the other"),
+        (["generate", "--model", inter, "--ids", "1", "--tensor-parallel", "2"], "tp.intermediate",
+         "intermediate_size 776 over 2 devices"),
+        (["generate", "--model", vocab, "--ids", "1", "--tensor-parallel", "4"], "tp.vocab",
+         "vocab_size 6 in rows of 2 leaves the last of 4 devices none"),
+        (["generate", "--model", moe, "--ids", "1", "--tensor-parallel", "4"], "tp.experts",
+         "num_experts 6 is not a multiple of 4"),
+        (["bench", "--model", qwen3, *small_bench, "--random-weights", "7", "--tensor-parallel", "3"], "tp.q-heads",
+         "--tensor-parallel 3"),
+        (["generate", "--model", qwen3, "--ids", "1,1000", "--tensor-parallel", "3"], "tp.q-heads", ""),
+        (["generate", "--model", str(root / "missing"), "--ids", "1", "--tensor-parallel", "2"], "json.file",
+         "cannot read"),
+        (["generate", "--model", qwen3, "--ids", "1,2,3", "--max-new-tokens", "4", "--tensor-parallel", "1"],
+         "checkpoint.folder", ""),
     ]
     failed = 0
     for args, rule, text in cases:
@@ -104,7 +143,18 @@ def main():
         failed += 1
         print(f"FAIL {args}: exit {p.returncode}, stderr {first!r}; expected a CUDA call's error (no GPU), or the "
               f"benchmark's figures after 'weights: random (seed 7)'")
-    print(f"{len(cases) + 1 - failed} of {len(cases) + 1} cases pass")
+    # A count that suits the model: refused for want of GPUs, or (with 2 or more) as not built yet.
+    args = ["generate", "--model", qwen3, "--ids", "1", "--max-new-tokens", "4", "--tensor-parallel", "2"]
+    p = subprocess.run([program, *args], capture_output=True, text=True, timeout=60)
+    first = p.stderr.splitlines()[0] if p.stderr else ""
+    too_few = first.startswith("cute-cpp [tp.gpus]: --tensor-parallel 2: ")
+    not_built = first.startswith("cute-cpp [tp.not-built]: --tensor-parallel 2 suits this model")
+    if not (p.returncode == 2 and (too_few or not_built)):
+        failed += 1
+        print(f"FAIL {args}: exit {p.returncode}, stderr {first!r}; expected [tp.gpus] (fewer than 2 GPUs) or "
+              f"[tp.not-built]")
+    total = len(cases) + 2
+    print(f"{total - failed} of {total} cases pass")
     return 1 if failed else 0
 
 

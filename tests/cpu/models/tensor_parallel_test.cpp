@@ -257,6 +257,31 @@ TEST(TensorParallel, BadDeviceCountsAreRefusedWithTheValues) {
   expect_load_error([&] { (void)cm::decode_step_traffic(cm::ShardPlan(m8, 1, 0, 1), 0); }, "[tp.batch]", "batch 0");
 }
 
+// cute-cpp-qwen3's --tensor-parallel checks: the split rules on any machine (listing the counts of up to
+// 8 GPUs), then the GPUs present; the same rules ShardPlan applies.
+TEST(TensorParallel, TheOptionsRulesBeforeAnyGpuWork) {
+  for (std::int64_t n : {1, 2, 4, 8, 16}) EXPECT_NO_THROW(cm::check_tensor_parallel(qwen3_8b(), n)) << n;
+  expect_load_error([] { cm::check_tensor_parallel(qwen3_8b(), 0); }, "[tp.ranks]",
+                    "--tensor-parallel 0: expected 1 or more");
+  expect_load_error([] { cm::check_tensor_parallel(qwen3_8b(), 3); }, "[tp.q-heads]",
+                    "--tensor-parallel 3: num_attention_heads 32 is not a multiple of 3 (counts of up to 8 GPUs that "
+                    "split this model: 1, 2, 4, 8)");
+  expect_load_error([] { cm::check_tensor_parallel(qwen3_8b(), std::int64_t{1} << 40); }, "[tp.q-heads]",
+                    "num_attention_heads 32 is not a multiple of 1099511627776");
+  auto odd = dense(1536, 96, 2, 12, 4, false);
+  expect_load_error([&] { cm::check_tensor_parallel(odd, 6); }, "[tp.kv-heads]",
+                    "(counts of up to 8 GPUs that split this model: 1, 2, 4)");
+  auto moe = qwen3_30b_a3b();
+  moe.moe->num_experts = 12;
+  expect_load_error([&] { cm::check_tensor_parallel(moe, 8); }, "[tp.experts]",
+                    "num_experts 12 is not a multiple of 8");
+  EXPECT_NO_THROW(cm::check_tensor_parallel_gpus(qwen3_8b(), 8, 8));
+  expect_load_error([] { cm::check_tensor_parallel_gpus(qwen3_8b(), 2, 1); }, "[tp.gpus]",
+                    "--tensor-parallel 2: 1 GPU present (counts that split this model here: 1)");
+  expect_load_error([] { cm::check_tensor_parallel_gpus(qwen3_8b(), 2, 0); }, "[tp.gpus]",
+                    "0 GPUs present (counts that split this model here: none)");
+}
+
 namespace {
 /// bench_qwen3.py's weight_bytes_per_token and moe_weight_bytes_per_step, divided by N where the
 /// plan splits (every extent here divides): the limit a benchmark prints.
