@@ -603,7 +603,8 @@ void Model::embed(std::int64_t t) {
 
 void Model::lm_head(bf16 const* in, std::int64_t rows) {
   std::size_t const ranks = tp_ != nullptr ? std::size_t(tp_->ranks()) : 1;
-  std::size_t const shard = std::size_t(rows) * std::size_t(vocab_rows_);
+  std::int64_t const ld = tp_ != nullptr ? padded_vocab_rows(vocab_rows_) : config_.vocab_size;
+  std::size_t const shard = std::size_t(rows) * std::size_t(ld);
   if (logits_.size() < ranks * shard) {
     logits_ = DeviceBuffer<bf16>(ranks * shard);
     ++buffer_moves_;
@@ -616,9 +617,10 @@ void Model::lm_head(bf16 const* in, std::int64_t rows) {
     rank_logits_ = DeviceBuffer<bf16>(shard);
     ++buffer_moves_;
   }
-  linear(in, weights_.output(), rank_logits_.data(), rows, vocab_rows_, hidden_);
+  // The rank's padded rows (zeros; never read): the output rows stay 16-byte aligned (padded_vocab_rows).
+  linear(in, weights_.output(), rank_logits_.data(), rows, ld, hidden_);
   tp_->all_gather(rank_, rank_logits_.data(), logits_.data(), shard, stream_);
-  logits_layout_ = gathered_logits(rows, vocab_rows_);
+  logits_layout_ = gathered_logits(rows, vocab_rows_, ld);
 }
 
 kn::moe::MoeShape Model::moe_shape(std::int64_t tokens) const {

@@ -10,6 +10,7 @@
 #include "models/common/error.hpp"  // LoadError
 #include "models/common/random_weights.cuh"
 #include "models/qwen3/tensor_parallel.hpp"
+#include "models/qwen3/vocab_shards.hpp"  // padded_vocab_rows
 
 #include <cute_cpp/host/error.hpp>
 
@@ -75,10 +76,11 @@ struct BlockFiller {
     ++tensor;
     return d;
   }
-  /// The vocabulary rows [begin, end) of a [vocab, hidden] tensor in a buffer of vocab_rows rows (zeros past end).
+  /// The vocabulary rows [begin, end) of a [vocab, hidden] tensor in a buffer of padded_vocab_rows
+  /// rows (zeros past end).
   DeviceBuffer<bf16> vocab(const ShardPlan& p) {
     std::int64_t const c = p.config().hidden_size;
-    DeviceBuffer<bf16> d(std::size_t(p.vocab_rows() * c));
+    DeviceBuffer<bf16> d(std::size_t(padded_vocab_rows(p.vocab_rows()) * c));
     cuda_check(cudaMemsetAsync(d.data(), 0, d.bytes(), nullptr), "cudaMemsetAsync(vocabulary padding)");
     block(d.data(), p.vocab_end() - p.vocab_begin(), c, c, p.vocab_begin(), 0, 0.0f);
     ++tensor;
@@ -133,7 +135,10 @@ Weights checkpoint_weights(const std::filesystem::path& folder, const Qwen3Weigh
   w.layers.resize(manifest.layers().size());
   for (ShardBuffer const& b : plan.buffers()) {
     // One buffer of the rank at a time on the host: its shards' slices, placed (tensor_parallel.hpp).
-    std::vector<std::byte> const bytes = read_rank_buffer(checkpoint, plan, b);
+    std::vector<std::byte> bytes = read_rank_buffer(checkpoint, plan, b);
+    if (b.name == "embed" || b.name == "lm_head")  // zero rows to padded_vocab_rows (vocab_shards.hpp)
+      bytes.resize(std::size_t(padded_vocab_rows(plan.vocab_rows()) * manifest.config().hidden_size) * sizeof(bf16),
+                   std::byte{0});
     PackPiece const whole[] = {{std::span<const std::byte>(bytes), 0, bytes.size(), bytes.size()}};
     member(w, b.name) = uploader.upload(bytes.size(), whole);
   }

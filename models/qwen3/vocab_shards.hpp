@@ -15,9 +15,17 @@
 
 namespace cute_cpp::models {
 
+/// The rows of a rank's vocabulary buffers on the device: vocab_rows rounded up to a multiple of 8, so
+/// that the LM head's output rows (its GEMM's ldc) stay 16-byte aligned whatever ceil(vocab / N) is
+/// (a tiny vocabulary of 1000 over 4 ranks: 250 rows, kept in 256). The extra rows are zeros, and
+/// their logits are never read (a shard's ids stop at vocab_rows).
+[[nodiscard]] constexpr std::int64_t padded_vocab_rows(std::int64_t vocab_rows) noexcept {
+  return (vocab_rows + 7) / 8 * 8;
+}
+
 /// Where the logits of a pass lie: the logit of (row, id) is at logit_offset(layout, row, id).
 ///   one device, [rows, vocab] row-major:          {vocab, vocab, 0}   (shard_cols >= vocab: one shard)
-///   N ranks' gather of [rows, vocab_rows] each:   {vocab_rows, vocab_rows, rows * vocab_rows}
+///   N ranks' gather of [rows, ld] each:           {ld, vocab_rows, rows * ld}   (ld: padded_vocab_rows)
 /// The ids past the vocabulary in the last shard (padding rows of the LM head, logits 0) are not
 /// ids: a reader stops at vocab, so that they can never be drawn.
 struct LogitsLayout {
@@ -29,9 +37,12 @@ struct LogitsLayout {
 
 /// The row-major layout of one device's logits.
 [[nodiscard]] constexpr LogitsLayout row_major_logits(std::int64_t vocab) noexcept { return {vocab, vocab, 0}; }
-/// The layout of `ranks`' all-gathered [rows, vocab_rows] logits (ncclAllGather's rank-major output).
-[[nodiscard]] constexpr LogitsLayout gathered_logits(std::int64_t rows, std::int64_t vocab_rows) noexcept {
-  return {vocab_rows, vocab_rows, rows * vocab_rows};
+/// The layout of the ranks' all-gathered [rows, ld] logits (ncclAllGather's rank-major output), each
+/// rank's ids in its first vocab_rows columns (ld: vocab_rows unless given, padded_vocab_rows on the device).
+[[nodiscard]] constexpr LogitsLayout gathered_logits(std::int64_t rows, std::int64_t vocab_rows,
+                                                     std::int64_t ld = 0) noexcept {
+  std::int64_t const l = ld > 0 ? ld : vocab_rows;
+  return {l, vocab_rows, rows * l};
 }
 
 /// Elements from the buffer's start to the logit of (row, id).

@@ -28,16 +28,16 @@ Split split(std::int64_t vocab, int ranks, int r) {
   return {rows, std::min(vocab, rows * r), std::min(vocab, rows * (r + 1))};
 }
 
-/// The gathered logits of `rows` rows: logit(row, id) = row * 1000 + id, padding columns +1e9 (they
-/// would win any argmax they were part of).
-std::vector<float> gathered(std::int64_t vocab, int ranks, int rows) {
+/// The gathered logits of `rows` rows of `ld` columns: logit(row, id) = row * 1000 + id, padding
+/// columns (past a shard's ids, or past vocab) +1e9: they would win any argmax they were part of.
+std::vector<float> gathered(std::int64_t vocab, int ranks, int rows, std::int64_t ld) {
   std::int64_t const cols = split(vocab, ranks, 0).rows;
   std::vector<float> out;
   for (int q = 0; q < ranks; ++q)
     for (int r = 0; r < rows; ++r)
-      for (std::int64_t c = 0; c < cols; ++c) {
+      for (std::int64_t c = 0; c < ld; ++c) {
         std::int64_t const id = q * cols + c;
-        out.push_back(id < vocab ? float(r * 1000 + id) : 1e9f);
+        out.push_back(c < cols && id < vocab ? float(r * 1000 + id) : 1e9f);
       }
   return out;
 }
@@ -90,6 +90,18 @@ TEST(VocabShards, LogitOffsets) {
   }
 }
 
+TEST(VocabShards, PaddedRowsKeepTheLmHeadsRowsAligned) {
+  static_assert(cm::padded_vocab_rows(250) == 256);
+  static_assert(cm::padded_vocab_rows(37984) == 37984);  // Qwen3's 151936 over 4
+  static_assert(cm::padded_vocab_rows(1) == 8);
+  // A padded gather: the ids of shard q in its first vocab_rows columns, rows ld apart, never a padding column.
+  cm::LogitsLayout const l = cm::gathered_logits(2, 250, cm::padded_vocab_rows(250));
+  EXPECT_EQ(l.ld, 256);
+  EXPECT_EQ(l.shard_stride, 512);
+  EXPECT_EQ(cm::logit_offset(l, 1, 251), 512 + 256 + 1);
+  EXPECT_EQ(cm::check_logits_layout(l, 2, 1000), "");
+}
+
 TEST(VocabShards, LayoutChecks) {
   EXPECT_EQ(cm::check_logits_layout(cm::row_major_logits(100), 4, 100), "");
   EXPECT_EQ(cm::check_logits_layout(cm::gathered_logits(4, 25), 4, 100), "");
@@ -106,8 +118,9 @@ TEST(VocabShards, TheSamplersPiecesVisitEachIdOnceAndNoPadding) {
       for (int blocks : {1, 2, 3, 8}) {
         int const rows = 3;
         std::int64_t const cols = split(vocab, ranks, 0).rows;
-        cm::LogitsLayout const l = cm::gathered_logits(rows, cols);
-        std::vector<float> const data = gathered(vocab, ranks, rows);
+        std::int64_t const ld = cm::padded_vocab_rows(cols);  // as the model's LM head writes them
+        cm::LogitsLayout const l = cm::gathered_logits(rows, cols, ld);
+        std::vector<float> const data = gathered(vocab, ranks, rows, ld);
         std::int64_t const chunk = ((vocab + blocks - 1) / blocks + 7) / 8 * 8;  // row_part's split
         for (int row = 0; row < rows; ++row) {
           std::vector<std::int64_t> ids;
