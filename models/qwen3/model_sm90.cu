@@ -60,6 +60,9 @@ constexpr const char* kRuleHeadDim = "cute-cpp [qwen3.head-dim]: the attention k
 constexpr const char* kRuleMoe =
     "cute-cpp [qwen3.moe]: the MoE block takes at most 256 experts, a top-k of at most 16 and an expert width "
     "that is a multiple of 8";
+constexpr const char* kRuleEmulatedProfile =
+    "cute-cpp [tp.emulate]: the emulated ranks' collectives wait on the host, so no CUDA graph can hold them "
+    "(--profile needs one)";
 constexpr const char* kRuleOptions =
     "cute-cpp [qwen3.options]: max_batch, max_seq, max_prefill_tokens and page_size are positive, max_seq at most "
     "the config's positions (max_position_embeddings, or YaRN's if longer), page_size a multiple of 16";
@@ -218,6 +221,8 @@ void Model::mark(const char* name) { marks_.mark(name, stream_); }
 std::vector<StepPhase> Model::profile_decode(std::span<const int> slots, std::span<const std::int32_t> ids,
                                              int replays) {
   if (replays < 1) throw LoadError(kQwen3InputRule, "profile_decode needs at least one replay");
+  if (tp_ != nullptr && !tp_->capturable())
+    throw LoadError(kRuleEmulatedProfile, "profile_decode records the step as a CUDA graph");
   int const n = stage_decode(slots, ids, nullptr);
   if (n == 0) return {};
   std::vector<StepPhase> phases = profile_step(upload_decode(n), replays);
