@@ -40,6 +40,20 @@
 
 namespace cute_cpp::kernels::moe {
 
+/// Expert parallelism (MoeShape::local_experts): each choice of an expert in [begin, begin + count)
+/// becomes its local id; a choice of another rank's expert becomes local expert 0 with weight 0, so
+/// that it adds nothing to this rank's sum (the choices keep their number, top_k a token).
+template <int = 0>
+__global__ void __launch_bounds__(256) mask_experts_kernel(std::int32_t* ids, float* weights, std::int64_t pairs,
+                                                           int begin, int count) {
+  std::int64_t const i = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i >= pairs) return;
+  int const local = ids[i] - begin;
+  bool const here = local >= 0 && local < count;
+  ids[i] = here ? local : 0;
+  if (!here) weights[i] = 0.0f;
+}
+
 /// One CTA of 1024 threads: how many (token, choice) pairs chose each expert, the experts' offsets
 /// (ends, the grouped GEMM's), and each pair's row in expert order.
 __global__ void __launch_bounds__(1024) permute_kernel(std::int32_t const* ids, std::int64_t pairs, int experts,
@@ -360,6 +374,9 @@ inline void moe_route(bf16 const* x, MoeWeights const& w, MoeShape const& s, Moe
     route_sigmoid_kernel<<<warps(s.tokens), 256, 0, stream>>>(m.logits_f32, s.experts, s.tokens, s.experts, s.top_k, r,
                                                               m.ids, m.weights, m.shared_offsets);
   }
+  if (s.local_experts > 0)
+    mask_experts_kernel<><<<unsigned((s.rows() + 255) / 256), 256, 0, stream>>>(m.ids, m.weights, s.rows(),
+                                                                            s.expert_begin, s.local_experts);
   host::cuda_check(cudaGetLastError(), "moe route launch");
 }
 
@@ -368,7 +385,7 @@ inline void moe_route(bf16 const* x, MoeWeights const& w, MoeShape const& s, Moe
 inline void moe_dispatch(bf16 const* x, MoeWeights const& w, MoeShape const& s, MoeScratch const& m,
                          cudaStream_t stream) {
   moe_route(x, w, s, m, stream);
-  permute_kernel<<<1, 1024, 0, stream>>>(m.ids, s.rows(), s.experts, m.offsets, m.rows);
+  permute_kernel<<<1, 1024, 0, stream>>>(m.ids, s.rows(), s.on_rank().experts, m.offsets, m.rows);
   int const row_warps = moe_row_warps(s.rows(), moe_sms());
   gather_kernel<<<row_grid(s.rows(), row_warps), 256, 0, stream>>>(x, m.rows, s.rows(), s.top_k, s.hidden, m.x_perm,
                                                                    row_warps);
@@ -445,14 +462,14 @@ inline void moe_layer(bf16 const* x, MoeWeights const& w, MoeShape const& s, bf1
       moe_shared_ffn(x, w, s, m, stream);
       mark("moe shared expert");
     }
-    moe_decode_experts(x, w, s, m.ids, m.weights, m.h, s.shared_ffn > 0 ? m.y_shared : nullptr, y, stream);
+    moe_decode_experts(x, w, s.on_rank(), m.ids, m.weights, m.h, s.shared_ffn > 0 ? m.y_shared : nullptr, y, stream);
     mark("moe experts");
     return;
   }
   moe_dispatch(x, w, s, m, stream);
   mark("moe router");
-  moe_grouped_ffn(s, m, MoeScratch::routed_rows(s, m.offsets), m.x_perm, s.gated() ? w.gate_up : w.up, w.down, m.h,
-                  m.y_perm, s.ffn, stream);
+  moe_grouped_ffn(s, m, MoeScratch::routed_rows(s.on_rank(), m.offsets), m.x_perm, s.gated() ? w.gate_up : w.up,
+                  w.down, m.h, m.y_perm, s.ffn, stream);
   mark("moe experts");
   int const row_warps = moe_row_warps(s.tokens, moe_sms());
   dim3 const blocks = row_grid(s.tokens, row_warps);

@@ -62,6 +62,17 @@ struct MoeShape {
   float routed_scaling = 1.0f;     ///< sigmoid routing: the weights times this (routed_scaling_factor)
   int groups = 1, top_groups = 1;  ///< sigmoid routing: n_group groups of E / n_group experts, topk_group kept
   std::int64_t shared_ffn = 0;     ///< Fs, the shared expert's FFN width (0: no shared expert)
+  /// Expert parallelism (a tensor-parallel rank): the weights hold only experts [expert_begin, +
+  /// local_experts) of the router's `experts`, as local experts 0, 1, ...; a choice of another
+  /// rank's expert adds nothing here (its weight is zeroed; the ranks' outputs are then summed).
+  /// 0: every expert is here (one device).
+  int expert_begin = 0, local_experts = 0;
+  /// The shape the experts' launches see: local_experts groups when the rank holds a range.
+  [[nodiscard]] MoeShape on_rank() const {
+    MoeShape s = *this;
+    if (local_experts > 0) s.experts = local_experts, s.expert_begin = 0, s.local_experts = 0;
+    return s;
+  }
   [[nodiscard]] std::int64_t rows() const { return tokens * top_k; }  ///< rows in expert order
   [[nodiscard]] bool gated() const { return activation == MoeActivation::swiglu; }
 };
@@ -114,6 +125,11 @@ inline void check_moe_shape(MoeShape const& s) {
                      "E=" + std::to_string(s.experts) + ", k=" + std::to_string(s.top_k) + ", H=" +
                          std::to_string(s.hidden) + ", F=" + std::to_string(s.ffn) + ", Fs=" +
                          std::to_string(s.shared_ffn) + ", T=" + std::to_string(s.tokens));
+  bool const range_ok = s.local_experts == 0 || (s.expert_begin + s.local_experts <= s.experts);
+  if (s.local_experts < 0 || s.expert_begin < 0 || !range_ok)
+    detail::moe_fail("cute-cpp [moe.shape]: a rank's experts [expert_begin, + local_experts) lie within the E experts",
+                     "expert_begin=" + std::to_string(s.expert_begin) + ", local_experts=" +
+                         std::to_string(s.local_experts) + ", E=" + std::to_string(s.experts));
 }
 
 /// [moe.routing]: the router's settings. Softmax routing takes no groups, no scaling and no shared

@@ -64,4 +64,16 @@ Weights checkpoint_weights(const std::filesystem::path& folder, const Qwen3Weigh
 /// Weights of the manifest's shapes filled on the device from `seed` (random_weights.cuh).
 Weights random_weights(const Qwen3WeightManifest& manifest, std::uint64_t seed);
 
+class ShardPlan;  // tensor_parallel.hpp
+
+/// Tensor parallelism (rank_weights_sm90.cu): `plan`'s rank's weights on the current device, at its
+/// shapes (heads, kv heads, intermediate columns, vocabulary rows, experts), from the checkpoint in
+/// `folder` one buffer at a time (read_rank_buffer). Layouts as checkpoint_weights'.
+/// @pre as checkpoint_weights; a tied checkpoint stores no other lm_head.weight [tp.lm-head].
+Weights checkpoint_weights(const std::filesystem::path& folder, const Qwen3WeightManifest& manifest,
+                           const ShardPlan& plan);
+/// `plan`'s rank's part of random_weights(manifest, seed): the same values at the same places of
+/// the whole model (each buffer filled straight at the rank's shape; padding rows zeros).
+Weights random_weights(const Qwen3WeightManifest& manifest, std::uint64_t seed, const ShardPlan& plan);
+
 }  // namespace cute_cpp::models

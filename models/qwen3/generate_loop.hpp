@@ -29,6 +29,19 @@ struct GenerateOptions {
   std::function<void(int, std::int32_t)> on_token;
 };
 
+/// sample_tokens over the model's logits: in its logits_layout() where it has one (a tensor-parallel
+/// Qwen3 model's gathered shards), else row-major [rows, vocab].
+template <class Model>
+void sample_model_tokens(Model& model, int rows, SamplingParams const& sampling, std::uint64_t step, std::int32_t* ids,
+                         void* workspace, std::size_t workspace_bytes) {
+  int const vocab = int(model.config().vocab_size);
+  if constexpr (requires { model.logits_layout(); })
+    sample_tokens(model.logits(), model.logits_layout(), rows, vocab, sampling, step, nullptr, ids, workspace,
+                  workspace_bytes, model.stream());
+  else
+    sample_tokens(model.logits(), vocab, rows, vocab, sampling, step, ids, workspace, workspace_bytes, model.stream());
+}
+
 /// The generated ids of each prompt (the prompt not included), for any decoder `model`.
 /// @pre the prompts fit the model's cache with their max_new_tokens (the model's input rule).
 template <class Model>
@@ -47,8 +60,7 @@ std::vector<std::vector<std::int32_t>> generate_tokens(Model& model, std::span<c
   for (int i = 0; i < n; ++i) active.push_back(i);
   for (std::uint64_t step = 0;; ++step) {
     int const rows = int(active.size());
-    sample_tokens(model.logits(), vocab, rows, vocab, options.sampling, step, next.data(), workspace.data(),
-                  workspace.bytes(), model.stream());
+    sample_model_tokens(model, rows, options.sampling, step, next.data(), workspace.data(), workspace.bytes());
     host::cuda_check(cudaMemcpyAsync(ids.data(), next.data(), std::size_t(rows) * sizeof(std::int32_t),
                                      cudaMemcpyDeviceToHost, model.stream()),
                      "cudaMemcpyAsync(ids)");

@@ -9,6 +9,7 @@
 
 #include <cute_cpp/arch/griddepcontrol.hpp>  // griddepcontrol_*
 #include <cute_cpp/host/launch.hpp>  // launch, LaunchConfig
+#include "models/qwen3/vocab_shards.hpp"  // vocab_local_row
 
 #include <cuda_bf16.h>
 #include <cuda_runtime.h>
@@ -47,6 +48,34 @@ inline void gather_rows(bf16 const* table, std::int64_t table_rows, std::int32_t
   config.block = dim3(128);
   config.stream = stream;
   host::launch(&gather_rows_kernel, "gather_rows_kernel", config, table, table_rows, rows, out, count, width);
+}
+
+/// Tensor parallelism's embedding (vocab_shards.hpp): out[r, :] = table[ids[r] - begin, :] for the ids
+/// this rank holds, [begin, end), and zeros for the others; the ranks' outputs, all-reduced, are the
+/// whole embedding's rows. gather_rows_kernel's launch and loads.
+template <int = 0>  // a template for its linkage (random_weights.cuh's NOTE): the header is in several libraries
+__global__ void __launch_bounds__(128) gather_vocab_rows_kernel(bf16 const* __restrict__ table, std::int64_t begin,
+                                                                std::int64_t end, std::int32_t const* __restrict__ ids,
+                                                                bf16* __restrict__ out, std::int64_t count, int width) {
+  arch::griddepcontrol_launch_dependents();
+  arch::griddepcontrol_wait();
+  std::int64_t const r = std::int64_t(blockIdx.x) * 4 + threadIdx.x / 32;
+  if (r >= count) return;
+  std::int64_t const src = vocab_local_row(ids[r], begin, end);
+  int4* const dst = reinterpret_cast<int4*>(out + r * width);
+  for (int i = int(threadIdx.x % 32); i < width / 8; i += 32)
+    dst[i] = src >= 0 ? reinterpret_cast<int4 const*>(table + src * width)[i] : int4{};
+}
+
+inline void gather_vocab_rows(bf16 const* table, std::int64_t begin, std::int64_t end, std::int32_t const* ids,
+                              bf16* out, std::int64_t count, int width, cudaStream_t stream) {
+  if (count == 0) return;
+  host::LaunchConfig config;
+  config.grid = dim3(unsigned((count + 3) / 4));
+  config.block = dim3(128);
+  config.stream = stream;
+  host::launch(&gather_vocab_rows_kernel<>, "gather_vocab_rows_kernel", config, table, begin, end, ids, out, count,
+               width);
 }
 
 /// h[m, j] = silu(gate) * up for a few rows of the interleaved gate-up product gu [rows, 2F]

@@ -40,6 +40,7 @@
 #include "models/qwen3/generate.hpp"
 #include "models/qwen3/model.hpp"
 #include "models/qwen3/tensor_parallel.hpp"  // check_tensor_parallel
+#include "models/qwen3/tensor_parallel_model.hpp"  // load_tensor_parallel
 
 namespace {
 
@@ -50,9 +51,11 @@ constexpr const char* kUsage =
     "usage: cute-cpp-qwen3 generate --model DIR (--prompt TEXT | --chat TEXT | --ids \"1,2;3,4\")\n"
     "                      [--max-new-tokens N] [--temperature T] [--top-k K] [--top-p P] [--seed S]\n"
     "                      [--ignore-eos] [--max-seq N] [--max-batch N] [--eager] [--no-pdl] [--routing-stats]\n"
-    "                      [--tensor-parallel N]\n"
+    "                      [--random-weights SEED]\n"
+    "                      [--tensor-parallel N [--tensor-parallel-emulate | --tensor-parallel-nccl]]\n"
     "       cute-cpp-qwen3 logits --model DIR --ids \"1,2,3;4,5\" --out FILE [--max-seq N] [--routing-stats]\n"
-    "                      [--tensor-parallel N]\n"
+    "                      [--random-weights SEED]\n"
+    "                      [--tensor-parallel N [--tensor-parallel-emulate | --tensor-parallel-nccl]]\n"
     "       cute-cpp-qwen3 bench --model DIR [--prefill-len 2048] [--ttft-len 512] [--batches 1,32]\n"
     "                      [--context 512] [--steps 64] [--json FILE] [--eager] [--no-pdl | --no-prefetch]\n"
     "                      [--no-fused-norm]\n"
@@ -66,30 +69,36 @@ constexpr const char* kUsage =
     "--profile: after each batch size's decode figure, the time of each phase of a step\n"
     "--routing-stats: Qwen3-MoE: per pass and layer, the choices each expert received (to stderr;\n"
     "          decode steps then run eagerly)\n"
-    "--random-weights SEED: bench only: DIR needs config.json alone; the weights, at the checkpoint's shapes,\n"
-    "          are filled on the device from SEED (the figures do not depend on the values)\n"
-    "--tensor-parallel N: the model split over N GPUs of this host (default 1). N > 1 is checked against the\n"
-    "          model and the GPUs present, then refused: tensor-parallel decoding is not built yet\n";
+    "--random-weights SEED: DIR needs config.json alone (generate: with --ids and --ignore-eos); the weights,\n"
+    "          at the checkpoint's shapes, are filled on the device from SEED (bench's figures do not depend on\n"
+    "          the values; they are the same at any --tensor-parallel N, for the checks)\n"
+    "--tensor-parallel N: the model split over N GPUs of this host (default 1), one rank a GPU, over NCCL\n"
+    "          (CUTE_CPP_NCCL names libnccl.so.2 if the loader cannot find it)\n"
+    "--tensor-parallel-emulate: the N ranks on one GPU, the collectives done by the host and every launch\n"
+    "          eager: the per-rank model checked on one GPU (slow; for checks, not for timing)\n"
+    "--tensor-parallel-nccl: the per-rank model over NCCL even at N = 1 (a communicator of one rank)\n";
 
 constexpr const char* kRuleGpus = "cute-cpp [tp.gpus]: --tensor-parallel may use at most the GPUs present";
-constexpr const char* kRuleNotBuilt =
-    "cute-cpp [tp.not-built]: --tensor-parallel N > 1 needs the per-rank model, which is not built yet (issue 49; "
-    "models/qwen3/tensor_parallel.md says what remains)";
+constexpr const char* kRuleEmulate =
+    "cute-cpp [tp.emulate]: --tensor-parallel-emulate and --tensor-parallel-nccl choose the collectives: one at most";
 
 using Args = CliArgs;
 
 Args parse_args(int argc, char** argv) {
-  static const char* const flags[] = {"ignore-eos", "eager", "no-pdl", "no-prefetch", "no-fused-norm", "profile",
-                                      "routing-stats"};
+  static const char* const flags[] = {"ignore-eos",    "eager",         "no-pdl",
+                                      "no-prefetch",   "no-fused-norm", "profile",
+                                      "routing-stats", "tensor-parallel-emulate", "tensor-parallel-nccl"};
   return parse_cli(argc, argv, flags, kRuleUsage, kUsage);
 }
 
-/// --tensor-parallel N, before any GPU work: N = 1 (the default) runs as before; any other N must suit
-/// the model (check_tensor_parallel's tp.* rules) and the GPUs present, and is then refused
-/// (tp.not-built): running it on one GPU instead would hide that the option did nothing.
-void check_tensor_parallel_option(const Args& a) {
+/// --tensor-parallel N and its collectives, before any GPU work: N = 1 alone (the default) is the
+/// one-device model (nullopt); any other N must suit the model (check_tensor_parallel's tp.* rules),
+/// and over NCCL the GPUs present (emulated, one GPU holds every rank).
+std::optional<TensorParallelOptions> tensor_parallel_option(const Args& a) {
   long long const ranks = a.number("tensor-parallel", 1);
-  if (ranks == 1) return;
+  bool const emulate = a.has("tensor-parallel-emulate"), nccl = a.has("tensor-parallel-nccl");
+  if (emulate && nccl) throw LoadError(kRuleEmulate, "both were given");
+  if (ranks == 1 && !emulate && !nccl) return std::nullopt;
   Qwen3Config const config = read_qwen3_config(a.get("model"));
   check_tensor_parallel(config, ranks);
   std::string const option = "--tensor-parallel " + std::to_string(ranks);
@@ -97,10 +106,33 @@ void check_tensor_parallel_option(const Args& a) {
   if (cudaError_t const e = cudaGetDeviceCount(&gpus); e != cudaSuccess)
     throw LoadError(kRuleGpus, option + ": no GPU found (cudaGetDeviceCount: " + cudaGetErrorName(e) + ", " +
                                    cudaGetErrorString(e) + ")");
-  check_tensor_parallel_gpus(config, ranks, gpus);
-  throw LoadError(kRuleNotBuilt, option + " suits this model and the " + std::to_string(gpus) +
-                                     " GPUs present, but tensor-parallel decoding is not built yet; run without "
-                                     "--tensor-parallel (one GPU)");
+  if (!emulate) check_tensor_parallel_gpus(config, ranks, gpus);
+  return TensorParallelOptions{.ranks = int(ranks), .emulate = emulate, .random_seed = std::nullopt};
+}
+
+/// The model of --model: one device, or split as --tensor-parallel says; random weights from `seed`.
+std::unique_ptr<Qwen3Model> load_model(const std::optional<TensorParallelOptions>& tp,
+                                       const std::filesystem::path& folder, const Qwen3Options& o,
+                                       std::optional<std::uint64_t> seed) {
+  if (tp) {
+    TensorParallelOptions t = *tp;
+    t.random_seed = seed;
+    return load_tensor_parallel(folder, o, t);
+  }
+  return seed ? Qwen3Model::with_random_weights(folder, *seed, o) : Qwen3Model::load(folder, o);
+}
+
+/// The logits of the last pass on the host, [rows, vocab] row-major whatever the ranks.
+std::vector<__nv_bfloat16> host_logits(const Qwen3Model& model) {
+  int const rows = model.logits_rows();
+  std::int64_t const vocab = model.config().vocab_size;
+  LogitsLayout const layout = model.logits_layout();
+  std::vector<__nv_bfloat16> raw(std::size_t(logit_offset(layout, rows - 1, vocab - 1) + 1));
+  cute_cpp::host::cuda_check(cudaStreamSynchronize(model.stream()), "cudaStreamSynchronize");
+  cute_cpp::host::cuda_check(
+      cudaMemcpy(raw.data(), model.logits(), raw.size() * sizeof(__nv_bfloat16), cudaMemcpyDeviceToHost),
+      "cudaMemcpy(logits)");
+  return unshard_logits(std::span<const __nv_bfloat16>(raw), layout, rows, vocab);
 }
 
 /// "1,2,3;4,5" -> {{1,2,3},{4,5}}.
@@ -134,7 +166,7 @@ std::vector<std::int32_t> stop_ids(const std::filesystem::path& folder, const To
 }
 
 int run_logits(const Args& a) {
-  check_tensor_parallel_option(a);
+  std::optional<TensorParallelOptions> const tp = tensor_parallel_option(a);
   auto const prompts = parse_ids(a.get("ids"));
   std::string const out = a.get("out");
   Qwen3Options o = model_options(a);
@@ -143,14 +175,10 @@ int run_logits(const Args& a) {
   o.max_prefill_tokens = int(std::max<std::size_t>(total, 1));
   o.max_batch = std::max(o.max_batch, int(prompts.size()));
   check_prompts(read_qwen3_config(a.get("model")), o.max_seq, prompts, 0);  // before the weights load
-  auto model = Qwen3Model::load(a.get("model"), o);
+  auto model = load_model(tp, a.get("model"), o, random_weights_seed(a));
   (void)model->prefill(prompts, LogitsRows::All);
   std::size_t const vocab = std::size_t(model->config().vocab_size);
-  std::vector<__nv_bfloat16> logits(std::size_t(model->logits_rows()) * vocab);
-  cute_cpp::host::cuda_check(cudaStreamSynchronize(model->stream()), "cudaStreamSynchronize");
-  cute_cpp::host::cuda_check(
-      cudaMemcpy(logits.data(), model->logits(), logits.size() * sizeof(__nv_bfloat16), cudaMemcpyDeviceToHost),
-      "cudaMemcpy(logits)");
+  std::vector<__nv_bfloat16> const logits = host_logits(*model);
   std::vector<float> f(logits.size());
   for (std::size_t i = 0; i < f.size(); ++i) f[i] = __bfloat162float(logits[i]);
   std::ofstream file(out, std::ios::binary);
@@ -161,7 +189,7 @@ int run_logits(const Args& a) {
 }
 
 int run_generate(const Args& a) {
-  check_tensor_parallel_option(a);
+  std::optional<TensorParallelOptions> const tp = tensor_parallel_option(a);
   std::filesystem::path const folder = a.get("model");
   std::optional<Tokenizer> tokenizer;
   if (std::filesystem::exists(folder / "tokenizer.json")) tokenizer = Tokenizer::from_file(folder);
@@ -192,7 +220,7 @@ int run_generate(const Args& a) {
   o.max_prefill_tokens = int(std::max<std::size_t>(total, 1));
   o.max_batch = std::max(o.max_batch, int(prompts.size()));
   check_prompts(read_qwen3_config(folder), o.max_seq, prompts, g.max_new_tokens);  // before the weights load
-  auto model = Qwen3Model::load(folder, o);
+  auto model = load_model(tp, folder, o, random_weights_seed(a));
   // One prompt with a tokenizer: its text streams as the tokens come. Decoding the whole
   // continuation each time and printing what is new keeps a character whose bytes span tokens
   // whole: a text ending in U+FFFD (an incomplete character so far) waits for the next token.
@@ -229,7 +257,7 @@ double time_ms(Qwen3Model& model, F&& f) {
 /// (the figures do not depend on the ids). Each figure is the median of several runs after one
 /// warm-up; decode steps include drawing the token (greedy) and reading it back, as generate does.
 int run_bench(const Args& a) {
-  check_tensor_parallel_option(a);
+  std::optional<TensorParallelOptions> const tp = tensor_parallel_option(a);
   int const prefill_len = int(a.number("prefill-len", 2048)), ttft_len = int(a.number("ttft-len", 512));
   int const context = int(a.number("context", 512)), steps = int(a.number("steps", 64));
   // The first four decode steps are warm-up; the figure is the median of the rest.
@@ -250,8 +278,7 @@ int run_bench(const Args& a) {
   o.max_prefill_tokens = std::max({prefill_len, ttft_len, context * max_batch});
   std::optional<std::uint64_t> const random_seed = random_weights_seed(a);
   auto const load_start = std::chrono::steady_clock::now();
-  auto model = random_seed ? Qwen3Model::with_random_weights(a.get("model"), *random_seed, o)
-                           : Qwen3Model::load(a.get("model"), o);
+  auto model = load_model(tp, a.get("model"), o, random_seed);
   double const load_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - load_start).count();
   int const vocab = int(model->config().vocab_size);
   std::mt19937 rng(1234);
@@ -265,7 +292,7 @@ int run_bench(const Args& a) {
   std::vector<std::int32_t> host_ids(static_cast<std::size_t>(max_batch));
   SamplingParams const greedy{};
   auto const draw = [&](int rows, std::uint64_t step) {
-    sample_tokens(model->logits(), vocab, rows, vocab, greedy, step, next.data(), ws.data(), ws.bytes(), model->stream());
+    sample_model_tokens(*model, rows, greedy, step, next.data(), ws.data(), ws.bytes());
     cute_cpp::host::cuda_check(cudaMemcpyAsync(host_ids.data(), next.data(), std::size_t(rows) * sizeof(std::int32_t),
                                                cudaMemcpyDeviceToHost, model->stream()),
                                "cudaMemcpyAsync(ids)");

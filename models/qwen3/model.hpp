@@ -8,6 +8,7 @@
 #include <cstdint>     // std::int32_t, std::uint64_t
 #include <filesystem>  // std::filesystem::path
 #include <memory>      // std::unique_ptr
+#include <optional>    // std::optional
 #include <span>        // std::span
 #include <vector>      // std::vector
 
@@ -18,6 +19,7 @@
 #include "models/common/logits_rows.hpp"  // LogitsRows
 #include "models/common/step_profile.hpp"  // StepPhase
 #include "models/qwen3/prompts.hpp"      // check_prompts, kQwen3InputRule
+#include "models/qwen3/vocab_shards.hpp"  // LogitsLayout
 
 namespace cute_cpp::models {
 
@@ -47,6 +49,16 @@ struct Qwen3Options {
   bool routing_stats = false;
 };
 
+class Collectives;  // collectives.hpp
+
+/// One rank of a tensor-parallel model (tensor_parallel_model.hpp runs the N of them): its part of
+/// the weights (ShardPlan(manifest, ranks, rank, ranks)) and the collectives it calls.
+struct Qwen3Rank {
+  int ranks = 1;
+  int rank = 0;
+  Collectives* collectives = nullptr;  ///< not owned; ranks() == ranks
+};
+
 /// One phase of a decode step as Qwen3Model::profile_decode times it (models/common/step_profile.hpp).
 using StepPhase = models::StepPhase;
 
@@ -69,6 +81,17 @@ class Qwen3Model {
   /// @pre as load(), without the checkpoint.
   [[nodiscard]] static std::unique_ptr<Qwen3Model> with_random_weights(const std::filesystem::path& folder,
                                                                        std::uint64_t seed, Qwen3Options options = {});
+  /// One rank of a tensor-parallel model, on the current device: the weights of its ShardPlan (from
+  /// the checkpoint, or with `random_seed` the rank's part of with_random_weights' values), attention
+  /// on its heads, the MLP on its columns or experts, the LM head on its vocabulary rows, and the
+  /// collectives between (tensor_parallel.md). Every rank's calls must be made together, one thread
+  /// a rank. logits() holds the all-gathered logits in logits_layout(). The decode graphs are kept
+  /// when the collectives are capturable (NCCL), and programmatic launch is off (NCCL's kernels do
+  /// not wait in griddepcontrol.wait).
+  /// @pre as load() or with_random_weights(); ShardPlan's tp.* rules for rank.ranks.
+  [[nodiscard]] static std::unique_ptr<Qwen3Model> load_rank(const std::filesystem::path& folder,
+                                                             Qwen3Options options,
+                                                             std::optional<std::uint64_t> random_seed, Qwen3Rank rank);
   virtual ~Qwen3Model() = default;
 
   [[nodiscard]] virtual const Qwen3Config& config() const noexcept = 0;
@@ -101,8 +124,11 @@ class Qwen3Model {
   /// The tokens a sequence holds in the cache.
   [[nodiscard]] virtual int length(int slot) const = 0;
 
-  /// The last forward pass's logits: bf16 [logits_rows(), vocab_size] on the device, row-major.
+  /// The last forward pass's logits: bf16 [logits_rows(), vocab_size] on the device, row-major on one
+  /// device; a tensor-parallel model's are its ranks' gathered shards, in logits_layout().
   [[nodiscard]] virtual const __nv_bfloat16* logits() const noexcept = 0;
+  /// Where logits() holds the logit of (row, id) (vocab_shards.hpp); read by sample_tokens.
+  [[nodiscard]] virtual LogitsLayout logits_layout() const noexcept { return row_major_logits(config().vocab_size); }
   [[nodiscard]] virtual int logits_rows() const noexcept = 0;
   [[nodiscard]] virtual cudaStream_t stream() const noexcept = 0;
 };

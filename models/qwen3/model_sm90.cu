@@ -29,6 +29,8 @@
 #include "models/qwen3/layer_kernels.cuh"
 #include "models/qwen3/device_weights.hpp"
 #include "models/qwen3/weights.hpp"
+#include "models/qwen3/collectives.hpp"     // Collectives
+#include "models/qwen3/tensor_parallel.hpp"  // ShardPlan
 
 #include <cute_cpp/host/buffer.hpp>
 #include <cute_cpp/host/error.hpp>
@@ -58,6 +60,9 @@ constexpr const char* kRuleHeadDim = "cute-cpp [qwen3.head-dim]: the attention k
 constexpr const char* kRuleMoe =
     "cute-cpp [qwen3.moe]: the MoE block takes at most 256 experts, a top-k of at most 16 and an expert width "
     "that is a multiple of 8";
+constexpr const char* kRuleEmulatedProfile =
+    "cute-cpp [tp.emulate]: the emulated ranks' collectives wait on the host, so no CUDA graph can hold them "
+    "(--profile needs one)";
 constexpr const char* kRuleOptions =
     "cute-cpp [qwen3.options]: max_batch, max_seq, max_prefill_tokens and page_size are positive, max_seq at most "
     "the config's positions (max_position_embeddings, or YaRN's if longer), page_size a multiple of 16";
@@ -80,7 +85,9 @@ void upload_async(DeviceBuffer<T>& d, const std::vector<T>& h, cudaStream_t stre
 class Model final : public Qwen3Model {
  public:
   /// The checkpoint's weights, or with `random_seed` random ones (Qwen3Model::with_random_weights).
-  Model(const std::filesystem::path& folder, Qwen3Options options, std::optional<std::uint64_t> random_seed);
+  /// With `rank`, one rank of a tensor-parallel model (Qwen3Model::load_rank).
+  Model(const std::filesystem::path& folder, Qwen3Options options, std::optional<std::uint64_t> random_seed,
+        std::optional<Qwen3Rank> rank = std::nullopt);
   ~Model() override {
     for (auto& [rows, exec] : graphs_) (void)cudaGraphExecDestroy(exec);
     if (stream_ != nullptr) (void)cudaStreamDestroy(stream_);
@@ -99,6 +106,7 @@ class Model final : public Qwen3Model {
   const bf16* logits() const noexcept override { return logits_.data(); }
   int logits_rows() const noexcept override { return logits_rows_; }
   cudaStream_t stream() const noexcept override { return stream_; }
+  LogitsLayout logits_layout() const noexcept override { return logits_layout_; }
 
  private:
   /// The tokens of one forward pass: `tokens` rows of the activations.
@@ -145,9 +153,29 @@ class Model final : public Qwen3Model {
   /// Qwen3Options::routing_stats: the choices each expert of `layer` received in this pass (the MoE
   /// block's expert offsets in `scratch`), one line to stderr.
   void print_routing(kn::moe::MoeShape const& s, void* scratch, int layer);
+  /// Tensor parallelism: the ranks' partial sums of `rows` activations of width hidden_ summed on
+  /// every rank. Nothing on one device (tp_ null), where delta_ is already the whole sum.
+  void all_reduce(bf16* x, std::int64_t rows) {
+    if (tp_ != nullptr) tp_->all_reduce_sum(rank_, x, std::size_t(rows * hidden_), stream_);
+  }
+  /// The embedding rows of the pass's ids into delta_: on a rank, its vocabulary's rows (zeros for
+  /// the rest) summed over the ranks.
+  void embed(std::int64_t t);
+  /// Load-time: plan_, tp_ and the per-rank widths of `rank`, and the options a rank runs with.
+  void setup_rank(Qwen3Rank const& rank);
+  /// The LM head on `rows` rows of `in` into logits_: on a rank, its vocabulary rows, then gathered.
+  void lm_head(bf16 const* in, std::int64_t rows);
 
   Qwen3Config config_;
   Qwen3Options options_;
+  // Tensor parallelism: this rank's plan and collectives (none on one device, where vocab_rows_ is
+  // vocab_size and logits_layout_ row-major).
+  std::optional<ShardPlan> plan_;
+  Collectives* tp_ = nullptr;
+  int rank_ = 0;
+  std::int64_t vocab_rows_ = 0;
+  DeviceBuffer<bf16> rank_logits_;  ///< a rank's own [rows, vocab_rows_] before the gather
+  LogitsLayout logits_layout_{};
   int heads_ = 0, kv_heads_ = 0, head_dim_ = 0, hidden_ = 0, ffn_ = 0, qkv_width_ = 0;
   std::uint64_t weight_bytes_ = 0;
   cudaStream_t stream_ = nullptr;
@@ -193,6 +221,8 @@ void Model::mark(const char* name) { marks_.mark(name, stream_); }
 std::vector<StepPhase> Model::profile_decode(std::span<const int> slots, std::span<const std::int32_t> ids,
                                              int replays) {
   if (replays < 1) throw LoadError(kQwen3InputRule, "profile_decode needs at least one replay");
+  if (tp_ != nullptr && !tp_->capturable())
+    throw LoadError(kRuleEmulatedProfile, "profile_decode records the step as a CUDA graph");
   int const n = stage_decode(slots, ids, nullptr);
   if (n == 0) return {};
   std::vector<StepPhase> phases = profile_step(upload_decode(n), replays);
@@ -205,7 +235,8 @@ std::vector<StepPhase> Model::profile_step(Batch const& batch, int replays) {
   return marks_.profile([&] { forward(batch, LogitsRows::All); }, stream_, replays);
 }
 
-Model::Model(const std::filesystem::path& folder, Qwen3Options options, std::optional<std::uint64_t> random_seed)
+Model::Model(const std::filesystem::path& folder, Qwen3Options options, std::optional<std::uint64_t> random_seed,
+             std::optional<Qwen3Rank> rank)
     : config_(read_qwen3_config(folder)),
       options_(options),
       pages_([&] {
@@ -231,6 +262,9 @@ Model::Model(const std::filesystem::path& folder, Qwen3Options options, std::opt
   head_dim_ = int(config_.head_dim);
   hidden_ = int(config_.hidden_size);
   ffn_ = int(config_.intermediate_size);
+  vocab_rows_ = config_.vocab_size;
+  if (rank) setup_rank(*rank);
+  logits_layout_ = row_major_logits(config_.vocab_size);
   qkv_width_ = (heads_ + 2 * kv_heads_) * head_dim_;
   if (hidden_ % 8 != 0 || ffn_ % 8 != 0)
     throw LoadError(kRuleOptions, "hidden_size " + std::to_string(hidden_) + " and intermediate_size " +
@@ -247,8 +281,14 @@ Model::Model(const std::filesystem::path& folder, Qwen3Options options, std::opt
   }
 
   Qwen3WeightManifest const manifest(config_);
-  weights_ = random_seed ? random_weights(manifest, *random_seed) : checkpoint_weights(folder, manifest);
-  weight_bytes_ = manifest.total_bytes();
+  if (plan_) {
+    weights_ = random_seed ? random_weights(manifest, *random_seed, *plan_)
+                           : checkpoint_weights(folder, manifest, *plan_);
+    weight_bytes_ = plan_->total_bytes();
+  } else {
+    weights_ = random_seed ? random_weights(manifest, *random_seed) : checkpoint_weights(folder, manifest);
+    weight_bytes_ = manifest.total_bytes();
+  }
   cuda_check(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking), "cudaStreamCreate");
 
   // RoPE's inverse frequencies and cos/sin scale as transformers computes them (float32): plain or YaRN.
@@ -267,6 +307,21 @@ Model::Model(const std::filesystem::path& folder, Qwen3Options options, std::opt
   cu_seqlens_ = DeviceBuffer<std::int32_t>(std::size_t(options_.max_batch) + 1);
   gemm_workspace_.moves = decode_workspace_.moves = moe_workspace_.moves = &buffer_moves_;
   last_rows_ = DeviceBuffer<std::int32_t>(std::size_t(options_.max_batch));
+}
+
+/// The rank's shapes (tensor_parallel.hpp); the kernels are the one-device ones on them.
+void Model::setup_rank(Qwen3Rank const& rank) {
+  Qwen3WeightManifest const m(config_);
+  plan_.emplace(m, rank.ranks, rank.rank, rank.ranks);
+  tp_ = rank.collectives, rank_ = rank.rank;
+  heads_ = int(plan_->q_heads()), kv_heads_ = int(plan_->kv_heads()), vocab_rows_ = plan_->vocab_rows();
+  bool const dense_mlp = std::any_of(m.layers().begin(), m.layers().end(),
+                                     [](Qwen3LayerTensors const& l) { return l.experts.empty(); });
+  if (dense_mlp) ffn_ = int(plan_->intermediate());  // a MoE model's dense layers (mlp_only_layers) too
+  if (!tp_->capturable()) options_.cuda_graphs = false;  // the emulation's host barrier
+  // NOTE: the graph's programmatic edges would join NCCL's kernels, which do not wait in
+  // griddepcontrol.wait (tensor_parallel.md, the PDL exception): every edge stays a full dependency.
+  options_.programmatic_launch = false;
 }
 
 void Model::grow_activations(std::int64_t tokens) {
@@ -471,7 +526,7 @@ void Model::forward(Batch const& batch, LogitsRows rows) {
   ++routing_pass_;
   residual_.begin();
   float const eps = float(config_.rms_norm_eps);
-  gather_rows(weights_.embed.data(), config_.vocab_size, ids_.data(), delta_.data(), t, hidden_, stream_);
+  embed(t);
   mark("embedding");
   // The residual stream (models/common/residual_stream.cuh): the first layer's sum is the embedding.
   auto const add_norm = [&](bf16 const* w) {
@@ -514,6 +569,7 @@ void Model::forward(Batch const& batch, LogitsRows rows) {
     attention(batch, int(l));
     linear(attn_.data(), w.o.data(), delta_.data(), t, hidden_, std::int64_t(heads_) * head_dim_);
     mark("o gemm");
+    all_reduce(delta_.data(), t);  // the heads' partial sums; the residual is added after, once
     if (fuse_norms && !w.sparse()) {
       normed_gated_linear_tn(residual_.normed_rows(delta_.data(), w.post_norm.data(), eps), w.gate_up.data(),
                              ffn_hidden_.data(), t, ffn_, hidden_, stream_, early_weights());
@@ -524,6 +580,7 @@ void Model::forward(Batch const& batch, LogitsRows rows) {
       add_norm(w.post_norm.data());
       mlp(w, t);
     }
+    all_reduce(delta_.data(), t);  // the columns' (or experts') partial sums
   }
   add_norm(weights_.final_norm.data());
   bf16 const* head_in = normed_.data();
@@ -534,13 +591,41 @@ void Model::forward(Batch const& batch, LogitsRows rows) {
     head_in = last_.data();
     logits_rows_ = batch.sequences;
   }
-  if (logits_.size() < std::size_t(logits_rows_) * std::size_t(config_.vocab_size)) {
-    logits_ = DeviceBuffer<bf16>(std::size_t(logits_rows_) * std::size_t(config_.vocab_size));
-    ++buffer_moves_;
-  }
-  linear(head_in, weights_.output(), logits_.data(), logits_rows_, config_.vocab_size, hidden_);
+  lm_head(head_in, logits_rows_);
   mark("lm head");
   cuda_check(cudaGetLastError(), "forward");
+}
+
+void Model::embed(std::int64_t t) {
+  if (tp_ == nullptr) {
+    gather_rows(weights_.embed.data(), config_.vocab_size, ids_.data(), delta_.data(), t, hidden_, stream_);
+    return;
+  }
+  gather_vocab_rows(weights_.embed.data(), plan_->vocab_begin(), plan_->vocab_end(), ids_.data(), delta_.data(), t,
+                    hidden_, stream_);
+  all_reduce(delta_.data(), t);
+}
+
+void Model::lm_head(bf16 const* in, std::int64_t rows) {
+  std::size_t const ranks = tp_ != nullptr ? std::size_t(tp_->ranks()) : 1;
+  std::int64_t const ld = tp_ != nullptr ? padded_vocab_rows(vocab_rows_) : config_.vocab_size;
+  std::size_t const shard = std::size_t(rows) * std::size_t(ld);
+  if (logits_.size() < ranks * shard) {
+    logits_ = DeviceBuffer<bf16>(ranks * shard);
+    ++buffer_moves_;
+  }
+  if (tp_ == nullptr) {
+    linear(in, weights_.output(), logits_.data(), rows, config_.vocab_size, hidden_);
+    return;
+  }
+  if (rank_logits_.size() < shard) {
+    rank_logits_ = DeviceBuffer<bf16>(shard);
+    ++buffer_moves_;
+  }
+  // The rank's padded rows (zeros; never read): the output rows stay 16-byte aligned (padded_vocab_rows).
+  linear(in, weights_.output(), rank_logits_.data(), rows, ld, hidden_);
+  tp_->all_gather(rank_, rank_logits_.data(), logits_.data(), shard, stream_);
+  logits_layout_ = gathered_logits(rows, vocab_rows_, ld);
 }
 
 kn::moe::MoeShape Model::moe_shape(std::int64_t tokens) const {
@@ -551,6 +636,7 @@ kn::moe::MoeShape Model::moe_shape(std::int64_t tokens) const {
   s.experts = int(std::min<std::int64_t>(config_.moe->num_experts, std::int64_t(1) << 30));
   s.top_k = int(std::min<std::int64_t>(config_.moe->num_experts_per_tok, std::int64_t(1) << 30));
   s.renormalize = config_.moe->norm_topk_prob;
+  if (plan_ && plan_->ranks() > 1) s.expert_begin = int(plan_->expert_begin()), s.local_experts = int(plan_->experts());
   return s;
 }
 
@@ -683,6 +769,13 @@ void Model::attention(Batch const& batch, int layer) {
 
 std::unique_ptr<Qwen3Model> Qwen3Model::load(const std::filesystem::path& folder, Qwen3Options options) {
   return std::make_unique<Model>(folder, options, std::nullopt);
+}
+
+std::unique_ptr<Qwen3Model> Qwen3Model::load_rank(const std::filesystem::path& folder, Qwen3Options options,
+                                                  std::optional<std::uint64_t> random_seed, Qwen3Rank rank) {
+  if (rank.collectives == nullptr || rank.collectives->ranks() != rank.ranks)
+    throw std::logic_error("cute-cpp: Qwen3Model::load_rank needs the collectives of its ranks");
+  return std::make_unique<Model>(folder, options, random_seed, rank);
 }
 
 std::unique_ptr<Qwen3Model> Qwen3Model::with_random_weights(const std::filesystem::path& folder, std::uint64_t seed,

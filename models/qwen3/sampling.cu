@@ -90,21 +90,6 @@ struct Cut {
 
 // ---- the row's blocks ----
 
-/// This block's part of its row: the ids [begin, end) of row `index` (logits `x`), one of `blocks`.
-struct RowPart {
-  std::uint16_t const* x;
-  int index;
-  int begin, end;
-  unsigned blocks, rank;
-};
-
-__device__ __forceinline__ RowPart row_part(std::uint16_t const* logits, std::int64_t ld, int vocab) {
-  unsigned const blocks = arch::cluster_size(), rank = arch::block_rank_in_cluster();
-  int const index = int(blockIdx.x / blocks);
-  int const chunk = ((vocab + int(blocks) - 1) / int(blocks) + 7) / 8 * 8;
-  return {logits + index * ld, index, min(vocab, int(rank) * chunk), min(vocab, int(rank + 1) * chunk), blocks, rank};
-}
-
 /// The variable at `local` (this block's shared memory) in block `rank` of the row's cluster.
 template <class T>
 __device__ __forceinline__ T* in_block(T* local, unsigned rank, unsigned blocks) {
@@ -155,22 +140,75 @@ __device__ __forceinline__ void for_each_key(std::uint16_t const* __restrict__ r
   visit(tail_begin + t, t < end - tail_begin ? logit_key(row[tail_begin + t]) : 0u);
 }
 
+// ---- the row's blocks ----
+
+/// This block's part of its row: the ids [begin, end) of row `index` (logits `x`), one of `blocks`,
+/// in a row-major buffer (one device).
+struct RowPart {
+  std::uint16_t const* x;
+  int index;
+  int begin, end;
+  unsigned blocks, rank;
+  template <class Visit>
+  __device__ __forceinline__ void for_each(Visit&& visit) const {
+    for_each_key(x, begin, end, visit);
+  }
+  __device__ __forceinline__ std::uint16_t at(int id) const { return x[id]; }
+};
+
+/// The same part of a row of all-gathered tensor-parallel logits (vocab_shards.hpp's LogitsLayout):
+/// x is the buffer's start, and the logit of id is at logit_offset(layout, index, id). The padding
+/// columns past the vocabulary (the last shard's) are never visited: ids stop at vocab.
+struct ShardedRowPart : RowPart {
+  LogitsLayout layout;
+  /// for_each_key over each shard's piece of [begin, end) in id order (shard_ids), each piece
+  /// contiguous: every thread makes the same calls (the pieces depend on the block's range alone),
+  /// as for_each_key needs.
+  template <class Visit>
+  __device__ __forceinline__ void for_each(Visit&& visit) const {
+    if (begin >= end) return for_each_key(x, begin, end, visit);
+    for (std::int64_t q = begin / layout.shard_cols; q <= (end - 1) / layout.shard_cols; ++q) {
+      IdRange const ids = shard_ids(layout, q, begin, end);
+      // Indexed by id: the piece's pointer is offset back by its first id.
+      for_each_key(x + (logit_offset(layout, index, ids.lo) - ids.lo), int(ids.lo), int(ids.hi), visit);
+    }
+  }
+  __device__ __forceinline__ std::uint16_t at(int id) const { return x[logit_offset(layout, index, id)]; }
+};
+
+/// This block's part of row blockIdx.x / blocks: RowPart, or ShardedRowPart with the layout's shards.
+template <bool Sharded>
+__device__ __forceinline__ auto row_part(std::uint16_t const* logits, std::int64_t ld, int vocab,
+                                         LogitsLayout const& layout) {
+  unsigned const blocks = arch::cluster_size(), rank = arch::block_rank_in_cluster();
+  int const index = int(blockIdx.x / blocks);
+  int const chunk = ((vocab + int(blocks) - 1) / int(blocks) + 7) / 8 * 8;
+  int const begin = min(vocab, int(rank) * chunk), end = min(vocab, int(rank + 1) * chunk);
+  if constexpr (Sharded) {
+    return ShardedRowPart{{logits, index, begin, end, blocks, rank}, layout};
+  } else {
+    return RowPart{logits + index * ld, index, begin, end, blocks, rank};
+  }
+}
+
 // ---- greedy ----
 
 /// ids[row] = the id of the row's largest logit, the smallest such id on ties, NaN below everything
 /// (0 when every logit is NaN). One pass; grid: rows x blocks_per_row(vocab), clusters of a row's blocks.
+template <bool Sharded>
 __global__ void __launch_bounds__(block_threads)
-greedy_kernel(std::uint16_t const* __restrict__ logits, std::int64_t ld, int vocab, std::int32_t* __restrict__ ids) {
+greedy_kernel(std::uint16_t const* __restrict__ logits, std::int64_t ld, int vocab, std::int32_t* __restrict__ ids,
+              LogitsLayout layout) {
   __shared__ u64 block_best;                   // this block's best (key << 32 | ~id)
   __shared__ u64 best[max_blocks_per_row];     // in the row's first block: each block's best
-  RowPart const part = row_part(logits, ld, vocab);
+  auto const part = row_part<Sharded>(logits, ld, vocab, layout);
   // NOTE: a block may write another's shared memory only once that block has started: the cluster
   // barrier is begun here and waited on after the pass, where it costs nothing.
   if (part.blocks > 1) arch::cluster_arrive_relaxed();
   if (threadIdx.x == 0) block_best = 0;
   __syncthreads();
   u64 mine = 0;
-  for_each_key(part.x, part.begin, part.end, [&](int id, unsigned key) {
+  part.for_each([&](int id, unsigned key) {
     if (key != 0) mine = max(mine, (u64(key) << 32) | (0xFFFFFFFFu - unsigned(id)));
   });
   for (int lanes = 16; lanes > 0; lanes /= 2) mine = max(mine, __shfl_xor_sync(~0u, mine, lanes));
@@ -315,13 +353,14 @@ __device__ Tally block_exclusive_scan(Tally mine, Tally& total, Tally* warp_sums
 // ---- sampling: the passes ----
 
 /// Pass 1: the row's largest key (0 when every logit is NaN); with `count_high`, s.high_count.
-__device__ unsigned pass_largest(RowPart const& part, bool count_high, SampleShared& s) {
+template <class Part>
+__device__ unsigned pass_largest(Part const& part, bool count_high, SampleShared& s) {
   Histogram& h = s.pass[0];
   for (int i = int(threadIdx.x); i < bins; i += block_threads) h.count[i] = 0;
   if (threadIdx.x == 0) s.largest = 0;
   __syncthreads();
   unsigned largest = 0;
-  for_each_key(part.x, part.begin, part.end, [&](int, unsigned key) {
+  part.for_each([&](int, unsigned key) {
     largest = max(largest, key);
     if (count_high && key != 0) atomicAdd(&h.count[key >> 8], 1u);
   });
@@ -337,7 +376,8 @@ __device__ unsigned pass_largest(RowPart const& part, bool count_high, SampleSha
 
 /// Pass 2: with top-k, s.k_low_count (the keys of high byte k_high); with top-p, s.high_mass, where
 /// top-k leaves out the high bytes below k_high.
-__device__ void pass_top_k_and_masses(RowPart const& part, bool top_k, unsigned k_high, bool top_p,
+template <class Part>
+__device__ void pass_top_k_and_masses(Part const& part, bool top_k, unsigned k_high, bool top_p,
                                       Weights const& weight, SampleShared& s) {
   Histogram& h = s.pass[1];
   for (int i = int(threadIdx.x); i < bins; i += block_threads) {
@@ -345,7 +385,7 @@ __device__ void pass_top_k_and_masses(RowPart const& part, bool top_k, unsigned 
     h.mass[i] = 0;
   }
   __syncthreads();
-  for_each_key(part.x, part.begin, part.end, [&](int, unsigned key) {
+  part.for_each([&](int, unsigned key) {
     unsigned const high = key >> 8;
     if (top_k && key != 0 && high == k_high) atomicAdd(&h.count[key & 0xFFu], 1u);
     if (top_p) add_weight(h.mass, high, key != 0 && high >= k_high ? weight(key) : 0);
@@ -357,11 +397,12 @@ __device__ void pass_top_k_and_masses(RowPart const& part, bool top_k, unsigned 
 }
 
 /// Pass 3: s.p_low_count, the count of each key of high byte p_high.
-__device__ void pass_top_p_counts(RowPart const& part, unsigned p_high, SampleShared& s) {
+template <class Part>
+__device__ void pass_top_p_counts(Part const& part, unsigned p_high, SampleShared& s) {
   Histogram& h = s.pass[0];
   for (int i = int(threadIdx.x); i < bins; i += block_threads) h.count[i] = 0;
   __syncthreads();
-  for_each_key(part.x, part.begin, part.end, [&](int, unsigned key) {
+  part.for_each([&](int, unsigned key) {
     if (key != 0 && key >> 8 == p_high) atomicAdd(&h.count[key & 0xFFu], 1u);
   });
   row_barrier(part.blocks);
@@ -372,7 +413,8 @@ __device__ void pass_top_p_counts(RowPart const& part, unsigned p_high, SampleSh
 /// Top-p among the tokens `k_cut` keeps: the tokens, in order, whose weight before them is below
 /// top_p of the kept total (HF's TopPLogitsWarper). Runs pass 3 when pass 2 has not counted the
 /// high byte it ends in. @pre pass 2 ran with top-p.
-__device__ Cut top_p_cut(RowPart const& part, float top_p, bool top_k, Cut k_cut, Weights const& weight,
+template <class Part>
+__device__ Cut top_p_cut(Part const& part, float top_p, bool top_k, Cut k_cut, Weights const& weight,
                          SampleShared& s) {
   unsigned const k_high = k_cut.key >> 8;
   if (top_k) {  // top-k's high byte holds only the kept weight of its keys; those below hold none
@@ -399,7 +441,8 @@ __device__ Cut top_p_cut(RowPart const& part, float top_p, bool top_k, Cut k_cut
 }
 
 /// Passes 2 and 3: the cut of top-k, then that of top-p among the tokens top-k keeps.
-__device__ Cut choose_cut(RowPart const& part, SamplingParams const& params, Weights const& weight, SampleShared& s) {
+template <class Part>
+__device__ Cut choose_cut(Part const& part, SamplingParams const& params, Weights const& weight, SampleShared& s) {
   unsigned const valid = params.top_k > 0 ? unsigned(warp_total(s.high_count)) : 0;
   bool const top_k = params.top_k > 0 && unsigned(params.top_k) < valid;
   bool const top_p = params.top_p < 1.0f;
@@ -418,7 +461,8 @@ __device__ Cut choose_cut(RowPart const& part, SamplingParams const& params, Wei
 /// Pass 4: the row's token, drawn among the kept ones with probability weight / kept total by the
 /// inverse of the cumulative weight in id order at random * total / 2^64, written by the thread
 /// whose run of ids holds it.
-__device__ void draw(RowPart const& part, Cut cut, Weights const& weight, u64 random, SampleShared& s,
+template <class Part>
+__device__ void draw(Part const& part, Cut cut, Weights const& weight, u64 random, SampleShared& s,
                      std::int32_t* id_out) {
   // Each thread reads a contiguous run, so the kept weight before a run is a scan over the threads.
   int const per_thread = (part.end - part.begin + block_threads - 1) / block_threads;
@@ -426,7 +470,7 @@ __device__ void draw(RowPart const& part, Cut cut, Weights const& weight, u64 ra
   int const last = min(part.end, first + per_thread);
   Tally mine{0, 0};
   for (int id = first; id < last; ++id) {
-    unsigned const key = logit_key(part.x[id]);
+    unsigned const key = logit_key(part.at(id));
     if (key > cut.key) {
       mine.weight += weight(key);
     } else if (key == cut.key && cut.ties > 0) {
@@ -450,7 +494,7 @@ __device__ void draw(RowPart const& part, Cut cut, Weights const& weight, u64 ra
   if (target < running || target >= kept(before + mine)) return;
   unsigned ties_seen = before.ties;
   for (int id = first; id < last; ++id) {
-    unsigned const key = logit_key(part.x[id]);
+    unsigned const key = logit_key(part.at(id));
     if (key > cut.key) {
       running += weight(key);
     } else if (key == cut.key && cut.ties > 0 && ties_seen++ < cut.ties) {
@@ -465,11 +509,13 @@ __device__ void draw(RowPart const& part, Cut cut, Weights const& weight, u64 ra
 
 /// ids[row] = a token drawn from the row after temperature, top-k and top-p (SamplingParams); grid:
 /// rows x blocks_per_row(vocab), clusters of a row's blocks. @pre params.temperature > 0.
+template <bool Sharded>
 __global__ void __launch_bounds__(block_threads)
 sample_kernel(std::uint16_t const* __restrict__ logits, std::int64_t ld, int vocab, SamplingParams params,
-              std::uint64_t step, std::uint64_t const* device_step, std::int32_t* __restrict__ ids) {
+              std::uint64_t step, std::uint64_t const* device_step, std::int32_t* __restrict__ ids,
+              LogitsLayout layout) {
   __shared__ SampleShared s;
-  RowPart const part = row_part(logits, ld, vocab);
+  auto const part = row_part<Sharded>(logits, ld, vocab, layout);
   unsigned const largest = pass_largest(part, params.top_k > 0, s);
   if (largest == 0) {
     if (part.rank == 0 && threadIdx.x == 0) ids[part.index] = 0;  // every logit is NaN
@@ -516,11 +562,20 @@ void sample_tokens(__nv_bfloat16 const* logits, std::int64_t ld, int rows, int v
 void sample_tokens(__nv_bfloat16 const* logits, std::int64_t ld, int rows, int vocab, SamplingParams const& params,
                    std::uint64_t step, std::uint64_t const* device_step, std::int32_t* ids, void* workspace,
                    std::size_t workspace_bytes, cudaStream_t stream) {
+  if (ld < vocab)
+    host::argument_error("qwen3.sampling", "ld is " + std::to_string(ld) + "; it must be at least vocab (" +
+                                               std::to_string(vocab) + ")");
+  sample_tokens(logits, LogitsLayout{ld, ld, 0}, rows, vocab, params, step, device_step, ids, workspace,
+                workspace_bytes, stream);
+}
+
+void sample_tokens(__nv_bfloat16 const* logits, LogitsLayout const& layout, int rows, int vocab,
+                   SamplingParams const& params, std::uint64_t step, std::uint64_t const* device_step,
+                   std::int32_t* ids, void* workspace, std::size_t workspace_bytes, cudaStream_t stream) {
   check_shape(rows, vocab);
   char const* const rule = "qwen3.sampling";
-  if (ld < vocab)
-    host::argument_error(rule, "ld is " + std::to_string(ld) + "; it must be at least vocab (" +
-                                   std::to_string(vocab) + ")");
+  std::int64_t const ld = layout.ld;
+  if (std::string const why = check_logits_layout(layout, rows, vocab); !why.empty()) host::argument_error(rule, why);
   if (!(params.temperature >= 0.0f) || !std::isfinite(params.temperature))
     host::argument_error(rule, "temperature is " + show(params.temperature) + "; it must be finite and >= 0 (0: greedy)");
   if (params.top_k < 0)
@@ -545,11 +600,14 @@ void sample_tokens(__nv_bfloat16 const* logits, std::int64_t ld, int rows, int v
   config.cluster = dim3(unsigned(blocks));
   config.stream = stream;
   auto const* const bits = reinterpret_cast<std::uint16_t const*>(logits);
+  // One shard (one device): the kernels of old, with no shard arithmetic.
+  bool const sharded = layout.sharded(vocab);
   if (params.temperature == 0.0f) {
-    host::launch(&greedy_kernel, "qwen3 greedy_kernel", config, bits, ld, vocab, ids);
+    host::launch(sharded ? &greedy_kernel<true> : &greedy_kernel<false>, "qwen3 greedy_kernel", config, bits, ld,
+                 vocab, ids, layout);
   } else {
-    host::launch(&sample_kernel, "qwen3 sample_kernel", config, bits, ld, vocab, params, step, device_step,
-                 ids);
+    host::launch(sharded ? &sample_kernel<true> : &sample_kernel<false>, "qwen3 sample_kernel", config, bits, ld,
+                 vocab, params, step, device_step, ids, layout);
   }
 }
 

@@ -11,6 +11,8 @@
 
 #include <cute_cpp/config.hpp>  // CUTE_CPP_HD
 
+#include "models/qwen3/vocab_shards.hpp"  // LogitsLayout
+
 namespace cute_cpp::models {
 
 /// How the next token is drawn, as transformers' generate applies its warpers: temperature, then top-k, then top-p.
@@ -50,6 +52,14 @@ void sample_tokens(__nv_bfloat16 const* logits, std::int64_t ld, int rows, int v
 void sample_tokens(__nv_bfloat16 const* logits, std::int64_t ld, int rows, int vocab, SamplingParams const& params,
                    std::uint64_t step, std::uint64_t const* device_step, std::int32_t* ids, void* workspace,
                    std::size_t workspace_bytes, cudaStream_t stream);
+
+/// sample_tokens over logits in `layout` (vocab_shards.hpp): one device's row-major rows, or the
+/// tensor-parallel ranks' all-gathered shards, read rank-major with the padding columns past `vocab`
+/// skipped. A layout of one shard runs the same kernels as the overloads above.
+/// @pre as above, with check_logits_layout(layout, rows, vocab) "" [qwen3.sampling]
+void sample_tokens(__nv_bfloat16 const* logits, LogitsLayout const& layout, int rows, int vocab,
+                   SamplingParams const& params, std::uint64_t step, std::uint64_t const* device_step,
+                   std::int32_t* ids, void* workspace, std::size_t workspace_bytes, cudaStream_t stream);
 
 // ---- the random stream ----
 

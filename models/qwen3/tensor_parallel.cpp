@@ -6,6 +6,7 @@
 #include "models/qwen3/tensor_parallel.hpp"
 
 #include <algorithm>  // std::min
+#include <cstring>    // std::memcpy
 #include <cmath>      // std::pow
 #include <optional>   // std::optional
 
@@ -264,6 +265,21 @@ double decode_step_seconds_bound(const DecodeStepTraffic& t, double memory_bytes
   double const wire = t.allreduce_wire_bytes + static_cast<double>(t.gather_wire_bytes);
   return t.weight_bytes / memory_bytes_per_s + (wire > 0 ? wire / link_bytes_per_s : 0) +
          collectives * collective_latency_s;
+}
+
+std::vector<std::byte> read_rank_buffer(const Checkpoint& checkpoint, const ShardPlan& plan,
+                                        const ShardBuffer& buffer) {
+  std::vector<std::byte> out(buffer.bytes, std::byte{0});  // a vocabulary buffer's padding rows stay zeros
+  std::vector<std::byte> slice;
+  for (TensorShard const& s : plan.shards()) {
+    if (s.buffer != buffer.name) continue;
+    slice.resize(s.bytes);
+    read_slice(checkpoint, checkpoint.at(s.tensor), s.slice, slice);
+    for (std::uint64_t b = 0; b * s.block < s.bytes; ++b)
+      std::memcpy(out.data() + s.dst_offset + b * s.dst_pitch, slice.data() + b * s.block,
+                  std::min(s.block, s.bytes - b * s.block));
+  }
+  return out;
 }
 
 }  // namespace cute_cpp::models

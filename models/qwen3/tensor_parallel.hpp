@@ -6,6 +6,7 @@
 // (fused QKV, gate-up interleaved in blocks of 8 rows; weights.hpp), so that each rank's kernels are
 // the single-device ones on narrower shapes. The arithmetic a benchmark's limit needs (bytes a rank
 // reads per decode step, the all-reduces between ranks) is here too. tensor_parallel.md says why.
+#include <cstddef>      // std::byte
 #include <cstdint>      // std::int64_t, std::uint64_t
 #include <string>       // std::string
 #include <string_view>  // std::string_view
@@ -123,6 +124,14 @@ class ShardPlan {
   std::vector<TensorShard> shards_;
   std::vector<ShardBuffer> buffers_;
 };
+
+/// `buffer` of `plan`'s rank filled from `checkpoint`: read_slice of each of its shards (only the
+/// slice's bytes are read), the slice's blocks placed at dst_offset + i dst_pitch; a vocabulary
+/// buffer's padding rows are zeros. One buffer at a time: the rank's loader copies it to the device,
+/// so that no host or device holds a whole tensor another rank shares.
+/// @pre checkpoint validated against the plan's manifest; buffer is one of plan.buffers().
+[[nodiscard]] std::vector<std::byte> read_rank_buffer(const Checkpoint& checkpoint, const ShardPlan& plan,
+                                                      const ShardBuffer& buffer);
 
 // ---- what a decode step moves ----
 

@@ -5,8 +5,9 @@ prompts are checked before the weights load, so each case exits 2 with its rule 
 (no GPU). The ones that need the model on the device are in models/qwen3/check_qwen3.py.
 Then bench --random-weights on a folder with config.json alone: no rule is broken, so the first
 error (without a GPU) is a CUDA call's, or (with one) the benchmark runs and says its weights are random.
-Last, --tensor-parallel 2 on a model it suits: tp.gpus with fewer than 2 GPUs, else tp.not-built (the
-per-rank model is not built yet, and the program must not run on one GPU instead).
+Last, --tensor-parallel 2 on a model it suits (a folder with config.json alone): tp.gpus with fewer than 2
+GPUs, else NCCL's tp.nccl (no libnccl) or the checkpoint's error as the ranks load; emulated on one GPU,
+tp.gpus without a GPU, else the checkpoint's error.
 
     qwen3_cli_test.py PROGRAM
 """
@@ -124,6 +125,10 @@ def main():
          "cannot read"),
         (["generate", "--model", qwen3, "--ids", "1,2,3", "--max-new-tokens", "4", "--tensor-parallel", "1"],
          "checkpoint.folder", ""),
+        (["generate", "--model", qwen3, "--ids", "1", "--tensor-parallel", "2", "--tensor-parallel-emulate",
+          "--tensor-parallel-nccl"], "tp.emulate", "both were given"),
+        (["logits", "--model", qwen3, "--ids", "1", "--out", str(root / "x"), "--tensor-parallel", "3",
+          "--tensor-parallel-emulate"], "tp.q-heads", "--tensor-parallel 3"),
     ]
     failed = 0
     for args, rule, text in cases:
@@ -143,17 +148,20 @@ def main():
         failed += 1
         print(f"FAIL {args}: exit {p.returncode}, stderr {first!r}; expected a CUDA call's error (no GPU), or the "
               f"benchmark's figures after 'weights: random (seed 7)'")
-    # A count that suits the model: refused for want of GPUs, or (with 2 or more) as not built yet.
-    args = ["generate", "--model", qwen3, "--ids", "1", "--max-new-tokens", "4", "--tensor-parallel", "2"]
-    p = subprocess.run([program, *args], capture_output=True, text=True, timeout=60)
-    first = p.stderr.splitlines()[0] if p.stderr else ""
-    too_few = first.startswith("cute-cpp [tp.gpus]: --tensor-parallel 2: ")
-    not_built = first.startswith("cute-cpp [tp.not-built]: --tensor-parallel 2 suits this model")
-    if not (p.returncode == 2 and (too_few or not_built)):
-        failed += 1
-        print(f"FAIL {args}: exit {p.returncode}, stderr {first!r}; expected [tp.gpus] (fewer than 2 GPUs) or "
-              f"[tp.not-built]")
-    total = len(cases) + 2
+    # A count that suits the model: refused for want of GPUs, else on to NCCL and the checkpoint (none here).
+    for emulate in ([], ["--tensor-parallel-emulate"]):
+        args = ["generate", "--model", qwen3, "--ids", "1", "--max-new-tokens", "4", "--tensor-parallel", "2",
+                *emulate]
+        p = subprocess.run([program, *args], capture_output=True, text=True, timeout=60)
+        first = p.stderr.splitlines()[0] if p.stderr else ""
+        too_few = first.startswith("cute-cpp [tp.gpus]: --tensor-parallel 2: ")
+        loading = first.startswith("cute-cpp [checkpoint.folder]: ") or (
+            not emulate and first.startswith("cute-cpp [tp.nccl]: "))
+        if not (p.returncode == 2 and (too_few or loading)):
+            failed += 1
+            print(f"FAIL {args}: exit {p.returncode}, stderr {first!r}; expected [tp.gpus] (too few GPUs), "
+                  f"[tp.nccl] (no NCCL) or [checkpoint.folder]")
+    total = len(cases) + 3
     print(f"{total - failed} of {total} cases pass")
     return 1 if failed else 0
 

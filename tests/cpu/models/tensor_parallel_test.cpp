@@ -4,7 +4,8 @@
 // partition every checkpoint tensor and add up to the manifest's bytes, each rank's buffers are
 // written exactly once, each rank's q heads find their kv heads; every tp.* error; the decode step's
 // traffic against bench_qwen3.py's arithmetic; and a tiny checkpoint loaded shard by shard with
-// read_slice into each rank's buffers, against the packed weights cut by their definitions.
+// read_slice into each rank's buffers (read_rank_buffer, the rank loader's host part), against the packed
+// weights cut by their definitions.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -423,17 +424,12 @@ Bytes expected_buffer(const cm::Checkpoint& ck, const cm::Qwen3WeightManifest& m
   return out;
 }
 
-/// Rank `p`'s buffers filled as a loader would: read_slice of each shard, then its blocks placed.
+/// Rank `p`'s buffers as its loader fills them (read_rank_buffer: read_slice of each shard, its blocks placed).
 std::map<std::string, Bytes> load(const cm::Checkpoint& ck, const cm::ShardPlan& p) {
   std::map<std::string, Bytes> buffers;
-  for (auto const& b : p.buffers()) buffers[b.name].assign(b.bytes, std::byte{0});
-  for (auto const& s : p.shards()) {
-    Bytes slice(s.bytes);
-    cm::read_slice(ck, ck.at(s.tensor), s.slice, slice);
-    auto& out = buffers.at(s.buffer);
-    for (std::uint64_t b = 0; b * s.block < s.bytes; ++b)
-      std::memcpy(out.data() + s.dst_offset + b * s.dst_pitch, slice.data() + b * s.block,
-                  std::min(s.block, s.bytes - b * s.block));
+  for (auto const& b : p.buffers()) {
+    buffers[b.name] = cm::read_rank_buffer(ck, p, b);
+    EXPECT_EQ(buffers[b.name].size(), b.bytes) << b.name;
   }
   return buffers;
 }
