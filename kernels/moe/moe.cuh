@@ -19,6 +19,10 @@
 //      choice's row (f32 sum, bf16 out).
 // Within an expert, rows are in no fixed order (step 3 takes slots with atomics); each row's
 // result does not depend on the order, so y is deterministic.
+// Expert parallelism (MoeShape::local_experts, a tensor-parallel rank): after step 2 each choice of
+// another rank's expert takes the foreign group (id local_experts); step 3 sorts it after the local
+// experts' rows, steps 4-5 take only the local experts' groups, and a rank's combine (or decode path)
+// skips it, so a rank computes only its own choices.
 // Constraints: [moe.shape], [moe.routing], [moe.pointers] (moe_shape.hpp).
 #include <cute_cpp/kernels/gemm/grouped_gemm.hpp>
 #include <cute_cpp/kernels/gemm/plans.hpp>
@@ -41,8 +45,10 @@
 namespace cute_cpp::kernels::moe {
 
 /// Expert parallelism (MoeShape::local_experts): each choice of an expert in [begin, begin + count)
-/// becomes its local id; a choice of another rank's expert becomes local expert 0 with weight 0, so
-/// that it adds nothing to this rank's sum (the choices keep their number, top_k a token).
+/// becomes its local id; a choice of another rank's expert becomes the foreign group `count`
+/// (MoeShape::foreign_group), which the permute sorts after the local experts' rows, no expert's
+/// GEMM computes, and the combine and the decode path skip. Its weight is zeroed as well, so that
+/// whatever reads the weights alone (a routing statistic) sees it add nothing.
 template <int = 0>
 __global__ void __launch_bounds__(256) mask_experts_kernel(std::int32_t* ids, float* weights, std::int64_t pairs,
                                                            int begin, int count) {
@@ -50,7 +56,7 @@ __global__ void __launch_bounds__(256) mask_experts_kernel(std::int32_t* ids, fl
   if (i >= pairs) return;
   int const local = ids[i] - begin;
   bool const here = local >= 0 && local < count;
-  ids[i] = here ? local : 0;
+  ids[i] = here ? local : count;
   if (!here) weights[i] = 0.0f;
 }
 
@@ -118,11 +124,18 @@ __global__ void gather_kernel(bf16 const* x, std::int32_t const* rows, std::int6
   for (std::int64_t c = p.column; c < hidden / 8; c += p.stride) dst[c] = src[c];
 }
 
-/// acc += the token's k choices' columns 8c .. 8c + 7 of y_perm, each times its weight (f32).
+/// acc += the token's k choices' columns 8c .. 8c + 7 of y_perm, each times its weight (f32). With
+/// SkipForeign (a rank's combine), a choice whose id is the foreign group `foreign` is skipped: no
+/// GEMM wrote its row of y_perm, which holds whatever the scratch held (NaN times 0 is NaN).
+template <bool SkipForeign = false>
 __device__ __forceinline__ void accumulate_choices(float (&acc)[8], bf16 const* y_perm, std::int32_t const* rows,
                                                    float const* weights, std::int64_t t, int top_k, std::int64_t hidden,
-                                                   std::int64_t c) {
+                                                   std::int64_t c, std::int32_t const* ids = nullptr,
+                                                   int foreign = 0) {
   for (int j = 0; j < top_k; ++j) {
+    if constexpr (SkipForeign) {
+      if (ids[t * top_k + j] == foreign) continue;
+    }
     float const w = weights[t * top_k + j];
     uint4 const v = reinterpret_cast<uint4 const*>(y_perm + std::int64_t(rows[t * top_k + j]) * hidden)[c];
     auto const* h = reinterpret_cast<__nv_bfloat162 const*>(&v);
@@ -177,6 +190,33 @@ __global__ void combine_shared_kernel(bf16 const* y_perm, std::int32_t const* ro
       acc[2 * e] = f.x, acc[2 * e + 1] = f.y;
     }
     accumulate_choices(acc, y_perm, rows, weights, t, top_k, hidden, c);
+    reinterpret_cast<uint4*>(y + t * hidden)[c] = pack_bf16x8(acc);
+  }
+}
+
+/// combine_kernel on a rank (MoeShape::local_experts): y[t] = (shared[t] when given +) the sum over
+/// t's choices of weight * y_perm row, skipping the choices of other ranks' experts (id `foreign`).
+/// A kernel of its own, so that the one-device combines stay as they are.
+template <int = 0>  // a template for its linkage, as mask_experts_kernel: the header is in several libraries
+__global__ void combine_local_kernel(bf16 const* y_perm, std::int32_t const* rows, std::int32_t const* ids,
+                                     float const* weights, bf16 const* shared, std::int64_t tokens, int top_k,
+                                     std::int64_t hidden, bf16* y, int row_warps, int foreign) {
+  pdl_prologue();
+  RowThread const p = row_thread(row_warps);
+  std::int64_t const t = p.row;
+  if (t >= tokens) return;
+  for (std::int64_t c = p.column; c < hidden / 8; c += p.stride) {
+    float acc[8] = {};
+    if (shared != nullptr) {
+      uint4 const v = reinterpret_cast<uint4 const*>(shared + t * hidden)[c];
+      auto const* h = reinterpret_cast<__nv_bfloat162 const*>(&v);
+#pragma unroll
+      for (int e = 0; e < 4; ++e) {
+        float2 const f = __bfloat1622float2(h[e]);
+        acc[2 * e] = f.x, acc[2 * e + 1] = f.y;
+      }
+    }
+    accumulate_choices<true>(acc, y_perm, rows, weights, t, top_k, hidden, c, ids, foreign);
     reinterpret_cast<uint4*>(y + t * hidden)[c] = pack_bf16x8(acc);
   }
 }
@@ -248,7 +288,7 @@ struct MoeScratch {
     logits_f32 = sigmoid ? static_cast<float*>(router_out) : nullptr;
     ids = static_cast<std::int32_t*>(take(pairs * 4));
     weights = static_cast<float*>(take(pairs * 4));
-    offsets = static_cast<std::int32_t*>(take(std::size_t(s.experts) * 4));
+    offsets = static_cast<std::int32_t*>(take(std::size_t(std::max(s.experts, s.sorted_groups())) * 4));
     rows = static_cast<std::int32_t*>(take(pairs * 4));
     x_perm = static_cast<bf16*>(take(pairs * std::size_t(s.hidden) * sizeof(bf16)));
     h = static_cast<bf16*>(take(pairs * std::size_t(s.ffn) * sizeof(bf16)));
@@ -295,7 +335,8 @@ struct MoeScratch {
     a.m = s.tokens, a.n = n, a.k = k;
     return a;
   }
-  /// The routed experts' rows: E groups ended by `offsets`, T k rows.
+  /// The routed experts' rows: E groups ended by `offsets`, T k rows. With the shape on_rank(), the
+  /// local experts' groups: the foreign group's rows after them are in no group, so no tile computes them.
   [[nodiscard]] static GroupedRows routed_rows(MoeShape const& s, std::int32_t const* offsets = nullptr) {
     return GroupedRows{.groups = s.experts, .offsets = offsets, .rows = s.rows()};
   }
@@ -385,7 +426,7 @@ inline void moe_route(bf16 const* x, MoeWeights const& w, MoeShape const& s, Moe
 inline void moe_dispatch(bf16 const* x, MoeWeights const& w, MoeShape const& s, MoeScratch const& m,
                          cudaStream_t stream) {
   moe_route(x, w, s, m, stream);
-  permute_kernel<<<1, 1024, 0, stream>>>(m.ids, s.rows(), s.on_rank().experts, m.offsets, m.rows);
+  permute_kernel<<<1, 1024, 0, stream>>>(m.ids, s.rows(), s.sorted_groups(), m.offsets, m.rows);
   int const row_warps = moe_row_warps(s.rows(), moe_sms());
   gather_kernel<<<row_grid(s.rows(), row_warps), 256, 0, stream>>>(x, m.rows, s.rows(), s.top_k, s.hidden, m.x_perm,
                                                                    row_warps);
@@ -462,7 +503,8 @@ inline void moe_layer(bf16 const* x, MoeWeights const& w, MoeShape const& s, bf1
       moe_shared_ffn(x, w, s, m, stream);
       mark("moe shared expert");
     }
-    moe_decode_experts(x, w, s.on_rank(), m.ids, m.weights, m.h, s.shared_ffn > 0 ? m.y_shared : nullptr, y, stream);
+    moe_decode_experts(x, w, s.on_rank(), m.ids, m.weights, m.h, s.shared_ffn > 0 ? m.y_shared : nullptr, y, stream,
+                       s.local_experts > 0);
     mark("moe experts");
     return;
   }
@@ -476,6 +518,12 @@ inline void moe_layer(bf16 const* x, MoeWeights const& w, MoeShape const& s, bf1
   if (s.shared_ffn > 0) {
     moe_shared_ffn(x, w, s, m, stream);
     mark("moe shared expert");
+  }
+  if (s.local_experts > 0) {  // a rank: the other ranks' choices have no row in y_perm
+    combine_local_kernel<><<<blocks, 256, 0, stream>>>(m.y_perm, m.rows, m.ids, m.weights,
+                                                       s.shared_ffn > 0 ? m.y_shared : nullptr, s.tokens, s.top_k,
+                                                       s.hidden, y, row_warps, s.foreign_group());
+  } else if (s.shared_ffn > 0) {
     combine_shared_kernel<<<blocks, 256, 0, stream>>>(m.y_perm, m.rows, m.weights, m.y_shared, s.tokens, s.top_k,
                                                       s.hidden, y, row_warps);
   } else {

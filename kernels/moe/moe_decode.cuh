@@ -100,6 +100,29 @@ __global__ void __launch_bounds__(decode::threads) moe_decode_first_kernel(MoeDe
   if (threadIdx.x % 32 == 0) p.h[pair * p.ffn + r] = __float2bfloat16_rn(out);
 }
 
+/// moe_decode_first_kernel on a rank (MoeShape::local_experts): a pair whose id is `foreign`, another
+/// rank's expert (MoeShape::foreign_group), computes nothing (its h row is never read).
+/// NOTE: a kernel of its own, with the one-device kernel's body repeated, because routing both
+/// through one template body changed the one-device kernel's SASS on sm_100a and sm_120a.
+template <MoeActivation Act>
+__global__ void __launch_bounds__(decode::threads) moe_decode_first_local_kernel(MoeDecodeFirst const p, int foreign) {
+  arch::griddepcontrol_launch_dependents();
+  arch::griddepcontrol_wait();  // the choices and x are the kernels' before
+  std::int64_t const pair = blockIdx.y, r = std::int64_t(blockIdx.x) * decode::warps + threadIdx.x / 32;
+  if (r >= p.ffn || p.ids[pair] == foreign) return;
+  bf16 const* const x = p.x + pair / p.top_k * p.hidden;
+  bf16 const* const w = p.w1 + std::int64_t(p.ids[pair]) * p.w1_rows * p.hidden;
+  float out;
+  if constexpr (Act == MoeActivation::swiglu) {
+    float const gate = decode::warp_sum(decode::lane_dot(x, w + epilogue::gated_gate_row(r) * p.hidden, p.hidden));
+    float const up = decode::warp_sum(decode::lane_dot(x, w + epilogue::gated_up_row(r) * p.hidden, p.hidden));
+    out = epilogue::SwiGLU{}(gate, up);
+  } else {
+    out = epilogue::ReLUSquared{}(decode::warp_sum(decode::lane_dot(x, w + r * p.hidden, p.hidden)));
+  }
+  if (threadIdx.x % 32 == 0) p.h[pair * p.ffn + r] = __float2bfloat16_rn(out);
+}
+
 /// Step 2's operands: h (T k, F); the (T, k) choices and weights; each expert's down weight (H, F),
 /// one after another; the shared expert's output (T, H) or null; y (T, H).
 struct MoeDecodeDown {
@@ -132,20 +155,51 @@ __global__ void __launch_bounds__(decode::threads) moe_decode_down_kernel(MoeDec
   if (threadIdx.x % 32 == 0) p.y[t * p.hidden + j] = __float2bfloat16_rn(acc);
 }
 
+/// moe_decode_down_kernel on a rank: the choices of id `foreign` (other ranks' experts) left out, as
+/// combine_local_kernel leaves them out. A kernel of its own, as moe_decode_first_local_kernel.
+template <int = 0>  // a template for its linkage: the header is in several libraries
+__global__ void __launch_bounds__(decode::threads) moe_decode_down_local_kernel(MoeDecodeDown const p, int foreign) {
+  arch::griddepcontrol_launch_dependents();
+  arch::griddepcontrol_wait();  // h is the kernel's before
+  std::int64_t const t = blockIdx.y, j = std::int64_t(blockIdx.x) * decode::warps + threadIdx.x / 32;
+  if (j >= p.hidden) return;
+  float acc = p.shared != nullptr ? __bfloat162float(p.shared[t * p.hidden + j]) : 0.0f;
+  for (int c = 0; c < p.top_k; ++c) {
+    std::int64_t const pair = t * p.top_k + c;
+    if (p.ids[pair] == foreign) continue;
+    bf16 const* const row = p.down + (std::int64_t(p.ids[pair]) * p.hidden + j) * p.ffn;
+    float const expert = decode::warp_sum(decode::lane_dot(p.h + pair * p.ffn, row, p.ffn));
+    acc = fmaf(p.weights[pair], __bfloat162float(__float2bfloat16_rn(expert)), acc);
+  }
+  if (threadIdx.x % 32 == 0) p.y[t * p.hidden + j] = __float2bfloat16_rn(acc);
+}
+
 /// The routed experts of s.tokens <= moe_decode_tokens tokens as the two launches above: from the
 /// router's `ids` and `weights` (T, k), into `h` (T k, F) and y (T, H), adding `shared` (T, H) when
-/// given. @pre the shape and pointers passed moe_layer's checks.
+/// given. `foreign_choices` (a rank; s is then MoeShape::on_rank's shape): `ids` also hold s.experts,
+/// another rank's choice, which the *_local kernels skip. @pre the shape and pointers passed
+/// moe_layer's checks.
 inline void moe_decode_experts(bf16 const* x, MoeWeights const& w, MoeShape const& s, std::int32_t const* ids,
-                               float const* weights, bf16* h, bf16 const* shared, bf16* y, cudaStream_t stream) {
+                               float const* weights, bf16* h, bf16 const* shared, bf16* y, cudaStream_t stream,
+                               bool foreign_choices = false) {
   MoeDecodeFirst first{.x = x, .ids = ids, .w1 = s.gated() ? w.gate_up : w.up, .h = h, .hidden = s.hidden,
                        .ffn = s.ffn, .w1_rows = s.gated() ? 2 * s.ffn : s.ffn, .top_k = s.top_k};
   dim3 const first_grid(unsigned((s.ffn + decode::warps - 1) / decode::warps), unsigned(s.rows()));
-  if (s.gated()) moe_decode_first_kernel<MoeActivation::swiglu><<<first_grid, decode::threads, 0, stream>>>(first);
-  else moe_decode_first_kernel<MoeActivation::relu2><<<first_grid, decode::threads, 0, stream>>>(first);
   MoeDecodeDown const down{.h = h, .ids = ids, .weights = weights, .down = w.down, .shared = shared, .y = y,
                            .hidden = s.hidden, .ffn = s.ffn, .top_k = s.top_k};
   dim3 const down_grid(unsigned((s.hidden + decode::warps - 1) / decode::warps), unsigned(s.tokens));
-  moe_decode_down_kernel<<<down_grid, decode::threads, 0, stream>>>(down);
+  if (foreign_choices) {
+    int const foreign = s.experts;  // the rank's foreign group: one past its local experts
+    if (s.gated())
+      moe_decode_first_local_kernel<MoeActivation::swiglu><<<first_grid, decode::threads, 0, stream>>>(first, foreign);
+    else
+      moe_decode_first_local_kernel<MoeActivation::relu2><<<first_grid, decode::threads, 0, stream>>>(first, foreign);
+    moe_decode_down_local_kernel<><<<down_grid, decode::threads, 0, stream>>>(down, foreign);
+  } else {
+    if (s.gated()) moe_decode_first_kernel<MoeActivation::swiglu><<<first_grid, decode::threads, 0, stream>>>(first);
+    else moe_decode_first_kernel<MoeActivation::relu2><<<first_grid, decode::threads, 0, stream>>>(first);
+    moe_decode_down_kernel<<<down_grid, decode::threads, 0, stream>>>(down);
+  }
   host::cuda_check(cudaGetLastError(), "moe decode experts launch");
 }
 

@@ -64,8 +64,8 @@ struct MoeShape {
   std::int64_t shared_ffn = 0;     ///< Fs, the shared expert's FFN width (0: no shared expert)
   /// Expert parallelism (a tensor-parallel rank): the weights hold only experts [expert_begin, +
   /// local_experts) of the router's `experts`, as local experts 0, 1, ...; a choice of another
-  /// rank's expert adds nothing here (its weight is zeroed; the ranks' outputs are then summed).
-  /// 0: every expert is here (one device).
+  /// rank's expert takes the id foreign_group() and adds nothing here: no expert computes it and the
+  /// combine skips it (the ranks' outputs are then summed). 0: every expert is here (one device).
   int expert_begin = 0, local_experts = 0;
   /// The shape the experts' launches see: local_experts groups when the rank holds a range.
   [[nodiscard]] MoeShape on_rank() const {
@@ -73,6 +73,13 @@ struct MoeShape {
     if (local_experts > 0) s.experts = local_experts, s.expert_begin = 0, s.local_experts = 0;
     return s;
   }
+  /// The id another rank's choice takes on a rank: one past its local experts, so the permute sorts
+  /// those choices last, after every local expert's rows, where the grouped GEMMs (local_experts
+  /// groups) stop. The decode path and the combine skip that id.
+  [[nodiscard]] int foreign_group() const { return local_experts; }
+  /// The groups the permute sorts the choices into, and the offsets it writes: the experts, and on a
+  /// rank its local experts and the foreign group (local_experts + 1).
+  [[nodiscard]] int sorted_groups() const { return local_experts > 0 ? local_experts + 1 : experts; }
   [[nodiscard]] std::int64_t rows() const { return tokens * top_k; }  ///< rows in expert order
   [[nodiscard]] bool gated() const { return activation == MoeActivation::swiglu; }
 };
@@ -125,9 +132,12 @@ inline void check_moe_shape(MoeShape const& s) {
                      "E=" + std::to_string(s.experts) + ", k=" + std::to_string(s.top_k) + ", H=" +
                          std::to_string(s.hidden) + ", F=" + std::to_string(s.ffn) + ", Fs=" +
                          std::to_string(s.shared_ffn) + ", T=" + std::to_string(s.tokens));
-  bool const range_ok = s.local_experts == 0 || (s.expert_begin + s.local_experts <= s.experts);
+  // A rank's range leaves room for the foreign group in the permute's max_experts counters.
+  bool const range_ok =
+      s.local_experts == 0 || (s.expert_begin + s.local_experts <= s.experts && s.local_experts < max_experts);
   if (s.local_experts < 0 || s.expert_begin < 0 || !range_ok)
-    detail::moe_fail("cute-cpp [moe.shape]: a rank's experts [expert_begin, + local_experts) lie within the E experts",
+    detail::moe_fail("cute-cpp [moe.shape]: a rank's experts [expert_begin, + local_experts) lie within the E "
+                     "experts, fewer than 256 of them (one more group holds the other ranks' choices)",
                      "expert_begin=" + std::to_string(s.expert_begin) + ", local_experts=" +
                          std::to_string(s.local_experts) + ", E=" + std::to_string(s.experts));
 }

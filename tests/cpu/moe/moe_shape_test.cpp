@@ -54,6 +54,41 @@ TEST(MoeShape, RefusesSizes) {
   EXPECT_EQ(rule_of([&] { moe::check_moe_shape(s); }), "moe.shape");
 }
 
+/// Expert parallelism: a rank of N holds experts [r E/N, (r+1) E/N) as local 0 .. E/N - 1; the other
+/// ranks' choices go to one more group, last (foreign_group), which the permute sorts after the local
+/// experts' rows and the grouped GEMMs (on_rank's E/N groups) never reach.
+TEST(MoeShape, ExpertRangesSortOtherRanksChoicesLast) {
+  moe::MoeShape const one{.tokens = 64, .hidden = 2048, .ffn = 768, .experts = 128, .top_k = 8};
+  EXPECT_EQ(one.sorted_groups(), 128);  // one device: the permute's groups are the experts, as before
+  EXPECT_EQ(one.on_rank().experts, 128);
+  for (int ranks : {2, 4, 8}) {
+    for (int r = 0; r < ranks; ++r) {
+      auto s = one;
+      s.expert_begin = r * 128 / ranks, s.local_experts = 128 / ranks;
+      EXPECT_EQ(rule_of([&] { moe::check_moe_shape(s); }), "");
+      EXPECT_EQ(s.foreign_group(), 128 / ranks);
+      EXPECT_EQ(s.sorted_groups(), 128 / ranks + 1);
+      EXPECT_EQ(s.on_rank().experts, s.foreign_group());  // the GEMMs' groups end where the foreign one starts
+      EXPECT_EQ(s.on_rank().local_experts, 0);
+      EXPECT_LE(s.sorted_groups(), moe::max_experts);  // the permute's counters
+    }
+  }
+}
+
+TEST(MoeShape, RefusesExpertRanges) {
+  moe::MoeShape s{.tokens = 4, .hidden = 64, .ffn = 64, .experts = 8, .top_k = 2};
+  s.expert_begin = 6, s.local_experts = 4;  // past the 8 experts
+  EXPECT_EQ(rule_of([&] { moe::check_moe_shape(s); }), "moe.shape");
+  s.expert_begin = -1, s.local_experts = 4;
+  EXPECT_EQ(rule_of([&] { moe::check_moe_shape(s); }), "moe.shape");
+  // 256 local experts leave no counter of the permute for the foreign group.
+  s.experts = 256, s.expert_begin = 0, s.local_experts = 256;
+  EXPECT_EQ(rule_of([&] { moe::check_moe_shape(s); }), "moe.shape");
+  s.local_experts = 255;
+  EXPECT_EQ(rule_of([&] { moe::check_moe_shape(s); }), "");
+  EXPECT_EQ(s.sorted_groups(), 256);
+}
+
 TEST(MoeShape, RefusesRouting) {
   auto const refused = [](auto change) {
     auto s = nemotron_nano();

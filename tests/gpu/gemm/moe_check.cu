@@ -3,7 +3,8 @@
 // moe_check: checks the MoE block (kernels/moe/moe.cuh) on fresh random data with poisoned outputs,
 // step by step against the host in double: the routing from the router's logits (softmax, top k,
 // renormalized), the experts' offsets and each choice's row, and y from the GPU's choices (h
-// rounded to bf16 as the kernels store it); and the shape it refuses.
+// rounded to bf16 as the kernels store it); the shape it refuses; and expert parallelism: the ranks'
+// moe_layer over their expert ranges sum to the one-device y, computing only their own choices.
 //   moe_check [--seed N] [--small]   (--small: the two smaller layers, for compute-sanitizer)
 // Its timings: bench/gemm/bench_ffn_moe.cu.
 #include "tests/gpu/gemm/moe_operands.hpp"
@@ -137,12 +138,76 @@ bool check_scratch_reuse(std::mt19937_64& rng) {
   return same;
 }
 
+/// Expert parallelism (MoeShape::expert_begin, local_experts), as a tensor-parallel rank runs it: rank r
+/// of `ranks` holds experts [r E/N, (r+1) E/N) (here: a view of the whole layer's weights from its
+/// first expert) and the replicated router. Its choices of other ranks' experts must take the foreign
+/// group: no GEMM row (on the grouped path, the local experts' offsets end at its own choices and the
+/// foreign group's at T k) and no decode launch computes them, so their rows of y_perm and h stay the
+/// NaN poison they start as, which the combine must never read. The ranks' y, summed (each rounded to
+/// bf16 once), equal the one-device y to bf16 rounding.
+bool check_expert_ranges(moe::MoeShape const& shape, int ranks, std::mt19937_64& rng) {
+  Layer l(shape, rng);
+  auto const& s = l.s;
+  auto const e_count = s.experts, local = s.experts / ranks;
+  auto const pairs = std::size_t(s.rows()), h = std::size_t(s.hidden);
+  auto const f = std::size_t(s.ffn);
+  l.run();
+  host::cuda_check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
+  auto const whole = l.dy.download();
+  std::vector<double> sum(whole.size(), 0.0);
+  bool const permuted = s.tokens > moe::moe_decode_tokens;
+  std::size_t bad_ids = 0, bad_offsets = 0, computed = 0;
+  for (int r = 0; r < ranks; ++r) {
+    moe::MoeShape rank = s;
+    rank.expert_begin = r * local, rank.local_experts = local;
+    moe::MoeWeights w = l.weights();
+    w.gate_up += std::size_t(rank.expert_begin) * 2 * f * h, w.down += std::size_t(rank.expert_begin) * h * f;
+    host::DeviceBuffer<unsigned char> scratch(moe::moe_scratch_bytes(rank));
+    scratch.fill_bytes(0);  // the router GEMM's split-K counters start zero
+    auto const base = (reinterpret_cast<std::uintptr_t>(scratch.data()) + 255) / 256 * 256;
+    moe::MoeScratch const m(reinterpret_cast<void*>(base), rank);
+    host::cuda_check(cudaMemset(m.y_perm, 0xFF, pairs * h * sizeof(bf16)), "cudaMemset(y_perm)");  // NaN
+    host::cuda_check(cudaMemset(m.h, 0xFF, pairs * f * sizeof(bf16)), "cudaMemset(h)");
+    l.dy.fill_bytes(0xFF);
+    moe::moe_layer(l.dx.data(), w, rank, l.dy.data(), scratch.data());
+    host::cuda_check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
+    auto const ids = download(m.ids, pairs);
+    auto const y = l.dy.download();
+    for (std::size_t i = 0; i < y.size(); ++i) sum[i] += val(y[i]);
+    auto const count = [&](auto pred) { return std::size_t(std::count_if(ids.begin(), ids.end(), pred)); };
+    std::size_t const mine = count([&](std::int32_t e) { return e >= 0 && e < local; });
+    bad_ids += count([&](std::int32_t e) { return e < 0 || e > local; });  // local, or the foreign group
+    computed += mine;
+    if (permuted) {
+      auto const offsets = download(m.offsets, std::size_t(rank.sorted_groups()));
+      bad_offsets += offsets[std::size_t(local - 1)] != std::int32_t(mine);  // the GEMMs' last row
+      bad_offsets += offsets[std::size_t(local)] != std::int32_t(pairs);     // the foreign group, last
+    }
+  }
+  double scale = 0;
+  for (double v : sum) scale = std::max(scale, std::fabs(v));
+  auto const res = kn::check_close(std::span<bf16 const>(whole), std::span<double const>(sum), 1.0 / 64, scale * 0.01);
+  bool const ok = bad_ids == 0 && bad_offsets == 0 && computed == pairs && res.ok();
+  std::printf("check moe expert ranges T=%-5lld E=%-4d k=%-2d over %d ranks (%s): ids %s, offsets %s, rows computed "
+              "%zu of %zu x %d %s, sum of the ranks' y vs one device %s\n",
+              (long long)s.tokens, e_count, s.top_k, ranks, permuted ? "grouped" : "decode",
+              bad_ids ? "FAILED" : "ok", bad_offsets ? "FAILED" : permuted ? "ok" : "unused", computed, pairs, ranks,
+              computed == pairs ? "ok" : "FAILED", res.summary().c_str());
+  return ok;
+}
+
 bool run_checks(std::mt19937_64& rng, bool small) {
   bool ok = check_rejection();
   ok &= check_scratch_reuse(rng);
   ok &= check_layer({.tokens = 37, .hidden = 128, .ffn = 64, .experts = 8, .top_k = 2}, rng);
   ok &= check_layer({.tokens = 5, .hidden = 64, .ffn = 48, .experts = 40, .top_k = 6, .renormalize = false}, rng);
+  ok &= check_expert_ranges({.tokens = 37, .hidden = 128, .ffn = 64, .experts = 8, .top_k = 2}, 2, rng);
+  ok &= check_expert_ranges({.tokens = 5, .hidden = 64, .ffn = 48, .experts = 40, .top_k = 6, .renormalize = false}, 4,
+                            rng);
   if (!small) {
+    ok &= check_expert_ranges({.tokens = 300, .hidden = 256, .ffn = 96, .experts = 128, .top_k = 8}, 8, rng);
+    for (std::int64_t tokens : {1, 9})  // Qwen3-30B-A3B's widths over 4 ranks: the decode path, then grouped
+      ok &= check_expert_ranges({.tokens = tokens, .hidden = 2048, .ffn = 768, .experts = 128, .top_k = 8}, 4, rng);
     ok &= check_layer({.tokens = 300, .hidden = 256, .ffn = 96, .experts = 128, .top_k = 8}, rng);
     ok &= check_layer({.tokens = 1, .hidden = 64, .ffn = 64, .experts = 256, .top_k = 16}, rng);
     // Decode steps at Qwen3-30B-A3B's widths (moe_decode.cuh's two launches up to 8 tokens; 9 the
