@@ -182,6 +182,7 @@ void Model::decode_step(int n) {
 void Model::record_decode_graph(Batch const& batch) {
   cudaGraph_t graph = nullptr;
   cudaGraphExec_t exec = nullptr;
+  foreign_nodes_.clear();
   cudaError_t e = cudaStreamBeginCapture(stream_, cudaStreamCaptureModeRelaxed);
   if (e == cudaSuccess) {
     bool recorded = true;
@@ -194,8 +195,10 @@ void Model::record_decode_graph(Batch const& batch) {
     e = cudaStreamEndCapture(stream_, &graph);
     if (!recorded && e == cudaSuccess) e = cudaErrorStreamCaptureInvalidated;
   }
+  // Every kernel edge but those into and out of the collectives' nodes (a rank's NCCL calls): on one
+  // device foreign_nodes_ is empty and every kernel edge becomes programmatic, as before.
   if (e == cudaSuccess && graph != nullptr && options_.programmatic_launch)
-    host::make_kernel_edges_programmatic(graph);
+    host::make_kernel_edges_programmatic(graph, host::AllBut{foreign_nodes_});
   if (e == cudaSuccess && graph != nullptr) e = cudaGraphInstantiate(&exec, graph, 0);
   if (graph != nullptr) (void)cudaGraphDestroy(graph);
   if (e == cudaSuccess && exec != nullptr) {

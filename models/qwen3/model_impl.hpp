@@ -18,6 +18,7 @@
 #include "models/qwen3/tensor_parallel.hpp"  // ShardPlan
 
 #include <cute_cpp/host/buffer.hpp>
+#include <cute_cpp/host/graph_pdl.hpp>  // nodes_added_by
 
 #include <cstdint>
 #include <filesystem>
@@ -131,7 +132,14 @@ class Model final : public Qwen3Model {
   /// The ranks' partial sums of `rows` activations of width hidden_ summed on every rank. Nothing
   /// on one device (tp_ null), where delta_ is already the whole sum.
   void all_reduce(bf16* x, std::int64_t rows) {
-    if (tp_ != nullptr) tp_->all_reduce_sum(rank_, x, std::size_t(rows * hidden_), stream_);
+    if (tp_ != nullptr) collective([&] { tp_->all_reduce_sum(rank_, x, std::size_t(rows * hidden_), stream_); });
+  }
+  /// Enqueues a collective on stream_; while a decode graph records, its nodes join foreign_nodes_,
+  /// whose edges stay full dependencies under PDL (NCCL's kernels do not call griddepcontrol.wait).
+  template <class Enqueue>
+  void collective(Enqueue&& enqueue) {
+    std::vector<cudaGraphNode_t> const added = host::nodes_added_by(stream_, enqueue);
+    foreign_nodes_.insert(foreign_nodes_.end(), added.begin(), added.end());
   }
   /// The LM head on `rows` rows of `in` into logits_: on a rank, its vocabulary rows, then gathered.
   void lm_head(bf16 const* in, std::int64_t rows);
@@ -171,6 +179,8 @@ class Model final : public Qwen3Model {
   /// Decode steps' graphs by padded batch size; graphs_off_ after a capture failed. A graph holds
   /// the buffers' addresses: when one moves (buffer_moves_ counts), every graph is recorded again.
   std::map<int, cudaGraphExec_t> graphs_;
+  /// The nodes the collectives added to the decode graph being recorded (none on one device).
+  std::vector<cudaGraphNode_t> foreign_nodes_;
   int routing_pass_ = 0;  ///< forward passes so far, for Qwen3Options::routing_stats
   bool graphs_off_ = false;
   int buffer_moves_ = 0, graphs_recorded_at_ = 0;

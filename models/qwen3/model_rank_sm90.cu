@@ -23,10 +23,11 @@ void Model::setup_rank(Qwen3Rank const& rank) {
   bool const dense_mlp = std::any_of(m.layers().begin(), m.layers().end(),
                                      [](Qwen3LayerTensors const& l) { return l.experts.empty(); });
   if (dense_mlp) ffn_ = int(plan_->intermediate());  // a MoE model's dense layers (mlp_only_layers) too
-  if (!tp_->capturable()) options_.cuda_graphs = false;  // the emulation's host barrier
-  // NOTE: the graph's programmatic edges would join NCCL's kernels, which do not wait in
-  // griddepcontrol.wait (tensor_parallel.md, the PDL exception): every edge stays a full dependency.
-  options_.programmatic_launch = false;
+  // The emulation's host barrier cannot be in a graph, and its ranks run without PDL as before. NCCL's
+  // ranks keep PDL: record_decode_graph leaves the edges into and out of the collectives' nodes
+  // (collective(), foreign_nodes_) full dependencies, since NCCL's kernels do not call
+  // griddepcontrol.wait (tensor_parallel.md, the PDL exception).
+  if (!tp_->capturable()) options_.cuda_graphs = false, options_.programmatic_launch = false;
 }
 
 
@@ -48,7 +49,7 @@ void Model::lm_head(bf16 const* in, std::int64_t rows) {
   }
   // The rank's padded rows (zeros; never read): the output rows stay 16-byte aligned (padded_vocab_rows).
   linear(in, weights_.output(), rank_logits_.data(), rows, ld, hidden_);
-  tp_->all_gather(rank_, rank_logits_.data(), logits_.data(), shard, stream_);
+  collective([&] { tp_->all_gather(rank_, rank_logits_.data(), logits_.data(), shard, stream_); });
   logits_layout_ = gathered_logits(rows, vocab_rows_, ld);
 }
 

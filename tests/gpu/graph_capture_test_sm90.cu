@@ -179,7 +179,42 @@ void expect_overlap(bool programmatic) {
   EXPECT_GE(t[2], t[0]) << "griddepcontrol.wait returned before the primary ended";
 }
 
+/// Another library's kernel as far as the graph knows: no griddepcontrol call (NCCL's collectives).
+__global__ void foreign_kernel(std::uint64_t* stamps) { stamps[3] = stamps[0]; }
+
+/// ours, foreign, ours, ours recorded; the foreign launch's nodes named by nodes_added_by. Only the
+/// edge between the last two (both ours) may become programmatic; without the predicate all three do.
+void expect_foreign_edges_full(bool name_foreign) {
+  Stream stream;
+  host::DeviceBuffer<std::uint64_t> stamps(4);
+  stamps.fill_bytes(0);
+  cudaGraph_t graph = nullptr;
+  ASSERT_EQ(cudaStreamBeginCapture(stream.s, cudaStreamCaptureModeRelaxed), cudaSuccess);
+  spin_then_stamp<<<1, 32, 0, stream.s>>>(stamps.data(), 1'000);
+  std::vector<cudaGraphNode_t> const foreign =
+      host::nodes_added_by(stream.s, [&] { foreign_kernel<<<1, 1, 0, stream.s>>>(stamps.data()); });
+  stamp_wait_stamp<<<1, 32, 0, stream.s>>>(stamps.data());
+  stamp_wait_stamp<<<1, 32, 0, stream.s>>>(stamps.data());
+  ASSERT_EQ(cudaStreamEndCapture(stream.s, &graph), cudaSuccess);
+  EXPECT_EQ(foreign.size(), 1u);
+  std::size_t const changed = name_foreign ? host::make_kernel_edges_programmatic(graph, host::AllBut{foreign})
+                                           : host::make_kernel_edges_programmatic(graph);
+  EXPECT_EQ(changed, name_foreign ? 1u : 3u);
+  (void)cudaGraphDestroy(graph);
+  // Outside a capture the call runs and adds nothing.
+  EXPECT_TRUE(host::nodes_added_by(stream.s, [&] { foreign_kernel<<<1, 1, 0, stream.s>>>(stamps.data()); }).empty());
+  ASSERT_EQ(cudaStreamSynchronize(stream.s), cudaSuccess);
+}
+
 }  // namespace
+
+// A rank's decode graph holds NCCL's kernels, which do not wait: the edges into and out of them stay
+// full dependencies, the others between our kernels become programmatic.
+TEST(GraphCapture, ForeignKernelsKeepFullEdges) {
+  if (!cute_cpp::test::has_device()) GTEST_SKIP() << "no GPU";
+  expect_foreign_edges_full(false);
+  expect_foreign_edges_full(true);
+}
 
 // What PDL buys: across a programmatic edge the dependent launches while the primary runs (its
 // prologue overlaps), and its griddepcontrol.wait still orders it after the primary.

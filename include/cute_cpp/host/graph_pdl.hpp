@@ -8,18 +8,79 @@
 // The contract: every kernel of the graph calls griddepcontrol.wait before it touches global
 // memory that a predecessor reads or writes (the kernels of examples/ and models/ do, and call
 // griddepcontrol.launch_dependents early); a kernel that does not would race with its predecessor.
+// Another library's kernels recorded into the same graph (NCCL's collectives) do not wait: the
+// caller names them (nodes_added_by records the nodes a call adds to a capture) and every edge into
+// or out of them stays a full dependency.
 #include <cute_cpp/host/error.hpp>  // cuda_check
 
 #include <cuda_runtime_api.h>
 
+#include <algorithm>
 #include <cstddef>
+#include <span>
 #include <vector>
 
 namespace cute_cpp::host {
 
-/// Makes every plain edge between two kernel nodes of `graph` programmatic (edges to or from other
-/// nodes, memory copies and sets, stay full dependencies). Returns how many edges changed.
-inline std::size_t make_kernel_edges_programmatic(cudaGraph_t graph) {
+/// What an edge joins: whether each end is a kernel node, and whether that kernel is one of ours
+/// (it calls griddepcontrol.wait; a node that is not a kernel is never "ours").
+struct EdgeEnds {
+  bool from_kernel = false, to_kernel = false;
+  bool from_ours = false, to_ours = false;
+};
+
+/// Whether make_kernel_edges_programmatic turns the edge `data` between `ends` programmatic: a plain
+/// edge (default type, port 0) between two kernels that are both ours. Host arithmetic (CPU-tested).
+[[nodiscard]] constexpr bool becomes_programmatic(cudaGraphEdgeData const& data, EdgeEnds const& ends) {
+  bool const plain = data.type == cudaGraphDependencyTypeDefault && data.from_port == 0;
+  return plain && ends.from_kernel && ends.to_kernel && ends.from_ours && ends.to_ours;
+}
+
+/// The nodes of `after` that are not in `before`: what a call added to a graph under capture
+/// (nodes are only added while capturing, so `before` is a subset of `after`).
+[[nodiscard]] inline std::vector<cudaGraphNode_t> added_nodes(std::span<cudaGraphNode_t const> before,
+                                                              std::span<cudaGraphNode_t const> after) {
+  std::vector<cudaGraphNode_t> old(before.begin(), before.end());
+  std::sort(old.begin(), old.end());
+  std::vector<cudaGraphNode_t> added;
+  for (cudaGraphNode_t n : after)
+    if (!std::binary_search(old.begin(), old.end(), n)) added.push_back(n);
+  return added;
+}
+
+/// The nodes of `graph`.
+[[nodiscard]] inline std::vector<cudaGraphNode_t> graph_nodes(cudaGraph_t graph) {
+  std::size_t count = 0;
+  cuda_check(cudaGraphGetNodes(graph, nullptr, &count), "cudaGraphGetNodes(count)");
+  std::vector<cudaGraphNode_t> nodes(count);
+  if (count > 0) cuda_check(cudaGraphGetNodes(graph, nodes.data(), &count), "cudaGraphGetNodes");
+  nodes.resize(count);
+  return nodes;
+}
+
+/// Calls `enqueue()` and returns the nodes it added to the graph `stream` is capturing into (none
+/// when `stream` is not capturing): another library's launches (a collective), whose edges
+/// make_kernel_edges_programmatic must leave full dependencies. Reading the graph under capture is
+/// allowed (cudaStreamGetCaptureInfo: every operation but destroying it and removing nodes).
+template <class Enqueue>
+std::vector<cudaGraphNode_t> nodes_added_by(cudaStream_t stream, Enqueue&& enqueue) {
+  cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
+  cudaGraph_t graph = nullptr;
+  cuda_check(cudaStreamGetCaptureInfo(stream, &status, nullptr, &graph), "cudaStreamGetCaptureInfo");
+  if (status != cudaStreamCaptureStatusActive || graph == nullptr) {
+    enqueue();
+    return {};
+  }
+  std::vector<cudaGraphNode_t> const before = graph_nodes(graph);
+  enqueue();
+  return added_nodes(before, graph_nodes(graph));
+}
+
+/// Makes every plain edge between two kernel nodes of `graph` that `ours(node)` accepts programmatic
+/// (edges to or from other nodes, memory copies and sets, and kernels `ours` refuses, stay full
+/// dependencies). Returns how many edges changed.
+template <class Ours>
+std::size_t make_kernel_edges_programmatic(cudaGraph_t graph, Ours&& ours) {
   std::size_t count = 0;
   cuda_check(cudaGraphGetEdges(graph, nullptr, nullptr, nullptr, &count), "cudaGraphGetEdges(count)");
   std::vector<cudaGraphNode_t> from(count), to(count);
@@ -32,8 +93,10 @@ inline std::size_t make_kernel_edges_programmatic(cudaGraph_t graph) {
   };
   std::size_t changed = 0;
   for (std::size_t i = 0; i < count; ++i) {
-    if (data[i].type != cudaGraphDependencyTypeDefault || data[i].from_port != 0) continue;
-    if (!is_kernel(from[i]) || !is_kernel(to[i])) continue;
+    EdgeEnds ends;
+    ends.from_kernel = is_kernel(from[i]), ends.to_kernel = is_kernel(to[i]);
+    ends.from_ours = ends.from_kernel && ours(from[i]), ends.to_ours = ends.to_kernel && ours(to[i]);
+    if (!becomes_programmatic(data[i], ends)) continue;
     cudaGraphEdgeData programmatic{};
     programmatic.from_port = cudaGraphKernelNodePortProgrammatic;
     programmatic.type = cudaGraphDependencyTypeProgrammatic;
@@ -43,5 +106,20 @@ inline std::size_t make_kernel_edges_programmatic(cudaGraph_t graph) {
   }
   return changed;
 }
+
+/// Makes every plain edge between two kernel nodes of `graph` programmatic: every kernel of the
+/// graph is ours (the file comment's contract). Returns how many edges changed.
+inline std::size_t make_kernel_edges_programmatic(cudaGraph_t graph) {
+  return make_kernel_edges_programmatic(graph, [](cudaGraphNode_t) { return true; });
+}
+
+/// A predicate for make_kernel_edges_programmatic: every kernel is ours except `foreign`'s nodes
+/// (nodes_added_by's, gathered over a recording).
+struct AllBut {
+  std::span<cudaGraphNode_t const> foreign;
+  [[nodiscard]] bool operator()(cudaGraphNode_t node) const {
+    return std::find(foreign.begin(), foreign.end(), node) == foreign.end();
+  }
+};
 
 }  // namespace cute_cpp::host
