@@ -34,8 +34,7 @@ void Model::forward(Batch const& batch, LogitsRows rows) {
   ++routing_pass_;
   residual_.begin();
   float const eps = float(config_.rms_norm_eps);
-  embed(t);
-  mark("embedding");
+  embed(t);  // marks "embedding" (and a rank's "all-reduce")
   // The residual stream (models/common/residual_stream.cuh): the first layer's sum is the embedding.
   auto const add_norm = [&](bf16 const* w) {
     residual_.add_norm(delta_.data(), w, normed_.data(), t, hidden_, eps, stream_);
@@ -99,18 +98,19 @@ void Model::forward(Batch const& batch, LogitsRows rows) {
     head_in = last_.data();
     logits_rows_ = batch.sequences;
   }
-  lm_head(head_in, logits_rows_);
-  mark("lm head");
+  lm_head(head_in, logits_rows_);  // marks "lm head" (and a rank's "all-gather")
   cuda_check(cudaGetLastError(), "forward");
 }
 
 void Model::embed(std::int64_t t) {
   if (tp_ == nullptr) {
     gather_rows(weights_.embed.data(), config_.vocab_size, ids_.data(), delta_.data(), t, hidden_, stream_);
+    mark("embedding");
     return;
   }
   gather_vocab_rows(weights_.embed.data(), plan_->vocab_begin(), plan_->vocab_end(), ids_.data(), delta_.data(), t,
                     hidden_, stream_);
+  mark("embedding");
   all_reduce(delta_.data(), t);
 }
 

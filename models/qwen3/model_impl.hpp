@@ -130,9 +130,12 @@ class Model final : public Qwen3Model {
   /// Load-time: plan_, tp_ and the per-rank widths of `rank`, and the options a rank runs with.
   void setup_rank(Qwen3Rank const& rank);
   /// The ranks' partial sums of `rows` activations of width hidden_ summed on every rank. Nothing
-  /// on one device (tp_ null), where delta_ is already the whole sum.
+  /// on one device (tp_ null), where delta_ is already the whole sum. A phase of its own in a profiled
+  /// step (bench --profile), so that the collectives' share of a rank's step is read, not guessed.
   void all_reduce(bf16* x, std::int64_t rows) {
-    if (tp_ != nullptr) collective([&] { tp_->all_reduce_sum(rank_, x, std::size_t(rows * hidden_), stream_); });
+    if (tp_ == nullptr) return;
+    collective([&] { tp_->all_reduce_sum(rank_, x, std::size_t(rows * hidden_), stream_); });
+    mark("all-reduce");
   }
   /// Enqueues a collective on stream_; while a decode graph records, its nodes join foreign_nodes_,
   /// whose edges stay full dependencies under PDL (NCCL's kernels do not call griddepcontrol.wait).

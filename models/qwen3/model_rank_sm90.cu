@@ -41,6 +41,7 @@ void Model::lm_head(bf16 const* in, std::int64_t rows) {
   }
   if (tp_ == nullptr) {
     linear(in, weights_.output(), logits_.data(), rows, config_.vocab_size, hidden_);
+    mark("lm head");
     return;
   }
   if (rank_logits_.size() < shard) {
@@ -49,7 +50,9 @@ void Model::lm_head(bf16 const* in, std::int64_t rows) {
   }
   // The rank's padded rows (zeros; never read): the output rows stay 16-byte aligned (padded_vocab_rows).
   linear(in, weights_.output(), rank_logits_.data(), rows, ld, hidden_);
+  mark("lm head");
   collective([&] { tp_->all_gather(rank_, rank_logits_.data(), logits_.data(), shard, stream_); });
+  mark("all-gather");
   logits_layout_ = gathered_logits(rows, vocab_rows_, ld);
 }
 
