@@ -35,9 +35,21 @@ weights, the LM head, and the experts its tokens chose; with B tokens each choos
 layer touches E (1 - (1 - k/E)^B) of them on average (routing taken as uniform: random weights route
 near-uniformly), each 3 x moe_intermediate x hidden bf16 values. Records `qwen3-30b-a3b decode vs
 weight-bandwidth limit`.
+
+--tensor-parallel-decode SIZES (issue 49; tensor_parallel.md): decode of published configs (8b, 32b, 30b-a3b;
+config.json alone, `--random-weights`) at batch 1, 8 and 32 after a 512-token context, at N = 1 and at each N of
+TP_DECODE_RANKS[size] the visible GPUs allow, over NCCL (`--tensor-parallel N --profile`). Records (shape
+`Qwen3-8B, N=2, batch 8, ...`): `tensor parallel qwen3 decode`, N GPUs' tok/s against one GPU's (the ratio);
+`tensor parallel qwen3 decode vs step bound`, against batch / decode_step_seconds_bound (tp_plan: rank 0's
+weight bytes at the copy bandwidth measured here, the collectives' wire bytes at --link-gbps, no latency
+term, so the figure shows what the collectives' latency costs; the latency a step implies is printed);
+`tensor parallel qwen3 decode collectives`, the all-reduce and all-gather phases of rank 0's profiled
+step (bench --profile's marks) against the step. Only these run. With fewer than 2 GPUs nothing runs
+and the script exits 3 (not run).
 """
 import argparse
 import json
+import os
 import statistics
 import subprocess
 import sys
@@ -55,6 +67,11 @@ QWEN3_8B = {
 }
 PREFILL, TTFT, CONTEXT, STEPS, BATCHES = 2048, 512, 512, 64, (1, 32)
 MOE_BATCHES = (1, 8, 32, 128)
+TP_DECODE_BATCHES = (1, 8, 32)
+TP_DECODE_RANKS = {"8b": (2, 4, 8), "32b": (2, 4), "30b-a3b": (2,)}
+# NOTE: the all-reduce bus bandwidth seen on the lent H100 hosts (KINDS.md, NCCL, 1 GiB: 329-361 GB/s);
+# at decode's batches the wire bytes are small, so the bound hardly depends on it.
+LINK_GBPS = 350
 RANDOM_WEIGHTS_SEED = 51
 COPY_BYTES, COPY_RUNS = 1 << 30, 20  # the H200's L2 is 50 MB
 
@@ -378,6 +395,74 @@ def moe_bench(opts, binary, work, records):
     return 0
 
 
+def tp_bench(binary, size, config, n, work):
+    """`bench --random-weights --profile` of one config at N ranks (N = 1: the one-device model): its
+    decode figures {batch: (tok/s, ms)} and profiled phases {batch: {phase: us}}, or None if it failed."""
+    from tp_plan import parse_profile
+    folder = work / f"qwen3-{size}-config-only"
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "config.json").write_text(json.dumps(config, indent=1) + "\n")
+    out = work / f"ours-tp-{size}-n{n}.json"
+    p = subprocess.run([str(binary), "bench", "--model", str(folder), "--random-weights", str(RANDOM_WEIGHTS_SEED),
+                        "--prefill-len", "64", "--ttft-len", "64", "--context", str(CONTEXT), "--steps", str(STEPS),
+                        "--batches", ",".join(map(str, TP_DECODE_BATCHES)), "--profile",
+                        *(["--tensor-parallel", str(n)] if n > 1 else []), "--json", str(out)],
+                       capture_output=True, text=True, timeout=600)
+    print(p.stdout, p.stderr, sep="", flush=True)
+    if p.returncode != 0 or "no CUDA graph" in p.stderr or "weights: random (seed" not in p.stdout:
+        print(f"bench: cute-cpp-qwen3 bench --random-weights failed on Qwen3-{size.upper()} at N = {n}", flush=True)
+        return None
+    ours = {f["name"] + "|" + f["shape"]: f for f in json.loads(out.read_text())}
+    decode = {b: (ours[f"qwen3 decode|batch {b}, context {CONTEXT}"]["value"],
+                  ours[f"qwen3 decode|batch {b}, context {CONTEXT}"]["ms"]) for b in TP_DECODE_BATCHES}
+    return decode, parse_profile(p.stdout)
+
+
+def tp_decode(opts, binary, work, records):
+    """--tensor-parallel-decode: each size at N = 1 and its TP_DECODE_RANKS within the visible GPUs, into
+    `records`; 0, 1 if a bench failed, or check_report.NOT_RUN_EXIT with fewer than 2 GPUs."""
+    import tp_plan
+    from check_qwen3 import configs_folder
+    gpus = tp_plan.visible_gpus()
+    if gpus < 2:
+        print(f"bench: NOT RUN: {gpus} GPU(s) visible; tensor-parallel decode needs at least 2", flush=True)
+        return 3  # check_report.NOT_RUN_EXIT: scripts/gpu-check lists it as not run
+    bandwidth = copy_bandwidth()
+    print(f"{gpus} GPUs; device copy bandwidth (GPU 0): {bandwidth / 1e12:.2f} TB/s; link {opts.link_gbps} GB/s "
+          f"(assumed); NCCL_NVLS_ENABLE={os.environ.get('NCCL_NVLS_ENABLE', '(unset)')}", flush=True)
+    failed = 0
+    for size in opts.tensor_parallel_decode:
+        label = f"Qwen3-{size.upper()}"
+        try:
+            config = json.loads((configs_folder(opts.configs_dir, [size]) / f"qwen3-{size}.json").read_text())
+        except FileNotFoundError as e:
+            print(f"bench: {e}", flush=True)
+            failed = 1
+            continue
+        one = tp_bench(binary, size, config, 1, work)
+        failed |= one is None  # the N-GPU figures are still recorded beside the bound
+        for n in tp_plan.ranks_within(gpus, TP_DECODE_RANKS[size]):
+            got = tp_bench(binary, size, config, n, work)
+            if got is None:
+                failed = 1
+                continue
+            decode, profile = got
+            for b in TP_DECODE_BATCHES:
+                traffic = tp_plan.rank_step_traffic(config, n, b)
+                bound = tp_plan.step_seconds_bound(traffic, bandwidth, opts.link_gbps * 1e9, 0.0)
+                share = tp_plan.collective_share(profile.get(b, {}))
+                records += tp_plan.tp_decode_records(label, n, b, CONTEXT, decode[b], one and one[0][b], bound, share)
+                implied = (decode[b][1] * 1e-3 - bound) / (traffic[1] + 1) * 1e6
+                print(f"{label} N={n} batch {b}: {decode[b][0]:.0f} tok/s"
+                      + (f", 1 GPU {one[0][b][0]:.0f} ({decode[b][0] / one[0][b][0]:.2f}x)" if one else "")
+                      + f"; bound without latency {bound * 1e3:.3f} ms a step ({traffic[0] / 1e9:.2f} GB of weights "
+                      f"a rank), measured {decode[b][1]:.3f} ms: {implied:.1f} us a collective over the bound's "
+                      f"{traffic[1] + 1}; collectives "
+                      + (f"{share[0]:.0f} of {share[1]:.0f} us of the profiled step ({share[0] / share[1]:.0%})"
+                         if share else "not in the profile (no all-reduce marks)"), flush=True)
+    return failed
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--build", required=True)
@@ -392,6 +477,11 @@ def main():
     ap.add_argument("--moe", action="store_true", help="Qwen3-30B-A3B at full size (random weights) beside "
                                                        "transformers and the weight-bandwidth limit")
     ap.add_argument("--only-moe", action="store_true", help="the --moe figures alone")
+    ap.add_argument("--tensor-parallel-decode", default=None, metavar="SIZE,...",
+                    help="decode of these published configs (8b,32b,30b-a3b) at N = 1 and N GPUs over NCCL "
+                         "(those figures alone)")
+    ap.add_argument("--link-gbps", type=float, default=LINK_GBPS,
+                    help="the GPUs' link bandwidth for the tensor-parallel step bound (GB/s)")
     opts = ap.parse_args()
     if opts.only_decode_limit and not opts.decode_limit_configs:
         ap.error("--only-decode-limit needs --decode-limit-configs")
@@ -406,6 +496,16 @@ def main():
     work = Path(opts.work or tempfile.mkdtemp(prefix="qwen3-bench-"))
     records = []
     failed = 0
+    if opts.tensor_parallel_decode:
+        sizes = [s.strip().lower().removeprefix("qwen3-") for s in opts.tensor_parallel_decode.split(",")]
+        unknown = [s for s in sizes if s not in TP_DECODE_RANKS]
+        if unknown or not sizes:
+            ap.error(f"--tensor-parallel-decode: {unknown}: expected some of {','.join(TP_DECODE_RANKS)}")
+        opts.tensor_parallel_decode = sizes
+        failed = tp_decode(opts, binary, work, records)
+        if opts.json:
+            Path(opts.json).write_text(json.dumps(records, indent=1) + "\n")
+        return failed
     if not opts.only_decode_limit and not opts.only_moe:
         failed |= compare_with_transformers(opts, binary, work, records)
     if opts.decode_limit_configs and not opts.only_moe:

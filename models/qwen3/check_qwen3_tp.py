@@ -95,26 +95,38 @@ def prompts_of(case, index):
     return [random_ids(rng, case.vocab, 37), random_ids(rng, case.vocab, 11)]
 
 
-def check_logits(report, program, case, index, n, base):
+def ranks_args(n, gpus):
+    """--tensor-parallel N: emulated on one GPU, or (gpus) N GPUs over NCCL (check_qwen3_tp_gpus.py)."""
+    return ["--tensor-parallel", n] + ([] if gpus else ["--tensor-parallel-emulate"])
+
+
+def ranks_label(n, gpus):
+    return (f"{n} GPUs over NCCL" if gpus else f"{n} emulated ranks"), ("tp-gpus" if gpus else "tp")
+
+
+def check_logits(report, program, case, index, n, base, gpus=False):
     prompts = prompts_of(case, index)
-    ours = logits(program, case, prompts, ["--tensor-parallel", n, "--tensor-parallel-emulate"])
+    ours = logits(program, case, prompts, ranks_args(n, gpus))
+    what, prefix = ranks_label(n, gpus)
     cos = row_cosines(base, ours)
     diff = float(np.abs(base.astype(np.float64) - ours).max())
     swaps = [r for r in range(base.shape[0]) if int(np.argmax(base[r])) != int(np.argmax(ours[r]))]
     bad = [r for r in swaps if not near_tie(base[r], int(np.argmax(base[r])), int(np.argmax(ours[r])))]
     ok = bool(np.isfinite(ours).all()) and float(cos.min()) >= TP_COSINE and not bad
-    report.check(f"tp-logits.{case.name}.n{n}", ok,
-                 f"{n} emulated ranks against one device, {base.shape[0]} rows: min cosine {float(cos.min()):.7f} "
+    report.check(f"{prefix}-logits.{case.name}.n{n}", ok,
+                 f"{what} against one device, {base.shape[0]} rows: min cosine {float(cos.min()):.7f} "
                  f"(needs >= {TP_COSINE}), max |diff| {diff:.4g}; argmax differs in {len(swaps)} rows, "
                  f"{len(bad)} of them not near-ties{f' (rows {bad[:5]})' if bad else ''}")
-    report.records.append({"kernel": "qwen3 tensor-parallel logits vs one device", "shape": f"{case.name} N={n}",
+    kernel = "qwen3 tensor-parallel logits vs one device" + (" (NCCL, N GPUs)" if gpus else "")
+    report.records.append({"kernel": kernel, "shape": f"{case.name} N={n}",
                            "dtype": "bf16", "ours": float(cos.min()), "reference": "N = 1", "reference_value": 1.0,
                            "unit": "min cosine", "ratio": float(cos.min()), "microseconds": 0.0})
 
 
-def check_greedy(report, program, case, index, n, base_ids):
+def check_greedy(report, program, case, index, n, base_ids, gpus=False):
     prompts = prompts_of(case, index)
-    ours = generate(program, case, prompts, ["--tensor-parallel", n, "--tensor-parallel-emulate"])
+    ours = generate(program, case, prompts, ranks_args(n, gpus))
+    prefix = ranks_label(n, gpus)[1]
     parts, ok = [], True
     for p, (a, b) in enumerate(zip(base_ids, ours)):
         step = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), None)
@@ -126,7 +138,7 @@ def check_greedy(report, program, case, index, n, base_ids):
         ok = ok and tie
         parts.append(f"prompt {p}: step {step}: N = 1 {a[step]}, N = {n} {b[step]}, logits {row[a[step]]:.4f} "
                      f"and {row[b[step]]:.4f} ({'near-tie' if tie else 'NOT a near-tie'})")
-    report.check(f"tp-greedy.{case.name}.n{n}", ok, f"{GREEDY_TOKENS} greedy tokens: " + "; ".join(parts))
+    report.check(f"{prefix}-greedy.{case.name}.n{n}", ok, f"{GREEDY_TOKENS} greedy tokens: " + "; ".join(parts))
 
 
 def check_one_rank(report, program, case, index, base, base_ids, nccl):

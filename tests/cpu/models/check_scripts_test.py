@@ -16,7 +16,8 @@ from unittest import mock
 
 STUBBED = ("torch", "torch.nn", "torch.nn.functional", "torch.nn.attention", "transformers", "safetensors",
            "safetensors.torch")
-SCRIPTS = ("models/qwen3/check_qwen3.py", "models/qwen3/check_qwen3_tp.py", "models/qwen3/bench_qwen3.py",
+SCRIPTS = ("models/qwen3/check_qwen3.py", "models/qwen3/check_qwen3_tp.py", "models/qwen3/check_qwen3_tp_gpus.py",
+           "models/qwen3/bench_qwen3.py",
            "models/nemotron/check_nemotron.py",
            "models/nemotron/bench_nemotron.py", "bench/attention/bench_sdpa_fmha.py",
            "bench/attention/bench_sdpa_fmha_backward.py", "bench/attention/bench_sdpa_decode.py",
