@@ -142,7 +142,8 @@ def main():
     expect("a failure wins over not run", failed_status == 1)
     expect("all passed: 0", passed_status == 0)
 
-    for name in ("torch", "torch.nn", "torch.nn.functional", "transformers", "safetensors", "safetensors.torch"):
+    for name in ("numpy", "torch", "torch.nn", "torch.nn.functional", "transformers", "safetensors",
+                 "safetensors.torch"):
         sys.modules[name] = mock.MagicMock(name=name)
     import check_qwen3_tp_gpus as gpus_script
     with redirect_stdout(io.StringIO()):
