@@ -25,7 +25,7 @@ namespace {
 using bf16 = __nv_bfloat16;
 using host::cuda_check;
 
-constexpr const char* kRuleRanks = "cute-cpp [tp.ranks]: a tensor-parallel model has at least one rank";
+constexpr const char* kRuleRanks = "cute-cpp [tp.ranks]: --tensor-parallel needs at least 1 device";
 constexpr const char* kRuleRankFailed =
     "cute-cpp [tp.rank-failed]: another rank of the tensor-parallel model failed; this one stopped in a collective";
 
