@@ -95,7 +95,7 @@ void bench(std::int64_t tokens, std::vector<kn::Record>& records, std::mt19937_6
                     m.y_perm + std::int64_t(lo) * s.hidden, rows, int(s.hidden), int(s.ffn));
     }
     int const row_warps = moe::moe_row_warps(s.tokens, moe::moe_sms());
-    moe::combine_kernel<<<moe::row_grid(s.tokens, row_warps), 256>>>(m.y_perm, m.rows, m.weights, s.tokens, s.top_k,
+    moe::combine_kernel<><<<moe::row_grid(s.tokens, row_warps), 256>>>(m.y_perm, m.rows, m.weights, s.tokens, s.top_k,
                                                                      s.hidden, l.dy.data(), row_warps);
   };
   auto const [ours_ms, ref_ms] = kn::median_ms_interleaved([&] { l.run(); }, reference, nullptr, 5, 20);
@@ -146,7 +146,7 @@ void bench_nemotron(std::int64_t tokens, std::vector<kn::Record>& records, std::
                           static_cast<bf16 const*>(m.h_shared));
     kn::cublas_linear(handle, m.h_shared, l.dshared_down.data(), m.y_shared, int(t), int(s.hidden), int(s.shared_ffn));
     int const row_warps = moe::moe_row_warps(tokens, moe::moe_sms());
-    moe::combine_shared_kernel<<<moe::row_grid(tokens, row_warps), 256>>>(m.y_perm, m.rows, m.weights, m.y_shared,
+    moe::combine_shared_kernel<><<<moe::row_grid(tokens, row_warps), 256>>>(m.y_perm, m.rows, m.weights, m.y_shared,
                                                                           tokens, s.top_k, s.hidden, l.dy.data(),
                                                                           row_warps);
   };

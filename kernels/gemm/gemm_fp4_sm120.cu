@@ -58,7 +58,7 @@ void quantize_fp4(Fp4Format format, __nv_bfloat16 const* x, std::int64_t ldx, st
     host::cuda_check(cudaMemsetAsync(out.amax_workspace, 0, sizeof(float), stream), "cudaMemsetAsync(amax_workspace)");
     std::int64_t const pieces = rows * (k / 8);
     config.grid = dim3(unsigned(std::min<std::int64_t>((pieces + quantize_fp4_threads - 1) / quantize_fp4_threads, 1024)));
-    host::launch(&fp4_amax_kernel, "fp4_amax", config, x, ldx, rows, k, out.amax_workspace);
+    host::launch(&fp4_amax_kernel<>, "fp4_amax", config, x, ldx, rows, k, out.amax_workspace);
   }
   std::int64_t const blocks = rows * (k / fp4_scale_block(format));
   config.grid = dim3(unsigned((blocks + quantize_fp4_threads - 1) / quantize_fp4_threads));

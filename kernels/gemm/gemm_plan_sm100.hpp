@@ -29,9 +29,9 @@
 #include <cstdint>
 #include <type_traits>
 
-namespace cute_cpp::kernels {
-
-namespace diag {
+// In cute_cpp::diag with the library's other rules: a cute_cpp::kernels::diag would hide that namespace
+// from every plan in cute_cpp::kernels included after this header (gemm_plan.hpp's among them).
+namespace cute_cpp::diag {
 /// Rule gemm.sm100.tile-m: a tile has 128 rows a CTA: 128 for one CTA, 256 for a pair.
 template <int CtaGroup, int BlockM>
 struct gemm_sm100_tile_m {
@@ -89,7 +89,9 @@ struct gemm_sm100_output {
   static_assert(Supported, "cute-cpp [gemm.sm100.output]: the sm_100a GEMM writes C as bf16, fp16 or fp32");
   static constexpr bool ok = true;
 };
-}  // namespace diag
+}  // namespace cute_cpp::diag
+
+namespace cute_cpp::kernels {
 
 /// The static configuration of one sm_100a GEMM kernel besides its element types, named field by
 /// field: GemmSm100Plan<bf16, bf16, bf16, GemmSm100Config{.block_m = 256, .cta_group = 2}>.

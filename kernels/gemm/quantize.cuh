@@ -82,6 +82,7 @@ inline constexpr int quantize_loads = 4;
 /// `groups` divides a group's index into its row and K block (fewer than 2^31 groups: the host's
 /// rule), `total` is rows x groups.
 /// NOTE: with one 8-byte load a lane per group (a warp per group) it read at 0.49x of a device copy.
+template <int = 0>  // a template for its linkage: the header is in several libraries
 __global__ void __launch_bounds__(quantize_threads)
 quantize_1x128_kernel(__nv_bfloat16 const* __restrict__ x, std::int64_t ldx, FastDivmod const groups,
                       std::int32_t const total, std::int64_t k, Fp8Quantized out) {
@@ -118,6 +119,7 @@ quantize_1x128_kernel(__nv_bfloat16 const* __restrict__ x, std::int64_t ldx, Fas
 /// One CTA per 128 x 128 block: a warp's load covers two of its rows (a half-warp a row, 16 bytes
 /// a lane), eight loads in flight a lane; the block's amax meets through the warps' in shared memory.
 /// NOTE: with two threads a row (8-byte loads, 16 rows an instruction) it read at 0.25x of a copy.
+template <int = 0>  // a template for its linkage: the header is in several libraries
 __global__ void __launch_bounds__(quantize_threads)
 quantize_128x128_kernel(__nv_bfloat16 const* __restrict__ x, std::int64_t ldx, std::int64_t rows, std::int64_t k,
                         Fp8Quantized out) {
@@ -187,7 +189,7 @@ inline void quantize_1x128(__nv_bfloat16 const* x, std::int64_t ldx, std::int64_
   config.grid = dim3(unsigned((total + per_block - 1) / per_block));
   config.block = dim3(quantize_threads);
   config.stream = stream;
-  host::launch(&quantize_1x128_kernel, "quantize_1x128", config, x, ldx, FastDivmod(std::uint32_t(groups)),
+  host::launch(&quantize_1x128_kernel<>, "quantize_1x128", config, x, ldx, FastDivmod(std::uint32_t(groups)),
                std::int32_t(total), k, out);
 }
 
@@ -201,7 +203,7 @@ inline void quantize_128x128(__nv_bfloat16 const* w, std::int64_t ldw, std::int6
   config.grid = dim3(unsigned((k + 127) / 128), unsigned((rows + 127) / 128));
   config.block = dim3(quantize_threads);
   config.stream = stream;
-  host::launch(&quantize_128x128_kernel, "quantize_128x128", config, w, ldw, rows, k, out);
+  host::launch(&quantize_128x128_kernel<>, "quantize_128x128", config, w, ldw, rows, k, out);
 }
 
 }  // namespace cute_cpp::kernels

@@ -22,6 +22,7 @@ using QuantizeFp4Plan = KernelPlan<quantize_fp4_threads>;
 /// The largest |x| over (rows, K) into *amax (zeroed by the host first): a grid-stride pass over
 /// 8-element pieces, a warp reduction, then an atomicMax on the float's bits (non-negative floats
 /// order as their bit patterns).
+template <int = 0>  // a template for its linkage: the header is in several libraries
 __global__ void __launch_bounds__(quantize_fp4_threads)
 fp4_amax_kernel(__nv_bfloat16 const* __restrict__ x, std::int64_t ldx, std::int64_t rows, std::int64_t k, float* amax) {
   static_assert(verify_plan<QuantizeFp4Plan>());

@@ -62,6 +62,7 @@ __global__ void __launch_bounds__(256) mask_experts_kernel(std::int32_t* ids, fl
 
 /// One CTA of 1024 threads: how many (token, choice) pairs chose each expert, the experts' offsets
 /// (ends, the grouped GEMM's), and each pair's row in expert order.
+template <int = 0>  // a template for its linkage: the header is in several libraries
 __global__ void __launch_bounds__(1024) permute_kernel(std::int32_t const* ids, std::int64_t pairs, int experts,
                                                        std::int32_t* offsets, std::int32_t* rows) {
   pdl_prologue();
@@ -113,6 +114,7 @@ __device__ __forceinline__ RowThread row_thread(int row_warps) {
 inline dim3 row_grid(std::int64_t rows, int row_warps) { return dim3(unsigned((rows * row_warps + 7) / 8)); }
 
 /// x_perm[rows[i]] = x[i / k], 16 bytes a lane, row_warps warps a row.
+template <int = 0>  // a template for its linkage: the header is in several libraries
 __global__ void gather_kernel(bf16 const* x, std::int32_t const* rows, std::int64_t pairs, int top_k,
                               std::int64_t hidden, bf16* x_perm, int row_warps) {
   pdl_prologue();
@@ -158,6 +160,7 @@ __device__ __forceinline__ uint4 pack_bf16x8(float const (&acc)[8]) {
 }
 
 /// y[t] = sum_j weights[t, j] * y_perm[rows[t k + j]], f32 sums, 8 columns a lane, row_warps warps a token.
+template <int = 0>  // a template for its linkage: the header is in several libraries
 __global__ void combine_kernel(bf16 const* y_perm, std::int32_t const* rows, float const* weights,
                                std::int64_t tokens, int top_k, std::int64_t hidden, bf16* y, int row_warps) {
   pdl_prologue();
@@ -173,6 +176,7 @@ __global__ void combine_kernel(bf16 const* y_perm, std::int32_t const* rows, flo
 
 /// y[t] = shared[t] + sum_j weights[t, j] * y_perm[rows[t k + j]]: combine_kernel with the shared
 /// expert's output (T, H) added first, in the same f32 sum.
+template <int = 0>  // a template for its linkage: the header is in several libraries
 __global__ void combine_shared_kernel(bf16 const* y_perm, std::int32_t const* rows, float const* weights,
                                       bf16 const* shared, std::int64_t tokens, int top_k, std::int64_t hidden, bf16* y,
                                       int row_warps) {
@@ -223,6 +227,7 @@ __global__ void combine_local_kernel(bf16 const* y_perm, std::int32_t const* row
 
 /// h = relu(h)^2 in place, eight elements a thread (n a multiple of 8), f32 math rounded once: the
 /// ReLU^2 shared expert's activation between its dense products (shared_expert_dense).
+template <int = 0>  // a template for its linkage: the header is in several libraries
 __global__ void __launch_bounds__(256) relu2_in_place_kernel(bf16* h, std::int64_t n) {
   pdl_prologue();
   std::int64_t const vectors = n / 8, stride = std::int64_t(gridDim.x) * blockDim.x;
@@ -400,7 +405,7 @@ inline void moe_route(bf16 const* x, MoeWeights const& w, MoeShape const& s, Moe
     auto router = MoeScratch::router_arguments(s, x, w.router, m.logits);
     router.workspace = m.gemm_workspace, router.workspace_bytes = m.gemm_workspace_bytes;
     run_gemm_bf16_tn(router, stream);
-    route_kernel<<<warps(s.tokens), 256, 0, stream>>>(m.logits, s.experts, s.tokens, s.experts, s.top_k, s.renormalize,
+    route_kernel<><<<warps(s.tokens), 256, 0, stream>>>(m.logits, s.experts, s.tokens, s.experts, s.top_k, s.renormalize,
                                                       m.ids, m.weights);
   } else {
     auto router = MoeScratch::router_f32_arguments(s, x, w.router, m.logits_f32);
@@ -412,7 +417,7 @@ inline void moe_route(bf16 const* x, MoeWeights const& w, MoeShape const& s, Moe
     }
     SigmoidRouting const r{.bias = w.correction_bias, .groups = s.groups, .top_groups = s.top_groups,
                            .renormalize = s.renormalize, .scaling = s.routed_scaling};
-    route_sigmoid_kernel<<<warps(s.tokens), 256, 0, stream>>>(m.logits_f32, s.experts, s.tokens, s.experts, s.top_k, r,
+    route_sigmoid_kernel<><<<warps(s.tokens), 256, 0, stream>>>(m.logits_f32, s.experts, s.tokens, s.experts, s.top_k, r,
                                                               m.ids, m.weights, m.shared_offsets);
   }
   if (s.local_experts > 0)
@@ -426,9 +431,9 @@ inline void moe_route(bf16 const* x, MoeWeights const& w, MoeShape const& s, Moe
 inline void moe_dispatch(bf16 const* x, MoeWeights const& w, MoeShape const& s, MoeScratch const& m,
                          cudaStream_t stream) {
   moe_route(x, w, s, m, stream);
-  permute_kernel<<<1, 1024, 0, stream>>>(m.ids, s.rows(), s.sorted_groups(), m.offsets, m.rows);
+  permute_kernel<><<<1, 1024, 0, stream>>>(m.ids, s.rows(), s.sorted_groups(), m.offsets, m.rows);
   int const row_warps = moe_row_warps(s.rows(), moe_sms());
-  gather_kernel<<<row_grid(s.rows(), row_warps), 256, 0, stream>>>(x, m.rows, s.rows(), s.top_k, s.hidden, m.x_perm,
+  gather_kernel<><<<row_grid(s.rows(), row_warps), 256, 0, stream>>>(x, m.rows, s.rows(), s.top_k, s.hidden, m.x_perm,
                                                                    row_warps);
   host::cuda_check(cudaGetLastError(), "moe dispatch launch");
 }
@@ -464,7 +469,7 @@ inline void moe_shared_dense(bf16 const* x, MoeWeights const& w, MoeShape const&
   run_gemm_bf16_tn(on_workspace(MoeScratch::dense_arguments(s, s.shared_ffn, s.hidden, x, w.shared_up, m.h_shared)),
                    stream);
   std::int64_t const vectors = s.tokens * s.shared_ffn / 8;
-  relu2_in_place_kernel<<<unsigned(std::min<std::int64_t>((vectors + 255) / 256, 1024)), 256, 0, stream>>>(
+  relu2_in_place_kernel<><<<unsigned(std::min<std::int64_t>((vectors + 255) / 256, 1024)), 256, 0, stream>>>(
       m.h_shared, s.tokens * s.shared_ffn);
   run_gemm_bf16_tn(on_workspace(MoeScratch::dense_arguments(s, s.hidden, s.shared_ffn, m.h_shared, w.shared_down,
                                                             m.y_shared)),
@@ -524,10 +529,10 @@ inline void moe_layer(bf16 const* x, MoeWeights const& w, MoeShape const& s, bf1
                                                        s.shared_ffn > 0 ? m.y_shared : nullptr, s.tokens, s.top_k,
                                                        s.hidden, y, row_warps, s.foreign_group());
   } else if (s.shared_ffn > 0) {
-    combine_shared_kernel<<<blocks, 256, 0, stream>>>(m.y_perm, m.rows, m.weights, m.y_shared, s.tokens, s.top_k,
+    combine_shared_kernel<><<<blocks, 256, 0, stream>>>(m.y_perm, m.rows, m.weights, m.y_shared, s.tokens, s.top_k,
                                                       s.hidden, y, row_warps);
   } else {
-    combine_kernel<<<blocks, 256, 0, stream>>>(m.y_perm, m.rows, m.weights, s.tokens, s.top_k, s.hidden, y, row_warps);
+    combine_kernel<><<<blocks, 256, 0, stream>>>(m.y_perm, m.rows, m.weights, s.tokens, s.top_k, s.hidden, y, row_warps);
   }
   host::cuda_check(cudaGetLastError(), "moe combine launch");
   mark("moe combine");

@@ -140,6 +140,7 @@ struct MoeDecodeDown {
 /// of CTA (bx, t) takes column j = 8 bx + w. Each choice's row rounded to bf16 and the sum from the
 /// shared row on in choice order, as the grouped path's down GEMM stores its rows and combine_kernel
 /// adds them, so a token's y does not depend on which path its step took.
+template <int = 0>  // a template for its linkage: the header is in several libraries
 __global__ void __launch_bounds__(decode::threads) moe_decode_down_kernel(MoeDecodeDown const p) {
   arch::griddepcontrol_launch_dependents();
   arch::griddepcontrol_wait();  // h is the kernel's before
@@ -198,7 +199,7 @@ inline void moe_decode_experts(bf16 const* x, MoeWeights const& w, MoeShape cons
   } else {
     if (s.gated()) moe_decode_first_kernel<MoeActivation::swiglu><<<first_grid, decode::threads, 0, stream>>>(first);
     else moe_decode_first_kernel<MoeActivation::relu2><<<first_grid, decode::threads, 0, stream>>>(first);
-    moe_decode_down_kernel<<<down_grid, decode::threads, 0, stream>>>(down);
+    moe_decode_down_kernel<><<<down_grid, decode::threads, 0, stream>>>(down);
   }
   host::cuda_check(cudaGetLastError(), "moe decode experts launch");
 }

@@ -55,6 +55,7 @@ __device__ __forceinline__ void warp_top_k(float (&v)[route_per_lane], int lane,
 
 /// One warp per token: softmax of its logits, the top k (ties: the lower expert), their
 /// probabilities. Lane l holds experts l, l + 32, ...
+template <int = 0>  // a template for its linkage: the header is in several libraries
 __global__ void __launch_bounds__(256) route_kernel(bf16 const* logits, std::int64_t ld, std::int64_t tokens, int experts,
                                                     int top_k, bool renormalize, std::int32_t* ids, float* weights) {
   pdl_prologue();
@@ -147,6 +148,7 @@ __device__ __forceinline__ void keep_best_groups(float (&v)[route_per_lane], int
 /// the experts of the best groups (warp_top_k; ties: the lower expert); each choice's weight its
 /// score, divided by the k scores' sum + 1e-20 when renormalizing, times the scaling. Block 0 also
 /// writes shared_rows[0] = T (the shared expert's one group, all rows), when given.
+template <int = 0>  // a template for its linkage: the header is in several libraries
 __global__ void __launch_bounds__(256) route_sigmoid_kernel(float const* logits, std::int64_t ld, std::int64_t tokens,
                                                             int experts, int top_k, SigmoidRouting const routing,
                                                             std::int32_t* ids, float* weights,

@@ -25,6 +25,7 @@ using bf16 = __nv_bfloat16;
 /// out[r, :] = table[rows[r], :] for `count` rows of `width` elements (width a multiple of 8,
 /// rows 16-byte aligned); a row index outside [0, table_rows) writes zeros (the host checks ids
 /// before the launch, so this only keeps a bad index from reading past the table).
+template <int = 0>  // a template for its linkage: the header is in several libraries
 __global__ void __launch_bounds__(128) gather_rows_kernel(bf16 const* __restrict__ table, std::int64_t table_rows,
                                                           std::int32_t const* __restrict__ rows, bf16* __restrict__ out,
                                                           std::int64_t count, int width) {
@@ -47,7 +48,7 @@ inline void gather_rows(bf16 const* table, std::int64_t table_rows, std::int32_t
   config.grid = dim3(unsigned((count + 3) / 4));
   config.block = dim3(128);
   config.stream = stream;
-  host::launch(&gather_rows_kernel, "gather_rows_kernel", config, table, table_rows, rows, out, count, width);
+  host::launch(&gather_rows_kernel<>, "gather_rows_kernel", config, table, table_rows, rows, out, count, width);
 }
 
 /// Tensor parallelism's embedding (vocab_shards.hpp): out[r, :] = table[ids[r] - begin, :] for the ids
@@ -85,6 +86,7 @@ inline void gather_vocab_rows(bf16 const* table, std::int64_t begin, std::int64_
 /// epilogue's 128-row tiles would leave most CTAs without rows. Gate, silu and the product are
 /// rounded to bf16 as transformers' bf16 MLP rounds them. One thread per 8 outputs (one 16-byte
 /// block of gate and one of up).
+template <int = 0>  // a template for its linkage: the header is in several libraries
 __global__ void __launch_bounds__(256) swiglu_interleaved_kernel(bf16 const* __restrict__ gu, bf16* __restrict__ h,
                                                                  std::int64_t rows, int f) {
   // Programmatic dependent launch (no-ops for a plain launch): the next grid may launch now, and
@@ -118,7 +120,7 @@ inline void swiglu_interleaved(bf16 const* gu, bf16* h, std::int64_t rows, int f
   config.grid = dim3(unsigned((items + 255) / 256));
   config.block = dim3(256);
   config.stream = stream;
-  host::launch(&swiglu_interleaved_kernel, "swiglu_interleaved_kernel", config, gu, h, rows, f);
+  host::launch(&swiglu_interleaved_kernel<>, "swiglu_interleaved_kernel", config, gu, h, rows, f);
 }
 
 /// A decode step's paged KV cache, for qk_norm_rope to append each token's k and v heads to:

@@ -3,8 +3,6 @@
 // embedding (on a rank: its vocabulary rows, summed over the ranks), each layer's attention (prefill:
 // the KV append and varlen attention on the QKV activation; decode: paged attention) and MLP (the
 // dense SwiGLU FFN at three sizes, or kernels/moe's block). The class is model_impl.hpp's.
-// NOTE: the only file of the model that includes layer_kernels.cuh and kernels/moe/moe.cuh: their
-// kernels that are not templates are defined in every translation unit that includes them.
 #include "models/qwen3/model_impl.hpp"
 
 #include <cute_cpp/kernels/attention/decode/decode.hpp>

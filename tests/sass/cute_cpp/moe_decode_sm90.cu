@@ -14,3 +14,4 @@
 namespace moe = cute_cpp::kernels::moe;
 template __global__ void moe::moe_decode_first_kernel<moe::MoeActivation::swiglu>(moe::MoeDecodeFirst);
 template __global__ void moe::moe_decode_first_kernel<moe::MoeActivation::relu2>(moe::MoeDecodeFirst);
+template __global__ void moe::moe_decode_down_kernel<>(moe::MoeDecodeDown);
