@@ -6,7 +6,10 @@
 // channels, g = y * silu(z) in f32, n = g / sqrt(mean(g^2) + eps) rounded to T, out = n * weight
 // rounded to T (transformers rounds the normalised value to the input's type before the weight).
 // Steps: a warp per (token, group): (1) the sum of g^2 over the group's channels, lane-strided;
-// (2) a warp reduction; (3) the channels again, normalised, scaled and stored.
+// (2) a warp reduction; (3) the channels again, normalised, scaled and stored. Each lane loads
+// gated_rmsnorm_batch of its channels before using any, so a step costs a memory round trip per
+// 32 x batch channels: at decode (one token, 8 groups, one CTA) the latency is the whole cost, and
+// a load a channel made it 32 round trips for a group of 512.
 #include <cute_cpp/kernels/ssm/ssm_args.hpp>    // GatedRmsNormArguments, checks
 #include <cute_cpp/kernels/ssm/ssm_common.cuh>  // to_f32, from_f32, silu
 
@@ -19,6 +22,8 @@ namespace cute_cpp::kernels {
 
 /// Warps of a gated-norm block; each takes one (token, group).
 inline constexpr int gated_rmsnorm_warps = 8;
+/// Channels a lane loads together (each of steps 1 and 3).
+inline constexpr int gated_rmsnorm_batch = 8;
 
 /// One warp a (token, group); see the file comment's steps.
 template <class T>
@@ -31,17 +36,37 @@ __global__ void __launch_bounds__(gated_rmsnorm_warps * 32) gated_rmsnorm_kernel
   int const size = a.width / a.groups, first = int(item % a.groups) * size;
   T const* const y = a.y + t * a.y_stride + first;
   T const* const z = a.z + t * a.z_stride + first;
-  auto const gated = [&](int i) { return ssm_detail::to_f32(y[i]) * ssm_detail::silu(ssm_detail::to_f32(z[i])); };
+  T const* const weight = a.weight + first;
+  constexpr int batch = gated_rmsnorm_batch;
+  // Channel `lane + 32 j` of the round at `base`; past the group's end it reads channel 0 (in
+  // bounds), which the sum and the stores leave out.
+  auto const channel = [&](int base, int j) { return base + 32 * j < size ? base + 32 * j : 0; };
   float sum_sq = 0.0f;
-  for (int i = lane; i < size; i += 32) {
-    float const v = gated(i);
-    sum_sq = fmaf(v, v, sum_sq);
+  for (int base = lane; base < size; base += 32 * batch) {
+    T ys[batch], zs[batch];
+#pragma unroll
+    for (int j = 0; j < batch; ++j) ys[j] = y[channel(base, j)], zs[j] = z[channel(base, j)];
+#pragma unroll
+    for (int j = 0; j < batch; ++j) {
+      float const v = ssm_detail::to_f32(ys[j]) * ssm_detail::silu(ssm_detail::to_f32(zs[j]));
+      if (base + 32 * j < size) sum_sq = fmaf(v, v, sum_sq);
+    }
   }
   float const rstd = rsqrtf(arch::warp_reduction_sum_f32(sum_sq) / float(size) + a.eps);
   T* const out = a.out + t * a.width + first;
-  for (int i = lane; i < size; i += 32) {
-    float const n = ssm_detail::to_f32(ssm_detail::from_f32<T>(gated(i) * rstd));
-    out[i] = ssm_detail::from_f32<T>(n * ssm_detail::to_f32(a.weight[first + i]));
+  for (int base = lane; base < size; base += 32 * batch) {
+    T ys[batch], zs[batch], ws[batch];
+#pragma unroll
+    for (int j = 0; j < batch; ++j) {
+      int const i = channel(base, j);
+      ys[j] = y[i], zs[j] = z[i], ws[j] = weight[i];
+    }
+#pragma unroll
+    for (int j = 0; j < batch; ++j) {
+      float const g = ssm_detail::to_f32(ys[j]) * ssm_detail::silu(ssm_detail::to_f32(zs[j]));
+      float const n = ssm_detail::to_f32(ssm_detail::from_f32<T>(g * rstd));
+      if (base + 32 * j < size) out[base + 32 * j] = ssm_detail::from_f32<T>(n * ssm_detail::to_f32(ws[j]));
+    }
   }
 }
 

@@ -82,6 +82,12 @@ class Reference:
             raise RuntimeError(f"transformers generated {len(new)} tokens, asked for {new_tokens}")
         return new
 
+    def logit_noise(self, prefix, fp32):
+        """bf16's logit noise at the next token after `prefix` (fp32: its fp32 logits): the rms of
+        transformers' bf16 logits minus the fp32 ones there."""
+        bf16 = self.logits(self.bf16, prefix)[-1].astype(np.float64)
+        return float(np.sqrt(np.mean((bf16 - fp32) ** 2)))
+
     def free(self):
         del self.fp32, self.bf16
         free_cuda()
@@ -106,12 +112,11 @@ def top2_margin(z):
 
 def tie_tolerance(ref, prefix, fp32, runs=1):
     """The fp32 logit gap under which two bf16 implementations may choose differently after `prefix`
-    (whose next-token fp32 logits, already at hand, are `fp32`): NEAR_TIE, or NOISE_TIE times the rms
-    of transformers' own bf16 error there, whichever is larger. runs=2 when both choices come from
-    bf16 runs with errors of their own (ours batched and alone): the noise of a difference of two
+    (whose next-token fp32 logits, already at hand, are `fp32`): NEAR_TIE, or NOISE_TIE times bf16's
+    logit noise there (ref.logit_noise), whichever is larger. runs=2 when both choices come from bf16
+    runs with errors of their own (ours batched and alone): the noise of a difference of two
     independent errors is sqrt(2) times one's."""
-    bf16 = ref.logits(ref.bf16, prefix)[-1].astype(np.float64)
-    return max(NEAR_TIE, NOISE_TIE * math.sqrt(runs) * float(np.sqrt(np.mean((bf16 - fp32) ** 2))))
+    return max(NEAR_TIE, NOISE_TIE * math.sqrt(runs) * ref.logit_noise(prefix, fp32))
 
 
 def where_in_batch(row, lengths):

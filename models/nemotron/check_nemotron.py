@@ -29,14 +29,17 @@ Checks per checkpoint:
                          beside transformers' bf16: our rms error at most 2.5x bf16's, cosine >= 0.999 at every
                          position (or bf16's own minimum where lower). Recorded: `nemotron logits vs
                          transformers fp32`, the minimum cosine.
-  logits-batched.<ckpt>  the 77-id prompt alone against its rows of the batch: cosine >= 0.9999.
+  logits-batched.<ckpt>  the 77-id prompt alone against its rows of the batch: cosine >= 0.9999, but where
+                         transformers' bf16 meets router near-ties on these ids (same_rule): as many positions
+                         under it as the logits rule allows ours against fp32, none deeper.
   split-prefill.<ckpt>   each prompt's first 70 ids, then the rest continuing the sequences (conv and SSM
-                         states and the KV cache carried): against the whole prompt in one pass (cosine >=
-                         0.9999) and against fp32 by the logits rule.
+                         states and the KV cache carried): against the whole prompt in one pass (same_rule)
+                         and against fp32 by the logits rule.
   decode-logits.<ckpt>   the first 200 ids prefilled, the rest fed one decode step at a time (the state update,
                          the conv update, paged decode attention): against fp32 by the logits rule.
   greedy.<ckpt>          32 greedy ids after 40 random ids against transformers' bf16 generate (decoder_checks'
-                         near-tie rule: where the two part, the fp32 model decides).
+                         near-tie rule: where the two part, the fp32 model decides; the noise in its tie is
+                         bf16's worst along the prefix: Reference.logit_noise).
   batched-generate.<ckpt> prompts of 5, 33 and 130 ids generated together and alone: the same ids up to a
                          near-tie; graphs-vs-eager.<ckpt>: decode steps from CUDA graphs and --eager give the
                          same ids; graphs-pdl-vs-eager.<ckpt>: so do graphs whose kernel edges are programmatic
@@ -253,6 +256,16 @@ class Reference(q.Reference):
     def __init__(self, spec, folder):
         super().__init__(spec, load_model(folder, torch.float32), load_model(folder, torch.bfloat16))
 
+    def logit_noise(self, prefix, fp32):
+        """bf16's logit noise after `prefix`, router near-ties counted: the largest rms of transformers'
+        bf16 logits minus its fp32 ones over the prefix's positions (decoder_checks' takes the last
+        alone). The sigmoid routers' top 6 of 128 meet near-ties at a few percent of tokens in any bf16
+        run; one sends its token to another expert and moves the logits there and after by far more than
+        rounding does elsewhere, at positions that differ from run to run, so a step may carry the worst
+        noise bf16 shows along the sequence."""
+        diff = self.logits(self.bf16, prefix).astype(np.float64) - self.logits(self.fp32, prefix)
+        return float(np.sqrt(np.mean(diff ** 2, axis=1)).max())
+
 
 class Program(decoder_program.Program):
     """decoder_program's runner for cute-cpp-nemotron, with logits' --split and --decode-from."""
@@ -290,22 +303,44 @@ def judged(report, name, spec, prompts, ours, ref, record=False):
                                "shape": f"{spec.label} {'+'.join(map(str, lengths))}", "dtype": "bf16",
                                "ours": min_cos, "reference": "transformers fp32", "reference_value": 1.0,
                                "unit": "min cosine", "ratio": min_cos, "microseconds": 0.0})
+    return cos_bf16
+
+
+def same_rule(cos, cos_bf16):
+    """(pass, note) for two of our runs of the same tokens (batched and alone, split and whole): every
+    position >= COSINE_SAME; where transformers' bf16 meets router near-ties on these tokens (positions
+    under COSINE_VS_FP32 against fp32), two bf16 runs that round differently (the batch changes the
+    GEMMs' tiles) may part there too: then as many positions as cosine_rule allows ours against fp32,
+    none deeper. A state leak between sequences or chunks moves every later position, not a few."""
+    bf16_n, ours_n = int(np.sum(cos_bf16 < q.COSINE_VS_FP32)), int(np.sum(~(cos >= COSINE_SAME)))
+    if not np.isfinite(cos).all():
+        return False, "not finite"
+    if bf16_n == 0:
+        return ours_n == 0, f"needs >= {COSINE_SAME} everywhere (bf16 has no position under {q.COSINE_VS_FP32})"
+    allowed = q.OUTLIERS_VS_BF16 * bf16_n + q.OUTLIER_SLACK
+    needed = 1.0 - q.OUTLIER_DEPTH_VS_BF16 * (1.0 - float(cos_bf16.min()))
+    ok = ours_n <= allowed and float(cos.min()) >= needed
+    return ok, (f"positions under {COSINE_SAME}: {ours_n} (bf16 against fp32 has {bf16_n} under {q.COSINE_VS_FP32}: "
+                f"needs <= {allowed}, none under {needed:.6f})")
 
 
 def check_logits(report, program, spec, folder, ref):
     rng = q.rng_for(spec.index, 2)
     prompts = [q.random_ids(rng, spec.vocab, n) for n in LOGITS_LENGTHS]
     whole = program.logits(folder, prompts, spec.vocab)
-    judged(report, f"logits.{spec.name}", spec, prompts, whole, ref, record=True)
+    cos_bf16 = judged(report, f"logits.{spec.name}", spec, prompts, whole, ref, record=True)
     alone = program.logits(folder, [prompts[1]], spec.vocab)
     cos = q.row_cosines(alone, whole[len(prompts[0]):])
-    report.check(f"logits-batched.{spec.name}", bool(np.all(cos >= COSINE_SAME)),
-                 f"the {len(prompts[1])}-id prompt alone against its rows of the batch: min cosine {cos.min():.6f}")
+    ok, note = same_rule(cos, cos_bf16[len(prompts[0]):])
+    report.check(f"logits-batched.{spec.name}", ok,
+                 f"the {len(prompts[1])}-id prompt alone against its rows of the batch: min cosine {cos.min():.6f}"
+                 f"{', bitwise equal' if np.array_equal(alone, whole[len(prompts[0]):]) else ''}; {note}")
     split = program.logits(folder, prompts, spec.vocab, ("--split", SPLIT_AT))
     cos = q.row_cosines(split, whole)
-    report.check(f"split-prefill-vs-whole.{spec.name}", bool(np.all(cos >= COSINE_SAME)),
+    ok, note = same_rule(cos, cos_bf16)
+    report.check(f"split-prefill-vs-whole.{spec.name}", ok,
                  f"first {SPLIT_AT} ids, then the rest continuing the sequences, against one pass: min cosine "
-                 f"{cos.min():.6f} ({q.where_in_batch(int(np.argmin(cos)), list(LOGITS_LENGTHS))})")
+                 f"{cos.min():.6f} ({q.where_in_batch(int(np.argmin(cos)), list(LOGITS_LENGTHS))}); {note}")
     judged(report, f"split-prefill.{spec.name}", spec, prompts, split, ref)
     decode_prompts = [q.random_ids(rng, spec.vocab, DECODE_FROM + 24), q.random_ids(rng, spec.vocab, DECODE_FROM + 9)]
     stepped = program.logits(folder, decode_prompts, spec.vocab, ("--decode-from", DECODE_FROM))
@@ -329,7 +364,7 @@ def check_batched_generate(report, program, spec, folder, ref):
         j = q.first_mismatch(t, a)
         if j is not None:
             z = ref.logits(ref.fp32, p + a[:j]).astype(np.float64)[-1]
-            gap, tie = abs(float(z[t[j]] - z[a[j]])), q.tie_tolerance(ref, p + a[:j], z)
+            gap, tie = abs(float(z[t[j]] - z[a[j]])), q.tie_tolerance(ref, p + a[:j], z, runs=2)
             (ties if gap < tie else problems).append(f"prompt {i} step {j}: batched {t[j]}, alone {a[j]}, fp32 gap "
                                                      f"{gap:.4f} (tie under {tie:.4f})")
     report.check(f"batched-generate.{spec.name}", not problems,

@@ -230,6 +230,8 @@ int main(int argc, char** argv) {
         ok &= check_update(1, conv_dim, rng);
         ok &= check_update(33, conv_dim, rng);
         ok &= check_norm(37, 4096, 8, rng);
+        ok &= check_norm(1, 4096, 8, rng);   // a decode step: one CTA
+        ok &= check_norm(2, 1000, 2, rng);   // groups of 500: a round of loads past the group's end
         ok &= check_norm(3, 200, 5, rng);  // groups of 40: lanes past the group's end
         return ok;
       },
