@@ -317,6 +317,7 @@ struct MoeScratch {
     GemmArguments<plans::Bf16TN> a;
     a.a = x, a.lda = s.hidden, a.b = router, a.ldb = s.hidden, a.c = logits, a.ldc = s.experts;
     a.m = s.tokens, a.n = s.experts, a.k = s.hidden;
+    a.independent = IndependentOperand::B;  // the layer's weights: no kernel of a step writes them
     return a;
   }
   /// The router GEMM with f32 logits (sigmoid routing's: transformers computes them in f32).
@@ -326,6 +327,7 @@ struct MoeScratch {
     GemmArguments<plans::Bf16TNf32> a;
     a.a = x, a.lda = s.hidden, a.b = router, a.ldb = s.hidden, a.c = logits, a.ldc = s.experts;
     a.m = s.tokens, a.n = s.experts, a.k = s.hidden;
+    a.independent = IndependentOperand::B;  // the layer's weights: no kernel of a step writes them
     return a;
   }
   [[nodiscard]] static std::size_t router_f32_workspace_bytes(MoeShape const& s) {
@@ -338,6 +340,7 @@ struct MoeScratch {
     GemmArguments<plans::Bf16TN> a;
     a.a = in, a.lda = k, a.b = weight, a.ldb = k, a.c = out, a.ldc = n;
     a.m = s.tokens, a.n = n, a.k = k;
+    a.independent = IndependentOperand::B;  // the layer's weights: no kernel of a step writes them
     return a;
   }
   /// The routed experts' rows: E groups ended by `offsets`, T k rows. With the shape on_rank(), the

@@ -64,7 +64,7 @@ int run_bench(const CliArgs& a) {
   int const max_batch = *std::max_element(batches.begin(), batches.end());
   NemotronOptions o;
   o.cuda_graphs = !a.has("eager");
-  o.programmatic_launch = a.has("pdl");
+  o.programmatic_launch = !a.has("no-pdl");
   o.max_batch = max_batch;
   o.max_seq = std::max(prefill_len, context + steps + 1);
   o.max_prefill_tokens = std::max(prefill_len, context * max_batch);

@@ -33,7 +33,9 @@ namespace cute_cpp::models::nemotron_detail {
 namespace kn = cute_cpp::kernels;
 
 void Model::linear(bf16 const* in, bf16 const* weight, bf16* out, std::int64_t m, std::int64_t n, std::int64_t k) {
-  linear_tn(in, weight, out, m, n, k, gemm_workspace_, stream_);
+  // The weight's first loads may start before the kernel ahead ends (PDL graphs): no kernel of a
+  // step writes a weight.
+  linear_tn(in, weight, out, m, n, k, gemm_workspace_, stream_, kn::IndependentOperand::B);
 }
 
 void Model::mamba(Batch const& batch, NemotronLayerWeights const& w, int index) {
