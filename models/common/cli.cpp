@@ -27,6 +27,20 @@ auto parsed(const CliArgs& a, const std::string& k, const char* what, Read read)
   return x;
 }
 
+/// The names of the commands that take --random-weights: "bench", "generate, logits and bench".
+std::string random_weights_commands(std::span<const CliCommand> commands) {
+  std::vector<std::string_view> names;
+  for (CliCommand const& c : commands)
+    if (c.random_weights) names.push_back(c.name);
+  if (names.empty()) return "no command";
+  std::string text(names.front());
+  for (std::size_t i = 1; i < names.size(); ++i) {
+    text += i + 1 < names.size() ? ", " : " and ";
+    text += names[i];
+  }
+  return text;
+}
+
 }  // namespace
 
 std::string CliArgs::get(const std::string& k) const {
@@ -112,11 +126,13 @@ int run_cli(int argc, char** argv, CliArgs (*parse)(int, char**), std::span<cons
       std::fputs(a.usage.c_str(), stdout);
       return 0;
     }
-    if (a.has("random-weights") && a.command != "bench")
-      throw LoadError(a.rule, "--random-weights is accepted by bench only: " + a.command +
-                                  "'s output would come from random weights\n" + a.usage);
-    for (CliCommand const& c : commands)
-      if (a.command == c.name) return c.run(a);
+    for (CliCommand const& c : commands) {
+      if (a.command != c.name) continue;
+      if (a.has("random-weights") && !c.random_weights)
+        throw LoadError(a.rule, "--random-weights is accepted by " + random_weights_commands(commands) + " only: " +
+                                    a.command + "'s output would come from random weights\n" + a.usage);
+      return c.run(a);
+    }
     throw LoadError(a.rule, "unknown command " + in_quotes(a.command) + "\n" + a.usage);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "%s\n", e.what());

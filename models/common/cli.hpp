@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 // models/common/cli.hpp: the command line the decoder programs share (cute-cpp-qwen3,
-// cute-cpp-nemotron): `PROGRAM COMMAND --name value ... --flag`, id lists "1,2;3,4", bench's
+// cute-cpp-nemotron): `PROGRAM COMMAND --name value ... --flag`, id lists "1,2;3,4",
 // --random-weights SEED. Every error is a LoadError under the program's usage rule. Host only.
 #include <cstdint>      // std::int32_t, std::uint64_t
 #include <functional>   // std::less
@@ -37,19 +37,21 @@ struct CliArgs {
 /// "1,2,3;4,5" -> {{1,2,3},{4,5}} (spaces separate too). @pre 32-bit integers [args.rule].
 [[nodiscard]] std::vector<std::vector<std::int32_t>> parse_id_lists(const std::string& text, const CliArgs& args);
 
-/// bench's --random-weights SEED: a seed of 0 or more, or none. @pre 0 or more [usage rule].
+/// --random-weights SEED (for the commands that take it): a seed of 0 or more, or none. @pre 0 or more [usage rule].
 [[nodiscard]] std::optional<std::uint64_t> random_weights_seed(const CliArgs& args);
 
-/// One command of a program: its name and what runs it (the exit status).
+/// One command of a program: its name, what runs it (the exit status), and whether it takes
+/// --random-weights (bench's figures do not depend on the values; another command's output would come
+/// from random weights, unless checks ask for them, as cute-cpp-qwen3's tensor-parallel ones do).
 struct CliCommand {
   std::string_view name;
   int (*run)(const CliArgs&);
+  bool random_weights = false;
 };
 
 /// A model program's main: the command line from `parse`, "help" / "--help" printing its usage, then
-/// the named command of `commands`; --random-weights outside bench (another command's output would
-/// come from random weights) and unknown commands are usage errors. Any error is printed on stderr
-/// and gives exit status 2.
+/// the named command of `commands`; --random-weights for a command that does not take it and unknown
+/// commands are usage errors. Any error is printed on stderr and gives exit status 2.
 int run_cli(int argc, char** argv, CliArgs (*parse)(int, char**), std::span<const CliCommand> commands);
 
 }  // namespace cute_cpp::models

@@ -34,6 +34,18 @@ def first_line(text):
     return "(empty)"
 
 
+def stderr_summary(text, tail=5):
+    """A failed run's stderr in brief: its error (the first `cute-cpp [rule]: ...` line, else the first
+    line), then its last `tail` lines where the error is not among them. The error comes first and a usage
+    text after it: the tail alone showed only the usage's last lines."""
+    lines = [line.rstrip() for line in text.splitlines() if line.strip()]
+    if not lines:
+        return "(no stderr)"
+    error = next((line for line in lines if "cute-cpp [" in line), lines[0])
+    last = lines[-tail:]
+    return "\n".join(last if error in last else [error, "...", *last])
+
+
 class Program:
     def __init__(self, path, work):
         self.path, self.work, self.runs = Path(path), Path(work), 0
@@ -49,8 +61,8 @@ class Program:
     def run_ok(self, args):
         done = self.run(args)
         if done.returncode != 0:
-            tail = "\n".join(done.stderr.strip().splitlines()[-5:])
-            raise ProgramError(f"exit {done.returncode}: {shown_command([self.path, *args])}: {tail or '(no stderr)'}")
+            raise ProgramError(f"exit {done.returncode}: {shown_command([self.path, *args])}: "
+                               f"{stderr_summary(done.stderr)}")
         # The program falls back to eager decode steps when recording one fails; here that is a failure,
         # or the graphs-vs-eager check would compare two eager runs.
         fallback = [line for line in done.stderr.splitlines() if "no CUDA graph" in line]

@@ -205,6 +205,6 @@ int run_generate(const CliArgs& a) {
 int run_bench(const CliArgs& a);  // bench.cpp
 
 int main(int argc, char** argv) {
-  static constexpr CliCommand commands[] = {{"generate", run_generate}, {"logits", run_logits}, {"bench", run_bench}};
+  static constexpr CliCommand commands[] = {{"generate", run_generate}, {"logits", run_logits}, {"bench", run_bench, true}};
   return run_cli(argc, argv, parse_args, commands);
 }

@@ -384,6 +384,9 @@ int run_bench(const Args& a) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  static constexpr CliCommand commands[] = {{"generate", run_generate}, {"logits", run_logits}, {"bench", run_bench}};
+  // Every command takes --random-weights: the tensor-parallel checks compare the logits and greedy ids of
+  // the published configs' widths at N ranks with one device's, on random weights (check_qwen3_tp.py).
+  static constexpr CliCommand commands[] = {
+      {"generate", run_generate, true}, {"logits", run_logits, true}, {"bench", run_bench, true}};
   return run_cli(argc, argv, parse_args, commands);
 }

@@ -135,7 +135,7 @@ int run_bench(const CliArgs& a) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  static constexpr CliCommand commands[] = {{"decode", run_decode}, {"bench", run_bench}};
+  static constexpr CliCommand commands[] = {{"decode", run_decode}, {"bench", run_bench, true}};
   auto const parse = [](int n, char** v) {
     static const char* const flags[] = {"chunked"};
     return parse_cli(n, v, flags, kRuleUsage, kUsage);

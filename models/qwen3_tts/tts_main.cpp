@@ -189,7 +189,7 @@ int run_synthesize(const CliArgs& a) {
 int main(int argc, char** argv) {
   static constexpr CliCommand commands[] = {{"logits", run_logits},         {"codes", run_codes},
                                             {"synthesize", run_synthesize}, {"prompt", run_prompt},
-                                            {"bench", run_bench}};
+                                            {"bench", run_bench, true}};
   auto const parse = [](int n, char** v) {
     static const char* const flags[] = {"greedy", "streaming", "eager"};
     return parse_cli(n, v, flags, kRuleUsage, kUsage);

@@ -15,7 +15,6 @@
 #include <string>
 #include <string_view>
 #include <tuple>
-#include <unordered_set>
 #include <utility>
 
 namespace cute_cpp::host {
@@ -31,38 +30,57 @@ struct LaunchConfig {
 };
 
 namespace detail {
-/// True the first time it is asked about `kernel` in this process.
-inline bool first_launch(void const* kernel) {
-  static std::mutex mutex;
-  static std::unordered_set<void const*> seen;
-  std::lock_guard lock(mutex);
-  return seen.insert(kernel).second;
-}
+/// Per key, the largest value an action has been done for: at_least(key, value, action) runs action()
+/// unless the key's value is already `value` or more, and records `value` once action() has returned
+/// (an action that throws records nothing, so the next call tries again). Returns whether it ran.
+/// NOTE: the action runs under the lock, so a caller that returns knows that it has happened,
+/// whichever thread ran it. Recorded before the action (as launch once did), a thread launching a
+/// kernel for the first time beside another could ask the occupancy calculator before the other's
+/// cudaFuncSetAttribute: no CTA fit, and a persistent grid threw gemm.occupancy (the tensor-parallel
+/// emulation's rank threads, issue 49). A key's action runs about once, so the launches after pay
+/// nothing for the lock held through it (a CUDA call; the first time, a module load).
+template <class Key>
+class DoneUpTo {
+ public:
+  template <class Action>
+  bool at_least(Key const& key, std::size_t value, Action&& action) {
+    std::lock_guard lock(mutex_);
+    if (auto const it = done_.find(key); it != done_.end() && value <= it->second) return false;
+    std::forward<Action>(action)();
+    done_[key] = value;
+    return true;
+  }
+
+ private:
+  std::mutex mutex_;
+  std::map<Key, std::size_t> done_;
+};
 /// The current device.
 inline int current_device() {
   int device = 0;
   cuda_check(cudaGetDevice(&device), "cudaGetDevice");
   return device;
 }
-/// True when `kernel` on `device` has not yet been allowed `bytes` of dynamic shared memory (and
-/// records that it now is).
-inline bool raise_dynamic_smem_limit(void const* kernel, int device, std::size_t bytes) {
-  static std::mutex mutex;
-  static std::map<std::pair<void const*, int>, std::size_t> allowed;
-  std::lock_guard lock(mutex);
-  std::size_t& limit = allowed[{kernel, device}];
-  if (bytes <= limit) return false;
-  limit = bytes;
-  return true;
+/// The dynamic shared-memory limit each kernel has been allowed, per device.
+inline DoneUpTo<std::pair<void const*, int>>& dynamic_smem_limits() {
+  static DoneUpTo<std::pair<void const*, int>> limits;
+  return limits;
+}
+/// The kernels whose target was checked (value 1).
+inline DoneUpTo<void const*>& checked_targets() {
+  static DoneUpTo<void const*> checked;
+  return checked;
 }
 /// Lets `kernel` take `bytes` of dynamic shared memory. NOTE: the limit is raised once per kernel
 /// and device (to the largest size asked), also below 48 KB, where the kernel's static shared
 /// memory beside the dynamic may pass the default limit.
 template <class... Params>
 void allow_dynamic_smem(void (*kernel)(Params...), std::size_t bytes) {
-  if (bytes == 0 || !raise_dynamic_smem_limit(reinterpret_cast<void const*>(kernel), current_device(), bytes)) return;
-  cuda_check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)),
-             "cudaFuncSetAttribute(MaxDynamicSharedMemorySize)");
+  if (bytes == 0) return;
+  dynamic_smem_limits().at_least({reinterpret_cast<void const*>(kernel), current_device()}, bytes, [&] {
+    cuda_check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)),
+               "cudaFuncSetAttribute(MaxDynamicSharedMemorySize)");
+  });
 }
 }  // namespace detail
 
@@ -109,9 +127,8 @@ template <class... Params, class... Args>
 void launch(void (*kernel)(Params...), std::string_view name, LaunchConfig const& config, Args&&... args) {
   // NOTE: the target is checked once per kernel and process; a program that switches devices
   // between launches of one kernel must call check_kernel_target itself.
-  if (detail::first_launch(reinterpret_cast<void const*>(kernel))) {
-    check_kernel_target(reinterpret_cast<void const*>(kernel), name);
-  }
+  detail::checked_targets().at_least(reinterpret_cast<void const*>(kernel), 1,
+                                     [&] { check_kernel_target(reinterpret_cast<void const*>(kernel), name); });
   detail::allow_dynamic_smem(kernel, config.smem_bytes);
   cudaLaunchAttribute attributes[2]{};
   unsigned count = 0;

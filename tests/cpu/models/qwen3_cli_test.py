@@ -3,8 +3,9 @@
 """cute-cpp-qwen3's errors that come before any GPU work: the command line, the config and the
 prompts are checked before the weights load, so each case exits 2 with its rule on this machine
 (no GPU). The ones that need the model on the device are in models/qwen3/check_qwen3.py.
-Then bench --random-weights on a folder with config.json alone: no rule is broken, so the first
-error (without a GPU) is a CUDA call's, or (with one) the benchmark runs and says its weights are random.
+Then bench, logits and generate --random-weights on a folder with config.json alone: no rule is broken,
+so the first error (without a GPU) is a CUDA call's, or (with one) the command runs (bench says its
+weights are random).
 Last, --tensor-parallel 2 on a model it suits (a folder with config.json alone): tp.gpus with fewer than 2
 GPUs, else NCCL's tp.nccl (no libnccl) or the checkpoint's error as the ranks load; emulated on one GPU,
 tp.gpus without a GPU, else the checkpoint's error.
@@ -82,11 +83,12 @@ def main():
         (["generate", "--model", linear, "--ids", "1"], "config.unsupported", '"rope_scaling" has "rope_type" "linear"'),
         (["generate", "--model", no_factor, "--ids", "1"], "config.value", '"rope_scaling" is of type "yarn" and has no '
                                                                            '"factor"'),
-        # --random-weights: bench only, a seed of 0 or more; config errors stay as they are.
-        (["generate", "--model", qwen3, "--ids", "1", "--random-weights", "7"], "qwen3.usage",
-         "--random-weights is accepted by bench only"),
-        (["logits", "--model", qwen3, "--ids", "1", "--out", str(root / "x"), "--random-weights", "7"], "qwen3.usage",
-         "--random-weights is accepted by bench only"),
+        # --random-weights: every command takes it (check_qwen3_tp.py's random Qwen3-0.6B), a seed of 0 or
+        # more, after the prompts' checks; config errors stay as they are.
+        (["logits", "--model", qwen3, "--ids", "1", "--out", str(root / "x"), "--random-weights", "-1"], "qwen3.usage",
+         "a seed of 0 or more"),
+        (["generate", "--model", qwen3, "--ids", "1,1000", "--random-weights", "7"], "qwen3.input",
+         "id 1000 at position 1 is outside [0, 1000)"),
         (["bench", "--model", qwen3, *small_bench, "--random-weights", "x"], "qwen3.usage",
          "--random-weights takes an integer"),
         (["bench", "--model", qwen3, *small_bench, "--random-weights", "-1"], "qwen3.usage", "a seed of 0 or more"),
@@ -139,15 +141,22 @@ def main():
             failed += 1
             print(f"FAIL {args}: exit {p.returncode}, stderr {first!r}; expected [{rule}] with {text!r}")
     # config.json alone with --random-weights: past every check, to the GPU.
-    args = ["bench", "--model", qwen3, *small_bench, "--random-weights", "7"]
-    p = subprocess.run([program, *args], capture_output=True, text=True, timeout=300)
-    first = p.stderr.splitlines()[0] if p.stderr else ""
-    no_gpu = p.returncode == 2 and not first.startswith("cute-cpp [") and " failed: cuda" in first
-    ran = p.returncode == 0 and "weights: random (seed 7)" in p.stdout
-    if not (no_gpu or ran):
-        failed += 1
-        print(f"FAIL {args}: exit {p.returncode}, stderr {first!r}; expected a CUDA call's error (no GPU), or the "
-              f"benchmark's figures after 'weights: random (seed 7)'")
+    random_runs = [
+        (["bench", "--model", qwen3, *small_bench, "--random-weights", "7"], "weights: random (seed 7)"),
+        (["logits", "--model", qwen3, "--ids", "1,2;3", "--out", str(root / "random.f32"), "--random-weights", "7"],
+         "logits: 3 rows x 1000"),
+        (["generate", "--model", qwen3, "--ids", "1,2", "--max-new-tokens", "4", "--ignore-eos", "--random-weights",
+          "7"], "ids 0:"),
+    ]
+    for args, output in random_runs:
+        p = subprocess.run([program, *args], capture_output=True, text=True, timeout=300)
+        first = p.stderr.splitlines()[0] if p.stderr else ""
+        no_gpu = p.returncode == 2 and not first.startswith("cute-cpp [") and " failed: cuda" in first
+        ran = p.returncode == 0 and output in p.stdout
+        if not (no_gpu or ran):
+            failed += 1
+            print(f"FAIL {args}: exit {p.returncode}, stderr {first!r}; expected a CUDA call's error (no GPU), or "
+                  f"{output!r} on stdout")
     # A count that suits the model: refused for want of GPUs, else on to NCCL and the checkpoint (none here).
     for emulate in ([], ["--tensor-parallel-emulate"]):
         args = ["generate", "--model", qwen3, "--ids", "1", "--max-new-tokens", "4", "--tensor-parallel", "2",
@@ -161,7 +170,7 @@ def main():
             failed += 1
             print(f"FAIL {args}: exit {p.returncode}, stderr {first!r}; expected [tp.gpus] (too few GPUs), "
                   f"[tp.nccl] (no NCCL) or [checkpoint.folder]")
-    total = len(cases) + 3
+    total = len(cases) + len(random_runs) + 2
     print(f"{total - failed} of {total} cases pass")
     return 1 if failed else 0
 

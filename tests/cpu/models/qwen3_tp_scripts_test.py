@@ -4,7 +4,8 @@
 models/qwen3/tp_plan.py (which N a machine and a model allow, rank 0's decode-step traffic against
 tensor_parallel.md's table and bench_qwen3.py's arithmetic at N = 1, the step bound, bench --profile's
 lines, the records), check_report's "not run", check_qwen3_tp_gpus.py's view of a report at N (torch and
-transformers mocked), and scripts/gpu-check's report of a check not run.
+transformers mocked), decoder_program's ProgramError (the error line kept before stderr's tail), and
+scripts/gpu-check's report of a check not run.
 
     qwen3_tp_scripts_test.py REPO
 """
@@ -157,6 +158,24 @@ def main():
     expect("a record at N: prefixed and shaped",
            report.records == [{"kernel": "tensor parallel qwen3 logits vs transformers fp32",
                                "shape": "tiny-tied 512+77 N=2", "ours": 1}])
+    import decoder_program
+    with tempfile.TemporaryDirectory() as tmp:
+        # A program that fails as cute-cpp-qwen3 does on a usage error: the rule's line, then the usage.
+        fake = Path(tmp) / "fake-program"
+        fake.write_text("#!/bin/sh\necho 'cute-cpp [qwen3.usage]: the command line: --x is refused' >&2\n"
+                        "for i in 1 2 3 4 5 6 7 8; do echo \"usage line $i\" >&2; done\nexit 2\n")
+        fake.chmod(0o755)
+        try:
+            decoder_program.Program(fake, Path(tmp)).run_ok(["logits", "--x", 1])
+            message = ""
+        except decoder_program.ProgramError as e:
+            message = str(e)
+    expect(f"ProgramError keeps the error's first line before stderr's tail ({message!r})",
+           message.startswith("exit 2: ") and ": cute-cpp [qwen3.usage]: the command line: --x is refused\n...\n"
+           "usage line 4\n" in message and message.endswith("usage line 8"))
+    expect("stderr_summary: the error once where it is in the tail; none",
+           decoder_program.stderr_summary("a\ncute-cpp [r]: b\n") == "a\ncute-cpp [r]: b"
+           and decoder_program.stderr_summary(" \n") == "(no stderr)")
     program = gpus_script.RankedProgram("/bin/echo", Path(tempfile.gettempdir()), 4)
     expect("every command at N: --tensor-parallel appended",
            program.run(["logits", "--eager"]).stdout.split() == ["logits", "--eager", "--tensor-parallel", "4"])
