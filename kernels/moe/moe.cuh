@@ -491,7 +491,8 @@ inline void moe_shared_ffn(bf16 const* x, MoeWeights const& w, MoeShape const& s
 }
 
 /// y (T, H) = the MoE block of x (T, H) (see the file comment); up to moe_decode_tokens tokens the
-/// routed experts are moe_decode.cuh's two launches from the choices. `scratch`: moe_scratch_bytes,
+/// routed experts (and a ReLU^2 shared expert: moe_decode_folds_shared) are moe_decode.cuh's two
+/// launches from the choices. `scratch`: moe_scratch_bytes,
 /// zeroed before its first use (the dense GEMMs' split-K partials; the kernels leave them zeroed).
 /// `mark(name)` is called on the host after each part's launches ("moe router", "moe experts",
 /// "moe shared expert", "moe combine"): a profiler's events between them (the default does nothing).
@@ -507,12 +508,13 @@ inline void moe_layer(bf16 const* x, MoeWeights const& w, MoeShape const& s, bf1
   if (s.tokens <= moe_decode_tokens) {  // a decode step: the experts straight from the choices
     moe_route(x, w, s, m, stream);
     mark("moe router");
-    if (s.shared_ffn > 0) {
+    bool const fold = moe_decode_folds_shared(s);  // then "moe experts" holds the shared expert too
+    if (s.shared_ffn > 0 && !fold) {
       moe_shared_ffn(x, w, s, m, stream);
       mark("moe shared expert");
     }
-    moe_decode_experts(x, w, s.on_rank(), m.ids, m.weights, m.h, s.shared_ffn > 0 ? m.y_shared : nullptr, y, stream,
-                       s.local_experts > 0);
+    moe_decode_experts(x, w, s.on_rank(), m.ids, m.weights, m.h, s.shared_ffn > 0 && !fold ? m.y_shared : nullptr, y,
+                       stream, s.local_experts > 0, fold ? m.h_shared : nullptr);
     mark("moe experts");
     return;
   }

@@ -11,6 +11,10 @@
 //   2. moe_decode_down_kernel: y[t] = (the shared expert's row +) sum over t's choices of weight *
 //      bf16(h_pair Wd_e^T), a warp an output column, in f32 in choice order (the grouped path's
 //      rounding and order).
+// A ReLU^2 shared expert (Nemotron-H's) folds into the same two launches (moe_decode_experts'
+// h_shared): step 1 takes T more rows, each token's up product (rounded to bf16 before the square,
+// as the dense path and transformers compute it), and step 2 starts each sum from bf16(h_shared Wd^T),
+// so its 2 x 20 MB stream with the routed experts' instead of in three launches of its own.
 // The weights of an expert are read as often as tokens chose it (L2 keeps what two tokens share).
 // Deterministic: no atomics, every sum in a fixed order.
 #include <cute_cpp/kernels/moe/moe_shape.hpp>
@@ -22,6 +26,7 @@
 #include <cuda_bf16.h>
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <cstdint>
 
 namespace cute_cpp::kernels::moe {
@@ -70,7 +75,9 @@ __device__ __forceinline__ float warp_sum(float v) {
 }  // namespace decode
 
 /// Step 1's operands: x (T, H); the (T, k) choices; each expert's first weight, `w1_rows` x H
-/// (2F interleaved gate-up rows, or F up rows), the experts' one after another; h (T k, F).
+/// (2F interleaved gate-up rows, or F up rows), the experts' one after another; h (T k, F). With a
+/// folded ReLU^2 shared expert, its up weight (Fs, H) and h_shared (T, Fs): rows `pairs` on of the
+/// grid are its tokens'.
 struct MoeDecodeFirst {
   bf16 const* x = nullptr;
   std::int32_t const* ids = nullptr;
@@ -78,6 +85,10 @@ struct MoeDecodeFirst {
   bf16* h = nullptr;
   std::int64_t hidden = 0, ffn = 0, w1_rows = 0;
   int top_k = 1;
+  std::int64_t pairs = 0;  ///< T k: the grid's rows past it are the shared expert's
+  bf16 const* shared_up = nullptr;
+  bf16* h_shared = nullptr;
+  std::int64_t shared_ffn = 0;
 };
 
 /// h[pair, r] = act(x[token] . W1_e rows): warp w of CTA (bx, pair) takes output r = 8 bx + w.
@@ -86,6 +97,14 @@ __global__ void __launch_bounds__(decode::threads) moe_decode_first_kernel(MoeDe
   arch::griddepcontrol_launch_dependents();
   arch::griddepcontrol_wait();  // the choices and x are the kernels' before
   std::int64_t const pair = blockIdx.y, r = std::int64_t(blockIdx.x) * decode::warps + threadIdx.x / 32;
+  if (pair >= p.pairs) {  // the folded shared expert: token pair - pairs, its output r
+    if (r >= p.shared_ffn) return;
+    std::int64_t const t = pair - p.pairs;
+    float const up = decode::warp_sum(decode::lane_dot(p.x + t * p.hidden, p.shared_up + r * p.hidden, p.hidden));
+    float const out = epilogue::ReLUSquared{}(__bfloat162float(__float2bfloat16_rn(up)));
+    if (threadIdx.x % 32 == 0) p.h_shared[t * p.shared_ffn + r] = __float2bfloat16_rn(out);
+    return;
+  }
   if (r >= p.ffn) return;
   bf16 const* const x = p.x + pair / p.top_k * p.hidden;
   bf16 const* const w = p.w1 + std::int64_t(p.ids[pair]) * p.w1_rows * p.hidden;
@@ -124,7 +143,8 @@ __global__ void __launch_bounds__(decode::threads) moe_decode_first_local_kernel
 }
 
 /// Step 2's operands: h (T k, F); the (T, k) choices and weights; each expert's down weight (H, F),
-/// one after another; the shared expert's output (T, H) or null; y (T, H).
+/// one after another; the shared expert's output (T, H) or null; y (T, H). With a folded shared
+/// expert, its down weight (H, Fs) and step 1's h_shared (T, Fs) instead of its output.
 struct MoeDecodeDown {
   bf16 const* h = nullptr;
   std::int32_t const* ids = nullptr;
@@ -134,6 +154,9 @@ struct MoeDecodeDown {
   bf16* y = nullptr;
   std::int64_t hidden = 0, ffn = 0;
   int top_k = 1;
+  bf16 const* shared_down = nullptr;
+  bf16 const* h_shared = nullptr;
+  std::int64_t shared_ffn = 0;
 };
 
 /// y[t, j] = shared[t, j] + sum_c weights[t, c] * bf16(h[t k + c] . Wd_{ids[t, c]} row j): warp w
@@ -147,6 +170,11 @@ __global__ void __launch_bounds__(decode::threads) moe_decode_down_kernel(MoeDec
   std::int64_t const t = blockIdx.y, j = std::int64_t(blockIdx.x) * decode::warps + threadIdx.x / 32;
   if (j >= p.hidden) return;
   float acc = p.shared != nullptr ? __bfloat162float(p.shared[t * p.hidden + j]) : 0.0f;
+  if (p.h_shared != nullptr) {  // the folded shared expert's row, rounded to bf16 as its dense product is
+    float const shared = decode::warp_sum(
+        decode::lane_dot(p.h_shared + t * p.shared_ffn, p.shared_down + j * p.shared_ffn, p.shared_ffn));
+    acc = __bfloat162float(__float2bfloat16_rn(shared));
+  }
   for (int c = 0; c < p.top_k; ++c) {
     std::int64_t const pair = t * p.top_k + c;
     bf16 const* const row = p.down + (std::int64_t(p.ids[pair]) * p.hidden + j) * p.ffn;
@@ -175,19 +203,33 @@ __global__ void __launch_bounds__(decode::threads) moe_decode_down_local_kernel(
   if (threadIdx.x % 32 == 0) p.y[t * p.hidden + j] = __float2bfloat16_rn(acc);
 }
 
+/// Whether a decode step's two launches take the shared expert in too (moe_decode_experts' h_shared):
+/// a ReLU^2 one (shared_expert_dense) on one device, its width a multiple of 8 (16-byte loads).
+[[nodiscard]] constexpr bool moe_decode_folds_shared(MoeShape const& s) {
+  return shared_expert_dense(s) && s.local_experts == 0 && s.shared_ffn % 8 == 0;
+}
+
 /// The routed experts of s.tokens <= moe_decode_tokens tokens as the two launches above: from the
 /// router's `ids` and `weights` (T, k), into `h` (T k, F) and y (T, H), adding `shared` (T, H) when
-/// given. `foreign_choices` (a rank; s is then MoeShape::on_rank's shape): `ids` also hold s.experts,
-/// another rank's choice, which the *_local kernels skip. @pre the shape and pointers passed
-/// moe_layer's checks.
+/// given; with `h_shared` (T, Fs) instead, the ReLU^2 shared expert of w.shared_up / w.shared_down
+/// folded into the two launches (moe_decode_folds_shared). `foreign_choices` (a rank; s is then
+/// MoeShape::on_rank's shape): `ids` also hold s.experts, another rank's choice, which the *_local
+/// kernels skip. @pre the shape and pointers passed moe_layer's checks.
 inline void moe_decode_experts(bf16 const* x, MoeWeights const& w, MoeShape const& s, std::int32_t const* ids,
                                float const* weights, bf16* h, bf16 const* shared, bf16* y, cudaStream_t stream,
-                               bool foreign_choices = false) {
+                               bool foreign_choices = false, bf16* h_shared = nullptr) {
+  bool const fold = h_shared != nullptr && !foreign_choices;
   MoeDecodeFirst first{.x = x, .ids = ids, .w1 = s.gated() ? w.gate_up : w.up, .h = h, .hidden = s.hidden,
-                       .ffn = s.ffn, .w1_rows = s.gated() ? 2 * s.ffn : s.ffn, .top_k = s.top_k};
-  dim3 const first_grid(unsigned((s.ffn + decode::warps - 1) / decode::warps), unsigned(s.rows()));
-  MoeDecodeDown const down{.h = h, .ids = ids, .weights = weights, .down = w.down, .shared = shared, .y = y,
-                           .hidden = s.hidden, .ffn = s.ffn, .top_k = s.top_k};
+                       .ffn = s.ffn, .w1_rows = s.gated() ? 2 * s.ffn : s.ffn, .top_k = s.top_k, .pairs = s.rows()};
+  MoeDecodeDown down{.h = h, .ids = ids, .weights = weights, .down = w.down, .shared = shared, .y = y,
+                     .hidden = s.hidden, .ffn = s.ffn, .top_k = s.top_k};
+  std::int64_t first_columns = s.ffn, first_rows = s.rows();
+  if (fold) {
+    first.shared_up = w.shared_up, first.h_shared = h_shared, first.shared_ffn = s.shared_ffn;
+    down.shared = nullptr, down.shared_down = w.shared_down, down.h_shared = h_shared, down.shared_ffn = s.shared_ffn;
+    first_columns = std::max(s.ffn, s.shared_ffn), first_rows += s.tokens;
+  }
+  dim3 const first_grid(unsigned((first_columns + decode::warps - 1) / decode::warps), unsigned(first_rows));
   dim3 const down_grid(unsigned((s.hidden + decode::warps - 1) / decode::warps), unsigned(s.tokens));
   if (foreign_choices) {
     int const foreign = s.experts;  // the rank's foreign group: one past its local experts

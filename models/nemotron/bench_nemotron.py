@@ -76,8 +76,13 @@ def step_bytes(c, batch, context):
     return weights, states, kv
 
 
+MOE_DECODE_TOKENS = 8  # kernels/moe's moe_decode_tokens: up to it the shared expert runs in "moe experts"
+
+
 def phase_bytes(c, batch, context):
-    """step_bytes' bytes split by the phases `cute-cpp-nemotron bench --breakdown` names: {phase: bytes}."""
+    """step_bytes' bytes split by the phases `cute-cpp-nemotron bench --breakdown` names: {phase: bytes}.
+    Up to MOE_DECODE_TOKENS a step's ReLU^2 shared expert is in the experts' launches
+    (moe_decode_folds_shared), so its bytes count under "moe experts"."""
     h = c["hidden_size"]
     heads, p, n, groups = c["mamba_num_heads"], c["mamba_head_dim"], c["ssm_state_size"], c["n_groups"]
     inner = heads * p
@@ -102,8 +107,11 @@ def phase_bytes(c, batch, context):
         elif kind == "E":
             e, top = c["n_routed_experts"], c["num_experts_per_tok"]
             add("moe router", e * h * 2 + e * 4)
-            add("moe experts", e * (1 - (1 - top / e) ** batch) * 2 * c["moe_intermediate_size"] * h * 2)
-            add("moe shared expert", 2 * c["moe_shared_expert_intermediate_size"] * h * 2)
+            shared = 2 * c["moe_shared_expert_intermediate_size"] * h * 2
+            folded = batch <= MOE_DECODE_TOKENS and c["moe_shared_expert_intermediate_size"] % 8 == 0
+            add("moe experts", e * (1 - (1 - top / e) ** batch) * 2 * c["moe_intermediate_size"] * h * 2 +
+                (shared if folded else 0.0))
+            add("moe shared expert", 0.0 if folded else shared)
             add("moe combine", 0.0)
         elif kind == "-":
             add("mlp", 2 * c["intermediate_size"] * h * 2)

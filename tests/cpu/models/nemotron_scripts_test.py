@@ -37,9 +37,14 @@ def main():
         if abs(sum(phases.values()) / whole - 1) > 1e-12:
             failed.append(f"batch {b}: phase_bytes sum {sum(phases.values())} != step_bytes {whole}")
     nano_phases = bench_nemotron.phase_bytes(nano, 1, 512)
-    want = {"mamba in_proj": 23 * 10304 * 2688 * 2, "moe shared expert": 23 * 2 * 3712 * 2688 * 2,
+    shared = 23 * 2 * 3712 * 2688 * 2  # in the experts' launches at batch 1 (moe_decode_folds_shared)
+    routed = 23 * 128 * (1 - (1 - 6 / 128) ** 1) * 2 * 1856 * 2688 * 2
+    want = {"mamba in_proj": 23 * 10304 * 2688 * 2, "moe shared expert": 0.0, "moe experts": routed + shared,
             "lm head": 131072 * 2688 * 2, "attention kv + core": 6 * 512 * 2 * 256 * 2, "moe combine": 0.0}
-    failed += [f"phase {k}: {nano_phases.get(k)} != {v}" for k, v in want.items() if nano_phases.get(k) != v]
+    failed += [f"phase {k}: {nano_phases.get(k)} != {v}" for k, v in want.items()
+               if abs(nano_phases.get(k, -1.0) - v) > 1e-9 * max(v, 1.0)]
+    if bench_nemotron.phase_bytes(nano, 32, 512)["moe shared expert"] != shared:
+        failed.append("batch 32: the shared expert's bytes are its own phase's (the grouped path)")
     # Every phase the decoder marks (model_sm90.cu, mixers_sm90.cu, kernels/moe's moe_layer) has its bytes
     # in phase_bytes, and phase_bytes names no phase the decoder never marks.
     import re
