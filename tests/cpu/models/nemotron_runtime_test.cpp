@@ -132,7 +132,7 @@ TEST(NemotronOptions, ResolvesAndChecks) {
   EXPECT_EQ(o.page_size, 128);
   EXPECT_EQ(o.num_pages, 32 * 32);  // 4096 tokens in pages of 128, for 32 sequences
   EXPECT_TRUE(o.cuda_graphs);
-  EXPECT_FALSE(o.programmatic_launch);  // until an H200 run checks the PDL decode graphs
+  EXPECT_TRUE(o.programmatic_launch);  // PDL decode graphs: checked bit-equal to plain ones (H100, 224d1a7)
   EXPECT_EQ(cm::resolve_options(config, {.max_seq = 0}).max_seq, 262144);
   expect_load_error([&] { (void)cm::resolve_options(config, {.page_size = 64}); }, "[nemotron.options]",
                     "page_size 64");
