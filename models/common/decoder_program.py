@@ -3,14 +3,26 @@
 """The model programs under test (cute-cpp-qwen3, cute-cpp-nemotron) as check scripts run them: a
 subprocess per command, its `logits` file and `ids i:` lines read back, a failure as ProgramError with
 the command and the tail of its stderr. check_qwen3.py and check_nemotron.py share it."""
+import os
 import re
 import shlex
 import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
 
 TIMEOUT_S = 300
+
+
+def built_program(build, folder, name):
+    """<build>/models/<folder>/<name> when it is an executable file; else None, after saying which
+    target to build on stderr (the check scripts' first step)."""
+    binary = Path(build) / "models" / folder / name
+    if binary.is_file() and os.access(binary, os.X_OK):
+        return binary
+    print(f"FAIL: {binary} is not an executable file (build the target {name})", file=sys.stderr)
+    return None
 
 
 class ProgramError(RuntimeError):

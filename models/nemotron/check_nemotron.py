@@ -40,10 +40,10 @@ Checks per checkpoint:
   greedy.<ckpt>          32 greedy ids after 40 random ids against transformers' bf16 generate (decoder_checks'
                          near-tie rule: where the two part, the fp32 model decides; the noise in its tie is
                          bf16's worst along the prefix: Reference.logit_noise).
-  batched-generate.<ckpt> prompts of 5, 33 and 130 ids generated together and alone: the same ids up to a
-                         near-tie; graphs-vs-eager.<ckpt>: decode steps from plain CUDA graphs (--no-pdl) and --eager give the
-                         same ids; graphs-pdl-vs-eager.<ckpt>: so do graphs whose kernel edges are programmatic
-                         (the default; --no-pdl: each kernel waits for the one before to end).
+  batched-generate.<ckpt> decoder_checks': prompts of 5, 33 and 130 ids generated together and alone, the
+                         same ids up to a near-tie; graphs-vs-eager.<ckpt>: decode steps from CUDA graphs
+                         whose kernel edges are programmatic (the default) and --eager give the same ids;
+                         graphs-no-pdl-vs-eager.<ckpt>: so do plain graphs (--no-pdl).
   sampling.tiny-hybrid   decoder_checks': T 0.8, top-k 20, top-p 0.9, seed 7 twice the same ids, seed 8 others,
                          every sampled id in the kept set of the fp32 logits.
   bad-input.<case>       (tiny-hybrid) an id equal to vocab, a negative id, a prompt past
@@ -55,7 +55,6 @@ import argparse
 import inspect
 import json
 import math
-import os
 import shutil
 import sys
 import tempfile
@@ -354,31 +353,6 @@ def check_logits(report, program, spec, folder, ref):
                  ("identical logits" if same else f"max difference {float(np.abs(plain - stepped).max()):.3g}"))
 
 
-def check_batched_generate(report, program, spec, folder, ref):
-    rng = q.rng_for(spec.index, 4)
-    prompts = [q.random_ids(rng, spec.vocab, n) for n in q.BATCH_PROMPTS]
-    together = program.generate(folder, prompts, q.BATCH_TOKENS, spec.vocab)
-    alone = [program.generate(folder, [p], q.BATCH_TOKENS, spec.vocab)[0] for p in prompts]
-    problems, ties = [], []
-    for i, (p, t, a) in enumerate(zip(prompts, together, alone)):
-        j = q.first_mismatch(t, a)
-        if j is not None:
-            z = ref.logits(ref.fp32, p + a[:j]).astype(np.float64)[-1]
-            gap, tie = abs(float(z[t[j]] - z[a[j]])), q.tie_tolerance(ref, p + a[:j], z, runs=2)
-            (ties if gap < tie else problems).append(f"prompt {i} step {j}: batched {t[j]}, alone {a[j]}, fp32 gap "
-                                                     f"{gap:.4f} (tie under {tie:.4f})")
-    report.check(f"batched-generate.{spec.name}", not problems,
-                 "together and alone: " + ("identical" if not problems and not ties else "; ".join(problems + ties)))
-    eager = program.generate(folder, prompts, q.BATCH_TOKENS, spec.vocab, extra=("--eager",))
-    plain = program.generate(folder, prompts, q.BATCH_TOKENS, spec.vocab, extra=("--no-pdl",))
-    report.check(f"graphs-vs-eager.{spec.name}", eager == plain,
-                 "decode steps through CUDA graphs (--no-pdl) and eagerly give " +
-                 ("identical ids" if eager == plain else f"different ids: graphs {plain}, eager {eager}"))
-    report.check(f"graphs-pdl-vs-eager.{spec.name}", eager == together,
-                 "decode steps through CUDA graphs with programmatic edges (the default) and eagerly give " +
-                 ("identical ids" if eager == together else f"different ids: PDL graphs {together}, eager {eager}"))
-
-
 def check_bad_inputs(report, program, work, spec, folder):
     vocab = spec.vocab
     out = work / "bad.f32"
@@ -431,7 +405,7 @@ def check_checkpoint(report, program, spec, work):
     try:
         report.guarded(f"logits.{spec.name}", check_logits, program, spec, folder, ref)
         report.guarded(f"greedy.{spec.name}", q.check_greedy, program, spec, folder, ref)
-        report.guarded(f"batched-generate.{spec.name}", check_batched_generate, program, spec, folder, ref)
+        report.guarded(f"batched-generate.{spec.name}", q.check_batched_generate, program, spec, folder, ref)
         if spec.name == "tiny-hybrid":
             report.guarded(f"sampling.{spec.name}", q.check_sampling, program, spec, folder, ref)
             report.guarded("bad-input", check_bad_inputs, program, work, spec, folder)
@@ -446,9 +420,8 @@ def main():
     ap.add_argument("--json", help="write the records here")
     ap.add_argument("--only", choices=sorted(SPECS), help="one checkpoint only")
     opts = ap.parse_args()
-    binary = Path(opts.build) / "models" / "nemotron" / "cute-cpp-nemotron"
-    if not binary.is_file() or not os.access(binary, os.X_OK):
-        print(f"FAIL: {binary} is not an executable file (build the target cute-cpp-nemotron)", file=sys.stderr)
+    binary = decoder_program.built_program(opts.build, "nemotron", "cute-cpp-nemotron")
+    if binary is None:
         return 1
     if not torch.cuda.is_available():
         print("FAIL: torch sees no CUDA device", file=sys.stderr)

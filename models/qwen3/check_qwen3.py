@@ -114,7 +114,7 @@ except ImportError as e:
 from decoder_checks import (COSINE_BATCHED, RMS_VS_BF16, Report, check_batched_generate,  # noqa: E402
                             check_greedy, check_sampling, cosine_rule, error_figures, finish, free_cuda, random_ids,
                             rng_for, row_cosines, where_in_batch)
-from decoder_program import Program, ProgramError, first_line, ids_argument  # noqa: E402
+from decoder_program import Program, ProgramError, built_program, first_line, ids_argument  # noqa: E402
 from qwen3_checkpoints import (FAMILY, LOGIT_STD, SPECS, Reference, build_checkpoint, configs_folder,  # noqa: E402
                                family_sizes, family_spec, make_bad_checkpoints)
 
@@ -319,9 +319,8 @@ def parse_options():
 
 def main():
     opts = parse_options()
-    binary = Path(opts.build) / "models" / "qwen3" / "cute-cpp-qwen3"
-    if not binary.is_file() or not os.access(binary, os.X_OK):
-        print(f"FAIL: {binary} is not an executable file (build the target cute-cpp-qwen3)", file=sys.stderr)
+    binary = built_program(opts.build, "qwen3", "cute-cpp-qwen3")
+    if binary is None:
         return 1
     if not torch.cuda.is_available():
         print("FAIL: torch sees no CUDA device; the references run on the GPU", file=sys.stderr)

@@ -46,7 +46,7 @@ except ImportError as e:
     sys.exit(1)
 
 from decoder_checks import Report, finish, random_ids, rng_for, row_cosines  # noqa: E402
-from decoder_program import Program, ProgramError  # noqa: E402
+from decoder_program import Program, ProgramError, built_program  # noqa: E402
 
 TP_COSINE = 0.9995     # each row of N ranks' logits against one device's
 NEAR_TIE_ULPS = 4      # top-two logits this many bf16 ulps apart (of the larger) may swap
@@ -194,9 +194,8 @@ def main():
     ap.add_argument("--configs-dir", help="the folder of qwen3-0.6b.json (default: <repo>/shared/models)")
     ap.add_argument("--no-nccl", action="store_true", help="skip the NCCL checks (no libnccl on this machine)")
     opts = ap.parse_args()
-    binary = Path(opts.build) / "models" / "qwen3" / "cute-cpp-qwen3"
-    if not binary.is_file() or not os.access(binary, os.X_OK):
-        print(f"FAIL: {binary} is not an executable file (build the target cute-cpp-qwen3)", file=sys.stderr)
+    binary = built_program(opts.build, "qwen3", "cute-cpp-qwen3")
+    if binary is None:
         return 1
     temporary = opts.work is None
     work = Path(tempfile.mkdtemp(prefix="check_qwen3_tp-") if temporary else opts.work).resolve()

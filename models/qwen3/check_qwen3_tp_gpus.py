@@ -48,7 +48,7 @@ import check_qwen3  # noqa: E402  (imports torch and transformers, and says so w
 import check_qwen3_tp as tp  # noqa: E402
 import tp_plan  # noqa: E402
 from decoder_checks import Report, check_batched_generate, check_greedy, finish, free_cuda  # noqa: E402
-from decoder_program import TIMEOUT_S, Program  # noqa: E402
+from decoder_program import Program, TIMEOUT_S, built_program  # noqa: E402
 from qwen3_checkpoints import SPECS, Reference, build_checkpoint, configs_folder, family_spec  # noqa: E402
 
 CASES = ("toys", "8b", "32b", "30b-a3b")
@@ -174,9 +174,8 @@ def parse_options():
 
 def main():
     opts = parse_options()
-    binary = Path(opts.build) / "models" / "qwen3" / "cute-cpp-qwen3"
-    if not binary.is_file() or not os.access(binary, os.X_OK):
-        print(f"FAIL: {binary} is not an executable file (build the target cute-cpp-qwen3)", file=sys.stderr)
+    binary = built_program(opts.build, "qwen3", "cute-cpp-qwen3")
+    if binary is None:
         return 1
     gpus = opts.gpus if opts.gpus is not None else tp_plan.visible_gpus()
     ranks = tp_plan.ranks_within(gpus)
