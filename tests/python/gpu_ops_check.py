@@ -259,12 +259,13 @@ def checks(ops):
                 seq.append((torch.randn(t, k, device="cuda", dtype=bf, generator=g),
                             torch.randn(n, k, device="cuda", dtype=bf, generator=g)))
     outs = [[poisoned(x.shape[0], w.shape[0], dtype=bf) for x, w in seq] for _ in range(2)]
+    # (its own names: the checks below read the x and w of the second-stream check)
     for rnd in range(2):
-        for (x, w), y in zip(seq, outs[rnd]):
-            ops.linear(x, w, out=y)
+        for (xs, ws), y in zip(seq, outs[rnd]):
+            ops.linear(xs, ws, out=y)
     torch.cuda.synchronize()
-    bad = [f"{tuple(x.shape)}x{tuple(w.shape)}" for rnd in range(2) for (x, w), y in zip(seq, outs[rnd])
-           if close(y, x.double() @ w.double().T, 1e-2, 0.02 * x.shape[1] ** 0.5)[0] != 0]
+    bad = [f"{tuple(xs.shape)}x{tuple(ws.shape)}" for rnd in range(2) for (xs, ws), y in zip(seq, outs[rnd])
+           if close(y, xs.double() @ ws.double().T, 1e-2, 0.02 * xs.shape[1] ** 0.5)[0] != 0]
     check("linear: one workspace across a sequence of split-K / stream-K shapes", not bad, " ".join(bad[:4]))
     # Views read directly (array.hpp): a row offset into a larger tensor, and an output view.
     big = torch.randn(80, 4096, device="cuda", dtype=bf, generator=g)

@@ -59,16 +59,18 @@ template <class Plan>
 bool check_normed(std::int64_t m, std::int64_t n, std::int64_t k, bool residual, bool early, std::mt19937_64& rng) {
   constexpr bool gated = Plan::gated;
   std::int64_t const cols = gated ? n / 2 : n;
+  // C's rows are 16-byte aligned (the kernel's rule): an N tail of 777 gets a row stride of 784.
+  std::int64_t const ldc = (cols + 7) / 8 * 8;
   auto const x = kn::random_values<bf16>(std::size_t(m * k), rng, -2.0, 2.0);
   auto const r = kn::random_values<bf16>(std::size_t(m * k), rng, -2.0, 2.0);
   auto const w = kn::random_values<bf16>(std::size_t(k), rng, 0.5, 1.5);
   auto const b = kn::random_values<bf16>(std::size_t(n * k), rng, -1.0, 1.0);
-  host::DeviceBuffer<bf16> dx(x.size()), dr(r.size()), dw(w.size()), db(b.size()), dc(std::size_t(m * cols)),
+  host::DeviceBuffer<bf16> dx(x.size()), dr(r.size()), dw(w.size()), db(b.size()), dc(std::size_t(m * ldc)),
       dsum(x.size());
   dx.upload(x), dr.upload(r), dw.upload(w), db.upload(b);
   dc.fill_bytes(0xFF), dsum.fill_bytes(0xFF);
   kn::GemmArguments<Plan> args;
-  args.b = db.data(), args.ldb = k, args.c = dc.data(), args.ldc = cols, args.m = m, args.n = n, args.k = k;
+  args.b = db.data(), args.ldb = k, args.c = dc.data(), args.ldc = ldc, args.m = m, args.n = n, args.k = k;
   if (early) args.independent = kn::IndependentOperand::B;
   kn::RmsNormedRows<bf16> const norm{dx.data(), residual ? dr.data() : nullptr, dw.data(), dsum.data(), 1e-6f};
   kn::run_gemm_normed<Plan>(args, norm, nullptr);
@@ -91,16 +93,24 @@ bool check_normed(std::int64_t m, std::int64_t n, std::int64_t k, bool residual,
       }
     }
   // A normed value may land a bf16 step away from the host's (the sum of squares in another order).
-  auto const got = dc.download();
+  auto const padded = dc.download();
+  std::vector<bf16> got(std::size_t(m * cols));
+  bool padding_kept = true;  // the columns past N in each row stay poisoned
+  for (std::int64_t i = 0; i < m; ++i)
+    for (std::int64_t j = 0; j < ldc; ++j) {
+      bf16 const v = padded[std::size_t(i * ldc + j)];
+      if (j < cols) got[std::size_t(i * cols + j)] = v;
+      else padding_kept &= std::isnan(val(v));
+    }
   auto const result = kn::check_close(std::span<bf16 const>(got), std::span<double const>(want), 1.0 / 64,
                                       2e-2 * std::sqrt(double(k)) / 8);
   auto const sum_out = dsum.download();
   bool const sums_equal = std::memcmp(sum_out.data(), sums.data(), sums.size() * sizeof(bf16)) == 0;
-  std::printf("check normed %-7s m=%lld n=%-6lld k=%-5lld %-11s %-14s C %s, x + residual %s\n",
+  std::printf("check normed %-7s m=%lld n=%-6lld k=%-5lld %-11s %-14s C %s%s, x + residual %s\n",
               gated ? "swiglu" : "plain", (long long)m, (long long)n, (long long)k,
               residual ? "residual" : "no residual", early ? "weights early" : "weights after",
-              result.summary().c_str(), sums_equal ? "bit for bit" : "DIFFERS");
-  return result.ok() && sums_equal;
+              result.summary().c_str(), padding_kept ? "" : " (WROTE PAST N)", sums_equal ? "bit for bit" : "DIFFERS");
+  return result.ok() && padding_kept && sums_equal;
 }
 
 bool check_rejections() {
