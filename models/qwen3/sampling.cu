@@ -13,12 +13,15 @@
 //   4. the draw: each thread sums the kept weights of a contiguous run of ids, a block and cluster
 //      scan gives each run's start, and the run that holds u * total walks its ids to the token.
 // Weights are fixed point (see Weights), so every sum is exact and reruns reproduce.
+// Both kernels wait for their predecessor's memory first thing (griddepcontrol.wait, a no-op for a plain
+// launch), so that a graph may make their edges programmatic (host/graph_pdl.hpp: Qwen3-TTS's frame).
 // The shared pieces: sampling_rows.cuh (keys, weights, a row's blocks) and sampling_passes.cuh
 // (sample_kernel's passes).
 #include "models/qwen3/sampling.hpp"
 #include "models/qwen3/sampling_passes.cuh"  // and sampling_rows.cuh
 
 #include <cute_cpp/arch/cluster.hpp>  // cluster_arrive_relaxed, cluster_wait
+#include <cute_cpp/arch/griddepcontrol.hpp>  // griddepcontrol_wait, griddepcontrol_launch_dependents
 #include <cute_cpp/host/arguments.hpp>  // check_device_pointers, check_stream
 #include <cute_cpp/host/error.hpp>     // argument_error
 #include <cute_cpp/host/launch.hpp>    // launch, LaunchConfig
@@ -45,6 +48,8 @@ greedy_kernel(std::uint16_t const* __restrict__ logits, std::int64_t ld, int voc
               LogitsLayout layout) {
   __shared__ u64 block_best;                   // this block's best (key << 32 | ~id)
   __shared__ u64 best[max_blocks_per_row];     // in the row's first block: each block's best
+  arch::griddepcontrol_launch_dependents();
+  arch::griddepcontrol_wait();
   auto const part = row_part<Sharded>(logits, ld, vocab, layout);
   // NOTE: a block may write another's shared memory only once that block has started: the cluster
   // barrier is begun here and waited on after the pass, where it costs nothing.
@@ -75,6 +80,8 @@ sample_kernel(std::uint16_t const* __restrict__ logits, std::int64_t ld, int voc
               std::uint64_t step, std::uint64_t const* device_step, std::int32_t* __restrict__ ids,
               LogitsLayout layout) {
   __shared__ SampleShared s;
+  arch::griddepcontrol_launch_dependents();
+  arch::griddepcontrol_wait();
   auto const part = row_part<Sharded>(logits, ld, vocab, layout);
   unsigned const largest = pass_largest(part, params.top_k > 0, s);
   if (largest == 0) {

@@ -39,8 +39,9 @@ Checks:
                                          figure also says how many frames the bf16 reference's own greedy
                                          run shares exactly (identical codes is the expected case).
   greedy-streaming                       the same with --streaming (a text id added to each frame's input).
-  graphs-vs-eager                        greedy codes replayed from the frame's CUDA graph and launched
-                                         eagerly (--eager) are the same.
+  graphs-vs-eager                        greedy codes replayed from the frame's CUDA graph (its kernel edges
+                                         programmatic, the default) and launched eagerly (--eager) are the same.
+  graphs-no-pdl-vs-eager                 the same with the graph's edges plain (--no-pdl).
   sampling                               seeded sampling: seed 7 twice gives the same codes, seed 8 others.
   synthesize                             with a random speech_tokenizer beside the checkpoint (check_tts_codec.py's
                                          writer, 1 transformer layer): `synthesize --greedy`'s WAV (mono, 16-bit,
@@ -213,6 +214,9 @@ def check_greedy(report, program, folder, refs, ids, frames, streaming=False):
 def check_program_modes(report, program, folder, ids, frames, greedy):
     eager = program.codes(folder, ids, frames, ["--greedy", "--eager"])
     report.check("graphs-vs-eager", eager == greedy, f"{len(greedy)} frames from graphs, {len(eager)} eagerly")
+    plain = program.codes(folder, ids, frames, ["--greedy", "--no-pdl"])
+    report.check("graphs-no-pdl-vs-eager", eager == plain,
+                 f"{len(plain)} frames from graphs without PDL, {len(eager)} eagerly")
     a = program.codes(folder, ids, frames, ["--seed", "7"])
     b = program.codes(folder, ids, frames, ["--seed", "7"])
     c = program.codes(folder, ids, frames, ["--seed", "8"])

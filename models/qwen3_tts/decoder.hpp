@@ -51,8 +51,9 @@ class Decoder {
 
  private:
   enum class Mode { prefill, step };
-  void layers(Mode mode, int tokens, std::int32_t const* positions, std::int32_t const* length);
-  void add_norm(bf16 const* weight, int tokens);
+  /// The layers over `input` ([tokens, hidden], read in place as the first layer's delta).
+  void layers(Mode mode, int tokens, std::int32_t const* positions, std::int32_t const* length, bf16 const* input);
+  void add_norm(bf16 const* delta, bf16 const* weight, int tokens);
   void attention(Mode mode, int layer, int tokens, std::int32_t const* length);
   void mlp(LayerWeights const& w, int tokens);
 

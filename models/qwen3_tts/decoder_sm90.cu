@@ -37,6 +37,9 @@ constexpr char kRuleInput[] = "cute-cpp [tts.input]: a pass must fit the decoder
 /// Passes of at most this many rows run the FFN as the skinny gate-up GEMM, SwiGLU and the down
 /// GEMM (models/qwen3/model_sm90.cu's kSkinnyRows: the fused epilogue's 128-row tiles idle there).
 constexpr int kSkinnyRows = 64;
+/// The weights are written by no kernel of a pass or a frame: a projection may load them before its
+/// predecessor ends (an early start under a graph's programmatic edges; the same order otherwise).
+constexpr kn::IndependentOperand kWeights = kn::IndependentOperand::B;
 }  // namespace
 
 
@@ -97,25 +100,19 @@ void Decoder::prefill(bf16 const* input, int tokens, std::int32_t const* positio
   cuda_check(cudaMemcpyAsync(prefill_length_.data(), &h_cu_seqlens_[1], sizeof(std::int32_t), cudaMemcpyHostToDevice,
                              stream_),
              "cudaMemcpyAsync(length)");
-  cuda_check(cudaMemcpyAsync(delta_.data(), input, std::size_t(tokens) * hidden_ * sizeof(bf16),
-                             cudaMemcpyDeviceToDevice, stream_),
-             "cudaMemcpyAsync(input)");
-  layers(Mode::prefill, tokens, positions, prefill_length_.data());
+  layers(Mode::prefill, tokens, positions, prefill_length_.data(), input);
 }
 
 void Decoder::step(bf16 const* input, std::int32_t const* positions, std::int32_t const* length) {
-  cuda_check(cudaMemcpyAsync(delta_.data(), input, std::size_t(hidden_) * sizeof(bf16), cudaMemcpyDeviceToDevice,
-                             stream_),
-             "cudaMemcpyAsync(input)");
-  layers(Mode::step, 1, positions, length);
+  layers(Mode::step, 1, positions, length, input);
 }
 
 /// h = rmsnorm(x + delta) into normed_, the sum the new x; the first layer's x is delta alone.
-void Decoder::add_norm(bf16 const* weight, int t) {
-  residual_.add_norm(delta_.data(), weight, normed_.data(), t, hidden_, float(config_.rms_norm_eps), stream_);
+void Decoder::add_norm(bf16 const* delta, bf16 const* weight, int t) {
+  residual_.add_norm(delta, weight, normed_.data(), t, hidden_, float(config_.rms_norm_eps), stream_);
 }
 
-void Decoder::layers(Mode mode, int t, std::int32_t const* positions, std::int32_t const* length) {
+void Decoder::layers(Mode mode, int t, std::int32_t const* positions, std::int32_t const* length, bf16 const* input) {
   residual_.begin();
   QkNormRopeParams rope;
   rope.tokens = t;
@@ -137,12 +134,15 @@ void Decoder::layers(Mode mode, int t, std::int32_t const* positions, std::int32
   float const eps = float(config_.rms_norm_eps);
   for (std::size_t l = 0; l < layers_.size(); ++l) {
     LayerWeights const& w = layers_[l];
+    // The first layer's delta is the input itself (not copied: a copy would break a graph's PDL chain).
+    bf16 const* const delta = l == 0 ? input : delta_.data();
     if (fuse_norms) {
-      normed_linear_tn(residual_.normed_rows(delta_.data(), w.input_norm.data(), eps), w.qkv.data(), qkv_.data(), t,
-                       qkv_width_, hidden_, stream_);
+      normed_linear_tn(residual_.normed_rows(delta, w.input_norm.data(), eps), w.qkv.data(), qkv_.data(), t,
+                       qkv_width_, hidden_, stream_, kWeights);
     } else {
-      add_norm(w.input_norm.data(), t);
-      linear_tn(normed_.data(), w.qkv.data(), qkv_.data(), t, qkv_width_, hidden_, gemm_workspace_, stream_);
+      add_norm(delta, w.input_norm.data(), t);
+      linear_tn(normed_.data(), w.qkv.data(), qkv_.data(), t, qkv_width_, hidden_, gemm_workspace_, stream_,
+                kWeights);
     }
     if (mode == Mode::step) {
       rope.cache.k = k_cache_.data() + std::int64_t(l) * layer_cache_elems_;
@@ -151,31 +151,32 @@ void Decoder::layers(Mode mode, int t, std::int32_t const* positions, std::int32
     qk_norm_rope(qkv_.data(), positions, w.q_norm.data(), w.k_norm.data(), rope, head_dim_, stream_);
     attention(mode, int(l), t, length);
     linear_tn(attn_.data(), w.o.data(), delta_.data(), t, hidden_, std::int64_t(heads_) * head_dim_, gemm_workspace_,
-           stream_);
+              stream_, kWeights);
     if (fuse_norms) {
       normed_gated_linear_tn(residual_.normed_rows(delta_.data(), w.post_norm.data(), eps), w.gate_up.data(),
-                             ffn_hidden_.data(), t, ffn_, hidden_, stream_);
-      linear_tn(ffn_hidden_.data(), w.down.data(), delta_.data(), t, hidden_, ffn_, gemm_workspace_, stream_);
+                             ffn_hidden_.data(), t, ffn_, hidden_, stream_, kWeights);
+      linear_tn(ffn_hidden_.data(), w.down.data(), delta_.data(), t, hidden_, ffn_, gemm_workspace_, stream_, kWeights);
     } else {
-      add_norm(w.post_norm.data(), t);
+      add_norm(delta_.data(), w.post_norm.data(), t);
       mlp(w, t);
     }
   }
-  add_norm(final_norm_.data(), t);
+  add_norm(delta_.data(), final_norm_.data(), t);
   cuda_check(cudaGetLastError(), "qwen3_tts decoder pass");
 }
 
 void Decoder::mlp(LayerWeights const& w, int t) {
   if (t <= kn::SimtGemmTile::skinny_rows) {  // a step's few rows: gate-up and SwiGLU in one launch
-    gated_linear_tn(normed_.data(), w.gate_up.data(), ffn_hidden_.data(), t, ffn_, hidden_, gemm_workspace_, stream_);
-    linear_tn(ffn_hidden_.data(), w.down.data(), delta_.data(), t, hidden_, ffn_, gemm_workspace_, stream_);
+    gated_linear_tn(normed_.data(), w.gate_up.data(), ffn_hidden_.data(), t, ffn_, hidden_, gemm_workspace_, stream_,
+                    kWeights);
+    linear_tn(ffn_hidden_.data(), w.down.data(), delta_.data(), t, hidden_, ffn_, gemm_workspace_, stream_, kWeights);
     return;
   }
   if (t <= kSkinnyRows) {
     linear_tn(normed_.data(), w.gate_up.data(), gate_up_.data(), t, 2 * std::int64_t(ffn_), hidden_, gemm_workspace_,
-           stream_);
+              stream_, kWeights);
     swiglu_interleaved(gate_up_.data(), ffn_hidden_.data(), t, ffn_, stream_);
-    linear_tn(ffn_hidden_.data(), w.down.data(), delta_.data(), t, hidden_, ffn_, gemm_workspace_, stream_);
+    linear_tn(ffn_hidden_.data(), w.down.data(), delta_.data(), t, hidden_, ffn_, gemm_workspace_, stream_, kWeights);
     return;
   }
   kn::FfnWeights weights;

@@ -25,6 +25,9 @@ struct TtsOptions {
   int max_prompt = 2048;  ///< prompt rows of the talker
   int max_frames = 4096;  ///< frames generated at most (and the talker's cache beyond the prompt)
   bool cuda_graphs = true;  ///< frames replay a CUDA graph; false: the same launches, eagerly
+  /// The frame graph's kernel-to-kernel edges are programmatic (PDL, host/graph_pdl.hpp): each kernel
+  /// launches while the one before it runs and waits for its memory in griddepcontrol.wait.
+  bool programmatic_launch = true;
 };
 
 /// Called with each frame's codes [num_code_groups] as soon as the host has them (frame 0 first);
@@ -50,6 +53,9 @@ class Qwen3TtsModel {
   virtual ~Qwen3TtsModel() = default;
 
   [[nodiscard]] virtual const Qwen3TtsConfig& config() const noexcept = 0;
+  /// TtsOptions::programmatic_launch for the frame graphs recorded from now on (each generate records
+  /// its own), so that one model can time both.
+  virtual void set_programmatic_launch(bool on) noexcept = 0;
 
   /// The talker over the prompt's rows: every row's logits and the last row's hidden state.
   /// @pre 1 <= rows <= max_prompt; ids within their vocabularies [tts.input].

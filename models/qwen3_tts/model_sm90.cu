@@ -14,6 +14,7 @@
 
 #include <cute_cpp/host/buffer.hpp>
 #include <cute_cpp/host/error.hpp>
+#include <cute_cpp/host/graph_pdl.hpp>  // make_kernel_edges_programmatic
 
 #include <cuda_bf16.h>
 
@@ -64,6 +65,7 @@ class Model final : public Qwen3TtsModel {
     if (stream_ != nullptr) (void)cudaStreamDestroy(stream_);
   }
   const Qwen3TtsConfig& config() const noexcept override { return config_; }
+  void set_programmatic_launch(bool on) noexcept override { options_.programmatic_launch = on; }
   TalkerLogits talker_logits(const TtsPrompt& prompt) override;
   std::vector<float> predictor_logits(std::span<const std::int32_t> codes) override;
   using Qwen3TtsModel::generate;
@@ -339,6 +341,10 @@ std::vector<std::vector<std::int32_t>> Model::generate(const TtsPrompt& prompt, 
           cudaError_t const ended = cudaStreamEndCapture(stream_, &graph);
           if (e == cudaSuccess) e = ended;
         }
+        // Every kernel of a frame waits for its predecessor's memory before touching global memory
+        // (the library's GEMMs, norms and attention, layer_kernels.cuh, tts_kernels.cuh, the sampler).
+        if (e == cudaSuccess && graph != nullptr && options_.programmatic_launch)
+          host::make_kernel_edges_programmatic(graph);
         if (e == cudaSuccess) e = cudaGraphInstantiate(&graph_, graph, 0);
         if (graph != nullptr) (void)cudaGraphDestroy(graph);
         if (e != cudaSuccess) {

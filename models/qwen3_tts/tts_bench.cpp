@@ -22,6 +22,7 @@
 #include <span>
 #include <stdexcept>
 #include <string>
+#include <utility>  // std::pair
 #include <vector>
 
 #include "models/common/bench_timing.hpp"  // median
@@ -154,6 +155,22 @@ FirstPacket first_packet(Qwen3TtsModel& model, CodecDecoder& decoder, const TtsP
   return r;
 }
 
+/// Generation alone (frames/s) with the frame graph's kernel edges programmatic and without, the two
+/// alternating (o.runs each, after a warm-up of each: each generate records its own graph).
+std::pair<double, double> pdl_effect(Qwen3TtsModel& model, const TtsPrompt& prompt, const TtsSampling& sampling,
+                                     BenchOptions const& o) {
+  std::vector<double> with, without;
+  for (int r = -1; r < o.runs; ++r)
+    for (bool const on : {true, false}) {
+      model.set_programmatic_launch(on);
+      auto const start = Clock::now();
+      (void)model.generate(prompt, sampling);
+      if (r >= 0) (on ? with : without).push_back(ms_since(start));
+    }
+  model.set_programmatic_launch(true);
+  return {o.frames / median(with) * 1e3, o.frames / median(without) * 1e3};
+}
+
 /// Medians of o.runs runs (after one warm-up) of the first packet, a synthesis, and o.batch back to back.
 std::vector<Record> measure(Qwen3TtsModel& model, CodecDecoder& decoder, const TtsPrompt& prompt,
                             const TtsSampling& sampling, BenchOptions const& o, std::string const& about) {
@@ -186,6 +203,8 @@ std::vector<Record> measure(Qwen3TtsModel& model, CodecDecoder& decoder, const T
   char frames_text[64];
   std::snprintf(frames_text, sizeof frames_text, "%d frames (%.2f s)", o.frames, audio_s);
   std::string const frames = frames_text;
+  auto const [pdl, no_pdl] = pdl_effect(model, prompt, sampling, o);
+  std::printf("generation with programmatic kernel edges %.1f frames/s, without %.1f\n", pdl, no_pdl);
   return {
       {"tts first packet", "batch 1, stream chunk " + std::to_string(o.stream_chunk) + " + " +
                                std::to_string(o.left_context) + " context, " + about,
@@ -194,6 +213,8 @@ std::vector<Record> measure(Qwen3TtsModel& model, CodecDecoder& decoder, const T
        kGoalRealTimeFactor / rtf, total},
       {"tts generation", "batch 1, " + frames + ", " + about, "frames/s", "real time", o.frames / generate * 1e3,
        frame_rate, o.frames / generate * 1e3 / frame_rate, generate},
+      {"tts generation pdl", "batch 1, " + frames + ", " + about, "frames/s", "the same frames without PDL", pdl,
+       no_pdl, pdl / no_pdl, o.frames / pdl * 1e3},
       {"tts decode", "batch 1, " + frames + ", " + about, "ms", "real time (the audio's length)", decode, audio_s * 1e3,
        audio_s * 1e3 / decode, decode},
       {"tts synthesis throughput", std::to_string(o.batch) + " sequential, " + frames + ", " + about, "audio s/s",

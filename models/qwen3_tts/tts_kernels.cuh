@@ -7,6 +7,9 @@
 // ids, the eos held back for the first frames) with its greedy pick, and the end of a frame (the
 // next talker input: the sum of the frame's 16 codec embeddings plus its text row; the frame's
 // counters). Roundings follow the reference's bf16 arithmetic: one rounding per torch op.
+// Each kernel lets its dependent launch and waits for its predecessor's memory first thing, so that a
+// frame's graph may make its kernel edges programmatic (host/graph_pdl.hpp's contract).
+#include <cute_cpp/arch/griddepcontrol.hpp>  // griddepcontrol_wait, griddepcontrol_launch_dependents
 #include <cute_cpp/host/launch.hpp>  // launch, LaunchConfig
 
 #include <cuda_bf16.h>
@@ -20,9 +23,18 @@ using bf16 = __nv_bfloat16;
 
 __device__ __forceinline__ float round_bf16(float x) { return __bfloat162float(__float2bfloat16(x)); }
 
+/// Programmatic dependent launch (no-ops for a plain launch): the next grid may launch now; this one
+/// waits for its predecessor's memory before touching global memory. Every thread calls it before any
+/// return, so the grid completes only after its predecessor (a PDL chain stays ordered).
+__device__ __forceinline__ void after_predecessor() {
+  arch::griddepcontrol_launch_dependents();
+  arch::griddepcontrol_wait();
+}
+
 /// x[r, j] = round(x[r, j] + bias[j]), then round(silu(.)) when `silu`: a Linear's bias after the GEMM.
 __global__ void __launch_bounds__(256) bias_act_kernel(bf16* __restrict__ x, bf16 const* __restrict__ bias,
                                                        std::int64_t rows, int cols, bool silu) {
+  after_predecessor();
   std::int64_t const i = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i >= rows * cols) return;
   float y = round_bf16(__bfloat162float(x[i]) + __bfloat162float(bias[i % cols]));
@@ -45,6 +57,7 @@ __global__ void __launch_bounds__(256) combine_rows_kernel(bf16* __restrict__ ou
                                                            bf16 const* __restrict__ codec_table, std::int64_t codec_rows,
                                                            std::int32_t const* __restrict__ codec, std::int64_t rows,
                                                            int width) {
+  after_predecessor();
   std::int64_t const i = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i >= rows * width) return;
   std::int64_t const r = i / width, j = i % width;
@@ -87,6 +100,7 @@ __global__ void __launch_bounds__(kScoresThreads) talker_scores_kernel(bf16 cons
                                                              std::uint8_t const* __restrict__ seen,
                                                              std::int32_t const* __restrict__ frame, TalkerRules rules,
                                                              bool greedy, std::int32_t* __restrict__ code) {
+  after_predecessor();
   __shared__ float best_value[32];
   __shared__ int best_id[32];
   float best = -INFINITY;
@@ -145,6 +159,7 @@ struct FrameState {
 /// + text row) (the reference sums the 16 bf16 embeddings in one op, then adds the text part); the
 /// talker step's position prompt + frame and length prompt + frame + 1; the counters advanced.
 __global__ void __launch_bounds__(256) frame_finish_kernel(FrameState s) {
+  after_predecessor();
   std::int32_t const f = *s.frame;
   if (f < s.max_frames)
     for (int g = int(threadIdx.x); g < s.groups; g += int(blockDim.x)) s.out[std::int64_t(f) * s.groups + g] = s.codes[g];

@@ -40,7 +40,8 @@ constexpr const char* kUsage =
     "usage: cute-cpp-tts logits --model DIR (--text TEXT | --ids \"1,2,...\") --codes \"c0,...,c15\" --out FILE\n"
     "                           [prompt options] [--random-weights SEED]\n"
     "       cute-cpp-tts codes --model DIR (--text TEXT | --ids \"1,2,...\") [--greedy] [--seed S]\n"
-    "                          [--max-new-tokens N] [--out FILE] [--eager] [prompt options] [--random-weights SEED]\n"
+    "                          [--max-new-tokens N] [--out FILE] [--eager] [--no-pdl] [prompt options]\n"
+    "                          [--random-weights SEED]\n"
     "       cute-cpp-tts synthesize --model DIR --text TEXT --out speech.wav [prompt options]\n"
     "       cute-cpp-tts prompt --model DIR (--text TEXT | --ids \"1,2,...\") [prompt options]\n"
     "       cute-cpp-tts bench --model DIR [--random-weights SEED] [--text TEXT | --ids \"...\"] [--frames 125]\n"
@@ -52,6 +53,8 @@ constexpr const char* kUsage =
     "          generation_config.json, or the reference's defaults: top-k 50, temperature 0.9,\n"
     "          repetition penalty 1.05; the code predictor: top-k 50, temperature 0.9)\n"
     "--random-weights SEED: DIR needs config.json alone; weights filled on the device from SEED (smoke runs)\n"
+    "--eager: frames launched one kernel at a time, not replayed from a CUDA graph; --no-pdl: the frame's graph\n"
+    "         without programmatic kernel edges (each kernel starts when the one before it has ended)\n"
     "bench: time to the first 80 ms packet, real-time factor at batch 1, --batch syntheses back to back; eos is\n"
     "       suppressed so that each synthesis has exactly --frames frames; --text defaults to a 20-word sentence\n"
     "       (needs DIR's tokenizer files); DIR/speech_tokenizer/config.json (random weights) or its checkpoint\n";
@@ -91,6 +94,7 @@ namespace {
 std::unique_ptr<Qwen3TtsModel> model_of(const CliArgs& a) {
   TtsOptions o;
   o.cuda_graphs = !a.has("eager");
+  o.programmatic_launch = !a.has("no-pdl");
   if (a.has("random-weights")) {
     auto const seed = random_weights_seed(a);
     return Qwen3TtsModel::with_random_weights(a.get("model"), *seed, o);
@@ -191,7 +195,7 @@ int main(int argc, char** argv) {
                                             {"synthesize", run_synthesize}, {"prompt", run_prompt},
                                             {"bench", run_bench, true}};
   auto const parse = [](int n, char** v) {
-    static const char* const flags[] = {"greedy", "streaming", "eager"};
+    static const char* const flags[] = {"greedy", "streaming", "eager", "no-pdl"};
     return parse_cli(n, v, flags, kRuleUsage, kUsage);
   };
   return run_cli(argc, argv, parse, commands);
