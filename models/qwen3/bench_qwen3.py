@@ -13,6 +13,11 @@ publishes it (the figures do not depend on the values). Figures: prefill of 2048
 time to first token for 512 tokens (ms), decode at batch 1 and 32 after a 512-token context
 (tok/s, each step drawing its token greedily), and the load time. The bandwidth limit of batch-1
 decode is the weights' bytes over the measured device-copy ceiling (4.16 TB/s): 254 tok/s.
+Each decode batch's step phase by phase (`bench --profile`: the step recorded with an event between
+every two phases, 20 replays, so without PDL; each phase summed over its layers): records `qwen3 decode
+phase`, beside the time its own bytes (weights, and the KV cache for attention) take at the copy bandwidth
+measured in the same run (phase_bytes; the ratio is the fraction of that floor, 0 for a phase that moves
+no weights).
 
 --decode-limit-configs: for each published config named (qwen3-<size>.json, found as
 check_qwen3.py finds them: --configs-dir, else <repo>/shared/models, else <repo>/../shared/models),
@@ -188,8 +193,8 @@ def compare_with_transformers(opts, binary, work, records):
     t0 = time.time()
     p = subprocess.run([str(binary), "bench", "--model", str(folder), "--prefill-len", str(PREFILL), "--ttft-len",
                         str(TTFT), "--context", str(CONTEXT), "--steps", str(STEPS), "--batches",
-                        ",".join(map(str, BATCHES)), "--json", str(ours_json)], capture_output=True, text=True,
-                       timeout=900)
+                        ",".join(map(str, BATCHES)), "--profile", "--json", str(ours_json)], capture_output=True,
+                       text=True, timeout=900)
     print(p.stdout, p.stderr, sep="", flush=True)
     if p.returncode != 0:
         print("bench: cute-cpp-qwen3 bench failed", flush=True)
@@ -213,6 +218,7 @@ def compare_with_transformers(opts, binary, work, records):
                         "microseconds": f["ms"] * 1e3})
         print(f"{name_of[key]} {shape_of[key]}: ours {f['value']:.1f} {f['unit']}, transformers {ref_value:.1f}"
               f" ({'ref/ours' if lower_is_better else 'ours/ref'} {ratio:.2f})", flush=True)
+    phase_records(json.loads((folder / "config.json").read_text()), opts.layers, ours.values(), records)
     # The decode step's graph without programmatic dependent launch (and without the GEMMs' early
     # weight loads, which need it), for what PDL buys; and at batch 1 without the early weight loads
     # alone (--no-prefetch: the wgmma GEMMs' first weight stages and the GEMV's first round of weight
@@ -254,6 +260,41 @@ def copy_bandwidth():
     src = dst = None  # freed (the timed lambda is done)
     torch.cuda.empty_cache()
     return 2 * COPY_BYTES / (ms * 1e-3)
+
+
+def phase_bytes(c, batch, context):
+    """The bytes a decode step's phases move, by the names `cute-cpp-qwen3 bench --profile` marks (dense
+    layers): {phase: bytes}. Weights once a step; attention reads `context` cached tokens a sequence."""
+    hidden, inter, head_dim, layers = c["hidden_size"], c["intermediate_size"], c["head_dim"], c["num_hidden_layers"]
+    q, kv = c["num_attention_heads"] * head_dim, c["num_key_value_heads"] * head_dim
+    norm = 2 * hidden
+    qkv, o, gate_up, down = 2 * hidden * (q + 2 * kv), 2 * q * hidden, 2 * 2 * inter * hidden, 2 * inter * hidden
+    each = {"add + rmsnorm": norm, "add + rmsnorm + qkv gemm": norm + qkv, "qkv gemm": qkv, "o gemm": o,
+            "decode attention": batch * context * 2 * kv * 2, "add + rmsnorm + gate-up gemm + swiglu": norm + gate_up,
+            "gate-up gemm + swiglu": gate_up, "gate-up gemm": gate_up, "swiglu": 0, "down gemm": down}
+    out = {name: layers * b for name, b in each.items()}
+    out.update({"embedding": batch * hidden * 2, "lm head": 2 * c["vocab_size"] * hidden + norm})
+    return out
+
+
+def phase_records(config, layers, figures, records):
+    """`bench --profile`'s phases (figures named `qwen3 decode phase`) into `records`, each beside its
+    bytes at the copy bandwidth measured here."""
+    phases = [f for f in figures if f["name"] == "qwen3 decode phase"]
+    if not phases:
+        return
+    bandwidth = copy_bandwidth()
+    for f in phases:
+        batch, context, phase = f["shape"].split(", ", 2)
+        b, ctx = int(batch.split()[1]), int(context.split()[1])
+        floor_us = phase_bytes(dict(config, num_hidden_layers=layers), b, ctx).get(phase, 0.0) / bandwidth * 1e6
+        us = f["value"]
+        records.append({"kernel": "qwen3 decode phase", "dtype": "bf16",
+                        "shape": f"{batch}, {phase} ({f['count']} a step), {context} (Qwen3-8B, {layers} layers)",
+                        "ours": us, "reference": "its bytes at the copy bandwidth", "reference_value": floor_us,
+                        "unit": "us", "ratio": floor_us / us if us > 0 else 0.0, "microseconds": us})
+        print(f"profile {batch}: {phase:<38} {us:9.1f} us a step ({f['count']} a step); its bytes take "
+              f"{floor_us:7.1f} us", flush=True)
 
 
 def weight_bytes_per_token(c):

@@ -303,6 +303,7 @@ int run_bench(const Args& a) {
     double value;
     std::string unit;
     double ms;
+    int count = 0;  ///< a decode phase's launches a step (0 for the other figures)
   };
   std::vector<Figure> figures;
   if (random_seed) {
@@ -354,6 +355,9 @@ int run_bench(const Args& a) {
       for (StepPhase const& phase : model->profile_decode(slots, feed, 20)) {
         std::printf("profile batch %d: %-18s %8.1f us per step (%d per step)\n", b, phase.name.c_str(), phase.microseconds,
                     phase.count);
+        figures.push_back({"qwen3 decode phase",
+                           "batch " + std::to_string(b) + ", context " + std::to_string(context) + ", " + phase.name,
+                           phase.microseconds, "us", phase.microseconds / 1e3, phase.count});
         total += phase.microseconds;
       }
       std::printf("profile batch %d: %-18s %8.1f us\n", b, "total", total);
@@ -375,7 +379,7 @@ int run_bench(const Args& a) {
     for (std::size_t i = 0; i < figures.size(); ++i)
       j << (i ? ",\n" : "\n") << "{\"name\": \"" << figures[i].name << "\", \"shape\": \"" << figures[i].shape
         << "\", \"value\": " << figures[i].value << ", \"unit\": \"" << figures[i].unit << "\", \"ms\": " << figures[i].ms
-        << "}";
+        << ", \"count\": " << figures[i].count << "}";
     j << "\n]\n";
   }
   return 0;
