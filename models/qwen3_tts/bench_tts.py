@@ -22,7 +22,12 @@ Records (the program writes them; cute-cpp-tts bench --help and tts_bench.cpp sa
   tts real-time factor      (generation + decode of 125 frames) / 10 s, beside the goal of 0.05;
   tts generation, tts decode  the two parts of it (frames/s beside 12.5 real time; ms beside the audio's length);
   tts synthesis throughput  8 syntheses back to back ("8 sequential": the model holds one sequence), audio seconds
-                            per wall second, beside 1 / the real-time factor at batch 1.
+                            per wall second, beside 1 / the real-time factor at batch 1;
+  tts generation pdl        generation alone with the frame graph's programmatic kernel edges, beside without;
+  tts frame phase           a frame phase by phase (--breakdown: events between the phases, so without PDL;
+                            each phase summed over the frame: the talker's code 0, the code predictor's input,
+                            step and head + draw, the frame's end, the talker's step and head) beside the time
+                            its weights take at the copy bandwidth measured here.
 """
 import argparse
 import json
@@ -60,6 +65,22 @@ def text_arguments(folder, tokenizer):
     return ["--ids", ",".join(map(str, ids))], f"{count} made-up text ids (no tokenizer)"
 
 
+def phase_floors(records):
+    """Each `tts frame phase` record's reference: its weight bytes (the program's `bytes`) at the copy
+    bandwidth measured here (bench_qwen3.copy_bandwidth); the ratio is the fraction of that floor."""
+    phases = [r for r in records if "bytes" in r]
+    if not phases:
+        return
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "qwen3"))
+    from bench_qwen3 import copy_bandwidth
+    bandwidth = copy_bandwidth()
+    print(f"device copy bandwidth: {bandwidth / 1e12:.2f} TB/s", flush=True)
+    for r in phases:
+        floor_us = r.pop("bytes") / bandwidth * 1e6
+        r["reference_value"], r["ratio"] = floor_us, floor_us / r["ours"] if r["ours"] > 0 else 0.0
+        print(f"{r['kernel']} ({r['shape']}): {r['ours']:.1f} us, its weights take {floor_us:.1f} us", flush=True)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--build", required=True)
@@ -85,13 +106,14 @@ def main():
     out = work / "ours.json"
     p = subprocess.run([str(binary), "bench", "--model", str(folder), "--random-weights", str(RANDOM_WEIGHTS_SEED),
                         *text, "--speaker", speaker, "--language", "english", "--frames", str(opts.frames),
-                        "--batch", str(opts.batch), "--runs", str(opts.runs), "--json", str(out)],
+                        "--batch", str(opts.batch), "--runs", str(opts.runs), "--breakdown", "--json", str(out)],
                        capture_output=True, text=True, timeout=590)
     print(p.stdout, p.stderr, sep="", flush=True)
     if p.returncode != 0 or "no CUDA graph" in p.stderr:
         print("FAIL: cute-cpp-tts bench --random-weights", flush=True)
         return 1
     records = json.loads(out.read_text())
+    phase_floors(records)
     for r in records:
         r["shape"] = f"Qwen3-TTS-1.7B, {r['shape']}"
     if opts.json:

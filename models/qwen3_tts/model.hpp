@@ -15,6 +15,7 @@
 #include <span>        // std::span
 #include <vector>      // std::vector
 
+#include "models/common/step_profile.hpp"  // StepPhase
 #include "models/qwen3_tts/tts_config.hpp"  // Qwen3TtsConfig, TtsSampling
 #include "models/qwen3_tts/prompt.hpp"  // TtsPrompt
 
@@ -76,6 +77,11 @@ class Qwen3TtsModel {
   [[nodiscard]] virtual std::vector<std::vector<std::int32_t>> generate(const TtsPrompt& prompt,
                                                                         const TtsSampling& sampling,
                                                                         const FrameSink& on_frame) = 0;
+  /// A frame phase by phase (bench --breakdown): the frame recorded with an event between every two
+  /// phases (so without PDL), replayed `replays` times after a warm-up, each replay drawing one more
+  /// frame after the last generate's; per phase the median of its sum over the frame.
+  /// @pre generate ran and its frames plus replays + 1 fit max_frames; replays >= 1 [tts.input].
+  [[nodiscard]] virtual std::vector<StepPhase> profile_frame(int replays) = 0;
 };
 
 }  // namespace cute_cpp::models::qwen3_tts

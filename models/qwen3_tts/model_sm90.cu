@@ -26,6 +26,7 @@
 
 #include "models/common/error.hpp"
 #include "models/common/linear.cuh"  // linear_tn
+#include "models/common/step_marks.cuh"  // StepMarks
 #include "models/qwen3/sampling.hpp"
 #include "models/qwen3_tts/decoder.hpp"
 #include "models/qwen3_tts/tts_device_weights.hpp"
@@ -71,6 +72,7 @@ class Model final : public Qwen3TtsModel {
   using Qwen3TtsModel::generate;
   std::vector<std::vector<std::int32_t>> generate(const TtsPrompt& prompt, const TtsSampling& sampling,
                                                   const FrameSink& on_frame) override;
+  std::vector<StepPhase> profile_frame(int replays) override;
 
  private:
   /// rows' embeddings into out [rows, talker hidden]: the text part where text >= 0, the codec part
@@ -85,6 +87,8 @@ class Model final : public Qwen3TtsModel {
   void predictor_frame(bool draw);
   /// One frame (model.hpp): launches only, so that it can be recorded.
   void frame();
+  /// Closes the phase `name` of a frame being profiled (a string literal; nothing otherwise).
+  void mark(char const* name) { marks_.mark(name, stream_); }
 
   Qwen3TtsConfig config_;
   TtsOptions options_;
@@ -107,6 +111,8 @@ class Model final : public Qwen3TtsModel {
   TtsSampling sampling_{};
   cudaGraphExec_t graph_ = nullptr;
   bool graph_failed_ = false;
+  int frames_drawn_ = 0;  // by the last generate (profile_frame's replays draw after them)
+  StepMarks marks_;
 };
 
 Model::Model(const std::filesystem::path& folder, TtsOptions options, std::optional<std::uint64_t> seed)
@@ -237,7 +243,9 @@ void Model::predictor_frame(bool draw) {
       bias_act(predictor_proj_.data(), w_.projection_bias.data(), 1, small_, false, stream_);
       in = predictor_proj_.data();
     }
+    mark("predictor input");
     predictor_->step(in, predictor_pos_.data() + 4 * s, predictor_len_.data() + s);
+    mark("predictor step");
     if (s == 0) continue;
     bf16* const logits = predictor_logits_.data() + std::int64_t(s - 1) * entries_;
     linear_tn(predictor_->hidden(), w_.predictor_heads[std::size_t(s - 1)].data(), logits, 1, entries_, small_, workspace_,
@@ -245,6 +253,7 @@ void Model::predictor_frame(bool draw) {
     if (draw)
       sample_tokens(logits, entries_, 1, entries_, params, std::uint64_t(s), random_step_.data(), codes_.data() + s,
                     nullptr, 0, stream_);
+    mark("predictor head + draw");
   }
 }
 
@@ -280,6 +289,7 @@ void Model::frame() {
     params.seed = sampling_.seed;
     sample_tokens(scores_.data(), vocab_, 1, vocab_, params, 0, random_step_.data(), codes_.data(), nullptr, 0, stream_);
   }
+  mark("talker code 0");
   predictor_frame(true);
   FrameState s;
   s.codes = codes_.data();
@@ -297,8 +307,21 @@ void Model::frame() {
   s.positions = talker_pos_.data();
   s.length = talker_len_.data();
   frame_finish(s, stream_);
+  mark("frame finish");
   talker_->step(next_input_.data(), talker_pos_.data(), talker_len_.data());
+  mark("talker step");
   talker_head(0);
+  mark("talker head");
+}
+
+std::vector<StepPhase> Model::profile_frame(int replays) {
+  // The device's frame counter may be one past the frames handed over (an eos frame is drawn, not kept).
+  if (prompt_rows_ == 0 || replays < 1 || frames_drawn_ + replays + 2 > options_.max_frames)
+    throw LoadError(kRuleInput, "profile_frame needs a generate first, and its " + std::to_string(frames_drawn_) +
+                                    " frames plus " + std::to_string(replays) + " replays + 2 within max_frames " +
+                                    std::to_string(options_.max_frames));
+  // The recording holds the launches of a frame already run (every workspace sized by generate).
+  return marks_.profile([&] { frame(); }, stream_, replays);
 }
 
 std::vector<std::vector<std::int32_t>> Model::generate(const TtsPrompt& prompt, const TtsSampling& sampling,
@@ -373,6 +396,7 @@ std::vector<std::vector<std::int32_t>> Model::generate(const TtsPrompt& prompt, 
   if (frames > 0)
     cuda_check(cudaMemcpy(flat.data(), out_.data(), flat.size() * sizeof(std::int32_t), cudaMemcpyDeviceToHost),
                "cudaMemcpy(codes)");
+  frames_drawn_ = frames;
   std::vector<std::vector<std::int32_t>> result(static_cast<std::size_t>(frames));
   for (int f = 0; f < frames; ++f)
     result[std::size_t(f)].assign(flat.begin() + std::ptrdiff_t(f) * groups_, flat.begin() + std::ptrdiff_t(f + 1) * groups_);

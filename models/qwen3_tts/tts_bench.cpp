@@ -67,6 +67,7 @@ struct BenchOptions {
 struct Record {
   std::string kernel, shape, unit, reference;
   double ours = 0, reference_value = 0, ratio = 0, ms = 0;
+  double bytes = -1;  ///< a frame phase's weight bytes (bench_tts.py sets the reference from them), else -1
 };
 
 BenchOptions bench_options(const CliArgs& a) {
@@ -92,7 +93,9 @@ void write_records(const std::string& path, std::vector<Record> const& records) 
     j << (i ? ",\n" : "\n") << "{\"kernel\": \"" << r.kernel << "\", \"shape\": \"" << r.shape
       << "\", \"dtype\": \"bf16\", \"ours\": " << r.ours << ", \"reference\": \"" << r.reference
       << "\", \"reference_value\": " << r.reference_value << ", \"unit\": \"" << r.unit << "\", \"ratio\": " << r.ratio
-      << ", \"microseconds\": " << r.ms * 1e3 << "}";
+      << ", \"microseconds\": " << r.ms * 1e3;
+    if (r.bytes >= 0) j << ", \"bytes\": " << r.bytes;
+    j << "}";
   }
   j << "\n]\n";
   if (!j) throw LoadError(kRuleUsage, "--json: cannot write " + in_quotes(path));
@@ -130,6 +133,45 @@ Synthesis synthesize_once(Qwen3TtsModel& model, CodecDecoder& decoder, const Tts
   if (std::int64_t(wav.size()) != frames * decoder.samples_per_frame())
     throw std::logic_error("cute-cpp: bench: the decode gave " + std::to_string(wav.size()) + " samples");
   return s;
+}
+
+/// bf16 bytes of one decoder layer's projections (q, k, v, o, gate, up, down) and norms.
+double layer_bytes(Qwen3Config const& c) {
+  double const h = double(c.hidden_size), d = double(c.head_dim);
+  double const q = double(c.num_attention_heads) * d, kv = double(c.num_key_value_heads) * d;
+  return 2.0 * (h * (q + 2 * kv) + q * h + 3 * h * double(c.intermediate_size) + 2 * h + 2 * d);
+}
+
+/// The weight bytes a frame's phases read, by the names Qwen3TtsModel::profile_frame marks.
+double phase_bytes(Qwen3TtsConfig const& c, std::string const& phase) {
+  Qwen3Config const& talker = c.talker.decoder;
+  Qwen3Config const& small = c.code_predictor;
+  double const groups = double(c.talker.num_code_groups), hidden = double(talker.hidden_size);
+  double const width = double(small.hidden_size);
+  if (phase == "talker step") return double(talker.num_hidden_layers) * layer_bytes(talker) + 2 * hidden;
+  if (phase == "talker head") return 2 * double(talker.vocab_size) * hidden;
+  if (phase == "predictor step") return groups * (double(small.num_hidden_layers) * layer_bytes(small) + 2 * width);
+  if (phase == "predictor head + draw") return (groups - 1) * 2 * double(small.vocab_size) * width;
+  if (phase == "predictor input") return c.projects_to_predictor() ? groups * 2 * (hidden * width + width) : 0.0;
+  return 0.0;  // the talker's code 0, the frame's end: a few rows
+}
+
+/// --breakdown: a frame after a generate, phase by phase (Qwen3TtsModel::profile_frame, 20 replays).
+std::vector<Record> frame_breakdown(Qwen3TtsModel& model, const TtsPrompt& prompt, const TtsSampling& sampling,
+                                    std::string const& about) {
+  (void)model.generate(prompt, sampling);
+  std::vector<Record> records;
+  double total = 0;
+  for (StepPhase const& p : model.profile_frame(20)) {
+    std::printf("breakdown: %-22s %9.1f us a frame (%d a frame)\n", p.name.c_str(), p.microseconds, p.count);
+    Record r{"tts frame phase", "batch 1, " + p.name + " (" + std::to_string(p.count) + " a frame), " + about, "us",
+             "its weights at the copy bandwidth"};
+    r.ours = p.microseconds, r.ms = p.microseconds / 1e3, r.bytes = phase_bytes(model.config(), p.name);
+    records.push_back(r);
+    total += p.microseconds;
+  }
+  std::printf("breakdown: %-22s %9.1f us a frame (events between the phases, no PDL)\n", "total", total);
+  return records;
 }
 
 struct FirstPacket {
@@ -258,7 +300,11 @@ int run_bench(const CliArgs& a) {
   std::string const about = std::to_string(prompt.rows.size()) + " prompt rows, " +
                             std::to_string(config.talker.decoder.num_hidden_layers) + " talker layers" +
                             (a.has("greedy") ? ", greedy" : ", sampled") + (seed ? ", random weights" : "");
-  std::vector<Record> const records = measure(*model, decoder, prompt, sampling, o, about);
+  std::vector<Record> records = measure(*model, decoder, prompt, sampling, o, about);
+  if (a.has("breakdown")) {
+    std::vector<Record> const phases = frame_breakdown(*model, prompt, sampling, about);
+    records.insert(records.end(), phases.begin(), phases.end());
+  }
   for (Record const& r : records)
     std::printf("%s (%s): %.4g %s (%s %.4g, ratio %.3f)\n", r.kernel.c_str(), r.shape.c_str(), r.ours, r.unit.c_str(),
                 r.reference.c_str(), r.reference_value, r.ratio);
