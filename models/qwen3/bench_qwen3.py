@@ -39,7 +39,8 @@ and each decode batch beside the weight-bandwidth limit: a step reads the attent
 weights, the LM head, and the experts its tokens chose; with B tokens each choosing k of E experts, a
 layer touches E (1 - (1 - k/E)^B) of them on average (routing taken as uniform: random weights route
 near-uniformly), each 3 x moe_intermediate x hidden bf16 values. Records `qwen3-30b-a3b decode vs
-weight-bandwidth limit`.
+weight-bandwidth limit`, and each batch's step phase by phase as the 8B's (`qwen3-30b-a3b decode phase`;
+a MoE block's bytes: its router and the experts chosen, counted as above).
 
 --tensor-parallel-decode SIZES (issue 49; tensor_parallel.md): decode of published configs (8b, 32b, 30b-a3b;
 config.json alone, `--random-weights`) at batch 1, 8 and 32 after a 512-token context, at N = 1 and at each N of
@@ -218,7 +219,8 @@ def compare_with_transformers(opts, binary, work, records):
                         "microseconds": f["ms"] * 1e3})
         print(f"{name_of[key]} {shape_of[key]}: ours {f['value']:.1f} {f['unit']}, transformers {ref_value:.1f}"
               f" ({'ref/ours' if lower_is_better else 'ours/ref'} {ratio:.2f})", flush=True)
-    phase_records(json.loads((folder / "config.json").read_text()), opts.layers, ours.values(), records)
+    phase_records(dict(json.loads((folder / "config.json").read_text()), num_hidden_layers=opts.layers), ours.values(),
+                  records, "qwen3 decode phase", f"Qwen3-8B, {opts.layers} layers")
     # The decode step's graph without programmatic dependent launch (and without the GEMMs' early
     # weight loads, which need it), for what PDL buys; and at batch 1 without the early weight loads
     # alone (--no-prefetch: the wgmma GEMMs' first weight stages and the GEMV's first round of weight
@@ -263,34 +265,45 @@ def copy_bandwidth():
 
 
 def phase_bytes(c, batch, context):
-    """The bytes a decode step's phases move, by the names `cute-cpp-qwen3 bench --profile` marks (dense
-    layers): {phase: bytes}. Weights once a step; attention reads `context` cached tokens a sequence."""
+    """The bytes a decode step's phases move, by the names `cute-cpp-qwen3 bench --profile` marks:
+    {phase: bytes}. Weights once a step; attention reads `context` cached tokens a sequence; a MoE
+    block (Qwen3-MoE's sparse layers) its router and the experts its tokens chose, counted as
+    moe_weight_bytes_per_step counts them (uniform routing)."""
     hidden, inter, head_dim, layers = c["hidden_size"], c["intermediate_size"], c["head_dim"], c["num_hidden_layers"]
     q, kv = c["num_attention_heads"] * head_dim, c["num_key_value_heads"] * head_dim
     norm = 2 * hidden
     qkv, o, gate_up, down = 2 * hidden * (q + 2 * kv), 2 * q * hidden, 2 * 2 * inter * hidden, 2 * inter * hidden
     each = {"add + rmsnorm": norm, "add + rmsnorm + qkv gemm": norm + qkv, "qkv gemm": qkv, "o gemm": o,
-            "decode attention": batch * context * 2 * kv * 2, "add + rmsnorm + gate-up gemm + swiglu": norm + gate_up,
-            "gate-up gemm + swiglu": gate_up, "gate-up gemm": gate_up, "swiglu": 0, "down gemm": down}
+            "decode attention": batch * context * 2 * kv * 2}
     out = {name: layers * b for name, b in each.items()}
+    experts = c.get("num_experts", 0)
+    sparse = [layer not in c.get("mlp_only_layers", []) and (layer + 1) % c.get("decoder_sparse_step", 1) == 0
+              for layer in range(layers)] if experts else [False] * layers
+    dense = sparse.count(False)
+    out.update({"add + rmsnorm + gate-up gemm + swiglu": dense * (norm + gate_up), "gate-up gemm + swiglu":
+                dense * gate_up, "gate-up gemm": dense * gate_up, "swiglu": 0, "down gemm": dense * down})
+    if experts:
+        touched = experts * (1 - (1 - c["num_experts_per_tok"] / experts) ** batch)
+        layer = experts * hidden + touched * 3 * c["moe_intermediate_size"] * hidden  # the router and the chosen
+        out["moe block"] = sparse.count(True) * 2 * layer
     out.update({"embedding": batch * hidden * 2, "lm head": 2 * c["vocab_size"] * hidden + norm})
     return out
 
 
-def phase_records(config, layers, figures, records):
-    """`bench --profile`'s phases (figures named `qwen3 decode phase`) into `records`, each beside its
-    bytes at the copy bandwidth measured here."""
+def phase_records(config, figures, records, kernel, about, bandwidth=None):
+    """`bench --profile`'s phases (figures named `qwen3 decode phase`) into `records` as `kernel`, each
+    beside its bytes at the copy bandwidth (measured here unless given); `about` ends the shape."""
     phases = [f for f in figures if f["name"] == "qwen3 decode phase"]
     if not phases:
         return
-    bandwidth = copy_bandwidth()
+    bandwidth = bandwidth or copy_bandwidth()
     for f in phases:
         batch, context, phase = f["shape"].split(", ", 2)
         b, ctx = int(batch.split()[1]), int(context.split()[1])
-        floor_us = phase_bytes(dict(config, num_hidden_layers=layers), b, ctx).get(phase, 0.0) / bandwidth * 1e6
+        floor_us = phase_bytes(config, b, ctx).get(phase, 0.0) / bandwidth * 1e6
         us = f["value"]
-        records.append({"kernel": "qwen3 decode phase", "dtype": "bf16",
-                        "shape": f"{batch}, {phase} ({f['count']} a step), {context} (Qwen3-8B, {layers} layers)",
+        records.append({"kernel": kernel, "dtype": "bf16",
+                        "shape": f"{batch}, {phase} ({f['count']} a step), {context} ({about})",
                         "ours": us, "reference": "its bytes at the copy bandwidth", "reference_value": floor_us,
                         "unit": "us", "ratio": floor_us / us if us > 0 else 0.0, "microseconds": us})
         print(f"profile {batch}: {phase:<38} {us:9.1f} us a step ({f['count']} a step); its bytes take "
@@ -424,7 +437,7 @@ def moe_bench(opts, binary, work, records):
     out = work / "ours-qwen3-30b-a3b.json"
     p = subprocess.run([str(binary), "bench", "--model", str(folder), "--random-weights", str(RANDOM_WEIGHTS_SEED),
                         "--prefill-len", str(PREFILL), "--ttft-len", str(TTFT), "--context", str(CONTEXT), "--steps",
-                        str(STEPS), "--batches", ",".join(map(str, MOE_BATCHES)), "--json", str(out)],
+                        str(STEPS), "--batches", ",".join(map(str, MOE_BATCHES)), "--profile", "--json", str(out)],
                        capture_output=True, text=True, timeout=1200)
     print(p.stdout, p.stderr, sep="", flush=True)
     if p.returncode != 0 or "no CUDA graph" in p.stderr or "weights: random (seed" not in p.stdout:
@@ -456,6 +469,7 @@ def moe_bench(opts, binary, work, records):
         print(f"{label} decode batch {b}: ours {decode['value']:.0f} tok/s, transformers {reference:.0f}; "
               f"{weights / 1e9:.2f} GB of weights a step: limit {limit:.0f} tok/s (ours {decode['value'] / limit:.2f})",
               flush=True)
+    phase_records(config, ours.values(), records, f"{label} decode phase", "random weights", bandwidth)
     return 0
 
 
