@@ -40,7 +40,7 @@ weights, the LM head, and the experts its tokens chose; with B tokens each choos
 layer touches E (1 - (1 - k/E)^B) of them on average (routing taken as uniform: random weights route
 near-uniformly), each 3 x moe_intermediate x hidden bf16 values. Records `qwen3-30b-a3b decode vs
 weight-bandwidth limit`, and each batch's step phase by phase as the 8B's (`qwen3-30b-a3b decode phase`;
-a MoE block's bytes: its router and the experts chosen, counted as above).
+a MoE layer's router and experts beside their bytes, counted as above).
 
 --tensor-parallel-decode SIZES (issue 49; tensor_parallel.md): decode of published configs (8b, 32b, 30b-a3b;
 config.json alone, `--random-weights`) at batch 1, 8 and 32 after a 512-token context, at N = 1 and at each N of
@@ -266,9 +266,9 @@ def copy_bandwidth():
 
 def phase_bytes(c, batch, context):
     """The bytes a decode step's phases move, by the names `cute-cpp-qwen3 bench --profile` marks:
-    {phase: bytes}. Weights once a step; attention reads `context` cached tokens a sequence; a MoE
-    block (Qwen3-MoE's sparse layers) its router and the experts its tokens chose, counted as
-    moe_weight_bytes_per_step counts them (uniform routing)."""
+    {phase: bytes}. Weights once a step; attention reads `context` cached tokens a sequence; Qwen3-MoE's
+    sparse layers their routers ("moe router") and the experts their tokens chose ("moe experts"),
+    counted as moe_weight_bytes_per_step counts them (uniform routing)."""
     hidden, inter, head_dim, layers = c["hidden_size"], c["intermediate_size"], c["head_dim"], c["num_hidden_layers"]
     q, kv = c["num_attention_heads"] * head_dim, c["num_key_value_heads"] * head_dim
     norm = 2 * hidden
@@ -284,8 +284,9 @@ def phase_bytes(c, batch, context):
                 dense * gate_up, "gate-up gemm": dense * gate_up, "swiglu": 0, "down gemm": dense * down})
     if experts:
         touched = experts * (1 - (1 - c["num_experts_per_tok"] / experts) ** batch)
-        layer = experts * hidden + touched * 3 * c["moe_intermediate_size"] * hidden  # the router and the chosen
-        out["moe block"] = sparse.count(True) * 2 * layer
+        out["moe router"] = sparse.count(True) * 2 * experts * hidden
+        out["moe experts"] = sparse.count(True) * 2 * touched * 3 * c["moe_intermediate_size"] * hidden
+        out["moe combine"] = 0
     out.update({"embedding": batch * hidden * 2, "lm head": 2 * c["vocab_size"] * hidden + norm})
     return out
 

@@ -156,9 +156,10 @@ void Model::mlp(LayerWeights const& w, std::int64_t t) {
     kn::moe::MoeShape const s = moe_shape(t);
     std::size_t const bytes = kn::moe::moe_scratch_bytes(s);
     void* const scratch = moe_workspace_.ensure(bytes, stream_);
+    // Its parts are marked as they are launched (moe router, moe experts, and past a decode step's
+    // tokens moe combine), so that a profiled step splits them as Nemotron's does.
     kn::moe::moe_layer(normed_.data(), {w.router.data(), w.experts_gate_up.data(), w.experts_down.data()}, s,
-                       delta_.data(), scratch, stream_);
-    mark("moe block");
+                       delta_.data(), scratch, stream_, [this](char const* name) { mark(name); });
     if (options_.routing_stats) print_routing(s, scratch, int(&w - weights_.layers.data()));
   } else if (t <= kn::SimtGemmTile::skinny_rows) {
     // A decode step's few rows: gate-up and SwiGLU in the gated skinny kernel, from its fp32 sums.
