@@ -15,6 +15,7 @@
 #include "models/nemotron/model_impl.hpp"
 
 #include "models/common/linear.cuh"           // linear_tn
+#include "models/common/paged_kv_layer.hpp"   // PagedKvLayer
 #include "models/nemotron/layer_kernels.cuh"  // relu2_in_place
 
 #include <cute_cpp/host/error.hpp>
@@ -105,30 +106,17 @@ void Model::attention(Batch const& batch, NemotronLayerWeights const& w, int ind
   bf16* const q = qkv_.data();
   bf16* const k = q + attn_width_;
   bf16* const v = k + std::int64_t(kv_heads) * head_dim;
-  bf16* const k_cache = k_cache_.data() + index * layer_cache_elems_;
-  bf16* const v_cache = v_cache_.data() + index * layer_cache_elems_;
-  int const page_size = options_.page_size, max_pages = pages_.shape().max_pages_per_seq;
-  AttentionStrides const cache_stride{std::int64_t(page_size) * kv_heads * head_dim, std::int64_t(kv_heads) * head_dim,
-                                      head_dim};
-  kn::KvAppendArguments<bf16> append;
-  append.k_new_stride = append.v_new_stride = {qkv_width_, qkv_width_, head_dim};
-  append.k = k_cache, append.v = v_cache, append.k_stride = append.v_stride = cache_stride;
-  append.heads_kv = kv_heads, append.head_dim = append.head_dim_v = head_dim;
-  append.page_size = page_size, append.max_pages_per_seq = max_pages, append.num_pages = options_.num_pages + 1;
-  AttentionStrides const q_stride{qkv_width_, qkv_width_, head_dim}, o_stride{attn_width_, attn_width_, head_dim};
+  int const max_pages = pages_.shape().max_pages_per_seq;
+  PagedKvLayer const cache{k_cache_.data() + index * layer_cache_elems_, v_cache_.data() + index * layer_cache_elems_,
+                           kv_heads, head_dim, options_.page_size, max_pages, options_.num_pages + 1};
+  kn::KvAppendArguments<bf16> append = cache.append(qkv_width_);
   if (batch.kind == Batch::Kind::decode) {
     // One token a row: one append for the whole (padded) batch, then paged decode attention.
     append.k_new = k, append.v_new = v, append.batch = int(t), append.q_tokens = 1;
     append.seqlens_k = seqlens_.data(), append.block_table = block_table_.data();
     kn::run_kv_append(append, stream_);
-    kn::DecodeArguments<bf16> a;
-    a.q = q, a.k = k_cache, a.v = v_cache, a.o = attn_.data();
-    a.q_stride = q_stride, a.k_stride = a.v_stride = cache_stride, a.o_stride = o_stride;
-    a.batch = batch.sequences, a.q_tokens = 1, a.heads_q = heads, a.heads_kv = kv_heads;
-    a.head_dim = a.head_dim_v = head_dim, a.causal = true;
-    a.seqlens_k = seqlens_.data(), a.max_seq_k = batch.max_len;
-    a.block_table = block_table_.data();
-    a.page_size = page_size, a.max_pages_per_seq = max_pages, a.num_pages = options_.num_pages + 1;
+    kn::DecodeArguments<bf16> a = cache.decode(q, qkv_width_, attn_.data(), heads, batch.sequences, seqlens_.data(),
+                                               batch.max_len, block_table_.data());
     if (!batch.graph) a.seqlens_k_host = h_seqlens_.data(), a.block_table_host = h_block_table_.data();
     a.workspace_bytes = kn::decode_workspace_bytes(a);
     a.workspace = decode_workspace_.ensure(a.workspace_bytes, stream_);
@@ -161,10 +149,10 @@ void Model::attention(Batch const& batch, NemotronLayerWeights const& w, int ind
     } else {
       // Continued sequences: their queries against the paged cache, the cached keys before the new
       // ones (causal, bottom-right aligned per sequence).
-      a.k = k_cache, a.v = v_cache, a.k_stride = a.v_stride = cache_stride;
+      a.k = cache.k, a.v = cache.v, a.k_stride = a.v_stride = cache.stride();
       a.seq_k = batch.max_len;
       a.block_table = block_table_.data(), a.seqlens_k = seqlens_.data();
-      a.page_size = page_size, a.max_pages_per_seq = max_pages, a.num_pages = options_.num_pages + 1;
+      a.page_size = cache.page_size, a.max_pages_per_seq = max_pages, a.num_pages = cache.num_pages;
       a.block_table_host = h_block_table_.data(), a.seqlens_k_host = h_seqlens_.data();
     }
     kn::run_attention(a, stream_);

@@ -11,6 +11,7 @@
 #include <cute_cpp/kernels/gemm/gemm.hpp>
 #include <cute_cpp/kernels/moe/moe.cuh>
 #include "models/common/linear.cuh"  // normed_linear_tn, normed_gated_linear_tn
+#include "models/common/paged_kv_layer.hpp"  // PagedKvLayer
 #include "models/qwen3/layer_kernels.cuh"
 
 #include <cute_cpp/host/error.hpp>
@@ -190,21 +191,14 @@ void Model::attention(Batch const& batch, int layer) {
   bf16* const q = qkv_.data();
   bf16* const k = q + q_width;
   bf16* const v = k + std::int64_t(kv_heads_) * head_dim_;
-  bf16* const k_cache = k_cache_.data() + layer * layer_cache_elems_;
-  bf16* const v_cache = v_cache_.data() + layer * layer_cache_elems_;
-  int const page_size = options_.page_size, max_pages = pages_.shape().max_pages_per_seq;
-  cute_cpp::AttentionStrides const cache_stride{std::int64_t(page_size) * kv_heads_ * head_dim_,
-                                          std::int64_t(kv_heads_) * head_dim_, head_dim_};
+  int const max_pages = pages_.shape().max_pages_per_seq;
+  PagedKvLayer const cache{k_cache_.data() + layer * layer_cache_elems_, v_cache_.data() + layer * layer_cache_elems_,
+                           kv_heads_, head_dim_, options_.page_size, max_pages, options_.num_pages + 1};
 
   // Prefill: the new tokens' K and V into their pages, per sequence (each has its own number of
   // tokens). A decode step's qk_norm_rope appended them already.
   if (!batch.decode) {
-    kn::KvAppendArguments<bf16> append;
-    append.k_new_stride = append.v_new_stride = {qkv_width_, qkv_width_, head_dim_};
-    append.k = k_cache, append.v = v_cache;
-    append.k_stride = append.v_stride = cache_stride;
-    append.heads_kv = kv_heads_, append.head_dim = append.head_dim_v = head_dim_;
-    append.page_size = page_size, append.max_pages_per_seq = max_pages, append.num_pages = options_.num_pages + 1;
+    kn::KvAppendArguments<bf16> append = cache.append(qkv_width_);
     for (int b = 0; b < batch.sequences; ++b) {
       std::int64_t const first = h_cu_seqlens_[std::size_t(b)];
       append.k_new = k + first * qkv_width_, append.v_new = v + first * qkv_width_;
@@ -215,18 +209,9 @@ void Model::attention(Batch const& batch, int layer) {
     }
   }
 
-  cute_cpp::AttentionStrides const q_stride{qkv_width_, qkv_width_, head_dim_};
-  cute_cpp::AttentionStrides const o_stride{q_width, q_width, head_dim_};
   if (batch.decode) {
-    kn::DecodeArguments<bf16> a;
-    a.q = q, a.k = k_cache, a.v = v_cache, a.o = attn_.data();
-    a.q_stride = q_stride, a.k_stride = a.v_stride = cache_stride, a.o_stride = o_stride;
-    a.batch = batch.sequences, a.q_tokens = 1, a.heads_q = heads_, a.heads_kv = kv_heads_;
-    a.head_dim = a.head_dim_v = head_dim_;
-    a.causal = true;
-    a.seqlens_k = seqlens_.data(), a.max_seq_k = batch.max_len;
-    a.block_table = block_table_.data();
-    a.page_size = page_size, a.max_pages_per_seq = max_pages, a.num_pages = options_.num_pages + 1;
+    kn::DecodeArguments<bf16> a = cache.decode(q, qkv_width_, attn_.data(), heads_, batch.sequences, seqlens_.data(),
+                                               batch.max_len, block_table_.data());
     if (!batch.graph) a.seqlens_k_host = h_seqlens_.data(), a.block_table_host = h_block_table_.data();
     a.workspace_bytes = kn::decode_workspace_bytes(a);
     a.workspace = decode_workspace_.ensure(a.workspace_bytes, stream_);

@@ -22,6 +22,7 @@
 
 #include "models/common/error.hpp"
 #include "models/common/linear.cuh"  // linear_tn, gated_linear_tn, normed_linear_tn, normed_gated_linear_tn
+#include "models/common/paged_kv_layer.hpp"  // PagedKvLayer
 #include "models/common/rope.hpp"
 #include "models/qwen3/layer_kernels.cuh"
 
@@ -192,18 +193,12 @@ void Decoder::attention(Mode mode, int layer, int t, std::int32_t const* length)
   bf16* const q = qkv_.data();
   bf16* const k = q + q_width;
   bf16* const v = k + std::int64_t(kv_heads_) * head_dim_;
-  bf16* const k_cache = k_cache_.data() + layer * layer_cache_elems_;
-  bf16* const v_cache = v_cache_.data() + layer * layer_cache_elems_;
-  cute_cpp::AttentionStrides const cache_stride{std::int64_t(page_size_) * kv_heads_ * head_dim_,
-                                                std::int64_t(kv_heads_) * head_dim_, head_dim_};
+  // One sequence: its pages are 0, 1, 2, ... (block_table_), every page of the cache its own.
+  PagedKvLayer const cache{k_cache_.data() + layer * layer_cache_elems_, v_cache_.data() + layer * layer_cache_elems_,
+                           kv_heads_, head_dim_, page_size_, pages_, pages_};
   if (mode == Mode::prefill) {
     // The prompt's K and V into the cache, then causal attention over the QKV activation itself.
-    kn::KvAppendArguments<bf16> append;
-    append.k_new_stride = append.v_new_stride = {qkv_width_, qkv_width_, head_dim_};
-    append.k = k_cache, append.v = v_cache;
-    append.k_stride = append.v_stride = cache_stride;
-    append.heads_kv = kv_heads_, append.head_dim = append.head_dim_v = head_dim_;
-    append.page_size = page_size_, append.max_pages_per_seq = pages_, append.num_pages = pages_;
+    kn::KvAppendArguments<bf16> append = cache.append(qkv_width_);
     append.k_new = k, append.v_new = v;
     append.batch = 1, append.q_tokens = t;
     append.seqlens_k = length;
@@ -226,17 +221,8 @@ void Decoder::attention(Mode mode, int layer, int t, std::int32_t const* length)
   }
   // One token (its k and v appended by the rope kernel): paged decode attention over the cache,
   // its length read on the device, so that the launch does not depend on it (graphs).
-  kn::DecodeArguments<bf16> a;
-  a.q = q, a.k = k_cache, a.v = v_cache, a.o = attn_.data();
-  a.q_stride = {qkv_width_, qkv_width_, head_dim_};
-  a.k_stride = a.v_stride = cache_stride;
-  a.o_stride = {q_width, q_width, head_dim_};
-  a.batch = 1, a.q_tokens = 1, a.heads_q = heads_, a.heads_kv = kv_heads_;
-  a.head_dim = a.head_dim_v = head_dim_;
-  a.causal = true;
-  a.seqlens_k = length, a.max_seq_k = max_seq_;
-  a.block_table = block_table_.data();
-  a.page_size = page_size_, a.max_pages_per_seq = pages_, a.num_pages = pages_;
+  kn::DecodeArguments<bf16> a =
+      cache.decode(q, qkv_width_, attn_.data(), heads_, 1, length, max_seq_, block_table_.data());
   a.workspace_bytes = kn::decode_workspace_bytes(a);
   a.workspace = decode_workspace_.ensure(a.workspace_bytes, stream_);
   kn::run_decode_attention(a, stream_);
