@@ -17,7 +17,8 @@ Each decode batch's step phase by phase (`bench --profile`: the step recorded wi
 every two phases, 20 replays, so without PDL; each phase summed over its layers): records `qwen3 decode
 phase`, beside the time its own bytes (weights, and the KV cache for attention) take at the copy bandwidth
 measured in the same run (phase_bytes; the ratio is the fraction of that floor, 0 for a phase that moves
-no weights).
+no weights); at batch 1 also the --no-fused-norm run's (`qwen3 decode phase, norms unfused`), each norm
+and projection apart.
 
 --decode-limit-configs: for each published config named (qwen3-<size>.json, found as
 check_qwen3.py finds them: --configs-dir, else <repo>/shared/models, else <repo>/../shared/models),
@@ -219,13 +220,15 @@ def compare_with_transformers(opts, binary, work, records):
                         "microseconds": f["ms"] * 1e3})
         print(f"{name_of[key]} {shape_of[key]}: ours {f['value']:.1f} {f['unit']}, transformers {ref_value:.1f}"
               f" ({'ref/ours' if lower_is_better else 'ours/ref'} {ratio:.2f})", flush=True)
-    phase_records(dict(json.loads((folder / "config.json").read_text()), num_hidden_layers=opts.layers), ours.values(),
-                  records, "qwen3 decode phase", f"Qwen3-8B, {opts.layers} layers")
+    config = dict(json.loads((folder / "config.json").read_text()), num_hidden_layers=opts.layers)
+    bandwidth = copy_bandwidth()
+    phase_records(config, ours.values(), records, "qwen3 decode phase", f"Qwen3-8B, {opts.layers} layers", bandwidth)
     # The decode step's graph without programmatic dependent launch (and without the GEMMs' early
     # weight loads, which need it), for what PDL buys; and at batch 1 without the early weight loads
     # alone (--no-prefetch: the wgmma GEMMs' first weight stages and the GEMV's first round of weight
     # loads before the wait), for what they buy where a step streams every weight once.
-    # And the RMSNorms folded into the projections after them (--no-fused-norm: each its own kernel).
+    # And the RMSNorms folded into the projections after them (--no-fused-norm: each its own kernel),
+    # that run's step profiled too, so that each fused projection reads beside its norm and GEMV apart.
     for flag, batches, what, reference in (("--no-pdl", BATCHES, "with PDL", "the same graph without PDL"),
                                            ("--no-prefetch", (1,), "with early weight loads",
                                             "the same graph without early weight loads"),
@@ -234,7 +237,8 @@ def compare_with_transformers(opts, binary, work, records):
         plain_json = work / f"ours{flag}.json"
         p = subprocess.run([str(binary), "bench", "--model", str(folder), "--prefill-len", "64", "--ttft-len", "64",
                             "--context", str(CONTEXT), "--steps", str(STEPS), "--batches", ",".join(map(str, batches)),
-                            flag, "--json", str(plain_json)], capture_output=True, text=True, timeout=900)
+                            flag, *(["--profile"] if flag == "--no-fused-norm" else []), "--json", str(plain_json)],
+                           capture_output=True, text=True, timeout=900)
         if p.returncode != 0 or "no CUDA graph" in p.stderr:
             print(p.stdout, p.stderr, f"bench: cute-cpp-qwen3 bench {flag} failed", sep="", flush=True)
             return 1
@@ -248,6 +252,9 @@ def compare_with_transformers(opts, binary, work, records):
                             "ratio": ours_b["value"] / without["value"], "microseconds": ours_b["ms"] * 1e3})
             print(f"qwen3 decode batch {b}: {what} {ours_b['value']:.1f} tok/s, without {without['value']:.1f}",
                   flush=True)
+        if flag == "--no-fused-norm":
+            phase_records(config, plain.values(), records, "qwen3 decode phase, norms unfused",
+                          f"Qwen3-8B, {opts.layers} layers", bandwidth)
     return 0
 
 
