@@ -40,9 +40,13 @@ class Decoder {
   void prefill(bf16 const* input, int tokens, std::int32_t const* positions);
   /// One more token of the sequence: input [1, hidden]; positions [4, 1] (plane 0: its place, which
   /// must be the cached length); length: the cached tokens after it (= place + 1). All three on the
-  /// device, read when the step runs. hidden() row 0 then holds its final-normed row.
+  /// device, read when the step runs. hidden() row 0 then holds its final-normed row; without
+  /// `final_norm` the final RMSNorm is left to final_rows() (or to nothing, where no one reads the row).
   /// @pre the place < max_seq (checked by the caller).
-  void step(bf16 const* input, std::int32_t const* positions, std::int32_t const* length);
+  void step(bf16 const* input, std::int32_t const* positions, std::int32_t const* length, bool final_norm = true);
+  /// After step(..., false): the final RMSNorm's rows as a projection that norms them itself takes them
+  /// (normed_linear_tn: the same normed values hidden() would hold).
+  [[nodiscard]] kernels::RmsNormedRows<bf16> final_rows();
 
   [[nodiscard]] bf16 const* hidden() const noexcept { return normed_.data(); }
   [[nodiscard]] int hidden_size() const noexcept { return hidden_; }
@@ -52,7 +56,8 @@ class Decoder {
  private:
   enum class Mode { prefill, step };
   /// The layers over `input` ([tokens, hidden], read in place as the first layer's delta).
-  void layers(Mode mode, int tokens, std::int32_t const* positions, std::int32_t const* length, bf16 const* input);
+  void layers(Mode mode, int tokens, std::int32_t const* positions, std::int32_t const* length, bf16 const* input,
+              bool final_norm = true);
   void add_norm(bf16 const* delta, bf16 const* weight, int tokens);
   void attention(Mode mode, int layer, int tokens, std::int32_t const* length);
   void mlp(LayerWeights const& w, int tokens);

@@ -104,8 +104,12 @@ void Decoder::prefill(bf16 const* input, int tokens, std::int32_t const* positio
   layers(Mode::prefill, tokens, positions, prefill_length_.data(), input);
 }
 
-void Decoder::step(bf16 const* input, std::int32_t const* positions, std::int32_t const* length) {
-  layers(Mode::step, 1, positions, length, input);
+void Decoder::step(bf16 const* input, std::int32_t const* positions, std::int32_t const* length, bool final_norm) {
+  layers(Mode::step, 1, positions, length, input, final_norm);
+}
+
+kn::RmsNormedRows<bf16> Decoder::final_rows() {
+  return residual_.normed_rows(delta_.data(), final_norm_.data(), float(config_.rms_norm_eps));
 }
 
 /// h = rmsnorm(x + delta) into normed_, the sum the new x; the first layer's x is delta alone.
@@ -113,7 +117,8 @@ void Decoder::add_norm(bf16 const* delta, bf16 const* weight, int t) {
   residual_.add_norm(delta, weight, normed_.data(), t, hidden_, float(config_.rms_norm_eps), stream_);
 }
 
-void Decoder::layers(Mode mode, int t, std::int32_t const* positions, std::int32_t const* length, bf16 const* input) {
+void Decoder::layers(Mode mode, int t, std::int32_t const* positions, std::int32_t const* length, bf16 const* input,
+                     bool final_norm) {
   residual_.begin();
   QkNormRopeParams rope;
   rope.tokens = t;
@@ -162,7 +167,7 @@ void Decoder::layers(Mode mode, int t, std::int32_t const* positions, std::int32
       mlp(w, t);
     }
   }
-  add_norm(delta_.data(), final_norm_.data(), t);
+  if (final_norm) add_norm(delta_.data(), final_norm_.data(), t);
   cuda_check(cudaGetLastError(), "qwen3_tts decoder pass");
 }
 

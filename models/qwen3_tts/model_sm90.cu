@@ -9,7 +9,9 @@
 //                 proj(codec_embedding(code 0)), step s on proj(predictor embedding s-2 (code s-1)),
 //                 code s drawn from lm_head s-1 after step s; frame_finish builds the talker's next
 //                 input; the talker's step; its logits
-// where proj is small_to_mtp_projection (the identity when the widths agree).
+// where proj is small_to_mtp_projection (the identity when the widths agree). proj of a table row is
+// computed for every row of each table once at load (project_tables), so a step s >= 1 gathers its
+// input; each head's GEMV norms the step's last row itself (the predictor's final RMSNorm).
 #include "models/qwen3_tts/model.hpp"
 
 #include <cute_cpp/host/buffer.hpp>
@@ -23,9 +25,10 @@
 #include <limits>
 #include <optional>
 #include <string>
+#include <utility>  // std::move
 
 #include "models/common/error.hpp"
-#include "models/common/linear.cuh"  // linear_tn
+#include "models/common/linear.cuh"  // linear_tn, normed_linear_tn, normed_linear_takes
 #include "models/common/step_marks.cuh"  // StepMarks
 #include "models/qwen3/sampling.hpp"
 #include "models/qwen3_tts/decoder.hpp"
@@ -85,6 +88,8 @@ class Model final : public Qwen3TtsModel {
   /// The code predictor's 16 steps over codes_ (teacher-forced: codes_ given; else each code drawn
   /// into codes_ as it comes), the logits of codes 1 .. groups - 1 into predictor_logits_.
   void predictor_frame(bool draw);
+  /// projected_tables_: each step's embedding table through small_to_mtp_projection once, at load.
+  void project_tables();
   /// One frame (model.hpp): launches only, so that it can be recorded.
   void frame();
   /// Closes the phase `name` of a frame being profiled (a string literal; nothing otherwise).
@@ -104,6 +109,9 @@ class Model final : public Qwen3TtsModel {
   DeviceBuffer<bf16> talker_last_, talker_logits_, scores_, predictor_in_, predictor_proj_, predictor_logits_;
   DeviceBuffer<bf16> next_input_, text_rows_;
   DeviceBuffer<bf16 const*> tables_;
+  // Code predictor step s >= 1's input for each code: small_to_mtp_projection of the embedding table
+  // row, bias added (empty when the widths agree: the table rows are the input).
+  std::vector<DeviceBuffer<bf16>> projected_tables_;
   DeviceBuffer<std::int32_t> codes_, frame_, out_, talker_pos_, talker_len_, predictor_pos_, predictor_len_;
   DeviceBuffer<std::uint64_t> random_step_;
   DeviceBuffer<std::uint8_t> seen_;
@@ -149,6 +157,7 @@ Model::Model(const std::filesystem::path& folder, TtsOptions options, std::optio
   std::vector<bf16 const*> tables{w_.codec_embedding.data()};
   for (auto const& t : w_.predictor_embeddings) tables.push_back(t.data());
   tables_ = upload_vector(tables, stream_);
+  project_tables();
   codes_ = DeviceBuffer<std::int32_t>(std::size_t(groups_));
   frame_ = DeviceBuffer<std::int32_t>(1);
   out_ = DeviceBuffer<std::int32_t>(std::size_t(options_.max_frames) * groups_);
@@ -165,6 +174,20 @@ Model::Model(const std::filesystem::path& folder, TtsOptions options, std::optio
   random_step_ = DeviceBuffer<std::uint64_t>(1);
   seen_ = DeviceBuffer<std::uint8_t>(std::size_t(vocab_));
   cuda_check(cudaStreamSynchronize(stream_), "cudaStreamSynchronize(setup)");
+}
+
+void Model::project_tables() {
+  if (!config_.projects_to_predictor()) return;
+  // The same two steps a frame ran on each row (the GEMM rounded to bf16, then the bias), over every
+  // row of each table at once: step s >= 1 then gathers its input instead of projecting it.
+  for (int s = 1; s < groups_; ++s) {
+    bf16 const* const table = s == 1 ? w_.codec_embedding.data() : w_.predictor_embeddings[std::size_t(s - 2)].data();
+    std::int64_t const rows = s == 1 ? vocab_ : entries_;
+    DeviceBuffer<bf16> projected(std::size_t(rows) * std::size_t(small_));
+    linear_tn(table, w_.projection.data(), projected.data(), rows, small_, hidden_, workspace_, stream_);
+    bias_act(projected.data(), w_.projection_bias.data(), rows, small_, false, stream_);
+    projected_tables_.push_back(std::move(projected));
+  }
 }
 
 void Model::rows_to_embeddings(const std::vector<PromptRow>& rows, bf16* out) {
@@ -230,26 +253,36 @@ void Model::predictor_frame(bool draw) {
   params.top_k = sampling_.subtalker_top_k;
   params.top_p = sampling_.subtalker_top_p;
   params.seed = sampling_.seed;
+  // The final RMSNorm goes inside each head's GEMV where the kernel takes the row (step 0's output
+  // is read by nothing: its final norm is skipped).
+  bool const fold_norm = normed_linear_takes(1, small_);
+  bool const projects = config_.projects_to_predictor();
   for (int s = 0; s < groups_; ++s) {
     bf16 const* in = talker_last_.data();
-    if (s >= 1) {
-      bf16 const* table = s == 1 ? w_.codec_embedding.data() : w_.predictor_embeddings[std::size_t(s - 2)].data();
-      std::int64_t const table_rows = s == 1 ? vocab_ : entries_;
-      gather(table, table_rows, codes_.data() + (s - 1), predictor_in_.data(), 1, hidden_, stream_);
-      in = predictor_in_.data();
-    }
-    if (config_.projects_to_predictor()) {
+    if (s == 0 && projects) {
       linear_tn(in, w_.projection.data(), predictor_proj_.data(), 1, small_, hidden_, workspace_, stream_);
       bias_act(predictor_proj_.data(), w_.projection_bias.data(), 1, small_, false, stream_);
       in = predictor_proj_.data();
+    } else if (s >= 1) {  // the code's row of the step's table, projected at load where the widths differ
+      std::int64_t const table_rows = s == 1 ? vocab_ : entries_;
+      bf16 const* const table = projects ? projected_tables_[std::size_t(s - 1)].data()
+                                : s == 1 ? w_.codec_embedding.data()
+                                         : w_.predictor_embeddings[std::size_t(s - 2)].data();
+      bf16* const row = projects ? predictor_proj_.data() : predictor_in_.data();
+      gather(table, table_rows, codes_.data() + (s - 1), row, 1, projects ? small_ : hidden_, stream_);
+      in = row;
     }
     mark("predictor input");
-    predictor_->step(in, predictor_pos_.data() + 4 * s, predictor_len_.data() + s);
+    predictor_->step(in, predictor_pos_.data() + 4 * s, predictor_len_.data() + s, !fold_norm);
     mark("predictor step");
     if (s == 0) continue;
     bf16* const logits = predictor_logits_.data() + std::int64_t(s - 1) * entries_;
-    linear_tn(predictor_->hidden(), w_.predictor_heads[std::size_t(s - 1)].data(), logits, 1, entries_, small_, workspace_,
-           stream_);
+    bf16 const* const head = w_.predictor_heads[std::size_t(s - 1)].data();
+    if (fold_norm)
+      normed_linear_tn(predictor_->final_rows(), head, logits, 1, entries_, small_, stream_,
+                       kernels::IndependentOperand::B);
+    else
+      linear_tn(predictor_->hidden(), head, logits, 1, entries_, small_, workspace_, stream_);
     if (draw)
       sample_tokens(logits, entries_, 1, entries_, params, std::uint64_t(s), random_step_.data(), codes_.data() + s,
                     nullptr, 0, stream_);

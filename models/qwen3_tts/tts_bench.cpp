@@ -152,7 +152,8 @@ double phase_bytes(Qwen3TtsConfig const& c, std::string const& phase) {
   if (phase == "talker head") return 2 * double(talker.vocab_size) * hidden;
   if (phase == "predictor step") return groups * (double(small.num_hidden_layers) * layer_bytes(small) + 2 * width);
   if (phase == "predictor head + draw") return (groups - 1) * 2 * double(small.vocab_size) * width;
-  if (phase == "predictor input") return c.projects_to_predictor() ? groups * 2 * (hidden * width + width) : 0.0;
+  // Step 0 projects the talker's row; later steps gather rows of tables projected at load.
+  if (phase == "predictor input") return c.projects_to_predictor() ? 2 * (hidden * width + width) : 0.0;
   return 0.0;  // the talker's code 0, the frame's end: a few rows
 }
 
