@@ -80,7 +80,7 @@ class Qwen3TtsModel {
   /// A frame phase by phase (bench --breakdown): the frame recorded with an event between every two
   /// phases (so without PDL), replayed `replays` times after a warm-up, each replay drawing one more
   /// frame after the last generate's; per phase the median of its sum over the frame.
-  /// @pre generate ran and its frames plus replays + 1 fit max_frames; replays >= 1 [tts.input].
+  /// @pre generate ran and its frames plus replays + 2 fit max_frames; replays >= 1 [tts.input].
   [[nodiscard]] virtual std::vector<StepPhase> profile_frame(int replays) = 0;
 };
 
