@@ -83,6 +83,10 @@ class Program:
         r = subprocess.run([self.path, *args], capture_output=True, text=True, timeout=TIMEOUT_S)
         if r.returncode != 0:
             raise RuntimeError(f"{' '.join(args)[:200]} exited {r.returncode}: {r.stderr.strip()[:400]}")
+        # A frame graph that fails to record or instantiate falls back to eager launches: a graphs
+        # check would then compare eager with eager, so the fallback fails the run here.
+        if "no CUDA graph" in r.stderr and "--eager" not in args:
+            raise RuntimeError(f"{' '.join(args)[:200]}: {r.stderr.strip()[:400]}")
         return r.stdout
 
     def logits(self, folder, ids, codes, out, streaming=False):
