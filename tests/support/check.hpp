@@ -3,8 +3,11 @@
 #pragma once
 // Correctness helpers shared by the examples: fresh random inputs (never zeros), and an
 // elementwise comparison that counts every element, unwritten (NaN-poisoned) ones included.
+#include "tests/support/parallel.hpp"  // parallel_for
+
 #include <cuda_bf16.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -24,16 +27,25 @@ inline std::uint64_t fresh_seed() {
   return seed;
 }
 
-/// n values uniform in [lo, hi) with no exact zeros, converted to T.
+/// n values uniform in [lo, hi) with no exact zeros, converted to T. One draw from rng seeds a
+/// counter-based stream (splitmix64 of the seed and the index), so that a model's 10^9 weights fill
+/// on every core and a run's seed still replays them.
 template <class T>
 std::vector<T> random_values(std::size_t n, std::mt19937_64& rng, double lo = -2.0, double hi = 2.0) {
-  std::uniform_real_distribution<double> dist(lo, hi);
+  std::uint64_t const seed = rng();
   std::vector<T> values(n);
-  for (auto& v : values) {
-    double x = dist(rng);
-    if (x == 0.0) x = 0.5;
-    v = static_cast<T>(static_cast<float>(x));
-  }
+  constexpr std::size_t chunk = std::size_t(1) << 16;
+  test::parallel_for((n + chunk - 1) / chunk, [&](std::size_t c) {
+    for (std::size_t i = c * chunk; i < std::min(n, (c + 1) * chunk); ++i) {
+      std::uint64_t z = seed + (i + 1) * 0x9E3779B97F4A7C15ull;
+      z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+      z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+      z ^= z >> 31;
+      double x = lo + (hi - lo) * (double(z >> 11) * 0x1.0p-53);
+      if (x == 0.0) x = 0.5;
+      values[i] = static_cast<T>(static_cast<float>(x));
+    }
+  });
   return values;
 }
 

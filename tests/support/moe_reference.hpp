@@ -9,6 +9,8 @@
 // values above the k-th, then the ones equal to it by increasing index. tests/cpu/moe proves it by
 // hand; tests/gpu/gemm/nemotron_moe_check.cu checks the kernels on it, rounding what they store
 // (the `round` argument).
+#include "tests/support/parallel.hpp"  // parallel_for
+
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
@@ -125,17 +127,18 @@ struct Block {
   std::vector<double> bias;
 };
 
-/// x (T, H) W^T for W (N, H).
+/// x (T, H) W^T for W (N, H); a token a job on every core.
 template <class W>
 std::vector<double> linear(std::vector<double> const& x, std::span<W const> w, std::int64_t hidden, std::int64_t n) {
   std::size_t const t_count = x.size() / std::size_t(hidden), h = std::size_t(hidden);
   std::vector<double> out(t_count * std::size_t(n), 0.0);
-  for (std::size_t t = 0; t < t_count; ++t)
+  parallel_for(t_count, [&](std::size_t t) {
     for (std::size_t r = 0; r < std::size_t(n); ++r) {
       double acc = 0;
       for (std::size_t c = 0; c < h; ++c) acc += x[t * h + c] * as_double(w[r * h + c]);
       out[t * std::size_t(n) + r] = acc;
     }
+  });
   return out;
 }
 
@@ -172,14 +175,15 @@ std::vector<double> ffn_row(double const* x, W const* first, W const* down, bool
 }
 
 /// y (T, H) of x (T, H) for the given choices: the shared expert's row plus the weighted sum of the
-/// chosen experts' rows (each rounded by `round` as the kernels store them; y itself is not).
+/// chosen experts' rows (each rounded by `round` as the kernels store them; y itself is not). A token
+/// a job on every core (`round` is called from several threads).
 template <class W, class Round>
 std::vector<double> block_output(Block<W> const& b, std::vector<double> const& x, std::vector<Choice> const& choices,
                                  Round const& round) {
   std::size_t const h = std::size_t(b.hidden), f = std::size_t(b.ffn), fs = std::size_t(b.shared_ffn);
   std::size_t const first_rows = (b.gated ? 2 : 1) * f;
   std::vector<double> y(x.size(), 0.0);
-  for (std::size_t t = 0; t < choices.size(); ++t) {
+  parallel_for(choices.size(), [&](std::size_t t) {
     if (fs > 0) {
       auto const s = ffn_row(&x[t * h], b.shared_first.data(), b.shared_down.data(), b.gated, b.hidden, b.shared_ffn,
                              round);
@@ -191,7 +195,7 @@ std::vector<double> block_output(Block<W> const& b, std::vector<double> const& x
                              round);
       for (std::size_t c = 0; c < h; ++c) y[t * h + c] += choices[t].weights[j] * o[c];
     }
-  }
+  });
   return y;
 }
 

@@ -26,7 +26,7 @@
 #include <span>
 #include <stdexcept>
 #include <string>
-#include <thread>
+#include "tests/support/parallel.hpp"  // parallel_for
 #include <type_traits>
 #include <vector>
 
@@ -174,14 +174,7 @@ void reference(Case const& c, Inputs<T, KV> const& in, std::vector<double>& o, s
       o[std::size_t(row) * c.dv() + std::size_t(e)] = acc * v_scale / sum;
     }
   };
-  std::vector<std::thread> pool;
-  unsigned const workers = std::max(1u, std::thread::hardware_concurrency());
-  int const rows = c.batch() * rows_per_seq;
-  for (unsigned w = 0; w < workers; ++w)
-    pool.emplace_back([&, w] {
-      for (int row = int(w); row < rows; row += int(workers)) work(row);
-    });
-  for (auto& t : pool) t.join();
+  cute_cpp::test::parallel_for(std::size_t(c.batch() * rows_per_seq), [&](std::size_t row) { work(int(row)); });
 }
 
 // ---- the device problem ----

@@ -13,7 +13,7 @@
 #include <cmath>
 #include <cstdint>
 #include <string>
-#include <thread>
+#include "tests/support/parallel.hpp"  // parallel_for
 #include <type_traits>
 #include <vector>
 
@@ -144,14 +144,7 @@ void backward(Case const& c, Rows const& r, Tensors& t, bool forward) {
       }
     }
   };
-  std::vector<std::thread> pool;
-  unsigned const workers = std::max(1u, std::thread::hardware_concurrency());
-  int const jobs = c.batch * hk;
-  for (unsigned w = 0; w < workers; ++w)
-    pool.emplace_back([&, w] {
-      for (int job = int(w); job < jobs; job += int(workers)) work(job / hk, job % hk);
-    });
-  for (auto& th : pool) th.join();
+  test::parallel_for(std::size_t(c.batch * hk), [&](std::size_t job) { work(int(job) / hk, int(job) % hk); });
 }
 
 /// The FA3-style bound of one output: |got - ref| <= 2 max|naive - ref| + atol, every element, with

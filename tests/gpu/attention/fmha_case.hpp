@@ -15,7 +15,7 @@
 #include <cstdio>
 #include <random>
 #include <string>
-#include <thread>
+#include "tests/support/parallel.hpp"  // parallel_for
 #include <type_traits>
 #include <vector>
 
@@ -94,14 +94,8 @@ void reference(Case const& c, std::vector<T> const& q, std::vector<T> const& k, 
       }
     }
   };
-  std::vector<std::thread> pool;
-  unsigned const workers = std::max(1u, std::thread::hardware_concurrency());
-  int const jobs = c.batch * c.heads_q;
-  for (unsigned w = 0; w < workers; ++w)
-    pool.emplace_back([&, w] {
-      for (int job = int(w); job < jobs; job += int(workers)) work(job / c.heads_q, job % c.heads_q);
-    });
-  for (auto& t : pool) t.join();
+  test::parallel_for(std::size_t(c.batch * c.heads_q),
+                     [&](std::size_t job) { work(int(job) / c.heads_q, int(job) % c.heads_q); });
 }
 
 /// Runs one case with `run` (run(FmhaArguments<T>) launches the attention under test) on fresh

@@ -29,7 +29,7 @@
 #include <random>
 #include <span>
 #include <string>
-#include <thread>
+#include "tests/support/parallel.hpp"  // parallel_for
 #include <vector>
 
 namespace cute_cpp::test::fmha_fp8 {
@@ -152,14 +152,8 @@ inline void reference(Case const& c, Quantized const& q, Quantized const& k, Qua
       }
     }
   };
-  std::vector<std::thread> pool;
-  unsigned const workers = std::max(1u, std::thread::hardware_concurrency());
-  int const jobs = c.batch * c.heads_q;
-  for (unsigned w = 0; w < workers; ++w)
-    pool.emplace_back([&, w] {
-      for (int job = int(w); job < jobs; job += int(workers)) work(job / c.heads_q, job % c.heads_q);
-    });
-  for (auto& t : pool) t.join();
+  test::parallel_for(std::size_t(c.batch * c.heads_q),
+                     [&](std::size_t job) { work(int(job) / c.heads_q, int(job) % c.heads_q); });
 }
 
 /// What the kernel wrote.
