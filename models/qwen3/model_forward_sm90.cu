@@ -12,6 +12,7 @@
 #include <cute_cpp/kernels/moe/moe.cuh>
 #include "models/common/linear.cuh"  // normed_linear_tn, normed_gated_linear_tn
 #include "models/common/paged_kv_layer.hpp"  // PagedKvLayer
+#include "models/qwen3/dense_ffn.cuh"  // dense_swiglu_ffn
 #include "models/qwen3/layer_kernels.cuh"
 
 #include <cute_cpp/host/error.hpp>
@@ -162,27 +163,10 @@ void Model::mlp(LayerWeights const& w, std::int64_t t) {
     kn::moe::moe_layer(normed_.data(), {w.router.data(), w.experts_gate_up.data(), w.experts_down.data()}, s,
                        delta_.data(), scratch, stream_, [this](char const* name) { mark(name); });
     if (options_.routing_stats) print_routing(s, scratch, int(&w - weights_.layers.data()));
-  } else if (t <= kn::SimtGemmTile::skinny_rows) {
-    // A decode step's few rows: gate-up and SwiGLU in the gated skinny kernel, from its fp32 sums.
-    gated_linear(normed_.data(), w.gate_up.data(), ffn_hidden_.data(), t, ffn_, hidden_);
-    mark("gate-up gemm + swiglu");
-    linear(ffn_hidden_.data(), w.down.data(), delta_.data(), t, hidden_, ffn_);
-    mark("down gemm");
-  } else if (t <= kSkinnyRows) {
-    // A few rows: the gate-up product through the swapped skinny GEMM, then SwiGLU.
-    linear(normed_.data(), w.gate_up.data(), gate_up_.data(), t, 2 * std::int64_t(ffn_), hidden_);
-    mark("gate-up gemm");
-    swiglu_interleaved(gate_up_.data(), ffn_hidden_.data(), t, ffn_, stream_);
-    mark("swiglu");
-    linear(ffn_hidden_.data(), w.down.data(), delta_.data(), t, hidden_, ffn_);
-    mark("down gemm");
   } else {
-    kn::FfnWeights ffn_weights;
-    ffn_weights.gate_up = w.gate_up.data();
-    ffn_weights.down = w.down.data();
-    std::size_t const bytes = kn::ffn_workspace_bytes(std::size_t(t), std::size_t(hidden_), std::size_t(ffn_));
-    kn::ffn(normed_.data(), ffn_weights, ffn_hidden_.data(), delta_.data(), std::size_t(t), std::size_t(hidden_),
-            std::size_t(ffn_), gemm_workspace_.ensure(bytes, stream_), bytes, stream_);
+    DenseFfn const f{w.gate_up.data(), w.down.data(), hidden_, ffn_, ffn_hidden_.data(), gate_up_.data()};
+    dense_swiglu_ffn(normed_.data(), f, delta_.data(), t, gemm_workspace_, stream_, early_weights(),
+                     [this](char const* name) { mark(name); });
   }
 }
 

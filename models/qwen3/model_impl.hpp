@@ -32,12 +32,6 @@ namespace cute_cpp::models::qwen3_detail {
 namespace kn = cute_cpp::kernels;
 using host::DeviceBuffer;
 
-/// Passes of at most this many tokens (decode steps) run the FFN as three launches: the swapped
-/// skinny GEMMs (kernels/gemm's tiles for at most 64 rows) read the weights at the memory
-/// rate, where the fused SwiGLU GEMM's 128-row tiles would leave most CTAs idle. Up to
-/// SimtGemmTile::skinny_rows tokens the gated skinny kernel does gate-up and SwiGLU in one launch.
-inline constexpr std::int64_t kSkinnyRows = 64;
-
 using Workspace = GrowingWorkspace;  // models/common/device_workspace.hpp
 
 class Model final : public Qwen3Model {
@@ -83,8 +77,6 @@ class Model final : public Qwen3Model {
   void grow_activations(std::int64_t tokens);
   void check_ids(std::span<const std::int32_t> ids) const;
   void linear(bf16 const* in, bf16 const* weight, bf16* out, std::int64_t m, std::int64_t n, std::int64_t k);
-  /// out (m, f) = silu(in gate^T) * (in up^T) of the interleaved gate-up weight (2f, k), fused.
-  void gated_linear(bf16 const* in, bf16 const* gate_up, bf16* out, std::int64_t m, std::int64_t f, std::int64_t k);
   /// The weights: no kernel of the step writes them, so they may stream before the wait (PDL).
   kn::IndependentOperand early_weights() const {
     return options_.programmatic_launch && options_.prefetch_weights ? kn::IndependentOperand::B

@@ -17,8 +17,9 @@
 
 #include <cute_cpp/kernels/moe/moe_shape.hpp>  // max_experts, max_top_k
 #include "models/common/error.hpp"
-#include "models/common/linear.cuh"  // linear_tn, gated_linear_tn
+#include "models/common/linear.cuh"  // linear_tn
 #include "models/common/rope.hpp"
+#include "models/qwen3/dense_ffn.cuh"  // kSkinnyFfnRows
 #include "models/qwen3/weights.hpp"
 
 #include <cute_cpp/host/error.hpp>
@@ -134,7 +135,7 @@ void Model::grow_activations(std::int64_t tokens) {
   qkv_ = DeviceBuffer<bf16>(n(qkv_width_));
   attn_ = DeviceBuffer<bf16>(n(std::int64_t(heads_) * head_dim_));
   ffn_hidden_ = DeviceBuffer<bf16>(n(ffn_));
-  gate_up_ = DeviceBuffer<bf16>(std::size_t(std::min<std::int64_t>(capacity_, kSkinnyRows)) * 2 * std::size_t(ffn_));
+  gate_up_ = DeviceBuffer<bf16>(std::size_t(std::min<std::int64_t>(capacity_, kSkinnyFfnRows)) * 2 * std::size_t(ffn_));
   ids_ = DeviceBuffer<std::int32_t>(std::size_t(capacity_));
   positions_ = DeviceBuffer<std::int32_t>(std::size_t(capacity_));
 }
@@ -149,11 +150,6 @@ void Model::check_ids(std::span<const std::int32_t> ids) const {
 
 void Model::linear(bf16 const* in, bf16 const* weight, bf16* out, std::int64_t m, std::int64_t n, std::int64_t k) {
   linear_tn(in, weight, out, m, n, k, gemm_workspace_, stream_, early_weights());
-}
-
-void Model::gated_linear(bf16 const* in, bf16 const* gate_up, bf16* out, std::int64_t m, std::int64_t f,
-                         std::int64_t k) {
-  gated_linear_tn(in, gate_up, out, m, f, k, gemm_workspace_, stream_, early_weights());
 }
 
 }  // namespace qwen3_detail

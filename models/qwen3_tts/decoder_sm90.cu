@@ -10,8 +10,6 @@
 
 #include <cute_cpp/kernels/attention/decode/decode.hpp>
 #include <cute_cpp/kernels/attention/prefill/fmha.hpp>
-#include <cute_cpp/kernels/gemm/ffn.cuh>
-#include <cute_cpp/kernels/gemm/gemm.hpp>
 #include <cute_cpp/kernels/gemm/plans.hpp>
 #include <cute_cpp/kernels/rows/rmsnorm.cuh>
 #include <cute_cpp/host/error.hpp>
@@ -23,6 +21,7 @@
 #include "models/common/error.hpp"
 #include "models/common/linear.cuh"  // linear_tn, gated_linear_tn, normed_linear_tn, normed_gated_linear_tn
 #include "models/common/paged_kv_layer.hpp"  // PagedKvLayer
+#include "models/qwen3/dense_ffn.cuh"  // dense_swiglu_ffn
 #include "models/common/rope.hpp"
 #include "models/qwen3/layer_kernels.cuh"
 
@@ -35,9 +34,6 @@ constexpr char kRuleDecoder[] =
     "cute-cpp [tts.decoder]: the GPU decoder runs bfloat16 weights with head_dim 64, 128 or 256 and widths "
     "that are multiples of 8";
 constexpr char kRuleInput[] = "cute-cpp [tts.input]: a pass must fit the decoder's max_tokens and max_seq";
-/// Passes of at most this many rows run the FFN as the skinny gate-up GEMM, SwiGLU and the down
-/// GEMM (models/qwen3/model_sm90.cu's kSkinnyRows: the fused epilogue's 128-row tiles idle there).
-constexpr int kSkinnyRows = 64;
 /// The weights are written by no kernel of a pass or a frame: a projection may load them before its
 /// predecessor ends (an early start under a graph's programmatic edges; the same order otherwise).
 constexpr kn::IndependentOperand kWeights = kn::IndependentOperand::B;
@@ -87,7 +83,8 @@ Decoder::Decoder(const Qwen3Config& config, std::vector<LayerWeights> layers, De
   qkv_ = DeviceBuffer<bf16>(rows(qkv_width_));
   attn_ = DeviceBuffer<bf16>(rows(heads_ * head_dim_));
   ffn_hidden_ = DeviceBuffer<bf16>(rows(ffn_));
-  gate_up_ = DeviceBuffer<bf16>(std::size_t(std::min(max_tokens_, kSkinnyRows)) * 2 * std::size_t(ffn_));
+  gate_up_ = DeviceBuffer<bf16>(std::size_t(std::min<std::int64_t>(max_tokens_, kSkinnyFfnRows)) * 2 *
+                                std::size_t(ffn_));
 }
 
 void Decoder::prefill(bf16 const* input, int tokens, std::int32_t const* positions) {
@@ -172,25 +169,8 @@ void Decoder::layers(Mode mode, int t, std::int32_t const* positions, std::int32
 }
 
 void Decoder::mlp(LayerWeights const& w, int t) {
-  if (t <= kn::SimtGemmTile::skinny_rows) {  // a step's few rows: gate-up and SwiGLU in one launch
-    gated_linear_tn(normed_.data(), w.gate_up.data(), ffn_hidden_.data(), t, ffn_, hidden_, gemm_workspace_, stream_,
-                    kWeights);
-    linear_tn(ffn_hidden_.data(), w.down.data(), delta_.data(), t, hidden_, ffn_, gemm_workspace_, stream_, kWeights);
-    return;
-  }
-  if (t <= kSkinnyRows) {
-    linear_tn(normed_.data(), w.gate_up.data(), gate_up_.data(), t, 2 * std::int64_t(ffn_), hidden_, gemm_workspace_,
-              stream_, kWeights);
-    swiglu_interleaved(gate_up_.data(), ffn_hidden_.data(), t, ffn_, stream_);
-    linear_tn(ffn_hidden_.data(), w.down.data(), delta_.data(), t, hidden_, ffn_, gemm_workspace_, stream_, kWeights);
-    return;
-  }
-  kn::FfnWeights weights;
-  weights.gate_up = w.gate_up.data();
-  weights.down = w.down.data();
-  std::size_t const bytes = kn::ffn_workspace_bytes(std::size_t(t), std::size_t(hidden_), std::size_t(ffn_));
-  kn::ffn(normed_.data(), weights, ffn_hidden_.data(), delta_.data(), std::size_t(t), std::size_t(hidden_),
-          std::size_t(ffn_), gemm_workspace_.ensure(bytes, stream_), bytes, stream_);
+  DenseFfn const f{w.gate_up.data(), w.down.data(), hidden_, ffn_, ffn_hidden_.data(), gate_up_.data()};
+  dense_swiglu_ffn(normed_.data(), f, delta_.data(), t, gemm_workspace_, stream_, kWeights, [](char const*) {});
 }
 
 void Decoder::attention(Mode mode, int layer, int t, std::int32_t const* length) {
