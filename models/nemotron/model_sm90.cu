@@ -299,32 +299,18 @@ void Model::record_or_replay(Batch const& batch) {
   }
   forward(batch, LogitsRows::All);  // sizes every workspace; then the same launches are recorded
   graphs_recorded_at_ = buffer_moves_;
-  cudaGraph_t graph = nullptr;
-  cudaGraphExec_t exec = nullptr;
-  cudaError_t e = cudaStreamBeginCapture(stream_, cudaStreamCaptureModeRelaxed);
-  if (e == cudaSuccess) {
-    bool recorded = true;
-    try {
-      forward(batch, LogitsRows::All);
-    } catch (std::exception const& error) {
-      recorded = false;
-      std::fprintf(stderr, "cute-cpp-nemotron: recording the decode step failed (%s)\n", error.what());
-    }
-    e = cudaStreamEndCapture(stream_, &graph);
-    if (!recorded && e == cudaSuccess) e = cudaErrorStreamCaptureInvalidated;
-  }
   // Every kernel of the step waits for its predecessor's memory before touching global memory
   // (griddepcontrol.wait: the GEMMs, norms, SSM, attention and MoE kernels).
-  if (e == cudaSuccess && graph != nullptr && options_.programmatic_launch) host::make_kernel_edges_programmatic(graph);
-  if (e == cudaSuccess && graph != nullptr) e = cudaGraphInstantiate(&exec, graph, 0);
-  if (graph != nullptr) (void)cudaGraphDestroy(graph);
-  if (e == cudaSuccess && exec != nullptr) {
-    graphs_.emplace(batch.sequences, exec);
+  host::RecordedGraph const r =
+      host::record_graph(stream_, options_.programmatic_launch, [&] { forward(batch, LogitsRows::All); });
+  if (!r.what.empty())
+    std::fprintf(stderr, "cute-cpp-nemotron: recording the decode step failed (%s)\n", r.what.c_str());
+  if (r.exec != nullptr) {
+    graphs_.emplace(batch.sequences, r.exec);
   } else {
-    (void)cudaGetLastError();
     graphs_off_ = true;
     std::fprintf(stderr, "cute-cpp-nemotron: no CUDA graph for the decode step (%s); decoding eagerly\n",
-                 cudaGetErrorString(e));
+                 cudaGetErrorString(r.error));
   }
 }
 

@@ -180,35 +180,20 @@ void Model::decode_step(int n) {
 }
 
 void Model::record_decode_graph(Batch const& batch) {
-  cudaGraph_t graph = nullptr;
-  cudaGraphExec_t exec = nullptr;
   foreign_nodes_.clear();
-  cudaError_t e = cudaStreamBeginCapture(stream_, cudaStreamCaptureModeRelaxed);
-  if (e == cudaSuccess) {
-    bool recorded = true;
-    try {
-      forward(batch, LogitsRows::All);
-    } catch (std::exception const& error) {
-      recorded = false;  // a partial graph must not be replayed
-      std::fprintf(stderr, "cute-cpp-qwen3: recording the decode step failed (%s)\n", error.what());
-    }
-    e = cudaStreamEndCapture(stream_, &graph);
-    if (!recorded && e == cudaSuccess) e = cudaErrorStreamCaptureInvalidated;
-  }
-  // Every kernel edge but those into and out of the collectives' nodes (a rank's NCCL calls): on one
-  // device foreign_nodes_ is empty and every kernel edge becomes programmatic, as before.
-  if (e == cudaSuccess && graph != nullptr && options_.programmatic_launch)
-    host::make_kernel_edges_programmatic(graph, host::AllBut{foreign_nodes_});
-  if (e == cudaSuccess && graph != nullptr) e = cudaGraphInstantiate(&exec, graph, 0);
-  if (graph != nullptr) (void)cudaGraphDestroy(graph);
-  if (e == cudaSuccess && exec != nullptr) {
-    graphs_.emplace(batch.sequences, exec);
+  // Every kernel edge but those into and out of the collectives' nodes (a rank's NCCL calls, gathered
+  // while recording): on one device foreign_nodes_ is empty and every kernel edge becomes programmatic.
+  auto const ours = [this](cudaGraphNode_t node) { return host::AllBut{foreign_nodes_}(node); };
+  host::RecordedGraph const r =
+      host::record_graph(stream_, options_.programmatic_launch, ours, [&] { forward(batch, LogitsRows::All); });
+  if (!r.what.empty()) std::fprintf(stderr, "cute-cpp-qwen3: recording the decode step failed (%s)\n", r.what.c_str());
+  if (r.exec != nullptr) {
+    graphs_.emplace(batch.sequences, r.exec);
     graphs_recorded_at_ = buffer_moves_;
   } else {
-    (void)cudaGetLastError();
     graphs_off_ = true;
     std::fprintf(stderr, "cute-cpp-qwen3: no CUDA graph for the decode step (%s); decoding eagerly\n",
-                 cudaGetErrorString(e));
+                 cudaGetErrorString(r.error));
   }
 }
 

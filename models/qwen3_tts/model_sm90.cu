@@ -386,28 +386,14 @@ std::vector<std::vector<std::int32_t>> Model::generate(const TtsPrompt& prompt, 
       frame();  // the first frame runs eagerly: it sizes every workspace before a recording
     } else {
       if (graph_ == nullptr) {
-        cudaGraph_t graph = nullptr;
-        cudaError_t e = cudaStreamBeginCapture(stream_, cudaStreamCaptureModeRelaxed);
-        if (e == cudaSuccess) {
-          try {
-            frame();
-          } catch (...) {  // a launch the capture refused: end it, so the eager fallback can run
-            e = cudaErrorStreamCaptureInvalidated;
-          }
-          cudaError_t const ended = cudaStreamEndCapture(stream_, &graph);
-          if (e == cudaSuccess) e = ended;
-        }
         // Every kernel of a frame waits for its predecessor's memory before touching global memory
         // (the library's GEMMs, norms and attention, layer_kernels.cuh, tts_kernels.cuh, the sampler).
-        if (e == cudaSuccess && graph != nullptr && options_.programmatic_launch)
-          host::make_kernel_edges_programmatic(graph);
-        if (e == cudaSuccess) e = cudaGraphInstantiate(&graph_, graph, 0);
-        if (graph != nullptr) (void)cudaGraphDestroy(graph);
-        if (e != cudaSuccess) {
-          (void)cudaGetLastError();
-          graph_ = nullptr, graph_failed_ = true;
-          std::fprintf(stderr, "cute-cpp-tts: no CUDA graph for a frame (%s); running frames eagerly\n",
-                       cudaGetErrorString(e));
+        host::RecordedGraph const r = host::record_graph(stream_, options_.programmatic_launch, [&] { frame(); });
+        graph_ = r.exec;
+        if (graph_ == nullptr) {  // a launch the capture refused: the frames run eagerly
+          graph_failed_ = true;
+          std::fprintf(stderr, "cute-cpp-tts: no CUDA graph for a frame (%s%s%s); running frames eagerly\n",
+                       cudaGetErrorString(r.error), r.what.empty() ? "" : ": ", r.what.c_str());
           frame();
         }
       }

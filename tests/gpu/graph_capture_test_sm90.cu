@@ -26,6 +26,7 @@
 #include <cstdint>
 #include <cstring>
 #include <functional>
+#include <stdexcept>
 #include <vector>
 
 namespace kn = cute_cpp::kernels;
@@ -222,4 +223,38 @@ TEST(GraphCapture, ProgrammaticEdgeStartsTheDependentEarly) {
   if (!cute_cpp::test::has_device()) GTEST_SKIP() << "no GPU";
   expect_overlap(false);
   expect_overlap(true);
+}
+
+// host::record_graph, as the models record their decode steps and frames: a recording that works
+// gives a graph that replays (its kernel edges programmatic, the wait still ordering); calls that
+// throw mid-recording give no graph, their message, and leave the stream usable for the eager run.
+TEST(GraphCapture, RecordGraphInstantiatesOrReportsTheFailure) {
+  if (!cute_cpp::test::has_device()) GTEST_SKIP() << "no GPU";
+  Stream stream;
+  host::DeviceBuffer<std::uint64_t> stamps(3);
+  stamps.fill_bytes(0);
+  host::RecordedGraph const r = host::record_graph(stream.s, true, [&] {
+    spin_then_stamp<<<1, 32, 0, stream.s>>>(stamps.data(), 20'000);
+    stamp_wait_stamp<<<1, 32, 0, stream.s>>>(stamps.data());
+  });
+  ASSERT_NE(r.exec, nullptr) << cudaGetErrorString(r.error) << " " << r.what;
+  EXPECT_EQ(r.error, cudaSuccess);
+  EXPECT_TRUE(r.what.empty());
+  ASSERT_EQ(cudaGraphLaunch(r.exec, stream.s), cudaSuccess);
+  ASSERT_EQ(cudaStreamSynchronize(stream.s), cudaSuccess);
+  (void)cudaGraphExecDestroy(r.exec);
+  std::uint64_t t[3] = {};
+  ASSERT_EQ(cudaMemcpy(t, stamps.data(), sizeof(t), cudaMemcpyDeviceToHost), cudaSuccess);
+  EXPECT_GE(t[2], t[0]) << "griddepcontrol.wait returned before the primary ended";
+
+  host::RecordedGraph const failed = host::record_graph(stream.s, true, [&] {
+    spin_then_stamp<<<1, 32, 0, stream.s>>>(stamps.data(), 1'000);
+    throw std::runtime_error("refused");
+  });
+  EXPECT_EQ(failed.exec, nullptr);
+  EXPECT_EQ(failed.error, cudaErrorStreamCaptureInvalidated);
+  EXPECT_EQ(failed.what, "refused");
+  spin_then_stamp<<<1, 32, 0, stream.s>>>(stamps.data(), 1'000);
+  EXPECT_EQ(cudaStreamSynchronize(stream.s), cudaSuccess);
+  EXPECT_EQ(cudaGetLastError(), cudaSuccess);
 }

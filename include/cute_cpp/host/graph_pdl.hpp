@@ -17,7 +17,9 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <exception>
 #include <span>
+#include <string>
 #include <vector>
 
 namespace cute_cpp::host {
@@ -121,5 +123,56 @@ struct AllBut {
     return std::find(foreign.begin(), foreign.end(), node) == foreign.end();
   }
 };
+
+/// What record_graph made: the executable graph, or none with the error (the capture's, the
+/// instantiation's, or cudaErrorStreamCaptureInvalidated where the recorded calls threw: their
+/// message in `what`).
+struct RecordedGraph {
+  cudaGraphExec_t exec = nullptr;
+  cudaError_t error = cudaSuccess;
+  std::string what;
+};
+
+/// `enqueue()`'s launches on `stream` recorded as a graph (relaxed capture) and instantiated; with
+/// `programmatic`, first its kernel edges made programmatic where `ours` accepts both ends
+/// (make_kernel_edges_programmatic; `ours` runs after the recording, so it may read nodes the
+/// recording gathered, nodes_added_by's). A failure returns no graph and leaves no error pending.
+/// The caller owns exec (cudaGraphExecDestroy).
+template <class Ours, class Enqueue>
+RecordedGraph record_graph(cudaStream_t stream, bool programmatic, Ours&& ours, Enqueue&& enqueue) {
+  RecordedGraph r;
+  cudaGraph_t graph = nullptr;
+  r.error = cudaStreamBeginCapture(stream, cudaStreamCaptureModeRelaxed);
+  if (r.error == cudaSuccess) {
+    try {
+      enqueue();
+    } catch (std::exception const& e) {  // a partial graph must not be replayed
+      r.what = e.what();
+    } catch (...) {
+      r.what = "a non-standard exception";
+    }
+    cudaError_t const ended = cudaStreamEndCapture(stream, &graph);
+    r.error = !r.what.empty() || (ended == cudaSuccess && graph == nullptr) ? cudaErrorStreamCaptureInvalidated : ended;
+  }
+  try {
+    if (r.error == cudaSuccess && programmatic) make_kernel_edges_programmatic(graph, ours);
+  } catch (std::exception const& e) {
+    r.error = cudaErrorInvalidValue, r.what = e.what();
+  }
+  if (r.error == cudaSuccess) r.error = cudaGraphInstantiate(&r.exec, graph, 0);
+  if (graph != nullptr) (void)cudaGraphDestroy(graph);
+  if (r.error != cudaSuccess) {
+    if (r.exec != nullptr) (void)cudaGraphExecDestroy(r.exec);
+    r.exec = nullptr;
+    (void)cudaGetLastError();
+  }
+  return r;
+}
+
+/// record_graph with every kernel of the recording ours (the file comment's contract).
+template <class Enqueue>
+RecordedGraph record_graph(cudaStream_t stream, bool programmatic, Enqueue&& enqueue) {
+  return record_graph(stream, programmatic, [](cudaGraphNode_t) { return true; }, enqueue);
+}
 
 }  // namespace cute_cpp::host
