@@ -23,6 +23,7 @@ namespace cute_cpp::models::qwen3_tts {
 
 /// One block a frame (b, t); threads over the channels, two at a time. The codes were checked on
 /// the host (0 <= code < codebook_size).
+template <int = 0>  // a template for its linkage, as kernels/ headers' are
 __global__ void __launch_bounds__(256)
 rvq_decode_kernel(__nv_bfloat16 const* __restrict__ tables, std::int32_t const* __restrict__ codes,
                   __nv_bfloat16* __restrict__ out, int frames, int quantizers, int codebook_size, int dim) {
@@ -48,7 +49,7 @@ inline void rvq_decode(__nv_bfloat16 const* tables, std::int32_t const* codes, _
   config.grid = dim3(unsigned(frames), unsigned(batch));
   config.block = dim3(256);
   config.stream = stream;
-  host::launch(&rvq_decode_kernel, "rvq_decode_kernel", config, tables, codes, out, frames, quantizers, codebook_size,
+  host::launch(&rvq_decode_kernel<>, "rvq_decode_kernel", config, tables, codes, out, frames, quantizers, codebook_size,
                dim);
 }
 
@@ -57,6 +58,7 @@ inline void rvq_decode(__nv_bfloat16 const* tables, std::int32_t const* codes, _
 /// One warp a (row, head) of the q and k heads of qkv rows (row_stride apart): x[i], x[i + half]
 /// become x[i] cos - x[i + half] sin and x[i + half] cos + x[i] sin at angle position * inv_freq[i],
 /// position = row % frames (each sequence starts at 0, as each reference call does).
+template <int = 0>  // a template for its linkage, as kernels/ headers' are
 __global__ void __launch_bounds__(128)
 rope_kernel(__nv_bfloat16* __restrict__ qkv, float const* __restrict__ inv_freq, std::int64_t rows, int frames,
             int heads, int head_dim, std::int64_t row_stride) {
@@ -83,12 +85,13 @@ inline void rope(__nv_bfloat16* qkv, float const* inv_freq, std::int64_t rows, i
   config.grid = dim3(unsigned((rows * heads + 3) / 4));
   config.block = dim3(128);
   config.stream = stream;
-  host::launch(&rope_kernel, "rope_kernel", config, qkv, inv_freq, rows, frames, heads, head_dim, row_stride);
+  host::launch(&rope_kernel<>, "rope_kernel", config, qkv, inv_freq, rows, frames, heads, head_dim, row_stride);
 }
 
 // ---- snake_beta ----
 
 /// y = x + sin^2(x e^alpha_log[c]) / (e^beta_log[c] + 1e-9) over (rows, channels), channels fastest.
+template <int = 0>  // a template for its linkage, as kernels/ headers' are
 __global__ void __launch_bounds__(256)
 snake_beta_kernel(__nv_bfloat16 const* __restrict__ x, __nv_bfloat16* __restrict__ y,
                   float const* __restrict__ alpha_log, float const* __restrict__ beta_log, std::int64_t n,
@@ -110,11 +113,12 @@ inline void snake_beta(__nv_bfloat16 const* x, __nv_bfloat16* y, float const* al
   config.grid = dim3(unsigned(std::min<std::int64_t>((n + 255) / 256, 8192)));
   config.block = dim3(256);
   config.stream = stream;
-  host::launch(&snake_beta_kernel, "snake_beta_kernel", config, x, y, alpha_log, beta_log, n, channels);
+  host::launch(&snake_beta_kernel<>, "snake_beta_kernel", config, x, y, alpha_log, beta_log, n, channels);
 }
 
 // ---- waveform ----
 
+template <int = 0>  // a template for its linkage, as kernels/ headers' are
 __global__ void __launch_bounds__(256)
 waveform_kernel(__nv_bfloat16 const* __restrict__ x, float* __restrict__ out, std::int64_t n) {
   std::int64_t const stride = std::int64_t(gridDim.x) * blockDim.x;
@@ -128,7 +132,7 @@ inline void waveform(__nv_bfloat16 const* x, float* out, std::int64_t n, cudaStr
   config.grid = dim3(unsigned(std::min<std::int64_t>((n + 255) / 256, 8192)));
   config.block = dim3(256);
   config.stream = stream;
-  host::launch(&waveform_kernel, "waveform_kernel", config, x, out, n);
+  host::launch(&waveform_kernel<>, "waveform_kernel", config, x, out, n);
 }
 
 }  // namespace cute_cpp::models::qwen3_tts

@@ -32,6 +32,7 @@ __device__ __forceinline__ void after_predecessor() {
 }
 
 /// x[r, j] = round(x[r, j] + bias[j]), then round(silu(.)) when `silu`: a Linear's bias after the GEMM.
+template <int = 0>  // a template for its linkage, as kernels/ headers' are
 __global__ void __launch_bounds__(256) bias_act_kernel(bf16* __restrict__ x, bf16 const* __restrict__ bias,
                                                        std::int64_t rows, int cols, bool silu) {
   after_predecessor();
@@ -47,11 +48,12 @@ inline void bias_act(bf16* x, bf16 const* bias, std::int64_t rows, int cols, boo
   config.grid = dim3(unsigned((rows * cols + 255) / 256));
   config.block = dim3(256);
   config.stream = stream;
-  host::launch(&bias_act_kernel, "qwen3_tts bias_act_kernel", config, x, bias, rows, cols, silu);
+  host::launch(&bias_act_kernel<>, "qwen3_tts bias_act_kernel", config, x, bias, rows, cols, silu);
 }
 
 /// out[r] = (text[r] >= 0 ? projected[r] : 0) + (codec[r] >= 0 ? codec_table[codec[r]] : 0), rounded
 /// once (the reference adds the two bf16 tensors). Codec ids outside [0, codec_rows) count as absent.
+template <int = 0>  // a template for its linkage, as kernels/ headers' are
 __global__ void __launch_bounds__(256) combine_rows_kernel(bf16* __restrict__ out, bf16 const* __restrict__ projected,
                                                            std::int32_t const* __restrict__ text,
                                                            bf16 const* __restrict__ codec_table, std::int64_t codec_rows,
@@ -74,7 +76,7 @@ inline void combine_rows(bf16* out, bf16 const* projected, std::int32_t const* t
   config.grid = dim3(unsigned((rows * width + 255) / 256));
   config.block = dim3(256);
   config.stream = stream;
-  host::launch(&combine_rows_kernel, "qwen3_tts combine_rows_kernel", config, out, projected, text, codec_table,
+  host::launch(&combine_rows_kernel<>, "qwen3_tts combine_rows_kernel", config, out, projected, text, codec_table,
                codec_rows, codec, rows, width);
 }
 
@@ -96,6 +98,7 @@ static_assert(kScoresThreads % 32 == 0 && kScoresThreads / 32 <= 32,
 /// One block: scores = the processed logits (bf16, for the sampler), and with `greedy` the argmax
 /// of the float32 processed logits written to *code (ties: the smaller id, as torch.argmax).
 /// `seen`: 1 for each id drawn as a frame's first code so far; *frame: frames drawn so far.
+template <int = 0>  // a template for its linkage, as kernels/ headers' are
 __global__ void __launch_bounds__(kScoresThreads) talker_scores_kernel(bf16 const* __restrict__ logits, bf16* __restrict__ scores,
                                                              std::uint8_t const* __restrict__ seen,
                                                              std::int32_t const* __restrict__ frame, TalkerRules rules,
@@ -133,7 +136,7 @@ inline void talker_scores(bf16 const* logits, bf16* scores, std::uint8_t const* 
   config.grid = dim3(1);
   config.block = dim3(kScoresThreads);
   config.stream = stream;
-  host::launch(&talker_scores_kernel, "qwen3_tts talker_scores_kernel", config, logits, scores, seen, frame, rules,
+  host::launch(&talker_scores_kernel<>, "qwen3_tts talker_scores_kernel", config, logits, scores, seen, frame, rules,
                greedy, code);
 }
 
@@ -158,6 +161,7 @@ struct FrameState {
 /// One block: the frame's codes to out[frame]; next_input = round(round(sum of the groups' embeddings)
 /// + text row) (the reference sums the 16 bf16 embeddings in one op, then adds the text part); the
 /// talker step's position prompt + frame and length prompt + frame + 1; the counters advanced.
+template <int = 0>  // a template for its linkage, as kernels/ headers' are
 __global__ void __launch_bounds__(256) frame_finish_kernel(FrameState s) {
   after_predecessor();
   std::int32_t const f = *s.frame;
@@ -184,7 +188,7 @@ inline void frame_finish(FrameState const& s, cudaStream_t stream) {
   config.grid = dim3(1);
   config.block = dim3(256);
   config.stream = stream;
-  host::launch(&frame_finish_kernel, "qwen3_tts frame_finish_kernel", config, s);
+  host::launch(&frame_finish_kernel<>, "qwen3_tts frame_finish_kernel", config, s);
 }
 
 }  // namespace cute_cpp::models::qwen3_tts
