@@ -13,6 +13,7 @@
 namespace cute_cpp::models {
 
 /// x[i] = relu(x[i])^2, f32 math rounded once to bf16 (torch's bf16 ops round each result the same way).
+template <int = 0>  // a template for its linkage, as kernels/ headers' are
 __global__ void __launch_bounds__(256) relu2_kernel(__nv_bfloat16* __restrict__ x, std::int64_t n) {
   arch::griddepcontrol_launch_dependents();
   arch::griddepcontrol_wait();
@@ -30,7 +31,7 @@ inline void relu2_in_place(__nv_bfloat16* x, std::int64_t n, cudaStream_t stream
   config.grid = dim3(unsigned(std::min<std::int64_t>((n + 255) / 256, 4096)));
   config.block = dim3(256);
   config.stream = stream;
-  host::launch(&relu2_kernel, "relu2_kernel", config, x, n);
+  host::launch(&relu2_kernel<>, "relu2_kernel", config, x, n);
 }
 
 }  // namespace cute_cpp::models
