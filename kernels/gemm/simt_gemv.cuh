@@ -167,10 +167,12 @@ __device__ __forceinline__ float row_sum(float const (&partial)[warps][Short], i
 struct WarpPlace {
   int rows_per_cta, slice;
   std::int64_t row, first;
-  __device__ explicit WarpPlace(int warps_per_row) {
+  __device__ explicit WarpPlace(int warps_per_row) : WarpPlace(warps_per_row, blockIdx.x) {}
+  /// The place in block `block` of the rows (a CTA that takes several blocks in turn).
+  __device__ WarpPlace(int warps_per_row, std::int64_t block) {
     int const warp = int(threadIdx.x) / 32, lane = int(threadIdx.x) % 32;
     rows_per_cta = warps / warps_per_row;
-    row = std::int64_t(blockIdx.x) * rows_per_cta + warp / warps_per_row;
+    row = block * rows_per_cta + warp / warps_per_row;
     slice = warp % warps_per_row;
     first = std::int64_t(slice) * 32 + lane;
   }

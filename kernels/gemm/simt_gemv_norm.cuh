@@ -17,6 +17,7 @@
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <span>
 #include <string>
@@ -115,47 +116,75 @@ __device__ __forceinline__ void normed_rows(RmsNormedRows<T> const& n, int rows,
 
 /// C = epilogue(rmsnorm(x + residual) W^T): the skinny product of simt_gemv_kernel (Epilogue
 /// epilogue::Identity: one long row an output) or of simt_gemv_gated_kernel (epilogue::Gated: the
-/// gate and up rows of an output), against the CTA's normed rows in shared memory.
+/// gate and up rows of an output), against the CTA's normed rows in shared memory. The grid holds
+/// the CTAs that fit the GPU at once and each takes blocks blockIdx.x, + gridDim.x, ... of the
+/// `blocks` (8 / warps_per_row rows each) in turn, so that the rows are normed once a CTA, not once
+/// a block. The first block's first round of weights loads before the wait for the grid before.
 /// NOTE: left to itself ptxas held these at 80 registers and spilled up to 24 bytes (8 short rows,
 /// gated); the bounds give one short row 80 (3 CTAs an SM) and more rows 128, spill-free.
 template <class T, class TC, int Short, class Epilogue>
 __global__ void __launch_bounds__(gemv::threads, Short == 1 ? 3 : 2) simt_gemv_normed_kernel(gemv::Problem<T, TC> p,
                                                                          RmsNormedRows<T> const norm,
-                                                                         Epilogue const op) {
+                                                                         Epilogue const op, std::int64_t blocks) {
   using namespace gemv;
   constexpr bool gated = epilogue::is_gated_v<Epilogue>;
   arch::griddepcontrol_launch_dependents();
-  WarpPlace const at(p.warps_per_row);
-  T const* const first_row = p.long_op + (gated ? epilogue::gated_gate_row(at.row) : at.row) * p.ld_long;
-  bool const early = p.long_independent && at.row < p.rows;
+  auto const gate_row = [&](WarpPlace const& at) {
+    return p.long_op + (gated ? epilogue::gated_gate_row(at.row) : at.row) * p.ld_long;
+  };
+  WarpPlace const start(p.warps_per_row, blockIdx.x);
+  bool const early = p.long_independent && start.row < p.rows;
   uint4 x[round_vectors<Short>];
-  if (early) load_long_round(first_row, at.first, std::int64_t(p.warps_per_row) * 32, p.k / vector, x);
+  if (early) load_long_round(gate_row(start), start.first, std::int64_t(p.warps_per_row) * 32, p.k / vector, x);
   arch::griddepcontrol_wait();  // x and the residual are the grid before's
   extern __shared__ uint4 normed_smem[];
   T* const a = reinterpret_cast<T*>(normed_smem);
   normed_rows(norm, p.short_rows, p.k, a, blockIdx.x == 0 && norm.residual_out != nullptr);
   p.short_op = a, p.ld_short = p.k;
-  float first[Short] = {}, second[Short] = {};
-  if (at.row < p.rows) {
-    accumulate_row<Short, true, true>(p, first_row, at.first, at.slice, early, x, first);
-    if constexpr (gated)
-      accumulate_row<Short, true, true>(p, p.long_op + epilogue::gated_up_row(at.row) * p.ld_long, at.first, at.slice,
-                                        false, x, second);
-  }
   __shared__ float first_partial[warps][Short], second_partial[warps][Short];
-  warp_sums(first, first_partial);
-  if constexpr (gated) warp_sums(second, second_partial);
-  __syncthreads();
-  int2 const o = output_of(p, at.rows_per_cta);
-  std::int64_t const out = std::int64_t(blockIdx.x) * at.rows_per_cta + o.x;
-  if (o.x >= at.rows_per_cta || out >= p.rows) return;
-  float const sum = row_sum(first_partial, o.x, o.y, p.warps_per_row);
-  if constexpr (gated) {
-    p.c[out * p.c_long_stride + o.y * p.c_short_stride] =
-        TC(op(sum, row_sum(second_partial, o.x, o.y, p.warps_per_row)));
-  } else {
-    p.c[out * p.c_long_stride + o.y * p.c_short_stride] = TC(sum);
+  for (std::int64_t block = blockIdx.x; block < blocks; block += gridDim.x) {
+    WarpPlace const at(p.warps_per_row, block);
+    bool const preloaded = early && block == blockIdx.x;
+    float first[Short] = {}, second[Short] = {};
+    if (at.row < p.rows) {
+      accumulate_row<Short, true, true>(p, gate_row(at), at.first, at.slice, preloaded, x, first);
+      if constexpr (gated)
+        accumulate_row<Short, true, true>(p, p.long_op + epilogue::gated_up_row(at.row) * p.ld_long, at.first,
+                                          at.slice, false, x, second);
+    }
+    warp_sums(first, first_partial);
+    if constexpr (gated) warp_sums(second, second_partial);
+    __syncthreads();
+    int2 const o = output_of(p, at.rows_per_cta);
+    std::int64_t const out = block * at.rows_per_cta + o.x;
+    if (o.x < at.rows_per_cta && out < p.rows) {
+      float const sum = row_sum(first_partial, o.x, o.y, p.warps_per_row);
+      if constexpr (gated) {
+        p.c[out * p.c_long_stride + o.y * p.c_short_stride] =
+            TC(op(sum, row_sum(second_partial, o.x, o.y, p.warps_per_row)));
+      } else {
+        p.c[out * p.c_long_stride + o.y * p.c_short_stride] = TC(sum);
+      }
+    }
+    __syncthreads();  // the partials are read before the next block's sums overwrite them
   }
+}
+
+/// The normed kernel's CTAs resident at once: its launch bounds' count an SM (3 for one short row,
+/// else 2), fewer where the normed rows (`smem` bytes a CTA) fill an SM's shared memory.
+inline std::int64_t normed_gemv_resident_ctas(int short_rows, std::size_t smem) {
+  static int const sms = host::multiprocessor_count();
+  static int const smem_per_sm = [] {
+    int ordinal = 0, bytes = 0;
+    host::cuda_check(cudaGetDevice(&ordinal), "cudaGetDevice");
+    host::cuda_check(cudaDeviceGetAttribute(&bytes, cudaDevAttrMaxSharedMemoryPerMultiprocessor, ordinal),
+                     "cudaDeviceGetAttribute");
+    return bytes;
+  }();
+  int const bound = short_rows == 1 ? 3 : 2;
+  // 2 KB a CTA besides the rows: the kernel's static shared memory and the CTA's reservation.
+  int const fit = int(std::size_t(smem_per_sm) / (smem + 2048));
+  return std::int64_t(sms) * std::max(1, std::min(bound, fit));
 }
 
 /// Whether run_gemm_normed takes Plan's problem: a plain (Identity) or gated epilogue, 16-bit
@@ -227,9 +256,11 @@ void run_gemm_normed(GemmArguments<Plan> const& args, RmsNormedRows<typename Pla
   auto p = gemv_problem<Plan>(args, SkinnyShort::a, Plan::gated ? args.n / 2 : args.n);
   host::LaunchConfig config = gemv_launch_config(p, stream);
   config.smem_bytes = std::size_t(args.m * args.k) * sizeof(T);
+  std::int64_t const blocks = config.grid.x;
+  config.grid.x = unsigned(std::min(blocks, normed_gemv_resident_ctas(p.short_rows, config.smem_bytes)));
   with_short_rows(p.short_rows, [&]<int Short>() {
     host::launch(&simt_gemv_normed_kernel<T, TC, Short, typename Plan::EpilogueOp>, "gemm_simt_gemv_normed", config,
-                 p, norm, args.epilogue_op);
+                 p, norm, args.epilogue_op, blocks);
   });
 }
 
