@@ -65,6 +65,7 @@ int run_bench(const CliArgs& a) {
   NemotronOptions o;
   o.cuda_graphs = !a.has("eager");
   o.programmatic_launch = !a.has("no-pdl");
+  o.fuse_norms = !a.has("no-fused-norm");
   o.max_batch = max_batch;
   o.max_seq = std::max(prefill_len, context + steps + 1);
   o.max_prefill_tokens = std::max(prefill_len, context * max_batch);

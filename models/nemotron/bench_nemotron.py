@@ -17,8 +17,11 @@ weights, 0.098 GB of states: about 630 tok/s at 4.16 TB/s; the issue's goal is 4
 Records: `nemotron prefill` (ours beside transformers), `nemotron decode` with `batch N,` in the shape
 (ours beside the limit; the ratio is the fraction of it), `nemotron decode goal` at batch 1 (ours
 beside 400 tok/s), `nemotron decode pdl` (the decode graphs' kernel edges are programmatic by default:
-ours beside the same steps from plain graphs, `bench --no-pdl`, a second run), and `nemotron decode phase`: each phase of a step (`bench --breakdown`: a graph of
-the step with an event between every two phases; each phase summed over its layers) beside the time
+ours beside the same steps from plain graphs, `bench --no-pdl`, a second run), `nemotron decode with norms
+fused` (a decode step's Mamba and attention layers norm inside their input projection by default: ours
+beside `bench --no-fused-norm`, a third run), and `nemotron decode phase`: each phase of a step
+(`bench --breakdown`: a graph of the step with an event between every two phases; each phase summed
+over its layers) beside the time
 its own bytes take at the copy bandwidth (phase_bytes; the ratio is the fraction of that floor, and
 0 for a phase that moves no weights or states).
 """
@@ -36,6 +39,10 @@ from bench_qwen3 import copy_bandwidth, time_cuda  # noqa: E402 -- the shared ti
 ROOT = Path(__file__).resolve().parents[2]
 PREFILL, CONTEXT, STEPS, BATCHES = 2048, 512, 64, (1, 32)
 GOAL_BATCH1 = 400.0
+# The decode steps' other forms, a bench run each: {flag: (record, reference)}.
+VARIANTS = {"--no-pdl": ("nemotron decode pdl", "the same steps without PDL"),
+            "--no-fused-norm": ("nemotron decode with norms fused",
+                                "the same steps with each add + RMSNorm its own kernel")}
 RANDOM_WEIGHTS_SEED = 46
 
 
@@ -178,21 +185,21 @@ def main():
         print("FAIL: cute-cpp-nemotron bench --random-weights", flush=True)
         return 1
     ours = {f["name"] + "|" + f["shape"]: f for f in json.loads(out.read_text())}
-    # The decode steps again from graphs without programmatic (PDL) kernel edges: a run of its own (the
-    # option is the model's), with a short prefill.
-    out_plain = work / "ours_no_pdl.json"
-    p = subprocess.run([str(binary), "bench", "--model", str(folder), "--random-weights", str(RANDOM_WEIGHTS_SEED),
-                        "--prefill-len", "128", "--context", str(CONTEXT), "--steps", str(STEPS), "--batches",
-                        ",".join(map(str, BATCHES)), "--json", str(out_plain), "--no-pdl"], capture_output=True,
-                       text=True,
-                       timeout=590)
-    print(p.stdout, p.stderr, sep="", flush=True)
-    plain = {}
-    plain_failed = p.returncode != 0 or "no CUDA graph" in p.stderr
-    if plain_failed:
-        print("FAIL: cute-cpp-nemotron bench --random-weights --no-pdl", flush=True)
-    else:
-        plain = {f["name"] + "|" + f["shape"]: f for f in json.loads(out_plain.read_text())}
+    # The decode steps again from graphs without programmatic (PDL) kernel edges, and with each add +
+    # RMSNorm its own kernel: a run of its own each (the options are the model's), with a short prefill.
+    plain_failed, variants = False, {}
+    for flag in VARIANTS:
+        out_plain = work / f"ours{flag}.json"
+        p = subprocess.run([str(binary), "bench", "--model", str(folder), "--random-weights", str(RANDOM_WEIGHTS_SEED),
+                            "--prefill-len", "128", "--context", str(CONTEXT), "--steps", str(STEPS), "--batches",
+                            ",".join(map(str, BATCHES)), "--json", str(out_plain), flag], capture_output=True,
+                           text=True, timeout=590)
+        print(p.stdout, p.stderr, sep="", flush=True)
+        if p.returncode != 0 or "no CUDA graph" in p.stderr:
+            plain_failed = True
+            print(f"FAIL: cute-cpp-nemotron bench --random-weights {flag}", flush=True)
+            continue
+        variants[flag] = {f["name"] + "|" + f["shape"]: f for f in json.loads(out_plain.read_text())}
     records = []
     prefill = ours[f"nemotron prefill|1 x {PREFILL}"]
     records.append({"kernel": "nemotron prefill", "shape": f"1 x {PREFILL} (Nemotron-3 Nano, random weights)",
@@ -211,14 +218,15 @@ def main():
         print(f"decode batch {b}: ours {decode['value']:.0f} tok/s; a step moves weights {weights / 1e9:.2f} GB, "
               f"states {states / 1e9:.3f} GB, KV {kv / 1e9:.3f} GB at {bandwidth / 1e12:.2f} TB/s: limit {limit:.0f} "
               f"tok/s (ours {decode['value'] / limit:.2f} of it)", flush=True)
-        without = plain.get(f"nemotron decode|batch {b}, context {CONTEXT}")
-        if without:
-            records.append({"kernel": "nemotron decode pdl", "shape": shape, "dtype": "bf16", "ours": decode["value"],
-                            "reference": "the same steps without PDL", "reference_value": without["value"],
-                            "unit": "tok/s", "ratio": decode["value"] / without["value"],
-                            "microseconds": decode["ms"] * 1e3})
-            print(f"decode batch {b} without PDL: {without['value']:.0f} tok/s ({without['value'] / limit:.2f} of the "
-                  f"limit; PDL {decode['value'] / without['value']:.3f}x it)", flush=True)
+        for flag, (kernel, reference) in VARIANTS.items():
+            without = variants.get(flag, {}).get(f"nemotron decode|batch {b}, context {CONTEXT}")
+            if not without:
+                continue
+            records.append({"kernel": kernel, "shape": shape, "dtype": "bf16", "ours": decode["value"],
+                            "reference": reference, "reference_value": without["value"], "unit": "tok/s",
+                            "ratio": decode["value"] / without["value"], "microseconds": decode["ms"] * 1e3})
+            print(f"decode batch {b}, {reference}: {without['value']:.0f} tok/s ({without['value'] / limit:.2f} of "
+                  f"the limit; ours {decode['value'] / without['value']:.3f}x it)", flush=True)
         floors = phase_bytes(config, b, CONTEXT + STEPS // 2)
         for f in (f for f in ours.values() if f["name"] == "nemotron decode phase"
                   and f["shape"].startswith(f"batch {b}, context {CONTEXT}, ")):

@@ -42,24 +42,27 @@ constexpr const char* kRuleUsage =
     "cute-cpp [nemotron.usage]: the command line of cute-cpp-nemotron (see its --help)";
 constexpr const char* kUsage =
     "usage: cute-cpp-nemotron logits --model DIR --ids \"1,2,3;4,5\" --out FILE [--split K | --decode-from K]\n"
-    "                        [--max-seq N] [--eager] [--no-pdl]\n"
+    "                        [--max-seq N] [--eager] [--no-pdl] [--no-fused-norm]\n"
     "       cute-cpp-nemotron generate --model DIR (--ids \"1,2;3,4\" | --prompt TEXT) [--max-new-tokens N]\n"
     "                        [--temperature T] [--top-k K] [--top-p P] [--seed S] [--ignore-eos] [--max-seq N]\n"
-    "                        [--max-batch N] [--eager] [--no-pdl]\n"
+    "                        [--max-batch N] [--eager] [--no-pdl] [--no-fused-norm]\n"
     "       cute-cpp-nemotron bench --model DIR [--prefill-len 2048] [--batches 1,32] [--context 512]\n"
-    "                        [--steps 64] [--json FILE] [--eager] [--no-pdl] [--random-weights SEED] [--breakdown]\n"
+    "                        [--steps 64] [--json FILE] [--eager] [--no-pdl] [--no-fused-norm]\n"
+    "                        [--random-weights SEED] [--breakdown]\n"
     "--split K: logits: each prompt's first K tokens in one pass, the rest in a second that continues them\n"
     "--decode-from K: logits: each prompt's first K tokens prefilled, the rest fed one decode step at a time\n"
     "--eager: decode steps launch every kernel instead of replaying a CUDA graph\n"
     "--no-pdl: the decode graphs' kernels wait for the one before to end (by default each launches while the one\n"
     "          before runs: programmatic dependent launch)\n"
+    "--no-fused-norm: decode steps run each Mamba and attention layer's add + RMSNorm as its own kernel, not\n"
+    "          inside the input projection\n"
     "--random-weights SEED: bench only: DIR needs config.json alone; the weights are filled on the device\n"
     "--breakdown: bench only: after each batch size's decode figure, the time of each phase of a step (Mamba-2\n"
     "             mixer parts, MoE router / experts / shared expert / combine, attention, norms, LM head),\n"
     "             from a graph of the step with an event between every two phases\n";
 
 CliArgs parse_args(int argc, char** argv) {
-  static const char* const flags[] = {"ignore-eos", "eager", "no-pdl", "breakdown"};
+  static const char* const flags[] = {"ignore-eos", "eager", "no-pdl", "no-fused-norm", "breakdown"};
   return parse_cli(argc, argv, flags, kRuleUsage, kUsage);
 }
 
@@ -73,6 +76,7 @@ NemotronOptions model_options(const CliArgs& a, const NemotronHConfig& config) {
   o.max_batch = int(a.number("max-batch", 8));
   o.cuda_graphs = !a.has("eager");
   o.programmatic_launch = !a.has("no-pdl");
+  o.fuse_norms = !a.has("no-fused-norm");
   return o;
 }
 

@@ -39,13 +39,22 @@ void Model::linear(bf16 const* in, bf16 const* weight, bf16* out, std::int64_t m
   linear_tn(in, weight, out, m, n, k, gemm_workspace_, stream_, kn::IndependentOperand::B);
 }
 
-void Model::mamba(Batch const& batch, NemotronLayerWeights const& w, int index) {
+void Model::input_projection(NemotronLayerWeights const& w, bool fold, bf16 const* weight, bf16* out, std::int64_t t,
+                             std::int64_t n) {
+  if (fold)
+    normed_linear_tn(residual_.normed_rows(delta_.data(), w.norm.data(), float(config_.layer_norm_epsilon)), weight,
+                     out, t, n, hidden_, stream_, kn::IndependentOperand::B);
+  else
+    linear(normed_.data(), weight, out, t, n, hidden_);
+}
+
+void Model::mamba(Batch const& batch, NemotronLayerWeights const& w, int index, bool fold_norm) {
   auto const& m = config_.mamba;
   int const t = int(batch.tokens), heads = int(m.num_heads), groups = int(m.n_groups);
   std::int64_t const gn = m.n_groups * m.ssm_state_size;
   bf16* const conv_states = conv_states_.data() + std::int64_t(index) * options_.max_batch * layout_.conv_state_elems();
   float* const ssm_states = ssm_states_.data() + std::int64_t(index) * options_.max_batch * layout_.ssm_state_elems();
-  linear(normed_.data(), w.in_proj.data(), zxbcdt_.data(), t, in_proj_width_, hidden_);
+  input_projection(w, fold_norm, w.in_proj.data(), zxbcdt_.data(), t, in_proj_width_);
   mark("mamba in_proj");
   bf16 const* const z = zxbcdt_.data();
   bf16 const* const xbc_in = z + inner_;
@@ -97,11 +106,11 @@ void Model::mamba(Batch const& batch, NemotronLayerWeights const& w, int index) 
   mark("mamba out_proj");
 }
 
-void Model::attention(Batch const& batch, NemotronLayerWeights const& w, int index) {
+void Model::attention(Batch const& batch, NemotronLayerWeights const& w, int index, bool fold_norm) {
   int const heads = int(config_.num_attention_heads), kv_heads = int(config_.num_key_value_heads);
   int const head_dim = int(config_.head_dim);
   std::int64_t const t = batch.tokens;
-  linear(normed_.data(), w.qkv.data(), qkv_.data(), t, qkv_width_, hidden_);
+  input_projection(w, fold_norm, w.qkv.data(), qkv_.data(), t, qkv_width_);
   mark("attention qkv");
   bf16* const q = qkv_.data();
   bf16* const k = q + attn_width_;

@@ -82,8 +82,12 @@ class Model final : public NemotronModel {
 
   // ---- mixers_sm90.cu: each reads normed_ and writes delta_ ----
   void linear(bf16 const* in, bf16 const* weight, bf16* out, std::int64_t m, std::int64_t n, std::int64_t k);
-  void mamba(Batch const& batch, NemotronLayerWeights const& w, int index);
-  void attention(Batch const& batch, NemotronLayerWeights const& w, int index);
+  /// A Mamba or attention layer's input projection of its t rows: of normed_ (add_norm ran), or with
+  /// `fold` the add + RMSNorm of delta_ into the residual stream inside the skinny GEMM.
+  void input_projection(NemotronLayerWeights const& w, bool fold, bf16 const* weight, bf16* out, std::int64_t t,
+                        std::int64_t n);
+  void mamba(Batch const& batch, NemotronLayerWeights const& w, int index, bool fold_norm);
+  void attention(Batch const& batch, NemotronLayerWeights const& w, int index, bool fold_norm);
   void moe(Batch const& batch, NemotronLayerWeights const& w);
   void mlp(Batch const& batch, NemotronLayerWeights const& w);
 

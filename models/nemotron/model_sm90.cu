@@ -7,6 +7,7 @@
 #include "models/nemotron/model_impl.hpp"
 
 #include "models/common/error.hpp"
+#include "models/common/linear.cuh"  // normed_linear_takes
 #include "models/nemotron/weights.hpp"
 #include "models/qwen3/layer_kernels.cuh"  // gather_rows
 
@@ -327,12 +328,15 @@ void Model::forward(Batch const& batch, LogitsRows rows) {
     residual_.add_norm(delta_.data(), w, normed_.data(), t, hidden_, eps, stream_);
     mark("add + rmsnorm");
   };
+  // A decode step's Mamba and attention layers norm inside their input projection (fuse_norms).
+  bool const fuse = options_.fuse_norms && normed_linear_takes(t, hidden_);
   for (std::size_t l = 0; l < weights_.layers.size(); ++l) {
     NemotronLayerWeights const& w = weights_.layers[l];
-    add_norm(w.norm.data());
+    bool const fold = fuse && (w.kind == NemotronHLayerKind::mamba || w.kind == NemotronHLayerKind::attention);
+    if (!fold) add_norm(w.norm.data());
     switch (w.kind) {
-      case NemotronHLayerKind::mamba: mamba(batch, w, layout_.mamba_index(int(l))); break;
-      case NemotronHLayerKind::attention: attention(batch, w, layout_.attention_index(int(l))); break;
+      case NemotronHLayerKind::mamba: mamba(batch, w, layout_.mamba_index(int(l)), fold); break;
+      case NemotronHLayerKind::attention: attention(batch, w, layout_.attention_index(int(l)), fold); break;
       case NemotronHLayerKind::moe: moe(batch, w); break;
       case NemotronHLayerKind::mlp: mlp(batch, w); break;
     }

@@ -37,6 +37,10 @@ struct NemotronOptions {
   /// step is ~500 short dependent kernels, so the launch gaps are much of it. On since the H100 run at
   /// 224d1a7: bit-equal logits to the plain graphs, the same ids as eager steps, 1.066x at batch 1.
   bool programmatic_launch = true;
+  /// A decode step's Mamba and attention layers run their add + RMSNorm inside the input projection's
+  /// skinny GEMM (kernels/gemm/simt_gemv_norm.cuh), not as a kernel of its own; the MoE and MLP layers,
+  /// whose normed rows several kernels read, and passes of more than 8 tokens keep it.
+  bool fuse_norms = true;
 };
 
 /// Throws unless the GPU decoder runs `config`:
