@@ -21,8 +21,8 @@
 #include "models/common/error.hpp"
 #include "models/common/linear.cuh"  // linear_tn, gated_linear_tn, normed_linear_tn, normed_gated_linear_tn
 #include "models/common/paged_kv_layer.hpp"  // PagedKvLayer
-#include "models/qwen3/dense_ffn.cuh"  // dense_swiglu_ffn
 #include "models/common/rope.hpp"
+#include "models/qwen3/dense_ffn.cuh"  // dense_swiglu_ffn
 #include "models/qwen3/layer_kernels.cuh"
 
 namespace cute_cpp::models::qwen3_tts {
