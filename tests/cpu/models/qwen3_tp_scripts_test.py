@@ -4,8 +4,9 @@
 models/qwen3/tp_plan.py (which N a machine and a model allow, rank 0's decode-step traffic against
 tensor_parallel.md's table and bench_qwen3.py's arithmetic at N = 1, the step bound, bench --profile's
 lines, the records), check_report's "not run", check_qwen3_tp_gpus.py's view of a report at N (torch and
-transformers mocked), decoder_program's ProgramError (the error line kept before stderr's tail), and
-scripts/gpu-check's report of a check not run.
+transformers mocked), decoder_program's ProgramError (the error line kept before stderr's tail),
+scripts/gpu-check's report of a check not run, and bench_qwen3.py's phase_bytes (a profiled step's phases
+add up to the step's weights; every phase the decoder marks is named there).
 
     qwen3_tp_scripts_test.py REPO
 """
@@ -91,6 +92,27 @@ def main():
                    / bench_qwen3.moe_weight_bytes_per_step(CONFIGS["30b-a3b"], b) - 1) < 1e-12)
     expect("N = 1 dense equals weight_bytes_per_token",
            tp_plan.rank_step_traffic(CONFIGS["8b"], 1, 1)[0] == bench_qwen3.weight_bytes_per_token(CONFIGS["8b"]))
+    # bench_qwen3.phase_bytes: a profiled step's phases add up to the step's weights (the fused norm names
+    # for Qwen3-8B; the MoE layers' router and experts for 30B-A3B), and every phase the decoder marks
+    # (model_forward_sm90.cu, model_rank_sm90.cu, dense_ffn.cuh, kernels/moe's moe_layer) has its bytes there.
+    fused = ("add + rmsnorm + qkv gemm", "o gemm", "add + rmsnorm + gate-up gemm + swiglu", "down gemm", "lm head",
+             "embedding")
+    dense = bench_qwen3.phase_bytes(CONFIGS["8b"], 1, 512)
+    expect("Qwen3-8B's fused phases add up to weight_bytes_per_token (within the q/k norms' gains)",
+           abs(sum(dense[k] for k in fused) / bench_qwen3.weight_bytes_per_token(CONFIGS["8b"]) - 1) < 1e-4)
+    sparse = ("add + rmsnorm", "qkv gemm", "o gemm", "moe router", "moe experts", "lm head", "embedding")
+    for b in (1, 32):
+        moe = bench_qwen3.phase_bytes(CONFIGS["30b-a3b"], b, 512)
+        expect(f"Qwen3-30B-A3B's phases add up to moe_weight_bytes_per_step at batch {b}",
+               abs(sum(moe[k] for k in sparse) / bench_qwen3.moe_weight_bytes_per_step(CONFIGS["30b-a3b"], b) - 1)
+               < 1e-4)
+    import re
+    sources = [repo / "models/qwen3/model_forward_sm90.cu", repo / "models/qwen3/model_rank_sm90.cu",
+               repo / "models/qwen3/dense_ffn.cuh", repo / "kernels/moe/moe.cuh"]
+    marked = {m for f in sources for m in re.findall(r'mark\("([^"]+)"\)', f.read_text())}
+    marked -= {"start", "all-gather", "moe shared expert"}  # a rank's collective; Qwen3-MoE has no shared expert
+    missing = marked - set(bench_qwen3.phase_bytes(CONFIGS["30b-a3b"], 1, 512))
+    expect(f"every phase the Qwen3 decoder marks has its bytes in phase_bytes (missing {sorted(missing)})", not missing)
     weights, allreduces, wire, gather = tp_plan.rank_step_traffic(CONFIGS["8b"], 8, 32)
     expect("Qwen3-8B N = 8 batch 32: 73 all-reduces of 32 x 4096 bf16, ring 2 (N-1)/N, the gather of 7 ranks' rows",
            allreduces == 73 and wire == 73 * 32 * 4096 * 2 * 2 * 7 / 8 and gather == 7 * 32 * 18992 * 2)
