@@ -22,15 +22,18 @@
 #include <span>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <utility>  // std::pair
 #include <vector>
 
 #include "models/common/bench_timing.hpp"  // median
 #include "models/common/cli.hpp"
 #include "models/common/error.hpp"
+#include "models/common/manifest.hpp"  // ExpectedTensor, tensor_bytes
 #include "models/qwen3_tts/model.hpp"
 #include "models/qwen3_tts/synthesize.hpp"  // require_codec_decoder
 #include "models/qwen3_tts/tts_cli.hpp"
+#include "models/qwen3_tts/tts_weights.hpp"  // TtsWeightManifest
 
 // CUTE_CPP_TTS_CODEC_DECODER: set by models/CMakeLists.txt where the build has the decoder's library.
 #if defined(CUTE_CPP_TTS_CODEC_DECODER)
@@ -135,25 +138,27 @@ Synthesis synthesize_once(Qwen3TtsModel& model, CodecDecoder& decoder, const Tts
   return s;
 }
 
-/// bf16 bytes of one decoder layer's projections (q, k, v, o, gate, up, down) and norms.
-double layer_bytes(Qwen3Config const& c) {
-  double const h = double(c.hidden_size), d = double(c.head_dim);
-  double const q = double(c.num_attention_heads) * d, kv = double(c.num_key_value_heads) * d;
-  return 2.0 * (h * (q + 2 * kv) + q * h + 3 * h * double(c.intermediate_size) + 2 * h + 2 * d);
+/// Bytes of the manifest's tensors named `name`, or under it where it ends in '.'.
+double bytes_of(TtsWeightManifest const& m, std::string_view name) {
+  double sum = 0;
+  for (ExpectedTensor const& t : m.tensors())
+    if (name.ends_with('.') ? t.name.starts_with(name) : t.name == name) sum += double(tensor_bytes(t.shape, t.dtype));
+  return sum;
 }
 
-/// The weight bytes a frame's phases read, by the names Qwen3TtsModel::profile_frame marks.
-double phase_bytes(Qwen3TtsConfig const& c, std::string const& phase) {
-  Qwen3Config const& talker = c.talker.decoder;
-  Qwen3Config const& small = c.code_predictor;
-  double const groups = double(c.talker.num_code_groups), hidden = double(talker.hidden_size);
-  double const width = double(small.hidden_size);
-  if (phase == "talker step") return double(talker.num_hidden_layers) * layer_bytes(talker) + 2 * hidden;
-  if (phase == "talker head") return 2 * double(talker.vocab_size) * hidden;
-  if (phase == "predictor step") return groups * (double(small.num_hidden_layers) * layer_bytes(small) + 2 * width);
-  if (phase == "predictor head + draw") return (groups - 1) * 2 * double(small.vocab_size) * width;
+/// The weight bytes a frame's phases read (the checkpoint's tensors, as the manifest lists them), by the
+/// names Qwen3TtsModel::profile_frame marks.
+double phase_bytes(TtsWeightManifest const& m, std::string const& phase) {
+  TtsTensorNames const& n = m.names();
+  double const steps = double(m.config().talker.num_code_groups);
+  if (phase == "talker step") return bytes_of(m, "talker.model.layers.") + bytes_of(m, n.talker_norm);
+  if (phase == "talker head") return bytes_of(m, n.codec_head);
+  if (phase == "predictor step")
+    return steps * (bytes_of(m, "talker.code_predictor.model.layers.") + bytes_of(m, n.predictor_norm));
+  if (phase == "predictor head + draw") return bytes_of(m, "talker.code_predictor.lm_head.");  // each head once
   // Step 0 projects the talker's row; later steps gather rows of tables projected at load.
-  if (phase == "predictor input") return c.projects_to_predictor() ? 2 * (hidden * width + width) : 0.0;
+  if (phase == "predictor input")
+    return m.config().projects_to_predictor() ? bytes_of(m, n.projection_weight) + bytes_of(m, n.projection_bias) : 0;
   return 0.0;  // the talker's code 0, the frame's end: a few rows
 }
 
@@ -161,13 +166,14 @@ double phase_bytes(Qwen3TtsConfig const& c, std::string const& phase) {
 std::vector<Record> frame_breakdown(Qwen3TtsModel& model, const TtsPrompt& prompt, const TtsSampling& sampling,
                                     std::string const& about) {
   (void)model.generate(prompt, sampling);
+  TtsWeightManifest const manifest(model.config());
   std::vector<Record> records;
   double total = 0;
   for (StepPhase const& p : model.profile_frame(20)) {
     std::printf("breakdown: %-22s %9.1f us a frame (%d a frame)\n", p.name.c_str(), p.microseconds, p.count);
     Record r{"tts frame phase", "batch 1, " + p.name + " (" + std::to_string(p.count) + " a frame), " + about, "us",
              "its weights at the copy bandwidth"};
-    r.ours = p.microseconds, r.ms = p.microseconds / 1e3, r.bytes = phase_bytes(model.config(), p.name);
+    r.ours = p.microseconds, r.ms = p.microseconds / 1e3, r.bytes = phase_bytes(manifest, p.name);
     records.push_back(r);
     total += p.microseconds;
   }
