@@ -174,13 +174,7 @@ __global__ void __launch_bounds__(gemv::threads, Short == 1 ? 3 : 2) simt_gemv_n
 /// else 2), fewer where the normed rows (`smem` bytes a CTA) fill an SM's shared memory.
 inline std::int64_t normed_gemv_resident_ctas(int short_rows, std::size_t smem) {
   static int const sms = host::multiprocessor_count();
-  static int const smem_per_sm = [] {
-    int ordinal = 0, bytes = 0;
-    host::cuda_check(cudaGetDevice(&ordinal), "cudaGetDevice");
-    host::cuda_check(cudaDeviceGetAttribute(&bytes, cudaDevAttrMaxSharedMemoryPerMultiprocessor, ordinal),
-                     "cudaDeviceGetAttribute");
-    return bytes;
-  }();
+  static std::int64_t const smem_per_sm = host::shared_memory_per_multiprocessor();
   int const bound = short_rows == 1 ? 3 : 2;
   // 2 KB a CTA besides the rows: the kernel's static shared memory and the CTA's reservation.
   int const fit = int(std::size_t(smem_per_sm) / (smem + 2048));
