@@ -16,7 +16,7 @@
 #include <cstdint>
 #include <random>
 #include <span>
-#include <thread>
+#include "tests/support/parallel.hpp"  // parallel_for
 #include <type_traits>
 #include <vector>
 
@@ -148,34 +148,27 @@ struct Problem {
     std::vector<double> const wa = widen(a, m, lda, k), wb = widen(b, n, ldb, k);
     want.assign(std::size_t(m * n), 0.0);
     std::vector<double> row_magnitude(std::size_t(m), 0.0);
-    auto const rows = [&](std::int64_t first, std::int64_t step) {
-      for (std::int64_t i = first; i < m; i += step)
-        for (std::int64_t j = 0; j < n; ++j) {
-          double const* const ai = wa.data() + i * k;
-          double const* const bj = wb.data() + j * k;
-          double sum = 0, abs_sum = 0;
-          for (std::int64_t k0 = 0; k0 < k; k0 += 128) {
-            double block = 0, abs_block = 0;
-            for (std::int64_t kk = k0; kk < std::min(k, k0 + 128); ++kk) {
-              double const p = ai[kk] * bj[kk];
-              block += p;
-              abs_block += std::fabs(p);
-            }
-            double const scale = scale_of(i, j, k0 / 128);
-            sum += block * scale;
-            abs_sum += abs_block * std::fabs(scale);
+    test::parallel_for(std::size_t(std::max<std::int64_t>(m, 0)), [&](std::size_t row) {  // a row a job
+      auto const i = std::int64_t(row);
+      for (std::int64_t j = 0; j < n; ++j) {
+        double const* const ai = wa.data() + i * k;
+        double const* const bj = wb.data() + j * k;
+        double sum = 0, abs_sum = 0;
+        for (std::int64_t k0 = 0; k0 < k; k0 += 128) {
+          double block = 0, abs_block = 0;
+          for (std::int64_t kk = k0; kk < std::min(k, k0 + 128); ++kk) {
+            double const p = ai[kk] * bj[kk];
+            block += p;
+            abs_block += std::fabs(p);
           }
-          want[std::size_t(i * n + j)] = sum;
-          row_magnitude[std::size_t(i)] = std::max(row_magnitude[std::size_t(i)], abs_sum);
+          double const scale = scale_of(i, j, k0 / 128);
+          sum += block * scale;
+          abs_sum += abs_block * std::fabs(scale);
         }
-    };
-    std::int64_t const cores = std::int64_t(std::thread::hardware_concurrency());
-    std::int64_t const workers = std::clamp<std::int64_t>(cores, 1, std::max<std::int64_t>(m, 1));
-    {
-      std::vector<std::jthread> pool;
-      for (std::int64_t w = 1; w < workers; ++w) pool.emplace_back(rows, w, workers);
-      rows(0, workers);
-    }
+        want[std::size_t(i * n + j)] = sum;
+        row_magnitude[std::size_t(i)] = std::max(row_magnitude[std::size_t(i)], abs_sum);
+      }
+    });
     magnitude = m > 0 ? *std::max_element(row_magnitude.begin(), row_magnitude.end()) : 0.0;
   }
   std::vector<TC> result() const {
