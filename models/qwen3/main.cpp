@@ -256,6 +256,9 @@ double time_ms(Qwen3Model& model, F&& f) {
 /// Prefill throughput, time to first token and decode throughput per batch size, on random ids
 /// (the figures do not depend on the ids). Each figure is the median of several runs after one
 /// warm-up; decode steps include drawing the token (greedy) and reading it back, as generate does.
+/// The most tokens one of the bench's batch prefills takes (the figures are the decode steps').
+constexpr int kBenchPrefillTokens = 8192;
+
 int run_bench(const Args& a) {
   std::optional<TensorParallelOptions> const tp = tensor_parallel_option(a);
   int const prefill_len = int(a.number("prefill-len", 2048)), ttft_len = int(a.number("ttft-len", 512));
@@ -275,7 +278,9 @@ int run_bench(const Args& a) {
   o.fuse_norms = !a.has("no-fused-norm");
   o.max_batch = max_batch;
   o.max_seq = std::max(prefill_len, context + steps + 1);
-  o.max_prefill_tokens = std::max({prefill_len, ttft_len, context * max_batch});
+  // A batch's contexts are prefilled in groups of at most this many tokens: one prefill of all 128
+  // contexts of 512 would hold 64k tokens' activations beside the weights (Qwen3-30B-A3B on an H100).
+  o.max_prefill_tokens = std::max({prefill_len, ttft_len, std::min(context * max_batch, kBenchPrefillTokens)});
   std::optional<std::uint64_t> const random_seed = random_weights_seed(a);
   auto const load_start = std::chrono::steady_clock::now();
   auto model = load_model(tp, a.get("model"), o, random_seed);
@@ -336,10 +341,15 @@ int run_bench(const Args& a) {
   double const ttft_ms = prefill_figure(ttft_len, true);
   figures.push_back({"qwen3 time to first token", "1 x " + std::to_string(ttft_len), ttft_ms, "ms", ttft_ms});
   for (int b : batches) {
-    std::vector<std::vector<std::int32_t>> prompts;
-    for (int i = 0; i < b; ++i) prompts.push_back(prompt(context));
-    std::vector<int> const slots = model->prefill(prompts, LogitsRows::Last);
-    draw(b, 0);
+    std::vector<int> slots;
+    int const group = std::max(1, int(o.max_prefill_tokens / context));
+    for (int first = 0; first < b; first += group) {
+      std::vector<std::vector<std::int32_t>> prompts;
+      for (int i = first; i < std::min(b, first + group); ++i) prompts.push_back(prompt(context));
+      for (int slot : model->prefill(prompts, LogitsRows::Last)) slots.push_back(slot);
+    }
+    // The first fed ids are random (the logits of the groups before the last are overwritten).
+    for (int i = 0; i < b; ++i) host_ids[std::size_t(i)] = std::int32_t(rng() % std::uint32_t(vocab));
     std::vector<double> t;
     for (int s = 0; s < steps; ++s) {
       std::vector<std::int32_t> const feed(host_ids.begin(), host_ids.begin() + b);

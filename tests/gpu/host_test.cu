@@ -6,6 +6,7 @@
 
 #include "gpu/has_device.hpp"
 
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -65,4 +66,24 @@ TEST(GpuLaunch, ABadLaunchIsACudaErrorNamingTheKernel) {
     EXPECT_NE(std::string(e.what()).find("cudaLaunchKernelEx(iota) failed: cudaError"), std::string::npos)
         << e.what();
   }
+}
+
+TEST(GpuBuffer, AnAllocationTooLargeNamesItsBytesTheFreeMemoryAndTheCaller) {
+  if (!has_device()) GTEST_SKIP() << "no GPU";
+  std::size_t const petabyte = std::size_t{1} << 50;
+  int const line = __LINE__ + 2;
+  try {
+    host::DeviceBuffer<std::byte> huge(petabyte);
+    FAIL() << "a 1 PB allocation succeeded";
+  } catch (host::CudaError const& e) {
+    std::string const text = e.what();
+    EXPECT_NE(text.find("cudaMalloc of 1125899.91 GB ("), std::string::npos) << text;
+    EXPECT_NE(text.find(" GB free) failed: cudaErrorMemoryAllocation"), std::string::npos) << text;
+    EXPECT_NE(text.find("host_test.cu:" + std::to_string(line)), std::string::npos) << text;
+  }
+  // The failure is not sticky: the next allocation and launch work.
+  host::DeviceBuffer<int> out(256);
+  iota_kernel<<<1, 256>>>(out.data(), 256);
+  EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  EXPECT_EQ(out.download()[255], 3 * 255 + 1);
 }

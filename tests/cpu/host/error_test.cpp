@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+#include <cute_cpp/host/buffer.hpp>
 #include <cute_cpp/host/error.hpp>
 
 #include <gtest/gtest.h>
@@ -31,4 +32,10 @@ TEST(CudaError, ARealFailingCallIsReported) {
   } catch (host::CudaError const& e) {
     EXPECT_NE(std::string(e.what()).find("cudaMemcpy failed: cudaError"), std::string::npos) << e.what();
   }
+}
+
+TEST(CudaError, AnAllocationNamesItsBytes) {
+  // Without a device the free memory is unknown and left out; with one it follows in brackets.
+  std::string const call = host::allocation_call(std::size_t{1500} * 1000 * 1000);
+  EXPECT_EQ(call.rfind("cudaMalloc of 1.50 GB", 0), 0u) << call;
 }
