@@ -12,6 +12,7 @@
 //              [--warm] [--held-out-only] [--part I/N] [--budget-s S] [--m-points P]
 //   bench_gemm --candidate-sweep --model-shapes [--part I/N] [--budget-s S] [--m-points P]: the candidate
 //              sweep on the model-shape sweep's fit half (what a tile table is refitted on)
+//   bench_gemm --candidate-sweep --shapes MxNxK,...: the candidate sweep on those shapes only
 // --dense ... --moe: only those parts of the default run (every part without them). Each of the
 // others runs one sweep or profile of bench_gemm_dense.cu / bench_gemm_fp8.cu instead.
 #include "bench/gemm/bench_gemm.hpp"
@@ -21,6 +22,7 @@
 
 #include <cublasLt.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <exception>
@@ -30,6 +32,25 @@
 #include <vector>
 
 namespace {
+/// "138x4096x4096,272x14336x4096": M x N x K triples, each at least 1.
+std::vector<std::array<std::int64_t, 3>> parse_shapes(std::string const& text) {
+  std::vector<std::array<std::int64_t, 3>> shapes;
+  std::size_t at = 0;
+  while (at <= text.size()) {
+    std::size_t const end = std::min(text.find(',', at), text.size());
+    std::array<std::int64_t, 3> shape{};
+    char tail = 0;
+    std::string const one = text.substr(at, end - at);
+    if (std::sscanf(one.c_str(), "%ldx%ldx%ld%c", &shape[0], &shape[1], &shape[2], &tail) != 3 || shape[0] < 1 ||
+        shape[1] < 1 || shape[2] < 1)
+      throw std::invalid_argument("cute-cpp [bench.shapes]: --shapes takes MxNxK,MxNxK,... (each at least 1), not '" +
+                                  one + "'");
+    shapes.push_back(shape);
+    at = end + 1;
+  }
+  return shapes;
+}
+
 /// Takes --model-sweep's valued options (--dtype, --layout, --part I/N, --budget-s, --m-points)
 /// out of argv, since run_bench reads only flags without values.
 cute_cpp::test::gemm_model::ModelSweepOptions take_model_options(int& argc, char** argv) {
@@ -38,7 +59,7 @@ cute_cpp::test::gemm_model::ModelSweepOptions take_model_options(int& argc, char
   for (int i = 1; i < argc; ++i) {
     std::string const arg = argv[i];
     bool const valued = arg == "--dtype" || arg == "--layout" || arg == "--part" || arg == "--budget-s" ||
-                        arg == "--m-points";
+                        arg == "--m-points" || arg == "--shapes";
     if (!valued || i + 1 >= argc) {
       argv[kept++] = argv[i];
       continue;
@@ -48,6 +69,7 @@ cute_cpp::test::gemm_model::ModelSweepOptions take_model_options(int& argc, char
     else if (arg == "--layout") o.layout = value;
     else if (arg == "--budget-s") o.budget_s = std::stod(value);
     else if (arg == "--m-points") o.m_points = std::stoi(value);
+    else if (arg == "--shapes") o.shapes = parse_shapes(value);
     else if (std::size_t const slash = value.find('/'); slash != std::string::npos) {
       o.part = std::stoi(value.substr(0, slash)) - 1;
       o.parts = std::stoi(value.substr(slash + 1));
@@ -112,8 +134,10 @@ int main(int argc, char** argv) {
         }
         else if (options.has("--candidate-sweep")) {
           test::gemm_dense::candidate_sweep(rng, cublas(),
-                                            options.has("--model-shapes") ? model_candidate_shapes(model_options)
-                                                                          : std::vector<std::array<std::int64_t, 3>>{});
+                                            !model_options.shapes.empty() ? model_options.shapes
+                                            : options.has("--model-shapes")
+                                                ? model_candidate_shapes(model_options)
+                                                : std::vector<std::array<std::int64_t, 3>>{});
         }
         else if (options.has("--host-profile")) test::gemm_dense::host_profile(rng);
         else {

@@ -40,6 +40,8 @@ struct ModelSweepOptions {
   int part = 0, parts = 1;       ///< --part I/N (I from 1): every N-th point from the I-th
   double budget_s = 480;         ///< --budget-s: the estimate M points are thinned to fit
   int m_points = 0;              ///< --m-points: M points a projection (0: as many as fit the budget)
+  /// --shapes MxNxK,MxNxK,...: the candidate sweep's shapes instead of its own (a probe of a few)
+  std::vector<std::array<std::int64_t, 3>> shapes;
 };
 /// --model-sweep: run_gemm_auto against the faster of cublasGemmEx and cuBLASLt's best of 8.
 void model_sweep(ModelSweepOptions const& options, std::mt19937_64& rng, cublasLtHandle_t handle,

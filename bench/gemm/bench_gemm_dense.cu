@@ -324,6 +324,10 @@ void candidate_sweep(std::mt19937_64& rng, cublasLtHandle_t handle, std::vector<
                 cold_us([&] { reference.run(p.db.data(), p.da.data(), cref.data()); }));
     std::printf("chosen %lld %lld %lld %s\n", (long long)m, (long long)n, (long long)k,
                 std::string(kn::gemm_tile_name(kn::choose_gemm_tile(m, n, k, sms))).c_str());
+    // What run_gemm_auto takes (the skinny kernel or choose_gemm_tile's tile under its cut): the
+    // candidate of that tile under the heuristic's cut ("simt whole": SIMT's only candidate).
+    std::printf("dispatch %lld %lld %lld %s\n", (long long)m, (long long)n, (long long)k,
+                kn::gemm_choice_name(kn::choose_gemm_plan(m, n, k, sms)).c_str());
     for (auto const& [tile, name] : kn::gemm_tile_names) {
       std::vector<Cut> cuts = {whole, heuristic, stream_k};
       for (int s : {2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64})

@@ -35,7 +35,11 @@ constexpr double partial_pass(int k_blocks, int block_k) { return 256.0 / double
 /// Split-K for `units` cluster tiles of `k_blocks` K blocks (of `block_k` elements) on
 /// `clusters` resident clusters; `requested` as GemmArguments::k_splits. Only the tiles of the
 /// last, partial wave are split: into the number of ranges that minimises the modelled time of
-/// that wave (waves of the shorter units, plus writing one partial and reading `splits`).
+/// that wave (the shorter units, plus writing one partial and reading `splits`), among the counts
+/// whose pieces still fit one wave. Pieces over two or more waves modelled faster than whole tiles
+/// but ran slower: on the H100's model-shape probe at cef1614, 1 in 4 counts that made two waves
+/// beat whole tiles and 1 in 10 that made three, against 98 in 100 of those within one wave
+/// (README: measurements).
 constexpr SplitKChoice choose_split_k(std::int64_t units, std::int64_t clusters, int k_blocks, int block_k,
                                       int requested) {
   std::int64_t const tail = units <= clusters ? units : units % clusters;
@@ -44,9 +48,8 @@ constexpr SplitKChoice choose_split_k(std::int64_t units, std::int64_t clusters,
   double const pass = partial_pass(k_blocks, block_k);
   SplitKChoice best;
   double best_time = 1.0;
-  for (int s = 2; s <= 8 && k_blocks / s >= 2; ++s) {
-    double const waves = double((tail * s + clusters - 1) / clusters);
-    double const time = waves / s + double(1 + s) * pass;
+  for (int s = 2; s <= 8 && k_blocks / s >= 2 && tail * s <= clusters; ++s) {
+    double const time = 1.0 / s + double(1 + s) * pass;
     if (time < best_time - 0.02) {
       best = {s, tail};
       best_time = time;

@@ -142,63 +142,43 @@ inline std::optional<GemmChoice> choose_from_table(std::int64_t m, std::int64_t 
   return choices[best];
 }
 
-/// The tile for an m x n x k problem on `ctas` resident CTAs. The rules, each fitted to
-/// --shape-sweep (README: measurements; sweep of 2026-12-02 at 24ba451, 290 shapes, where the
-/// tuner's pick beat this heuristic's by 10% or more):
+/// The tile for an m x n x k problem on `ctas` resident CTAs, each with the heuristic's cut
+/// (choose_decomposition: split-K within one wave, stream-K for a partial last wave). The rules,
+/// checked on the H100's model-shape probe at cef1614 (145 shapes of 3 to 1060 rows, every tile
+/// under every cut; README: measurements) where they ran at 0.846 of cuBLASLt's geomean against
+/// 0.857 for the best tile of each shape, 0.803 for the rules before and 0.755 for the tile table:
 /// - at most 64 rows: A and B swapped, so that N fills wgmma's 64-row side and M (rounded up to
 ///   16, 32 or 64) its N side: a 128-row tile would multiply mostly zeros;
 /// - at most 64 columns (and more rows): the mirror image. Up to 1536 rows and 8192 of K, swapped
 ///   tiles of 32 rows of M give more CTAs than 128-row ones; beyond, 128 x 64 tiles alone, with
 ///   split-K (the sweep: 0.33-0.55x of cuBLAS in 128 x 256 tiles, 0.72-1.3x so);
 /// - one tile row (at most 128 rows): no cluster along M (its second CTA would have no rows).
-///   At most 128 columns: swapped 16-row tiles. K and N of 4096 or more: 112 columns in pairs
-///   along N that share A (0.86-0.89x alone in 128 or 256 columns, 0.93-1.01x so). Else a width
-///   whose tiles fill at least 90% of one wave if there is one, else the widest tile without a
-///   cluster that still gives every fifth CTA a tile, since there the A tile is re-read for
-///   every tile, so wide tiles pay, and split-K fills the GPU;
-/// - a full wave of 128 x 256 tiles or more: that tile (stream-K evens out the last wave; in
-///   128 x 128 tiles, 1024 x 10240 x 8192 ran at 0.77x of cuBLAS, 0.97x in 128 x 256);
-/// - else the one whose waves are fullest, weighted by how efficiently a tile of that width uses
-///   L2 and shared-memory bandwidth.
-/// NOTE: the weights are rough: wide tiles without multicast are bound by L2, so narrower ones,
-/// which read more per output, lose more (README: measurements, with the one-tile-row sweep).
+///   At most 128 columns: swapped 16-row tiles. Else a width whose tiles fill at least 90% of one
+///   wave if there is one (14336 columns: 128 x 112 tiles in pairs along N that share A), else the
+///   widest tile alone that still gives every fifth CTA a tile, since there the A tile is re-read
+///   for every tile, so wide tiles pay, and split-K fills the GPU (4096 columns: 128 x 128, 0.76-0.91
+///   of cuBLAS where 128 x 112 pairs ran at 0.71-0.87);
+/// - more rows: 128 x 256 tiles in pairs along M that share B, whatever the waves: split-K fills a
+///   partial one. Within 7% of each probe shape's best tile but for 5 of 81 (128 x 128 pairs
+///   won by 11-29% at 154-217 rows of 2560-4096 columns and K 4096, lost at K 14336); on the 27
+///   where the fullest-waves rule before took 128 x 128 or 128 x 64 tiles, it ran at 0.42-0.94 of
+///   cuBLAS (geomean 0.63) and these at 0.59-1.16 (0.79).
 constexpr GemmTile choose_gemm_tile(std::int64_t m, std::int64_t n, std::int64_t k, int ctas) {
   if (m <= 64) return m <= 16 ? GemmTile::swap16 : m <= 32 ? GemmTile::swap32 : GemmTile::swap64;
   if (n <= 64) return m <= 1536 && k <= 8192 ? GemmTile::swap32 : GemmTile::n64c1;
-  if (m <= 128) {
-    if (n <= 128) return GemmTile::swap16;
-    if (n >= 4096 && k >= 4096) return GemmTile::n112cn2;
-    struct Width {
-      GemmTile tile;
-      std::int64_t width;
-    };
-    for (Width const w : {Width{GemmTile::n256c1, 256}, Width{GemmTile::n128c1, 128}, Width{GemmTile::n112cn2, 112}}) {
-      std::int64_t const tiles = (n + w.width - 1) / w.width;
-      if (tiles <= ctas && tiles * 10 >= std::int64_t(ctas) * 9) return w.tile;
-    }
-    if ((n + 255) / 256 * 5 >= ctas) return GemmTile::n256c1;
-    if ((n + 127) / 128 * 5 >= ctas) return GemmTile::n128c1;
-    return GemmTile::n64c1;
-  }
-  if ((m + 127) / 128 * ((n + 255) / 256) >= ctas) return GemmTile::n256;
-  struct Candidate {
+  if (m > 128) return GemmTile::n256;
+  if (n <= 128) return GemmTile::swap16;
+  struct Width {
     GemmTile tile;
     std::int64_t width;
-    double efficiency;
   };
-  Candidate const candidates[] = {{GemmTile::n256, 256, 1.0}, {GemmTile::n128, 128, 0.85}, {GemmTile::n64, 64, 0.6}};
-  GemmTile best = candidates[0].tile;
-  double best_score = -1.0;
-  for (auto const& c : candidates) {
-    std::int64_t const tiles = ((m + 127) / 128) * ((n + c.width - 1) / c.width);
-    std::int64_t const waves = (tiles + ctas - 1) / ctas;
-    double const score = double(tiles) / double(waves * ctas) * c.efficiency;
-    if (score > best_score + 1e-9) {
-      best = c.tile;
-      best_score = score;
-    }
+  for (Width const w : {Width{GemmTile::n256c1, 256}, Width{GemmTile::n128c1, 128}, Width{GemmTile::n112cn2, 112}}) {
+    std::int64_t const tiles = (n + w.width - 1) / w.width;
+    if (tiles <= ctas && tiles * 10 >= std::int64_t(ctas) * 9) return w.tile;
   }
-  return best;
+  if ((n + 255) / 256 * 5 >= ctas) return GemmTile::n256c1;
+  if ((n + 127) / 128 * 5 >= ctas) return GemmTile::n128c1;
+  return GemmTile::n64c1;
 }
 
 }  // namespace cute_cpp::kernels

@@ -3,8 +3,8 @@
 #pragma once
 // Written by tools/fit_gemm_tiles.py from gemm_sm90 --candidate-sweep on the H200 at 8fe08fe: do not edit.
 // Per measured shape, log2 of M, N and K and the mask of the choices (gemm_tile_choices) that ran
-// within 1.05x of its fastest; choose_gemm_plan takes the choice good on most of the
-// 4 nearest.
+// within 1.05x of its fastest; choose_from_table takes the choice good on most of the
+// 4 nearest. The dispatch (choose_gemm_plan) does not ask it: a refit is judged against its rules.
 #include <cute_cpp/kernels/gemm/gemm.hpp>
 
 #include <cstdint>

@@ -361,7 +361,8 @@ constexpr std::int64_t swapped_rows(GemmTile tile) {
   return tile == GemmTile::swap16 ? 16 : tile == GemmTile::swap32 ? 32 : tile == GemmTile::swap64 ? 64 : 0;
 }
 
-/// The mask of gemm_tile_choices an m x n problem may take: all but SIMT's unless the skinny kernel
+/// The mask of gemm_tile_choices choose_from_table may take for an m x n problem (a refit judged against
+/// choose_gemm_plan's rules asks it so): all but SIMT's unless the skinny kernel
 /// runs it; and where the weights dominate the bytes (17 to 64 rows, n >= 8 m), only a swapped tile
 /// that holds every row of C. A narrower one reads the weights once per slice of rows, and a
 /// 128-row tile does twice the products or more where the problem is bound by the weights' bytes.
@@ -379,32 +380,25 @@ inline std::uint64_t gemm_table_allowed(bool skinny, std::int64_t m = 0, std::in
   return allowed;
 }
 
-/// The tile and cut for an m x n x k problem on `sms` SMs: on the 132 SMs of the H200, where the
-/// tile table (gemm_tile_table.hpp) was measured, the table's choice for the nearest measured
-/// shapes; elsewhere (or where the table has no choice) choose_gemm_tile's tile with the
-/// heuristic's cut. The table's SIMT choices stand for the skinny kernel (simt_gemv.cuh), so
-/// SIMT is chosen only where that kernel runs (simt_skinny for the operands' major modes); a
-/// problem bound by its weights takes a swapped tile holding all its rows (gemm_table_allowed). The
-/// last few shapes' choices are kept per thread (a table lookup is a few hundred distances).
+/// The most rows of the skinny kernel's short operand (simt_gemv.cuh) for which the dispatch takes
+/// it over a swapped tile: on the H100's model-shape probe at cef1614, 3 rows ran at 0.65-0.88 of
+/// cuBLASLt in it and 0.91-1.03 in swapped 16-row tiles; 1 row at 1.03 in it (the model-shape sweep).
+inline constexpr std::int64_t skinny_dispatch_rows = 2;
+
+/// The tile and cut for an m x n x k problem on `sms` SMs: the skinny kernel (simt_gemv.cuh) where
+/// it runs (skinny_short_operand for the operands' major modes) on at most skinny_dispatch_rows
+/// rows; else choose_gemm_tile's tile with the heuristic's cut.
+/// NOTE: the tile table (gemm_tile_table.hpp, fitted on the random shape sweep) is not asked: on
+/// the model-shape probe its choices ran at 0.755 of cuBLASLt's geomean, these rules' at 0.846
+/// (choose_gemm_tile). It stays as tools/fit_gemm_tiles.py writes it, for a refit to be judged
+/// against the rules on held-out shapes.
 inline GemmChoice choose_gemm_plan(std::int64_t m, std::int64_t n, std::int64_t k, int sms,
                                    OperandMajorMode major_a = plans::K, OperandMajorMode major_b = plans::K) {
-  if (sms != gemm_table_sms) return {choose_gemm_tile(m, n, k, sms)};
-  bool const skinny = simt_skinny(m, n, k, major_a, major_b);
-  struct Known {
-    std::int64_t m = -1, n = -1, k = -1;
-    bool skinny = false;
-    GemmChoice choice;
-  };
-  constexpr unsigned kept = 16;
-  thread_local Known known[kept];
-  thread_local unsigned next = 0;
-  for (Known const& e : known)
-    if (e.m == m && e.n == n && e.k == k && e.skinny == skinny) return e.choice;
-  GemmChoice const choice = choose_from_table(m, n, k, gemm_tile_table, gemm_tile_choices, gemm_table_neighbours,
-                                              gemm_table_allowed(skinny, m, n))
-                                .value_or(GemmChoice{choose_gemm_tile(m, n, k, sms)});
-  known[next++ % kept] = {m, n, k, skinny, choice};
-  return choice;
+  SkinnyShort const skinny = skinny_short_operand(m, n, k, major_a, major_b);
+  std::int64_t const short_rows = skinny == SkinnyShort::a ? m : n;
+  if (skinny != SkinnyShort::none && short_rows <= skinny_dispatch_rows)
+    return {GemmTile::simt, Decomposition::DataParallel};
+  return {choose_gemm_tile(m, n, k, sms)};
 }
 
 /// Plan P's arguments `a` with the cut of `c` where `a` leaves the cut to the heuristic: whole

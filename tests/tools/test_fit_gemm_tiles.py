@@ -14,6 +14,7 @@ spec.loader.exec_module(fit)
 SWEEP = """floor 3.1
 cublas 4 6 8 4.7
 chosen 4 6 8 swap16
+dispatch 4 6 8 simt whole
 candidate 4 6 8 simt 4.5
 candidate 4 6 8 swap16 5.3
 candidate 4 6 8 swap16 heuristic 5.3
@@ -23,6 +24,7 @@ candidate 5 12 8 simt 4.6
 candidate 5 12 8 swap16 heuristic 5.4
 cublas 4096 4096 4096 100.0
 chosen 4096 4096 4096 n256
+dispatch 4096 4096 4096 n256
 candidate 4096 4096 4096 n256 heuristic 98.0
 candidate 4096 4096 4096 n256 stream-K 97.0
 candidate 4096 4096 4096 n128 split 4 140.0
@@ -47,6 +49,11 @@ class FitGemmTiles(unittest.TestCase):
         self.assertEqual(big["chosen"], "n256")
         self.assertEqual(big["times"][("n128", "split 4")], 140.0)
         self.assertEqual(big["times"][("n256", "stream-K")], 97.0)
+        # The dispatch's choice as the candidate that ran it; a sweep from before the line has none.
+        self.assertEqual(big["dispatch"], ("n256", "heuristic"))
+        self.assertEqual(self.shapes[(4, 6, 8)]["dispatch"], ("simt", ""))
+        self.assertNotIn("dispatch", self.shapes[(5, 12, 8)])
+        self.assertEqual(fit.dispatch_candidate(["n128c1", "split", "4"]), ("n128c1", "split 4"))
 
     def test_good_sets_are_within_five_percent(self):
         self.assertEqual(fit.good_set(self.shapes[(4096, 4096, 4096)]), {("n256", "heuristic"), ("n256", "stream-K")})

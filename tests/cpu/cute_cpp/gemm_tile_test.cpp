@@ -19,20 +19,26 @@ TEST(ChooseGemmTile, LargeProblemsTakeTheWideTile) {
   static_assert(kn::choose_gemm_tile(2048, 2048, 2048, 132) == kn::GemmTile::n256);
   // A full wave of 128 x 256 tiles (8 x 40 = 320) takes them, whatever the last wave leaves.
   static_assert(kn::choose_gemm_tile(1024, 10240, 8192, 132) == kn::GemmTile::n256);
-  // Less than a wave: the fullest waves, weighted by the tile's efficiency.
-  static_assert(kn::choose_gemm_tile(129, 4096, 4096, 132) == kn::GemmTile::n64);
+  // More than one tile row, less than a wave: the same tile (split-K fills the wave); the
+  // fullest-waves rule took 128 x 64 tiles here, 0.42-0.56x of cuBLASLt at 138-154 rows.
+  static_assert(kn::choose_gemm_tile(129, 4096, 4096, 132) == kn::GemmTile::n256);
+  static_assert(kn::choose_gemm_tile(138, 4096, 14336, 132) == kn::GemmTile::n256);
+  static_assert(kn::choose_gemm_tile(272, 128256, 4096, 132) == kn::GemmTile::n256);
 }
 
 TEST(ChooseGemmTile, OneTileRowTakesTilesWithoutClusters) {
   // One tile row: no clusters along M (a 2-CTA cluster's second CTA would have no rows).
-  // Long K and wide N: 112 columns in pairs along N that share A.
+  // A width whose tiles fill 90% of a wave: 14336 / 112 = 128 tiles (in pairs along N that share
+  // A), 16384 / 128 = 128 tiles, on 132 SMs.
   static_assert(kn::choose_gemm_tile(128, 14336, 4096, 132) == kn::GemmTile::n112cn2);
-  static_assert(kn::choose_gemm_tile(128, 4096, 4096, 132) == kn::GemmTile::n112cn2);
-  static_assert(kn::choose_gemm_tile(65, 4096, 4096, 132) == kn::GemmTile::n112cn2);
-  // Else a width whose tiles fill 90% of a wave: 16384 / 128 = 128 tiles on 132 SMs.
   static_assert(kn::choose_gemm_tile(100, 16384, 1024, 132) == kn::GemmTile::n128c1);
   // Else the widest tile that gives a fifth of the CTAs a tile (split-K fills the rest).
   static_assert(kn::choose_gemm_tile(128, 4096, 2048, 132) == kn::GemmTile::n128c1);
+  // Long K no longer takes 112-column pairs below a wave (0.71-0.87x of cuBLASLt at 4096 columns,
+  // 0.77-0.78x at 8192 x 28672; 128 x 128 or 128 x 256 tiles alone 0.75-0.94x).
+  static_assert(kn::choose_gemm_tile(128, 4096, 4096, 132) == kn::GemmTile::n128c1);
+  static_assert(kn::choose_gemm_tile(65, 4096, 4096, 132) == kn::GemmTile::n128c1);
+  static_assert(kn::choose_gemm_tile(98, 8192, 28672, 132) == kn::GemmTile::n256c1);
   static_assert(kn::choose_gemm_tile(65, 8192, 2048, 132) == kn::GemmTile::n256c1);
   static_assert(kn::choose_gemm_tile(128, 1024, 4096, 132) == kn::GemmTile::n64c1);
   // At most 128 columns too: swapped, in 16-row tiles of M.
@@ -121,6 +127,11 @@ TEST(ChooseSplitK, ChoosesByTheWaveModel) {
   EXPECT_EQ(kn::choose_split_k(64, 132, 4, 64, 0).splits, 1);
   // Each split keeps at least two K blocks.
   EXPECT_EQ(kn::choose_split_k(8, 132, 3, 64, 0).splits, 1);
+  // The pieces fit one wave: 537 x 4096 x 14336 in 128 x 256 tiles is 48 cluster tiles on 66
+  // clusters: four splits (three waves, modelled 0.84 of whole tiles) ran at 191 us against 158
+  // whole, so none; 16 cluster tiles (138 rows) take four (one wave, 0.34 modelled).
+  EXPECT_EQ(kn::choose_split_k(48, 66, 224, 64, 0).splits, 1);
+  EXPECT_EQ(kn::choose_split_k(16, 66, 224, 64, 0).splits, 4);
 }
 
 TEST(ChooseDecomposition, StreamKWhereTheLastWaveIsPartialAndKIsLong) {
@@ -257,10 +268,13 @@ TEST(SkinnyShortOperand, TakesTheShortSideBesideAKMajorLongOne) {
   EXPECT_EQ(kn::skinny_short_operand(1, 4096, 129, MN, K), SkinnyShort::none);
   EXPECT_EQ(kn::skinny_short_operand(448, 1, 32320, K, MN), SkinnyShort::none);
   EXPECT_EQ(kn::skinny_short_operand(448, 1, 32320, K, K), SkinnyShort::b);
-  // The table takes SIMT only there: a shape it measured good with SIMT, in a layout without the kernel.
+  // The dispatch takes SIMT only there, on at most skinny_dispatch_rows rows; beyond, swapped tiles.
   EXPECT_EQ(kn::choose_gemm_plan(23, 1, 11488, kn::gemm_table_sms, K, K).tile, kn::GemmTile::simt);
   EXPECT_EQ(kn::choose_gemm_plan(23, 1, 11488, kn::gemm_table_sms, K, MN).tile, kn::GemmTile::simt);
   EXPECT_NE(kn::choose_gemm_plan(23, 1, 11488, kn::gemm_table_sms, MN, MN).tile, kn::GemmTile::simt);
+  EXPECT_EQ(kn::choose_gemm_plan(2, 4096, 4096, 132).tile, kn::GemmTile::simt);
+  EXPECT_EQ(kn::choose_gemm_plan(3, 4096, 4096, 132).tile, kn::GemmTile::swap16);
+  EXPECT_EQ(kn::choose_gemm_plan(8, 4096, 4096, 132).tile, kn::GemmTile::swap16);
 }
 
 // The workspace contract (issue 51): every launch's counters lie in one fixed region at the head
@@ -296,7 +310,7 @@ TEST(GemmWorkspace, CountersLieInOneFixedRegionForEveryDecomposition) {
 // Issue 51: at 17-64 rows the weights' bytes bound a model's projections; the table, which
 // measured no such shape, chose its 16-row neighbours' swap16 (the weights read once per 16 rows).
 // Every published Qwen3 projection at those rows takes a swapped tile holding all of them, on the
-// H200's 132 SMs; a problem with few columns (not bound by its weights) keeps the table's choice.
+// H200's 132 SMs.
 TEST(ChooseGemmPlan, WeightsBoundRowsTakeASwappedTileHoldingEveryRow) {
   struct Projection {
     std::int64_t n, k;
@@ -312,11 +326,6 @@ TEST(ChooseGemmPlan, WeightsBoundRowsTakeASwappedTileHoldingEveryRow) {
       std::int64_t const rows = kn::swapped_rows(choice.tile);
       EXPECT_TRUE(rows >= m && rows < 2 * m) << m << " x " << p.n << " x " << p.k << ": " << kn::gemm_choice_name(choice);
     }
-  // Few columns (n < 8 m): the weights do not dominate, and the table's own choice stands.
-  auto const table = kn::choose_from_table(21, 100, 2496, kn::gemm_tile_table, kn::gemm_tile_choices,
-                                           kn::gemm_table_neighbours, kn::gemm_table_allowed(false));
-  ASSERT_TRUE(table.has_value());
-  EXPECT_EQ(kn::gemm_choice_name(kn::choose_gemm_plan(21, 100, 2496, 132)), kn::gemm_choice_name(*table));
 }
 
 TEST(GatedSkinnyKernel, TakesAFewRowsOfAGatedPlanCutWhole) {
