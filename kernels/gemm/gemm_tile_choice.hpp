@@ -21,15 +21,16 @@
 namespace cute_cpp::kernels {
 
 /// The tiles the heuristic chooses among: 128 rows, N columns, in 2-CTA clusters along M (c2),
-/// along N (cn2) or alone (c1); swapN: A and B swapped (C^T = B^T A^T), 128 columns of C by N
+/// along N (cn2) or alone (c1); n256m64: 64 rows by 256, each consumer warpgroup its own tile
+/// (PingPong), in pairs along M; swapN: A and B swapped (C^T = B^T A^T), 128 columns of C by N
 /// rows, alone; simt: the SIMT GEMM (SimtGemmPlan).
-enum class GemmTile { n256, n128, n64, n256c1, n128c1, n112cn2, n64c1, swap16, swap32, swap64, simt };
+enum class GemmTile { n256, n128, n64, n256c1, n128c1, n112cn2, n64c1, n256m64, swap16, swap32, swap64, simt };
 
 /// Every GemmTile, with the name a tuning cache stores it under.
 inline constexpr std::pair<GemmTile, std::string_view> gemm_tile_names[] = {
     {GemmTile::n256, "n256"},     {GemmTile::n128, "n128"},     {GemmTile::n64, "n64"},
     {GemmTile::n256c1, "n256c1"}, {GemmTile::n128c1, "n128c1"}, {GemmTile::n112cn2, "n112cn2"},
-    {GemmTile::n64c1, "n64c1"},   {GemmTile::swap16, "swap16"}, {GemmTile::swap32, "swap32"},
+    {GemmTile::n64c1, "n64c1"},   {GemmTile::n256m64, "n256m64"}, {GemmTile::swap16, "swap16"}, {GemmTile::swap32, "swap32"},
     {GemmTile::swap64, "swap64"}, {GemmTile::simt, "simt"}};
 
 constexpr std::string_view gemm_tile_name(GemmTile tile) {
