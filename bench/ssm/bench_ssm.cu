@@ -73,11 +73,18 @@ void bench_prefill(int T, std::vector<kn::Record>& records, std::mt19937_64& rng
   std::size_t const ssd_bytes = std::size_t(T) * (conv_dim + H) * sizeof(bf16) +  // x, B, C, dt read
                                 std::size_t(T) * H * P * sizeof(bf16) +            // y written
                                 std::size_t(H) * P * N * sizeof(float);            // the final state
-  records.push_back(kn::bench_against_copy("ssd_prefill", shape, "bf16", ssd_bytes, [&] { kn::run_ssd_prefill<Plan>(a); }));
   double const chunks = double(ws.chunks), L = Plan::chunk;
   double const flops = chunks * (2 * L * L * N * G + 2 * L * P * N * H + 2 * L * N * P * H + L * L * P * H);
-  std::printf("  bench ssd_prefill %s: %.1f GFLOP, %.1f TFLOP/s\n", shape.c_str(), flops * 1e-9,
-              flops / (records.back().microseconds * 1e6));
+  records.push_back(kn::bench_against_copy("ssd_prefill", shape, "bf16", ssd_bytes, [&] { kn::run_ssd_prefill<Plan>(a); }));
+  double const cuda_cores_us = records.back().microseconds;
+  // The same scan with its chunk products on the tensor cores (3xTF32), and the two side by side.
+  records.push_back(kn::bench_against_copy("ssd_prefill tensor cores", shape, "bf16", ssd_bytes,
+                                           [&] { kn::run_ssd_prefill<kn::NemotronSsdPlanTensorCores>(a); }));
+  double const tensor_cores_us = records.back().microseconds;
+  records.push_back({"ssd_prefill tensor cores", shape, "bf16", flops / (tensor_cores_us * 1e6),
+                     "ours on the CUDA cores (ssd_prefill)", flops / (cuda_cores_us * 1e6), "TFLOP/s", tensor_cores_us});
+  std::printf("  bench ssd_prefill %s: %.1f GFLOP, %.1f TFLOP/s on the CUDA cores, %.1f on the tensor cores\n",
+              shape.c_str(), flops * 1e-9, flops / (cuda_cores_us * 1e6), flops / (tensor_cores_us * 1e6));
 
   kn::GatedRmsNormArguments<bf16> n;
   n.y = y.data(), n.y_stride = H * P, n.z = zxbcdt.data(), n.z_stride = proj, n.weight = norm_w.data();

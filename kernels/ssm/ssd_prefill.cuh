@@ -6,9 +6,11 @@
 //   dt = clamp(softplus(dt + dt_bias), dt_lo, dt_hi), A = -exp(A_log),
 //   per token: S = exp(dt A) S + dt B xᵀ (per head, B and C shared by the heads of a group),
 //   y = C . S + D x,   S from the sequence's initial state (or 0), its final value written.
-// The five launches of ssd_kernels.cuh on one stream, nothing read back to the host (a CUDA graph
+// The five launches of ssd_kernels.cuh (steps 2, 3 and 5 from ssd_tensor_cores.cuh for a plan on the
+// tensor cores) on one stream, nothing read back to the host (a CUDA graph
 // can hold them). Workspace: ssd_workspace<Plan>(total_tokens, num_seqs, heads, groups).bytes.
-#include <cute_cpp/kernels/ssm/ssd_kernels.cuh>  // the five kernels, SsdParams
+#include <cute_cpp/kernels/ssm/ssd_kernels.cuh>       // the five kernels, SsdParams
+#include <cute_cpp/kernels/ssm/ssd_tensor_cores.cuh>  // steps 2, 3 and 5 on the tensor cores
 
 #include <cute_cpp/host/launch.hpp>  // launch, LaunchConfig
 
@@ -27,6 +29,7 @@ namespace cute_cpp::kernels {
 template <class Plan, class T>
 void run_ssd_prefill(SsdPrefillArguments<T> const& a, cudaStream_t stream = nullptr) {
   constexpr int P = Plan::head_dim, N = Plan::state;
+  constexpr bool tensor_cores = Plan::products == SsdProducts::tensor_cores;
   check_ssm_heads(a.heads, a.groups);
   check_ssm_count("total_tokens", a.total_tokens, 0);
   check_ssm_count("num_seqs", a.num_seqs, 1);
@@ -63,15 +66,19 @@ void run_ssd_prefill(SsdPrefillArguments<T> const& a, cudaStream_t stream = null
     config.grid = dim3(chunks);
     host::launch(&ssd_dt_kernel<T, Plan>, "ssd_dt_kernel", config, params);
     config.grid = dim3(chunks, unsigned(a.groups));
-    host::launch(&ssd_bmm_kernel<T, Plan>, "ssd_bmm_kernel", config, params);
+    if constexpr (tensor_cores) host::launch(&ssd_bmm_tc_kernel<T, Plan>, "ssd_bmm_tc_kernel", config, params);
+    else host::launch(&ssd_bmm_kernel<T, Plan>, "ssd_bmm_kernel", config, params);
     config.grid = dim3(chunks, unsigned(a.heads));
-    host::launch(&ssd_chunk_state_kernel<T, Plan>, "ssd_chunk_state_kernel", config, params);
+    if constexpr (tensor_cores)
+      host::launch(&ssd_chunk_state_tc_kernel<T, Plan>, "ssd_chunk_state_tc_kernel", config, params);
+    else host::launch(&ssd_chunk_state_kernel<T, Plan>, "ssd_chunk_state_kernel", config, params);
   }
   config.grid = dim3(unsigned(a.num_seqs), unsigned(a.heads));
   host::launch(&ssd_state_pass_kernel<T, Plan>, "ssd_state_pass_kernel", config, params);
   if (chunks > 0) {
     config.grid = dim3(chunks, unsigned(a.heads));
-    host::launch(&ssd_chunk_scan_kernel<T, Plan>, "ssd_chunk_scan_kernel", config, params);
+    if constexpr (tensor_cores) host::launch(&ssd_chunk_scan_tc_kernel<T, Plan>, "ssd_chunk_scan_tc_kernel", config, params);
+    else host::launch(&ssd_chunk_scan_kernel<T, Plan>, "ssd_chunk_scan_kernel", config, params);
   }
 }
 

@@ -20,6 +20,8 @@ extern template void run_causal_conv1d_update<NemotronConvPlan, __nv_bfloat16>(
     ConvUpdateArguments<__nv_bfloat16> const&, cudaStream_t);
 extern template void run_ssd_prefill<NemotronSsdPlan, __nv_bfloat16>(SsdPrefillArguments<__nv_bfloat16> const&,
                                                                      cudaStream_t);
+extern template void run_ssd_prefill<NemotronSsdPlanTensorCores, __nv_bfloat16>(
+    SsdPrefillArguments<__nv_bfloat16> const&, cudaStream_t);
 extern template void run_selective_state_update<NemotronSsdPlan, __nv_bfloat16>(
     StateUpdateArguments<__nv_bfloat16> const&, cudaStream_t);
 extern template void run_gated_rmsnorm<__nv_bfloat16>(GatedRmsNormArguments<__nv_bfloat16> const&, cudaStream_t);

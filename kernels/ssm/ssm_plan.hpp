@@ -46,6 +46,15 @@ struct ssm_state_registers {
                 "chunk-state kernel holds P*N/256 accumulators");
   static constexpr bool ok = true;
 };
+/// Rule ssm.plan.tensor-cores: the tensor-core chunk kernels lay 8 warps over (L, L), (P, N) and
+/// (L, P) tiles of m16n8k8 atoms: 2 x 4 warps over C Bᵀ and the chunk states, 4 x 2 over the output.
+template <bool TensorCores, int HeadDim, int State, int Chunk>
+struct ssm_tensor_core_tiles {
+  static_assert(!TensorCores || (Chunk % 64 == 0 && HeadDim % 32 == 0 && State % 32 == 0),
+                "cute-cpp [ssm.plan.tensor-cores]: the tensor-core SSD kernels need the chunk a multiple of 64, the "
+                "head dimension P of 32 and the state N of 32");
+  static constexpr bool ok = true;
+};
 /// Rule ssm.plan.conv-width: the causal conv1d holds its window of Width inputs in registers.
 template <int Width>
 struct ssm_conv_width_valid {
@@ -58,11 +67,18 @@ namespace cute_cpp::kernels {
 
 // ---- plans ----
 
-/// The Mamba-2 SSD chunked scan's static shape: head dimension P, state size N, chunk length L.
-template <int HeadDim, int State, int Chunk>
+/// Where the SSD prefill's three chunk products (C Bᵀ, the chunk states, the outputs) run: f32 FMAs
+/// on the CUDA cores, or mma.sync on the tensor cores in 3xTF32 (f32's accuracy; MmaTF32x3Op).
+enum class SsdProducts { cuda_cores, tensor_cores };
+
+/// The Mamba-2 SSD chunked scan's static shape: head dimension P, state size N, chunk length L,
+/// and where its chunk products run.
+template <int HeadDim, int State, int Chunk, SsdProducts Products = SsdProducts::cuda_cores>
 struct SsdPlan {
   static_assert(diag::ssm_head_dim_valid<HeadDim>::ok && diag::ssm_state_valid<State>::ok &&
-                diag::ssm_chunk_valid<Chunk>::ok && diag::ssm_state_registers<HeadDim, State>::ok);
+                diag::ssm_chunk_valid<Chunk>::ok && diag::ssm_state_registers<HeadDim, State>::ok &&
+                diag::ssm_tensor_core_tiles<Products == SsdProducts::tensor_cores, HeadDim, State, Chunk>::ok);
+  static constexpr SsdProducts products = Products;
   static constexpr int head_dim = HeadDim;
   static constexpr int state = State;
   static constexpr int chunk = Chunk;
@@ -85,6 +101,9 @@ struct ConvPlan {
 
 /// Nemotron-3 Nano's Mamba-2 layers: P 64, N 128, chunk 128; conv width 4.
 using NemotronSsdPlan = SsdPlan<64, 128, 128>;
+/// The same on the tensor cores: checked and timed beside it (tests/gpu/ssm, bench/ssm) before the
+/// model takes it.
+using NemotronSsdPlanTensorCores = SsdPlan<64, 128, 128, SsdProducts::tensor_cores>;
 using NemotronConvPlan = ConvPlan<4>;
 
 // ---- dt: softplus(dt + dt_bias), clamped ----

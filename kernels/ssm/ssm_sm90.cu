@@ -10,6 +10,8 @@ template void run_causal_conv1d_prefill<NemotronConvPlan, __nv_bfloat16>(ConvPre
 template void run_causal_conv1d_update<NemotronConvPlan, __nv_bfloat16>(ConvUpdateArguments<__nv_bfloat16> const&,
                                                                          cudaStream_t);
 template void run_ssd_prefill<NemotronSsdPlan, __nv_bfloat16>(SsdPrefillArguments<__nv_bfloat16> const&, cudaStream_t);
+template void run_ssd_prefill<NemotronSsdPlanTensorCores, __nv_bfloat16>(SsdPrefillArguments<__nv_bfloat16> const&,
+                                                                         cudaStream_t);
 template void run_selective_state_update<NemotronSsdPlan, __nv_bfloat16>(StateUpdateArguments<__nv_bfloat16> const&,
                                                                           cudaStream_t);
 template void run_gated_rmsnorm<__nv_bfloat16>(GatedRmsNormArguments<__nv_bfloat16> const&, cudaStream_t);

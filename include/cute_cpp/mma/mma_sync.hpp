@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 // SPDX-FileCopyrightText: 2026 cute-cpp authors
 #pragma once
-// Warp MMA (mma.sync): atoms MmaF16BF16Op (m16n8k16, f16/bf16 -> f32), MmaTF32Op (m16n8k8) and
-// MmaFP8Op (m16n8k32, e4m3/e5m2), on all three targets; TiledMma<Atom, WarpsM, WarpsN, TileM,
-// TileN, TileK> lays warps over a block tile, and get_slice(thread) gives ThrMma: FragmentA/B/C,
+// Warp MMA (mma.sync): atoms MmaF16BF16Op (m16n8k16, f16/bf16 -> f32), MmaTF32Op (m16n8k8), its
+// f32-accurate MmaTF32x3Op and MmaFP8Op (m16n8k32, e4m3/e5m2), on all three targets;
+// TiledMma<Atom, WarpsM, WarpsN, TileM, TileN, TileK> lays warps over a block tile, and
+// get_slice(thread) gives ThrMma: FragmentA/B/C,
 // copy_s2r_A/B (ldmatrix from K-major shared memory), gemm, and the coordinates of C values.
 // CuTeDSL: cute.nvgpu.warp.MmaF16BF16Op / MmaFP8Op, cute.make_tiled_mma, TiledMma.get_slice,
 // ThrMma.partition_fragment_A/B/C, cute.gemm.
@@ -42,6 +43,35 @@ struct MmaTF32Op {
 #if defined(__CUDACC__)
   __device__ __forceinline__ static void fma(float (&d)[4], std::uint32_t const (&a)[4], std::uint32_t const (&b)[2]) {
     ctm::mma_m16n8k8_row_col_f32_tf32_tf32_f32(d, a, b, d);
+  }
+#endif
+};
+
+/// MmaTF32Op three times (3xTF32): each f32 operand split into a tf32 head (its top 10 mantissa
+/// bits) and the tf32 of the remainder, head x head + head x tail + tail x head summed in f32.
+/// About f32's accuracy (the tail x tail term and the tails' own rounding, 2^-20 relative, lost) at
+/// three times MmaTF32Op's products: for f32 data whose results are checked as f32.
+struct MmaTF32x3Op {
+  using a_type = float;
+  using b_type = float;
+  static constexpr int m = 16, n = 8, k = 8;
+#if defined(__CUDACC__)
+  /// x's tf32 head and the tf32 of x - head, as bit patterns with the low 13 bits clear.
+  __device__ __forceinline__ static void split(std::uint32_t x, std::uint32_t& head, std::uint32_t& tail) {
+    constexpr std::uint32_t tf32_bits = 0xffffe000u;
+    head = x & tf32_bits;
+    tail = __float_as_uint(__uint_as_float(x) - __uint_as_float(head)) & tf32_bits;
+  }
+  __device__ __forceinline__ static void fma(float (&d)[4], std::uint32_t const (&a)[4], std::uint32_t const (&b)[2]) {
+    std::uint32_t ah[4], at[4], bh[2], bt[2];
+#pragma unroll
+    for (int i = 0; i < 4; ++i) split(a[i], ah[i], at[i]);
+#pragma unroll
+    for (int i = 0; i < 2; ++i) split(b[i], bh[i], bt[i]);
+    // The small terms first, so that they are not lost against the large one.
+    ctm::mma_m16n8k8_row_col_f32_tf32_tf32_f32(d, at, bh, d);
+    ctm::mma_m16n8k8_row_col_f32_tf32_tf32_f32(d, ah, bt, d);
+    ctm::mma_m16n8k8_row_col_f32_tf32_tf32_f32(d, ah, bh, d);
   }
 #endif
 };

@@ -2,7 +2,7 @@
 // SPDX-FileCopyrightText: 2026 cute-cpp authors
 // The tensor, copy, warp-MMA and shared-memory surface compiles in device code on every target:
 // a cp.async tiled copy with a predicated tail, ldmatrix operand loads, mma.sync for bf16, f16,
-// tf32 and fp8, register tiles with conversions, and warp and block reductions.
+// tf32 (once and 3xTF32) and fp8, register tiles with conversions, and warp and block reductions.
 // cute-cpp-archs: 90a 100a 120a
 #include <cute_cpp/copy.hpp>
 #include <cute_cpp/mma/mma_sync.hpp>
@@ -49,6 +49,7 @@ __global__ void tile_gemm(T const* a, T const* b, float* c, int m) {
 template __global__ void tile_gemm<cc::bf16, cc::warp::MmaF16BF16Op<cc::bf16>>(cc::bf16 const*, cc::bf16 const*, float*, int);
 template __global__ void tile_gemm<cc::f16, cc::warp::MmaF16BF16Op<cc::f16>>(cc::f16 const*, cc::f16 const*, float*, int);
 template __global__ void tile_gemm<float, cc::warp::MmaTF32Op>(float const*, float const*, float*, int);
+template __global__ void tile_gemm<float, cc::warp::MmaTF32x3Op>(float const*, float const*, float*, int);
 template __global__ void tile_gemm<cc::e4m3, cc::warp::MmaFP8Op<cc::e4m3>>(cc::e4m3 const*, cc::e4m3 const*, float*, int);
 
 /// Accumulators back through shared memory with stmatrix, then out with 16-byte stores.

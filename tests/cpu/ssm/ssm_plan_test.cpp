@@ -90,6 +90,12 @@ TEST(SsmPlan, WorkspaceAtNemotronPrefill) {
   EXPECT_EQ(r.states, r.cb + 3u * 128 * 128 * 4);
   EXPECT_EQ(r.bytes, r.states + 3u * 5 * 64 * 128 * 4);
   static_assert(kn::NemotronSsdPlan::state_per_thread == 32);
+  // The tensor-core plan differs only in where its chunk products run.
+  using TensorCores = kn::NemotronSsdPlanTensorCores;
+  static_assert(kn::NemotronSsdPlan::products == kn::SsdProducts::cuda_cores);
+  static_assert(TensorCores::products == kn::SsdProducts::tensor_cores);
+  static_assert(TensorCores::head_dim == 64 && TensorCores::state == 128 && TensorCores::chunk == 128);
+  EXPECT_EQ(kn::ssd_workspace<TensorCores>(2048, 1, 64, 8).bytes, kn::ssd_workspace<kn::NemotronSsdPlan>(2048, 1, 64, 8).bytes);
   static_assert(kn::NemotronConvPlan::state_len == 3);
 }
 

@@ -6,7 +6,9 @@
 // varlen lengths that are not multiples of the chunk (an empty sequence among them), x, B and C
 // read in place from a conv-output row (x_stride = B/C stride = conv_dim), dt from a wider row,
 // slot-indexed initial states updated in place, a prefill split in two against the whole, and
-// decode steps (a padding row among them) continuing the prefill.
+// decode steps (a padding row among them) continuing the prefill. The prefill twice: its chunk
+// products on the CUDA cores (NemotronSsdPlan) and on the tensor cores (NemotronSsdPlanTensorCores,
+// 3xTF32), each held to the same tolerances.
 //   ssd_check [--seed N] [--small]
 // Tolerances: y is bf16 (2 units in the last place, 1/128 relative) plus 1e-3 of the largest
 // |y| for f32 accumulation over up to 128 + 128 terms; states are f32: 1e-4 of the largest.
@@ -22,6 +24,7 @@
 #include <cmath>
 #include <cstdio>
 #include <random>
+#include <string>
 #include <vector>
 
 namespace kn = cute_cpp::kernels;
@@ -86,7 +89,14 @@ Inputs make_inputs(std::vector<int> const& lengths, int H, int G, std::mt19937_6
   return in;
 }
 
-/// Runs the prefill on `in` (states in place in their slots); returns y and the states buffer.
+/// "prefill" or "tensor-core prefill": which of the plan's kernels a report line names.
+template <class SsdPlanT>
+std::string prefill_name() {
+  return SsdPlanT::products == kn::SsdProducts::tensor_cores ? "tensor-core prefill" : "prefill";
+}
+
+/// Runs SsdPlanT's prefill on `in` (states in place in their slots); returns y and the states buffer.
+template <class SsdPlanT>
 std::pair<std::vector<bf16>, std::vector<float>> run_prefill(Inputs const& in) {
   host::DeviceBuffer<bf16> xbc(in.xbc.size()), dt(in.dt.size()), y(std::max<std::size_t>(1, std::size_t(in.T) * in.H * P));
   host::DeviceBuffer<float> bias(in.H), alog(in.H), d(in.H), states(in.states.size());
@@ -100,7 +110,7 @@ std::pair<std::vector<bf16>, std::vector<float>> run_prefill(Inputs const& in) {
   cu.upload(std::span<int const>(in.cu));
   slots.upload(std::span<int const>(in.slot_of));
   y.fill_bytes(0xFF);
-  auto const ws = kn::ssd_workspace<Plan>(in.T, in.S, in.H, in.G);
+  auto const ws = kn::ssd_workspace<SsdPlanT>(in.T, in.S, in.H, in.G);
   host::DeviceBuffer<unsigned char> workspace(ws.bytes);
   workspace.fill_bytes(0xFF);
   kn::SsdPrefillArguments<bf16> a;
@@ -113,7 +123,7 @@ std::pair<std::vector<bf16>, std::vector<float>> run_prefill(Inputs const& in) {
   a.initial_states = states.data(), a.final_states = states.data(), a.state_slots = slots.data();
   a.dt_lo = 0.001f;
   a.workspace = workspace.data(), a.workspace_bytes = ws.bytes;
-  kn::run_ssd_prefill<Plan>(a);
+  kn::run_ssd_prefill<SsdPlanT>(a);
   host::cuda_check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
   auto out = y.download();
   out.resize(std::size_t(in.T) * in.H * P);
@@ -129,19 +139,21 @@ std::vector<double> states_in_slots(Inputs const& in, std::vector<double> const&
   return s;
 }
 
-bool report(char const* what, kn::CheckResult const& r) {
-  std::printf("check ssd %-34s %s\n", what, r.summary().c_str());
+bool report(std::string const& what, kn::CheckResult const& r) {
+  std::printf("check ssd %-46s %s\n", what.c_str(), r.summary().c_str());
   return r.ok();
 }
 
+template <class SsdPlanT>
 bool check_prefill(std::vector<int> const& lengths, int H, int G, std::mt19937_64& rng) {
   Inputs const in = make_inputs(lengths, H, G, rng);
   auto const want = ref::ssd_sequential(in.problem);
-  auto const [y, states] = run_prefill(in);
+  auto const [y, states] = run_prefill<SsdPlanT>(in);
   auto const want_states = states_in_slots(in, want.final_states);
-  bool ok = report("prefill y", kn::check_close(std::span<bf16 const>(y), std::span<double const>(want.y), 1.0 / 128,
+  std::string const name = prefill_name<SsdPlanT>();
+  bool ok = report(name + " y", kn::check_close(std::span<bf16 const>(y), std::span<double const>(want.y), 1.0 / 128,
                                                  1e-3 * max_abs(want.y)));
-  ok &= report("prefill final states (in slots)",
+  ok &= report(name + " final states (in slots)",
                kn::check_close(std::span<float const>(states), std::span<double const>(want_states), 1e-4,
                                1e-4 * max_abs(want_states)));
   return ok;
@@ -149,24 +161,26 @@ bool check_prefill(std::vector<int> const& lengths, int H, int G, std::mt19937_6
 
 /// A prefill of one sequence split at `cut`: the second call from the first's final state gives
 /// the whole's y and final state.
+template <class SsdPlanT>
 bool check_split(int length, int cut, std::mt19937_64& rng) {
   Inputs whole = make_inputs({length}, 8, 2, rng);
   auto const want = ref::ssd_sequential(whole.problem);
   Inputs first = whole, second = whole;
   first.cu = {0, cut}, first.T = cut;
   first.xbc.resize(std::size_t(cut) * whole.conv_dim), first.dt.resize(std::size_t(cut) * whole.dt_stride);
-  auto const [y1, states1] = run_prefill(first);
+  auto const [y1, states1] = run_prefill<SsdPlanT>(first);
   second.cu = {0, length - cut}, second.T = length - cut;
   second.xbc.assign(whole.xbc.begin() + std::ptrdiff_t(cut) * whole.conv_dim, whole.xbc.end());
   second.dt.assign(whole.dt.begin() + std::ptrdiff_t(cut) * whole.dt_stride, whole.dt.end());
   second.states = states1;
-  auto const [y2, states2] = run_prefill(second);
+  auto const [y2, states2] = run_prefill<SsdPlanT>(second);
   std::vector<bf16> y = y1;
   y.insert(y.end(), y2.begin(), y2.end());
-  bool ok = report("split prefill y", kn::check_close(std::span<bf16 const>(y), std::span<double const>(want.y),
+  std::string const name = "split " + prefill_name<SsdPlanT>();
+  bool ok = report(name + " y", kn::check_close(std::span<bf16 const>(y), std::span<double const>(want.y),
                                                        1.0 / 128, 1e-3 * max_abs(want.y)));
   auto const want_states = states_in_slots(whole, want.final_states);
-  ok &= report("split prefill final state", kn::check_close(std::span<float const>(states2),
+  ok &= report(name + " final state", kn::check_close(std::span<float const>(states2),
                                                             std::span<double const>(want_states), 1e-4,
                                                             1e-4 * max_abs(want_states)));
   return ok;
@@ -233,11 +247,19 @@ int main(int argc, char** argv) {
   return kn::run_check(
       "ssd_check", argc, argv,
       [](std::mt19937_64& rng, kn::ProgramOptions const& options) {
-        if (options.has("--small")) return check_prefill({130, 0, 5}, 4, 2, rng) && check_decode(3, 4, 2, rng);
-        bool ok = check_prefill({300, 1, 0, 128, 77}, 8, 2, rng);
-        ok &= check_prefill({2048}, 64, 8, rng);  // Nemotron-3 Nano's heads and groups
-        ok &= check_split(300, 170, rng);
-        ok &= check_split(257, 128, rng);
+        using TensorCores = kn::NemotronSsdPlanTensorCores;
+        if (options.has("--small"))
+          return check_prefill<Plan>({130, 0, 5}, 4, 2, rng) && check_prefill<TensorCores>({130, 0, 5}, 4, 2, rng) &&
+                 check_decode(3, 4, 2, rng);
+        bool ok = true;
+        for (bool const tensor_cores : {false, true}) {
+          auto const prefill = tensor_cores ? check_prefill<TensorCores> : check_prefill<Plan>;
+          auto const split = tensor_cores ? check_split<TensorCores> : check_split<Plan>;
+          ok &= prefill({300, 1, 0, 128, 77}, 8, 2, rng);
+          ok &= prefill({2048}, 64, 8, rng);  // Nemotron-3 Nano's heads and groups
+          ok &= split(300, 170, rng);
+          ok &= split(257, 128, rng);
+        }
         ok &= check_decode(5, 8, 2, rng);
         ok &= check_decode(32, 64, 8, rng);
         return ok;
