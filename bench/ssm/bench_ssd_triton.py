@@ -12,8 +12,9 @@ without them the script says so and times nothing.
 
     bench_ssd_triton.py --build BUILD [--json FILE] [--quick]
 
-BUILD holds the C library (BUILD/kernels/libcute_cpp_ssm.so). Records: "ssm ssd prefill" and
-"ssm state update" (tokens/s, ours against the Triton kernels')."""
+BUILD holds the C library (BUILD/kernels/libcute_cpp_ssm.so). Records: "ssm ssd prefill" (and
+"ssm ssd prefill tensor cores", the scan's chunk products on the tensor cores, where the library has
+that entry) and "ssm state update" (tokens/s, ours against the Triton kernels')."""
 import argparse
 import ctypes
 import json
@@ -42,6 +43,10 @@ class Ssm:
         self.lib.cute_cpp_ssd_workspace_bytes.argtypes = [L, I, I, I, I, I, ctypes.POINTER(U)] + msg
         self.lib.cute_cpp_ssd_prefill.argtypes = [Pt, L, Pt, L, Pt, Pt, L, Pt, Pt, Pt, Pt, I, I, I, I, I, I, Pt, Pt,
                                                   Pt, Pt, Fl, Fl, Pt, U, Pt] + msg
+        # The scan with its chunk products on the tensor cores, where the library has it.
+        self.tensor_cores = hasattr(self.lib, "cute_cpp_ssd_prefill_tensor_cores")
+        if self.tensor_cores:
+            self.lib.cute_cpp_ssd_prefill_tensor_cores.argtypes = self.lib.cute_cpp_ssd_prefill.argtypes
         self.lib.cute_cpp_ssm_state_update.argtypes = [Pt, L, Pt, L, Pt, Pt, L, Pt, Pt, Pt, Pt, Pt, Pt, I, I, I, I, I,
                                                        Fl, Fl, Pt] + msg
         self.message = ctypes.create_string_buffer(1024)
@@ -51,8 +56,9 @@ class Ssm:
         if rc != 0:
             raise RuntimeError(self.message.value.decode())
 
-    def prefill(self, w, x, dt, b, c, y, cu, initial, final, slots):
-        """y (T, H, P) and final[slots] from x (T, H, P), dt (T, H), B and C (T, G, N)."""
+    def prefill(self, w, x, dt, b, c, y, cu, initial, final, slots, tensor_cores=False):
+        """y (T, H, P) and final[slots] from x (T, H, P), dt (T, H), B and C (T, G, N); the chunk
+        products on the tensor cores or the CUDA cores."""
         bytes_ = ctypes.c_ulonglong(0)
         total, seqs = x.shape[0], cu.numel() - 1
         self._status(self.lib.cute_cpp_ssd_workspace_bytes(total, seqs, H, G, P, N, ctypes.byref(bytes_),
@@ -60,7 +66,8 @@ class Ssm:
         if self.workspace is None or self.workspace.numel() < bytes_.value:
             self.workspace = torch.empty(max(bytes_.value, 256), dtype=torch.uint8, device="cuda")
         ptr = lambda t: None if t is None else t.data_ptr()
-        self._status(self.lib.cute_cpp_ssd_prefill(
+        entry = self.lib.cute_cpp_ssd_prefill_tensor_cores if tensor_cores else self.lib.cute_cpp_ssd_prefill
+        self._status(entry(
             x.data_ptr(), H * P, dt.data_ptr(), H, b.data_ptr(), c.data_ptr(), G * N, w["dt_bias"].data_ptr(),
             w["A_log"].data_ptr(), w["D"].data_ptr(), y.data_ptr(), H, G, P, N, total, seqs, cu.data_ptr(),
             ptr(initial), final.data_ptr(), ptr(slots), 0.0, math.inf, self.workspace.data_ptr(),
@@ -106,15 +113,17 @@ def close(got, want, scale, tol):
     return int((err > tol * scale).sum()), float(err.max()) / scale
 
 
-def check_prefill(ssm, w):
+def check_prefill(ssm, w, tensor_cores=False):
     """Two sequences of 200 and 77 tokens, their initial states in slots 1 and 0 of 3, against float64."""
+    name = "ssd prefill (tensor cores)" if tensor_cores else "ssd prefill"
     lengths, slots = [200, 77], [1, 0]
     x, dt, b, c = tokens(sum(lengths))
     cu = torch.tensor([0, 200, 277], dtype=torch.int32, device="cuda")
     initial = torch.randn(3, H, P, N, device="cuda") * 0.1
     final = torch.full_like(initial, math.nan)
     y = torch.full_like(x, math.nan)
-    ssm.prefill(w, x, dt, b, c, y, cu, initial, final, torch.tensor(slots, dtype=torch.int32, device="cuda"))
+    ssm.prefill(w, x, dt, b, c, y, cu, initial, final, torch.tensor(slots, dtype=torch.int32, device="cuda"),
+                tensor_cores)
     want_y = torch.empty(x.shape, dtype=torch.float64, device="cuda")
     ok = True
     for s, (lo, slot) in enumerate(zip([0, 200], slots)):
@@ -122,14 +131,14 @@ def check_prefill(ssm, w):
         for t in range(lo, lo + lengths[s]):
             want_y[t] = reference_step(w, state, x[t:t + 1], dt[t:t + 1], b[t:t + 1], c[t:t + 1])[0]
         bad, worst = close(final[slot:slot + 1], state, float(state.abs().max()), 1e-3)
-        print(f"check ssd prefill final state, sequence {s} (slot {slot}): {'ok' if bad == 0 else 'FAILED'} "
+        print(f"check {name} final state, sequence {s} (slot {slot}): {'ok' if bad == 0 else 'FAILED'} "
               f"(worst {worst:.2e} of max |state|)", flush=True)
         ok &= bad == 0
     bad, worst = close(y, want_y, float(want_y.abs().max()), 2e-2)
-    print(f"check ssd prefill y, 277 tokens in 2 sequences: {'ok' if bad == 0 else 'FAILED'} ({bad} off, worst "
+    print(f"check {name} y, 277 tokens in 2 sequences: {'ok' if bad == 0 else 'FAILED'} ({bad} off, worst "
           f"{worst:.2e} of max |y|)", flush=True)
     untouched = bool(torch.isnan(final[2]).all())
-    print(f"check ssd prefill leaves the unused slot alone: {'ok' if untouched else 'FAILED'}", flush=True)
+    print(f"check {name} leaves the unused slot alone: {'ok' if untouched else 'FAILED'}", flush=True)
     return ok and bad == 0 and untouched
 
 
@@ -198,14 +207,15 @@ def record(kernel, shape, reference, tokens_per_call, ours_ms, ref_ms, records):
                         ratio=ref_ms / ours_ms, microseconds=ours_ms * 1e3))
 
 
-def bench_prefill(ssm, mamba, w, batch, length, records):
+def bench_prefill(ssm, mamba, w, batch, length, records, tensor_cores=False):
     x, dt, b, c = tokens(batch * length)
     cu = torch.arange(0, batch * length + 1, length, dtype=torch.int32, device="cuda")
     y = torch.empty_like(x)
     final = torch.empty(batch, H, P, N, device="cuda")
-    ours_ms, ref_ms = time_pair(lambda: ssm.prefill(w, x, dt, b, c, y, cu, None, final, None),
+    ours_ms, ref_ms = time_pair(lambda: ssm.prefill(w, x, dt, b, c, y, cu, None, final, None, tensor_cores),
                                 lambda: triton_scan(mamba, w, x, dt, b, c, batch))
-    record("ssm ssd prefill", f"{batch} x {length} tokens (H{H} P{P} G{G} N{N}, chunk {CHUNK})",
+    record("ssm ssd prefill tensor cores" if tensor_cores else "ssm ssd prefill",
+           f"{batch} x {length} tokens (H{H} P{P} G{G} N{N}, chunk {CHUNK})",
            f"{mamba.name} mamba_chunk_scan_combined", batch * length, ours_ms, ref_ms, records)
 
 
@@ -232,12 +242,16 @@ def main():
     torch.manual_seed(int.from_bytes(os.urandom(4), "little"))
     torch.set_grad_enabled(False)  # the Triton scan is an autograd Function: called as inference calls it
     w = layer_weights()
-    ok = check_prefill(ssm, w) & check_update(ssm, w)
+    products = (False, True) if ssm.tensor_cores else (False,)
+    ok = check_update(ssm, w)
+    for tensor_cores in products:
+        ok &= check_prefill(ssm, w, tensor_cores)
     records = []
     if mamba is not None:
         ok &= check_against_triton(ssm, mamba, w)
         for batch, length in ((1, 2048),) if opts.quick else ((1, 2048), (4, 2048), (1, 16384), (16, 512)):
-            bench_prefill(ssm, mamba, w, batch, length, records)
+            for tensor_cores in products:
+                bench_prefill(ssm, mamba, w, batch, length, records, tensor_cores)
         for batch in (1,) if opts.quick else (1, 8, 32, 128):
             bench_update(ssm, mamba, w, batch, records)
     if opts.json:

@@ -75,7 +75,8 @@ void bench_prefill(int T, std::vector<kn::Record>& records, std::mt19937_64& rng
                                 std::size_t(H) * P * N * sizeof(float);            // the final state
   double const chunks = double(ws.chunks), L = Plan::chunk;
   double const flops = chunks * (2 * L * L * N * G + 2 * L * P * N * H + 2 * L * N * P * H + L * L * P * H);
-  records.push_back(kn::bench_against_copy("ssd_prefill", shape, "bf16", ssd_bytes, [&] { kn::run_ssd_prefill<Plan>(a); }));
+  records.push_back(
+      kn::bench_against_copy("ssd_prefill", shape, "bf16", ssd_bytes, [&] { kn::run_ssd_prefill<Plan>(a); }));
   double const cuda_cores_us = records.back().microseconds;
   // The same scan with its chunk products on the tensor cores (3xTF32), and the two side by side.
   records.push_back(kn::bench_against_copy("ssd_prefill tensor cores", shape, "bf16", ssd_bytes,

@@ -30,7 +30,8 @@ enum class GemmTile { n256, n128, n64, n256c1, n128c1, n112cn2, n64c1, n256m64, 
 inline constexpr std::pair<GemmTile, std::string_view> gemm_tile_names[] = {
     {GemmTile::n256, "n256"},     {GemmTile::n128, "n128"},     {GemmTile::n64, "n64"},
     {GemmTile::n256c1, "n256c1"}, {GemmTile::n128c1, "n128c1"}, {GemmTile::n112cn2, "n112cn2"},
-    {GemmTile::n64c1, "n64c1"},   {GemmTile::n256m64, "n256m64"}, {GemmTile::swap16, "swap16"}, {GemmTile::swap32, "swap32"},
+    {GemmTile::n64c1, "n64c1"},   {GemmTile::n256m64, "n256m64"}, {GemmTile::swap16, "swap16"},
+    {GemmTile::swap32, "swap32"},
     {GemmTile::swap64, "swap64"}, {GemmTile::simt, "simt"}};
 
 constexpr std::string_view gemm_tile_name(GemmTile tile) {

@@ -2,8 +2,9 @@
 // SPDX-FileCopyrightText: 2026 cute-cpp authors
 // The C entry points to the state-space family (libcute_cpp_ssm.so and its generated header
 // cute_cpp_ssm.h, made by cute_cpp_export): the built plans, Mamba-2's shapes in bf16 (head dim 64,
-// state 128, chunk 128; conv width 4), for callers without C++ (bench/ssm/bench_ssd_triton.py times
-// them against mamba_ssm's Triton kernels through ctypes). Tensors are bf16 unless named f32.
+// state 128, chunk 128, the scan's products on the CUDA or the tensor cores; conv width 4), for
+// callers without C++ (bench/ssm/bench_ssd_triton.py times them against mamba_ssm's Triton kernels
+// through ctypes). Tensors are bf16 unless named f32.
 #include <cute_cpp/kernels/common/capi.hpp>
 #include <cute_cpp/kernels/ssm/ssm.cuh>
 
@@ -33,6 +34,31 @@ void check_built_conv(int width) {
     cute_cpp::host::argument_error("ssm.plan", "the built conv plan has width " + std::to_string(Conv::width) +
                                                    " (got " + std::to_string(width) +
                                                    "): instantiate run_causal_conv1d_* for others from C++");
+}
+
+/// The scan's C entry on plan P (the CUDA-core or the tensor-core products).
+template <class P>
+int ssd_prefill(void const* x, long long x_stride, void const* dt, long long dt_stride, void const* b, void const* c,
+                long long bc_stride, float const* dt_bias, float const* a_log, float const* d, void* y, int heads,
+                int groups, int head_dim, int state, int total_tokens, int num_seqs, int const* cu_seqlens,
+                float const* initial_states, float* final_states, int const* state_slots, float dt_lo, float dt_hi,
+                void* workspace, unsigned long long workspace_bytes, void* stream, char* message,
+                unsigned long message_size) {
+  return kn::capi_try(message, message_size, [&] {
+    check_built_ssd(head_dim, state, "run_ssd_prefill");
+    kn::SsdPrefillArguments<bf16> a;
+    a.x = static_cast<bf16 const*>(x), a.x_stride = x_stride;
+    a.dt = static_cast<bf16 const*>(dt), a.dt_stride = dt_stride;
+    a.B = static_cast<bf16 const*>(b), a.C = static_cast<bf16 const*>(c), a.bc_stride = bc_stride;
+    a.dt_bias = dt_bias, a.A_log = a_log, a.D = d;
+    a.y = static_cast<bf16*>(y);
+    a.heads = heads, a.groups = groups, a.total_tokens = total_tokens, a.num_seqs = num_seqs;
+    a.cu_seqlens = cu_seqlens;
+    a.initial_states = initial_states, a.final_states = final_states, a.state_slots = state_slots;
+    a.dt_lo = dt_lo, a.dt_hi = dt_hi;
+    a.workspace = workspace, a.workspace_bytes = std::size_t(workspace_bytes);
+    kn::run_ssd_prefill<P>(a, static_cast<cudaStream_t>(stream));
+  });
 }
 
 }  // namespace
@@ -67,21 +93,25 @@ int cute_cpp_ssd_prefill(void const* x, long long x_stride, void const* dt, long
                          int const* state_slots, float dt_lo, float dt_hi, void* workspace,
                          unsigned long long workspace_bytes, void* stream, char* message,
                          unsigned long message_size) {
-  return kn::capi_try(message, message_size, [&] {
-    check_built_ssd(head_dim, state, "run_ssd_prefill");
-    kn::SsdPrefillArguments<bf16> a;
-    a.x = static_cast<bf16 const*>(x), a.x_stride = x_stride;
-    a.dt = static_cast<bf16 const*>(dt), a.dt_stride = dt_stride;
-    a.B = static_cast<bf16 const*>(b), a.C = static_cast<bf16 const*>(c), a.bc_stride = bc_stride;
-    a.dt_bias = dt_bias, a.A_log = a_log, a.D = d;
-    a.y = static_cast<bf16*>(y);
-    a.heads = heads, a.groups = groups, a.total_tokens = total_tokens, a.num_seqs = num_seqs;
-    a.cu_seqlens = cu_seqlens;
-    a.initial_states = initial_states, a.final_states = final_states, a.state_slots = state_slots;
-    a.dt_lo = dt_lo, a.dt_hi = dt_hi;
-    a.workspace = workspace, a.workspace_bytes = std::size_t(workspace_bytes);
-    kn::run_ssd_prefill<Ssd>(a, static_cast<cudaStream_t>(stream));
-  });
+  return ssd_prefill<Ssd>(x, x_stride, dt, dt_stride, b, c, bc_stride, dt_bias, a_log, d, y, heads, groups, head_dim,
+                          state, total_tokens, num_seqs, cu_seqlens, initial_states, final_states, state_slots, dt_lo,
+                          dt_hi, workspace, workspace_bytes, stream, message, message_size);
+}
+
+/// cute_cpp_ssd_prefill with the chunk products on the tensor cores (3xTF32 mma.sync; the same
+/// arguments, workspace and results).
+int cute_cpp_ssd_prefill_tensor_cores(void const* x, long long x_stride, void const* dt, long long dt_stride,
+                                      void const* b, void const* c, long long bc_stride, float const* dt_bias,
+                                      float const* a_log, float const* d, void* y, int heads, int groups,
+                                      int head_dim, int state, int total_tokens, int num_seqs,
+                                      int const* cu_seqlens, float const* initial_states, float* final_states,
+                                      int const* state_slots, float dt_lo, float dt_hi, void* workspace,
+                                      unsigned long long workspace_bytes, void* stream, char* message,
+                                      unsigned long message_size) {
+  return ssd_prefill<kn::NemotronSsdPlanTensorCores>(x, x_stride, dt, dt_stride, b, c, bc_stride, dt_bias, a_log, d,
+                                                     y, heads, groups, head_dim, state, total_tokens, num_seqs,
+                                                     cu_seqlens, initial_states, final_states, state_slots, dt_lo,
+                                                     dt_hi, workspace, workspace_bytes, stream, message, message_size);
 }
 
 /// One decode step of the scan (mamba_ssm's selective_state_update with dt_softplus, dt_bias and D):

@@ -77,7 +77,8 @@ void run_ssd_prefill(SsdPrefillArguments<T> const& a, cudaStream_t stream = null
   host::launch(&ssd_state_pass_kernel<T, Plan>, "ssd_state_pass_kernel", config, params);
   if (chunks > 0) {
     config.grid = dim3(chunks, unsigned(a.heads));
-    if constexpr (tensor_cores) host::launch(&ssd_chunk_scan_tc_kernel<T, Plan>, "ssd_chunk_scan_tc_kernel", config, params);
+    if constexpr (tensor_cores)
+      host::launch(&ssd_chunk_scan_tc_kernel<T, Plan>, "ssd_chunk_scan_tc_kernel", config, params);
     else host::launch(&ssd_chunk_scan_kernel<T, Plan>, "ssd_chunk_scan_kernel", config, params);
   }
 }

@@ -105,8 +105,8 @@ __global__ void __launch_bounds__(Plan::threads) ssd_chunk_state_tc_kernel(SsdPa
   for (int s0 = chunk.begin; s0 < chunk.end; s0 += K) {
     if (threadIdx.x < K) {
       int const s = s0 + int(threadIdx.x);
-      sW[threadIdx.x] = s < chunk.end ? expf(a_last - p.dA_cumsum[std::int64_t(s) * H + h]) * p.dt[std::int64_t(s) * H + h]
-                                      : 0.0f;
+      std::int64_t const at = std::int64_t(s) * H + h;
+      sW[threadIdx.x] = s < chunk.end ? expf(a_last - p.dA_cumsum[at]) * p.dt[at] : 0.0f;
     }
     __syncthreads();
     for (int e = int(threadIdx.x); e < K * P; e += Plan::threads) {
@@ -161,7 +161,8 @@ __global__ void __launch_bounds__(Plan::threads) ssd_chunk_scan_tc_kernel(SsdPar
   for (int n0 = 0; n0 < N; n0 += K) {
     for (int e = int(threadIdx.x); e < L * K; e += Plan::threads) {
       int const r = e / K, k = e % K;
-      sM[r][k] = r < len ? ssm_detail::to_f32(p.a.C[std::int64_t(chunk.begin + r) * p.a.bc_stride + g * N + n0 + k]) : 0.0f;
+      std::int64_t const at = std::int64_t(chunk.begin + r) * p.a.bc_stride + g * N + n0 + k;
+      sM[r][k] = r < len ? ssm_detail::to_f32(p.a.C[at]) : 0.0f;
     }
     for (int e = int(threadIdx.x); e < P * K; e += Plan::threads) sS[e / K][e % K] = state_in[(e / K) * N + n0 + e % K];
     __syncthreads();

@@ -95,7 +95,8 @@ TEST(SsmPlan, WorkspaceAtNemotronPrefill) {
   static_assert(kn::NemotronSsdPlan::products == kn::SsdProducts::cuda_cores);
   static_assert(TensorCores::products == kn::SsdProducts::tensor_cores);
   static_assert(TensorCores::head_dim == 64 && TensorCores::state == 128 && TensorCores::chunk == 128);
-  EXPECT_EQ(kn::ssd_workspace<TensorCores>(2048, 1, 64, 8).bytes, kn::ssd_workspace<kn::NemotronSsdPlan>(2048, 1, 64, 8).bytes);
+  EXPECT_EQ(kn::ssd_workspace<TensorCores>(2048, 1, 64, 8).bytes,
+            kn::ssd_workspace<kn::NemotronSsdPlan>(2048, 1, 64, 8).bytes);
   static_assert(kn::NemotronConvPlan::state_len == 3);
 }
 
