@@ -3,7 +3,7 @@
 #pragma once
 // The SIMT GEMM's plan (simt_gemm.cuh): SimtGemmTile, SimtGemmPlan with a GemmPlan's element
 // types and layouts, is_simt_plan_v; and when its skinny kernel (simt_gemv.cuh) takes a problem
-// (skinny_short_operand, simt_skinny), which the dispatch's table also asks.
+// (skinny_short_operand), which the dispatch also asks.
 #include <cute_cpp/epilogue/fusion.hpp>  // Identity
 #include <cute_cpp/kernels/gemm/gemm_decomposition.hpp>  // Decomposition
 #include <cute_cpp/operand_modes.hpp>    // OperandMajorMode, LayoutEnum
@@ -59,13 +59,6 @@ constexpr bool gated_gemv_takes(Arguments const& args) {
            (args.decomposition == Decomposition::Heuristic || args.decomposition == Decomposition::DataParallel) &&
            args.k_splits == 0;
   }
-}
-
-/// Whether the SIMT GEMM runs an m x n x k problem in its skinny kernel (simt_gemv.cuh); the
-/// dispatch's table takes SIMT only there.
-constexpr bool simt_skinny(std::int64_t m, std::int64_t n, std::int64_t k, OperandMajorMode major_a,
-                           OperandMajorMode major_b) {
-  return skinny_short_operand(m, n, k, major_a, major_b) != SkinnyShort::none;
 }
 
 /// A plan for the SIMT GEMM (simt_gemm.cuh): fp32 FMAs on CUDA cores for problems too small for
