@@ -148,6 +148,7 @@ template <class T, OperandMajorMode MA, OperandMajorMode MB>
 void sweep(ModelSweepOptions const& o, std::vector<ms::Point> const& pts, std::mt19937_64& rng, cublasLtHandle_t lt,
            cublasHandle_t blas, std::vector<kn::Record>& records) {
   std::vector<ms::Projection> const projections = ms::projections();
+  int const sms = host::multiprocessor_count();
   for (auto const& pt : pts) {
     Timed const t = time_point<T, MA, MB>(pt, o.warm, rng, lt, blas);
     double const flops = 2.0 * double(pt.m) * double(pt.n) * double(pt.k);
@@ -157,8 +158,9 @@ void sweep(ModelSweepOptions const& o, std::vector<ms::Point> const& pts, std::m
                  kn::dtype_name<T>(), flops / (t.ours_us * 1e6), t.reference, flops / (t.reference_us * 1e6),
                  "TFLOP/s", t.ours_us};
     r.half = ms::half_name(pt.m, pt.n, pt.k);
-    std::printf("%-70s %-5s ours %8.1f us  %-16s %8.1f us  %.3f  %s\n", r.shape.c_str(), r.dtype.c_str(), t.ours_us,
-                t.reference.c_str(), t.reference_us, r.ratio(), r.half.c_str());
+    r.choice = kn::gemm_choice_name(kn::choose_gemm_plan(pt.m, pt.n, pt.k, sms, MA, MB));
+    std::printf("%-70s %-5s ours %8.1f us  %-16s %8.1f us  %.3f  %s  %s\n", r.shape.c_str(), r.dtype.c_str(),
+                t.ours_us, t.reference.c_str(), t.reference_us, r.ratio(), r.half.c_str(), r.choice.c_str());
     std::fflush(stdout);
     records.push_back(std::move(r));
   }

@@ -199,6 +199,8 @@ struct Record {
   bool lower_is_better = false;
   /// A sweep's half (issue 43's model-shape sweep: "fit" or "held-out"); written only when set.
   std::string half;
+  /// The tile and cut the dispatch took for the point (issue 43's sweeps: gemm_choice_name); written only when set.
+  std::string choice;
   [[nodiscard]] double ratio() const {
     if (lower_is_better) return ours > 0 ? reference_value / ours : 0;
     return reference_value > 0 ? ours / reference_value : 0;
@@ -252,7 +254,8 @@ inline void write_json(std::string const& path, std::vector<Record> const& recor
   for (std::size_t i = 0; i < records.size(); ++i) {
     auto const& r = records[i];
     char line[2048];
-    std::string const half = r.half.empty() ? "" : ", \"half\": \"" + r.half + "\"";
+    std::string const half = (r.half.empty() ? "" : ", \"half\": \"" + r.half + "\"") +
+                             (r.choice.empty() ? "" : ", \"choice\": \"" + r.choice + "\"");
     std::snprintf(line, sizeof line,
                   "  {\"kernel\": \"%s\", \"shape\": \"%s\", \"dtype\": \"%s\", \"ours\": %.4f, "
                   "\"reference\": \"%s\", \"reference_value\": %.4f, \"unit\": \"%s\", \"ratio\": %.4f, "
