@@ -15,6 +15,7 @@
 #include <cute_cpp/tensor/tensor.hpp>  // TensorView
 #include <ctm/common/mma_sync.hpp>     // mma_m16n8k16_row_col_f32_bf16_bf16_f32, ...
 
+#include <bit>
 #include <cstdint>
 #include <type_traits>
 
@@ -55,13 +56,18 @@ struct MmaTF32x3Op {
   using a_type = float;
   using b_type = float;
   static constexpr int m = 16, n = 8, k = 8;
-#if defined(__CUDACC__)
-  /// x's tf32 head and the tf32 of x - head, as bit patterns with the low 13 bits clear.
-  __device__ __forceinline__ static void split(std::uint32_t x, std::uint32_t& head, std::uint32_t& tail) {
+  /// x's tf32 head and the tf32 of x - head, as bit patterns with the low 13 bits clear (host and
+  /// device: the CPU tests check the split's accuracy).
+  CUTE_CPP_HD static void split(std::uint32_t x, std::uint32_t& head, std::uint32_t& tail) {
     constexpr std::uint32_t tf32_bits = 0xffffe000u;
     head = x & tf32_bits;
+#if defined(__CUDA_ARCH__)
     tail = __float_as_uint(__uint_as_float(x) - __uint_as_float(head)) & tf32_bits;
+#else
+    tail = std::bit_cast<std::uint32_t>(std::bit_cast<float>(x) - std::bit_cast<float>(head)) & tf32_bits;
+#endif
   }
+#if defined(__CUDACC__)
   __device__ __forceinline__ static void fma(float (&d)[4], std::uint32_t const (&a)[4], std::uint32_t const (&b)[2]) {
     std::uint32_t ah[4], at[4], bh[2], bt[2];
 #pragma unroll
