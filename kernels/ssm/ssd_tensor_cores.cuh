@@ -42,6 +42,18 @@ __device__ __forceinline__ void mma_k_tile(ThrMma<Mma> const& mma, typename Mma:
     cute_cpp::gemm(Mma{}, acc, fa, fb);
   }
 }
+
+/// The block tile's accumulators into f32 `out`, row-major with `ld` floats a row.
+template <class Mma>
+__device__ __forceinline__ void store_tile(ThrMma<Mma> const& mma, typename Mma::FragmentC const& acc, float* out,
+                                           int ld) {
+#pragma unroll
+  for (int am = 0; am < Mma::atoms_m; ++am)
+#pragma unroll
+    for (int an = 0; an < Mma::atoms_n; ++an)
+#pragma unroll
+      for (int i = 0; i < 4; ++i) out[mma.row_of(am, i) * ld + mma.col_of(an, i)] = acc.v[am][an][i];
+}
 }  // namespace ssm_detail
 
 // ---- 2: CB = C Bᵀ per chunk and group ----
@@ -73,13 +85,7 @@ __global__ void __launch_bounds__(Plan::threads) ssd_bmm_tc_kernel(SsdParams<T> 
     ssm_detail::mma_k_tile(mma, acc, vC, vB, K);
     __syncthreads();
   }
-  float* const out = p.cb + (std::int64_t(blockIdx.x) * p.a.groups + g) * L * L;  // (t, s)
-#pragma unroll
-  for (int am = 0; am < Mma::atoms_m; ++am)
-#pragma unroll
-    for (int an = 0; an < Mma::atoms_n; ++an)
-#pragma unroll
-      for (int i = 0; i < 4; ++i) out[mma.row_of(am, i) * L + mma.col_of(an, i)] = acc.v[am][an][i];
+  ssm_detail::store_tile(mma, acc, p.cb + (std::int64_t(blockIdx.x) * p.a.groups + g) * L * L, L);  // (t, s)
 }
 
 // ---- 3: each chunk's own state ----
@@ -121,13 +127,7 @@ __global__ void __launch_bounds__(Plan::threads) ssd_chunk_state_tc_kernel(SsdPa
     ssm_detail::mma_k_tile(mma, acc, vX, vB, K);
     __syncthreads();
   }
-  float* const out = p.states + (std::int64_t(blockIdx.x) * H + h) * Plan::state_elems;  // (p, n)
-#pragma unroll
-  for (int am = 0; am < Mma::atoms_m; ++am)
-#pragma unroll
-    for (int an = 0; an < Mma::atoms_n; ++an)
-#pragma unroll
-      for (int i = 0; i < 4; ++i) out[mma.row_of(am, i) * N + mma.col_of(an, i)] = acc.v[am][an][i];
+  ssm_detail::store_tile(mma, acc, p.states + (std::int64_t(blockIdx.x) * H + h) * Plan::state_elems, N);  // (p, n)
 }
 
 // ---- 5: the output ----
