@@ -6,6 +6,7 @@
 // operands are scaled (Scaling) and a problem of FP8 A and B with their scales, on the device and,
 // for a reference, on the host.
 #include "tests/support/fill.hpp"
+#include "tests/support/parallel.hpp"  // parallel_for
 #include <cute_cpp/kernels/gemm/gemm.hpp>
 #include <cute_cpp/kernels/gemm/plans.hpp>
 
@@ -16,7 +17,6 @@
 #include <cstdint>
 #include <random>
 #include <span>
-#include "tests/support/parallel.hpp"  // parallel_for
 #include <type_traits>
 #include <vector>
 
