@@ -44,6 +44,14 @@ struct ResidualStream {
     current = 1 - current;
   }
 
+  /// The stream after `norms` add + RMSNorm steps from begin() that a kernel took itself
+  /// (models/qwen3/fused_step.cuh): the same buffers as that many add_norm calls.
+  void advance(int norms) {
+    if (norms < 1) return;
+    first = false;
+    current = norms % 2;
+  }
+
   /// add_norm's step for a kernel that norms the rows itself (kernels/gemm/simt_gemv_norm.cuh):
   /// delta, the stream's current value (none on the first step) and its next buffer, as that kernel
   /// takes them; the stream moves on as add_norm's would.

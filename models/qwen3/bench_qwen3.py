@@ -28,7 +28,10 @@ batch 1 after a 512-token context, beside the limit arithmetic. A token reads ev
 once (the LM head included; of the embedding only its row, gathered), so the limit is those bytes
 over the device's copy bandwidth, measured in the same run (torch copies of a 1 GiB buffer, far
 past the L2, bytes read plus written, median of 20): its record's ratio is our tok/s as a fraction
-of that bound. The KV cache's reads at that context are printed beside it, not counted.
+of that bound. The KV cache's reads at that context are printed beside it, not counted. Each config
+also with --fused-steps (the step as one launch, models/qwen3/fused_step.hpp; records `..., fused
+steps`), unless the fused step refuses its widths. Qwen3-8B's batch-1 step with --fused-steps is also
+timed beside the layered graph (`qwen3 decode with fused steps`).
 --only-decode-limit skips the Qwen3-8B comparison with transformers.
 
 --moe (issue 45): Qwen3-30B-A3B (qwen3-30b-a3b.json, found as above) at full size with random weights,
@@ -229,11 +232,15 @@ def compare_with_transformers(opts, binary, work, records):
     # loads before the wait), for what they buy where a step streams every weight once.
     # And the RMSNorms folded into the projections after them (--no-fused-norm: each its own kernel),
     # that run's step profiled too, so that each fused projection reads beside its norm and GEMV apart.
+    # And at batch 1 the step as one launch (--fused-steps, models/qwen3/fused_step.hpp): that run is
+    # the figure, the default (layered) run its reference.
     for flag, batches, what, reference in (("--no-pdl", BATCHES, "with PDL", "the same graph without PDL"),
                                            ("--no-prefetch", (1,), "with early weight loads",
                                             "the same graph without early weight loads"),
                                            ("--no-fused-norm", (1,), "with norms fused",
-                                            "the same graph with each RMSNorm its own kernel")):
+                                            "the same graph with each RMSNorm its own kernel"),
+                                           ("--fused-steps", (1,), "with fused steps",
+                                            "the layered step's graph")):
         plain_json = work / f"ours{flag}.json"
         p = subprocess.run([str(binary), "bench", "--model", str(folder), "--prefill-len", "64", "--ttft-len", "64",
                             "--context", str(CONTEXT), "--steps", str(STEPS), "--batches", ",".join(map(str, batches)),
@@ -245,7 +252,7 @@ def compare_with_transformers(opts, binary, work, records):
         plain = {f["name"] + "|" + f["shape"]: f for f in json.loads(plain_json.read_text())}
         for b in batches:
             key = f"qwen3 decode|batch {b}, context {CONTEXT}"
-            ours_b, without = ours[key], plain[key]
+            ours_b, without = (plain[key], ours[key]) if flag == "--fused-steps" else (ours[key], plain[key])
             records.append({"kernel": f"qwen3 decode {what} (Qwen3-8B, {opts.layers} layers)",
                             "shape": shape_of[f"decode{b}"], "dtype": "bf16", "ours": ours_b["value"],
                             "reference": reference, "reference_value": without["value"], "unit": "tok/s",
@@ -352,30 +359,35 @@ def decode_limit(opts, binary, work, records):
         folder = work / f"qwen3-{size}-config-only"
         folder.mkdir(parents=True, exist_ok=True)
         (folder / "config.json").write_text(json.dumps(config, indent=1) + "\n")
-        out = work / f"ours-random-{size}.json"
-        p = subprocess.run([str(binary), "bench", "--model", str(folder), "--random-weights", str(RANDOM_WEIGHTS_SEED),
-                            "--prefill-len", "64", "--ttft-len", "64", "--context", str(CONTEXT), "--steps",
-                            str(STEPS), "--batches", "1", "--json", str(out)], capture_output=True, text=True,
-                           timeout=600)
-        print(p.stdout, p.stderr, sep="", flush=True)
-        if p.returncode != 0 or "no CUDA graph" in p.stderr or "weights: random (seed" not in p.stdout:
-            print(f"bench: cute-cpp-qwen3 bench --random-weights failed on {label}", flush=True)
-            failed = 1
-            continue
-        ours = {f["name"] + "|" + f["shape"]: f for f in json.loads(out.read_text())}
-        decode = ours[f"qwen3 decode|batch 1, context {CONTEXT}"]
-        weights = weight_bytes_per_token(config)
-        limit = bandwidth / weights
-        ratio = decode["value"] / limit
-        records.append({"kernel": "qwen3 decode batch 1 vs weight-bandwidth limit",
-                        "shape": f"{label}, context {CONTEXT} (random weights)", "dtype": "bf16",
-                        "ours": decode["value"], "reference": "weight bytes per token / measured copy bandwidth",
-                        "reference_value": limit, "unit": "tok/s", "ratio": ratio,
-                        "microseconds": decode["ms"] * 1e3})
-        print(f"{label} decode batch 1: {weights / 1e9:.2f} GB of weights a token at {bandwidth / 1e12:.2f} TB/s: "
-              f"limit {limit:.1f} tok/s; ours {decode['value']:.1f} tok/s = {ratio:.2f} of it (the KV cache adds "
-              f"{kv_bytes_per_token(config, CONTEXT) / 1e6:.0f} MB a token at context {CONTEXT}, not counted)",
-              flush=True)
+        # The layered step, then the fused one (--fused-steps; the layered again where it refuses the model).
+        for fused in (False, True):
+            out = work / f"ours-random-{size}{'-fused' if fused else ''}.json"
+            p = subprocess.run([str(binary), "bench", "--model", str(folder), "--random-weights",
+                                str(RANDOM_WEIGHTS_SEED), "--prefill-len", "64", "--ttft-len", "64", "--context",
+                                str(CONTEXT), "--steps", str(STEPS), "--batches", "1", "--json", str(out),
+                                *(["--fused-steps"] if fused else [])], capture_output=True, text=True, timeout=600)
+            print(p.stdout, p.stderr, sep="", flush=True)
+            if p.returncode != 0 or "no CUDA graph" in p.stderr or "weights: random (seed" not in p.stdout:
+                print(f"bench: cute-cpp-qwen3 bench --random-weights failed on {label}", flush=True)
+                failed = 1
+                continue
+            if fused and "decode steps stay layered" in p.stderr:
+                continue
+            ours = {f["name"] + "|" + f["shape"]: f for f in json.loads(out.read_text())}
+            decode = ours[f"qwen3 decode|batch 1, context {CONTEXT}"]
+            weights = weight_bytes_per_token(config)
+            limit = bandwidth / weights
+            ratio = decode["value"] / limit
+            what = ", fused steps" if fused else ""
+            records.append({"kernel": f"qwen3 decode batch 1 vs weight-bandwidth limit{what}",
+                            "shape": f"{label}, context {CONTEXT} (random weights)", "dtype": "bf16",
+                            "ours": decode["value"], "reference": "weight bytes per token / measured copy bandwidth",
+                            "reference_value": limit, "unit": "tok/s", "ratio": ratio,
+                            "microseconds": decode["ms"] * 1e3})
+            print(f"{label} decode batch 1{what}: {weights / 1e9:.2f} GB of weights a token at "
+                  f"{bandwidth / 1e12:.2f} TB/s: limit {limit:.1f} tok/s; ours {decode['value']:.1f} tok/s = "
+                  f"{ratio:.2f} of it (the KV cache adds {kv_bytes_per_token(config, CONTEXT) / 1e6:.0f} MB a token "
+                  f"at context {CONTEXT}, not counted)", flush=True)
     return failed
 
 

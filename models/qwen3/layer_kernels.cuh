@@ -167,16 +167,50 @@ __device__ __forceinline__ std::int64_t cache_row(KvCacheAppend const& c, std::i
   return std::int64_t(page) * c.page_size + position % c.page_size;
 }
 
-/// One warp per (token, head) of q and k: x = rmsnorm(x) * w (q_norm or k_norm), then RoPE at
-/// the token's position, in place; with a cache to append to (decode), also one warp per v head,
-/// and the k and v heads written to the token's cache slot (what kv_append would do after).
-/// The roundings follow transformers' bf16 arithmetic (the norm rounds x * rstd, then the
-/// product with w; RoPE rounds cos and sin, each scaled by cos_sin_scale in float32 first, each
+/// One head of q or k in a warp: x = rmsnorm(x) * w (q_norm or k_norm), then RoPE at the token's
+/// position. Lane l gets elements l + 32 j of the first half in `first` and their rotation partners
+/// in `second`. The roundings follow transformers' bf16 arithmetic (the norm rounds x * rstd, then
+/// the product with w; RoPE rounds cos and sin, each scaled by cos_sin_scale in float32 first, each
 /// product and the sum), so that greedy decoding agrees with its bf16 reference as far as
-/// arithmetic order allows.
+/// arithmetic order allows. `planes`: the token's multimodal position planes (positions + token +
+/// position_plane), read where p.rope_component is set. x may be written by the kernel's own
+/// earlier phases (models/qwen3/fused_step.cuh): it is read with plain loads.
+template <int HeadDim>
+__device__ __forceinline__ void norm_rope_head(bf16 const* x, bf16 const* __restrict__ w, QkNormRopeParams const& p,
+                                               std::int32_t position_index, std::int32_t const* planes, int lane,
+                                               bf16 (&first)[HeadDim / 64], bf16 (&second)[HeadDim / 64]) {
+  constexpr int half = HeadDim / 2, per_lane = half / 32;
+  float lo[per_lane], hi[per_lane];
+  float sum_sq = 0.f;
+#pragma unroll
+  for (int j = 0; j < per_lane; ++j) {
+    lo[j] = __bfloat162float(x[lane + 32 * j]);
+    hi[j] = __bfloat162float(x[half + lane + 32 * j]);
+    sum_sq += lo[j] * lo[j] + hi[j] * hi[j];
+  }
+#pragma unroll
+  for (int offset = 16; offset > 0; offset /= 2) sum_sq += __shfl_xor_sync(0xffffffffu, sum_sq, offset);
+  float const rstd = rsqrtf(sum_sq / float(HeadDim) + p.eps);
+  auto const round = [](float v) { return __bfloat162float(__float2bfloat16(v)); };
+#pragma unroll
+  for (int j = 0; j < per_lane; ++j) {
+    int const i = lane + 32 * j;
+    float const a = round(round(lo[j] * rstd) * __bfloat162float(w[i]));
+    float const b = round(round(hi[j] * rstd) * __bfloat162float(w[half + i]));
+    float const position = float(p.rope_component == nullptr ? position_index
+                                                             : planes[p.rope_component[i] * p.position_plane]);
+    float const angle = position * p.inv_freq[i];
+    float const c = round(cosf(angle) * p.cos_sin_scale), s = round(sinf(angle) * p.cos_sin_scale);
+    first[j] = __float2bfloat16(round(a * c) - round(b * s));
+    second[j] = __float2bfloat16(round(b * c) + round(a * s));
+  }
+}
+
+/// One warp per (token, head) of q and k: norm_rope_head in place; with a cache to append to
+/// (decode), also one warp per v head, and the k and v heads written to the token's cache slot
+/// (what kv_append would do after).
 /// With QkNormRopeParams::rope_component set (multimodal RoPE, Qwen3-TTS's talker), pair i turns by
 /// the position id rope_component[i] of the token instead of its place.
-/// Lane l holds elements l + 32 j of the first half and their rotation partners in the second.
 /// The positions and the block table are read before waiting for the kernel before (PDL): the
 /// host writes them before the step, no kernel of it does.
 template <int HeadDim>
@@ -207,37 +241,18 @@ __global__ void __launch_bounds__(128) qk_norm_rope_kernel(bf16* __restrict__ qk
     if (slot >= 0) kernels::copy_row(p.cache.v + cache_offset, x, HeadDim, lane);
     return;
   }
-  bf16 const* const w = head < p.heads_q ? q_norm : k_norm;
-  float lo[per_lane], hi[per_lane];
-  float sum_sq = 0.f;
-#pragma unroll
-  for (int j = 0; j < per_lane; ++j) {
-    lo[j] = __bfloat162float(x[lane + 32 * j]);
-    hi[j] = __bfloat162float(x[half + lane + 32 * j]);
-    sum_sq += lo[j] * lo[j] + hi[j] * hi[j];
-  }
-#pragma unroll
-  for (int offset = 16; offset > 0; offset /= 2) sum_sq += __shfl_xor_sync(0xffffffffu, sum_sq, offset);
-  float const rstd = rsqrtf(sum_sq / float(HeadDim) + p.eps);
-  auto const round = [](float v) { return __bfloat162float(__float2bfloat16(v)); };
-  std::int32_t const* const planes = positions + token + p.position_plane;  // multimodal RoPE: plane 1, 2 or 3
+  bf16 first[per_lane], second[per_lane];
+  norm_rope_head<HeadDim>(x, head < p.heads_q ? q_norm : k_norm, p, position_index, positions + token + p.position_plane,
+                          lane, first, second);
   bf16* const cached = slot >= 0 ? p.cache.k + cache_offset : nullptr;  // set for k heads only
 #pragma unroll
   for (int j = 0; j < per_lane; ++j) {
     int const i = lane + 32 * j;
-    float const a = round(round(lo[j] * rstd) * __bfloat162float(w[i]));
-    float const b = round(round(hi[j] * rstd) * __bfloat162float(w[half + i]));
-    float const position = float(p.rope_component == nullptr ? position_index
-                                                             : planes[p.rope_component[i] * p.position_plane]);
-    float const angle = position * p.inv_freq[i];
-    float const c = round(cosf(angle) * p.cos_sin_scale), s = round(sinf(angle) * p.cos_sin_scale);
-    bf16 const first = __float2bfloat16(round(a * c) - round(b * s));
-    bf16 const second = __float2bfloat16(round(b * c) + round(a * s));
-    x[i] = first;
-    x[half + i] = second;
+    x[i] = first[j];
+    x[half + i] = second[j];
     if (cached != nullptr) {
-      cached[i] = first;
-      cached[half + i] = second;
+      cached[i] = first[j];
+      cached[half + i] = second[j];
     }
   }
 }

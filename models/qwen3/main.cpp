@@ -51,14 +51,14 @@ constexpr const char* kUsage =
     "usage: cute-cpp-qwen3 generate --model DIR (--prompt TEXT | --chat TEXT | --ids \"1,2;3,4\")\n"
     "                      [--max-new-tokens N] [--temperature T] [--top-k K] [--top-p P] [--seed S]\n"
     "                      [--ignore-eos] [--max-seq N] [--max-batch N] [--eager] [--no-pdl] [--routing-stats]\n"
-    "                      [--random-weights SEED]\n"
+    "                      [--fused-steps] [--random-weights SEED]\n"
     "                      [--tensor-parallel N [--tensor-parallel-emulate | --tensor-parallel-nccl]]\n"
     "       cute-cpp-qwen3 logits --model DIR --ids \"1,2,3;4,5\" --out FILE [--max-seq N] [--routing-stats]\n"
     "                      [--random-weights SEED]\n"
     "                      [--tensor-parallel N [--tensor-parallel-emulate | --tensor-parallel-nccl]]\n"
     "       cute-cpp-qwen3 bench --model DIR [--prefill-len 2048] [--ttft-len 512] [--batches 1,32]\n"
     "                      [--context 512] [--steps 64] [--json FILE] [--eager] [--no-pdl | --no-prefetch]\n"
-    "                      [--no-fused-norm]\n"
+    "                      [--no-fused-norm] [--fused-steps]\n"
     "                      [--profile] [--random-weights SEED] [--tensor-parallel N]\n"
     "--eager: decode steps launch every kernel instead of replaying a CUDA graph\n"
     "--no-pdl: the decode graphs' kernels do not launch while the one before runs (programmatic\n"
@@ -66,6 +66,8 @@ constexpr const char* kUsage =
     "--no-prefetch: the GEMMs do not load their first weight tiles (the GEMV: its first round of weight\n"
     "          loads) before waiting for the kernel before\n"
     "--no-fused-norm: decode steps run each RMSNorm as its own kernel, not inside the projection after it\n"
+    "--fused-steps: a decode step of one sequence runs as one launch (models/qwen3/fused_step.hpp) where it\n"
+    "          takes the model (dense, one GPU); generate and bench\n"
     "--profile: after each batch size's decode figure, the time of each phase of a step\n"
     "--routing-stats: Qwen3-MoE: per pass and layer, the choices each expert received (to stderr;\n"
     "          decode steps then run eagerly)\n"
@@ -87,7 +89,8 @@ using Args = CliArgs;
 Args parse_args(int argc, char** argv) {
   static const char* const flags[] = {"ignore-eos",    "eager",         "no-pdl",
                                       "no-prefetch",   "no-fused-norm", "profile",
-                                      "routing-stats", "tensor-parallel-emulate", "tensor-parallel-nccl"};
+                                      "routing-stats", "tensor-parallel-emulate", "tensor-parallel-nccl",
+                                      "fused-steps"};
   return parse_cli(argc, argv, flags, kRuleUsage, kUsage);
 }
 
@@ -276,6 +279,7 @@ int run_bench(const Args& a) {
   o.programmatic_launch = !a.has("no-pdl");
   o.prefetch_weights = !a.has("no-prefetch");
   o.fuse_norms = !a.has("no-fused-norm");
+  o.fused_steps = a.has("fused-steps");
   o.max_batch = max_batch;
   o.max_seq = std::max(prefill_len, context + steps + 1);
   // The cache pages the figures hold at once (each figure releases its sequences): one prompt of the

@@ -43,6 +43,9 @@ struct Qwen3Options {
   /// Passes of at most 8 tokens (decode steps) fold each RMSNorm before the QKV and gate-up
   /// projections into the projection's kernel (kernels/gemm/simt_gemv_norm.cuh): a launch less each.
   bool fuse_norms = true;
+  /// Decode steps of one sequence run as one launch (fused_step.hpp) where the fused step takes the
+  /// model (dense, one device, its widths); otherwise, and for more sequences, the layered step.
+  bool fused_steps = false;
   /// Qwen3-MoE: after each pass, per layer, how many of its tokens' choices each expert received,
   /// printed to stderr (load imbalance shows); the decode steps run eagerly (a graph holds no
   /// host read). A debugging aid: each sparse layer waits for the device.

@@ -35,6 +35,7 @@ void Model::forward(Batch const& batch, LogitsRows rows) {
   residual_.begin();
   float const eps = float(config_.rms_norm_eps);
   embed(t);  // marks "embedding" (and a rank's "all-reduce")
+  if (fused_ && batch.decode && t == 1) return fused_forward();
   // The residual stream (models/common/residual_stream.cuh): the first layer's sum is the embedding.
   auto const add_norm = [&](bf16 const* w) {
     residual_.add_norm(delta_.data(), w, normed_.data(), t, hidden_, eps, stream_);
@@ -100,6 +101,22 @@ void Model::forward(Batch const& batch, LogitsRows rows) {
   }
   lm_head(head_in, logits_rows_);  // marks "lm head" (and a rank's "all-gather")
   cuda_check(cudaGetLastError(), "forward");
+}
+
+void Model::fused_forward() {
+  FusedStepParams step;
+  step.input = delta_.data();  // the embedding: read before the step writes delta_
+  step.residual[0] = residual_.buffer[0].data(), step.residual[1] = residual_.buffer[1].data();
+  step.delta = delta_.data(), step.qkv = qkv_.data(), step.ffn_hidden = ffn_hidden_.data();
+  step.final_norm = weights_.final_norm.data(), step.normed = normed_.data();
+  step.positions = positions_.data(), step.length = seqlens_.data();
+  step.rope.cache.block_table = block_table_.data();
+  fused_->run(step, stream_);
+  residual_.advance(fused_->norms(true));
+  mark("fused step");
+  logits_rows_ = 1;
+  lm_head(normed_.data(), 1);
+  cuda_check(cudaGetLastError(), "forward (fused step)");
 }
 
 void Model::embed(std::int64_t t) {

@@ -15,6 +15,7 @@
 #include "models/common/step_marks.cuh"  // StepMarks
 #include "models/qwen3/collectives.hpp"     // Collectives
 #include "models/qwen3/device_weights.hpp"
+#include "models/qwen3/fused_step.hpp"  // FusedStep
 #include "models/qwen3/tensor_parallel.hpp"  // ShardPlan
 
 #include <cute_cpp/host/buffer.hpp>
@@ -121,6 +122,10 @@ class Model final : public Qwen3Model {
   // ---- model_rank_sm90.cu: tensor parallelism (tensor_parallel.md) ----
   /// Load-time: plan_, tp_ and the per-rank widths of `rank`, and the options a rank runs with.
   void setup_rank(Qwen3Rank const& rank);
+  /// Load-time: fused_ where Qwen3Options::fused_steps asks for it and the fused step takes the model.
+  void setup_fused_step();
+  /// A decode step of one sequence as one launch (fused_), then the LM head.
+  void fused_forward();
   /// The ranks' partial sums of `rows` activations of width hidden_ summed on every rank. Nothing
   /// on one device (tp_ null), where delta_ is already the whole sum. A phase of its own in a profiled
   /// step (bench --profile), so that the collectives' share of a rank's step is read, not guessed.
@@ -164,6 +169,7 @@ class Model final : public Qwen3Model {
   // Activations, for up to capacity_ tokens.
   std::int64_t capacity_ = 0;
   ResidualStream residual_;
+  std::optional<FusedStep> fused_;  // Qwen3Options::fused_steps where the fused step takes the model
   DeviceBuffer<bf16> delta_, normed_, qkv_, attn_, ffn_hidden_, gate_up_, last_;
   DeviceBuffer<bf16> logits_;
   int logits_rows_ = 0;

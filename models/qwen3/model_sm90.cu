@@ -120,6 +120,36 @@ Model::Model(const std::filesystem::path& folder, Qwen3Options options, std::opt
   cu_seqlens_ = DeviceBuffer<std::int32_t>(std::size_t(options_.max_batch) + 1);
   gemm_workspace_.moves = decode_workspace_.moves = moe_workspace_.moves = &buffer_moves_;
   last_rows_ = DeviceBuffer<std::int32_t>(std::size_t(options_.max_batch));
+  if (options_.fused_steps) setup_fused_step();
+}
+
+/// fused_: the layers' weights and cache, RoPE and the cache's geometry, where the fused step takes a
+/// dense model on one device; else a note that decode steps stay layered.
+void Model::setup_fused_step() {
+  FusedStepShape const shape{int(weights_.layers.size()), hidden_, heads_, kv_heads_, head_dim_, ffn_};
+  std::string why = plan_ ? "tensor parallel" : config_.moe ? "a MoE model" : FusedStep::refusal(shape);
+  if (!why.empty()) {
+    std::fprintf(stderr, "cute-cpp-qwen3: --fused-steps: the fused step needs %s; decode steps stay layered\n",
+                 why.c_str());
+    return;
+  }
+  std::vector<FusedLayer> layers(weights_.layers.size());
+  for (std::size_t l = 0; l < layers.size(); ++l) {
+    LayerWeights const& w = weights_.layers[l];
+    layers[l] = {w.input_norm.data(), w.qkv.data(), w.q_norm.data(), w.k_norm.data(), w.o.data(),
+                 w.post_norm.data(), w.gate_up.data(), w.down.data(),
+                 k_cache_.data() + std::int64_t(l) * layer_cache_elems_,
+                 v_cache_.data() + std::int64_t(l) * layer_cache_elems_};
+  }
+  QkNormRopeParams rope;
+  rope.heads_q = heads_, rope.heads_kv = kv_heads_;
+  rope.eps = float(config_.rms_norm_eps);
+  rope.inv_freq = inv_freq_.data();
+  rope.cos_sin_scale = cos_sin_scale_;
+  rope.cache.max_pages_per_seq = pages_.shape().max_pages_per_seq;
+  rope.cache.page_size = options_.page_size;
+  rope.cache.num_pages = options_.num_pages + 1;  // and the scratch page
+  fused_.emplace(shape, layers, rope, float(config_.rms_norm_eps));
 }
 
 void Model::grow_activations(std::int64_t tokens) {

@@ -24,6 +24,8 @@ Records (the program writes them; cute-cpp-tts bench --help and tts_bench.cpp sa
   tts synthesis throughput  8 syntheses back to back ("8 sequential": the model holds one sequence), audio seconds
                             per wall second, beside 1 / the real-time factor at batch 1;
   tts generation pdl        generation alone with the frame graph's programmatic kernel edges, beside without;
+  tts generation fused      generation alone with each talker and code-predictor step one launch (--fused-steps,
+                            models/qwen3/fused_step.hpp), beside the layered steps, alternating in one process;
   tts frame phase           a frame phase by phase (--breakdown: events between the phases, so without PDL;
                             each phase summed over the frame: the talker's code 0, the code predictor's input,
                             step and head + draw, the frame's end, the talker's step and head) beside the time

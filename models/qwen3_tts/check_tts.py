@@ -42,6 +42,9 @@ Checks:
   graphs-vs-eager                        greedy codes replayed from the frame's CUDA graph (its kernel edges
                                          programmatic, the default) and launched eagerly (--eager) are the same.
   graphs-no-pdl-vs-eager                 the same with the graph's edges plain (--no-pdl).
+  greedy-fused                           `greedy` with each talker and code-predictor step one launch
+                                         (--fused-steps, models/qwen3/fused_step.hpp), the same rule.
+  fused-graphs-vs-eager                  fused steps' greedy codes from the frame's graph and eagerly: the same.
   sampling                               seeded sampling: seed 7 twice gives the same codes, seed 8 others.
   synthesize                             with a random speech_tokenizer beside the checkpoint (check_tts_codec.py's
                                          writer, 1 transformer layer): `synthesize --greedy`'s WAV (mono, 16-bit,
@@ -183,9 +186,10 @@ def near_tie_ratio(z32, z16, chosen):
     return float((gap / tol).max())
 
 
-def check_greedy(report, program, folder, refs, ids, frames, streaming=False):
+def check_greedy(report, program, folder, refs, ids, frames, streaming=False, fused=False):
     fp32, bf16, _ = refs
-    ours = program.codes(folder, ids, frames, ["--greedy"] + (["--streaming"] if streaming else []))
+    ours = program.codes(folder, ids, frames, ["--greedy"] + (["--streaming"] if streaming else []) +
+                         (["--fused-steps"] if fused else []))
     rows, trailing = build_prompt(ids, streaming)
     worst, decisions, exact = 0.0, 0, 0
     with torch.no_grad():
@@ -208,7 +212,8 @@ def check_greedy(report, program, folder, refs, ids, frames, streaming=False):
         if a != b:
             break
         exact += 1
-    report.check("greedy-streaming" if streaming else "greedy", len(ours) > 0 and worst <= 1.0,
+    name = "greedy-streaming" if streaming else "greedy"
+    report.check(name + ("-fused" if fused else ""), len(ours) > 0 and worst <= 1.0,
                  f"{len(ours)} frames, {decisions} choices; each the float32 argmax given our earlier codes or within "
                  f"the near-tie tolerance (max(0.05, 3x the bf16 reference's rms error, 2 bf16 ulps)): worst {worst:.2f} "
                  f"of it; the bf16 reference's own greedy run agrees on its first {exact} of {len(theirs)} frames")
@@ -227,6 +232,10 @@ def check_program_modes(report, program, folder, ids, frames, greedy):
     report.check("sampling", a == b and a != c and len(a) > 0,
                  f"seed 7: {len(a)} frames, again {'the same' if a == b else 'different'}; seed 8 "
                  f"{'differs' if a != c else 'the same'}")
+    fused = program.codes(folder, ids, frames, ["--greedy", "--fused-steps"])
+    fused_eager = program.codes(folder, ids, frames, ["--greedy", "--fused-steps", "--eager"])
+    report.check("fused-graphs-vs-eager", fused == fused_eager and len(fused) > 0,
+                 f"{len(fused)} frames with fused steps from graphs, {len(fused_eager)} eagerly")
 
 
 def check_synthesize(report, program, build, folder, work, ids):
@@ -435,6 +444,7 @@ def main():
     report.guarded("logits-streaming", check_logits, report, program, folder, work, refs, ids, codes, True)
     greedy = report.guarded("greedy", check_greedy, report, program, folder, refs, ids, opts.frames)
     report.guarded("greedy-streaming", check_greedy, report, program, folder, refs, ids, opts.frames, True)
+    report.guarded("greedy-fused", check_greedy, report, program, folder, refs, ids, opts.frames, False, True)
     if greedy is not None:
         report.guarded("program-modes", check_program_modes, report, program, folder, ids, opts.frames, greedy)
     report.guarded("synthesize", check_synthesize, report, program, opts.build, folder, work, ids)

@@ -8,6 +8,7 @@
 // predictor (plain RoPE) are each one. A step reads its position and length from the device, so
 // that steps can be recorded in a CUDA graph and replayed at later positions.
 #include <cstdint>  // std::int32_t, std::int8_t
+#include <optional>
 #include <vector>   // std::vector
 
 #include <cuda_runtime_api.h>
@@ -16,6 +17,7 @@
 #include "models/common/device_workspace.hpp"  // GrowingWorkspace
 #include "models/common/residual_stream.cuh"  // ResidualStream
 #include "models/qwen3/device_weights.hpp"  // LayerWeights, DeviceBuffer, bf16
+#include "models/qwen3/fused_step.hpp"      // FusedStep
 
 namespace cute_cpp::models::qwen3_tts {
 
@@ -30,8 +32,12 @@ class Decoder {
  public:
   /// `rope_component`: multimodal RoPE's pair-to-id table (mrope_components), or empty for plain RoPE.
   /// @pre bf16 weights of `config`'s shapes; head_dim 64, 128 or 256 [tts.decoder].
+  /// `fused_steps`: a step runs as one launch (models/qwen3/fused_step.hpp) where FusedStep takes
+  /// the decoder's widths on this device (else the layered step, as without it; set_fused_steps
+  /// switches later).
   Decoder(const Qwen3Config& config, std::vector<LayerWeights> layers, DeviceBuffer<bf16> final_norm, int max_seq,
-          int max_tokens, const std::vector<std::int8_t>& rope_component, cudaStream_t stream);
+          int max_tokens, const std::vector<std::int8_t>& rope_component, cudaStream_t stream,
+          bool fused_steps = false);
 
   /// A fresh sequence of `tokens` rows of `input` ([tokens, hidden], device); positions: [4, tokens]
   /// planes on the device (mrope.hpp's MropePositions; plane 0 must be 0 .. tokens - 1). hidden()
@@ -52,6 +58,10 @@ class Decoder {
   [[nodiscard]] int hidden_size() const noexcept { return hidden_; }
   [[nodiscard]] int max_seq() const noexcept { return max_seq_; }
   [[nodiscard]] GrowingWorkspace& gemm_workspace() noexcept { return gemm_workspace_; }
+  /// Whether steps run fused (asked for, and FusedStep takes the widths).
+  [[nodiscard]] bool fused() const noexcept { return use_fused_ && fused_.has_value(); }
+  /// Steps from now on fused where FusedStep takes the widths (on), or layered.
+  void set_fused_steps(bool on) noexcept { use_fused_ = on; }
 
  private:
   enum class Mode { prefill, step };
@@ -61,6 +71,7 @@ class Decoder {
   void add_norm(bf16 const* delta, bf16 const* weight, int tokens);
   void attention(Mode mode, int layer, int tokens, std::int32_t const* length);
   void mlp(LayerWeights const& w, int tokens);
+  void fused_step(bf16 const* input, std::int32_t const* positions, std::int32_t const* length, bool final_norm);
 
   Qwen3Config config_;
   std::vector<LayerWeights> layers_;
@@ -77,6 +88,8 @@ class Decoder {
   ResidualStream residual_;
   DeviceBuffer<bf16> delta_, normed_, qkv_, attn_, ffn_hidden_, gate_up_;
   GrowingWorkspace gemm_workspace_, decode_workspace_;
+  std::optional<FusedStep> fused_;  // where FusedStep takes the widths
+  bool use_fused_ = false;
 };
 
 }  // namespace cute_cpp::models::qwen3_tts

@@ -46,7 +46,8 @@ void gather(bf16 const* table, std::int64_t table_rows, std::int32_t const* ids,
 }
 
 Decoder::Decoder(const Qwen3Config& config, std::vector<LayerWeights> layers, DeviceBuffer<bf16> final_norm,
-                 int max_seq, int max_tokens, const std::vector<std::int8_t>& rope_component, cudaStream_t stream)
+                 int max_seq, int max_tokens, const std::vector<std::int8_t>& rope_component, cudaStream_t stream,
+                 bool fused_steps)
     : config_(config), layers_(std::move(layers)), final_norm_(std::move(final_norm)), stream_(stream),
       max_seq_(max_seq), max_tokens_(max_tokens), hidden_(int(config.hidden_size)),
       heads_(int(config.num_attention_heads)), kv_heads_(int(config.num_key_value_heads)),
@@ -85,6 +86,25 @@ Decoder::Decoder(const Qwen3Config& config, std::vector<LayerWeights> layers, De
   ffn_hidden_ = DeviceBuffer<bf16>(rows(ffn_));
   gate_up_ = DeviceBuffer<bf16>(std::size_t(std::min<std::int64_t>(max_tokens_, kSkinnyFfnRows)) * 2 *
                                 std::size_t(ffn_));
+  FusedStepShape const shape{int(layers_.size()), hidden_, heads_, kv_heads_, head_dim_, ffn_};
+  use_fused_ = fused_steps;
+  if (FusedStep::refusal(shape).empty()) {
+    std::vector<FusedLayer> fused(layers_.size());
+    for (std::size_t l = 0; l < layers_.size(); ++l) {
+      LayerWeights const& w = layers_[l];
+      fused[l] = {w.input_norm.data(), w.qkv.data(), w.q_norm.data(), w.k_norm.data(), w.o.data(),
+                  w.post_norm.data(), w.gate_up.data(), w.down.data(),
+                  k_cache_.data() + std::int64_t(l) * layer_cache_elems_,
+                  v_cache_.data() + std::int64_t(l) * layer_cache_elems_};
+    }
+    QkNormRopeParams rope;
+    rope.heads_q = heads_, rope.heads_kv = kv_heads_;
+    rope.eps = float(config_.rms_norm_eps);
+    rope.inv_freq = inv_freq_.data();
+    rope.rope_component = rope_component_.size() != 0 ? rope_component_.data() : nullptr;
+    rope.cache.max_pages_per_seq = pages_, rope.cache.page_size = page_size_, rope.cache.num_pages = pages_;
+    fused_.emplace(shape, fused, rope, float(config_.rms_norm_eps));
+  }
 }
 
 void Decoder::prefill(bf16 const* input, int tokens, std::int32_t const* positions) {
@@ -102,7 +122,25 @@ void Decoder::prefill(bf16 const* input, int tokens, std::int32_t const* positio
 }
 
 void Decoder::step(bf16 const* input, std::int32_t const* positions, std::int32_t const* length, bool final_norm) {
+  if (fused()) return fused_step(input, positions, length, final_norm);
   layers(Mode::step, 1, positions, length, input, final_norm);
+}
+
+/// The step as one launch: the residual stream's buffers, the activations and the token's place as
+/// the layered step has them, so that hidden() and final_rows() read the same rows after either.
+void Decoder::fused_step(bf16 const* input, std::int32_t const* positions, std::int32_t const* length,
+                         bool final_norm) {
+  FusedStepParams step;
+  step.input = input;
+  step.residual[0] = residual_.buffer[0].data(), step.residual[1] = residual_.buffer[1].data();
+  step.delta = delta_.data(), step.qkv = qkv_.data(), step.ffn_hidden = ffn_hidden_.data();
+  step.final_norm = final_norm ? final_norm_.data() : nullptr;
+  step.normed = normed_.data();
+  step.positions = positions, step.length = length;
+  step.rope.cache.block_table = block_table_.data();
+  fused_->run(step, stream_);
+  residual_.begin();
+  residual_.advance(fused_->norms(final_norm));
 }
 
 kn::RmsNormedRows<bf16> Decoder::final_rows() {

@@ -29,6 +29,9 @@ struct TtsOptions {
   /// The frame graph's kernel-to-kernel edges are programmatic (PDL, host/graph_pdl.hpp): each kernel
   /// launches while the one before it runs and waits for its memory in griddepcontrol.wait.
   bool programmatic_launch = true;
+  /// The talker's and the code predictor's steps each one launch (models/qwen3/fused_step.hpp) where
+  /// the fused step takes their widths; false: a step's ~7 launches a layer.
+  bool fused_steps = false;
 };
 
 /// Called with each frame's codes [num_code_groups] as soon as the host has them (frame 0 first);
@@ -57,6 +60,9 @@ class Qwen3TtsModel {
   /// TtsOptions::programmatic_launch for the frame graphs recorded from now on (each generate records
   /// its own), so that one model can time both.
   virtual void set_programmatic_launch(bool on) noexcept = 0;
+  /// TtsOptions::fused_steps from now on (the frame graphs recorded after it), so that one model can
+  /// time both.
+  virtual void set_fused_steps(bool on) noexcept = 0;
 
   /// The talker over the prompt's rows: every row's logits and the last row's hidden state.
   /// @pre 1 <= rows <= max_prompt; ids within their vocabularies [tts.input].

@@ -70,6 +70,11 @@ class Model final : public Qwen3TtsModel {
   }
   const Qwen3TtsConfig& config() const noexcept override { return config_; }
   void set_programmatic_launch(bool on) noexcept override { options_.programmatic_launch = on; }
+  void set_fused_steps(bool on) noexcept override {
+    options_.fused_steps = on;
+    talker_->set_fused_steps(on);
+    predictor_->set_fused_steps(on);
+  }
   TalkerLogits talker_logits(const TtsPrompt& prompt) override;
   std::vector<float> predictor_logits(std::span<const std::int32_t> codes) override;
   using Qwen3TtsModel::generate;
@@ -139,9 +144,9 @@ Model::Model(const std::filesystem::path& folder, TtsOptions options, std::optio
   text_width_ = int(config_.talker.text_hidden_size);
   talker_.emplace(config_.talker.decoder, std::move(w_.talker_layers), std::move(w_.talker_norm),
                   options_.max_prompt + options_.max_frames, options_.max_prompt, mrope_components(config_.talker.mrope),
-                  stream_);
+                  stream_, options_.fused_steps);
   predictor_.emplace(config_.code_predictor, std::move(w_.predictor_layers), std::move(w_.predictor_norm), groups_, 1,
-                     std::vector<std::int8_t>{}, stream_);
+                     std::vector<std::int8_t>{}, stream_, options_.fused_steps);
   auto const rows = std::size_t(options_.max_prompt);
   text_in_ = DeviceBuffer<bf16>(rows * text_width_);
   text_mid_ = DeviceBuffer<bf16>(rows * text_width_);

@@ -64,6 +64,7 @@ struct BenchOptions {
   int batch = 8;
   int runs = 5;
   std::int64_t stream_chunk = 1, left_context = 25;
+  bool fused_steps = false;  ///< --fused-steps: the other figures with fused steps
 };
 
 /// One figure in gpu-check's record schema (bench/results/h200.json).
@@ -80,6 +81,7 @@ BenchOptions bench_options(const CliArgs& a) {
   o.runs = int(a.number("runs", o.runs));
   o.stream_chunk = a.number("stream-chunk", o.stream_chunk);
   o.left_context = a.number("left-context", o.left_context);
+  o.fused_steps = a.has("fused-steps");
   if (o.frames < 1 || o.frames > TtsOptions{}.max_frames || o.batch < 1 || o.batch > 64 || o.runs < 1 ||
       o.stream_chunk < 1 || o.left_context < 0)
     throw LoadError(kRuleUsage, "bench takes --frames 1 to " + std::to_string(TtsOptions{}.max_frames) +
@@ -204,19 +206,20 @@ FirstPacket first_packet(Qwen3TtsModel& model, CodecDecoder& decoder, const TtsP
   return r;
 }
 
-/// Generation alone (frames/s) with the frame graph's kernel edges programmatic and without, the two
-/// alternating (o.runs each, after a warm-up of each: each generate records its own graph).
-std::pair<double, double> pdl_effect(Qwen3TtsModel& model, const TtsPrompt& prompt, const TtsSampling& sampling,
-                                     BenchOptions const& o) {
+/// Generation alone (frames/s) with a setting on and off (`set`), the two alternating (o.runs each,
+/// after a warm-up of each: each generate records its own graph); the setting left as `keep`.
+template <class Set>
+std::pair<double, double> effect_of(Qwen3TtsModel& model, const TtsPrompt& prompt, const TtsSampling& sampling,
+                                    BenchOptions const& o, Set const& set, bool keep) {
   std::vector<double> with, without;
   for (int r = -1; r < o.runs; ++r)
     for (bool const on : {true, false}) {
-      model.set_programmatic_launch(on);
+      set(on);
       auto const start = Clock::now();
       (void)model.generate(prompt, sampling);
       if (r >= 0) (on ? with : without).push_back(ms_since(start));
     }
-  model.set_programmatic_launch(true);
+  set(keep);
   return {o.frames / median(with) * 1e3, o.frames / median(without) * 1e3};
 }
 
@@ -252,8 +255,12 @@ std::vector<Record> measure(Qwen3TtsModel& model, CodecDecoder& decoder, const T
   char frames_text[64];
   std::snprintf(frames_text, sizeof frames_text, "%d frames (%.2f s)", o.frames, audio_s);
   std::string const frames = frames_text;
-  auto const [pdl, no_pdl] = pdl_effect(model, prompt, sampling, o);
+  auto const [pdl, no_pdl] = effect_of(
+      model, prompt, sampling, o, [&](bool on) { model.set_programmatic_launch(on); }, true);
   std::printf("generation with programmatic kernel edges %.1f frames/s, without %.1f\n", pdl, no_pdl);
+  auto const [fused, layered] = effect_of(
+      model, prompt, sampling, o, [&](bool on) { model.set_fused_steps(on); }, o.fused_steps);
+  std::printf("generation with fused steps %.1f frames/s, layered %.1f\n", fused, layered);
   return {
       {"tts first packet", "batch 1, stream chunk " + std::to_string(o.stream_chunk) + " + " +
                                std::to_string(o.left_context) + " context, " + about,
@@ -264,6 +271,8 @@ std::vector<Record> measure(Qwen3TtsModel& model, CodecDecoder& decoder, const T
        frame_rate, o.frames / generate * 1e3 / frame_rate, generate},
       {"tts generation pdl", "batch 1, " + frames + ", " + about, "frames/s", "the same frames without PDL", pdl,
        no_pdl, pdl / no_pdl, o.frames / pdl * 1e3},
+      {"tts generation fused", "batch 1, " + frames + ", " + about, "frames/s", "the same frames with layered steps",
+       fused, layered, fused / layered, o.frames / fused * 1e3},
       {"tts decode", "batch 1, " + frames + ", " + about, "ms", "real time (the audio's length)", decode, audio_s * 1e3,
        audio_s * 1e3 / decode, decode},
       {"tts synthesis throughput", std::to_string(o.batch) + " sequential, " + frames + ", " + about, "audio s/s",
@@ -297,7 +306,9 @@ int run_bench(const CliArgs& a) {
   sampling.suppress_eos = true;
   auto const seed = random_weights_seed(a);
   auto const load_start = Clock::now();
-  auto model = seed ? Qwen3TtsModel::with_random_weights(folder, *seed) : Qwen3TtsModel::load(folder);
+  TtsOptions options;
+  options.fused_steps = o.fused_steps;
+  auto model = seed ? Qwen3TtsModel::with_random_weights(folder, *seed, options) : Qwen3TtsModel::load(folder, options);
   CodecDecoder decoder = seed ? CodecDecoder::random(folder / "speech_tokenizer", *seed + 1)
                               : CodecDecoder::load(folder / "speech_tokenizer");
   std::printf("weights: %s in %.2f s; talker %lld layers; prompt %zu rows; eos suppressed: %d frames a synthesis\n",

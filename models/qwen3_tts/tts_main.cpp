@@ -40,13 +40,13 @@ constexpr const char* kUsage =
     "usage: cute-cpp-tts logits --model DIR (--text TEXT | --ids \"1,2,...\") --codes \"c0,...,c15\" --out FILE\n"
     "                           [prompt options] [--random-weights SEED]\n"
     "       cute-cpp-tts codes --model DIR (--text TEXT | --ids \"1,2,...\") [--greedy] [--seed S]\n"
-    "                          [--max-new-tokens N] [--out FILE] [--eager] [--no-pdl] [prompt options]\n"
+    "                          [--max-new-tokens N] [--out FILE] [--eager] [--no-pdl] [--fused-steps] [prompt options]\n"
     "                          [--random-weights SEED]\n"
     "       cute-cpp-tts synthesize --model DIR --text TEXT --out speech.wav [prompt options]\n"
     "       cute-cpp-tts prompt --model DIR (--text TEXT | --ids \"1,2,...\") [prompt options]\n"
     "       cute-cpp-tts bench --model DIR [--random-weights SEED] [--text TEXT | --ids \"...\"] [--frames 125]\n"
     "                          [--batch 8] [--runs 5] [--stream-chunk 1] [--left-context 25] [--greedy]\n"
-    "                          [--breakdown] [--json FILE] [prompt options]\n"
+    "                          [--breakdown] [--fused-steps] [--json FILE] [prompt options]\n"
     "prompt options: --speaker NAME  --language NAME (auto)  --instruct TEXT (or --instruct-ids \"...\")  --streaming\n"
     "--ids: the tokenized \"<|im_start|>assistant\\n{text}<|im_end|>\\n<|im_start|>assistant\\n\" (no tokenizer.json needed)\n"
     "--greedy: the argmax of each code after the same logit processors (else the sampling of\n"
@@ -55,6 +55,7 @@ constexpr const char* kUsage =
     "--random-weights SEED: DIR needs config.json alone; weights filled on the device from SEED (smoke runs)\n"
     "--eager: frames launched one kernel at a time, not replayed from a CUDA graph; --no-pdl: the frame's graph\n"
     "         without programmatic kernel edges (each kernel starts when the one before it has ended)\n"
+    "--fused-steps: each step of the talker and the code predictor one launch (models/qwen3/fused_step.hpp)\n"
     "--breakdown (bench): a frame's time phase by phase (events between the phases, so without PDL)\n"
     "bench: time to the first 80 ms packet, real-time factor at batch 1, --batch syntheses back to back; eos is\n"
     "       suppressed so that each synthesis has exactly --frames frames; --text defaults to a 20-word sentence\n"
@@ -96,6 +97,7 @@ std::unique_ptr<Qwen3TtsModel> model_of(const CliArgs& a) {
   TtsOptions o;
   o.cuda_graphs = !a.has("eager");
   o.programmatic_launch = !a.has("no-pdl");
+  o.fused_steps = a.has("fused-steps");
   if (a.has("random-weights")) {
     auto const seed = random_weights_seed(a);
     return Qwen3TtsModel::with_random_weights(a.get("model"), *seed, o);
@@ -196,7 +198,7 @@ int main(int argc, char** argv) {
                                             {"synthesize", run_synthesize}, {"prompt", run_prompt},
                                             {"bench", run_bench, true}};
   auto const parse = [](int n, char** v) {
-    static const char* const flags[] = {"greedy", "streaming", "eager", "no-pdl", "breakdown"};
+    static const char* const flags[] = {"greedy", "streaming", "eager", "no-pdl", "breakdown", "fused-steps"};
     return parse_cli(n, v, flags, kRuleUsage, kUsage);
   };
   return run_cli(argc, argv, parse, commands);

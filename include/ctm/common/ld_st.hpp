@@ -22,6 +22,10 @@ CTM_DEVICE std::uint32_t ld_acquire_gpu_global_b32(std::uint32_t const* addr) {
 CTM_DEVICE std::uint32_t ld_relaxed_gpu_global_b32(std::uint32_t const* addr) {
   std::uint32_t v; asm volatile("ld.relaxed.gpu.global.b32 %0, [%1];\n" : "=r"(v) : "l"(addr) : "memory"); return v;
 }
+/// ld.acquire.gpu.global.b64 (a grid barrier's count).
+CTM_DEVICE std::uint64_t ld_acquire_gpu_global_b64(std::uint64_t const* addr) {
+  std::uint64_t v; asm volatile("ld.acquire.gpu.global.b64 %0, [%1];\n" : "=l"(v) : "l"(addr) : "memory"); return v;
+}
 /// ld.acquire.sys.global.b32.
 CTM_DEVICE std::uint32_t ld_acquire_sys_global_b32(std::uint32_t const* addr) {
   std::uint32_t v; asm volatile("ld.acquire.sys.global.b32 %0, [%1];\n" : "=r"(v) : "l"(addr) : "memory"); return v;
@@ -55,6 +59,12 @@ CTM_DEVICE std::uint32_t atom_release_gpu_global_add_u32(std::uint32_t* addr, st
 /// atom.acq_rel.gpu.global.add.u32 d, [addr], v.
 CTM_DEVICE std::uint32_t atom_acq_rel_gpu_global_add_u32(std::uint32_t* addr, std::uint32_t v) {
   std::uint32_t d; asm volatile("atom.acq_rel.gpu.global.add.u32 %0, [%1], %2;\n" : "=r"(d) : "l"(addr), "r"(v) : "memory"); return d;
+}
+/// atom.release.gpu.global.add.u64 d, [addr], v (a grid barrier's arrival ticket).
+CTM_DEVICE std::uint64_t atom_release_gpu_global_add_u64(std::uint64_t* addr, std::uint64_t v) {
+  std::uint64_t d;
+  asm volatile("atom.release.gpu.global.add.u64 %0, [%1], %2;\n" : "=l"(d) : "l"(addr), "l"(v) : "memory");
+  return d;
 }
 /// atom.acquire.gpu.global.cas.b32 d, [addr], compare, v (a lock's acquire).
 CTM_DEVICE std::uint32_t atom_acquire_gpu_global_cas_b32(std::uint32_t* addr, std::uint32_t compare, std::uint32_t v) {

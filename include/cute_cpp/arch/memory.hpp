@@ -30,6 +30,14 @@ __device__ __forceinline__ std::uint32_t load_acquire_gpu(std::uint32_t const* a
 __device__ __forceinline__ void store_release_gpu(std::uint32_t* addr, std::uint32_t v) {
   ctm::st_release_gpu_global_b32(addr, v);
 }
+/// A count's value, with the writes made before each release that added to it visible after.
+__device__ __forceinline__ std::uint64_t load_acquire_gpu(std::uint64_t const* addr) {
+  return ctm::ld_acquire_gpu_global_b64(addr);
+}
+/// Adds `v` to a count after this thread's earlier writes (release, GPU scope); returns the count before.
+__device__ __forceinline__ std::uint64_t fetch_add_release_gpu(std::uint64_t* addr, std::uint64_t v) {
+  return ctm::atom_release_gpu_global_add_u64(addr, v);
+}
 /// Sleeps about `ns` nanoseconds (a spin's backoff).
 __device__ __forceinline__ void sleep_ns(std::uint32_t ns) { ctm::nanosleep_u32(ns); }
 

@@ -2,8 +2,9 @@
 // SPDX-FileCopyrightText: 2026 cute-cpp authors
 #pragma once
 // launch(kernel, name, config, args...): checks the device against the binary's targets before the
-// kernel's first launch, sets the dynamic shared-memory limit, applies cluster dimensions and
-// programmatic dependent launch, launches, and turns any failure into an exception.
+// kernel's first launch, sets the dynamic shared-memory limit, applies cluster dimensions,
+// programmatic dependent launch and cooperative launch, launches, and turns any failure into an
+// exception.
 #include <cute_cpp/host/error.hpp>
 #include <cute_cpp/host/target_check.hpp>
 
@@ -27,6 +28,9 @@ struct LaunchConfig {
   cudaStream_t stream = nullptr;
   dim3 cluster{1, 1, 1};
   bool programmatic_dependent_launch = false;
+  /// Launched cooperatively: the launch fails unless the whole grid fits the GPU at once (a grid
+  /// whose CTAs wait for each other, sched/grid_barrier.hpp).
+  bool cooperative = false;
 };
 
 namespace detail {
@@ -130,7 +134,7 @@ void launch(void (*kernel)(Params...), std::string_view name, LaunchConfig const
   detail::checked_targets().at_least(reinterpret_cast<void const*>(kernel), 1,
                                      [&] { check_kernel_target(reinterpret_cast<void const*>(kernel), name); });
   detail::allow_dynamic_smem(kernel, config.smem_bytes);
-  cudaLaunchAttribute attributes[2]{};
+  cudaLaunchAttribute attributes[3]{};
   unsigned count = 0;
   if (config.cluster.x * config.cluster.y * config.cluster.z > 1) {
     attributes[count].id = cudaLaunchAttributeClusterDimension;
@@ -140,6 +144,11 @@ void launch(void (*kernel)(Params...), std::string_view name, LaunchConfig const
   if (config.programmatic_dependent_launch) {
     attributes[count].id = cudaLaunchAttributeProgrammaticStreamSerialization;
     attributes[count].val.programmaticStreamSerializationAllowed = 1;
+    ++count;
+  }
+  if (config.cooperative) {
+    attributes[count].id = cudaLaunchAttributeCooperative;
+    attributes[count].val.cooperative = 1;
     ++count;
   }
   cudaLaunchConfig_t launch_config{};

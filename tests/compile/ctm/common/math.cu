@@ -95,6 +95,8 @@ __global__ void ordered_kernel(std::uint32_t* flags, std::uint32_t* out) {
   ctm::st_release_sys_global_b32(flags + 5, v);
   v += ctm::atom_release_gpu_global_add_u32(flags + 6, 1u) + ctm::atom_acq_rel_gpu_global_add_u32(flags + 7, 1u) +
        ctm::atom_acquire_gpu_global_cas_b32(flags + 8, 0u, 1u) + ctm::atom_release_gpu_global_exch_b32(flags + 8, 0u);
+  std::uint64_t* const count = reinterpret_cast<std::uint64_t*>(flags + 10);
+  v += std::uint32_t(ctm::atom_release_gpu_global_add_u64(count, 1ull) + ctm::ld_acquire_gpu_global_b64(count));
   ctm::nanosleep_u32(100);
   out[0] = v;
 }

@@ -1,0 +1,250 @@
+// SPDX-License-Identifier: Apache-2.0
+// SPDX-FileCopyrightText: 2026 cute-cpp authors
+#pragma once
+// models/qwen3/fused_step.cuh: a Qwen3 decoder's decode step for one sequence in one launch. A step
+// of a small decoder (the Qwen3-TTS code predictor, Qwen3-0.6B) is ~7 launches a layer of a few
+// microseconds each, and launch latency, not the weights' bytes, sets its time. Here one CTA an SM
+// runs every layer, its phases separated by grid barriers (sched/grid_barrier.hpp):
+//   norm + QKV | attention (q/k norm, RoPE, k/v to the cache, a split of the keys) |
+//   combine the splits + O | norm + gate-up + SwiGLU | down
+// Each projection's rows are cut among the CTAs (fused_step_plan.hpp); thread 0 streams the CTA's
+// rows of every projection, layer after layer, through a ring of bulk copies into shared memory,
+// so the weights (which no phase writes) keep arriving while the CTA waits at a barrier: the first
+// chunks load before the wait for the kernel before (PDL), the next ones as chunks free up.
+// The numerics are the layered step's: the add + RMSNorm of kernels/gemm/simt_gemv_norm.cuh (x +
+// delta rounded to bf16, f32 mean of squares), q/k norm and RoPE of layer_kernels.cuh, f32 dot
+// products rounded once to bf16, SwiGLU on the f32 gate and up, and an f32 softmax whose splits
+// combine before the one rounding of the attention output.
+// Data the kernel writes (activations, the residual stream, the splits' partials) is read with
+// ld.global.cg (L2), never through the read-only path.
+#include <cute_cpp/arch/copy.hpp>           // cp_async_bulk_global_to_shared
+#include <cute_cpp/arch/griddepcontrol.hpp>  // griddepcontrol_*
+#include <cute_cpp/arch/mbarrier.hpp>       // mbarrier_*
+#include <cute_cpp/epilogue/fusion.hpp>     // SwiGLU
+#include <cute_cpp/sched/grid_barrier.hpp>  // GridBarrier
+
+#include <cuda_bf16.h>
+
+#include <cstdint>
+
+#include "models/qwen3/fused_step_plan.hpp"
+#include "models/qwen3/layer_kernels.cuh"  // norm_rope_head, QkNormRopeParams, cache_row
+
+namespace cute_cpp::models {
+
+/// One layer's weights (bf16, as models/qwen3/device_weights.hpp packs them) and its KV cache
+/// ([pages, page_size, heads_kv, head_dim]), as the fused step reads them.
+struct FusedLayer {
+  bf16 const* input_norm = nullptr;
+  bf16 const* qkv = nullptr;
+  bf16 const* q_norm = nullptr;
+  bf16 const* k_norm = nullptr;
+  bf16 const* o = nullptr;
+  bf16 const* post_norm = nullptr;
+  bf16 const* gate_up = nullptr;
+  bf16 const* down = nullptr;
+  bf16* k_cache = nullptr;
+  bf16* v_cache = nullptr;
+};
+
+/// A fused step's launch: the layers, the step's rows, its scratch, and where its token goes.
+struct FusedStepParams {
+  FusedStepShape shape;
+  FusedLayer const* layers = nullptr;  ///< device, [shape.layers]
+  float eps = 1e-6f;
+  float scale_log2 = 0.0f;  ///< the softmax scale times log2(e)
+  bf16 const* input = nullptr;       ///< [hidden]: the first layer's delta (the residual stream starts as it)
+  bf16* residual[2] = {};            ///< the residual stream's two buffers (models/common/residual_stream.cuh)
+  bf16* delta = nullptr;             ///< [hidden]: each projection back into the stream
+  bf16* qkv = nullptr;               ///< [qkv width]
+  bf16* ffn_hidden = nullptr;        ///< [ffn]
+  float* partials = nullptr;         ///< [max_splits, heads_q, head_dim + 2]
+  int max_splits = 1;
+  bf16 const* final_norm = nullptr;  ///< null: the final RMSNorm is left to the caller
+  bf16* normed = nullptr;            ///< [hidden]: the final-normed row, where final_norm is set
+  /// The token's place (positions[0], its cache slot) and its multimodal planes (rope), the block
+  /// table and the cache's geometry (rope.cache; k and v are each layer's).
+  QkNormRopeParams rope;
+  std::int32_t const* positions = nullptr;
+  std::int32_t const* length = nullptr;  ///< the keys after the step (= positions[0] + 1)
+  GridBarrier barrier;
+};
+
+namespace fused_step {
+
+/// The weight ring: `stages` chunk buffers and their full barriers; `consumed` counts the chunks
+/// taken (the same in every thread), the cursor (thread 0's) the next chunk to load.
+struct Ring {
+  unsigned char* chunks = nullptr;
+  std::uint64_t* full = nullptr;
+  int issued = 0, consumed = 0;
+  int layer = 0, projection = 0, chunk = 0;
+};
+
+__device__ __forceinline__ bf16 const* weight(FusedLayer const& w, Projection p) {
+  switch (p) {
+    case Projection::qkv: return w.qkv;
+    case Projection::o: return w.o;
+    case Projection::gate_up: return w.gate_up;
+    default: return w.down;
+  }
+}
+
+/// Thread 0: loads the CTA's next chunk of weights into the ring (nothing after the last layer's).
+__device__ __forceinline__ void issue_next(FusedStepParams const& p, Ring& r) {
+  while (r.layer < p.shape.layers) {
+    Matrix const m = matrix(p.shape, Projection(r.projection));
+    Rows const rows = slice(m, int(blockIdx.x), int(gridDim.x));
+    if (r.chunk < chunks(rows, m.k)) {
+      int const per = chunk_rows(m.k);
+      int const first = rows.begin + r.chunk * per;
+      int const n = min(per, rows.end - first);
+      auto const bytes = std::uint32_t(n) * std::uint32_t(m.k) * 2u;
+      int const stage = r.issued % stages;
+      arch::mbarrier_arrive_and_expect_tx(&r.full[stage], bytes);
+      arch::cp_async_bulk_global_to_shared(r.chunks + std::int64_t(stage) * chunk_bytes,
+                                           weight(p.layers[r.layer], Projection(r.projection)) +
+                                               std::int64_t(first) * m.k,
+                                           bytes, &r.full[stage]);
+      ++r.issued, ++r.chunk;
+      return;
+    }
+    r.chunk = 0;
+    if (++r.projection == projections) r.projection = 0, ++r.layer;
+  }
+}
+
+/// acc + the dot product of 8 bf16 pairs.
+__device__ __forceinline__ float dot8(uint4 w, uint4 a, float acc) {
+  auto const* wp = reinterpret_cast<__nv_bfloat162 const*>(&w);
+  auto const* ap = reinterpret_cast<__nv_bfloat162 const*>(&a);
+#pragma unroll
+  for (int i = 0; i < 4; ++i) {
+    float2 const x = __bfloat1622float2(wp[i]), y = __bfloat1622float2(ap[i]);
+    acc = fmaf(x.x, y.x, acc);
+    acc = fmaf(x.y, y.y, acc);
+  }
+  return acc;
+}
+
+/// The CTA's f32 sum of every thread's `v`, the same in every thread.
+__device__ __forceinline__ float block_sum(float v, float* scratch) {
+#pragma unroll
+  for (int offset = 16; offset > 0; offset /= 2) v += __shfl_xor_sync(0xffffffffu, v, offset);
+  __syncthreads();  // the scratch's last readers are done
+  if (threadIdx.x % 32 == 0) scratch[threadIdx.x / 32] = v;
+  __syncthreads();
+  float total = 0.0f;
+#pragma unroll
+  for (int w = 0; w < warps; ++w) total += scratch[w];
+  return total;
+}
+
+/// act = rmsnorm(x + delta) * weight (k elements, bf16, shared memory), as kernels/gemm/
+/// simt_gemv_norm.cuh's normed rows; x + delta also to x_out where given (one CTA). x null: delta
+/// alone (the stream's first value).
+__device__ __forceinline__ void norm_row(bf16 const* x, bf16 const* delta, bf16 const* __restrict__ weight, int k,
+                                         float eps, bf16* x_out, bf16* act, float* scratch) {
+  auto* const row = reinterpret_cast<uint4*>(act);
+  float squares = 0.0f;
+  for (int v = int(threadIdx.x); v < k / 8; v += threads) {
+    uint4 const d = __ldcg(reinterpret_cast<uint4 const*>(delta) + v);
+    uint4 sum = d;
+    if (x != nullptr) {
+      uint4 const r = __ldcg(reinterpret_cast<uint4 const*>(x) + v);
+      auto* const s2 = reinterpret_cast<__nv_bfloat162*>(&sum);
+      auto const* d2 = reinterpret_cast<__nv_bfloat162 const*>(&d);
+      auto const* r2 = reinterpret_cast<__nv_bfloat162 const*>(&r);
+#pragma unroll
+      for (int i = 0; i < 4; ++i) {
+        float2 const a = __bfloat1622float2(d2[i]), b = __bfloat1622float2(r2[i]);
+        s2[i] = __floats2bfloat162_rn(a.x + b.x, a.y + b.y);
+      }
+    }
+    if (x_out != nullptr) reinterpret_cast<uint4*>(x_out)[v] = sum;
+    row[v] = sum;
+    auto const* s2 = reinterpret_cast<__nv_bfloat162 const*>(&sum);
+#pragma unroll
+    for (int i = 0; i < 4; ++i) {
+      float2 const f = __bfloat1622float2(s2[i]);
+      squares = fmaf(f.x, f.x, squares);
+      squares = fmaf(f.y, f.y, squares);
+    }
+  }
+  float const rstd = rsqrtf(__fdividef(block_sum(squares, scratch), float(k)) + eps);
+  for (int v = int(threadIdx.x); v < k / 8; v += threads) {
+    uint4 const w = __ldg(reinterpret_cast<uint4 const*>(weight) + v);
+    auto* const s2 = reinterpret_cast<__nv_bfloat162*>(&row[v]);
+    auto const* w2 = reinterpret_cast<__nv_bfloat162 const*>(&w);
+#pragma unroll
+    for (int i = 0; i < 4; ++i) {
+      float2 const f = __bfloat1622float2(s2[i]), g = __bfloat1622float2(w2[i]);
+      s2[i] = __floats2bfloat162_rn(f.x * g.x * rstd, f.y * g.y * rstd);
+    }
+  }
+  __syncthreads();
+}
+
+/// act = `k` elements of `src` (written by this kernel's previous phase).
+__device__ __forceinline__ void load_row(bf16 const* src, int k, bf16* act) {
+  for (int v = int(threadIdx.x); v < k / 8; v += threads)
+    reinterpret_cast<uint4*>(act)[v] = __ldcg(reinterpret_cast<uint4 const*>(src) + v);
+  __syncthreads();
+}
+
+/// A chunk's `n` rows of k against act: warps split rows (per_row warps a row where the rows are
+/// fewer than the warps); each warp's sum to part[row * per_row + its part].
+__device__ __forceinline__ void dot_rows(unsigned char const* chunk, bf16 const* act, int k, int n, float* part) {
+  int per_row = 1;
+  while (per_row * 2 * n <= warps) per_row *= 2;
+  int const warp = int(threadIdx.x) / 32, lane = int(threadIdx.x) % 32;
+  auto const* a = reinterpret_cast<uint4 const*>(act);
+  for (int r = warp / per_row; r < n; r += warps / per_row) {
+    auto const* w = reinterpret_cast<uint4 const*>(chunk + std::int64_t(r) * k * 2);
+    float acc = 0.0f;
+    for (int v = (warp % per_row) * 32 + lane; v < k / 8; v += per_row * 32) acc = dot8(w[v], a[v], acc);
+#pragma unroll
+    for (int offset = 16; offset > 0; offset /= 2) acc += __shfl_xor_sync(0xffffffffu, acc, offset);
+    if (lane == 0) part[r * per_row + warp % per_row] = acc;
+  }
+}
+
+/// out = the CTA's rows of act W^T for projection `proj` of the ring's current layer (gated: SwiGLU
+/// of each gate/up pair, out half as wide), chunk by chunk from the ring.
+template <bool Gated>
+__device__ void project(FusedStepParams const& p, Ring& ring, Projection proj, bf16 const* act, float* row_out,
+                        float (&partial)[2][max_chunk_rows], bf16* out) {
+  Matrix const m = matrix(p.shape, proj);
+  Rows const rows = slice(m, int(blockIdx.x), int(gridDim.x));
+  int const per = chunk_rows(m.k), count = chunks(rows, m.k);
+  for (int c = 0; c < count; ++c) {
+    int const first = c * per, n = min(per, rows.size() - first);
+    int const stage = ring.consumed % stages;
+    arch::mbarrier_wait(&ring.full[stage], std::uint32_t(ring.consumed / stages) & 1u);
+    float* const part = partial[ring.consumed & 1];
+    dot_rows(ring.chunks + std::int64_t(stage) * chunk_bytes, act, m.k, n, part);
+    __syncthreads();  // the stage is read: it may load again; the parts are written
+    if (threadIdx.x == 0) issue_next(p, ring);
+    if (int(threadIdx.x) < n) {
+      int per_row = 1;
+      while (per_row * 2 * n <= warps) per_row *= 2;
+      float sum = 0.0f;
+      for (int i = 0; i < per_row; ++i) sum += part[int(threadIdx.x) * per_row + i];
+      row_out[first + int(threadIdx.x)] = sum;
+    }
+    ++ring.consumed;
+  }
+  __syncthreads();
+  if constexpr (Gated) {
+    epilogue::SwiGLU const op{};
+    for (int j = int(threadIdx.x); j < rows.size() / 2; j += threads) {
+      int const gate = j / 8 * 16 + j % 8;
+      out[rows.begin / 2 + j] = __float2bfloat16(op(row_out[gate], row_out[gate + 8]));
+    }
+  } else {
+    for (int j = int(threadIdx.x); j < rows.size(); j += threads) out[rows.begin + j] = __float2bfloat16(row_out[j]);
+  }
+}
+
+}  // namespace fused_step
+}  // namespace cute_cpp::models

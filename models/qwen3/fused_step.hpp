@@ -1,0 +1,50 @@
+// SPDX-License-Identifier: Apache-2.0
+// SPDX-FileCopyrightText: 2026 cute-cpp authors
+#pragma once
+// models/qwen3/fused_step.hpp: FusedStep, a Qwen3 decoder's one-sequence decode step in one launch
+// (fused_step.cuh says how), for the decoders whose steps are launch-bound: Qwen3-TTS's code
+// predictor and talker, Qwen3-0.6B. The caller keeps the layered step for what it refuses.
+#include <cute_cpp/host/buffer.hpp>  // DeviceBuffer
+
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "models/qwen3/fused_step.cuh"  // FusedLayer, FusedStepParams
+
+namespace cute_cpp::models {
+
+/// A decoder's fused decode step: its layers, the splits' scratch and the grid barrier's count.
+class FusedStep {
+ public:
+  /// Why the fused step does not take `shape` on the current device, or empty (rule qwen3.fused-step).
+  [[nodiscard]] static std::string refusal(FusedStepShape const& shape);
+  /// `rope`: the decoder's RoPE (inv_freq, cos/sin scale, multimodal components, eps of q/k norm) and
+  /// its cache's geometry (pages, page size, pages a sequence); `eps`: the layers' RMSNorm epsilon.
+  /// @pre refusal(shape) is empty; one FusedLayer a layer.
+  FusedStep(FusedStepShape shape, std::vector<FusedLayer> const& layers, QkNormRopeParams const& rope, float eps);
+
+  /// One step: `step`'s input, residual, delta, qkv, ffn_hidden, final_norm, normed, positions,
+  /// length and rope.cache.block_table (device pointers, read when the step runs; the table's row 0
+  /// is the sequence's); the rest is this object's. input may be delta (read before any write). Launched
+  /// cooperatively (the grid waits at barriers) with programmatic launch where the caller records
+  /// a graph with programmatic edges.
+  void run(FusedStepParams step, cudaStream_t stream);
+
+  /// Final RMSNorms the residual stream has taken after a step (its two per layer, and the final
+  /// one where the step does it): what ResidualStream::advance is told.
+  [[nodiscard]] int norms(bool final_norm) const noexcept { return 2 * shape_.layers + (final_norm ? 1 : 0); }
+
+ private:
+  FusedStepShape shape_;
+  int grid_ = 0;
+  std::int64_t smem_ = 0;
+  FusedStepParams fixed_;
+  host::DeviceBuffer<FusedLayer> layers_;
+  host::DeviceBuffer<float> partials_;
+  host::DeviceBuffer<std::uint64_t> barrier_count_;
+};
+
+}  // namespace cute_cpp::models

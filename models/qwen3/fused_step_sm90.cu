@@ -1,0 +1,150 @@
+// SPDX-License-Identifier: Apache-2.0
+// SPDX-FileCopyrightText: 2026 cute-cpp authors
+// models/qwen3/fused_step_sm90.cu: the fused decode step's kernel, top to bottom, and FusedStep
+// (fused_step.hpp). A layer is five phases between grid barriers (fused_step.cuh).
+#include "models/qwen3/fused_step.hpp"
+
+#include <cute_cpp/host/launch.hpp>        // launch, LaunchConfig
+#include <cute_cpp/host/target_check.hpp>  // multiprocessor_count
+
+#include <cmath>
+#include <span>
+#include <stdexcept>
+
+#include "models/qwen3/fused_step_attention.cuh"
+
+namespace cute_cpp::models {
+
+namespace fused_step {
+
+/// The step: every layer's five phases, then the final RMSNorm where asked (CTA 0).
+template <int HeadDim>
+__global__ void __launch_bounds__(threads, 1) fused_step_kernel(FusedStepParams const p) {
+  extern __shared__ __align__(128) unsigned char smem[];
+  __shared__ std::uint64_t full[stages];
+  __shared__ float partial[2][max_chunk_rows];
+  __shared__ float scratch[warps];
+  SmemLayout const layout = smem_layout(p.shape, int(gridDim.x));
+  bf16* const act = reinterpret_cast<bf16*>(smem + layout.activation);
+  float* const row_out = reinterpret_cast<float*>(smem + layout.row_out);
+  float* const attention = reinterpret_cast<float*>(smem + layout.attention);
+  Ring ring{smem + layout.ring, full};
+  if (threadIdx.x == 0) {
+    for (int s = 0; s < stages; ++s) arch::mbarrier_init(&full[s], 1);
+    arch::mbarrier_init_fence();
+  }
+  __syncthreads();
+  // The weights are written by no kernel: the first chunks load before the wait for the one before.
+  if (threadIdx.x == 0)
+    for (int s = 0; s < stages; ++s) issue_next(p, ring);
+  arch::griddepcontrol_launch_dependents();
+  arch::griddepcontrol_wait();
+  FusedStepShape const& sh = p.shape;
+  int const length = *p.length, position = p.positions[0];
+  KeySplit const split = key_split(length, p.max_splits);
+  bool const writer = blockIdx.x == 0;  // writes the residual stream's next values
+  // NOTE: chosen, not indexed: a parameter array indexed at run time is copied to local memory.
+  auto const residual = [&](int i) { return i % 2 == 0 ? p.residual[0] : p.residual[1]; };
+  for (int l = 0; l < sh.layers; ++l) {
+    FusedLayer const w = p.layers[l];
+    int const n = 2 * l;  // the stream's norm before attention: it reads buffer n % 2, writes the other
+    norm_row(l == 0 ? nullptr : residual(n), l == 0 ? p.input : p.delta, w.input_norm, sh.hidden, p.eps,
+             writer ? residual(n + 1) : nullptr, act, scratch);
+    project<false>(p, ring, Projection::qkv, act, row_out, partial, p.qkv);
+    p.barrier.sync();
+    if (int(blockIdx.x) < sh.heads_kv * split.count)
+      attend<HeadDim>(p, w, int(blockIdx.x) % sh.heads_kv, int(blockIdx.x) / sh.heads_kv, split, length, position,
+                      attention);
+    p.barrier.sync();
+    combine_splits<HeadDim>(p, split, act);
+    project<false>(p, ring, Projection::o, act, row_out, partial, p.delta);
+    p.barrier.sync();
+    norm_row(residual(n + 1), p.delta, w.post_norm, sh.hidden, p.eps, writer ? residual(n) : nullptr,
+             act, scratch);
+    project<true>(p, ring, Projection::gate_up, act, row_out, partial, p.ffn_hidden);
+    p.barrier.sync();
+    load_row(p.ffn_hidden, sh.ffn, act);
+    project<false>(p, ring, Projection::down, act, row_out, partial, p.delta);
+    if (l + 1 < sh.layers || p.final_norm != nullptr) p.barrier.sync();
+  }
+  if (p.final_norm == nullptr || !writer) return;
+  norm_row(p.residual[0], p.delta, p.final_norm, sh.hidden, p.eps, p.residual[1], act, scratch);
+  for (int v = int(threadIdx.x); v < sh.hidden / 8; v += threads)
+    reinterpret_cast<uint4*>(p.normed)[v] = reinterpret_cast<uint4 const*>(act)[v];
+}
+
+}  // namespace fused_step
+
+namespace {
+constexpr char kRule[] = "qwen3.fused-step";
+
+std::int64_t smem_per_block() {
+  int device = 0, bytes = 0;
+  host::cuda_check(cudaGetDevice(&device), "cudaGetDevice");
+  host::cuda_check(cudaDeviceGetAttribute(&bytes, cudaDevAttrMaxSharedMemoryPerBlockOptin, device),
+                   "cudaDeviceGetAttribute");
+  // The kernel's static shared memory (ring barriers, partial sums, scratch: under 2 KB) beside the dynamic.
+  return bytes - 4096;
+}
+}  // namespace
+
+std::string FusedStep::refusal(FusedStepShape const& shape) {
+  return fused_step::refusal(shape, host::multiprocessor_count(), smem_per_block());
+}
+
+FusedStep::FusedStep(FusedStepShape shape, std::vector<FusedLayer> const& layers, QkNormRopeParams const& rope,
+                     float eps)
+    : shape_(shape), grid_(host::multiprocessor_count()) {
+  if (std::string const why = refusal(shape); !why.empty() || layers.size() != std::size_t(shape.layers))
+    throw std::invalid_argument(std::string("cute-cpp [") + kRule + "]: the fused step needs " +
+                                (why.empty() ? "one FusedLayer a layer" : why));
+  smem_ = fused_step::smem_layout(shape, grid_).total;
+  layers_ = host::DeviceBuffer<FusedLayer>(layers.size());
+  layers_.upload(std::span<FusedLayer const>(layers));
+  int const splits = fused_step::max_splits(shape, grid_);
+  partials_ = host::DeviceBuffer<float>(std::size_t(splits) * shape.heads_q * fused_step::partial_floats(shape));
+  barrier_count_ = host::DeviceBuffer<std::uint64_t>(1);
+  barrier_count_.fill_bytes(0);
+  fixed_.shape = shape;
+  fixed_.layers = layers_.data();
+  fixed_.eps = eps;
+  fixed_.scale_log2 = float(1.4426950408889634 / std::sqrt(double(shape.head_dim)));
+  fixed_.partials = partials_.data();
+  fixed_.max_splits = splits;
+  fixed_.rope = rope;
+  fixed_.rope.tokens = 1;
+  fixed_.rope.position_plane = 1;  // a step's positions: [4, 1]
+  fixed_.barrier.count = barrier_count_.data();
+}
+
+void FusedStep::run(FusedStepParams step, cudaStream_t stream) {
+  step.shape = fixed_.shape;
+  step.layers = fixed_.layers;
+  step.eps = fixed_.eps;
+  step.scale_log2 = fixed_.scale_log2;
+  step.partials = fixed_.partials;
+  step.max_splits = fixed_.max_splits;
+  std::int32_t const* const table = step.rope.cache.block_table;
+  step.rope = fixed_.rope;
+  step.rope.cache.block_table = table;
+  if (table == nullptr || step.input == nullptr || step.delta == nullptr || step.qkv == nullptr ||
+      step.ffn_hidden == nullptr || step.residual[0] == nullptr || step.residual[1] == nullptr ||
+      step.positions == nullptr || step.length == nullptr || (step.final_norm != nullptr && step.normed == nullptr))
+    throw std::invalid_argument(std::string("cute-cpp [") + kRule + "]: a step needs its input, residual, delta, qkv, "
+                                "ffn_hidden, positions, length and block table (and normed with a final norm)");
+  step.barrier = fixed_.barrier;
+  host::LaunchConfig config;
+  config.grid = dim3(unsigned(grid_));
+  config.block = dim3(unsigned(fused_step::threads));
+  config.smem_bytes = std::size_t(smem_);
+  config.stream = stream;
+  config.cooperative = true;
+  auto const go = [&](auto kernel) { host::launch(kernel, "qwen3_fused_step", config, step); };
+  switch (shape_.head_dim) {
+    case 64: return go(&fused_step::fused_step_kernel<64>);
+    case 128: return go(&fused_step::fused_step_kernel<128>);
+    default: return go(&fused_step::fused_step_kernel<256>);
+  }
+}
+
+}  // namespace cute_cpp::models
