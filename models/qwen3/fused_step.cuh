@@ -21,6 +21,7 @@
 #include <cute_cpp/arch/griddepcontrol.hpp>  // griddepcontrol_*
 #include <cute_cpp/arch/mbarrier.hpp>       // mbarrier_*
 #include <cute_cpp/epilogue/fusion.hpp>     // SwiGLU
+#include <cute_cpp/kernels/gemm/simt_gemv_norm.cuh>  // gemv::block_sum
 #include <cute_cpp/sched/grid_barrier.hpp>  // GridBarrier
 
 #include <cuda_bf16.h>
@@ -127,24 +128,13 @@ __device__ __forceinline__ float dot8(uint4 w, uint4 a, float acc) {
   return acc;
 }
 
-/// The CTA's f32 sum of every thread's `v`, the same in every thread.
-__device__ __forceinline__ float block_sum(float v, float* scratch) {
-#pragma unroll
-  for (int offset = 16; offset > 0; offset /= 2) v += __shfl_xor_sync(0xffffffffu, v, offset);
-  __syncthreads();  // the scratch's last readers are done
-  if (threadIdx.x % 32 == 0) scratch[threadIdx.x / 32] = v;
-  __syncthreads();
-  float total = 0.0f;
-#pragma unroll
-  for (int w = 0; w < warps; ++w) total += scratch[w];
-  return total;
-}
+static_assert(threads == kernels::gemv::threads, "the fused step's norm sums its warps as the GEMV's block_sum does");
 
 /// act = rmsnorm(x + delta) * weight (k elements, bf16, shared memory), as kernels/gemm/
 /// simt_gemv_norm.cuh's normed rows; x + delta also to x_out where given (one CTA). x null: delta
 /// alone (the stream's first value).
 __device__ __forceinline__ void norm_row(bf16 const* x, bf16 const* delta, bf16 const* __restrict__ weight, int k,
-                                         float eps, bf16* x_out, bf16* act, float* scratch) {
+                                         float eps, bf16* x_out, bf16* act, float (&scratch)[warps]) {
   auto* const row = reinterpret_cast<uint4*>(act);
   float squares = 0.0f;
   for (int v = int(threadIdx.x); v < k / 8; v += threads) {
@@ -171,7 +161,7 @@ __device__ __forceinline__ void norm_row(bf16 const* x, bf16 const* delta, bf16 
       squares = fmaf(f.y, f.y, squares);
     }
   }
-  float const rstd = rsqrtf(__fdividef(block_sum(squares, scratch), float(k)) + eps);
+  float const rstd = rsqrtf(__fdividef(kernels::gemv::block_sum(squares, scratch), float(k)) + eps);
   for (int v = int(threadIdx.x); v < k / 8; v += threads) {
     uint4 const w = __ldg(reinterpret_cast<uint4 const*>(weight) + v);
     auto* const s2 = reinterpret_cast<__nv_bfloat162*>(&row[v]);

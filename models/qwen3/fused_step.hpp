@@ -12,9 +12,24 @@
 #include <string>
 #include <vector>
 
-#include "models/qwen3/fused_step.cuh"  // FusedLayer, FusedStepParams
+#include "models/qwen3/device_weights.hpp"  // LayerWeights
+#include "models/qwen3/fused_step.cuh"      // FusedLayer, FusedStepParams
 
 namespace cute_cpp::models {
+
+/// The fused step's view of dense layers' weights and of their KV caches (layer l's K at k_cache + l
+/// layer_elems, [pages, page_size, heads_kv, head_dim]; V likewise).
+inline std::vector<FusedLayer> fused_layers(std::vector<LayerWeights> const& layers, bf16* k_cache, bf16* v_cache,
+                                            std::int64_t layer_elems) {
+  std::vector<FusedLayer> fused(layers.size());
+  for (std::size_t l = 0; l < layers.size(); ++l) {
+    LayerWeights const& w = layers[l];
+    fused[l] = {w.input_norm.data(), w.qkv.data(), w.q_norm.data(), w.k_norm.data(), w.o.data(), w.post_norm.data(),
+                w.gate_up.data(), w.down.data(), k_cache + std::int64_t(l) * layer_elems,
+                v_cache + std::int64_t(l) * layer_elems};
+  }
+  return fused;
+}
 
 /// A decoder's fused decode step: its layers, the splits' scratch and the grid barrier's count.
 class FusedStep {

@@ -76,7 +76,10 @@ __global__ void __launch_bounds__(threads, 1) fused_step_kernel(FusedStepParams 
 }  // namespace fused_step
 
 namespace {
-constexpr char kRule[] = "qwen3.fused-step";
+constexpr char kRule[] =
+    "cute-cpp [qwen3.fused-step]: the fused decode step takes one sequence of a dense Qwen3 decoder (head_dim 64, 128 "
+    "or 256, at most 8 q heads a kv head, projection inputs of at most 16384) on one GPU whose shared memory holds "
+    "its ring, and a step's device pointers";
 
 std::int64_t smem_per_block() {
   int device = 0, bytes = 0;
@@ -96,8 +99,7 @@ FusedStep::FusedStep(FusedStepShape shape, std::vector<FusedLayer> const& layers
                      float eps)
     : shape_(shape), grid_(host::multiprocessor_count()) {
   if (std::string const why = refusal(shape); !why.empty() || layers.size() != std::size_t(shape.layers))
-    throw std::invalid_argument(std::string("cute-cpp [") + kRule + "]: the fused step needs " +
-                                (why.empty() ? "one FusedLayer a layer" : why));
+    throw std::invalid_argument(std::string(kRule) + ": it needs " + (why.empty() ? "one FusedLayer a layer" : why));
   smem_ = fused_step::smem_layout(shape, grid_).total;
   layers_ = host::DeviceBuffer<FusedLayer>(layers.size());
   layers_.upload(std::span<FusedLayer const>(layers));
@@ -130,8 +132,8 @@ void FusedStep::run(FusedStepParams step, cudaStream_t stream) {
   if (table == nullptr || step.input == nullptr || step.delta == nullptr || step.qkv == nullptr ||
       step.ffn_hidden == nullptr || step.residual[0] == nullptr || step.residual[1] == nullptr ||
       step.positions == nullptr || step.length == nullptr || (step.final_norm != nullptr && step.normed == nullptr))
-    throw std::invalid_argument(std::string("cute-cpp [") + kRule + "]: a step needs its input, residual, delta, qkv, "
-                                "ffn_hidden, positions, length and block table (and normed with a final norm)");
+    throw std::invalid_argument(std::string(kRule) + ": a step needs its input, residual, delta, qkv, ffn_hidden, "
+                                "positions, length and block table (and normed with a final norm)");
   step.barrier = fixed_.barrier;
   host::LaunchConfig config;
   config.grid = dim3(unsigned(grid_));

@@ -133,14 +133,6 @@ void Model::setup_fused_step() {
                  why.c_str());
     return;
   }
-  std::vector<FusedLayer> layers(weights_.layers.size());
-  for (std::size_t l = 0; l < layers.size(); ++l) {
-    LayerWeights const& w = weights_.layers[l];
-    layers[l] = {w.input_norm.data(), w.qkv.data(), w.q_norm.data(), w.k_norm.data(), w.o.data(),
-                 w.post_norm.data(), w.gate_up.data(), w.down.data(),
-                 k_cache_.data() + std::int64_t(l) * layer_cache_elems_,
-                 v_cache_.data() + std::int64_t(l) * layer_cache_elems_};
-  }
   QkNormRopeParams rope;
   rope.heads_q = heads_, rope.heads_kv = kv_heads_;
   rope.eps = float(config_.rms_norm_eps);
@@ -149,7 +141,8 @@ void Model::setup_fused_step() {
   rope.cache.max_pages_per_seq = pages_.shape().max_pages_per_seq;
   rope.cache.page_size = options_.page_size;
   rope.cache.num_pages = options_.num_pages + 1;  // and the scratch page
-  fused_.emplace(shape, layers, rope, float(config_.rms_norm_eps));
+  fused_.emplace(shape, fused_layers(weights_.layers, k_cache_.data(), v_cache_.data(), layer_cache_elems_), rope,
+                 float(config_.rms_norm_eps));
 }
 
 void Model::grow_activations(std::int64_t tokens) {

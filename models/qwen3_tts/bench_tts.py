@@ -29,7 +29,8 @@ Records (the program writes them; cute-cpp-tts bench --help and tts_bench.cpp sa
   tts frame phase           a frame phase by phase (--breakdown: events between the phases, so without PDL;
                             each phase summed over the frame: the talker's code 0, the code predictor's input,
                             step and head + draw, the frame's end, the talker's step and head) beside the time
-                            its weights take at the copy bandwidth measured here.
+                            its weights take at the copy bandwidth measured here; `tts frame phase, fused
+                            steps` the same frame with --fused-steps (each step one launch).
 """
 import argparse
 import json

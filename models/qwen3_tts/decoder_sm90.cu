@@ -89,21 +89,14 @@ Decoder::Decoder(const Qwen3Config& config, std::vector<LayerWeights> layers, De
   FusedStepShape const shape{int(layers_.size()), hidden_, heads_, kv_heads_, head_dim_, ffn_};
   use_fused_ = fused_steps;
   if (FusedStep::refusal(shape).empty()) {
-    std::vector<FusedLayer> fused(layers_.size());
-    for (std::size_t l = 0; l < layers_.size(); ++l) {
-      LayerWeights const& w = layers_[l];
-      fused[l] = {w.input_norm.data(), w.qkv.data(), w.q_norm.data(), w.k_norm.data(), w.o.data(),
-                  w.post_norm.data(), w.gate_up.data(), w.down.data(),
-                  k_cache_.data() + std::int64_t(l) * layer_cache_elems_,
-                  v_cache_.data() + std::int64_t(l) * layer_cache_elems_};
-    }
     QkNormRopeParams rope;
     rope.heads_q = heads_, rope.heads_kv = kv_heads_;
     rope.eps = float(config_.rms_norm_eps);
     rope.inv_freq = inv_freq_.data();
     rope.rope_component = rope_component_.size() != 0 ? rope_component_.data() : nullptr;
     rope.cache.max_pages_per_seq = pages_, rope.cache.page_size = page_size_, rope.cache.num_pages = pages_;
-    fused_.emplace(shape, fused, rope, float(config_.rms_norm_eps));
+    fused_.emplace(shape, fused_layers(layers_, k_cache_.data(), v_cache_.data(), layer_cache_elems_), rope,
+                   float(config_.rms_norm_eps));
   }
 }
 

@@ -166,14 +166,14 @@ double phase_bytes(TtsWeightManifest const& m, std::string const& phase) {
 
 /// --breakdown: a frame after a generate, phase by phase (Qwen3TtsModel::profile_frame, 20 replays).
 std::vector<Record> frame_breakdown(Qwen3TtsModel& model, const TtsPrompt& prompt, const TtsSampling& sampling,
-                                    std::string const& about) {
+                                    std::string const& about, std::string const& kernel = "tts frame phase") {
   (void)model.generate(prompt, sampling);
   TtsWeightManifest const manifest(model.config());
   std::vector<Record> records;
   double total = 0;
   for (StepPhase const& p : model.profile_frame(20)) {
     std::printf("breakdown: %-22s %9.1f us a frame (%d a frame)\n", p.name.c_str(), p.microseconds, p.count);
-    Record r{"tts frame phase", "batch 1, " + p.name + " (" + std::to_string(p.count) + " a frame), " + about, "us",
+    Record r{kernel, "batch 1, " + p.name + " (" + std::to_string(p.count) + " a frame), " + about, "us",
              "its weights at the copy bandwidth"};
     r.ours = p.microseconds, r.ms = p.microseconds / 1e3, r.bytes = phase_bytes(manifest, p.name);
     records.push_back(r);
@@ -322,6 +322,12 @@ int run_bench(const CliArgs& a) {
   if (a.has("breakdown")) {
     std::vector<Record> const phases = frame_breakdown(*model, prompt, sampling, about);
     records.insert(records.end(), phases.begin(), phases.end());
+    // The same frame with the other kind of step (fused where the run is layered, and back).
+    model->set_fused_steps(!o.fused_steps);
+    std::vector<Record> const other = frame_breakdown(
+        *model, prompt, sampling, about, o.fused_steps ? "tts frame phase, layered steps" : "tts frame phase, fused steps");
+    records.insert(records.end(), other.begin(), other.end());
+    model->set_fused_steps(o.fused_steps);
   }
   for (Record const& r : records)
     std::printf("%s (%s): %.4g %s (%s %.4g, ratio %.3f)\n", r.kernel.c_str(), r.shape.c_str(), r.ours, r.unit.c_str(),

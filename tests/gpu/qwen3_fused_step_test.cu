@@ -26,6 +26,7 @@
 #include <cstdint>
 #include <random>
 #include <span>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -208,6 +209,13 @@ TEST(FusedStepRefusal, NamesTheRule) {
   Case const c{"refused", 1, 1024, 16, 8, 128, 20480, 2, 1};
   EXPECT_NE(FusedStep::refusal({1, 1024, 16, 8, 128, 20480}), "");
   EXPECT_FALSE(make_decoder(c, nullptr, true).fused());
+  // Built anyway, it throws with the rule.
+  try {
+    FusedStep step({1, 1024, 16, 8, 96, 3072}, {}, {}, 1e-6f);
+    ADD_FAILURE() << "a refused shape was built";
+  } catch (std::invalid_argument const& e) {
+    EXPECT_NE(std::string(e.what()).find("[qwen3.fused-step]"), std::string::npos) << e.what();
+  }
 }
 
 }  // namespace
