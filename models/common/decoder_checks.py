@@ -153,10 +153,12 @@ def cosine_rule(cos, cos_bf16):
                         f"(needs <= {allowed_n})")
 
 
-def check_greedy(report, program, spec, folder, ref):
+def check_greedy(report, program, spec, folder, ref, extra=(), label="greedy"):
+    """`label`.<ckpt>: greedy ids of one prompt against transformers' bf16 generate (the program run with
+    `extra` flags), each divergence a near-tie or ours the fp32 argmax."""
     rng, tokens = rng_for(spec.index, 3), spec.greedy_tokens
     prompt = random_ids(rng, spec.vocab, GREEDY_PROMPT)
-    ours = program.generate(folder, [prompt], tokens, spec.vocab)[0]
+    ours = program.generate(folder, [prompt], tokens, spec.vocab, extra=tuple(extra))[0]
     # fp32 logits given our prefix at every step: row len(prompt) - 1 + s predicts ours[s]
     fp32 = ref.logits(ref.fp32, prompt + ours[:-1]).astype(np.float64)[len(prompt) - 1:]
     margins = np.array([top2_margin(z) for z in fp32])
@@ -194,7 +196,8 @@ def check_greedy(report, program, spec, folder, ref):
         tail = "; the rest identical after restarting transformers from our prefix" if ok else ""
         figures = (f"{len(parts)} divergence(s) from transformers bf16 generate in {tokens} ids: "
                    f"{'; '.join(parts)}{tail}; {context}")
-    report.check(f"greedy.{spec.name}", ok, figures)
+    report.check(f"{label}.{spec.name}", ok, figures)
+    return ours
 
 
 def check_batched_generate(report, program, spec, folder, ref):

@@ -43,7 +43,8 @@ and each decode batch beside the weight-bandwidth limit: a step reads the attent
 weights, the LM head, and the experts its tokens chose; with B tokens each choosing k of E experts, a
 layer touches E (1 - (1 - k/E)^B) of them on average (routing taken as uniform: random weights route
 near-uniformly), each 3 x moe_intermediate x hidden bf16 values. Records `qwen3-30b-a3b decode vs
-weight-bandwidth limit`, and each batch's step phase by phase as the 8B's (`qwen3-30b-a3b decode phase`;
+weight-bandwidth limit` (and at batch 1 with --fused-steps: `qwen3-30b-a3b decode with fused steps` beside the
+layered step, `... limit, fused steps`), and each batch's step phase by phase as the 8B's (`qwen3-30b-a3b decode phase`;
 a MoE layer's router and experts beside their bytes, counted as above).
 
 --tensor-parallel-decode SIZES (issue 49; tensor_parallel.md): decode of published configs (8b, 32b, 30b-a3b;
@@ -282,7 +283,8 @@ def phase_bytes(c, batch, context):
     """The bytes a decode step's phases move, by the names `cute-cpp-qwen3 bench --profile` marks:
     {phase: bytes}. Weights once a step; attention reads `context` cached tokens a sequence; Qwen3-MoE's
     sparse layers their routers ("moe router") and the experts their tokens chose ("moe experts"),
-    counted as moe_weight_bytes_per_step counts them (uniform routing)."""
+    counted as moe_weight_bytes_per_step counts them (uniform routing); "fused step" (--fused-steps) all
+    of the layers'."""
     hidden, inter, head_dim, layers = c["hidden_size"], c["intermediate_size"], c["head_dim"], c["num_hidden_layers"]
     q, kv = c["num_attention_heads"] * head_dim, c["num_key_value_heads"] * head_dim
     norm = 2 * hidden
@@ -301,6 +303,9 @@ def phase_bytes(c, batch, context):
         out["moe router"] = sparse.count(True) * 2 * experts * hidden
         out["moe experts"] = sparse.count(True) * 2 * touched * 3 * c["moe_intermediate_size"] * hidden
         out["moe combine"] = 0
+    # --fused-steps: every layer in one launch (its final norm counted with the LM head, as the layered step's).
+    out["fused step"] = (layers * (2 * norm + qkv + o) + out["decode attention"] + dense * (gate_up + down) +
+                         out.get("moe router", 0) + out.get("moe experts", 0))
     out.update({"embedding": batch * hidden * 2, "lm head": 2 * c["vocab_size"] * hidden + norm})
     return out
 
@@ -490,6 +495,36 @@ def moe_bench(opts, binary, work, records):
               f"{weights / 1e9:.2f} GB of weights a step: limit {limit:.0f} tok/s (ours {decode['value'] / limit:.2f})",
               flush=True)
     phase_records(config, ours.values(), records, f"{label} decode phase", "random weights", bandwidth)
+    return moe_fused(binary, folder, work, config, bandwidth, ours, records)
+
+
+def moe_fused(binary, folder, work, config, bandwidth, ours, records):
+    """Qwen3-30B-A3B's batch-1 decode with --fused-steps (the step as one launch, sparse layers included)
+    beside the layered step of moe_bench's run and beside the limit; 0, or 1 if the bench failed."""
+    label = "qwen3-30b-a3b"
+    out = work / "ours-qwen3-30b-a3b-fused.json"
+    p = subprocess.run([str(binary), "bench", "--model", str(folder), "--random-weights", str(RANDOM_WEIGHTS_SEED),
+                        "--prefill-len", "64", "--ttft-len", "64", "--context", str(CONTEXT), "--steps", str(STEPS),
+                        "--batches", "1", "--fused-steps", "--json", str(out)], capture_output=True, text=True,
+                       timeout=900)
+    print(p.stdout, p.stderr, sep="", flush=True)
+    if p.returncode != 0 or "no CUDA graph" in p.stderr or "decode steps stay layered" in p.stderr:
+        print(f"bench: cute-cpp-qwen3 bench --fused-steps failed on {label}", flush=True)
+        return 1
+    key = f"qwen3 decode|batch 1, context {CONTEXT}"
+    fused, layered = json.loads(out.read_text()), ours[key]
+    fused = {f["name"] + "|" + f["shape"]: f for f in fused}[key]
+    shape = f"batch 1, context {CONTEXT} (random weights)"
+    limit = bandwidth / moe_weight_bytes_per_step(config, 1)
+    records.append({"kernel": f"{label} decode with fused steps", "shape": shape, "dtype": "bf16",
+                    "ours": fused["value"], "reference": "the layered step's graph", "reference_value": layered["value"],
+                    "unit": "tok/s", "ratio": fused["value"] / layered["value"], "microseconds": fused["ms"] * 1e3})
+    records.append({"kernel": f"{label} decode vs weight-bandwidth limit, fused steps", "shape": shape,
+                    "dtype": "bf16", "ours": fused["value"], "reference": "tokens x copy bandwidth / weight bytes a step",
+                    "reference_value": limit, "unit": "tok/s", "ratio": fused["value"] / limit,
+                    "microseconds": fused["ms"] * 1e3})
+    print(f"{label} decode batch 1 with fused steps: {fused['value']:.0f} tok/s, layered {layered['value']:.0f}; "
+          f"limit {limit:.0f} tok/s (fused {fused['value'] / limit:.2f})", flush=True)
     return 0
 
 

@@ -62,6 +62,9 @@ batched-generate and the two graphs checks; tiny-yarn the logits check alone):
                            (--eager) give the same ids (the graphs' kernels launched as programmatic
                            dependents, the default); graphs-no-pdl-vs-eager: the same with plain
                            edges (--no-pdl).
+  greedy-fused.<ckpt>      the greedy check with each decode step one launch (--fused-steps,
+                           models/qwen3/fused_step.hpp: dense and MoE layers); fused-graphs-vs-eager: its
+                           ids from graphs and eagerly are the same.
   sampling.tiny-tied       T 0.8, top-k 20, top-p 0.9: seed 7 twice gives the same ids, seed 8 others,
                            and every sampled token lies in the kept set of the fp32 logits given the
                            sampled prefix (transformers' order: temperature, top-k, top-p over the top-k).
@@ -113,7 +116,7 @@ except ImportError as e:
 # The model-independent checks and the program runner (models/common), the checkpoints (beside this file).
 from decoder_checks import (COSINE_BATCHED, RMS_VS_BF16, Report, check_batched_generate,  # noqa: E402
                             check_greedy, check_sampling, cosine_rule, error_figures, finish, free_cuda, random_ids,
-                            rng_for, row_cosines, where_in_batch)
+                            rng_for, row_cosines, where_in_batch, GREEDY_PROMPT)
 from decoder_program import Program, ProgramError, built_program, first_line, ids_argument  # noqa: E402
 from qwen3_checkpoints import (FAMILY, LOGIT_STD, SPECS, Reference, build_checkpoint, configs_folder,  # noqa: E402
                                family_sizes, family_spec, make_bad_checkpoints)
@@ -235,6 +238,19 @@ def check_routing_stats(report, program, spec, folder):
                  f"{moe['num_experts_per_tok']} over {moe['num_experts']} experts, busiest expert {busiest}")
 
 
+def check_fused_steps(report, program, spec, folder, ref):
+    """greedy-fused.<ckpt>: the greedy check with each decode step one launch (--fused-steps, where the
+    fused step takes the model; else the same layered steps); fused-graphs-vs-eager.<ckpt>: those ids
+    from the decode graphs and eagerly are the same."""
+    ours = check_greedy(report, program, spec, folder, ref, extra=("--fused-steps",), label="greedy-fused")
+    rng = rng_for(spec.index, 3)
+    prompt = random_ids(rng, spec.vocab, GREEDY_PROMPT)
+    eager = program.generate(folder, [prompt], spec.greedy_tokens, spec.vocab, extra=("--fused-steps", "--eager"))[0]
+    report.check(f"fused-graphs-vs-eager.{spec.name}", eager == ours,
+                 "fused decode steps through CUDA graphs and eagerly give " +
+                 ("identical ids" if eager == ours else f"different ids: graphs {ours}, eager {eager}"))
+
+
 def run_checks(report, program, spec, folder, ref):
     """One checkpoint's checks: all of them for the toys (tiny-yarn: logits alone); logits, greedy and
     batched generate (with the graphs checks) for the published widths."""
@@ -246,6 +262,7 @@ def run_checks(report, program, spec, folder, ref):
     if not spec.family:
         report.guarded(f"logits-batched.{spec.name}", check_logits_batched, program, spec, folder)
     report.guarded(f"greedy.{spec.name}", check_greedy, program, spec, folder, ref)
+    report.guarded(f"greedy-fused.{spec.name}", check_fused_steps, program, spec, folder, ref)
     report.guarded(f"batched-generate.{spec.name}", check_batched_generate, program, spec, folder, ref)
     if spec.tied and not spec.family:
         report.guarded(f"sampling.{spec.name}", check_sampling, program, spec, folder, ref)

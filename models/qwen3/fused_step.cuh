@@ -46,6 +46,12 @@ struct FusedLayer {
   bf16 const* down = nullptr;
   bf16* k_cache = nullptr;
   bf16* v_cache = nullptr;
+  /// A sparse layer's router [experts, hidden], its experts' interleaved gate-up weights
+  /// [experts, 2 expert_ffn, hidden] and down weights [experts, hidden, expert_ffn] (kernels/moe's
+  /// layouts); null router: a dense layer (gate_up, down).
+  bf16 const* router = nullptr;
+  bf16 const* experts_gate_up = nullptr;
+  bf16 const* experts_down = nullptr;
 };
 
 /// A fused step's launch: the layers, the step's rows, its scratch, and where its token goes.
@@ -60,6 +66,8 @@ struct FusedStepParams {
   bf16* qkv = nullptr;               ///< [qkv width]
   bf16* ffn_hidden = nullptr;        ///< [ffn]
   float* partials = nullptr;         ///< [max_splits, heads_q, head_dim + 2]
+  bf16* router_logits = nullptr;     ///< [experts]: a sparse layer's router row
+  bf16* expert_h = nullptr;          ///< [top_k, expert_ffn]: its choices' SwiGLU rows
   int max_splits = 1;
   bf16 const* final_norm = nullptr;  ///< null: the final RMSNorm is left to the caller
   bf16* normed = nullptr;            ///< [hidden]: the final-normed row, where final_norm is set
@@ -74,44 +82,75 @@ struct FusedStepParams {
 namespace fused_step {
 
 /// The weight ring: `stages` chunk buffers and their full barriers; `consumed` counts the chunks
-/// taken (the same in every thread), the cursor (thread 0's) the next chunk to load.
+/// taken (the same in every thread). Thread 0's cursor is the next chunk to load: its layer, the
+/// projection's place in the layer, the run and the row (-1: the run's first); `routed` the last
+/// layer whose choices (`choice`, shared memory) are known: a sparse layer's experts load after it.
 struct Ring {
   unsigned char* chunks = nullptr;
   std::uint64_t* full = nullptr;
+  std::int32_t const* choice = nullptr;
   int issued = 0, consumed = 0;
-  int layer = 0, projection = 0, chunk = 0;
+  int layer = 0, index = 0, run = 0, row = -1;
+  int routed = -1;
 };
 
-__device__ __forceinline__ bf16 const* weight(FusedLayer const& w, Projection p) {
-  switch (p) {
-    case Projection::qkv: return w.qkv;
-    case Projection::o: return w.o;
-    case Projection::gate_up: return w.gate_up;
-    default: return w.down;
+/// Where the chunk of projection `proj` that starts at `row` of run `run` lies in global memory.
+__device__ __forceinline__ bf16 const* chunk_source(FusedStepShape const& s, FusedLayer const& w, Projection proj,
+                                                    std::int32_t const* choice, int run, int row) {
+  std::int64_t const r = row;
+  switch (proj) {
+    case Projection::qkv: return w.qkv + r * s.hidden;
+    case Projection::o: return w.o + r * s.heads_q * s.head_dim;
+    case Projection::gate_up: return w.gate_up + r * s.hidden;
+    case Projection::down: return w.down + r * s.ffn;
+    case Projection::router: return w.router + r * s.hidden;
+    case Projection::expert_gate_up: {
+      int const part = 2 * s.expert_ffn;
+      return w.experts_gate_up + (std::int64_t(choice[row / part]) * part + row % part) * s.hidden;
+    }
+    default: return w.experts_down + (std::int64_t(choice[run]) * s.hidden + r) * s.expert_ffn;
   }
 }
 
-/// Thread 0: loads the CTA's next chunk of weights into the ring (nothing after the last layer's).
-__device__ __forceinline__ void issue_next(FusedStepParams const& p, Ring& r) {
+/// Thread 0: loads the CTA's next chunk of weights into the ring; false where there is none (after the
+/// last layer's) or it waits for its layer's choices.
+__device__ __forceinline__ bool issue_next(FusedStepParams const& p, Ring& r) {
   while (r.layer < p.shape.layers) {
-    Matrix const m = matrix(p.shape, Projection(r.projection));
-    Rows const rows = slice(m, int(blockIdx.x), int(gridDim.x));
-    if (r.chunk < chunks(rows, m.k)) {
-      int const per = chunk_rows(m.k);
-      int const first = rows.begin + r.chunk * per;
-      int const n = min(per, rows.end - first);
-      auto const bytes = std::uint32_t(n) * std::uint32_t(m.k) * 2u;
-      int const stage = r.issued % stages;
-      arch::mbarrier_arrive_and_expect_tx(&r.full[stage], bytes);
-      arch::cp_async_bulk_global_to_shared(r.chunks + std::int64_t(stage) * chunk_bytes,
-                                           weight(p.layers[r.layer], Projection(r.projection)) +
-                                               std::int64_t(first) * m.k,
-                                           bytes, &r.full[stage]);
-      ++r.issued, ++r.chunk;
-      return;
+    FusedLayer const& w = p.layers[r.layer];
+    bool const sparse = w.router != nullptr;
+    if (r.index == layer_projections(sparse)) {
+      ++r.layer, r.index = 0, r.run = 0, r.row = -1;
+      continue;
     }
-    r.chunk = 0;
-    if (++r.projection == projections) r.projection = 0, ++r.layer;
+    Projection const proj = layer_projection(sparse, r.index);
+    Matrix const m = matrix(p.shape, proj);
+    Rows const rows = slice(m, int(blockIdx.x), int(gridDim.x));
+    if (r.run == m.runs) {
+      ++r.index, r.run = 0, r.row = -1;
+      continue;
+    }
+    if (r.row < 0) r.row = rows.begin;
+    if (r.row >= rows.end) {
+      ++r.run, r.row = -1;
+      continue;
+    }
+    if ((proj == Projection::expert_gate_up || proj == Projection::expert_down) && r.routed < r.layer) return false;
+    int const end = chunk_end(m, r.row, rows.end);
+    auto const bytes = std::uint32_t(end - r.row) * std::uint32_t(m.k) * 2u;
+    int const stage = r.issued % stages;
+    arch::mbarrier_arrive_and_expect_tx(&r.full[stage], bytes);
+    arch::cp_async_bulk_global_to_shared(r.chunks + std::int64_t(stage) * chunk_bytes,
+                                         chunk_source(p.shape, w, proj, r.choice, r.run, r.row), bytes,
+                                         &r.full[stage]);
+    ++r.issued, r.row = end;
+    return true;
+  }
+  return false;
+}
+
+/// Thread 0: the ring filled to `stages` chunks in flight, as far as the cursor may go.
+__device__ __forceinline__ void top_up(FusedStepParams const& p, Ring& r) {
+  while (r.issued - r.consumed < stages && issue_next(p, r)) {
   }
 }
 
@@ -199,30 +238,39 @@ __device__ __forceinline__ void dot_rows(unsigned char const* chunk, bf16 const*
   }
 }
 
-/// out = the CTA's rows of act W^T for projection `proj` of the ring's current layer (gated: SwiGLU
-/// of each gate/up pair, out half as wide), chunk by chunk from the ring.
+/// out = the CTA's rows of act W^T for projection `proj` of the ring's current layer, chunk by chunk
+/// from the ring. Gated (gate_up, expert_gate_up): SwiGLU of each gate/up pair, out half as wide.
+/// expert_down: run c against the choice's h row (act + c expert_ffn), the runs' rows summed in
+/// choice order as choice_weight[c] * bf16(row), as kernels/moe's decode path sums them.
 template <bool Gated>
 __device__ void project(FusedStepParams const& p, Ring& ring, Projection proj, bf16 const* act, float* row_out,
-                        float (&partial)[2][max_chunk_rows], bf16* out) {
+                        float (&partial)[2][max_chunk_rows], bf16* out, float const* choice_weight = nullptr) {
   Matrix const m = matrix(p.shape, proj);
   Rows const rows = slice(m, int(blockIdx.x), int(gridDim.x));
-  int const per = chunk_rows(m.k), count = chunks(rows, m.k);
-  for (int c = 0; c < count; ++c) {
-    int const first = c * per, n = min(per, rows.size() - first);
-    int const stage = ring.consumed % stages;
-    arch::mbarrier_wait(&ring.full[stage], std::uint32_t(ring.consumed / stages) & 1u);
-    float* const part = partial[ring.consumed & 1];
-    dot_rows(ring.chunks + std::int64_t(stage) * chunk_bytes, act, m.k, n, part);
-    __syncthreads();  // the stage is read: it may load again; the parts are written
-    if (threadIdx.x == 0) issue_next(p, ring);
-    if (int(threadIdx.x) < n) {
-      int per_row = 1;
-      while (per_row * 2 * n <= warps) per_row *= 2;
-      float sum = 0.0f;
-      for (int i = 0; i < per_row; ++i) sum += part[int(threadIdx.x) * per_row + i];
-      row_out[first + int(threadIdx.x)] = sum;
+  bool const weighted = proj == Projection::expert_down;
+  if (weighted)
+    for (int j = int(threadIdx.x); j < rows.size(); j += threads) row_out[j] = 0.0f;
+  for (int run = 0; run < m.runs; ++run) {
+    bf16 const* const a = act + (weighted ? run * p.shape.expert_ffn : 0);
+    for (int row = rows.begin, end; row < rows.end; row = end) {
+      end = chunk_end(m, row, rows.end);
+      int const n = end - row;
+      int const stage = ring.consumed % stages;
+      arch::mbarrier_wait(&ring.full[stage], std::uint32_t(ring.consumed / stages) & 1u);
+      float* const part = partial[ring.consumed & 1];
+      dot_rows(ring.chunks + std::int64_t(stage) * chunk_bytes, a, m.k, n, part);
+      __syncthreads();  // the stage is read: it may load again; the parts are written
+      if (threadIdx.x == 0) top_up(p, ring);
+      if (int(threadIdx.x) < n) {
+        int per_row = 1;
+        while (per_row * 2 * n <= warps) per_row *= 2;
+        float sum = 0.0f;
+        for (int i = 0; i < per_row; ++i) sum += part[int(threadIdx.x) * per_row + i];
+        float& slot = row_out[row - rows.begin + int(threadIdx.x)];
+        slot = weighted ? fmaf(choice_weight[run], __bfloat162float(__float2bfloat16_rn(sum)), slot) : sum;
+      }
+      ++ring.consumed;
     }
-    ++ring.consumed;
   }
   __syncthreads();
   if constexpr (Gated) {

@@ -17,8 +17,9 @@
 
 namespace cute_cpp::models {
 
-/// The fused step's view of dense layers' weights and of their KV caches (layer l's K at k_cache + l
-/// layer_elems, [pages, page_size, heads_kv, head_dim]; V likewise).
+/// The fused step's view of the layers' weights (dense, or a sparse layer's router and experts) and of
+/// their KV caches (layer l's K at k_cache + l layer_elems, [pages, page_size, heads_kv, head_dim]; V
+/// likewise).
 inline std::vector<FusedLayer> fused_layers(std::vector<LayerWeights> const& layers, bf16* k_cache, bf16* v_cache,
                                             std::int64_t layer_elems) {
   std::vector<FusedLayer> fused(layers.size());
@@ -27,6 +28,9 @@ inline std::vector<FusedLayer> fused_layers(std::vector<LayerWeights> const& lay
     fused[l] = {w.input_norm.data(), w.qkv.data(), w.q_norm.data(), w.k_norm.data(), w.o.data(), w.post_norm.data(),
                 w.gate_up.data(), w.down.data(), k_cache + std::int64_t(l) * layer_elems,
                 v_cache + std::int64_t(l) * layer_elems};
+    if (w.sparse())
+      fused[l].router = w.router.data(), fused[l].experts_gate_up = w.experts_gate_up.data(),
+      fused[l].experts_down = w.experts_down.data();
   }
   return fused;
 }
@@ -38,7 +42,7 @@ class FusedStep {
   [[nodiscard]] static std::string refusal(FusedStepShape const& shape);
   /// `rope`: the decoder's RoPE (inv_freq, cos/sin scale, multimodal components, eps of q/k norm) and
   /// its cache's geometry (pages, page size, pages a sequence); `eps`: the layers' RMSNorm epsilon.
-  /// @pre refusal(shape) is empty; one FusedLayer a layer.
+  /// @pre refusal(shape) is empty; one FusedLayer a layer (sparse ones only where shape.experts).
   FusedStep(FusedStepShape shape, std::vector<FusedLayer> const& layers, QkNormRopeParams const& rope, float eps);
 
   /// One step: `step`'s input, residual, delta, qkv, ffn_hidden, final_norm, normed, positions,
@@ -59,6 +63,7 @@ class FusedStep {
   FusedStepParams fixed_;
   host::DeviceBuffer<FusedLayer> layers_;
   host::DeviceBuffer<float> partials_;
+  host::DeviceBuffer<bf16> router_logits_, expert_h_;
   host::DeviceBuffer<std::uint64_t> barrier_count_;
 };
 

@@ -17,6 +17,10 @@ namespace cute_cpp::models {
 /// The widths of the Qwen3 decoder a fused step runs (one sequence, one new token).
 struct FusedStepShape {
   int layers = 0, hidden = 0, heads_q = 0, heads_kv = 0, head_dim = 0, ffn = 0;
+  /// Qwen3-MoE's sparse layers (experts 0: none): the experts, a token's choices, an expert's width,
+  /// and whether the chosen probabilities are renormalized (norm_topk_prob).
+  int experts = 0, top_k = 0, expert_ffn = 0;
+  bool renormalize = false;
 };
 
 namespace fused_step {
@@ -32,10 +36,19 @@ inline constexpr int max_width = chunk_bytes / 2;
 inline constexpr int min_split_keys = 32, max_group = 8;
 /// Keys scored at once by an attention split (its scores in shared memory).
 inline constexpr int key_block = 64;
+/// A sparse layer's most experts and choices (the router's warp arg-max, kernels/moe's).
+inline constexpr int max_experts = 256, max_top_k = 8;
 
-/// The step's projections, in the order a layer streams them.
-enum class Projection : int { qkv = 0, o = 1, gate_up = 2, down = 3 };
-inline constexpr int projections = 4;
+/// The step's projections. A dense layer streams qkv, o, gate_up, down; a sparse layer qkv, o,
+/// router, expert_gate_up (its choices' gate-up weights one after another), expert_down.
+enum class Projection : int { qkv = 0, o = 1, gate_up = 2, down = 3, router = 4, expert_gate_up = 5, expert_down = 6 };
+inline constexpr int projections = 7;
+
+/// The projections a layer streams, and its i-th.
+CUTE_CPP_HD constexpr int layer_projections(bool sparse) { return sparse ? 5 : 4; }
+CUTE_CPP_HD constexpr Projection layer_projection(bool sparse, int i) {
+  return i < 2 || !sparse ? Projection(i) : Projection(i + 2);
+}
 
 /// Rows [begin, end) of a projection's weight.
 struct Rows {
@@ -44,9 +57,12 @@ struct Rows {
 };
 
 /// A projection's weight: n rows of k (bf16, row-major), cut among CTAs in runs of `unit` rows (16
-/// for the interleaved gate-up weight, so that a CTA holds whole gate/up blocks of 8).
+/// for the interleaved gate-up weights, so that a CTA holds whole gate/up blocks of 8); no chunk
+/// crosses a multiple of `segment` rows (one expert's part of expert_gate_up); `runs` times over
+/// (expert_down: the CTA's rows of each choice's down weight, one run a choice).
 struct Matrix {
   int n = 0, k = 0, unit = 8;
+  int segment = 1 << 30, runs = 1;
 };
 
 CUTE_CPP_HD constexpr int ceil_div(int a, int b) { return (a + b - 1) / b; }
@@ -56,7 +72,10 @@ CUTE_CPP_HD constexpr Matrix matrix(FusedStepShape const& s, Projection p) {
     case Projection::qkv: return {(s.heads_q + 2 * s.heads_kv) * s.head_dim, s.hidden, 8};
     case Projection::o: return {s.hidden, s.heads_q * s.head_dim, 8};
     case Projection::gate_up: return {2 * s.ffn, s.hidden, 16};
-    default: return {s.hidden, s.ffn, 8};
+    case Projection::down: return {s.hidden, s.ffn, 8};
+    case Projection::router: return {s.experts, s.hidden, 8};
+    case Projection::expert_gate_up: return {s.top_k * 2 * s.expert_ffn, s.hidden, 16, 2 * s.expert_ffn};
+    default: return {s.hidden, s.expert_ffn, 8, 1 << 30, s.top_k};
   }
 }
 
@@ -73,8 +92,19 @@ CUTE_CPP_HD constexpr int chunk_rows(int k) {
   return fit < max_chunk_rows ? fit : max_chunk_rows;
 }
 
-/// The chunks of a CTA's slice.
-CUTE_CPP_HD constexpr int chunks(Rows r, int k) { return ceil_div(r.size(), chunk_rows(k)); }
+/// The end of the chunk that starts at `row` of a slice that ends at `end`.
+CUTE_CPP_HD constexpr int chunk_end(Matrix const& m, int row, int end) {
+  int const full = row + chunk_rows(m.k) < end ? row + chunk_rows(m.k) : end;
+  int const segment = (row / m.segment + 1) * m.segment;
+  return full < segment ? full : segment;
+}
+
+/// The chunks of a CTA's slice (one run).
+CUTE_CPP_HD constexpr int chunks(Matrix const& m, Rows r) {
+  int count = 0;
+  for (int row = r.begin; row < r.end; row = chunk_end(m, row, r.end)) ++count;
+  return count;
+}
 
 /// How the keys of a step are split among CTAs: `count` splits of `keys` keys (the last shorter),
 /// at most max_splits, each at least min_split_keys long unless there are fewer keys.
@@ -106,6 +136,7 @@ CUTE_CPP_HD constexpr std::int64_t align128(std::int64_t b) { return (b + 127) /
 CUTE_CPP_HD constexpr SmemLayout smem_layout(FusedStepShape const& s, int grid) {
   int widest = s.hidden > s.ffn ? s.hidden : s.ffn;
   widest = widest > s.heads_q * s.head_dim ? widest : s.heads_q * s.head_dim;
+  widest = widest > s.top_k * s.expert_ffn ? widest : s.top_k * s.expert_ffn;  // the choices' h rows
   int most_rows = 0;
   for (int p = 0; p < projections; ++p) {
     int const rows = slice(matrix(s, Projection(p)), 0, grid).size();
@@ -135,6 +166,12 @@ inline std::string refusal(FusedStepShape const& s, int grid, std::int64_t smem_
     return "at most " + std::to_string(max_group) + " q heads a kv head, and whole groups";
   if (s.hidden > max_width || s.ffn > max_width || s.heads_q * s.head_dim > max_width)
     return "projection inputs of at most " + std::to_string(max_width) + " elements (a row a ring chunk)";
+  if (s.experts != 0 && (s.experts < 1 || s.experts > max_experts || s.top_k < 1 || s.top_k > max_top_k ||
+                         s.top_k > s.experts || s.expert_ffn < 8 || s.expert_ffn % 8 != 0 ||
+                         s.top_k * s.expert_ffn > max_width))
+    return "sparse layers of at most " + std::to_string(max_experts) + " experts, at most " +
+           std::to_string(max_top_k) + " choices, expert widths multiples of 8 whose choices' rows fit " +
+           std::to_string(max_width) + " elements";
   if (grid < s.heads_kv) return "at least one CTA a kv head (" + std::to_string(grid) + " CTAs)";
   if (smem_layout(s, grid).total > smem_limit)
     return "shared memory of " + std::to_string(smem_layout(s, grid).total) + " bytes within the " +

@@ -11,24 +11,92 @@
 #include <span>
 #include <stdexcept>
 
+#include <cute_cpp/kernels/moe/moe_route.cuh>  // route_per_lane, warp_top_k
+
 #include "models/qwen3/fused_step_attention.cuh"
 
 namespace cute_cpp::models {
 
 namespace fused_step {
 
-/// The step: every layer's five phases, then the final RMSNorm where asked (CTA 0).
+/// A sparse layer's choices from its router row (every CTA the same): warp 0 takes kernels/moe's
+/// route_kernel steps (softmax in f32, the top k with ties to the lower expert, renormalized where
+/// asked) into `choice` and `weight`; then thread 0 lets the ring load the chosen experts.
+__device__ void route(FusedStepParams const& p, int layer, Ring& ring, std::int32_t* choice, float* weight) {
+  namespace km = kernels::moe;
+  FusedStepShape const& s = p.shape;
+  if (threadIdx.x < 32) {
+    int const lane = int(threadIdx.x);
+    float v[km::route_per_lane];
+    float top = -INFINITY;
+#pragma unroll
+    for (int i = 0; i < km::route_per_lane; ++i) {
+      int const e = lane + 32 * i;
+      v[i] = e < s.experts ? __bfloat162float(__ldcg(p.router_logits + e)) : -INFINITY;
+      top = fmaxf(top, v[i]);
+    }
+#pragma unroll
+    for (int d = 16; d > 0; d /= 2) top = fmaxf(top, __shfl_xor_sync(~0u, top, d));
+    float sum = 0;
+#pragma unroll
+    for (int i = 0; i < km::route_per_lane; ++i) {
+      v[i] = lane + 32 * i < s.experts ? __expf(v[i] - top) : -1.0f;
+      sum += fmaxf(v[i], 0.0f);
+    }
+#pragma unroll
+    for (int d = 16; d > 0; d /= 2) sum += __shfl_xor_sync(~0u, sum, d);
+    float mine = 0, chosen_sum = 0;
+    int mine_id = 0;
+    km::warp_top_k(v, lane, s.experts, s.top_k, -2.0f, -1.5f, [&](int j, float best, int best_id) {
+      chosen_sum += best / sum;
+      if (lane == j) mine = best / sum, mine_id = best_id;
+    });
+    if (lane < s.top_k) choice[lane] = mine_id, weight[lane] = s.renormalize ? mine / chosen_sum : mine;
+  }
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    ring.routed = layer;
+    top_up(p, ring);
+  }
+}
+
+/// A dense layer's MLP (gate-up with SwiGLU, down) on the normed row in act, into delta.
+__device__ void dense_mlp(FusedStepParams const& p, Ring& ring, bf16* act, float* row_out,
+                          float (&partial)[2][max_chunk_rows]) {
+  project<true>(p, ring, Projection::gate_up, act, row_out, partial, p.ffn_hidden);
+  p.barrier.sync();
+  load_row(p.ffn_hidden, p.shape.ffn, act);
+  project<false>(p, ring, Projection::down, act, row_out, partial, p.delta);
+}
+
+/// A sparse layer's MoE block on the normed row in act, into delta: the router, the choices, their
+/// gate-up rows with SwiGLU, their down rows summed with the choices' weights.
+__device__ void sparse_mlp(FusedStepParams const& p, int layer, Ring& ring, bf16* act, float* row_out,
+                           float (&partial)[2][max_chunk_rows], std::int32_t* choice, float* weight) {
+  project<false>(p, ring, Projection::router, act, row_out, partial, p.router_logits);
+  p.barrier.sync();
+  route(p, layer, ring, choice, weight);
+  project<true>(p, ring, Projection::expert_gate_up, act, row_out, partial, p.expert_h);
+  p.barrier.sync();
+  load_row(p.expert_h, p.shape.top_k * p.shape.expert_ffn, act);
+  project<false>(p, ring, Projection::expert_down, act, row_out, partial, p.delta, weight);
+}
+
+/// The step: every layer's phases (five, six for a sparse layer), then the final RMSNorm where asked
+/// (CTA 0).
 template <int HeadDim>
 __global__ void __launch_bounds__(threads, 1) fused_step_kernel(FusedStepParams const p) {
   extern __shared__ __align__(128) unsigned char smem[];
   __shared__ std::uint64_t full[stages];
   __shared__ float partial[2][max_chunk_rows];
   __shared__ float scratch[warps];
+  __shared__ std::int32_t choice[max_top_k];
+  __shared__ float choice_weight[max_top_k];
   SmemLayout const layout = smem_layout(p.shape, int(gridDim.x));
   bf16* const act = reinterpret_cast<bf16*>(smem + layout.activation);
   float* const row_out = reinterpret_cast<float*>(smem + layout.row_out);
   float* const attention = reinterpret_cast<float*>(smem + layout.attention);
-  Ring ring{smem + layout.ring, full};
+  Ring ring{smem + layout.ring, full, choice};
   if (threadIdx.x == 0) {
     for (int s = 0; s < stages; ++s) arch::mbarrier_init(&full[s], 1);
     arch::mbarrier_init_fence();
@@ -36,7 +104,7 @@ __global__ void __launch_bounds__(threads, 1) fused_step_kernel(FusedStepParams 
   __syncthreads();
   // The weights are written by no kernel: the first chunks load before the wait for the one before.
   if (threadIdx.x == 0)
-    for (int s = 0; s < stages; ++s) issue_next(p, ring);
+    top_up(p, ring);
   arch::griddepcontrol_launch_dependents();
   arch::griddepcontrol_wait();
   FusedStepShape const& sh = p.shape;
@@ -61,10 +129,10 @@ __global__ void __launch_bounds__(threads, 1) fused_step_kernel(FusedStepParams 
     p.barrier.sync();
     norm_row(residual(n + 1), p.delta, w.post_norm, sh.hidden, p.eps, writer ? residual(n) : nullptr,
              act, scratch);
-    project<true>(p, ring, Projection::gate_up, act, row_out, partial, p.ffn_hidden);
-    p.barrier.sync();
-    load_row(p.ffn_hidden, sh.ffn, act);
-    project<false>(p, ring, Projection::down, act, row_out, partial, p.delta);
+    if (w.router != nullptr)
+      sparse_mlp(p, l, ring, act, row_out, partial, choice, choice_weight);
+    else
+      dense_mlp(p, ring, act, row_out, partial);
     if (l + 1 < sh.layers || p.final_norm != nullptr) p.barrier.sync();
   }
   if (p.final_norm == nullptr || !writer) return;
@@ -105,6 +173,14 @@ FusedStep::FusedStep(FusedStepShape shape, std::vector<FusedLayer> const& layers
   layers_.upload(std::span<FusedLayer const>(layers));
   int const splits = fused_step::max_splits(shape, grid_);
   partials_ = host::DeviceBuffer<float>(std::size_t(splits) * shape.heads_q * fused_step::partial_floats(shape));
+  for (FusedLayer const& l : layers)
+    if (l.router != nullptr && shape.experts == 0)
+      throw std::invalid_argument(std::string(kRule) + ": it needs the shape's experts for a sparse layer");
+  if (shape.experts != 0) {
+    router_logits_ = host::DeviceBuffer<bf16>(std::size_t(shape.experts));
+    expert_h_ = host::DeviceBuffer<bf16>(std::size_t(shape.top_k) * shape.expert_ffn);
+    fixed_.router_logits = router_logits_.data(), fixed_.expert_h = expert_h_.data();
+  }
   barrier_count_ = host::DeviceBuffer<std::uint64_t>(1);
   barrier_count_.fill_bytes(0);
   fixed_.shape = shape;
@@ -125,6 +201,7 @@ void FusedStep::run(FusedStepParams step, cudaStream_t stream) {
   step.eps = fixed_.eps;
   step.scale_log2 = fixed_.scale_log2;
   step.partials = fixed_.partials;
+  step.router_logits = fixed_.router_logits, step.expert_h = fixed_.expert_h;
   step.max_splits = fixed_.max_splits;
   std::int32_t const* const table = step.rope.cache.block_table;
   step.rope = fixed_.rope;

@@ -44,7 +44,8 @@ struct Qwen3Options {
   /// projections into the projection's kernel (kernels/gemm/simt_gemv_norm.cuh): a launch less each.
   bool fuse_norms = true;
   /// Decode steps of one sequence run as one launch (fused_step.hpp) where the fused step takes the
-  /// model (dense, one device, its widths); otherwise, and for more sequences, the layered step.
+  /// model (one device, its widths; dense and Qwen3-MoE layers); otherwise, and for more sequences,
+  /// the layered step.
   bool fused_steps = false;
   /// Qwen3-MoE: after each pass, per layer, how many of its tokens' choices each expert received,
   /// printed to stderr (load imbalance shows); the decode steps run eagerly (a graph holds no

@@ -126,8 +126,14 @@ Model::Model(const std::filesystem::path& folder, Qwen3Options options, std::opt
 /// fused_: the layers' weights and cache, RoPE and the cache's geometry, where the fused step takes a
 /// dense model on one device; else a note that decode steps stay layered.
 void Model::setup_fused_step() {
-  FusedStepShape const shape{int(weights_.layers.size()), hidden_, heads_, kv_heads_, head_dim_, ffn_};
-  std::string why = plan_ ? "tensor parallel" : config_.moe ? "a MoE model" : FusedStep::refusal(shape);
+  FusedStepShape shape{int(weights_.layers.size()), hidden_, heads_, kv_heads_, head_dim_, ffn_};
+  if (config_.moe) {
+    shape.experts = int(config_.moe->num_experts), shape.top_k = int(config_.moe->num_experts_per_tok);
+    shape.expert_ffn = int(config_.moe->moe_intermediate_size), shape.renormalize = config_.moe->norm_topk_prob;
+  }
+  std::string const why = plan_                   ? "one GPU (not tensor parallel)"
+                          : options_.routing_stats ? "no --routing-stats (its counts come from the layered MoE)"
+                                                   : FusedStep::refusal(shape);
   if (!why.empty()) {
     std::fprintf(stderr, "cute-cpp-qwen3: --fused-steps: the fused step needs %s; decode steps stay layered\n",
                  why.c_str());

@@ -28,6 +28,8 @@ std::vector<FusedStepShape> shapes() {
       {36, 4096, 32, 8, 128, 12288}, // Qwen3-8B
       {2, 264, 6, 2, 64, 712},       // odd widths, 3 q heads a kv head
       {2, 512, 8, 1, 256, 1032},     // head_dim 256, 8 q heads a kv head
+      {48, 2048, 32, 4, 128, 6144, 128, 8, 768, true},  // Qwen3-30B-A3B (sparse layers)
+      {2, 264, 6, 2, 64, 712, 64, 4, 200, false},       // a MoE toy: 64 experts, top 4, odd widths
   };
 }
 
@@ -36,6 +38,7 @@ TEST(FusedStepPlan, EveryRowOnceInWholeChunks) {
     for (FusedStepShape const& s : shapes()) {
       for (int p = 0; p < fs::projections; ++p) {
         fs::Matrix const m = fs::matrix(s, fs::Projection(p));
+        if (m.n == 0 || m.runs == 0) continue;  // a dense model's sparse projections
         ASSERT_EQ(m.n % m.unit, 0) << "projection " << p;
         std::vector<int> owner(std::size_t(m.n), -1);
         for (int cta = 0; cta < grid; ++cta) {
@@ -50,13 +53,47 @@ TEST(FusedStepPlan, EveryRowOnceInWholeChunks) {
           ASSERT_GE(per, 1);
           EXPECT_LE(std::int64_t(per) * m.k * 2, fs::chunk_bytes);
           EXPECT_LE(per, fs::max_chunk_rows);
-          EXPECT_EQ(fs::chunks(r, m.k) * per >= r.size() && (fs::chunks(r, m.k) - 1) * per < r.size(),
-                    r.size() > 0 || fs::chunks(r, m.k) == 0);
+          // Chunks tile the slice, each within the ring's chunk and within one segment (one expert).
+          int count = 0, row = r.begin;
+          for (; row < r.end; ++count) {
+            int const end = fs::chunk_end(m, row, r.end);
+            ASSERT_GT(end, row);
+            EXPECT_LE(end - row, per);
+            EXPECT_EQ(row / m.segment, (end - 1) / m.segment) << "a chunk across two experts";
+            row = end;
+          }
+          EXPECT_EQ(row, std::max(r.begin, r.end));
+          EXPECT_EQ(fs::chunks(m, r), count);
         }
         for (int row = 0; row < m.n; ++row) EXPECT_NE(owner[std::size_t(row)], -1) << "row " << row << " unowned";
       }
     }
   }
+}
+
+TEST(FusedStepPlan, SparseLayersStreamTheirExperts) {
+  FusedStepShape const s{48, 2048, 32, 4, 128, 6144, 128, 8, 768, true};
+  EXPECT_EQ(fs::layer_projections(false), 4);
+  EXPECT_EQ(fs::layer_projections(true), 5);
+  fs::Projection const dense[] = {fs::Projection::qkv, fs::Projection::o, fs::Projection::gate_up,
+                                  fs::Projection::down};
+  fs::Projection const sparse[] = {fs::Projection::qkv, fs::Projection::o, fs::Projection::router,
+                                   fs::Projection::expert_gate_up, fs::Projection::expert_down};
+  for (int i = 0; i < 4; ++i) EXPECT_EQ(fs::layer_projection(false, i), dense[i]);
+  for (int i = 0; i < 5; ++i) EXPECT_EQ(fs::layer_projection(true, i), sparse[i]);
+  fs::Matrix const up = fs::matrix(s, fs::Projection::expert_gate_up);
+  EXPECT_EQ(up.n, 8 * 2 * 768);
+  EXPECT_EQ(up.segment, 2 * 768);
+  EXPECT_EQ(up.segment % up.unit, 0);  // whole gate/up blocks in each expert's part
+  fs::Matrix const down = fs::matrix(s, fs::Projection::expert_down);
+  EXPECT_EQ(down.runs, 8);
+  EXPECT_EQ(down.n, 2048);
+  EXPECT_EQ(down.k, 768);
+  EXPECT_EQ(fs::matrix(s, fs::Projection::router).n, 128);
+  // The choices' h rows fit the activation buffer.
+  fs::SmemLayout const l = fs::smem_layout(s, 132);
+  EXPECT_GE(l.row_out - l.activation, 2 * 8 * 768);
+  EXPECT_EQ(fs::refusal(s, 132, 227 << 10), "");
 }
 
 TEST(FusedStepPlan, KeySplitsCoverTheKeys) {
@@ -100,6 +137,12 @@ TEST(FusedStepPlan, RefusalsNameWhatTheyNeed) {
   EXPECT_NE(fs::refusal({2, 1024, 16, 8, 128, 3072}, 4, limit).find("one CTA a kv head"), std::string::npos);
   EXPECT_NE(fs::refusal({2, 1024, 16, 8, 128, 3072}, 132, 100 << 10).find("shared memory"), std::string::npos);
   EXPECT_NE(fs::refusal({0, 1024, 16, 8, 128, 3072}, 132, limit), "");
+  EXPECT_NE(fs::refusal({2, 1024, 16, 8, 128, 3072, 512, 8, 768, true}, 132, limit).find("experts"),
+            std::string::npos);
+  EXPECT_NE(fs::refusal({2, 1024, 16, 8, 128, 3072, 128, 10, 768, true}, 132, limit).find("choices"),
+            std::string::npos);
+  EXPECT_NE(fs::refusal({2, 1024, 16, 8, 128, 3072, 128, 8, 764, true}, 132, limit).find("multiples of 8"),
+            std::string::npos);
 }
 
 }  // namespace
