@@ -7,6 +7,8 @@
 // runs every layer, its phases separated by grid barriers (sched/grid_barrier.hpp):
 //   norm + QKV | attention (q/k norm, RoPE, k/v to the cache, a split of the keys) |
 //   combine the splits + O | norm + gate-up + SwiGLU | down
+// (a Qwen3-MoE sparse layer: ... | norm + router | the choices, their experts' gate-up + SwiGLU |
+// their down rows, weighted).
 // Each projection's rows are cut among the CTAs (fused_step_plan.hpp); thread 0 streams the CTA's
 // rows of every projection, layer after layer, through a ring of bulk copies into shared memory,
 // so the weights (which no phase writes) keep arriving while the CTA waits at a barrier: the first

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // SPDX-FileCopyrightText: 2026 cute-cpp authors
 // models/qwen3/fused_step_sm90.cu: the fused decode step's kernel, top to bottom, and FusedStep
-// (fused_step.hpp). A layer is five phases between grid barriers (fused_step.cuh).
+// (fused_step.hpp). A layer is five phases between grid barriers, six where it is a Qwen3-MoE sparse
+// layer (fused_step.cuh).
 #include "models/qwen3/fused_step.hpp"
 
 #include <cute_cpp/host/launch.hpp>        // launch, LaunchConfig
