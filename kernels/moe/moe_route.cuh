@@ -53,22 +53,20 @@ __device__ __forceinline__ void warp_top_k(float (&v)[route_per_lane], int lane,
   }
 }
 
-/// One warp per token: softmax of its logits, the top k (ties: the lower expert), their
-/// probabilities. Lane l holds experts l, l + 32, ...
-template <int = 0>  // a template for its linkage: the header is in several libraries
-__global__ void __launch_bounds__(256) route_kernel(bf16 const* logits, std::int64_t ld, std::int64_t tokens, int experts,
-                                                    int top_k, bool renormalize, std::int32_t* ids, float* weights) {
-  pdl_prologue();
+/// A token's softmax routing in one warp: `logit(e)` its router logit for expert e (read for
+/// e < experts), the softmax, the top k (ties: the lower expert); lane j < top_k gets choice j in
+/// `id` and its probability (renormalized over the k where asked) in `weight`. Lane l holds experts
+/// l, l + 32, ... (route_kernel's body; a fused decode step routes with it too).
+template <class Logit>
+__device__ __forceinline__ void softmax_route(Logit const& logit, int lane, int experts, int top_k, bool renormalize,
+                                              int& id, float& weight) {
   constexpr int per_lane = route_per_lane;
-  std::int64_t const token = std::int64_t(blockIdx.x) * 8 + threadIdx.x / 32;
-  int const lane = int(threadIdx.x % 32);
-  if (token >= tokens) return;
   float v[per_lane];
   float top = -INFINITY;
 #pragma unroll
   for (int i = 0; i < per_lane; ++i) {
     int const e = lane + 32 * i;
-    v[i] = e < experts ? __bfloat162float(logits[token * ld + e]) : -INFINITY;
+    v[i] = e < experts ? logit(e) : -INFINITY;
     top = fmaxf(top, v[i]);
   }
 #pragma unroll
@@ -91,9 +89,25 @@ __global__ void __launch_bounds__(256) route_kernel(bf16 const* logits, std::int
     chosen_sum += best / sum;
     if (lane == j) mine = best / sum, mine_id = best_id;
   });
+  id = mine_id;
+  weight = renormalize ? mine / chosen_sum : mine;
+}
+
+/// One warp per token: softmax_route over its logits row.
+template <int = 0>  // a template for its linkage: the header is in several libraries
+__global__ void __launch_bounds__(256) route_kernel(bf16 const* logits, std::int64_t ld, std::int64_t tokens, int experts,
+                                                    int top_k, bool renormalize, std::int32_t* ids, float* weights) {
+  pdl_prologue();
+  std::int64_t const token = std::int64_t(blockIdx.x) * 8 + threadIdx.x / 32;
+  int const lane = int(threadIdx.x % 32);
+  if (token >= tokens) return;
+  int id = 0;
+  float weight = 0.0f;
+  softmax_route([&](int e) { return __bfloat162float(logits[token * ld + e]); }, lane, experts, top_k, renormalize, id,
+                weight);
   if (lane < top_k) {
-    ids[token * top_k + lane] = mine_id;
-    weights[token * top_k + lane] = renormalize ? mine / chosen_sum : mine;
+    ids[token * top_k + lane] = id;
+    weights[token * top_k + lane] = weight;
   }
 }
 

@@ -12,7 +12,7 @@
 #include <span>
 #include <stdexcept>
 
-#include <cute_cpp/kernels/moe/moe_route.cuh>  // route_per_lane, warp_top_k
+#include <cute_cpp/kernels/moe/moe_route.cuh>  // softmax_route
 
 #include "models/qwen3/fused_step_attention.cuh"
 
@@ -24,35 +24,14 @@ namespace fused_step {
 /// route_kernel steps (softmax in f32, the top k with ties to the lower expert, renormalized where
 /// asked) into `choice` and `weight`; then thread 0 lets the ring load the chosen experts.
 __device__ void route(FusedStepParams const& p, int layer, Ring& ring, std::int32_t* choice, float* weight) {
-  namespace km = kernels::moe;
   FusedStepShape const& s = p.shape;
   if (threadIdx.x < 32) {
     int const lane = int(threadIdx.x);
-    float v[km::route_per_lane];
-    float top = -INFINITY;
-#pragma unroll
-    for (int i = 0; i < km::route_per_lane; ++i) {
-      int const e = lane + 32 * i;
-      v[i] = e < s.experts ? __bfloat162float(__ldcg(p.router_logits + e)) : -INFINITY;
-      top = fmaxf(top, v[i]);
-    }
-#pragma unroll
-    for (int d = 16; d > 0; d /= 2) top = fmaxf(top, __shfl_xor_sync(~0u, top, d));
-    float sum = 0;
-#pragma unroll
-    for (int i = 0; i < km::route_per_lane; ++i) {
-      v[i] = lane + 32 * i < s.experts ? __expf(v[i] - top) : -1.0f;
-      sum += fmaxf(v[i], 0.0f);
-    }
-#pragma unroll
-    for (int d = 16; d > 0; d /= 2) sum += __shfl_xor_sync(~0u, sum, d);
-    float mine = 0, chosen_sum = 0;
-    int mine_id = 0;
-    km::warp_top_k(v, lane, s.experts, s.top_k, -2.0f, -1.5f, [&](int j, float best, int best_id) {
-      chosen_sum += best / sum;
-      if (lane == j) mine = best / sum, mine_id = best_id;
-    });
-    if (lane < s.top_k) choice[lane] = mine_id, weight[lane] = s.renormalize ? mine / chosen_sum : mine;
+    int id = 0;
+    float w = 0.0f;
+    kernels::moe::softmax_route([&](int e) { return __bfloat162float(__ldcg(p.router_logits + e)); }, lane, s.experts,
+                                s.top_k, s.renormalize, id, w);
+    if (lane < s.top_k) choice[lane] = id, weight[lane] = w;
   }
   __syncthreads();
   if (threadIdx.x == 0) {
