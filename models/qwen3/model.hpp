@@ -134,6 +134,9 @@ class Qwen3Model {
   /// Where logits() holds the logit of (row, id) (vocab_shards.hpp); read by sample_tokens.
   [[nodiscard]] virtual LogitsLayout logits_layout() const noexcept { return row_major_logits(config().vocab_size); }
   [[nodiscard]] virtual int logits_rows() const noexcept = 0;
+  /// Whether decode steps of one sequence run as one launch (Qwen3Options::fused_steps, where the
+  /// fused step takes the model).
+  [[nodiscard]] virtual bool fused_decode() const noexcept { return false; }
   [[nodiscard]] virtual cudaStream_t stream() const noexcept = 0;
 };
 

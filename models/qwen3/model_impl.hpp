@@ -50,6 +50,7 @@ class Model final : public Qwen3Model {
   const Qwen3Options& options() const noexcept override { return options_; }
   std::uint64_t weight_bytes() const noexcept override { return weight_bytes_; }
   std::uint64_t kv_cache_bytes() const noexcept override { return k_cache_.bytes() + v_cache_.bytes(); }
+  bool fused_decode() const noexcept override { return fused_.has_value(); }
   std::vector<int> prefill(std::span<const std::vector<std::int32_t>> prompts, LogitsRows rows) override;
   void decode(std::span<const int> slots, std::span<const std::int32_t> ids, const std::int32_t* device_ids) override;
   std::vector<StepPhase> profile_decode(std::span<const int> slots, std::span<const std::int32_t> ids,
