@@ -8,12 +8,15 @@
 // The count lives in global memory and only grows: arrival n of the count belongs to barrier
 // generation n / grid, so a CTA's arrival ticket says which total to wait for, and no launch has
 // to reset the count (a memset node would end a CUDA graph's programmatic chain). It must start
-// at 0 and serve one grid size; 64 bits do not wrap in any run.
+// at 0 and serve one grid size; 64 bits do not wrap in any run. A CTA that waits longer than
+// `timeout_ns` (10 s: a phase of a step takes microseconds) prints the rule sched.grid-barrier with
+// the counts and traps, so a grid that is not resident at once ends in an error, not a hung GPU.
 // CuTeDSL: none (cooperative_groups::this_grid().sync() in CUDA C++; CUTLASS's GenericBarrier
 // is the same arrive-then-spin on a counter).
 #include <cute_cpp/arch/memory.hpp>  // fetch_add_release_gpu, load_acquire_gpu, sleep_ns
 
 #include <cstdint>
+#include <cstdio>
 
 namespace cute_cpp {
 
@@ -21,8 +24,18 @@ namespace cute_cpp {
 /// at 0 and is used by one grid size only.
 struct GridBarrier {
   std::uint64_t* count = nullptr;
+  std::uint64_t timeout_ns = 10'000'000'000ull;
 
 #if defined(__CUDACC__)
+  /// The wait's end past timeout_ns: the rule, the counts, a trap. Not inlined: one copy for every sync.
+  __device__ __noinline__ void timed_out(std::uint64_t grid, std::uint64_t seen, std::uint64_t target) const {
+    printf("cute-cpp [sched.grid-barrier]: block %u waited %llu ns for the grid's %llu CTAs at count %llu (of %llu): "
+           "is the grid resident at once (a cooperative launch)?\n",
+           blockIdx.x, static_cast<unsigned long long>(timeout_ns), static_cast<unsigned long long>(grid),
+           static_cast<unsigned long long>(seen), static_cast<unsigned long long>(target));
+    __trap();
+  }
+
   /// Returns once every CTA of the grid has called it as often as this CTA; the writes any thread
   /// of the grid made before its call are visible to every thread after.
   __device__ __forceinline__ void sync() const {
@@ -31,7 +44,11 @@ struct GridBarrier {
       std::uint64_t const grid = std::uint64_t(gridDim.x) * gridDim.y * gridDim.z;
       std::uint64_t const ticket = arch::fetch_add_release_gpu(count, 1);
       std::uint64_t const target = (ticket / grid + 1) * grid;
-      while (arch::load_acquire_gpu(count) < target) arch::sleep_ns(32);
+      std::uint64_t const start = arch::global_timer_ns();
+      for (std::uint64_t seen; (seen = arch::load_acquire_gpu(count)) < target;) {
+        arch::sleep_ns(32);
+        if (arch::global_timer_ns() - start > timeout_ns) timed_out(grid, seen, target);
+      }
     }
     __syncthreads();  // thread 0's acquire happens before the CTA's later reads
   }
