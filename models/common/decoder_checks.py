@@ -153,11 +153,15 @@ def cosine_rule(cos, cos_bf16):
                         f"(needs <= {allowed_n})")
 
 
+def greedy_prompt(spec):
+    """The prompt check_greedy generates from (the same ids every run)."""
+    return random_ids(rng_for(spec.index, 3), spec.vocab, GREEDY_PROMPT)
+
+
 def check_greedy(report, program, spec, folder, ref, extra=(), label="greedy"):
     """`label`.<ckpt>: greedy ids of one prompt against transformers' bf16 generate (the program run with
     `extra` flags), each divergence a near-tie or ours the fp32 argmax."""
-    rng, tokens = rng_for(spec.index, 3), spec.greedy_tokens
-    prompt = random_ids(rng, spec.vocab, GREEDY_PROMPT)
+    tokens, prompt = spec.greedy_tokens, greedy_prompt(spec)
     ours = program.generate(folder, [prompt], tokens, spec.vocab, extra=tuple(extra))[0]
     # fp32 logits given our prefix at every step: row len(prompt) - 1 + s predicts ours[s]
     fp32 = ref.logits(ref.fp32, prompt + ours[:-1]).astype(np.float64)[len(prompt) - 1:]

@@ -44,11 +44,10 @@ struct ResidualStream {
     current = 1 - current;
   }
 
-  /// The stream after `norms` add + RMSNorm steps from begin() that a kernel took itself
-  /// (models/qwen3/fused_step.cuh): the same buffers as that many add_norm calls.
-  void advance(int norms) {
-    if (norms < 1) return;
-    first = false;
+  /// The stream as begin() and then `norms` add_norm steps leave it, where a kernel took the steps
+  /// itself (models/qwen3/fused_step.cuh).
+  void after(int norms) {
+    first = norms < 1;
     current = norms % 2;
   }
 

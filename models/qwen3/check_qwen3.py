@@ -116,7 +116,7 @@ except ImportError as e:
 # The model-independent checks and the program runner (models/common), the checkpoints (beside this file).
 from decoder_checks import (COSINE_BATCHED, RMS_VS_BF16, Report, check_batched_generate,  # noqa: E402
                             check_greedy, check_sampling, cosine_rule, error_figures, finish, free_cuda, random_ids,
-                            rng_for, row_cosines, where_in_batch, GREEDY_PROMPT)
+                            greedy_prompt, rng_for, row_cosines, where_in_batch)
 from decoder_program import Program, ProgramError, built_program, first_line, ids_argument  # noqa: E402
 from qwen3_checkpoints import (FAMILY, LOGIT_STD, SPECS, Reference, build_checkpoint, configs_folder,  # noqa: E402
                                family_sizes, family_spec, make_bad_checkpoints)
@@ -243,9 +243,7 @@ def check_fused_steps(report, program, spec, folder, ref):
     fused step takes the model; else the same layered steps); fused-graphs-vs-eager.<ckpt>: those ids
     from the decode graphs and eagerly are the same."""
     ours = check_greedy(report, program, spec, folder, ref, extra=("--fused-steps",), label="greedy-fused")
-    rng = rng_for(spec.index, 3)
-    prompt = random_ids(rng, spec.vocab, GREEDY_PROMPT)
-    eager = program.generate(folder, [prompt], spec.greedy_tokens, spec.vocab, extra=("--fused-steps", "--eager"))[0]
+    eager = program.generate(folder, [greedy_prompt(spec)], spec.greedy_tokens, spec.vocab, extra=("--fused-steps", "--eager"))[0]
     report.check(f"fused-graphs-vs-eager.{spec.name}", eager == ours,
                  "fused decode steps through CUDA graphs and eagerly give " +
                  ("identical ids" if eager == ours else f"different ids: graphs {ours}, eager {eager}"))

@@ -56,29 +56,36 @@ struct FusedLayer {
   bf16 const* experts_down = nullptr;
 };
 
-/// A fused step's launch: the layers, the step's rows, its scratch, and where its token goes.
+/// A step's rows and its token: the caller's device pointers, read when the step runs.
+struct FusedStepIo {
+  bf16 const* input = nullptr;       ///< [hidden]: the first layer's delta (the residual stream starts as it)
+  bf16* residual[2] = {};            ///< the residual stream's two buffers (models/common/residual_stream.cuh)
+  bf16* delta = nullptr;             ///< [hidden]: each projection back into the stream (may be input)
+  bf16* qkv = nullptr;               ///< [qkv width]
+  bf16* ffn_hidden = nullptr;        ///< [ffn]
+  bf16 const* final_norm = nullptr;  ///< null: the final RMSNorm is left to the caller
+  bf16* normed = nullptr;            ///< [hidden]: the final-normed row, where final_norm is set
+  /// The token's place (positions[0], its cache slot) and its multimodal planes (positions +
+  /// plane, plane 1 to 3: rope.rope_component's ids).
+  std::int32_t const* positions = nullptr;
+  std::int32_t const* length = nullptr;       ///< the keys after the step (= positions[0] + 1)
+  std::int32_t const* block_table = nullptr;  ///< its row 0: the sequence's pages
+};
+
+/// A fused step's launch: the layers, its scratch, RoPE and the cache's geometry (rope.cache, the
+/// block table io's, k and v each layer's), and the step's rows (io).
 struct FusedStepParams {
   FusedStepShape shape;
   FusedLayer const* layers = nullptr;  ///< device, [shape.layers]
   float eps = 1e-6f;
   float scale_log2 = 0.0f;  ///< the softmax scale times log2(e)
-  bf16 const* input = nullptr;       ///< [hidden]: the first layer's delta (the residual stream starts as it)
-  bf16* residual[2] = {};            ///< the residual stream's two buffers (models/common/residual_stream.cuh)
-  bf16* delta = nullptr;             ///< [hidden]: each projection back into the stream
-  bf16* qkv = nullptr;               ///< [qkv width]
-  bf16* ffn_hidden = nullptr;        ///< [ffn]
-  float* partials = nullptr;         ///< [max_splits, heads_q, head_dim + 2]
-  bf16* router_logits = nullptr;     ///< [experts]: a sparse layer's router row
-  bf16* expert_h = nullptr;          ///< [top_k, expert_ffn]: its choices' SwiGLU rows
+  float* partials = nullptr;      ///< [max_splits, heads_q, head_dim + 2]
+  bf16* router_logits = nullptr;  ///< [experts]: a sparse layer's router row
+  bf16* expert_h = nullptr;       ///< [top_k, expert_ffn]: its choices' SwiGLU rows
   int max_splits = 1;
-  bf16 const* final_norm = nullptr;  ///< null: the final RMSNorm is left to the caller
-  bf16* normed = nullptr;            ///< [hidden]: the final-normed row, where final_norm is set
-  /// The token's place (positions[0], its cache slot) and its multimodal planes (rope), the block
-  /// table and the cache's geometry (rope.cache; k and v are each layer's).
   QkNormRopeParams rope;
-  std::int32_t const* positions = nullptr;
-  std::int32_t const* length = nullptr;  ///< the keys after the step (= positions[0] + 1)
   GridBarrier barrier;
+  FusedStepIo io;
 };
 
 namespace fused_step {

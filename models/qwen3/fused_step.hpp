@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "models/qwen3/device_weights.hpp"  // LayerWeights
-#include "models/qwen3/fused_step.cuh"      // FusedLayer, FusedStepParams
+#include "models/qwen3/fused_step.cuh"      // FusedLayer, FusedStepParams, FusedStepIo
 
 namespace cute_cpp::models {
 
@@ -45,19 +45,15 @@ class FusedStep {
   /// @pre refusal(shape) is empty; one FusedLayer a layer (sparse ones only where shape.experts).
   FusedStep(FusedStepShape shape, std::vector<FusedLayer> const& layers, QkNormRopeParams const& rope, float eps);
 
-  /// One step: `step`'s input, residual, delta, qkv, ffn_hidden, final_norm, normed, positions,
-  /// length and rope.cache.block_table (device pointers, read when the step runs; the table's row 0
-  /// is the sequence's); the rest is this object's. input may be delta (read before any write). Launched
-  /// cooperatively (the grid waits at barriers) with programmatic launch where the caller records
-  /// a graph with programmatic edges.
-  void run(FusedStepParams step, cudaStream_t stream);
+  /// One step over `io`'s rows. Launched cooperatively (the grid waits at barriers); a graph the
+  /// caller records with programmatic edges starts it early.
+  void run(FusedStepIo const& io, cudaStream_t stream);
 
   /// Final RMSNorms the residual stream has taken after a step (its two per layer, and the final
   /// one where the step does it): what ResidualStream::advance is told.
-  [[nodiscard]] int norms(bool final_norm) const noexcept { return 2 * shape_.layers + (final_norm ? 1 : 0); }
+  [[nodiscard]] int norms(bool final_norm) const noexcept { return 2 * fixed_.shape.layers + (final_norm ? 1 : 0); }
 
  private:
-  FusedStepShape shape_;
   int grid_ = 0;
   std::int64_t smem_ = 0;
   FusedStepParams fixed_;

@@ -44,7 +44,7 @@ __device__ void stage_heads(FusedStepParams const& p, FusedLayer const& w, int g
   std::int64_t const cache_offset = slot * sh.heads_kv * HeadDim + std::int64_t(g) * HeadDim;
   for (int item = warp; item < group + 2; item += warps) {
     if (item == group + 1) {  // v: as it is
-      bf16 const* const x = p.qkv + std::int64_t(sh.heads_q + sh.heads_kv + g) * HeadDim;
+      bf16 const* const x = p.io.qkv + std::int64_t(sh.heads_q + sh.heads_kv + g) * HeadDim;
       for (int d = lane; d < HeadDim; d += 32) {
         bf16 const v = __ldcg(x + d);
         s.v_new[d] = __bfloat162float(v);
@@ -55,8 +55,8 @@ __device__ void stage_heads(FusedStepParams const& p, FusedLayer const& w, int g
     bool const is_k = item == group;
     int const head = is_k ? sh.heads_q + g : g * group + item;
     bf16 first[per_lane], second[per_lane];
-    norm_rope_head<HeadDim>(p.qkv + std::int64_t(head) * HeadDim, is_k ? w.k_norm : w.q_norm, p.rope, position,
-                            p.positions + p.rope.position_plane, lane, first, second);
+    norm_rope_head<HeadDim>(p.io.qkv + std::int64_t(head) * HeadDim, is_k ? w.k_norm : w.q_norm, p.rope, position,
+                            p.io.positions + p.rope.position_plane, lane, first, second);
     float* const out = is_k ? s.k_new : s.q + item * HeadDim;
 #pragma unroll
     for (int j = 0; j < per_lane; ++j) {

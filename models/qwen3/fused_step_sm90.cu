@@ -6,7 +6,7 @@
 #include "models/qwen3/fused_step.hpp"
 
 #include <cute_cpp/host/launch.hpp>        // launch, LaunchConfig
-#include <cute_cpp/host/target_check.hpp>  // multiprocessor_count
+#include <cute_cpp/host/target_check.hpp>  // multiprocessor_count, shared_memory_per_block_optin
 
 #include <cmath>
 #include <span>
@@ -43,10 +43,10 @@ __device__ void route(FusedStepParams const& p, int layer, Ring& ring, std::int3
 /// A dense layer's MLP (gate-up with SwiGLU, down) on the normed row in act, into delta.
 __device__ void dense_mlp(FusedStepParams const& p, Ring& ring, bf16* act, float* row_out,
                           float (&partial)[2][max_chunk_rows]) {
-  project<true>(p, ring, Projection::gate_up, act, row_out, partial, p.ffn_hidden);
+  project<true>(p, ring, Projection::gate_up, act, row_out, partial, p.io.ffn_hidden);
   p.barrier.sync();
-  load_row(p.ffn_hidden, p.shape.ffn, act);
-  project<false>(p, ring, Projection::down, act, row_out, partial, p.delta);
+  load_row(p.io.ffn_hidden, p.shape.ffn, act);
+  project<false>(p, ring, Projection::down, act, row_out, partial, p.io.delta);
 }
 
 /// A sparse layer's MoE block on the normed row in act, into delta: the router, the choices, their
@@ -59,7 +59,7 @@ __device__ void sparse_mlp(FusedStepParams const& p, int layer, Ring& ring, bf16
   project<true>(p, ring, Projection::expert_gate_up, act, row_out, partial, p.expert_h);
   p.barrier.sync();
   load_row(p.expert_h, p.shape.top_k * p.shape.expert_ffn, act);
-  project<false>(p, ring, Projection::expert_down, act, row_out, partial, p.delta, weight);
+  project<false>(p, ring, Projection::expert_down, act, row_out, partial, p.io.delta, weight);
 }
 
 /// The step: every layer's phases (five, six for a sparse layer), then the final RMSNorm where asked
@@ -88,37 +88,37 @@ __global__ void __launch_bounds__(threads, 1) fused_step_kernel(FusedStepParams 
   arch::griddepcontrol_launch_dependents();
   arch::griddepcontrol_wait();
   FusedStepShape const& sh = p.shape;
-  int const length = *p.length, position = p.positions[0];
+  int const length = *p.io.length, position = p.io.positions[0];
   KeySplit const split = key_split(length, p.max_splits);
   bool const writer = blockIdx.x == 0;  // writes the residual stream's next values
   // NOTE: chosen, not indexed: a parameter array indexed at run time is copied to local memory.
-  auto const residual = [&](int i) { return i % 2 == 0 ? p.residual[0] : p.residual[1]; };
+  auto const residual = [&](int i) { return i % 2 == 0 ? p.io.residual[0] : p.io.residual[1]; };
   for (int l = 0; l < sh.layers; ++l) {
     FusedLayer const w = p.layers[l];
     int const n = 2 * l;  // the stream's norm before attention: it reads buffer n % 2, writes the other
-    norm_row(l == 0 ? nullptr : residual(n), l == 0 ? p.input : p.delta, w.input_norm, sh.hidden, p.eps,
+    norm_row(l == 0 ? nullptr : residual(n), l == 0 ? p.io.input : p.io.delta, w.input_norm, sh.hidden, p.eps,
              writer ? residual(n + 1) : nullptr, act, scratch);
-    project<false>(p, ring, Projection::qkv, act, row_out, partial, p.qkv);
+    project<false>(p, ring, Projection::qkv, act, row_out, partial, p.io.qkv);
     p.barrier.sync();
     if (int(blockIdx.x) < sh.heads_kv * split.count)
       attend<HeadDim>(p, w, int(blockIdx.x) % sh.heads_kv, int(blockIdx.x) / sh.heads_kv, split, length, position,
                       attention);
     p.barrier.sync();
     combine_splits<HeadDim>(p, split, act);
-    project<false>(p, ring, Projection::o, act, row_out, partial, p.delta);
+    project<false>(p, ring, Projection::o, act, row_out, partial, p.io.delta);
     p.barrier.sync();
-    norm_row(residual(n + 1), p.delta, w.post_norm, sh.hidden, p.eps, writer ? residual(n) : nullptr,
+    norm_row(residual(n + 1), p.io.delta, w.post_norm, sh.hidden, p.eps, writer ? residual(n) : nullptr,
              act, scratch);
     if (w.router != nullptr)
       sparse_mlp(p, l, ring, act, row_out, partial, choice, choice_weight);
     else
       dense_mlp(p, ring, act, row_out, partial);
-    if (l + 1 < sh.layers || p.final_norm != nullptr) p.barrier.sync();
+    if (l + 1 < sh.layers || p.io.final_norm != nullptr) p.barrier.sync();
   }
-  if (p.final_norm == nullptr || !writer) return;
-  norm_row(p.residual[0], p.delta, p.final_norm, sh.hidden, p.eps, p.residual[1], act, scratch);
+  if (p.io.final_norm == nullptr || !writer) return;
+  norm_row(p.io.residual[0], p.io.delta, p.io.final_norm, sh.hidden, p.eps, p.io.residual[1], act, scratch);
   for (int v = int(threadIdx.x); v < sh.hidden / 8; v += threads)
-    reinterpret_cast<uint4*>(p.normed)[v] = reinterpret_cast<uint4 const*>(act)[v];
+    reinterpret_cast<uint4*>(p.io.normed)[v] = reinterpret_cast<uint4 const*>(act)[v];
 }
 
 }  // namespace fused_step
@@ -129,23 +129,16 @@ constexpr char kRule[] =
     "or 256, at most 8 q heads a kv head, projection inputs of at most 16384) on one GPU whose shared memory holds "
     "its ring, and a step's device pointers";
 
-std::int64_t smem_per_block() {
-  int device = 0, bytes = 0;
-  host::cuda_check(cudaGetDevice(&device), "cudaGetDevice");
-  host::cuda_check(cudaDeviceGetAttribute(&bytes, cudaDevAttrMaxSharedMemoryPerBlockOptin, device),
-                   "cudaDeviceGetAttribute");
-  // The kernel's static shared memory (ring barriers, partial sums, scratch: under 2 KB) beside the dynamic.
-  return bytes - 4096;
-}
 }  // namespace
 
 std::string FusedStep::refusal(FusedStepShape const& shape) {
-  return fused_step::refusal(shape, host::multiprocessor_count(), smem_per_block());
+  // Less the kernel's static shared memory (ring barriers, partial sums, scratch: under 2 KB).
+  return fused_step::refusal(shape, host::multiprocessor_count(), host::shared_memory_per_block_optin() - 4096);
 }
 
 FusedStep::FusedStep(FusedStepShape shape, std::vector<FusedLayer> const& layers, QkNormRopeParams const& rope,
                      float eps)
-    : shape_(shape), grid_(host::multiprocessor_count()) {
+    : grid_(host::multiprocessor_count()) {
   if (std::string const why = refusal(shape); !why.empty() || layers.size() != std::size_t(shape.layers))
     throw std::invalid_argument(std::string(kRule) + ": it needs " + (why.empty() ? "one FusedLayer a layer" : why));
   smem_ = fused_step::smem_layout(shape, grid_).total;
@@ -175,23 +168,15 @@ FusedStep::FusedStep(FusedStepShape shape, std::vector<FusedLayer> const& layers
   fixed_.barrier.count = barrier_count_.data();
 }
 
-void FusedStep::run(FusedStepParams step, cudaStream_t stream) {
-  step.shape = fixed_.shape;
-  step.layers = fixed_.layers;
-  step.eps = fixed_.eps;
-  step.scale_log2 = fixed_.scale_log2;
-  step.partials = fixed_.partials;
-  step.router_logits = fixed_.router_logits, step.expert_h = fixed_.expert_h;
-  step.max_splits = fixed_.max_splits;
-  std::int32_t const* const table = step.rope.cache.block_table;
-  step.rope = fixed_.rope;
-  step.rope.cache.block_table = table;
-  if (table == nullptr || step.input == nullptr || step.delta == nullptr || step.qkv == nullptr ||
-      step.ffn_hidden == nullptr || step.residual[0] == nullptr || step.residual[1] == nullptr ||
-      step.positions == nullptr || step.length == nullptr || (step.final_norm != nullptr && step.normed == nullptr))
+void FusedStep::run(FusedStepIo const& io, cudaStream_t stream) {
+  if (io.block_table == nullptr || io.input == nullptr || io.delta == nullptr || io.qkv == nullptr ||
+      io.ffn_hidden == nullptr || io.residual[0] == nullptr || io.residual[1] == nullptr || io.positions == nullptr ||
+      io.length == nullptr || (io.final_norm != nullptr && io.normed == nullptr))
     throw std::invalid_argument(std::string(kRule) + ": a step needs its input, residual, delta, qkv, ffn_hidden, "
                                 "positions, length and block table (and normed with a final norm)");
-  step.barrier = fixed_.barrier;
+  FusedStepParams step = fixed_;
+  step.io = io;
+  step.rope.cache.block_table = io.block_table;
   host::LaunchConfig config;
   config.grid = dim3(unsigned(grid_));
   config.block = dim3(unsigned(fused_step::threads));
@@ -199,7 +184,7 @@ void FusedStep::run(FusedStepParams step, cudaStream_t stream) {
   config.stream = stream;
   config.cooperative = true;
   auto const go = [&](auto kernel) { host::launch(kernel, "qwen3_fused_step", config, step); };
-  switch (shape_.head_dim) {
+  switch (fixed_.shape.head_dim) {
     case 64: return go(&fused_step::fused_step_kernel<64>);
     case 128: return go(&fused_step::fused_step_kernel<128>);
     default: return go(&fused_step::fused_step_kernel<256>);

@@ -104,15 +104,14 @@ void Model::forward(Batch const& batch, LogitsRows rows) {
 }
 
 void Model::fused_forward() {
-  FusedStepParams step;
-  step.input = delta_.data();  // the embedding: read before the step writes delta_
-  step.residual[0] = residual_.buffer[0].data(), step.residual[1] = residual_.buffer[1].data();
-  step.delta = delta_.data(), step.qkv = qkv_.data(), step.ffn_hidden = ffn_hidden_.data();
-  step.final_norm = weights_.final_norm.data(), step.normed = normed_.data();
-  step.positions = positions_.data(), step.length = seqlens_.data();
-  step.rope.cache.block_table = block_table_.data();
-  fused_->run(step, stream_);
-  residual_.advance(fused_->norms(true));
+  FusedStepIo io;
+  io.input = delta_.data();  // the embedding: read before the step writes delta_
+  io.residual[0] = residual_.buffer[0].data(), io.residual[1] = residual_.buffer[1].data();
+  io.delta = delta_.data(), io.qkv = qkv_.data(), io.ffn_hidden = ffn_hidden_.data();
+  io.final_norm = weights_.final_norm.data(), io.normed = normed_.data();
+  io.positions = positions_.data(), io.length = seqlens_.data(), io.block_table = block_table_.data();
+  fused_->run(io, stream_);
+  residual_.after(fused_->norms(true));
   mark("fused step");
   logits_rows_ = 1;
   lm_head(normed_.data(), 1);

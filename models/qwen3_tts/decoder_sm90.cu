@@ -123,17 +123,15 @@ void Decoder::step(bf16 const* input, std::int32_t const* positions, std::int32_
 /// the layered step has them, so that hidden() and final_rows() read the same rows after either.
 void Decoder::fused_step(bf16 const* input, std::int32_t const* positions, std::int32_t const* length,
                          bool final_norm) {
-  FusedStepParams step;
-  step.input = input;
-  step.residual[0] = residual_.buffer[0].data(), step.residual[1] = residual_.buffer[1].data();
-  step.delta = delta_.data(), step.qkv = qkv_.data(), step.ffn_hidden = ffn_hidden_.data();
-  step.final_norm = final_norm ? final_norm_.data() : nullptr;
-  step.normed = normed_.data();
-  step.positions = positions, step.length = length;
-  step.rope.cache.block_table = block_table_.data();
-  fused_->run(step, stream_);
-  residual_.begin();
-  residual_.advance(fused_->norms(final_norm));
+  FusedStepIo io;
+  io.input = input;
+  io.residual[0] = residual_.buffer[0].data(), io.residual[1] = residual_.buffer[1].data();
+  io.delta = delta_.data(), io.qkv = qkv_.data(), io.ffn_hidden = ffn_hidden_.data();
+  io.final_norm = final_norm ? final_norm_.data() : nullptr;
+  io.normed = normed_.data();
+  io.positions = positions, io.length = length, io.block_table = block_table_.data();
+  fused_->run(io, stream_);
+  residual_.after(fused_->norms(final_norm));
 }
 
 kn::RmsNormedRows<bf16> Decoder::final_rows() {

@@ -109,6 +109,14 @@ inline void check_device_supported(DeviceInfo const& device, std::string_view ta
   return bytes;
 }
 
+/// The current device's most shared memory one CTA may take (static and dynamic, opted in), bytes.
+[[nodiscard]] inline std::int64_t shared_memory_per_block_optin() {
+  int ordinal = 0, bytes = 0;
+  cuda_check(cudaGetDevice(&ordinal), "cudaGetDevice");
+  cuda_check(cudaDeviceGetAttribute(&bytes, cudaDevAttrMaxSharedMemoryPerBlockOptin, ordinal), "cudaDeviceGetAttribute");
+  return bytes;
+}
+
 /// Checks that `kernel` has code for the current device: the device must be a cute-cpp target
 /// the binary carries, and the runtime must find the kernel's image for it.
 inline void check_kernel_target(void const* kernel, std::string_view name,
