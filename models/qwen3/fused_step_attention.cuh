@@ -15,8 +15,9 @@
 
 namespace cute_cpp::models::fused_step {
 
-/// The attention scratch of a CTA (floats in shared memory; smem_layout's `attention`).
+/// The attention scratch of a CTA (shared memory; smem_layout's `attention`, split_scratch_bytes).
 struct AttentionScratch {
+  std::int64_t* rows;  ///< [key_block]: the block's keys' rows in the cache (elements), -1: the new token
   float* q;      ///< [group, head_dim]: the normed, turned q heads
   float* o;      ///< [group, head_dim]: the unnormalised outputs
   float* k_new;  ///< [head_dim]
@@ -25,8 +26,9 @@ struct AttentionScratch {
   float* stat;   ///< max, sum and rescale of each q head: [3, max_group]
 
   __device__ AttentionScratch(float* base, int group, int head_dim)
-      : q(base), o(q + group * head_dim), k_new(o + group * head_dim), v_new(k_new + head_dim),
-        score(v_new + head_dim), stat(score + group * key_block) {}
+      : rows(reinterpret_cast<std::int64_t*>(base)), q(base + 2 * key_block), o(q + group * head_dim),
+        k_new(o + group * head_dim), v_new(k_new + head_dim), score(v_new + head_dim),
+        stat(score + group * key_block) {}
 };
 
 /// Warp-wide: the group's q heads, the new k and the new v of kv head g into the scratch (item i:
@@ -70,23 +72,30 @@ __device__ void stage_heads(FusedStepParams const& p, FusedLayer const& w, int g
   }
 }
 
-/// Key j's row of kv head g in a layer's cache (`cache` [pages, page_size, heads_kv, head_dim]).
+/// The rows of keys [j0, j0 + n) of kv head g in a layer's cache ([pages, page_size, heads_kv,
+/// head_dim]) into s.rows, the new token's as -1; one key a thread, so that the page entries load
+/// together and the scores and P V then load the key rows without waiting for them.
 template <int HeadDim>
-__device__ __forceinline__ bf16 const* key_row(FusedStepParams const& p, bf16 const* cache, int g, int j) {
+__device__ __forceinline__ void key_rows(FusedStepParams const& p, int g, int j0, int n, int position,
+                                         AttentionScratch const& s) {
   KvCacheAppend const& c = p.rope.cache;
-  std::int64_t const page = c.block_table[j / c.page_size];
-  return cache + ((page * c.page_size + j % c.page_size) * p.shape.heads_kv + g) * HeadDim;
+  for (int jj = int(threadIdx.x); jj < n; jj += threads) {
+    int const j = j0 + jj;
+    std::int64_t const page = j == position ? 0 : c.block_table[j / c.page_size];
+    s.rows[jj] = j == position ? -1 : ((page * c.page_size + j % c.page_size) * p.shape.heads_kv + g) * HeadDim;
+  }
+  __syncthreads();
 }
 
-/// The scores of keys [j0, j0 + n) against the group's q heads, times scale log2(e): a warp a key.
+/// The scores of the block's n keys (s.rows) against the group's q heads, times scale log2(e): a
+/// warp a key.
 template <int HeadDim>
-__device__ void score_keys(FusedStepParams const& p, FusedLayer const& w, int g, int j0, int n, int position,
-                           AttentionScratch const& s) {
+__device__ void score_keys(FusedStepParams const& p, FusedLayer const& w, int n, AttentionScratch const& s) {
   int const group = p.shape.heads_q / p.shape.heads_kv;
   int const warp = int(threadIdx.x) / 32, lane = int(threadIdx.x) % 32;
   for (int jj = warp; jj < n; jj += warps) {
-    int const j = j0 + jj;
-    bf16 const* const k = j == position ? nullptr : key_row<HeadDim>(p, w.k_cache, g, j);
+    std::int64_t const row = s.rows[jj];
+    bf16 const* const k = row < 0 ? nullptr : w.k_cache + row;
     float acc[max_group] = {};
 #pragma unroll
     for (int e = 0; e < HeadDim / 32; ++e) {
@@ -121,7 +130,8 @@ __device__ void attend(FusedStepParams const& p, FusedLayer const& w, int g, int
   int const begin = split_index * split.keys, end = min(length, begin + split.keys);
   for (int j0 = begin; j0 < end; j0 += key_block) {
     int const n = min(key_block, end - j0);
-    score_keys<HeadDim>(p, w, g, j0, n, position, s);
+    key_rows<HeadDim>(p, g, j0, n, position, s);
+    score_keys<HeadDim>(p, w, n, s);
     __syncthreads();
     if (warp < group) {  // warp i: head i's running max and sum; the scores become probabilities
       float* const row = s.score + warp * key_block;
@@ -146,9 +156,11 @@ __device__ void attend(FusedStepParams const& p, FusedLayer const& w, int g, int
     for (int t = int(threadIdx.x); t < group * HeadDim; t += threads) {
       int const i = t / HeadDim, d = t % HeadDim;
       float acc = s.o[t] * s.stat[2 * max_group + i];
+      // NOTE: unrolled, so that several keys' v loads are in flight at once (their rows are known).
+#pragma unroll 8
       for (int jj = 0; jj < n; ++jj) {
-        int const j = j0 + jj;
-        float const vd = j == position ? s.v_new[d] : __bfloat162float(key_row<HeadDim>(p, w.v_cache, g, j)[d]);
+        std::int64_t const row = s.rows[jj];
+        float const vd = row < 0 ? s.v_new[d] : __bfloat162float(w.v_cache[row + d]);
         acc = fmaf(s.score[i * key_block + jj], vd, acc);
       }
       s.o[t] = acc;
@@ -163,23 +175,42 @@ __device__ void attend(FusedStepParams const& p, FusedLayer const& w, int g, int
   }
 }
 
-/// act = the attention output of every q head (bf16, shared memory): the splits' partials combined.
+/// act = the attention output of every q head (bf16, shared memory): the splits' partials combined,
+/// num / den with num = sum f o and den = sum f l over the splits in order, f = exp2(m - top). The
+/// (split, head) maxima and sums load once, all at once, into `scratch` (combine_scratch_bytes; the
+/// attention's, free after the barrier), each head's weights and denominator follow from them, and
+/// the outputs' loads are independent of each other.
 template <int HeadDim>
-__device__ void combine_splits(FusedStepParams const& p, KeySplit split, bf16* act) {
-  int const heads = p.shape.heads_q;
+__device__ void combine_splits(FusedStepParams const& p, KeySplit split, float* scratch, bf16* act) {
+  int const heads = p.shape.heads_q, pairs = split.count * heads;
+  float* const weight = scratch;        // [count, heads]: m, then f
+  float* const sum = weight + pairs;    // [count, heads]: l
+  float* const den = sum + pairs;       // [heads]
+  for (int i = int(threadIdx.x); i < pairs; i += threads) {
+    float const* const part = p.partials + std::int64_t(i) * (HeadDim + 2);  // i = split * heads + head
+    weight[i] = __ldcg(part), sum[i] = __ldcg(part + 1);
+  }
+  __syncthreads();
+  for (int h = int(threadIdx.x); h < heads; h += threads) {
+    float top = -INFINITY;
+    for (int s = 0; s < split.count; ++s) top = fmaxf(top, weight[s * heads + h]);
+    float d = 0.0f;
+    for (int s = 0; s < split.count; ++s) {
+      float const f = exp2f(weight[s * heads + h] - top);
+      weight[s * heads + h] = f;
+      d = fmaf(f, sum[s * heads + h], d);
+    }
+    den[h] = d;
+  }
+  __syncthreads();
   for (int t = int(threadIdx.x); t < heads * HeadDim; t += threads) {
     int const h = t / HeadDim, d = t % HeadDim;
-    float top = -INFINITY;
+    float const* const out = p.partials + std::int64_t(h) * (HeadDim + 2) + 2 + d;  // split 0's
+    float num = 0.0f;
+#pragma unroll 8
     for (int s = 0; s < split.count; ++s)
-      top = fmaxf(top, __ldcg(p.partials + (std::int64_t(s) * heads + h) * (HeadDim + 2)));
-    float num = 0.0f, den = 0.0f;
-    for (int s = 0; s < split.count; ++s) {
-      float const* const part = p.partials + (std::int64_t(s) * heads + h) * (HeadDim + 2);
-      float const f = exp2f(__ldcg(part) - top);
-      num = fmaf(f, __ldcg(part + 2 + d), num);
-      den = fmaf(f, __ldcg(part + 1), den);
-    }
-    act[t] = __float2bfloat16(num / den);
+      num = fmaf(weight[s * heads + h], __ldcg(out + std::int64_t(s) * heads * (HeadDim + 2)), num);
+    act[t] = __float2bfloat16(num / den[h]);
   }
   __syncthreads();
 }

@@ -126,6 +126,21 @@ CUTE_CPP_HD constexpr int max_splits(FusedStepShape const& s, int grid) {
 /// The floats of one (split, q head) partial: max, sum, then head_dim outputs.
 CUTE_CPP_HD constexpr int partial_floats(FusedStepShape const& s) { return s.head_dim + 2; }
 
+/// A split's attention scratch: its key block's row offsets (8 bytes a key), then floats: the q heads,
+/// the new k and v, the group's outputs, a key block's scores, m / l / alpha of each q head.
+CUTE_CPP_HD constexpr std::int64_t split_scratch_bytes(FusedStepShape const& s) {
+  std::int64_t const group = s.heads_kv > 0 ? s.heads_q / s.heads_kv : 0;
+  return 8 * std::int64_t(key_block) +
+         4 * (group * s.head_dim * 2 + 2 * s.head_dim + group * key_block + 3 * max_group);
+}
+
+/// The combine's scratch (the same bytes, after the barrier): each (split, q head)'s weight and sum,
+/// then each q head's denominator.
+CUTE_CPP_HD constexpr std::int64_t combine_scratch_bytes(FusedStepShape const& s, int grid) {
+  std::int64_t const splits = s.heads_kv > 0 ? max_splits(s, grid) : 1;
+  return 4 * (2 * splits * s.heads_q + s.heads_q);
+}
+
 /// Where a CTA's dynamic shared memory goes (bytes from its start, each 128-aligned).
 struct SmemLayout {
   std::int64_t ring = 0, activation = 0, row_out = 0, attention = 0, total = 0;
@@ -142,10 +157,8 @@ CUTE_CPP_HD constexpr SmemLayout smem_layout(FusedStepShape const& s, int grid) 
     int const rows = slice(matrix(s, Projection(p)), 0, grid).size();
     most_rows = rows > most_rows ? rows : most_rows;
   }
-  int const group = s.heads_kv > 0 ? s.heads_q / s.heads_kv : 0;
-  // q heads, the new k and v, the group's outputs (floats), scores of a key block, m / l / alpha.
-  std::int64_t const attention = 4 * (std::int64_t(group) * s.head_dim * 2 + 2 * s.head_dim +
-                                      std::int64_t(group) * key_block + 3 * max_group);
+  std::int64_t const split = split_scratch_bytes(s), combine = combine_scratch_bytes(s, grid);
+  std::int64_t const attention = split > combine ? split : combine;
   SmemLayout l;
   l.ring = 0;
   l.activation = align128(std::int64_t(stages) * chunk_bytes);

@@ -104,7 +104,7 @@ __global__ void __launch_bounds__(threads, 1) fused_step_kernel(FusedStepParams 
       attend<HeadDim>(p, w, int(blockIdx.x) % sh.heads_kv, int(blockIdx.x) / sh.heads_kv, split, length, position,
                       attention);
     p.barrier.sync();
-    combine_splits<HeadDim>(p, split, act);
+    combine_splits<HeadDim>(p, split, attention, act);
     project<false>(p, ring, Projection::o, act, row_out, partial, p.io.delta);
     p.barrier.sync();
     norm_row(residual(n + 1), p.io.delta, w.post_norm, sh.hidden, p.eps, writer ? residual(n) : nullptr,
