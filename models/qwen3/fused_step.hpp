@@ -50,7 +50,7 @@ class FusedStep {
   void run(FusedStepIo const& io, cudaStream_t stream);
 
   /// Final RMSNorms the residual stream has taken after a step (its two per layer, and the final
-  /// one where the step does it): what ResidualStream::advance is told.
+  /// one where the step does it): what ResidualStream::after is told.
   [[nodiscard]] int norms(bool final_norm) const noexcept { return 2 * fixed_.shape.layers + (final_norm ? 1 : 0); }
 
  private:

@@ -81,8 +81,12 @@ __device__ __forceinline__ void key_rows(FusedStepParams const& p, int g, int j0
   KvCacheAppend const& c = p.rope.cache;
   for (int jj = int(threadIdx.x); jj < n; jj += threads) {
     int const j = j0 + jj;
-    std::int64_t const page = j == position ? 0 : c.block_table[j / c.page_size];
-    s.rows[jj] = j == position ? -1 : ((page * c.page_size + j % c.page_size) * p.shape.heads_kv + g) * HeadDim;
+    if (j == position) {
+      s.rows[jj] = -1;
+      continue;
+    }
+    std::int64_t const page = c.block_table[j / c.page_size];
+    s.rows[jj] = ((page * c.page_size + j % c.page_size) * p.shape.heads_kv + g) * HeadDim;
   }
   __syncthreads();
 }
