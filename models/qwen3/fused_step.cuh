@@ -5,8 +5,8 @@
 // of a small decoder (the Qwen3-TTS code predictor, Qwen3-0.6B) is ~7 launches a layer of a few
 // microseconds each, and launch latency, not the weights' bytes, sets its time. Here one CTA an SM
 // runs every layer, its phases separated by grid barriers (sched/grid_barrier.hpp):
-//   norm + QKV | attention (q/k norm, RoPE, k/v to the cache, a split of the keys) |
-//   combine the splits + O | norm + gate-up + SwiGLU | down
+//   norm + QKV | attention (q/k norm, RoPE, k/v to the cache, a split of the keys; the last split
+//   of a kv head combines them) | O | norm + gate-up + SwiGLU | down
 // (a Qwen3-MoE sparse layer: ... | norm + router | the choices, their experts' gate-up + SwiGLU |
 // their down rows, weighted).
 // Each projection's rows are cut among the CTAs (fused_step_plan.hpp); thread 0 streams the CTA's
@@ -80,6 +80,8 @@ struct FusedStepParams {
   float eps = 1e-6f;
   float scale_log2 = 0.0f;  ///< the softmax scale times log2(e)
   float* partials = nullptr;      ///< [max_splits, heads_q, head_dim + 2]
+  std::uint32_t* arrivals = nullptr;  ///< [heads_kv]: the splits of each kv head that have written their partials
+  bf16* attention_out = nullptr;      ///< [heads_q, head_dim]: the splits combined, the O projection's input
   bf16* router_logits = nullptr;  ///< [experts]: a sparse layer's router row
   bf16* expert_h = nullptr;       ///< [top_k, expert_ffn]: its choices' SwiGLU rows
   int max_splits = 1;

@@ -35,7 +35,7 @@ inline std::vector<FusedLayer> fused_layers(std::vector<LayerWeights> const& lay
   return fused;
 }
 
-/// A decoder's fused decode step: its layers, the splits' scratch and the grid barrier's count.
+/// A decoder's fused decode step: its layers, the splits' scratch and counts, and the grid barrier's count.
 class FusedStep {
  public:
   /// Why the fused step does not take `shape` on the current device, or empty (rule qwen3.fused-step).
@@ -59,6 +59,8 @@ class FusedStep {
   FusedStepParams fixed_;
   host::DeviceBuffer<FusedLayer> layers_;
   host::DeviceBuffer<float> partials_;
+  host::DeviceBuffer<std::uint32_t> arrivals_;
+  host::DeviceBuffer<bf16> attention_out_;
   host::DeviceBuffer<bf16> router_logits_, expert_h_;
   host::DeviceBuffer<std::uint64_t> barrier_count_;
 };

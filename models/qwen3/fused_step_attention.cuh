@@ -5,8 +5,10 @@
 // the start of phase 3). CTA (kv head g, split s) norms and turns the group's q heads and the new k
 // (layer_kernels.cuh's norm_rope_head), writes the new k and v to the cache (split 0), and runs an
 // f32 online softmax over its keys, the new token's own k and v taken from shared memory (the cache
-// write of another CTA is not yet visible); it leaves (max, sum, unnormalised output) per q head.
-// After the grid barrier every CTA combines the splits into the O projection's input.
+// write of another CTA is not yet visible); it leaves (max, sum, unnormalised output) per q head. The
+// last split of a kv head to finish (counted in p.arrivals) combines the head's splits into its q
+// heads' part of p.attention_out, so that after the grid barrier the O projection's input is one
+// bf16 row to load, not every split of every head to combine in every CTA.
 #include <cuda_bf16.h>
 
 #include <cstdint>
@@ -120,6 +122,64 @@ __device__ void score_keys(FusedStepParams const& p, FusedLayer const& w, int n,
   }
 }
 
+/// p.attention_out's q heads of kv head g (bf16): the splits' partials combined, num / den with
+/// num = sum f o and den = sum f l over the splits in order, f = exp2(m - top). The (split, head)
+/// maxima and sums load once, all at once, into `scratch` (combine_scratch_bytes), each head's
+/// weights and denominator follow from them, and the outputs' loads are independent of each other.
+template <int HeadDim>
+__device__ void combine_group(FusedStepParams const& p, int g, KeySplit split, float* scratch) {
+  int const heads = p.shape.heads_q, group = heads / p.shape.heads_kv, pairs = split.count * group;
+  float* const weight = scratch;      // [count, group]: m, then f
+  float* const sum = weight + pairs;  // [count, group]: l
+  float* const den = sum + pairs;     // [group]
+  auto const partial = [&](int split_index, int i) {  // (split, q head g group + i)'s floats
+    return p.partials + (std::int64_t(split_index) * heads + g * group + i) * (HeadDim + 2);
+  };
+  for (int t = int(threadIdx.x); t < pairs; t += threads) {
+    float const* const part = partial(t / group, t % group);
+    weight[t] = __ldcg(part), sum[t] = __ldcg(part + 1);
+  }
+  __syncthreads();
+  if (int const i = int(threadIdx.x); i < group) {
+    float top = -INFINITY;
+    for (int s = 0; s < split.count; ++s) top = fmaxf(top, weight[s * group + i]);
+    float d = 0.0f;
+    for (int s = 0; s < split.count; ++s) {
+      float const f = exp2f(weight[s * group + i] - top);
+      weight[s * group + i] = f;
+      d = fmaf(f, sum[s * group + i], d);
+    }
+    den[i] = d;
+  }
+  __syncthreads();
+  for (int t = int(threadIdx.x); t < group * HeadDim; t += threads) {
+    int const i = t / HeadDim, d = t % HeadDim;
+    float const* const out = partial(0, i) + 2 + d;
+    float num = 0.0f;
+#pragma unroll 8
+    for (int s = 0; s < split.count; ++s)
+      num = fmaf(weight[s * group + i], __ldcg(out + std::int64_t(s) * heads * (HeadDim + 2)), num);
+    p.attention_out[std::int64_t(g * group) * HeadDim + t] = __float2bfloat16(num / den[i]);
+  }
+}
+
+/// Whether this CTA is the last of kv head g's splits to have written its partials (then the
+/// others' are visible to it, and the count is back at 0 for the next layer).
+__device__ __forceinline__ bool last_split(FusedStepParams const& p, int g, int splits) {
+  __shared__ int flag;
+  __threadfence();  // this CTA's partials, before its arrival
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    bool const last = atomicAdd(p.arrivals + g, 1u) == unsigned(splits - 1);
+    if (last) p.arrivals[g] = 0;  // read again only after grid barriers
+    flag = last;
+  }
+  __syncthreads();
+  bool const last = flag != 0;
+  if (last) __threadfence();  // the others' partials, after their arrivals
+  return last;
+}
+
 /// Split s of kv head g: its keys [s * split.keys, ..) through an online softmax into the partials.
 template <int HeadDim>
 __device__ void attend(FusedStepParams const& p, FusedLayer const& w, int g, int split_index, KeySplit split,
@@ -177,46 +237,8 @@ __device__ void attend(FusedStepParams const& p, FusedLayer const& w, int g, int
     out[2 + d] = s.o[t];
     if (d == 0) out[0] = s.stat[i], out[1] = s.stat[max_group + i];
   }
-}
-
-/// act = the attention output of every q head (bf16, shared memory): the splits' partials combined,
-/// num / den with num = sum f o and den = sum f l over the splits in order, f = exp2(m - top). The
-/// (split, head) maxima and sums load once, all at once, into `scratch` (combine_scratch_bytes; the
-/// attention's, free after the barrier), each head's weights and denominator follow from them, and
-/// the outputs' loads are independent of each other.
-template <int HeadDim>
-__device__ void combine_splits(FusedStepParams const& p, KeySplit split, float* scratch, bf16* act) {
-  int const heads = p.shape.heads_q, pairs = split.count * heads;
-  float* const weight = scratch;        // [count, heads]: m, then f
-  float* const sum = weight + pairs;    // [count, heads]: l
-  float* const den = sum + pairs;       // [heads]
-  for (int i = int(threadIdx.x); i < pairs; i += threads) {
-    float const* const part = p.partials + std::int64_t(i) * (HeadDim + 2);  // i = split * heads + head
-    weight[i] = __ldcg(part), sum[i] = __ldcg(part + 1);
-  }
-  __syncthreads();
-  for (int h = int(threadIdx.x); h < heads; h += threads) {
-    float top = -INFINITY;
-    for (int s = 0; s < split.count; ++s) top = fmaxf(top, weight[s * heads + h]);
-    float d = 0.0f;
-    for (int s = 0; s < split.count; ++s) {
-      float const f = exp2f(weight[s * heads + h] - top);
-      weight[s * heads + h] = f;
-      d = fmaf(f, sum[s * heads + h], d);
-    }
-    den[h] = d;
-  }
-  __syncthreads();
-  for (int t = int(threadIdx.x); t < heads * HeadDim; t += threads) {
-    int const h = t / HeadDim, d = t % HeadDim;
-    float const* const out = p.partials + std::int64_t(h) * (HeadDim + 2) + 2 + d;  // split 0's
-    float num = 0.0f;
-#pragma unroll 8
-    for (int s = 0; s < split.count; ++s)
-      num = fmaf(weight[s * heads + h], __ldcg(out + std::int64_t(s) * heads * (HeadDim + 2)), num);
-    act[t] = __float2bfloat16(num / den[h]);
-  }
-  __syncthreads();
+  if (last_split(p, g, split.count))
+    combine_group<HeadDim>(p, g, split, scratch);
 }
 
 }  // namespace cute_cpp::models::fused_step

@@ -134,11 +134,12 @@ CUTE_CPP_HD constexpr std::int64_t split_scratch_bytes(FusedStepShape const& s) 
          4 * (group * s.head_dim * 2 + 2 * s.head_dim + group * key_block + 3 * max_group);
 }
 
-/// The combine's scratch (the same bytes, after the barrier): each (split, q head)'s weight and sum,
-/// then each q head's denominator.
+/// The combine's scratch (the same bytes, once the last split of a kv head has written its partials):
+/// each (split, q head of the group)'s weight and sum, then each q head's denominator.
 CUTE_CPP_HD constexpr std::int64_t combine_scratch_bytes(FusedStepShape const& s, int grid) {
   std::int64_t const splits = s.heads_kv > 0 ? max_splits(s, grid) : 1;
-  return 4 * (2 * splits * s.heads_q + s.heads_q);
+  std::int64_t const group = s.heads_kv > 0 ? s.heads_q / s.heads_kv : 0;
+  return 4 * (2 * splits * group + group);
 }
 
 /// Where a CTA's dynamic shared memory goes (bytes from its start, each 128-aligned).

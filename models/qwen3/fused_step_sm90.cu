@@ -104,7 +104,7 @@ __global__ void __launch_bounds__(threads, 1) fused_step_kernel(FusedStepParams 
       attend<HeadDim>(p, w, int(blockIdx.x) % sh.heads_kv, int(blockIdx.x) / sh.heads_kv, split, length, position,
                       attention);
     p.barrier.sync();
-    combine_splits<HeadDim>(p, split, attention, act);
+    load_row(p.attention_out, sh.heads_q * HeadDim, act);
     project<false>(p, ring, Projection::o, act, row_out, partial, p.io.delta);
     p.barrier.sync();
     norm_row(residual(n + 1), p.io.delta, w.post_norm, sh.hidden, p.eps, writer ? residual(n) : nullptr,
@@ -146,6 +146,9 @@ FusedStep::FusedStep(FusedStepShape shape, std::vector<FusedLayer> const& layers
   layers_.upload(std::span<FusedLayer const>(layers));
   int const splits = fused_step::max_splits(shape, grid_);
   partials_ = host::DeviceBuffer<float>(std::size_t(splits) * shape.heads_q * fused_step::partial_floats(shape));
+  arrivals_ = host::DeviceBuffer<std::uint32_t>(std::size_t(shape.heads_kv));
+  arrivals_.fill_bytes(0);
+  attention_out_ = host::DeviceBuffer<bf16>(std::size_t(shape.heads_q) * shape.head_dim);
   for (FusedLayer const& l : layers)
     if (l.router != nullptr && shape.experts == 0)
       throw std::invalid_argument(std::string(kRule) + ": it needs the shape's experts for a sparse layer");
@@ -161,6 +164,8 @@ FusedStep::FusedStep(FusedStepShape shape, std::vector<FusedLayer> const& layers
   fixed_.eps = eps;
   fixed_.scale_log2 = float(1.4426950408889634 / std::sqrt(double(shape.head_dim)));
   fixed_.partials = partials_.data();
+  fixed_.arrivals = arrivals_.data();
+  fixed_.attention_out = attention_out_.data();
   fixed_.max_splits = splits;
   fixed_.rope = rope;
   fixed_.rope.tokens = 1;

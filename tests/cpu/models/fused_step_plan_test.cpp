@@ -120,8 +120,9 @@ TEST(FusedStepPlan, SharedMemoryHoldsThePhases) {
     int const group = s.heads_q / s.heads_kv;
     EXPECT_GE(l.total - l.attention, 8 * fs::key_block + 4 * (2 * group * s.head_dim + 2 * s.head_dim +
                                                               group * fs::key_block + 3 * fs::max_group));
-    // The combine: a weight and a sum for each (split, q head), a denominator for each q head.
-    EXPECT_GE(l.total - l.attention, 4 * (2 * fs::max_splits(s, 132) * s.heads_q + s.heads_q));
+    // A kv head's combine: a weight and a sum for each (split, q head of the group), a denominator for
+    // each q head of the group.
+    EXPECT_GE(l.total - l.attention, 4 * (2 * fs::max_splits(s, 132) * group + group));
     EXPECT_EQ(l.total % 128, 0);
   }
   // The code predictor fits an H100's or H200's 227 KB a CTA with room to spare.
