@@ -1,14 +1,19 @@
 // SPDX-License-Identifier: Apache-2.0
 // SPDX-FileCopyrightText: 2026 cute-cpp authors
 #pragma once
-// models/qwen3/fused_step_attention.cuh: the fused step's attention (fused_step.cuh's phase 2 and
-// the start of phase 3). CTA (kv head g, split s) norms and turns the group's q heads and the new k
-// (layer_kernels.cuh's norm_rope_head), writes the new k and v to the cache (split 0), and runs an
-// f32 online softmax over its keys, the new token's own k and v taken from shared memory (the cache
-// write of another CTA is not yet visible); it leaves (max, sum, unnormalised output) per q head. The
-// last split of a kv head to finish (counted in p.arrivals) combines the head's splits into its q
-// heads' part of p.attention_out, so that after the grid barrier the O projection's input is one
-// bf16 row to load, not every split of every head to combine in every CTA.
+// models/qwen3/fused_step_attention.cuh: the fused step's attention (fused_step.cuh's phase 2). CTA
+// (kv head g, split s) norms and turns the group's q heads and the new k (layer_kernels.cuh's
+// norm_rope_head), writes the new k and v to the cache (split 0), and runs an f32 online softmax
+// over its keys, a block of keys' rows at a time staged in shared memory by bulk copies (the new
+// token's own k and v from its staging: the cache write of another CTA is not yet visible); it
+// leaves (max, sum, unnormalised output) per q head. The last split of a kv head to finish (counted
+// in p.arrivals) combines the head's splits into its q heads' part of p.attention_out, so that after
+// the grid barrier the O projection's input is one bf16 row to load, not every split of every head
+// to combine in every CTA.
+#include <cute_cpp/arch/copy.hpp>      // cp_async_bulk_global_to_shared, cp_async_bulk_prefetch_l2
+#include <cute_cpp/arch/fence.hpp>     // fence_view_async_shared
+#include <cute_cpp/arch/mbarrier.hpp>  // mbarrier_*
+
 #include <cuda_bf16.h>
 
 #include <cstdint>
@@ -19,16 +24,18 @@ namespace cute_cpp::models::fused_step {
 
 /// The attention scratch of a CTA (shared memory; smem_layout's `attention`, split_scratch_bytes).
 struct AttentionScratch {
-  std::int64_t* rows;  ///< [key_block]: the block's keys' rows in the cache (elements), -1: the new token
-  float* q;      ///< [group, head_dim]: the normed, turned q heads
-  float* o;      ///< [group, head_dim]: the unnormalised outputs
-  float* k_new;  ///< [head_dim]
-  float* v_new;  ///< [head_dim]
-  float* score;  ///< [group, key_block]
-  float* stat;   ///< max, sum and rescale of each q head: [3, max_group]
+  bf16* k_block;  ///< [key_block, head_dim]: the block's keys (bulk copies from the cache; the new token's from k_new)
+  bf16* v_block;  ///< [key_block, head_dim]: their values
+  float* q;       ///< [group, head_dim]: the normed, turned q heads
+  float* o;       ///< [group, head_dim]: the unnormalised outputs
+  float* k_new;   ///< [head_dim]
+  float* v_new;   ///< [head_dim]
+  float* score;   ///< [group, key_block]
+  float* stat;    ///< max, sum and rescale of each q head: [3, max_group]
 
-  __device__ AttentionScratch(float* base, int group, int head_dim)
-      : rows(reinterpret_cast<std::int64_t*>(base)), q(base + 2 * key_block), o(q + group * head_dim),
+  __device__ AttentionScratch(unsigned char* base, int group, int head_dim)
+      : k_block(reinterpret_cast<bf16*>(base)), v_block(k_block + key_block * head_dim),
+        q(reinterpret_cast<float*>(v_block + key_block * head_dim)), o(q + group * head_dim),
         k_new(o + group * head_dim), v_new(k_new + head_dim), score(v_new + head_dim),
         stat(score + group * key_block) {}
 };
@@ -74,39 +81,59 @@ __device__ void stage_heads(FusedStepParams const& p, FusedLayer const& w, int g
   }
 }
 
-/// The rows of keys [j0, j0 + n) of kv head g in a layer's cache ([pages, page_size, heads_kv,
-/// head_dim]) into s.rows, the new token's as -1; one key a thread, so that the page entries load
-/// together and the scores and P V then load the key rows without waiting for them.
+/// Starts keys [j0, j0 + n) of kv head g on their way into s.k_block and s.v_block: thread jj copies
+/// key jj's rows from the layer's cache ([pages, page_size, heads_kv, head_dim]) with bulk copies that
+/// complete on `kv_full`, so that the block's rows are all in flight at once, and asks L2 for the next
+/// layer's same rows (null: the last layer). The new token's rows are place_new_key's.
 template <int HeadDim>
-__device__ __forceinline__ void key_rows(FusedStepParams const& p, int g, int j0, int n, int position,
-                                         AttentionScratch const& s) {
+__device__ void issue_keys(FusedStepParams const& p, FusedLayer const& w, FusedLayer const* next, int g, int j0, int n,
+                           int position, AttentionScratch const& s, std::uint64_t* kv_full) {
+  constexpr std::uint32_t row_bytes = HeadDim * 2;
   KvCacheAppend const& c = p.rope.cache;
+  bool const has_new = position >= j0 && position < j0 + n;
+  if (threadIdx.x == 0) arch::mbarrier_arrive_and_expect_tx(kv_full, 2 * row_bytes * std::uint32_t(n - has_new));
+  __syncthreads();  // the bytes expected before any copy completes
   for (int jj = int(threadIdx.x); jj < n; jj += threads) {
     int const j = j0 + jj;
-    if (j == position) {
-      s.rows[jj] = -1;
-      continue;
-    }
+    if (j == position) continue;
     std::int64_t const page = c.block_table[j / c.page_size];
-    s.rows[jj] = ((page * c.page_size + j % c.page_size) * p.shape.heads_kv + g) * HeadDim;
+    std::int64_t const row = ((page * c.page_size + j % c.page_size) * p.shape.heads_kv + g) * HeadDim;
+    arch::cp_async_bulk_global_to_shared(s.k_block + jj * HeadDim, w.k_cache + row, row_bytes, kv_full);
+    arch::cp_async_bulk_global_to_shared(s.v_block + jj * HeadDim, w.v_cache + row, row_bytes, kv_full);
+    if (next != nullptr)
+      arch::cp_async_bulk_prefetch_l2(next->k_cache + row, row_bytes),
+          arch::cp_async_bulk_prefetch_l2(next->v_cache + row, row_bytes);
+  }
+}
+
+/// The new token's rows (k_new, v_new: the cache write of another CTA is not yet visible) into the
+/// block of keys [j0, j0 + n) where it is one of them; then the block's rows are all placed or on
+/// their way (the caller waits on kv_full).
+template <int HeadDim>
+__device__ void place_new_key(int j0, int n, int position, AttentionScratch const& s) {
+  if (position >= j0 && position < j0 + n) {
+    for (int d = int(threadIdx.x); d < HeadDim; d += threads) {  // bf16 values held as f32: exact
+      s.k_block[(position - j0) * HeadDim + d] = __float2bfloat16(s.k_new[d]);
+      s.v_block[(position - j0) * HeadDim + d] = __float2bfloat16(s.v_new[d]);
+    }
+    arch::fence_view_async_shared();  // ordered before a later block's bulk copies into the same rows
   }
   __syncthreads();
 }
 
-/// The scores of the block's n keys (s.rows) against the group's q heads, times scale log2(e): a
+/// The scores of the block's n keys (s.k_block) against the group's q heads, times scale log2(e): a
 /// warp a key.
 template <int HeadDim>
-__device__ void score_keys(FusedStepParams const& p, FusedLayer const& w, int n, AttentionScratch const& s) {
+__device__ void score_keys(FusedStepParams const& p, int n, AttentionScratch const& s) {
   int const group = p.shape.heads_q / p.shape.heads_kv;
   int const warp = int(threadIdx.x) / 32, lane = int(threadIdx.x) % 32;
   for (int jj = warp; jj < n; jj += warps) {
-    std::int64_t const row = s.rows[jj];
-    bf16 const* const k = row < 0 ? nullptr : w.k_cache + row;
+    bf16 const* const k = s.k_block + jj * HeadDim;
     float acc[max_group] = {};
 #pragma unroll
     for (int e = 0; e < HeadDim / 32; ++e) {
       int const d = lane + 32 * e;
-      float const kd = k == nullptr ? s.k_new[d] : __bfloat162float(k[d]);
+      float const kd = __bfloat162float(k[d]);
 #pragma unroll
       for (int i = 0; i < max_group; ++i)
         if (i < group) acc[i] = fmaf(s.q[i * HeadDim + d], kd, acc[i]);
@@ -180,22 +207,29 @@ __device__ __forceinline__ bool last_split(FusedStepParams const& p, int g, int 
   return last;
 }
 
-/// Split s of kv head g: its keys [s * split.keys, ..) through an online softmax into the partials.
+/// Split s of kv head g: its keys [s * split.keys, ..) through an online softmax into the partials;
+/// the last split of g to finish combines g's splits. `next`: the next layer (null: the last);
+/// `kv_uses`: the completed phases of kv_full, this CTA's count across layers.
 template <int HeadDim>
-__device__ void attend(FusedStepParams const& p, FusedLayer const& w, int g, int split_index, KeySplit split,
-                       int length, int position, float* scratch) {
+__device__ void attend(FusedStepParams const& p, FusedLayer const& w, FusedLayer const* next, int g, int split_index,
+                       KeySplit split, int length, int position, unsigned char* scratch, std::uint64_t* kv_full,
+                       int& kv_uses) {
   int const group = p.shape.heads_q / p.shape.heads_kv;
   int const warp = int(threadIdx.x) / 32, lane = int(threadIdx.x) % 32;
   AttentionScratch const s(scratch, group, HeadDim);
+  int const begin = split_index * split.keys, end = min(length, begin + split.keys);
+  // The first block's rows are on their way while the heads are staged.
+  issue_keys<HeadDim>(p, w, next, g, begin, min(key_block, end - begin), position, s, kv_full);
   stage_heads<HeadDim>(p, w, g, split_index == 0, position, s);
   for (int t = int(threadIdx.x); t < group * HeadDim; t += threads) s.o[t] = 0.0f;
   if (int(threadIdx.x) < group) s.stat[threadIdx.x] = -INFINITY, s.stat[max_group + threadIdx.x] = 0.0f;
   __syncthreads();
-  int const begin = split_index * split.keys, end = min(length, begin + split.keys);
   for (int j0 = begin; j0 < end; j0 += key_block) {
     int const n = min(key_block, end - j0);
-    key_rows<HeadDim>(p, g, j0, n, position, s);
-    score_keys<HeadDim>(p, w, n, s);
+    if (j0 != begin) issue_keys<HeadDim>(p, w, next, g, j0, n, position, s, kv_full);
+    place_new_key<HeadDim>(j0, n, position, s);
+    arch::mbarrier_wait(kv_full, std::uint32_t(kv_uses++) & 1u);
+    score_keys<HeadDim>(p, n, s);
     __syncthreads();
     if (warp < group) {  // warp i: head i's running max and sum; the scores become probabilities
       float* const row = s.score + warp * key_block;
@@ -220,13 +254,9 @@ __device__ void attend(FusedStepParams const& p, FusedLayer const& w, int g, int
     for (int t = int(threadIdx.x); t < group * HeadDim; t += threads) {
       int const i = t / HeadDim, d = t % HeadDim;
       float acc = s.o[t] * s.stat[2 * max_group + i];
-      // NOTE: unrolled, so that several keys' v loads are in flight at once (their rows are known).
 #pragma unroll 8
-      for (int jj = 0; jj < n; ++jj) {
-        std::int64_t const row = s.rows[jj];
-        float const vd = row < 0 ? s.v_new[d] : __bfloat162float(w.v_cache[row + d]);
-        acc = fmaf(s.score[i * key_block + jj], vd, acc);
-      }
+      for (int jj = 0; jj < n; ++jj)
+        acc = fmaf(s.score[i * key_block + jj], __bfloat162float(s.v_block[jj * HeadDim + d]), acc);
       s.o[t] = acc;
     }
     __syncthreads();
@@ -238,7 +268,7 @@ __device__ void attend(FusedStepParams const& p, FusedLayer const& w, int g, int
     if (d == 0) out[0] = s.stat[i], out[1] = s.stat[max_group + i];
   }
   if (last_split(p, g, split.count))
-    combine_group<HeadDim>(p, g, split, scratch);
+    combine_group<HeadDim>(p, g, split, reinterpret_cast<float*>(scratch));
 }
 
 }  // namespace cute_cpp::models::fused_step

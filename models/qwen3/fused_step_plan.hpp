@@ -126,11 +126,11 @@ CUTE_CPP_HD constexpr int max_splits(FusedStepShape const& s, int grid) {
 /// The floats of one (split, q head) partial: max, sum, then head_dim outputs.
 CUTE_CPP_HD constexpr int partial_floats(FusedStepShape const& s) { return s.head_dim + 2; }
 
-/// A split's attention scratch: its key block's row offsets (8 bytes a key), then floats: the q heads,
-/// the new k and v, the group's outputs, a key block's scores, m / l / alpha of each q head.
+/// A split's attention scratch: its key block's K and V rows (bf16), then floats: the q heads, the
+/// group's outputs, the new k and v, a key block's scores, m / l / alpha of each q head.
 CUTE_CPP_HD constexpr std::int64_t split_scratch_bytes(FusedStepShape const& s) {
   std::int64_t const group = s.heads_kv > 0 ? s.heads_q / s.heads_kv : 0;
-  return 8 * std::int64_t(key_block) +
+  return 4 * std::int64_t(key_block) * s.head_dim +
          4 * (group * s.head_dim * 2 + 2 * s.head_dim + group * key_block + 3 * max_group);
 }
 

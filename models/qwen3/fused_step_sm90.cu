@@ -68,6 +68,7 @@ template <int HeadDim>
 __global__ void __launch_bounds__(threads, 1) fused_step_kernel(FusedStepParams const p) {
   extern __shared__ __align__(128) unsigned char smem[];
   __shared__ std::uint64_t full[stages];
+  __shared__ std::uint64_t kv_full;  // a key block's K and V rows (fused_step_attention.cuh's issue_keys)
   __shared__ float partial[2][max_chunk_rows];
   __shared__ float scratch[warps];
   __shared__ std::int32_t choice[max_top_k];
@@ -75,10 +76,11 @@ __global__ void __launch_bounds__(threads, 1) fused_step_kernel(FusedStepParams 
   SmemLayout const layout = smem_layout(p.shape, int(gridDim.x));
   bf16* const act = reinterpret_cast<bf16*>(smem + layout.activation);
   float* const row_out = reinterpret_cast<float*>(smem + layout.row_out);
-  float* const attention = reinterpret_cast<float*>(smem + layout.attention);
+  unsigned char* const attention = smem + layout.attention;
   Ring ring{smem + layout.ring, full, choice};
   if (threadIdx.x == 0) {
     for (int s = 0; s < stages; ++s) arch::mbarrier_init(&full[s], 1);
+    arch::mbarrier_init(&kv_full, 1);
     arch::mbarrier_init_fence();
   }
   __syncthreads();
@@ -91,6 +93,7 @@ __global__ void __launch_bounds__(threads, 1) fused_step_kernel(FusedStepParams 
   int const length = *p.io.length, position = p.io.positions[0];
   KeySplit const split = key_split(length, p.max_splits);
   bool const writer = blockIdx.x == 0;  // writes the residual stream's next values
+  int kv_uses = 0;
   // NOTE: chosen, not indexed: a parameter array indexed at run time is copied to local memory.
   auto const residual = [&](int i) { return i % 2 == 0 ? p.io.residual[0] : p.io.residual[1]; };
   for (int l = 0; l < sh.layers; ++l) {
@@ -101,8 +104,8 @@ __global__ void __launch_bounds__(threads, 1) fused_step_kernel(FusedStepParams 
     project<false>(p, ring, Projection::qkv, act, row_out, partial, p.io.qkv);
     p.barrier.sync();
     if (int(blockIdx.x) < sh.heads_kv * split.count)
-      attend<HeadDim>(p, w, int(blockIdx.x) % sh.heads_kv, int(blockIdx.x) / sh.heads_kv, split, length, position,
-                      attention);
+      attend<HeadDim>(p, w, l + 1 < sh.layers ? &p.layers[l + 1] : nullptr, int(blockIdx.x) % sh.heads_kv,
+                      int(blockIdx.x) / sh.heads_kv, split, length, position, attention, &kv_full, kv_uses);
     p.barrier.sync();
     load_row(p.attention_out, sh.heads_q * HeadDim, act);
     project<false>(p, ring, Projection::o, act, row_out, partial, p.io.delta);

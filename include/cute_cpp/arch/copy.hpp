@@ -3,7 +3,8 @@
 #pragma once
 // cute.arch copy-group helpers: cp_async (global -> shared, 4/8/16 bytes), cp_async_commit_group, cp_async_wait_group<N>,
 // cp_async_bulk_commit_group, cp_async_bulk_wait_group<N> (optionally read-only); the 1D bulk
-// copy global -> shared with mbarrier completion (cp_async_bulk_global_to_shared).
+// copy global -> shared with mbarrier completion (cp_async_bulk_global_to_shared); the bulk L2
+// prefetch (cp_async_bulk_prefetch_l2).
 #include <ctm/common/cp_async.hpp>       // cp_async_commit_group, cp_async_wait_group
 #include <ctm/common/cp_async_bulk.hpp>  // cp_async_bulk_commit_group, cp_async_bulk_wait_group(_read), cp_async_bulk_shared_cta_global
 
@@ -36,6 +37,12 @@ __device__ __forceinline__ void cp_async_bulk_wait_group() {
 __device__ __forceinline__ void cp_async_bulk_global_to_shared(void* dst, void const* src, std::uint32_t bytes,
                                                                std::uint64_t* mbar) {
   ctm::cp_async_bulk_shared_cta_global(dst, src, bytes, mbar);
+}
+
+/// cp.async.bulk.prefetch.L2.global: `bytes` from global `src` into L2 ahead of their loads.
+/// @pre bytes and src are multiples of 16.
+__device__ __forceinline__ void cp_async_bulk_prefetch_l2(void const* src, std::uint32_t bytes) {
+  ctm::cp_async_bulk_prefetch_L2_global(src, bytes);
 }
 
 }  // namespace cute_cpp::arch

@@ -55,6 +55,7 @@ __global__ void __launch_bounds__(256, 1) forwarders(float* out, std::uint32_t* 
   arch::cp_async_commit_group();
   arch::cp_async_wait_group<0>();
   arch::cp_async_bulk_commit_group();
+  arch::cp_async_bulk_prefetch_l2(out, 256);
   arch::cp_async_bulk_wait_group<0>();
   arch::cp_async_bulk_wait_group<1, true>();
   if (arch::warp_idx() < 4) arch::warpgroup_reg_dealloc<40>();
