@@ -182,12 +182,22 @@ static_assert(threads == kernels::gemv::threads, "the fused step's norm sums its
 
 /// act = rmsnorm(x + delta) * weight (k elements, bf16, shared memory), as kernels/gemm/
 /// simt_gemv_norm.cuh's normed rows; x + delta also to x_out where given (one CTA). x null: delta
-/// alone (the stream's first value).
+/// alone (the stream's first value). The weight loads with the rows, not after the sum.
 __device__ __forceinline__ void norm_row(bf16 const* x, bf16 const* delta, bf16 const* __restrict__ weight, int k,
                                          float eps, bf16* x_out, bf16* act, float (&scratch)[warps]) {
+  constexpr int per_thread = max_width / 8 / threads;  // 16-byte vectors a thread holds at most
   auto* const row = reinterpret_cast<uint4*>(act);
+  int const vectors = k / 8;
+  uint4 w[per_thread];
+#pragma unroll
+  for (int i = 0; i < per_thread; ++i)
+    if (int const v = int(threadIdx.x) + i * threads; v < vectors)
+      w[i] = __ldg(reinterpret_cast<uint4 const*>(weight) + v);
   float squares = 0.0f;
-  for (int v = int(threadIdx.x); v < k / 8; v += threads) {
+#pragma unroll
+  for (int i = 0; i < per_thread; ++i) {
+    int const v = int(threadIdx.x) + i * threads;
+    if (v >= vectors) break;
     uint4 const d = __ldcg(reinterpret_cast<uint4 const*>(delta) + v);
     uint4 sum = d;
     if (x != nullptr) {
@@ -196,30 +206,32 @@ __device__ __forceinline__ void norm_row(bf16 const* x, bf16 const* delta, bf16 
       auto const* d2 = reinterpret_cast<__nv_bfloat162 const*>(&d);
       auto const* r2 = reinterpret_cast<__nv_bfloat162 const*>(&r);
 #pragma unroll
-      for (int i = 0; i < 4; ++i) {
-        float2 const a = __bfloat1622float2(d2[i]), b = __bfloat1622float2(r2[i]);
-        s2[i] = __floats2bfloat162_rn(a.x + b.x, a.y + b.y);
+      for (int e = 0; e < 4; ++e) {
+        float2 const a = __bfloat1622float2(d2[e]), b = __bfloat1622float2(r2[e]);
+        s2[e] = __floats2bfloat162_rn(a.x + b.x, a.y + b.y);
       }
     }
     if (x_out != nullptr) reinterpret_cast<uint4*>(x_out)[v] = sum;
     row[v] = sum;
     auto const* s2 = reinterpret_cast<__nv_bfloat162 const*>(&sum);
 #pragma unroll
-    for (int i = 0; i < 4; ++i) {
-      float2 const f = __bfloat1622float2(s2[i]);
+    for (int e = 0; e < 4; ++e) {
+      float2 const f = __bfloat1622float2(s2[e]);
       squares = fmaf(f.x, f.x, squares);
       squares = fmaf(f.y, f.y, squares);
     }
   }
   float const rstd = rsqrtf(__fdividef(kernels::gemv::block_sum(squares, scratch), float(k)) + eps);
-  for (int v = int(threadIdx.x); v < k / 8; v += threads) {
-    uint4 const w = __ldg(reinterpret_cast<uint4 const*>(weight) + v);
-    auto* const s2 = reinterpret_cast<__nv_bfloat162*>(&row[v]);
-    auto const* w2 = reinterpret_cast<__nv_bfloat162 const*>(&w);
 #pragma unroll
-    for (int i = 0; i < 4; ++i) {
-      float2 const f = __bfloat1622float2(s2[i]), g = __bfloat1622float2(w2[i]);
-      s2[i] = __floats2bfloat162_rn(f.x * g.x * rstd, f.y * g.y * rstd);
+  for (int i = 0; i < per_thread; ++i) {
+    int const v = int(threadIdx.x) + i * threads;
+    if (v >= vectors) break;
+    auto* const s2 = reinterpret_cast<__nv_bfloat162*>(&row[v]);
+    auto const* w2 = reinterpret_cast<__nv_bfloat162 const*>(&w[i]);
+#pragma unroll
+    for (int e = 0; e < 4; ++e) {
+      float2 const f = __bfloat1622float2(s2[e]), g = __bfloat1622float2(w2[e]);
+      s2[e] = __floats2bfloat162_rn(f.x * g.x * rstd, f.y * g.y * rstd);
     }
   }
   __syncthreads();
