@@ -9,21 +9,22 @@
 //   of a kv head combines them) | O | norm + gate-up + SwiGLU | down
 // (a Qwen3-MoE sparse layer: ... | norm + router | the choices, their experts' gate-up + SwiGLU |
 // their down rows, weighted).
-// Each projection's rows are cut among the CTAs (fused_step_plan.hpp); thread 0 streams the CTA's
-// rows of every projection, layer after layer, through a ring of bulk copies into shared memory,
-// so the weights (which no phase writes) keep arriving while the CTA waits at a barrier: the first
-// chunks load before the wait for the kernel before (PDL), the next ones as chunks free up.
+// Each projection's rows are cut among the CTAs (fused_step_plan.hpp); a producer warp streams the
+// CTA's rows of every projection, layer after layer, through a ring of bulk copies into shared
+// memory, so the weights (which no phase writes) keep arriving while the consumer warps work or wait
+// at a barrier, and issuing a copy never holds up a phase: the first chunks load before the wait for
+// the kernel before (PDL), the next ones as the consumers free their stages.
 // The numerics are the layered step's: the add + RMSNorm of kernels/gemm/simt_gemv_norm.cuh (x +
 // delta rounded to bf16, f32 mean of squares), q/k norm and RoPE of layer_kernels.cuh, f32 dot
 // products rounded once to bf16, SwiGLU on the f32 gate and up, and an f32 softmax whose splits
 // combine before the one rounding of the attention output.
 // Data the kernel writes (activations, the residual stream, the splits' partials) is read with
 // ld.global.cg (L2), never through the read-only path.
+#include <cute_cpp/arch/barrier.hpp>        // barrier (named)
 #include <cute_cpp/arch/copy.hpp>           // cp_async_bulk_global_to_shared
 #include <cute_cpp/arch/griddepcontrol.hpp>  // griddepcontrol_*
 #include <cute_cpp/arch/mbarrier.hpp>       // mbarrier_*
 #include <cute_cpp/epilogue/fusion.hpp>     // SwiGLU
-#include <cute_cpp/kernels/gemm/simt_gemv_norm.cuh>  // gemv::block_sum
 #include <cute_cpp/sched/grid_barrier.hpp>  // GridBarrier
 
 #include <cuda_bf16.h>
@@ -92,18 +93,21 @@ struct FusedStepParams {
 
 namespace fused_step {
 
-/// The weight ring: `stages` chunk buffers and their full barriers; `consumed` counts the chunks
-/// taken (the same in every thread). Thread 0's cursor is the next chunk to load: its layer, the
-/// projection's place in the layer, the run and the row (-1: the run's first); `routed` the last
-/// layer whose choices (`choice`, shared memory) are known: a sparse layer's experts load after it.
+/// The weight ring: `stages` chunk buffers, their full barriers (the producer's copies landed) and
+/// empty barriers (the consumers read them); `routed` completes once a sparse layer's choices
+/// (`choice`, shared memory) are known, for the producer to load its experts. `consumed` counts the
+/// chunks the consumers took (the same in every consumer thread).
 struct Ring {
   unsigned char* chunks = nullptr;
   std::uint64_t* full = nullptr;
+  std::uint64_t* empty = nullptr;
+  std::uint64_t* routed = nullptr;
   std::int32_t const* choice = nullptr;
-  int issued = 0, consumed = 0;
-  int layer = 0, index = 0, run = 0, row = -1;
-  int routed = -1;
+  int consumed = 0;
 };
+
+/// The consumer warps' barrier (named barrier 1): the producer warp never waits at it.
+__device__ __forceinline__ void sync_consumers() { arch::barrier(1, threads); }
 
 /// Where the chunk of projection `proj` that starts at `row` of run `run` lies in global memory.
 __device__ __forceinline__ bf16 const* chunk_source(FusedStepShape const& s, FusedLayer const& w, Projection proj,
@@ -123,45 +127,32 @@ __device__ __forceinline__ bf16 const* chunk_source(FusedStepShape const& s, Fus
   }
 }
 
-/// Thread 0: loads the CTA's next chunk of weights into the ring; false where there is none (after the
-/// last layer's) or it waits for its layer's choices.
-__device__ __forceinline__ bool issue_next(FusedStepParams const& p, Ring& r) {
-  while (r.layer < p.shape.layers) {
-    FusedLayer const& w = p.layers[r.layer];
+/// The producer (one thread): every chunk of the CTA's rows of every projection of every layer, in
+/// the consumers' order, each into the next stage once the consumers have freed it; a sparse layer's
+/// experts once its choices are known.
+__device__ void produce(FusedStepParams const& p, Ring const& ring) {
+  int issued = 0, routed = 0;  // chunks issued; sparse layers whose choices were waited for
+  for (int layer = 0; layer < p.shape.layers; ++layer) {
+    FusedLayer const& w = p.layers[layer];
     bool const sparse = w.router != nullptr;
-    if (r.index == layer_projections(sparse)) {
-      ++r.layer, r.index = 0, r.run = 0, r.row = -1;
-      continue;
+    for (int index = 0; index < layer_projections(sparse); ++index) {
+      Projection const proj = layer_projection(sparse, index);
+      Matrix const m = matrix(p.shape, proj);
+      Rows const rows = slice(m, int(blockIdx.x), int(gridDim.x));
+      if (proj == Projection::expert_gate_up)  // once a sparse layer, rows here or not: the phases stay in step
+        arch::mbarrier_wait(ring.routed, std::uint32_t(routed++) & 1u);
+      for (int run = 0; run < m.runs; ++run)
+        for (int row = rows.begin, end; row < rows.end; row = end, ++issued) {
+          end = chunk_end(m, row, rows.end);
+          auto const bytes = std::uint32_t(end - row) * std::uint32_t(m.k) * 2u;
+          int const stage = issued % stages;
+          if (issued >= stages) arch::mbarrier_wait(&ring.empty[stage], std::uint32_t(issued / stages - 1) & 1u);
+          arch::mbarrier_arrive_and_expect_tx(&ring.full[stage], bytes);
+          arch::cp_async_bulk_global_to_shared(ring.chunks + std::int64_t(stage) * chunk_bytes,
+                                               chunk_source(p.shape, w, proj, ring.choice, run, row), bytes,
+                                               &ring.full[stage]);
+        }
     }
-    Projection const proj = layer_projection(sparse, r.index);
-    Matrix const m = matrix(p.shape, proj);
-    Rows const rows = slice(m, int(blockIdx.x), int(gridDim.x));
-    if (r.run == m.runs) {
-      ++r.index, r.run = 0, r.row = -1;
-      continue;
-    }
-    if (r.row < 0) r.row = rows.begin;
-    if (r.row >= rows.end) {
-      ++r.run, r.row = -1;
-      continue;
-    }
-    if ((proj == Projection::expert_gate_up || proj == Projection::expert_down) && r.routed < r.layer) return false;
-    int const end = chunk_end(m, r.row, rows.end);
-    auto const bytes = std::uint32_t(end - r.row) * std::uint32_t(m.k) * 2u;
-    int const stage = r.issued % stages;
-    arch::mbarrier_arrive_and_expect_tx(&r.full[stage], bytes);
-    arch::cp_async_bulk_global_to_shared(r.chunks + std::int64_t(stage) * chunk_bytes,
-                                         chunk_source(p.shape, w, proj, r.choice, r.run, r.row), bytes,
-                                         &r.full[stage]);
-    ++r.issued, r.row = end;
-    return true;
-  }
-  return false;
-}
-
-/// Thread 0: the ring filled to `stages` chunks in flight, as far as the cursor may go.
-__device__ __forceinline__ void top_up(FusedStepParams const& p, Ring& r) {
-  while (r.issued - r.consumed < stages && issue_next(p, r)) {
   }
 }
 
@@ -178,7 +169,19 @@ __device__ __forceinline__ float dot8(uint4 w, uint4 a, float acc) {
   return acc;
 }
 
-static_assert(threads == kernels::gemv::threads, "the fused step's norm sums its warps as the GEMV's block_sum does");
+/// The sum of v over the consumer threads (each warp's by shuffles, then the warps' in order), as
+/// kernels/gemm/simt_gemv_norm.cuh's block_sum adds them.
+__device__ __forceinline__ float consumer_sum(float v, float (&scratch)[warps]) {
+#pragma unroll
+  for (int offset = 16; offset > 0; offset /= 2) v += __shfl_xor_sync(0xffffffffu, v, offset);
+  sync_consumers();  // the scratch of a sum before is read
+  if (threadIdx.x % 32 == 0) scratch[threadIdx.x / 32] = v;
+  sync_consumers();
+  float total = 0.0f;
+#pragma unroll
+  for (int w = 0; w < warps; ++w) total += scratch[w];
+  return total;
+}
 
 /// act = rmsnorm(x + delta) * weight (k elements, bf16, shared memory), as kernels/gemm/
 /// simt_gemv_norm.cuh's normed rows; x + delta also to x_out where given (one CTA). x null: delta
@@ -221,7 +224,7 @@ __device__ __forceinline__ void norm_row(bf16 const* x, bf16 const* delta, bf16 
       squares = fmaf(f.y, f.y, squares);
     }
   }
-  float const rstd = rsqrtf(__fdividef(kernels::gemv::block_sum(squares, scratch), float(k)) + eps);
+  float const rstd = rsqrtf(__fdividef(consumer_sum(squares, scratch), float(k)) + eps);
 #pragma unroll
   for (int i = 0; i < per_thread; ++i) {
     int const v = int(threadIdx.x) + i * threads;
@@ -234,14 +237,14 @@ __device__ __forceinline__ void norm_row(bf16 const* x, bf16 const* delta, bf16 
       s2[e] = __floats2bfloat162_rn(f.x * g.x * rstd, f.y * g.y * rstd);
     }
   }
-  __syncthreads();
+  sync_consumers();
 }
 
 /// act = `k` elements of `src` (written by this kernel's previous phase).
 __device__ __forceinline__ void load_row(bf16 const* src, int k, bf16* act) {
   for (int v = int(threadIdx.x); v < k / 8; v += threads)
     reinterpret_cast<uint4*>(act)[v] = __ldcg(reinterpret_cast<uint4 const*>(src) + v);
-  __syncthreads();
+  sync_consumers();
 }
 
 /// A chunk's `n` rows of k against act: warps split rows (per_row warps a row where the rows are
@@ -282,8 +285,8 @@ __device__ void project(FusedStepParams const& p, Ring& ring, Projection proj, b
       arch::mbarrier_wait(&ring.full[stage], std::uint32_t(ring.consumed / stages) & 1u);
       float* const part = partial[ring.consumed & 1];
       dot_rows(ring.chunks + std::int64_t(stage) * chunk_bytes, a, m.k, n, part);
-      __syncthreads();  // the stage is read: it may load again; the parts are written
-      if (threadIdx.x == 0) top_up(p, ring);
+      sync_consumers();  // the stage is read: it may load again; the parts are written
+      if (threadIdx.x == 0) arch::mbarrier_arrive(&ring.empty[stage]);
       if (int(threadIdx.x) < n) {
         int per_row = 1;
         while (per_row * 2 * n <= warps) per_row *= 2;
@@ -295,7 +298,7 @@ __device__ void project(FusedStepParams const& p, Ring& ring, Projection proj, b
       ++ring.consumed;
     }
   }
-  __syncthreads();
+  sync_consumers();
   if constexpr (Gated) {
     epilogue::SwiGLU const op{};
     for (int j = int(threadIdx.x); j < rows.size() / 2; j += threads) {

@@ -92,7 +92,7 @@ __device__ void issue_keys(FusedStepParams const& p, FusedLayer const& w, FusedL
   KvCacheAppend const& c = p.rope.cache;
   bool const has_new = position >= j0 && position < j0 + n;
   if (threadIdx.x == 0) arch::mbarrier_arrive_and_expect_tx(kv_full, 2 * row_bytes * std::uint32_t(n - has_new));
-  __syncthreads();  // the bytes expected before any copy completes
+  sync_consumers();  // the bytes expected before any copy completes
   for (int jj = int(threadIdx.x); jj < n; jj += threads) {
     int const j = j0 + jj;
     if (j == position) continue;
@@ -118,7 +118,7 @@ __device__ void place_new_key(int j0, int n, int position, AttentionScratch cons
     }
     arch::fence_view_async_shared();  // ordered before a later block's bulk copies into the same rows
   }
-  __syncthreads();
+  sync_consumers();
 }
 
 /// The scores of the block's n keys (s.k_block) against the group's q heads, times scale log2(e): a
@@ -166,7 +166,7 @@ __device__ void combine_group(FusedStepParams const& p, int g, KeySplit split, f
     float const* const part = partial(t / group, t % group);
     weight[t] = __ldcg(part), sum[t] = __ldcg(part + 1);
   }
-  __syncthreads();
+  sync_consumers();
   if (int const i = int(threadIdx.x); i < group) {
     float top = -INFINITY;
     for (int s = 0; s < split.count; ++s) top = fmaxf(top, weight[s * group + i]);
@@ -178,7 +178,7 @@ __device__ void combine_group(FusedStepParams const& p, int g, KeySplit split, f
     }
     den[i] = d;
   }
-  __syncthreads();
+  sync_consumers();
   for (int t = int(threadIdx.x); t < group * HeadDim; t += threads) {
     int const i = t / HeadDim, d = t % HeadDim;
     float const* const out = partial(0, i) + 2 + d;
@@ -195,13 +195,13 @@ __device__ void combine_group(FusedStepParams const& p, int g, KeySplit split, f
 __device__ __forceinline__ bool last_split(FusedStepParams const& p, int g, int splits) {
   __shared__ int flag;
   __threadfence();  // this CTA's partials, before its arrival
-  __syncthreads();
+  sync_consumers();
   if (threadIdx.x == 0) {
     bool const last = atomicAdd(p.arrivals + g, 1u) == unsigned(splits - 1);
     if (last) p.arrivals[g] = 0;  // read again only after grid barriers
     flag = last;
   }
-  __syncthreads();
+  sync_consumers();
   bool const last = flag != 0;
   if (last) __threadfence();  // the others' partials, after their arrivals
   return last;
@@ -223,14 +223,14 @@ __device__ void attend(FusedStepParams const& p, FusedLayer const& w, FusedLayer
   stage_heads<HeadDim>(p, w, g, split_index == 0, position, s);
   for (int t = int(threadIdx.x); t < group * HeadDim; t += threads) s.o[t] = 0.0f;
   if (int(threadIdx.x) < group) s.stat[threadIdx.x] = -INFINITY, s.stat[max_group + threadIdx.x] = 0.0f;
-  __syncthreads();
+  sync_consumers();
   for (int j0 = begin; j0 < end; j0 += key_block) {
     int const n = min(key_block, end - j0);
     if (j0 != begin) issue_keys<HeadDim>(p, w, next, g, j0, n, position, s, kv_full);
     place_new_key<HeadDim>(j0, n, position, s);
     arch::mbarrier_wait(kv_full, std::uint32_t(kv_uses++) & 1u);
     score_keys<HeadDim>(p, n, s);
-    __syncthreads();
+    sync_consumers();
     if (warp < group) {  // warp i: head i's running max and sum; the scores become probabilities
       float* const row = s.score + warp * key_block;
       float block_max = -INFINITY;
@@ -250,7 +250,7 @@ __device__ void attend(FusedStepParams const& p, FusedLayer const& w, FusedLayer
         s.stat[2 * max_group + warp] = rescale;
       }
     }
-    __syncthreads();
+    sync_consumers();
     for (int t = int(threadIdx.x); t < group * HeadDim; t += threads) {
       int const i = t / HeadDim, d = t % HeadDim;
       float acc = s.o[t] * s.stat[2 * max_group + i];
@@ -259,7 +259,7 @@ __device__ void attend(FusedStepParams const& p, FusedLayer const& w, FusedLayer
         acc = fmaf(s.score[i * key_block + jj], __bfloat162float(s.v_block[jj * HeadDim + d]), acc);
       s.o[t] = acc;
     }
-    __syncthreads();
+    sync_consumers();
   }
   for (int t = int(threadIdx.x); t < group * HeadDim; t += threads) {
     int const i = t / HeadDim, d = t % HeadDim;

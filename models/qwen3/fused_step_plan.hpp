@@ -25,7 +25,9 @@ struct FusedStepShape {
 
 namespace fused_step {
 
-inline constexpr int threads = 256, warps = threads / 32;
+/// The consumer warps (every phase's work), then one producer warp (the weight ring's copies):
+/// block_threads a CTA.
+inline constexpr int threads = 256, warps = threads / 32, block_threads = threads + 32;
 /// The weight ring: chunks of at most chunk_bytes (whole rows, at most max_chunk_rows), `stages`
 /// of them in flight a CTA (128 KB: ~17 MB over 132 SMs, several microseconds of HBM bandwidth,
 /// enough to keep the weights streaming through a grid barrier).

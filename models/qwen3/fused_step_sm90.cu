@@ -22,8 +22,8 @@ namespace fused_step {
 
 /// A sparse layer's choices from its router row (every CTA the same): warp 0 takes kernels/moe's
 /// route_kernel steps (softmax in f32, the top k with ties to the lower expert, renormalized where
-/// asked) into `choice` and `weight`; then thread 0 lets the ring load the chosen experts.
-__device__ void route(FusedStepParams const& p, int layer, Ring& ring, std::int32_t* choice, float* weight) {
+/// asked) into `choice` and `weight`; then thread 0 lets the producer load the chosen experts.
+__device__ void route(FusedStepParams const& p, Ring& ring, std::int32_t* choice, float* weight) {
   FusedStepShape const& s = p.shape;
   if (threadIdx.x < 32) {
     int const lane = int(threadIdx.x);
@@ -33,41 +33,38 @@ __device__ void route(FusedStepParams const& p, int layer, Ring& ring, std::int3
                                 s.top_k, s.renormalize, id, w);
     if (lane < s.top_k) choice[lane] = id, weight[lane] = w;
   }
-  __syncthreads();
-  if (threadIdx.x == 0) {
-    ring.routed = layer;
-    top_up(p, ring);
-  }
+  sync_consumers();
+  if (threadIdx.x == 0) arch::mbarrier_arrive(ring.routed);
 }
 
 /// A dense layer's MLP (gate-up with SwiGLU, down) on the normed row in act, into delta.
 __device__ void dense_mlp(FusedStepParams const& p, Ring& ring, bf16* act, float* row_out,
                           float (&partial)[2][max_chunk_rows]) {
   project<true>(p, ring, Projection::gate_up, act, row_out, partial, p.io.ffn_hidden);
-  p.barrier.sync();
+  p.barrier.sync(sync_consumers);
   load_row(p.io.ffn_hidden, p.shape.ffn, act);
   project<false>(p, ring, Projection::down, act, row_out, partial, p.io.delta);
 }
 
 /// A sparse layer's MoE block on the normed row in act, into delta: the router, the choices, their
 /// gate-up rows with SwiGLU, their down rows summed with the choices' weights.
-__device__ void sparse_mlp(FusedStepParams const& p, int layer, Ring& ring, bf16* act, float* row_out,
+__device__ void sparse_mlp(FusedStepParams const& p, Ring& ring, bf16* act, float* row_out,
                            float (&partial)[2][max_chunk_rows], std::int32_t* choice, float* weight) {
   project<false>(p, ring, Projection::router, act, row_out, partial, p.router_logits);
-  p.barrier.sync();
-  route(p, layer, ring, choice, weight);
+  p.barrier.sync(sync_consumers);
+  route(p, ring, choice, weight);
   project<true>(p, ring, Projection::expert_gate_up, act, row_out, partial, p.expert_h);
-  p.barrier.sync();
+  p.barrier.sync(sync_consumers);
   load_row(p.expert_h, p.shape.top_k * p.shape.expert_ffn, act);
   project<false>(p, ring, Projection::expert_down, act, row_out, partial, p.io.delta, weight);
 }
 
-/// The step: every layer's phases (five, six for a sparse layer), then the final RMSNorm where asked
-/// (CTA 0).
+/// The step: the producer warp streams the weights; the consumer warps run every layer's phases
+/// (five, six for a sparse layer), then the final RMSNorm where asked (CTA 0).
 template <int HeadDim>
-__global__ void __launch_bounds__(threads, 1) fused_step_kernel(FusedStepParams const p) {
+__global__ void __launch_bounds__(block_threads, 1) fused_step_kernel(FusedStepParams const p) {
   extern __shared__ __align__(128) unsigned char smem[];
-  __shared__ std::uint64_t full[stages];
+  __shared__ std::uint64_t full[stages], empty[stages], routed;
   __shared__ std::uint64_t kv_full;  // a key block's K and V rows (fused_step_attention.cuh's issue_keys)
   __shared__ float partial[2][max_chunk_rows];
   __shared__ float scratch[warps];
@@ -77,16 +74,19 @@ __global__ void __launch_bounds__(threads, 1) fused_step_kernel(FusedStepParams 
   bf16* const act = reinterpret_cast<bf16*>(smem + layout.activation);
   float* const row_out = reinterpret_cast<float*>(smem + layout.row_out);
   unsigned char* const attention = smem + layout.attention;
-  Ring ring{smem + layout.ring, full, choice};
+  Ring ring{smem + layout.ring, full, empty, &routed, choice};
   if (threadIdx.x == 0) {
-    for (int s = 0; s < stages; ++s) arch::mbarrier_init(&full[s], 1);
+    for (int s = 0; s < stages; ++s) arch::mbarrier_init(&full[s], 1), arch::mbarrier_init(&empty[s], 1);
+    arch::mbarrier_init(&routed, 1);
     arch::mbarrier_init(&kv_full, 1);
     arch::mbarrier_init_fence();
   }
-  __syncthreads();
-  // The weights are written by no kernel: the first chunks load before the wait for the one before.
-  if (threadIdx.x == 0)
-    top_up(p, ring);
+  __syncthreads();  // the last barrier of all the CTA's threads: from here on the consumers' own
+  if (threadIdx.x >= threads) {
+    // The weights are written by no kernel: the producer does not wait for the one before.
+    if (threadIdx.x == threads) produce(p, ring);
+    return;
+  }
   arch::griddepcontrol_launch_dependents();
   arch::griddepcontrol_wait();
   FusedStepShape const& sh = p.shape;
@@ -102,21 +102,21 @@ __global__ void __launch_bounds__(threads, 1) fused_step_kernel(FusedStepParams 
     norm_row(l == 0 ? nullptr : residual(n), l == 0 ? p.io.input : p.io.delta, w.input_norm, sh.hidden, p.eps,
              writer ? residual(n + 1) : nullptr, act, scratch);
     project<false>(p, ring, Projection::qkv, act, row_out, partial, p.io.qkv);
-    p.barrier.sync();
+    p.barrier.sync(sync_consumers);
     if (int(blockIdx.x) < sh.heads_kv * split.count)
       attend<HeadDim>(p, w, l + 1 < sh.layers ? &p.layers[l + 1] : nullptr, int(blockIdx.x) % sh.heads_kv,
                       int(blockIdx.x) / sh.heads_kv, split, length, position, attention, &kv_full, kv_uses);
-    p.barrier.sync();
+    p.barrier.sync(sync_consumers);
     load_row(p.attention_out, sh.heads_q * HeadDim, act);
     project<false>(p, ring, Projection::o, act, row_out, partial, p.io.delta);
-    p.barrier.sync();
+    p.barrier.sync(sync_consumers);
     norm_row(residual(n + 1), p.io.delta, w.post_norm, sh.hidden, p.eps, writer ? residual(n) : nullptr,
              act, scratch);
     if (w.router != nullptr)
-      sparse_mlp(p, l, ring, act, row_out, partial, choice, choice_weight);
+      sparse_mlp(p, ring, act, row_out, partial, choice, choice_weight);
     else
       dense_mlp(p, ring, act, row_out, partial);
-    if (l + 1 < sh.layers || p.io.final_norm != nullptr) p.barrier.sync();
+    if (l + 1 < sh.layers || p.io.final_norm != nullptr) p.barrier.sync(sync_consumers);
   }
   if (p.io.final_norm == nullptr || !writer) return;
   norm_row(p.io.residual[0], p.io.delta, p.io.final_norm, sh.hidden, p.eps, p.io.residual[1], act, scratch);
@@ -187,7 +187,7 @@ void FusedStep::run(FusedStepIo const& io, cudaStream_t stream) {
   step.rope.cache.block_table = io.block_table;
   host::LaunchConfig config;
   config.grid = dim3(unsigned(grid_));
-  config.block = dim3(unsigned(fused_step::threads));
+  config.block = dim3(unsigned(fused_step::block_threads));
   config.smem_bytes = std::size_t(smem_);
   config.stream = stream;
   config.cooperative = true;

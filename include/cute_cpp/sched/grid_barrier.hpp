@@ -39,7 +39,14 @@ struct GridBarrier {
   /// Returns once every CTA of the grid has called it as often as this CTA; the writes any thread
   /// of the grid made before its call are visible to every thread after.
   __device__ __forceinline__ void sync() const {
-    __syncthreads();  // the CTA's writes happen before thread 0's release
+    sync([] { __syncthreads(); });
+  }
+
+  /// The same for the CTA's threads that `cta_sync` joins (a named barrier of the warps taking part,
+  /// where a warp of the CTA, a copy producer, never waits here); thread (0, 0, 0) must be one of them.
+  template <class CtaSync>
+  __device__ __forceinline__ void sync(CtaSync const& cta_sync) const {
+    cta_sync();  // the CTA's writes happen before thread 0's release
     if (threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0) {
       std::uint64_t const grid = std::uint64_t(gridDim.x) * gridDim.y * gridDim.z;
       std::uint64_t const ticket = arch::fetch_add_release_gpu(count, 1);
@@ -50,7 +57,7 @@ struct GridBarrier {
         if (arch::global_timer_ns() - start > timeout_ns) timed_out(grid, seen, target);
       }
     }
-    __syncthreads();  // thread 0's acquire happens before the CTA's later reads
+    cta_sync();  // thread 0's acquire happens before the CTA's later reads
   }
 #endif
 };
