@@ -6,6 +6,7 @@
 // reset (the ticket's generation, not a reset, keeps launches apart). Then a grid whose CTAs do not
 // all arrive [sched.grid-barrier]: the waiting CTAs trap after the (short) bound instead of hanging.
 // Its own program: a trap ends the CUDA context.
+#include <cute_cpp/arch/barrier.hpp>
 #include <cute_cpp/host/buffer.hpp>
 #include <cute_cpp/host/error.hpp>
 #include <cute_cpp/host/launch.hpp>
@@ -33,6 +34,20 @@ __global__ void phases(GridBarrier barrier, int* slots, int count, int* bad) {
     int wrong = 0;
     for (int b = int(threadIdx.x); b < grid; b += int(blockDim.x))
       wrong += __ldcg(slots + p * grid + b) != p * 1000 + b;
+    if (wrong != 0) atomicAdd(bad, wrong);
+  }
+}
+
+/// The phases again, synced among the CTA's first warps only (named barrier 1): the last warp leaves
+/// at once, as a copy-producer warp that never waits at the grid's barriers does.
+__global__ void phases_without_last_warp(GridBarrier barrier, int* slots, int count, int* bad) {
+  int const grid = int(gridDim.x), taking_part = int(blockDim.x) - 32;
+  if (int(threadIdx.x) >= taking_part) return;
+  for (int p = 0; p < count; ++p) {
+    if (threadIdx.x == 0) slots[p * grid + int(blockIdx.x)] = p * 1000 + int(blockIdx.x);
+    barrier.sync([=] { cute_cpp::arch::barrier(1, unsigned(taking_part)); });
+    int wrong = 0;
+    for (int b = int(threadIdx.x); b < grid; b += taking_part) wrong += __ldcg(slots + p * grid + b) != p * 1000 + b;
     if (wrong != 0) atomicAdd(bad, wrong);
   }
 }
@@ -65,6 +80,26 @@ TEST(GridBarrier, WritesBeforeASyncAreSeenAfterItAcrossLaunches) {
   }
   EXPECT_EQ(bad.download()[0], 0);
   EXPECT_EQ(count.download()[0], std::uint64_t(3) * per_launch * grid);
+}
+
+TEST(GridBarrier, ANamedBarrierLeavesAWarpOut) {
+  if (!cute_cpp::test::has_device()) GTEST_SKIP() << "no GPU";
+  int const grid = cute_cpp::host::multiprocessor_count();
+  constexpr int phases = 50;
+  DeviceBuffer<std::uint64_t> count(1);
+  count.fill_bytes(0);
+  DeviceBuffer<int> slots(std::size_t(phases) * grid), bad(1);
+  bad.fill_bytes(0);
+  slots.fill_bytes(0xFF);
+  cute_cpp::host::LaunchConfig config;
+  config.grid = dim3(unsigned(grid));
+  config.block = dim3(96);
+  config.cooperative = true;
+  cute_cpp::host::launch(&phases_without_last_warp, "grid_barrier_named", config, GridBarrier{count.data()},
+                         slots.data(), phases, bad.data());
+  cute_cpp::host::cuda_check(cudaDeviceSynchronize(), "grid barrier, named CTA barrier");
+  EXPECT_EQ(bad.download()[0], 0);
+  EXPECT_EQ(count.download()[0], std::uint64_t(phases) * grid);
 }
 
 TEST(GridBarrier, ACtaThatNeverArrivesEndsInATrap) {
