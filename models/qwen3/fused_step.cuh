@@ -130,7 +130,7 @@ __device__ __forceinline__ bf16 const* chunk_source(FusedStepShape const& s, Fus
 /// The producer (one thread): every chunk of the CTA's rows of every projection of every layer, in
 /// the consumers' order, each into the next stage once the consumers have freed it; a sparse layer's
 /// experts once its choices are known.
-__device__ void produce(FusedStepParams const& p, Ring const& ring) {
+__device__ inline void produce(FusedStepParams const& p, Ring const& ring) {
   int issued = 0, routed = 0;  // chunks issued; sparse layers whose choices were waited for
   for (int layer = 0; layer < p.shape.layers; ++layer) {
     FusedLayer const& w = p.layers[layer];
