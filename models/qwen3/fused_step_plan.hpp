@@ -34,10 +34,12 @@ inline constexpr int threads = 256, warps = threads / 32, block_threads = thread
 inline constexpr int stages = 4, chunk_bytes = 32 << 10, max_chunk_rows = 64;
 /// The widest projection input a row of the ring holds (bf16).
 inline constexpr int max_width = chunk_bytes / 2;
-/// Keys an attention split takes at least; the most q heads a kv head serves.
-inline constexpr int min_split_keys = 32, max_group = 8;
-/// Keys scored at once by an attention split (its scores in shared memory).
+/// Keys scored at once by an attention split (its keys' rows and scores in shared memory).
 inline constexpr int key_block = 64;
+/// Keys an attention split takes at least (a block: fewer splits of a head cost less to combine than
+/// their keys cost to score, and a head of one split writes its output with no combine); the most q
+/// heads a kv head serves.
+inline constexpr int min_split_keys = key_block, max_group = 8;
 /// A sparse layer's most experts and choices (the router's warp arg-max, kernels/moe's).
 inline constexpr int max_experts = 256, max_top_k = 8;
 
