@@ -59,17 +59,24 @@ __device__ __forceinline__ uint4 narrow(float const (&f)[vector]) {
   return raw;
 }
 
-/// The CTA's f32 sum of `v` (every thread's), the same in every thread; `scratch` holds a float a warp.
-__device__ __forceinline__ float block_sum(float v, float (&scratch)[warps]) {
+/// The f32 sum of `v` over the `warps` warps that CTA barrier `sync` joins (the first ones), the same
+/// in each of their threads; `scratch` holds a float a warp.
+template <class Sync>
+__device__ __forceinline__ float block_sum(float v, float (&scratch)[warps], Sync const& sync) {
 #pragma unroll
   for (int offset = 16; offset > 0; offset /= 2) v += __shfl_xor_sync(0xffffffffu, v, offset);
-  __syncthreads();  // the scratch of a row before is read
+  sync();  // the scratch of a row before is read
   if (threadIdx.x % 32 == 0) scratch[threadIdx.x / 32] = v;
-  __syncthreads();
+  sync();
   float total = 0.0f;
 #pragma unroll
   for (int w = 0; w < warps; ++w) total += scratch[w];
   return total;
+}
+
+/// The CTA's f32 sum of `v` (every thread's), the same in every thread; `scratch` holds a float a warp.
+__device__ __forceinline__ float block_sum(float v, float (&scratch)[warps]) {
+  return block_sum(v, scratch, [] { __syncthreads(); });
 }
 
 /// Rows [0, rows) of n's normed A into `a` (rows x k of T, shared memory); x + residual also to

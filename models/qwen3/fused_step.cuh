@@ -25,6 +25,7 @@
 #include <cute_cpp/arch/griddepcontrol.hpp>  // griddepcontrol_*
 #include <cute_cpp/arch/mbarrier.hpp>       // mbarrier_*
 #include <cute_cpp/epilogue/fusion.hpp>     // SwiGLU
+#include <cute_cpp/kernels/gemm/simt_gemv_norm.cuh>  // gemv::block_sum
 #include <cute_cpp/sched/grid_barrier.hpp>  // GridBarrier
 
 #include <cuda_bf16.h>
@@ -169,19 +170,7 @@ __device__ __forceinline__ float dot8(uint4 w, uint4 a, float acc) {
   return acc;
 }
 
-/// The sum of v over the consumer threads (each warp's by shuffles, then the warps' in order), as
-/// kernels/gemm/simt_gemv_norm.cuh's block_sum adds them.
-__device__ __forceinline__ float consumer_sum(float v, float (&scratch)[warps]) {
-#pragma unroll
-  for (int offset = 16; offset > 0; offset /= 2) v += __shfl_xor_sync(0xffffffffu, v, offset);
-  sync_consumers();  // the scratch of a sum before is read
-  if (threadIdx.x % 32 == 0) scratch[threadIdx.x / 32] = v;
-  sync_consumers();
-  float total = 0.0f;
-#pragma unroll
-  for (int w = 0; w < warps; ++w) total += scratch[w];
-  return total;
-}
+static_assert(threads == kernels::gemv::threads, "the fused step's norm sums its warps as the GEMV's block_sum does");
 
 /// act = rmsnorm(x + delta) * weight (k elements, bf16, shared memory), as kernels/gemm/
 /// simt_gemv_norm.cuh's normed rows; x + delta also to x_out where given (one CTA). x null: delta
@@ -224,7 +213,8 @@ __device__ __forceinline__ void norm_row(bf16 const* x, bf16 const* delta, bf16 
       squares = fmaf(f.y, f.y, squares);
     }
   }
-  float const rstd = rsqrtf(__fdividef(consumer_sum(squares, scratch), float(k)) + eps);
+  float const sum = kernels::gemv::block_sum(squares, scratch, sync_consumers);
+  float const rstd = rsqrtf(__fdividef(sum, float(k)) + eps);
 #pragma unroll
   for (int i = 0; i < per_thread; ++i) {
     int const v = int(threadIdx.x) + i * threads;
