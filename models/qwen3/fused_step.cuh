@@ -237,23 +237,6 @@ __device__ __forceinline__ void load_row(bf16 const* src, int k, bf16* act) {
   sync_consumers();
 }
 
-/// The sum over vectors first, first + stride, ... < end of dot8(w[v], a[v]): four at a time into
-/// four sums, their loads issued before any is used, so that a warp keeps eight shared-memory loads
-/// in flight instead of waiting on each.
-__device__ __forceinline__ float dot_vectors(uint4 const* w, uint4 const* a, int first, int end, int stride) {
-  float acc[4] = {0.0f, 0.0f, 0.0f, 0.0f};
-  int v = first;
-  for (; v + 3 * stride < end; v += 4 * stride) {
-    uint4 wv[4], av[4];
-#pragma unroll
-    for (int u = 0; u < 4; ++u) wv[u] = w[v + u * stride], av[u] = a[v + u * stride];
-#pragma unroll
-    for (int u = 0; u < 4; ++u) acc[u] = dot8(wv[u], av[u], acc[u]);
-  }
-  for (; v < end; v += stride) acc[0] = dot8(w[v], a[v], acc[0]);
-  return (acc[0] + acc[1]) + (acc[2] + acc[3]);
-}
-
 /// A chunk's `n` rows of k against act: warps split rows (per_row warps a row where the rows are
 /// fewer than the warps); each warp's sum to part[row * per_row + its part].
 __device__ __forceinline__ void dot_rows(unsigned char const* chunk, bf16 const* act, int k, int n, float* part) {
@@ -263,7 +246,8 @@ __device__ __forceinline__ void dot_rows(unsigned char const* chunk, bf16 const*
   auto const* a = reinterpret_cast<uint4 const*>(act);
   for (int r = warp / per_row; r < n; r += warps / per_row) {
     auto const* w = reinterpret_cast<uint4 const*>(chunk + std::int64_t(r) * k * 2);
-    float acc = dot_vectors(w, a, (warp % per_row) * 32 + lane, k / 8, per_row * 32);
+    float acc = 0.0f;
+    for (int v = (warp % per_row) * 32 + lane; v < k / 8; v += per_row * 32) acc = dot8(w[v], a[v], acc);
 #pragma unroll
     for (int offset = 16; offset > 0; offset /= 2) acc += __shfl_xor_sync(0xffffffffu, acc, offset);
     if (lane == 0) part[r * per_row + warp % per_row] = acc;

@@ -6,14 +6,13 @@
 // norm_rope_head), writes the new k and v to the cache (split 0), and runs an f32 online softmax
 // over its keys, a block of keys' rows at a time staged in shared memory by bulk copies (the new
 // token's own k and v from its staging: the cache write of another CTA is not yet visible); it
-// leaves (max, sum, unnormalised output) per q head. The last split of a kv head to finish (counted
-// in p.arrivals) combines the head's splits into its q heads' part of p.attention_out, so that after
-// the grid barrier the O projection's input is one bf16 row to load, not every split of every head
-// to combine in every CTA.
+// leaves (max, sum, unnormalised output) per q head, or, where a kv head has one split, its output.
+// The last split of a kv head to finish (counted in p.arrivals) combines the head's splits into its
+// q heads' part of p.attention_out, so that after the grid barrier the O projection's input is one
+// bf16 row to load, not every split of every head to combine in every CTA.
 #include <cute_cpp/arch/copy.hpp>      // cp_async_bulk_global_to_shared, cp_async_bulk_prefetch_l2
 #include <cute_cpp/arch/fence.hpp>     // fence_view_async_shared
 #include <cute_cpp/arch/mbarrier.hpp>  // mbarrier_*
-#include <cute_cpp/arch/memory.hpp>    // fetch_add_acq_rel_gpu
 
 #include <cuda_bf16.h>
 
@@ -151,9 +150,9 @@ __device__ void score_keys(FusedStepParams const& p, int n, AttentionScratch con
 }
 
 /// p.attention_out's q heads of kv head g (bf16): the splits' partials combined, num / den with
-/// num = sum f o and den = sum f l over the splits in order, f = exp2(m - top). A thread's outputs of
-/// the first splits (as many as 16 registers hold) load with the (split, head) maxima and sums (into
-/// `scratch`, combine_scratch_bytes), so that one round trip to L2 brings both where splits are few.
+/// num = sum f o and den = sum f l over the splits in order, f = exp2(m - top). The (split, head)
+/// maxima and sums load once, all at once, into `scratch` (combine_scratch_bytes), each head's
+/// weights and denominator follow from them, and the outputs' loads are independent of each other.
 template <int HeadDim>
 __device__ void combine_group(FusedStepParams const& p, int g, KeySplit split, float* scratch) {
   int const heads = p.shape.heads_q, group = heads / p.shape.heads_kv, pairs = split.count * group;
@@ -163,16 +162,6 @@ __device__ void combine_group(FusedStepParams const& p, int g, KeySplit split, f
   auto const partial = [&](int split_index, int i) {  // (split, q head g group + i)'s floats
     return p.partials + (std::int64_t(split_index) * heads + g * group + i) * (HeadDim + 2);
   };
-  constexpr int per_thread = max_group * HeadDim / threads > 0 ? max_group * HeadDim / threads : 1;
-  // head_dim 256: none, so that the kernel needs no local memory at its 168 registers a thread
-  constexpr int in_flight = per_thread > 4 ? 0 : 16 / per_thread < 8 ? 16 / per_thread : 8;
-  float out[per_thread][in_flight > 0 ? in_flight : 1];
-#pragma unroll
-  for (int e = 0; e < per_thread; ++e)
-    if (int const t = int(threadIdx.x) + e * threads; t < group * HeadDim)
-#pragma unroll
-      for (int s = 0; s < in_flight; ++s)
-        if (s < split.count) out[e][s] = __ldcg(partial(s, t / HeadDim) + 2 + t % HeadDim);
   for (int t = int(threadIdx.x); t < pairs; t += threads) {
     float const* const part = partial(t / group, t % group);
     weight[t] = __ldcg(part), sum[t] = __ldcg(part + 1);
@@ -190,36 +179,32 @@ __device__ void combine_group(FusedStepParams const& p, int g, KeySplit split, f
     den[i] = d;
   }
   sync_consumers();
-#pragma unroll
-  for (int e = 0; e < per_thread; ++e) {
-    int const t = int(threadIdx.x) + e * threads;
-    if (t >= group * HeadDim) break;
-    int const i = t / HeadDim;
+  for (int t = int(threadIdx.x); t < group * HeadDim; t += threads) {
+    int const i = t / HeadDim, d = t % HeadDim;
+    float const* const out = partial(0, i) + 2 + d;
     float num = 0.0f;
-#pragma unroll
-    for (int s = 0; s < in_flight; ++s)
-      if (s < split.count) num = fmaf(weight[s * group + i], out[e][s], num);
-    float const* const rest = partial(0, i) + 2 + t % HeadDim;
 #pragma unroll 8
-    for (int s = in_flight; s < split.count; ++s)
-      num = fmaf(weight[s * group + i], __ldcg(rest + std::int64_t(s) * heads * (HeadDim + 2)), num);
+    for (int s = 0; s < split.count; ++s)
+      num = fmaf(weight[s * group + i], __ldcg(out + std::int64_t(s) * heads * (HeadDim + 2)), num);
     p.attention_out[std::int64_t(g * group) * HeadDim + t] = __float2bfloat16(num / den[i]);
   }
 }
 
 /// Whether this CTA is the last of kv head g's splits to have written its partials (then the
-/// others' are visible to it, and the count is back at 0 for the next layer): thread 0's arrival
-/// releases the CTA's partials and, for the last, acquires the others'.
+/// others' are visible to it, and the count is back at 0 for the next layer).
 __device__ __forceinline__ bool last_split(FusedStepParams const& p, int g, int splits) {
   __shared__ int flag;
-  sync_consumers();  // the CTA's partials before thread 0's release
+  __threadfence();  // this CTA's partials, before its arrival
+  sync_consumers();
   if (threadIdx.x == 0) {
-    bool const last = arch::fetch_add_acq_rel_gpu(p.arrivals + g, 1u) == unsigned(splits - 1);
+    bool const last = atomicAdd(p.arrivals + g, 1u) == unsigned(splits - 1);
     if (last) p.arrivals[g] = 0;  // read again only after grid barriers
     flag = last;
   }
-  sync_consumers();  // thread 0's acquire before the CTA's reads
-  return flag != 0;
+  sync_consumers();
+  bool const last = flag != 0;
+  if (last) __threadfence();  // the others' partials, after their arrivals
+  return last;
 }
 
 /// Split s of kv head g: its keys [s * split.keys, ..) through an online softmax into the partials;

@@ -36,10 +36,9 @@ inline constexpr int stages = 4, chunk_bytes = 32 << 10, max_chunk_rows = 64;
 inline constexpr int max_width = chunk_bytes / 2;
 /// Keys scored at once by an attention split (its keys' rows and scores in shared memory).
 inline constexpr int key_block = 64;
-/// Keys an attention split takes at least (a block: fewer splits of a head cost less to combine than
-/// their keys cost to score, and a head of one split writes its output with no combine); the most q
-/// heads a kv head serves.
-inline constexpr int min_split_keys = key_block, max_group = 8;
+/// Keys an attention split takes at least (a head of one split writes its output with no combine);
+/// the most q heads a kv head serves.
+inline constexpr int min_split_keys = 32, max_group = 8;
 /// A sparse layer's most experts and choices (the router's warp arg-max, kernels/moe's).
 inline constexpr int max_experts = 256, max_top_k = 8;
 
