@@ -7,8 +7,8 @@
 // predictor's and Qwen3-0.6B's (head_dim 128, 2 q heads a kv head), head_dim 64 with 3 q heads a kv
 // head and widths that are not multiples of the CTAs' row runs, head_dim 256 with 8, multimodal
 // RoPE with three different position ids; prompts that cross cache pages and split the keys over
-// many CTAs (several blocks of keys a split; splits combined from registers and beyond them), and
-// short ones whose heads take one split (no combine). Then the fused step recorded in a CUDA graph and replayed at later positions gives the
+// many CTAs (several blocks of keys a split), and short ones whose heads take one split (no
+// combine). Then the fused step recorded in a CUDA graph and replayed at later positions gives the
 // eager step's bits, and the refusals name their rule.
 #include "models/qwen3_tts/decoder.hpp"
 #include "models/qwen3_tts/mrope.hpp"  // mrope_components
