@@ -100,9 +100,10 @@ __device__ void issue_keys(FusedStepParams const& p, FusedLayer const& w, FusedL
     std::int64_t const row = ((page * c.page_size + j % c.page_size) * p.shape.heads_kv + g) * HeadDim;
     arch::cp_async_bulk_global_to_shared(s.k_block + jj * HeadDim, w.k_cache + row, row_bytes, kv_full);
     arch::cp_async_bulk_global_to_shared(s.v_block + jj * HeadDim, w.v_cache + row, row_bytes, kv_full);
-    if (next != nullptr)
-      arch::cp_async_bulk_prefetch_l2(next->k_cache + row, row_bytes),
-          arch::cp_async_bulk_prefetch_l2(next->v_cache + row, row_bytes);
+    if (next != nullptr) {
+      arch::cp_async_bulk_prefetch_l2(next->k_cache + row, row_bytes);
+      arch::cp_async_bulk_prefetch_l2(next->v_cache + row, row_bytes);
+    }
   }
 }
 
