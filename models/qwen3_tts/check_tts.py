@@ -176,14 +176,20 @@ def near_tie_ratio(z32, z16, chosen):
     """How far the chosen id's float32 score lies below the float32 best, as a fraction of the
     near-tie tolerance there: 0.05, 3x the rms of the bf16 reference's own error on those scores
     (check_qwen3.py's rule), or 2 bf16 ulps at the best score (bf16 logits a step apart may round to
-    one value, and the tie goes to the smaller id). Rows: one per decision."""
+    one value, and the tie goes to the smaller id). Rows: one per decision. Returns the largest
+    ratio and its decision: (ratio, row, gap, tolerance, the bf16 reference's own gap between the
+    float32 best and the chosen id)."""
     finite = torch.isfinite(z32) & torch.isfinite(z16)
     err = torch.where(finite, z16.float() - z32.float(), torch.zeros_like(z32)).pow(2).mean(-1).sqrt()
     best = z32.max(-1).values
     ulp = torch.exp2(torch.floor(torch.log2(best.abs().clamp(min=1e-30))) - 7)
     tol = torch.maximum(torch.clamp(3 * err, min=0.05), 2 * ulp)
     gap = z32.max(-1).values - z32.gather(-1, chosen[:, None])[:, 0]
-    return float((gap / tol).max())
+    ratio = gap / tol
+    row = int(ratio.argmax())
+    best_id = z32[row].argmax()
+    gap16 = float(z16[row, best_id].float() - z16[row, chosen[row]].float())
+    return float(ratio[row]), row, float(gap[row]), float(tol[row]), gap16
 
 
 def check_greedy(report, program, folder, refs, ids, frames, streaming=False, fused=False):
@@ -191,7 +197,7 @@ def check_greedy(report, program, folder, refs, ids, frames, streaming=False, fu
     ours = program.codes(folder, ids, frames, ["--greedy"] + (["--streaming"] if streaming else []) +
                          (["--fused-steps"] if fused else []))
     rows, trailing = build_prompt(ids, streaming)
-    worst, decisions, exact = 0.0, 0, 0
+    worst, decisions, exact = (0.0, 0, 0, 0.0, 0.0, 0.0), 0, 0  # worst: ratio, frame, group, gap, tol, bf16 gap
     with torch.no_grad():
         e32, e16 = fp32.rows(rows), bf16.rows(rows)
         t32 = [fp32.text([t])[0] for t in trailing] + [fp32.text([TEXT["tts_pad"]])[0]]
@@ -201,9 +207,11 @@ def check_greedy(report, program, folder, refs, ids, frames, streaming=False, fu
             firsts = [c[0] for c in ours[:f]]
             z32, z16 = talker_scores(l32[-1], firsts, f)[None], talker_scores(l16[-1], firsts, f)[None]
             chosen = torch.tensor(codes, device=ref.DEVICE)
-            worst = max(worst, near_tie_ratio(z32, z16, chosen[:1]))
+            r, _, gap, tol, gap16 = near_tie_ratio(z32, z16, chosen[:1])
+            worst = max(worst, (r, f, 0, gap, tol, gap16))
             p32, p16 = fp32.predictor(h32[-1], codes).float(), bf16.predictor(h16[-1], codes).float()
-            worst = max(worst, near_tie_ratio(p32, p16, chosen[1:]))
+            r, row, gap, tol, gap16 = near_tie_ratio(p32, p16, chosen[1:])
+            worst = max(worst, (r, f, row + 1, gap, tol, gap16))
             decisions += GROUPS
             e32 = torch.cat([e32, fp32.frame_input(codes, t32[min(f, len(trailing))])[None]])
             e16 = torch.cat([e16, bf16.frame_input(codes, t16[min(f, len(trailing))])[None]])
@@ -213,10 +221,13 @@ def check_greedy(report, program, folder, refs, ids, frames, streaming=False, fu
             break
         exact += 1
     name = "greedy-streaming" if streaming else "greedy"
-    report.check(name + ("-fused" if fused else ""), len(ours) > 0 and worst <= 1.0,
+    ratio, frame, group, gap, tol, gap16 = worst
+    report.check(name + ("-fused" if fused else ""), len(ours) > 0 and ratio <= 1.0,
                  f"{len(ours)} frames, {decisions} choices; each the float32 argmax given our earlier codes or within "
-                 f"the near-tie tolerance (max(0.05, 3x the bf16 reference's rms error, 2 bf16 ulps)): worst {worst:.2f} "
-                 f"of it; the bf16 reference's own greedy run agrees on its first {exact} of {len(theirs)} frames")
+                 f"the near-tie tolerance (max(0.05, 3x the bf16 reference's rms error, 2 bf16 ulps)): worst {ratio:.2f} "
+                 f"of it (frame {frame}, codebook {group}: our id {gap:.4f} below the float32 best, tolerance "
+                 f"{tol:.4f}; the bf16 reference's own scores put it {gap16:.4f} below); the bf16 reference's own "
+                 f"greedy run agrees on its first {exact} of {len(theirs)} frames")
     return ours
 
 
