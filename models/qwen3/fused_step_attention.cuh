@@ -150,6 +150,12 @@ __device__ void score_keys(FusedStepParams const& p, int n, AttentionScratch con
   }
 }
 
+/// The floats of split `split_index`'s partial of q head `head`: max, sum, then head_dim outputs.
+template <int HeadDim>
+__device__ __forceinline__ float* split_partial(FusedStepParams const& p, int split_index, int head) {
+  return p.partials + (std::int64_t(split_index) * p.shape.heads_q + head) * (HeadDim + 2);
+}
+
 /// p.attention_out's q heads of kv head g (bf16): the splits' partials combined, num / den with
 /// num = sum f o and den = sum f l over the splits in order, f = exp2(m - top). The (split, head)
 /// maxima and sums load once, all at once, into `scratch` (combine_scratch_bytes), each head's
@@ -160,11 +166,8 @@ __device__ void combine_group(FusedStepParams const& p, int g, KeySplit split, f
   float* const weight = scratch;      // [count, group]: m, then f
   float* const sum = weight + pairs;  // [count, group]: l
   float* const den = sum + pairs;     // [group]
-  auto const partial = [&](int split_index, int i) {  // (split, q head g group + i)'s floats
-    return p.partials + (std::int64_t(split_index) * heads + g * group + i) * (HeadDim + 2);
-  };
   for (int t = int(threadIdx.x); t < pairs; t += threads) {
-    float const* const part = partial(t / group, t % group);
+    float const* const part = split_partial<HeadDim>(p, t / group, g * group + t % group);
     weight[t] = __ldcg(part), sum[t] = __ldcg(part + 1);
   }
   sync_consumers();
@@ -182,7 +185,7 @@ __device__ void combine_group(FusedStepParams const& p, int g, KeySplit split, f
   sync_consumers();
   for (int t = int(threadIdx.x); t < group * HeadDim; t += threads) {
     int const i = t / HeadDim, d = t % HeadDim;
-    float const* const out = partial(0, i) + 2 + d;
+    float const* const out = split_partial<HeadDim>(p, 0, g * group + i) + 2 + d;
     float num = 0.0f;
 #pragma unroll 8
     for (int s = 0; s < split.count; ++s)
@@ -271,7 +274,7 @@ __device__ void attend(FusedStepParams const& p, FusedLayer const& w, FusedLayer
   }
   for (int t = int(threadIdx.x); t < group * HeadDim; t += threads) {
     int const i = t / HeadDim, d = t % HeadDim;
-    float* const out = p.partials + (std::int64_t(split_index) * p.shape.heads_q + g * group + i) * (HeadDim + 2);
+    float* const out = split_partial<HeadDim>(p, split_index, g * group + i);
     out[2 + d] = s.o[t];
     if (d == 0) out[0] = s.stat[i], out[1] = s.stat[max_group + i];
   }

@@ -224,8 +224,8 @@ def check_greedy(report, program, folder, refs, ids, frames, streaming=False, fu
     ratio, frame, group, gap, tol, gap16 = worst
     report.check(name + ("-fused" if fused else ""), len(ours) > 0 and ratio <= 1.0,
                  f"{len(ours)} frames, {decisions} choices; each the float32 argmax given our earlier codes or within "
-                 f"the near-tie tolerance (max(0.05, 3x the bf16 reference's rms error, 2 bf16 ulps)): worst {ratio:.2f} "
-                 f"of it (frame {frame}, codebook {group}: our id {gap:.4f} below the float32 best, tolerance "
+                 f"the near-tie tolerance (max(0.05, 3x the bf16 reference's rms error, 2 bf16 ulps)): "
+                 f"worst {ratio:.2f} of it (frame {frame}, codebook {group}: our id {gap:.4f} below the float32 best, tolerance "
                  f"{tol:.4f}; the bf16 reference's own scores put it {gap16:.4f} below); the bf16 reference's own "
                  f"greedy run agrees on its first {exact} of {len(theirs)} frames")
     return ours

@@ -4,8 +4,8 @@
 // cute.arch memory helpers beyond the copies: a shared-memory address as the 32-bit window offset and
 // 8- and 4-byte shared accesses through it (the compiler keeps shared-state arrays reached through
 // pointers on generic 64-bit loads), the two-float global reduction, a global flag's acquire load and
-// release store at GPU scope, a 64-bit count's acquire load and release add, a 32-bit count's
-// acquire-release add, the global timer and a nanosleep backoff for spinning on such a flag.
+// release store at GPU scope, a 64-bit count's acquire load and release add, the global timer and a
+// nanosleep backoff for spinning on such a flag.
 #include <ctm/common/config.hpp>  // cvta_to_shared_u32
 #include <ctm/common/ld_st.hpp>   // ld_shared_v2_f32, st_shared_b32, ld_acquire / st_release, nanosleep
 #include <ctm/common/red.hpp>     // red_global_v2_f32_add
@@ -39,11 +39,6 @@ __device__ __forceinline__ std::uint64_t load_acquire_gpu(std::uint64_t const* a
 /// Adds `v` to a count after this thread's earlier writes (release, GPU scope); returns the count before.
 __device__ __forceinline__ std::uint64_t fetch_add_release_gpu(std::uint64_t* addr, std::uint64_t v) {
   return ctm::atom_release_gpu_global_add_u64(addr, v);
-}
-/// Adds `v` to a count after this thread's earlier writes and before its later reads (acquire and
-/// release, GPU scope: the last of several arrivals sees what the others wrote); returns the count before.
-__device__ __forceinline__ std::uint32_t fetch_add_acq_rel_gpu(std::uint32_t* addr, std::uint32_t v) {
-  return ctm::atom_acq_rel_gpu_global_add_u32(addr, v);
 }
 /// %globaltimer: nanoseconds on a clock every SM shares (a spin's bound; updated about every us).
 __device__ __forceinline__ std::uint64_t global_timer_ns() { return ctm::globaltimer(); }

@@ -49,7 +49,6 @@ __global__ void __launch_bounds__(256, 1) forwarders(float* out, std::uint32_t* 
   u += arch::vote_ballot_sync(f > 0.f) + arch::vote_any_sync(u > 3) + arch::vote_all_sync(u < 100) + arch::popc(u);
   out[5] = arch::exp2(f) + arch::rcp_approx(f) + arch::fmax(f, 1.0f);
   uout[3] = u + arch::block_idx_in_cluster();
-  uout[4] = arch::fetch_add_acq_rel_gpu(uout + 5, 1u);
   arch::fence_acq_rel_cta();
   arch::fence_acq_rel_gpu();
   arch::fence_acq_rel_sys();
