@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <iterator>
+#include <optional>
 #include <type_traits>
 #include <utility>
 
@@ -70,6 +71,18 @@ struct TileFamily {
   using swap16 = Swapped<16, 12>;
   using swap32 = Swapped<32, 10>;
   using swap64 = Swapped<64, 8>;
+  /// The stages of a wide swapped tile: as many (at most 8) as fit 224 KB beside its output buffers
+  /// (two chunks of 64 rows a consumer warpgroup, the chunk 64, 32 or 16 columns as Rows divides).
+  static constexpr int wide_swapped_stages(int rows) {
+    int const stage_bytes = (128 + rows) * 64 * int(sizeof(T));
+    int const chunk_cols = rows % 64 == 0 ? 64 : rows % 32 == 0 ? 32 : 16;
+    int const output_bytes = 2 * 2 * chunk_cols * 64 * int(sizeof(T));
+    return std::min(8, (224 * 1024 - output_bytes) / stage_bytes);
+  }
+  /// swap80 to swap160: 128 columns of C by Rows rows, all of C's rows in one tile where 128-row
+  /// tiles would multiply 1.6 times as many or more (80 or 129-160 rows); K-major A and B only (has).
+  template <int Rows>
+  using SwappedWide = Swapped<Rows, wide_swapped_stages(Rows)>;
   using simt = SimtGemmPlan<T, T, MA, MB>;
 
   /// Whether `tile` is built for this layout (the NOTE above).
@@ -80,7 +93,7 @@ struct TileFamily {
       case GemmTile::swap16:
       case GemmTile::swap32: return MA == OperandMajorMode::K;
       case GemmTile::n256m64: return MA == OperandMajorMode::K && MB == OperandMajorMode::K;  // a linear layer's
-      default: return true;
+      default: return !wide_swapped(tile) || (MA == OperandMajorMode::K && MB == OperandMajorMode::K);
     }
   }
   /// `tile`, or the built tile closest to it.
@@ -90,7 +103,7 @@ struct TileFamily {
       case GemmTile::n64: return GemmTile::n64c1;
       case GemmTile::n112cn2: return GemmTile::n128c1;
       case GemmTile::n256m64: return GemmTile::n256;
-      default: return GemmTile::swap64;
+      default: return wide_swapped(tile) ? GemmTile::n256 : GemmTile::swap64;
     }
   }
 };
@@ -300,7 +313,12 @@ using FamilyPlans = typename JoinedPlanLists<
     std::conditional_t<F::has(GemmTile::n112cn2), GemmPlanList<typename F::n112cn2>, GemmPlanList<>>,
     std::conditional_t<F::has(GemmTile::n256m64), GemmPlanList<typename F::n256m64>, GemmPlanList<>>,
     std::conditional_t<F::has(GemmTile::swap16), GemmPlanList<typename F::swap16>, GemmPlanList<>>,
-    std::conditional_t<F::has(GemmTile::swap32), GemmPlanList<typename F::swap32>, GemmPlanList<>>>::type;
+    std::conditional_t<F::has(GemmTile::swap32), GemmPlanList<typename F::swap32>, GemmPlanList<>>,
+    std::conditional_t<F::has(GemmTile::swap80),
+                       GemmPlanList<typename F::template SwappedWide<80>, typename F::template SwappedWide<96>,
+                                    typename F::template SwappedWide<112>, typename F::template SwappedWide<128>,
+                                    typename F::template SwappedWide<144>, typename F::template SwappedWide<160>>,
+                       GemmPlanList<>>>::type;
 /// Every plan the dispatcher (run_gemm_auto, run_gemm_choice) builds: bf16 and fp16, all four
 /// operand layouts. What a program that links the GEMM lists for the build report (--kernels).
 using AutoInstantiated =
@@ -338,6 +356,9 @@ decltype(auto) with_tile_plan(GemmTile tile, AutoGemmArguments<T> const& args, F
   auto const swapped = [&]<class P>(std::type_identity<P> plan) -> decltype(auto) {
     return f(plan, swap_ab_arguments<P, Home>(args));
   };
+  auto const wide = [&]<int Rows>(std::integral_constant<int, Rows>) -> decltype(auto) {
+    return swapped(std::type_identity<typename Family::template SwappedWide<Rows>>{});
+  };
   switch (Family::nearest(tile)) {
     case GemmTile::n256: break;
     case GemmTile::n128: return on(std::type_identity<typename Family::n128>{});
@@ -360,14 +381,26 @@ decltype(auto) with_tile_plan(GemmTile tile, AutoGemmArguments<T> const& args, F
       if constexpr (Family::has(GemmTile::swap32)) return swapped(std::type_identity<typename Family::swap32>{});
       break;
     case GemmTile::swap64: return swapped(std::type_identity<typename Family::swap64>{});
+    case GemmTile::swap80:
+    case GemmTile::swap96:
+    case GemmTile::swap112:
+    case GemmTile::swap128:
+    case GemmTile::swap144:
+    case GemmTile::swap160:
+      if constexpr (Family::has(GemmTile::swap80)) {
+        switch (swapped_rows(tile)) {
+          case 80: return wide(std::integral_constant<int, 80>{});
+          case 96: return wide(std::integral_constant<int, 96>{});
+          case 112: return wide(std::integral_constant<int, 112>{});
+          case 128: return wide(std::integral_constant<int, 128>{});
+          case 144: return wide(std::integral_constant<int, 144>{});
+          default: return wide(std::integral_constant<int, 160>{});
+        }
+      }
+      break;
     case GemmTile::simt: return on(std::type_identity<typename Family::simt>{});
   }
   return on(std::type_identity<Home>{});
-}
-
-/// The rows of C a swapped tile holds (its N side), 0 for a tile that is not swapped.
-constexpr std::int64_t swapped_rows(GemmTile tile) {
-  return tile == GemmTile::swap16 ? 16 : tile == GemmTile::swap32 ? 32 : tile == GemmTile::swap64 ? 64 : 0;
 }
 
 /// The mask of gemm_tile_choices choose_from_table may take for an m x n problem (a refit judged against
@@ -394,9 +427,27 @@ inline std::uint64_t gemm_table_allowed(bool skinny, std::int64_t m = 0, std::in
 /// cuBLASLt in it and 0.91-1.03 in swapped 16-row tiles; 1 row at 1.03 in it (the model-shape sweep).
 inline constexpr std::int64_t skinny_dispatch_rows = 2;
 
+/// The wide swapped tile that holds all m rows of C where 128-row tiles would multiply at least
+/// 1.6 m rows (65-80 and 129-160 rows), of more than 128 columns; none elsewhere. There one
+/// tile of C's rows reads each weight once and pads at most 15 rows, where the 128-row tiles
+/// pad 48-63 (or 96-127 and read the weights twice). On the H100's probe at this rule's commit
+/// (160 shapes; kernels/gemm/README.md), 70 rows: 0.85-0.98 of cuBLASLt in swap80 against
+/// 0.74-0.92 before, one shape of eight equal; 138 and 154 rows: 0.70-0.91 in swap144 / swap160
+/// against 0.57-0.91, two shapes of sixteen 1-3% slower. Between, 128-row tiles pad less and the
+/// probe had no tile ahead of them (98 and 123 rows: swap112 / swap128 within -6% to +3%).
+constexpr std::optional<GemmTile> covering_swapped_tile(std::int64_t m, std::int64_t n) {
+  std::int64_t const padded = (m + 127) / 128 * 128;
+  if (m <= 64 || n <= 128 || padded * 5 < m * 8) return std::nullopt;
+  for (GemmTile const t : {GemmTile::swap80, GemmTile::swap96, GemmTile::swap112, GemmTile::swap128, GemmTile::swap144,
+                           GemmTile::swap160})
+    if (swapped_rows(t) >= m) return t;
+  return std::nullopt;
+}
+
 /// The tile and cut for an m x n x k problem on `sms` SMs: the skinny kernel (simt_gemv.cuh) where
 /// it runs (skinny_short_operand for the operands' major modes) on at most skinny_dispatch_rows
-/// rows; else choose_gemm_tile's tile with the heuristic's cut.
+/// rows; with K-major A and B (a linear layer), covering_swapped_tile's tile where it has one;
+/// else choose_gemm_tile's tile with the heuristic's cut.
 /// NOTE: the tile table (gemm_tile_table.hpp, fitted on the random shape sweep) is not asked: on
 /// the model-shape probe its choices ran at 0.755 of cuBLASLt's geomean, these rules' at 0.846
 /// (choose_gemm_tile). It stays as tools/fit_gemm_tiles.py writes it, for a refit to be judged
@@ -407,6 +458,8 @@ inline GemmChoice choose_gemm_plan(std::int64_t m, std::int64_t n, std::int64_t 
   std::int64_t const short_rows = skinny == SkinnyShort::a ? m : n;
   if (skinny != SkinnyShort::none && short_rows <= skinny_dispatch_rows)
     return {GemmTile::simt, Decomposition::DataParallel};
+  if (major_a == plans::K && major_b == plans::K)
+    if (std::optional<GemmTile> const covering = covering_swapped_tile(m, n)) return {*covering};
   return {choose_gemm_tile(m, n, k, sms)};
 }
 

@@ -328,6 +328,34 @@ TEST(ChooseGemmPlan, WeightsBoundRowsTakeASwappedTileHoldingEveryRow) {
     }
 }
 
+// Issue 43: where 128-row tiles would multiply 1.6 times C's rows or more (65-80, 129-160), a
+// linear layer's GEMM takes the narrowest wide swapped tile holding every row; elsewhere, other
+// layouts and narrow weights (at most 128 columns) keep choose_gemm_tile's tile.
+TEST(ChooseGemmPlan, RowsThatPad128RowTilesTakeASwappedTileHoldingThem) {
+  using kn::GemmTile;
+  constexpr auto K = cute_cpp::OperandMajorMode::K, MN = cute_cpp::OperandMajorMode::MN;
+  struct Want {
+    std::int64_t m;
+    GemmTile tile;
+  };
+  for (Want const w : {Want{65, GemmTile::swap80}, {70, GemmTile::swap80}, {80, GemmTile::swap80},
+                       {129, GemmTile::swap144}, {144, GemmTile::swap144}, {145, GemmTile::swap160},
+                       {160, GemmTile::swap160}}) {
+    EXPECT_EQ(kn::choose_gemm_plan(w.m, 4096, 4096, 132).tile, w.tile) << w.m;
+    EXPECT_LT(kn::swapped_rows(w.tile) - w.m, 16) << w.m;
+    EXPECT_EQ(kn::choose_gemm_plan(w.m, 4096, 4096, 132, K, MN).tile, kn::choose_gemm_tile(w.m, 4096, 4096, 132));
+    EXPECT_EQ(kn::choose_gemm_plan(w.m, 128, 4096, 132).tile, kn::choose_gemm_tile(w.m, 128, 4096, 132));
+  }
+  for (std::int64_t m : {64, 81, 100, 128, 161, 272, 1024})
+    EXPECT_EQ(kn::choose_gemm_plan(m, 4096, 4096, 132).tile, kn::choose_gemm_tile(m, 4096, 4096, 132)) << m;
+  // The wide swapped tiles are built for K-major A and B; other layouts run their nearest, n256.
+  static_assert(kn::plans::TileFamily<kn::plans::bf16, K, K>::has(GemmTile::swap144));
+  static_assert(!kn::plans::TileFamily<kn::plans::bf16, MN, K>::has(GemmTile::swap144));
+  static_assert(kn::plans::TileFamily<kn::plans::f16, K, MN>::nearest(GemmTile::swap80) == GemmTile::n256);
+  static_assert(kn::plans::TileFamily<kn::plans::bf16, K, K>::wide_swapped_stages(80) == 8);
+  static_assert(kn::plans::TileFamily<kn::plans::bf16, K, K>::wide_swapped_stages(160) == 5);
+}
+
 TEST(GatedSkinnyKernel, TakesAFewRowsOfAGatedPlanCutWhole) {
   kn::GemmArguments<kn::plans::Bf16TNSwiGLU> a;
   a.m = 1, a.n = 2 * 12288, a.k = 4096;  // a decode step's gate-up projection

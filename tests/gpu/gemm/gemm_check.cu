@@ -165,10 +165,14 @@ bool check_family(std::mt19937_64& rng) {
     ok &= result.ok();
   };
   for (auto const& [tile, name] : kn::gemm_tile_names) {
-    kn::GemmChoice const c{tile};
-    one(150, 200, 136, std::string(name).c_str(),
-        [&](kn::AutoGemmArguments<T> const& a) { kn::run_gemm_choice<T, MA, MB>(c, a, nullptr); },
-        [&](kn::AutoGemmArguments<T> const& a) { return kn::gemm_choice_workspace_bytes<T, MA, MB>(c, a); });
+    for (kn::GemmChoice const c : {kn::GemmChoice{tile}, kn::GemmChoice{tile, kn::Decomposition::SplitK, 3}}) {
+      // Split in K: the wide swapped tiles alone, on several ragged tiles of C's rows each way.
+      bool const split = c.decomposition == kn::Decomposition::SplitK;
+      if (split && !kn::wide_swapped(tile)) continue;
+      one(split ? 545 : 150, split ? 1000 : 200, split ? 520 : 136, (std::string(name) + (split ? "/3" : "")).c_str(),
+          [&](kn::AutoGemmArguments<T> const& a) { kn::run_gemm_choice<T, MA, MB>(c, a, nullptr); },
+          [&](kn::AutoGemmArguments<T> const& a) { return kn::gemm_choice_workspace_bytes<T, MA, MB>(c, a); });
+    }
   }
   // SIMT's skinny shapes: the skinny kernel wherever the long operand is K-major (A or B short,
   // either major-ness, K with and without a tail), the tiled kernel elsewhere.
