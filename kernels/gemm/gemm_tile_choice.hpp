@@ -24,10 +24,11 @@ namespace cute_cpp::kernels {
 /// along N (cn2) or alone (c1); n256m64: 64 rows by 256, each consumer warpgroup its own tile
 /// (PingPong), in pairs along M; swapN: A and B swapped (C^T = B^T A^T), 128 columns of C by N
 /// rows, alone (swap80 to swap160: C's rows in one tile where 128-row tiles would be mostly empty, as
-/// cuBLAS's kernels for such shapes hold them); simt: the SIMT GEMM (SimtGemmPlan).
+/// cuBLAS's kernels for such shapes hold them; swap144cn2 in pairs along C's rows sharing the
+/// weights); simt: the SIMT GEMM (SimtGemmPlan).
 enum class GemmTile {
   n256, n128, n64, n256c1, n128c1, n112cn2, n64c1, n256m64, swap16, swap32, swap64,
-  swap80, swap96, swap112, swap128, swap144, swap160, simt
+  swap80, swap96, swap112, swap128, swap144, swap160, swap144cn2, simt
 };
 
 /// Every GemmTile, with the name a tuning cache stores it under.
@@ -38,7 +39,7 @@ inline constexpr std::pair<GemmTile, std::string_view> gemm_tile_names[] = {
     {GemmTile::swap32, "swap32"},
     {GemmTile::swap64, "swap64"},   {GemmTile::swap80, "swap80"},   {GemmTile::swap96, "swap96"},
     {GemmTile::swap112, "swap112"}, {GemmTile::swap128, "swap128"}, {GemmTile::swap144, "swap144"},
-    {GemmTile::swap160, "swap160"}, {GemmTile::simt, "simt"}};
+    {GemmTile::swap160, "swap160"}, {GemmTile::swap144cn2, "swap144cn2"}, {GemmTile::simt, "simt"}};
 
 /// The rows of C a swapped tile holds (its N side), 0 for a tile that is not swapped.
 constexpr std::int64_t swapped_rows(GemmTile tile) {
@@ -50,13 +51,15 @@ constexpr std::int64_t swapped_rows(GemmTile tile) {
     case GemmTile::swap96: return 96;
     case GemmTile::swap112: return 112;
     case GemmTile::swap128: return 128;
-    case GemmTile::swap144: return 144;
+    case GemmTile::swap144:
+    case GemmTile::swap144cn2: return 144;
     case GemmTile::swap160: return 160;
     default: return 0;
   }
 }
 
-/// Whether `tile` is one of the wide swapped tiles (swap80 to swap160), built for K-major A and B only.
+/// Whether `tile` is one of the wide swapped tiles (swap80 to swap160, swap144cn2), built for K-major
+/// A and B only.
 constexpr bool wide_swapped(GemmTile tile) { return swapped_rows(tile) > 64; }
 
 constexpr std::string_view gemm_tile_name(GemmTile tile) {

@@ -80,9 +80,12 @@ struct TileFamily {
     return std::min(8, (224 * 1024 - output_bytes) / stage_bytes);
   }
   /// swap80 to swap160: 128 columns of C by Rows rows, all of C's rows in one tile where 128-row
-  /// tiles would multiply 1.6 times as many or more (80 or 129-160 rows); K-major A and B only (has).
-  template <int Rows>
-  using SwappedWide = Swapped<Rows, wide_swapped_stages(Rows)>;
+  /// tiles would multiply 1.6 times as many or more (80 or 129-160 rows); swap144cn2 (ClusterN 2):
+  /// in pairs along C's rows that share (multicast) the weights' tile. K-major A and B only (has).
+  template <int Rows, int ClusterN = 1>
+  using SwappedWide = GemmPlan<T, T, T, GemmConfig{.block_n = Rows, .stages = wide_swapped_stages(Rows),
+                                                   .cluster_n = ClusterN, .major_a = MB, .major_b = MA,
+                                                   .layout_c = LayoutEnum::ColMajor}>;
   using simt = SimtGemmPlan<T, T, MA, MB>;
 
   /// Whether `tile` is built for this layout (the NOTE above).
@@ -317,7 +320,8 @@ using FamilyPlans = typename JoinedPlanLists<
     std::conditional_t<F::has(GemmTile::swap80),
                        GemmPlanList<typename F::template SwappedWide<80>, typename F::template SwappedWide<96>,
                                     typename F::template SwappedWide<112>, typename F::template SwappedWide<128>,
-                                    typename F::template SwappedWide<144>, typename F::template SwappedWide<160>>,
+                                    typename F::template SwappedWide<144>, typename F::template SwappedWide<160>,
+                                    typename F::template SwappedWide<144, 2>>,
                        GemmPlanList<>>>::type;
 /// Every plan the dispatcher (run_gemm_auto, run_gemm_choice) builds: bf16 and fp16, all four
 /// operand layouts. What a program that links the GEMM lists for the build report (--kernels).
@@ -356,8 +360,9 @@ decltype(auto) with_tile_plan(GemmTile tile, AutoGemmArguments<T> const& args, F
   auto const swapped = [&]<class P>(std::type_identity<P> plan) -> decltype(auto) {
     return f(plan, swap_ab_arguments<P, Home>(args));
   };
-  auto const wide = [&]<int Rows>(std::integral_constant<int, Rows>) -> decltype(auto) {
-    return swapped(std::type_identity<typename Family::template SwappedWide<Rows>>{});
+  auto const wide = [&]<int Rows, int ClusterN = 1>(std::integral_constant<int, Rows>,
+                                                    std::integral_constant<int, ClusterN> = {}) -> decltype(auto) {
+    return swapped(std::type_identity<typename Family::template SwappedWide<Rows, ClusterN>>{});
   };
   switch (Family::nearest(tile)) {
     case GemmTile::n256: break;
@@ -387,13 +392,15 @@ decltype(auto) with_tile_plan(GemmTile tile, AutoGemmArguments<T> const& args, F
     case GemmTile::swap128:
     case GemmTile::swap144:
     case GemmTile::swap160:
+    case GemmTile::swap144cn2:
       if constexpr (Family::has(GemmTile::swap80)) {
-        switch (swapped_rows(tile)) {
-          case 80: return wide(std::integral_constant<int, 80>{});
-          case 96: return wide(std::integral_constant<int, 96>{});
-          case 112: return wide(std::integral_constant<int, 112>{});
-          case 128: return wide(std::integral_constant<int, 128>{});
-          case 144: return wide(std::integral_constant<int, 144>{});
+        switch (tile) {
+          case GemmTile::swap80: return wide(std::integral_constant<int, 80>{});
+          case GemmTile::swap96: return wide(std::integral_constant<int, 96>{});
+          case GemmTile::swap112: return wide(std::integral_constant<int, 112>{});
+          case GemmTile::swap128: return wide(std::integral_constant<int, 128>{});
+          case GemmTile::swap144: return wide(std::integral_constant<int, 144>{});
+          case GemmTile::swap144cn2: return wide(std::integral_constant<int, 144>{}, std::integral_constant<int, 2>{});
           default: return wide(std::integral_constant<int, 160>{});
         }
       }
@@ -444,10 +451,21 @@ constexpr std::optional<GemmTile> covering_swapped_tile(std::int64_t m, std::int
   return std::nullopt;
 }
 
+/// swap144cn2 where two 144-row tiles hold C's rows and 128-row tiles would take three (257-288
+/// rows), of more than 128 columns; none elsewhere. The pair shares (multicasts) the weights' tile,
+/// which two swap144 tiles would each read. On the H100 (kernels/gemm/README.md): 272 rows of the
+/// probe 0.85 of cuBLASLt's geomean against 0.63 for the dispatch before; 260-283 rows of 10 unseen
+/// projections 0.88-0.90 against 0.65-0.69, none slower. Four such tiles (513-576 rows) won 1-5% of
+/// the geomean but lost 1-7% on 11 of 30 unseen shapes, so they keep the 128 x 256 tiles.
+constexpr std::optional<GemmTile> paired_swapped_tile(std::int64_t m, std::int64_t n) {
+  if (m <= 256 || m > 2 * 144 || n <= 128) return std::nullopt;
+  return GemmTile::swap144cn2;
+}
+
 /// The tile and cut for an m x n x k problem on `sms` SMs: the skinny kernel (simt_gemv.cuh) where
 /// it runs (skinny_short_operand for the operands' major modes) on at most skinny_dispatch_rows
-/// rows; with K-major A and B (a linear layer), covering_swapped_tile's tile where it has one;
-/// else choose_gemm_tile's tile with the heuristic's cut.
+/// rows; with K-major A and B (a linear layer), covering_swapped_tile's or paired_swapped_tile's
+/// tile where one has one; else choose_gemm_tile's tile with the heuristic's cut.
 /// NOTE: the tile table (gemm_tile_table.hpp, fitted on the random shape sweep) is not asked: on
 /// the model-shape probe its choices ran at 0.755 of cuBLASLt's geomean, these rules' at 0.846
 /// (choose_gemm_tile). It stays as tools/fit_gemm_tiles.py writes it, for a refit to be judged
@@ -459,7 +477,8 @@ inline GemmChoice choose_gemm_plan(std::int64_t m, std::int64_t n, std::int64_t 
   if (skinny != SkinnyShort::none && short_rows <= skinny_dispatch_rows)
     return {GemmTile::simt, Decomposition::DataParallel};
   if (major_a == plans::K && major_b == plans::K)
-    if (std::optional<GemmTile> const covering = covering_swapped_tile(m, n)) return {*covering};
+    for (std::optional<GemmTile> const swapped : {covering_swapped_tile(m, n), paired_swapped_tile(m, n)})
+      if (swapped) return {*swapped};
   return {choose_gemm_tile(m, n, k, sms)};
 }
 

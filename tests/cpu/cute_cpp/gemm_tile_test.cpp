@@ -346,8 +346,13 @@ TEST(ChooseGemmPlan, RowsThatPad128RowTilesTakeASwappedTileHoldingThem) {
     EXPECT_EQ(kn::choose_gemm_plan(w.m, 4096, 4096, 132, K, MN).tile, kn::choose_gemm_tile(w.m, 4096, 4096, 132));
     EXPECT_EQ(kn::choose_gemm_plan(w.m, 128, 4096, 132).tile, kn::choose_gemm_tile(w.m, 128, 4096, 132));
   }
-  for (std::int64_t m : {64, 81, 100, 128, 161, 272, 1024})
+  for (std::int64_t m : {64, 81, 100, 128, 161, 256, 289, 513, 537, 576, 845, 1024})
     EXPECT_EQ(kn::choose_gemm_plan(m, 4096, 4096, 132).tile, kn::choose_gemm_tile(m, 4096, 4096, 132)) << m;
+  // Two 144-row tiles that share the weights where 128-row tiles would take three.
+  for (std::int64_t m : {257, 272, 288}) {
+    EXPECT_EQ(kn::choose_gemm_plan(m, 4096, 4096, 132).tile, GemmTile::swap144cn2) << m;
+    EXPECT_EQ(kn::choose_gemm_plan(m, 4096, 4096, 132, MN, K).tile, kn::choose_gemm_tile(m, 4096, 4096, 132)) << m;
+  }
   // The wide swapped tiles are built for K-major A and B; other layouts run their nearest, n256.
   static_assert(kn::plans::TileFamily<kn::plans::bf16, K, K>::has(GemmTile::swap144));
   static_assert(!kn::plans::TileFamily<kn::plans::bf16, MN, K>::has(GemmTile::swap144));
