@@ -4,8 +4,9 @@
 // Which tile and cut a shape takes: GemmTile (the tiles the heuristic chooses among) and GemmChoice
 // (a tile and its cut), their names in a tuning cache (gemm_tile_name, gemm_choice_name and the
 // parse functions), choose_from_table (the nearest measured shapes of a tile table,
-// gemm_tile_table.hpp) and choose_gemm_tile (the heuristic where no table applies). Host
-// arithmetic only; plans.hpp maps a GemmTile to its plan.
+// gemm_tile_table.hpp), choose_gemm_tile (the heuristic where no table applies) and the swapped
+// tiles' rules for a linear layer (covering_swapped_tile, paired_swapped_tile). Host arithmetic
+// only; plans.hpp maps a GemmTile to its plan and choose_gemm_plan puts the rules together.
 #include <cute_cpp/kernels/gemm/gemm_decomposition.hpp>  // Decomposition
 
 #include <algorithm>
@@ -209,6 +210,35 @@ constexpr GemmTile choose_gemm_tile(std::int64_t m, std::int64_t n, std::int64_t
   if ((n + 255) / 256 * 5 >= ctas) return GemmTile::n256c1;
   if ((n + 127) / 128 * 5 >= ctas) return GemmTile::n128c1;
   return GemmTile::n64c1;
+}
+
+/// The wide swapped tile that holds all m rows of C where 128-row tiles would multiply at least
+/// 1.6 m rows (65-80 and 129-160 rows), of more than 128 columns; none elsewhere. There one
+/// tile of C's rows reads each weight once and pads at most 15 rows, where the 128-row tiles
+/// pad 48-63 (or 96-127 and read the weights twice). On the H100's probe (160 shapes; records in
+/// bench/results/h100-721b0a1, kernels/gemm/README.md), 70 rows: 0.85-0.98 of cuBLASLt in swap80
+/// against 0.74-0.92 before, one shape of eight equal; 138 and 154 rows: 0.70-0.91 in swap144 /
+/// swap160 against 0.57-0.91, two shapes of sixteen 1-3% slower; on 70 unseen shapes at 66-156
+/// rows 0.825 against 0.733. Between, 128-row tiles pad less and the probe had no tile ahead of
+/// them (98 and 123 rows: swap112 / swap128 within -6% to +3%).
+constexpr std::optional<GemmTile> covering_swapped_tile(std::int64_t m, std::int64_t n) {
+  std::int64_t const padded = (m + 127) / 128 * 128;
+  if (m <= 64 || n <= 128 || padded * 5 < m * 8) return std::nullopt;
+  for (GemmTile const t : {GemmTile::swap80, GemmTile::swap96, GemmTile::swap112, GemmTile::swap128, GemmTile::swap144,
+                           GemmTile::swap160})
+    if (swapped_rows(t) >= m) return t;
+  return std::nullopt;
+}
+
+/// swap144cn2 where two 144-row tiles hold C's rows and 128-row tiles would take three (257-288
+/// rows), of more than 128 columns; none elsewhere. The pair shares (multicasts) the weights' tile,
+/// which two swap144 tiles would each read. On the H100 (same records): 272 rows of the
+/// probe 0.85 of cuBLASLt's geomean against 0.63 for the dispatch before; 260-283 rows of 10 unseen
+/// projections 0.88-0.90 against 0.65-0.69, none slower. Four such tiles (513-576 rows) won 1-5% of
+/// the geomean but lost 1-7% on 11 of 30 unseen shapes, so they keep the 128 x 256 tiles.
+constexpr std::optional<GemmTile> paired_swapped_tile(std::int64_t m, std::int64_t n) {
+  if (m <= 256 || m > 2 * 144 || n <= 128) return std::nullopt;
+  return GemmTile::swap144cn2;
 }
 
 }  // namespace cute_cpp::kernels
