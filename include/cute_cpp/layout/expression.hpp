@@ -7,9 +7,11 @@
 // max_common_vector, max_common_layout, tile_to_shape and make_layout_right.
 #include <stdexcept>    // std::invalid_argument
 #include <istream>      // std::istream
+#include <optional>     // std::optional
 #include <ostream>      // std::ostream
 #include <string>       // std::string
 #include <string_view>  // std::string_view
+#include <utility>      // std::move
 #include <vector>       // std::vector
 #include <cute_cpp/layout/notation.hpp>  // parse_*, to_string
 #include <cute_cpp/layout/ops.hpp>       // the ops' argument checks (ScaledBasis strides)
@@ -98,23 +100,11 @@ inline std::string evaluate_layout_op(std::string_view op, std::vector<std::stri
   return out;
 }
 
-inline std::string detail::evaluate_layout_op_unchecked(std::string_view op, std::vector<std::string> const& args,
-                                                        bool marks) {
-  using namespace detail;
-  diag::LayoutError e;
-  std::string out;
-  auto unary = [&](auto f) {
-    need_args(op, args, 1, 1);
-    LV r = f(layout_arg(args[0]));
-    throw_if_error(e);
-    return to_string(r, marks);
-  };
-  auto binary = [&](auto f) {
-    need_args(op, args, 2, 2);
-    LV r = f(layout_arg(args[0]), parse_tiler(args[1]));
-    throw_if_error(e);
-    return to_string(r, marks);
-  };
+namespace detail {
+/// The constructors and queries (make_layout(_right), print, shape, stride, size, cosize, rank,
+/// depth); none for another op.
+inline std::optional<std::string> evaluate_query_op(std::string_view op, std::vector<std::string> const& args,
+                                            bool marks, diag::LayoutError& e) {
   if (op == "make_layout") {
     need_args(op, args, 1, 1);
     return to_string(eng::make_layout_left(parse_int_tuple(args[0])), marks);
@@ -123,7 +113,10 @@ inline std::string detail::evaluate_layout_op_unchecked(std::string_view op, std
     need_args(op, args, 1, 1);
     return to_string(eng::make_layout_right(parse_int_tuple(args[0])), marks);
   }
-  if (op == "print") return unary([](LV const& l) { return l; });
+  if (op == "print") {
+    need_args(op, args, 1, 1);
+    return to_string(layout_arg(args[0]), marks);
+  }
   if (op == "shape" || op == "stride") {
     need_args(op, args, 1, 1);
     LV l = layout_arg(args[0]);
@@ -139,6 +132,12 @@ inline std::string detail::evaluate_layout_op_unchecked(std::string_view op, std
     throw_if_error(e);
     return iv_string(c, marks);
   }
+  return std::nullopt;
+}
+
+/// A layout's or shape's coordinates (call, with slices; crd2idx, idx2crd); none for another op.
+inline std::optional<std::string> evaluate_coordinate_op(std::string_view op, std::vector<std::string> const& args,
+                                            bool marks, diag::LayoutError& e) {
   if (op == "call" || op == "call_coord") {
     need_args(op, args, 2, 2);
     LV l = layout_arg(args[0]);
@@ -175,6 +174,25 @@ inline std::string detail::evaluate_layout_op_unchecked(std::string_view op, std
     if (args.size() == 3) return to_string(eng::idx2crd_strided(i, sh, parse_int_tuple(args[2])), marks);
     return to_string(eng::idx2crd(i, sh), marks);
   }
+  return std::nullopt;
+}
+
+/// The algebra (coalesce, filter, flatten, composition, complement, the inverses, the divides and
+/// products, max_common_*); none for another op.
+inline std::optional<std::string> evaluate_algebra_op(std::string_view op, std::vector<std::string> const& args,
+                                            bool marks, diag::LayoutError& e) {
+  auto unary = [&](auto f) {
+    need_args(op, args, 1, 1);
+    LV r = f(layout_arg(args[0]));
+    throw_if_error(e);
+    return to_string(r, marks);
+  };
+  auto binary = [&](auto f) {
+    need_args(op, args, 2, 2);
+    LV r = f(layout_arg(args[0]), parse_tiler(args[1]));
+    throw_if_error(e);
+    return to_string(r, marks);
+  };
   if (op == "coalesce" || op == "filter") {
     need_args(op, args, 1, 2);
     LV l = layout_arg(args[0]);
@@ -216,6 +234,13 @@ inline std::string detail::evaluate_layout_op_unchecked(std::string_view op, std
     throw_if_error(e);
     return iv_string(r, marks);
   }
+  return std::nullopt;
+}
+
+/// Tiling, partitioning and swizzles (tile_to_shape, local_tile, local_partition, swizzle,
+/// composed_call); none for another op.
+inline std::optional<std::string> evaluate_tiling_op(std::string_view op, std::vector<std::string> const& args,
+                                            bool marks, diag::LayoutError& e) {
   if (op == "tile_to_shape") {
     need_args(op, args, 2, 3);
     DynTuple order = args.size() == 3 ? parse_int_tuple(args[2]) : DynTuple{};
@@ -248,6 +273,16 @@ inline std::string detail::evaluate_layout_op_unchecked(std::string_view op, std
     throw_if_error(e);
     return std::to_string(c.swizzle(c.offset.v + r.v));
   }
+  return std::nullopt;
+}
+
+}  // namespace detail
+
+inline std::string detail::evaluate_layout_op_unchecked(std::string_view op, std::vector<std::string> const& args,
+                                                        bool marks) {
+  diag::LayoutError e;
+  for (auto* group : {&evaluate_query_op, &evaluate_coordinate_op, &evaluate_algebra_op, &evaluate_tiling_op})
+    if (std::optional<std::string> out = group(op, args, marks, e)) return *std::move(out);
   throw std::invalid_argument("cute-cpp [layout.expression.op]: unknown op \"" + std::string(op) + "\"");
 }
 
