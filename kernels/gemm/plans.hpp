@@ -72,11 +72,10 @@ struct TileFamily {
   using swap32 = Swapped<32, 10>;
   using swap64 = Swapped<64, 8>;
   /// The stages of a wide swapped tile: as many (at most 8) as fit 224 KB beside its output buffers
-  /// (two chunks of 64 rows a consumer warpgroup, the chunk 64, 32 or 16 columns as Rows divides).
+  /// (two chunks of 64 rows a consumer warpgroup, the column-major epilogue's chunk).
   static constexpr int wide_swapped_stages(int rows) {
     int const stage_bytes = (128 + rows) * 64 * int(sizeof(T));
-    int const chunk_cols = rows % 64 == 0 ? 64 : rows % 32 == 0 ? 32 : 16;
-    int const output_bytes = 2 * 2 * chunk_cols * 64 * int(sizeof(T));
+    int const output_bytes = 2 * 2 * sm90::detail::column_major_chunk_cols(rows) * 64 * int(sizeof(T));
     return std::min(8, (224 * 1024 - output_bytes) / stage_bytes);
   }
   /// swap80 to swap160: 128 columns of C by Rows rows, all of C's rows in one tile where 128-row

@@ -81,6 +81,11 @@ __device__ void stage_heads(FusedStepParams const& p, FusedLayer const& w, int g
   }
 }
 
+/// Whether the block of keys [j0, j0 + n) holds the new token's (at `position`).
+__device__ __forceinline__ bool holds_new_key(int j0, int n, int position) {
+  return position >= j0 && position < j0 + n;
+}
+
 /// Starts keys [j0, j0 + n) of kv head g on their way into s.k_block and s.v_block: thread jj copies
 /// key jj's rows from the layer's cache ([pages, page_size, heads_kv, head_dim]) with bulk copies that
 /// complete on `kv_full`, so that the block's rows are all in flight at once, and asks L2 for the next
@@ -90,8 +95,8 @@ __device__ void issue_keys(FusedStepParams const& p, FusedLayer const& w, FusedL
                            int position, AttentionScratch const& s, std::uint64_t* kv_full) {
   constexpr std::uint32_t row_bytes = HeadDim * 2;
   KvCacheAppend const& c = p.rope.cache;
-  bool const has_new = position >= j0 && position < j0 + n;
-  if (threadIdx.x == 0) arch::mbarrier_arrive_and_expect_tx(kv_full, 2 * row_bytes * std::uint32_t(n - has_new));
+  std::uint32_t const copied = std::uint32_t(n - holds_new_key(j0, n, position));
+  if (threadIdx.x == 0) arch::mbarrier_arrive_and_expect_tx(kv_full, 2 * row_bytes * copied);
   sync_consumers();  // the bytes expected before any copy completes
   for (int jj = int(threadIdx.x); jj < n; jj += threads) {
     int const j = j0 + jj;
@@ -112,7 +117,7 @@ __device__ void issue_keys(FusedStepParams const& p, FusedLayer const& w, FusedL
 /// their way (the caller waits on kv_full).
 template <int HeadDim>
 __device__ void place_new_key(int j0, int n, int position, AttentionScratch const& s) {
-  if (position >= j0 && position < j0 + n) {
+  if (holds_new_key(j0, n, position)) {
     for (int d = int(threadIdx.x); d < HeadDim; d += threads) {  // bf16 values held as f32: exact
       s.k_block[(position - j0) * HeadDim + d] = __float2bfloat16(s.k_new[d]);
       s.v_block[(position - j0) * HeadDim + d] = __float2bfloat16(s.v_new[d]);

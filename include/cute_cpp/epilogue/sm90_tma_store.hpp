@@ -41,6 +41,8 @@ constexpr int epilogue_chunk_bytes(int n) {
     if (n % (bytes / int(sizeof(TC))) == 0) return bytes;
   return 0;
 }
+/// The whole columns of a column-major C a chunk holds: 64, 32, 16 or 8, the most that divide n.
+constexpr int column_major_chunk_cols(int n) { return n % 64 == 0 ? 64 : n % 32 == 0 ? 32 : n % 16 == 0 ? 16 : 8; }
 }  // namespace detail
 
 /// One consumer warpgroup's output path: stores its 64 x N accumulator slabs through shared memory
@@ -65,7 +67,7 @@ struct EpilogueTmaStore {
   static constexpr int chunk_bytes = row_major ? detail::epilogue_chunk_bytes<TC>(N) : 128;
   /// Columns per chunk: one swizzle row of a row-major C; up to 64 whole columns of a column-major one.
   static constexpr int chunk_cols =
-      row_major ? chunk_bytes / int(sizeof(TC)) : (N % 64 == 0 ? 64 : N % 32 == 0 ? 32 : N % 16 == 0 ? 16 : 8);
+      row_major ? chunk_bytes / int(sizeof(TC)) : detail::column_major_chunk_cols(N);
   static_assert(chunk_bytes != 0 && N % chunk_cols == 0 && (sizeof(TC) == 4 || chunk_cols % 16 == 0),
                 "cute-cpp [epilogue.tile-n]: the tile's N must be a multiple of 16 columns (16-bit outputs) "
                 "or 8 columns (32-bit outputs)");

@@ -164,24 +164,21 @@ bool check_family(std::mt19937_64& rng) {
                 result.summary().c_str());
     ok &= result.ok();
   };
+  auto const choice = [&](kn::GemmChoice const& c, std::int64_t m, std::int64_t n, std::int64_t k, std::string what) {
+    one(m, n, k, what.c_str(),
+        [&](kn::AutoGemmArguments<T> const& a) { kn::run_gemm_choice<T, MA, MB>(c, a, nullptr); },
+        [&](kn::AutoGemmArguments<T> const& a) { return kn::gemm_choice_workspace_bytes<T, MA, MB>(c, a); });
+  };
   for (auto const& [tile, name] : kn::gemm_tile_names) {
-    for (kn::GemmChoice const c : {kn::GemmChoice{tile}, kn::GemmChoice{tile, kn::Decomposition::SplitK, 3}}) {
-      // Split in K: the wide swapped tiles alone, on several ragged tiles of C's rows each way.
-      bool const split = c.decomposition == kn::Decomposition::SplitK;
-      if (split && !kn::wide_swapped(tile)) continue;
-      one(split ? 545 : 150, split ? 1000 : 200, split ? 520 : 136, (std::string(name) + (split ? "/3" : "")).c_str(),
-          [&](kn::AutoGemmArguments<T> const& a) { kn::run_gemm_choice<T, MA, MB>(c, a, nullptr); },
-          [&](kn::AutoGemmArguments<T> const& a) { return kn::gemm_choice_workspace_bytes<T, MA, MB>(c, a); });
-    }
+    choice(kn::GemmChoice{tile}, 150, 200, 136, std::string(name));
+    // The wide swapped tiles also split in K, on several ragged tiles of C's rows each way.
+    if (kn::wide_swapped(tile))
+      choice(kn::GemmChoice{tile, kn::Decomposition::SplitK, 3}, 545, 1000, 520, std::string(name) + "/3");
   }
   // SIMT's skinny shapes: the skinny kernel wherever the long operand is K-major (A or B short,
   // either major-ness, K with and without a tail), the tiled kernel elsewhere.
-  for (auto const& s : {std::array<std::int64_t, 3>{6, 333, 1003}, {333, 2, 520}, {300, 5, 201}, {1, 77, 40}}) {
-    kn::GemmChoice const c{kn::GemmTile::simt};
-    one(s[0], s[1], s[2], "simt",
-        [&](kn::AutoGemmArguments<T> const& a) { kn::run_gemm_choice<T, MA, MB>(c, a, nullptr); },
-        [&](kn::AutoGemmArguments<T> const& a) { return kn::gemm_choice_workspace_bytes<T, MA, MB>(c, a); });
-  }
+  for (auto const& s : {std::array<std::int64_t, 3>{6, 333, 1003}, {333, 2, 520}, {300, 5, 201}, {1, 77, 40}})
+    choice(kn::GemmChoice{kn::GemmTile::simt}, s[0], s[1], s[2], "simt");
   for (auto const& s : {std::array<std::int64_t, 3>{5, 300, 520}, {300, 40, 264}, {100, 700, 72}, {777, 1030, 200}})
     one(s[0], s[1], s[2], "auto", [](kn::AutoGemmArguments<T> const& a) { kn::run_gemm_auto<T, MA, MB>(a, nullptr); },
         [](kn::AutoGemmArguments<T> const& a) { return kn::gemm_auto_workspace_bytes<T, MA, MB>(a); });
