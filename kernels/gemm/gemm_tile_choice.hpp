@@ -5,8 +5,9 @@
 // (a tile and its cut), their names in a tuning cache (gemm_tile_name, gemm_choice_name and the
 // parse functions), choose_from_table (the nearest measured shapes of a tile table,
 // gemm_tile_table.hpp), choose_gemm_tile (the heuristic where no table applies) and the swapped
-// tiles' rules for a linear layer (covering_swapped_tile, paired_swapped_tile). Host arithmetic
-// only; plans.hpp maps a GemmTile to its plan and choose_gemm_plan puts the rules together.
+// tiles' rules for a linear layer (covering_swapped_tile, paired_swapped_tile,
+// small_problem_swapped_tile). Host arithmetic only; plans.hpp maps a GemmTile to its plan and
+// choose_gemm_plan puts the rules together.
 #include <cute_cpp/kernels/gemm/gemm_decomposition.hpp>  // Decomposition
 
 #include <algorithm>
@@ -25,11 +26,11 @@ namespace cute_cpp::kernels {
 /// along N (cn2) or alone (c1); n256m64: 64 rows by 256, each consumer warpgroup its own tile
 /// (PingPong), in pairs along M; swapN: A and B swapped (C^T = B^T A^T), 128 columns of C by N
 /// rows, alone (swap80 to swap160: C's rows in one tile where 128-row tiles would be mostly empty, as
-/// cuBLAS's kernels for such shapes hold them; swap144cn2 in pairs along C's rows sharing the
-/// weights); simt: the SIMT GEMM (SimtGemmPlan).
+/// cuBLAS's kernels for such shapes hold them; swap96cn2 to swap160cn2 in pairs along C's rows
+/// sharing the weights); simt: the SIMT GEMM (SimtGemmPlan).
 enum class GemmTile {
   n256, n128, n64, n256c1, n128c1, n112cn2, n64c1, n256m64, swap16, swap32, swap64,
-  swap80, swap96, swap112, swap128, swap144, swap160, swap144cn2, simt
+  swap80, swap96, swap112, swap128, swap144, swap160, swap96cn2, swap112cn2, swap128cn2, swap144cn2, swap160cn2, simt
 };
 
 /// Every GemmTile, with the name a tuning cache stores it under.
@@ -40,7 +41,9 @@ inline constexpr std::pair<GemmTile, std::string_view> gemm_tile_names[] = {
     {GemmTile::swap32, "swap32"},
     {GemmTile::swap64, "swap64"},   {GemmTile::swap80, "swap80"},   {GemmTile::swap96, "swap96"},
     {GemmTile::swap112, "swap112"}, {GemmTile::swap128, "swap128"}, {GemmTile::swap144, "swap144"},
-    {GemmTile::swap160, "swap160"}, {GemmTile::swap144cn2, "swap144cn2"}, {GemmTile::simt, "simt"}};
+    {GemmTile::swap160, "swap160"}, {GemmTile::swap96cn2, "swap96cn2"}, {GemmTile::swap112cn2, "swap112cn2"},
+    {GemmTile::swap128cn2, "swap128cn2"}, {GemmTile::swap144cn2, "swap144cn2"}, {GemmTile::swap160cn2, "swap160cn2"},
+    {GemmTile::simt, "simt"}};
 
 /// The rows of C a swapped tile holds (its N side), 0 for a tile that is not swapped.
 constexpr std::int64_t swapped_rows(GemmTile tile) {
@@ -49,17 +52,21 @@ constexpr std::int64_t swapped_rows(GemmTile tile) {
     case GemmTile::swap32: return 32;
     case GemmTile::swap64: return 64;
     case GemmTile::swap80: return 80;
-    case GemmTile::swap96: return 96;
-    case GemmTile::swap112: return 112;
-    case GemmTile::swap128: return 128;
+    case GemmTile::swap96:
+    case GemmTile::swap96cn2: return 96;
+    case GemmTile::swap112:
+    case GemmTile::swap112cn2: return 112;
+    case GemmTile::swap128:
+    case GemmTile::swap128cn2: return 128;
     case GemmTile::swap144:
     case GemmTile::swap144cn2: return 144;
-    case GemmTile::swap160: return 160;
+    case GemmTile::swap160:
+    case GemmTile::swap160cn2: return 160;
     default: return 0;
   }
 }
 
-/// Whether `tile` is one of the wide swapped tiles (swap80 to swap160, swap144cn2), built for K-major
+/// Whether `tile` is one of the wide swapped tiles (swap80 to swap160, swap96cn2 to swap160cn2), built for K-major
 /// A and B only.
 constexpr bool wide_swapped(GemmTile tile) { return swapped_rows(tile) > 64; }
 
@@ -230,15 +237,53 @@ constexpr std::optional<GemmTile> covering_swapped_tile(std::int64_t m, std::int
   return std::nullopt;
 }
 
-/// swap144cn2 where two 144-row tiles hold C's rows and 128-row tiles would take three (257-288
-/// rows), of more than 128 columns; none elsewhere. The pair shares (multicasts) the weights' tile,
-/// which two swap144 tiles would each read. On the H100 (same records): 272 rows of the
-/// probe 0.85 of cuBLASLt's geomean against 0.63 for the dispatch before; 260-283 rows of 10 unseen
-/// projections 0.88-0.90 against 0.65-0.69, none slower. Four such tiles (513-576 rows) won 1-5% of
-/// the geomean but lost 1-7% on 11 of 30 unseen shapes, so they keep the 128 x 256 tiles.
-constexpr std::optional<GemmTile> paired_swapped_tile(std::int64_t m, std::int64_t n) {
-  if (m <= 256 || m > 2 * 144 || n <= 128) return std::nullopt;
-  return GemmTile::swap144cn2;
+/// The loads of m x n x k in tiles of `rows` x `cols` of C on `sms` SMs, under the best of 1-4 K
+/// splits: waves of tiles times the operand rows a tile loads per K block times its K blocks. At a
+/// few hundred rows a linear layer is bound by these loads, so this weighs a narrower tile's extra
+/// waves against a wider one's padding.
+constexpr std::int64_t tile_load_cost(std::int64_t m, std::int64_t n, std::int64_t k, std::int64_t rows,
+                                      std::int64_t cols, int sms) {
+  std::int64_t const k_blocks = (k + 63) / 64;
+  std::int64_t best = -1;
+  for (std::int64_t splits = 1; splits <= 4 && (splits == 1 || k_blocks >= 2 * splits); ++splits) {
+    std::int64_t const ctas = (m + rows - 1) / rows * ((n + cols - 1) / cols) * splits;
+    std::int64_t const cost = (ctas + sms - 1) / sms * (rows + cols) * ((k_blocks + splits - 1) / splits);
+    if (best < 0 || cost < best) best = cost;
+  }
+  return best;
+}
+
+/// The narrowest pair of swapped tiles (swap96cn2 to swap160cn2) holding C's rows where 128-row
+/// tiles would take two or three (161-320 rows), of more than 128 columns; none elsewhere. A pair
+/// shares (multicasts) the weights' tile, which two single tiles would each read, and pads at most
+/// 31 rows. On the H100 (kernels/gemm/README.md): the probe's 194-305 rows 0.65-0.90 of cuBLASLt
+/// in 128 x 256 tiles, 0.70-1.15 in pairs.
+constexpr std::optional<GemmTile> paired_swapped_tile(std::int64_t m, std::int64_t n, int sms) {
+  (void)sms;
+  if (m <= 160 || m > 2 * 160 || n <= 128) return std::nullopt;
+  for (GemmTile const t : {GemmTile::swap96cn2, GemmTile::swap112cn2, GemmTile::swap128cn2, GemmTile::swap144cn2,
+                           GemmTile::swap160cn2})
+    if (2 * swapped_rows(t) >= m) return t;
+  return std::nullopt;
+}
+
+/// Past 160 rows, where 128 x 256 tiles would make fewer tiles than a quarter of the SMs (a narrow
+/// projection at a few hundred rows: Qwen3-0.6B's o and down, an MoE expert's), the swapped tile of
+/// 64-128 rows that pads C's rows least (the wider among equals), for more and smaller tiles, unless
+/// it loads more (tile_load_cost: long K, where the wide tiles' splits fill the SMs); none
+/// elsewhere or at most 128 columns (choose_gemm_plan asks it after the pairs: past 320 rows). At
+/// 98-123 rows the one-row tiles (n64c1, n128c1) ran 5-20% faster than these on the narrow probe,
+/// so they keep them.
+constexpr std::optional<GemmTile> small_problem_swapped_tile(std::int64_t m, std::int64_t n, std::int64_t k,
+                                                             int sms) {
+  if (m <= 160 || n <= 128 || (m + 127) / 128 * ((n + 255) / 256) * 4 >= sms) return std::nullopt;
+  auto const padded = [m](GemmTile t) { return (m + swapped_rows(t) - 1) / swapped_rows(t) * swapped_rows(t); };
+  GemmTile best = GemmTile::swap64;
+  for (GemmTile const t : {GemmTile::swap80, GemmTile::swap96, GemmTile::swap112, GemmTile::swap128})
+    if (padded(t) <= padded(best)) best = t;
+  if (tile_load_cost(m, n, k, swapped_rows(best), 128, sms) > tile_load_cost(m, n, k, 128, 256, sms))
+    return std::nullopt;
+  return best;
 }
 
 }  // namespace cute_cpp::kernels

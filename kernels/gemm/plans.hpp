@@ -79,8 +79,9 @@ struct TileFamily {
     return std::min(8, (224 * 1024 - output_bytes) / stage_bytes);
   }
   /// swap80 to swap160: 128 columns of C by Rows rows, all of C's rows in one tile where 128-row
-  /// tiles would multiply 1.6 times as many or more (80 or 129-160 rows); swap144cn2 (ClusterN 2):
-  /// in pairs along C's rows that share (multicast) the weights' tile. K-major A and B only (has).
+  /// tiles would multiply 1.6 times as many or more (80 or 129-160 rows); swap96cn2 to swap160cn2
+  /// (ClusterN 2): in pairs along C's rows that share (multicast) the weights' tile. K-major A and B
+  /// only (has).
   template <int Rows, int ClusterN = 1>
   using SwappedWide = GemmPlan<T, T, T, GemmConfig{.block_n = Rows, .stages = wide_swapped_stages(Rows),
                                                    .cluster_n = ClusterN, .major_a = MB, .major_b = MA,
@@ -320,7 +321,9 @@ using FamilyPlans = typename JoinedPlanLists<
                        GemmPlanList<typename F::template SwappedWide<80>, typename F::template SwappedWide<96>,
                                     typename F::template SwappedWide<112>, typename F::template SwappedWide<128>,
                                     typename F::template SwappedWide<144>, typename F::template SwappedWide<160>,
-                                    typename F::template SwappedWide<144, 2>>,
+                                    typename F::template SwappedWide<96, 2>, typename F::template SwappedWide<112, 2>,
+                                    typename F::template SwappedWide<128, 2>, typename F::template SwappedWide<144, 2>,
+                                    typename F::template SwappedWide<160, 2>>,
                        GemmPlanList<>>>::type;
 /// Every plan the dispatcher (run_gemm_auto, run_gemm_choice) builds: bf16 and fp16, all four
 /// operand layouts. What a program that links the GEMM lists for the build report (--kernels).
@@ -363,6 +366,7 @@ decltype(auto) with_tile_plan(GemmTile tile, AutoGemmArguments<T> const& args, F
                                                     std::integral_constant<int, ClusterN> = {}) -> decltype(auto) {
     return swapped(std::type_identity<typename Family::template SwappedWide<Rows, ClusterN>>{});
   };
+  std::integral_constant<int, 2> const paired;  // a cn2 tile's cluster along C's rows
   switch (Family::nearest(tile)) {
     case GemmTile::n256: break;
     case GemmTile::n128: return on(std::type_identity<typename Family::n128>{});
@@ -391,7 +395,11 @@ decltype(auto) with_tile_plan(GemmTile tile, AutoGemmArguments<T> const& args, F
     case GemmTile::swap128:
     case GemmTile::swap144:
     case GemmTile::swap160:
+    case GemmTile::swap96cn2:
+    case GemmTile::swap112cn2:
+    case GemmTile::swap128cn2:
     case GemmTile::swap144cn2:
+    case GemmTile::swap160cn2:
       if constexpr (Family::has(GemmTile::swap80)) {
         switch (tile) {
           case GemmTile::swap80: return wide(std::integral_constant<int, 80>{});
@@ -399,7 +407,11 @@ decltype(auto) with_tile_plan(GemmTile tile, AutoGemmArguments<T> const& args, F
           case GemmTile::swap112: return wide(std::integral_constant<int, 112>{});
           case GemmTile::swap128: return wide(std::integral_constant<int, 128>{});
           case GemmTile::swap144: return wide(std::integral_constant<int, 144>{});
-          case GemmTile::swap144cn2: return wide(std::integral_constant<int, 144>{}, std::integral_constant<int, 2>{});
+          case GemmTile::swap96cn2: return wide(std::integral_constant<int, 96>{}, paired);
+          case GemmTile::swap112cn2: return wide(std::integral_constant<int, 112>{}, paired);
+          case GemmTile::swap128cn2: return wide(std::integral_constant<int, 128>{}, paired);
+          case GemmTile::swap144cn2: return wide(std::integral_constant<int, 144>{}, paired);
+          case GemmTile::swap160cn2: return wide(std::integral_constant<int, 160>{}, paired);
           default: return wide(std::integral_constant<int, 160>{});
         }
       }
@@ -435,8 +447,9 @@ inline constexpr std::int64_t skinny_dispatch_rows = 2;
 
 /// The tile and cut for an m x n x k problem on `sms` SMs: the skinny kernel (simt_gemv.cuh) where
 /// it runs (skinny_short_operand for the operands' major modes) on at most skinny_dispatch_rows
-/// rows; with K-major A and B (a linear layer), covering_swapped_tile's or paired_swapped_tile's
-/// tile where one has one; else choose_gemm_tile's tile with the heuristic's cut.
+/// rows; with K-major A and B (a linear layer), covering_swapped_tile's, paired_swapped_tile's or
+/// small_problem_swapped_tile's tile where one has one (in that order); else choose_gemm_tile's
+/// tile with the heuristic's cut.
 /// NOTE: the tile table (gemm_tile_table.hpp, fitted on the random shape sweep) is not asked: on
 /// the model-shape probe its choices ran at 0.755 of cuBLASLt's geomean, these rules' at 0.846
 /// (choose_gemm_tile). It stays as tools/fit_gemm_tiles.py writes it, for a refit to be judged
@@ -448,7 +461,8 @@ inline GemmChoice choose_gemm_plan(std::int64_t m, std::int64_t n, std::int64_t 
   if (skinny != SkinnyShort::none && short_rows <= skinny_dispatch_rows)
     return {GemmTile::simt, Decomposition::DataParallel};
   if (major_a == plans::K && major_b == plans::K)
-    for (std::optional<GemmTile> const swapped : {covering_swapped_tile(m, n), paired_swapped_tile(m, n)})
+    for (std::optional<GemmTile> const swapped : {covering_swapped_tile(m, n), paired_swapped_tile(m, n, sms),
+                                                  small_problem_swapped_tile(m, n, k, sms)})
       if (swapped) return {*swapped};
   return {choose_gemm_tile(m, n, k, sms)};
 }

@@ -329,8 +329,9 @@ TEST(ChooseGemmPlan, WeightsBoundRowsTakeASwappedTileHoldingEveryRow) {
 }
 
 // Issue 43: where 128-row tiles would multiply 1.6 times C's rows or more (65-80, 129-160), a
-// linear layer's GEMM takes the narrowest wide swapped tile holding every row; elsewhere, other
-// layouts and narrow weights (at most 128 columns) keep choose_gemm_tile's tile.
+// linear layer's GEMM takes the narrowest wide swapped tile holding every row, and at 161-320 rows
+// the narrowest pair of them; elsewhere, other layouts and narrow weights (at most 128 columns)
+// keep choose_gemm_tile's tile.
 TEST(ChooseGemmPlan, RowsThatPad128RowTilesTakeASwappedTileHoldingThem) {
   using kn::GemmTile;
   constexpr auto K = cute_cpp::OperandMajorMode::K, MN = cute_cpp::OperandMajorMode::MN;
@@ -346,19 +347,40 @@ TEST(ChooseGemmPlan, RowsThatPad128RowTilesTakeASwappedTileHoldingThem) {
     EXPECT_EQ(kn::choose_gemm_plan(w.m, 4096, 4096, 132, K, MN).tile, kn::choose_gemm_tile(w.m, 4096, 4096, 132));
     EXPECT_EQ(kn::choose_gemm_plan(w.m, 128, 4096, 132).tile, kn::choose_gemm_tile(w.m, 128, 4096, 132));
   }
-  for (std::int64_t m : {64, 81, 100, 128, 161, 256, 289, 513, 537, 576, 845, 1024})
+  for (std::int64_t m : {64, 81, 100, 128, 321, 513, 537, 576, 845, 1024})
     EXPECT_EQ(kn::choose_gemm_plan(m, 4096, 4096, 132).tile, kn::choose_gemm_tile(m, 4096, 4096, 132)) << m;
-  // Two 144-row tiles that share the weights where 128-row tiles would take three.
-  for (std::int64_t m : {257, 272, 288}) {
-    EXPECT_EQ(kn::choose_gemm_plan(m, 4096, 4096, 132).tile, GemmTile::swap144cn2) << m;
-    EXPECT_EQ(kn::choose_gemm_plan(m, 4096, 4096, 132, MN, K).tile, kn::choose_gemm_tile(m, 4096, 4096, 132)) << m;
+  // Pairs of swapped tiles sharing the weights where 128-row tiles would take two or three.
+  for (Want const w : {Want{161, GemmTile::swap96cn2}, {192, GemmTile::swap96cn2}, {193, GemmTile::swap112cn2},
+                       {224, GemmTile::swap112cn2}, {225, GemmTile::swap128cn2}, {256, GemmTile::swap128cn2},
+                       {257, GemmTile::swap144cn2}, {288, GemmTile::swap144cn2}, {289, GemmTile::swap160cn2},
+                       {320, GemmTile::swap160cn2}}) {
+    EXPECT_EQ(kn::choose_gemm_plan(w.m, 4096, 4096, 132).tile, w.tile) << w.m;
+    EXPECT_EQ(kn::choose_gemm_plan(w.m, 4096, 4096, 132, MN, K).tile, kn::choose_gemm_tile(w.m, 4096, 4096, 132));
   }
+  EXPECT_EQ(kn::choose_gemm_plan(272, 151936, 4096, 132).tile, GemmTile::swap144cn2);
   // The wide swapped tiles are built for K-major A and B; other layouts run their nearest, n256.
   static_assert(kn::plans::TileFamily<kn::plans::bf16, K, K>::has(GemmTile::swap144));
   static_assert(!kn::plans::TileFamily<kn::plans::bf16, MN, K>::has(GemmTile::swap144));
   static_assert(kn::plans::TileFamily<kn::plans::f16, K, MN>::nearest(GemmTile::swap80) == GemmTile::n256);
   static_assert(kn::plans::TileFamily<kn::plans::bf16, K, K>::wide_swapped_stages(80) == 8);
   static_assert(kn::plans::TileFamily<kn::plans::bf16, K, K>::wide_swapped_stages(160) == 5);
+}
+
+TEST(ChooseGemmPlan, NarrowProjectionsPastOneTileRowTakeSmallerSwappedTilesWhereTheyLoadLess) {
+  using kn::GemmTile;
+  constexpr auto K = cute_cpp::OperandMajorMode::K, MN = cute_cpp::OperandMajorMode::MN;
+  // 537 x 1024 x 2048: 20 tiles of 128 x 256; swap112 pads 537 rows to 560 (swap80 too; the wider).
+  EXPECT_EQ(kn::choose_gemm_plan(537, 1024, 2048, 132).tile, GemmTile::swap112);
+  EXPECT_EQ(kn::choose_gemm_plan(500, 1024, 1024, 132).tile, GemmTile::swap128);  // 4 x 128 rows pad 500 least
+  // Long K: four splits of the 128 x 256 tiles fill the SMs and load less than 60 swap112 tiles.
+  EXPECT_EQ(kn::choose_gemm_plan(537, 1536, 7168, 132).tile, kn::choose_gemm_tile(537, 1536, 7168, 132));
+  // Enough 128 x 256 tiles (a quarter of the SMs or more), at most 128 columns, another layout: no.
+  EXPECT_EQ(kn::choose_gemm_plan(537, 4096, 2048, 132).tile, kn::choose_gemm_tile(537, 4096, 2048, 132));
+  EXPECT_EQ(kn::choose_gemm_plan(537, 128, 2048, 132).tile, kn::choose_gemm_tile(537, 128, 2048, 132));
+  EXPECT_EQ(kn::choose_gemm_plan(537, 1024, 2048, 132, K, MN).tile,
+            kn::choose_gemm_tile(537, 1024, 2048, 132));
+  static_assert(kn::tile_load_cost(537, 1024, 2048, 112, 128, 132) == 11 * 240);  // 3 splits: 120 CTAs of 11 K blocks
+  static_assert(kn::tile_load_cost(537, 1024, 2048, 128, 256, 132) == 8 * 384);   // 4 splits: 80 CTAs of 8 K blocks
 }
 
 TEST(GatedSkinnyKernel, TakesAFewRowsOfAGatedPlanCutWhole) {
