@@ -256,11 +256,15 @@ constexpr std::int64_t tile_load_cost(std::int64_t m, std::int64_t n, std::int64
 /// The narrowest pair of swapped tiles (swap96cn2 to swap160cn2) holding C's rows where 128-row
 /// tiles would take two or three (161-320 rows), of more than 128 columns; none elsewhere. A pair
 /// shares (multicasts) the weights' tile, which two single tiles would each read, and pads at most
-/// 31 rows. On the H100 (kernels/gemm/README.md): the probe's 194-305 rows 0.65-0.90 of cuBLASLt
-/// in 128 x 256 tiles, 0.70-1.15 in pairs.
+/// 31 rows. At 257-320 rows the pairs are two thirds as many as the 128 x 256 tiles and always
+/// taken; at 161-256 as many, each two CTAs, so taken only while they fit one wave of `sms` (at 194
+/// rows of 5120-151936 columns, a second wave of pairs ran 10-28% slower than the 128 x 256 tiles).
+/// On the H100 (kernels/gemm/README.md): 104 unseen shapes at 165-950 rows 0.81 of cuBLASLt with
+/// these rules against 0.72 before.
 constexpr std::optional<GemmTile> paired_swapped_tile(std::int64_t m, std::int64_t n, int sms) {
-  (void)sms;
   if (m <= 160 || m > 2 * 160 || n <= 128) return std::nullopt;
+  std::int64_t const pair_ctas = 2 * ((n + 127) / 128);
+  if (m <= 256 && pair_ctas > sms) return std::nullopt;
   for (GemmTile const t : {GemmTile::swap96cn2, GemmTile::swap112cn2, GemmTile::swap128cn2, GemmTile::swap144cn2,
                            GemmTile::swap160cn2})
     if (2 * swapped_rows(t) >= m) return t;

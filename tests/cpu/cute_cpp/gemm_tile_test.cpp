@@ -357,6 +357,9 @@ TEST(ChooseGemmPlan, RowsThatPad128RowTilesTakeASwappedTileHoldingThem) {
     EXPECT_EQ(kn::choose_gemm_plan(w.m, 4096, 4096, 132).tile, w.tile) << w.m;
     EXPECT_EQ(kn::choose_gemm_plan(w.m, 4096, 4096, 132, MN, K).tile, kn::choose_gemm_tile(w.m, 4096, 4096, 132));
   }
+  // At 161-256 rows, not where the pairs (two CTAs for each 128 columns) would take a second wave.
+  EXPECT_EQ(kn::choose_gemm_plan(194, 8448, 4096, 132).tile, GemmTile::swap112cn2);  // 132 CTAs
+  EXPECT_EQ(kn::choose_gemm_plan(194, 8704, 4096, 132).tile, kn::choose_gemm_tile(194, 8704, 4096, 132));  // 136
   EXPECT_EQ(kn::choose_gemm_plan(272, 151936, 4096, 132).tile, GemmTile::swap144cn2);
   // The wide swapped tiles are built for K-major A and B; other layouts run their nearest, n256.
   static_assert(kn::plans::TileFamily<kn::plans::bf16, K, K>::has(GemmTile::swap144));
