@@ -258,7 +258,7 @@ constexpr std::int64_t tile_load_cost(std::int64_t m, std::int64_t n, std::int64
 /// shares (multicasts) the weights' tile, which two single tiles would each read, and pads at most
 /// 31 rows. At 257-320 rows the pairs are two thirds as many as the 128 x 256 tiles and always
 /// taken; at 161-256 as many, each two CTAs, so taken only while they fit one wave of `sms` (at 194
-/// rows of 5120-151936 columns, a second wave of pairs ran 10-28% slower than the 128 x 256 tiles).
+/// rows of the model-shape sweep, past one wave they ran at 0.87 of the 128 x 256 tiles' figure).
 /// On the H100 (kernels/gemm/README.md): 104 unseen shapes at 165-950 rows 0.81 of cuBLASLt with
 /// these rules against 0.72 before.
 constexpr std::optional<GemmTile> paired_swapped_tile(std::int64_t m, std::int64_t n, int sms) {
