@@ -276,7 +276,7 @@ constexpr std::optional<GemmTile> paired_swapped_tile(std::int64_t m, std::int64
 /// 64-128 rows that pads C's rows least (the wider among equals), for more and smaller tiles, unless
 /// it loads more (tile_load_cost: long K, where the wide tiles' splits fill the SMs); none
 /// elsewhere or at most 128 columns (choose_gemm_plan asks it after the pairs: past 320 rows). At
-/// 98-123 rows the one-row tiles (n64c1, n128c1) ran 5-20% faster than these on the narrow probe,
+/// 98-123 rows the one-row tiles (n64c1, n128c1) ran 5-25% faster than these on the narrow probes,
 /// so they keep them.
 constexpr std::optional<GemmTile> small_problem_swapped_tile(std::int64_t m, std::int64_t n, std::int64_t k,
                                                              int sms) {
