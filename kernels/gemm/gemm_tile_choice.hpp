@@ -238,16 +238,19 @@ constexpr std::optional<GemmTile> covering_swapped_tile(std::int64_t m, std::int
 }
 
 /// The loads of m x n x k in tiles of `rows` x `cols` of C on `sms` SMs, under the best of 1-4 K
-/// splits: waves of tiles times the operand rows a tile loads per K block times its K blocks. At a
-/// few hundred rows a linear layer is bound by these loads, so this weighs a narrower tile's extra
-/// waves against a wider one's padding.
+/// splits: waves of tiles times the operand rows a tile loads per K block times its K blocks, and
+/// with splits the fp32 partial tile each writes and the reduction reads back (rows x cols x 8
+/// bytes, rows x cols / 16 in units of a 128-byte row of a K block). At a few hundred rows a linear
+/// layer is bound by these loads, so this weighs a narrower tile's extra waves against a wider one's
+/// padding.
 constexpr std::int64_t tile_load_cost(std::int64_t m, std::int64_t n, std::int64_t k, std::int64_t rows,
                                       std::int64_t cols, int sms) {
   std::int64_t const k_blocks = (k + 63) / 64;
   std::int64_t best = -1;
   for (std::int64_t splits = 1; splits <= 4 && (splits == 1 || k_blocks >= 2 * splits); ++splits) {
     std::int64_t const ctas = (m + rows - 1) / rows * ((n + cols - 1) / cols) * splits;
-    std::int64_t const cost = (ctas + sms - 1) / sms * (rows + cols) * ((k_blocks + splits - 1) / splits);
+    std::int64_t const partials = splits > 1 ? rows * cols / 16 : 0;
+    std::int64_t const cost = (ctas + sms - 1) / sms * ((rows + cols) * ((k_blocks + splits - 1) / splits) + partials);
     if (best < 0 || cost < best) best = cost;
   }
   return best;

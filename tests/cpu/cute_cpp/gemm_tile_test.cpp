@@ -382,8 +382,9 @@ TEST(ChooseGemmPlan, NarrowProjectionsPastOneTileRowTakeSmallerSwappedTilesWhere
   EXPECT_EQ(kn::choose_gemm_plan(537, 128, 2048, 132).tile, kn::choose_gemm_tile(537, 128, 2048, 132));
   EXPECT_EQ(kn::choose_gemm_plan(537, 1024, 2048, 132, K, MN).tile,
             kn::choose_gemm_tile(537, 1024, 2048, 132));
-  static_assert(kn::tile_load_cost(537, 1024, 2048, 112, 128, 132) == 11 * 240);  // 3 splits: 120 CTAs of 11 K blocks
-  static_assert(kn::tile_load_cost(537, 1024, 2048, 128, 256, 132) == 8 * 384);   // 4 splits: 80 CTAs of 8 K blocks
+  // 3 splits: 120 CTAs of 11 K blocks and a partial tile; 4 splits: 80 CTAs of 8 and a partial tile.
+  static_assert(kn::tile_load_cost(537, 1024, 2048, 112, 128, 132) == 11 * 240 + 112 * 128 / 16);
+  static_assert(kn::tile_load_cost(537, 1024, 2048, 128, 256, 132) == 8 * 384 + 128 * 256 / 16);
 }
 
 TEST(GatedSkinnyKernel, TakesAFewRowsOfAGatedPlanCutWhole) {
