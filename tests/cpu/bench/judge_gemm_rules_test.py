@@ -1,0 +1,64 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+"""tools/judge_gemm_rules.py: its mirror of choose_gemm_plan makes the choices the C++ tests assert
+(tests/cpu/cute_cpp/gemm_tile_test.cpp, ChooseGemmPlan), and it reads a sweep's lines."""
+import sys
+import tempfile
+import unittest
+from pathlib import Path
+
+ROOT = Path(sys.argv[1]) if len(sys.argv) > 1 else Path(__file__).resolve().parents[3]
+sys.path.insert(0, str(ROOT / "tools"))
+import judge_gemm_rules as judge  # noqa: E402
+
+HEURISTIC = {"chosen": "n256"}  # choose_gemm_tile's tile, as a sweep's `chosen` line gives it
+
+
+def tile(m, n, k):
+    return judge.rules((m, n, k), HEURISTIC)[0]
+
+
+class Mirror(unittest.TestCase):
+    def test_covering_tiles(self):
+        for m, want in ((65, "swap80"), (80, "swap80"), (129, "swap144"), (145, "swap160"), (160, "swap160")):
+            self.assertEqual(tile(m, 4096, 4096), want, m)
+        self.assertEqual(tile(100, 4096, 4096), "n256")
+        self.assertEqual(tile(70, 128, 4096), "n256")
+
+    def test_pairs(self):
+        for m, want in ((161, "swap96cn2"), (193, "swap112cn2"), (256, "swap128cn2"), (288, "swap144cn2"),
+                        (320, "swap160cn2")):
+            self.assertEqual(tile(m, 4096, 4096), want, m)
+        self.assertEqual(tile(194, 8448, 4096), "swap112cn2")  # 132 CTAs: one wave
+        self.assertEqual(tile(194, 8704, 4096), "n256")  # 136
+        self.assertEqual(tile(272, 151936, 4096), "swap144cn2")
+        self.assertEqual(tile(321, 4096, 4096), "n256")
+
+    def test_small_problems(self):
+        self.assertEqual(tile(537, 1024, 2048), "swap112")
+        self.assertEqual(tile(500, 1024, 1024), "swap128")
+        self.assertEqual(tile(537, 1536, 7168), "n256")
+        self.assertEqual(tile(537, 4096, 2048), "n256")
+        self.assertEqual(judge.tile_load_cost(537, 1024, 2048, 112, 128), 11 * 240 + 112 * 128 // 16)
+        self.assertEqual(judge.tile_load_cost(537, 1024, 2048, 128, 256), 8 * 384 + 128 * 256 // 16)
+
+    def test_skinny_rows_take_the_simt_kernel(self):
+        self.assertEqual(judge.rules((2, 4096, 4096), HEURISTIC), ("simt", ""))
+
+
+class Report(unittest.TestCase):
+    def test_a_sweep_is_judged(self):
+        lines = ["floor 3.7", "cublas 537 1024 2048 10.0", "chosen 537 1024 2048 n256",
+                 "dispatch 537 1024 2048 swap112", "candidate 537 1024 2048 n256 heuristic 20.0",
+                 "candidate 537 1024 2048 swap112 heuristic 12.5", "candidate 537 1024 2048 swap96 8.0"]
+        with tempfile.TemporaryDirectory() as folder:
+            path = Path(folder) / "sweep.txt"
+            path.write_text("\n".join(lines) + "\n")
+            shapes = judge.parse(path)[1]
+        self.assertEqual(judge.ratios(shapes, judge.rules), [10.0 / 12.5])
+        best = [e["cublas"] / min(e["times"].values()) for e in shapes.values()]
+        self.assertEqual(best, [10.0 / 8.0])
+
+
+if __name__ == "__main__":
+    unittest.main(argv=sys.argv[:1])

@@ -1,0 +1,138 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+"""Judges the GEMM dispatch's rules for a linear layer (bf16, K-major A and B) and candidate variants
+of them on a candidate sweep's measured times (`bench_gemm --candidate-sweep`: every tile under every
+cut, cold, beside cuBLASLt; gpu-check's gemm-candidates-* parts), so a rule read from one sweep is
+judged on another (gemm-candidates-unseen) without a device call of its own (issue 43).
+
+`rules` mirrors choose_gemm_plan (kernels/gemm/plans.hpp, gemm_tile_choice.hpp) for K-major operands
+past the skinny kernel's rows: a shape's choice is a tile under the heuristic's cut, timed as the
+sweep's candidate of that name. Each sweep's `dispatch` lines are the C++ choice at the commit it
+ran; where `rules` differs from them the report counts it (lines of another commit, or a mirror
+gone stale). Variants (VARIANTS) are rules not taken, kept here to be judged again.
+
+    tools/judge_gemm_rules.py CANDIDATES...     per file and over all: each rule's geomean and
+                                                minimum of cuBLASLt / ours, and the best measured"""
+import math
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from fit_gemm_tiles import parse, time_of  # noqa: E402
+
+SMS = 132  # the H100's and H200's
+SKINNY_DISPATCH_ROWS = 2  # plans.hpp's skinny_dispatch_rows: the SIMT kernel, whole tiles
+WIDE = (80, 96, 112, 128, 144, 160)
+PAIRED = (96, 112, 128, 144, 160)
+
+
+def cdiv(a, b):
+    return -(-a // b)
+
+
+def tile_load_cost(m, n, k, rows, cols, sms=SMS):
+    """gemm_tile_choice.hpp's tile_load_cost."""
+    k_blocks, best = cdiv(k, 64), None
+    for splits in range(1, 5):
+        if splits > 1 and k_blocks < 2 * splits:
+            break
+        partials = rows * cols // 16 if splits > 1 else 0
+        cost = cdiv(cdiv(m, rows) * cdiv(n, cols) * splits, sms) * ((rows + cols) * cdiv(k_blocks, splits) + partials)
+        best = cost if best is None else min(best, cost)
+    return best
+
+
+def covering(m, n):
+    """covering_swapped_tile."""
+    if m <= 64 or n <= 128 or cdiv(m, 128) * 128 * 5 < m * 8:
+        return None
+    return next((f"swap{r}" for r in WIDE if r >= m), None)
+
+
+def paired(m, n, sms=SMS):
+    """paired_swapped_tile."""
+    if m <= 160 or m > 320 or n <= 128 or (m <= 256 and 2 * cdiv(n, 128) > sms):
+        return None
+    return next(f"swap{r}cn2" for r in PAIRED if 2 * r >= m)
+
+
+def small_problem(m, n, k, sms=SMS):
+    """small_problem_swapped_tile."""
+    if m <= 160 or n <= 128 or cdiv(m, 128) * cdiv(n, 256) * 4 >= sms:
+        return None
+    rows = min((64, 80, 96, 112, 128), key=lambda r: (cdiv(m, r) * r, -r))
+    return None if tile_load_cost(m, n, k, rows, 128, sms) > tile_load_cost(m, n, k, 128, 256, sms) else f"swap{rows}"
+
+
+def rules(shape, entry):
+    """choose_gemm_plan's tile for K-major operands (the heuristic's cut); choose_gemm_tile's own
+    choice is the sweep's `chosen` line."""
+    m, n, k = shape
+    if m <= SKINNY_DISPATCH_ROWS:
+        return ("simt", "")
+    return (covering(m, n) or paired(m, n) or small_problem(m, n, k) or entry["chosen"], "heuristic")
+
+
+def quad_pairs(shape, entry):
+    """Variant: 321-640 rows in two pairs of the narrowest width holding them, while their CTAs fit one
+    wave (at 695a582's sweeps: probe +0.4%, unseen +0.6%, held-out narrow -0.9%)."""
+    m, n, _ = shape
+    if 320 < m <= 640 and n > 128 and 4 * cdiv(n, 128) <= SMS:
+        return (next(f"swap{r}cn2" for r in PAIRED if 4 * r >= m), "heuristic")
+    return rules(shape, entry)
+
+
+def narrow_by_load(shape, entry):
+    """Variant: at 65-160 rows of at most 33 weight tiles, the swapped tile of 64-160 rows that
+    tile_load_cost ranks first, not the one covering M (at 695a582's sweeps: narrow +1.2%)."""
+    m, n, k = shape
+    if 64 < m <= 160 and n > 128 and cdiv(n, 128) * 4 < SMS:
+        rows = min((64,) + WIDE, key=lambda r: (tile_load_cost(m, n, k, r, 128), -r))
+        return (f"swap{rows}", "heuristic")
+    return rules(shape, entry)
+
+
+VARIANTS = {"rules": rules, "quad pairs": quad_pairs, "narrow by load": narrow_by_load}
+
+
+def ratios(shapes, choose):
+    """cuBLASLt / ours for each shape whose choice the sweep measured."""
+    out = []
+    for shape, entry in shapes.items():
+        us = time_of(entry, choose(shape, entry))
+        if us != math.inf:
+            out.append(entry["cublas"] / us)
+    return out
+
+
+def summary(name, values):
+    if not values:
+        return f"  {name:16s} (no shape measured its choices)"
+    geo = math.exp(sum(math.log(v) for v in values) / len(values))
+    return f"  {name:16s} geomean {geo:.3f}  min {min(values):.3f}  ({len(values)} shapes)"
+
+
+def judge(label, shapes):
+    print(f"{label}: {len(shapes)} shapes")
+    for name, choose in VARIANTS.items():
+        print(summary(name, ratios(shapes, choose)))
+    print(summary("best measured", [e["cublas"] / min(e["times"].values()) for e in shapes.values()]))
+    differ = sum(1 for s, e in shapes.items() if "dispatch" in e and rules(s, e)[0] != e["dispatch"][0])
+    if differ:
+        print(f"  the mirror differs from the sweep's dispatch lines on {differ} shapes (another commit's lines?)")
+
+
+def main(argv):
+    if len(argv) < 2:
+        sys.exit(__doc__)
+    every = {}
+    for path in argv[1:]:
+        shapes = parse(path)[1]
+        judge(Path(path).name, shapes)
+        every.update(shapes)
+    if len(argv) > 2:
+        judge("all files", every)
+
+
+if __name__ == "__main__":
+    main(sys.argv)
