@@ -4,7 +4,7 @@
 // serialization.rs) and checked against the Python package by tests/cpu/models/tokenizer_reference.py.
 #include "models/common/tokenizer.hpp"
 
-#include <algorithm>      // std::lower_bound, std::upper_bound, std::stable_sort, std::find_if
+#include <algorithm>      // std::find_if, std::max
 #include <array>          // std::array
 #include <functional>     // std::equal_to
 #include <mutex>          // std::mutex
@@ -13,9 +13,10 @@
 #include <unordered_set>  // std::unordered_set
 #include <utility>        // std::pair
 
-#include "models/common/error.hpp"           // LoadError, in_quotes
-#include "models/common/json.hpp"            // parse_json, read_json_file
-#include "models/common/unicode_tables.hpp"  // the regex classes and NFC data
+#include "models/common/error.hpp"          // LoadError, in_quotes
+#include "models/common/json.hpp"           // parse_json, read_json_file
+#include "models/common/pre_tokenizer.hpp"  // the byte-level alphabet, the pre-tokenizer regex
+#include "models/common/unicode_text.hpp"   // UTF-8, white space, NFC
 
 namespace cute_cpp::models {
 
@@ -42,271 +43,12 @@ constexpr std::int64_t kMaxId = std::int64_t{1} << 24;
 constexpr std::size_t kCacheMaxWordBytes = 256;
 constexpr std::size_t kCacheMaxEntries = 100'000;
 
-using unicode::RegexClass;
-
-// ---- UTF-8 ----
-
-/// The code point at s[i] of valid UTF-8; advances i past it.
-char32_t next_code_point(std::string_view s, std::size_t& i) noexcept {
-  auto const b0 = static_cast<unsigned char>(s[i]);
-  if (b0 < 0x80) {
-    ++i;
-    return b0;
-  }
-  int const len = b0 >= 0xF0 ? 4 : b0 >= 0xE0 ? 3 : 2;
-  char32_t c = b0 & (0x7F >> len);
-  for (int k = 1; k < len; ++k) c = (c << 6) | (static_cast<unsigned char>(s[i + k]) & 0x3F);
-  i += len;
-  return c;
-}
-
-/// The start of the code point that ends at s[i - 1] of valid UTF-8.
-std::size_t previous_start(std::string_view s, std::size_t i) noexcept {
-  --i;
-  while (i > 0 && (static_cast<unsigned char>(s[i]) & 0xC0) == 0x80) --i;
-  return i;
-}
-
-void append_utf8(std::string& out, char32_t c) {
-  if (c < 0x80) {
-    out += static_cast<char>(c);
-  } else if (c < 0x800) {
-    out += static_cast<char>(0xC0 | (c >> 6));
-    out += static_cast<char>(0x80 | (c & 0x3F));
-  } else if (c < 0x10000) {
-    out += static_cast<char>(0xE0 | (c >> 12));
-    out += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (c & 0x3F));
-  } else {
-    out += static_cast<char>(0xF0 | (c >> 18));
-    out += static_cast<char>(0x80 | ((c >> 12) & 0x3F));
-    out += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (c & 0x3F));
-  }
-}
-
-/// Bytes of the well-formed sequence starting at s[i], or the length of its maximal ill-formed
-/// subpart as a negative number (Unicode's "U+FFFD substitution of maximal subparts", which is
-/// what Rust's from_utf8_lossy does).
-int utf8_sequence(std::string_view s, std::size_t i) noexcept {
-  auto const b0 = static_cast<unsigned char>(s[i]);
-  if (b0 < 0x80) return 1;
-  int len = 0;
-  unsigned char lo = 0x80, hi = 0xBF;  // the range allowed for the second byte
-  if (b0 >= 0xC2 && b0 <= 0xDF) {
-    len = 2;
-  } else if (b0 >= 0xE0 && b0 <= 0xEF) {
-    len = 3;
-    if (b0 == 0xE0) lo = 0xA0;  // no overlong forms
-    if (b0 == 0xED) hi = 0x9F;  // no surrogates
-  } else if (b0 >= 0xF0 && b0 <= 0xF4) {
-    len = 4;
-    if (b0 == 0xF0) lo = 0x90;  // no overlong forms
-    if (b0 == 0xF4) hi = 0x8F;  // nothing above U+10FFFF
-  } else {
-    return -1;
-  }
-  for (int k = 1; k < len; ++k) {
-    if (i + k >= s.size()) return -k;
-    auto const b = static_cast<unsigned char>(s[i + k]);
-    if (b < (k == 1 ? lo : 0x80) || b > (k == 1 ? hi : 0xBF)) return -k;
-  }
-  return len;
-}
-
-/// The byte offset of the first ill-formed sequence, or npos.
-std::size_t first_invalid_utf8(std::string_view s) noexcept {
-  for (std::size_t i = 0; i < s.size();) {
-    int const n = utf8_sequence(s, i);
-    if (n < 0) return i;
-    i += static_cast<std::size_t>(n);
-  }
-  return std::string_view::npos;
-}
-
-// ---- Unicode tables ----
-
-RegexClass regex_class_in_tables(char32_t c) noexcept {
-  auto const ranges = unicode::regex_class_ranges();
-  auto const it = std::upper_bound(ranges.begin(), ranges.end(), c,
-                                   [](char32_t v, const unicode::ClassRange& r) { return v < r.first; });
-  if (it == ranges.begin() || std::prev(it)->last < c) return RegexClass::other;
-  return std::prev(it)->cls;
-}
-
-RegexClass regex_class(char32_t c) noexcept {
-  // NOTE: most text is ASCII; a flat table (filled from the generated ranges) skips the search.
-  static const std::array<RegexClass, 128> ascii = [] {
-    std::array<RegexClass, 128> t{};
-    for (char32_t k = 0; k < 128; ++k) t[k] = regex_class_in_tables(k);
-    return t;
-  }();
-  return c < 128 ? ascii[c] : regex_class_in_tables(c);
-}
-
-bool is_white_space(char32_t c) noexcept { return regex_class(c) == RegexClass::space; }
-
-std::uint8_t combining_class(char32_t c) noexcept {
-  if (c < 0x300) return 0;
-  auto const ranges = unicode::combining_class_ranges();
-  auto const it = std::upper_bound(ranges.begin(), ranges.end(), c,
-                                   [](char32_t v, const unicode::CombiningClassRange& r) { return v < r.first; });
-  if (it == ranges.begin() || std::prev(it)->last < c) return 0;
-  return std::prev(it)->ccc;
-}
-
-bool nfc_quick_check_yes(char32_t c) noexcept {
-  if (c < 0x300) return true;  // the generator asserts that nothing below U+0300 is listed
-  auto const ranges = unicode::nfc_quick_check_ranges();
-  auto const it = std::upper_bound(ranges.begin(), ranges.end(), c,
-                                   [](char32_t v, const unicode::CodeRange& r) { return v < r.first; });
-  return it == ranges.begin() || std::prev(it)->last < c;
-}
-
-// Hangul syllables decompose and compose by arithmetic (Unicode ch. 3.12), not by table.
-constexpr char32_t kSBase = 0xAC00, kLBase = 0x1100, kVBase = 0x1161, kTBase = 0x11A7;
-constexpr char32_t kLCount = 19, kVCount = 21, kTCount = 28, kSCount = kLCount * kVCount * kTCount;
-
-void decompose(char32_t c, std::vector<char32_t>& out) {
-  if (c >= kSBase && c < kSBase + kSCount) {
-    char32_t const s = c - kSBase;
-    out.push_back(kLBase + s / (kVCount * kTCount));
-    out.push_back(kVBase + (s % (kVCount * kTCount)) / kTCount);
-    if (s % kTCount != 0) out.push_back(kTBase + s % kTCount);
-    return;
-  }
-  auto const table = unicode::canonical_decompositions();
-  auto const it = std::lower_bound(table.begin(), table.end(), c,
-                                   [](const unicode::Decomposition& d, char32_t v) { return d.code < v; });
-  if (it == table.end() || it->code != c) {
-    out.push_back(c);
-    return;
-  }
-  decompose(it->first, out);
-  if (it->second != 0) decompose(it->second, out);
-}
-
-/// The primary composite of a + b, or 0.
-char32_t compose(char32_t a, char32_t b) noexcept {
-  if (a >= kLBase && a < kLBase + kLCount && b >= kVBase && b < kVBase + kVCount)
-    return kSBase + ((a - kLBase) * kVCount + (b - kVBase)) * kTCount;
-  if (a >= kSBase && a < kSBase + kSCount && (a - kSBase) % kTCount == 0 && b > kTBase && b < kTBase + kTCount)
-    return a + (b - kTBase);
-  auto const table = unicode::canonical_compositions();
-  auto const it = std::lower_bound(table.begin(), table.end(), std::pair{a, b},
-                                   [](const unicode::Composition& x, std::pair<char32_t, char32_t> v) {
-                                     return std::pair{x.first, x.second} < v;
-                                   });
-  return it != table.end() && it->first == a && it->second == b ? it->composite : 0;
-}
-
-bool is_nfc_quick(std::string_view s) noexcept {
-  for (std::size_t i = 0; i < s.size();) {
-    if (static_cast<unsigned char>(s[i]) < 0x80) {
-      ++i;
-      continue;
-    }
-    if (!nfc_quick_check_yes(next_code_point(s, i))) return false;
-  }
-  return true;
-}
-
-// ---- byte-level alphabet ----
-
-constexpr bool stands_for_itself(unsigned b) noexcept {
-  return (b >= 0x21 && b <= 0x7E) || (b >= 0xA1 && b <= 0xAC) || (b >= 0xAE && b <= 0xFF);
-}
-
-constexpr std::array<char32_t, 256> kByteToUnicode = [] {
-  std::array<char32_t, 256> t{};
-  char32_t next = 0x100;
-  for (unsigned b = 0; b < 256; ++b) t[b] = stands_for_itself(b) ? char32_t(b) : next++;
-  return t;
-}();
-
-// The inverse, over U+0000..U+0143 (the 68 remapped bytes end at U+0143); -1 off the alphabet.
-constexpr std::array<std::int16_t, 0x144> kUnicodeToByte = [] {
-  std::array<std::int16_t, 0x144> t{};
-  t.fill(-1);
-  for (unsigned b = 0; b < 256; ++b) t[kByteToUnicode[b]] = static_cast<std::int16_t>(b);
-  return t;
-}();
-
-// ---- the pre-tokenizer regex ----
-
-/// A code point of the text being split, with its regex class.
-struct Cp {
-  char32_t c;
-  RegexClass cls;
-};
-
-char32_t ascii_lower(char32_t c) noexcept { return c >= 'A' && c <= 'Z' ? c + 32 : c; }
-bool is_cr_lf(char32_t c) noexcept { return c == '\r' || c == '\n'; }
-
-/// The end (a code point index) of the regex's match at i, trying its alternatives in order as a
-/// backtracking engine does. Every code point starts a match, so the split has no gaps.
-std::size_t match_at(const std::vector<Cp>& t, std::size_t i, int max_digits) {
-  std::size_t const n = t.size();
-  auto is = [&](std::size_t k, RegexClass cls) { return k < n && t[k].cls == cls; };
-  auto run = [&](std::size_t k, RegexClass cls) {
-    while (is(k, cls)) ++k;
-    return k;
-  };
-  // (?i:'s|'t|'re|'ve|'m|'ll|'d): only ASCII letters fold (checked: "'ſ" does not match).
-  if (t[i].c == '\'' && i + 1 < n) {
-    char32_t const a = ascii_lower(t[i + 1].c);
-    if (a == 's' || a == 't' || a == 'm' || a == 'd') return i + 2;
-    if (i + 2 < n) {
-      char32_t const b = ascii_lower(t[i + 2].c);
-      if ((a == 'r' && b == 'e') || (a == 'v' && b == 'e') || (a == 'l' && b == 'l')) return i + 3;
-    }
-  }
-  // [^\r\n\p{L}\p{N}]?\p{L}+
-  if (is(i, RegexClass::letter)) return run(i + 1, RegexClass::letter);
-  if (!is(i, RegexClass::number) && !is_cr_lf(t[i].c) && is(i + 1, RegexClass::letter))
-    return run(i + 2, RegexClass::letter);
-  // \p{N}, or \p{N}{1,3}
-  if (is(i, RegexClass::number)) {
-    std::size_t k = i + 1;
-    while (k - i < static_cast<std::size_t>(max_digits) && is(k, RegexClass::number)) ++k;
-    return k;
-  }
-  //  ?[^\s\p{L}\p{N}]+[\r\n]*
-  std::size_t k = i;
-  if (t[k].c == ' ' && is(k + 1, RegexClass::other)) ++k;
-  if (is(k, RegexClass::other)) {
-    k = run(k, RegexClass::other);
-    while (k < n && is_cr_lf(t[k].c)) ++k;
-    return k;
-  }
-  // What is left starts with white space. \s*[\r\n]+ backtracks to the last CR or LF of the run.
-  std::size_t const w = run(i, RegexClass::space);
-  for (std::size_t e = w; e > i; --e)
-    if (is_cr_lf(t[e - 1].c)) return e;
-  // \s+(?!\S) leaves the run's last white space to the word after it; \s+ takes a lone one.
-  if (w == n || w - i == 1) return w;
-  return w - 1;
-}
-
-template <class F>
-void for_each_pre_token(std::string_view text, int max_digits, F&& f) {
-  std::vector<Cp> cps;
-  std::vector<std::size_t> offsets;
-  cps.reserve(text.size());
-  offsets.reserve(text.size() + 1);
-  for (std::size_t i = 0; i < text.size();) {
-    offsets.push_back(i);
-    char32_t const c = next_code_point(text, i);
-    cps.push_back({c, regex_class(c)});
-  }
-  offsets.push_back(text.size());
-  for (std::size_t i = 0; i < cps.size();) {
-    // Never empty: an empty match would loop forever.
-    std::size_t const e = std::max(match_at(cps, i, max_digits), i + 1);
-    f(text.substr(offsets[i], offsets[e] - offsets[i]));
-    i = e;
-  }
-}
+using text::append_utf8;
+using text::first_invalid_utf8;
+using text::is_nfc_quick;
+using text::is_white_space;
+using text::next_code_point;
+using text::previous_start;
 
 // ---- added tokens ----
 
@@ -494,7 +236,7 @@ void Tokenizer::Impl::parse_model(const Json& model) {
   }
   for (unsigned b = 0; b < 256; ++b) {
     std::string ch;
-    append_utf8(ch, kByteToUnicode[b]);
+    append_utf8(ch, text::byte_to_unicode(static_cast<std::uint8_t>(b)));
     auto const it = vocab.find(ch);
     byte_ids[b] = it == vocab.end() ? -1 : it->second;
   }
@@ -707,7 +449,7 @@ void Tokenizer::Impl::build_id_tables() {
   for (auto const& t : added) {
     if (t.special) special_contents.insert(t.content);
     if (t.normalized && nfc)
-      if (auto form = detail::nfc(t.content); form != t.content) normalized_forms.emplace(t.id, std::move(form));
+      if (auto form = text::nfc(t.content); form != t.content) normalized_forms.emplace(t.id, std::move(form));
   }
   for (std::size_t id = 0; id < n; ++id) special[id] = has_token[id] && special_contents.contains(decode_string(id));
   if (!byte_level_decoder) return;
@@ -720,7 +462,7 @@ void Tokenizer::Impl::build_id_tables() {
     std::string bytes;
     bool all = true;
     for (std::size_t i = 0; i < s.size() && all;) {
-      auto const b = detail::unicode_to_byte(next_code_point(s, i));
+      auto const b = text::unicode_to_byte(next_code_point(s, i));
       all = b.has_value();
       if (all) bytes += static_cast<char>(*b);
     }
@@ -733,7 +475,7 @@ void Tokenizer::Impl::build_id_tables() {
 void Tokenizer::Impl::bpe(std::string_view word, std::vector<std::int32_t>& out) const {
   if (ignore_merges) {
     std::string mapped;
-    for (char ch : word) append_utf8(mapped, kByteToUnicode[static_cast<unsigned char>(ch)]);
+    for (char ch : word) append_utf8(mapped, text::byte_to_unicode(static_cast<std::uint8_t>(ch)));
     if (auto const it = vocab.find(mapped); it != vocab.end()) {
       out.push_back(it->second);
       return;
@@ -825,7 +567,7 @@ void Tokenizer::Impl::cached_bpe(std::string_view word, std::vector<std::int32_t
 }
 
 void Tokenizer::Impl::encode_words(std::string_view text, std::vector<std::int32_t>& out) const {
-  for_each_pre_token(text, max_digits, [&](std::string_view word) { cached_bpe(word, out); });
+  text::for_each_pre_token(text, max_digits, [&](std::string_view word) { cached_bpe(word, out); });
 }
 
 /// Calls f(piece, id) over the text split at the trie's matches: id -1 for text between them.
@@ -923,7 +665,7 @@ Tokenizer Tokenizer::from_document(const Json& doc) {
       impl->raw_trie.add(t.content, static_cast<std::int32_t>(i));
     } else {
       // tokenizers matches a normalized token by its normalized content.
-      impl->normalized_trie.add(impl->nfc ? detail::nfc(t.content) : t.content, static_cast<std::int32_t>(i));
+      impl->normalized_trie.add(impl->nfc ? text::nfc(t.content) : t.content, static_cast<std::int32_t>(i));
     }
   }
   impl->build_id_tables();
@@ -944,7 +686,7 @@ std::vector<std::int32_t> Tokenizer::encode(std::string_view text, bool add_spec
     }
     std::string_view rest = piece;
     if (m.nfc && !is_nfc_quick(piece)) {
-      normalized = detail::nfc(piece);
+      normalized = text::nfc(piece);
       rest = normalized;
     }
     m.split_added(rest, m.normalized_trie, [&](std::string_view words, std::int32_t id2) {
@@ -979,7 +721,7 @@ std::string Tokenizer::decode(std::span<const std::int32_t> ids, bool skip_speci
   if (m.byte_level_decoder) {
     for (auto const id : ids)
       if (kept(id)) out += m.decoded[static_cast<std::size_t>(id)];
-    return first_invalid_utf8(out) == std::string_view::npos ? out : detail::utf8_lossy(out);
+    return first_invalid_utf8(out) == std::string_view::npos ? out : text::utf8_lossy(out);
   }
   bool first = true;
   for (auto const id : ids) {
@@ -1005,82 +747,5 @@ std::optional<std::string_view> Tokenizer::id_to_token(std::int32_t id) const {
 }
 
 const std::vector<AddedToken>& Tokenizer::added_tokens() const noexcept { return impl_->added; }
-
-// ---- detail ----
-
-namespace detail {
-
-char32_t byte_to_unicode(std::uint8_t byte) noexcept { return kByteToUnicode[byte]; }
-
-std::optional<std::uint8_t> unicode_to_byte(char32_t c) noexcept {
-  if (c >= kUnicodeToByte.size() || kUnicodeToByte[c] < 0) return std::nullopt;
-  return static_cast<std::uint8_t>(kUnicodeToByte[c]);
-}
-
-std::vector<std::string_view> split_pre_tokens(std::string_view text, int max_digits) {
-  std::vector<std::string_view> out;
-  for_each_pre_token(text, max_digits, [&](std::string_view w) { out.push_back(w); });
-  return out;
-}
-
-std::string nfc(std::string_view text) {
-  if (is_nfc_quick(text)) return std::string(text);
-  std::vector<char32_t> cps;
-  cps.reserve(text.size());
-  for (std::size_t i = 0; i < text.size();) decompose(next_code_point(text, i), cps);
-  // Canonical order: a stable sort of each run of non-starters by combining class.
-  for (std::size_t i = 0; i < cps.size();) {
-    if (combining_class(cps[i]) == 0) {
-      ++i;
-      continue;
-    }
-    std::size_t j = i;
-    while (j < cps.size() && combining_class(cps[j]) != 0) ++j;
-    std::stable_sort(cps.begin() + static_cast<std::ptrdiff_t>(i), cps.begin() + static_cast<std::ptrdiff_t>(j),
-                     [](char32_t a, char32_t b) { return combining_class(a) < combining_class(b); });
-    i = j;
-  }
-  // Canonical composition: each character joins the last starter unless blocked, i.e. unless a
-  // character between them has class 0 or a class >= its own.
-  std::vector<char32_t> out;
-  out.reserve(cps.size());
-  std::ptrdiff_t starter = -1;
-  std::uint8_t last_class = 0;
-  for (char32_t const c : cps) {
-    std::uint8_t const cc = combining_class(c);
-    bool const adjacent = starter >= 0 && static_cast<std::size_t>(starter) + 1 == out.size();
-    if (starter >= 0 && (last_class < cc || (last_class == 0 && adjacent))) {
-      if (char32_t const composite = compose(out[static_cast<std::size_t>(starter)], c); composite != 0) {
-        out[static_cast<std::size_t>(starter)] = composite;
-        continue;
-      }
-    }
-    if (cc == 0) starter = static_cast<std::ptrdiff_t>(out.size());
-    last_class = cc;
-    out.push_back(c);
-  }
-  std::string s;
-  s.reserve(text.size());
-  for (char32_t const c : out) append_utf8(s, c);
-  return s;
-}
-
-std::string utf8_lossy(std::string_view bytes) {
-  std::string out;
-  out.reserve(bytes.size());
-  for (std::size_t i = 0; i < bytes.size();) {
-    int const n = utf8_sequence(bytes, i);
-    if (n > 0) {
-      out.append(bytes.substr(i, static_cast<std::size_t>(n)));
-      i += static_cast<std::size_t>(n);
-    } else {
-      out += "\xEF\xBF\xBD";
-      i += static_cast<std::size_t>(-n);
-    }
-  }
-  return out;
-}
-
-}  // namespace detail
 
 }  // namespace cute_cpp::models

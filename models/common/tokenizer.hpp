@@ -15,6 +15,9 @@
 #include <string_view>  // std::string_view
 #include <vector>       // std::vector
 
+#include "models/common/pre_tokenizer.hpp"  // text::byte_to_unicode, unicode_to_byte, split_pre_tokens
+#include "models/common/unicode_text.hpp"   // text::nfc, utf8_lossy
+
 namespace cute_cpp::models {
 
 class Json;
@@ -88,23 +91,11 @@ class Tokenizer {
 
 namespace detail {
 
-/// GPT-2's byte-level alphabet: bytes 0x21-0x7E, 0xA1-0xAC and 0xAE-0xFF stand for themselves;
-/// the other 68 bytes, in order, for U+0100 upwards.
-///   byte_to_unicode(' ')  ->  U+0120 'Ġ'      byte_to_unicode('\n')  ->  U+010A 'Ċ'
-[[nodiscard]] char32_t byte_to_unicode(std::uint8_t byte) noexcept;
-/// The inverse of byte_to_unicode, or nullopt for a character outside the alphabet.
-[[nodiscard]] std::optional<std::uint8_t> unicode_to_byte(char32_t c) noexcept;
-
-/// The pre-tokens of Qwen2's regex (max_digits 1), or Llama 3's (\p{N}{1,3}, max_digits 3):
-///   split_pre_tokens("I'm 42!\n\n  ok")  ->  {"I", "'m", " ", "4", "2", "!\n\n", " ", " ok"}
-/// @pre text is valid UTF-8.
-[[nodiscard]] std::vector<std::string_view> split_pre_tokens(std::string_view text, int max_digits = 1);
-
-/// Unicode NFC of valid UTF-8 text.   nfc("e\u0301")  ->  "\u00e9"
-[[nodiscard]] std::string nfc(std::string_view text);
-
-/// Bytes to UTF-8 with each maximal ill-formed subpart replaced by U+FFFD (Rust's from_utf8_lossy).
-[[nodiscard]] std::string utf8_lossy(std::string_view bytes);
+using text::byte_to_unicode;   // pre_tokenizer.hpp
+using text::nfc;               // unicode_text.hpp
+using text::split_pre_tokens;  // pre_tokenizer.hpp
+using text::unicode_to_byte;   // pre_tokenizer.hpp
+using text::utf8_lossy;        // unicode_text.hpp
 
 }  // namespace detail
 
