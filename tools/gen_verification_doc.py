@@ -58,6 +58,8 @@ def runtime_tests():
 
 
 def main():
+    if len(sys.argv) > 2 or (len(sys.argv) == 2 and sys.argv[1].startswith("-") and sys.argv[1] != "--check"):
+        sys.exit(__doc__)  # --help, or an option it does not know: never a file of that name
     check = len(sys.argv) > 1 and sys.argv[1] == "--check"
     out = Path(sys.argv[1]) if len(sys.argv) > 1 and not check else ROOT / "docs/verification.md"
     found, tested, exercised = rules(), cases(), runtime_tests()
