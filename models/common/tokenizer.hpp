@@ -15,9 +15,6 @@
 #include <string_view>  // std::string_view
 #include <vector>       // std::vector
 
-#include "models/common/pre_tokenizer.hpp"  // text::byte_to_unicode, unicode_to_byte, split_pre_tokens
-#include "models/common/unicode_text.hpp"   // text::nfc, utf8_lossy
-
 namespace cute_cpp::models {
 
 class Json;
@@ -86,17 +83,5 @@ class Tokenizer {
   static Tokenizer from_document(const Json& doc);
   std::unique_ptr<Impl> impl_;
 };
-
-// ---- detail: the pieces, exposed for the tests ----
-
-namespace detail {
-
-using text::byte_to_unicode;   // pre_tokenizer.hpp
-using text::nfc;               // unicode_text.hpp
-using text::split_pre_tokens;  // pre_tokenizer.hpp
-using text::unicode_to_byte;   // pre_tokenizer.hpp
-using text::utf8_lossy;        // unicode_text.hpp
-
-}  // namespace detail
 
 }  // namespace cute_cpp::models

@@ -4,7 +4,7 @@
 // Test tokenizer.json documents in Qwen2/Qwen3's format (byte-level BPE: the 256 byte characters
 // first, id = byte value), shared by the tokenizer's and the chat prompt's tests, and token-id
 // helpers: with no merges each byte is its own id, so expected encodings are written as bytes.
-#include "models/common/tokenizer.hpp"  // detail::byte_to_unicode
+#include "models/common/pre_tokenizer.hpp"  // text::byte_to_unicode
 
 #include <cstdint>
 #include <cstdio>
@@ -54,7 +54,7 @@ inline std::string utf8(char32_t c) {
 /// A byte string in the byte-level alphabet, as tokenizer.json spells its tokens.
 inline std::string mapped(std::string_view raw) {
   std::string s;
-  for (char ch : raw) s += utf8(models::detail::byte_to_unicode(static_cast<std::uint8_t>(ch)));
+  for (char ch : raw) s += utf8(models::text::byte_to_unicode(static_cast<std::uint8_t>(ch)));
   return s;
 }
 

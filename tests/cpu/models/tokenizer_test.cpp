@@ -13,6 +13,8 @@
 #include <vector>
 
 #include "models/common/error.hpp"
+#include "models/common/pre_tokenizer.hpp"  // text::byte_to_unicode, unicode_to_byte, split_pre_tokens
+#include "models/common/unicode_text.hpp"   // text::nfc, utf8_lossy
 #include "tests/cpu/models/st_writer.hpp"
 #include "tests/cpu/models/tokenizer_json.hpp"
 
@@ -53,108 +55,108 @@ Spec hello_spec() {
 // ---- the byte-level alphabet ----
 
 TEST(TokenizerByteLevel, PrintableBytesStandForThemselvesTheRestCountUpFromU0100) {
-  EXPECT_EQ(cm::detail::byte_to_unicode('!'), U'!');
-  EXPECT_EQ(cm::detail::byte_to_unicode('~'), U'~');
-  EXPECT_EQ(cm::detail::byte_to_unicode(0xE9), U'\u00e9');
-  EXPECT_EQ(cm::detail::byte_to_unicode(0x00), U'\u0100');
-  EXPECT_EQ(cm::detail::byte_to_unicode('\n'), U'\u010a');  // Ċ
-  EXPECT_EQ(cm::detail::byte_to_unicode(' '), U'\u0120');   // Ġ
-  EXPECT_EQ(cm::detail::byte_to_unicode(0x7F), U'\u0121');
-  EXPECT_EQ(cm::detail::byte_to_unicode(0xA0), U'\u0142');
-  EXPECT_EQ(cm::detail::byte_to_unicode(0xAD), U'\u0143');  // the last of the 68
+  EXPECT_EQ(cm::text::byte_to_unicode('!'), U'!');
+  EXPECT_EQ(cm::text::byte_to_unicode('~'), U'~');
+  EXPECT_EQ(cm::text::byte_to_unicode(0xE9), U'\u00e9');
+  EXPECT_EQ(cm::text::byte_to_unicode(0x00), U'\u0100');
+  EXPECT_EQ(cm::text::byte_to_unicode('\n'), U'\u010a');  // Ċ
+  EXPECT_EQ(cm::text::byte_to_unicode(' '), U'\u0120');   // Ġ
+  EXPECT_EQ(cm::text::byte_to_unicode(0x7F), U'\u0121');
+  EXPECT_EQ(cm::text::byte_to_unicode(0xA0), U'\u0142');
+  EXPECT_EQ(cm::text::byte_to_unicode(0xAD), U'\u0143');  // the last of the 68
   for (int b = 0; b < 256; ++b) {
-    auto const c = cm::detail::byte_to_unicode(static_cast<std::uint8_t>(b));
-    EXPECT_EQ(cm::detail::unicode_to_byte(c), std::optional<std::uint8_t>(b)) << b;
+    auto const c = cm::text::byte_to_unicode(static_cast<std::uint8_t>(b));
+    EXPECT_EQ(cm::text::unicode_to_byte(c), std::optional<std::uint8_t>(b)) << b;
   }
-  EXPECT_EQ(cm::detail::unicode_to_byte(U'\u0144'), std::nullopt);
-  EXPECT_EQ(cm::detail::unicode_to_byte(U' '), std::nullopt);
-  EXPECT_EQ(cm::detail::unicode_to_byte(U'\u00ad'), std::nullopt);
-  EXPECT_EQ(cm::detail::unicode_to_byte(U'\u4f60'), std::nullopt);
+  EXPECT_EQ(cm::text::unicode_to_byte(U'\u0144'), std::nullopt);
+  EXPECT_EQ(cm::text::unicode_to_byte(U' '), std::nullopt);
+  EXPECT_EQ(cm::text::unicode_to_byte(U'\u00ad'), std::nullopt);
+  EXPECT_EQ(cm::text::unicode_to_byte(U'\u4f60'), std::nullopt);
 }
 
 // ---- the pre-tokenizer regex (expected splits from tokenizers' Split with the same regex) ----
 
 TEST(TokenizerPreTokens, ContractionsFoldOnlyAsciiCase) {
-  EXPECT_EQ(cm::detail::split_pre_tokens("I'm you're WE'LL 'S they'Ve it'd"),
+  EXPECT_EQ(cm::text::split_pre_tokens("I'm you're WE'LL 'S they'Ve it'd"),
             (Words{"I", "'m", " you", "'re", " WE", "'LL", " '", "S", " they", "'Ve", " it", "'d"}));
-  EXPECT_EQ(cm::detail::split_pre_tokens("'sup 'x ''"), (Words{"'s", "up", " '", "x", " ''"}));
+  EXPECT_EQ(cm::text::split_pre_tokens("'sup 'x ''"), (Words{"'s", "up", " '", "x", " ''"}));
   // U+017F (long s) folds to s in Unicode, but the regex engine does not match it for 's.
-  EXPECT_EQ(cm::detail::split_pre_tokens("'\u017f"), (Words{"'\u017f"}));
+  EXPECT_EQ(cm::text::split_pre_tokens("'\u017f"), (Words{"'\u017f"}));
 }
 
 TEST(TokenizerPreTokens, DigitsOneAtATimeOrUpToThreeForLlama3) {
-  EXPECT_EQ(cm::detail::split_pre_tokens("I'm 42!\n\n  ok"), (Words{"I", "'m", " ", "4", "2", "!\n\n", " ", " ok"}));
-  EXPECT_EQ(cm::detail::split_pre_tokens("abc123 4567"), (Words{"abc", "1", "2", "3", " ", "4", "5", "6", "7"}));
-  EXPECT_EQ(cm::detail::split_pre_tokens("3.14159", 3), (Words{"3", ".", "141", "59"}));
-  EXPECT_EQ(cm::detail::split_pre_tokens("abc123 4567", 3), (Words{"abc", "123", " ", "456", "7"}));
+  EXPECT_EQ(cm::text::split_pre_tokens("I'm 42!\n\n  ok"), (Words{"I", "'m", " ", "4", "2", "!\n\n", " ", " ok"}));
+  EXPECT_EQ(cm::text::split_pre_tokens("abc123 4567"), (Words{"abc", "1", "2", "3", " ", "4", "5", "6", "7"}));
+  EXPECT_EQ(cm::text::split_pre_tokens("3.14159", 3), (Words{"3", ".", "141", "59"}));
+  EXPECT_EQ(cm::text::split_pre_tokens("abc123 4567", 3), (Words{"abc", "123", " ", "456", "7"}));
   // Arabic-Indic digits are \p{N}.
-  EXPECT_EQ(cm::detail::split_pre_tokens("\u0663\u0664abc"), (Words{"\u0663", "\u0664", "abc"}));
+  EXPECT_EQ(cm::text::split_pre_tokens("\u0663\u0664abc"), (Words{"\u0663", "\u0664", "abc"}));
 }
 
 TEST(TokenizerPreTokens, CjkEmojiAndMarks) {
-  EXPECT_EQ(cm::detail::split_pre_tokens("\u4f60\u597d\u4e16\u754c \u4f60\u597d\uff0c\u4e16\u754c\u3002"),
+  EXPECT_EQ(cm::text::split_pre_tokens("\u4f60\u597d\u4e16\u754c \u4f60\u597d\uff0c\u4e16\u754c\u3002"),
             (Words{"\u4f60\u597d\u4e16\u754c", " \u4f60\u597d", "\uff0c\u4e16\u754c", "\u3002"}));
-  EXPECT_EQ(cm::detail::split_pre_tokens("\u65e5\u672c\u8a9e\u306e\u30c6\u30ad\u30b9\u30c8"),
+  EXPECT_EQ(cm::text::split_pre_tokens("\u65e5\u672c\u8a9e\u306e\u30c6\u30ad\u30b9\u30c8"),
             (Words{"\u65e5\u672c\u8a9e\u306e\u30c6\u30ad\u30b9\u30c8"}));
-  EXPECT_EQ(cm::detail::split_pre_tokens("hi \U0001F600\U0001F600! \U0001F44D\U0001F3FDx"),
+  EXPECT_EQ(cm::text::split_pre_tokens("hi \U0001F600\U0001F600! \U0001F44D\U0001F3FDx"),
             (Words{"hi", " \U0001F600\U0001F600!", " \U0001F44D\U0001F3FD", "x"}));
   // A combining mark is not \p{L}: it prefixes the next word or stands alone.
-  EXPECT_EQ(cm::detail::split_pre_tokens("e\u0301t\u0301"), (Words{"e", "\u0301t", "\u0301"}));
+  EXPECT_EQ(cm::text::split_pre_tokens("e\u0301t\u0301"), (Words{"e", "\u0301t", "\u0301"}));
 }
 
 TEST(TokenizerPreTokens, WhiteSpaceRunsAndNewlines) {
-  EXPECT_EQ(cm::detail::split_pre_tokens("a  \n\n  b"), (Words{"a", "  \n\n", " ", " b"}));
-  EXPECT_EQ(cm::detail::split_pre_tokens("\r\n"), (Words{"\r\n"}));
-  EXPECT_EQ(cm::detail::split_pre_tokens("x\r\n\r\ny"), (Words{"x", "\r\n\r\n", "y"}));
-  EXPECT_EQ(cm::detail::split_pre_tokens("a \nb"), (Words{"a", " \n", "b"}));
-  EXPECT_EQ(cm::detail::split_pre_tokens("!!!\n\n\nabc"), (Words{"!!!\n\n\n", "abc"}));
-  EXPECT_EQ(cm::detail::split_pre_tokens("abc   "), (Words{"abc", "   "}));
-  EXPECT_EQ(cm::detail::split_pre_tokens("   "), (Words{"   "}));
-  EXPECT_EQ(cm::detail::split_pre_tokens("\t\tx"), (Words{"\t", "\tx"}));
-  EXPECT_EQ(cm::detail::split_pre_tokens("a\t\tb"), (Words{"a", "\t", "\tb"}));
-  EXPECT_EQ(cm::detail::split_pre_tokens("  !!  "), (Words{" ", " !!", "  "}));
-  EXPECT_EQ(cm::detail::split_pre_tokens(" ?!"), (Words{" ?!"}));
-  EXPECT_EQ(cm::detail::split_pre_tokens(""), (Words{}));
+  EXPECT_EQ(cm::text::split_pre_tokens("a  \n\n  b"), (Words{"a", "  \n\n", " ", " b"}));
+  EXPECT_EQ(cm::text::split_pre_tokens("\r\n"), (Words{"\r\n"}));
+  EXPECT_EQ(cm::text::split_pre_tokens("x\r\n\r\ny"), (Words{"x", "\r\n\r\n", "y"}));
+  EXPECT_EQ(cm::text::split_pre_tokens("a \nb"), (Words{"a", " \n", "b"}));
+  EXPECT_EQ(cm::text::split_pre_tokens("!!!\n\n\nabc"), (Words{"!!!\n\n\n", "abc"}));
+  EXPECT_EQ(cm::text::split_pre_tokens("abc   "), (Words{"abc", "   "}));
+  EXPECT_EQ(cm::text::split_pre_tokens("   "), (Words{"   "}));
+  EXPECT_EQ(cm::text::split_pre_tokens("\t\tx"), (Words{"\t", "\tx"}));
+  EXPECT_EQ(cm::text::split_pre_tokens("a\t\tb"), (Words{"a", "\t", "\tb"}));
+  EXPECT_EQ(cm::text::split_pre_tokens("  !!  "), (Words{" ", " !!", "  "}));
+  EXPECT_EQ(cm::text::split_pre_tokens(" ?!"), (Words{" ?!"}));
+  EXPECT_EQ(cm::text::split_pre_tokens(""), (Words{}));
 }
 
 TEST(TokenizerPreTokens, UnicodeWhiteSpaceIsTheWhiteSpaceProperty) {
-  EXPECT_EQ(cm::detail::split_pre_tokens("\u3000abc"), (Words{"\u3000abc"}));
-  EXPECT_EQ(cm::detail::split_pre_tokens("x\u00a0y"), (Words{"x", "\u00a0y"}));
-  EXPECT_EQ(cm::detail::split_pre_tokens("x\u00a0\u00a0y"), (Words{"x", "\u00a0", "\u00a0y"}));
+  EXPECT_EQ(cm::text::split_pre_tokens("\u3000abc"), (Words{"\u3000abc"}));
+  EXPECT_EQ(cm::text::split_pre_tokens("x\u00a0y"), (Words{"x", "\u00a0y"}));
+  EXPECT_EQ(cm::text::split_pre_tokens("x\u00a0\u00a0y"), (Words{"x", "\u00a0", "\u00a0y"}));
   // U+001C is a separator to Python's str.isspace but not White_Space: it is punctuation here.
-  EXPECT_EQ(cm::detail::split_pre_tokens("x\x1cy"), (Words{"x", "\x1cy"}));
-  EXPECT_EQ(cm::detail::split_pre_tokens("x \x1c"), (Words{"x", " \x1c"}));
+  EXPECT_EQ(cm::text::split_pre_tokens("x\x1cy"), (Words{"x", "\x1cy"}));
+  EXPECT_EQ(cm::text::split_pre_tokens("x \x1c"), (Words{"x", " \x1c"}));
 }
 
 // ---- NFC ----
 
 TEST(TokenizerNfc, ComposesReordersAndExcludes) {
-  EXPECT_EQ(cm::detail::nfc("e\u0301"), "\u00e9");
-  EXPECT_EQ(cm::detail::nfc("a\u0316\u0301"), "\u00e1\u0316");
-  EXPECT_EQ(cm::detail::nfc("a\u0301\u0316"), "\u00e1\u0316");
-  EXPECT_EQ(cm::detail::nfc("q\u0307\u0323"), "q\u0323\u0307");  // reordered, nothing composes
-  EXPECT_EQ(cm::detail::nfc("\u1100\u1161\u11a8"), "\uac01");    // Hangul jamo
-  EXPECT_EQ(cm::detail::nfc("\u212b\u2126"), "\u00c5\u03a9");    // singletons
-  EXPECT_EQ(cm::detail::nfc("\u0958"), "\u0915\u093c");          // composition exclusion
-  EXPECT_EQ(cm::detail::nfc("\u0344"), "\u0308\u0301");          // non-starter decomposition
-  EXPECT_EQ(cm::detail::nfc("\u304b\u3099"), "\u304c");          // kana with dakuten
-  EXPECT_EQ(cm::detail::nfc("plain ASCII, caf\u00e9, \u4f60\u597d"), "plain ASCII, caf\u00e9, \u4f60\u597d");
-  EXPECT_EQ(cm::detail::nfc(""), "");
+  EXPECT_EQ(cm::text::nfc("e\u0301"), "\u00e9");
+  EXPECT_EQ(cm::text::nfc("a\u0316\u0301"), "\u00e1\u0316");
+  EXPECT_EQ(cm::text::nfc("a\u0301\u0316"), "\u00e1\u0316");
+  EXPECT_EQ(cm::text::nfc("q\u0307\u0323"), "q\u0323\u0307");  // reordered, nothing composes
+  EXPECT_EQ(cm::text::nfc("\u1100\u1161\u11a8"), "\uac01");    // Hangul jamo
+  EXPECT_EQ(cm::text::nfc("\u212b\u2126"), "\u00c5\u03a9");    // singletons
+  EXPECT_EQ(cm::text::nfc("\u0958"), "\u0915\u093c");          // composition exclusion
+  EXPECT_EQ(cm::text::nfc("\u0344"), "\u0308\u0301");          // non-starter decomposition
+  EXPECT_EQ(cm::text::nfc("\u304b\u3099"), "\u304c");          // kana with dakuten
+  EXPECT_EQ(cm::text::nfc("plain ASCII, caf\u00e9, \u4f60\u597d"), "plain ASCII, caf\u00e9, \u4f60\u597d");
+  EXPECT_EQ(cm::text::nfc(""), "");
 }
 
 // ---- lossy UTF-8 (expected from Python's bytes.decode("utf-8", "replace"), the same rule) ----
 
 TEST(TokenizerUtf8Lossy, OneReplacementPerMaximalIllFormedSubpart) {
-  EXPECT_EQ(cm::detail::utf8_lossy("ok \xe4\xbd\xa0"), "ok \xe4\xbd\xa0");
-  EXPECT_EQ(cm::detail::utf8_lossy("\xff"), "\xef\xbf\xbd");
-  EXPECT_EQ(cm::detail::utf8_lossy("\xe6\x97"), "\xef\xbf\xbd");
-  EXPECT_EQ(cm::detail::utf8_lossy("\xed\xa0\x80"), "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd");
-  EXPECT_EQ(cm::detail::utf8_lossy("\xf0\x9f\x98x"), "\xef\xbf\xbdx");
-  EXPECT_EQ(cm::detail::utf8_lossy("a\xc0\xaf"
+  EXPECT_EQ(cm::text::utf8_lossy("ok \xe4\xbd\xa0"), "ok \xe4\xbd\xa0");
+  EXPECT_EQ(cm::text::utf8_lossy("\xff"), "\xef\xbf\xbd");
+  EXPECT_EQ(cm::text::utf8_lossy("\xe6\x97"), "\xef\xbf\xbd");
+  EXPECT_EQ(cm::text::utf8_lossy("\xed\xa0\x80"), "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd");
+  EXPECT_EQ(cm::text::utf8_lossy("\xf0\x9f\x98x"), "\xef\xbf\xbdx");
+  EXPECT_EQ(cm::text::utf8_lossy("a\xc0\xaf"
                                    "b"),
             "a\xef\xbf\xbd\xef\xbf\xbd"
             "b");
-  EXPECT_EQ(cm::detail::utf8_lossy("\xf4\x90\x80\x80"), "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd");
+  EXPECT_EQ(cm::text::utf8_lossy("\xf4\x90\x80\x80"), "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd");
 }
 
 // ---- BPE ----
@@ -316,7 +318,7 @@ TEST(Tokenizer, TemplateProcessingAddsItsTokensWhenAsked) {
   auto const tok = load(s);
   EXPECT_EQ(tok.encode("hello 12345"), (Ids{259, ' ', '1', '2', '3', '4', '5'}));
   EXPECT_EQ(tok.encode("hello", true), (Ids{261, 259}));
-  EXPECT_EQ(cm::detail::split_pre_tokens("12345", 3), (Words{"123", "45"}));
+  EXPECT_EQ(cm::text::split_pre_tokens("12345", 3), (Words{"123", "45"}));
 }
 
 TEST(Tokenizer, WithoutNormalizerTextIsNotComposed) {
