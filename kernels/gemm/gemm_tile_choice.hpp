@@ -14,6 +14,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <initializer_list>
 #include <optional>
 #include <span>
 #include <string>
@@ -219,6 +220,15 @@ constexpr GemmTile choose_gemm_tile(std::int64_t m, std::int64_t n, std::int64_t
   return GemmTile::n64c1;
 }
 
+/// The first of `tiles` (narrowest first) whose `count` tiles along C's rows hold m rows; none
+/// where none does.
+constexpr std::optional<GemmTile> narrowest_holding(std::initializer_list<GemmTile> tiles, std::int64_t m,
+                                                    std::int64_t count) {
+  for (GemmTile const t : tiles)
+    if (count * swapped_rows(t) >= m) return t;
+  return std::nullopt;
+}
+
 /// The wide swapped tile that holds all m rows of C where 128-row tiles would multiply at least
 /// 1.6 m rows (65-80 and 129-160 rows), of more than 128 columns; none elsewhere. There one
 /// tile of C's rows reads each weight once and pads at most 15 rows, where the 128-row tiles
@@ -231,10 +241,9 @@ constexpr GemmTile choose_gemm_tile(std::int64_t m, std::int64_t n, std::int64_t
 constexpr std::optional<GemmTile> covering_swapped_tile(std::int64_t m, std::int64_t n) {
   std::int64_t const padded = (m + 127) / 128 * 128;
   if (m <= 64 || n <= 128 || padded * 5 < m * 8) return std::nullopt;
-  for (GemmTile const t : {GemmTile::swap80, GemmTile::swap96, GemmTile::swap112, GemmTile::swap128, GemmTile::swap144,
-                           GemmTile::swap160})
-    if (swapped_rows(t) >= m) return t;
-  return std::nullopt;
+  return narrowest_holding({GemmTile::swap80, GemmTile::swap96, GemmTile::swap112, GemmTile::swap128,
+                            GemmTile::swap144, GemmTile::swap160},
+                           m, 1);
 }
 
 /// The loads of m x n x k in tiles of `rows` x `cols` of C on `sms` SMs, under the best of 1-4 K
@@ -268,10 +277,9 @@ constexpr std::optional<GemmTile> paired_swapped_tile(std::int64_t m, std::int64
   if (m <= 160 || m > 2 * 160 || n <= 128) return std::nullopt;
   std::int64_t const pair_ctas = 2 * ((n + 127) / 128);
   if (m <= 256 && pair_ctas > sms) return std::nullopt;
-  for (GemmTile const t : {GemmTile::swap96cn2, GemmTile::swap112cn2, GemmTile::swap128cn2, GemmTile::swap144cn2,
-                           GemmTile::swap160cn2})
-    if (2 * swapped_rows(t) >= m) return t;
-  return std::nullopt;
+  return narrowest_holding({GemmTile::swap96cn2, GemmTile::swap112cn2, GemmTile::swap128cn2, GemmTile::swap144cn2,
+                            GemmTile::swap160cn2},
+                           m, 2);
 }
 
 /// Past 160 rows, where 128 x 256 tiles would make fewer tiles than a quarter of the SMs (a narrow
