@@ -29,8 +29,8 @@ TABLE = ROOT / "kernels/gemm/gemm_tile_table.hpp"
 GOOD = 1.05
 NEIGHBOURS = 4  # 2-8 neighbours and 1.02-1.12 for GOOD fit the first sweep within 0.005 of geomean
 SKINNY = 8  # SimtGemmTile::skinny_rows
-TILES = ["n256", "n128", "n64", "n256c1", "n128c1", "n112cn2", "n64c1", "n256m64", "swap16", "swap32", "swap64",
-         "swap80", "swap96", "swap112", "swap128", "swap144", "swap160", "swap96cn2", "swap112cn2",
+TILES = ["n256", "n128", "n64", "n256c1", "n128c1", "n112cn2", "n64c1", "n256m64", "n256cn2", "swap16", "swap32",
+         "swap64", "swap80", "swap96", "swap112", "swap128", "swap144", "swap160", "swap96cn2", "swap112cn2",
          "swap128cn2", "swap144cn2", "swap160cn2", "simt"]
 
 

@@ -25,12 +25,13 @@ namespace cute_cpp::kernels {
 
 /// The tiles the heuristic chooses among: 128 rows, N columns, in 2-CTA clusters along M (c2),
 /// along N (cn2) or alone (c1); n256m64: 64 rows by 256, each consumer warpgroup its own tile
-/// (PingPong), in pairs along M; swapN: A and B swapped (C^T = B^T A^T), 128 columns of C by N
+/// (PingPong), in pairs along M; n256cn2: 128 x 256 in pairs along N sharing A, so that M pads to
+/// 128 rather than the pair's 256; swapN: A and B swapped (C^T = B^T A^T), 128 columns of C by N
 /// rows, alone (swap80 to swap160: C's rows in one tile where 128-row tiles would be mostly empty, as
 /// cuBLAS's kernels for such shapes hold them; swap96cn2 to swap160cn2 in pairs along C's rows
 /// sharing the weights); simt: the SIMT GEMM (SimtGemmPlan).
 enum class GemmTile {
-  n256, n128, n64, n256c1, n128c1, n112cn2, n64c1, n256m64, swap16, swap32, swap64,
+  n256, n128, n64, n256c1, n128c1, n112cn2, n64c1, n256m64, n256cn2, swap16, swap32, swap64,
   swap80, swap96, swap112, swap128, swap144, swap160, swap96cn2, swap112cn2, swap128cn2, swap144cn2, swap160cn2, simt
 };
 
@@ -38,8 +39,8 @@ enum class GemmTile {
 inline constexpr std::pair<GemmTile, std::string_view> gemm_tile_names[] = {
     {GemmTile::n256, "n256"},     {GemmTile::n128, "n128"},     {GemmTile::n64, "n64"},
     {GemmTile::n256c1, "n256c1"}, {GemmTile::n128c1, "n128c1"}, {GemmTile::n112cn2, "n112cn2"},
-    {GemmTile::n64c1, "n64c1"},   {GemmTile::n256m64, "n256m64"}, {GemmTile::swap16, "swap16"},
-    {GemmTile::swap32, "swap32"},
+    {GemmTile::n64c1, "n64c1"},   {GemmTile::n256m64, "n256m64"}, {GemmTile::n256cn2, "n256cn2"},
+    {GemmTile::swap16, "swap16"},   {GemmTile::swap32, "swap32"},
     {GemmTile::swap64, "swap64"},   {GemmTile::swap80, "swap80"},   {GemmTile::swap96, "swap96"},
     {GemmTile::swap112, "swap112"}, {GemmTile::swap128, "swap128"}, {GemmTile::swap144, "swap144"},
     {GemmTile::swap160, "swap160"}, {GemmTile::swap96cn2, "swap96cn2"}, {GemmTile::swap112cn2, "swap112cn2"},
