@@ -84,12 +84,14 @@ struct TileFamily {
   }
   /// swap80 to swap160: 128 columns of C by Rows rows, all of C's rows in one tile where 128-row
   /// tiles would multiply 1.6 times as many or more (80 or 129-160 rows); swap96cn2 to swap160cn2
-  /// (ClusterN 2): in pairs along C's rows that share (multicast) the weights' tile. K-major A and B
-  /// only (has).
-  template <int Rows, int ClusterN = 1>
+  /// (ClusterN 2): in pairs along C's rows that share (multicast) the weights' tile; swap176c2 to
+  /// swap256c2 (ClusterM 2): 176-256 rows, in pairs along C's columns that share the rows' tile, so
+  /// that a few hundred rows split into two or three tiles padding little (537 rows: 3 x 184 where
+  /// 128-row pairs run 768). K-major A and B only (has).
+  template <int Rows, int ClusterN = 1, int ClusterM = 1>
   using SwappedWide = GemmPlan<T, T, T, GemmConfig{.block_n = Rows, .stages = wide_swapped_stages(Rows),
-                                                   .cluster_n = ClusterN, .major_a = MB, .major_b = MA,
-                                                   .layout_c = LayoutEnum::ColMajor}>;
+                                                   .cluster_m = ClusterM, .cluster_n = ClusterN, .major_a = MB,
+                                                   .major_b = MA, .layout_c = LayoutEnum::ColMajor}>;
   using simt = SimtGemmPlan<T, T, MA, MB>;
 
   /// Whether `tile` is built for this layout (the NOTE above).
@@ -330,7 +332,10 @@ using FamilyPlans = typename JoinedPlanLists<
                                     typename F::template SwappedWide<144>, typename F::template SwappedWide<160>,
                                     typename F::template SwappedWide<96, 2>, typename F::template SwappedWide<112, 2>,
                                     typename F::template SwappedWide<128, 2>, typename F::template SwappedWide<144, 2>,
-                                    typename F::template SwappedWide<160, 2>>,
+                                    typename F::template SwappedWide<160, 2>, typename F::template SwappedWide<176, 1, 2>,
+                                    typename F::template SwappedWide<192, 1, 2>, typename F::template SwappedWide<208, 1, 2>,
+                                    typename F::template SwappedWide<224, 1, 2>, typename F::template SwappedWide<240, 1, 2>,
+                                    typename F::template SwappedWide<256, 1, 2>>,
                        GemmPlanList<>>>::type;
 /// Every plan the dispatcher (run_gemm_auto, run_gemm_choice) builds: bf16 and fp16, all four
 /// operand layouts. What a program that links the GEMM lists for the build report (--kernels).
@@ -369,11 +374,14 @@ decltype(auto) with_tile_plan(GemmTile tile, AutoGemmArguments<T> const& args, F
   auto const swapped = [&]<class P>(std::type_identity<P> plan) -> decltype(auto) {
     return f(plan, swap_ab_arguments<P, Home>(args));
   };
-  auto const wide = [&]<int Rows, int ClusterN = 1>(std::integral_constant<int, Rows>,
-                                                    std::integral_constant<int, ClusterN> = {}) -> decltype(auto) {
-    return swapped(std::type_identity<typename Family::template SwappedWide<Rows, ClusterN>>{});
+  auto const wide = [&]<int Rows, int ClusterN = 1, int ClusterM = 1>(
+                        std::integral_constant<int, Rows>, std::integral_constant<int, ClusterN> = {},
+                        std::integral_constant<int, ClusterM> = {}) -> decltype(auto) {
+    return swapped(std::type_identity<typename Family::template SwappedWide<Rows, ClusterN, ClusterM>>{});
   };
   std::integral_constant<int, 2> const paired;  // a cn2 tile's cluster along C's rows
+  std::integral_constant<int, 1> const alone;
+  std::integral_constant<int, 2> const columns_paired;  // a c2 tile's cluster along C's columns
   switch (Family::nearest(tile)) {
     case GemmTile::n256: break;
     case GemmTile::n128: return on(std::type_identity<typename Family::n128>{});
@@ -410,6 +418,12 @@ decltype(auto) with_tile_plan(GemmTile tile, AutoGemmArguments<T> const& args, F
     case GemmTile::swap128cn2:
     case GemmTile::swap144cn2:
     case GemmTile::swap160cn2:
+    case GemmTile::swap176c2:
+    case GemmTile::swap192c2:
+    case GemmTile::swap208c2:
+    case GemmTile::swap224c2:
+    case GemmTile::swap240c2:
+    case GemmTile::swap256c2:
       if constexpr (Family::has(GemmTile::swap80)) {
         switch (tile) {
           case GemmTile::swap80: return wide(std::integral_constant<int, 80>{});
@@ -422,6 +436,12 @@ decltype(auto) with_tile_plan(GemmTile tile, AutoGemmArguments<T> const& args, F
           case GemmTile::swap128cn2: return wide(std::integral_constant<int, 128>{}, paired);
           case GemmTile::swap144cn2: return wide(std::integral_constant<int, 144>{}, paired);
           case GemmTile::swap160cn2: return wide(std::integral_constant<int, 160>{}, paired);
+          case GemmTile::swap176c2: return wide(std::integral_constant<int, 176>{}, alone, columns_paired);
+          case GemmTile::swap192c2: return wide(std::integral_constant<int, 192>{}, alone, columns_paired);
+          case GemmTile::swap208c2: return wide(std::integral_constant<int, 208>{}, alone, columns_paired);
+          case GemmTile::swap224c2: return wide(std::integral_constant<int, 224>{}, alone, columns_paired);
+          case GemmTile::swap240c2: return wide(std::integral_constant<int, 240>{}, alone, columns_paired);
+          case GemmTile::swap256c2: return wide(std::integral_constant<int, 256>{}, alone, columns_paired);
           default: return wide(std::integral_constant<int, 160>{});
         }
       }
