@@ -37,10 +37,13 @@ TILES = ["n256", "n128", "n64", "n256c1", "n128c1", "n112cn2", "n64c1", "n256m64
 
 def parse(path):
     """shape -> {"cublas": us, "chosen": tile, "dispatch": choice, "times": {choice: us}}; a choice
-    is (tile, cut), cut "" (whole tiles), "heuristic", "stream-K" or "split N"."""
+    is (tile, cut), cut "" (whole tiles), "heuristic", "stream-K" or "split N". A sweep cut short
+    (a time limit) ends in a partial line: its shape, whose candidates stopped part way, is left out."""
     shapes = {}
     floor = None
-    for line in Path(path).read_text().splitlines():
+    lines = Path(path).read_text().splitlines()
+    cut_short = bool(lines) and not complete(lines[-1].split())
+    for line in lines[:-1] if cut_short else lines:
         words = line.split()
         if not words:
             continue
@@ -57,7 +60,22 @@ def parse(path):
                 entry["dispatch"] = dispatch_candidate(words[4:])
             else:
                 entry["times"][(words[4], " ".join(words[5:-1]))] = float(words[-1])
+    if cut_short and len(last := lines[-1].split()) >= 4:
+        shapes.pop(tuple(int(w) for w in last[1:4]), None)
     return floor, {s: e for s, e in shapes.items() if "cublas" in e and e["times"]}
+
+
+def complete(words):
+    """Whether a sweep line holds all its words: a time ends a cublas/candidate/floor line."""
+    if not words or words[0] not in ("floor", "cublas", "chosen", "dispatch", "candidate"):
+        return True
+    if words[0] in ("chosen", "dispatch"):
+        return len(words) >= 5
+    try:
+        float(words[-1])
+    except ValueError:
+        return False
+    return len(words) >= (2 if words[0] == "floor" else 5)
 
 
 def dispatch_candidate(words):

@@ -64,22 +64,23 @@ def small_problem(m, n, k, sms=SMS):
     return None if tile_load_cost(m, n, k, rows, 128, sms) > tile_load_cost(m, n, k, 128, 256, sms) else f"swap{rows}"
 
 
+def wide_token(m, n):
+    """wide_token_tile: the fewest tiles of at most 256 of C's rows holding m, as wide as they need in
+    steps of 16 (swap176c2 to swap256c2)."""
+    if m <= 160 or m > 5 * 256 or n <= 128:
+        return None
+    tiles = cdiv(m, 256)
+    return f"swap{max(176, cdiv(cdiv(m, tiles), 16) * 16)}c2"
+
+
 def rules(shape, entry):
     """choose_gemm_plan's tile for K-major operands (the heuristic's cut); choose_gemm_tile's own
     choice is the sweep's `chosen` line."""
     m, n, k = shape
     if m <= SKINNY_DISPATCH_ROWS:
         return ("simt", "")
-    return (covering(m, n) or paired(m, n) or small_problem(m, n, k) or entry["chosen"], "heuristic")
-
-
-def quad_pairs(shape, entry):
-    """Variant: 321-640 rows in two pairs of the narrowest width holding them, while their CTAs fit one
-    wave (at 695a582's sweeps: probe +0.4%, unseen +0.6%, held-out narrow -0.9%)."""
-    m, n, _ = shape
-    if 320 < m <= 640 and n > 128 and 4 * cdiv(n, 128) <= SMS:
-        return (next(f"swap{r}cn2" for r in PAIRED if 4 * r >= m), "heuristic")
-    return rules(shape, entry)
+    return (covering(m, n) or paired(m, n) or small_problem(m, n, k) or wide_token(m, n) or entry["chosen"],
+            "heuristic")
 
 
 def narrow_by_load(shape, entry):
@@ -92,7 +93,7 @@ def narrow_by_load(shape, entry):
     return rules(shape, entry)
 
 
-VARIANTS = {"rules": rules, "quad pairs": quad_pairs, "narrow by load": narrow_by_load}
+VARIANTS = {"rules": rules, "narrow by load": narrow_by_load}
 
 
 def ratios(shapes, choose):

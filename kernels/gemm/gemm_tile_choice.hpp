@@ -6,8 +6,8 @@
 // parse functions), choose_from_table (the nearest measured shapes of a tile table,
 // gemm_tile_table.hpp), choose_gemm_tile (the heuristic where no table applies) and the swapped
 // tiles' rules for a linear layer (covering_swapped_tile, paired_swapped_tile,
-// small_problem_swapped_tile). Host arithmetic only; plans.hpp maps a GemmTile to its plan and
-// choose_gemm_plan puts the rules together.
+// small_problem_swapped_tile, wide_token_tile). Host arithmetic only; plans.hpp maps a GemmTile to
+// its plan and choose_gemm_plan puts the rules together.
 #include <cute_cpp/kernels/gemm/gemm_decomposition.hpp>  // Decomposition
 
 #include <algorithm>
@@ -311,6 +311,20 @@ constexpr std::optional<GemmTile> small_problem_swapped_tile(std::int64_t m, std
   if (tile_load_cost(m, n, k, swapped_rows(best), 128, sms) > tile_load_cost(m, n, k, 128, 256, sms))
     return std::nullopt;
   return best;
+}
+
+/// At 161-1280 rows of more than 128 columns, where no tile above applies (choose_gemm_plan asks
+/// it last): the fewest tiles of at most 256 of C's rows that hold m, each as wide as they need in
+/// steps of 16 (swap176c2 to swap256c2: 128 columns of C by 176-256 rows, in pairs along C's
+/// columns sharing the rows' tile); none elsewhere. 128 x 256 tiles in pairs along M pad m to a
+/// multiple of 256 (537 rows run as 768; as 3 x 192 here), and cuBLAS's kernels at these rows are
+/// tiles of this kind (128 x 184 in clusters of 4 for 537 x 5120 x 5120, seen with ncu). 1280: five
+/// such tiles; the candidate sweeps measured up to 1070 rows (kernels/gemm/README.md).
+constexpr std::optional<GemmTile> wide_token_tile(std::int64_t m, std::int64_t n) {
+  if (m <= 160 || m > 5 * 256 || n <= 128) return std::nullopt;
+  return narrowest_holding({GemmTile::swap176c2, GemmTile::swap192c2, GemmTile::swap208c2, GemmTile::swap224c2,
+                            GemmTile::swap240c2, GemmTile::swap256c2},
+                           m, (m + 255) / 256);
 }
 
 }  // namespace cute_cpp::kernels

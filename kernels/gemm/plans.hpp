@@ -477,9 +477,9 @@ inline constexpr std::int64_t skinny_dispatch_rows = 2;
 
 /// The tile and cut for an m x n x k problem on `sms` SMs: the skinny kernel (simt_gemv.cuh) where
 /// it runs (skinny_short_operand for the operands' major modes) on at most skinny_dispatch_rows
-/// rows; with K-major A and B (a linear layer), covering_swapped_tile's, paired_swapped_tile's or
-/// small_problem_swapped_tile's tile where one has one (in that order); else choose_gemm_tile's
-/// tile with the heuristic's cut.
+/// rows; with K-major A and B (a linear layer), covering_swapped_tile's, paired_swapped_tile's,
+/// small_problem_swapped_tile's or wide_token_tile's tile where one has one (in that order); else
+/// choose_gemm_tile's tile with the heuristic's cut.
 /// NOTE: the tile table (gemm_tile_table.hpp, fitted on the random shape sweep) is not asked: on
 /// the model-shape probe its choices ran at 0.755 of cuBLASLt's geomean, these rules' at 0.846
 /// (choose_gemm_tile). It stays as tools/fit_gemm_tiles.py writes it, for a refit to be judged
@@ -492,7 +492,7 @@ inline GemmChoice choose_gemm_plan(std::int64_t m, std::int64_t n, std::int64_t 
     return {GemmTile::simt, Decomposition::DataParallel};
   if (major_a == plans::K && major_b == plans::K)
     for (std::optional<GemmTile> const swapped : {covering_swapped_tile(m, n), paired_swapped_tile(m, n, sms),
-                                                  small_problem_swapped_tile(m, n, k, sms)})
+                                                  small_problem_swapped_tile(m, n, k, sms), wide_token_tile(m, n)})
       if (swapped) return {*swapped};
   return {choose_gemm_tile(m, n, k, sms)};
 }

@@ -30,15 +30,23 @@ class Mirror(unittest.TestCase):
                         (320, "swap160cn2")):
             self.assertEqual(tile(m, 4096, 4096), want, m)
         self.assertEqual(tile(194, 8448, 4096), "swap112cn2")  # 132 CTAs: one wave
-        self.assertEqual(tile(194, 8704, 4096), "n256")  # 136
+        self.assertEqual(tile(194, 8704, 4096), "swap208c2")  # 136: the wide token tile instead
         self.assertEqual(tile(272, 151936, 4096), "swap144cn2")
-        self.assertEqual(tile(321, 4096, 4096), "n256")
+        self.assertEqual(tile(321, 4096, 4096), "swap176c2")
 
     def test_small_problems(self):
         self.assertEqual(tile(537, 1024, 2048), "swap112")
         self.assertEqual(tile(500, 1024, 1024), "swap128")
-        self.assertEqual(tile(537, 1536, 7168), "n256")
-        self.assertEqual(tile(537, 4096, 2048), "n256")
+        self.assertEqual(tile(537, 1536, 7168), "swap192c2")  # loads more: the wide token tile
+        self.assertEqual(tile(537, 4096, 2048), "swap192c2")
+
+    def test_wide_token_tiles(self):
+        for m, want in ((341, "swap176c2"), (366, "swap192c2"), (512, "swap256c2"), (513, "swap176c2"),
+                        (537, "swap192c2"), (681, "swap240c2"), (845, "swap224c2"), (1070, "swap224c2"),
+                        (1280, "swap256c2")):
+            self.assertEqual(tile(m, 4096, 4096), want, m)
+        self.assertEqual(tile(1281, 4096, 4096), "n256")
+        self.assertEqual(tile(537, 128, 4096), "n256")
         self.assertEqual(judge.tile_load_cost(537, 1024, 2048, 112, 128), 11 * 240 + 112 * 128 // 16)
         self.assertEqual(judge.tile_load_cost(537, 1024, 2048, 128, 256), 8 * 384 + 128 * 256 // 16)
 
@@ -47,6 +55,16 @@ class Mirror(unittest.TestCase):
 
 
 class Report(unittest.TestCase):
+    def test_a_sweep_cut_short_leaves_out_its_last_shape(self):
+        lines = ["cublas 537 1024 2048 10.0", "candidate 537 1024 2048 swap96 8.0", "cublas 600 1024 2048 11.0",
+                 "candidate 600 1024 2048 swap96 9.0", "candidate 600 1024 2048 swap1"]
+        with tempfile.TemporaryDirectory() as folder:
+            path = Path(folder) / "sweep.txt"
+            path.write_text("\n".join(lines))
+            self.assertEqual(list(judge.parse(path)[1]), [(537, 1024, 2048)])
+            path.write_text("\n".join(lines[:-1]) + "\n")
+            self.assertEqual(len(judge.parse(path)[1]), 2)
+
     def test_a_sweep_is_judged(self):
         lines = ["floor 3.7", "cublas 537 1024 2048 10.0", "chosen 537 1024 2048 n256",
                  "dispatch 537 1024 2048 swap112", "candidate 537 1024 2048 n256 heuristic 20.0",

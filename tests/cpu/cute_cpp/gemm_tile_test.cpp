@@ -347,7 +347,7 @@ TEST(ChooseGemmPlan, RowsThatPad128RowTilesTakeASwappedTileHoldingThem) {
     EXPECT_EQ(kn::choose_gemm_plan(w.m, 4096, 4096, 132, K, MN).tile, kn::choose_gemm_tile(w.m, 4096, 4096, 132));
     EXPECT_EQ(kn::choose_gemm_plan(w.m, 128, 4096, 132).tile, kn::choose_gemm_tile(w.m, 128, 4096, 132));
   }
-  for (std::int64_t m : {64, 81, 100, 128, 321, 513, 537, 576, 845, 1024})
+  for (std::int64_t m : {64, 81, 100, 128, 1281, 2048})
     EXPECT_EQ(kn::choose_gemm_plan(m, 4096, 4096, 132).tile, kn::choose_gemm_tile(m, 4096, 4096, 132)) << m;
   // Pairs of swapped tiles sharing the weights where 128-row tiles would take two or three.
   for (Want const w : {Want{161, GemmTile::swap96cn2}, {192, GemmTile::swap96cn2}, {193, GemmTile::swap112cn2},
@@ -359,7 +359,7 @@ TEST(ChooseGemmPlan, RowsThatPad128RowTilesTakeASwappedTileHoldingThem) {
   }
   // At 161-256 rows, not where the pairs (two CTAs for each 128 columns) would take a second wave.
   EXPECT_EQ(kn::choose_gemm_plan(194, 8448, 4096, 132).tile, GemmTile::swap112cn2);  // 132 CTAs
-  EXPECT_EQ(kn::choose_gemm_plan(194, 8704, 4096, 132).tile, kn::choose_gemm_tile(194, 8704, 4096, 132));  // 136
+  EXPECT_EQ(kn::choose_gemm_plan(194, 8704, 4096, 132).tile, GemmTile::swap208c2);  // 136: wide_token_tile's
   EXPECT_EQ(kn::choose_gemm_plan(272, 151936, 4096, 132).tile, GemmTile::swap144cn2);
   // The wide swapped tiles are built for K-major A and B; other layouts run their nearest, n256.
   static_assert(kn::plans::TileFamily<kn::plans::bf16, K, K>::has(GemmTile::swap144));
@@ -375,16 +375,47 @@ TEST(ChooseGemmPlan, NarrowProjectionsPastOneTileRowTakeSmallerSwappedTilesWhere
   // 537 x 1024 x 2048: 20 tiles of 128 x 256; swap112 pads 537 rows to 560 (swap80 too; the wider).
   EXPECT_EQ(kn::choose_gemm_plan(537, 1024, 2048, 132).tile, GemmTile::swap112);
   EXPECT_EQ(kn::choose_gemm_plan(500, 1024, 1024, 132).tile, GemmTile::swap128);  // 4 x 128 rows pad 500 least
-  // Long K: four splits of the 128 x 256 tiles fill the SMs and load less than 60 swap112 tiles.
-  EXPECT_EQ(kn::choose_gemm_plan(537, 1536, 7168, 132).tile, kn::choose_gemm_tile(537, 1536, 7168, 132));
+  // Long K: four splits of the 128 x 256 tiles fill the SMs and load less than 60 swap112 tiles, so
+  // not these (wide_token_tile's instead).
+  EXPECT_EQ(kn::choose_gemm_plan(537, 1536, 7168, 132).tile, GemmTile::swap192c2);
   // Enough 128 x 256 tiles (a quarter of the SMs or more), at most 128 columns, another layout: no.
-  EXPECT_EQ(kn::choose_gemm_plan(537, 4096, 2048, 132).tile, kn::choose_gemm_tile(537, 4096, 2048, 132));
+  EXPECT_EQ(kn::choose_gemm_plan(537, 4096, 2048, 132).tile, GemmTile::swap192c2);
   EXPECT_EQ(kn::choose_gemm_plan(537, 128, 2048, 132).tile, kn::choose_gemm_tile(537, 128, 2048, 132));
   EXPECT_EQ(kn::choose_gemm_plan(537, 1024, 2048, 132, K, MN).tile,
             kn::choose_gemm_tile(537, 1024, 2048, 132));
   // 3 splits: 120 CTAs of 11 K blocks and a partial tile; 4 splits: 80 CTAs of 8 and a partial tile.
   static_assert(kn::tile_load_cost(537, 1024, 2048, 112, 128, 132) == 11 * 240 + 112 * 128 / 16);
   static_assert(kn::tile_load_cost(537, 1024, 2048, 128, 256, 132) == 8 * 384 + 128 * 256 / 16);
+}
+
+TEST(ChooseGemmPlan, AFewHundredRowsTakeTheFewestSwappedTilesOfAtMost256RowsHoldingThem) {
+  using kn::GemmTile;
+  constexpr auto K = cute_cpp::OperandMajorMode::K, MN = cute_cpp::OperandMajorMode::MN;
+  struct Want {
+    std::int64_t m;
+    GemmTile tile;
+  };
+  // Two tiles at 321-512 rows, three at 513-768, ... five at 1025-1280, each as wide as it needs
+  // in steps of 16 from 176: 537 rows as 3 x 192 (576), 845 as 4 x 224 (896).
+  for (Want const w : {Want{321, GemmTile::swap176c2}, {352, GemmTile::swap176c2}, {353, GemmTile::swap192c2},
+                       {512, GemmTile::swap256c2}, {513, GemmTile::swap176c2}, {537, GemmTile::swap192c2},
+                       {681, GemmTile::swap240c2}, {768, GemmTile::swap256c2}, {845, GemmTile::swap224c2},
+                       {1070, GemmTile::swap224c2}, {1280, GemmTile::swap256c2}}) {
+    EXPECT_EQ(kn::choose_gemm_plan(w.m, 5120, 5120, 132).tile, w.tile) << w.m;
+    std::int64_t const tiles = (w.m + 255) / 256;
+    EXPECT_GE(tiles * kn::swapped_rows(w.tile), w.m) << w.m;
+    if (w.tile != GemmTile::swap176c2) EXPECT_LT(tiles * (kn::swapped_rows(w.tile) - 16), w.m) << w.m;
+    EXPECT_EQ(kn::choose_gemm_plan(w.m, 5120, 5120, 132, MN, K).tile, kn::choose_gemm_tile(w.m, 5120, 5120, 132));
+  }
+  // One tile at 161-256 rows, where the pairs would take a second wave.
+  EXPECT_EQ(kn::choose_gemm_plan(161, 10304, 2688, 132).tile, GemmTile::swap176c2);
+  EXPECT_EQ(kn::choose_gemm_plan(242, 24576, 4096, 132).tile, GemmTile::swap256c2);
+  // Past 1280 rows, at most 128 columns: no.
+  EXPECT_EQ(kn::choose_gemm_plan(1281, 5120, 5120, 132).tile, kn::choose_gemm_tile(1281, 5120, 5120, 132));
+  EXPECT_EQ(kn::choose_gemm_plan(537, 128, 5120, 132).tile, kn::choose_gemm_tile(537, 128, 5120, 132));
+  static_assert(kn::plans::TileFamily<kn::plans::bf16, K, K>::wide_swapped_stages(192) == 4);
+  static_assert(kn::plans::TileFamily<kn::plans::bf16, K, K>::wide_swapped_stages(208) == 5);
+  static_assert(kn::plans::TileFamily<kn::plans::bf16, K, K>::wide_swapped_stages(256) == 4);
 }
 
 TEST(GatedSkinnyKernel, TakesAFewRowsOfAGatedPlanCutWhole) {

@@ -172,10 +172,11 @@ bool check_family(std::mt19937_64& rng) {
   for (auto const& [tile, name] : kn::gemm_tile_names) {
     choice(kn::GemmChoice{tile}, 150, 200, 136, std::string(name));
     // The wide swapped tiles and the pairs along N also split in K, on several ragged tiles of C's
-    // rows each way; the pairs along N also in stream-K past a wave (the last pair ragged in N).
+    // rows each way; the pairs along N (of either kind) also in stream-K past a wave (the last pair
+    // ragged).
     if (kn::wide_swapped(tile) || tile == kn::GemmTile::n256cn2)
       choice(kn::GemmChoice{tile, kn::Decomposition::SplitK, 3}, 545, 1000, 520, std::string(name) + "/3");
-    if (tile == kn::GemmTile::n256cn2)
+    if (tile == kn::GemmTile::n256cn2 || tile == kn::GemmTile::swap208c2)
       choice(kn::GemmChoice{tile, kn::Decomposition::StreamK}, 1100, 4000 - 40, 264, std::string(name) + "/sk");
   }
   // SIMT's skinny shapes: the skinny kernel wherever the long operand is K-major (A or B short,
