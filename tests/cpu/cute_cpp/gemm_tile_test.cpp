@@ -404,7 +404,9 @@ TEST(ChooseGemmPlan, AFewHundredRowsTakeTheFewestSwappedTilesOfAtMost256RowsHold
     EXPECT_EQ(kn::choose_gemm_plan(w.m, 5120, 5120, 132).tile, w.tile) << w.m;
     std::int64_t const tiles = (w.m + 255) / 256;
     EXPECT_GE(tiles * kn::swapped_rows(w.tile), w.m) << w.m;
-    if (w.tile != GemmTile::swap176c2) EXPECT_LT(tiles * (kn::swapped_rows(w.tile) - 16), w.m) << w.m;
+    if (w.tile != GemmTile::swap176c2) {
+      EXPECT_LT(tiles * (kn::swapped_rows(w.tile) - 16), w.m) << w.m;
+    }
     EXPECT_EQ(kn::choose_gemm_plan(w.m, 5120, 5120, 132, MN, K).tile, kn::choose_gemm_tile(w.m, 5120, 5120, 132));
   }
   // One tile at 161-256 rows, where the pairs would take a second wave.
