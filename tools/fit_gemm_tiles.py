@@ -38,7 +38,8 @@ TILES = ["n256", "n128", "n64", "n256c1", "n128c1", "n112cn2", "n64c1", "n256m64
 def parse(path):
     """shape -> {"cublas": us, "chosen": tile, "dispatch": choice, "times": {choice: us}}; a choice
     is (tile, cut), cut "" (whole tiles), "heuristic", "stream-K" or "split N". A sweep cut short
-    (a time limit) ends in a partial line: its shape, whose candidates stopped part way, is left out."""
+    (a time limit) ends in a partial line: the shape then measured, whose candidates stopped part
+    way, is left out."""
     shapes = {}
     floor = None
     lines = Path(path).read_text().splitlines()
@@ -60,8 +61,11 @@ def parse(path):
                 entry["dispatch"] = dispatch_candidate(words[4:])
             else:
                 entry["times"][(words[4], " ".join(words[5:-1]))] = float(words[-1])
-    if cut_short and len(last := lines[-1].split()) >= 4:
-        shapes.pop(tuple(int(w) for w in last[1:4]), None)
+    if cut_short:  # the shape being measured then: that of the last whole line naming one
+        named = [w for w in (line.split() for line in lines[:-1]) if w and w[0] in ("cublas", "chosen", "dispatch",
+                                                                                   "candidate")]
+        if named:
+            shapes.pop(tuple(int(w) for w in named[-1][1:4]), None)
     return floor, {s: e for s, e in shapes.items() if "cublas" in e and e["times"]}
 
 

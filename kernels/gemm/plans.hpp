@@ -90,7 +90,7 @@ struct TileFamily {
   /// tiles would multiply 1.6 times as many or more (80 or 129-160 rows); swap96cn2 to swap160cn2
   /// (ClusterN 2): in pairs along C's rows that share (multicast) the weights' tile; swap176c2 to
   /// swap256c2 (ClusterM 2): 176-256 rows, in pairs along C's columns that share the rows' tile, so
-  /// that a few hundred rows split into two or three tiles padding little (537 rows: 3 x 184 where
+  /// that a few hundred rows split into two or three tiles padding little (537 rows: 3 x 192 where
   /// 128-row pairs run 768). K-major A and B only (has).
   template <int Rows, int ClusterN = 1, int ClusterM = 1>
   using SwappedWide = GemmPlan<T, T, T, GemmConfig{.block_n = Rows, .stages = wide_swapped_stages(Rows),

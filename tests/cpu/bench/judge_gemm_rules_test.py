@@ -64,6 +64,8 @@ class Report(unittest.TestCase):
             self.assertEqual(list(judge.parse(path)[1]), [(537, 1024, 2048)])
             path.write_text("\n".join(lines[:-1]) + "\n")
             self.assertEqual(len(judge.parse(path)[1]), 2)
+            path.write_text("\n".join(lines[:-1] + ["candidate 60"]))  # cut inside the shape
+            self.assertEqual(list(judge.parse(path)[1]), [(537, 1024, 2048)])
 
     def test_a_sweep_is_judged(self):
         lines = ["floor 3.7", "cublas 537 1024 2048 10.0", "chosen 537 1024 2048 n256",
