@@ -328,6 +328,14 @@ TEST(ChooseGemmPlan, WeightsBoundRowsTakeASwappedTileHoldingEveryRow) {
     }
 }
 
+namespace {
+/// A row count of C and the tile the dispatch should take for it.
+struct Want {
+  std::int64_t m;
+  kn::GemmTile tile;
+};
+}  // namespace
+
 // Issue 43: where 128-row tiles would multiply 1.6 times C's rows or more (65-80, 129-160), a
 // linear layer's GEMM takes the narrowest wide swapped tile holding every row, and at 161-320 rows
 // the narrowest pair of them; elsewhere, other layouts and narrow weights (at most 128 columns)
@@ -335,10 +343,6 @@ TEST(ChooseGemmPlan, WeightsBoundRowsTakeASwappedTileHoldingEveryRow) {
 TEST(ChooseGemmPlan, RowsThatPad128RowTilesTakeASwappedTileHoldingThem) {
   using kn::GemmTile;
   constexpr auto K = cute_cpp::OperandMajorMode::K, MN = cute_cpp::OperandMajorMode::MN;
-  struct Want {
-    std::int64_t m;
-    GemmTile tile;
-  };
   for (Want const w : {Want{65, GemmTile::swap80}, {70, GemmTile::swap80}, {80, GemmTile::swap80},
                        {129, GemmTile::swap144}, {144, GemmTile::swap144}, {145, GemmTile::swap160},
                        {160, GemmTile::swap160}}) {
@@ -391,10 +395,6 @@ TEST(ChooseGemmPlan, NarrowProjectionsPastOneTileRowTakeSmallerSwappedTilesWhere
 TEST(ChooseGemmPlan, AFewHundredRowsTakeTheFewestSwappedTilesOfAtMost256RowsHoldingThem) {
   using kn::GemmTile;
   constexpr auto K = cute_cpp::OperandMajorMode::K, MN = cute_cpp::OperandMajorMode::MN;
-  struct Want {
-    std::int64_t m;
-    GemmTile tile;
-  };
   // Two tiles at 321-512 rows, three at 513-768, ... five at 1025-1280, each as wide as it needs
   // in steps of 16 from 176: 537 rows as 3 x 192 (576), 845 as 4 x 224 (896).
   for (Want const w : {Want{321, GemmTile::swap176c2}, {352, GemmTile::swap176c2}, {353, GemmTile::swap192c2},
