@@ -247,6 +247,7 @@ using AutoInstantiated =
 /// The FP8 plans (gemm_fp8_sm90.cu; tests/gpu/gemm/gemm_fp8_check.cu and bench_gemm run them).
 using Fp8Instantiated = GemmPlanList<Fp8E4M3, Fp8E5M2E4M3, Fp8E4M3Blockwise, Fp8E4M3BlockwiseN192, Fp8E4M3BlockwiseToFp8,
                                      Bf16TNSwiGLUToFp8>;
+
 }  // namespace cute_cpp::kernels::plans
 
 namespace cute_cpp::kernels {
