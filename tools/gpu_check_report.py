@@ -67,6 +67,28 @@ def model_sweep_summary(model):
                                   + (f" ({r['choice']})" if r.get("choice") else "") for r in rows[:10])
                 md.append(f"| {label} | {'all' if kind is None else ' '.join(kind)} | {half} | {len(rows)} | "
                           f"{geomean:.3f} | {rows[0]['ratio']:.3f} | {sum(r['ratio'] < 0.95 for r in rows)} | {worst} |")
+    return md + model_sweep_bands(model)
+
+
+# The model-shape sweep's row bands: the dispatch's rules change at these row counts (the skinny and
+# swapped tiles to 160, their pairs to 320, the wide token tiles to 1280), so a rule's effect shows in one.
+ROW_BANDS = ((1, 16), (17, 64), (65, 160), (161, 320), (321, 640), (641, 1280), (1281, 2560), (2561, 5120),
+             (5121, 16384))
+
+
+def model_sweep_bands(model):
+    """The geomean ratio of the sweep's points by rows of C (ROW_BANDS), cold and warm, over every
+    element type and layout measured: where a change of the dispatch moved the sweep."""
+    rows_of = lambda r: int(r["shape"].split(" x ")[0])
+    md = ["", "By rows of C (geomean ratio, points):", "", "| L2 | " + " | ".join(f"{a}-{b}" for a, b in ROW_BANDS) + " |",
+          "|---|" + "---|" * len(ROW_BANDS)]
+    for label, kernel in (("cold", "gemm model-shape sweep"), ("warm", "gemm model-shape sweep warm")):
+        cells = []
+        for low, high in ROW_BANDS:
+            ratios = [r["ratio"] for r in model if r["kernel"] == kernel and low <= rows_of(r) <= high]
+            cells.append(f"{math.exp(sum(map(math.log, ratios)) / len(ratios)):.3f} ({len(ratios)})" if ratios else "")
+        if any(cells):
+            md.append(f"| {label} | " + " | ".join(cells) + " |")
     return md
 
 
