@@ -64,10 +64,10 @@ def small_problem(m, n, k, sms=SMS):
     return None if tile_load_cost(m, n, k, rows, 128, sms) > tile_load_cost(m, n, k, 128, 256, sms) else f"swap{rows}"
 
 
-def wide_token(m, n):
-    """wide_token_tile: the fewest tiles of at most 256 of C's rows holding m, as wide as they need in
-    steps of 16 (swap176c2 to swap256c2)."""
-    if m <= 160 or m > 5 * 256 or n <= 128:
+def wide_token(m, n, most_tiles=5):
+    """wide_token_tile: the fewest tiles of at most 256 of C's rows holding m (at most `most_tiles`),
+    as wide as they need in steps of 16 (swap176c2 to swap256c2)."""
+    if m <= 160 or m > most_tiles * 256 or n <= 128:
         return None
     tiles = cdiv(m, 256)
     return f"swap{max(176, cdiv(cdiv(m, tiles), 16) * 16)}c2"
@@ -93,7 +93,16 @@ def narrow_by_load(shape, entry):
     return rules(shape, entry)
 
 
-VARIANTS = {"rules": rules, "narrow by load": narrow_by_load}
+def wide_tokens_to_2560(shape, entry):
+    """Variant: wide_token_tile up to ten tiles (2560 rows), where the 128 x 256 pairs pad 1329 rows to
+    1536 (the model-shape sweep at bd88dac: 0.57-0.95 of cuBLAS at 1329 rows, 0.85-1.07 at 1489)."""
+    m, n, k = shape
+    if 1280 < m <= 2560 and n > 128 and not small_problem(m, n, k):
+        return (wide_token(m, n, most_tiles=10), "heuristic")
+    return rules(shape, entry)
+
+
+VARIANTS = {"rules": rules, "narrow by load": narrow_by_load, "wide tokens to 2560": wide_tokens_to_2560}
 
 
 def ratios(shapes, choose):
@@ -108,9 +117,9 @@ def ratios(shapes, choose):
 
 def summary(name, values):
     if not values:
-        return f"  {name:16s} (no shape measured its choices)"
+        return f"  {name:20s} (no shape measured its choices)"
     geo = math.exp(sum(math.log(v) for v in values) / len(values))
-    return f"  {name:16s} geomean {geo:.3f}  min {min(values):.3f}  ({len(values)} shapes)"
+    return f"  {name:20s} geomean {geo:.3f}  min {min(values):.3f}  ({len(values)} shapes)"
 
 
 def judge(label, shapes):

@@ -61,7 +61,7 @@ class UnseenPart(unittest.TestCase):
         self.assertEqual(lines.count("\ncublas "), len(rows) * len(nks))
         self.assertIn(f"cublas {rows[0]} {nks[0].replace('x', ' ')} 10.0", lines)
         self.assertIn("judge_gemm_rules.py on gemm-candidates-unseen", text)
-        self.assertIn("best measured    geomean 1.000", text)  # swap96 at cuBLAS's 10 us everywhere
+        self.assertIn("best measured        geomean 1.000", text)  # swap96 at cuBLAS's 10 us everywhere
 
 
 if __name__ == "__main__":

@@ -46,6 +46,8 @@ class Mirror(unittest.TestCase):
                         (1280, "swap256c2")):
             self.assertEqual(tile(m, 4096, 4096), want, m)
         self.assertEqual(tile(1281, 4096, 4096), "n256")
+        self.assertEqual(judge.wide_tokens_to_2560((1329, 4096, 4096), HEURISTIC)[0], "swap224c2")  # 6 x 224
+        self.assertEqual(judge.wide_tokens_to_2560((2561, 4096, 4096), HEURISTIC)[0], "n256")
         self.assertEqual(tile(537, 128, 4096), "n256")
         self.assertEqual(judge.tile_load_cost(537, 1024, 2048, 112, 128), 11 * 240 + 112 * 128 // 16)
         self.assertEqual(judge.tile_load_cost(537, 1024, 2048, 128, 256), 8 * 384 + 128 * 256 // 16)
