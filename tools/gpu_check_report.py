@@ -80,8 +80,8 @@ def model_sweep_bands(model):
     """The geomean ratio of the sweep's points by rows of C (ROW_BANDS), cold and warm, over every
     element type and layout measured: where a change of the dispatch moved the sweep."""
     rows_of = lambda r: int(r["shape"].split(" x ")[0])
-    md = ["", "By rows of C (geomean ratio, points):", "", "| L2 | " + " | ".join(f"{a}-{b}" for a, b in ROW_BANDS) + " |",
-          "|---|" + "---|" * len(ROW_BANDS)]
+    bands = " | ".join(f"{low}-{high}" for low, high in ROW_BANDS)
+    md = ["", "By rows of C (geomean ratio, points):", "", f"| L2 | {bands} |", "|---|" + "---|" * len(ROW_BANDS)]
     for label, kernel in (("cold", "gemm model-shape sweep"), ("warm", "gemm model-shape sweep warm")):
         cells = []
         for low, high in ROW_BANDS:

@@ -25,8 +25,8 @@ NOT_FUNCTIONS = re.compile(r"^\s*(?:template\s*<.*>\s*)?(?:struct|class|union|en
 
 def blank_code(text):
     """text with comments, string and character literals replaced by spaces (newlines kept)."""
-    pattern = re.compile(r'//[^\n]*|/\*.*?\*/|R"(?P<d>[^(\s]*)\(.*?\)(?P=d)"|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'',
-                         re.S)
+    pattern = re.compile(r'//[^\n]*|/\*.*?\*/|R"(?P<d>[^(\s]*)\(.*?\)(?P=d)"'  # comments, raw strings
+                         r'|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'', re.S)  # strings, characters
     return pattern.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), text)
 
 
@@ -46,27 +46,25 @@ def function_name(head):
 def functions(text):
     """(name, first line, last line) of each function defined at namespace or class scope."""
     code = blank_code(text)
-    stack = []  # for each open brace: "scope" (namespace, class, extern) or "body"
-    starts = []  # for each open brace: (its head's first line, the head)
+    # For each open brace: its kind ("scope": namespace, class, extern; "function"; "body": any block
+    # inside a function), its head's first line and the head.
+    stack = []
     head_start, found, line = 0, [], 1
     for i, ch in enumerate(code):
         if ch == "\n":
             line += 1
         if ch not in "{};":
             continue
-        head = code[head_start:i]
         if ch == "{":
-            at_scope = all(kind == "scope" for kind in stack)
-            directives = re.sub(r"^\s*#.*$", "", head, flags=re.M)
-            is_function = at_scope and ")" in directives and not NOT_FUNCTIONS.search(directives.strip())
-            is_scope = at_scope and not is_function
-            stack.append("scope" if is_scope else "body")
-            starts.append((line - directives.lstrip().count("\n"), directives.strip()))
+            head = re.sub(r"^\s*#.*$", "", code[head_start:i], flags=re.M)  # preprocessor lines aside
+            kind = "body"
+            if all(k == "scope" for k, _, _ in stack):
+                kind = "function" if ")" in head and not NOT_FUNCTIONS.search(head.strip()) else "scope"
+            stack.append((kind, line - head.lstrip().count("\n"), head.strip()))
         elif ch == "}" and stack:
-            kind = stack.pop()
-            first, head_text = starts.pop()
-            if kind == "body" and all(k == "scope" for k in stack) and ")" in head_text:
-                found.append((function_name(head_text), first, line))
+            kind, first, head = stack.pop()
+            if kind == "function":
+                found.append((function_name(head), first, line))
         head_start = i + 1
     return found
 

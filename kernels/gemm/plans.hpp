@@ -233,9 +233,12 @@ using FamilyPlans = typename JoinedPlanLists<
                                     typename F::template SwappedWide<144>, typename F::template SwappedWide<160>,
                                     typename F::template SwappedWide<96, 2>, typename F::template SwappedWide<112, 2>,
                                     typename F::template SwappedWide<128, 2>, typename F::template SwappedWide<144, 2>,
-                                    typename F::template SwappedWide<160, 2>, typename F::template SwappedWide<176, 1, 2>,
-                                    typename F::template SwappedWide<192, 1, 2>, typename F::template SwappedWide<208, 1, 2>,
-                                    typename F::template SwappedWide<224, 1, 2>, typename F::template SwappedWide<240, 1, 2>,
+                                    typename F::template SwappedWide<160, 2>,
+                                    typename F::template SwappedWide<176, 1, 2>,
+                                    typename F::template SwappedWide<192, 1, 2>,
+                                    typename F::template SwappedWide<208, 1, 2>,
+                                    typename F::template SwappedWide<224, 1, 2>,
+                                    typename F::template SwappedWide<240, 1, 2>,
                                     typename F::template SwappedWide<256, 1, 2>>,
                        GemmPlanList<>>>::type;
 /// Every plan the dispatcher (run_gemm_auto, run_gemm_choice) builds: bf16 and fp16, all four
