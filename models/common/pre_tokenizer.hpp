@@ -15,6 +15,14 @@
 
 namespace cute_cpp::models::text {
 
+/// The Split patterns match_at implements, as tokenizer.json holds them once its escapes are read:
+/// Qwen2's (max_digits 1) and Llama 3's (\p{N}{1,3}, max_digits 3).
+inline constexpr std::string_view qwen2_regex =
+    R"((?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+)";
+inline constexpr std::string_view llama3_regex =
+    R"((?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+)"
+    R"(|\s+(?!\S)|\s+)";
+
 /// GPT-2's byte-level alphabet: bytes 0x21-0x7E, 0xA1-0xAC and 0xAE-0xFF stand for themselves;
 /// the other 68 bytes, in order, for U+0100 upwards.
 ///   byte_to_unicode(' ')  ->  U+0120 'Ġ'      byte_to_unicode('\n')  ->  U+010A 'Ċ'

@@ -11,7 +11,8 @@
 #include <utility>    // std::pair
 #include <vector>     // std::vector
 
-#include "models/common/error.hpp"  // LoadError, in_quotes
+#include "models/common/error.hpp"          // LoadError, in_quotes
+#include "models/common/pre_tokenizer.hpp"  // text::qwen2_regex
 
 namespace cute_cpp::models {
 
@@ -21,10 +22,6 @@ constexpr char kRuleFiles[] =
 constexpr char kRuleMerges[] = "cute-cpp [tokenizer.merges]: each line of merges.txt is two tokens";
 constexpr char kRuleAdded[] =
     "cute-cpp [tokenizer.added-token]: added_tokens_decoder's keys are token ids and its entries have content";
-
-// NOTE: the pattern as tokenizer.json spells it (JSON-escaped); Tokenizer accepts exactly this one.
-constexpr std::string_view kQwen2RegexJson =
-    R"((?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\\r\\n\\p{L}\\p{N}]?\\p{L}+|\\p{N}| ?[^\\s\\p{L}\\p{N}]+[\\r\\n]*|\\s*[\\r\\n]+|\\s+(?!\\S)|\\s+)";
 
 /// `s` as a JSON string literal.
 std::string json_quoted(std::string_view s) {
@@ -120,8 +117,8 @@ std::string qwen2_tokenizer_json(std::string_view vocab_json, std::string_view m
       R"({"type": "ByteLevel", "add_prefix_space": false, "trim_offsets": false, "use_regex": false})";
   return std::string(R"({"version": "1.0", "truncation": null, "padding": null, "added_tokens": )") +
          added_tokens_array(tokenizer_config) + R"(, "normalizer": {"type": "NFC"}, )" +
-         R"("pre_tokenizer": {"type": "Sequence", "pretokenizers": [{"type": "Split", "pattern": {"Regex": ")" +
-         std::string(kQwen2RegexJson) + R"("}, "behavior": "Isolated", "invert": false}, )" + byte_level + "]}, " +
+         R"("pre_tokenizer": {"type": "Sequence", "pretokenizers": [{"type": "Split", "pattern": {"Regex": )" +
+         json_quoted(text::qwen2_regex) + R"(}, "behavior": "Isolated", "invert": false}, )" + byte_level + "]}, " +
          R"("post_processor": )" + byte_level + R"(, "decoder": )" + byte_level + ", " +
          R"("model": {"type": "BPE", "dropout": null, "unk_token": null, "continuing_subword_prefix": "", )" +
          R"("end_of_word_suffix": "", "fuse_unk": false, "byte_fallback": false, "ignore_merges": false, )" +

@@ -9,7 +9,7 @@
 
 #include "models/common/error.hpp"          // LoadError, in_quotes
 #include "models/common/json.hpp"           // parse_json, read_json_file
-#include "models/common/pre_tokenizer.hpp"  // the byte-level alphabet
+#include "models/common/pre_tokenizer.hpp"  // the byte-level alphabet, the Split patterns
 #include "models/common/tokenizer_impl.hpp"
 #include "models/common/unicode_text.hpp"   // next_code_point, append_utf8, nfc
 
@@ -23,12 +23,6 @@ constexpr char kRuleMerges[] =
     "cute-cpp [tokenizer.merges]: each merge names two vocab tokens whose concatenation is in the vocab";
 constexpr char kRuleAddedToken[] =
     "cute-cpp [tokenizer.added-token]: added tokens are non-empty, unique, and have the ids tokenizers gives them";
-// The Split patterns this reader implements, as they appear in the JSON once its escapes are read.
-constexpr std::string_view kQwen2Regex =
-    R"((?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+)";
-constexpr std::string_view kLlama3Regex =
-    R"((?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+)"
-    R"(|\s+(?!\S)|\s+)";
 // NOTE: ids index flat tables, so a hostile file must not be able to ask for 2^31 of them; real
 // vocabularies stay below 300k.
 constexpr std::int64_t kMaxId = std::int64_t{1} << 24;
@@ -215,9 +209,9 @@ void Tokenizer::Impl::parse_pre_tokenizer(const Json& pre) {
   check_keys(pattern, {"Regex", "String"});
   if (pattern.find("Regex") == nullptr) unsupported(pattern, "is not a Regex" + std::string(shape));
   auto const& regex = pattern.at("Regex").as_string();
-  if (regex == kQwen2Regex) {
+  if (regex == text::qwen2_regex) {
     max_digits = 1;
-  } else if (regex == kLlama3Regex) {
+  } else if (regex == text::llama3_regex) {
     max_digits = 3;
   } else {
     unsupported(pattern.at("Regex"), "is " + in_quotes(regex) + shape);
