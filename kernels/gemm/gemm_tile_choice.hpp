@@ -30,12 +30,16 @@ namespace cute_cpp::kernels {
 /// rows, alone (swap80 to swap160: C's rows in one tile where 128-row tiles would be mostly empty, as
 /// cuBLAS's kernels for such shapes hold them; swap96cn2 to swap160cn2 in pairs along C's rows
 /// sharing the weights; swap176c2 to swap256c2, 176-256 of C's rows, in pairs along C's columns
-/// sharing the rows' tile, as cuBLAS's 128 x 176-272 tiles for a few hundred rows); simt: the SIMT
-/// GEMM (SimtGemmPlan).
+/// sharing the rows' tile, as cuBLAS's 128 x 176-272 tiles for a few hundred rows); swap144x256cn2
+/// and swap160x256cn2: 256 columns of C by 144 or 160 rows, in pairs along C's rows sharing the
+/// weights' tile, swap144x256c2 and swap160x256c2 in pairs along C's columns sharing the rows' tile
+/// (cuBLAS's 256 x 136-160 tiles for a few hundred rows of a wide projection); simt: the SIMT GEMM
+/// (SimtGemmPlan).
 enum class GemmTile {
   n256, n128, n64, n256c1, n128c1, n112cn2, n64c1, n256m64, n256cn2, swap16, swap32, swap64,
   swap80, swap96, swap112, swap128, swap144, swap160, swap96cn2, swap112cn2, swap128cn2, swap144cn2, swap160cn2,
-  swap176c2, swap192c2, swap208c2, swap224c2, swap240c2, swap256c2, simt
+  swap176c2, swap192c2, swap208c2, swap224c2, swap240c2, swap256c2, swap144x256cn2, swap160x256cn2, swap144x256c2,
+  swap160x256c2, simt
 };
 
 /// Every GemmTile, with the name a tuning cache stores it under.
@@ -50,6 +54,8 @@ inline constexpr std::pair<GemmTile, std::string_view> gemm_tile_names[] = {
     {GemmTile::swap128cn2, "swap128cn2"}, {GemmTile::swap144cn2, "swap144cn2"}, {GemmTile::swap160cn2, "swap160cn2"},
     {GemmTile::swap176c2, "swap176c2"}, {GemmTile::swap192c2, "swap192c2"}, {GemmTile::swap208c2, "swap208c2"},
     {GemmTile::swap224c2, "swap224c2"}, {GemmTile::swap240c2, "swap240c2"}, {GemmTile::swap256c2, "swap256c2"},
+    {GemmTile::swap144x256cn2, "swap144x256cn2"}, {GemmTile::swap160x256cn2, "swap160x256cn2"},
+    {GemmTile::swap144x256c2, "swap144x256c2"}, {GemmTile::swap160x256c2, "swap160x256c2"},
     {GemmTile::simt, "simt"}};
 
 /// The rows of C a swapped tile holds (its N side), 0 for a tile that is not swapped.
@@ -66,9 +72,13 @@ constexpr std::int64_t swapped_rows(GemmTile tile) {
     case GemmTile::swap128:
     case GemmTile::swap128cn2: return 128;
     case GemmTile::swap144:
-    case GemmTile::swap144cn2: return 144;
+    case GemmTile::swap144cn2:
+    case GemmTile::swap144x256cn2:
+    case GemmTile::swap144x256c2: return 144;
     case GemmTile::swap160:
-    case GemmTile::swap160cn2: return 160;
+    case GemmTile::swap160cn2:
+    case GemmTile::swap160x256cn2:
+    case GemmTile::swap160x256c2: return 160;
     case GemmTile::swap176c2: return 176;
     case GemmTile::swap192c2: return 192;
     case GemmTile::swap208c2: return 208;
@@ -79,8 +89,19 @@ constexpr std::int64_t swapped_rows(GemmTile tile) {
   }
 }
 
+/// The columns of C a swapped tile holds (the weights' rows: its M side), 0 for a tile that is not swapped.
+constexpr std::int64_t swapped_cols(GemmTile tile) {
+  switch (tile) {
+    case GemmTile::swap144x256cn2:
+    case GemmTile::swap160x256cn2:
+    case GemmTile::swap144x256c2:
+    case GemmTile::swap160x256c2: return 256;
+    default: return swapped_rows(tile) > 0 ? 128 : 0;
+  }
+}
+
 /// Whether `tile` is one of the wide swapped tiles (swap80 to swap160, swap96cn2 to swap160cn2,
-/// swap176c2 to swap256c2), built for K-major A and B only.
+/// swap176c2 to swap256c2, swap144x256cn2 to swap160x256c2), built for K-major A and B only.
 constexpr bool wide_swapped(GemmTile tile) { return swapped_rows(tile) > 64; }
 
 constexpr std::string_view gemm_tile_name(GemmTile tile) {

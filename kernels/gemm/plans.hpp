@@ -79,10 +79,11 @@ struct TileFamily {
   using swap16 = Swapped<16, 12>;
   using swap32 = Swapped<32, 10>;
   using swap64 = Swapped<64, 8>;
-  /// The stages of a wide swapped tile: as many (at most 8) as fit 224 KB beside its output buffers
-  /// (two chunks of 64 rows a consumer warpgroup, the column-major epilogue's chunk).
-  static constexpr int wide_swapped_stages(int rows) {
-    int const stage_bytes = (128 + rows) * 64 * int(sizeof(T));
+  /// The stages of a wide swapped tile of `cols` columns of C: as many (at most 8) as fit 224 KB
+  /// beside its output buffers (two chunks of 64 rows a consumer warpgroup, the column-major
+  /// epilogue's chunk).
+  static constexpr int wide_swapped_stages(int rows, int cols = 128) {
+    int const stage_bytes = (cols + rows) * 64 * int(sizeof(T));
     int const output_bytes = 2 * 2 * sm90::detail::column_major_chunk_cols(rows) * 64 * int(sizeof(T));
     return std::min(8, (224 * 1024 - output_bytes) / stage_bytes);
   }
@@ -96,6 +97,17 @@ struct TileFamily {
   using SwappedWide = GemmPlan<T, T, T, GemmConfig{.block_n = Rows, .stages = wide_swapped_stages(Rows),
                                                    .cluster_m = ClusterM, .cluster_n = ClusterN, .major_a = MB,
                                                    .major_b = MA, .layout_c = LayoutEnum::ColMajor}>;
+  /// swap144x256cn2 to swap160x256c2: 256 columns of C (two 64-row wgmma atoms a consumer
+  /// warpgroup) by Rows rows, in pairs along C's rows sharing the weights' tile (ClusterN 2) or
+  /// along C's columns sharing the rows' tile (ClusterM 2): a few hundred rows in tiles of 144 or 160
+  /// (428 rows: 3 x 144), each loading 1.3 times the products a byte of 128-column ones (cuBLAS's
+  /// 256 x 136-160 tiles at such rows of 4096-128256 columns, seen under torch's profiler). Their
+  /// 144-160 accumulators a thread leave no registers for stream-K's fixup. K-major A and B only.
+  template <int Rows, int ClusterN, int ClusterM>
+  using SwappedTall = GemmPlan<T, T, T, GemmConfig{.block_m = 256, .block_n = Rows,
+                                                   .stages = wide_swapped_stages(Rows, 256), .cluster_m = ClusterM,
+                                                   .cluster_n = ClusterN, .major_a = MB, .major_b = MA,
+                                                   .layout_c = LayoutEnum::ColMajor}>;
   using simt = SimtGemmPlan<T, T, MA, MB>;
 
   /// Whether `tile` is built for this layout (the NOTE above).
@@ -239,7 +251,11 @@ using FamilyPlans = typename JoinedPlanLists<
                                     typename F::template SwappedWide<208, 1, 2>,
                                     typename F::template SwappedWide<224, 1, 2>,
                                     typename F::template SwappedWide<240, 1, 2>,
-                                    typename F::template SwappedWide<256, 1, 2>>,
+                                    typename F::template SwappedWide<256, 1, 2>,
+                                    typename F::template SwappedTall<144, 2, 1>,
+                                    typename F::template SwappedTall<160, 2, 1>,
+                                    typename F::template SwappedTall<144, 1, 2>,
+                                    typename F::template SwappedTall<160, 1, 2>>,
                        GemmPlanList<>>>::type;
 /// Every plan the dispatcher (run_gemm_auto, run_gemm_choice) builds: bf16 and fp16, all four
 /// operand layouts. What a program that links the GEMM lists for the build report (--kernels).
@@ -274,6 +290,11 @@ decltype(auto) with_tile_plan(GemmTile tile, AutoGemmArguments<T> const& args, F
                         std::integral_constant<int, Rows>, std::integral_constant<int, ClusterN> = {},
                         std::integral_constant<int, ClusterM> = {}) -> decltype(auto) {
     return swapped(std::type_identity<typename Family::template SwappedWide<Rows, ClusterN, ClusterM>>{});
+  };
+  auto const tall = [&]<int Rows, int ClusterN, int ClusterM>(std::integral_constant<int, Rows>,
+                                                              std::integral_constant<int, ClusterN>,
+                                                              std::integral_constant<int, ClusterM>) -> decltype(auto) {
+    return swapped(std::type_identity<typename Family::template SwappedTall<Rows, ClusterN, ClusterM>>{});
   };
   std::integral_constant<int, 2> const paired;  // a cn2 tile's cluster along C's rows
   std::integral_constant<int, 1> const alone;
@@ -320,6 +341,10 @@ decltype(auto) with_tile_plan(GemmTile tile, AutoGemmArguments<T> const& args, F
     case GemmTile::swap224c2:
     case GemmTile::swap240c2:
     case GemmTile::swap256c2:
+    case GemmTile::swap144x256cn2:
+    case GemmTile::swap160x256cn2:
+    case GemmTile::swap144x256c2:
+    case GemmTile::swap160x256c2:
       if constexpr (Family::has(GemmTile::swap80)) {
         switch (tile) {
           case GemmTile::swap80: return wide(std::integral_constant<int, 80>{});
@@ -338,6 +363,10 @@ decltype(auto) with_tile_plan(GemmTile tile, AutoGemmArguments<T> const& args, F
           case GemmTile::swap224c2: return wide(std::integral_constant<int, 224>{}, alone, columns_paired);
           case GemmTile::swap240c2: return wide(std::integral_constant<int, 240>{}, alone, columns_paired);
           case GemmTile::swap256c2: return wide(std::integral_constant<int, 256>{}, alone, columns_paired);
+          case GemmTile::swap144x256cn2: return tall(std::integral_constant<int, 144>{}, paired, alone);
+          case GemmTile::swap160x256cn2: return tall(std::integral_constant<int, 160>{}, paired, alone);
+          case GemmTile::swap144x256c2: return tall(std::integral_constant<int, 144>{}, alone, columns_paired);
+          case GemmTile::swap160x256c2: return tall(std::integral_constant<int, 160>{}, alone, columns_paired);
           default: return wide(std::integral_constant<int, 160>{});
         }
       }

@@ -176,6 +176,8 @@ bool check_family(std::mt19937_64& rng) {
     // ragged).
     if (kn::wide_swapped(tile) || tile == kn::GemmTile::n256cn2)
       choice(kn::GemmChoice{tile, kn::Decomposition::SplitK, 3}, 545, 1000, 520, std::string(name) + "/3");
+    // The 256-column swapped tiles: three tiles each way, so each kind of pair has a ragged one.
+    if (kn::swapped_cols(tile) == 256) choice(kn::GemmChoice{tile}, 430, 700, 1000, std::string(name) + "/odd");
     if (tile == kn::GemmTile::n256cn2 || tile == kn::GemmTile::swap208c2)
       choice(kn::GemmChoice{tile, kn::Decomposition::StreamK}, 1100, 4000 - 40, 264, std::string(name) + "/sk");
   }
