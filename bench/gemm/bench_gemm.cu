@@ -13,6 +13,8 @@
 //   bench_gemm --candidate-sweep --model-shapes [--part I/N] [--budget-s S] [--m-points P]: the candidate
 //              sweep on the model-shape sweep's fit half (what a tile table is refitted on)
 //   bench_gemm --candidate-sweep --shapes MxNxK,...: the candidate sweep on those shapes only
+//   bench_gemm --profile [--shapes MxNxK,... [--choice "TILE [CUT]"]]: launches for ncu (the
+//              dispatch's plan unless --choice names one, as a tuning cache does)
 // --dense ... --moe: only those parts of the default run (every part without them). Each of the
 // others runs one sweep or profile of bench_gemm_dense.cu / bench_gemm_fp8.cu instead.
 #include "bench/gemm/bench_gemm.hpp"
@@ -59,7 +61,7 @@ cute_cpp::test::gemm_model::ModelSweepOptions take_model_options(int& argc, char
   for (int i = 1; i < argc; ++i) {
     std::string const arg = argv[i];
     bool const valued = arg == "--dtype" || arg == "--layout" || arg == "--part" || arg == "--budget-s" ||
-                        arg == "--m-points" || arg == "--shapes";
+                        arg == "--m-points" || arg == "--shapes" || arg == "--choice";
     if (!valued || i + 1 >= argc) {
       argv[kept++] = argv[i];
       continue;
@@ -70,6 +72,7 @@ cute_cpp::test::gemm_model::ModelSweepOptions take_model_options(int& argc, char
     else if (arg == "--budget-s") o.budget_s = std::stod(value);
     else if (arg == "--m-points") o.m_points = std::stoi(value);
     else if (arg == "--shapes") o.shapes = parse_shapes(value);
+    else if (arg == "--choice") o.choice = value;
     else if (std::size_t const slash = value.find('/'); slash != std::string::npos) {
       o.part = std::stoi(value.substr(0, slash)) - 1;
       o.parts = std::stoi(value.substr(slash + 1));
@@ -116,7 +119,8 @@ int main(int argc, char** argv) {
   int const status = kn::run_bench(
       "bench_gemm", argc, argv,
       [&](std::mt19937_64& rng, kn::ProgramOptions const& options, std::vector<kn::Record>& records) {
-        if (options.has("--profile")) test::gemm_dense::profile_launches(rng, cublas());
+        if (options.has("--profile"))
+          test::gemm_dense::profile_launches(rng, cublas(), model_options.shapes, model_options.choice);
         else if (options.has("--fp8-profile")) test::gemm_fp8::profile_launches(rng, cublas());
         else if (options.has("--fp8-blockwise-profile")) test::gemm_fp8::blockwise_profile_launches(rng, cublas());
         else if (options.has("--fp8-blockwise")) test::gemm_fp8::blockwise_benchmarks(rng, cublas(), records);

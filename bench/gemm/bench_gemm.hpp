@@ -18,7 +18,10 @@
 namespace cute_cpp::test::gemm_dense {
 /// run_gemm_auto on the shapes (each with its host time per call) and plans run directly.
 void benchmarks(std::mt19937_64& rng, cublasLtHandle_t handle, std::vector<kernels::Record>& records);
-void profile_launches(std::mt19937_64& rng, cublasLtHandle_t handle);  ///< --profile
+/// --profile: for ncu / nsys, two launches of ours and two of cuBLASLt on each shape, nothing else:
+/// the benchmark's shapes and the dispatch's plan, or `shapes` in `choice` (empty: the dispatch's).
+void profile_launches(std::mt19937_64& rng, cublasLtHandle_t handle,
+                      std::vector<std::array<std::int64_t, 3>> const& shapes = {}, std::string const& choice = "");
 void raster_sweep(std::mt19937_64& rng, cublasLtHandle_t handle, std::vector<kernels::Record>& records);
 void split_sweep(std::mt19937_64& rng, cublasLtHandle_t handle, std::vector<kernels::Record>& records);
 void decomposition_sweep(std::mt19937_64& rng, cublasLtHandle_t handle, std::vector<kernels::Record>& records);
@@ -40,8 +43,10 @@ struct ModelSweepOptions {
   int part = 0, parts = 1;       ///< --part I/N (I from 1): every N-th point from the I-th
   double budget_s = 480;         ///< --budget-s: the estimate M points are thinned to fit
   int m_points = 0;              ///< --m-points: M points a projection (0: as many as fit the budget)
-  /// --shapes MxNxK,MxNxK,...: the candidate sweep's shapes instead of its own (a probe of a few)
+  /// --shapes MxNxK,MxNxK,...: the candidate sweep's or --profile's shapes instead of its own
   std::vector<std::array<std::int64_t, 3>> shapes;
+  /// --choice "TILE [CUT]": what --profile launches on --shapes (gemm_choice_name's form; empty: the dispatch's)
+  std::string choice;
 };
 /// --model-sweep: run_gemm_auto against the faster of cublasGemmEx and cuBLASLt's best of 8.
 void model_sweep(ModelSweepOptions const& options, std::mt19937_64& rng, cublasLtHandle_t handle,

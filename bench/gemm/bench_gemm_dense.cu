@@ -22,7 +22,9 @@
 #include <cmath>
 #include <cstdio>
 #include <numeric>
+#include <optional>
 #include <random>
+#include <stdexcept>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -395,16 +397,26 @@ void host_profile(std::mt19937_64& rng) {
   }
 }
 
-/// --profile: for ncu / nsys, two launches of ours (the heuristic's plan) and of cuBLAS on each
-/// of the benchmark's shapes, and nothing else.
-void profile_launches(std::mt19937_64& rng, cublasLtHandle_t handle) {
-  for (auto const& s : benchmark_shapes) {
+/// --profile (bench_gemm.hpp).
+void profile_launches(std::mt19937_64& rng, cublasLtHandle_t handle,
+                      std::vector<std::array<std::int64_t, 3>> const& shapes, std::string const& choice) {
+  std::optional<kn::GemmChoice> const named = choice.empty() ? std::nullopt : kn::parse_gemm_choice(choice);
+  if (!choice.empty() && !named)
+    throw std::invalid_argument("cute-cpp [bench.choice]: --choice takes a tile and cut as a tuning cache names them "
+                                "(\"swap144cn2\", \"n256 stream-K\"), not '" + choice + "'");
+  std::vector<std::array<std::int64_t, 3>> launched = shapes;
+  if (launched.empty())
+    for (auto const& s : benchmark_shapes) launched.push_back({s[0], s[1], s[2]});
+  for (auto const& s : launched) {
     Problem<plans::Bf16TN> p(s[0], s[1], s[2], rng);
-    p.reserve_workspace(kn::gemm_bf16_tn_workspace_bytes(p.arguments()));
+    p.reserve_workspace(named ? kn::gemm_choice_workspace_bytes<plans::bf16, plans::K, plans::K>(*named, p.arguments())
+                              : kn::gemm_bf16_tn_workspace_bytes(p.arguments()));
+    auto const args = p.arguments();
     host::DeviceBuffer<plans::bf16> c(std::size_t(p.ldc) * std::size_t(p.m));
     kn::LtGemm reference = p.cublas_plan(handle, CUDA_R_16BF, p.ldc);
     for (int i = 0; i < 2; ++i) {
-      kn::run_gemm_bf16_tn(p.arguments(), nullptr);
+      if (named) kn::run_gemm_choice<plans::bf16, plans::K, plans::K>(*named, args, nullptr);
+      else kn::run_gemm_bf16_tn(args, nullptr);
       reference.run(p.db.data(), p.da.data(), c.data());
     }
   }
