@@ -154,7 +154,7 @@ def summary(name, ratios):
 
 
 def main(argv):
-    if len(argv) < 2:
+    if len(argv) < 2 or argv[1] in ("-h", "--help"):
         sys.exit(__doc__)
     files = argv[1:argv.index("--write")] if "--write" in argv else argv[1:]
     if not files:

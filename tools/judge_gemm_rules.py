@@ -133,7 +133,7 @@ def judge(label, shapes):
 
 
 def main(argv):
-    if len(argv) < 2:
+    if len(argv) < 2 or argv[1] in ("-h", "--help"):
         sys.exit(__doc__)
     every = {}
     for path in argv[1:]:
