@@ -10,8 +10,9 @@
 //                   next K block's run).
 // With cluster_m = 2, the two CTAs of a cluster take vertically adjacent tiles of one tile column:
 // each loads half of the shared B tile and multicasts it to both, halving B's L2 traffic;
-// cluster_n = 2 does the same for A, with horizontally adjacent tiles. A stage is then free only
-// when the consumers of both CTAs have released it.
+// cluster_n = 2 does the same for A, with horizontally adjacent tiles; both, a 2 x 2 block of
+// tiles, each CTA sharing A with its row and B with its column. A stage is then free only when
+// the consumers of every CTA that shares one of its tiles have released it.
 #include <cute_cpp/kernels/gemm/gemm.hpp>                     // GemmPlan, BlockScales, IndependentOperand
 #include <cute_cpp/kernels/gemm/gemm_block_scales_sm90.cuh>  // KBlockScales, load_*_scales, promote
 
@@ -26,14 +27,20 @@
 
 namespace cute_cpp::kernels {
 
-/// Where this CTA sits in its cluster, and the mask of the CTAs its loads are multicast to.
+/// Where this CTA sits in its cluster (rank r: tile row r % cluster_m, tile column r / cluster_m
+/// of the cluster's block, as the scheduler places it), the CTAs that share its A tile (its tile
+/// row) and its B tile (its tile column), which its loads are multicast to, and `mask`, both: the
+/// CTAs whose consumers read what it loads and whose loads it reads, so release each stage to.
 template <class Plan>
 struct ClusterPlace {
-  std::uint32_t rank = 0;
-  std::uint32_t mask = 0;
+  std::uint32_t rank = 0, rank_m = 0, rank_n = 0;
+  std::uint32_t a_mask = 0, b_mask = 0, mask = 0;
   __device__ __forceinline__ ClusterPlace()
-      : rank(blockIdx.x % Plan::cluster_size),
-        mask(Plan::cluster_size > 1 ? (1u << Plan::cluster_size) - 1 : 0u) {}
+      : rank(blockIdx.x % Plan::cluster_size), rank_m(rank % Plan::cluster_m), rank_n(rank / Plan::cluster_m) {
+    for (std::uint32_t j = 0; j < Plan::cluster_n; ++j) a_mask |= 1u << (rank_m + j * Plan::cluster_m);
+    for (std::uint32_t i = 0; i < Plan::cluster_m; ++i) b_mask |= 1u << (rank_n * Plan::cluster_m + i);
+    mask = Plan::cluster_size > 1 ? a_mask | b_mask : 0u;
+  }
 };
 
 /// The producer (one thread): per K block of each of its tiles, waits for an empty stage, arms its
@@ -54,18 +61,17 @@ __device__ __forceinline__ void gemm_producer(typename Plan::SharedStorage& smem
   // across the change of register budget.
   StaticPersistentTileScheduler scheduler(tiles, blockIdx.x, gridDim.x);
   auto state = make_pipeline_state<Plan::stages>(PipelineUserType::Producer);
-  auto const mask = std::uint16_t(cluster.mask);
   // Loads this CTA's part of an operand tile: all of it, or, shared by a cluster, its part
-  // multicast to all (a mask of 0 lands it here only).
-  auto const load_operand = [mask](auto const& map, auto* dst, bool k_major, int shared_by, std::int32_t mn,
-                                   std::int32_t k, std::uint64_t* full) {
+  // multicast to the CTAs that share it (a mask of 0 lands it here only).
+  auto const load_operand = [](auto const& map, auto* dst, bool k_major, int shared_by, std::uint32_t mask,
+                               std::int32_t mn, std::int32_t k, std::uint64_t* full) {
     std::int32_t const inner = k_major ? k : mn, outer = k_major ? mn : k;
-    TmaCopy::load_multicast(map, dst, full, shared_by > 1 ? mask : std::uint16_t{0}, inner, outer);
+    TmaCopy::load_multicast(map, dst, full, shared_by > 1 ? std::uint16_t(mask) : std::uint16_t{0}, inner, outer);
   };
-  // A cluster along N shares A, one along M shares B: each CTA loads its rank's part of the
-  // shared tile (rows from a_row / b_row on, into a_offset / b_offset), multicast to both.
-  std::int32_t const rank_n = cluster_n > 1 ? std::int32_t(cluster.rank) : 0;
-  std::int32_t const rank_m = cluster_m > 1 ? std::int32_t(cluster.rank) : 0;
+  // The CTAs along N share A, those along M share B: each loads its part of a shared tile (by its
+  // place along the other dimension: rows from a_row / b_row on, into a_offset / b_offset),
+  // multicast to those that share it.
+  auto const rank_n = std::int32_t(cluster.rank_n), rank_m = std::int32_t(cluster.rank_m);
   std::int32_t const a_row = rank_n * (BM / cluster_n), b_row = rank_m * (BN / cluster_m);
   std::size_t const a_offset = std::size_t(rank_n) * (Plan::a_bytes / sizeof(typename Plan::TA) / cluster_n);
   std::size_t const b_offset = std::size_t(rank_m) * (Plan::b_bytes / sizeof(typename Plan::TB) / cluster_m);
@@ -73,10 +79,12 @@ __device__ __forceinline__ void gemm_producer(typename Plan::SharedStorage& smem
   auto const* map_a = &tma_a;
   auto const* map_b = &tma_b;
   auto const load_a = [&](auto& stage, std::int32_t m0, int kb, std::uint64_t* full) {
-    load_operand(*map_a, stage.a + a_offset, Plan::major_a == OperandMajorMode::K, cluster_n, m0 + a_row, kb * BK, full);
+    load_operand(*map_a, stage.a + a_offset, Plan::major_a == OperandMajorMode::K, cluster_n, cluster.a_mask,
+                 m0 + a_row, kb * BK, full);
   };
   auto const load_b = [&](auto& stage, std::int32_t n0, int kb, std::uint64_t* full) {
-    load_operand(*map_b, stage.b + b_offset, Plan::major_b == OperandMajorMode::K, cluster_m, n0 + b_row, kb * BK, full);
+    load_operand(*map_b, stage.b + b_offset, Plan::major_b == OperandMajorMode::K, cluster_m, cluster.b_mask,
+                 n0 + b_row, kb * BK, full);
   };
   // The first tile's first stages (empty at the start): each armed for both operands and given
   // the independent one now, the other after the wait.
@@ -126,8 +134,8 @@ __device__ __forceinline__ void gemm_producer(typename Plan::SharedStorage& smem
     early = 0;
   }
   if constexpr (Plan::cluster_size > 1) {
-    // NOTE: the producer's tail: wait until every stage is released by the consumers of both
-    // CTAs, so no remote arrival reaches this CTA after it exits.
+    // NOTE: the producer's tail: wait until every stage is released by the consumers of the
+    // CTAs that share its tiles, so no remote arrival reaches this CTA after it exits.
     for (int s = 0; s < Plan::stages; ++s) {
       pipeline.producer_acquire(state);
       state.advance();

@@ -34,8 +34,8 @@ enum class KernelSchedule { Cooperative, PingPong };
 /// The static configuration of one GEMM kernel besides its element types, named field by field
 /// (C++20 designated initializers, in the order declared here):
 ///   GemmPlan<bf16, bf16, bf16, GemmConfig{.block_n = 128, .stages = 6, .cluster_m = 2}>
-/// A cluster has at most two CTAs: cluster_m CTAs along M share each B tile (each loads
-/// 1/cluster_m of it and multicasts it to both), cluster_n CTAs along N share each A tile.
+/// A cluster is 1 or 2 CTAs along M and along N: cluster_m CTAs along M share each B tile (each
+/// loads 1/cluster_m of it and multicasts it to them), cluster_n CTAs along N share each A tile.
 struct GemmConfig {
   int block_m = 128, block_n = 256, block_k = 64;  ///< the CTA tile
   int stages = 4;                                  ///< A and B tiles in flight in shared memory
@@ -78,8 +78,8 @@ struct GemmPlan {
   static constexpr int block_m = Config.block_m, block_n = Config.block_n, block_k = Config.block_k;
   static constexpr int stages = Config.stages;
   static constexpr int cluster_m = Config.cluster_m, cluster_n = Config.cluster_n;
-  static_assert(cluster_m >= 1 && cluster_n >= 1 && cluster_m * cluster_n <= 2,
-                "cute-cpp [gemm.cluster]: clusters of 1 or 2 CTAs, along M or along N");
+  static_assert(cluster_m >= 1 && cluster_n >= 1 && cluster_m <= 2 && cluster_n <= 2,
+                "cute-cpp [gemm.cluster]: clusters of 1 or 2 CTAs along M and along N");
   static_assert((sizeof(TA) != 1 || major_a == OperandMajorMode::K) && (sizeof(TB) != 1 || major_b == OperandMajorMode::K),
                 "cute-cpp [gemm.fp8-k-major]: wgmma reads 8-bit operands K-major only: A row-major, B as a weight "
                 "(N x K, rows contiguous)");
@@ -201,7 +201,7 @@ struct GemmPlan {
   // NOTE: a stage is released by the consumer warps (of the warpgroups sharing its tile) of every
   // CTA its A or B part was multicast to.
   // A stage's full barrier also takes one arrival per scale-loading thread (staged_scales).
-  using Pipeline = PipelineTmaAsync<stages, tile_warpgroups * 4 * cluster_m * cluster_n, a_bytes + b_bytes,
+  using Pipeline = PipelineTmaAsync<stages, tile_warpgroups * 4 * (cluster_m + cluster_n - 1), a_bytes + b_bytes,
                                     1 + scale_loader_threads>;
   using MapA = TensorMap<TA, ASmemLoad>;
   using MapB = TensorMap<TB, BSmemLoad>;
@@ -242,7 +242,8 @@ struct GemmPlan {
   // What verify_plan checks across the plan.
   static constexpr int consumer_warps = tile_warpgroups * 4;
   static constexpr int cluster_size = cluster_m * cluster_n;
-  static constexpr int cluster_reach = cluster_m * cluster_n;  ///< CTAs each stage's A or B part is multicast to
+  /// CTAs whose consumers release each stage: this one, those it shares A with and those it shares B with.
+  static constexpr int cluster_reach = cluster_m + cluster_n - 1;
 };
 
 /// A list of plans (what a set of translation units instantiates).

@@ -30,7 +30,10 @@ namespace cute_cpp::kernels {
 /// rows, alone (swap80 to swap160: C's rows in one tile where 128-row tiles would be mostly empty, as
 /// cuBLAS's kernels for such shapes hold them; swap96cn2 to swap160cn2 in pairs along C's rows
 /// sharing the weights; swap176c2 to swap256c2, 176-256 of C's rows, in pairs along C's columns
-/// sharing the rows' tile, as cuBLAS's 128 x 176-272 tiles for a few hundred rows); swap144x256cn2
+/// sharing the rows' tile, as cuBLAS's 128 x 176-272 tiles for a few hundred rows); swap96c2cn2 to
+/// swap224c2cn2: 128 columns of C by 96-224 rows in 2 x 2 clusters, each CTA sharing the weights'
+/// tile with its neighbour along C's rows and the rows' tile with its neighbour along C's columns
+/// (a quarter of L2's reads of a pair, as cuBLAS's clusters of 4 and 8); swap144x256cn2
 /// and swap160x256cn2: 256 columns of C by 144 or 160 rows, in pairs along C's rows sharing the
 /// weights' tile, swap144x256c2 and swap160x256c2 in pairs along C's columns sharing the rows' tile
 /// (cuBLAS's 256 x 136-160 tiles for a few hundred rows of a wide projection); simt: the SIMT GEMM
@@ -39,7 +42,7 @@ enum class GemmTile {
   n256, n128, n64, n256c1, n128c1, n112cn2, n64c1, n256m64, n256cn2, swap16, swap32, swap64,
   swap80, swap96, swap112, swap128, swap144, swap160, swap96cn2, swap112cn2, swap128cn2, swap144cn2, swap160cn2,
   swap176c2, swap192c2, swap208c2, swap224c2, swap240c2, swap256c2, swap144x256cn2, swap160x256cn2, swap144x256c2,
-  swap160x256c2, simt
+  swap160x256c2, swap96c2cn2, swap128c2cn2, swap160c2cn2, swap192c2cn2, swap224c2cn2, simt
 };
 
 /// Every GemmTile, with the name a tuning cache stores it under.
@@ -56,7 +59,9 @@ inline constexpr std::pair<GemmTile, std::string_view> gemm_tile_names[] = {
     {GemmTile::swap224c2, "swap224c2"}, {GemmTile::swap240c2, "swap240c2"}, {GemmTile::swap256c2, "swap256c2"},
     {GemmTile::swap144x256cn2, "swap144x256cn2"}, {GemmTile::swap160x256cn2, "swap160x256cn2"},
     {GemmTile::swap144x256c2, "swap144x256c2"}, {GemmTile::swap160x256c2, "swap160x256c2"},
-    {GemmTile::simt, "simt"}};
+    {GemmTile::swap96c2cn2, "swap96c2cn2"}, {GemmTile::swap128c2cn2, "swap128c2cn2"},
+    {GemmTile::swap160c2cn2, "swap160c2cn2"}, {GemmTile::swap192c2cn2, "swap192c2cn2"},
+    {GemmTile::swap224c2cn2, "swap224c2cn2"}, {GemmTile::simt, "simt"}};
 
 /// The rows of C a swapped tile holds (its N side), 0 for a tile that is not swapped.
 constexpr std::int64_t swapped_rows(GemmTile tile) {
@@ -66,10 +71,12 @@ constexpr std::int64_t swapped_rows(GemmTile tile) {
     case GemmTile::swap64: return 64;
     case GemmTile::swap80: return 80;
     case GemmTile::swap96:
+    case GemmTile::swap96c2cn2:
     case GemmTile::swap96cn2: return 96;
     case GemmTile::swap112:
     case GemmTile::swap112cn2: return 112;
     case GemmTile::swap128:
+    case GemmTile::swap128c2cn2:
     case GemmTile::swap128cn2: return 128;
     case GemmTile::swap144:
     case GemmTile::swap144cn2:
@@ -78,10 +85,13 @@ constexpr std::int64_t swapped_rows(GemmTile tile) {
     case GemmTile::swap160:
     case GemmTile::swap160cn2:
     case GemmTile::swap160x256cn2:
+    case GemmTile::swap160c2cn2:
     case GemmTile::swap160x256c2: return 160;
     case GemmTile::swap176c2: return 176;
+    case GemmTile::swap192c2cn2:
     case GemmTile::swap192c2: return 192;
     case GemmTile::swap208c2: return 208;
+    case GemmTile::swap224c2cn2:
     case GemmTile::swap224c2: return 224;
     case GemmTile::swap240c2: return 240;
     case GemmTile::swap256c2: return 256;
@@ -101,7 +111,8 @@ constexpr std::int64_t swapped_cols(GemmTile tile) {
 }
 
 /// Whether `tile` is one of the wide swapped tiles (swap80 to swap160, swap96cn2 to swap160cn2,
-/// swap176c2 to swap256c2, swap144x256cn2 to swap160x256c2), built for K-major A and B only.
+/// swap176c2 to swap256c2, swap144x256cn2 to swap160x256c2, swap96c2cn2 to swap224c2cn2), built for
+/// K-major A and B only.
 constexpr bool wide_swapped(GemmTile tile) { return swapped_rows(tile) > 64; }
 
 constexpr std::string_view gemm_tile_name(GemmTile tile) {

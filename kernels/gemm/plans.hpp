@@ -92,7 +92,8 @@ struct TileFamily {
   /// (ClusterN 2): in pairs along C's rows that share (multicast) the weights' tile; swap176c2 to
   /// swap256c2 (ClusterM 2): 176-256 rows, in pairs along C's columns that share the rows' tile, so
   /// that a few hundred rows split into two or three tiles padding little (537 rows: 3 x 192 where
-  /// 128-row pairs run 768). K-major A and B only (has).
+  /// 128-row pairs run 768). swap96c2cn2 to swap224c2cn2 (both 2): in 2 x 2
+  /// clusters, each CTA loading a quarter of a pair's bytes. K-major A and B only (has).
   template <int Rows, int ClusterN = 1, int ClusterM = 1>
   using SwappedWide = GemmPlan<T, T, T, GemmConfig{.block_n = Rows, .stages = wide_swapped_stages(Rows),
                                                    .cluster_m = ClusterM, .cluster_n = ClusterN, .major_a = MB,
@@ -255,7 +256,12 @@ using FamilyPlans = typename JoinedPlanLists<
                                     typename F::template SwappedTall<144, 2, 1>,
                                     typename F::template SwappedTall<160, 2, 1>,
                                     typename F::template SwappedTall<144, 1, 2>,
-                                    typename F::template SwappedTall<160, 1, 2>>,
+                                    typename F::template SwappedTall<160, 1, 2>,
+                                    typename F::template SwappedWide<96, 2, 2>,
+                                    typename F::template SwappedWide<128, 2, 2>,
+                                    typename F::template SwappedWide<160, 2, 2>,
+                                    typename F::template SwappedWide<192, 2, 2>,
+                                    typename F::template SwappedWide<224, 2, 2>>,
                        GemmPlanList<>>>::type;
 /// Every plan the dispatcher (run_gemm_auto, run_gemm_choice) builds: bf16 and fp16, all four
 /// operand layouts. What a program that links the GEMM lists for the build report (--kernels).
@@ -345,6 +351,11 @@ decltype(auto) with_tile_plan(GemmTile tile, AutoGemmArguments<T> const& args, F
     case GemmTile::swap160x256cn2:
     case GemmTile::swap144x256c2:
     case GemmTile::swap160x256c2:
+    case GemmTile::swap96c2cn2:
+    case GemmTile::swap128c2cn2:
+    case GemmTile::swap160c2cn2:
+    case GemmTile::swap192c2cn2:
+    case GemmTile::swap224c2cn2:
       if constexpr (Family::has(GemmTile::swap80)) {
         switch (tile) {
           case GemmTile::swap80: return wide(std::integral_constant<int, 80>{});
@@ -367,6 +378,11 @@ decltype(auto) with_tile_plan(GemmTile tile, AutoGemmArguments<T> const& args, F
           case GemmTile::swap160x256cn2: return tall(std::integral_constant<int, 160>{}, paired, alone);
           case GemmTile::swap144x256c2: return tall(std::integral_constant<int, 144>{}, alone, columns_paired);
           case GemmTile::swap160x256c2: return tall(std::integral_constant<int, 160>{}, alone, columns_paired);
+          case GemmTile::swap96c2cn2: return wide(std::integral_constant<int, 96>{}, paired, columns_paired);
+          case GemmTile::swap128c2cn2: return wide(std::integral_constant<int, 128>{}, paired, columns_paired);
+          case GemmTile::swap160c2cn2: return wide(std::integral_constant<int, 160>{}, paired, columns_paired);
+          case GemmTile::swap192c2cn2: return wide(std::integral_constant<int, 192>{}, paired, columns_paired);
+          case GemmTile::swap224c2cn2: return wide(std::integral_constant<int, 224>{}, paired, columns_paired);
           default: return wide(std::integral_constant<int, 160>{});
         }
       }
