@@ -9,7 +9,7 @@
 //              --k-sweep | --decode-sweep | --shape-sweep | --candidate-sweep | --host-profile |
 //              --profile | --fp8-profile | --fp8-blockwise | --fp8-blockwise-profile | --fp8-variants
 //   bench_gemm [--json FILE] [--seed N] --model-sweep [--dtype bf16|fp16] [--layout KK|MNK|KMN|MNMN]
-//              [--warm] [--held-out-only] [--part I/N] [--budget-s S] [--m-points P]
+//              [--warm] [--held-out-only] [--part I/N] [--budget-s S] [--m-points P] [--rows LO-HI]
 //   bench_gemm --candidate-sweep --model-shapes [--part I/N] [--budget-s S] [--m-points P]: the candidate
 //              sweep on the model-shape sweep's fit half (what a tile table is refitted on)
 //   bench_gemm --candidate-sweep --shapes MxNxK,...: the candidate sweep on those shapes only
@@ -61,7 +61,7 @@ cute_cpp::test::gemm_model::ModelSweepOptions take_model_options(int& argc, char
   for (int i = 1; i < argc; ++i) {
     std::string const arg = argv[i];
     bool const valued = arg == "--dtype" || arg == "--layout" || arg == "--part" || arg == "--budget-s" ||
-                        arg == "--m-points" || arg == "--shapes" || arg == "--choice";
+                        arg == "--m-points" || arg == "--shapes" || arg == "--choice" || arg == "--rows";
     if (!valued || i + 1 >= argc) {
       argv[kept++] = argv[i];
       continue;
@@ -73,6 +73,14 @@ cute_cpp::test::gemm_model::ModelSweepOptions take_model_options(int& argc, char
     else if (arg == "--m-points") o.m_points = std::stoi(value);
     else if (arg == "--shapes") o.shapes = parse_shapes(value);
     else if (arg == "--choice") o.choice = value;
+    else if (arg == "--rows") {
+      char tail = 0;
+      long long lo = 0, hi = 0;
+      if (std::sscanf(value.c_str(), "%lld-%lld%c", &lo, &hi, &tail) != 2 || lo < 1 || hi < lo)
+        throw std::invalid_argument("cute-cpp [bench.model-sweep]: --rows is LO-HI with 1 <= LO <= HI, not '" + value +
+                                    "'");
+      o.rows_min = lo, o.rows_max = hi;
+    }
     else if (std::size_t const slash = value.find('/'); slash != std::string::npos) {
       o.part = std::stoi(value.substr(0, slash)) - 1;
       o.parts = std::stoi(value.substr(slash + 1));

@@ -43,6 +43,9 @@ struct ModelSweepOptions {
   int part = 0, parts = 1;       ///< --part I/N (I from 1): every N-th point from the I-th
   double budget_s = 480;         ///< --budget-s: the estimate M points are thinned to fit
   int m_points = 0;              ///< --m-points: M points a projection (0: as many as fit the budget)
+  /// --rows LO-HI: only the points of LO to HI rows (after --m-points or the budget thinned M over the
+  /// whole grid, so they are the whole sweep's points there: a rule judged on the rows it changes)
+  std::int64_t rows_min = 1, rows_max = std::int64_t{1} << 40;
   /// --shapes MxNxK,MxNxK,...: the candidate sweep's or --profile's shapes instead of its own
   std::vector<std::array<std::int64_t, 3>> shapes;
   /// --choice "TILE [CUT]": what --profile launches on --shapes (gemm_choice_name's form; empty: the dispatch's)

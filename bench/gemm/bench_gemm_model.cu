@@ -173,11 +173,13 @@ void model_sweep(ModelSweepOptions const& o, std::mt19937_64& rng, cublasLtHandl
   ms::Half const half = o.held_out_only ? ms::Half::held_out : ms::Half::all;
   std::size_t const m_points = o.m_points > 0 ? std::size_t(o.m_points)
                                               : ms::m_points_within(o.budget_s, timed, half, o.part, o.parts);
-  std::vector<ms::Point> const pts = ms::points(m_points, half, o.part, o.parts);
-  std::printf("model-shape sweep: %s %s %s, part %d/%d, %zu of %zu M points a projection, %zu points, "
+  std::vector<ms::Point> pts = ms::points(m_points, half, o.part, o.parts);
+  std::erase_if(pts, [&](ms::Point const& pt) { return pt.m < o.rows_min || pt.m > o.rows_max; });
+  std::printf("model-shape sweep: %s %s %s, part %d/%d, %zu of %zu M points a projection, rows %lld-%lld, %zu points, "
               "estimated %.0f s\n",
               o.dtype.c_str(), o.layout.c_str(), o.warm ? "warm" : "cold", o.part + 1, o.parts, m_points,
-              ms::m_grid().size(), pts.size(), ms::estimated_seconds(pts, timed));
+              ms::m_grid().size(), (long long)o.rows_min, (long long)std::min(o.rows_max, ms::m_grid().back()),
+              pts.size(), ms::estimated_seconds(pts, timed));
   cublasHandle_t blas{};
   kn::cublas_check(cublasCreate(&blas), "cublasCreate");
   host::DeviceBuffer<unsigned char> workspace(64u << 20);  // the issue's 64 MB for cublasGemmEx
