@@ -73,9 +73,41 @@ def wide_token(m, n, most_tiles=5):
     return f"swap{max(176, cdiv(cdiv(m, tiles), 16) * 16)}c2"
 
 
+def fewest_waves(m, n, chosen, sms=SMS):
+    """fewest_waves_tile: `chosen` (a pair of 128-column tiles), the 2 x 2 clusters or the 256-column
+    pairs, whichever leaves the least work a wave (waves of CTAs times the tile's area over its weight)."""
+    rows = int(chosen[4:].split("c")[0])
+    row_tiles, columns = cdiv(m, rows), cdiv(n, 128)
+    even = lambda x: cdiv(x, 2) * 2  # noqa: E731
+    ctas = even(row_tiles) * columns if chosen.endswith("cn2") else row_tiles * even(columns)
+    options = [(chosen, ctas, rows * 128, 100, sms)]
+    pairs = cdiv(m, 448)
+    quad = min((r for r in (96, 128, 160, 192) if 2 * pairs * r >= m), default=224)
+    ctas, resident = 2 * pairs * even(columns), sms - sms // 11
+    options.append((f"swap{quad}c2cn2", ctas, quad * 128, 120 if ctas * 10 >= resident * 7 else 90, resident))
+    pairs = cdiv(m, 320)
+    tall = 144 if 2 * pairs * 144 >= m else 160
+    options.append((f"swap{tall}x256cn2", 2 * pairs * cdiv(n, 256), tall * 256, 115, sms))
+    return min(options, key=lambda o: cdiv(o[1], o[4]) * o[2] * 100 // o[3])[0]
+
+
 def rules(shape, entry):
     """choose_gemm_plan's tile for K-major operands (the heuristic's cut); choose_gemm_tile's own
     choice is the sweep's `chosen` line."""
+    m, n, k = shape
+    if m <= SKINNY_DISPATCH_ROWS:
+        return ("simt", "")
+    if covering(m, n):
+        return (covering(m, n), "heuristic")
+    small, pair = small_problem(m, n, k), paired(m, n)
+    if pair:
+        return (pair if small else fewest_waves(m, n, pair), "heuristic")
+    wide = None if small else wide_token(m, n)
+    return (small or (fewest_waves(m, n, wide) if wide else entry["chosen"]), "heuristic")
+
+
+def pairs_only(shape, entry):
+    """Variant: the rules before fewest_waves_tile (the pairs and wide token tiles as chosen)."""
     m, n, k = shape
     if m <= SKINNY_DISPATCH_ROWS:
         return ("simt", "")
@@ -102,7 +134,8 @@ def wide_tokens_to_2560(shape, entry):
     return rules(shape, entry)
 
 
-VARIANTS = {"rules": rules, "narrow by load": narrow_by_load, "wide tokens to 2560": wide_tokens_to_2560}
+VARIANTS = {"rules": rules, "pairs only": pairs_only, "narrow by load": narrow_by_load,
+            "wide tokens to 2560": wide_tokens_to_2560}
 
 
 def ratios(shapes, choose):

@@ -359,4 +359,53 @@ constexpr std::optional<GemmTile> wide_token_tile(std::int64_t m, std::int64_t n
                            m, (m + 255) / 256);
 }
 
+/// Where paired_swapped_tile or wide_token_tile chose `chosen` (a pair of 128-column tiles), the
+/// tile of three that leaves the SMs least work a wave: `chosen`; the 2 x 2 clusters (swap96c2cn2
+/// to swap224c2cn2: the fewest pairs of at most 224 rows holding m, as wide as they need in steps
+/// of 32); the 256-column pairs (swap144x256cn2, swap160x256cn2: pairs of 144 or 160 rows). Each is
+/// weighed as its waves of CTAs times its tile's area: the 256-column tiles' area divided by 1.15,
+/// the 2 x 2 clusters' by 1.2 where they fill 70% of the CTAs resident (a CTA there reads a quarter
+/// of a pair's bytes from L2, which bounds a full GPU at these rows: ncu put a 128 x 192 pair's L2
+/// at 87% of its peak) or by 0.9 where they do not (waiting on three CTAs, not two, with L2 idle).
+/// Clusters of 4 leave SMs idle: 120 CTAs resident on the H100's 132 (ncu), so sms - sms / 11.
+/// Read from the H100's candidates at 825183a (the probe's 80 shapes of 194-1060 rows,
+/// bench/results/h100-825183a): 0.897 -> 0.925 of cuBLASLt's geomean; no weight moved by 0.1 gained
+/// more than 0.003.
+constexpr GemmTile fewest_waves_tile(std::int64_t m, std::int64_t n, GemmTile chosen, int sms) {
+  struct Option {
+    GemmTile tile;
+    std::int64_t ctas, area, weight;  // weight: the area's divisor, in hundredths
+    std::int64_t resident;            // CTAs a wave
+  };
+  auto const even = [](std::int64_t x) { return (x + 1) / 2 * 2; };
+  std::int64_t const rows = swapped_rows(chosen), columns = (n + 127) / 128;
+  bool const along_rows = chosen == GemmTile::swap96cn2 || chosen == GemmTile::swap112cn2 ||
+                          chosen == GemmTile::swap128cn2 || chosen == GemmTile::swap144cn2 ||
+                          chosen == GemmTile::swap160cn2;
+  std::int64_t const row_tiles = (m + rows - 1) / rows;
+  Option const options[] = {
+      {chosen, along_rows ? even(row_tiles) * columns : row_tiles * even(columns), rows * 128, 100, sms},
+      [&] {
+        std::int64_t const pairs = (m + 447) / 448;
+        GemmTile tile = GemmTile::swap224c2cn2;
+        std::int64_t tile_rows = 224;
+        for (auto const& [t, r] : {std::pair{GemmTile::swap96c2cn2, 96}, {GemmTile::swap128c2cn2, 128},
+                                  {GemmTile::swap160c2cn2, 160}, {GemmTile::swap192c2cn2, 192}})
+          if (2 * pairs * r >= m && r < tile_rows) tile = t, tile_rows = r;
+        std::int64_t const ctas = 2 * pairs * even(columns), resident = sms - sms / 11;
+        return Option{tile, ctas, tile_rows * 128, ctas * 10 >= resident * 7 ? 120 : 90, resident};
+      }(),
+      [&] {
+        std::int64_t const pairs = (m + 319) / 320;
+        bool const narrow = 2 * pairs * 144 >= m;
+        return Option{narrow ? GemmTile::swap144x256cn2 : GemmTile::swap160x256cn2, 2 * pairs * ((n + 255) / 256),
+                      (narrow ? 144 : 160) * 256, 115, sms};
+      }()};
+  Option const* best = &options[0];
+  auto const cost = [](Option const& o) { return (o.ctas + o.resident - 1) / o.resident * o.area * 100 / o.weight; };
+  for (Option const& o : options)
+    if (cost(o) < cost(*best)) best = &o;
+  return best->tile;
+}
+
 }  // namespace cute_cpp::kernels

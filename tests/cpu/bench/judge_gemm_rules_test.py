@@ -28,23 +28,32 @@ class Mirror(unittest.TestCase):
     def test_pairs(self):
         for m, want in ((161, "swap96cn2"), (193, "swap112cn2"), (256, "swap128cn2"), (288, "swap144cn2"),
                         (320, "swap160cn2")):
-            self.assertEqual(tile(m, 4096, 4096), want, m)
-        self.assertEqual(tile(194, 8448, 4096), "swap112cn2")  # 132 CTAs: one wave
-        self.assertEqual(tile(194, 8704, 4096), "swap208c2")  # 136: the wide token tile instead
-        self.assertEqual(tile(272, 151936, 4096), "swap144cn2")
-        self.assertEqual(tile(321, 4096, 4096), "swap176c2")
+            self.assertEqual(judge.paired(m, 4096), want, m)
+        self.assertEqual(judge.paired(194, 8448), "swap112cn2")  # 132 CTAs: one wave
+        self.assertIsNone(judge.paired(194, 8704))  # 136: the wide token tile instead
+        self.assertEqual(judge.paired(272, 151936), "swap144cn2")
+
+    def test_fewest_waves(self):
+        # gemm_tile_test.cpp's PairsGiveWayToClustersOfFourOrWiderTilesWhereTheyLeaveLessWorkAWave
+        self.assertEqual(tile(272, 4096, 4096), "swap144cn2")
+        self.assertEqual(tile(272, 6144, 4096), "swap160c2cn2")
+        self.assertEqual(tile(537, 8192, 28672), "swap144x256cn2")
+        self.assertEqual(tile(845, 8192, 28672), "swap224c2")
+        self.assertEqual(tile(845, 14336, 4096), "swap224c2cn2")
+        self.assertEqual(tile(272, 1024, 2048), judge.paired(272, 1024))  # the small problem's rule applies too
+        self.assertEqual(judge.pairs_only((537, 8192, 28672), HEURISTIC)[0], "swap192c2")
 
     def test_small_problems(self):
         self.assertEqual(tile(537, 1024, 2048), "swap112")
         self.assertEqual(tile(500, 1024, 1024), "swap128")
-        self.assertEqual(tile(537, 1536, 7168), "swap192c2")  # loads more: the wide token tile
-        self.assertEqual(tile(537, 4096, 2048), "swap192c2")
+        self.assertIsNone(judge.small_problem(537, 1536, 7168))  # loads more: the wide token tile
+        self.assertIsNone(judge.small_problem(537, 4096, 2048))
 
     def test_wide_token_tiles(self):
         for m, want in ((341, "swap176c2"), (366, "swap192c2"), (512, "swap256c2"), (513, "swap176c2"),
                         (537, "swap192c2"), (681, "swap240c2"), (845, "swap224c2"), (1070, "swap224c2"),
                         (1280, "swap256c2")):
-            self.assertEqual(tile(m, 4096, 4096), want, m)
+            self.assertEqual(judge.wide_token(m, 4096), want, m)
         self.assertEqual(tile(1281, 4096, 4096), "n256")
         self.assertEqual(judge.wide_tokens_to_2560((1329, 4096, 4096), HEURISTIC)[0], "swap224c2")  # 6 x 224
         self.assertEqual(judge.wide_tokens_to_2560((2561, 4096, 4096), HEURISTIC)[0], "n256")

@@ -358,13 +358,14 @@ TEST(ChooseGemmPlan, RowsThatPad128RowTilesTakeASwappedTileHoldingThem) {
                        {224, GemmTile::swap112cn2}, {225, GemmTile::swap128cn2}, {256, GemmTile::swap128cn2},
                        {257, GemmTile::swap144cn2}, {288, GemmTile::swap144cn2}, {289, GemmTile::swap160cn2},
                        {320, GemmTile::swap160cn2}}) {
-    EXPECT_EQ(kn::choose_gemm_plan(w.m, 4096, 4096, 132).tile, w.tile) << w.m;
+    EXPECT_EQ(kn::paired_swapped_tile(w.m, 4096, 132), w.tile) << w.m;
     EXPECT_EQ(kn::choose_gemm_plan(w.m, 4096, 4096, 132, MN, K).tile, kn::choose_gemm_tile(w.m, 4096, 4096, 132));
   }
   // At 161-256 rows, not where the pairs (two CTAs for each 128 columns) would take a second wave.
-  EXPECT_EQ(kn::choose_gemm_plan(194, 8448, 4096, 132).tile, GemmTile::swap112cn2);  // 132 CTAs
-  EXPECT_EQ(kn::choose_gemm_plan(194, 8704, 4096, 132).tile, GemmTile::swap208c2);  // 136: wide_token_tile's
-  EXPECT_EQ(kn::choose_gemm_plan(272, 151936, 4096, 132).tile, GemmTile::swap144cn2);
+  EXPECT_EQ(kn::paired_swapped_tile(194, 8448, 132), GemmTile::swap112cn2);  // 132 CTAs
+  EXPECT_EQ(kn::paired_swapped_tile(194, 8704, 132), std::nullopt);         // 136: wide_token_tile's
+  EXPECT_EQ(kn::wide_token_tile(194, 8704), GemmTile::swap208c2);
+  EXPECT_EQ(kn::paired_swapped_tile(272, 151936, 132), GemmTile::swap144cn2);
   // The wide swapped tiles are built for K-major A and B; other layouts run their nearest, n256.
   static_assert(kn::plans::TileFamily<kn::plans::bf16, K, K>::has(GemmTile::swap144));
   static_assert(!kn::plans::TileFamily<kn::plans::bf16, MN, K>::has(GemmTile::swap144));
@@ -381,9 +382,10 @@ TEST(ChooseGemmPlan, NarrowProjectionsPastOneTileRowTakeSmallerSwappedTilesWhere
   EXPECT_EQ(kn::choose_gemm_plan(500, 1024, 1024, 132).tile, GemmTile::swap128);  // 4 x 128 rows pad 500 least
   // Long K: four splits of the 128 x 256 tiles fill the SMs and load less than 60 swap112 tiles, so
   // not these (wide_token_tile's instead).
-  EXPECT_EQ(kn::choose_gemm_plan(537, 1536, 7168, 132).tile, GemmTile::swap192c2);
+  EXPECT_EQ(kn::small_problem_swapped_tile(537, 1536, 7168, 132), std::nullopt);
+  EXPECT_EQ(kn::wide_token_tile(537, 1536), GemmTile::swap192c2);
   // Enough 128 x 256 tiles (a quarter of the SMs or more), at most 128 columns, another layout: no.
-  EXPECT_EQ(kn::choose_gemm_plan(537, 4096, 2048, 132).tile, GemmTile::swap192c2);
+  EXPECT_EQ(kn::small_problem_swapped_tile(537, 4096, 2048, 132), std::nullopt);
   EXPECT_EQ(kn::choose_gemm_plan(537, 128, 2048, 132).tile, kn::choose_gemm_tile(537, 128, 2048, 132));
   EXPECT_EQ(kn::choose_gemm_plan(537, 1024, 2048, 132, K, MN).tile,
             kn::choose_gemm_tile(537, 1024, 2048, 132));
@@ -401,7 +403,7 @@ TEST(ChooseGemmPlan, AFewHundredRowsTakeTheFewestSwappedTilesOfAtMost256RowsHold
                        {512, GemmTile::swap256c2}, {513, GemmTile::swap176c2}, {537, GemmTile::swap192c2},
                        {681, GemmTile::swap240c2}, {768, GemmTile::swap256c2}, {845, GemmTile::swap224c2},
                        {1070, GemmTile::swap224c2}, {1280, GemmTile::swap256c2}}) {
-    EXPECT_EQ(kn::choose_gemm_plan(w.m, 5120, 5120, 132).tile, w.tile) << w.m;
+    EXPECT_EQ(kn::wide_token_tile(w.m, 5120), w.tile) << w.m;
     std::int64_t const tiles = (w.m + 255) / 256;
     EXPECT_GE(tiles * kn::swapped_rows(w.tile), w.m) << w.m;
     if (w.tile != GemmTile::swap176c2) {
@@ -410,14 +412,42 @@ TEST(ChooseGemmPlan, AFewHundredRowsTakeTheFewestSwappedTilesOfAtMost256RowsHold
     EXPECT_EQ(kn::choose_gemm_plan(w.m, 5120, 5120, 132, MN, K).tile, kn::choose_gemm_tile(w.m, 5120, 5120, 132));
   }
   // One tile at 161-256 rows, where the pairs would take a second wave.
-  EXPECT_EQ(kn::choose_gemm_plan(161, 10304, 2688, 132).tile, GemmTile::swap176c2);
-  EXPECT_EQ(kn::choose_gemm_plan(242, 24576, 4096, 132).tile, GemmTile::swap256c2);
+  EXPECT_EQ(kn::wide_token_tile(161, 10304), GemmTile::swap176c2);
+  EXPECT_EQ(kn::wide_token_tile(242, 24576), GemmTile::swap256c2);
+  EXPECT_EQ(kn::paired_swapped_tile(242, 24576, 132), std::nullopt);
   // Past 1280 rows, at most 128 columns: no.
   EXPECT_EQ(kn::choose_gemm_plan(1281, 5120, 5120, 132).tile, kn::choose_gemm_tile(1281, 5120, 5120, 132));
   EXPECT_EQ(kn::choose_gemm_plan(537, 128, 5120, 132).tile, kn::choose_gemm_tile(537, 128, 5120, 132));
   static_assert(kn::plans::TileFamily<kn::plans::bf16, K, K>::wide_swapped_stages(192) == 4);
   static_assert(kn::plans::TileFamily<kn::plans::bf16, K, K>::wide_swapped_stages(208) == 5);
   static_assert(kn::plans::TileFamily<kn::plans::bf16, K, K>::wide_swapped_stages(256) == 4);
+}
+
+TEST(ChooseGemmPlan, PairsGiveWayToClustersOfFourOrWiderTilesWhereTheyLeaveLessWorkAWave) {
+  using kn::GemmTile;
+  // 272 x 4096: 64 CTAs either way, the pairs' 144 x 128 tiles the smallest (the 2 x 2 clusters
+  // fill under 70% of the SMs); 272 x 6144: 96 CTAs, the clusters' 160 x 128 tiles weigh 20480 / 1.2.
+  EXPECT_EQ(kn::choose_gemm_plan(272, 4096, 4096, 132).tile, GemmTile::swap144cn2);
+  EXPECT_EQ(kn::choose_gemm_plan(272, 6144, 4096, 132).tile, GemmTile::swap160c2cn2);
+  // 537 x 8192: 3 x 192 rows in 192 CTAs (two waves), 4 x 160 in 256 (two), 4 x 144 by 256 columns
+  // in 128 (one): the 256-column pairs.
+  EXPECT_EQ(kn::wide_token_tile(537, 8192), GemmTile::swap192c2);
+  EXPECT_EQ(kn::choose_gemm_plan(537, 8192, 28672, 132).tile, GemmTile::swap144x256cn2);
+  // 845 x 8192: 4 x 224 rows in 256 CTAs, two waves of pairs (132 a wave) but three of 2 x 2
+  // clusters (120); 6 x 144 by 256 columns in 192, two waves of 36864 / 1.15: the pairs. 845 x 14336:
+  // 448 CTAs, four waves either way, 28672 against 28672 / 1.2: the clusters (three waves of the
+  // 256-column pairs, 336 CTAs, weigh 96165 against their 95573).
+  EXPECT_EQ(kn::choose_gemm_plan(845, 8192, 28672, 132).tile, GemmTile::swap224c2);
+  EXPECT_EQ(kn::choose_gemm_plan(845, 14336, 4096, 132).tile, GemmTile::swap224c2cn2);
+  // Where the small problem's rule also applies, the pair stays (its narrow projections).
+  EXPECT_EQ(kn::choose_gemm_plan(272, 1024, 2048, 132).tile, kn::paired_swapped_tile(272, 1024, 132));
+  // Every choice holds m rows of C (the clusters and pairs in whole pairs).
+  for (std::int64_t m = 161; m <= 1280; m += 7)
+    for (std::int64_t n : {2560, 4096, 6144, 14336, 128256}) {
+      GemmTile const t = kn::choose_gemm_plan(m, n, 4096, 132).tile;
+      EXPECT_GE(2 * ((m + 2 * kn::swapped_rows(t) - 1) / (2 * kn::swapped_rows(t))) * kn::swapped_rows(t), m);
+      EXPECT_TRUE(kn::swapped_rows(t) > 0 || t == GemmTile::n256) << m << " x " << n;
+    }
 }
 
 TEST(GatedSkinnyKernel, TakesAFewRowsOfAGatedPlanCutWhole) {
