@@ -378,29 +378,18 @@ constexpr GemmTile fewest_waves_tile(std::int64_t m, std::int64_t n, GemmTile ch
     std::int64_t resident;            // CTAs a wave
   };
   auto const even = [](std::int64_t x) { return (x + 1) / 2 * 2; };
-  std::int64_t const rows = swapped_rows(chosen), columns = (n + 127) / 128;
-  bool const along_rows = chosen == GemmTile::swap96cn2 || chosen == GemmTile::swap112cn2 ||
-                          chosen == GemmTile::swap128cn2 || chosen == GemmTile::swap144cn2 ||
-                          chosen == GemmTile::swap160cn2;
-  std::int64_t const row_tiles = (m + rows - 1) / rows;
+  std::int64_t const rows = swapped_rows(chosen), row_tiles = (m + rows - 1) / rows, columns = (n + 127) / 128;
+  bool const along_rows = gemm_tile_name(chosen).ends_with("cn2");  // else along C's columns (c2)
+  std::int64_t const quad_pairs = (m + 447) / 448, quad_ctas = 2 * quad_pairs * even(columns);
+  std::int64_t const quad_resident = sms - sms / 11, tall_pairs = (m + 319) / 320;
+  GemmTile const quad = *narrowest_holding({GemmTile::swap96c2cn2, GemmTile::swap128c2cn2, GemmTile::swap160c2cn2,
+                                            GemmTile::swap192c2cn2, GemmTile::swap224c2cn2},
+                                           m, 2 * quad_pairs);
+  GemmTile const tall = *narrowest_holding({GemmTile::swap144x256cn2, GemmTile::swap160x256cn2}, m, 2 * tall_pairs);
   Option const options[] = {
       {chosen, along_rows ? even(row_tiles) * columns : row_tiles * even(columns), rows * 128, 100, sms},
-      [&] {
-        std::int64_t const pairs = (m + 447) / 448;
-        GemmTile tile = GemmTile::swap224c2cn2;
-        std::int64_t tile_rows = 224;
-        for (auto const& [t, r] : {std::pair{GemmTile::swap96c2cn2, 96}, {GemmTile::swap128c2cn2, 128},
-                                  {GemmTile::swap160c2cn2, 160}, {GemmTile::swap192c2cn2, 192}})
-          if (2 * pairs * r >= m && r < tile_rows) tile = t, tile_rows = r;
-        std::int64_t const ctas = 2 * pairs * even(columns), resident = sms - sms / 11;
-        return Option{tile, ctas, tile_rows * 128, ctas * 10 >= resident * 7 ? 120 : 90, resident};
-      }(),
-      [&] {
-        std::int64_t const pairs = (m + 319) / 320;
-        bool const narrow = 2 * pairs * 144 >= m;
-        return Option{narrow ? GemmTile::swap144x256cn2 : GemmTile::swap160x256cn2, 2 * pairs * ((n + 255) / 256),
-                      (narrow ? 144 : 160) * 256, 115, sms};
-      }()};
+      {quad, quad_ctas, swapped_rows(quad) * 128, quad_ctas * 10 >= quad_resident * 7 ? 120 : 90, quad_resident},
+      {tall, 2 * tall_pairs * ((n + 255) / 256), swapped_rows(tall) * 256, 115, sms}};
   Option const* best = &options[0];
   auto const cost = [](Option const& o) { return (o.ctas + o.resident - 1) / o.resident * o.area * 100 / o.weight; };
   for (Option const& o : options)
