@@ -82,9 +82,10 @@ def fewest_waves(m, n, chosen, sms=SMS):
     ctas = even(row_tiles) * columns if chosen.endswith("cn2") else row_tiles * even(columns)
     options = [(chosen, ctas, rows * 128, 100, sms)]
     pairs = cdiv(m, 448)
-    quad = min((r for r in (96, 128, 160, 192) if 2 * pairs * r >= m), default=224)
+    quad = min((r for r in (160, 192) if 2 * pairs * r >= m), default=224)
     ctas, resident = 2 * pairs * even(columns), sms - sms // 11
-    options.append((f"swap{quad}c2cn2", ctas, quad * 128, 120 if ctas * 10 >= resident * 7 else 90, resident))
+    if 2 * pairs * 128 < m:  # the clusters of 96 and 128 rows are not taken
+        options.append((f"swap{quad}c2cn2", ctas, quad * 128, 120 if ctas * 10 >= resident * 7 else 90, resident))
     pairs = cdiv(m, 320)
     tall = 144 if 2 * pairs * 144 >= m else 160
     options.append((f"swap{tall}x256cn2", 2 * pairs * cdiv(n, 256), tall * 256, 115, sms))

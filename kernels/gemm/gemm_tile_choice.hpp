@@ -360,9 +360,11 @@ constexpr std::optional<GemmTile> wide_token_tile(std::int64_t m, std::int64_t n
 }
 
 /// Where paired_swapped_tile or wide_token_tile chose `chosen` (a pair of 128-column tiles), the
-/// tile of three that leaves the SMs least work a wave: `chosen`; the 2 x 2 clusters (swap96c2cn2
+/// tile of three that leaves the SMs least work a wave: `chosen`; the 2 x 2 clusters (swap160c2cn2
 /// to swap224c2cn2: the fewest pairs of at most 224 rows holding m, as wide as they need in steps
-/// of 32); the 256-column pairs (swap144x256cn2, swap160x256cn2: pairs of 144 or 160 rows). Each is
+/// of 32, where that is more than 128: the 96- and 128-row ones ran at 0.75 and 0.81 of cuBLAS on
+/// the model-shape sweep's rows at d568700 where the rule took them, and the probe too gains
+/// without them, 0.925 -> 0.928); the 256-column pairs (swap144x256cn2, swap160x256cn2: pairs of 144 or 160 rows). Each is
 /// weighed as its waves of CTAs times its tile's area: the 256-column tiles' area divided by 1.15,
 /// the 2 x 2 clusters' by 1.2 where they fill 70% of the CTAs resident (a CTA there reads a quarter
 /// of a pair's bytes from L2, which bounds a full GPU at these rows: ncu put a 128 x 192 pair's L2
@@ -376,24 +378,25 @@ constexpr GemmTile fewest_waves_tile(std::int64_t m, std::int64_t n, GemmTile ch
     GemmTile tile;
     std::int64_t ctas, area, weight;  // weight: the area's divisor, in hundredths
     std::int64_t resident;            // CTAs a wave
+    bool taken = true;
   };
   auto const even = [](std::int64_t x) { return (x + 1) / 2 * 2; };
   std::int64_t const rows = swapped_rows(chosen), row_tiles = (m + rows - 1) / rows, columns = (n + 127) / 128;
   bool const along_rows = gemm_tile_name(chosen).ends_with("cn2");  // else along C's columns (c2)
   std::int64_t const quad_pairs = (m + 447) / 448, quad_ctas = 2 * quad_pairs * even(columns);
   std::int64_t const quad_resident = sms - sms / 11, tall_pairs = (m + 319) / 320;
-  GemmTile const quad = *narrowest_holding({GemmTile::swap96c2cn2, GemmTile::swap128c2cn2, GemmTile::swap160c2cn2,
-                                            GemmTile::swap192c2cn2, GemmTile::swap224c2cn2},
-                                           m, 2 * quad_pairs);
+  GemmTile const quad =
+      *narrowest_holding({GemmTile::swap160c2cn2, GemmTile::swap192c2cn2, GemmTile::swap224c2cn2}, m, 2 * quad_pairs);
   GemmTile const tall = *narrowest_holding({GemmTile::swap144x256cn2, GemmTile::swap160x256cn2}, m, 2 * tall_pairs);
   Option const options[] = {
       {chosen, along_rows ? even(row_tiles) * columns : row_tiles * even(columns), rows * 128, 100, sms},
-      {quad, quad_ctas, swapped_rows(quad) * 128, quad_ctas * 10 >= quad_resident * 7 ? 120 : 90, quad_resident},
+      {quad, quad_ctas, swapped_rows(quad) * 128, quad_ctas * 10 >= quad_resident * 7 ? 120 : 90, quad_resident,
+       2 * quad_pairs * 128 < m},
       {tall, 2 * tall_pairs * ((n + 255) / 256), swapped_rows(tall) * 256, 115, sms}};
   Option const* best = &options[0];
   auto const cost = [](Option const& o) { return (o.ctas + o.resident - 1) / o.resident * o.area * 100 / o.weight; };
   for (Option const& o : options)
-    if (cost(o) < cost(*best)) best = &o;
+    if (o.taken && cost(o) < cost(*best)) best = &o;
   return best->tile;
 }
 

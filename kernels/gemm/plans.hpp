@@ -95,7 +95,7 @@ struct TileFamily {
   /// 128-row pairs run 768). swap96c2cn2 to swap224c2cn2 (both 2): in 2 x 2
   /// clusters, each CTA loading a quarter of a pair's bytes. K-major A and B only (has).
   template <int Rows, int ClusterN = 1, int ClusterM = 1>
-  using SwappedWide = GemmPlan<T, T, T, GemmConfig{.block_n = Rows, .stages = wide_swapped_stages(Rows),
+  using SwappedWide = GemmPlan<T, T, T, GemmConfig{.block_n = Rows, .stages = wide_swapped_stages(Rows, 128),
                                                    .cluster_m = ClusterM, .cluster_n = ClusterN, .major_a = MB,
                                                    .major_b = MA, .layout_c = LayoutEnum::ColMajor}>;
   /// swap144x256cn2 to swap160x256c2: 256 columns of C (two 64-row wgmma atoms a consumer
