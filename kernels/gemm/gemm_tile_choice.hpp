@@ -363,7 +363,7 @@ constexpr std::optional<GemmTile> wide_token_tile(std::int64_t m, std::int64_t n
 /// tile of three that leaves the SMs least work a wave: `chosen`; the 2 x 2 clusters (swap160c2cn2
 /// to swap224c2cn2: the fewest pairs of at most 224 rows holding m, as wide as they need in steps
 /// of 32, where that is more than 128: the 96- and 128-row ones ran at 0.75 and 0.81 of cuBLAS on
-/// the model-shape sweep's rows at d568700 where the rule took them, and the probe too gains
+/// the model-shape sweep's rows at 8e72d33 where the rule took them, and the probe too gains
 /// without them, 0.925 -> 0.928); the 256-column pairs (swap144x256cn2, swap160x256cn2: pairs of 144 or 160 rows). Each is
 /// weighed as its waves of CTAs times its tile's area: the 256-column tiles' area divided by 1.15,
 /// the 2 x 2 clusters' by 1.2 where they fill 70% of the CTAs resident (a CTA there reads a quarter
