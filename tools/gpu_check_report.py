@@ -10,6 +10,11 @@ import sys
 import figure_moves  # which figures moved beyond their noise since the last record
 
 
+def geomean_ratio(records):
+    """The geometric mean of the records' ratios."""
+    return math.exp(sum(math.log(r["ratio"]) for r in records) / len(records))
+
+
 def figure(value):
     """A figure with the digits that matter: 1234.5, 12.35, 0.9998."""
     return f"{value:.1f}" if abs(value) >= 100 else f"{value:.4g}"
@@ -34,7 +39,7 @@ def sweep_summary(sweep):
                            r["shape"].split()[-1] == layout), key=lambda r: r["ratio"])
             if not rows:
                 continue
-            geomean = math.exp(sum(math.log(r["ratio"]) for r in rows) / len(rows))
+            geomean = geomean_ratio(rows)
             worst = "; ".join(f"{r['shape']} {r['kernel'][len(prefix):]} {r['ratio']:.3f}" for r in rows[:10])
             md.append(f"| {label}, {dtype} {layout} | {len(rows)} | {geomean:.3f} | {rows[0]['ratio']:.3f} | "
                       f"{sum(r['ratio'] < 0.9 for r in rows)} | {worst} |")
@@ -62,7 +67,7 @@ def model_sweep_summary(model):
                                and (half == "all" or r.get("half") == half)), key=lambda r: r["ratio"])
                 if not rows:
                     continue
-                geomean = math.exp(sum(math.log(r["ratio"]) for r in rows) / len(rows))
+                geomean = geomean_ratio(rows)
                 worst = "; ".join(f"{r['shape']} {r['dtype']} {r['reference']} {r['ratio']:.3f}"
                                   + (f" ({r['choice']})" if r.get("choice") else "") for r in rows[:10])
                 md.append(f"| {label} | {'all' if kind is None else ' '.join(kind)} | {half} | {len(rows)} | "
@@ -85,8 +90,8 @@ def model_sweep_bands(model):
     for label, kernel in (("cold", "gemm model-shape sweep"), ("warm", "gemm model-shape sweep warm")):
         cells = []
         for low, high in ROW_BANDS:
-            ratios = [r["ratio"] for r in model if r["kernel"] == kernel and low <= rows_of(r) <= high]
-            cells.append(f"{math.exp(sum(map(math.log, ratios)) / len(ratios)):.3f} ({len(ratios)})" if ratios else "")
+            band = [r for r in model if r["kernel"] == kernel and low <= rows_of(r) <= high]
+            cells.append(f"{geomean_ratio(band):.3f} ({len(band)})" if band else "")
         if any(cells):
             md.append(f"| {label} | " + " | ".join(cells) + " |")
     return md

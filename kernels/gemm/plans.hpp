@@ -92,21 +92,15 @@ struct TileFamily {
   /// (ClusterN 2): in pairs along C's rows that share (multicast) the weights' tile; swap176c2 to
   /// swap256c2 (ClusterM 2): 176-256 rows, in pairs along C's columns that share the rows' tile, so
   /// that a few hundred rows split into two or three tiles padding little (537 rows: 3 x 192 where
-  /// 128-row pairs run 768). swap96c2cn2 to swap224c2cn2 (both 2): in 2 x 2
-  /// clusters, each CTA loading a quarter of a pair's bytes. K-major A and B only (has).
-  template <int Rows, int ClusterN = 1, int ClusterM = 1>
-  using SwappedWide = GemmPlan<T, T, T, GemmConfig{.block_n = Rows, .stages = wide_swapped_stages(Rows, 128),
-                                                   .cluster_m = ClusterM, .cluster_n = ClusterN, .major_a = MB,
-                                                   .major_b = MA, .layout_c = LayoutEnum::ColMajor}>;
-  /// swap144x256cn2 to swap160x256c2: 256 columns of C (two 64-row wgmma atoms a consumer
-  /// warpgroup) by Rows rows, in pairs along C's rows sharing the weights' tile (ClusterN 2) or
-  /// along C's columns sharing the rows' tile (ClusterM 2): a few hundred rows in tiles of 144 or 160
-  /// (428 rows: 3 x 144), each loading 1.3 times the products a byte of 128-column ones (cuBLAS's
-  /// 256 x 136-160 tiles at such rows of 4096-128256 columns, seen under torch's profiler). Their
-  /// 144-160 accumulators a thread leave no registers for stream-K's fixup. K-major A and B only.
-  template <int Rows, int ClusterN, int ClusterM>
-  using SwappedTall = GemmPlan<T, T, T, GemmConfig{.block_m = 256, .block_n = Rows,
-                                                   .stages = wide_swapped_stages(Rows, 256), .cluster_m = ClusterM,
+  /// 128-row pairs run 768); swap96c2cn2 to swap224c2cn2 (both 2): in 2 x 2 clusters, each CTA
+  /// loading a quarter of a pair's bytes. Cols 256 (swap144x256cn2 to swap160x256c2): two 64-row
+  /// wgmma atoms a consumer warpgroup, a few hundred rows in tiles of 144 or 160 (428 rows: 3 x 144),
+  /// each loading 1.3 times the products a byte of 128-column ones (cuBLAS's 256 x 136-160 tiles at
+  /// such rows of 4096-128256 columns, seen under torch's profiler); their 144-160 accumulators a
+  /// thread leave no registers for stream-K's fixup. K-major A and B only (has).
+  template <int Rows, int ClusterN = 1, int ClusterM = 1, int Cols = 128>
+  using SwappedWide = GemmPlan<T, T, T, GemmConfig{.block_m = Cols, .block_n = Rows,
+                                                   .stages = wide_swapped_stages(Rows, Cols), .cluster_m = ClusterM,
                                                    .cluster_n = ClusterN, .major_a = MB, .major_b = MA,
                                                    .layout_c = LayoutEnum::ColMajor}>;
   using simt = SimtGemmPlan<T, T, MA, MB>;
@@ -253,10 +247,10 @@ using FamilyPlans = typename JoinedPlanLists<
                                     typename F::template SwappedWide<224, 1, 2>,
                                     typename F::template SwappedWide<240, 1, 2>,
                                     typename F::template SwappedWide<256, 1, 2>,
-                                    typename F::template SwappedTall<144, 2, 1>,
-                                    typename F::template SwappedTall<160, 2, 1>,
-                                    typename F::template SwappedTall<144, 1, 2>,
-                                    typename F::template SwappedTall<160, 1, 2>,
+                                    typename F::template SwappedWide<144, 2, 1, 256>,
+                                    typename F::template SwappedWide<160, 2, 1, 256>,
+                                    typename F::template SwappedWide<144, 1, 2, 256>,
+                                    typename F::template SwappedWide<160, 1, 2, 256>,
                                     typename F::template SwappedWide<96, 2, 2>,
                                     typename F::template SwappedWide<128, 2, 2>,
                                     typename F::template SwappedWide<160, 2, 2>,
@@ -292,16 +286,13 @@ decltype(auto) with_tile_plan(GemmTile tile, AutoGemmArguments<T> const& args, F
   auto const swapped = [&]<class P>(std::type_identity<P> plan) -> decltype(auto) {
     return f(plan, swap_ab_arguments<P, Home>(args));
   };
-  auto const wide = [&]<int Rows, int ClusterN = 1, int ClusterM = 1>(
+  auto const wide = [&]<int Rows, int ClusterN = 1, int ClusterM = 1, int Cols = 128>(
                         std::integral_constant<int, Rows>, std::integral_constant<int, ClusterN> = {},
-                        std::integral_constant<int, ClusterM> = {}) -> decltype(auto) {
-    return swapped(std::type_identity<typename Family::template SwappedWide<Rows, ClusterN, ClusterM>>{});
+                        std::integral_constant<int, ClusterM> = {},
+                        std::integral_constant<int, Cols> = {}) -> decltype(auto) {
+    return swapped(std::type_identity<typename Family::template SwappedWide<Rows, ClusterN, ClusterM, Cols>>{});
   };
-  auto const tall = [&]<int Rows, int ClusterN, int ClusterM>(std::integral_constant<int, Rows>,
-                                                              std::integral_constant<int, ClusterN>,
-                                                              std::integral_constant<int, ClusterM>) -> decltype(auto) {
-    return swapped(std::type_identity<typename Family::template SwappedTall<Rows, ClusterN, ClusterM>>{});
-  };
+  std::integral_constant<int, 256> const tall;  // 256 columns of C
   std::integral_constant<int, 2> const paired;  // a cn2 tile's cluster along C's rows
   std::integral_constant<int, 1> const alone;
   std::integral_constant<int, 2> const columns_paired;  // a c2 tile's cluster along C's columns
@@ -374,10 +365,10 @@ decltype(auto) with_tile_plan(GemmTile tile, AutoGemmArguments<T> const& args, F
           case GemmTile::swap224c2: return wide(std::integral_constant<int, 224>{}, alone, columns_paired);
           case GemmTile::swap240c2: return wide(std::integral_constant<int, 240>{}, alone, columns_paired);
           case GemmTile::swap256c2: return wide(std::integral_constant<int, 256>{}, alone, columns_paired);
-          case GemmTile::swap144x256cn2: return tall(std::integral_constant<int, 144>{}, paired, alone);
-          case GemmTile::swap160x256cn2: return tall(std::integral_constant<int, 160>{}, paired, alone);
-          case GemmTile::swap144x256c2: return tall(std::integral_constant<int, 144>{}, alone, columns_paired);
-          case GemmTile::swap160x256c2: return tall(std::integral_constant<int, 160>{}, alone, columns_paired);
+          case GemmTile::swap144x256cn2: return wide(std::integral_constant<int, 144>{}, paired, alone, tall);
+          case GemmTile::swap160x256cn2: return wide(std::integral_constant<int, 160>{}, paired, alone, tall);
+          case GemmTile::swap144x256c2: return wide(std::integral_constant<int, 144>{}, alone, columns_paired, tall);
+          case GemmTile::swap160x256c2: return wide(std::integral_constant<int, 160>{}, alone, columns_paired, tall);
           case GemmTile::swap96c2cn2: return wide(std::integral_constant<int, 96>{}, paired, columns_paired);
           case GemmTile::swap128c2cn2: return wide(std::integral_constant<int, 128>{}, paired, columns_paired);
           case GemmTile::swap160c2cn2: return wide(std::integral_constant<int, 160>{}, paired, columns_paired);
