@@ -64,7 +64,7 @@ def small_problem(m, n, k, sms=SMS):
     return None if tile_load_cost(m, n, k, rows, 128, sms) > tile_load_cost(m, n, k, 128, 256, sms) else f"swap{rows}"
 
 
-def wide_token(m, n, most_tiles=5):
+def wide_token(m, n, most_tiles=10):
     """wide_token_tile: the fewest tiles of at most 256 of C's rows holding m (at most `most_tiles`),
     as wide as they need in steps of 16 (swap176c2 to swap256c2)."""
     if m <= 160 or m > most_tiles * 256 or n <= 128:
@@ -73,9 +73,10 @@ def wide_token(m, n, most_tiles=5):
     return f"swap{max(176, cdiv(cdiv(m, tiles), 16) * 16)}c2"
 
 
-def fewest_waves(m, n, chosen, sms=SMS):
-    """fewest_waves_tile: `chosen` (a pair of 128-column tiles), the 2 x 2 clusters or the 256-column
-    pairs, whichever leaves the least work a wave (waves of CTAs times the tile's area over its weight)."""
+def fewest_waves(m, n, chosen, sms=SMS, with_n256=True):
+    """fewest_waves_tile: `chosen` (a pair of 128-column tiles), the 2 x 2 clusters, the 256-column
+    pairs or the 128 x 256 pairs along M, whichever leaves the least work a wave (waves of CTAs times
+    the tile's area over its weight)."""
     rows = int(chosen[4:].split("c")[0])
     row_tiles, columns = cdiv(m, rows), cdiv(n, 128)
     even = lambda x: cdiv(x, 2) * 2  # noqa: E731
@@ -89,6 +90,8 @@ def fewest_waves(m, n, chosen, sms=SMS):
     pairs = cdiv(m, 320)
     tall = 144 if 2 * pairs * 144 >= m else 160
     options.append((f"swap{tall}x256cn2", 2 * pairs * cdiv(n, 256), tall * 256, 115, sms))
+    if with_n256:
+        options.append(("n256", cdiv(m, 256) * 2 * cdiv(n, 256), 128 * 256, 110, sms))
     return min(options, key=lambda o: cdiv(o[1], o[4]) * o[2] * 100 // o[3])[0]
 
 
@@ -112,7 +115,7 @@ def pairs_only(shape, entry):
     m, n, k = shape
     if m <= SKINNY_DISPATCH_ROWS:
         return ("simt", "")
-    return (covering(m, n) or paired(m, n) or small_problem(m, n, k) or wide_token(m, n) or entry["chosen"],
+    return (covering(m, n) or paired(m, n) or small_problem(m, n, k) or wide_token(m, n, most_tiles=5) or entry["chosen"],
             "heuristic")
 
 
@@ -126,17 +129,23 @@ def narrow_by_load(shape, entry):
     return rules(shape, entry)
 
 
-def wide_tokens_to_2560(shape, entry):
-    """Variant: wide_token_tile up to ten tiles (2560 rows), where the 128 x 256 pairs pad 1329 rows to
-    1536 (the model-shape sweep at bd88dac: 0.57-0.95 of cuBLAS at 1329 rows, 0.85-1.07 at 1489)."""
+def rules_at_532ff11(shape, entry):
+    """Variant: the rules before the 128 x 256 pairs joined fewest_waves_tile's options and
+    wide_token_tile reached 2560 rows (at most five tiles, 1280 rows)."""
     m, n, k = shape
-    if 1280 < m <= 2560 and n > 128 and not small_problem(m, n, k):
-        return (wide_token(m, n, most_tiles=10), "heuristic")
-    return rules(shape, entry)
+    if m <= SKINNY_DISPATCH_ROWS:
+        return ("simt", "")
+    if covering(m, n):
+        return (covering(m, n), "heuristic")
+    small, pair = small_problem(m, n, k), paired(m, n)
+    if pair:
+        return (pair if small else fewest_waves(m, n, pair, with_n256=False), "heuristic")
+    wide = None if small else wide_token(m, n, most_tiles=5)
+    return (small or (fewest_waves(m, n, wide, with_n256=False) if wide else entry["chosen"]), "heuristic")
 
 
 VARIANTS = {"rules": rules, "pairs only": pairs_only, "narrow by load": narrow_by_load,
-            "wide tokens to 2560": wide_tokens_to_2560}
+            "rules at 532ff11": rules_at_532ff11}
 
 
 def ratios(shapes, choose):

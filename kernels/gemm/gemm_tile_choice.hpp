@@ -345,34 +345,40 @@ constexpr std::optional<GemmTile> small_problem_swapped_tile(std::int64_t m, std
   return best;
 }
 
-/// At 161-1280 rows of more than 128 columns, where no tile above applies (choose_gemm_plan asks
+/// At 161-2560 rows of more than 128 columns, where no tile above applies (choose_gemm_plan asks
 /// it last): the fewest tiles of at most 256 of C's rows that hold m, each as wide as they need in
 /// steps of 16 (swap176c2 to swap256c2: 128 columns of C by 176-256 rows, in pairs along C's
 /// columns sharing the rows' tile); none elsewhere. 128 x 256 tiles in pairs along M pad m to a
-/// multiple of 256 (537 rows run as 768; as 3 x 192 here), and cuBLAS's kernels at these rows are
-/// tiles of this kind (128 x 184 in clusters of 4 for 537 x 5120 x 5120, seen with ncu). 1280: five
-/// such tiles; the candidate sweeps measured up to 1070 rows (kernels/gemm/README.md).
+/// multiple of 256 (537 rows run as 768; as 3 x 192 here; 1332 as 1536), and cuBLAS's kernels at
+/// these rows are tiles of this kind (128 x 184 in clusters of 4 for 537 x 5120 x 5120, seen with
+/// ncu). fewest_waves_tile weighs the choice against the 128 x 256 pairs, which past 1280 rows
+/// (five such tiles) are mostly the lighter; the candidate sweeps measured up to 2540 rows
+/// (kernels/gemm/README.md).
 constexpr std::optional<GemmTile> wide_token_tile(std::int64_t m, std::int64_t n) {
-  if (m <= 160 || m > 5 * 256 || n <= 128) return std::nullopt;
+  if (m <= 160 || m > 10 * 256 || n <= 128) return std::nullopt;
   return narrowest_holding({GemmTile::swap176c2, GemmTile::swap192c2, GemmTile::swap208c2, GemmTile::swap224c2,
                             GemmTile::swap240c2, GemmTile::swap256c2},
                            m, (m + 255) / 256);
 }
 
 /// Where paired_swapped_tile or wide_token_tile chose `chosen` (a pair of 128-column tiles), the
-/// tile of three that leaves the SMs least work a wave: `chosen`; the 2 x 2 clusters (swap160c2cn2
+/// tile of four that leaves the SMs least work a wave: `chosen`; the 2 x 2 clusters (swap160c2cn2
 /// to swap224c2cn2: the fewest pairs of at most 224 rows holding m, as wide as they need in steps
 /// of 32, where that is more than 128: the 96- and 128-row ones ran at 0.75 and 0.81 of cuBLAS on
 /// the model-shape sweep's rows at 8e72d33 where the rule took them, and the probe too gains
-/// without them, 0.925 -> 0.928); the 256-column pairs (swap144x256cn2, swap160x256cn2: pairs of 144 or 160 rows). Each is
-/// weighed as its waves of CTAs times its tile's area: the 256-column tiles' area divided by 1.15,
-/// the 2 x 2 clusters' by 1.2 where they fill 70% of the CTAs resident (a CTA there reads a quarter
+/// without them, 0.925 -> 0.928); the 256-column pairs (swap144x256cn2, swap160x256cn2: pairs of
+/// 144 or 160 rows); the 128 x 256 tiles in pairs along M (n256, choose_gemm_tile's past 128 rows,
+/// which pad m to a multiple of 256). Each is weighed as its waves of CTAs times its tile's area:
+/// the 256-column swapped tiles' area divided by 1.15, the 128 x 256 tiles' by 1.1, the 2 x 2
+/// clusters' by 1.2 where they fill 70% of the CTAs resident (a CTA there reads a quarter
 /// of a pair's bytes from L2, which bounds a full GPU at these rows: ncu put a 128 x 192 pair's L2
 /// at 87% of its peak) or by 0.9 where they do not (waiting on three CTAs, not two, with L2 idle).
 /// Clusters of 4 leave SMs idle: 120 CTAs resident on the H100's 132 (ncu), so sms - sms / 11.
 /// Read from the H100's candidates at 825183a (the probe's 80 shapes of 194-1060 rows,
-/// bench/results/h100-825183a): 0.897 -> 0.925 of cuBLASLt's geomean; no weight moved by 0.1 gained
-/// more than 0.003.
+/// bench/results/h100-825183a: 0.897 -> 0.925 of cuBLASLt's geomean; no weight moved by 0.1 gained
+/// more than 0.003) and, for the 128 x 256 option, at 532ff11 (seed 20261207's 96 shapes of
+/// 164-2540 rows, bench/results/h100-532ff11: 0.870 -> 0.897, the same at weights 1.07-1.13; the
+/// probe unchanged).
 constexpr GemmTile fewest_waves_tile(std::int64_t m, std::int64_t n, GemmTile chosen, int sms) {
   struct Option {
     GemmTile tile;
@@ -392,7 +398,8 @@ constexpr GemmTile fewest_waves_tile(std::int64_t m, std::int64_t n, GemmTile ch
       {chosen, along_rows ? even(row_tiles) * columns : row_tiles * even(columns), rows * 128, 100, sms},
       {quad, quad_ctas, swapped_rows(quad) * 128, quad_ctas * 10 >= quad_resident * 7 ? 120 : 90, quad_resident,
        2 * quad_pairs * 128 < m},
-      {tall, 2 * tall_pairs * ((n + 255) / 256), swapped_rows(tall) * 256, 115, sms}};
+      {tall, 2 * tall_pairs * ((n + 255) / 256), swapped_rows(tall) * 256, 115, sms},
+      {GemmTile::n256, even((m + 127) / 128) * ((n + 255) / 256), 128 * 256, 110, sms}};
   Option const* best = &options[0];
   auto const cost = [](Option const& o) { return (o.ctas + o.resident - 1) / o.resident * o.area * 100 / o.weight; };
   for (Option const& o : options)

@@ -411,8 +411,9 @@ inline constexpr std::int64_t skinny_dispatch_rows = 2;
 /// it runs (skinny_short_operand for the operands' major modes) on at most skinny_dispatch_rows
 /// rows; with K-major A and B (a linear layer), covering_swapped_tile's, paired_swapped_tile's,
 /// small_problem_swapped_tile's or wide_token_tile's tile where one has one (in that order), a pair
-/// weighed against 2 x 2 clusters and 256-column pairs by fewest_waves_tile (unless the small
-/// problem's rule also applies); else choose_gemm_tile's tile with the heuristic's cut.
+/// weighed against 2 x 2 clusters, 256-column pairs and 128 x 256 pairs by fewest_waves_tile
+/// (unless the small problem's rule also applies); else choose_gemm_tile's tile with the
+/// heuristic's cut.
 /// NOTE: the tile table (gemm_tile_table.hpp, fitted on the random shape sweep) is not asked: on
 /// the model-shape probe its choices ran at 0.755 of cuBLASLt's geomean, these rules' at 0.846
 /// (choose_gemm_tile). It stays as tools/fit_gemm_tiles.py writes it, for a refit to be judged

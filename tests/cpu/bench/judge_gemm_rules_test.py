@@ -54,9 +54,20 @@ class Mirror(unittest.TestCase):
                         (537, "swap192c2"), (681, "swap240c2"), (845, "swap224c2"), (1070, "swap224c2"),
                         (1280, "swap256c2")):
             self.assertEqual(judge.wide_token(m, 4096), want, m)
-        self.assertEqual(tile(1281, 4096, 4096), "n256")
-        self.assertEqual(judge.wide_tokens_to_2560((1329, 4096, 4096), HEURISTIC)[0], "swap224c2")  # 6 x 224
-        self.assertEqual(judge.wide_tokens_to_2560((2561, 4096, 4096), HEURISTIC)[0], "n256")
+        self.assertEqual(judge.wide_token(1329, 4096), "swap224c2")  # 6 x 224
+        self.assertEqual(judge.wide_token(2560, 4096), "swap256c2")
+        self.assertIsNone(judge.wide_token(2561, 4096))
+        self.assertIsNone(judge.wide_token(1329, 4096, most_tiles=5))
+        self.assertEqual(tile(2561, 4096, 4096), "n256")
+
+    def test_the_128_x_256_pairs_weigh_in_where_they_pad_little(self):
+        # gemm_tile_test.cpp's The128x256PairsAlongMWeighInWhereTheyPadLittle
+        self.assertEqual(tile(1281, 4096, 4096), "swap224c2cn2")  # the pairs along M would pad to 1536
+        self.assertEqual(tile(1332, 1536, 2048), "swap224c2")
+        self.assertEqual(tile(2048, 4096, 4096), "n256")
+        self.assertEqual(tile(505, 10304, 2688), "n256")  # 512 rows: not 4 x 144 by 256 columns
+        self.assertEqual(judge.rules_at_532ff11((505, 10304, 2688), HEURISTIC)[0], "swap144x256cn2")
+        self.assertEqual(judge.rules_at_532ff11((1332, 4096, 4096), HEURISTIC)[0], "n256")
         self.assertEqual(tile(537, 128, 4096), "n256")
         self.assertEqual(judge.tile_load_cost(537, 1024, 2048, 112, 128), 11 * 240 + 112 * 128 // 16)
         self.assertEqual(judge.tile_load_cost(537, 1024, 2048, 128, 256), 8 * 384 + 128 * 256 // 16)

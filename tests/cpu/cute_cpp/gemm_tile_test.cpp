@@ -351,7 +351,7 @@ TEST(ChooseGemmPlan, RowsThatPad128RowTilesTakeASwappedTileHoldingThem) {
     EXPECT_EQ(kn::choose_gemm_plan(w.m, 4096, 4096, 132, K, MN).tile, kn::choose_gemm_tile(w.m, 4096, 4096, 132));
     EXPECT_EQ(kn::choose_gemm_plan(w.m, 128, 4096, 132).tile, kn::choose_gemm_tile(w.m, 128, 4096, 132));
   }
-  for (std::int64_t m : {64, 81, 100, 128, 1281, 2048})
+  for (std::int64_t m : {64, 81, 100, 128, 2048, 2561})
     EXPECT_EQ(kn::choose_gemm_plan(m, 4096, 4096, 132).tile, kn::choose_gemm_tile(m, 4096, 4096, 132)) << m;
   // Pairs of swapped tiles sharing the weights where 128-row tiles would take two or three.
   for (Want const w : {Want{161, GemmTile::swap96cn2}, {192, GemmTile::swap96cn2}, {193, GemmTile::swap112cn2},
@@ -415,8 +415,11 @@ TEST(ChooseGemmPlan, AFewHundredRowsTakeTheFewestSwappedTilesOfAtMost256RowsHold
   EXPECT_EQ(kn::wide_token_tile(161, 10304), GemmTile::swap176c2);
   EXPECT_EQ(kn::wide_token_tile(242, 24576), GemmTile::swap256c2);
   EXPECT_EQ(kn::paired_swapped_tile(242, 24576, 132), std::nullopt);
-  // Past 1280 rows, at most 128 columns: no.
-  EXPECT_EQ(kn::choose_gemm_plan(1281, 5120, 5120, 132).tile, kn::choose_gemm_tile(1281, 5120, 5120, 132));
+  // Up to ten tiles (2560 rows); past them, or at most 128 columns: no.
+  EXPECT_EQ(kn::wide_token_tile(1329, 5120), GemmTile::swap224c2);
+  EXPECT_EQ(kn::wide_token_tile(2560, 5120), GemmTile::swap256c2);
+  EXPECT_EQ(kn::wide_token_tile(2561, 5120), std::nullopt);
+  EXPECT_EQ(kn::choose_gemm_plan(2561, 5120, 5120, 132).tile, kn::choose_gemm_tile(2561, 5120, 5120, 132));
   EXPECT_EQ(kn::choose_gemm_plan(537, 128, 5120, 132).tile, kn::choose_gemm_tile(537, 128, 5120, 132));
   static_assert(kn::plans::TileFamily<kn::plans::bf16, K, K>::wide_swapped_stages(192) == 4);
   static_assert(kn::plans::TileFamily<kn::plans::bf16, K, K>::wide_swapped_stages(208) == 5);
@@ -445,8 +448,28 @@ TEST(ChooseGemmPlan, PairsGiveWayToClustersOfFourOrWiderTilesWhereTheyLeaveLessW
   for (std::int64_t m = 161; m <= 1280; m += 7)
     for (std::int64_t n : {2560, 4096, 6144, 14336, 128256}) {
       GemmTile const t = kn::choose_gemm_plan(m, n, 4096, 132).tile;
-      EXPECT_GE(2 * ((m + 2 * kn::swapped_rows(t) - 1) / (2 * kn::swapped_rows(t))) * kn::swapped_rows(t), m);
       EXPECT_TRUE(kn::swapped_rows(t) > 0 || t == GemmTile::n256) << m << " x " << n;
+      std::int64_t const rows = kn::swapped_rows(t) > 0 ? kn::swapped_rows(t) : 128;
+      EXPECT_GE(2 * ((m + 2 * rows - 1) / (2 * rows)) * rows, m) << m << " x " << n;
+    }
+}
+
+TEST(ChooseGemmPlan, The128x256PairsAlongMWeighInWhereTheyPadLittle) {
+  using kn::GemmTile;
+  // 1281 x 4096: the pairs along M pad to 1536 rows (12 x 16 CTAs, two waves of 32768 / 1.1); six
+  // tiles of 224 rows in 2 x 2 clusters, 192 CTAs (two waves of 120, 28672 / 1.2): the clusters.
+  EXPECT_EQ(kn::choose_gemm_plan(1281, 4096, 4096, 132).tile, GemmTile::swap224c2cn2);
+  EXPECT_EQ(kn::choose_gemm_plan(1332, 1536, 2048, 132).tile, GemmTile::swap224c2);
+  // 2048 and 505 rows pad to 2048 and 512 in them, and they are the lighter: 505 x 10304 takes
+  // 4 x 41 of them, two waves of 32768 / 1.1, where 4 x 144 rows by 256 columns weigh 36864 / 1.15.
+  EXPECT_EQ(kn::choose_gemm_plan(2048, 4096, 4096, 132).tile, GemmTile::n256);
+  EXPECT_EQ(kn::choose_gemm_plan(505, 10304, 2688, 132).tile, GemmTile::n256);
+  // Every choice at 1281-2560 rows holds m rows of C.
+  for (std::int64_t m = 1281; m <= 2560; m += 37)
+    for (std::int64_t n : {1536, 2560, 4096, 14336, 151936}) {
+      GemmTile const t = kn::choose_gemm_plan(m, n, 4096, 132).tile;
+      std::int64_t const rows = kn::swapped_rows(t) > 0 ? kn::swapped_rows(t) : 128;
+      EXPECT_GE(2 * ((m + 2 * rows - 1) / (2 * rows)) * rows, m) << m << " x " << n;
     }
 }
 
