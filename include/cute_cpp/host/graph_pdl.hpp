@@ -6,7 +6,7 @@
 // CTAs are placed and its prologue runs) and waits in griddepcontrol.wait for the predecessor's
 // memory. A chain of short kernels (a decode step) then loses most of its launch gaps.
 // The contract: every kernel of the graph calls griddepcontrol.wait before it touches global
-// memory that a predecessor reads or writes (the kernels of examples/ and models/ do, and call
+// memory that a predecessor reads or writes (the kernels of kernels/ and models/ do, and call
 // griddepcontrol.launch_dependents early); a kernel that does not would race with its predecessor.
 // Another library's kernels recorded into the same graph (NCCL's collectives) do not wait: the
 // caller names them (nodes_added_by records the nodes a call adds to a capture) and every edge into
