@@ -24,6 +24,7 @@ SMS = 132  # the H100's and H200's
 SKINNY_DISPATCH_ROWS = 2  # plans.hpp's skinny_dispatch_rows: the SIMT kernel, whole tiles
 WIDE = (80, 96, 112, 128, 144, 160)
 PAIRED = (96, 112, 128, 144, 160)
+WEIGHTS_PAST_L2 = 1 << 25  # gemm_tile_choice.hpp's weights_past_l2
 
 
 def cdiv(a, b):
@@ -42,11 +43,20 @@ def tile_load_cost(m, n, k, rows, cols, sms=SMS):
     return best
 
 
-def covering(m, n):
-    """covering_swapped_tile."""
+def covering(m, n, k=None):
+    """covering_swapped_tile; without k, as before it left weights past L2 at 129-160 rows to
+    wide_token."""
     if m <= 64 or n <= 128 or cdiv(m, 128) * 128 * 5 < m * 8:
         return None
+    if k is not None and m > 128 and n * k >= WEIGHTS_PAST_L2:
+        return None
     return next((f"swap{r}" for r in WIDE if r >= m), None)
+
+
+def pingpong_wide(m, entry):
+    """pingpong_wide_tile: n256m64 at 65-128 rows where choose_gemm_tile (the sweep's `chosen`)
+    takes n256c1."""
+    return "n256m64" if 64 < m <= 128 and entry["chosen"] == "n256c1" else None
 
 
 def paired(m, n, sms=SMS):
@@ -67,7 +77,7 @@ def small_problem(m, n, k, sms=SMS):
 def wide_token(m, n, most_tiles=10):
     """wide_token_tile: the fewest tiles of at most 256 of C's rows holding m (at most `most_tiles`),
     as wide as they need in steps of 16 (swap176c2 to swap256c2)."""
-    if m <= 160 or m > most_tiles * 256 or n <= 128:
+    if m <= 128 or m > most_tiles * 256 or n <= 128:
         return None
     tiles = cdiv(m, 256)
     return f"swap{max(176, cdiv(cdiv(m, tiles), 16) * 16)}c2"
@@ -101,8 +111,9 @@ def rules(shape, entry):
     m, n, k = shape
     if m <= SKINNY_DISPATCH_ROWS:
         return ("simt", "")
-    if covering(m, n):
-        return (covering(m, n), "heuristic")
+    tile = covering(m, n, k) or pingpong_wide(m, entry)
+    if tile:
+        return (tile, "heuristic")
     small, pair = small_problem(m, n, k), paired(m, n)
     if pair:
         return (pair if small else fewest_waves(m, n, pair), "heuristic")
@@ -130,8 +141,9 @@ def narrow_by_load(shape, entry):
 
 
 def rules_at_532ff11(shape, entry):
-    """Variant: the rules before the 128 x 256 pairs joined fewest_waves_tile's options and
-    wide_token_tile reached 2560 rows (at most five tiles, 1280 rows)."""
+    """Variant: the rules before the 128 x 256 pairs joined fewest_waves_tile's options,
+    wide_token_tile reached 2560 rows (at most five tiles, 1280 rows), pingpong_wide_tile and
+    covering_swapped_tile's bound on the weights."""
     m, n, k = shape
     if m <= SKINNY_DISPATCH_ROWS:
         return ("simt", "")

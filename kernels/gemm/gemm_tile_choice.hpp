@@ -273,21 +273,43 @@ constexpr std::optional<GemmTile> narrowest_holding(std::initializer_list<GemmTi
   return std::nullopt;
 }
 
+/// Weights of at least this many elements (64 MiB in bf16, more than the H100's and H200's 50 MiB
+/// of L2) make a problem past 128 rows one of streaming the weights: covering_swapped_tile leaves
+/// it to wide_token_tile there.
+inline constexpr std::int64_t weights_past_l2 = std::int64_t(1) << 25;
+
 /// The wide swapped tile that holds all m rows of C where 128-row tiles would multiply at least
-/// 1.6 m rows (65-80 and 129-160 rows), of more than 128 columns; none elsewhere. There one
-/// tile of C's rows reads each weight once and pads at most 15 rows, where the 128-row tiles
-/// pad 48-63 (or 96-127 and read the weights twice). On the H100's probe (160 shapes; records in
-/// bench/results/h100-721b0a1, kernels/gemm/README.md), 70 rows: 0.85-0.98 of cuBLASLt in swap80
-/// against 0.74-0.92 before, one shape of eight equal; 138 and 154 rows: 0.70-0.91 in swap144 /
-/// swap160 against 0.57-0.91, two shapes of sixteen 1-3% slower; on 70 unseen shapes at 66-156
-/// rows 0.825 against 0.733. Between, 128-row tiles pad less and the probe had no tile ahead of
-/// them (98 and 123 rows: swap112 / swap128 within -6% to +3%).
-constexpr std::optional<GemmTile> covering_swapped_tile(std::int64_t m, std::int64_t n) {
+/// 1.6 m rows (65-80 and 129-160 rows), of more than 128 columns; none elsewhere, nor at 129-160
+/// rows of weights_past_l2. There one tile of C's rows reads each weight once and pads at most 15
+/// rows, where the 128-row tiles pad 48-63 (or 96-127 and read the weights twice). On the H100's
+/// probe (160 shapes; records in bench/results/h100-721b0a1, kernels/gemm/README.md), 70 rows:
+/// 0.85-0.98 of cuBLASLt in swap80 against 0.74-0.92 before, one shape of eight equal; 138 and 154
+/// rows: 0.70-0.91 in swap144 / swap160 against 0.57-0.91, two shapes of sixteen 1-3% slower; on
+/// 70 unseen shapes at 66-156 rows 0.825 against 0.733. Between, 128-row tiles pad less and the
+/// probe had no tile ahead of them (98 and 123 rows: swap112 / swap128 within -6% to +3%). With
+/// weights past L2, 176 rows by 128 columns in pairs sharing the rows' tile (swap176c2) ran 0.98
+/// of cuBLASLt where these ran 0.91 (18 shapes of 138-155 rows: 36c5bb4's probe and seed
+/// 20261208's unseen shapes, H100), and on the smaller 14 0.69 where these ran 0.75: the bound
+/// 2^25 parts the two groups exactly.
+constexpr std::optional<GemmTile> covering_swapped_tile(std::int64_t m, std::int64_t n, std::int64_t k) {
   std::int64_t const padded = (m + 127) / 128 * 128;
-  if (m <= 64 || n <= 128 || padded * 5 < m * 8) return std::nullopt;
+  if (m <= 64 || n <= 128 || padded * 5 < m * 8 || (m > 128 && n * k >= weights_past_l2)) return std::nullopt;
   return narrowest_holding({GemmTile::swap80, GemmTile::swap96, GemmTile::swap112, GemmTile::swap128,
                             GemmTile::swap144, GemmTile::swap160},
                            m, 1);
+}
+
+/// At 65-128 rows where choose_gemm_tile takes one row of 128 x 256 tiles alone (n256c1: weights
+/// wide enough to fill the SMs with it), the PingPong plan's 64 x 256 tiles in pairs along M that
+/// share the weights' tile (n256m64): half the weights' L2 reads a tile row, and 64-row steps pad
+/// 81-128 rows less. None elsewhere. On the H100's candidate sweeps (bench/results: the probes of
+/// 3c3a076, 695a582 and 36c5bb4, the unseen ones of seeds 20261206-20261208), at 85-123 rows of
+/// 8192-151936 columns it ran faster than n256c1 on 32 of 33 shapes, by 4.9% in the geomean (by
+/// 20% at most; 104 x 24576 x 4096: -3%); where choose_gemm_tile takes narrower tiles it was even
+/// or behind.
+constexpr std::optional<GemmTile> pingpong_wide_tile(std::int64_t m, std::int64_t n, std::int64_t k, int sms) {
+  if (m <= 64 || m > 128 || choose_gemm_tile(m, n, k, sms) != GemmTile::n256c1) return std::nullopt;
+  return GemmTile::n256m64;
 }
 
 /// The loads of m x n x k in tiles of `rows` x `cols` of C on `sms` SMs, under the best of 1-4 K
@@ -345,17 +367,17 @@ constexpr std::optional<GemmTile> small_problem_swapped_tile(std::int64_t m, std
   return best;
 }
 
-/// At 161-2560 rows of more than 128 columns, where no tile above applies (choose_gemm_plan asks
-/// it last): the fewest tiles of at most 256 of C's rows that hold m, each as wide as they need in
-/// steps of 16 (swap176c2 to swap256c2: 128 columns of C by 176-256 rows, in pairs along C's
-/// columns sharing the rows' tile); none elsewhere. 128 x 256 tiles in pairs along M pad m to a
-/// multiple of 256 (537 rows run as 768; as 3 x 192 here; 1332 as 1536), and cuBLAS's kernels at
-/// these rows are tiles of this kind (128 x 184 in clusters of 4 for 537 x 5120 x 5120, seen with
-/// ncu). fewest_waves_tile weighs the choice against the 128 x 256 pairs, which past 1280 rows
-/// (five such tiles) are mostly the lighter; the candidate sweeps measured up to 2540 rows
-/// (kernels/gemm/README.md).
+/// At 129-2560 rows of more than 128 columns, where no tile above applies (choose_gemm_plan asks
+/// it last; below 161 rows only weights past L2 reach it): the fewest tiles of at most 256 of C's
+/// rows that hold m, each as wide as they need in steps of 16 (swap176c2 to swap256c2: 128 columns
+/// of C by 176-256 rows, in pairs along C's columns sharing the rows' tile); none elsewhere. 128 x
+/// 256 tiles in pairs along M pad m to a multiple of 256 (537 rows run as 768; as 3 x 192 here;
+/// 1332 as 1536), and cuBLAS's kernels at these rows are tiles of this kind (128 x 184 in clusters
+/// of 4 for 537 x 5120 x 5120, seen with ncu). fewest_waves_tile weighs the choice against the
+/// 128 x 256 pairs, which past 1280 rows (five such tiles) are mostly the lighter; the candidate
+/// sweeps measured up to 2540 rows (kernels/gemm/README.md).
 constexpr std::optional<GemmTile> wide_token_tile(std::int64_t m, std::int64_t n) {
-  if (m <= 160 || m > 10 * 256 || n <= 128) return std::nullopt;
+  if (m <= 128 || m > 10 * 256 || n <= 128) return std::nullopt;
   return narrowest_holding({GemmTile::swap176c2, GemmTile::swap192c2, GemmTile::swap208c2, GemmTile::swap224c2,
                             GemmTile::swap240c2, GemmTile::swap256c2},
                            m, (m + 255) / 256);

@@ -60,6 +60,20 @@ class Mirror(unittest.TestCase):
         self.assertIsNone(judge.wide_token(1329, 4096, most_tiles=5))
         self.assertEqual(tile(2561, 4096, 4096), "n256")
 
+    def test_wide_weights_at_a_few_score_rows(self):
+        # gemm_tile_test.cpp's WideWeightsAtAFewScoreRowsTakePingPongPairsOrWideTokenTiles
+        wide_row = {"chosen": "n256c1"}
+        self.assertEqual(judge.rules((98, 128256, 4096), wide_row)[0], "n256m64")
+        self.assertEqual(judge.rules((98, 4096, 4096), {"chosen": "n128c1"})[0], "n128c1")
+        self.assertIsNone(judge.pingpong_wide(64, wide_row))
+        self.assertIsNone(judge.pingpong_wide(129, wide_row))
+        self.assertEqual(judge.rules_at_532ff11((98, 128256, 4096), wide_row)[0], "n256c1")
+        self.assertEqual(tile(138, 4096, 8191), "swap144")
+        self.assertEqual(tile(138, 4096, 8192), "swap176c2")
+        self.assertEqual(tile(154, 151936, 4096), "swap176c2")
+        self.assertEqual(judge.rules_at_532ff11((154, 151936, 4096), HEURISTIC)[0], "swap160")
+        self.assertEqual(tile(70, 151936, 4096), "swap80")
+
     def test_the_128_x_256_pairs_weigh_in_where_they_pad_little(self):
         # gemm_tile_test.cpp's The128x256PairsAlongMWeighInWhereTheyPadLittle
         self.assertEqual(tile(1281, 4096, 4096), "swap224c2cn2")  # the pairs along M would pad to 1536

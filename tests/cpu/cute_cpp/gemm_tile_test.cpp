@@ -454,6 +454,29 @@ TEST(ChooseGemmPlan, PairsGiveWayToClustersOfFourOrWiderTilesWhereTheyLeaveLessW
     }
 }
 
+TEST(ChooseGemmPlan, WideWeightsAtAFewScoreRowsTakePingPongPairsOrWideTokenTiles) {
+  using kn::GemmTile;
+  // 98 x 128256 (an LM head): choose_gemm_tile's one row of 128 x 256 tiles gives way to 64 x 256
+  // PingPong tiles in pairs along M; where it takes narrower tiles (98 x 4096), they stay.
+  ASSERT_EQ(kn::choose_gemm_tile(98, 128256, 4096, 132), GemmTile::n256c1);
+  EXPECT_EQ(kn::choose_gemm_plan(98, 128256, 4096, 132).tile, GemmTile::n256m64);
+  EXPECT_EQ(kn::choose_gemm_plan(98, 4096, 4096, 132).tile, kn::choose_gemm_tile(98, 4096, 4096, 132));
+  EXPECT_NE(kn::choose_gemm_tile(98, 4096, 4096, 132), GemmTile::n256c1);
+  EXPECT_EQ(kn::pingpong_wide_tile(64, 128256, 4096, 132), std::nullopt);   // the swapped 64-row tiles'
+  EXPECT_EQ(kn::pingpong_wide_tile(129, 128256, 4096, 132), std::nullopt);  // past one 128-row tile
+  // Other operand layouts keep choose_gemm_tile's tile.
+  constexpr auto K = cute_cpp::OperandMajorMode::K, MN = cute_cpp::OperandMajorMode::MN;
+  EXPECT_EQ(kn::choose_gemm_plan(98, 128256, 4096, 132, MN, K).tile, GemmTile::n256c1);
+  // 138-160 rows: the covering tile while the weights fit L2 (4096 x 4096, 2^24 elements), the
+  // wide token tile (176 rows in pairs along C's columns) from 2^25 (4096 x 8192) on.
+  EXPECT_EQ(kn::choose_gemm_plan(138, 4096, 4096, 132).tile, GemmTile::swap144);
+  EXPECT_EQ(kn::choose_gemm_plan(138, 4096, 8191, 132).tile, GemmTile::swap144);
+  EXPECT_EQ(kn::choose_gemm_plan(138, 4096, 8192, 132).tile, GemmTile::swap176c2);
+  EXPECT_EQ(kn::choose_gemm_plan(154, 151936, 4096, 132).tile, GemmTile::swap176c2);
+  // At 65-80 rows the covering tile stays whatever the weights.
+  EXPECT_EQ(kn::choose_gemm_plan(70, 151936, 4096, 132).tile, GemmTile::swap80);
+}
+
 TEST(ChooseGemmPlan, The128x256PairsAlongMWeighInWhereTheyPadLittle) {
   using kn::GemmTile;
   // 1281 x 4096: the pairs along M pad to 1536 rows (12 x 16 CTAs, two waves of 32768 / 1.1); six
