@@ -110,6 +110,33 @@ constexpr std::int64_t swapped_cols(GemmTile tile) {
   }
 }
 
+/// Whether a swapped tile runs in 2 x 2 clusters (swap96c2cn2 to swap224c2cn2).
+constexpr bool swapped_in_quads(GemmTile tile) {
+  switch (tile) {
+    case GemmTile::swap96c2cn2:
+    case GemmTile::swap128c2cn2:
+    case GemmTile::swap160c2cn2:
+    case GemmTile::swap192c2cn2:
+    case GemmTile::swap224c2cn2: return true;
+    default: return false;
+  }
+}
+
+/// Whether a swapped tile's CTAs pair up along C's rows, sharing the weights' tile (the cn2 pairs
+/// and the 2 x 2 clusters); the c2 pairs pair up along C's columns, sharing the rows' tile.
+constexpr bool swapped_pairs_along_rows(GemmTile tile) {
+  switch (tile) {
+    case GemmTile::swap96cn2:
+    case GemmTile::swap112cn2:
+    case GemmTile::swap128cn2:
+    case GemmTile::swap144cn2:
+    case GemmTile::swap160cn2:
+    case GemmTile::swap144x256cn2:
+    case GemmTile::swap160x256cn2: return true;
+    default: return swapped_in_quads(tile);
+  }
+}
+
 /// Whether `tile` is one of the wide swapped tiles (swap80 to swap160, swap96cn2 to swap160cn2,
 /// swap176c2 to swap256c2, swap144x256cn2 to swap160x256c2, swap96c2cn2 to swap224c2cn2), built for
 /// K-major A and B only.
@@ -410,7 +437,7 @@ constexpr GemmTile fewest_waves_tile(std::int64_t m, std::int64_t n, GemmTile ch
   };
   auto const even = [](std::int64_t x) { return (x + 1) / 2 * 2; };
   std::int64_t const rows = swapped_rows(chosen), row_tiles = (m + rows - 1) / rows, columns = (n + 127) / 128;
-  bool const along_rows = gemm_tile_name(chosen).ends_with("cn2");  // else along C's columns (c2)
+  bool const along_rows = swapped_pairs_along_rows(chosen);  // else along C's columns (c2)
   std::int64_t const quad_pairs = (m + 447) / 448, quad_ctas = 2 * quad_pairs * even(columns);
   std::int64_t const quad_resident = sms - sms / 11, tall_pairs = (m + 319) / 320;
   GemmTile const quad =

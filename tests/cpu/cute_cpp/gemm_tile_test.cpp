@@ -454,6 +454,15 @@ TEST(ChooseGemmPlan, PairsGiveWayToClustersOfFourOrWiderTilesWhereTheyLeaveLessW
     }
 }
 
+// The pairing tables agree with the names' suffixes (cn2: pairs along C's rows; c2cn2: 2 x 2).
+TEST(GemmTileNames, SwappedPairingMatchesTheName) {
+  for (auto const& [tile, name] : kn::gemm_tile_names) {
+    bool const swapped = kn::swapped_rows(tile) > 0;
+    EXPECT_EQ(kn::swapped_in_quads(tile), swapped && name.ends_with("c2cn2")) << name;
+    EXPECT_EQ(kn::swapped_pairs_along_rows(tile), swapped && name.ends_with("cn2")) << name;
+  }
+}
+
 TEST(ChooseGemmPlan, WideWeightsAtAFewScoreRowsTakePingPongPairsOrWideTokenTiles) {
   using kn::GemmTile;
   // 98 x 128256 (an LM head): choose_gemm_tile's one row of 128 x 256 tiles gives way to 64 x 256

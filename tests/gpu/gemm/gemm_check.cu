@@ -178,8 +178,7 @@ bool check_family(std::mt19937_64& rng) {
       choice(kn::GemmChoice{tile, kn::Decomposition::SplitK, 3}, 545, 1000, 520, std::string(name) + "/3");
     // The 256-column swapped tiles and the 2 x 2 clusters: three tiles each way, so every kind of
     // pair has a ragged one (and a 2 x 2 cluster a CTA with no tile).
-    bool const quad = name.ends_with("c2cn2");
-    if (kn::swapped_cols(tile) == 256 || quad)
+    if (kn::swapped_cols(tile) == 256 || kn::swapped_in_quads(tile))
       choice(kn::GemmChoice{tile}, kn::swapped_rows(tile) * 3 - 10, kn::swapped_cols(tile) * 3 - 68, 1000,
              std::string(name) + "/odd");
     if (tile == kn::GemmTile::n256cn2 || tile == kn::GemmTile::swap208c2 || tile == kn::GemmTile::swap160c2cn2)
