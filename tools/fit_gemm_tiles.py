@@ -18,6 +18,7 @@ Standard library only.
 CANDIDATES: one or more files holding the sweep's lines (its output, or the logs of scripts/gpu-check's
 gemm-candidates-model-* parts, whose other lines are skipped); a shape measured in two is taken from
 the last."""
+import gzip
 import math
 import random
 import struct
@@ -38,12 +39,14 @@ TILES = ["n256", "n128", "n64", "n256c1", "n128c1", "n112cn2", "n64c1", "n256m64
 
 def parse(path):
     """shape -> {"cublas": us, "chosen": tile, "dispatch": choice, "times": {choice: us}}; a choice
-    is (tile, cut), cut "" (whole tiles), "heuristic", "stream-K" or "split N". A sweep cut short
+    is (tile, cut), cut "" (whole tiles), "heuristic", "stream-K" or "split N"; a file ending in .gz
+    is read through gzip (bench/results keeps them so). A sweep cut short
     (a time limit) ends in a partial line: the shape then measured, whose candidates stopped part
     way, is left out."""
     shapes = {}
     floor = None
-    lines = Path(path).read_text().splitlines()
+    with (gzip.open if str(path).endswith(".gz") else open)(path, "rt") as f:
+        lines = f.read().splitlines()
     cut_short = bool(lines) and not complete(lines[-1].split())
     for line in lines[:-1] if cut_short else lines:
         words = line.split()

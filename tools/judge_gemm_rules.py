@@ -12,7 +12,9 @@ ran; where `rules` differs from them the report counts it (lines of another comm
 gone stale). Variants (VARIANTS) are rules not taken, kept here to be judged again.
 
     tools/judge_gemm_rules.py CANDIDATES...     per file and over all: each rule's geomean and
-                                                minimum of cuBLASLt / ours, and the best measured"""
+                                                minimum of cuBLASLt / ours, and the best measured
+                                                (a CANDIDATES file may be gzipped, as bench/results
+                                                keeps them)"""
 import math
 import sys
 from pathlib import Path

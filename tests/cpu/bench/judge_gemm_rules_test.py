@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """tools/judge_gemm_rules.py: its mirror of choose_gemm_plan makes the choices the C++ tests assert
 (tests/cpu/cute_cpp/gemm_tile_test.cpp, ChooseGemmPlan), and it reads a sweep's lines."""
+import gzip
 import sys
 import tempfile
 import unittest
@@ -114,6 +115,17 @@ class Report(unittest.TestCase):
         self.assertEqual(judge.ratios(shapes, judge.rules), [10.0 / 12.5])
         best = [e["cublas"] / min(e["times"].values()) for e in shapes.values()]
         self.assertEqual(best, [10.0 / 8.0])
+
+    def test_a_gzipped_sweep_reads_as_its_text(self):
+        # bench/results keeps the candidate sweeps gzipped.
+        lines = ["cublas 537 1024 2048 10.0", "chosen 537 1024 2048 n256", "candidate 537 1024 2048 swap96 8.0"]
+        with tempfile.TemporaryDirectory() as folder:
+            plain, packed = Path(folder) / "sweep.txt", Path(folder) / "sweep.txt.gz"
+            plain.write_text("\n".join(lines) + "\n")
+            with gzip.open(packed, "wt") as f:
+                f.write("\n".join(lines) + "\n")
+            self.assertEqual(judge.parse(packed), judge.parse(plain))
+            self.assertEqual(list(judge.parse(packed)[1]), [(537, 1024, 2048)])
 
 
 if __name__ == "__main__":
