@@ -19,8 +19,7 @@ import math
 import sys
 from collections import defaultdict
 
-BANDS = ((1, 16), (17, 64), (65, 160), (161, 320), (321, 640), (641, 1280), (1281, 2560), (2561, 5120),
-         (5121, 16384))
+from gpu_check_report import ROW_BANDS  # the bands h200.md's sweep table uses
 
 
 def load(path):
@@ -43,7 +42,7 @@ def compare(new, old, lo=1, hi=1 << 62):
     """The comparison's figures: per band (those with points) and per change of choice."""
     common = [s for s in new if s in old and lo <= rows(s) <= hi]
     bands = []
-    for b_lo, b_hi in BANDS:
+    for b_lo, b_hi in ROW_BANDS:
         at = [s for s in common if b_lo <= rows(s) <= b_hi]
         if not at:
             continue
