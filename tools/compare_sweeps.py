@@ -23,15 +23,17 @@ from gpu_check_report import ROW_BANDS  # the bands h200.md's sweep table uses
 
 
 def load(path):
-    """shape -> record of a model-shape sweep file."""
+    """(kernel, shape, dtype) -> record of a model-shape sweep file (cold and warm, bf16 and fp16
+    apart, as h200.json holds them side by side)."""
     with (gzip.open if str(path).endswith(".gz") else open)(path, "rt") as f:
         data = json.load(f)
     records = data["records"] if isinstance(data, dict) else data
-    return {r["shape"]: r for r in records if r["kernel"].startswith("gemm model-shape sweep")}
+    return {(r["kernel"], r["shape"], r["dtype"]): r for r in records
+            if r["kernel"].startswith("gemm model-shape sweep")}
 
 
-def rows(shape):
-    return int(shape.split(" x ")[0])
+def rows(point):
+    return int(point[1].split(" x ")[0])
 
 
 def geomean(values):

@@ -21,10 +21,10 @@ def record(m, choice, ours, reference):
 
 class Compare(unittest.TestCase):
     def test_stayed_and_changed_points_apart(self):
-        old = {r["shape"]: r for r in (record(8, "swap16", 90, 100), record(300, "swap144cn2", 80, 100),
+        old = {(r["kernel"], r["shape"], r["dtype"]): r for r in (record(8, "swap16", 90, 100), record(300, "swap144cn2", 80, 100),
                                        record(310, "swap160cn2", 80, 100), record(9999, "n256", 99, 100))}
         # At 8 rows the reference ran 10% faster and ours held: the band falls by the reference's doing.
-        new = {r["shape"]: r for r in (record(8, "swap16", 90, 110), record(300, "swap144cn2", 80, 100),
+        new = {(r["kernel"], r["shape"], r["dtype"]): r for r in (record(8, "swap16", 90, 110), record(300, "swap144cn2", 80, 100),
                                        record(310, "swap160c2cn2", 96, 100))}
         overall, bands, moves = compare_sweeps.compare(new, old)
         self.assertEqual(overall["points"], 3)  # 9999 rows: in one run only
@@ -48,7 +48,16 @@ class Compare(unittest.TestCase):
                 json.dump({"records": records, "commit": "x"}, f)
             plain.write_text(json.dumps(records))
             self.assertEqual(compare_sweeps.load(part), compare_sweeps.load(plain))
-            self.assertEqual(list(compare_sweeps.load(plain)), [records[0]["shape"]])
+            self.assertEqual(list(compare_sweeps.load(plain)),
+                             [("gemm model-shape sweep", records[0]["shape"], "bf16")])
+
+    def test_cold_warm_and_types_stay_apart(self):
+        records = [record(8, "swap16", 90, 100), dict(record(8, "swap16", 80, 100), dtype="fp16"),
+                   dict(record(8, "swap16", 70, 100), kernel="gemm model-shape sweep warm")]
+        with tempfile.TemporaryDirectory() as folder:
+            path = Path(folder) / "sweep.json"
+            path.write_text(json.dumps(records))
+            self.assertEqual(len(compare_sweeps.load(path)), 3)
 
 
 if __name__ == "__main__":
