@@ -12,7 +12,8 @@
 //              [--warm] [--held-out-only] [--part I/N] [--budget-s S] [--m-points P] [--rows LO-HI]
 //   bench_gemm --candidate-sweep --model-shapes [--part I/N] [--budget-s S] [--m-points P]: the candidate
 //              sweep on the model-shape sweep's fit half (what a tile table is refitted on)
-//   bench_gemm --candidate-sweep --shapes MxNxK,...: the candidate sweep on those shapes only
+//   bench_gemm --candidate-sweep --shapes MxNxK,... [--tiles NAME,...] [--cuts whole,heuristic,stream-K,split]:
+//              the candidate sweep on those shapes only (and those tiles and cuts only)
 //   bench_gemm --profile [--shapes MxNxK,... [--choice "TILE [CUT]"]]: launches for ncu (the
 //              dispatch's plan unless --choice names one, as a tuning cache does)
 // --dense ... --moe: only those parts of the default run (every part without them). Each of the
@@ -53,6 +54,17 @@ std::vector<std::array<std::int64_t, 3>> parse_shapes(std::string const& text) {
   return shapes;
 }
 
+/// "a,b,c" -> {"a", "b", "c"}.
+std::vector<std::string> split_names(std::string const& text) {
+  std::vector<std::string> names;
+  for (std::size_t at = 0; at <= text.size();) {
+    std::size_t const end = std::min(text.find(',', at), text.size());
+    names.push_back(text.substr(at, end - at));
+    at = end + 1;
+  }
+  return names;
+}
+
 /// Takes --model-sweep's valued options (--dtype, --layout, --part I/N, --budget-s, --m-points)
 /// out of argv, since run_bench reads only flags without values.
 cute_cpp::test::gemm_model::ModelSweepOptions take_model_options(int& argc, char** argv) {
@@ -61,7 +73,8 @@ cute_cpp::test::gemm_model::ModelSweepOptions take_model_options(int& argc, char
   for (int i = 1; i < argc; ++i) {
     std::string const arg = argv[i];
     bool const valued = arg == "--dtype" || arg == "--layout" || arg == "--part" || arg == "--budget-s" ||
-                        arg == "--m-points" || arg == "--shapes" || arg == "--choice" || arg == "--rows";
+                        arg == "--m-points" || arg == "--shapes" || arg == "--choice" || arg == "--rows" ||
+                        arg == "--tiles" || arg == "--cuts";
     if (!valued || i + 1 >= argc) {
       argv[kept++] = argv[i];
       continue;
@@ -73,6 +86,8 @@ cute_cpp::test::gemm_model::ModelSweepOptions take_model_options(int& argc, char
     else if (arg == "--m-points") o.m_points = std::stoi(value);
     else if (arg == "--shapes") o.shapes = parse_shapes(value);
     else if (arg == "--choice") o.choice = value;
+    else if (arg == "--tiles") o.tiles = split_names(value);
+    else if (arg == "--cuts") o.cuts = split_names(value);
     else if (arg == "--rows") {
       char tail = 0;
       long long lo = 0, hi = 0;
@@ -145,11 +160,12 @@ int main(int argc, char** argv) {
           test::gemm_model::model_sweep(model_options, rng, cublas(), records);
         }
         else if (options.has("--candidate-sweep")) {
-          test::gemm_dense::candidate_sweep(rng, cublas(),
-                                            !model_options.shapes.empty() ? model_options.shapes
-                                            : options.has("--model-shapes")
-                                                ? model_candidate_shapes(model_options)
-                                                : std::vector<std::array<std::int64_t, 3>>{});
+          test::gemm_dense::candidate_sweep(
+              rng, cublas(),
+              {!model_options.shapes.empty()      ? model_options.shapes
+               : options.has("--model-shapes") ? model_candidate_shapes(model_options)
+                                               : std::vector<std::array<std::int64_t, 3>>{},
+               model_options.tiles, model_options.cuts});
         }
         else if (options.has("--host-profile")) test::gemm_dense::host_profile(rng);
         else {

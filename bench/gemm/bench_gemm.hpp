@@ -29,7 +29,13 @@ void k_sweep(std::mt19937_64& rng, cublasLtHandle_t handle, std::vector<kernels:
 void decode_sweep(std::mt19937_64& rng, cublasLtHandle_t handle, std::vector<kernels::Record>& records);
 void shape_sweep(std::mt19937_64& rng, cublasLtHandle_t handle, std::vector<kernels::Record>& records);
 /// Prints lines, no records; on `shapes` (M, N, K), or the shape sweep's where empty.
-void candidate_sweep(std::mt19937_64& rng, cublasLtHandle_t handle, std::vector<std::array<std::int64_t, 3>> shapes = {});
+/// What --candidate-sweep times: its shapes (empty: sweep_shapes()), tiles (names, empty: every
+/// GemmTile) and cuts ("whole", "heuristic", "stream-K", "split": every split count; empty: all).
+struct CandidateOptions {
+  std::vector<std::array<std::int64_t, 3>> shapes;
+  std::vector<std::string> tiles, cuts;
+};
+void candidate_sweep(std::mt19937_64& rng, cublasLtHandle_t handle, CandidateOptions options = {});
 void host_profile(std::mt19937_64& rng);                              ///< prints lines, no records
 }  // namespace cute_cpp::test::gemm_dense
 
@@ -50,6 +56,8 @@ struct ModelSweepOptions {
   std::vector<std::array<std::int64_t, 3>> shapes;
   /// --choice "TILE [CUT]": what --profile launches on --shapes (gemm_choice_name's form; empty: the dispatch's)
   std::string choice;
+  /// --tiles NAME,... and --cuts whole,heuristic,stream-K,split: the candidate sweep's (empty: all)
+  std::vector<std::string> tiles, cuts;
 };
 /// --model-sweep: run_gemm_auto against the faster of cublasGemmEx and cuBLASLt's best of 8.
 void model_sweep(ModelSweepOptions const& options, std::mt19937_64& rng, cublasLtHandle_t handle,

@@ -26,7 +26,9 @@
 #include <random>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace cute_cpp::test::gemm_dense {
@@ -314,8 +316,19 @@ void shape_sweep(std::mt19937_64& rng, cublasLtHandle_t handle, std::vector<kn::
 /// and, where the tile's units fit one wave, split-K by 2 to 64. One line per figure, "candidate M
 /// N K TILE CUT US", "cublas M N K US" and "chosen M N K TILE" (the heuristic's tile), and "floor
 /// US": an empty kernel's (tools/fit_gemm_tiles.py reads them).
-void candidate_sweep(std::mt19937_64& rng, cublasLtHandle_t handle, std::vector<std::array<std::int64_t, 3>> shapes) {
-  if (shapes.empty()) shapes = sweep_shapes();
+void candidate_sweep(std::mt19937_64& rng, cublasLtHandle_t handle, CandidateOptions options) {
+  std::vector<std::array<std::int64_t, 3>> const shapes = options.shapes.empty() ? sweep_shapes() : options.shapes;
+  auto const named = [](std::vector<std::string> const& names, std::string_view name) {
+    return names.empty() || std::find(names.begin(), names.end(), name) != names.end();
+  };
+  for (std::string const& t : options.tiles)
+    if (!kn::parse_gemm_tile(t))
+      throw std::invalid_argument("cute-cpp [bench.tiles]: --tiles takes GemmTile names (gemm_tile_names), not '" + t +
+                                  "'");
+  for (std::string const& c : options.cuts)
+    if (!named({"whole", "heuristic", "stream-K", "split"}, c))
+      throw std::invalid_argument("cute-cpp [bench.cuts]: --cuts takes whole, heuristic, stream-K and split, not '" +
+                                  c + "'");
   std::printf("floor %.3f\n", cold_us([] { kn::bench::hold<<<1, 1>>>(0); }));
   int const sms = host::multiprocessor_count();
   for (auto const& [m, n, k] : shapes) {
@@ -331,9 +344,12 @@ void candidate_sweep(std::mt19937_64& rng, cublasLtHandle_t handle, std::vector<
     std::printf("dispatch %lld %lld %lld %s\n", (long long)m, (long long)n, (long long)k,
                 kn::gemm_choice_name(kn::choose_gemm_plan(m, n, k, sms)).c_str());
     for (auto const& [tile, name] : kn::gemm_tile_names) {
-      std::vector<Cut> cuts = {whole, heuristic, stream_k};
+      if (!named(options.tiles, name)) continue;
+      std::vector<Cut> cuts;
+      for (auto const& [cut, cut_name] : {std::pair{whole, "whole"}, {heuristic, "heuristic"}, {stream_k, "stream-K"}})
+        if (named(options.cuts, cut_name)) cuts.push_back(cut);
       for (int s : {2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64})
-        if (s <= k / 64) cuts.push_back(split(s));
+        if (s <= k / 64 && named(options.cuts, "split")) cuts.push_back(split(s));
       for (Cut const cut : cuts) {
         auto args = p.arguments();
         args.decomposition = cut.mode;
