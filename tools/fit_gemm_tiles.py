@@ -32,9 +32,9 @@ NEIGHBOURS = 4  # 2-8 neighbours and 1.02-1.12 for GOOD fit the first sweep with
 SKINNY = 8  # SimtGemmTile::skinny_rows
 TILES = ["n256", "n128", "n64", "n256c1", "n128c1", "n112cn2", "n64c1", "n256m64", "n256cn2", "swap16", "swap32",
          "swap64", "swap80", "swap96", "swap112", "swap128", "swap144", "swap160", "swap96cn2", "swap112cn2",
-         "swap128cn2", "swap144cn2", "swap160cn2", "swap176c2", "swap192c2", "swap208c2", "swap224c2", "swap240c2",
-         "swap256c2", "swap144x256cn2", "swap160x256cn2", "swap144x256c2", "swap160x256c2",
-         "swap96c2cn2", "swap128c2cn2", "swap160c2cn2", "swap192c2cn2", "swap224c2cn2", "simt"]
+         "swap128cn2", "swap144cn2", "swap160cn2", "swap128c2", "swap144c2", "swap160c2", "swap176c2", "swap192c2",
+         "swap208c2", "swap224c2", "swap240c2", "swap256c2", "swap144x256cn2", "swap160x256cn2", "swap144x256c2",
+         "swap160x256c2", "swap96c2cn2", "swap128c2cn2", "swap160c2cn2", "swap192c2cn2", "swap224c2cn2", "simt"]
 
 
 def parse(path):

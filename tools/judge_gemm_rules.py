@@ -27,6 +27,7 @@ SKINNY_DISPATCH_ROWS = 2  # plans.hpp's skinny_dispatch_rows: the SIMT kernel, w
 WIDE = (80, 96, 112, 128, 144, 160)
 PAIRED = (96, 112, 128, 144, 160)
 WEIGHTS_PAST_L2 = 1 << 25  # gemm_tile_choice.hpp's weights_past_l2
+COVERING_PAIRS_COLUMNS = 5120  # gemm_tile_choice.hpp's covering_pairs_columns
 
 
 def cdiv(a, b):
@@ -45,11 +46,14 @@ def tile_load_cost(m, n, k, rows, cols, sms=SMS):
     return best
 
 
-def covering(m, n, k=None):
+def covering(m, n, k=None, pairs=True):
     """covering_swapped_tile; without k, as before it left weights past L2 at 129-160 rows to
-    wide_token."""
+    wide_token; without pairs, as before it paired its 144- and 160-row tiles along C's columns
+    (swap144c2, swap160c2) from COVERING_PAIRS_COLUMNS or weights past L2."""
     if m <= 64 or n <= 128 or cdiv(m, 128) * 128 * 5 < m * 8:
         return None
+    if k is not None and m > 128 and pairs and (n >= COVERING_PAIRS_COLUMNS or n * k >= WEIGHTS_PAST_L2):
+        return "swap144c2" if m <= 144 else "swap160c2"
     if k is not None and m > 128 and n * k >= WEIGHTS_PAST_L2:
         return None
     return next((f"swap{r}" for r in WIDE if r >= m), None)
@@ -123,6 +127,21 @@ def rules(shape, entry):
     return (small or (fewest_waves(m, n, wide) if wide else entry["chosen"]), "heuristic")
 
 
+def rules_at_b123a17(shape, entry):
+    """Variant: the rules before covering_swapped_tile paired its 144- and 160-row tiles."""
+    m, n, k = shape
+    if m <= SKINNY_DISPATCH_ROWS:
+        return ("simt", "")
+    tile = covering(m, n, k, pairs=False) or pingpong_wide(m, entry)
+    if tile:
+        return (tile, "heuristic")
+    small, pair = small_problem(m, n, k), paired(m, n)
+    if pair:
+        return (pair if small else fewest_waves(m, n, pair), "heuristic")
+    wide = None if small else wide_token(m, n)
+    return (small or (fewest_waves(m, n, wide) if wide else entry["chosen"]), "heuristic")
+
+
 def pairs_only(shape, entry):
     """Variant: the rules before fewest_waves_tile (the pairs and wide token tiles as chosen)."""
     m, n, k = shape
@@ -159,7 +178,7 @@ def rules_at_532ff11(shape, entry):
 
 
 VARIANTS = {"rules": rules, "pairs only": pairs_only, "narrow by load": narrow_by_load,
-            "rules at 532ff11": rules_at_532ff11}
+            "rules at 532ff11": rules_at_532ff11, "rules at b123a17": rules_at_b123a17}
 
 
 def ratios(shapes, choose):

@@ -29,8 +29,8 @@ namespace cute_cpp::kernels {
 /// 128 rather than the pair's 256; swapN: A and B swapped (C^T = B^T A^T), 128 columns of C by N
 /// rows, alone (swap80 to swap160: C's rows in one tile where 128-row tiles would be mostly empty, as
 /// cuBLAS's kernels for such shapes hold them; swap96cn2 to swap160cn2 in pairs along C's rows
-/// sharing the weights; swap176c2 to swap256c2, 176-256 of C's rows, in pairs along C's columns
-/// sharing the rows' tile, as cuBLAS's 128 x 176-272 tiles for a few hundred rows); swap96c2cn2 to
+/// sharing the weights; swap128c2 to swap256c2, 128-256 of C's rows, in pairs along C's columns
+/// sharing the rows' tile, as cuBLAS's 128 x 152-272 tiles for a few hundred rows); swap96c2cn2 to
 /// swap224c2cn2: 128 columns of C by 96-224 rows in 2 x 2 clusters, each CTA sharing the weights'
 /// tile with its neighbour along C's rows and the rows' tile with its neighbour along C's columns
 /// (a quarter of L2's reads of a pair, as cuBLAS's clusters of 4 and 8); swap144x256cn2
@@ -41,7 +41,7 @@ namespace cute_cpp::kernels {
 enum class GemmTile {
   n256, n128, n64, n256c1, n128c1, n112cn2, n64c1, n256m64, n256cn2, swap16, swap32, swap64,
   swap80, swap96, swap112, swap128, swap144, swap160, swap96cn2, swap112cn2, swap128cn2, swap144cn2, swap160cn2,
-  swap176c2, swap192c2, swap208c2, swap224c2, swap240c2, swap256c2, swap144x256cn2, swap160x256cn2, swap144x256c2,
+  swap128c2, swap144c2, swap160c2, swap176c2, swap192c2, swap208c2, swap224c2, swap240c2, swap256c2, swap144x256cn2, swap160x256cn2, swap144x256c2,
   swap160x256c2, swap96c2cn2, swap128c2cn2, swap160c2cn2, swap192c2cn2, swap224c2cn2, simt
 };
 
@@ -55,6 +55,7 @@ inline constexpr std::pair<GemmTile, std::string_view> gemm_tile_names[] = {
     {GemmTile::swap112, "swap112"}, {GemmTile::swap128, "swap128"}, {GemmTile::swap144, "swap144"},
     {GemmTile::swap160, "swap160"}, {GemmTile::swap96cn2, "swap96cn2"}, {GemmTile::swap112cn2, "swap112cn2"},
     {GemmTile::swap128cn2, "swap128cn2"}, {GemmTile::swap144cn2, "swap144cn2"}, {GemmTile::swap160cn2, "swap160cn2"},
+    {GemmTile::swap128c2, "swap128c2"}, {GemmTile::swap144c2, "swap144c2"}, {GemmTile::swap160c2, "swap160c2"},
     {GemmTile::swap176c2, "swap176c2"}, {GemmTile::swap192c2, "swap192c2"}, {GemmTile::swap208c2, "swap208c2"},
     {GemmTile::swap224c2, "swap224c2"}, {GemmTile::swap240c2, "swap240c2"}, {GemmTile::swap256c2, "swap256c2"},
     {GemmTile::swap144x256cn2, "swap144x256cn2"}, {GemmTile::swap160x256cn2, "swap160x256cn2"},
@@ -76,13 +77,16 @@ constexpr std::int64_t swapped_rows(GemmTile tile) {
     case GemmTile::swap112:
     case GemmTile::swap112cn2: return 112;
     case GemmTile::swap128:
+    case GemmTile::swap128c2:
     case GemmTile::swap128c2cn2:
     case GemmTile::swap128cn2: return 128;
     case GemmTile::swap144:
+    case GemmTile::swap144c2:
     case GemmTile::swap144cn2:
     case GemmTile::swap144x256cn2:
     case GemmTile::swap144x256c2: return 144;
     case GemmTile::swap160:
+    case GemmTile::swap160c2:
     case GemmTile::swap160cn2:
     case GemmTile::swap160x256cn2:
     case GemmTile::swap160c2cn2:
@@ -134,6 +138,19 @@ constexpr bool swapped_pairs_along_rows(GemmTile tile) {
     case GemmTile::swap144x256cn2:
     case GemmTile::swap160x256cn2: return true;
     default: return swapped_in_quads(tile);
+  }
+}
+
+/// The tile that runs `tile`'s rows with stream-K's fixup: the 256-column swapped tiles' 144-160
+/// accumulators a thread leave no registers for it (GemmPlan::stream_k), so a call that asks for
+/// stream-K takes the 128-column tile of the same rows and pairing; every other tile has it.
+constexpr GemmTile stream_k_tile(GemmTile tile) {
+  switch (tile) {
+    case GemmTile::swap144x256cn2: return GemmTile::swap144cn2;
+    case GemmTile::swap160x256cn2: return GemmTile::swap160cn2;
+    case GemmTile::swap144x256c2: return GemmTile::swap144c2;
+    case GemmTile::swap160x256c2: return GemmTile::swap160c2;
+    default: return tile;
   }
 }
 
@@ -305,22 +322,28 @@ constexpr std::optional<GemmTile> narrowest_holding(std::initializer_list<GemmTi
 /// it to wide_token_tile there.
 inline constexpr std::int64_t weights_past_l2 = std::int64_t(1) << 25;
 
+/// Weights of at least this many columns (40 tiles of 128) hold 20 pairs of swap144c2 / swap160c2
+/// along C's columns: covering_swapped_tile pairs its tiles there at 129-160 rows.
+inline constexpr std::int64_t covering_pairs_columns = 5120;
+
 /// The wide swapped tile that holds all m rows of C where 128-row tiles would multiply at least
-/// 1.6 m rows (65-80 and 129-160 rows), of more than 128 columns; none elsewhere, nor at 129-160
-/// rows of weights_past_l2. There one tile of C's rows reads each weight once and pads at most 15
-/// rows, where the 128-row tiles pad 48-63 (or 96-127 and read the weights twice). On the H100's
-/// probe (160 shapes; records in bench/results/h100-721b0a1, kernels/gemm/README.md), 70 rows:
-/// 0.85-0.98 of cuBLASLt in swap80 against 0.74-0.92 before, one shape of eight equal; 138 and 154
-/// rows: 0.70-0.91 in swap144 / swap160 against 0.57-0.91, two shapes of sixteen 1-3% slower; on
-/// 70 unseen shapes at 66-156 rows 0.825 against 0.733. Between, 128-row tiles pad less and the
-/// probe had no tile ahead of them (98 and 123 rows: swap112 / swap128 within -6% to +3%). With
-/// weights past L2, 176 rows by 128 columns in pairs sharing the rows' tile (swap176c2) ran 0.98
-/// of cuBLASLt where these ran 0.91 (18 shapes of 138-155 rows: 36c5bb4's probe and seed
-/// 20261208's unseen shapes, H100), and on the smaller 14 0.69 where these ran 0.75: the bound
-/// 2^25 parts the two groups exactly.
+/// 1.6 m rows (65-80 and 129-160 rows), of more than 128 columns; none elsewhere. There one tile of
+/// C's rows reads each weight once and pads at most 15 rows, where the 128-row tiles pad 48-63 (or
+/// 96-127 and read the weights twice). On the H100's probe (160 shapes; records in
+/// bench/results/h100-721b0a1, kernels/gemm/README.md), 70 rows: 0.85-0.98 of cuBLASLt in swap80
+/// against 0.74-0.92 before, one shape of eight equal; 138 and 154 rows: 0.70-0.91 in swap144 /
+/// swap160 against 0.57-0.91, two shapes of sixteen 1-3% slower; on 70 unseen shapes at 66-156 rows
+/// 0.825 against 0.733. Between, 128-row tiles pad less and the probe had no tile ahead of them (98
+/// and 123 rows: swap112 / swap128 within -6% to +3%). At 129-160 rows of covering_pairs_columns
+/// or more, or of weights_past_l2, the tile in pairs along C's columns that share the rows' tile
+/// (swap144c2, swap160c2): on 88 shapes of 129-160 rows (22 projections, README) they ran 1-10%
+/// faster than swap144 / swap160 alone and swap176c2 at 5120 columns or more and past L2, 5-10%
+/// slower at 2048 columns (few pairs to fill the SMs).
 constexpr std::optional<GemmTile> covering_swapped_tile(std::int64_t m, std::int64_t n, std::int64_t k) {
   std::int64_t const padded = (m + 127) / 128 * 128;
-  if (m <= 64 || n <= 128 || padded * 5 < m * 8 || (m > 128 && n * k >= weights_past_l2)) return std::nullopt;
+  if (m <= 64 || n <= 128 || padded * 5 < m * 8) return std::nullopt;
+  if (m > 128 && (n >= covering_pairs_columns || n * k >= weights_past_l2))
+    return m <= 144 ? GemmTile::swap144c2 : GemmTile::swap160c2;
   return narrowest_holding({GemmTile::swap80, GemmTile::swap96, GemmTile::swap112, GemmTile::swap128,
                             GemmTile::swap144, GemmTile::swap160},
                            m, 1);

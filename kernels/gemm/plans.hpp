@@ -89,11 +89,12 @@ struct TileFamily {
   }
   /// swap80 to swap160: 128 columns of C by Rows rows, all of C's rows in one tile where 128-row
   /// tiles would multiply 1.6 times as many or more (80 or 129-160 rows); swap96cn2 to swap160cn2
-  /// (ClusterN 2): in pairs along C's rows that share (multicast) the weights' tile; swap176c2 to
-  /// swap256c2 (ClusterM 2): 176-256 rows, in pairs along C's columns that share the rows' tile, so
-  /// that a few hundred rows split into two or three tiles padding little (537 rows: 3 x 192 where
-  /// 128-row pairs run 768); swap96c2cn2 to swap224c2cn2 (both 2): in 2 x 2 clusters, each CTA
-  /// loading a quarter of a pair's bytes. Cols 256 (swap144x256cn2 to swap160x256c2): two 64-row
+  /// (ClusterN 2): in pairs along C's rows that share (multicast) the weights' tile; swap128c2 to
+  /// swap256c2 (ClusterM 2): 128-256 rows, in pairs along C's columns that share the rows' tile
+  /// (at 160 rows 7% fewer L2 reads than the cn2 pairs), so that a few hundred rows split into
+  /// two or three tiles padding little (537 rows: 3 x 192 where 128-row pairs run 768);
+  /// swap96c2cn2 to swap224c2cn2 (both 2): in 2 x 2 clusters, each CTA loading a quarter of a
+  /// pair's bytes. Cols 256 (swap144x256cn2 to swap160x256c2): two 64-row
   /// wgmma atoms a consumer warpgroup, a few hundred rows in tiles of 144 or 160 (428 rows: 3 x 144),
   /// each loading 1.3 times the products a byte of 128-column ones (cuBLAS's 256 x 136-160 tiles at
   /// such rows of 4096-128256 columns, seen under torch's profiler); their 144-160 accumulators a
@@ -332,6 +333,9 @@ decltype(auto) with_tile_plan(GemmTile tile, AutoGemmArguments<T> const& args, F
     case GemmTile::swap128cn2:
     case GemmTile::swap144cn2:
     case GemmTile::swap160cn2:
+    case GemmTile::swap128c2:
+    case GemmTile::swap144c2:
+    case GemmTile::swap160c2:
     case GemmTile::swap176c2:
     case GemmTile::swap192c2:
     case GemmTile::swap208c2:
@@ -359,6 +363,9 @@ decltype(auto) with_tile_plan(GemmTile tile, AutoGemmArguments<T> const& args, F
           case GemmTile::swap128cn2: return wide(std::integral_constant<int, 128>{}, paired);
           case GemmTile::swap144cn2: return wide(std::integral_constant<int, 144>{}, paired);
           case GemmTile::swap160cn2: return wide(std::integral_constant<int, 160>{}, paired);
+          case GemmTile::swap128c2: return wide(std::integral_constant<int, 128>{}, alone, columns_paired);
+          case GemmTile::swap144c2: return wide(std::integral_constant<int, 144>{}, alone, columns_paired);
+          case GemmTile::swap160c2: return wide(std::integral_constant<int, 160>{}, alone, columns_paired);
           case GemmTile::swap176c2: return wide(std::integral_constant<int, 176>{}, alone, columns_paired);
           case GemmTile::swap192c2: return wide(std::integral_constant<int, 192>{}, alone, columns_paired);
           case GemmTile::swap208c2: return wide(std::integral_constant<int, 208>{}, alone, columns_paired);
@@ -463,11 +470,14 @@ GemmArguments<P> cut_for_run(GemmArguments<P> const& a, GemmChoice const& c) {
   return need == 0 || (cut.workspace != nullptr && need <= cut.workspace_bytes) ? cut : a;
 }
 
-/// choose_gemm_plan for args' shape and layout on this device's SMs (asked once).
+/// choose_gemm_plan for args' shape and layout on this device's SMs (asked once); where args ask
+/// for stream-K, a tile that has it (stream_k_tile).
 template <OperandMajorMode MA, OperandMajorMode MB, class T>
 GemmChoice chosen_gemm_plan(AutoGemmArguments<T> const& args) {
   static int const sms = host::multiprocessor_count();
-  return choose_gemm_plan(args.m, args.n, args.k, sms, MA, MB);
+  GemmChoice c = choose_gemm_plan(args.m, args.n, args.k, sms, MA, MB);
+  if (args.decomposition == Decomposition::StreamK) c.tile = stream_k_tile(c.tile);
+  return c;
 }
 
 /// C = A B in T (bf16 or fp16) with A MA-major and B MB-major (C row-major), with the tile

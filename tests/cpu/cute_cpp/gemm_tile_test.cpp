@@ -463,6 +463,27 @@ TEST(GemmTileNames, SwappedPairingMatchesTheName) {
   }
 }
 
+// A call that asks for stream-K runs a tile with its fixup, of the same rows and pairing (the
+// 256-column swapped tiles have none: 1100 x 3900 x 136 took swap144x256cn2 and threw).
+TEST(ChooseGemmPlan, StreamKTakesATileWithItsFixup) {
+  using kn::GemmTile;
+  kn::AutoGemmArguments<kn::plans::bf16> args{};
+  args.m = 1100, args.n = 3900, args.k = 136;
+  for (auto const& [tile, name] : kn::gemm_tile_names) {
+    GemmTile const t = kn::stream_k_tile(tile);
+    bool const fixup = kn::with_tile_plan(t, args, []<class P>(std::type_identity<P>, auto const&) {
+      if constexpr (kn::is_simt_plan_v<P>) return true;
+      else return P::stream_k;
+    });
+    EXPECT_TRUE(fixup) << name;
+    EXPECT_EQ(kn::swapped_rows(t), kn::swapped_rows(tile)) << name;
+    EXPECT_EQ(kn::swapped_pairs_along_rows(t), kn::swapped_pairs_along_rows(tile)) << name;
+  }
+  EXPECT_EQ(kn::choose_gemm_plan(1100, 3900, 136, 132).tile, GemmTile::swap144x256cn2);
+  EXPECT_EQ(kn::stream_k_tile(GemmTile::swap144x256cn2), GemmTile::swap144cn2);
+  EXPECT_EQ(kn::stream_k_tile(GemmTile::swap160x256c2), GemmTile::swap160c2);
+}
+
 TEST(ChooseGemmPlan, WideWeightsAtAFewScoreRowsTakePingPongPairsOrWideTokenTiles) {
   using kn::GemmTile;
   // 98 x 128256 (an LM head): choose_gemm_tile's one row of 128 x 256 tiles gives way to 64 x 256
@@ -476,12 +497,15 @@ TEST(ChooseGemmPlan, WideWeightsAtAFewScoreRowsTakePingPongPairsOrWideTokenTiles
   // Other operand layouts keep choose_gemm_tile's tile.
   constexpr auto K = cute_cpp::OperandMajorMode::K, MN = cute_cpp::OperandMajorMode::MN;
   EXPECT_EQ(kn::choose_gemm_plan(98, 128256, 4096, 132, MN, K).tile, GemmTile::n256c1);
-  // 138-160 rows: the covering tile while the weights fit L2 (4096 x 4096, 2^24 elements), the
-  // wide token tile (176 rows in pairs along C's columns) from 2^25 (4096 x 8192) on.
+  // 129-160 rows: the covering tile alone below 5120 columns while the weights fit L2 (4096 x
+  // 4096, 2^24 elements); in pairs along C's columns from 5120 columns or 2^25 (4096 x 8192) on.
   EXPECT_EQ(kn::choose_gemm_plan(138, 4096, 4096, 132).tile, GemmTile::swap144);
   EXPECT_EQ(kn::choose_gemm_plan(138, 4096, 8191, 132).tile, GemmTile::swap144);
-  EXPECT_EQ(kn::choose_gemm_plan(138, 4096, 8192, 132).tile, GemmTile::swap176c2);
-  EXPECT_EQ(kn::choose_gemm_plan(154, 151936, 4096, 132).tile, GemmTile::swap176c2);
+  EXPECT_EQ(kn::choose_gemm_plan(138, 4096, 8192, 132).tile, GemmTile::swap144c2);
+  EXPECT_EQ(kn::choose_gemm_plan(138, 5119, 2048, 132).tile, GemmTile::swap144);
+  EXPECT_EQ(kn::choose_gemm_plan(145, 5120, 2048, 132).tile, GemmTile::swap160c2);
+  EXPECT_EQ(kn::choose_gemm_plan(154, 151936, 4096, 132).tile, GemmTile::swap160c2);
+  EXPECT_EQ(kn::choose_gemm_plan(128, 151936, 4096, 132).tile, kn::pingpong_wide_tile(128, 151936, 4096, 132));
   // At 65-80 rows the covering tile stays whatever the weights.
   EXPECT_EQ(kn::choose_gemm_plan(70, 151936, 4096, 132).tile, GemmTile::swap80);
 }
