@@ -111,13 +111,13 @@ def fewest_waves(m, n, chosen, sms=SMS, with_n256=True):
     return min(options, key=lambda o: cdiv(o[1], o[4]) * o[2] * 100 // o[3])[0]
 
 
-def rules(shape, entry):
+def rules(shape, entry, pairs=True):
     """choose_gemm_plan's tile for K-major operands (the heuristic's cut); choose_gemm_tile's own
-    choice is the sweep's `chosen` line."""
+    choice is the sweep's `chosen` line; `pairs` as covering's."""
     m, n, k = shape
     if m <= SKINNY_DISPATCH_ROWS:
         return ("simt", "")
-    tile = covering(m, n, k) or pingpong_wide(m, entry)
+    tile = covering(m, n, k, pairs) or pingpong_wide(m, entry)
     if tile:
         return (tile, "heuristic")
     small, pair = small_problem(m, n, k), paired(m, n)
@@ -129,17 +129,7 @@ def rules(shape, entry):
 
 def rules_at_b123a17(shape, entry):
     """Variant: the rules before covering_swapped_tile paired its 144- and 160-row tiles."""
-    m, n, k = shape
-    if m <= SKINNY_DISPATCH_ROWS:
-        return ("simt", "")
-    tile = covering(m, n, k, pairs=False) or pingpong_wide(m, entry)
-    if tile:
-        return (tile, "heuristic")
-    small, pair = small_problem(m, n, k), paired(m, n)
-    if pair:
-        return (pair if small else fewest_waves(m, n, pair), "heuristic")
-    wide = None if small else wide_token(m, n)
-    return (small or (fewest_waves(m, n, wide) if wide else entry["chosen"]), "heuristic")
+    return rules(shape, entry, pairs=False)
 
 
 def pairs_only(shape, entry):
