@@ -41,8 +41,9 @@ namespace cute_cpp::kernels {
 enum class GemmTile {
   n256, n128, n64, n256c1, n128c1, n112cn2, n64c1, n256m64, n256cn2, swap16, swap32, swap64,
   swap80, swap96, swap112, swap128, swap144, swap160, swap96cn2, swap112cn2, swap128cn2, swap144cn2, swap160cn2,
-  swap128c2, swap144c2, swap160c2, swap176c2, swap192c2, swap208c2, swap224c2, swap240c2, swap256c2, swap144x256cn2, swap160x256cn2, swap144x256c2,
-  swap160x256c2, swap96c2cn2, swap128c2cn2, swap160c2cn2, swap192c2cn2, swap224c2cn2, simt
+  swap128c2, swap144c2, swap160c2, swap176c2, swap192c2, swap208c2, swap224c2, swap240c2, swap256c2,
+  swap144x256cn2, swap160x256cn2, swap144x256c2, swap160x256c2, swap96c2cn2, swap128c2cn2, swap160c2cn2,
+  swap192c2cn2, swap224c2cn2, simt
 };
 
 /// Every GemmTile, with the name a tuning cache stores it under.
@@ -155,7 +156,7 @@ constexpr GemmTile stream_k_tile(GemmTile tile) {
 }
 
 /// Whether `tile` is one of the wide swapped tiles (swap80 to swap160, swap96cn2 to swap160cn2,
-/// swap176c2 to swap256c2, swap144x256cn2 to swap160x256c2, swap96c2cn2 to swap224c2cn2), built for
+/// swap128c2 to swap256c2, swap144x256cn2 to swap160x256c2, swap96c2cn2 to swap224c2cn2), built for
 /// K-major A and B only.
 constexpr bool wide_swapped(GemmTile tile) { return swapped_rows(tile) > 64; }
 
@@ -318,8 +319,8 @@ constexpr std::optional<GemmTile> narrowest_holding(std::initializer_list<GemmTi
 }
 
 /// Weights of at least this many elements (64 MiB in bf16, more than the H100's and H200's 50 MiB
-/// of L2) make a problem past 128 rows one of streaming the weights: covering_swapped_tile leaves
-/// it to wide_token_tile there.
+/// of L2) make a problem past 128 rows one of streaming the weights: covering_swapped_tile pairs
+/// its tiles along C's columns there, whatever the columns.
 inline constexpr std::int64_t weights_past_l2 = std::int64_t(1) << 25;
 
 /// Weights of at least this many columns (40 tiles of 128) hold 20 pairs of swap144c2 / swap160c2

@@ -94,9 +94,8 @@ struct TileFamily {
   /// (at 160 rows 7% fewer L2 reads than the cn2 pairs), so that a few hundred rows split into
   /// two or three tiles padding little (537 rows: 3 x 192 where 128-row pairs run 768);
   /// swap96c2cn2 to swap224c2cn2 (both 2): in 2 x 2 clusters, each CTA loading a quarter of a
-  /// pair's bytes. Cols 256 (swap144x256cn2 to swap160x256c2): two 64-row
-  /// wgmma atoms a consumer warpgroup, a few hundred rows in tiles of 144 or 160 (428 rows: 3 x 144),
-  /// each loading 1.3 times the products a byte of 128-column ones (cuBLAS's 256 x 136-160 tiles at
+  /// pair's bytes. Cols 256 (swap144x256cn2 to swap160x256c2): two 64-row wgmma atoms a consumer
+  /// warpgroup, a few hundred rows in tiles of 144 or 160 (428 rows: 3 x 144), each loading 1.3 times the products a byte of 128-column ones (cuBLAS's 256 x 136-160 tiles at
   /// such rows of 4096-128256 columns, seen under torch's profiler); their 144-160 accumulators a
   /// thread leave no registers for stream-K's fixup. K-major A and B only (has).
   template <int Rows, int ClusterN = 1, int ClusterM = 1, int Cols = 128>
