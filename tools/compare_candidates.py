@@ -10,17 +10,12 @@ candidate's ratio to its own run's cuBLASLt in B over the same in A, so the runs
 
 A and B: the sweeps' output, plain or gzipped (tools/fit_gemm_tiles.py's parse). Above 1: B faster."""
 import argparse
-import math
 import sys
 from collections import defaultdict
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from fit_gemm_tiles import parse  # noqa: E402
-
-
-def geomean(values):
-    return math.exp(sum(math.log(v) for v in values) / len(values)) if values else float("nan")
+from fit_gemm_tiles import geomean, parse  # noqa: E402
 
 
 def compare(a, b, tiles=None):

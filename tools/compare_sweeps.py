@@ -13,19 +13,18 @@ choice (old -> new tile) with its points and geomean gain.
 NEW and OLD: a sweep's --json file or a gpu-check part file (a list of records or an object with
 "records"), plain or gzipped, as bench/results keeps them."""
 import argparse
-import gzip
 import json
-import math
 import sys
 from collections import defaultdict
 
+from fit_gemm_tiles import geomean, open_text
 from gpu_check_report import ROW_BANDS  # the bands h200.md's sweep table uses
 
 
 def load(path):
     """(kernel, shape, dtype) -> record of a model-shape sweep file (cold and warm, bf16 and fp16
     apart, as h200.json holds them side by side)."""
-    with (gzip.open if str(path).endswith(".gz") else open)(path, "rt") as f:
+    with open_text(path) as f:
         data = json.load(f)
     records = data["records"] if isinstance(data, dict) else data
     return {(r["kernel"], r["shape"], r["dtype"]): r for r in records
@@ -34,10 +33,6 @@ def load(path):
 
 def rows(point):
     return int(point[1].split(" x ")[0])
-
-
-def geomean(values):
-    return math.exp(sum(math.log(v) for v in values) / len(values)) if values else float("nan")
 
 
 def compare(new, old, lo=1, hi=1 << 62):

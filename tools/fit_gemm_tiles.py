@@ -37,6 +37,15 @@ TILES = ["n256", "n128", "n64", "n256c1", "n128c1", "n112cn2", "n64c1", "n256m64
          "swap160x256c2", "swap96c2cn2", "swap128c2cn2", "swap160c2cn2", "swap192c2cn2", "swap224c2cn2", "simt"]
 
 
+def open_text(path):
+    """A text file, read through gzip where its name ends in .gz (bench/results keeps them so)."""
+    return (gzip.open if str(path).endswith(".gz") else open)(path, "rt")
+
+
+def geomean(values):
+    return math.exp(sum(math.log(v) for v in values) / len(values)) if values else float("nan")
+
+
 def parse(path):
     """shape -> {"cublas": us, "chosen": tile, "dispatch": choice, "times": {choice: us}}; a choice
     is (tile, cut), cut "" (whole tiles), "heuristic", "stream-K" or "split N"; a file ending in .gz
@@ -45,7 +54,7 @@ def parse(path):
     way, is left out."""
     shapes = {}
     floor = None
-    with (gzip.open if str(path).endswith(".gz") else open)(path, "rt") as f:
+    with open_text(path) as f:
         lines = f.read().splitlines()
     cut_short = bool(lines) and not complete(lines[-1].split())
     for line in lines[:-1] if cut_short else lines:
@@ -153,8 +162,7 @@ def time_of(entry, choice):
 
 
 def summary(name, ratios):
-    geo = math.exp(sum(math.log(r) for r in ratios) / len(ratios))
-    return f"{name:34s} geomean {geo:.3f}  min {min(ratios):.3f}  below 0.90: {sum(r < 0.9 for r in ratios)}"
+    return f"{name:34s} geomean {geomean(ratios):.3f}  min {min(ratios):.3f}  below 0.90: {sum(r < 0.9 for r in ratios)}"
 
 
 def main(argv):

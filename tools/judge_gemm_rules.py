@@ -20,7 +20,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from fit_gemm_tiles import parse, time_of  # noqa: E402
+from fit_gemm_tiles import geomean, parse, time_of  # noqa: E402
 
 SMS = 132  # the H100's and H200's
 SKINNY_DISPATCH_ROWS = 2  # plans.hpp's skinny_dispatch_rows: the SIMT kernel, whole tiles
@@ -184,8 +184,7 @@ def ratios(shapes, choose):
 def summary(name, values):
     if not values:
         return f"  {name:20s} (no shape measured its choices)"
-    geo = math.exp(sum(math.log(v) for v in values) / len(values))
-    return f"  {name:20s} geomean {geo:.3f}  min {min(values):.3f}  ({len(values)} shapes)"
+    return f"  {name:20s} geomean {geomean(values):.3f}  min {min(values):.3f}  ({len(values)} shapes)"
 
 
 def judge(label, shapes):

@@ -35,25 +35,6 @@
 #include <vector>
 
 namespace {
-/// "138x4096x4096,272x14336x4096": M x N x K triples, each at least 1.
-std::vector<std::array<std::int64_t, 3>> parse_shapes(std::string const& text) {
-  std::vector<std::array<std::int64_t, 3>> shapes;
-  std::size_t at = 0;
-  while (at <= text.size()) {
-    std::size_t const end = std::min(text.find(',', at), text.size());
-    std::array<std::int64_t, 3> shape{};
-    char tail = 0;
-    std::string const one = text.substr(at, end - at);
-    if (std::sscanf(one.c_str(), "%ldx%ldx%ld%c", &shape[0], &shape[1], &shape[2], &tail) != 3 || shape[0] < 1 ||
-        shape[1] < 1 || shape[2] < 1)
-      throw std::invalid_argument("cute-cpp [bench.shapes]: --shapes takes MxNxK,MxNxK,... (each at least 1), not '" +
-                                  one + "'");
-    shapes.push_back(shape);
-    at = end + 1;
-  }
-  return shapes;
-}
-
 /// "a,b,c" -> {"a", "b", "c"}.
 std::vector<std::string> split_names(std::string const& text) {
   std::vector<std::string> names;
@@ -63,6 +44,21 @@ std::vector<std::string> split_names(std::string const& text) {
     at = end + 1;
   }
   return names;
+}
+
+/// "138x4096x4096,272x14336x4096": M x N x K triples, each at least 1.
+std::vector<std::array<std::int64_t, 3>> parse_shapes(std::string const& text) {
+  std::vector<std::array<std::int64_t, 3>> shapes;
+  for (std::string const& one : split_names(text)) {
+    std::array<std::int64_t, 3> shape{};
+    char tail = 0;
+    if (std::sscanf(one.c_str(), "%ldx%ldx%ld%c", &shape[0], &shape[1], &shape[2], &tail) != 3 || shape[0] < 1 ||
+        shape[1] < 1 || shape[2] < 1)
+      throw std::invalid_argument("cute-cpp [bench.shapes]: --shapes takes MxNxK,MxNxK,... (each at least 1), not '" +
+                                  one + "'");
+    shapes.push_back(shape);
+  }
+  return shapes;
 }
 
 /// Takes --model-sweep's valued options (--dtype, --layout, --part I/N, --budget-s, --m-points)
