@@ -2,6 +2,7 @@
 """tools/fit_gemm_tiles.py on a small made-up candidate sweep: what it parses, which choices a
 shape may take, the 64-choice cut and the table it writes."""
 import importlib.util
+import re
 import tempfile
 import unittest
 from pathlib import Path
@@ -93,6 +94,13 @@ class FitGemmTiles(unittest.TestCase):
         self.assertIn("{GemmTile::n256, Decomposition::StreamK, 0},", text)
         self.assertIn("// 4096x4096x4096", text)
         self.assertIn("gemm_table_probes[] = {", text)
+
+    def test_tiles_are_the_headers_in_its_order(self):
+        # TILES copies gemm_tile_names (kernels/gemm/gemm_tile_choice.hpp), whose order sorts a table.
+        header = (ROOT / "kernels/gemm/gemm_tile_choice.hpp").read_text()
+        names = header[header.index("gemm_tile_names[] = {"):]
+        names = names[:names.index("};")]
+        self.assertEqual(fit.TILES, re.findall(r'\{GemmTile::\w+, "(\w+)"\}', names))
 
 
 if __name__ == "__main__":
