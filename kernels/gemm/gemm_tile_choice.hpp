@@ -3,7 +3,8 @@
 #pragma once
 // Which tile and cut a shape takes: GemmTile (the tiles the heuristic chooses among) and GemmChoice
 // (a tile and its cut), their names in a tuning cache (gemm_tile_name, gemm_choice_name and the
-// parse functions), choose_from_table (the nearest measured shapes of a tile table,
+// parse functions), the swapped tiles' shapes (swapped_tile_shapes: what their plans are made
+// from), choose_from_table (the nearest measured shapes of a tile table,
 // gemm_tile_table.hpp), choose_gemm_tile (the heuristic where no table applies) and the swapped
 // tiles' rules for a linear layer (covering_swapped_tile, paired_swapped_tile,
 // small_problem_swapped_tile, wide_token_tile). Host arithmetic only; plans.hpp maps a GemmTile to
@@ -65,82 +66,75 @@ inline constexpr std::pair<GemmTile, std::string_view> gemm_tile_names[] = {
     {GemmTile::swap160c2cn2, "swap160c2cn2"}, {GemmTile::swap192c2cn2, "swap192c2cn2"},
     {GemmTile::swap224c2cn2, "swap224c2cn2"}, {GemmTile::simt, "simt"}};
 
-/// The rows of C a swapped tile holds (its N side), 0 for a tile that is not swapped.
-constexpr std::int64_t swapped_rows(GemmTile tile) {
-  switch (tile) {
-    case GemmTile::swap16: return 16;
-    case GemmTile::swap32: return 32;
-    case GemmTile::swap64: return 64;
-    case GemmTile::swap80: return 80;
-    case GemmTile::swap96:
-    case GemmTile::swap96c2cn2:
-    case GemmTile::swap96cn2: return 96;
-    case GemmTile::swap112:
-    case GemmTile::swap112cn2: return 112;
-    case GemmTile::swap128:
-    case GemmTile::swap128c2:
-    case GemmTile::swap128c2cn2:
-    case GemmTile::swap128cn2: return 128;
-    case GemmTile::swap144:
-    case GemmTile::swap144c2:
-    case GemmTile::swap144cn2:
-    case GemmTile::swap144x256cn2:
-    case GemmTile::swap144x256c2: return 144;
-    case GemmTile::swap160:
-    case GemmTile::swap160c2:
-    case GemmTile::swap160cn2:
-    case GemmTile::swap160x256cn2:
-    case GemmTile::swap160c2cn2:
-    case GemmTile::swap160x256c2: return 160;
-    case GemmTile::swap176c2: return 176;
-    case GemmTile::swap192c2cn2:
-    case GemmTile::swap192c2: return 192;
-    case GemmTile::swap208c2: return 208;
-    case GemmTile::swap224c2cn2:
-    case GemmTile::swap224c2: return 224;
-    case GemmTile::swap240c2: return 240;
-    case GemmTile::swap256c2: return 256;
-    default: return 0;
-  }
+/// A swapped tile's shape: the rows and columns of C it holds (its N and M sides), its CTAs'
+/// cluster along C's rows (sharing the weights' tile: the cn2 pairs) and along C's columns (sharing
+/// the rows' tile: the c2 pairs). rows 0: not a swapped tile.
+struct SwappedShape {
+  int rows = 0, cols = 128, along_rows = 1, along_cols = 1;
+};
+
+/// Every swapped tile's shape, in GemmTile's order: what the queries below read and what
+/// plans.hpp makes each swapped tile's plan from (TileFamily::swapped_plan), so that a new swapped
+/// tile is a line here, its enumerator and its name.
+inline constexpr std::pair<GemmTile, SwappedShape> swapped_tile_shapes[] = {
+    {GemmTile::swap16, {16}},
+    {GemmTile::swap32, {32}},
+    {GemmTile::swap64, {64}},
+    {GemmTile::swap80, {80}},
+    {GemmTile::swap96, {96}},
+    {GemmTile::swap112, {112}},
+    {GemmTile::swap128, {128}},
+    {GemmTile::swap144, {144}},
+    {GemmTile::swap160, {160}},
+    {GemmTile::swap96cn2, {96, 128, 2}},
+    {GemmTile::swap112cn2, {112, 128, 2}},
+    {GemmTile::swap128cn2, {128, 128, 2}},
+    {GemmTile::swap144cn2, {144, 128, 2}},
+    {GemmTile::swap160cn2, {160, 128, 2}},
+    {GemmTile::swap128c2, {128, 128, 1, 2}},
+    {GemmTile::swap144c2, {144, 128, 1, 2}},
+    {GemmTile::swap160c2, {160, 128, 1, 2}},
+    {GemmTile::swap176c2, {176, 128, 1, 2}},
+    {GemmTile::swap192c2, {192, 128, 1, 2}},
+    {GemmTile::swap208c2, {208, 128, 1, 2}},
+    {GemmTile::swap224c2, {224, 128, 1, 2}},
+    {GemmTile::swap240c2, {240, 128, 1, 2}},
+    {GemmTile::swap256c2, {256, 128, 1, 2}},
+    {GemmTile::swap144x256cn2, {144, 256, 2}},
+    {GemmTile::swap160x256cn2, {160, 256, 2}},
+    {GemmTile::swap144x256c2, {144, 256, 1, 2}},
+    {GemmTile::swap160x256c2, {160, 256, 1, 2}},
+    {GemmTile::swap96c2cn2, {96, 128, 2, 2}},
+    {GemmTile::swap128c2cn2, {128, 128, 2, 2}},
+    {GemmTile::swap160c2cn2, {160, 128, 2, 2}},
+    {GemmTile::swap192c2cn2, {192, 128, 2, 2}},
+    {GemmTile::swap224c2cn2, {224, 128, 2, 2}}};
+
+/// `tile`'s shape; rows 0 for a tile that is not swapped.
+constexpr SwappedShape swapped_shape(GemmTile tile) {
+  for (auto const& [t, shape] : swapped_tile_shapes)
+    if (t == tile) return shape;
+  return {};
 }
+
+/// The rows of C a swapped tile holds (its N side), 0 for a tile that is not swapped.
+constexpr std::int64_t swapped_rows(GemmTile tile) { return swapped_shape(tile).rows; }
 
 /// The columns of C a swapped tile holds (the weights' rows: its M side), 0 for a tile that is not swapped.
 constexpr std::int64_t swapped_cols(GemmTile tile) {
-  switch (tile) {
-    case GemmTile::swap144x256cn2:
-    case GemmTile::swap160x256cn2:
-    case GemmTile::swap144x256c2:
-    case GemmTile::swap160x256c2: return 256;
-    default: return swapped_rows(tile) > 0 ? 128 : 0;
-  }
+  SwappedShape const s = swapped_shape(tile);
+  return s.rows > 0 ? s.cols : 0;
 }
 
 /// Whether a swapped tile runs in 2 x 2 clusters (swap96c2cn2 to swap224c2cn2).
 constexpr bool swapped_in_quads(GemmTile tile) {
-  switch (tile) {
-    case GemmTile::swap96c2cn2:
-    case GemmTile::swap128c2cn2:
-    case GemmTile::swap160c2cn2:
-    case GemmTile::swap192c2cn2:
-    case GemmTile::swap224c2cn2: return true;
-    default: return false;
-  }
+  SwappedShape const s = swapped_shape(tile);
+  return s.along_rows == 2 && s.along_cols == 2;
 }
 
 /// Whether a swapped tile's CTAs pair up along C's rows, sharing the weights' tile (the cn2 pairs
 /// and the 2 x 2 clusters); the c2 pairs pair up along C's columns, sharing the rows' tile.
-constexpr bool swapped_pairs_along_rows(GemmTile tile) {
-  switch (tile) {
-    case GemmTile::swap96cn2:
-    case GemmTile::swap112cn2:
-    case GemmTile::swap128cn2:
-    case GemmTile::swap144cn2:
-    case GemmTile::swap160cn2:
-    case GemmTile::swap144x256cn2:
-    case GemmTile::swap160x256cn2: return true;
-    default: return swapped_in_quads(tile);
-  }
-}
+constexpr bool swapped_pairs_along_rows(GemmTile tile) { return swapped_shape(tile).along_rows == 2; }
 
 /// The tile that runs `tile`'s rows with stream-K's fixup: the 256-column swapped tiles' 144-160
 /// accumulators a thread leave no registers for it (GemmPlan::stream_k), so a call that asks for

@@ -56,9 +56,6 @@ using Bf16TN320 = GemmPlan<bf16, bf16, bf16, GemmConfig{.block_n = 320, .stages 
 /// for that layout; `has` says which are, and `nearest` what stands in.
 template <class T, OperandMajorMode MA, OperandMajorMode MB>
 struct TileFamily {
-  template <int Rows, int Stages, int ClusterM = 1>
-  using Swapped = GemmPlan<T, T, T, GemmConfig{.block_n = Rows, .stages = Stages, .cluster_m = ClusterM, .major_a = MB,
-                                               .major_b = MA, .layout_c = LayoutEnum::ColMajor}>;
   using n256 = Wide<T, T, MA, MB>;
   using n128 = GemmPlan<T, T, T, GemmConfig{.block_n = 128, .stages = 6, .cluster_m = 2, .major_a = MA, .major_b = MB}>;
   using n64 = GemmPlan<T, T, T, GemmConfig{.block_n = 64, .stages = 8, .cluster_m = 2, .major_a = MA, .major_b = MB}>;
@@ -76,33 +73,49 @@ struct TileFamily {
   /// M pad it to 256 (537 rows run as 640, not 768), for a quarter more L2 reads a CTA than n256's
   /// (64 + 256 rows a K block against 128 + 128).
   using n256cn2 = GemmPlan<T, T, T, GemmConfig{.stages = 4, .cluster_n = 2, .major_a = MA, .major_b = MB}>;
-  using swap16 = Swapped<16, 12>;
-  using swap32 = Swapped<32, 10>;
-  using swap64 = Swapped<64, 8>;
-  /// The stages of a wide swapped tile of `cols` columns of C: as many (at most 8) as fit 224 KB
+  /// The stages of a swapped tile of `rows` x `cols` (of C): as many (at most `most`) as fit 224 KB
   /// beside its output buffers (two chunks of 64 rows a consumer warpgroup, the column-major
   /// epilogue's chunk).
-  static constexpr int wide_swapped_stages(int rows, int cols = 128) {
+  static constexpr int swapped_stages_fitting(int rows, int cols, int most) {
     int const stage_bytes = (cols + rows) * 64 * int(sizeof(T));
     int const output_bytes = 2 * 2 * sm90::detail::column_major_chunk_cols(rows) * 64 * int(sizeof(T));
-    return std::min(8, (224 * 1024 - output_bytes) / stage_bytes);
+    return std::min(most, (224 * 1024 - output_bytes) / stage_bytes);
   }
-  /// swap80 to swap160: 128 columns of C by Rows rows, all of C's rows in one tile where 128-row
-  /// tiles would multiply 1.6 times as many or more (80 or 129-160 rows); swap96cn2 to swap160cn2
-  /// (ClusterN 2): in pairs along C's rows that share (multicast) the weights' tile; swap128c2 to
-  /// swap256c2 (ClusterM 2): 128-256 rows, in pairs along C's columns that share the rows' tile
-  /// (at 160 rows 7% fewer L2 reads than the cn2 pairs), so that a few hundred rows split into
-  /// two or three tiles padding little (537 rows: 3 x 192 where 128-row pairs run 768);
-  /// swap96c2cn2 to swap224c2cn2 (both 2): in 2 x 2 clusters, each CTA loading a quarter of a
-  /// pair's bytes. Cols 256 (swap144x256cn2 to swap160x256c2): two 64-row wgmma atoms a consumer
-  /// warpgroup, a few hundred rows in tiles of 144 or 160 (428 rows: 3 x 144), each loading 1.3 times the products a byte of 128-column ones (cuBLAS's 256 x 136-160 tiles at
-  /// such rows of 4096-128256 columns, seen under torch's profiler); their 144-160 accumulators a
-  /// thread leave no registers for stream-K's fixup. K-major A and B only (has).
-  template <int Rows, int ClusterN = 1, int ClusterM = 1, int Cols = 128>
-  using SwappedWide = GemmPlan<T, T, T, GemmConfig{.block_m = Cols, .block_n = Rows,
-                                                   .stages = wide_swapped_stages(Rows, Cols), .cluster_m = ClusterM,
-                                                   .cluster_n = ClusterN, .major_a = MB, .major_b = MA,
-                                                   .layout_c = LayoutEnum::ColMajor}>;
+  /// The wide swapped tiles' stages: at most 8.
+  static constexpr int wide_swapped_stages(int rows, int cols = 128) { return swapped_stages_fitting(rows, cols, 8); }
+  /// A swapped tile's stages: swap16 to swap64 as measured (12, 10, 8: the deepest pipelines that
+  /// fit, README's stage sweep); the wide ones wide_swapped_stages.
+  static constexpr int swapped_stages(SwappedShape s) {
+    if (s.rows <= 64) return s.rows == 16 ? 12 : s.rows == 32 ? 10 : 8;
+    return wide_swapped_stages(s.rows, s.cols);
+  }
+  /// A swapped tile's plan (its shape: swapped_tile_shapes), C^T = B^T A^T: the weights' rows are
+  /// the plan's M (S.cols of them a tile), C's rows its N (S.rows), C written column-major (= the
+  /// caller's row-major C). The tiles, by kind:
+  /// - swap16 to swap64: 128 columns of C by 16-64 rows, for problems of few rows.
+  /// - swap80 to swap160: all of C's rows in one tile where 128-row tiles would multiply 1.6 times
+  ///   as many or more (80 or 129-160 rows); swap96cn2 to swap160cn2: in pairs along C's rows that
+  ///   share (multicast) the weights' tile.
+  /// - swap128c2 to swap256c2: 128-256 rows, in pairs along C's columns that share the rows' tile
+  ///   (at 160 rows 7% fewer L2 reads than the cn2 pairs), so that a few hundred rows split into
+  ///   two or three tiles padding little (537 rows: 3 x 192 where 128-row pairs run 768);
+  ///   swap96c2cn2 to swap224c2cn2: in 2 x 2 clusters, each CTA loading a quarter of a pair's bytes.
+  /// - swap144x256cn2 to swap160x256c2: 256 columns, two 64-row wgmma atoms a consumer warpgroup, a
+  ///   few hundred rows in tiles of 144 or 160 (428 rows: 3 x 144), each loading 1.3 times the
+  ///   products a byte of 128-column ones (cuBLAS's 256 x 136-160 tiles at such rows of 4096-128256
+  ///   columns, seen under torch's profiler); their 144-160 accumulators a thread leave no registers
+  ///   for stream-K's fixup.
+  /// Past swap64, K-major A and B only (has).
+  template <SwappedShape S>
+  using SwappedPlan = GemmPlan<T, T, T, GemmConfig{.block_m = S.cols, .block_n = S.rows, .stages = swapped_stages(S),
+                                                   .cluster_m = S.along_cols, .cluster_n = S.along_rows, .major_a = MB,
+                                                   .major_b = MA, .layout_c = LayoutEnum::ColMajor}>;
+  /// The plan of the swapped tile `Tile`.
+  template <GemmTile Tile>
+  using swapped_plan = SwappedPlan<swapped_shape(Tile)>;
+  using swap16 = swapped_plan<GemmTile::swap16>;
+  using swap32 = swapped_plan<GemmTile::swap32>;
+  using swap64 = swapped_plan<GemmTile::swap64>;
   using simt = SimtGemmPlan<T, T, MA, MB>;
 
   /// Whether `tile` is built for this layout (the NOTE above).
@@ -114,7 +127,8 @@ struct TileFamily {
       case GemmTile::swap32: return MA == OperandMajorMode::K;
       case GemmTile::n256m64:
       case GemmTile::n256cn2: return MA == OperandMajorMode::K && MB == OperandMajorMode::K;  // a linear layer's
-      default: return !wide_swapped(tile) || (MA == OperandMajorMode::K && MB == OperandMajorMode::K);
+      default:
+        return !wide_swapped(tile) || (MA == OperandMajorMode::K && MB == OperandMajorMode::K);
     }
   }
   /// `tile`, or the built tile closest to it.
@@ -140,7 +154,7 @@ using Bf16TNSwap16 = TileFamily<bf16, K, K>::swap16;
 using Bf16TNSwap32 = TileFamily<bf16, K, K>::swap32;
 using Bf16TNSwap64 = TileFamily<bf16, K, K>::swap64;
 /// The sweep's comparison for one tile row of 128: 128 x 128 tiles in pairs sharing A.
-using Bf16TNSwap128c2 = TileFamily<bf16, K, K>::Swapped<128, 6, 2>;
+using Bf16TNSwap128c2 = TileFamily<bf16, K, K>::swapped_plan<GemmTile::swap128c2>;
 
 /// CUDA cores for the smallest problems (choose_gemm_tile), where the tensor-core kernel's fixed
 /// costs are most of the time.
@@ -222,41 +236,22 @@ struct JoinedPlanLists<GemmPlanList<A...>, GemmPlanList<B...>, Rest...> {
 };
 /// The dense bf16 plans and the grouped ones: what a program running both links (moe_sm90).
 using DenseAndGrouped = typename JoinedPlanLists<Instantiated, GroupedInstantiated>::type;
+/// The swapped tiles' plans (swapped_tile_shapes) that family F builds.
+template <class F, std::size_t... I>
+auto built_swapped_plans(std::index_sequence<I...>) ->
+    typename JoinedPlanLists<std::conditional_t<F::has(swapped_tile_shapes[I].first),
+                                                GemmPlanList<typename F::template swapped_plan<swapped_tile_shapes[I].first>>,
+                                                GemmPlanList<>>...>::type;
 /// One TileFamily's wgmma plans that are built (TileFamily::has; SIMT is no GemmPlan), as the
 /// gemm_auto_*_sm90.cu files instantiate them through run_gemm_choice.
 template <class T, OperandMajorMode MA, OperandMajorMode MB, class F = TileFamily<T, MA, MB>>
 using FamilyPlans = typename JoinedPlanLists<
-    GemmPlanList<typename F::n256, typename F::n128, typename F::n256c1, typename F::n128c1, typename F::n64c1,
-                 typename F::swap64>,
+    GemmPlanList<typename F::n256, typename F::n128, typename F::n256c1, typename F::n128c1, typename F::n64c1>,
     std::conditional_t<F::has(GemmTile::n64), GemmPlanList<typename F::n64>, GemmPlanList<>>,
     std::conditional_t<F::has(GemmTile::n112cn2), GemmPlanList<typename F::n112cn2>, GemmPlanList<>>,
     std::conditional_t<F::has(GemmTile::n256m64), GemmPlanList<typename F::n256m64, typename F::n256cn2>,
                        GemmPlanList<>>,
-    std::conditional_t<F::has(GemmTile::swap16), GemmPlanList<typename F::swap16>, GemmPlanList<>>,
-    std::conditional_t<F::has(GemmTile::swap32), GemmPlanList<typename F::swap32>, GemmPlanList<>>,
-    std::conditional_t<F::has(GemmTile::swap80),
-                       GemmPlanList<typename F::template SwappedWide<80>, typename F::template SwappedWide<96>,
-                                    typename F::template SwappedWide<112>, typename F::template SwappedWide<128>,
-                                    typename F::template SwappedWide<144>, typename F::template SwappedWide<160>,
-                                    typename F::template SwappedWide<96, 2>, typename F::template SwappedWide<112, 2>,
-                                    typename F::template SwappedWide<128, 2>, typename F::template SwappedWide<144, 2>,
-                                    typename F::template SwappedWide<160, 2>,
-                                    typename F::template SwappedWide<176, 1, 2>,
-                                    typename F::template SwappedWide<192, 1, 2>,
-                                    typename F::template SwappedWide<208, 1, 2>,
-                                    typename F::template SwappedWide<224, 1, 2>,
-                                    typename F::template SwappedWide<240, 1, 2>,
-                                    typename F::template SwappedWide<256, 1, 2>,
-                                    typename F::template SwappedWide<144, 2, 1, 256>,
-                                    typename F::template SwappedWide<160, 2, 1, 256>,
-                                    typename F::template SwappedWide<144, 1, 2, 256>,
-                                    typename F::template SwappedWide<160, 1, 2, 256>,
-                                    typename F::template SwappedWide<96, 2, 2>,
-                                    typename F::template SwappedWide<128, 2, 2>,
-                                    typename F::template SwappedWide<160, 2, 2>,
-                                    typename F::template SwappedWide<192, 2, 2>,
-                                    typename F::template SwappedWide<224, 2, 2>>,
-                       GemmPlanList<>>>::type;
+    decltype(built_swapped_plans<F>(std::make_index_sequence<std::size(swapped_tile_shapes)>{}))>::type;
 /// Every plan the dispatcher (run_gemm_auto, run_gemm_choice) builds: bf16 and fp16, all four
 /// operand layouts. What a program that links the GEMM lists for the build report (--kernels).
 using AutoInstantiated =
@@ -275,6 +270,23 @@ namespace cute_cpp::kernels {
 template <class T>
 using AutoGemmArguments = GemmProblemArguments<T, T, T, epilogue::Identity>;
 
+namespace detail {
+/// on_swapped(std::type_identity<P>{}) for the plan P of the swapped tile `tile`, walking
+/// swapped_tile_shapes from entry I at compile time; on_other() where Family builds none of them.
+template <class Family, std::size_t I = 0, class OnSwapped, class OnOther>
+decltype(auto) with_swapped_plan(GemmTile tile, OnSwapped const& on_swapped, OnOther const& on_other) {
+  if constexpr (I == std::size(swapped_tile_shapes)) {
+    return on_other();
+  } else {
+    constexpr GemmTile t = swapped_tile_shapes[I].first;
+    if constexpr (Family::has(t)) {
+      if (tile == t) return on_swapped(std::type_identity<typename Family::template swapped_plan<t>>{});
+    }
+    return with_swapped_plan<Family, I + 1>(tile, on_swapped, on_other);
+  }
+}
+}  // namespace detail
+
 /// f(std::type_identity<P>{}, args) for the plan P of `tile` (or the nearest built for the layout:
 /// TileFamily::nearest) for T and operand majors MA, MB, or a swapped plan P with the arguments
 /// swapped (swap_ab_arguments).
@@ -286,18 +298,10 @@ decltype(auto) with_tile_plan(GemmTile tile, AutoGemmArguments<T> const& args, F
   auto const swapped = [&]<class P>(std::type_identity<P> plan) -> decltype(auto) {
     return f(plan, swap_ab_arguments<P, Home>(args));
   };
-  auto const wide = [&]<int Rows, int ClusterN = 1, int ClusterM = 1, int Cols = 128>(
-                        std::integral_constant<int, Rows>, std::integral_constant<int, ClusterN> = {},
-                        std::integral_constant<int, ClusterM> = {},
-                        std::integral_constant<int, Cols> = {}) -> decltype(auto) {
-    return swapped(std::type_identity<typename Family::template SwappedWide<Rows, ClusterN, ClusterM, Cols>>{});
-  };
-  std::integral_constant<int, 256> const tall;  // 256 columns of C
-  std::integral_constant<int, 2> const paired;  // a cn2 tile's cluster along C's rows
-  std::integral_constant<int, 1> const alone;
-  std::integral_constant<int, 2> const columns_paired;  // a c2 tile's cluster along C's columns
-  switch (Family::nearest(tile)) {
-    case GemmTile::n256: break;
+  GemmTile const built = Family::nearest(tile);
+  if (swapped_rows(built) > 0)
+    return detail::with_swapped_plan<Family>(built, swapped, [&] { return on(std::type_identity<Home>{}); });
+  switch (built) {
     case GemmTile::n128: return on(std::type_identity<typename Family::n128>{});
     case GemmTile::n64:
       if constexpr (Family::has(GemmTile::n64)) return on(std::type_identity<typename Family::n64>{});
@@ -314,77 +318,8 @@ decltype(auto) with_tile_plan(GemmTile tile, AutoGemmArguments<T> const& args, F
     case GemmTile::n256cn2:
       if constexpr (Family::has(GemmTile::n256cn2)) return on(std::type_identity<typename Family::n256cn2>{});
       break;
-    case GemmTile::swap16:
-      if constexpr (Family::has(GemmTile::swap16)) return swapped(std::type_identity<typename Family::swap16>{});
-      break;
-    case GemmTile::swap32:
-      if constexpr (Family::has(GemmTile::swap32)) return swapped(std::type_identity<typename Family::swap32>{});
-      break;
-    case GemmTile::swap64: return swapped(std::type_identity<typename Family::swap64>{});
-    case GemmTile::swap80:
-    case GemmTile::swap96:
-    case GemmTile::swap112:
-    case GemmTile::swap128:
-    case GemmTile::swap144:
-    case GemmTile::swap160:
-    case GemmTile::swap96cn2:
-    case GemmTile::swap112cn2:
-    case GemmTile::swap128cn2:
-    case GemmTile::swap144cn2:
-    case GemmTile::swap160cn2:
-    case GemmTile::swap128c2:
-    case GemmTile::swap144c2:
-    case GemmTile::swap160c2:
-    case GemmTile::swap176c2:
-    case GemmTile::swap192c2:
-    case GemmTile::swap208c2:
-    case GemmTile::swap224c2:
-    case GemmTile::swap240c2:
-    case GemmTile::swap256c2:
-    case GemmTile::swap144x256cn2:
-    case GemmTile::swap160x256cn2:
-    case GemmTile::swap144x256c2:
-    case GemmTile::swap160x256c2:
-    case GemmTile::swap96c2cn2:
-    case GemmTile::swap128c2cn2:
-    case GemmTile::swap160c2cn2:
-    case GemmTile::swap192c2cn2:
-    case GemmTile::swap224c2cn2:
-      if constexpr (Family::has(GemmTile::swap80)) {
-        switch (tile) {
-          case GemmTile::swap80: return wide(std::integral_constant<int, 80>{});
-          case GemmTile::swap96: return wide(std::integral_constant<int, 96>{});
-          case GemmTile::swap112: return wide(std::integral_constant<int, 112>{});
-          case GemmTile::swap128: return wide(std::integral_constant<int, 128>{});
-          case GemmTile::swap144: return wide(std::integral_constant<int, 144>{});
-          case GemmTile::swap96cn2: return wide(std::integral_constant<int, 96>{}, paired);
-          case GemmTile::swap112cn2: return wide(std::integral_constant<int, 112>{}, paired);
-          case GemmTile::swap128cn2: return wide(std::integral_constant<int, 128>{}, paired);
-          case GemmTile::swap144cn2: return wide(std::integral_constant<int, 144>{}, paired);
-          case GemmTile::swap160cn2: return wide(std::integral_constant<int, 160>{}, paired);
-          case GemmTile::swap128c2: return wide(std::integral_constant<int, 128>{}, alone, columns_paired);
-          case GemmTile::swap144c2: return wide(std::integral_constant<int, 144>{}, alone, columns_paired);
-          case GemmTile::swap160c2: return wide(std::integral_constant<int, 160>{}, alone, columns_paired);
-          case GemmTile::swap176c2: return wide(std::integral_constant<int, 176>{}, alone, columns_paired);
-          case GemmTile::swap192c2: return wide(std::integral_constant<int, 192>{}, alone, columns_paired);
-          case GemmTile::swap208c2: return wide(std::integral_constant<int, 208>{}, alone, columns_paired);
-          case GemmTile::swap224c2: return wide(std::integral_constant<int, 224>{}, alone, columns_paired);
-          case GemmTile::swap240c2: return wide(std::integral_constant<int, 240>{}, alone, columns_paired);
-          case GemmTile::swap256c2: return wide(std::integral_constant<int, 256>{}, alone, columns_paired);
-          case GemmTile::swap144x256cn2: return wide(std::integral_constant<int, 144>{}, paired, alone, tall);
-          case GemmTile::swap160x256cn2: return wide(std::integral_constant<int, 160>{}, paired, alone, tall);
-          case GemmTile::swap144x256c2: return wide(std::integral_constant<int, 144>{}, alone, columns_paired, tall);
-          case GemmTile::swap160x256c2: return wide(std::integral_constant<int, 160>{}, alone, columns_paired, tall);
-          case GemmTile::swap96c2cn2: return wide(std::integral_constant<int, 96>{}, paired, columns_paired);
-          case GemmTile::swap128c2cn2: return wide(std::integral_constant<int, 128>{}, paired, columns_paired);
-          case GemmTile::swap160c2cn2: return wide(std::integral_constant<int, 160>{}, paired, columns_paired);
-          case GemmTile::swap192c2cn2: return wide(std::integral_constant<int, 192>{}, paired, columns_paired);
-          case GemmTile::swap224c2cn2: return wide(std::integral_constant<int, 224>{}, paired, columns_paired);
-          default: return wide(std::integral_constant<int, 160>{});
-        }
-      }
-      break;
     case GemmTile::simt: return on(std::type_identity<typename Family::simt>{});
+    default: break;  // n256, and the swapped tiles above
   }
   return on(std::type_identity<Home>{});
 }
