@@ -272,7 +272,7 @@ using AutoGemmArguments = GemmProblemArguments<T, T, T, epilogue::Identity>;
 
 namespace detail {
 /// on_swapped(std::type_identity<P>{}) for the plan P of the swapped tile `tile`, walking
-/// swapped_tile_shapes from entry I at compile time; on_other() where Family builds none of them.
+/// swapped_tile_shapes from entry I at compile time; on_other() where `tile` is none Family builds.
 template <class Family, std::size_t I = 0, class OnSwapped, class OnOther>
 decltype(auto) with_swapped_plan(GemmTile tile, OnSwapped const& on_swapped, OnOther const& on_other) {
   if constexpr (I == std::size(swapped_tile_shapes)) {
