@@ -140,13 +140,13 @@ constexpr bool swapped_pairs_along_rows(GemmTile tile) { return swapped_shape(ti
 /// accumulators a thread leave no registers for it (GemmPlan::stream_k), so a call that asks for
 /// stream-K takes the 128-column tile of the same rows and pairing; every other tile has it.
 constexpr GemmTile stream_k_tile(GemmTile tile) {
-  switch (tile) {
-    case GemmTile::swap144x256cn2: return GemmTile::swap144cn2;
-    case GemmTile::swap160x256cn2: return GemmTile::swap160cn2;
-    case GemmTile::swap144x256c2: return GemmTile::swap144c2;
-    case GemmTile::swap160x256c2: return GemmTile::swap160c2;
-    default: return tile;
-  }
+  SwappedShape const s = swapped_shape(tile);
+  if (s.cols != 256) return tile;
+  for (auto const& [t, other] : swapped_tile_shapes)
+    if (other.rows == s.rows && other.cols == 128 && other.along_rows == s.along_rows &&
+        other.along_cols == s.along_cols)
+      return t;
+  return tile;
 }
 
 /// Whether `tile` is one of the wide swapped tiles (swap80 to swap160, swap96cn2 to swap160cn2,
