@@ -183,17 +183,16 @@ struct GemmMainLoop {
     auto const step = [&](int kb) {
       if constexpr (Plan::promoted) return promoted_step(acc, tile, row0, kb, scales, m, n);
       pipeline.consumer_wait(state);
-      auto& stage = smem.stage[state.index()];
       Mma::warpgroup_arrive(acc);
-      Mma::gemm(acc, stage.a, stage.b, row0);
+      gemm_stage(acc, state, row0, true);
       Mma::commit_group();
       if constexpr (Plan::release_at_once) {
         Mma::template wait_group<0>(acc);
-        pipeline.consumer_release(state, lane, cluster.mask, cluster.rank);
+        release(state);
       } else if (kb > tile.k_block_begin) {
         // NOTE: one wgmma group stays in flight; the stage before it is now free.
         Mma::template wait_group<1>(acc);
-        pipeline.consumer_release(previous, lane, cluster.mask, cluster.rank);
+        release(previous);
       }
       previous = state;
       state.advance();
@@ -215,10 +214,29 @@ struct GemmMainLoop {
   __device__ __forceinline__ void finish(typename Mma::FragmentC& acc, WorkTileInfo const& tile) {
     Mma::template wait_group<0>(acc);
     if (!Plan::release_at_once && !Plan::promoted && tile.k_block_end > tile.k_block_begin)
-      pipeline.consumer_release(in_flight, lane, cluster.mask, cluster.rank);
+      release(in_flight);
   }
 
  private:
+  /// acc (+)= the product of the tiles in `at`'s stage: stage 0's addresses plus whole stages, so
+  /// that no K block converts a generic pointer to a shared address again.
+  /// NOTE: stage 0's addresses are not members: held in registers through the loop they pushed the
+  /// fp8 128 x 256 plans (128 accumulators a thread) into local memory; computed here, the compiler
+  /// keeps them where registers allow and recomputes them on the uniform path where they do not.
+  __device__ __forceinline__ void gemm_stage(typename Mma::FragmentC& acc, PipelineState<Plan::stages> const& at,
+                                             int row0, bool accumulate) const {
+    std::uint32_t const offset = std::uint32_t(at.index()) * std::uint32_t(sizeof(smem.stage[0]));
+    Mma::gemm_at(acc, ctm::cvta_to_shared_u32(smem.stage[0].a) + offset,
+                 ctm::cvta_to_shared_u32(smem.stage[0].b) + offset, row0, accumulate);
+  }
+  /// This warp is done with `at`'s stage: it arrives on the empty barriers of every CTA that shares
+  /// it (the cluster's size a constant, so the remote arrivals unroll).
+  /// NOTE: the unrolled arrivals keep each rank's barrier in registers; plans of 128 accumulators a
+  /// thread (the 128 x 256 tiles) have none to spare (fp8's spilled 24 bytes), so they loop.
+  __device__ __forceinline__ void release(PipelineState<Plan::stages> const& at) const {
+    constexpr int unrolled_ranks = Plan::accumulators < 128 ? Plan::cluster_size : 0;
+    pipeline.template consumer_release<unrolled_ranks>(at, lane, cluster.mask, cluster.rank);
+  }
   /// A K block's scales: from the stage (staged_scales; `at` is its pipeline state) or from global
   /// memory.
   __device__ __forceinline__ KBlockScales<Plan> load_scales(PipelineState<Plan::stages> const& at,
@@ -241,19 +259,18 @@ struct GemmMainLoop {
                                                 int kb, BlockScales const& scales, std::int64_t m, std::int64_t n) {
     typename Mma::FragmentC product;
     pipeline.consumer_wait(state);
-    auto& stage = smem.stage[state.index()];
     Mma::warpgroup_arrive(product);
-    Mma::gemm(product, stage.a, stage.b, row0, false);
+    gemm_stage(product, state, row0, false);
     Mma::commit_group();
     if constexpr (Plan::two_level) {
       Mma::template wait_group<0>(product);
-      pipeline.consumer_release(state, lane, cluster.mask, cluster.rank);
+      release(state);
       state.advance();
       accumulate<Plan>(acc, product);
     } else {
       KBlockScales<Plan> const s = load_scales(state, tile, row0, kb, scales, m, n);
       Mma::template wait_group<0>(product);
-      pipeline.consumer_release(state, lane, cluster.mask, cluster.rank);
+      release(state);
       state.advance();
       // NOTE: the baseline plans keep promote, as built (issue 44's plans: promote_tile).
       if constexpr (Plan::staged_scales || Plan::overlap_promotion) promote_tile<Plan>(acc, product, s);
@@ -278,9 +295,8 @@ struct GemmMainLoop {
     int const boundary = scale_boundary<Plan>(tile);
     auto const issue = [&](typename Mma::FragmentC& product, Stage& at, int kb) {
       pipeline.consumer_wait(state);
-      auto& stage = smem.stage[state.index()];
       Mma::warpgroup_arrive(product);
-      Mma::gemm(product, stage.a, stage.b, row0, false);
+      gemm_stage(product, state, row0, false);
       Mma::commit_group();
       at = state;
       state.advance();
@@ -290,7 +306,7 @@ struct GemmMainLoop {
     };
     auto const retire = [&]<int Pending>(typename Mma::FragmentC& product, Stage const& at, Raw const& raw) {
       Mma::template wait_group<Pending>(product);
-      pipeline.consumer_release(at, lane, cluster.mask, cluster.rank);
+      release(at);
       if constexpr (Plan::two_level) accumulate<Plan>(acc, product);
       else promote_tile<Plan>(acc, product, combined<Plan>(raw, boundary));
     };

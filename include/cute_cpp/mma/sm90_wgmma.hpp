@@ -235,6 +235,12 @@ struct WgmmaTiledMma {
   ///      writes them) and row0 is a multiple of 64.
   static __device__ __forceinline__ void gemm(FragmentC& acc, TA const* a_tile, TB const* b_tile, int row0,
                                               bool accumulate = true) {
+    gemm_at(acc, ctm::cvta_to_shared_u32(a_tile), ctm::cvta_to_shared_u32(b_tile), row0, accumulate);
+  }
+  /// gemm() on the tiles at shared-window addresses `a_tile` and `b_tile` (a main loop that keeps
+  /// its stages' addresses as numbers, so that no K block converts a pointer again).
+  static __device__ __forceinline__ void gemm_at(FragmentC& acc, std::uint32_t a_tile, std::uint32_t b_tile, int row0,
+                                                 bool accumulate = true) {
     // NOTE: each descriptor is a constant for its (atom, k-slice) plus the tile's start
     // address, so the loop adds instead of re-deriving the fields and the base offset. The
     // start field is the low 14 bits; the sum stays below 2^14 (shared addresses), so a 32-bit
@@ -242,9 +248,8 @@ struct WgmmaTiledMma {
     auto const at = [](std::uint64_t constant, std::uint32_t start) {
       return (constant & ~std::uint64_t{0xFFFFFFFFu}) | std::uint32_t(std::uint32_t(constant) + start);
     };
-    auto const a_start =
-        std::uint32_t(ctm::wgmma_desc_encode_bytes(ctm::cvta_to_shared_u32(a_tile) + OpA::offset_bytes(row0, 0)));
-    auto const b_start = std::uint32_t(ctm::wgmma_desc_encode_bytes(ctm::cvta_to_shared_u32(b_tile)));
+    auto const a_start = std::uint32_t(ctm::wgmma_desc_encode_bytes(a_tile + OpA::offset_bytes(row0, 0)));
+    auto const b_start = std::uint32_t(ctm::wgmma_desc_encode_bytes(b_tile));
 #pragma unroll
     for (int kk = 0; kk < k_slices; ++kk) {
 #pragma unroll

@@ -63,7 +63,9 @@ struct PipelineTmaAsync {
   }
   /// One consumer warp is done with state's stage: lane 0 arrives on the empty barrier of this
   /// CTA and, for multicast stages, of each other CTA in `cta_mask` (bit r = cluster rank r;
-  /// `own_rank` is this CTA's).
+  /// `own_rank` is this CTA's). ClusterSize, where the caller knows it (its plan's cluster size),
+  /// bounds the ranks at compile time, so the arrivals unroll into a branch each and no loop.
+  template <int ClusterSize = 0>
   __device__ __forceinline__ void consumer_release(State const& state, std::uint32_t lane,
                                                    std::uint32_t cta_mask = 0, std::uint32_t own_rank = 0) const {
     if (lane != 0) return;
@@ -72,8 +74,15 @@ struct PipelineTmaAsync {
     cta_mask &= ~(1u << own_rank);
     // NOTE: remote arrivals use the default (CTA-scope release) form: the .release.cluster form
     // costs a MEMBAR.ALL.GPU per arrival, which cost the 2-CTA GEMM 40% (gemm_sm90 README).
-    for (std::uint32_t rank = 0; cta_mask != 0; ++rank, cta_mask >>= 1) {
-      if (cta_mask & 1u) ctm::mbarrier_arrive_shared_cluster(ctm::mapa_shared_cluster_u32(empty, rank));
+    if constexpr (ClusterSize > 0) {
+#pragma unroll
+      for (std::uint32_t rank = 0; rank < std::uint32_t(ClusterSize); ++rank) {
+        if (cta_mask >> rank & 1u) ctm::mbarrier_arrive_shared_cluster(ctm::mapa_shared_cluster_u32(empty, rank));
+      }
+    } else {
+      for (std::uint32_t rank = 0; cta_mask != 0; ++rank, cta_mask >>= 1) {
+        if (cta_mask & 1u) ctm::mbarrier_arrive_shared_cluster(ctm::mapa_shared_cluster_u32(empty, rank));
+      }
     }
   }
 #endif
