@@ -28,6 +28,7 @@ WIDE = (80, 96, 112, 128, 144, 160)
 PAIRED = (96, 112, 128, 144, 160)
 WEIGHTS_PAST_L2 = 1 << 25  # gemm_tile_choice.hpp's weights_past_l2
 COVERING_PAIRS_COLUMNS = 5120  # gemm_tile_choice.hpp's covering_pairs_columns
+SMALL_WEIGHTS = 1 << 23  # gemm_tile_choice.hpp's small_weights
 
 
 def cdiv(a, b):
@@ -57,6 +58,14 @@ def covering(m, n, k=None, pairs=True):
     if k is not None and m > 128 and n * k >= WEIGHTS_PAST_L2:
         return None
     return next((f"swap{r}" for r in WIDE if r >= m), None)
+
+
+def small_weights(m, n, k, tile, sms=SMS):
+    """small_weights_swapped_tile: covering's `tile`, or where it is one tile alone on weights of at
+    most SMALL_WEIGHTS elements, the swapped tile of 32-160 rows tile_load_cost ranks first."""
+    if tile.endswith("c2") or n * k > SMALL_WEIGHTS:
+        return tile
+    return f"swap{min((32, 64) + WIDE, key=lambda r: (tile_load_cost(m, n, k, r, 128, sms), -r))}"
 
 
 def pingpong_wide(m, entry):
@@ -111,13 +120,17 @@ def fewest_waves(m, n, chosen, sms=SMS, with_n256=True):
     return min(options, key=lambda o: cdiv(o[1], o[4]) * o[2] * 100 // o[3])[0]
 
 
-def rules(shape, entry, pairs=True):
+def rules(shape, entry, pairs=True, small=True):
     """choose_gemm_plan's tile for K-major operands (the heuristic's cut); choose_gemm_tile's own
-    choice is the sweep's `chosen` line; `pairs` as covering's."""
+    choice is the sweep's `chosen` line; `pairs` as covering's; without `small`, as before
+    small_weights_swapped_tile."""
     m, n, k = shape
     if m <= SKINNY_DISPATCH_ROWS:
         return ("simt", "")
-    tile = covering(m, n, k, pairs) or pingpong_wide(m, entry)
+    tile = covering(m, n, k, pairs)
+    if tile and small:
+        tile = small_weights(m, n, k, tile)
+    tile = tile or pingpong_wide(m, entry)
     if tile:
         return (tile, "heuristic")
     small, pair = small_problem(m, n, k), paired(m, n)
@@ -128,8 +141,14 @@ def rules(shape, entry, pairs=True):
 
 
 def rules_at_b123a17(shape, entry):
-    """Variant: the rules before covering_swapped_tile paired its 144- and 160-row tiles."""
-    return rules(shape, entry, pairs=False)
+    """Variant: the rules before covering_swapped_tile paired its 144- and 160-row tiles (and before
+    small_weights_swapped_tile)."""
+    return rules(shape, entry, pairs=False, small=False)
+
+
+def rules_at_c7b21ad(shape, entry):
+    """Variant: the rules before small_weights_swapped_tile (the covering tile on any weights)."""
+    return rules(shape, entry, small=False)
 
 
 def pairs_only(shape, entry):
@@ -143,12 +162,13 @@ def pairs_only(shape, entry):
 
 def narrow_by_load(shape, entry):
     """Variant: at 65-160 rows of at most 33 weight tiles, the swapped tile of 64-160 rows that
-    tile_load_cost ranks first, not the one covering M (at 695a582's sweeps: narrow +1.2%)."""
+    tile_load_cost ranks first, not the one covering M (at 695a582's sweeps: narrow +1.2%; the
+    rules at c7b21ad otherwise)."""
     m, n, k = shape
     if 64 < m <= 160 and n > 128 and cdiv(n, 128) * 4 < SMS:
         rows = min((64,) + WIDE, key=lambda r: (tile_load_cost(m, n, k, r, 128), -r))
         return (f"swap{rows}", "heuristic")
-    return rules(shape, entry)
+    return rules_at_c7b21ad(shape, entry)
 
 
 def rules_at_532ff11(shape, entry):
@@ -168,7 +188,8 @@ def rules_at_532ff11(shape, entry):
 
 
 VARIANTS = {"rules": rules, "pairs only": pairs_only, "narrow by load": narrow_by_load,
-            "rules at 532ff11": rules_at_532ff11, "rules at b123a17": rules_at_b123a17}
+            "rules at 532ff11": rules_at_532ff11, "rules at b123a17": rules_at_b123a17,
+            "rules at c7b21ad": rules_at_c7b21ad}
 
 
 def ratios(shapes, choose):

@@ -6,9 +6,9 @@
 // parse functions), the swapped tiles' shapes (swapped_tile_shapes: what their plans are made
 // from), choose_from_table (the nearest measured shapes of a tile table,
 // gemm_tile_table.hpp), choose_gemm_tile (the heuristic where no table applies) and the swapped
-// tiles' rules for a linear layer (covering_swapped_tile, paired_swapped_tile,
-// small_problem_swapped_tile, wide_token_tile). Host arithmetic only; plans.hpp maps a GemmTile to
-// its plan and choose_gemm_plan puts the rules together.
+// tiles' rules for a linear layer (covering_swapped_tile, small_weights_swapped_tile,
+// paired_swapped_tile, small_problem_swapped_tile, wide_token_tile). Host arithmetic only;
+// plans.hpp maps a GemmTile to its plan and choose_gemm_plan puts the rules together.
 #include <cute_cpp/kernels/gemm/gemm_decomposition.hpp>  // Decomposition
 
 #include <algorithm>
@@ -372,6 +372,32 @@ constexpr std::int64_t tile_load_cost(std::int64_t m, std::int64_t n, std::int64
     std::int64_t const partials = splits > 1 ? rows * cols / 16 : 0;
     std::int64_t const cost = (ctas + sms - 1) / sms * ((rows + cols) * ((k_blocks + splits - 1) / splits) + partials);
     if (best < 0 || cost < best) best = cost;
+  }
+  return best;
+}
+
+/// Weights of at most this many elements (16 MiB in bf16, a third of the H100's and H200's L2):
+/// where covering_swapped_tile takes one tile alone, small_weights_swapped_tile weighs narrower
+/// tiles, whose extra tiles of C's rows read the weights again from L2.
+inline constexpr std::int64_t small_weights = std::int64_t(1) << 23;
+
+/// `covering` (covering_swapped_tile's tile for m x n x k), or where it is one tile alone (not a
+/// pair) on weights of at most small_weights elements, the swapped tile of 32-160 rows that
+/// tile_load_cost ranks first on `sms` SMs (the wider among equals). Such weights make 5-33 tiles
+/// of 128 columns: one tile of C's rows leaves most SMs idle, where two to five keep more loads in
+/// flight. On the H100's candidate sweeps (bench/results, kernels/gemm/README.md) it changed 42
+/// shapes of 65-160 rows by 0.94-1.41 (geomean 1.16), each file's 65-160-row band not below the
+/// rule before; the band over every file 0.840 -> 0.857 of cuBLASLt.
+constexpr GemmTile small_weights_swapped_tile(std::int64_t m, std::int64_t n, std::int64_t k, GemmTile covering,
+                                              int sms) {
+  SwappedShape const shape = swapped_shape(covering);
+  if (shape.along_rows * shape.along_cols > 1 || n * k > small_weights) return covering;
+  GemmTile best = covering;
+  std::int64_t best_cost = -1;
+  for (GemmTile const t : {GemmTile::swap32, GemmTile::swap64, GemmTile::swap80, GemmTile::swap96, GemmTile::swap112,
+                           GemmTile::swap128, GemmTile::swap144, GemmTile::swap160}) {
+    std::int64_t const cost = tile_load_cost(m, n, k, swapped_rows(t), 128, sms);
+    if (best_cost < 0 || cost <= best_cost) best = t, best_cost = cost;
   }
   return best;
 }

@@ -350,9 +350,9 @@ inline constexpr std::int64_t skinny_dispatch_rows = 2;
 
 /// The tile and cut for an m x n x k problem on `sms` SMs: the skinny kernel (simt_gemv.cuh) where
 /// it runs (skinny_short_operand for the operands' major modes) on at most skinny_dispatch_rows
-/// rows; with K-major A and B (a linear layer), covering_swapped_tile's, pingpong_wide_tile's,
-/// paired_swapped_tile's, small_problem_swapped_tile's or wide_token_tile's tile where one has one
-/// (in that order), a pair weighed against 2 x 2 clusters, 256-column pairs and 128 x 256 pairs
+/// rows; with K-major A and B (a linear layer), covering_swapped_tile's (or on small weights
+/// small_weights_swapped_tile's), pingpong_wide_tile's, paired_swapped_tile's,
+/// small_problem_swapped_tile's or wide_token_tile's tile where one has one (in that order), a pair weighed against 2 x 2 clusters, 256-column pairs and 128 x 256 pairs
 /// by fewest_waves_tile (unless the small problem's rule also applies); else choose_gemm_tile's
 /// tile with the heuristic's cut.
 /// NOTE: the tile table (gemm_tile_table.hpp, fitted on the random shape sweep) is not asked: on
@@ -366,7 +366,8 @@ inline GemmChoice choose_gemm_plan(std::int64_t m, std::int64_t n, std::int64_t 
   if (skinny != SkinnyShort::none && short_rows <= skinny_dispatch_rows)
     return {GemmTile::simt, Decomposition::DataParallel};
   if (major_a == plans::K && major_b == plans::K) {
-    if (std::optional<GemmTile> const covering = covering_swapped_tile(m, n, k)) return {*covering};
+    if (std::optional<GemmTile> const covering = covering_swapped_tile(m, n, k))
+      return {small_weights_swapped_tile(m, n, k, *covering, sms)};
     if (std::optional<GemmTile> const pingpong = pingpong_wide_tile(m, n, k, sms)) return {*pingpong};
     std::optional<GemmTile> const small = small_problem_swapped_tile(m, n, k, sms);
     if (std::optional<GemmTile> const paired = paired_swapped_tile(m, n, sms))

@@ -79,6 +79,15 @@ class Mirror(unittest.TestCase):
         self.assertEqual(judge.rules_at_532ff11((154, 151936, 4096), HEURISTIC)[0], "swap160")
         self.assertEqual(tile(70, 151936, 4096), "swap80")
 
+    def test_small_weights_take_the_swapped_tile_that_loads_least(self):
+        # gemm_tile_test.cpp's SmallWeightsTakeTheSwappedTileThatLoadsLeast
+        for shape, want in (((138, 1024, 2048), "swap32"), ((70, 1024, 2048), "swap32"),
+                            ((154, 2048, 2048), "swap80"), ((70, 2048, 2048), "swap64"),
+                            ((80, 4096, 2048), "swap80"), ((150, 1024, 8192), "swap64"),
+                            ((150, 1024, 8193), "swap160"), ((145, 6144, 1024), "swap160c2")):
+            self.assertEqual(tile(*shape), want, shape)
+        self.assertEqual(judge.rules_at_c7b21ad((138, 1024, 2048), HEURISTIC)[0], "swap144")
+
     def test_the_128_x_256_pairs_weigh_in_where_they_pad_little(self):
         # gemm_tile_test.cpp's The128x256PairsAlongMWeighInWhereTheyPadLittle
         self.assertEqual(tile(1281, 4096, 4096), "swap224c2cn2")  # the pairs along M would pad to 1536
