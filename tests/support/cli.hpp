@@ -54,9 +54,12 @@ inline bool parse_program_options(int argc, char** argv, bool timed, std::initia
 }
 
 /// Runs `body(rng)` with a fresh (or the given) seed printed for replay: 2 without a GPU, 1 on an
-/// exception (printed), else what `body` returns.
+/// exception (printed), else what `body` returns. stdout is line-buffered, so that a log of both
+/// streams shows an error after the check lines printed before it (a file is otherwise written in
+/// blocks, and the last ones land after stderr's message).
 template <class Body>
 int with_device(char const* name, ProgramOptions const& options, Body&& body) {
+  std::setvbuf(stdout, nullptr, _IOLBF, 0);
   try {
     int devices = 0;
     if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
