@@ -516,16 +516,17 @@ TEST(ChooseGemmPlan, WideWeightsAtAFewScoreRowsTakePingPongPairsOrWideTokenTiles
 // tools/judge_gemm_rules.py's mirror computes them.
 TEST(ChooseGemmPlan, SmallWeightsTakeTheSwappedTileThatLoadsLeast) {
   using kn::GemmTile;
-  EXPECT_EQ(kn::choose_gemm_plan(138, 1024, 2048, 132).tile, GemmTile::swap32);
-  EXPECT_EQ(kn::choose_gemm_plan(70, 1024, 2048, 132).tile, GemmTile::swap32);
-  EXPECT_EQ(kn::choose_gemm_plan(154, 2048, 2048, 132).tile, GemmTile::swap80);
-  EXPECT_EQ(kn::choose_gemm_plan(70, 2048, 2048, 132).tile, GemmTile::swap64);
-  EXPECT_EQ(kn::choose_gemm_plan(80, 4096, 2048, 132).tile, GemmTile::swap80);  // ranked first itself
-  // The bound: 1024 x 8192 weights are small, one more column is not.
-  EXPECT_EQ(kn::choose_gemm_plan(150, 1024, 8192, 132).tile, GemmTile::swap64);
-  EXPECT_EQ(kn::choose_gemm_plan(150, 1024, 8193, 132).tile, GemmTile::swap160);
-  // Pairs along C's columns (5120 columns and more) and other layouts are left alone.
-  EXPECT_EQ(kn::choose_gemm_plan(145, 6144, 1024, 132).tile, GemmTile::swap160c2);
+  struct Case {
+    std::int64_t m, n, k;
+    GemmTile tile;
+  };
+  // 80 x 4096 x 2048: the covering tile ranked first itself; 1024 x 8192 weights are small, one
+  // more column is not; pairs along C's columns (5120 columns and more) are left alone.
+  for (Case const c : {Case{138, 1024, 2048, GemmTile::swap32}, {70, 1024, 2048, GemmTile::swap32},
+                       {154, 2048, 2048, GemmTile::swap80}, {70, 2048, 2048, GemmTile::swap64},
+                       {80, 4096, 2048, GemmTile::swap80}, {150, 1024, 8192, GemmTile::swap64},
+                       {150, 1024, 8193, GemmTile::swap160}, {145, 6144, 1024, GemmTile::swap160c2}})
+    EXPECT_EQ(kn::choose_gemm_plan(c.m, c.n, c.k, 132).tile, c.tile) << c.m << " x " << c.n << " x " << c.k;
   EXPECT_EQ(kn::small_weights_swapped_tile(145, 6144, 1024, GemmTile::swap160c2, 132), GemmTile::swap160c2);
   constexpr auto K = cute_cpp::OperandMajorMode::K, MN = cute_cpp::OperandMajorMode::MN;
   EXPECT_EQ(kn::choose_gemm_plan(138, 1024, 2048, 132, MN, K).tile, kn::choose_gemm_tile(138, 1024, 2048, 132));
