@@ -383,9 +383,9 @@ inline constexpr std::int64_t small_weights = std::int64_t(1) << 23;
 
 /// `covering` (covering_swapped_tile's tile for m x n x k), or where it is one tile alone (not a
 /// pair) on weights of at most small_weights elements, the swapped tile of 32-160 rows that
-/// tile_load_cost ranks first on `sms` SMs (the wider among equals). Such weights make 5-33 tiles
-/// of 128 columns: one tile of C's rows leaves most SMs idle, where two to five keep more loads in
-/// flight. On the H100's candidate sweeps (bench/results, kernels/gemm/README.md) it changed 42
+/// tile_load_cost ranks first on `sms` SMs (the wider among equals). On such weights one tile of
+/// C's rows makes few CTAs (4096 x 2048: 32), where two to five keep more loads in flight and read
+/// the weights again from L2. On the H100's candidate sweeps (bench/results, kernels/gemm/README.md) it changed 42
 /// shapes of 65-160 rows by 0.94-1.41 (geomean 1.16), each file's 65-160-row band not below the
 /// rule before; the band over every file 0.840 -> 0.857 of cuBLASLt.
 constexpr GemmTile small_weights_swapped_tile(std::int64_t m, std::int64_t n, std::int64_t k, GemmTile covering,
