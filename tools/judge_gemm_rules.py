@@ -146,7 +146,7 @@ def rules_at_b123a17(shape, entry):
     return rules(shape, entry, pairs=False, small=False)
 
 
-def rules_at_c7b21ad(shape, entry):
+def rules_at_f3d615d(shape, entry):
     """Variant: the rules before small_weights_swapped_tile (the covering tile on any weights)."""
     return rules(shape, entry, small=False)
 
@@ -163,12 +163,12 @@ def pairs_only(shape, entry):
 def narrow_by_load(shape, entry):
     """Variant: at 65-160 rows of at most 33 weight tiles, the swapped tile of 64-160 rows that
     tile_load_cost ranks first, not the one covering M (at 695a582's sweeps: narrow +1.2%; the
-    rules at c7b21ad otherwise)."""
+    rules at f3d615d otherwise)."""
     m, n, k = shape
     if 64 < m <= 160 and n > 128 and cdiv(n, 128) * 4 < SMS:
         rows = min((64,) + WIDE, key=lambda r: (tile_load_cost(m, n, k, r, 128), -r))
         return (f"swap{rows}", "heuristic")
-    return rules_at_c7b21ad(shape, entry)
+    return rules_at_f3d615d(shape, entry)
 
 
 def rules_at_532ff11(shape, entry):
@@ -189,7 +189,7 @@ def rules_at_532ff11(shape, entry):
 
 VARIANTS = {"rules": rules, "pairs only": pairs_only, "narrow by load": narrow_by_load,
             "rules at 532ff11": rules_at_532ff11, "rules at b123a17": rules_at_b123a17,
-            "rules at c7b21ad": rules_at_c7b21ad}
+            "rules at f3d615d": rules_at_f3d615d}
 
 
 def ratios(shapes, choose):

@@ -86,7 +86,7 @@ class Mirror(unittest.TestCase):
                             ((80, 4096, 2048), "swap80"), ((150, 1024, 8192), "swap64"),
                             ((150, 1024, 8193), "swap160"), ((145, 6144, 1024), "swap160c2")):
             self.assertEqual(tile(*shape), want, shape)
-        self.assertEqual(judge.rules_at_c7b21ad((138, 1024, 2048), HEURISTIC)[0], "swap144")
+        self.assertEqual(judge.rules_at_f3d615d((138, 1024, 2048), HEURISTIC)[0], "swap144")
 
     def test_the_128_x_256_pairs_weigh_in_where_they_pad_little(self):
         # gemm_tile_test.cpp's The128x256PairsAlongMWeighInWhereTheyPadLittle
