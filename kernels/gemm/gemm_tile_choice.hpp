@@ -385,20 +385,19 @@ inline constexpr std::int64_t small_weights = std::int64_t(1) << 23;
 /// pair) on weights of at most small_weights elements, the swapped tile of 32-160 rows that
 /// tile_load_cost ranks first on `sms` SMs (the wider among equals). On such weights one tile of
 /// C's rows makes few CTAs (4096 x 2048: 32), where two to five keep more loads in flight and read
-/// the weights again from L2. On the H100's candidate sweeps (bench/results, kernels/gemm/README.md) it changed 42
-/// shapes of 65-160 rows by 0.94-1.41 (geomean 1.16), each file's 65-160-row band not below the
-/// rule before; the band over every file 0.840 -> 0.857 of cuBLASLt.
+/// the weights again from L2. On the H100's candidate sweeps (bench/results, kernels/gemm/README.md)
+/// it changed 42 shapes of 65-160 rows by 0.94-1.41 (geomean 1.16), each file's 65-160-row band not
+/// below the rule before; the band over every file 0.840 -> 0.857 of cuBLASLt.
 constexpr GemmTile small_weights_swapped_tile(std::int64_t m, std::int64_t n, std::int64_t k, GemmTile covering,
                                               int sms) {
   SwappedShape const shape = swapped_shape(covering);
   if (shape.along_rows * shape.along_cols > 1 || n * k > small_weights) return covering;
-  GemmTile best = covering;
-  std::int64_t best_cost = -1;
-  for (GemmTile const t : {GemmTile::swap32, GemmTile::swap64, GemmTile::swap80, GemmTile::swap96, GemmTile::swap112,
-                           GemmTile::swap128, GemmTile::swap144, GemmTile::swap160}) {
-    std::int64_t const cost = tile_load_cost(m, n, k, swapped_rows(t), 128, sms);
-    if (best_cost < 0 || cost <= best_cost) best = t, best_cost = cost;
-  }
+  GemmTile best = GemmTile::swap32;
+  std::int64_t best_cost = tile_load_cost(m, n, k, swapped_rows(best), 128, sms);
+  for (GemmTile const t : {GemmTile::swap64, GemmTile::swap80, GemmTile::swap96, GemmTile::swap112, GemmTile::swap128,
+                           GemmTile::swap144, GemmTile::swap160})
+    if (std::int64_t const cost = tile_load_cost(m, n, k, swapped_rows(t), 128, sms); cost <= best_cost)
+      best = t, best_cost = cost;
   return best;
 }
 
