@@ -26,11 +26,13 @@
 // Constraints: [moe.shape], [moe.routing], [moe.pointers] (moe_shape.hpp).
 #include <cute_cpp/kernels/gemm/grouped_gemm.hpp>
 #include <cute_cpp/kernels/gemm/plans.hpp>
+#include <cute_cpp/kernels/rows/rmsnorm.cuh>
 #include <cute_cpp/kernels/moe/moe_decode.cuh>
+#include <cute_cpp/kernels/moe/moe_decode_router.cuh>
 #include <cute_cpp/kernels/moe/moe_route.cuh>
+#include <cute_cpp/kernels/moe/moe_scratch.cuh>
 #include <cute_cpp/kernels/moe/moe_shape.hpp>
 
-#include <cute_cpp/epilogue/split_k_reduce.hpp>  // split_k_counter_bytes
 #include <cute_cpp/host/error.hpp>
 #include <cute_cpp/host/launch.hpp>
 
@@ -244,148 +246,6 @@ __global__ void __launch_bounds__(256) relu2_in_place_kernel(bf16* h, std::int64
   }
 }
 
-/// The layer's scratch buffers (moe_scratch_bytes long, 256-byte aligned), carved in order; the
-/// shared expert's last (null without one).
-struct MoeScratch {
-  bf16* logits;         ///< (T, E) softmax routing's bf16 logits (null with sigmoid routing)
-  float* logits_f32;    ///< (T, E) sigmoid routing's f32 logits (null with softmax routing)
-  std::int32_t* ids;    ///< (T, k) chosen experts
-  float* weights;       ///< (T, k) their weights
-  std::int32_t* offsets;  ///< (E) each expert's end row
-  std::int32_t* rows;   ///< (T, k) each choice's row in expert order
-  bf16* x_perm;         ///< (T k, H)
-  bf16* h;              ///< (T k, F)
-  bf16* y_perm;         ///< (T k, H)
-  void* gemm_workspace;  ///< the dense GEMMs' (router, dense shared expert) split-K counters and partials (zeroed once), first
-  std::size_t gemm_workspace_bytes;
-  void* grouped_workspace;
-  std::size_t grouped_workspace_bytes;
-  std::int32_t* shared_offsets;  ///< (1) the shared expert's one group: T (the sigmoid router writes it)
-  bf16* h_shared;       ///< (T, Fs)
-  bf16* y_shared;       ///< (T, H)
-  std::size_t bytes;
-
-  MoeScratch(void* base, MoeShape const& s) {
-    auto at = reinterpret_cast<std::uintptr_t>(base);
-    std::size_t used = 0;
-    auto const take = [&](std::size_t n) {
-      n = (n + 255) / 256 * 256;
-      void* p = reinterpret_cast<void*>(at + used);
-      used += n;
-      return p;
-    };
-    std::size_t const pairs = std::size_t(s.rows()), tokens = std::size_t(s.tokens);
-    bool const sigmoid = s.routing == MoeRouting::sigmoid;
-    // NOTE: the router GEMM's workspace comes first, at least its counters long, whatever T: split-K
-    // finds its counters zero only where the last launch left them so (a scratch reused by passes of
-    // other token counts, as a model's is, would otherwise put them on an earlier pass's logits).
-    gemm_workspace_bytes = std::max(sigmoid ? router_f32_workspace_bytes(s) : gemm_bf16_tn_workspace_bytes(router_arguments(s)),
-                                    split_k_counter_bytes);
-    // The dense shared expert's two products run after the router on the same stream, each leaving
-    // the counters zeroed: one workspace for the three, the largest's.
-    if (shared_expert_dense(s))
-      gemm_workspace_bytes = std::max({gemm_workspace_bytes,
-                                       gemm_bf16_tn_workspace_bytes(dense_arguments(s, s.shared_ffn, s.hidden)),
-                                       gemm_bf16_tn_workspace_bytes(dense_arguments(s, s.hidden, s.shared_ffn))});
-    gemm_workspace = take(gemm_workspace_bytes);
-    void* const router_out = take(tokens * std::size_t(s.experts) * (sigmoid ? sizeof(float) : sizeof(bf16)));
-    logits = sigmoid ? nullptr : static_cast<bf16*>(router_out);
-    logits_f32 = sigmoid ? static_cast<float*>(router_out) : nullptr;
-    ids = static_cast<std::int32_t*>(take(pairs * 4));
-    weights = static_cast<float*>(take(pairs * 4));
-    offsets = static_cast<std::int32_t*>(take(std::size_t(std::max(s.experts, s.sorted_groups())) * 4));
-    rows = static_cast<std::int32_t*>(take(pairs * 4));
-    x_perm = static_cast<bf16*>(take(pairs * std::size_t(s.hidden) * sizeof(bf16)));
-    h = static_cast<bf16*>(take(pairs * std::size_t(s.ffn) * sizeof(bf16)));
-    y_perm = static_cast<bf16*>(take(pairs * std::size_t(s.hidden) * sizeof(bf16)));
-    grouped_workspace_bytes = std::max(first_workspace_bytes(s, routed_rows(s), s.ffn),
-                                       grouped_gemm_bf16_workspace_bytes<false>(down_arguments(s)));
-    if (s.shared_ffn > 0)
-      grouped_workspace_bytes = std::max(grouped_workspace_bytes, first_workspace_bytes(s, shared_rows(s), s.shared_ffn));
-    grouped_workspace = take(grouped_workspace_bytes);
-    bool const shared = s.shared_ffn > 0;
-    shared_offsets = shared ? static_cast<std::int32_t*>(take(4)) : nullptr;
-    h_shared = shared ? static_cast<bf16*>(take(tokens * std::size_t(s.shared_ffn) * sizeof(bf16))) : nullptr;
-    y_shared = shared ? static_cast<bf16*>(take(tokens * std::size_t(s.hidden) * sizeof(bf16))) : nullptr;
-    bytes = used;
-  }
-
-  /// The router GEMM: logits = x Wr^T (bf16 out: softmax routing's).
-  [[nodiscard]] static GemmArguments<plans::Bf16TN> router_arguments(MoeShape const& s, bf16 const* x = nullptr,
-                                                                     bf16 const* router = nullptr,
-                                                                     bf16* logits = nullptr) {
-    GemmArguments<plans::Bf16TN> a;
-    a.a = x, a.lda = s.hidden, a.b = router, a.ldb = s.hidden, a.c = logits, a.ldc = s.experts;
-    a.m = s.tokens, a.n = s.experts, a.k = s.hidden;
-    a.independent = IndependentOperand::B;  // the layer's weights: no kernel of a step writes them
-    return a;
-  }
-  /// The router GEMM with f32 logits (sigmoid routing's: transformers computes them in f32).
-  [[nodiscard]] static GemmArguments<plans::Bf16TNf32> router_f32_arguments(MoeShape const& s, bf16 const* x = nullptr,
-                                                                            bf16 const* router = nullptr,
-                                                                            float* logits = nullptr) {
-    GemmArguments<plans::Bf16TNf32> a;
-    a.a = x, a.lda = s.hidden, a.b = router, a.ldb = s.hidden, a.c = logits, a.ldc = s.experts;
-    a.m = s.tokens, a.n = s.experts, a.k = s.hidden;
-    a.independent = IndependentOperand::B;  // the layer's weights: no kernel of a step writes them
-    return a;
-  }
-  [[nodiscard]] static std::size_t router_f32_workspace_bytes(MoeShape const& s) {
-    return kernels::gemm_workspace_bytes<plans::Bf16TNf32>(router_f32_arguments(s));
-  }
-  /// A dense product over the T rows: out (T, n) = in (T, k) W^T, W (n, k) (the dense shared expert's).
-  [[nodiscard]] static GemmArguments<plans::Bf16TN> dense_arguments(MoeShape const& s, std::int64_t n, std::int64_t k,
-                                                                    bf16 const* in = nullptr, bf16 const* weight = nullptr,
-                                                                    bf16* out = nullptr) {
-    GemmArguments<plans::Bf16TN> a;
-    a.a = in, a.lda = k, a.b = weight, a.ldb = k, a.c = out, a.ldc = n;
-    a.m = s.tokens, a.n = n, a.k = k;
-    a.independent = IndependentOperand::B;  // the layer's weights: no kernel of a step writes them
-    return a;
-  }
-  /// The routed experts' rows: E groups ended by `offsets`, T k rows. With the shape on_rank(), the
-  /// local experts' groups: the foreign group's rows after them are in no group, so no tile computes them.
-  [[nodiscard]] static GroupedRows routed_rows(MoeShape const& s, std::int32_t const* offsets = nullptr) {
-    return GroupedRows{.groups = s.experts, .offsets = offsets, .rows = s.rows()};
-  }
-  /// The shared expert's rows: one group of all T rows (its offsets hold T).
-  [[nodiscard]] static GroupedRows shared_rows(MoeShape const& s, std::int32_t const* offsets = nullptr) {
-    return GroupedRows{.groups = 1, .offsets = offsets, .rows = s.tokens};
-  }
-  /// A grouped GEMM out = in W_g^T over `groups` rows: in (rows, K), each group's weight (N, K), the
-  /// groups' contiguous; out (rows, N), or N / 2 with a gated plan.
-  template <class Plan>
-  [[nodiscard]] static GroupedGemmArguments<Plan> grouped_arguments(GroupedRows const& groups, bf16 const* in,
-                                                                    bf16 const* weights, bf16* out, std::int64_t n,
-                                                                    std::int64_t k) {
-    GroupedGemmArguments<Plan> a;
-    a.gemm.a = in, a.gemm.lda = k, a.gemm.b = weights, a.gemm.ldb = k, a.gemm.c = out;
-    a.gemm.ldc = Plan::gated ? n / 2 : n;
-    a.gemm.m = groups.rows, a.gemm.n = n, a.gemm.k = k;
-    a.rows = groups;
-    a.b_group_stride = n * k;
-    return a;
-  }
-  [[nodiscard]] static GroupedBf16Arguments<true> gate_up_arguments(MoeShape const& s, bf16 const* x_perm = nullptr,
-                                                                    bf16 const* gate_up = nullptr, bf16* h = nullptr,
-                                                                    std::int32_t const* offsets = nullptr) {
-    return grouped_arguments<plans::Bf16GroupedSwiGLU>(routed_rows(s, offsets), x_perm, gate_up, h, 2 * s.ffn, s.hidden);
-  }
-  [[nodiscard]] static GroupedBf16Arguments<false> down_arguments(MoeShape const& s, bf16 const* h = nullptr,
-                                                                  bf16 const* down = nullptr, bf16* y_perm = nullptr,
-                                                                  std::int32_t const* offsets = nullptr) {
-    return grouped_arguments<plans::Bf16Grouped>(routed_rows(s, offsets), h, down, y_perm, s.hidden, s.ffn);
-  }
-  /// The workspace of the first projection (SwiGLU or ReLU^2) of experts `f` wide over `groups`.
-  [[nodiscard]] static std::size_t first_workspace_bytes(MoeShape const& s, GroupedRows const& groups, std::int64_t f) {
-    if (s.gated())
-      return grouped_gemm_bf16_workspace_bytes<true>(
-          grouped_arguments<plans::Bf16GroupedSwiGLU>(groups, nullptr, nullptr, nullptr, 2 * f, s.hidden));
-    return grouped_gemm_bf16_workspace_bytes(
-        grouped_arguments<plans::Bf16GroupedReLU2>(groups, nullptr, nullptr, nullptr, f, s.hidden));
-  }
-};
-
 /// This device's SMs (asked once): the row kernels' and the router's choices.
 inline int moe_sms() {
   static int const sms = host::multiprocessor_count();
@@ -490,10 +350,39 @@ inline void moe_shared_ffn(bf16 const* x, MoeWeights const& w, MoeShape const& s
                     m.y_shared, s.shared_ffn, stream);
 }
 
+/// The decode router's operands for `s`: the rows norm.x, normed into `normed` where norm.weight is
+/// given; the logits, choices and counter in `m`.
+inline MoeDecodeRouter decode_router_arguments(RmsNormedRows<bf16> const& norm, bf16* normed, MoeWeights const& w,
+                                               MoeShape const& s, MoeScratch const& m) {
+  return MoeDecodeRouter{.norm = norm, .normed = normed, .router = w.router, .logits = m.logits,
+                         .logits_f32 = m.logits_f32, .ids = m.ids, .weights = m.weights,
+                         .shared_rows = m.shared_offsets, .arrivals = m.arrivals, .tokens = s.tokens,
+                         .hidden = s.hidden, .experts = s.experts, .top_k = s.top_k, .renormalize = s.renormalize,
+                         .sigmoid = SigmoidRouting{.bias = w.correction_bias, .groups = s.groups,
+                                                   .top_groups = s.top_groups, .renormalize = s.renormalize,
+                                                   .scaling = s.routed_scaling}};
+}
+
+/// A decode step's block after its routing (moe_layer's first branch): the shared expert where the
+/// experts' two launches do not fold it in, then those launches from the choices in `m`.
+template <class Mark>
+inline void moe_decode_block(bf16 const* x, MoeWeights const& w, MoeShape const& s, MoeScratch const& m, bf16* y,
+                             cudaStream_t stream, Mark& mark) {
+  bool const fold = moe_decode_folds_shared(s);  // then "moe experts" holds the shared expert too
+  if (s.shared_ffn > 0 && !fold) {
+    moe_shared_ffn(x, w, s, m, stream);
+    mark("moe shared expert");
+  }
+  moe_decode_experts(x, w, s.on_rank(), m.ids, m.weights, m.h, s.shared_ffn > 0 && !fold ? m.y_shared : nullptr, y,
+                     stream, s.local_experts > 0, fold ? m.h_shared : nullptr);
+  mark("moe experts");
+}
+
 /// y (T, H) = the MoE block of x (T, H) (see the file comment); up to moe_decode_tokens tokens the
-/// routed experts (and a ReLU^2 shared expert: moe_decode_folds_shared) are moe_decode.cuh's two
-/// launches from the choices. `scratch`: moe_scratch_bytes,
-/// zeroed before its first use (the dense GEMMs' split-K partials; the kernels leave them zeroed).
+/// router is one launch (moe_decode_router.cuh, on one device) and the routed experts (and a ReLU^2
+/// shared expert: moe_decode_folds_shared) are moe_decode.cuh's two launches from the choices.
+/// `scratch`: moe_scratch_bytes, zeroed before its first use (the decode router's counter, the dense
+/// GEMMs' split-K partials; the kernels leave them zeroed).
 /// `mark(name)` is called on the host after each part's launches ("moe router", "moe experts",
 /// "moe shared expert", "moe combine"): a profiler's events between them (the default does nothing).
 template <class Mark = void (*)(char const*)>
@@ -506,16 +395,10 @@ inline void moe_layer(bf16 const* x, MoeWeights const& w, MoeShape const& s, bf1
   auto const base = (reinterpret_cast<std::uintptr_t>(scratch) + 255) / 256 * 256;
   MoeScratch const m(reinterpret_cast<void*>(base), s);
   if (s.tokens <= moe_decode_tokens) {  // a decode step: the experts straight from the choices
-    moe_route(x, w, s, m, stream);
+    if (moe_decode_router_takes(s)) run_moe_decode_router(decode_router_arguments({.x = x}, nullptr, w, s, m), s, stream);
+    else moe_route(x, w, s, m, stream);
     mark("moe router");
-    bool const fold = moe_decode_folds_shared(s);  // then "moe experts" holds the shared expert too
-    if (s.shared_ffn > 0 && !fold) {
-      moe_shared_ffn(x, w, s, m, stream);
-      mark("moe shared expert");
-    }
-    moe_decode_experts(x, w, s.on_rank(), m.ids, m.weights, m.h, s.shared_ffn > 0 && !fold ? m.y_shared : nullptr, y,
-                       stream, s.local_experts > 0, fold ? m.h_shared : nullptr);
-    mark("moe experts");
+    moe_decode_block(x, w, s, m, y, stream, mark);
     return;
   }
   moe_dispatch(x, w, s, m, stream);
@@ -541,6 +424,40 @@ inline void moe_layer(bf16 const* x, MoeWeights const& w, MoeShape const& s, bf1
   }
   host::cuda_check(cudaGetLastError(), "moe combine launch");
   mark("moe combine");
+}
+
+/// moe_layer of rmsnorm(norm.x + norm.residual) * norm.weight, the pre-norm decoder's add + RMSNorm
+/// before its MoE block: the normed rows go to `normed` (T, H) and x + residual to norm.residual_out
+/// (where given), as kernels/rows/rmsnorm.cuh computes them. Where the decode router takes s, it
+/// norms the rows itself (one launch for the norm, the router and the choices); otherwise the norm
+/// is a launch of its own ("add + rmsnorm") before moe_layer. Marks as moe_layer's ("moe router"
+/// holds the norm where the router's launch does). Rule moe.pointers as moe_layer's, and
+/// norm.x and the gain device pointers, 16-byte aligned; `normed` and the residual's output overlap
+/// no input (every CTA of the router reads the rows while its first writes them).
+template <class Mark = void (*)(char const*)>
+inline void moe_layer_normed(RmsNormedRows<bf16> const& norm, bf16* normed, MoeWeights const& w, MoeShape const& s,
+                             bf16* y, void* scratch, cudaStream_t stream = nullptr, Mark&& mark = [](char const*) {}) {
+  check_moe_shape(s);
+  check_moe_routing(s);
+  if (s.tokens == 0) return;
+  check_moe_pointers(normed, y, scratch, w, s);
+  check_moe_norm(norm, normed, s);
+  if (!moe_decode_router_takes(s)) {
+    rmsnorm<bf16>(norm.x, norm.residual, norm.weight, normed, norm.residual_out, std::size_t(s.tokens),
+                  std::size_t(s.hidden), norm.eps, stream);
+    if (norm.residual == nullptr && norm.residual_out != nullptr)  // x alone is the stream's next value
+      host::cuda_check(cudaMemcpyAsync(norm.residual_out, norm.x, std::size_t(s.tokens * s.hidden) * sizeof(bf16),
+                                       cudaMemcpyDeviceToDevice, stream),
+                       "cudaMemcpyAsync(moe residual)");
+    mark("add + rmsnorm");
+    moe_layer(normed, w, s, y, scratch, stream, mark);
+    return;
+  }
+  auto const base = (reinterpret_cast<std::uintptr_t>(scratch) + 255) / 256 * 256;
+  MoeScratch const m(reinterpret_cast<void*>(base), s);
+  run_moe_decode_router(decode_router_arguments(norm, normed, w, s, m), s, stream);
+  mark("moe router");  // the norm's few KB with the router's
+  moe_decode_block(normed, w, s, m, y, stream, mark);
 }
 
 }  // namespace cute_cpp::kernels::moe

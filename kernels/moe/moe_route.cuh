@@ -158,30 +158,23 @@ __device__ __forceinline__ void keep_best_groups(float (&v)[route_per_lane], int
     if (lane + 32 * i < experts && ((kept >> ((lane + 32 * i) / size)) & 1u) == 0) v[i] = -INFINITY;
 }
 
-/// One warp per token: scores sigmoid(logit) of the f32 logits; the top k of score + bias among
-/// the experts of the best groups (warp_top_k; ties: the lower expert); each choice's weight its
-/// score, divided by the k scores' sum + 1e-20 when renormalizing, times the scaling. Block 0 also
-/// writes shared_rows[0] = T (the shared expert's one group, all rows), when given.
-template <int = 0>  // a template for its linkage: the header is in several libraries
-__global__ void __launch_bounds__(256) route_sigmoid_kernel(float const* logits, std::int64_t ld, std::int64_t tokens,
-                                                            int experts, int top_k, SigmoidRouting const routing,
-                                                            std::int32_t* ids, float* weights,
-                                                            std::int32_t* shared_rows) {
-  __shared__ float staged[8][max_experts];
-  pdl_prologue();
-  if (shared_rows != nullptr && blockIdx.x == 0 && threadIdx.x == 0) shared_rows[0] = std::int32_t(tokens);
-  std::int64_t const token = std::int64_t(blockIdx.x) * 8 + threadIdx.x / 32;
-  int const lane = int(threadIdx.x % 32);
-  if (token >= tokens) return;
+/// A token's sigmoid routing in one warp: `logit(e)` its f32 router logit for expert e (read for
+/// e < experts); scores sigmoid(logit); the top k of score + bias among the experts of the best
+/// groups (warp_top_k; ties: the lower expert); lane j < top_k gets choice j in `id` and its
+/// weight, its score, divided by the k scores' sum + 1e-20 when renormalizing, times the scaling.
+/// `staged`: the warp's max_experts floats of shared memory (expert groups only).
+template <class Logit>
+__device__ __forceinline__ void sigmoid_route(Logit const& logit, int lane, int experts, int top_k,
+                                              SigmoidRouting const& routing, float* staged, int& id, float& weight) {
   float score[route_per_lane], v[route_per_lane];
 #pragma unroll
   for (int i = 0; i < route_per_lane; ++i) {
     int const e = lane + 32 * i;
     // NOTE: expf, not __expf: the choice compares scores that may differ in their last bits.
-    score[i] = e < experts ? 1.0f / (1.0f + expf(-logits[token * ld + e])) : 0.0f;
+    score[i] = e < experts ? 1.0f / (1.0f + expf(-logit(e))) : 0.0f;
     v[i] = e < experts ? score[i] + (routing.bias != nullptr ? routing.bias[e] : 0.0f) : -INFINITY;
   }
-  if (routing.groups > 1) keep_best_groups(v, experts, routing.groups, routing.top_groups, staged[threadIdx.x / 32]);
+  if (routing.groups > 1) keep_best_groups(v, experts, routing.groups, routing.top_groups, staged);
   float mine = 0, chosen_sum = 0;
   int mine_id = 0;
   // -inf: below every kept choice score (finite), and what masked and taken experts hold.
@@ -194,9 +187,30 @@ __global__ void __launch_bounds__(256) route_sigmoid_kernel(float const* logits,
     if (lane == j) mine = s, mine_id = best_id;
     chosen_sum += s;
   });
+  id = mine_id;
+  weight = (routing.renormalize ? mine / (chosen_sum + 1e-20f) : mine) * routing.scaling;
+}
+
+/// One warp per token: sigmoid_route over its f32 logits row. Block 0 also writes shared_rows[0] = T
+/// (the shared expert's one group, all rows), when given.
+template <int = 0>  // a template for its linkage: the header is in several libraries
+__global__ void __launch_bounds__(256) route_sigmoid_kernel(float const* logits, std::int64_t ld, std::int64_t tokens,
+                                                            int experts, int top_k, SigmoidRouting const routing,
+                                                            std::int32_t* ids, float* weights,
+                                                            std::int32_t* shared_rows) {
+  __shared__ float staged[8][max_experts];
+  pdl_prologue();
+  if (shared_rows != nullptr && blockIdx.x == 0 && threadIdx.x == 0) shared_rows[0] = std::int32_t(tokens);
+  std::int64_t const token = std::int64_t(blockIdx.x) * 8 + threadIdx.x / 32;
+  int const lane = int(threadIdx.x % 32);
+  if (token >= tokens) return;
+  int id = 0;
+  float weight = 0.0f;
+  sigmoid_route([&](int e) { return logits[token * ld + e]; }, lane, experts, top_k, routing, staged[threadIdx.x / 32],
+                id, weight);
   if (lane < top_k) {
-    ids[token * top_k + lane] = mine_id;
-    weights[token * top_k + lane] = (routing.renormalize ? mine / (chosen_sum + 1e-20f) : mine) * routing.scaling;
+    ids[token * top_k + lane] = id;
+    weights[token * top_k + lane] = weight;
   }
 }
 

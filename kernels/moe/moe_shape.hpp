@@ -174,16 +174,17 @@ inline void check_moe_pointers(void const* x, void const* y, void const* scratch
   bool const experts = w.router != nullptr && w.down != nullptr && (s.gated() ? w.gate_up : w.up) != nullptr;
   bool const shared = (s.shared_ffn > 0) == (w.shared_up != nullptr) && (s.shared_ffn > 0) == (w.shared_down != nullptr);
   bool const bias = s.routing == MoeRouting::sigmoid || w.correction_bias == nullptr;
-  // The decode path's kernels read x and the weights, and the combine writes y, 16 bytes at a time
+  // The decode path's kernels read x and the weights (the router's too), and the combine writes y,
+  // 16 bytes at a time
   // (the GEMMs' TMA checks its own operands at more tokens).
   auto const aligned = [](void const* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; };
-  bool const vectors = aligned(x) && aligned(y) && aligned(w.gate_up) && aligned(w.up) && aligned(w.down) &&
+  bool const vectors = aligned(x) && aligned(y) && aligned(w.router) && aligned(w.gate_up) && aligned(w.up) && aligned(w.down) &&
                        aligned(w.shared_up) && aligned(w.shared_down);
   if (x == nullptr || y == nullptr || scratch == nullptr || !experts || !shared || !bias || !vectors)
     detail::moe_fail("cute-cpp [moe.pointers]: x, y, the scratch, the router, down and the experts' first weight "
                      "(gate_up for SwiGLU, up for ReLU^2) are device pointers; shared_up and shared_down are given "
-                     "exactly when Fs > 0; a correction bias only with sigmoid routing; x, y and the expert weights "
-                     "16-byte aligned",
+                     "exactly when Fs > 0; a correction bias only with sigmoid routing; x, y, the router and the "
+                     "expert weights 16-byte aligned",
                      std::string(x == nullptr || y == nullptr || scratch == nullptr ? "a null x, y or scratch"
                                  : !experts                                          ? "a null expert weight"
                                  : !shared ? "shared weights and Fs = " + std::to_string(s.shared_ffn) + " disagree"

@@ -171,7 +171,7 @@ void Model::attention(Batch const& batch, NemotronLayerWeights const& w, int ind
   mark("attention o");
 }
 
-void Model::moe(Batch const& batch, NemotronLayerWeights const& w) {
+void Model::moe(Batch const& batch, NemotronLayerWeights const& w, bool fold_norm) {
   auto const& e = config_.moe;
   kn::moe::MoeShape s;
   s.tokens = batch.tokens, s.hidden = hidden_, s.ffn = e.moe_intermediate_size;
@@ -185,7 +185,12 @@ void Model::moe(Batch const& batch, NemotronLayerWeights const& w) {
   weights.correction_bias = w.correction_bias.data();
   weights.shared_up = w.shared_up.data(), weights.shared_down = w.shared_down.data();
   void* const scratch = moe_workspace_.ensure(kn::moe::moe_scratch_bytes(s), stream_);
-  kn::moe::moe_layer(normed_.data(), weights, s, delta_.data(), scratch, stream_, [this](char const* name) { mark(name); });
+  auto const marks = [this](char const* name) { mark(name); };
+  if (fold_norm)  // the add + RMSNorm in the router's launch (kernels/moe's moe_layer_normed)
+    kn::moe::moe_layer_normed(residual_.normed_rows(delta_.data(), w.norm.data(), float(config_.layer_norm_epsilon)),
+                              normed_.data(), weights, s, delta_.data(), scratch, stream_, marks);
+  else
+    kn::moe::moe_layer(normed_.data(), weights, s, delta_.data(), scratch, stream_, marks);
 }
 
 void Model::mlp(Batch const& batch, NemotronLayerWeights const& w) {

@@ -88,7 +88,7 @@ class Model final : public NemotronModel {
                         std::int64_t n);
   void mamba(Batch const& batch, NemotronLayerWeights const& w, int index, bool fold_norm);
   void attention(Batch const& batch, NemotronLayerWeights const& w, int index, bool fold_norm);
-  void moe(Batch const& batch, NemotronLayerWeights const& w);
+  void moe(Batch const& batch, NemotronLayerWeights const& w, bool fold_norm);
   void mlp(Batch const& batch, NemotronLayerWeights const& w);
 
   NemotronHConfig config_;

@@ -328,16 +328,17 @@ void Model::forward(Batch const& batch, LogitsRows rows) {
     residual_.add_norm(delta_.data(), w, normed_.data(), t, hidden_, eps, stream_);
     mark("add + rmsnorm");
   };
-  // A decode step's Mamba and attention layers norm inside their input projection (fuse_norms).
+  // A decode step's Mamba and attention layers norm inside their input projection, its MoE layers
+  // inside the router's launch (fuse_norms).
   bool const fuse = options_.fuse_norms && normed_linear_takes(t, hidden_);
   for (std::size_t l = 0; l < weights_.layers.size(); ++l) {
     NemotronLayerWeights const& w = weights_.layers[l];
-    bool const fold = fuse && (w.kind == NemotronHLayerKind::mamba || w.kind == NemotronHLayerKind::attention);
+    bool const fold = fuse && w.kind != NemotronHLayerKind::mlp;
     if (!fold) add_norm(w.norm.data());
     switch (w.kind) {
       case NemotronHLayerKind::mamba: mamba(batch, w, layout_.mamba_index(int(l)), fold); break;
       case NemotronHLayerKind::attention: attention(batch, w, layout_.attention_index(int(l)), fold); break;
-      case NemotronHLayerKind::moe: moe(batch, w); break;
+      case NemotronHLayerKind::moe: moe(batch, w, fold); break;
       case NemotronHLayerKind::mlp: mlp(batch, w); break;
     }
   }

@@ -20,6 +20,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -84,6 +85,8 @@ void Model::forward(Batch const& batch, LogitsRows rows) {
       mark("add + rmsnorm + gate-up gemm + swiglu");
       linear(ffn_hidden_.data(), w.down.data(), delta_.data(), t, hidden_, ffn_);
       mark("down gemm");
+    } else if (fuse_norms && w.sparse()) {  // the MoE block norms the rows in its router's launch
+      mlp(w, t, residual_.normed_rows(delta_.data(), w.post_norm.data(), eps));
     } else {
       add_norm(w.post_norm.data());
       mlp(w, t);
@@ -167,17 +170,19 @@ void Model::print_routing(kn::moe::MoeShape const& s, void* scratch, int layer) 
                s.top_k, used, s.experts, most, mean > 0 ? most / mean : 0.0, mean, fewest, counts.c_str());
 }
 
-void Model::mlp(LayerWeights const& w, std::int64_t t) {
+void Model::mlp(LayerWeights const& w, std::int64_t t, std::optional<kn::RmsNormedRows<bf16>> const& norm) {
   if (w.sparse()) {
     // Router, softmax and top-k, the experts through the grouped GEMMs, the weighted combine: all on
     // the device, so a decode step's graph records it like the dense layers.
     kn::moe::MoeShape const s = moe_shape(t);
     std::size_t const bytes = kn::moe::moe_scratch_bytes(s);
     void* const scratch = moe_workspace_.ensure(bytes, stream_);
+    kn::moe::MoeWeights const weights{w.router.data(), w.experts_gate_up.data(), w.experts_down.data()};
     // Its parts are marked as they are launched (moe router, moe experts, and past a decode step's
     // tokens moe combine), so that a profiled step splits them as Nemotron's does.
-    kn::moe::moe_layer(normed_.data(), {w.router.data(), w.experts_gate_up.data(), w.experts_down.data()}, s,
-                       delta_.data(), scratch, stream_, [this](char const* name) { mark(name); });
+    auto const marks = [this](char const* name) { mark(name); };
+    if (norm) kn::moe::moe_layer_normed(*norm, normed_.data(), weights, s, delta_.data(), scratch, stream_, marks);
+    else kn::moe::moe_layer(normed_.data(), weights, s, delta_.data(), scratch, stream_, marks);
     if (options_.routing_stats) print_routing(s, scratch, int(&w - weights_.layers.data()));
   } else {
     DenseFfn const f{w.gate_up.data(), w.down.data(), hidden_, ffn_, ffn_hidden_.data(), gate_up_.data()};

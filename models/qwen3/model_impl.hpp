@@ -95,8 +95,10 @@ class Model final : public Qwen3Model {
   void attention(Batch const& batch, int layer);
   /// The MoE block's sizes for a pass of `tokens` rows (config_.moe set).
   [[nodiscard]] kn::moe::MoeShape moe_shape(std::int64_t tokens) const;
-  /// A layer's MLP on normed_ into delta_: the dense SwiGLU FFN, or the MoE block.
-  void mlp(LayerWeights const& w, std::int64_t tokens);
+  /// A layer's MLP on normed_ into delta_: the dense SwiGLU FFN, or the MoE block. With `norm` (a
+  /// MoE layer's), the block norms those rows into normed_ itself (kernels/moe's moe_layer_normed).
+  void mlp(LayerWeights const& w, std::int64_t tokens,
+           std::optional<kernels::RmsNormedRows<bf16>> const& norm = std::nullopt);
   /// Qwen3Options::routing_stats: the choices each expert of `layer` received in this pass (the MoE
   /// block's expert offsets in `scratch`), one line to stderr.
   void print_routing(kn::moe::MoeShape const& s, void* scratch, int layer);

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 // SPDX-FileCopyrightText: 2026 cute-cpp authors
 // moe_check: checks the MoE block (kernels/moe/moe.cuh) on fresh random data with poisoned outputs,
-// step by step against the host in double: the routing from the router's logits (softmax, top k,
+// step by step against the host in double: the router's logits, the routing from them (softmax, top k,
 // renormalized), the experts' offsets and each choice's row, and y from the GPU's choices (h
 // rounded to bf16 as the kernels store it); the shape it refuses; and expert parallelism: the ranks'
-// moe_layer over their expert ranges sum to the one-device y, computing only their own choices.
+// moe_layer over their expert ranges sum to the one-device y, computing only their own choices; and
+// moe_layer_normed (the add + RMSNorm before the block folded into the decode router).
 //   moe_check [--seed N] [--small]   (--small: the two smaller layers, for compute-sanitizer)
 // Its timings: bench/gemm/bench_ffn_moe.cu.
 #include "tests/gpu/gemm/moe_operands.hpp"
@@ -41,6 +42,14 @@ bool check_layer(moe::MoeShape const& shape, std::mt19937_64& rng) {
   auto const offsets = download(m.offsets, e_count);
   auto const rows = download(m.rows, t_count * k);
   auto const y = l.dy.download();
+  // The logits against x Wr^T in double (the router's output rounded to bf16).
+  std::size_t bad_logits = 0;
+  for (std::size_t t = 0; t < t_count; ++t)
+    for (std::size_t e = 0; e < e_count; ++e) {
+      double want = 0;
+      for (std::size_t c = 0; c < h; ++c) want += val(l.x[t * h + c]) * val(l.router[e * h + c]);
+      bad_logits += !(std::fabs(val(logits[t * e_count + e]) - want) <= 1e-3 + std::fabs(want) / 128);
+    }
   // Routing, from the GPU's logits: the chosen experts are a top k (a choice may swap with an
   // equal probability), each weight its probability.
   std::size_t bad_route = 0;
@@ -94,10 +103,68 @@ bool check_layer(moe::MoeShape const& shape, std::mt19937_64& rng) {
   double scale = 0;
   for (double v : want) scale = std::max(scale, std::fabs(v));
   auto const res = kn::check_close(std::span<bf16 const>(y), std::span<double const>(want), 1.0 / 64, scale * 0.01);
-  bool const ok = bad_route == 0 && bad_rows == 0 && res.ok();
-  std::printf("check moe T=%-5lld H=%-5lld F=%-5lld E=%-4d k=%-2d routing %s (%zu bad), rows %s (%zu bad), y %s\n",
+  bool const ok = bad_logits == 0 && bad_route == 0 && bad_rows == 0 && res.ok();
+  std::printf("check moe T=%-5lld H=%-5lld F=%-5lld E=%-4d k=%-2d logits %s (%zu bad), routing %s (%zu bad), rows %s "
+              "(%zu bad), y %s\n",
               (long long)s.tokens, (long long)s.hidden, (long long)s.ffn, s.experts, s.top_k,
-              bad_route ? "FAILED" : "ok", bad_route, bad_rows ? "FAILED" : permuted ? "ok" : "unused", bad_rows, res.summary().c_str());
+              bad_logits ? "FAILED" : "ok", bad_logits, bad_route ? "FAILED" : "ok", bad_route, bad_rows ? "FAILED" : permuted ? "ok" : "unused", bad_rows, res.summary().c_str());
+  return ok;
+}
+
+/// moe_layer_normed (the add + RMSNorm before the block, inside the decode router's launch up to
+/// moe_decode_tokens, a launch of its own past them) on fresh x, residual and gain, its outputs
+/// poisoned: x + residual bit for bit (bf16 of the f32 sum), the normed rows against the host in
+/// double (to bf16 rounding), and y bit for bit moe_layer's on the GPU's normed rows, on a scratch
+/// of its own (check_layer checks that one against the host). Without a residual (a stream's first
+/// norm), x itself is the stream's next value.
+bool check_normed_layer(moe::MoeShape const& shape, bool with_residual, std::mt19937_64& rng) {
+  Layer l(shape, rng);
+  auto const& s = l.s;
+  auto const n = std::size_t(s.tokens * s.hidden), h = std::size_t(s.hidden);
+  float const eps = 1e-6f;
+  auto const residual = kn::random_values<bf16>(n, rng, -2.0, 2.0);
+  auto const gain = kn::random_values<bf16>(h, rng, 0.5, 1.5);
+  host::DeviceBuffer<bf16> dresidual, dgain, dsum(n), dnormed(n);
+  upload(dresidual, residual), upload(dgain, gain);
+  dsum.fill_bytes(0xFF), dnormed.fill_bytes(0xFF), l.dy.fill_bytes(0xFF);
+  kn::RmsNormedRows<bf16> const norm{l.dx.data(), with_residual ? dresidual.data() : nullptr, dgain.data(), dsum.data(),
+                                     eps};
+  moe::moe_layer_normed(norm, dnormed.data(), l.weights(), s, l.dy.data(), l.scratch.data());
+  host::cuda_check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
+  auto const sum = dsum.download(), normed = dnormed.download(), y = l.dy.download();
+  std::size_t bad_sum = 0;
+  std::vector<double> want(n);
+  for (std::size_t t = 0; t < std::size_t(s.tokens); ++t) {
+    double squares = 0;
+    for (std::size_t c = 0; c < h; ++c) {
+      std::size_t const i = t * h + c;
+      bf16 const expect = with_residual ? static_cast<bf16>(float(l.x[i]) + float(residual[i])) : l.x[i];
+      bad_sum += std::memcmp(&expect, &sum[i], sizeof(bf16)) != 0;
+      squares += val(expect) * val(expect);
+    }
+    double const rstd = 1.0 / std::sqrt(squares / double(h) + double(eps));
+    for (std::size_t c = 0; c < h; ++c) {
+      std::size_t const i = t * h + c;
+      bf16 const expect = with_residual ? static_cast<bf16>(float(l.x[i]) + float(residual[i])) : l.x[i];
+      want[i] = val(expect) * val(gain[c]) * rstd;
+    }
+  }
+  auto const normed_res = kn::check_close(std::span<bf16 const>(normed), std::span<double const>(want), 1.0 / 128, 1e-6);
+  // moe_layer on the GPU's normed rows, on a scratch of its own.
+  host::DeviceBuffer<bf16> dy(n);
+  host::DeviceBuffer<unsigned char> scratch(moe::moe_scratch_bytes(s));
+  scratch.fill_bytes(0), dy.fill_bytes(0xFF);
+  moe::moe_layer(dnormed.data(), l.weights(), s, dy.data(), scratch.data());
+  host::cuda_check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
+  auto const y_plain = dy.download();
+  bool const same = std::memcmp(y.data(), y_plain.data(), n * sizeof(bf16)) == 0;
+  bool const ok = bad_sum == 0 && normed_res.ok() && same;
+  std::printf("check moe normed T=%-5lld H=%-5lld E=%-4d k=%-2d %s (%s): x + residual %s (%zu bad), normed %s, "
+              "y vs moe_layer of the normed rows %s\n",
+              (long long)s.tokens, (long long)s.hidden, s.experts, s.top_k,
+              with_residual ? "with a residual" : "no residual",
+              moe::moe_decode_router_takes(s) ? "in the router's launch" : "a launch of its own",
+              bad_sum ? "FAILED" : "ok", bad_sum, normed_res.summary().c_str(), same ? "ok (bit-identical)" : "FAILED");
   return ok;
 }
 
@@ -216,7 +283,11 @@ bool run_checks(std::mt19937_64& rng, bool small) {
     // grouped path beside them).
     for (std::int64_t tokens : {1, 8, 9})
       ok &= check_layer({.tokens = tokens, .hidden = 2048, .ffn = 768, .experts = 128, .top_k = 8}, rng);
+    for (std::int64_t tokens : {1, 3, 9})
+      ok &= check_normed_layer({.tokens = tokens, .hidden = 2048, .ffn = 768, .experts = 128, .top_k = 8}, true, rng);
   }
+  // An expert count that is no multiple of the router's 8 warps a CTA, and the stream's first norm.
+  ok &= check_normed_layer({.tokens = 2, .hidden = 64, .ffn = 48, .experts = 37, .top_k = 5}, false, rng);
   return ok;
 }
 
