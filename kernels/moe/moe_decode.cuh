@@ -31,9 +31,6 @@
 
 namespace cute_cpp::kernels::moe {
 
-/// Tokens up to which moe_layer runs the experts as moe_decode_experts' two launches.
-inline constexpr std::int64_t moe_decode_tokens = 8;
-
 namespace decode {
 inline constexpr int threads = 256, warps = threads / 32;
 

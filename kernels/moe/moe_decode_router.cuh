@@ -14,9 +14,9 @@
 //      routes the tokens, a warp a token, with route_kernel's and route_sigmoid_kernel's bodies.
 // Deterministic: each logit is one warp's sum in a fixed order, and the routing reads only them.
 #include <cute_cpp/kernels/gemm/simt_gemv_norm.cuh>  // RmsNormedRows, gemv::normed_rows
-#include <cute_cpp/kernels/moe/moe_decode.cuh>       // moe_decode_tokens, decode::warp_sum
+#include <cute_cpp/kernels/moe/moe_decode.cuh>       // decode::warp_sum
 #include <cute_cpp/kernels/moe/moe_route.cuh>        // softmax_route, sigmoid_route
-#include <cute_cpp/kernels/moe/moe_shape.hpp>
+#include <cute_cpp/kernels/moe/moe_shape.hpp>  // moe_decode_router_takes, moe_decode_router_smem
 
 #include <cute_cpp/arch/griddepcontrol.hpp>
 #include <cute_cpp/host/arguments.hpp>  // ByteRange, check_disjoint
@@ -165,17 +165,8 @@ __global__ void __launch_bounds__(decode_router::threads) moe_decode_router_kern
   }
 }
 
-/// The shared memory the decode router's staged rows take: T x H x 2 bytes.
-[[nodiscard]] constexpr std::size_t moe_decode_router_smem(MoeShape const& s) {
-  return std::size_t(s.tokens) * std::size_t(s.hidden) * sizeof(bf16);
-}
-
-/// Whether moe_layer routes `s` with moe_decode_router_kernel: a decode step's tokens
-/// (moe_decode_tokens) on one device, whose rows fit the kernel's shared memory.
-[[nodiscard]] constexpr bool moe_decode_router_takes(MoeShape const& s) {
-  return s.tokens >= 1 && s.tokens <= moe_decode_tokens && s.local_experts == 0 &&
-         moe_decode_router_smem(s) <= normed_rows_smem_limit;
-}
+static_assert(moe_decode_router_smem_limit == normed_rows_smem_limit,
+              "cute-cpp: moe.decode-router: the staged rows' limit is the normed GEMV's");
 
 /// Rule moe.pointers for moe_layer_normed's norm: x and the gain given and 16-byte aligned (as the
 /// residual and its output, where given); rule moe.aliasing: `normed` and the residual's output

@@ -9,6 +9,7 @@
 #include <cuda_bf16.h>
 
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -113,6 +114,23 @@ struct MoeShape {
 /// the GEMV spreads its 128 rows over 128 CTAs.
 [[nodiscard]] inline bool router_f32_skinny(MoeShape const& s, int sms) {
   return s.tokens > 0 && choose_gemm_plan(s.tokens, s.experts, s.hidden, sms).tile == GemmTile::simt;
+}
+
+/// Tokens up to which moe_layer runs the experts as moe_decode.cuh's two launches.
+inline constexpr std::int64_t moe_decode_tokens = 8;
+/// The most shared memory the decode router's staged rows may take (kernels/gemm's normed GEMV's).
+inline constexpr std::size_t moe_decode_router_smem_limit = std::size_t(96) << 10;
+
+/// The shared memory the decode router's staged rows take: T x H x 2 bytes.
+[[nodiscard]] constexpr std::size_t moe_decode_router_smem(MoeShape const& s) {
+  return std::size_t(s.tokens) * std::size_t(s.hidden) * sizeof(bf16);
+}
+
+/// Whether moe_layer routes `s` in one launch (moe_decode_router.cuh): a decode step's tokens
+/// (moe_decode_tokens) on one device, whose rows fit the kernel's shared memory.
+[[nodiscard]] constexpr bool moe_decode_router_takes(MoeShape const& s) {
+  return s.tokens >= 1 && s.tokens <= moe_decode_tokens && s.local_experts == 0 &&
+         moe_decode_router_smem(s) <= moe_decode_router_smem_limit;
 }
 
 namespace detail {

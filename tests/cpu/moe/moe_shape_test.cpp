@@ -184,3 +184,24 @@ TEST(MoeShape, ReLU2SharedExpertRunsDense) {
 }
 
 }  // namespace
+
+TEST(MoeShape, DecodeRouterTakesDecodeStepsOnOneDevice) {
+  moe::MoeShape qwen{.tokens = 1, .hidden = 2048, .ffn = 768, .experts = 128, .top_k = 8};
+  EXPECT_TRUE(moe::moe_decode_router_takes(qwen));
+  qwen.tokens = 8;  // 32 KB of staged rows
+  EXPECT_TRUE(moe::moe_decode_router_takes(qwen));
+  qwen.tokens = 9;  // past a decode step: the router GEMM and route_kernel
+  EXPECT_FALSE(moe::moe_decode_router_takes(qwen));
+  qwen.tokens = 0;
+  EXPECT_FALSE(moe::moe_decode_router_takes(qwen));
+  auto rank = qwen;  // a tensor-parallel rank's experts: the masking launch follows the router's
+  rank.tokens = 1, rank.expert_begin = 32, rank.local_experts = 32;
+  EXPECT_FALSE(moe::moe_decode_router_takes(rank));
+  auto n = nemotron_nano();
+  n.tokens = 8;  // 43 KB
+  EXPECT_TRUE(moe::moe_decode_router_takes(n));
+  moe::MoeShape wide{.tokens = 8, .hidden = 7168, .ffn = 2048, .experts = 256, .top_k = 8};  // 112 KB of rows
+  EXPECT_FALSE(moe::moe_decode_router_takes(wide));
+  wide.tokens = 6;  // 84 KB
+  EXPECT_TRUE(moe::moe_decode_router_takes(wide));
+}

@@ -180,6 +180,23 @@ bool check_rejection() {
   return false;
 }
 
+/// moe_layer_normed refuses normed rows written over its input (every CTA of the router reads x while
+/// the first writes them), before any launch.
+bool check_normed_aliasing(std::mt19937_64& rng) {
+  Layer l({.tokens = 2, .hidden = 64, .ffn = 48, .experts = 8, .top_k = 2}, rng);
+  host::DeviceBuffer<bf16> gain(64);
+  std::string rule = "no error";
+  try {
+    moe::moe_layer_normed({.x = l.dx.data(), .weight = gain.data()}, l.dx.data(), l.weights(), l.s, l.dy.data(),
+                          l.scratch.data());
+  } catch (std::invalid_argument const& e) {
+    rule = e.what();
+  }
+  bool const named = rule.find("moe.aliasing") != std::string::npos;
+  std::printf("check moe normed rows over x rejected [moe.aliasing] %s\n", named ? "ok" : ("FAILED: " + rule).c_str());
+  return named;
+}
+
 /// One scratch through passes of different token counts, as a model's decode and prefill passes
 /// share it: a few tokens (the router GEMM splits K), many, then the few again give the first
 /// pass's y bit for bit (the router's split-K counters must stay where the kernels left them zero).
@@ -267,6 +284,7 @@ bool check_expert_ranges(moe::MoeShape const& shape, int ranks, std::mt19937_64&
 
 bool run_checks(std::mt19937_64& rng, bool small) {
   bool ok = check_rejection();
+  ok &= check_normed_aliasing(rng);
   ok &= check_scratch_reuse(rng);
   ok &= check_layer({.tokens = 37, .hidden = 128, .ffn = 64, .experts = 8, .top_k = 2}, rng);
   ok &= check_layer({.tokens = 5, .hidden = 64, .ffn = 48, .experts = 40, .top_k = 6, .renormalize = false}, rng);
