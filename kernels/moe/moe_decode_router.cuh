@@ -7,8 +7,8 @@
 //   1. each CTA stages the step's rows in its shared memory, normed there when given the norm (as
 //      kernels/gemm/simt_gemv_norm.cuh's kernel norms them: every CTA the same bits); CTA 0 also
 //      writes x + residual (the residual stream's next value) and the normed rows (the experts' x);
-//   2. warp w of CTA b computes expert 8 b + w's logit for every row (its router row read once,
-//      all of a lane's first 8 vectors in flight while the rows are staged): bf16 for softmax
+//   2. warp w of CTA b computes expert 8 b + w's logit for every row (its router row read once, a
+//      lane's first 8 vectors loaded before the wait for the kernel before): bf16 for softmax
 //      routing (as the router GEMM's Bf16TN output), f32 for sigmoid routing;
 //   3. the last CTA to finish (each CTA one atomicInc on a counter that wraps to zero at the last)
 //      routes the tokens, a warp a token, with route_kernel's and route_sigmoid_kernel's bodies.
@@ -117,7 +117,6 @@ template <MoeRouting Routing>
 __global__ void __launch_bounds__(decode_router::threads) moe_decode_router_kernel(MoeDecodeRouter const p) {
   using namespace decode_router;
   arch::griddepcontrol_launch_dependents();
-  arch::griddepcontrol_wait();  // x and the residual are the kernels' before
   extern __shared__ uint4 router_smem[];
   bf16* const rows = reinterpret_cast<bf16*>(router_smem);
   int const warp = int(threadIdx.x) / 32, lane = int(threadIdx.x) % 32, tokens = int(p.tokens);
@@ -125,7 +124,11 @@ __global__ void __launch_bounds__(decode_router::threads) moe_decode_router_kern
   std::int64_t const vectors = p.hidden / vector;
   bf16 const* const row = p.router + std::int64_t(expert < p.experts ? expert : 0) * p.hidden;
   uint4 w[round];
-  if (expert < p.experts) load_round(row, lane, vectors, w);  // in flight while the rows are staged
+  // The router's first round loads before the wait for the kernel before (no kernel of a step writes
+  // a layer's weights, as the router GEMM's IndependentOperand::B says) and stays in flight while
+  // the rows are staged.
+  if (expert < p.experts) load_round(row, lane, vectors, w);
+  arch::griddepcontrol_wait();  // x and the residual are the kernels' before
   stage_rows(p, rows);
   if (expert < p.experts) {
     float acc[8] = {};
