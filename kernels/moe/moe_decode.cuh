@@ -69,6 +69,42 @@ __device__ __forceinline__ float warp_sum(float v) {
   for (int offset = 16; offset > 0; offset /= 2) v += __shfl_xor_sync(0xffffffffu, v, offset);
   return v;
 }
+
+/// Choices a down-projection warp reads at once (moe_decode_down_kernel).
+inline constexpr int down_group = 8;
+
+/// dot[c] = a[c] . b[c] over `n` elements (a multiple of 8) for the first `count` <= down_group
+/// pairs, the warp's sums in every lane: each round loads a 16-byte vector of every pair's operands
+/// before it uses any, so rows of a few KB cost one memory round trip a vector of the lane for all
+/// the pairs, where one dot after another cost one a pair.
+__device__ __forceinline__ void warp_dots(bf16 const* const (&a)[down_group], bf16 const* const (&b)[down_group],
+                                          int count, std::int64_t n, float (&dot)[down_group]) {
+  int const lane = int(threadIdx.x) % 32;
+  float acc[down_group] = {};
+  for (std::int64_t v = lane; v < n / 8; v += 32) {
+    uint4 x[down_group], y[down_group];
+#pragma unroll
+    for (int c = 0; c < down_group; ++c) {
+      if (c >= count) break;
+      x[c] = __ldg(reinterpret_cast<uint4 const*>(a[c]) + v);
+      y[c] = __ldg(reinterpret_cast<uint4 const*>(b[c]) + v);
+    }
+#pragma unroll
+    for (int c = 0; c < down_group; ++c) {
+      if (c >= count) break;
+      auto const* xs = reinterpret_cast<__nv_bfloat162 const*>(&x[c]);
+      auto const* ys = reinterpret_cast<__nv_bfloat162 const*>(&y[c]);
+#pragma unroll
+      for (int i = 0; i < 4; ++i) {
+        float2 const p = __bfloat1622float2(xs[i]), q = __bfloat1622float2(ys[i]);
+        acc[c] = fmaf(p.x, q.x, acc[c]);
+        acc[c] = fmaf(p.y, q.y, acc[c]);
+      }
+    }
+  }
+#pragma unroll
+  for (int c = 0; c < down_group; ++c) dot[c] = warp_sum(acc[c]);
+}
 }  // namespace decode
 
 /// Step 1's operands: x (T, H); the (T, k) choices; each expert's first weight, `w1_rows` x H
@@ -157,7 +193,9 @@ struct MoeDecodeDown {
 };
 
 /// y[t, j] = shared[t, j] + sum_c weights[t, c] * bf16(h[t k + c] . Wd_{ids[t, c]} row j): warp w
-/// of CTA (bx, t) takes column j = 8 bx + w. Each choice's row rounded to bf16 and the sum from the
+/// of CTA (bx, t) takes column j = 8 bx + w, up to 8 choices' rows at once (decode::warp_dots: an
+/// expert's down row is F x 2 bytes, 1.5 KB at Qwen3-30B-A3B's F, so one dot after another left the
+/// warp waiting on memory k times). Each choice's row rounded to bf16 and the sum from the
 /// shared row on in choice order, as the grouped path's down GEMM stores its rows and combine_kernel
 /// adds them, so a token's y does not depend on which path its step took.
 template <int = 0>  // a template for its linkage: the header is in several libraries
@@ -172,11 +210,23 @@ __global__ void __launch_bounds__(decode::threads) moe_decode_down_kernel(MoeDec
         decode::lane_dot(p.h_shared + t * p.shared_ffn, p.shared_down + j * p.shared_ffn, p.shared_ffn));
     acc = __bfloat162float(__float2bfloat16_rn(shared));
   }
-  for (int c = 0; c < p.top_k; ++c) {
-    std::int64_t const pair = t * p.top_k + c;
-    bf16 const* const row = p.down + (std::int64_t(p.ids[pair]) * p.hidden + j) * p.ffn;
-    float const expert = decode::warp_sum(decode::lane_dot(p.h + pair * p.ffn, row, p.ffn));
-    acc = fmaf(p.weights[pair], __bfloat162float(__float2bfloat16_rn(expert)), acc);
+  for (int c0 = 0; c0 < p.top_k; c0 += decode::down_group) {  // the choices' rows in flight together
+    int const count = min(decode::down_group, p.top_k - c0);
+    bf16 const* h[decode::down_group];
+    bf16 const* row[decode::down_group];
+#pragma unroll
+    for (int c = 0; c < decode::down_group; ++c) {
+      std::int64_t const pair = t * p.top_k + c0 + min(c, count - 1);  // past count: never read
+      h[c] = p.h + pair * p.ffn;
+      row[c] = p.down + (std::int64_t(p.ids[pair]) * p.hidden + j) * p.ffn;
+    }
+    float expert[decode::down_group];
+    decode::warp_dots(h, row, count, p.ffn, expert);
+#pragma unroll
+    for (int c = 0; c < decode::down_group; ++c) {
+      if (c >= count) break;
+      acc = fmaf(p.weights[t * p.top_k + c0 + c], __bfloat162float(__float2bfloat16_rn(expert[c])), acc);
+    }
   }
   if (threadIdx.x % 32 == 0) p.y[t * p.hidden + j] = __float2bfloat16_rn(acc);
 }
