@@ -171,14 +171,14 @@ __global__ void __launch_bounds__(decode_router::threads) moe_decode_router_kern
 static_assert(moe_decode_router_smem_limit == normed_rows_smem_limit,
               "cute-cpp: moe.decode-router: the staged rows' limit is the normed GEMV's");
 
-/// Rule moe.pointers for moe_layer_normed's norm: x and the gain given and 16-byte aligned (as the
+/// Rule moe.norm for moe_layer_normed's norm: x and the gain given and 16-byte aligned (as the
 /// residual and its output, where given); rule moe.aliasing: `normed` and the residual's output
 /// overlap neither an input (x, the residual, the gain) nor each other.
 inline void check_moe_norm(RmsNormedRows<bf16> const& norm, bf16 const* normed, MoeShape const& s) {
   auto const aligned = [](void const* q) { return reinterpret_cast<std::uintptr_t>(q) % 16 == 0; };
   if (norm.x == nullptr || norm.weight == nullptr || !aligned(norm.x) || !aligned(norm.weight) ||
       !aligned(norm.residual) || !aligned(norm.residual_out))
-    detail::moe_fail("cute-cpp [moe.pointers]: the norm's x and gain are device pointers, and they, the residual and "
+    detail::moe_fail("cute-cpp [moe.norm]: the norm's x and gain are device pointers, and they, the residual and "
                      "its output 16-byte aligned",
                      norm.x == nullptr || norm.weight == nullptr ? "a null x or gain" : "a pointer not 16-byte aligned");
   std::size_t const rows = moe_decode_router_smem(s), gain = std::size_t(s.hidden) * sizeof(bf16);
