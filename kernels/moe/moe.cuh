@@ -432,8 +432,9 @@ inline void moe_layer(bf16 const* x, MoeWeights const& w, MoeShape const& s, bf1
 /// norms the rows itself (one launch for the norm, the router and the choices); otherwise the norm
 /// is a launch of its own ("add + rmsnorm") before moe_layer. Marks as moe_layer's ("moe router"
 /// holds the norm where the router's launch does). Rule moe.pointers as moe_layer's; rule moe.norm:
-/// norm.x and the gain device pointers, 16-byte aligned; `normed` and the residual's output overlap
-/// no input (every CTA of the router reads the rows while its first writes them).
+/// norm.x and the gain device pointers, 16-byte aligned; rule moe.aliasing: `normed` and the
+/// residual's output overlap no input (every CTA of the router reads the rows while its first
+/// writes them).
 template <class Mark = void (*)(char const*)>
 inline void moe_layer_normed(RmsNormedRows<bf16> const& norm, bf16* normed, MoeWeights const& w, MoeShape const& s,
                              bf16* y, void* scratch, cudaStream_t stream = nullptr, Mark&& mark = [](char const*) {}) {
