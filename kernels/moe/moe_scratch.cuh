@@ -87,25 +87,22 @@ struct MoeScratch {
     bytes = used;
   }
 
-  /// The router GEMM: logits = x Wr^T (bf16 out: softmax routing's).
-  [[nodiscard]] static GemmArguments<plans::Bf16TN> router_arguments(MoeShape const& s, bf16 const* x = nullptr,
-                                                                     bf16 const* router = nullptr,
-                                                                     bf16* logits = nullptr) {
-    GemmArguments<plans::Bf16TN> a;
+  /// The router GEMM: logits = x Wr^T, bf16 out (softmax routing's, Plan plans::Bf16TN) or f32
+  /// (sigmoid routing's, plans::Bf16TNf32: transformers computes them in f32).
+  template <class Plan = plans::Bf16TN>
+  [[nodiscard]] static GemmArguments<Plan> router_arguments(MoeShape const& s, bf16 const* x = nullptr,
+                                                            bf16 const* router = nullptr,
+                                                            typename Plan::TC* logits = nullptr) {
+    GemmArguments<Plan> a;
     a.a = x, a.lda = s.hidden, a.b = router, a.ldb = s.hidden, a.c = logits, a.ldc = s.experts;
     a.m = s.tokens, a.n = s.experts, a.k = s.hidden;
     a.independent = IndependentOperand::B;  // the layer's weights: no kernel of a step writes them
     return a;
   }
-  /// The router GEMM with f32 logits (sigmoid routing's: transformers computes them in f32).
   [[nodiscard]] static GemmArguments<plans::Bf16TNf32> router_f32_arguments(MoeShape const& s, bf16 const* x = nullptr,
                                                                             bf16 const* router = nullptr,
                                                                             float* logits = nullptr) {
-    GemmArguments<plans::Bf16TNf32> a;
-    a.a = x, a.lda = s.hidden, a.b = router, a.ldb = s.hidden, a.c = logits, a.ldc = s.experts;
-    a.m = s.tokens, a.n = s.experts, a.k = s.hidden;
-    a.independent = IndependentOperand::B;  // the layer's weights: no kernel of a step writes them
-    return a;
+    return router_arguments<plans::Bf16TNf32>(s, x, router, logits);
   }
   [[nodiscard]] static std::size_t router_f32_workspace_bytes(MoeShape const& s) {
     return kernels::gemm_workspace_bytes<plans::Bf16TNf32>(router_f32_arguments(s));
