@@ -6,7 +6,9 @@
 // of launches, CUDA-graph friendly):
 //   1. router logits = x Wr^T (the dense GEMM), (T, E): bf16 for softmax routing, f32 for sigmoid;
 //   2. the router (moe_route.cuh): per token the top k experts and their weights, by softmax
-//      (Qwen3) or by sigmoid scores with a correction bias and expert groups (Nemotron-H);
+//      (Qwen3) or by sigmoid scores with a correction bias and expert groups (Nemotron-H); a decode
+//      step's few tokens on one device take steps 1-2 in one launch (moe_decode_router.cuh), and
+//      the experts from the choices (moe_decode.cuh) in place of steps 3-7;
 //   3. moe_permute: each expert's rows (how many tokens chose it, the grouped GEMM's offsets) and
 //      each (token, choice)'s row in expert order; moe_gather copies x's rows there;
 //   4. the experts' first projection, one grouped GEMM: SwiGLU against each expert's fused weight
