@@ -34,6 +34,18 @@ namespace cute_cpp::kernels::moe {
 namespace decode {
 inline constexpr int threads = 256, warps = threads / 32;
 
+/// acc += x . y over the 8 bf16 pairs of two 16-byte vectors, in element order.
+__device__ __forceinline__ void fma_vector(uint4 const& x, uint4 const& y, float& acc) {
+  auto const* xs = reinterpret_cast<__nv_bfloat162 const*>(&x);
+  auto const* ys = reinterpret_cast<__nv_bfloat162 const*>(&y);
+#pragma unroll
+  for (int i = 0; i < 4; ++i) {
+    float2 const p = __bfloat1622float2(xs[i]), q = __bfloat1622float2(ys[i]);
+    acc = fmaf(p.x, q.x, acc);
+    acc = fmaf(p.y, q.y, acc);
+  }
+}
+
 /// a . b over `n` elements (n a multiple of 8), this lane's share: 16-byte loads, four in flight.
 __device__ __forceinline__ float lane_dot(bf16 const* a, bf16 const* b, std::int64_t n) {
   constexpr int vector = 8, round = 4;
@@ -51,14 +63,7 @@ __device__ __forceinline__ float lane_dot(bf16 const* a, bf16 const* b, std::int
 #pragma unroll
     for (int u = 0; u < round; ++u) {
       if (v0 + u * 32 >= vectors) continue;
-      auto const* xs = reinterpret_cast<__nv_bfloat162 const*>(&x[u]);
-      auto const* ys = reinterpret_cast<__nv_bfloat162 const*>(&y[u]);
-#pragma unroll
-      for (int i = 0; i < 4; ++i) {
-        float2 const p = __bfloat1622float2(xs[i]), q = __bfloat1622float2(ys[i]);
-        acc = fmaf(p.x, q.x, acc);
-        acc = fmaf(p.y, q.y, acc);
-      }
+      fma_vector(x[u], y[u], acc);
     }
   }
   return acc;
@@ -92,14 +97,7 @@ __device__ __forceinline__ void warp_dots(bf16 const* const (&a)[down_group], bf
 #pragma unroll
     for (int c = 0; c < down_group; ++c) {
       if (c >= count) break;
-      auto const* xs = reinterpret_cast<__nv_bfloat162 const*>(&x[c]);
-      auto const* ys = reinterpret_cast<__nv_bfloat162 const*>(&y[c]);
-#pragma unroll
-      for (int i = 0; i < 4; ++i) {
-        float2 const p = __bfloat1622float2(xs[i]), q = __bfloat1622float2(ys[i]);
-        acc[c] = fmaf(p.x, q.x, acc[c]);
-        acc[c] = fmaf(p.y, q.y, acc[c]);
-      }
+      fma_vector(x[c], y[c], acc[c]);
     }
   }
 #pragma unroll
