@@ -50,10 +50,10 @@ struct MoeDecodeRouter {
 };
 
 namespace decode_router {
-inline constexpr int threads = 256, warps = threads / 32, vector = 8;
+/// The normed GEMV's CTA (its norm of the rows is this kernel's) and 16-byte vectors.
+inline constexpr int threads = gemv::threads, warps = gemv::warps, vector = gemv::vector;
 /// A lane's router-row vectors in flight at once (all of H = 2048's).
 inline constexpr int round = 8;
-static_assert(gemv::threads == threads, "cute-cpp: moe.decode-router: the norm's thread count is the kernel's");
 
 /// The T rows into `rows` (shared memory): normed with norm.weight where given (CTA 0 also writing
 /// x + residual and the normed rows), else copied.
