@@ -75,8 +75,11 @@ __device__ __forceinline__ float warp_sum(float v) {
   return v;
 }
 
-/// Choices a down-projection warp reads at once (moe_decode_down_kernel).
-inline constexpr int down_group = 8;
+/// Choices a down-projection warp reads at once (moe_decode_down_kernel): 4, so that the kernel
+/// fits 64 registers a thread and 4 CTAs an SM (down_ctas_per_sm). With 8 it took 124 registers,
+/// 2 CTAs an SM, and a down launch of 336 CTAs (Nemotron-3 Nano's H = 2688 at one token) ran in
+/// two waves on 132 SMs where it had run in one.
+inline constexpr int down_group = 4, down_ctas_per_sm = 4;
 
 /// dot[c] = a[c] . b[c] over `n` elements (a multiple of 8) for the first `count` <= down_group
 /// pairs, the warp's sums in every lane: each round loads a 16-byte vector of every pair's operands
@@ -191,13 +194,14 @@ struct MoeDecodeDown {
 };
 
 /// y[t, j] = shared[t, j] + sum_c weights[t, c] * bf16(h[t k + c] . Wd_{ids[t, c]} row j): warp w
-/// of CTA (bx, t) takes column j = 8 bx + w, up to 8 choices' rows at once (decode::warp_dots: an
-/// expert's down row is F x 2 bytes, 1.5 KB at Qwen3-30B-A3B's F, so one dot after another left the
-/// warp waiting on memory k times). Each choice's row rounded to bf16 and the sum from the
+/// of CTA (bx, t) takes column j = 8 bx + w, decode::down_group choices' rows at once
+/// (decode::warp_dots: an expert's down row is F x 2 bytes, 1.5 KB at Qwen3-30B-A3B's F, so one dot
+/// after another left the warp waiting on memory k times). Each choice's row rounded to bf16 and the sum from the
 /// shared row on in choice order, as the grouped path's down GEMM stores its rows and combine_kernel
 /// adds them, so a token's y does not depend on which path its step took.
 template <int = 0>  // a template for its linkage: the header is in several libraries
-__global__ void __launch_bounds__(decode::threads) moe_decode_down_kernel(MoeDecodeDown const p) {
+__global__ void __launch_bounds__(decode::threads, decode::down_ctas_per_sm)
+    moe_decode_down_kernel(MoeDecodeDown const p) {
   arch::griddepcontrol_launch_dependents();
   arch::griddepcontrol_wait();  // h is the kernel's before
   std::int64_t const t = blockIdx.y, j = std::int64_t(blockIdx.x) * decode::warps + threadIdx.x / 32;
