@@ -80,23 +80,44 @@ __device__ __forceinline__ float block_sum(float v, float (&scratch)[warps]) {
 }
 
 /// Rows [0, rows) of n's normed A into `a` (rows x k of T, shared memory); x + residual also to
-/// residual_out where `write_residual`. A thread's vectors are its own in both passes.
-template <class T>
+/// residual_out where `write_residual`. @pre rows <= Rows. A row takes warps / Rows warps and all
+/// its loads of a round are in flight at once (a lane's Rows vectors of x and of the residual), so a
+/// CTA's rows load together where a CTA-wide loop over the rows loaded them one after another. The
+/// sums in the order of one CTA a row (block_sum's, which models/qwen3/fused_step.cuh's norm
+/// matches): the partial of CTA thread 32 w + l over its vectors 32 w + l + threads i is kept by
+/// lane l of the warp that takes "virtual warp" w, summed over the warp, and the row's warps' sums
+/// added in w's order. A thread's vectors are its own in both passes.
+template <int Rows, class T>
 __device__ __forceinline__ void normed_rows(RmsNormedRows<T> const& n, int rows, std::int64_t k, T* a,
                                             bool write_residual) {
-  __shared__ float scratch[warps];
+  static_assert(Rows == 1 || Rows == 2 || Rows == 4 || Rows == 8, "cute-cpp: gemv.norm-rows: Rows is 1, 2, 4 or 8");
+  constexpr int group = warps / Rows;  // warps a row
+  __shared__ float partial[Rows][warps];
+  int const warp = int(threadIdx.x) / 32, lane = int(threadIdx.x) % 32;
+  int const s = warp / group, first = warp % group * Rows;  // the row, and the first of the Rows virtual warps
   std::int64_t const vectors = k / vector;
-  for (int s = 0; s < rows; ++s) {
-    T const* const x = n.x + std::int64_t(s) * k;
-    T const* const r = n.residual == nullptr ? nullptr : n.residual + std::int64_t(s) * k;
-    uint4* const row = reinterpret_cast<uint4*>(a + std::int64_t(s) * k);
-    float squares = 0.0f;
-    for (std::int64_t v = threadIdx.x; v < vectors; v += threads) {
+  bool const mine = s < rows;
+  T const* const x = n.x + std::int64_t(s) * k;
+  T const* const r = n.residual == nullptr ? nullptr : n.residual + std::int64_t(s) * k;
+  uint4* const row = reinterpret_cast<uint4*>(a + std::int64_t(s) * k);
+  float squares[Rows] = {};
+  for (std::int64_t v0 = 32 * first + lane; mine && v0 < vectors; v0 += threads) {
+    uint4 xs[Rows], rs[Rows];  // the round's vectors of x and the residual in flight together
+#pragma unroll
+    for (int q = 0; q < Rows; ++q) {
+      if (v0 + 32 * q >= vectors) break;
+      xs[q] = __ldg(reinterpret_cast<uint4 const*>(x) + v0 + 32 * q);
+      if (r != nullptr) rs[q] = __ldg(reinterpret_cast<uint4 const*>(r) + v0 + 32 * q);
+    }
+#pragma unroll
+    for (int q = 0; q < Rows; ++q) {
+      std::int64_t const v = v0 + 32 * q;
+      if (v >= vectors) break;
       float f[vector];
-      widen<T>(__ldg(reinterpret_cast<uint4 const*>(x) + v), f);
+      widen<T>(xs[q], f);
       if (r != nullptr) {
         float g[vector];
-        widen<T>(__ldg(reinterpret_cast<uint4 const*>(r) + v), g);
+        widen<T>(rs[q], g);
 #pragma unroll
         for (int e = 0; e < vector; ++e) f[e] += g[e];
       }
@@ -105,16 +126,34 @@ __device__ __forceinline__ void normed_rows(RmsNormedRows<T> const& n, int rows,
       row[v] = sum;
       widen<T>(sum, f);
 #pragma unroll
-      for (int e = 0; e < vector; ++e) squares = fmaf(f[e], f[e], squares);
+      for (int e = 0; e < vector; ++e) squares[q] = fmaf(f[e], f[e], squares[q]);
     }
-    float const rstd = rsqrtf(__fdividef(block_sum(squares, scratch), float(k)) + n.eps);
-    for (std::int64_t v = threadIdx.x; v < vectors; v += threads) {
-      float f[vector], w[vector];
-      widen<T>(row[v], f);
-      widen<T>(__ldg(reinterpret_cast<uint4 const*>(n.weight) + v), w);
+  }
 #pragma unroll
-      for (int e = 0; e < vector; ++e) f[e] = f[e] * w[e] * rstd;
-      row[v] = narrow<T>(f);
+  for (int q = 0; q < Rows; ++q) {  // a virtual warp's sum, as block_sum's shuffles make it
+    float v = squares[q];
+#pragma unroll
+    for (int offset = 16; offset > 0; offset /= 2) v += __shfl_xor_sync(0xffffffffu, v, offset);
+    if (mine && lane == 0) partial[s][first + q] = v;
+  }
+  __syncthreads();
+  if (mine) {
+    float total = 0.0f;
+#pragma unroll
+    for (int w = 0; w < warps; ++w) total += partial[s][w];
+    float const rstd = rsqrtf(__fdividef(total, float(k)) + n.eps);
+    for (std::int64_t v0 = 32 * first + lane; v0 < vectors; v0 += threads) {
+#pragma unroll
+      for (int q = 0; q < Rows; ++q) {
+        std::int64_t const v = v0 + 32 * q;
+        if (v >= vectors) break;
+        float f[vector], w[vector];
+        widen<T>(row[v], f);
+        widen<T>(__ldg(reinterpret_cast<uint4 const*>(n.weight) + v), w);
+#pragma unroll
+        for (int e = 0; e < vector; ++e) f[e] = f[e] * w[e] * rstd;
+        row[v] = narrow<T>(f);
+      }
     }
   }
   __syncthreads();
@@ -146,7 +185,7 @@ __global__ void __launch_bounds__(gemv::threads, Short == 1 ? 3 : 2) simt_gemv_n
   arch::griddepcontrol_wait();  // x and the residual are the grid before's
   extern __shared__ uint4 normed_smem[];
   T* const a = reinterpret_cast<T*>(normed_smem);
-  normed_rows(norm, p.short_rows, p.k, a, blockIdx.x == 0 && norm.residual_out != nullptr);
+  normed_rows<Short>(norm, p.short_rows, p.k, a, blockIdx.x == 0 && norm.residual_out != nullptr);
   p.short_op = a, p.ld_short = p.k;
   __shared__ float first_partial[warps][Short], second_partial[warps][Short];
   for (std::int64_t block = blockIdx.x; block < blocks; block += gridDim.x) {
