@@ -143,13 +143,17 @@ __device__ __forceinline__ void normed_rows(RmsNormedRows<T> const& n, int rows,
     for (int w = 0; w < warps; ++w) total += partial[s][w];
     float const rstd = rsqrtf(__fdividef(total, float(k)) + n.eps);
     for (std::int64_t v0 = 32 * first + lane; v0 < vectors; v0 += threads) {
+      uint4 gain[Rows];  // the round's gain vectors in flight together
+#pragma unroll
+      for (int q = 0; q < Rows; ++q)
+        if (v0 + 32 * q < vectors) gain[q] = __ldg(reinterpret_cast<uint4 const*>(n.weight) + v0 + 32 * q);
 #pragma unroll
       for (int q = 0; q < Rows; ++q) {
         std::int64_t const v = v0 + 32 * q;
         if (v >= vectors) break;
         float f[vector], w[vector];
         widen<T>(row[v], f);
-        widen<T>(__ldg(reinterpret_cast<uint4 const*>(n.weight) + v), w);
+        widen<T>(gain[q], w);
 #pragma unroll
         for (int e = 0; e < vector; ++e) f[e] = f[e] * w[e] * rstd;
         row[v] = narrow<T>(f);
