@@ -80,9 +80,10 @@ __device__ __forceinline__ float block_sum(float v, float (&scratch)[warps]) {
 }
 
 /// Rows [0, rows) of n's normed A into `a` (rows x k of T, shared memory); x + residual also to
-/// residual_out where `write_residual`. @pre rows <= Rows. A row takes warps / Rows warps and all
-/// its loads of a round are in flight at once (a lane's Rows vectors of x and of the residual), so a
-/// CTA's rows load together where a CTA-wide loop over the rows loaded them one after another. The
+/// residual_out where `write_residual`. @pre rows <= Rows. A row takes warps / R warps (R: rows to
+/// the next power of two), and all its loads of a round are in flight at once (a lane's R vectors of
+/// x and of the residual), so a CTA's rows load together where a CTA-wide loop over the rows loaded
+/// them one after another, and a lone row keeps all the warps. The
 /// sums in the order of one CTA a row (block_sum's, which models/qwen3/fused_step.cuh's norm
 /// matches): the partial of CTA thread 32 w + l over its vectors 32 w + l + threads i is kept by
 /// lane l of the warp that takes "virtual warp" w, summed over the warp, and the row's warps' sums
@@ -91,10 +92,11 @@ template <int Rows, class T>
 __device__ __forceinline__ void normed_rows(RmsNormedRows<T> const& n, int rows, std::int64_t k, T* a,
                                             bool write_residual) {
   static_assert(Rows == 1 || Rows == 2 || Rows == 4 || Rows == 8, "cute-cpp: gemv.norm-rows: Rows is 1, 2, 4 or 8");
-  constexpr int group = warps / Rows;  // warps a row
   __shared__ float partial[Rows][warps];
+  int const per = rows <= 1 ? 1 : rows <= 2 ? 2 : rows <= 4 ? 4 : 8;  // a warp's virtual warps: R
+  int const group = warps / per;                                       // warps a row
   int const warp = int(threadIdx.x) / 32, lane = int(threadIdx.x) % 32;
-  int const s = warp / group, first = warp % group * Rows;  // the row, and the first of the Rows virtual warps
+  int const s = warp / group, first = warp % group * per;  // the row, and the first of its virtual warps
   std::int64_t const vectors = k / vector;
   bool const mine = s < rows;
   T const* const x = n.x + std::int64_t(s) * k;
@@ -105,14 +107,14 @@ __device__ __forceinline__ void normed_rows(RmsNormedRows<T> const& n, int rows,
     uint4 xs[Rows], rs[Rows];  // the round's vectors of x and the residual in flight together
 #pragma unroll
     for (int q = 0; q < Rows; ++q) {
-      if (v0 + 32 * q >= vectors) break;
+      if (q >= per || v0 + 32 * q >= vectors) break;
       xs[q] = __ldg(reinterpret_cast<uint4 const*>(x) + v0 + 32 * q);
       if (r != nullptr) rs[q] = __ldg(reinterpret_cast<uint4 const*>(r) + v0 + 32 * q);
     }
 #pragma unroll
     for (int q = 0; q < Rows; ++q) {
       std::int64_t const v = v0 + 32 * q;
-      if (v >= vectors) break;
+      if (q >= per || v >= vectors) break;
       float f[vector];
       widen<T>(xs[q], f);
       if (r != nullptr) {
@@ -134,7 +136,7 @@ __device__ __forceinline__ void normed_rows(RmsNormedRows<T> const& n, int rows,
     float v = squares[q];
 #pragma unroll
     for (int offset = 16; offset > 0; offset /= 2) v += __shfl_xor_sync(0xffffffffu, v, offset);
-    if (mine && lane == 0) partial[s][first + q] = v;
+    if (mine && lane == 0 && q < per) partial[s][first + q] = v;
   }
   __syncthreads();
   if (mine) {
@@ -146,11 +148,11 @@ __device__ __forceinline__ void normed_rows(RmsNormedRows<T> const& n, int rows,
       uint4 gain[Rows];  // the round's gain vectors in flight together
 #pragma unroll
       for (int q = 0; q < Rows; ++q)
-        if (v0 + 32 * q < vectors) gain[q] = __ldg(reinterpret_cast<uint4 const*>(n.weight) + v0 + 32 * q);
+        if (q < per && v0 + 32 * q < vectors) gain[q] = __ldg(reinterpret_cast<uint4 const*>(n.weight) + v0 + 32 * q);
 #pragma unroll
       for (int q = 0; q < Rows; ++q) {
         std::int64_t const v = v0 + 32 * q;
-        if (v >= vectors) break;
+        if (q >= per || v >= vectors) break;
         float f[vector], w[vector];
         widen<T>(row[v], f);
         widen<T>(gain[q], w);
