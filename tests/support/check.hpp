@@ -88,14 +88,14 @@ bool check_row_types(Check&& check) {
          check.template operator()<float>();
 }
 
-/// |got - want| <= atol + rtol * |want| for every element; NaN never passes.
-template <class T>
-CheckResult check_close(std::span<T const> got, std::span<double const> want, double rtol, double atol) {
+/// |got - want| <= atol(i) + rtol * |want| for every element i; NaN never passes.
+template <class T, class Atol>
+CheckResult check_close_each(std::span<T const> got, std::span<double const> want, double rtol, Atol const& atol) {
   CheckResult result;
   for (std::size_t i = 0; i < want.size(); ++i) {
     double const g = i < got.size() ? static_cast<double>(static_cast<float>(got[i])) : NAN;
     double const error = std::fabs(g - want[i]);
-    bool const good = error <= atol + rtol * std::fabs(want[i]);  // false for NaN
+    bool const good = error <= atol(i) + rtol * std::fabs(want[i]);  // false for NaN
     if (!good) {
       if (result.bad == 0) {
         result.first_bad = i;
@@ -109,6 +109,12 @@ CheckResult check_close(std::span<T const> got, std::span<double const> want, do
     ++result.checked;
   }
   return result;
+}
+
+/// |got - want| <= atol + rtol * |want| for every element; NaN never passes.
+template <class T>
+CheckResult check_close(std::span<T const> got, std::span<double const> want, double rtol, double atol) {
+  return check_close_each(got, want, rtol, [atol](std::size_t) { return atol; });
 }
 
 /// Whether `call()` refuses its arguments with std::invalid_argument naming `rule` ("[id]"), as a
