@@ -1,15 +1,25 @@
 // SPDX-License-Identifier: Apache-2.0
 // SPDX-FileCopyrightText: 2026 cute-cpp authors
 #pragma once
-// models/common/step_marks.cuh: the events between a decode step's phases (models/common/step_profile.hpp
-// turns their gaps into phases). A model calls mark(name) after each phase's launches, which records
-// an event only while replay() records the step; replay() records one step with the marks into a CUDA
-// graph, replays it (one warm-up, then `replays`) and returns each replay's gaps in microseconds.
-#include <cute_cpp/host/error.hpp>  // cuda_check
+// models/common/step_marks.cuh: the marks between a decode step's phases. A model calls mark(name)
+// after each phase's launches; it does nothing unless a profile records the step. Two profiles:
+//   - profile(): an event at each mark, recorded into a CUDA graph and replayed; each phase's time
+//     is the gap between its events (models/common/step_profile.hpp's step_phases). The events
+//     break the kernels' programmatic edges, so each phase runs alone: what it takes, not what it
+//     costs the step.
+//   - marginal(): the step recorded as the decode graphs are (programmatic edges and all), each mark
+//     noting the nodes its phase added; replays of the whole graph alternate with replays with one
+//     phase's nodes disabled (cudaGraphNodeSetEnabled), and a phase costs the difference
+//     (marginal_phases): what removing it would save, PDL overlap included.
+#include <cute_cpp/host/error.hpp>       // cuda_check
+#include <cute_cpp/host/graph_pdl.hpp>   // capture_graph, graph_nodes, added_nodes
 
 #include <cuda_runtime_api.h>
 
 #include <cstddef>
+#include <stdexcept>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "models/common/step_profile.hpp"
@@ -26,8 +36,18 @@ class StepMarks {
     for (cudaEvent_t e : events_) (void)cudaEventDestroy(e);
   }
 
-  /// An event closing the phase `name` (a string literal: it is kept), while recording.
+  /// An event closing the phase `name` (a string literal: it is kept) while profile() records; the
+  /// nodes the phase added while marginal() records.
   void mark(char const* name, cudaStream_t stream) {
+    if (collecting_) {
+      cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
+      cudaGraph_t graph = nullptr;
+      host::cuda_check(cudaStreamGetCaptureInfo(stream, &status, nullptr, &graph), "cudaStreamGetCaptureInfo(mark)");
+      std::vector<cudaGraphNode_t> now = host::graph_nodes(graph);
+      phase_nodes_.push_back({name, host::added_nodes(seen_, now)});
+      seen_ = std::move(now);
+      return;
+    }
     if (!recording_) return;
     if (names_.size() == events_.size()) {
       cudaEvent_t e = nullptr;
@@ -83,10 +103,103 @@ class StepMarks {
     return step_phases(names_, gaps);
   }
 
+  /// step() recorded once as a decode graph (`programmatic`: its kernel edges made programmatic, as
+  /// host::record_graph makes them), replayed `replays` times whole and with each phase's launches
+  /// disabled in turn (after one warm-up of each); each phase's cost to the step (see the file
+  /// comment). @pre as profile()'s; every kernel of the step is ours (no collectives).
+  template <class Step>
+  MarginalProfile marginal(Step&& step, cudaStream_t stream, bool programmatic, int replays) {
+    phase_nodes_.clear();
+    seen_.clear();
+    collecting_ = true;
+    host::CapturedGraph const captured =
+        host::capture_graph(stream, programmatic, [](cudaGraphNode_t) { return true; }, [&] { step(); });
+    collecting_ = false;
+    if (captured.error != cudaSuccess) {
+      std::string const why = captured.what.empty() ? cudaGetErrorString(captured.error) : captured.what;
+      throw std::runtime_error("cute-cpp [models.profile]: recording the step failed: " + why);
+    }
+    Recording r(captured.graph);
+    host::cuda_check(cudaGraphInstantiate(&r.exec, r.graph, 0), "cudaGraphInstantiate(marginal)");
+    host::cuda_check(cudaEventCreate(&r.start), "cudaEventCreate(marginal)");
+    host::cuda_check(cudaEventCreate(&r.end), "cudaEventCreate(marginal)");
+    Phases const phases = group_phases();
+    auto const replay = [&](std::size_t disabled) {  // one replay's microseconds; phases.size(): none
+      if (disabled < phases.names.size()) r.enable(phases.nodes[disabled], false);
+      host::cuda_check(cudaEventRecord(r.start, stream), "cudaEventRecord(marginal)");
+      host::cuda_check(cudaGraphLaunch(r.exec, stream), "cudaGraphLaunch(marginal)");
+      host::cuda_check(cudaEventRecord(r.end, stream), "cudaEventRecord(marginal)");
+      host::cuda_check(cudaEventSynchronize(r.end), "cudaEventSynchronize(marginal)");
+      if (disabled < phases.names.size()) r.enable(phases.nodes[disabled], true);
+      float ms = 0.0f;
+      host::cuda_check(cudaEventElapsedTime(&ms, r.start, r.end), "cudaEventElapsedTime(marginal)");
+      return double(ms) * 1e3;
+    };
+    std::vector<double> whole;
+    std::vector<std::vector<double>> without(phases.names.size());
+    for (int i = 0; i < replays + 1; ++i) {
+      double const w = replay(phases.names.size());
+      if (i > 0) whole.push_back(w);
+      for (std::size_t p = 0; p < phases.names.size(); ++p) {
+        double const t = replay(p);
+        if (i > 0) without[p].push_back(t);
+      }
+    }
+    return marginal_phases(phases.names, phases.counts, whole, without);
+  }
+
  private:
+  /// A marginal profile's graph, executable graph and timing events, released however it ends.
+  struct Recording {
+    cudaGraph_t graph = nullptr;
+    cudaGraphExec_t exec = nullptr;
+    cudaEvent_t start = nullptr, end = nullptr;
+    explicit Recording(cudaGraph_t g) : graph(g) {}
+    Recording(Recording const&) = delete;
+    Recording& operator=(Recording const&) = delete;
+    ~Recording() {
+      if (start != nullptr) (void)cudaEventDestroy(start);
+      if (end != nullptr) (void)cudaEventDestroy(end);
+      if (exec != nullptr) (void)cudaGraphExecDestroy(exec);
+      if (graph != nullptr) (void)cudaGraphDestroy(graph);
+    }
+    /// Enables or disables `nodes` in the executable graph (kernel, memset and memcpy nodes).
+    void enable(std::vector<cudaGraphNode_t> const& nodes, bool on) const {
+      for (cudaGraphNode_t n : nodes)
+        host::cuda_check(cudaGraphNodeSetEnabled(exec, n, on ? 1u : 0u), "cudaGraphNodeSetEnabled");
+    }
+  };
+  /// The marks' nodes by phase name, in the order of first appearance: the kernel, memset and memcpy
+  /// nodes (what an executable graph can disable), and how many marks close the phase.
+  struct Phases {
+    std::vector<std::string> names;
+    std::vector<int> counts;
+    std::vector<std::vector<cudaGraphNode_t>> nodes;
+  };
+  [[nodiscard]] Phases group_phases() const {
+    Phases out;
+    for (auto const& [name, nodes] : phase_nodes_) {
+      std::size_t p = 0;
+      while (p < out.names.size() && out.names[p] != name) ++p;
+      if (p == out.names.size()) out.names.emplace_back(name), out.counts.push_back(0), out.nodes.emplace_back();
+      ++out.counts[p];
+      for (cudaGraphNode_t n : nodes) {
+        cudaGraphNodeType type{};
+        host::cuda_check(cudaGraphNodeGetType(n, &type), "cudaGraphNodeGetType(marginal)");
+        if (type == cudaGraphNodeTypeKernel || type == cudaGraphNodeTypeMemset || type == cudaGraphNodeTypeMemcpy)
+          out.nodes[p].push_back(n);
+      }
+    }
+    return out;
+  }
+
   bool recording_ = false;
   std::vector<char const*> names_;
   std::vector<cudaEvent_t> events_;
+  // marginal()'s recording: whether mark() notes nodes, the nodes seen so far, and each mark's.
+  bool collecting_ = false;
+  std::vector<cudaGraphNode_t> seen_;
+  std::vector<std::pair<char const*, std::vector<cudaGraphNode_t>>> phase_nodes_;
 };
 
 }  // namespace cute_cpp::models

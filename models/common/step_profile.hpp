@@ -3,7 +3,8 @@
 #pragma once
 // models/common/step_profile.hpp: a decode step's time phase by phase (the model programs' bench
 // --profile / --breakdown), from CUDA events recorded between the phases of one step in a graph,
-// replayed; step_phases (host arithmetic, CPU-tested) turns the replays' gaps into phases.
+// replayed; step_phases (host arithmetic, CPU-tested) turns the replays' gaps into phases. And the
+// same phases' costs inside the step as it runs (--marginal): marginal_phases.
 #include <span>
 #include <string>
 #include <vector>
@@ -25,5 +26,22 @@ struct StepPhase {
 /// @pre every replay has names.size() - 1 gaps, and there is at least one (std::invalid_argument).
 [[nodiscard]] std::vector<StepPhase> step_phases(std::span<const char* const> names,
                                                  std::span<const std::vector<double>> gaps);
+
+/// A step's time phase by phase as it runs (StepMarks::marginal): each phase's cost is the whole
+/// step's time less the step's time with that phase's launches disabled, so launches that PDL
+/// overlaps with their neighbours cost what they add, not what they take alone.
+struct MarginalProfile {
+  double step_microseconds = 0.0;  ///< the whole step's median time
+  std::vector<StepPhase> phases;   ///< each: the median over replays of whole - without (noise may make it < 0)
+};
+
+/// The marginal profile from paired replays: `whole[r]` the whole step's time in replay r, and
+/// `without[p][r]` the step's time in the same replay with phase p's launches disabled; phase p is
+/// named `names[p]` and closes `counts[p]` marks a step. Host arithmetic (CPU-tested).
+/// @pre at least one replay, and names, counts and without of one size, each without[p] as long as
+/// whole (std::invalid_argument).
+[[nodiscard]] MarginalProfile marginal_phases(std::span<std::string const> names, std::span<int const> counts,
+                                              std::span<double const> whole,
+                                              std::span<const std::vector<double>> without);
 
 }  // namespace cute_cpp::models

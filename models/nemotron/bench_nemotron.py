@@ -23,7 +23,9 @@ beside `bench --no-fused-norm`, a third run), and `nemotron decode phase`: each 
 (`bench --breakdown`: a graph of the step with an event between every two phases; each phase summed
 over its layers) beside the time
 its own bytes take at the copy bandwidth (phase_bytes; the ratio is the fraction of that floor, and
-0 for a phase that moves no weights or states).
+0 for a phase that moves no weights or states), and `nemotron decode marginal phase`: what each phase
+costs the step as it runs (`bench --marginal`: the step's graph, PDL and all, replayed whole and with
+the phase's launches disabled; the median difference) beside the same floor.
 """
 import argparse
 import json
@@ -152,6 +154,23 @@ def transformers_prefill(config):
         torch.cuda.empty_cache()
 
 
+def phase_records(figures, figure, word, b, floors, bandwidth, records):
+    """Batch b's phases among `figures` named `figure` (bench --breakdown's `nemotron decode phase`, or
+    --marginal's `nemotron decode marginal phase`) into `records` under that name, each beside its
+    bytes (`floors`) at the copy bandwidth; printed after `word`."""
+    for f in (f for f in figures if f["name"] == figure and f["shape"].startswith(f"batch {b}, context {CONTEXT}, ")):
+        phase = f["shape"].split(", ", 2)[2]
+        floor_us = floors.get(phase, 0.0) / bandwidth * 1e6
+        us = f["value"]
+        records.append({"kernel": figure,
+                        "shape": f"batch {b}, {phase} ({f['count']} a step), context {CONTEXT} (Nemotron-3 Nano)",
+                        "dtype": "bf16", "ours": us, "reference": "its bytes at the copy bandwidth",
+                        "reference_value": floor_us, "unit": "us", "ratio": floor_us / us if us > 0 else 0.0,
+                        "microseconds": us})
+        print(f"{word} batch {b}: {phase:<22} {us:9.1f} us a step ({f['count']} a step); its bytes "
+              f"{floors.get(phase, 0.0) / 1e6:8.1f} MB take {floor_us:7.1f} us", flush=True)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--build", required=True)
@@ -178,8 +197,8 @@ def main():
     out = work / "ours.json"
     p = subprocess.run([str(binary), "bench", "--model", str(folder), "--random-weights", str(RANDOM_WEIGHTS_SEED),
                         "--prefill-len", str(PREFILL), "--context", str(CONTEXT), "--steps", str(STEPS), "--batches",
-                        ",".join(map(str, BATCHES)), "--json", str(out), "--breakdown"], capture_output=True, text=True,
-                       timeout=590)
+                        ",".join(map(str, BATCHES)), "--json", str(out), "--breakdown", "--marginal"],
+                       capture_output=True, text=True, timeout=590)
     print(p.stdout, p.stderr, sep="", flush=True)
     if p.returncode != 0 or "no CUDA graph" in p.stderr:
         print("FAIL: cute-cpp-nemotron bench --random-weights", flush=True)
@@ -228,18 +247,8 @@ def main():
             print(f"decode batch {b}, {reference}: {without['value']:.0f} tok/s ({without['value'] / limit:.2f} of "
                   f"the limit; ours {decode['value'] / without['value']:.3f}x it)", flush=True)
         floors = phase_bytes(config, b, CONTEXT + STEPS // 2)
-        for f in (f for f in ours.values() if f["name"] == "nemotron decode phase"
-                  and f["shape"].startswith(f"batch {b}, context {CONTEXT}, ")):
-            phase = f["shape"].split(", ", 2)[2]
-            floor_us = floors.get(phase, 0.0) / bandwidth * 1e6
-            us = f["value"]
-            records.append({"kernel": "nemotron decode phase",
-                            "shape": f"batch {b}, {phase} ({f['count']} a step), context {CONTEXT} (Nemotron-3 Nano)",
-                            "dtype": "bf16", "ours": us, "reference": "its bytes at the copy bandwidth",
-                            "reference_value": floor_us, "unit": "us", "ratio": floor_us / us if us > 0 else 0.0,
-                            "microseconds": us})
-            print(f"breakdown batch {b}: {phase:<22} {us:9.1f} us a step ({f['count']} a step); its bytes "
-                  f"{floors.get(phase, 0.0) / 1e6:8.1f} MB take {floor_us:7.1f} us", flush=True)
+        for figure, word in (("nemotron decode phase", "breakdown"), ("nemotron decode marginal phase", "marginal")):
+            phase_records(ours.values(), figure, word, b, floors, bandwidth, records)
         if b == 1:
             records.append({"kernel": "nemotron decode goal", "shape": shape, "dtype": "bf16", "ours": decode["value"],
                             "reference": "issue 46's goal", "reference_value": GOAL_BATCH1, "unit": "tok/s",

@@ -48,7 +48,7 @@ constexpr const char* kUsage =
     "                        [--max-batch N] [--eager] [--no-pdl] [--no-fused-norm]\n"
     "       cute-cpp-nemotron bench --model DIR [--prefill-len 2048] [--batches 1,32] [--context 512]\n"
     "                        [--steps 64] [--json FILE] [--eager] [--no-pdl] [--no-fused-norm]\n"
-    "                        [--random-weights SEED] [--breakdown]\n"
+    "                        [--random-weights SEED] [--breakdown] [--marginal]\n"
     "--split K: logits: each prompt's first K tokens in one pass, the rest in a second that continues them\n"
     "--decode-from K: logits: each prompt's first K tokens prefilled, the rest fed one decode step at a time\n"
     "--eager: decode steps launch every kernel instead of replaying a CUDA graph\n"
@@ -59,10 +59,12 @@ constexpr const char* kUsage =
     "--random-weights SEED: bench only: DIR needs config.json alone; the weights are filled on the device\n"
     "--breakdown: bench only: after each batch size's decode figure, the time of each phase of a step (Mamba-2\n"
     "             mixer parts, MoE router / experts / shared expert / combine, attention, norms, LM head),\n"
-    "             from a graph of the step with an event between every two phases\n";
+    "             from a graph of the step with an event between every two phases (each phase alone, no PDL)\n"
+    "--marginal: bench only: after each batch size's decode figure, what each of those phases costs the step as\n"
+    "             it runs: the step's graph replayed whole and with the phase's launches disabled\n";
 
 CliArgs parse_args(int argc, char** argv) {
-  static const char* const flags[] = {"ignore-eos", "eager", "no-pdl", "no-fused-norm", "breakdown"};
+  static const char* const flags[] = {"ignore-eos", "eager", "no-pdl", "no-fused-norm", "breakdown", "marginal"};
   return parse_cli(argc, argv, flags, kRuleUsage, kUsage);
 }
 

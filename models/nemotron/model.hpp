@@ -73,6 +73,11 @@ class NemotronModel {
   /// @pre decode()'s, and replays >= 1 [nemotron.input].
   [[nodiscard]] virtual std::vector<NemotronPhase> profile_decode(std::span<const int> slots,
                                                               std::span<const std::int32_t> ids, int replays) = 0;
+  /// decode()'s step recorded as the decode graphs are (PDL and all), replayed `replays` times whole
+  /// and with each of profile_decode's phases' launches disabled in turn: what each phase costs the
+  /// step as it runs (models/common/step_marks.cuh's marginal). @pre as profile_decode's.
+  [[nodiscard]] virtual MarginalProfile marginal_decode(std::span<const int> slots,
+                                                        std::span<const std::int32_t> ids, int replays) = 0;
   /// Ends a sequence: its slot (states) and pages are free again.
   virtual void release(int slot) = 0;
   /// The tokens a sequence has seen.

@@ -50,6 +50,8 @@ class Model final : public NemotronModel {
   std::vector<int> prefill(std::span<const std::vector<std::int32_t>> prompts, LogitsRows rows) override;
   void extend(std::span<const int> slots, std::span<const std::vector<std::int32_t>> chunks, LogitsRows rows) override;
   void decode(std::span<const int> slots, std::span<const std::int32_t> ids, const std::int32_t* device_ids) override;
+  MarginalProfile marginal_decode(std::span<const int> slots, std::span<const std::int32_t> ids,
+                                  int replays) override;
   std::vector<NemotronPhase> profile_decode(std::span<const int> slots, std::span<const std::int32_t> ids,
                                         int replays) override;
   void release(int slot) override { pages_.release(slot); }

@@ -281,6 +281,18 @@ std::vector<NemotronPhase> Model::profile_decode(std::span<const int> slots, std
   return phases;
 }
 
+MarginalProfile Model::marginal_decode(std::span<const int> slots, std::span<const std::int32_t> ids, int replays) {
+  if (replays < 1) throw LoadError(kNemotronInputRule, "marginal_decode needs at least one replay");
+  int const n = stage_decode(slots, ids, nullptr);
+  if (n == 0) return {};
+  Batch const batch = upload_decode(n);
+  forward(batch, LogitsRows::All);  // sizes every workspace outside the recording
+  MarginalProfile profile =
+      marks_.marginal([&] { forward(batch, LogitsRows::All); }, stream_, options_.programmatic_launch, replays);
+  logits_rows_ = n;
+  return profile;
+}
+
 std::vector<NemotronPhase> Model::profile_step(Batch const& batch, int replays) {
   forward(batch, LogitsRows::All);  // sizes every workspace outside the recording
   return marks_.profile([&] { forward(batch, LogitsRows::All); }, stream_, replays);

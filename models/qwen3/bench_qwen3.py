@@ -18,7 +18,10 @@ every two phases, 20 replays, so without PDL; each phase summed over its layers)
 phase`, beside the time its own bytes (weights, and the KV cache for attention) take at the copy bandwidth
 measured in the same run (phase_bytes; the ratio is the fraction of that floor, 0 for a phase that moves
 no weights); at batch 1 also the --no-fused-norm run's (`qwen3 decode phase, norms unfused`), each norm
-and projection apart.
+and projection apart. And what each phase costs the step as it runs (`bench --marginal`: the step's
+graph, PDL and all, replayed whole and with that phase's launches disabled; the median difference):
+records `qwen3 decode marginal phase` beside the same floor (Qwen3-30B-A3B's: `qwen3-30b-a3b decode
+marginal phase`).
 
 --decode-limit-configs: for each published config named (qwen3-<size>.json, found as
 check_qwen3.py finds them: --configs-dir, else <repo>/shared/models, else <repo>/../shared/models),
@@ -199,8 +202,8 @@ def compare_with_transformers(opts, binary, work, records):
     t0 = time.time()
     p = subprocess.run([str(binary), "bench", "--model", str(folder), "--prefill-len", str(PREFILL), "--ttft-len",
                         str(TTFT), "--context", str(CONTEXT), "--steps", str(STEPS), "--batches",
-                        ",".join(map(str, BATCHES)), "--profile", "--json", str(ours_json)], capture_output=True,
-                       text=True, timeout=900)
+                        ",".join(map(str, BATCHES)), "--profile", "--marginal", "--json", str(ours_json)],
+                       capture_output=True, text=True, timeout=900)
     print(p.stdout, p.stderr, sep="", flush=True)
     if p.returncode != 0:
         print("bench: cute-cpp-qwen3 bench failed", flush=True)
@@ -227,6 +230,8 @@ def compare_with_transformers(opts, binary, work, records):
     config = dict(json.loads((folder / "config.json").read_text()), num_hidden_layers=opts.layers)
     bandwidth = copy_bandwidth()
     phase_records(config, ours.values(), records, "qwen3 decode phase", f"Qwen3-8B, {opts.layers} layers", bandwidth)
+    phase_records(config, ours.values(), records, "qwen3 decode marginal phase", f"Qwen3-8B, {opts.layers} layers",
+                  bandwidth, figure="qwen3 decode marginal phase")
     # The decode step's graph without programmatic dependent launch (and without the GEMMs' early
     # weight loads, which need it), for what PDL buys; and at batch 1 without the early weight loads
     # alone (--no-prefetch: the wgmma GEMMs' first weight stages and the GEMV's first round of weight
@@ -310,10 +315,11 @@ def phase_bytes(c, batch, context):
     return out
 
 
-def phase_records(config, figures, records, kernel, about, bandwidth=None):
-    """`bench --profile`'s phases (figures named `qwen3 decode phase`) into `records` as `kernel`, each
-    beside its bytes at the copy bandwidth (measured here unless given); `about` ends the shape."""
-    phases = [f for f in figures if f["name"] == "qwen3 decode phase"]
+def phase_records(config, figures, records, kernel, about, bandwidth=None, figure="qwen3 decode phase"):
+    """`bench --profile`'s phases (figures named `figure`: `qwen3 decode phase`, or `bench --marginal`'s
+    `qwen3 decode marginal phase`) into `records` as `kernel`, each beside its bytes at the copy
+    bandwidth (measured here unless given); `about` ends the shape."""
+    phases = [f for f in figures if f["name"] == figure]
     if not phases:
         return
     bandwidth = bandwidth or copy_bandwidth()
@@ -326,7 +332,8 @@ def phase_records(config, figures, records, kernel, about, bandwidth=None):
                         "shape": f"{batch}, {phase} ({f['count']} a step), {context} ({about})",
                         "ours": us, "reference": "its bytes at the copy bandwidth", "reference_value": floor_us,
                         "unit": "us", "ratio": floor_us / us if us > 0 else 0.0, "microseconds": us})
-        print(f"profile {batch}: {phase:<38} {us:9.1f} us a step ({f['count']} a step); its bytes take "
+        print(f"{'marginal' if 'marginal' in figure else 'profile'} {batch}: {phase:<38} {us:9.1f} us a step "
+              f"({f['count']} a step); its bytes take "
               f"{floor_us:7.1f} us", flush=True)
 
 
@@ -462,7 +469,8 @@ def moe_bench(opts, binary, work, records):
     out = work / "ours-qwen3-30b-a3b.json"
     p = subprocess.run([str(binary), "bench", "--model", str(folder), "--random-weights", str(RANDOM_WEIGHTS_SEED),
                         "--prefill-len", str(PREFILL), "--ttft-len", str(TTFT), "--context", str(CONTEXT), "--steps",
-                        str(STEPS), "--batches", ",".join(map(str, MOE_BATCHES)), "--profile", "--json", str(out)],
+                        str(STEPS), "--batches", ",".join(map(str, MOE_BATCHES)), "--profile", "--marginal", "--json",
+                        str(out)],
                        capture_output=True, text=True, timeout=1200)
     print(p.stdout, p.stderr, sep="", flush=True)
     if p.returncode != 0 or "no CUDA graph" in p.stderr or "weights: random (seed" not in p.stdout:
@@ -495,6 +503,8 @@ def moe_bench(opts, binary, work, records):
               f"{weights / 1e9:.2f} GB of weights a step: limit {limit:.0f} tok/s (ours {decode['value'] / limit:.2f})",
               flush=True)
     phase_records(config, ours.values(), records, f"{label} decode phase", "random weights", bandwidth)
+    phase_records(config, ours.values(), records, f"{label} decode marginal phase", "random weights", bandwidth,
+                  figure="qwen3 decode marginal phase")
     return moe_fused(binary, folder, work, config, bandwidth, ours, records)
 
 

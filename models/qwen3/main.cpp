@@ -59,7 +59,7 @@ constexpr const char* kUsage =
     "       cute-cpp-qwen3 bench --model DIR [--prefill-len 2048] [--ttft-len 512] [--batches 1,32]\n"
     "                      [--context 512] [--steps 64] [--json FILE] [--eager] [--no-pdl | --no-prefetch]\n"
     "                      [--no-fused-norm] [--fused-steps]\n"
-    "                      [--profile] [--random-weights SEED] [--tensor-parallel N]\n"
+    "                      [--profile] [--marginal] [--random-weights SEED] [--tensor-parallel N]\n"
     "--eager: decode steps launch every kernel instead of replaying a CUDA graph\n"
     "--no-pdl: the decode graphs' kernels do not launch while the one before runs (programmatic\n"
     "          dependent launch, on by default)\n"
@@ -68,7 +68,10 @@ constexpr const char* kUsage =
     "--no-fused-norm: decode steps run each RMSNorm as its own kernel, not inside the projection after it\n"
     "--fused-steps: a decode step of one sequence runs as one launch (models/qwen3/fused_step.hpp) where it\n"
     "          takes the model (dense, one GPU); generate and bench\n"
-    "--profile: after each batch size's decode figure, the time of each phase of a step\n"
+    "--profile: after each batch size's decode figure, the time of each phase of a step (an event between\n"
+    "          every two phases, so each runs alone, without PDL)\n"
+    "--marginal: after each batch size's decode figure, what each phase costs the step as it runs: the\n"
+    "          step's graph replayed whole and with the phase's launches disabled (one GPU)\n"
     "--routing-stats: Qwen3-MoE: per pass and layer, the choices each expert received (to stderr;\n"
     "          decode steps then run eagerly)\n"
     "--random-weights SEED: DIR needs config.json alone (generate: with --ids and --ignore-eos); the weights,\n"
@@ -88,7 +91,7 @@ using Args = CliArgs;
 
 Args parse_args(int argc, char** argv) {
   static const char* const flags[] = {"ignore-eos",    "eager",         "no-pdl",
-                                      "no-prefetch",   "no-fused-norm", "profile",
+                                      "no-prefetch",   "no-fused-norm", "profile",       "marginal",
                                       "routing-stats", "tensor-parallel-emulate", "tensor-parallel-nccl",
                                       "fused-steps"};
   return parse_cli(argc, argv, flags, kRuleUsage, kUsage);
@@ -380,6 +383,29 @@ int run_bench(const Args& a) {
         total += phase.microseconds;
       }
       std::printf("profile batch %d: %-18s %8.1f us\n", b, "total", total);
+    }
+    if (a.has("marginal")) {
+      std::vector<std::int32_t> const feed(host_ids.begin(), host_ids.begin() + b);
+      MarginalProfile m;
+      try {  // a diagnostic: where the driver refuses disabled nodes, say so and keep the figures
+        m = model->marginal_decode(slots, feed, 20);
+      } catch (std::runtime_error const& e) {
+        std::printf("marginal batch %d: not measured: %s\n", b, e.what());
+      }
+      std::string const shape = "batch " + std::to_string(b) + ", context " + std::to_string(context);
+      double total = 0.0;
+      for (StepPhase const& phase : m.phases) {
+        std::printf("marginal batch %d: %-18s %8.1f us a step (%d a step)\n", b, phase.name.c_str(),
+                    phase.microseconds, phase.count);
+        figures.push_back({"qwen3 decode marginal phase", shape + ", " + phase.name, phase.microseconds, "us",
+                           phase.microseconds / 1e3, phase.count});
+        total += phase.microseconds;
+      }
+      if (!m.phases.empty()) {
+        std::printf("marginal batch %d: %-18s %8.1f us (the phases' sum %.1f us)\n", b, "step", m.step_microseconds,
+                    total);
+        figures.push_back({"qwen3 decode marginal step", shape, m.step_microseconds, "us", m.step_microseconds / 1e3});
+      }
     }
     for (int s : slots) model->release(s);
     double const step_ms = median(t);

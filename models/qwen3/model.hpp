@@ -65,6 +65,12 @@ struct Qwen3Rank {
 
 /// One phase of a decode step as Qwen3Model::profile_decode times it (models/common/step_profile.hpp).
 using StepPhase = models::StepPhase;
+/// A decode step's phases as Qwen3Model::marginal_decode times them (models/common/step_profile.hpp).
+using MarginalProfile = models::MarginalProfile;
+/// The rule a marginal profile of a tensor-parallel step names.
+inline constexpr char const* kTpProfileRule =
+    "cute-cpp [tp.profile]: a marginal profile disables one phase's launches at a time, and a rank left without its "
+    "collectives would wait for the others forever (profile one device)";
 
 /// The Qwen3 dense decoder, weights on the device. Not thread-safe; one stream.
 ///   auto model = Qwen3Model::load("Qwen3-8B", {.max_batch = 8});
@@ -123,6 +129,11 @@ class Qwen3Model {
   /// the phases add up to somewhat more than a plain step.
   [[nodiscard]] virtual std::vector<StepPhase> profile_decode(std::span<const int> slots,
                                                               std::span<const std::int32_t> ids, int replays) = 0;
+  /// decode()'s step recorded as the decode graphs are (PDL and all), replayed `replays` times whole
+  /// and with each phase's launches disabled in turn: what each phase costs the step as it runs
+  /// (models/common/step_marks.cuh's marginal). One device only (rule tp.profile).
+  [[nodiscard]] virtual MarginalProfile marginal_decode(std::span<const int> slots,
+                                                        std::span<const std::int32_t> ids, int replays) = 0;
   /// Ends a sequence: its slot and pages are free again.
   virtual void release(int slot) = 0;
   /// The tokens a sequence holds in the cache.

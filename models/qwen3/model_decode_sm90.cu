@@ -50,6 +50,19 @@ std::vector<StepPhase> Model::profile_decode(std::span<const int> slots, std::sp
   return phases;
 }
 
+MarginalProfile Model::marginal_decode(std::span<const int> slots, std::span<const std::int32_t> ids, int replays) {
+  if (replays < 1) throw LoadError(kQwen3InputRule, "marginal_decode needs at least one replay");
+  if (tp_ != nullptr) throw LoadError(kTpProfileRule, "marginal_decode of a rank's step");
+  int const n = stage_decode(slots, ids, nullptr);
+  if (n == 0) return {};
+  Batch const batch = upload_decode(n);
+  forward(batch, LogitsRows::All);  // sizes every workspace outside the recording
+  MarginalProfile profile =
+      marks_.marginal([&] { forward(batch, LogitsRows::All); }, stream_, options_.programmatic_launch, replays);
+  logits_rows_ = n;
+  return profile;
+}
+
 std::vector<StepPhase> Model::profile_step(Batch const& batch, int replays) {
   forward(batch, LogitsRows::All);  // sizes every workspace outside the recording
   return marks_.profile([&] { forward(batch, LogitsRows::All); }, stream_, replays);

@@ -53,6 +53,8 @@ class Model final : public Qwen3Model {
   bool fused_decode() const noexcept override { return fused_.has_value(); }
   std::vector<int> prefill(std::span<const std::vector<std::int32_t>> prompts, LogitsRows rows) override;
   void decode(std::span<const int> slots, std::span<const std::int32_t> ids, const std::int32_t* device_ids) override;
+  MarginalProfile marginal_decode(std::span<const int> slots, std::span<const std::int32_t> ids,
+                                  int replays) override;
   std::vector<StepPhase> profile_decode(std::span<const int> slots, std::span<const std::int32_t> ids,
                                         int replays) override;
   void release(int slot) override { pages_.release(slot); }

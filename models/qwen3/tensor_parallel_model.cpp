@@ -70,6 +70,9 @@ class TensorParallelModel final : public Qwen3Model {
     });
     return phases;
   }
+  MarginalProfile marginal_decode(std::span<const int>, std::span<const std::int32_t>, int) override {
+    throw LoadError(kTpProfileRule, "marginal_decode with --tensor-parallel");
+  }
   void release(int slot) override {
     for (auto& m : ranks_) m->release(slot);
   }

@@ -133,15 +133,21 @@ struct RecordedGraph {
   std::string what;
 };
 
-/// `enqueue()`'s launches on `stream` recorded as a graph (relaxed capture) and instantiated; with
-/// `programmatic`, first its kernel edges made programmatic where `ours` accepts both ends
-/// (make_kernel_edges_programmatic; `ours` runs after the recording, so it may read nodes the
-/// recording gathered, nodes_added_by's). A failure returns no graph and leaves no error pending.
-/// The caller owns exec (cudaGraphExecDestroy).
-template <class Ours, class Enqueue>
-RecordedGraph record_graph(cudaStream_t stream, bool programmatic, Ours&& ours, Enqueue&& enqueue) {
-  RecordedGraph r;
+/// What capture_graph made: the recorded graph (the caller owns it: cudaGraphDestroy), or none with
+/// the error as RecordedGraph's.
+struct CapturedGraph {
   cudaGraph_t graph = nullptr;
+  cudaError_t error = cudaSuccess;
+  std::string what;
+};
+
+/// `enqueue()`'s launches on `stream` recorded as a graph (relaxed capture); with `programmatic`,
+/// its kernel edges made programmatic where `ours` accepts both ends (make_kernel_edges_programmatic;
+/// `ours` runs after the recording, so it may read nodes the recording gathered, nodes_added_by's).
+/// A failure returns no graph and leaves no error pending.
+template <class Ours, class Enqueue>
+CapturedGraph capture_graph(cudaStream_t stream, bool programmatic, Ours&& ours, Enqueue&& enqueue) {
+  CapturedGraph r;
   r.error = cudaStreamBeginCapture(stream, cudaStreamCaptureModeRelaxed);
   if (r.error == cudaSuccess) {
     try {
@@ -151,16 +157,31 @@ RecordedGraph record_graph(cudaStream_t stream, bool programmatic, Ours&& ours, 
     } catch (...) {
       r.what = "a non-standard exception";
     }
-    cudaError_t const ended = cudaStreamEndCapture(stream, &graph);
-    r.error = !r.what.empty() || (ended == cudaSuccess && graph == nullptr) ? cudaErrorStreamCaptureInvalidated : ended;
+    cudaError_t const ended = cudaStreamEndCapture(stream, &r.graph);
+    r.error = !r.what.empty() || (ended == cudaSuccess && r.graph == nullptr) ? cudaErrorStreamCaptureInvalidated : ended;
   }
   try {
-    if (r.error == cudaSuccess && programmatic) make_kernel_edges_programmatic(graph, ours);
+    if (r.error == cudaSuccess && programmatic) make_kernel_edges_programmatic(r.graph, ours);
   } catch (std::exception const& e) {
     r.error = cudaErrorInvalidValue, r.what = e.what();
   }
-  if (r.error == cudaSuccess) r.error = cudaGraphInstantiate(&r.exec, graph, 0);
-  if (graph != nullptr) (void)cudaGraphDestroy(graph);
+  if (r.error != cudaSuccess) {
+    if (r.graph != nullptr) (void)cudaGraphDestroy(r.graph);
+    r.graph = nullptr;
+    (void)cudaGetLastError();
+  }
+  return r;
+}
+
+/// `enqueue()`'s launches on `stream` recorded as a graph and instantiated (capture_graph, then
+/// cudaGraphInstantiate). A failure returns no graph and leaves no error pending. The caller owns
+/// exec (cudaGraphExecDestroy).
+template <class Ours, class Enqueue>
+RecordedGraph record_graph(cudaStream_t stream, bool programmatic, Ours&& ours, Enqueue&& enqueue) {
+  CapturedGraph const captured = capture_graph(stream, programmatic, ours, enqueue);
+  RecordedGraph r{nullptr, captured.error, captured.what};
+  if (r.error == cudaSuccess) r.error = cudaGraphInstantiate(&r.exec, captured.graph, 0);
+  if (captured.graph != nullptr) (void)cudaGraphDestroy(captured.graph);
   if (r.error != cudaSuccess) {
     if (r.exec != nullptr) (void)cudaGraphExecDestroy(r.exec);
     r.exec = nullptr;

@@ -125,6 +125,40 @@ TEST(StepPhases, SumsEachNameAndTakesTheMedianReplay) {
   refuses([&] { (void)cm::step_phases(names, std::vector<std::vector<double>>{}); }, "a replay");
 }
 
+TEST(MarginalPhases, TakesTheMedianOfPairedDifferences) {
+  // Three replays of a step whole and without each of two phases: a phase costs whole - without in
+  // the same replay (a slow replay of the whole step is slow without the phase too).
+  std::vector<std::string> const names{"moe router", "moe experts"};
+  std::vector<int> const counts{48, 48};
+  std::vector<double> const whole{3500, 3600, 3450};
+  std::vector<std::vector<double>> const without{{3480, 3570, 3440}, {1800, 1900, 1700}};
+  auto const m = cm::marginal_phases(names, counts, whole, without);
+  EXPECT_DOUBLE_EQ(m.step_microseconds, 3500.0);
+  ASSERT_EQ(m.phases.size(), 2u);
+  EXPECT_EQ(m.phases[0].name, "moe router");
+  EXPECT_EQ(m.phases[0].count, 48);
+  EXPECT_DOUBLE_EQ(m.phases[0].microseconds, 20.0);  // differences 20, 30, 10: not the medians' 3500 - 3480
+  EXPECT_DOUBLE_EQ(m.phases[1].microseconds, 1700.0);  // 1700, 1700, 1750
+  // A phase that PDL hides entirely may cost nothing, or less than nothing in noise: kept as measured.
+  std::vector<std::vector<double>> const hidden{{3510, 3600, 3460}, {1800, 1900, 1700}};
+  EXPECT_DOUBLE_EQ(cm::marginal_phases(names, counts, whole, hidden).phases[0].microseconds, -10.0);
+  auto const refuses = [](auto call, char const* words) {
+    try {
+      call();
+      ADD_FAILURE() << "no error";
+    } catch (std::invalid_argument const& e) {
+      EXPECT_NE(std::string(e.what()).find("[models.profile]"), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find(words), std::string::npos) << e.what();
+    }
+  };
+  refuses([&] { (void)cm::marginal_phases(names, counts, std::vector<double>{}, without); }, "at least one replay");
+  std::vector<std::vector<double>> const one{without[0]};
+  refuses([&] { (void)cm::marginal_phases(names, counts, whole, one); }, "2 phase names, 2 counts and 1 phases'");
+  std::vector<std::vector<double>> const ragged{without[0], {1800, 1900}};
+  refuses([&] { (void)cm::marginal_phases(names, counts, whole, ragged); },
+          "phase \"moe experts\" has 2 replays for the whole step's 3");
+}
+
 TEST(NemotronOptions, ResolvesAndChecks) {
   auto const config = nano();
   auto const o = cm::resolve_options(config, {});
