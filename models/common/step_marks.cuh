@@ -117,7 +117,7 @@ class StepMarks {
     collecting_ = false;
     if (captured.error != cudaSuccess) {
       std::string const why = captured.what.empty() ? cudaGetErrorString(captured.error) : captured.what;
-      throw std::runtime_error("cute-cpp [models.profile]: recording the step failed: " + why);
+      throw std::runtime_error("cute-cpp [models.profile]: a profiled step records as a CUDA graph: " + why);
     }
     Recording r(captured.graph);
     host::cuda_check(cudaGraphInstantiate(&r.exec, r.graph, 0), "cudaGraphInstantiate(marginal)");
