@@ -106,9 +106,11 @@ class StepMarks {
   /// step() recorded once as a decode graph (`programmatic`: its kernel edges made programmatic, as
   /// host::record_graph makes them), replayed `replays` times whole and with each phase's launches
   /// disabled in turn (after one warm-up of each); each phase's cost to the step (see the file
-  /// comment). @pre as profile()'s; every kernel of the step is ours (no collectives).
+  /// comment). `max_launches` (0: no limit) bounds the graph's launches, for a step whose replays
+  /// each advance a sequence (a Qwen3-TTS frame): (replays + 1) x (phases + 1) of them.
+  /// @pre as profile()'s; every kernel of the step is ours (no collectives).
   template <class Step>
-  MarginalProfile marginal(Step&& step, cudaStream_t stream, bool programmatic, int replays) {
+  MarginalProfile marginal(Step&& step, cudaStream_t stream, bool programmatic, int replays, int max_launches = 0) {
     phase_nodes_.clear();
     seen_.clear();
     collecting_ = true;
@@ -124,6 +126,12 @@ class StepMarks {
     host::cuda_check(cudaEventCreate(&r.start), "cudaEventCreate(marginal)");
     host::cuda_check(cudaEventCreate(&r.end), "cudaEventCreate(marginal)");
     Phases const phases = group_phases();
+    long long const launches = (replays + 1LL) * (long long)(phases.names.size() + 1);
+    if (max_launches > 0 && launches > max_launches)
+      throw std::runtime_error("cute-cpp [models.profile]: a marginal profile of " +
+                               std::to_string(phases.names.size()) + " phases and " + std::to_string(replays) +
+                               " replays launches the step " + std::to_string(launches) + " times, past the " +
+                               std::to_string(max_launches) + " left");
     auto const replay = [&](std::size_t disabled) {  // one replay's microseconds; phases.size(): none
       if (disabled < phases.names.size()) r.enable(phases.nodes[disabled], false);
       host::cuda_check(cudaEventRecord(r.start, stream), "cudaEventRecord(marginal)");

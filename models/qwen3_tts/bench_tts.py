@@ -30,7 +30,10 @@ Records (the program writes them; cute-cpp-tts bench --help and tts_bench.cpp sa
                             each phase summed over the frame: the talker's code 0, the code predictor's input,
                             step and head + draw, the frame's end, the talker's step and head) beside the time
                             its weights take at the copy bandwidth measured here; `tts frame phase, fused
-                            steps` the same frame with --fused-steps (each step one launch).
+                            steps` the same frame with --fused-steps (each step one launch);
+  tts frame marginal phase  what each of those phases costs the frame as it runs (--marginal: the frame's
+                            graph, PDL and all, replayed whole and with the phase's launches disabled; the
+                            median difference), beside the same floor.
 """
 import argparse
 import json
@@ -109,7 +112,8 @@ def main():
     out = work / "ours.json"
     p = subprocess.run([str(binary), "bench", "--model", str(folder), "--random-weights", str(RANDOM_WEIGHTS_SEED),
                         *text, "--speaker", speaker, "--language", "english", "--frames", str(opts.frames),
-                        "--batch", str(opts.batch), "--runs", str(opts.runs), "--breakdown", "--json", str(out)],
+                        "--batch", str(opts.batch), "--runs", str(opts.runs), "--breakdown", "--marginal", "--json",
+                        str(out)],
                        capture_output=True, text=True, timeout=590)
     print(p.stdout, p.stderr, sep="", flush=True)
     if p.returncode != 0 or "no CUDA graph" in p.stderr:

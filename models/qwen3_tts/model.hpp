@@ -88,6 +88,11 @@ class Qwen3TtsModel {
   /// frame after the last generate's; per phase the median of its sum over the frame.
   /// @pre generate ran and its frames plus replays + 2 fit max_frames; replays >= 1 [tts.input].
   [[nodiscard]] virtual std::vector<StepPhase> profile_frame(int replays) = 0;
+  /// A frame as it runs (bench --marginal): the frame's graph, PDL and all, replayed `replays` times
+  /// whole and with each of profile_frame's phases' launches disabled in turn, each replay drawing one
+  /// more frame; each phase's cost to the frame (models/common/step_marks.cuh's marginal).
+  /// @pre generate ran, and its frames plus every replay fit max_frames [tts.input, models.profile].
+  [[nodiscard]] virtual MarginalProfile marginal_frame(int replays) = 0;
 };
 
 }  // namespace cute_cpp::models::qwen3_tts

@@ -81,6 +81,7 @@ class Model final : public Qwen3TtsModel {
   std::vector<std::vector<std::int32_t>> generate(const TtsPrompt& prompt, const TtsSampling& sampling,
                                                   const FrameSink& on_frame) override;
   std::vector<StepPhase> profile_frame(int replays) override;
+  MarginalProfile marginal_frame(int replays) override;
 
  private:
   /// rows' embeddings into out [rows, talker hidden]: the text part where text >= 0, the codec part
@@ -360,6 +361,14 @@ std::vector<StepPhase> Model::profile_frame(int replays) {
                                     std::to_string(options_.max_frames));
   // The recording holds the launches of a frame already run (every workspace sized by generate).
   return marks_.profile([&] { frame(); }, stream_, replays);
+}
+
+MarginalProfile Model::marginal_frame(int replays) {
+  if (prompt_rows_ == 0 || replays < 1)
+    throw LoadError(kRuleInput, "marginal_frame needs a generate first and at least one replay");
+  // Each replay draws a frame: those left after the generate's (and an eos frame, drawn but not kept).
+  int const left = options_.max_frames - frames_drawn_ - 2;
+  return marks_.marginal([&] { frame(); }, stream_, options_.programmatic_launch, replays, std::max(left, 1));
 }
 
 std::vector<std::vector<std::int32_t>> Model::generate(const TtsPrompt& prompt, const TtsSampling& sampling,

@@ -183,6 +183,33 @@ std::vector<Record> frame_breakdown(Qwen3TtsModel& model, const TtsPrompt& promp
   return records;
 }
 
+/// --marginal: a frame after a generate as it runs, each phase's cost to it (Qwen3TtsModel::marginal_frame,
+/// 20 replays); none where the driver refuses disabled nodes (said on stdout).
+std::vector<Record> frame_marginal(Qwen3TtsModel& model, const TtsPrompt& prompt, const TtsSampling& sampling,
+                                   std::string const& about) {
+  (void)model.generate(prompt, sampling);
+  TtsWeightManifest const manifest(model.config());
+  MarginalProfile m;
+  try {
+    m = model.marginal_frame(20);
+  } catch (std::runtime_error const& e) {
+    std::printf("marginal: not measured: %s\n", e.what());
+    return {};
+  }
+  std::vector<Record> records;
+  double total = 0;
+  for (StepPhase const& p : m.phases) {
+    std::printf("marginal: %-22s %9.1f us a frame (%d a frame)\n", p.name.c_str(), p.microseconds, p.count);
+    Record r{"tts frame marginal phase", "batch 1, " + p.name + " (" + std::to_string(p.count) + " a frame), " + about,
+             "us", "its weights at the copy bandwidth"};
+    r.ours = p.microseconds, r.ms = p.microseconds / 1e3, r.bytes = phase_bytes(manifest, p.name);
+    records.push_back(r);
+    total += p.microseconds;
+  }
+  std::printf("marginal: %-22s %9.1f us a frame (the phases' sum %.1f us)\n", "frame", m.step_microseconds, total);
+  return records;
+}
+
 struct FirstPacket {
   double frame_ms = 0;   ///< the prompt rows to frame 0's codes on the host
   double packet_ms = 0;  ///< ... to the first window's samples on the host
@@ -328,6 +355,10 @@ int run_bench(const CliArgs& a) {
         *model, prompt, sampling, about, o.fused_steps ? "tts frame phase, layered steps" : "tts frame phase, fused steps");
     records.insert(records.end(), other.begin(), other.end());
     model->set_fused_steps(o.fused_steps);
+  }
+  if (a.has("marginal")) {
+    std::vector<Record> const phases = frame_marginal(*model, prompt, sampling, about);
+    records.insert(records.end(), phases.begin(), phases.end());
   }
   for (Record const& r : records)
     std::printf("%s (%s): %.4g %s (%s %.4g, ratio %.3f)\n", r.kernel.c_str(), r.shape.c_str(), r.ours, r.unit.c_str(),

@@ -46,7 +46,7 @@ constexpr const char* kUsage =
     "       cute-cpp-tts prompt --model DIR (--text TEXT | --ids \"1,2,...\") [prompt options]\n"
     "       cute-cpp-tts bench --model DIR [--random-weights SEED] [--text TEXT | --ids \"...\"] [--frames 125]\n"
     "                          [--batch 8] [--runs 5] [--stream-chunk 1] [--left-context 25] [--greedy]\n"
-    "                          [--breakdown] [--fused-steps] [--json FILE] [prompt options]\n"
+    "                          [--breakdown] [--marginal] [--fused-steps] [--json FILE] [prompt options]\n"
     "prompt options: --speaker NAME  --language NAME (auto)  --instruct TEXT (or --instruct-ids \"...\")  --streaming\n"
     "--ids: the tokenized \"<|im_start|>assistant\\n{text}<|im_end|>\\n<|im_start|>assistant\\n\" (no tokenizer.json needed)\n"
     "--greedy: the argmax of each code after the same logit processors (else the sampling of\n"
@@ -57,6 +57,8 @@ constexpr const char* kUsage =
     "         without programmatic kernel edges (each kernel starts when the one before it has ended)\n"
     "--fused-steps: each step of the talker and the code predictor one launch (models/qwen3/fused_step.hpp)\n"
     "--breakdown (bench): a frame's time phase by phase (events between the phases, so without PDL)\n"
+    "--marginal (bench): what each of those phases costs a frame as it runs (the frame's graph replayed whole\n"
+    "         and with the phase's launches disabled)\n"
     "bench: time to the first 80 ms packet, real-time factor at batch 1, --batch syntheses back to back; eos is\n"
     "       suppressed so that each synthesis has exactly --frames frames; --text defaults to a 20-word sentence\n"
     "       (needs DIR's tokenizer files); DIR/speech_tokenizer/config.json (random weights) or its checkpoint\n";
@@ -198,7 +200,8 @@ int main(int argc, char** argv) {
                                             {"synthesize", run_synthesize}, {"prompt", run_prompt},
                                             {"bench", run_bench, true}};
   auto const parse = [](int n, char** v) {
-    static const char* const flags[] = {"greedy", "streaming", "eager", "no-pdl", "breakdown", "fused-steps"};
+    static const char* const flags[] = {"greedy",    "streaming", "eager",      "no-pdl",
+                                        "breakdown", "marginal",  "fused-steps"};
     return parse_cli(n, v, flags, kRuleUsage, kUsage);
   };
   return run_cli(argc, argv, parse, commands);
