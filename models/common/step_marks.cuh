@@ -103,14 +103,16 @@ class StepMarks {
     return step_phases(names_, gaps);
   }
 
-  /// step() recorded once as a decode graph (`programmatic`: its kernel edges made programmatic, as
-  /// host::record_graph makes them), replayed `replays` times whole and with each phase's launches
-  /// disabled in turn (after one warm-up of each); each phase's cost to the step (see the file
-  /// comment). `max_launches` (0: no limit) bounds the graph's launches, for a step whose replays
-  /// each advance a sequence (a Qwen3-TTS frame): (replays + 1) x (phases + 1) of them.
-  /// @pre as profile()'s; every kernel of the step is ours (no collectives).
+  /// step() run once (sizing every workspace outside the recording), then recorded as a decode graph
+  /// (`programmatic`: its kernel edges made programmatic, as host::record_graph makes them) and
+  /// replayed `replays` times whole and with each phase's launches disabled in turn (after one
+  /// warm-up of each); each phase's cost to the step (see the file comment). `max_launches` (0: no
+  /// limit) bounds the step's runs, for a step whose runs each advance a sequence (a Qwen3-TTS
+  /// frame): 1 + (replays + 1) x (phases + 1) of them. @pre every kernel of the step is ours (no
+  /// collectives).
   template <class Step>
   MarginalProfile marginal(Step&& step, cudaStream_t stream, bool programmatic, int replays, int max_launches = 0) {
+    step();
     phase_nodes_.clear();
     seen_.clear();
     collecting_ = true;
@@ -126,7 +128,7 @@ class StepMarks {
     host::cuda_check(cudaEventCreate(&r.start), "cudaEventCreate(marginal)");
     host::cuda_check(cudaEventCreate(&r.end), "cudaEventCreate(marginal)");
     Phases const phases = group_phases();
-    long long const launches = (replays + 1LL) * (long long)(phases.names.size() + 1);
+    long long const launches = 1 + (replays + 1LL) * (long long)(phases.names.size() + 1);
     if (max_launches > 0 && launches > max_launches)
       throw std::runtime_error("cute-cpp [models.profile]: a marginal profile of " +
                                std::to_string(phases.names.size()) + " phases and " + std::to_string(replays) +

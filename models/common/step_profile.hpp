@@ -5,7 +5,9 @@
 // --profile / --breakdown), from CUDA events recorded between the phases of one step in a graph,
 // replayed; step_phases (host arithmetic, CPU-tested) turns the replays' gaps into phases. And the
 // same phases' costs inside the step as it runs (--marginal): marginal_phases.
+#include <cstdio>
 #include <span>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -43,5 +45,28 @@ struct MarginalProfile {
 [[nodiscard]] MarginalProfile marginal_phases(std::span<std::string const> names, std::span<int const> counts,
                                               std::span<double const> whole,
                                               std::span<const std::vector<double>> without);
+
+/// bench --marginal's report of batch `batch`: `profile()`'s phases printed ("marginal batch B: ..."
+/// lines, then the step); an empty profile where it throws std::runtime_error, printed as not measured
+/// (a diagnostic: a driver may refuse disabled nodes, and the bench's other figures stand).
+template <class Profile>
+MarginalProfile report_marginal(int batch, Profile&& profile) {
+  MarginalProfile m;
+  try {
+    m = profile();
+  } catch (std::runtime_error const& e) {
+    std::printf("marginal batch %d: not measured: %s\n", batch, e.what());
+    return m;
+  }
+  double total = 0.0;
+  for (StepPhase const& p : m.phases) {
+    std::printf("marginal batch %d: %-22s %9.1f us a step (%d a step)\n", batch, p.name.c_str(), p.microseconds,
+                p.count);
+    total += p.microseconds;
+  }
+  std::printf("marginal batch %d: %-22s %9.1f us (the phases' sum %.1f us)\n", batch, "step", m.step_microseconds,
+              total);
+  return m;
+}
 
 }  // namespace cute_cpp::models

@@ -141,27 +141,14 @@ int run_bench(const CliArgs& a) {
     if (a.has("marginal")) {
       // The step after the timed ones as the decode graphs run it, whole and without each phase.
       std::vector<std::int32_t> const feed(host_ids.begin(), host_ids.begin() + b);
-      MarginalProfile m;
-      try {  // a diagnostic: where the driver refuses disabled nodes, say so and keep the figures
-        m = model->marginal_decode(slots, feed, 20);
-      } catch (std::runtime_error const& e) {
-        std::printf("marginal batch %d: not measured: %s\n", b, e.what());
-      }
+      MarginalProfile const m = report_marginal(b, [&] { return model->marginal_decode(slots, feed, 20); });
       std::string const shape = "batch " + std::to_string(b) + ", context " + std::to_string(context);
-      double total = 0;
-      for (NemotronPhase const& p : m.phases) {
-        std::printf("marginal batch %d: %-22s %9.1f us a step (%d a step)\n", b, p.name.c_str(), p.microseconds,
-                    p.count);
+      for (NemotronPhase const& p : m.phases)
         figures.push_back({"nemotron decode marginal phase", shape + ", " + p.name, p.microseconds, "us",
                            p.microseconds / 1e3, p.count});
-        total += p.microseconds;
-      }
-      if (!m.phases.empty()) {
-        std::printf("marginal batch %d: %-22s %9.1f us (the phases' sum %.1f us)\n", b, "step", m.step_microseconds,
-                    total);
+      if (!m.phases.empty())
         figures.push_back({"nemotron decode marginal step", shape, m.step_microseconds, "us",
                            m.step_microseconds / 1e3});
-      }
     }
     for (int s : slots) model->release(s);
     NemotronStepBytes const bytes = decode_step_bytes(model->config(), b, context + steps / 2);

@@ -286,7 +286,6 @@ MarginalProfile Model::marginal_decode(std::span<const int> slots, std::span<con
   int const n = stage_decode(slots, ids, nullptr);
   if (n == 0) return {};
   Batch const batch = upload_decode(n);
-  forward(batch, LogitsRows::All);  // sizes every workspace outside the recording
   MarginalProfile profile =
       marks_.marginal([&] { forward(batch, LogitsRows::All); }, stream_, options_.programmatic_launch, replays);
   logits_rows_ = n;

@@ -386,26 +386,13 @@ int run_bench(const Args& a) {
     }
     if (a.has("marginal")) {
       std::vector<std::int32_t> const feed(host_ids.begin(), host_ids.begin() + b);
-      MarginalProfile m;
-      try {  // a diagnostic: where the driver refuses disabled nodes, say so and keep the figures
-        m = model->marginal_decode(slots, feed, 20);
-      } catch (std::runtime_error const& e) {
-        std::printf("marginal batch %d: not measured: %s\n", b, e.what());
-      }
+      MarginalProfile const m = report_marginal(b, [&] { return model->marginal_decode(slots, feed, 20); });
       std::string const shape = "batch " + std::to_string(b) + ", context " + std::to_string(context);
-      double total = 0.0;
-      for (StepPhase const& phase : m.phases) {
-        std::printf("marginal batch %d: %-18s %8.1f us a step (%d a step)\n", b, phase.name.c_str(),
-                    phase.microseconds, phase.count);
+      for (StepPhase const& phase : m.phases)
         figures.push_back({"qwen3 decode marginal phase", shape + ", " + phase.name, phase.microseconds, "us",
                            phase.microseconds / 1e3, phase.count});
-        total += phase.microseconds;
-      }
-      if (!m.phases.empty()) {
-        std::printf("marginal batch %d: %-18s %8.1f us (the phases' sum %.1f us)\n", b, "step", m.step_microseconds,
-                    total);
+      if (!m.phases.empty())
         figures.push_back({"qwen3 decode marginal step", shape, m.step_microseconds, "us", m.step_microseconds / 1e3});
-      }
     }
     for (int s : slots) model->release(s);
     double const step_ms = median(t);

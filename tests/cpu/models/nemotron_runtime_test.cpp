@@ -91,6 +91,20 @@ TEST(NemotronStepBytes, LargeBatchesReadEveryExpert) {
   EXPECT_LT(b32, expected);
 }
 
+namespace {
+/// Whether `call()` throws std::invalid_argument naming rule models.profile and `words`.
+template <class Call>
+void refuses_profile(Call&& call, char const* words) {
+  try {
+    call();
+    ADD_FAILURE() << "no error";
+  } catch (std::invalid_argument const& e) {
+    EXPECT_NE(std::string(e.what()).find("[models.profile]"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find(words), std::string::npos) << e.what();
+  }
+}
+}  // namespace
+
 TEST(StepPhases, SumsEachNameAndTakesTheMedianReplay) {
   // A step of two layers: the opening mark, then each phase's closing mark in launch order.
   std::vector<const char*> const names{"start", "embedding", "add + rmsnorm", "mamba in_proj", "add + rmsnorm",
@@ -112,17 +126,8 @@ TEST(StepPhases, SumsEachNameAndTakesTheMedianReplay) {
   std::vector<std::vector<double>> const two{gaps[0], gaps[1]};
   EXPECT_DOUBLE_EQ(cm::step_phases(names, two)[2].microseconds, 30.0);
   std::vector<std::vector<double>> const short_replay{{1, 2}};
-  auto const refuses = [](auto call, char const* words) {
-    try {
-      call();
-      ADD_FAILURE() << "no error";
-    } catch (std::invalid_argument const& e) {
-      EXPECT_NE(std::string(e.what()).find("[models.profile]"), std::string::npos) << e.what();
-      EXPECT_NE(std::string(e.what()).find(words), std::string::npos) << e.what();
-    }
-  };
-  refuses([&] { (void)cm::step_phases(names, short_replay); }, "a replay has 2 phase times for 7 phases");
-  refuses([&] { (void)cm::step_phases(names, std::vector<std::vector<double>>{}); }, "a replay");
+  refuses_profile([&] { (void)cm::step_phases(names, short_replay); }, "a replay has 2 phase times for 7 phases");
+  refuses_profile([&] { (void)cm::step_phases(names, std::vector<std::vector<double>>{}); }, "a replay");
 }
 
 TEST(MarginalPhases, TakesTheMedianOfPairedDifferences) {
@@ -142,21 +147,14 @@ TEST(MarginalPhases, TakesTheMedianOfPairedDifferences) {
   // A phase that PDL hides entirely may cost nothing, or less than nothing in noise: kept as measured.
   std::vector<std::vector<double>> const hidden{{3510, 3600, 3460}, {1800, 1900, 1700}};
   EXPECT_DOUBLE_EQ(cm::marginal_phases(names, counts, whole, hidden).phases[0].microseconds, -10.0);
-  auto const refuses = [](auto call, char const* words) {
-    try {
-      call();
-      ADD_FAILURE() << "no error";
-    } catch (std::invalid_argument const& e) {
-      EXPECT_NE(std::string(e.what()).find("[models.profile]"), std::string::npos) << e.what();
-      EXPECT_NE(std::string(e.what()).find(words), std::string::npos) << e.what();
-    }
-  };
-  refuses([&] { (void)cm::marginal_phases(names, counts, std::vector<double>{}, without); }, "at least one replay");
+  refuses_profile([&] { (void)cm::marginal_phases(names, counts, std::vector<double>{}, without); },
+                  "at least one replay");
   std::vector<std::vector<double>> const one{without[0]};
-  refuses([&] { (void)cm::marginal_phases(names, counts, whole, one); }, "2 phase names, 2 counts and 1 phases'");
+  refuses_profile([&] { (void)cm::marginal_phases(names, counts, whole, one); },
+                  "2 phase names, 2 counts and 1 phases'");
   std::vector<std::vector<double>> const ragged{without[0], {1800, 1900}};
-  refuses([&] { (void)cm::marginal_phases(names, counts, whole, ragged); },
-          "phase \"moe experts\" has 2 replays for the whole step's 3");
+  refuses_profile([&] { (void)cm::marginal_phases(names, counts, whole, ragged); },
+                  "phase \"moe experts\" has 2 replays for the whole step's 3");
 }
 
 TEST(NemotronOptions, ResolvesAndChecks) {
