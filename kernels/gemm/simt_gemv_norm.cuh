@@ -83,11 +83,11 @@ __device__ __forceinline__ float block_sum(float v, float (&scratch)[warps]) {
 /// residual_out where `write_residual`. @pre rows <= Rows. A row takes warps / R warps (R: rows to
 /// the next power of two), and all its loads of a round are in flight at once (a lane's R vectors of
 /// x and of the residual), so a CTA's rows load together where a CTA-wide loop over the rows loaded
-/// them one after another, and a lone row keeps all the warps. The
-/// sums in the order of one CTA a row (block_sum's, which models/qwen3/fused_step.cuh's norm
-/// matches): the partial of CTA thread 32 w + l over its vectors 32 w + l + threads i is kept by
-/// lane l of the warp that takes "virtual warp" w, summed over the warp, and the row's warps' sums
-/// added in w's order. A thread's vectors are its own in both passes.
+/// them one after another, and a lone row keeps all the warps. The sums in the order of one CTA a
+/// row (block_sum's, which models/qwen3/fused_step.cuh's norm matches): the partial of CTA thread
+/// 32 w + l over its vectors 32 w + l + threads i is kept by lane l of the warp that takes "virtual
+/// warp" w, summed over the warp, and the row's warps' sums added in w's order. A thread's vectors
+/// are its own in both passes.
 template <int Rows, class T>
 __device__ __forceinline__ void normed_rows(RmsNormedRows<T> const& n, int rows, std::int64_t k, T* a,
                                             bool write_residual) {

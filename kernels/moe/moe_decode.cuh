@@ -196,9 +196,9 @@ struct MoeDecodeDown {
 /// y[t, j] = shared[t, j] + sum_c weights[t, c] * bf16(h[t k + c] . Wd_{ids[t, c]} row j): warp w
 /// of CTA (bx, t) takes column j = 8 bx + w, decode::down_group choices' rows at once
 /// (decode::warp_dots: an expert's down row is F x 2 bytes, 1.5 KB at Qwen3-30B-A3B's F, so one dot
-/// after another left the warp waiting on memory k times). Each choice's row rounded to bf16 and the sum from the
-/// shared row on in choice order, as the grouped path's down GEMM stores its rows and combine_kernel
-/// adds them, so a token's y does not depend on which path its step took.
+/// after another left the warp waiting on memory k times). Each choice's row rounded to bf16 and the
+/// sum from the shared row on in choice order, as the grouped path's down GEMM stores its rows and
+/// combine_kernel adds them, so a token's y does not depend on which path its step took.
 template <int = 0>  // a template for its linkage: the header is in several libraries
 __global__ void __launch_bounds__(decode::threads, decode::down_ctas_per_sm)
     moe_decode_down_kernel(MoeDecodeDown const p) {

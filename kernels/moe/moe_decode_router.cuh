@@ -61,7 +61,8 @@ __device__ __forceinline__ void stage_rows(MoeDecodeRouter const& p, bf16* rows)
   int const t = int(p.tokens);
   std::int64_t const vectors = p.tokens * p.hidden / vector;
   if (p.norm.weight != nullptr) {
-    gemv::normed_rows<moe_decode_tokens>(p.norm, t, p.hidden, rows, blockIdx.x == 0 && p.norm.residual_out != nullptr);
+    bool const write_residual = blockIdx.x == 0 && p.norm.residual_out != nullptr;
+    gemv::normed_rows<moe_decode_tokens>(p.norm, t, p.hidden, rows, write_residual);
     if (blockIdx.x == 0)
       for (std::int64_t v = threadIdx.x; v < vectors; v += threads)
         reinterpret_cast<uint4*>(p.normed)[v] = reinterpret_cast<uint4 const*>(rows)[v];
