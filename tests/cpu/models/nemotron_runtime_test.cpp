@@ -157,6 +157,27 @@ TEST(MarginalPhases, TakesTheMedianOfPairedDifferences) {
                   "phase \"moe experts\" has 2 replays for the whole step's 3");
 }
 
+TEST(MarginalPhases, ReportPrintsThePhasesOrSaysNotMeasured) {
+  cm::MarginalProfile given;
+  given.step_microseconds = 3500;
+  given.phases = {{"moe router", 20.0, 48}, {"moe experts", 1700.0, 48}};
+  testing::internal::CaptureStdout();
+  auto const m = cm::report_marginal(1, [&] { return given; });
+  std::string const printed = testing::internal::GetCapturedStdout();
+  ASSERT_EQ(m.phases.size(), 2u);
+  EXPECT_DOUBLE_EQ(m.phases[1].microseconds, 1700.0);
+  EXPECT_NE(printed.find("marginal batch 1: moe experts"), std::string::npos) << printed;
+  EXPECT_NE(printed.find("(the phases' sum 1720.0 us)"), std::string::npos) << printed;
+  // A driver that refuses disabled nodes: the bench goes on without the profile.
+  testing::internal::CaptureStdout();
+  auto const none = cm::report_marginal(8, []() -> cm::MarginalProfile {
+    throw std::runtime_error("cute-cpp [models.profile]: refused");
+  });
+  std::string const said = testing::internal::GetCapturedStdout();
+  EXPECT_TRUE(none.phases.empty());
+  EXPECT_NE(said.find("marginal batch 8: not measured: cute-cpp [models.profile]: refused"), std::string::npos) << said;
+}
+
 TEST(NemotronOptions, ResolvesAndChecks) {
   auto const config = nano();
   auto const o = cm::resolve_options(config, {});
