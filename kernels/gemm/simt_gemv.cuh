@@ -44,6 +44,18 @@ struct Problem {
   bool long_independent = false;  // the long operand is no earlier kernel's output (a layer's weights): see the kernel
 };
 
+/// acc += x . y over the 8 bf16 pairs of two 16-byte vectors, in element order.
+__device__ __forceinline__ void fma_vector(uint4 const& x, uint4 const& y, float& acc) {
+  auto const* xs = reinterpret_cast<__nv_bfloat162 const*>(&x);
+  auto const* ys = reinterpret_cast<__nv_bfloat162 const*>(&y);
+#pragma unroll
+  for (int i = 0; i < 4; ++i) {
+    float2 const p = __bfloat1622float2(xs[i]), q = __bfloat1622float2(ys[i]);
+    acc = fmaf(p.x, q.x, acc);
+    acc = fmaf(p.y, q.y, acc);
+  }
+}
+
 /// The 8 elements of a 16-byte load, as floats.
 template <class T>
 __device__ __forceinline__ void widen(uint4 const& raw, float (&to)[vector]) {

@@ -17,6 +17,7 @@
 // so its 2 x 20 MB stream with the routed experts' instead of in three launches of its own.
 // The weights of an expert are read as often as tokens chose it (L2 keeps what two tokens share).
 // Deterministic: no atomics, every sum in a fixed order.
+#include <cute_cpp/kernels/gemm/simt_gemv.cuh>  // gemv::fma_vector
 #include <cute_cpp/kernels/moe/moe_shape.hpp>
 
 #include <cute_cpp/arch/griddepcontrol.hpp>
@@ -34,17 +35,7 @@ namespace cute_cpp::kernels::moe {
 namespace decode {
 inline constexpr int threads = 256, warps = threads / 32;
 
-/// acc += x . y over the 8 bf16 pairs of two 16-byte vectors, in element order.
-__device__ __forceinline__ void fma_vector(uint4 const& x, uint4 const& y, float& acc) {
-  auto const* xs = reinterpret_cast<__nv_bfloat162 const*>(&x);
-  auto const* ys = reinterpret_cast<__nv_bfloat162 const*>(&y);
-#pragma unroll
-  for (int i = 0; i < 4; ++i) {
-    float2 const p = __bfloat1622float2(xs[i]), q = __bfloat1622float2(ys[i]);
-    acc = fmaf(p.x, q.x, acc);
-    acc = fmaf(p.y, q.y, acc);
-  }
-}
+using gemv::fma_vector;  // the skinny kernels' 16-byte bf16 dot step
 
 /// a . b over `n` elements (n a multiple of 8), this lane's share: 16-byte loads, four in flight.
 __device__ __forceinline__ float lane_dot(bf16 const* a, bf16 const* b, std::int64_t n) {

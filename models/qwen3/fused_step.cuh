@@ -157,16 +157,9 @@ __device__ inline void produce(FusedStepParams const& p, Ring const& ring) {
   }
 }
 
-/// acc + the dot product of 8 bf16 pairs.
+/// acc + the dot product of 8 bf16 pairs (the skinny kernels' step, gemv::fma_vector).
 __device__ __forceinline__ float dot8(uint4 w, uint4 a, float acc) {
-  auto const* wp = reinterpret_cast<__nv_bfloat162 const*>(&w);
-  auto const* ap = reinterpret_cast<__nv_bfloat162 const*>(&a);
-#pragma unroll
-  for (int i = 0; i < 4; ++i) {
-    float2 const x = __bfloat1622float2(wp[i]), y = __bfloat1622float2(ap[i]);
-    acc = fmaf(x.x, y.x, acc);
-    acc = fmaf(x.y, y.y, acc);
-  }
+  kernels::gemv::fma_vector(w, a, acc);
   return acc;
 }
 
