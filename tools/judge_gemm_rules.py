@@ -28,7 +28,7 @@ WIDE = (80, 96, 112, 128, 144, 160)
 PAIRED = (96, 112, 128, 144, 160)
 WEIGHTS_PAST_L2 = 1 << 25  # gemm_tile_choice.hpp's weights_past_l2
 COVERING_PAIRS_COLUMNS = 5120  # gemm_tile_choice.hpp's covering_pairs_columns
-SMALL_WEIGHTS = 1 << 23  # gemm_tile_choice.hpp's small_weights
+SMALL_WEIGHTS = 1 << 22  # gemm_tile_choice.hpp's small_weights
 
 
 def cdiv(a, b):
@@ -60,12 +60,23 @@ def covering(m, n, k=None, pairs=True):
     return next((f"swap{r}" for r in WIDE if r >= m), None)
 
 
-def small_weights(m, n, k, tile, sms=SMS):
-    """small_weights_swapped_tile: covering's `tile`, or where it is one tile alone on weights of at
-    most SMALL_WEIGHTS elements, the swapped tile of 32-160 rows tile_load_cost ranks first."""
-    if tile.endswith("c2") or n * k > SMALL_WEIGHTS:
-        return tile
+def load_ranked(m, n, k, sms=SMS):
+    """load_ranked_swapped_tile: the swapped tile of 32-160 rows tile_load_cost ranks first."""
     return f"swap{min((32, 64) + WIDE, key=lambda r: (tile_load_cost(m, n, k, r, 128, sms), -r))}"
+
+
+def small_weights(m, n, k, tile, sms=SMS, bound=None):
+    """small_weights_swapped_tile: covering's `tile`, or where it is one tile alone on weights of at
+    most SMALL_WEIGHTS elements (`bound`), load_ranked's tile."""
+    if tile.endswith("c2") or n * k > (SMALL_WEIGHTS if bound is None else bound):
+        return tile
+    return load_ranked(m, n, k, sms)
+
+
+def small_weights_paired(m, n, k, sms=SMS):
+    """small_weights_paired_tile: at 161-320 rows of more than 128 columns on weights of at most
+    SMALL_WEIGHTS elements, load_ranked's tile."""
+    return load_ranked(m, n, k, sms) if 160 < m <= 320 and n > 128 and n * k <= SMALL_WEIGHTS else None
 
 
 def pingpong_wide(m, entry):
@@ -74,9 +85,12 @@ def pingpong_wide(m, entry):
     return "n256m64" if 64 < m <= 128 and entry["chosen"] == "n256c1" else None
 
 
-def paired(m, n, sms=SMS):
-    """paired_swapped_tile."""
+def paired(m, n, k=None, sms=SMS):
+    """paired_swapped_tile; without k, as before it left weights past L2 at 161-256 rows to
+    wide_token."""
     if m <= 160 or m > 320 or n <= 128 or (m <= 256 and 2 * cdiv(n, 128) > sms):
+        return None
+    if k is not None and m <= 256 and n * k >= WEIGHTS_PAST_L2:
         return None
     return next(f"swap{r}cn2" for r in PAIRED if 2 * r >= m)
 
@@ -120,20 +134,21 @@ def fewest_waves(m, n, chosen, sms=SMS, with_n256=True):
     return min(options, key=lambda o: cdiv(o[1], o[4]) * o[2] * 100 // o[3])[0]
 
 
-def rules(shape, entry, pairs=True, small=True):
+def rules(shape, entry, pairs=True, small=True, band=True):
     """choose_gemm_plan's tile for K-major operands (the heuristic's cut); choose_gemm_tile's own
     choice is the sweep's `chosen` line; `pairs` as covering's; without `small`, as before
-    small_weights_swapped_tile."""
+    small_weights_swapped_tile; without `band`, as before the 161-320-row rules (small weights and
+    weights past L2) and at small_weights 2^23."""
     m, n, k = shape
     if m <= SKINNY_DISPATCH_ROWS:
         return ("simt", "")
     tile = covering(m, n, k, pairs)
     if tile and small:
-        tile = small_weights(m, n, k, tile)
-    tile = tile or pingpong_wide(m, entry)
+        tile = small_weights(m, n, k, tile, bound=None if band else 1 << 23)
+    tile = tile or pingpong_wide(m, entry) or (small_weights_paired(m, n, k) if band else None)
     if tile:
         return (tile, "heuristic")
-    small, pair = small_problem(m, n, k), paired(m, n)
+    small, pair = small_problem(m, n, k), paired(m, n, k if band else None)
     if pair:
         return (pair if small else fewest_waves(m, n, pair), "heuristic")
     wide = None if small else wide_token(m, n)
@@ -143,12 +158,18 @@ def rules(shape, entry, pairs=True, small=True):
 def rules_at_b123a17(shape, entry):
     """Variant: the rules before covering_swapped_tile paired its 144- and 160-row tiles (and before
     small_weights_swapped_tile)."""
-    return rules(shape, entry, pairs=False, small=False)
+    return rules(shape, entry, pairs=False, small=False, band=False)
 
 
 def rules_at_f3d615d(shape, entry):
     """Variant: the rules before small_weights_swapped_tile (the covering tile on any weights)."""
-    return rules(shape, entry, small=False)
+    return rules(shape, entry, small=False, band=False)
+
+
+def rules_at_14a6ba5(shape, entry):
+    """Variant: the rules before small_weights_paired_tile and paired_swapped_tile's bound on the
+    weights at 161-256 rows (small_weights 2^23)."""
+    return rules(shape, entry, band=False)
 
 
 def pairs_only(shape, entry):
@@ -187,7 +208,7 @@ def rules_at_532ff11(shape, entry):
     return (small or (fewest_waves(m, n, wide, with_n256=False) if wide else entry["chosen"]), "heuristic")
 
 
-VARIANTS = {"rules": rules, "pairs only": pairs_only, "narrow by load": narrow_by_load,
+VARIANTS = {"rules": rules, "rules at 14a6ba5": rules_at_14a6ba5, "pairs only": pairs_only, "narrow by load": narrow_by_load,
             "rules at 532ff11": rules_at_532ff11, "rules at b123a17": rules_at_b123a17,
             "rules at f3d615d": rules_at_f3d615d}
 

@@ -7,8 +7,9 @@
 // from), choose_from_table (the nearest measured shapes of a tile table,
 // gemm_tile_table.hpp), choose_gemm_tile (the heuristic where no table applies) and the swapped
 // tiles' rules for a linear layer (covering_swapped_tile, small_weights_swapped_tile,
-// paired_swapped_tile, small_problem_swapped_tile, wide_token_tile). Host arithmetic only;
-// plans.hpp maps a GemmTile to its plan and choose_gemm_plan puts the rules together.
+// small_weights_paired_tile, paired_swapped_tile, small_problem_swapped_tile, wide_token_tile).
+// Host arithmetic only; plans.hpp maps a GemmTile to its plan and choose_gemm_plan puts the rules
+// together.
 #include <cute_cpp/kernels/gemm/gemm_decomposition.hpp>  // Decomposition
 
 #include <algorithm>
@@ -376,22 +377,17 @@ constexpr std::int64_t tile_load_cost(std::int64_t m, std::int64_t n, std::int64
   return best;
 }
 
-/// Weights of at most this many elements (16 MiB in bf16, a third of the H100's and H200's L2):
-/// where covering_swapped_tile takes one tile alone, small_weights_swapped_tile weighs narrower
-/// tiles, whose extra tiles of C's rows read the weights again from L2.
-inline constexpr std::int64_t small_weights = std::int64_t(1) << 23;
+/// Weights of at most this many elements (8 MiB in bf16, a sixth of the H100's and H200's L2):
+/// where covering_swapped_tile takes one tile alone (65-160 rows) or at 161-320 rows,
+/// small_weights_swapped_tile and small_weights_paired_tile weigh narrower tiles, whose extra tiles
+/// of C's rows read the weights again from L2. At 65-160 rows 2^22, 2^23 and 2^24 judged alike on
+/// the H100's candidate sweeps (0.856-0.857 of cuBLASLt over 449 shapes); at 161-320 rows 2^22
+/// changed 65 shapes by 0.96-1.46 (2^23: 97, down to 0.88), so one bound, 2^22.
+inline constexpr std::int64_t small_weights = std::int64_t(1) << 22;
 
-/// `covering` (covering_swapped_tile's tile for m x n x k), or where it is one tile alone (not a
-/// pair) on weights of at most small_weights elements, the swapped tile of 32-160 rows that
-/// tile_load_cost ranks first on `sms` SMs (the wider among equals). On such weights one tile of
-/// C's rows makes few CTAs (4096 x 2048: 32), where two to five keep more loads in flight and read
-/// the weights again from L2. On the H100's candidate sweeps (bench/results, kernels/gemm/README.md)
-/// it changed 42 shapes of 65-160 rows by 0.94-1.41 (geomean 1.16), each file's 65-160-row band not
-/// below the rule before; the band over every file 0.840 -> 0.857 of cuBLASLt.
-constexpr GemmTile small_weights_swapped_tile(std::int64_t m, std::int64_t n, std::int64_t k, GemmTile covering,
-                                              int sms) {
-  SwappedShape const shape = swapped_shape(covering);
-  if (shape.along_rows * shape.along_cols > 1 || n * k > small_weights) return covering;
+/// The swapped tile of 32-160 rows that tile_load_cost ranks first for m x n x k on `sms` SMs (the
+/// wider among equals).
+constexpr GemmTile load_ranked_swapped_tile(std::int64_t m, std::int64_t n, std::int64_t k, int sms) {
   GemmTile best = GemmTile::swap32;
   std::int64_t best_cost = tile_load_cost(m, n, k, swapped_rows(best), 128, sms);
   for (GemmTile const t : {GemmTile::swap64, GemmTile::swap80, GemmTile::swap96, GemmTile::swap112, GemmTile::swap128,
@@ -401,18 +397,44 @@ constexpr GemmTile small_weights_swapped_tile(std::int64_t m, std::int64_t n, st
   return best;
 }
 
+/// `covering` (covering_swapped_tile's tile for m x n x k), or where it is one tile alone (not a
+/// pair) on weights of at most small_weights elements, load_ranked_swapped_tile's. On such weights
+/// one tile of C's rows makes few CTAs (4096 x 2048: 32), where two to five keep more loads in
+/// flight and read the weights again from L2. On the H100's candidate sweeps (bench/results,
+/// kernels/gemm/README.md) it changed 42 shapes of 65-160 rows by 0.94-1.41 (geomean 1.16), each
+/// file's 65-160-row band not below the rule before; the band over every file 0.840 -> 0.857 of
+/// cuBLASLt.
+constexpr GemmTile small_weights_swapped_tile(std::int64_t m, std::int64_t n, std::int64_t k, GemmTile covering,
+                                              int sms) {
+  SwappedShape const shape = swapped_shape(covering);
+  if (shape.along_rows * shape.along_cols > 1 || n * k > small_weights) return covering;
+  return load_ranked_swapped_tile(m, n, k, sms);
+}
+
+/// At 161-320 rows of more than 128 columns on weights of at most small_weights elements,
+/// load_ranked_swapped_tile's tile, where the pairs (paired_swapped_tile) or the small problem's
+/// tile held the rows in the fewest tiles: small weights (1024 x 1536, 768 x 2048) make few CTAs of
+/// those, and narrower tiles (swap32 to swap96) ran up to 1.4x faster on the H100's candidate
+/// sweeps (the weights' second reads from L2); none elsewhere.
+constexpr std::optional<GemmTile> small_weights_paired_tile(std::int64_t m, std::int64_t n, std::int64_t k, int sms) {
+  if (m <= 160 || m > 2 * 160 || n <= 128 || n * k > small_weights) return std::nullopt;
+  return load_ranked_swapped_tile(m, n, k, sms);
+}
+
 /// The narrowest pair of swapped tiles (swap96cn2 to swap160cn2) holding C's rows where 128-row
 /// tiles would take two or three (161-320 rows), of more than 128 columns; none elsewhere. A pair
 /// shares (multicasts) the weights' tile, which two single tiles would each read, and pads at most
 /// 31 rows. At 257-320 rows the pairs are two thirds as many as the 128 x 256 tiles and always
 /// taken; at 161-256 as many, each two CTAs, so taken only while they fit one wave of `sms` (at 194
-/// rows of the model-shape sweep, past one wave they ran at 0.87 of the 128 x 256 tiles' figure).
-/// On the H100 (kernels/gemm/README.md): 104 unseen shapes at 165-950 rows 0.81 of cuBLASLt with
-/// these rules against 0.72 before.
-constexpr std::optional<GemmTile> paired_swapped_tile(std::int64_t m, std::int64_t n, int sms) {
+/// rows of the model-shape sweep, past one wave they ran at 0.87 of the 128 x 256 tiles' figure),
+/// nor on weights of weights_past_l2 or more (wide_token_tile's one tile of 176-256 rows then: 40
+/// shapes of the H100's candidate sweeps, 4096-8192 x 8192-28672 at 176-256 rows, 0.98-1.46 of the
+/// pairs, geomean 1.14). On the H100 (kernels/gemm/README.md): 104 unseen shapes at 165-950 rows
+/// 0.81 of cuBLASLt with these rules against 0.72 before.
+constexpr std::optional<GemmTile> paired_swapped_tile(std::int64_t m, std::int64_t n, std::int64_t k, int sms) {
   if (m <= 160 || m > 2 * 160 || n <= 128) return std::nullopt;
   std::int64_t const pair_ctas = 2 * ((n + 127) / 128);
-  if (m <= 256 && pair_ctas > sms) return std::nullopt;
+  if (m <= 256 && (pair_ctas > sms || n * k >= weights_past_l2)) return std::nullopt;
   return narrowest_holding({GemmTile::swap96cn2, GemmTile::swap112cn2, GemmTile::swap128cn2, GemmTile::swap144cn2,
                             GemmTile::swap160cn2},
                            m, 2);

@@ -351,10 +351,11 @@ inline constexpr std::int64_t skinny_dispatch_rows = 2;
 /// The tile and cut for an m x n x k problem on `sms` SMs: the skinny kernel (simt_gemv.cuh) where
 /// it runs (skinny_short_operand for the operands' major modes) on at most skinny_dispatch_rows
 /// rows; with K-major A and B (a linear layer), covering_swapped_tile's (or on small weights
-/// small_weights_swapped_tile's), pingpong_wide_tile's, paired_swapped_tile's,
-/// small_problem_swapped_tile's or wide_token_tile's tile where one has one (in that order), a pair weighed against 2 x 2 clusters, 256-column pairs and 128 x 256 pairs
-/// by fewest_waves_tile (unless the small problem's rule also applies); else choose_gemm_tile's
-/// tile with the heuristic's cut.
+/// small_weights_swapped_tile's), pingpong_wide_tile's, small_weights_paired_tile's,
+/// paired_swapped_tile's, small_problem_swapped_tile's or wide_token_tile's tile where one has one
+/// (in that order), a pair weighed against 2 x 2 clusters, 256-column pairs and 128 x 256 pairs by
+/// fewest_waves_tile (unless the small problem's rule also applies); else choose_gemm_tile's tile
+/// with the heuristic's cut.
 /// NOTE: the tile table (gemm_tile_table.hpp, fitted on the random shape sweep) is not asked: on
 /// the model-shape probe its choices ran at 0.755 of cuBLASLt's geomean, these rules' at 0.846
 /// (choose_gemm_tile). It stays as tools/fit_gemm_tiles.py writes it, for a refit to be judged
@@ -369,8 +370,9 @@ inline GemmChoice choose_gemm_plan(std::int64_t m, std::int64_t n, std::int64_t 
     if (std::optional<GemmTile> const covering = covering_swapped_tile(m, n, k))
       return {small_weights_swapped_tile(m, n, k, *covering, sms)};
     if (std::optional<GemmTile> const pingpong = pingpong_wide_tile(m, n, k, sms)) return {*pingpong};
+    if (std::optional<GemmTile> const narrow = small_weights_paired_tile(m, n, k, sms)) return {*narrow};
     std::optional<GemmTile> const small = small_problem_swapped_tile(m, n, k, sms);
-    if (std::optional<GemmTile> const paired = paired_swapped_tile(m, n, sms))
+    if (std::optional<GemmTile> const paired = paired_swapped_tile(m, n, k, sms))
       return {small ? *paired : fewest_waves_tile(m, n, *paired, sms)};
     if (small) return {*small};
     if (std::optional<GemmTile> const wide = wide_token_tile(m, n)) return {fewest_waves_tile(m, n, *wide, sms)};

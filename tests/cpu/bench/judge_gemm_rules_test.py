@@ -29,10 +29,10 @@ class Mirror(unittest.TestCase):
     def test_pairs(self):
         for m, want in ((161, "swap96cn2"), (193, "swap112cn2"), (256, "swap128cn2"), (288, "swap144cn2"),
                         (320, "swap160cn2")):
-            self.assertEqual(judge.paired(m, 4096), want, m)
-        self.assertEqual(judge.paired(194, 8448), "swap112cn2")  # 132 CTAs: one wave
-        self.assertIsNone(judge.paired(194, 8704))  # 136: the wide token tile instead
-        self.assertEqual(judge.paired(272, 151936), "swap144cn2")
+            self.assertEqual(judge.paired(m, 4096, 4096), want, m)
+        self.assertEqual(judge.paired(194, 8448, 2048), "swap112cn2")  # 132 CTAs: one wave
+        self.assertIsNone(judge.paired(194, 8704, 2048))  # 136: the wide token tile instead
+        self.assertEqual(judge.paired(272, 151936, 4096), "swap144cn2")
 
     def test_fewest_waves(self):
         # gemm_tile_test.cpp's PairsGiveWayToClustersOfFourOrWiderTilesWhereTheyLeaveLessWorkAWave
@@ -41,7 +41,8 @@ class Mirror(unittest.TestCase):
         self.assertEqual(tile(537, 8192, 28672), "swap144x256cn2")
         self.assertEqual(tile(845, 8192, 28672), "swap224c2")
         self.assertEqual(tile(845, 14336, 4096), "swap224c2cn2")
-        self.assertEqual(tile(272, 1024, 2048), judge.paired(272, 1024))  # the small problem's rule applies too
+        self.assertEqual(tile(272, 2048, 4096), judge.paired(272, 2048, 4096))  # the small problem's rule applies too
+        self.assertEqual(tile(272, 1024, 2048), judge.load_ranked(272, 1024, 2048))  # unless the weights are small
         self.assertEqual(judge.pairs_only((537, 8192, 28672), HEURISTIC)[0], "swap192c2")
 
     def test_small_problems(self):
@@ -83,10 +84,26 @@ class Mirror(unittest.TestCase):
         # gemm_tile_test.cpp's SmallWeightsTakeTheSwappedTileThatLoadsLeast
         for shape, want in (((138, 1024, 2048), "swap32"), ((70, 1024, 2048), "swap32"),
                             ((154, 2048, 2048), "swap80"), ((70, 2048, 2048), "swap64"),
-                            ((80, 4096, 2048), "swap80"), ((150, 1024, 8192), "swap64"),
-                            ((150, 1024, 8193), "swap160"), ((145, 6144, 1024), "swap160c2")):
+                            ((80, 4096, 2048), "swap80"), ((150, 1024, 4096), "swap64"),
+                            ((150, 1024, 4097), "swap160"), ((145, 6144, 1024), "swap160c2")):
             self.assertEqual(tile(*shape), want, shape)
         self.assertEqual(judge.rules_at_f3d615d((138, 1024, 2048), HEURISTIC)[0], "swap144")
+
+    def test_a_few_hundred_rows_of_small_or_large_weights_leave_the_pairs(self):
+        # gemm_tile_test.cpp's AFewHundredRowsOfSmallOrLargeWeightsLeaveThePairs
+        for shape, want in (((201, 1024, 1536), "swap64"), ((300, 768, 2048), "swap64"),
+                            ((320, 4096, 1024), "swap80"), ((272, 1024, 2048), "swap80"),
+                            ((272, 2048, 4096), "swap144cn2"), ((230, 5120, 17408), "n256"),
+                            ((189, 5120, 17408), "swap192c2"), ((256, 4096, 8192), "n256"),
+                            ((256, 4096, 8191), "swap128cn2"), ((257, 4096, 8192), "swap144cn2"),
+                            ((270, 5120, 17408), "swap144cn2")):
+            self.assertEqual(tile(*shape), want, shape)
+        self.assertIsNone(judge.small_weights_paired(160, 1024, 1536))
+        self.assertIsNone(judge.small_weights_paired(321, 1024, 1536))
+        self.assertIsNone(judge.paired(230, 5120, 17408))
+        self.assertEqual(judge.paired(230, 5120), "swap128cn2")  # without k: as before
+        self.assertEqual(judge.rules_at_14a6ba5((230, 5120, 17408), HEURISTIC)[0], "swap128cn2")
+        self.assertEqual(judge.rules_at_14a6ba5((150, 1024, 8192), HEURISTIC)[0], "swap64")
 
     def test_the_128_x_256_pairs_weigh_in_where_they_pad_little(self):
         # gemm_tile_test.cpp's The128x256PairsAlongMWeighInWhereTheyPadLittle
