@@ -9,6 +9,8 @@
 #include <gtest/gtest.h>
 
 #include <cstddef>
+#include <cstdint>
+#include <initializer_list>
 
 namespace kn = cute_cpp::kernels;
 
@@ -334,6 +336,17 @@ struct Want {
   std::int64_t m;
   kn::GemmTile tile;
 };
+
+/// A problem m x n x k and the tile choose_gemm_plan takes for it on 132 SMs.
+struct ShapeTile {
+  std::int64_t m, n, k;
+  kn::GemmTile tile;
+};
+
+void expect_plans(std::initializer_list<ShapeTile> cases) {
+  for (ShapeTile const c : cases)
+    EXPECT_EQ(kn::choose_gemm_plan(c.m, c.n, c.k, 132).tile, c.tile) << c.m << " x " << c.n << " x " << c.k;
+}
 }  // namespace
 
 // Issue 43: where 128-row tiles would multiply 1.6 times C's rows or more (65-80, 129-160), a
@@ -518,17 +531,12 @@ TEST(ChooseGemmPlan, WideWeightsAtAFewScoreRowsTakePingPongPairsOrWideTokenTiles
 // tools/judge_gemm_rules.py's mirror computes them.
 TEST(ChooseGemmPlan, SmallWeightsTakeTheSwappedTileThatLoadsLeast) {
   using kn::GemmTile;
-  struct Case {
-    std::int64_t m, n, k;
-    GemmTile tile;
-  };
   // 80 x 4096 x 2048: the covering tile ranked first itself; 1024 x 4096 weights are small, one
   // more column is not; pairs along C's columns (5120 columns and more) are left alone.
-  for (Case const c : {Case{138, 1024, 2048, GemmTile::swap32}, {70, 1024, 2048, GemmTile::swap32},
-                       {154, 2048, 2048, GemmTile::swap80}, {70, 2048, 2048, GemmTile::swap64},
-                       {80, 4096, 2048, GemmTile::swap80}, {150, 1024, 4096, GemmTile::swap64},
-                       {150, 1024, 4097, GemmTile::swap160}, {145, 6144, 1024, GemmTile::swap160c2}})
-    EXPECT_EQ(kn::choose_gemm_plan(c.m, c.n, c.k, 132).tile, c.tile) << c.m << " x " << c.n << " x " << c.k;
+  expect_plans({{138, 1024, 2048, GemmTile::swap32}, {70, 1024, 2048, GemmTile::swap32},
+                {154, 2048, 2048, GemmTile::swap80}, {70, 2048, 2048, GemmTile::swap64},
+                {80, 4096, 2048, GemmTile::swap80}, {150, 1024, 4096, GemmTile::swap64},
+                {150, 1024, 4097, GemmTile::swap160}, {145, 6144, 1024, GemmTile::swap160c2}});
   EXPECT_EQ(kn::small_weights_swapped_tile(145, 6144, 1024, GemmTile::swap160c2, 132), GemmTile::swap160c2);
   constexpr auto K = cute_cpp::OperandMajorMode::K, MN = cute_cpp::OperandMajorMode::MN;
   EXPECT_EQ(kn::choose_gemm_plan(138, 1024, 2048, 132, MN, K).tile, kn::choose_gemm_tile(138, 1024, 2048, 132));
@@ -548,18 +556,13 @@ TEST(ChooseGemmPlan, SmallWeightsTakeTheSwappedTileThatLoadsLeast) {
 // tools/judge_gemm_rules.py's mirror computes them.
 TEST(ChooseGemmPlan, AFewHundredRowsOfSmallOrLargeWeightsLeaveThePairs) {
   using kn::GemmTile;
-  struct Case {
-    std::int64_t m, n, k;
-    GemmTile tile;
-  };
-  for (Case const c : {Case{201, 1024, 1536, GemmTile::swap64}, {300, 768, 2048, GemmTile::swap64},
-                       {320, 4096, 1024, GemmTile::swap80}, {272, 1024, 2048, GemmTile::swap80},
-                       {272, 2048, 4096, GemmTile::swap144cn2},  // 2^23 elements: the pair
-                       {230, 5120, 17408, GemmTile::n256}, {189, 5120, 17408, GemmTile::swap192c2},
-                       {256, 4096, 8192, GemmTile::n256},       // 2^25: past L2
-                       {256, 4096, 8191, GemmTile::swap128cn2}, {257, 4096, 8192, GemmTile::swap144cn2},
-                       {270, 5120, 17408, GemmTile::swap144cn2}})  // past 256 rows the pairs stay
-    EXPECT_EQ(kn::choose_gemm_plan(c.m, c.n, c.k, 132).tile, c.tile) << c.m << " x " << c.n << " x " << c.k;
+  expect_plans({{201, 1024, 1536, GemmTile::swap64}, {300, 768, 2048, GemmTile::swap64},
+                {320, 4096, 1024, GemmTile::swap80}, {272, 1024, 2048, GemmTile::swap80},
+                {272, 2048, 4096, GemmTile::swap144cn2},  // 2^23 elements: the pair
+                {230, 5120, 17408, GemmTile::n256}, {189, 5120, 17408, GemmTile::swap192c2},
+                {256, 4096, 8192, GemmTile::n256},  // 2^25: past L2
+                {256, 4096, 8191, GemmTile::swap128cn2}, {257, 4096, 8192, GemmTile::swap144cn2},
+                {270, 5120, 17408, GemmTile::swap144cn2}});  // past 256 rows the pairs stay
   EXPECT_EQ(kn::small_weights_paired_tile(201, 1024, 1536, 132), GemmTile::swap64);
   EXPECT_EQ(kn::small_weights_paired_tile(160, 1024, 1536, 132), std::nullopt);  // covering_swapped_tile's rows
   EXPECT_EQ(kn::small_weights_paired_tile(321, 1024, 1536, 132), std::nullopt);
