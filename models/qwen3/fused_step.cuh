@@ -157,12 +157,6 @@ __device__ inline void produce(FusedStepParams const& p, Ring const& ring) {
   }
 }
 
-/// acc + the dot product of 8 bf16 pairs (the skinny kernels' step, gemv::fma_vector).
-__device__ __forceinline__ float dot8(uint4 w, uint4 a, float acc) {
-  kernels::gemv::fma_vector(w, a, acc);
-  return acc;
-}
-
 static_assert(threads == kernels::gemv::threads, "the fused step's norm sums its warps as the GEMV's block_sum does");
 
 /// act = rmsnorm(x + delta) * weight (k elements, bf16, shared memory), as kernels/gemm/
@@ -240,7 +234,8 @@ __device__ __forceinline__ void dot_rows(unsigned char const* chunk, bf16 const*
   for (int r = warp / per_row; r < n; r += warps / per_row) {
     auto const* w = reinterpret_cast<uint4 const*>(chunk + std::int64_t(r) * k * 2);
     float acc = 0.0f;
-    for (int v = (warp % per_row) * 32 + lane; v < k / 8; v += per_row * 32) acc = dot8(w[v], a[v], acc);
+    for (int v = (warp % per_row) * 32 + lane; v < k / 8; v += per_row * 32)
+      kernels::gemv::fma_vector(w[v], a[v], acc);  // the skinny kernels' 16-byte bf16 dot step
 #pragma unroll
     for (int offset = 16; offset > 0; offset /= 2) acc += __shfl_xor_sync(0xffffffffu, acc, offset);
     if (lane == 0) part[r * per_row + warp % per_row] = acc;
