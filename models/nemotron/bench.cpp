@@ -67,7 +67,8 @@ int run_bench(const CliArgs& a) {
   o.programmatic_launch = !a.has("no-pdl");
   o.fuse_norms = !a.has("no-fused-norm");
   o.max_batch = max_batch;
-  o.max_seq = std::max(prefill_len, context + steps + 1);
+  // Each sequence's context, the timed steps, and a token more for each profile after them.
+  o.max_seq = std::max(prefill_len, context + steps + 1 + int(a.has("breakdown")) + int(a.has("marginal")));
   o.max_prefill_tokens = std::max(prefill_len, context * max_batch);
   std::optional<std::uint64_t> const seed = random_weights_seed(a);
   auto const load_start = std::chrono::steady_clock::now();

@@ -284,12 +284,15 @@ int run_bench(const Args& a) {
   o.fuse_norms = !a.has("no-fused-norm");
   o.fused_steps = a.has("fused-steps");
   o.max_batch = max_batch;
-  o.max_seq = std::max(prefill_len, context + steps + 1);
+  // A sequence holds its context, the timed steps, and a token more for each profile after them
+  // (--profile's and --marginal's each stage one).
+  int const held = context + steps + 1 + int(a.has("profile")) + int(a.has("marginal"));
+  o.max_seq = std::max(prefill_len, held);
   // The cache pages the figures hold at once (each figure releases its sequences): one prompt of the
   // longest prefill, or the largest batch of contexts with their steps; not max_batch x max_seq,
   // which would put Qwen3-30B-A3B's batch 128 at 2048 tokens a sequence (26 GB) beside its weights.
   auto const pages = [&](int tokens) { return (tokens + o.page_size - 1) / o.page_size; };
-  o.num_pages = std::max(pages(std::max(prefill_len, ttft_len)), max_batch * pages(context + steps + 1));
+  o.num_pages = std::max(pages(std::max(prefill_len, ttft_len)), max_batch * pages(held));
   // A batch's contexts are prefilled in groups of at most this many tokens: one prefill of all 128
   // contexts of 512 would hold 64k tokens' activations beside the weights (Qwen3-30B-A3B on an H100).
   o.max_prefill_tokens = std::max({prefill_len, ttft_len, std::min(context * max_batch, kBenchPrefillTokens)});
