@@ -441,6 +441,14 @@ void run_gemm_auto_unchecked(AutoGemmArguments<T> const& args, cudaStream_t stre
 template <class T, OperandMajorMode MA, OperandMajorMode MB>
 void run_gemm_choice_unchecked(GemmChoice const& c, AutoGemmArguments<T> const& args, cudaStream_t stream);
 
+// Instantiated in gemm_bf16_sm90.cu alone: without these, every translation unit that sees
+// gemm_auto.cuh's definitions would compile the whole bf16 TN tile family again for the two
+// inline entry points below (each gemm_auto_*_sm90.cu did, doubling its compile time).
+extern template void run_gemm_auto<plans::bf16, plans::K, plans::K>(AutoGemmArguments<plans::bf16> const&,
+                                                                     cudaStream_t);
+extern template std::size_t gemm_auto_workspace_bytes<plans::bf16, plans::K, plans::K>(
+    AutoGemmArguments<plans::bf16> const&);
+
 /// bf16 C = A B with A and B K-major (a linear layer's x W^T): run_gemm_auto's most common case.
 inline void run_gemm_bf16_tn(GemmArguments<plans::Bf16TN> const& args, cudaStream_t stream) {
   run_gemm_auto<plans::bf16, plans::K, plans::K>(args, stream);
