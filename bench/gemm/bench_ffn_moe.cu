@@ -14,7 +14,7 @@
 #include "tests/gpu/gemm/ffn_operands.hpp"
 #include "tests/gpu/gemm/moe_operands.hpp"
 #include <cute_cpp/kernels/rows/elementwise.cuh>
-#include <cute_cpp/kernels/rows/swiglu.cuh>
+#include <cute_cpp/kernels/rows/instances.hpp>
 
 #include <cute_cpp/host/buffer.hpp>
 #include <cute_cpp/host/error.hpp>

@@ -5,10 +5,7 @@
 // table and writes the records scripts/gpu-check keeps. Their checks: tests/gpu/rows.
 //   bench_rows [--json FILE] [--seed N]
 #include <cute_cpp/kernels/rows/elementwise.cuh>
-#include <cute_cpp/kernels/rows/reduce.cuh>
-#include <cute_cpp/kernels/rows/rmsnorm.cuh>
-#include <cute_cpp/kernels/rows/softmax.cuh>
-#include <cute_cpp/kernels/rows/swiglu.cuh>
+#include <cute_cpp/kernels/rows/instances.hpp>
 #include "bench/support/bench.hpp"
 #include "tests/support/check.hpp"
 #include "tests/support/cli.hpp"

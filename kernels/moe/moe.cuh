@@ -28,7 +28,7 @@
 // Constraints: [moe.shape], [moe.routing], [moe.pointers] (moe_shape.hpp).
 #include <cute_cpp/kernels/gemm/grouped_gemm.hpp>
 #include <cute_cpp/kernels/gemm/plans.hpp>
-#include <cute_cpp/kernels/rows/rmsnorm.cuh>
+#include <cute_cpp/kernels/rows/instances.hpp>
 #include <cute_cpp/kernels/moe/moe_decode.cuh>
 #include <cute_cpp/kernels/moe/moe_decode_router.cuh>
 #include <cute_cpp/kernels/moe/moe_route.cuh>

@@ -3,7 +3,7 @@
 // The C entry point to reduce (libcute_cpp_reduce.so and its generated header cute_cpp_reduce.h,
 // made by cute_cpp_export).
 #include <cute_cpp/kernels/common/capi.hpp>
-#include <cute_cpp/kernels/rows/reduce.cuh>
+#include <cute_cpp/kernels/rows/instances.hpp>
 
 extern "C" {
 

@@ -3,7 +3,7 @@
 // The C entry point to RMSNorm (libcute_cpp_rmsnorm.so and its generated header
 // cute_cpp_rmsnorm.h, made by cute_cpp_export).
 #include <cute_cpp/kernels/common/capi.hpp>
-#include <cute_cpp/kernels/rows/rmsnorm.cuh>
+#include <cute_cpp/kernels/rows/instances.hpp>
 
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>

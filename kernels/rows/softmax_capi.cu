@@ -3,7 +3,7 @@
 // The C entry point to softmax (libcute_cpp_softmax.so and its generated header cute_cpp_softmax.h,
 // made by cute_cpp_export).
 #include <cute_cpp/kernels/common/capi.hpp>
-#include <cute_cpp/kernels/rows/softmax.cuh>
+#include <cute_cpp/kernels/rows/instances.hpp>
 
 extern "C" {
 

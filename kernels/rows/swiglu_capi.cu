@@ -3,7 +3,7 @@
 // The C entry point to swiglu (libcute_cpp_swiglu.so and its generated header cute_cpp_swiglu.h,
 // made by cute_cpp_export).
 #include <cute_cpp/kernels/common/capi.hpp>
-#include <cute_cpp/kernels/rows/swiglu.cuh>
+#include <cute_cpp/kernels/rows/instances.hpp>
 
 extern "C" {
 

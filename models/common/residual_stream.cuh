@@ -6,7 +6,7 @@
 #include <cute_cpp/host/buffer.hpp>           // DeviceBuffer
 #include <cute_cpp/host/error.hpp>            // cuda_check
 #include <cute_cpp/kernels/gemm/simt_gemv_norm.cuh>  // RmsNormedRows
-#include <cute_cpp/kernels/rows/rmsnorm.cuh>         // rmsnorm
+#include <cute_cpp/kernels/rows/instances.hpp>  // rmsnorm
 
 #include <cuda_bf16.h>
 #include <cuda_runtime_api.h>

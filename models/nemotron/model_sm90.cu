@@ -13,7 +13,7 @@
 
 #include <cute_cpp/host/error.hpp>
 #include <cute_cpp/host/graph_pdl.hpp>  // make_kernel_edges_programmatic
-#include <cute_cpp/kernels/rows/rmsnorm.cuh>
+#include <cute_cpp/kernels/rows/instances.hpp>
 
 #include <algorithm>
 #include <cstdio>

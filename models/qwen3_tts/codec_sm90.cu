@@ -20,8 +20,7 @@
 
 #include <cute_cpp/host/error.hpp>
 #include <cute_cpp/kernels/conv/conv.cuh>               // run_causal_conv1d, run_depthwise_conv1d
-#include <cute_cpp/kernels/rows/layernorm.cuh>
-#include <cute_cpp/kernels/rows/rmsnorm.cuh>
+#include <cute_cpp/kernels/rows/instances.hpp>
 
 #include <algorithm>
 #include <array>

@@ -12,7 +12,7 @@
 #include <cute_cpp/kernels/attention/prefill/fmha.hpp>
 #include <cute_cpp/kernels/gemm/gemm.hpp>
 #include <cute_cpp/kernels/gemm/plans.hpp>
-#include <cute_cpp/kernels/rows/rmsnorm.cuh>
+#include <cute_cpp/kernels/rows/instances.hpp>
 
 #include <cute_cpp/host/buffer.hpp>
 

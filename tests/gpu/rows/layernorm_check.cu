@@ -5,7 +5,7 @@
 // (tests/support/conv_reference.hpp) on fresh random data (an offset mean, so the variance is not
 // E[x^2]) with NaN-poisoned outputs; Qwen3-TTS's ConvNeXt width 1024 with eps 1e-6 among them.
 //   layernorm_check [--seed N] [--small]   (--small: a few small cases, for compute-sanitizer)
-#include <cute_cpp/kernels/rows/layernorm.cuh>
+#include <cute_cpp/kernels/rows/instances.hpp>
 #include "tests/support/check.hpp"
 #include "tests/support/cli.hpp"
 #include "tests/support/conv_reference.hpp"

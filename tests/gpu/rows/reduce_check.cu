@@ -5,7 +5,7 @@
 // outputs.
 //   reduce_check [--seed N] [--small]   (--small: a few small cases, for compute-sanitizer)
 // Its timings: bench/rows/bench_rows.cu.
-#include <cute_cpp/kernels/rows/reduce.cuh>
+#include <cute_cpp/kernels/rows/instances.hpp>
 #include "tests/support/check.hpp"
 #include "tests/support/cli.hpp"
 #include "tests/support/fill.hpp"

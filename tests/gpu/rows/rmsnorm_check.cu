@@ -5,7 +5,7 @@
 // random data with NaN-poisoned outputs.
 //   rmsnorm_check [--seed N] [--small]   (--small: a few small cases, for compute-sanitizer)
 // Its timings: bench/rows/bench_rows.cu.
-#include <cute_cpp/kernels/rows/rmsnorm.cuh>
+#include <cute_cpp/kernels/rows/instances.hpp>
 #include "tests/support/check.hpp"
 #include "tests/support/cli.hpp"
 #include "tests/support/fill.hpp"
