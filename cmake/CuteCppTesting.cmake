@@ -15,15 +15,25 @@ set(CUTE_CPP_NVCC_TEST_COMMAND ${CMAKE_CUDA_COMPILER} -std=c++20 -x cu
 # The CPU tests are -Wall -Wextra clean with g++ and clang; CUTE_CPP_WERROR (scripts/test's clang
 # pass) makes a warning an error.
 option(CUTE_CPP_WERROR "CPU tests: warnings are errors" OFF)
-function(cute_cpp_cpu_warnings target)
+# The CPU tests' own translation units build at CUTE_CPP_CPU_TEST_OPT whatever the build type: they
+# check values, not speed, and -O3 cost twice -O1's compile time (three times -O0's) for nothing a
+# test reads. The libraries they link keep the build type's flags. scripts/test's clang pass, under
+# the sanitizers, sets -O0 (a third of -O1's compile time there) and builds the libraries at -O1.
+set(CUTE_CPP_CPU_TEST_OPT -O1 CACHE STRING "optimization flag of the CPU tests' own sources")
+function(cute_cpp_cpu_test_options target)
   # NOTE: g++ alone does not know CUDA's `#pragma unroll`, which the host-and-device headers
   # (tensor/, copy/) carry for nvcc; -Wunknown-pragmas would flag every such loop. g++ 12 at -O2
   # reports "literal" + std::string as a -Wrestrict overlap, a false positive (GCC bug 105329).
   set(gnu $<CXX_COMPILER_ID:GNU>)
   set(gnu12 $<AND:${gnu},$<VERSION_LESS:$<CXX_COMPILER_VERSION>,13>>)
   target_compile_options(${target} PRIVATE
-    $<$<COMPILE_LANGUAGE:CXX>:-Wall -Wextra $<${gnu}:-Wno-unknown-pragmas> $<${gnu12}:-Wno-restrict>>
+    $<$<COMPILE_LANGUAGE:CXX>:${CUTE_CPP_CPU_TEST_OPT} -Wall -Wextra $<${gnu}:-Wno-unknown-pragmas> $<${gnu12}:-Wno-restrict>>
     $<$<AND:$<COMPILE_LANGUAGE:CXX>,$<BOOL:${CUTE_CPP_WERROR}>>:-Werror>)
+endfunction()
+# cute_cpp_cpu_test_computes(<target>): a CPU test whose checks compute for long (a numerics model
+# over many cases) builds at -O1 at least: at -O0 under the sanitizers one such test took minutes.
+function(cute_cpp_cpu_test_computes target)
+  target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:CXX>:-O1>)
 endfunction()
 
 # cute_cpp_cpu_tests builds every program the CPU tests compile with the host compiler, and label
@@ -46,7 +56,7 @@ function(cute_cpp_add_cpu_test name)
   endforeach()
   target_include_directories(${name} PRIVATE ${PROJECT_SOURCE_DIR}/tests ${PROJECT_SOURCE_DIR})
   target_link_libraries(${name} PRIVATE cute_cpp::cute_cpp cute_cpp::kernels GTest::gtest_main)
-  cute_cpp_cpu_warnings(${name})
+  cute_cpp_cpu_test_options(${name})
   add_dependencies(cute_cpp_cpu_tests ${name})
   gtest_discover_tests(${name} PROPERTIES LABELS cpu DISCOVERY_TIMEOUT 60)
   # NOTE: CMake 3.25's gtest_discover_tests splits a list in PROPERTIES, so the second label is set
