@@ -10,6 +10,7 @@
 // next value. The weights' first round loads before the wait for the grid before, as the skinny
 // kernels' does. Numerics as kernels/rows/rmsnorm.cuh's: x + residual rounded to T, the mean of its
 // squares in f32, rstd = rsqrt(mean + eps), T(x' w rstd) as the product's A.
+#include <cute_cpp/kernels/gemm/plans.hpp>  // plans::Bf16TN, plans::Bf16TNSwiGLU
 #include <cute_cpp/kernels/gemm/simt_gemv.cuh>
 
 #include <cute_cpp/host/arguments.hpp>  // check_device_pointers, check_stream
@@ -309,5 +310,12 @@ void run_gemm_normed(GemmArguments<Plan> const& args, RmsNormedRows<typename Pla
                  p, norm, args.epilogue_op, blocks);
   });
 }
+
+// The decoders' two plans, instantiated in gemm_simt_sm90.cu (cute_cpp::gemm): a model includes
+// this in most of its files, and each compiled the same eight kernels again.
+extern template void run_gemm_normed<plans::Bf16TN>(GemmArguments<plans::Bf16TN> const&,
+                                                    RmsNormedRows<plans::bf16> const&, cudaStream_t);
+extern template void run_gemm_normed<plans::Bf16TNSwiGLU>(GemmArguments<plans::Bf16TNSwiGLU> const&,
+                                                          RmsNormedRows<plans::bf16> const&, cudaStream_t);
 
 }  // namespace cute_cpp::kernels
