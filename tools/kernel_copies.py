@@ -6,7 +6,8 @@ compiled once per object, all but one of them for nothing (a header's inline fun
 a kernel template in each includer, a dispatch table reached from every file that sees its
 definition). Prints the extra compiles by kernel template and by object. Standard library only.
 
-    tools/kernel_copies.py BUILD_DIR [--top N]"""
+    tools/kernel_copies.py BUILD_DIR [--top N] [--budget COPIES]
+With --budget, exits 1 when the build holds more copies than that (CI's guard, tests/CMakeLists.txt)."""
 import argparse
 import collections
 import re
@@ -58,6 +59,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("build", type=Path)
     parser.add_argument("--top", type=int, default=20)
+    parser.add_argument("--budget", type=int, help="exit 1 above this many copies")
     args = parser.parse_args()
     tool = cuobjdump()
     objects = {}
@@ -82,6 +84,9 @@ def main():
     print("\nobjects holding a kernel another object holds (count of such kernels):")
     for obj, n in by_object.most_common(args.top):
         print(f"  {n:5d}  {obj}")
+    if args.budget is not None and extra > args.budget:
+        sys.exit(f"cute-cpp [build.kernel-copies]: {extra} kernel compiles are copies, over the budget of "
+                 f"{args.budget}: a header compiles a kernel in each file that includes it (see the lists above)")
 
 
 if __name__ == "__main__":
