@@ -27,7 +27,8 @@ function(cute_cpp_cpu_test_options target)
   set(gnu $<CXX_COMPILER_ID:GNU>)
   set(gnu12 $<AND:${gnu},$<VERSION_LESS:$<CXX_COMPILER_VERSION>,13>>)
   target_compile_options(${target} PRIVATE
-    $<$<COMPILE_LANGUAGE:CXX>:${CUTE_CPP_CPU_TEST_OPT} -Wall -Wextra $<${gnu}:-Wno-unknown-pragmas> $<${gnu12}:-Wno-restrict>>
+    $<$<COMPILE_LANGUAGE:CXX>:${CUTE_CPP_CPU_TEST_OPT}>
+    $<$<COMPILE_LANGUAGE:CXX>:-Wall -Wextra $<${gnu}:-Wno-unknown-pragmas> $<${gnu12}:-Wno-restrict>>
     $<$<AND:$<COMPILE_LANGUAGE:CXX>,$<BOOL:${CUTE_CPP_WERROR}>>:-Werror>)
 endfunction()
 # cute_cpp_cpu_test_computes(<target>): a CPU test whose checks compute for long (a numerics model

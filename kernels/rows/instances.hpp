@@ -2,7 +2,7 @@
 // SPDX-FileCopyrightText: 2026 cute-cpp authors
 #pragma once
 // The row kernels' entry points for bf16, f16 and f32, compiled once in the rows library
-// (cute_cpp::rows: instances.cu, for every target of the library's CUTE_CPP_ARCHS). A translation
+// (cute_cpp::rows: <family>_instances.cu, for every target of its CUTE_CPP_ARCHS). A translation
 // unit that includes this header instead of the row headers links those instances rather than
 // compiling the same kernels again (rmsnorm<bf16> alone is nine kernels a target). The row headers
 // stay header-only, for a project built for targets the installed library was not built for.
@@ -20,7 +20,7 @@
 
 namespace cute_cpp::kernels {
 
-// Each line here has its definition in instances.cu.
+// Each line here has its definition in <family>_instances.cu.
 extern template void rmsnorm<bf16>(bf16 const*, bf16 const*, bf16 const*, bf16*, bf16*, std::size_t,
                                    std::size_t, float, cudaStream_t);
 extern template void layernorm<bf16>(bf16 const*, bf16 const*, bf16 const*, bf16*, std::size_t, std::size_t,

@@ -1,0 +1,13 @@
+// SPDX-License-Identifier: Apache-2.0
+// SPDX-FileCopyrightText: 2026 cute-cpp authors
+// swiglu (swiglu.cuh) in bf16, f16 and f32, as instances.hpp declares them: part of
+// the rows library (cute_cpp::rows), a file a family so a program links only the kernels it calls.
+#include <cute_cpp/kernels/rows/instances.hpp>
+
+namespace cute_cpp::kernels {
+
+template void swiglu<bf16>(bf16 const*, bf16*, std::size_t, std::size_t, cudaStream_t);
+template void swiglu<f16>(f16 const*, f16*, std::size_t, std::size_t, cudaStream_t);
+template void swiglu<float>(float const*, float*, std::size_t, std::size_t, cudaStream_t);
+
+}  // namespace cute_cpp::kernels
