@@ -4,7 +4,9 @@
 kernels cuobjdump -res-usage lists per target; a (kernel, target) pair found in several objects was
 compiled once per object, all but one of them for nothing (a header's inline function instantiating
 a kernel template in each includer, a dispatch table reached from every file that sees its
-definition). Prints the extra compiles by kernel template and by object. Standard library only.
+definition). Prints the extra compiles by kernel template and by object. Objects whose source is not
+in this source tree are left out: a removed file's stale object, the projects the install tests build
+inside the folder. Standard library only.
 
     tools/kernel_copies.py BUILD_DIR [--top N] [--budget COPIES]
 With --budget, exits 1 when the build holds more copies than that (CI's guard, tests/CMakeLists.txt)."""
@@ -42,6 +44,14 @@ def copies(objects):
     return {key: sorted(objs) for key, objs in where.items() if len(objs) > 1}
 
 
+def source_of(obj):
+    """The source CMake built `obj` (relative to the build folder) from, relative to the source tree:
+    'kernels/CMakeFiles/t.dir/rows/x.cu.o' -> 'kernels/rows/x.cu' (a '__' component is '..')."""
+    folder, _, rest = obj.rpartition("CMakeFiles/")
+    relative = rest.partition("/")[2].removesuffix(".o")
+    return Path(folder, *[".." if part == "__" else part for part in relative.split("/")])
+
+
 def template_name(demangled):
     """'void ns::k<int, 2>(int*)' -> 'ns::k'."""
     return re.sub(r"[<(].*", "", demangled.removeprefix("void "))
@@ -64,8 +74,11 @@ def main():
     tool = cuobjdump()
     objects = {}
     for obj in sorted(args.build.rglob("*.cu.o")):
+        relative = str(obj.relative_to(args.build))
+        if not (ROOT / source_of(relative)).is_file():
+            continue
         out = subprocess.run([tool, "-res-usage", str(obj)], capture_output=True, text=True).stdout
-        objects[str(obj.relative_to(args.build))] = kernels_of(out)
+        objects[relative] = kernels_of(out)
     compiled = sum(len(k) for k in objects.values())
     repeated = copies(objects)
     extra = sum(len(objs) - 1 for objs in repeated.values())

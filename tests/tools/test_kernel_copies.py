@@ -48,6 +48,11 @@ class KernelCopies(unittest.TestCase):
         found = copies.copies({"a.cu.o": a, "b.cu.o": b})
         self.assertEqual(found, {("_Z6kernelILi1EEvPi", "sm_90a"): ["a.cu.o", "b.cu.o"]})
 
+    def test_source_of_follows_cmakes_object_paths(self):
+        self.assertEqual(copies.source_of("kernels/CMakeFiles/t.dir/rows/x.cu.o"), Path("kernels/rows/x.cu"))
+        self.assertEqual(copies.source_of("CMakeFiles/t.dir/a.cu.o"), Path("a.cu"))
+        self.assertEqual(copies.source_of("python/CMakeFiles/t.dir/__/kernels/k.cu.o"), Path("python/../kernels/k.cu"))
+
     def test_template_name_drops_arguments_and_parameters(self):
         self.assertEqual(copies.template_name("void ns::k<int, 2>(int*)"), "ns::k")
         self.assertEqual(copies.template_name("void ns::plain(float)"), "ns::plain")
