@@ -17,8 +17,8 @@ Each decode batch's step phase by phase (`bench --profile`: the step recorded wi
 every two phases, 20 replays, so without PDL; each phase summed over its layers): records `qwen3 decode
 phase`, beside the time its own bytes (weights, and the KV cache for attention) take at the copy bandwidth
 measured in the same run (phase_bytes; the ratio is the fraction of that floor, 0 for a phase that moves
-no weights); at batch 1 also the --no-fused-norm run's (`qwen3 decode phase, norms unfused`), each norm
-and projection apart. And what each phase costs the step as it runs (`bench --marginal`: the step's
+no weights); at batch 1 also the --fused-dense-norm run's (`qwen3 decode phase, norms folded`), the
+QKV and gate-up projections with their norms inside. And what each phase costs the step as it runs (`bench --marginal`: the step's
 graph, PDL and all, replayed whole and with that phase's launches disabled; the median difference):
 records `qwen3 decode marginal phase` beside the same floor (Qwen3-30B-A3B's: `qwen3-30b-a3b decode
 marginal phase`).
@@ -236,21 +236,23 @@ def compare_with_transformers(opts, binary, work, records):
     # weight loads, which need it), for what PDL buys; and at batch 1 without the early weight loads
     # alone (--no-prefetch: the wgmma GEMMs' first weight stages and the GEMV's first round of weight
     # loads before the wait), for what they buy where a step streams every weight once.
-    # And the RMSNorms folded into the projections after them (--no-fused-norm: each its own kernel),
-    # that run's step profiled too, so that each fused projection reads beside its norm and GEMV apart.
+    # And the RMSNorms before the QKV and gate-up projections as their own kernels (the default) against
+    # folded into them (--fused-dense-norm), that run's step profiled too, so that each fused projection
+    # reads beside its norm and GEMV apart.
     # And at batch 1 the step as one launch (--fused-steps, models/qwen3/fused_step.hpp): that run is
     # the figure, the default (layered) run its reference.
     for flag, batches, what, reference in (("--no-pdl", BATCHES, "with PDL", "the same graph without PDL"),
                                            ("--no-prefetch", (1,), "with early weight loads",
                                             "the same graph without early weight loads"),
-                                           ("--no-fused-norm", (1,), "with norms fused",
-                                            "the same graph with each RMSNorm its own kernel"),
+                                           ("--fused-dense-norm", (1,), "with norms as their own kernels",
+                                            "the same graph with the norms folded into the QKV and gate-up "
+                                            "projections"),
                                            ("--fused-steps", (1,), "with fused steps",
                                             "the layered step's graph")):
         plain_json = work / f"ours{flag}.json"
         p = subprocess.run([str(binary), "bench", "--model", str(folder), "--prefill-len", "64", "--ttft-len", "64",
                             "--context", str(CONTEXT), "--steps", str(STEPS), "--batches", ",".join(map(str, batches)),
-                            flag, *(["--profile"] if flag == "--no-fused-norm" else []), "--json", str(plain_json)],
+                            flag, *(["--profile"] if flag == "--fused-dense-norm" else []), "--json", str(plain_json)],
                            capture_output=True, text=True, timeout=900)
         if p.returncode != 0 or "no CUDA graph" in p.stderr:
             print(p.stdout, p.stderr, f"bench: cute-cpp-qwen3 bench {flag} failed", sep="", flush=True)
@@ -265,8 +267,8 @@ def compare_with_transformers(opts, binary, work, records):
                             "ratio": ours_b["value"] / without["value"], "microseconds": ours_b["ms"] * 1e3})
             print(f"qwen3 decode batch {b}: {what} {ours_b['value']:.1f} tok/s, without {without['value']:.1f}",
                   flush=True)
-        if flag == "--no-fused-norm":
-            phase_records(config, plain.values(), records, "qwen3 decode phase, norms unfused",
+        if flag == "--fused-dense-norm":
+            phase_records(config, plain.values(), records, "qwen3 decode phase, norms folded",
                           f"Qwen3-8B, {opts.layers} layers", bandwidth)
     return 0
 

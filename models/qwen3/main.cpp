@@ -58,14 +58,16 @@ constexpr const char* kUsage =
     "                      [--tensor-parallel N [--tensor-parallel-emulate | --tensor-parallel-nccl]]\n"
     "       cute-cpp-qwen3 bench --model DIR [--prefill-len 2048] [--ttft-len 512] [--batches 1,32]\n"
     "                      [--context 512] [--steps 64] [--json FILE] [--eager] [--no-pdl | --no-prefetch]\n"
-    "                      [--no-fused-norm] [--fused-steps]\n"
+    "                      [--no-fused-norm] [--fused-dense-norm] [--fused-steps]\n"
     "                      [--profile] [--marginal] [--random-weights SEED] [--tensor-parallel N]\n"
     "--eager: decode steps launch every kernel instead of replaying a CUDA graph\n"
     "--no-pdl: the decode graphs' kernels do not launch while the one before runs (programmatic\n"
     "          dependent launch, on by default)\n"
     "--no-prefetch: the GEMMs do not load their first weight tiles (the GEMV: its first round of weight\n"
     "          loads) before waiting for the kernel before\n"
-    "--no-fused-norm: decode steps run each RMSNorm as its own kernel, not inside the projection after it\n"
+    "--no-fused-norm: decode steps run a Qwen3-MoE router's RMSNorm as its own kernel, not inside the router\n"
+    "--fused-dense-norm: decode steps run the RMSNorms before the QKV and dense gate-up projections inside\n"
+    "          them (by default each its own kernel: faster at batch 1)\n"
     "--fused-steps: a decode step of one sequence runs as one launch (models/qwen3/fused_step.hpp) where it\n"
     "          takes the model (dense, one GPU); generate and bench\n"
     "--profile: after each batch size's decode figure, the time of each phase of a step (an event between\n"
@@ -90,9 +92,10 @@ constexpr const char* kRuleEmulate =
 using Args = CliArgs;
 
 Args parse_args(int argc, char** argv) {
-  static const char* const flags[] = {"ignore-eos",    "eager",         "no-pdl",
-                                      "no-prefetch",   "no-fused-norm", "profile",       "marginal",
-                                      "routing-stats", "tensor-parallel-emulate", "tensor-parallel-nccl",
+  static const char* const flags[] = {"ignore-eos",       "eager",         "no-pdl",
+                                      "no-prefetch",      "no-fused-norm", "fused-dense-norm",
+                                      "profile",          "marginal",      "routing-stats",
+                                      "tensor-parallel-emulate",           "tensor-parallel-nccl",
                                       "fused-steps"};
   return parse_cli(argc, argv, flags, kRuleUsage, kUsage);
 }
@@ -282,6 +285,7 @@ int run_bench(const Args& a) {
   o.programmatic_launch = !a.has("no-pdl");
   o.prefetch_weights = !a.has("no-prefetch");
   o.fuse_norms = !a.has("no-fused-norm");
+  o.fuse_dense_norms = a.has("fused-dense-norm");
   o.fused_steps = a.has("fused-steps");
   o.max_batch = max_batch;
   // A sequence holds its context, the timed steps, and a token more for each profile after them

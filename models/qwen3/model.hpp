@@ -40,9 +40,13 @@ struct Qwen3Options {
   /// With programmatic_launch: each GEMM loads its first stages' weight tiles before it waits
   /// for the kernel before it (gemm IndependentOperand).
   bool prefetch_weights = true;
-  /// Passes of at most 8 tokens (decode steps) fold each RMSNorm before the QKV and gate-up
-  /// projections into the projection's kernel (kernels/gemm/simt_gemv_norm.cuh): a launch less each.
+  /// Passes of at most 8 tokens (decode steps) fold the add + RMSNorm before a Qwen3-MoE sparse
+  /// layer's router into the router's launch (kernels/moe's moe_layer_normed).
   bool fuse_norms = true;
+  /// Passes of at most 8 tokens fold the add + RMSNorm before the QKV and dense gate-up projections
+  /// into the projection's kernel (kernels/gemm/simt_gemv_norm.cuh): a launch less each, yet the step
+  /// is slower with it at batch 1 (models/qwen3/README.md), so only where asked for.
+  bool fuse_dense_norms = false;
   /// Decode steps of one sequence run as one launch (fused_step.hpp) where the fused step takes the
   /// model (one device, its widths; dense and Qwen3-MoE layers); otherwise, and for more sequences,
   /// the layered step.

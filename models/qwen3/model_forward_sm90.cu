@@ -56,11 +56,13 @@ void Model::forward(Batch const& batch, LogitsRows rows) {
     rope.cache.page_size = options_.page_size;
     rope.cache.num_pages = options_.num_pages + 1;  // and the scratch page of padded rows
   }
-  // A decode step's few rows: each RMSNorm inside the projection after it (one launch less each).
-  bool const fuse_norms = options_.fuse_norms && normed_linear_takes(t, hidden_);
+  // A decode step's few rows: an RMSNorm inside the projection after it (one launch less each), the
+  // QKV and dense gate-up projections' where asked for, a sparse layer's router's by default.
+  bool const few_rows = normed_linear_takes(t, hidden_);
+  bool const fuse_dense = options_.fuse_dense_norms && few_rows, fuse_router = options_.fuse_norms && few_rows;
   for (std::size_t l = 0; l < weights_.layers.size(); ++l) {
     LayerWeights const& w = weights_.layers[l];
-    if (fuse_norms) {
+    if (fuse_dense) {
       normed_linear_tn(residual_.normed_rows(delta_.data(), w.input_norm.data(), eps), w.qkv.data(), qkv_.data(), t,
                        qkv_width_, hidden_, stream_, early_weights());
       mark("add + rmsnorm + qkv gemm");
@@ -79,13 +81,13 @@ void Model::forward(Batch const& batch, LogitsRows rows) {
     linear(attn_.data(), w.o.data(), delta_.data(), t, hidden_, std::int64_t(heads_) * head_dim_);
     mark("o gemm");
     all_reduce(delta_.data(), t);  // the heads' partial sums; the residual is added after, once
-    if (fuse_norms && !w.sparse()) {
+    if (fuse_dense && !w.sparse()) {
       normed_gated_linear_tn(residual_.normed_rows(delta_.data(), w.post_norm.data(), eps), w.gate_up.data(),
                              ffn_hidden_.data(), t, ffn_, hidden_, stream_, early_weights());
       mark("add + rmsnorm + gate-up gemm + swiglu");
       linear(ffn_hidden_.data(), w.down.data(), delta_.data(), t, hidden_, ffn_);
       mark("down gemm");
-    } else if (fuse_norms && w.sparse()) {  // the MoE block norms the rows in its router's launch
+    } else if (fuse_router && w.sparse()) {  // the MoE block norms the rows in its router's launch
       mlp(w, t, residual_.normed_rows(delta_.data(), w.post_norm.data(), eps));
     } else {
       add_norm(w.post_norm.data());
