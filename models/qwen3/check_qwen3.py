@@ -65,6 +65,8 @@ batched-generate and the two graphs checks; tiny-yarn the logits check alone):
   greedy-fused.<ckpt>      the greedy check with each decode step one launch (--fused-steps,
                            models/qwen3/fused_step.hpp: dense and MoE layers); fused-graphs-vs-eager: its
                            ids from graphs and eagerly are the same.
+  greedy-folded-norms.<ckpt>  (not the Qwen3-<size> ones) the greedy check with the RMSNorms before the
+                           QKV and gate-up projections inside them (--fused-dense-norm; off by default).
   sampling.tiny-tied       T 0.8, top-k 20, top-p 0.9: seed 7 twice gives the same ids, seed 8 others,
                            and every sampled token lies in the kept set of the fp32 logits given the
                            sampled prefix (transformers' order: temperature, top-k, top-p over the top-k).
@@ -261,6 +263,9 @@ def run_checks(report, program, spec, folder, ref):
         report.guarded(f"logits-batched.{spec.name}", check_logits_batched, program, spec, folder)
     report.guarded(f"greedy.{spec.name}", check_greedy, program, spec, folder, ref)
     report.guarded(f"greedy-fused.{spec.name}", check_fused_steps, program, spec, folder, ref)
+    if not spec.family:  # the RMSNorms folded into the QKV and gate-up projections (off by default)
+        report.guarded(f"greedy-folded-norms.{spec.name}", check_greedy, program, spec, folder, ref,
+                       extra=("--fused-dense-norm",), label="greedy-folded-norms")
     report.guarded(f"batched-generate.{spec.name}", check_batched_generate, program, spec, folder, ref)
     if spec.tied and not spec.family:
         report.guarded(f"sampling.{spec.name}", check_sampling, program, spec, folder, ref)

@@ -151,12 +151,21 @@ std::vector<std::vector<std::int32_t>> parse_ids(const std::string& text) {
   return parse_id_lists(text, a);
 }
 
+/// How decode steps run, from the flags every command takes alike (generate, logits, bench).
+void set_step_options(const Args& a, Qwen3Options& o) {
+  o.cuda_graphs = !a.has("eager");
+  o.programmatic_launch = !a.has("no-pdl");
+  o.prefetch_weights = !a.has("no-prefetch");
+  o.fuse_norms = !a.has("no-fused-norm");
+  o.fuse_dense_norms = a.has("fused-dense-norm");
+  o.fused_steps = a.has("fused-steps");
+}
+
 Qwen3Options model_options(const Args& a) {
   Qwen3Options o;
   o.max_seq = int(a.number("max-seq", 0));
   o.max_batch = int(a.number("max-batch", 8));
-  o.cuda_graphs = !a.has("eager");
-  o.programmatic_launch = !a.has("no-pdl");
+  set_step_options(a, o);
   o.routing_stats = a.has("routing-stats");
   return o;
 }
@@ -281,12 +290,7 @@ int run_bench(const Args& a) {
     throw LoadError(kRuleUsage, "--batches takes positive batch sizes, e.g. 1,8,32");
   int const max_batch = *std::max_element(batches.begin(), batches.end());
   Qwen3Options o;
-  o.cuda_graphs = !a.has("eager");
-  o.programmatic_launch = !a.has("no-pdl");
-  o.prefetch_weights = !a.has("no-prefetch");
-  o.fuse_norms = !a.has("no-fused-norm");
-  o.fuse_dense_norms = a.has("fused-dense-norm");
-  o.fused_steps = a.has("fused-steps");
+  set_step_options(a, o);
   o.max_batch = max_batch;
   // A sequence holds its context, the timed steps, and a token more for each profile after them
   // (--profile's and --marginal's each stage one).
