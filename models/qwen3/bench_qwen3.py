@@ -18,8 +18,9 @@ every two phases, 20 replays, so without PDL; each phase summed over its layers)
 phase`, beside the time its own bytes (weights, and the KV cache for attention) take at the copy bandwidth
 measured in the same run (phase_bytes; the ratio is the fraction of that floor, 0 for a phase that moves
 no weights); at batch 1 also the --fused-dense-norm run's (`qwen3 decode phase, norms folded`), the
-QKV and gate-up projections with their norms inside. And what each phase costs the step as it runs (`bench --marginal`: the step's
-graph, PDL and all, replayed whole and with that phase's launches disabled; the median difference):
+QKV and gate-up projections with their norms inside. And what each phase costs the step as it runs
+(`bench --marginal`: the step's graph, PDL and all, replayed whole and with that phase's launches
+disabled; the median difference):
 records `qwen3 decode marginal phase` beside the same floor (Qwen3-30B-A3B's: `qwen3-30b-a3b decode
 marginal phase`).
 
